@@ -1,0 +1,58 @@
+# upref — the verbs people type. Everything runs from a virtual environment this
+# Makefile creates and fills itself, so a fresh machine needs only python3 >= 3.11.
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+PY     := $(BIN)/python
+STAMP  := $(VENV)/.installed
+STUBS  := typings/.installed
+ESP32_STUBS := micropython-esp32-stubs==1.29.0.post1
+
+.PHONY: all venv demo test test-host test-firmware test-mp lint typecheck sim watch doctor bench clean
+
+all: test
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "upref needs Python 3.11 or newer")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	@touch $@
+
+$(STUBS): | $(STAMP)
+	$(BIN)/pip install --quiet --no-user --target typings $(ESP32_STUBS)
+	@touch $@
+
+venv: $(STAMP) $(STUBS)
+
+## The main job: a scripted session on the simulated board.
+demo: $(STAMP)
+	$(BIN)/upref demo
+
+## Everything that needs no hardware and no network.
+test: lint typecheck
+	$(BIN)/pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check firmware host tests
+
+typecheck: $(STAMP) $(STUBS)
+	PYRIGHT_PYTHON_IGNORE_WARNINGS=1 $(BIN)/pyright --pythonpath /bin/false
+
+## Start the simulated board (prints its port and control channel).
+sim: $(STAMP)
+	$(BIN)/upref sim
+
+watch: $(STAMP)
+	$(BIN)/upref watch $(if $(PORT),--port $(PORT))
+
+doctor: $(STAMP)
+	$(BIN)/upref doctor $(if $(PORT),--port $(PORT))
+
+## Measurements (printed, never asserted).
+bench: $(STAMP)
+	$(PY) -m upref.bench
+
+clean:
+	rm -rf $(VENV) typings .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,300 @@
+# The wire format of the upref link: one source of truth for the board and the host.
+#
+# A frame is one line of printable ASCII:
+#
+#     @SSSS TYPE arg arg ...*CCCC\r\n
+#
+# SSSS is the sender's sequence number (4 upper-case hex digits, wraps at 0xFFFF), TYPE an
+# upper-case word, the arguments are space-separated tokens of printable ASCII without '@' and
+# '*', and CCCC is the CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no xorout)
+# of every byte between '@' and '*', both excluded, in 4 upper-case hex digits. The whole line,
+# '@' to '\n', is at most MAX_LINE bytes. docs/protocol.md describes every frame.
+#
+# This file runs unchanged on MicroPython (the board) and CPython (the host imports it), so it
+# uses only what both have. FrameWriter allocates nothing after construction: the scan loop
+# reports hole changes through it.
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):  # type: ignore[no-redef]
+        return x
+
+
+PROTO_VERSION = const(1)
+MAX_LINE = const(200)
+MAX_ARGS_LEN = const(186)  # MAX_LINE - len("@SSSS ") - len("*CCCC\r\n") - 1
+
+_AT = const(0x40)
+_STAR = const(0x2A)
+_SPACE = const(0x20)
+_CR = const(0x0D)
+_LF = const(0x0A)
+
+# Frames the board sends. Keep in step with docs/protocol.md.
+BOARD_FRAMES = (
+    "HELLO",  # handshake: fw= proto= board= holes= caps= rfid= reset=
+    "SNAP",  # full snapshot: holes= card= btn= faults=
+    "HOLE",  # a hole's code changed: <hole 1..N> <code 0..80>
+    "CARD",  # + <uid hex> on arrival, - <uid hex> on departure
+    "BTN",  # 1 pressed, 0 released
+    "HB",  # heartbeat: up= scans= sps= cmd= bad= rfe= rfr= flt=
+    "RAW",  # raw levels of one hole: <hole> <l1,l2,l3,l4> <z1,z2,z3,z4>
+    "FAULT",  # <kind> <where> <words...>
+    "CLEAR",  # <kind> <where>: a fault has gone
+    "OK",  # <cmd seq> <command> [details]
+    "ERR",  # <cmd seq> <command> <reason words...>
+    "ECHO",  # <cmd seq> <text...>
+)
+
+# Commands the host sends, framed the same way with the host's own sequence numbers.
+HOST_FRAMES = (
+    "HELLO",  # ask for the handshake again
+    "SNAP",  # ask for a snapshot
+    "RAW",  # raw sensor levels of every hole, then OK
+    "CAL",  # calibrate zero levels (board empty), persist, then OK or ERR
+    "LED",  # <rrggbb> [ms]: status LED colour, for ms milliseconds or until changed
+    "BEEP",  # <hz:ms,hz:ms,...>: beep pattern, hz 0 is a pause
+    "SET",  # <key>=<value> ...: debounce=<ms>
+    "ECHO",  # <text...>: loopback
+    "REBOOT",  # reset the board after OK
+)
+
+# Fault kinds in FAULT/CLEAR frames.
+FAULT_KINDS = ("sensor", "hole", "rfid", "exc", "cal", "link")
+
+_HEX = b"0123456789ABCDEF"
+
+# check() results below zero
+ERR_SHAPE = const(-1)
+ERR_CRC = const(-2)
+ERR_LONG = const(-3)
+
+
+def _make_table():
+    t = []
+    for i in range(256):
+        c = i << 8
+        for _ in range(8):
+            c = ((c << 1) ^ 0x1021) if c & 0x8000 else (c << 1)
+        t.append(c & 0xFFFF)
+    return tuple(t)
+
+
+_TABLE = _make_table()
+
+
+def crc16(buf, start, end):
+    """CRC-16/CCITT-FALSE of buf[start:end]; allocates nothing."""
+    crc = 0xFFFF
+    t = _TABLE
+    for i in range(start, end):
+        crc = ((crc << 8) & 0xFFFF) ^ t[((crc >> 8) ^ buf[i]) & 0xFF]
+    return crc
+
+
+def _hexval(c):
+    if 0x30 <= c <= 0x39:
+        return c - 0x30
+    if 0x41 <= c <= 0x46:
+        return c - 0x37
+    return -1
+
+
+def check(buf, n):
+    """Validate the frame in buf[0:n] (line end already stripped).
+
+    Returns the index of '*' when the frame is whole and its CRC matches, otherwise a negative
+    error code: ERR_SHAPE (not '@SSSS TYPE...*CCCC', or a byte that is not printable ASCII),
+    ERR_CRC (well shaped, wrong CRC), ERR_LONG (over MAX_LINE).
+    """
+    if n + 2 > MAX_LINE:
+        return ERR_LONG
+    if n < 12 or buf[0] != _AT or buf[5] != _SPACE or buf[n - 5] != _STAR:
+        return ERR_SHAPE
+    star = n - 5
+    for i in range(1, star):
+        c = buf[i]
+        if c < 0x20 or c > 0x7E or c == _AT or c == _STAR:
+            return ERR_SHAPE
+    for i in range(1, 5):
+        if _hexval(buf[i]) < 0:
+            return ERR_SHAPE
+    want = 0
+    for i in range(star + 1, n):
+        v = _hexval(buf[i])
+        if v < 0:
+            return ERR_SHAPE
+        want = (want << 4) | v
+    c = buf[6]
+    if c < 0x41 or c > 0x5A:
+        return ERR_SHAPE
+    if crc16(buf, 1, star) != want:
+        return ERR_CRC
+    return star
+
+
+
+def split(buf, star):
+    """Split a checked frame into (seq, type, args): int, str, list of str. Allocates."""
+    seq = 0
+    for i in range(1, 5):
+        seq = (seq << 4) | _hexval(buf[i])
+    body = bytes(buf[6:star]).decode()
+    parts = body.split(" ")
+    return seq, parts[0], [p for p in parts[1:] if p]
+
+
+class FrameWriter:
+    """Builds frames in one preallocated buffer and writes them to `out` (anything with
+    write(buf)). begin/arg*/end allocate nothing; the sequence number advances per frame.
+    A frame whose arguments would overflow MAX_LINE is cut at the limit, still well formed.
+    """
+
+    def __init__(self, out):
+        self._out = out
+        self.buf = bytearray(MAX_LINE)
+        mv = memoryview(self.buf)
+        self._views = [mv[:i] for i in range(MAX_LINE + 1)]
+        self.n = 0
+        self.seq = 0
+        self.frames = 0
+
+    def _byte(self, c):
+        n = self.n
+        if n < MAX_LINE - 7:
+            self.buf[n] = c
+            self.n = n + 1
+
+    def _bytes(self, data):
+        for i in range(len(data)):
+            self._byte(data[i])
+
+    def _hex(self, v, width):
+        n = self.n
+        if n + width > MAX_LINE - 7:
+            return
+        b = self.buf
+        for i in range(width):
+            b[n + width - 1 - i] = _HEX[v & 0xF]
+            v >>= 4
+        self.n = n + width
+
+    def _dec(self, v):
+        if v < 0:
+            self._byte(0x2D)
+            v = -v
+        if v == 0:
+            self._byte(0x30)
+            return
+        # digits are written backwards after the current end, then reversed in place
+        start = self.n
+        while v and self.n < MAX_LINE - 7:
+            self._byte(0x30 + v % 10)
+            v //= 10
+        b = self.buf
+        i = start
+        j = self.n - 1
+        while i < j:
+            t = b[i]
+            b[i] = b[j]
+            b[j] = t
+            i += 1
+            j -= 1
+
+    def begin(self, ftype):
+        """Start a frame of type `ftype` (bytes, e.g. b"HOLE")."""
+        self.buf[0] = _AT
+        self.n = 1
+        self._hex(self.seq, 4)
+        self._byte(_SPACE)
+        self._bytes(ftype)
+
+    def arg(self, data):
+        """Append ' ' + data (bytes or bytearray)."""
+        self._byte(_SPACE)
+        self._bytes(data)
+
+    def raw(self, data):
+        """Append data with no separator (continues the current token)."""
+        self._bytes(data)
+
+    def arg_int(self, v):
+        self._byte(_SPACE)
+        self._dec(v)
+
+    def int(self, v):
+        """Append a decimal integer with no separator."""
+        self._dec(v)
+
+    def hex(self, v, width):
+        """Append v as `width` upper-case hex digits with no separator."""
+        self._hex(v, width)
+
+    def kv(self, key, v):
+        """Append ' key=<decimal v>'; key is bytes."""
+        self._byte(_SPACE)
+        self._bytes(key)
+        self._byte(0x3D)
+        self._dec(v)
+
+    def end(self):
+        """Close the frame with its CRC and line end, write it out, advance the sequence."""
+        n = self.n
+        crc = crc16(self.buf, 1, n)
+        b = self.buf
+        b[n] = _STAR
+        self.n = n + 1
+        self._hex_force(crc)
+        b[self.n] = _CR
+        b[self.n + 1] = _LF
+        self.n += 2
+        self._out.write(self._views[self.n])
+        self.seq = (self.seq + 1) & 0xFFFF
+        self.frames += 1
+
+    def _hex_force(self, v):
+        b = self.buf
+        n = self.n
+        for i in range(4):
+            b[n + 3 - i] = _HEX[v & 0xF]
+            v >>= 4
+        self.n = n + 4
+
+
+class LineReader:
+    """Collects bytes into lines. feed(c) returns True when buf[0:n] holds a whole line
+    (without its line end). Over-long lines are discarded up to their end and counted.
+    """
+
+    def __init__(self):
+        self.buf = bytearray(MAX_LINE)
+        self.n = 0
+        self.ready = False
+        self._skipping = False
+        self.overlong = 0
+
+    def feed(self, c):
+        if self.ready:
+            self.n = 0
+            self.ready = False
+        if c == _LF or c == _CR:
+            if self._skipping:
+                self._skipping = False
+                self.n = 0
+                return False
+            if self.n == 0:
+                return False
+            self.ready = True
+            return True
+        if self._skipping:
+            return False
+        if self.n >= MAX_LINE - 2:
+            self._skipping = True
+            self.overlong += 1
+            self.n = 0
+            return False
+        self.buf[self.n] = c
+        self.n += 1
+        return False

@@ -1,0 +1,3 @@
+from upref.cli import main
+
+raise SystemExit(main())

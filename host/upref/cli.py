@@ -1,0 +1,41 @@
+"""`upref` and `python -m upref`: one entry point, one module per subcommand."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+# subcommand -> (module, function taking argv and returning an exit status, one-line help)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "sim": ("upref.sim.server", "cli_main", "start the simulated board (prints its port and control channel)"),
+    "simctl": ("upref.sim.control", "cli_main", "act on a running simulated board (pull 4, tap CARD, ...)"),
+    "watch": ("upref.watch", "main", "print board events as they arrive (--json for JSON lines)"),
+    "doctor": ("upref.doctor", "main", "live view of every sensor, the RFID reader and the link; calibrate"),
+    "demo": ("upref.demo", "main", "a scripted session on the simulated board"),
+}
+
+
+def usage() -> str:
+    lines = ["usage: upref <command> [options]", "", "commands:"]
+    for name, (_, _, text) in COMMANDS.items():
+        lines.append(f"  {name:<8} {text}")
+    lines.append("")
+    lines.append("`upref <command> --help` tells more.")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help", "help"):
+        print(usage())
+        return 0
+    name, rest = args[0], args[1:]
+    if name not in COMMANDS:
+        print(f"upref: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
+        return 2
+    module, func, _ = COMMANDS[name]
+    fn = getattr(importlib.import_module(module), func)
+    try:
+        return int(fn(rest) or 0)
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,34 @@
+"""The `micropython` module as seen by firmware running under CPython (simulator and tests).
+
+Only what the firmware uses: const() is the identity, heap_lock/unlock are no-ops here (the
+allocation-free proof runs under the real MicroPython unix port), the rest are harmless.
+"""
+
+
+def const(x):
+    return x
+
+
+def heap_lock():
+    return 0
+
+
+def heap_unlock():
+    return 0
+
+
+def alloc_emergency_exception_buf(size):
+    return None
+
+
+def kbd_intr(ch):
+    return None
+
+
+def mem_info(*args):
+    return None
+
+
+def schedule(func, arg):
+    func(arg)
+    return None
