@@ -1,6 +1,7 @@
 # Runs tests/firmware/test_*.py under the MicroPython unix port (no pytest there).
 # Usage: micropython -X heapsize=110K run_firmware_tests.py ROOT [module ...]
 # Prints one line per test and a closing "N passed, M failed"; exits 1 on any failure.
+import gc
 import sys
 import os
 
@@ -16,6 +17,7 @@ if not names:
 passed = 0
 failed = 0
 for name in names:
+    gc.collect()  # each module stays loaded: collect first so the heap does not fragment
     mod = __import__(name)
     for attr in sorted(dir(mod)):
         if not attr.startswith("test_"):

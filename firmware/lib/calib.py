@@ -1,0 +1,178 @@
+# Hall sensor zero calibration and its file on the board's flash.
+#
+# With the board empty, every sensor reads its quiescent level (about mid-scale, 32768, give or
+# take the sensor's offset). Calibrator averages a number of scans into per-sensor zeros and
+# refuses the result when a sensor is railed (wiring), unsteady (something moved, or a floating
+# input) or too far from mid-scale (a magnet nearby: a pair was left in a hole).
+#
+# The zeros are stored as a JSON list of ints, written atomically (path + ".tmp", then rename),
+# so a reset in the middle of a save leaves the previous file intact. Runs on MicroPython and
+# CPython; not used in the scan loop, so it may allocate.
+
+from array import array
+import os
+
+try:
+    import json
+except ImportError:  # very old MicroPython
+    import ujson as json  # type: ignore
+
+PATH = "/hall_zero.json"
+MID_SCALE = 32768
+_MAX_SAMPLES = 32767  # keeps the per-sensor sums within 31 bits
+
+
+class Calibrator:
+    """Calibrator(n_sensors, samples=32, cal_max_offset=4000, per_hole=4, rail_low=1500,
+    rail_high=64000)
+
+    add(levels) once per scan until done(), then result(zero_out).
+    """
+
+    def __init__(self, n_sensors, samples=32, cal_max_offset=4000, per_hole=4, rail_low=1500,
+                 rail_high=64000):
+        if n_sensors < 1:
+            raise ValueError("invalid sensor count: %d" % n_sensors)
+        if samples < 1 or samples > _MAX_SAMPLES:
+            raise ValueError("invalid calibration sample count: %d" % samples)
+        if cal_max_offset < 0:
+            raise ValueError("invalid calibration offset limit: %d" % cal_max_offset)
+        if per_hole < 1:
+            raise ValueError("invalid sensors per hole: %d" % per_hole)
+        self.n_sensors = n_sensors
+        self.samples = samples
+        self.cal_max_offset = cal_max_offset
+        self.per_hole = per_hole
+        self.rail_low = rail_low
+        self.rail_high = rail_high
+        self._sum = array("l", [0] * n_sensors)
+        self._min = array("H", [65535] * n_sensors)
+        self._max = array("H", [0] * n_sensors)
+        self.count = 0
+
+    def reset(self):
+        for k in range(self.n_sensors):
+            self._sum[k] = 0
+            self._min[k] = 65535
+            self._max[k] = 0
+        self.count = 0
+
+    def add(self, levels):
+        """Accumulate one scan (levels[k] per sensor); scans beyond `samples` are ignored.
+        Returns done()."""
+        if self.count >= self.samples:
+            return True
+        if len(levels) < self.n_sensors:
+            raise ValueError("need %d levels, got %d" % (self.n_sensors, len(levels)))
+        s = self._sum
+        lo = self._min
+        hi = self._max
+        for k in range(self.n_sensors):
+            v = levels[k]
+            s[k] += v
+            if v < lo[k]:
+                lo[k] = v
+            if v > hi[k]:
+                hi[k] = v
+        self.count += 1
+        return self.count >= self.samples
+
+    def done(self):
+        return self.count >= self.samples
+
+    @staticmethod
+    def save(path, zeros):
+        """Same as the module's save()."""
+        save(path, zeros)
+
+    @staticmethod
+    def load(path, n):
+        """Same as the module's load()."""
+        return load(path, n)
+
+    def _where(self, k):
+        return k // self.per_hole + 1, k % self.per_hole + 1
+
+    def result(self, zero_out):
+        """Write the averaged zeros into zero_out (n_sensors entries) and return it.
+
+        Raises ValueError naming the hole and sensor (1-based) when a sensor is railed, unsteady
+        or more than cal_max_offset from mid-scale; zero_out is then left untouched.
+        """
+        n = self.n_sensors
+        if self.count < self.samples:
+            raise ValueError("calibration needs %d scans, has %d" % (self.samples, self.count))
+        if len(zero_out) < n:
+            raise ValueError("need room for %d zeros, got %d" % (n, len(zero_out)))
+        c = self.count
+        avg = [(self._sum[k] + c // 2) // c for k in range(n)]
+        lim = self.cal_max_offset
+        # wiring faults first: they say more than an offset does
+        for k in range(n):
+            hole, pos = self._where(k)
+            if self._min[k] < self.rail_low or self._max[k] > self.rail_high:
+                raise ValueError(
+                    "hole %d sensor %d reads %d..%d, at the rail: check its wiring and calibrate again"
+                    % (hole, pos, self._min[k], self._max[k])
+                )
+            if self._max[k] - self._min[k] > lim:
+                raise ValueError(
+                    "hole %d sensor %d is unsteady (%d..%d): keep the board still and empty, "
+                    "check its wiring and calibrate again" % (hole, pos, self._min[k], self._max[k])
+                )
+        bad = []
+        for k in range(n):
+            off = avg[k] - MID_SCALE
+            if off > lim or off < -lim:
+                bad.append(k)
+        if bad:
+            k = bad[0]
+            hole, pos = self._where(k)
+            off = avg[k] - MID_SCALE
+            msg = "hole %d sensor %d reads %d, %d from mid-scale: remove the pair from hole %d" % (
+                hole, pos, avg[k], off if off > 0 else -off, hole)
+            others = []
+            for j in bad:
+                h = self._where(j)[0]
+                if h != hole and h not in others:
+                    others.append(h)
+            if others:
+                msg += " (and from hole%s %s)" % (
+                    "s" if len(others) > 1 else "", ", ".join(str(h) for h in others))
+            raise ValueError(msg + " and calibrate again")
+        for k in range(n):
+            zero_out[k] = avg[k]
+        return zero_out
+
+
+def save(path, zeros):
+    """Write zeros (ints) to path atomically: path + ".tmp", then rename over path."""
+    tmp = path + ".tmp"
+    data = json.dumps([int(z) for z in zeros])
+    with open(tmp, "w") as f:
+        f.write(data)
+    try:
+        os.rename(tmp, path)
+    except OSError:
+        # FAT cannot rename onto an existing file (LittleFS and POSIX can)
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+        os.rename(tmp, path)
+
+
+def load(path, n):
+    """The n zeros saved at path as array('H'), or None if missing, unreadable or corrupt."""
+    try:
+        with open(path) as f:
+            data = json.loads(f.read())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, list) or len(data) != n:
+        return None
+    for v in data:
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0 or v > 65535:
+            return None
+    return array("H", data)
+

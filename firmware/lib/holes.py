@@ -1,0 +1,277 @@
+# Molehill codes from hall sensor levels: classification, debounce and faults.
+#
+# Pure logic: never imports machine, so it runs on the board, under CPython and in tests.
+# update() allocates nothing: every result goes into arrays made in __init__.
+#
+# Sensors. Sensor k = (hole - 1) * per_hole + (position - 1) reads a level 0..65535 (ADC
+# read_u16). delta = level - zero[k], zero being its calibrated no-magnet level. With hysteresis
+# per sensor: from none it becomes north at delta >= on, south at delta <= -on; north drops back
+# when delta < off, south when delta > -off (then it re-enters from none at once if the other
+# pole is already past `on`). A level below rail_low, above rail_high or with |delta| > max_delta
+# is a sensor fault (a floating, shorted or broken input): set at the first such reading, cleared
+# once the sensor has read sane continuously for unstable_ms, then it classifies from none again.
+#
+# Holes. code = sum(trit[p] * 3**p), trit 0 none / 1 north / 2 south, p = position - 1; 0 is an
+# empty hole, per_hole 4 gives 0..80. The code seen by the latest update is the hole's candidate;
+# it is reported (codes[h], and h listed in changed[]) once it has been unchanged for at least
+# debounce_ms, so a pair on its way in (1, then 2, then 3 magnets) never shows a passing code.
+# A hole whose candidate changes and then has no stable period of debounce_ms for unstable_ms
+# gets a hole fault ("never settles"), cleared when a candidate is finally stable.
+# While any sensor of a hole is faulted the hole is frozen: it keeps its last reported code
+# (the sensor fault says why it cannot be trusted) and its debounce starts afresh once all its
+# sensors are sane again, so a code half read through a broken sensor is never reported.
+#
+# Fault events of one update: fault_events[3 * i : 3 * i + 3] = (kind, index, reason) for
+# i < n_fault_events; kind SENSOR (index = sensor k, 0-based) or HOLE (index = hole, 0-based);
+# reason > 0 sets the fault (RAIL_LOW, RAIL_HIGH, RANGE for sensors; UNSTABLE for holes),
+# reason 0 (CLEARED) clears it. KIND_WORDS/REASON_WORDS give the words for FAULT/CLEAR frames.
+#
+# Times are time.ticks_ms() values and are compared with time.ticks_diff, so they wrap safely.
+
+from micropython import const
+from array import array
+import time
+
+SENSOR = const(0)  # same order as wire.FAULT_KINDS: "sensor", "hole"
+HOLE = const(1)
+
+CLEARED = const(0)
+RAIL_LOW = const(1)
+RAIL_HIGH = const(2)
+RANGE = const(3)
+UNSTABLE = const(4)
+
+KIND_WORDS = (b"sensor", b"hole")
+REASON_WORDS = (b"cleared", b"rail low", b"rail high", b"out of range", b"never settles")
+
+NONE = const(0)
+NORTH = const(1)
+SOUTH = const(2)
+
+MID_SCALE = const(32768)
+_NO_CODE = const(255)  # candidate after a sensor fault: the next code is always a change
+_MAX_PER_HOLE = const(5)  # 3**5 - 1 = 242 still fits array('B')
+
+
+class HoleScanner:
+    """HoleScanner(n_holes, per_hole=4, on=5000, off=3500, rail_low=1500, rail_high=64000,
+    max_delta=24000, debounce_ms=30, unstable_ms=1500)
+
+    Public state (read it, do not replace it):
+      zero           array('H') per-sensor zero levels (default 32768); set with set_zero()
+      state          array('B') per-sensor class NONE / NORTH / SOUTH (after hysteresis)
+      codes          array('B') per-hole reported code (0 until something is reported)
+      changed        array('B') holes (0-based) whose reported code changed in the last update
+      n_changed      how many entries of changed are valid
+      fault_events   array('h') 3 per event: kind, index, reason (0 = cleared)
+      n_fault_events how many events the last update produced
+      sensor_fault   array('B') per-sensor current fault reason, 0 = healthy
+      hole_fault     array('B') per-hole current fault reason, 0 = healthy
+    """
+
+    def __init__(self, n_holes, per_hole=4, on=5000, off=3500, rail_low=1500, rail_high=64000,
+                 max_delta=24000, debounce_ms=30, unstable_ms=1500):
+        if n_holes < 1 or n_holes > 255:
+            raise ValueError("invalid hole count: %d" % n_holes)
+        if per_hole < 1 or per_hole > _MAX_PER_HOLE:
+            raise ValueError("invalid sensors per hole: %d" % per_hole)
+        if not 0 < off < on <= max_delta:
+            raise ValueError("need 0 < off < on <= max_delta, got off=%d on=%d max_delta=%d"
+                             % (off, on, max_delta))
+        if not 0 <= rail_low < rail_high <= 65535:
+            raise ValueError("invalid rails: %d..%d" % (rail_low, rail_high))
+        if unstable_ms < 1:
+            raise ValueError("invalid unstable time: %d ms" % unstable_ms)
+        n = n_holes * per_hole
+        self.n_holes = n_holes
+        self.per_hole = per_hole
+        self.n_sensors = n
+        self.on = on
+        self.off = off
+        self.rail_low = rail_low
+        self.rail_high = rail_high
+        self.max_delta = max_delta
+        self.unstable_ms = unstable_ms
+        self.debounce_ms = 0
+        self.set_debounce(debounce_ms)
+
+        self.zero = array("H", [MID_SCALE] * n)
+        self.state = array("B", bytes(n))
+        self.sensor_fault = array("B", bytes(n))
+        self._bad_at = array("l", [0] * n)  # last insane reading of a faulted sensor
+
+        self.codes = array("B", bytes(n_holes))
+        self.hole_fault = array("B", bytes(n_holes))
+        self._cand = array("B", bytes(n_holes))
+        self._since = array("l", [0] * n_holes)  # when the candidate last changed
+        self._busy = array("l", [0] * n_holes)  # when the hole last left a stable state
+        self._quiet = array("B", [1] * n_holes)  # 1: candidate stable (or frozen), no timing
+
+        self.changed = array("B", bytes(n_holes))
+        self.n_changed = 0
+        self.fault_events = array("h", [0] * (3 * (n + n_holes)))
+        self.n_fault_events = 0
+
+    def set_debounce(self, ms):
+        """Set the debounce window; ValueError unless 0 <= ms < unstable_ms."""
+        if ms < 0 or ms >= self.unstable_ms:
+            raise ValueError("invalid debounce: %d ms (0..%d)" % (ms, self.unstable_ms - 1))
+        self.debounce_ms = ms
+
+    def set_zero(self, levels):
+        """Copy per-sensor zero levels (any sequence of n_sensors ints 0..65535)."""
+        n = self.n_sensors
+        if len(levels) != n:
+            raise ValueError("need %d zero levels, got %d" % (n, len(levels)))
+        for k in range(n):
+            v = levels[k]
+            if v < 0 or v > 65535:
+                raise ValueError("invalid zero level %d for sensor %d" % (v, k))
+        z = self.zero
+        for k in range(n):
+            z[k] = levels[k]
+
+    def update(self, levels, now_ms):
+        """Process one scan (levels[k] per sensor) taken at now_ms (time.ticks_ms()).
+
+        Fills changed/n_changed and fault_events/n_fault_events. Allocates nothing.
+        """
+        ticks_diff = time.ticks_diff
+        per = self.per_hole
+        on = self.on
+        off = self.off
+        rail_low = self.rail_low
+        rail_high = self.rail_high
+        max_delta = self.max_delta
+        debounce = self.debounce_ms
+        unstable = self.unstable_ms
+        zero = self.zero
+        state = self.state
+        sfault = self.sensor_fault
+        bad_at = self._bad_at
+        codes = self.codes
+        hfault = self.hole_fault
+        cand = self._cand
+        since = self._since
+        busy = self._busy
+        quiet = self._quiet
+        changed = self.changed
+        ev = self.fault_events
+        n_ch = 0
+        n_ev = 0
+        for h in range(self.n_holes):
+            base = h * per
+            code = 0
+            frozen = False
+            k = base + per - 1
+            while k >= base:
+                lv = levels[k]
+                d = lv - zero[k]
+                if lv < rail_low:
+                    why = RAIL_LOW
+                elif lv > rail_high:
+                    why = RAIL_HIGH
+                elif d > max_delta or d < -max_delta:
+                    why = RANGE
+                else:
+                    why = 0
+                if why:
+                    bad_at[k] = now_ms
+                    if not sfault[k]:
+                        sfault[k] = why
+                        state[k] = NONE
+                        ev[n_ev] = SENSOR
+                        ev[n_ev + 1] = k
+                        ev[n_ev + 2] = why
+                        n_ev += 3
+                    frozen = True
+                else:
+                    if sfault[k]:
+                        if ticks_diff(now_ms, bad_at[k]) >= unstable:
+                            sfault[k] = 0
+                            ev[n_ev] = SENSOR
+                            ev[n_ev + 1] = k
+                            ev[n_ev + 2] = CLEARED
+                            n_ev += 3
+                        else:
+                            frozen = True
+                    if not sfault[k]:
+                        st = state[k]
+                        if st == NONE:
+                            if d >= on:
+                                st = NORTH
+                            elif d <= -on:
+                                st = SOUTH
+                        elif st == NORTH:
+                            if d < off:
+                                st = SOUTH if d <= -on else NONE
+                        elif d > -off:
+                            st = NORTH if d >= on else NONE
+                        state[k] = st
+                code = code * 3 + state[k]
+                k -= 1
+
+            if frozen:
+                cand[h] = _NO_CODE
+                quiet[h] = 1
+                continue
+            if code != cand[h]:
+                cand[h] = code
+                since[h] = now_ms
+                if quiet[h]:
+                    quiet[h] = 0
+                    busy[h] = now_ms
+            elif quiet[h]:
+                continue
+            if ticks_diff(now_ms, since[h]) >= debounce:
+                quiet[h] = 1
+                if code != codes[h]:
+                    codes[h] = code
+                    changed[n_ch] = h
+                    n_ch += 1
+                if hfault[h]:
+                    hfault[h] = 0
+                    ev[n_ev] = HOLE
+                    ev[n_ev + 1] = h
+                    ev[n_ev + 2] = CLEARED
+                    n_ev += 3
+            elif not hfault[h] and ticks_diff(now_ms, busy[h]) >= unstable:
+                hfault[h] = UNSTABLE
+                ev[n_ev] = HOLE
+                ev[n_ev + 1] = h
+                ev[n_ev + 2] = UNSTABLE
+                n_ev += 3
+        self.n_changed = n_ch
+        self.n_fault_events = n_ev // 3
+
+    def faulted_sensors(self):
+        """Bitmask (bit k = sensor k) of faulted sensors. May allocate (a long int): snapshots only."""
+        m = 0
+        for k in range(self.n_sensors):
+            if self.sensor_fault[k]:
+                m |= 1 << k
+        return m
+
+    def faulted_holes(self):
+        """Bitmask (bit h = hole h, 0-based) of holes with a hole fault (never settles)."""
+        m = 0
+        for h in range(self.n_holes):
+            if self.hole_fault[h]:
+                m |= 1 << h
+        return m
+
+
+def from_config(hall):
+    """A HoleScanner for pinmap.json's "hall" section (holes, sensors_per_hole, thresholds)."""
+    t = hall.get("thresholds", {})
+    return HoleScanner(
+        hall["holes"],
+        hall.get("sensors_per_hole", 4),
+        t.get("on", 5000),
+        t.get("off", 3500),
+        t.get("rail_low", 1500),
+        t.get("rail_high", 64000),
+        t.get("max_delta", 24000),
+        t.get("debounce_ms", 30),
+        t.get("unstable_ms", 1500),
+    )

@@ -1,0 +1,151 @@
+# Calibrator and the zero file (plain asserts: pytest and MicroPython).
+
+from array import array
+import os
+import time
+
+import calib
+from calib import Calibrator
+
+N = 40
+
+
+def _tmpdir():
+    try:
+        import tempfile
+
+        return tempfile.mkdtemp()
+    except ImportError:  # MicroPython
+        d = "/tmp/upref_calib_%d" % time.ticks_us()
+        os.mkdir(d)
+        return d
+
+
+def _cleanup(d):
+    for name in os.listdir(d):
+        os.remove(d + "/" + name)
+    os.rmdir(d)
+
+
+def _noise(i, k):
+    # deterministic "noise" of a few hundred counts
+    return ((i * 7919 + k * 104729) % 601) - 300
+
+
+def _fill(cal, base, override=None):
+    scan = array("H", [0] * N)
+    i = 0
+    while not cal.done():
+        for k in range(N):
+            scan[k] = base[k] + _noise(i, k)
+        if override:
+            for k in override:
+                scan[k] = override[k]
+        cal.add(scan)
+        i += 1
+    return i
+
+
+def _error(cal):
+    try:
+        cal.result(array("H", [0] * N))
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def test_averages_scans_into_zeros():
+    cal = Calibrator(N)
+    base = [32768 + (k * 131) % 4000 - 2000 for k in range(N)]
+    assert not cal.done()
+    assert _fill(cal, base) == 32
+    assert cal.done() and cal.count == 32
+    assert cal.add(array("H", [0] * N))  # beyond samples: ignored
+    z = array("H", [0] * N)
+    assert cal.result(z) is z
+    for k in range(N):
+        exact = sum(base[k] + _noise(i, k) for i in range(32))
+        assert z[k] == (exact + 16) // 32, (k, z[k])
+    cal.reset()
+    assert cal.count == 0 and not cal.done()
+
+
+def test_result_before_enough_scans_is_refused():
+    cal = Calibrator(N, samples=4)
+    cal.add(array("H", [32768] * N))
+    assert _error(cal) == "calibration needs 4 scans, has 1"
+
+
+def test_magnet_near_a_sensor_is_refused_naming_hole_and_sensor():
+    cal = Calibrator(N, samples=8)
+    _fill(cal, [32768] * N, {5: 32768 + 10000})  # hole 2, position 2: a pair left in
+    z = array("H", [7] * N)
+    msg = _error(cal)
+    assert msg is not None
+    assert msg.startswith("hole 2 sensor 2 reads 42768, 10000 from mid-scale"), msg
+    assert "remove the pair from hole 2" in msg and msg.endswith("calibrate again"), msg
+    assert list(z) == [7] * N  # untouched
+
+
+def test_several_holes_with_pairs_are_all_named():
+    cal = Calibrator(N, samples=2)
+    _fill(cal, [32768] * N, {13: 32768 - 9000, 14: 32768 - 9000, 38: 32768 + 12000})
+    msg = _error(cal)
+    assert msg.startswith("hole 4 sensor 2 reads 23768, 9000 from mid-scale"), msg
+    assert "remove the pair from hole 4 (and from hole 10) and calibrate again" in msg, msg
+
+
+def test_offset_within_limit_is_accepted():
+    cal = Calibrator(N, samples=2, cal_max_offset=4000)
+    _fill(cal, [32768 + 3650] * N)  # + noise up to 300
+    assert _error(cal) is None
+
+
+def test_railed_or_unsteady_sensor_is_refused():
+    cal = Calibrator(N, samples=4)
+    _fill(cal, [32768] * N, {39: 65535})
+    msg = _error(cal)
+    assert msg.startswith("hole 10 sensor 4 reads 65535..65535, at the rail"), msg
+    cal = Calibrator(N, samples=4)
+    base = [32768] * N
+    scan = array("H", base)
+    for i in range(4):
+        scan[0] = 20000 if i % 2 else 45000
+        cal.add(scan)
+    msg = _error(cal)
+    assert msg.startswith("hole 1 sensor 1 is unsteady (20000..45000)"), msg
+
+
+def test_save_load_round_trip():
+    d = _tmpdir()
+    try:
+        path = d + "/zero.json"
+        assert calib.load(path, N) is None  # missing
+        zeros = array("H", [30000 + k for k in range(N)])
+        calib.save(path, zeros)
+        got = calib.load(path, N)
+        assert isinstance(got, array) and list(got) == list(zeros)
+        assert os.listdir(d) == ["zero.json"]  # no .tmp left behind
+        # overwrite an existing file
+        zeros[3] = 12345
+        Calibrator.save(path, zeros)
+        assert list(Calibrator.load(path, N)) == list(zeros)
+        assert calib.load(path, N + 1) is None  # saved for another board size
+    finally:
+        _cleanup(d)
+
+
+def test_corrupt_file_loads_as_none():
+    d = _tmpdir()
+    try:
+        path = d + "/zero.json"
+        for data in ("[1, 2, 3", "not json", "", "{}", '["a"]' , "[70000]", "[-1]", "[true]"):
+            with open(path, "w") as f:
+                f.write(data)
+            n = 1 if data.startswith("[") and "," not in data else 3
+            assert calib.load(path, n) is None, data
+        with open(path, "wb") as f:
+            f.write(b"\xff\xfe\x00[")
+        assert calib.load(path, 1) is None
+    finally:
+        _cleanup(d)
