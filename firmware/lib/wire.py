@@ -15,7 +15,7 @@
 # reports hole changes through it.
 
 try:
-    from micropython import const
+    from micropython import const  # type: ignore
 except ImportError:  # CPython
 
     def const(x):  # type: ignore[no-redef]
@@ -73,13 +73,16 @@ ERR_LONG = const(-3)
 
 
 def _make_table():
-    t = []
+    # 256 16-bit entries as one array: 512 bytes, where a tuple of ints would take 2 KB
+    from array import array
+
+    t = array("H", [0] * 256)
     for i in range(256):
         c = i << 8
         for _ in range(8):
             c = ((c << 1) ^ 0x1021) if c & 0x8000 else (c << 1)
-        t.append(c & 0xFFFF)
-    return tuple(t)
+        t[i] = c & 0xFFFF
+    return t
 
 
 _TABLE = _make_table()
@@ -147,16 +150,16 @@ def split(buf, star):
 
 
 class FrameWriter:
-    """Builds frames in one preallocated buffer and writes them to `out` (anything with
-    write(buf)). begin/arg*/end allocate nothing; the sequence number advances per frame.
-    A frame whose arguments would overflow MAX_LINE is cut at the limit, still well formed.
+    """Builds frames in one preallocated buffer and writes them to `out` with
+    out.write(buf, n), which writes the first n bytes of buf: MicroPython streams take that
+    length argument and so need no slice (a slice or memoryview would allocate).
+    begin/arg*/end allocate nothing; the sequence number advances per frame. A frame whose
+    arguments would overflow MAX_LINE is cut at the limit, still well formed.
     """
 
     def __init__(self, out):
         self._out = out
         self.buf = bytearray(MAX_LINE)
-        mv = memoryview(self.buf)
-        self._views = [mv[:i] for i in range(MAX_LINE + 1)]
         self.n = 0
         self.seq = 0
         self.frames = 0
@@ -250,7 +253,7 @@ class FrameWriter:
         b[self.n] = _CR
         b[self.n + 1] = _LF
         self.n += 2
-        self._out.write(self._views[self.n])
+        self._out.write(self.buf, self.n)
         self.seq = (self.seq + 1) & 0xFFFF
         self.frames += 1
 

@@ -13,12 +13,19 @@ _root = None
 
 
 def root():
-    """The repository root, found from this file (tests/firmware/fake_hall.py)."""
+    """The repository root: the sys.path entry that ends in /tests/firmware, two levels up
+    (works for sources and for modules compiled by mpy-cross into another folder)."""
     global _root
     if _root is None:
-        f = __file__.replace("\\", "/")
-        parts = f.split("/")
-        _root = "/".join(parts[:-3]) or "."
+        import sys
+
+        for p in sys.path:
+            p = p.replace("\\", "/")
+            if p.endswith("/tests/firmware"):
+                _root = p[: -len("/tests/firmware")]
+                break
+        else:
+            raise ValueError("tests/firmware is not on sys.path")
     return _root
 
 
@@ -104,9 +111,10 @@ class NullOut:
         self.n = 0
         self.overflow = 0
 
-    def write(self, data):
+    def write(self, data, ln=-1):
         n = self.n
-        ln = len(data)
+        if ln < 0:
+            ln = len(data)
         if n + ln > len(self.buf):
             self.overflow += 1
             return 0

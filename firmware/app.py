@@ -1,0 +1,480 @@
+# The board's main loop: scan the holes, watch the RFID field and the button, answer the host.
+#
+# No game rules live here: the board reports what it senses (docs/protocol.md) and obeys
+# feedback commands. The loop runs at a fixed rate on ticks_ms: the sensors are scanned every
+# SCAN_MS, the RFID reader polled every RFID_MS, a heartbeat sent every HB_MS, host commands
+# read without blocking in between. A scan cycle allocates nothing (tests/firmware prove it
+# under the MicroPython unix port with the heap locked).
+#
+# Any exception but KeyboardInterrupt is reported as a FAULT frame and the loop starts again;
+# KeyboardInterrupt (Ctrl-C from the host) is let through, so the REPL can always take over.
+
+import time
+from array import array
+
+from micropython import const
+
+import wire
+from holes import HoleScanner, SENSOR, KIND_WORDS, REASON_WORDS
+from cards import CardWatcher, ARRIVED, LEFT
+from feedback import Feedback, parse_rgb, parse_pattern
+import calib
+
+FW_VERSION = "0.1.0"
+CALIB_FILE = "calib.json"
+
+SCAN_MS = const(10)
+RFID_MS = const(100)
+HB_MS = const(1000)
+BUTTON_MS = const(20)
+WDT_MS = const(8000)
+_CAL_SAMPLES = const(32)
+_DEBOUNCE_MIN = const(5)
+_DEBOUNCE_MAX = const(500)
+
+
+class App:
+    """The board's behaviour, given its hardware `hw` (board.Board on the board): `hw.mux`
+    (a HallMux), `hw.reader` (an MFRC522), `hw.led`, `hw.buzzer`, `hw.port`, the hall layout
+    (`holes`, `per_hole`, `thresholds`), `board_id`, `reset_cause`, `button_pressed()`,
+    `watchdog(ms)` and `reset()`."""
+
+    def __init__(self, hw, calib_path=CALIB_FILE):
+        self.hw = hw
+        self.calib_path = calib_path
+        self.w = wire.FrameWriter(hw.port)
+        self.lines = wire.LineReader()
+        n = hw.holes * hw.per_hole
+        self.n_sensors = n
+        self.levels = array("H", [0] * n)
+        self.mux = hw.mux
+        t = hw.thresholds
+        self.scanner = HoleScanner(
+            hw.holes,
+            hw.per_hole,
+            t.get("on", 5000),
+            t.get("off", 3500),
+            t.get("rail_low", 1500),
+            t.get("rail_high", 64000),
+            t.get("max_delta", 24000),
+            t.get("debounce_ms", 30),
+            t.get("unstable_ms", 1500),
+        )
+        self.cal_max_offset = t.get("cal_max_offset", 4000)
+        zeros = calib.load(calib_path, n)
+        if zeros is not None:
+            self.scanner.set_zero(zeros)
+        self.calibrated = zeros is not None
+        self.reader = hw.reader
+        self.cards = CardWatcher(self.reader)
+        self.rfid_version = -1
+        self.rfid_ok = True
+        self.feedback = Feedback(hw.led, hw.buzzer)
+        self.cal = None
+        self.cal_seq = 0
+        # counters reported in HB
+        self.scans = 0
+        self.sps = 0
+        self._scans_at_hb = 0
+        self.cmds = 0
+        self.bad = 0
+        self.faults = 0
+        self.boot_ms = time.ticks_ms()
+        # button
+        self.button = 0
+        self._btn_raw = 0
+        self._btn_since = 0
+        self.wdt = None
+        now = time.ticks_ms()
+        self._next_scan = now
+        self._next_rfid = now
+        self._next_hb = time.ticks_add(now, HB_MS)
+
+    # ---- frames -------------------------------------------------------------------------
+
+    def send_hello(self):
+        w = self.w
+        w.begin(b"HELLO")
+        w.arg(b"fw=")
+        w.raw(FW_VERSION.encode())
+        w.kv(b"proto", wire.PROTO_VERSION)
+        w.arg(b"board=")
+        w.raw(self.hw.board_id)
+        w.kv(b"holes", self.hw.holes)
+        w.arg(b"caps=hall,rfid,led,buzzer,button")
+        w.arg(b"rfid=")
+        if self.rfid_version < 0:
+            w.raw(b"none")
+        else:
+            w.hex(self.rfid_version, 2)
+        w.arg(b"reset=")
+        w.raw(self.hw.reset_cause)
+        w.end()
+
+    def send_snapshot(self):
+        w = self.w
+        sc = self.scanner
+        w.begin(b"SNAP")
+        w.arg(b"holes=")
+        for h in range(self.hw.holes):
+            if h:
+                w.raw(b",")
+            w.int(sc.codes[h])
+        w.arg(b"card=")
+        if self.cards.present:
+            self._uid(self.cards.uid, self.cards.uid_len)
+        else:
+            w.raw(b"-")
+        w.arg(b"btn=")
+        w.int(self.button)
+        w.arg(b"faults=")
+        first = True
+        for k in range(self.n_sensors):
+            if sc.sensor_fault[k]:
+                if not first:
+                    w.raw(b",")
+                w.raw(b"s")
+                w.int(k + 1)
+                first = False
+        for h in range(self.hw.holes):
+            if sc.hole_fault[h]:
+                if not first:
+                    w.raw(b",")
+                w.raw(b"h")
+                w.int(h + 1)
+                first = False
+        if not self.rfid_ok:
+            if not first:
+                w.raw(b",")
+            w.raw(b"rfid")
+            first = False
+        if first:
+            w.raw(b"-")
+        w.end()
+
+    def _uid(self, uid, n):
+        for i in range(n):
+            self.w.hex(uid[i], 2)
+
+    def send_heartbeat(self, now):
+        w = self.w
+        w.begin(b"HB")
+        w.kv(b"up", time.ticks_diff(now, self.boot_ms))
+        w.kv(b"scans", self.scans)
+        w.kv(b"sps", self.sps)
+        w.kv(b"cmd", self.cmds)
+        w.kv(b"bad", self.bad + self.lines.overlong)
+        w.kv(b"rfe", self.cards.errors)
+        w.kv(b"rfr", self.cards.reinits)
+        w.kv(b"flt", self.faults)
+        w.end()
+
+    def send_raw(self):
+        w = self.w
+        per = self.hw.per_hole
+        for h in range(self.hw.holes):
+            w.begin(b"RAW")
+            w.arg_int(h + 1)
+            w.arg(b"")
+            for p in range(per):
+                if p:
+                    w.raw(b",")
+                w.int(self.levels[h * per + p])
+            w.arg(b"")
+            for p in range(per):
+                if p:
+                    w.raw(b",")
+                w.int(self.scanner.zero[h * per + p])
+            w.end()
+
+    def fault(self, kind, where, text):
+        """FAULT <kind> <where> <text>; kind/where/text are bytes."""
+        self.faults += 1
+        w = self.w
+        w.begin(b"FAULT")
+        w.arg(kind)
+        w.arg(where)
+        w.arg(text)
+        w.end()
+
+    def clear(self, kind, where):
+        w = self.w
+        w.begin(b"CLEAR")
+        w.arg(kind)
+        w.arg(where)
+        w.end()
+
+    def reply_ok(self, seq, cmd, detail=None):
+        w = self.w
+        w.begin(b"OK")
+        w.arg(b"")
+        w.hex(seq, 4)
+        w.arg(cmd.encode())
+        if detail:
+            w.arg(detail.encode())
+        w.end()
+
+    def reply_err(self, seq, cmd, reason):
+        w = self.w
+        w.begin(b"ERR")
+        w.arg(b"")
+        w.hex(seq, 4)
+        w.arg(cmd.encode())
+        w.arg(_clean(reason).encode())
+        w.end()
+
+    # ---- the loop -----------------------------------------------------------------------
+
+    def boot(self):
+        try:
+            self.reader.init()
+            self.rfid_version = self.reader.version
+        except OSError as e:
+            self.rfid_ok = False
+            self.fault(b"rfid", b"reader", _clean(str(e)).encode())
+        self.send_hello()
+        # settle the scanner on the current picture before the first snapshot, so the board
+        # reports what is in the holes now rather than all-empty
+        start = time.ticks_ms()
+        while time.ticks_diff(time.ticks_ms(), start) < self.scanner.debounce_ms + 2 * SCAN_MS:
+            self.scan_cycle(time.ticks_ms(), quiet=True)
+            time.sleep_ms(SCAN_MS)
+        self.send_snapshot()
+
+    def scan_cycle(self, now, quiet=False):
+        """One sensor scan: read, classify, debounce, report. Allocates nothing."""
+        self.mux.scan(self.levels)
+        sc = self.scanner
+        sc.update(self.levels, now)
+        self.scans += 1
+        if not quiet:
+            w = self.w
+            for i in range(sc.n_changed):
+                h = sc.changed[i]
+                w.begin(b"HOLE")
+                w.arg_int(h + 1)
+                w.arg_int(sc.codes[h])
+                w.end()
+            for i in range(sc.n_fault_events):
+                self._fault_event(i)
+        if self.cal is not None:
+            self._calibrate_step()
+
+    def _fault_event(self, i):
+        sc = self.scanner
+        ev = sc.fault_events
+        kind = ev[3 * i]
+        index = ev[3 * i + 1]
+        reason = ev[3 * i + 2]
+        w = self.w
+        if reason:
+            self.faults += 1
+            w.begin(b"FAULT")
+        else:
+            w.begin(b"CLEAR")
+        w.arg(KIND_WORDS[kind])
+        w.arg(b"s" if kind == SENSOR else b"h")
+        w.int(index + 1)
+        if reason:
+            w.arg(REASON_WORDS[reason])
+        w.end()
+
+    def poll_rfid(self):
+        cw = self.cards
+        ev = cw.poll()
+        if ev == ARRIVED or ev == LEFT:
+            w = self.w
+            w.begin(b"CARD")
+            w.arg(b"+" if ev == ARRIVED else b"-")
+            w.arg(b"")
+            self._uid(cw.uid, cw.uid_len)
+            w.end()
+        if cw.ok != self.rfid_ok:
+            self.rfid_ok = cw.ok
+            if cw.ok:
+                self.rfid_version = self.reader.version
+                self.clear(b"rfid", b"reader")
+            else:
+                self.fault(b"rfid", b"reader", _clean(cw.last_error).encode())
+
+    def poll_button(self, now):
+        v = self.hw.button_pressed()
+        if v != self._btn_raw:
+            self._btn_raw = v
+            self._btn_since = now
+        elif v != self.button and time.ticks_diff(now, self._btn_since) >= BUTTON_MS:
+            self.button = v
+            w = self.w
+            w.begin(b"BTN")
+            w.arg_int(v)
+            w.end()
+
+    def poll_host(self):
+        """Read what the host sent, without blocking, and act on each whole line."""
+        port = self.hw.port
+        lines = self.lines
+        while True:
+            c = port.read_byte()
+            if c < 0:
+                return
+            if lines.feed(c):
+                self._line(lines.buf, lines.n)
+
+    def _line(self, buf, n):
+        star = wire.check(buf, n)
+        if star < 0:
+            self.bad += 1
+            return
+        seq, cmd, args = wire.split(buf, star)
+        self.cmds += 1
+        try:
+            self.command(seq, cmd, args)
+        except ValueError as e:
+            self.reply_err(seq, cmd, str(e))
+
+    def command(self, seq, cmd, args):
+        now = time.ticks_ms()
+        if cmd == "HELLO":
+            self.send_hello()
+        elif cmd == "SNAP":
+            self.send_snapshot()
+        elif cmd == "RAW":
+            self.send_raw()
+            self.reply_ok(seq, cmd)
+        elif cmd == "CAL":
+            sc = self.scanner
+            self.cal = calib.Calibrator(
+                self.n_sensors, _CAL_SAMPLES, self.cal_max_offset, sc.per_hole, sc.rail_low, sc.rail_high
+            )
+            self.cal_seq = seq
+        elif cmd == "LED":
+            if not args:
+                raise ValueError("LED needs a colour rrggbb")
+            r, g, b = parse_rgb(args[0])
+            ms = int(args[1]) if len(args) > 1 else 0
+            self.feedback.set_led(r, g, b, ms, now)
+            self.reply_ok(seq, cmd)
+        elif cmd == "BEEP":
+            if not args:
+                raise ValueError("BEEP needs a pattern hz:ms,...")
+            self.feedback.beep(parse_pattern(args[0]), now)
+            self.reply_ok(seq, cmd)
+        elif cmd == "SET":
+            for a in args:
+                key, _, val = a.partition("=")
+                if key == "debounce":
+                    ms = int(val)
+                    if ms < _DEBOUNCE_MIN or ms > _DEBOUNCE_MAX:
+                        raise ValueError("debounce %d ms out of %d..%d" % (ms, _DEBOUNCE_MIN, _DEBOUNCE_MAX))
+                    self.scanner.set_debounce(ms)
+                else:
+                    raise ValueError("unknown setting %s" % key)
+            self.reply_ok(seq, cmd)
+        elif cmd == "ECHO":
+            w = self.w
+            w.begin(b"ECHO")
+            w.arg(b"")
+            w.hex(seq, 4)
+            for a in args:
+                w.arg(a.encode())
+            w.end()
+        elif cmd == "REBOOT":
+            self.reply_ok(seq, cmd)
+            time.sleep_ms(20)
+            self.hw.reset()
+        else:
+            self.reply_err(seq, cmd, "unknown command")
+
+    def _calibrate_step(self):
+        cal = self.cal
+        if cal is None:
+            return
+        cal.add(self.levels)
+        if not cal.done():
+            return
+        self.cal = None
+        zeros = array("H", [0] * self.n_sensors)
+        try:
+            cal.result(zeros)
+        except ValueError as e:
+            self.reply_err(self.cal_seq, "CAL", str(e))
+            return
+        try:
+            calib.save(self.calib_path, zeros)
+        except OSError as e:
+            self.reply_err(self.cal_seq, "CAL", "cannot write %s: %s" % (self.calib_path, e))
+            return
+        self.scanner.set_zero(zeros)
+        self.calibrated = True
+        self.reply_ok(self.cal_seq, "CAL", "sensors=%d" % self.n_sensors)
+
+    def step(self, now):
+        """One pass of the loop at time `now`: whatever is due, then the host and feedback."""
+        if time.ticks_diff(now, self._next_scan) >= 0:
+            self.scan_cycle(now)
+            self._next_scan = time.ticks_add(self._next_scan, SCAN_MS)
+            if time.ticks_diff(now, self._next_scan) > 5 * SCAN_MS:
+                self._next_scan = time.ticks_add(now, SCAN_MS)  # fell far behind: no burst
+        self.poll_host()
+        self.poll_button(now)
+        if time.ticks_diff(now, self._next_rfid) >= 0:
+            self.poll_rfid()
+            self._next_rfid = time.ticks_add(self._next_rfid, RFID_MS)
+            if time.ticks_diff(now, self._next_rfid) > RFID_MS:
+                self._next_rfid = time.ticks_add(now, RFID_MS)
+        if time.ticks_diff(now, self._next_hb) >= 0:
+            self.sps = self.scans - self._scans_at_hb
+            self._scans_at_hb = self.scans
+            self.send_heartbeat(now)
+            self._next_hb = time.ticks_add(self._next_hb, HB_MS)
+            if time.ticks_diff(now, self._next_hb) > HB_MS:
+                self._next_hb = time.ticks_add(now, HB_MS)
+        self.feedback.update(now)
+        if self.wdt is not None:
+            self.wdt.feed()
+
+    def loop(self, until=None):
+        """Run steps at the scan rate until an exception (or until() is true, for tests)."""
+        now = time.ticks_ms()
+        self._next_scan = now
+        self._next_rfid = now
+        self._next_hb = time.ticks_add(now, HB_MS)
+        while until is None or not until():
+            self.step(time.ticks_ms())
+            wait = time.ticks_diff(self._next_scan, time.ticks_ms())
+            if wait > 0:
+                time.sleep_ms(wait)
+
+    def report(self, e):
+        """An exception in the loop becomes a FAULT frame; reporting itself must never fail."""
+        try:
+            self.fault(b"exc", b"loop", _clean("%s: %s" % (type(e).__name__, e)).encode())
+        except Exception:  # noqa: BLE001 - a failing report must not kill the board
+            pass
+
+    def run(self, until=None):
+        """Boot, then loop for ever; a fault is reported and the loop starts again."""
+        self.wdt = self.hw.watchdog(WDT_MS)
+        self.boot()
+        while until is None or not until():
+            try:
+                self.loop(until)
+            except KeyboardInterrupt:
+                self.feedback.off()
+                raise
+            except Exception as e:  # noqa: BLE001 - every fault is reported, then the loop restarts
+                self.report(e)
+                time.sleep_ms(100)
+
+
+def _clean(text):
+    """Make text safe as frame arguments: printable ASCII, no '@' or '*', bounded length."""
+    out = []
+    for ch in text[:120]:
+        o = ord(ch)
+        if o < 0x20 or o > 0x7E or ch == "@" or ch == "*":
+            out.append("?")
+        else:
+            out.append(ch)
+    s = "".join(out).strip()
+    return s if s else "-"

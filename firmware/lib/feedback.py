@@ -1,0 +1,105 @@
+# Board feedback: the status LED (one WS2812B) and the buzzer (PWM), driven by host commands.
+# Patterns run from the main loop's update(now), never by blocking: the scan loop keeps going
+# while a beep plays.
+
+import time
+
+from micropython import const
+
+MAX_STEPS = const(8)
+_BEEP_DUTY = const(32768)  # 50 % square wave
+
+
+class Feedback:
+    def __init__(self, pixels, pwm):
+        self._np = pixels
+        self._pwm = pwm
+        self._hz = [0] * MAX_STEPS
+        self._ms = [0] * MAX_STEPS
+        self._steps = 0
+        self._step = -1
+        self._step_end = 0
+        self._led_until = 0
+        self._led_timed = False
+        self.led_rgb = (0, 0, 0)
+        self.off()
+
+    def off(self):
+        self.set_led(0, 0, 0, 0, time.ticks_ms())
+        self._tone(0)
+        self._steps = 0
+        self._step = -1
+
+    def set_led(self, r, g, b, ms, now):
+        """LED to (r, g, b); with ms > 0 it goes off again ms after `now`."""
+        for v in (r, g, b):
+            if v < 0 or v > 255:
+                raise ValueError("LED level out of 0..255: %d" % v)
+        self.led_rgb = (r, g, b)
+        self._np[0] = self.led_rgb
+        self._np.write()
+        self._led_timed = ms > 0
+        if ms > 0:
+            self._led_until = time.ticks_add(now, ms)
+
+    def beep(self, pattern, now):
+        """Start a pattern: a sequence of (hz, ms) pairs, hz 0 for a pause, at most MAX_STEPS."""
+        if len(pattern) > MAX_STEPS:
+            raise ValueError("beep pattern has %d steps, at most %d" % (len(pattern), MAX_STEPS))
+        for i in range(len(pattern)):
+            hz, ms = pattern[i]
+            if hz != 0 and (hz < 20 or hz > 20000):
+                raise ValueError("beep frequency out of 20..20000 Hz: %d" % hz)
+            if ms < 1 or ms > 5000:
+                raise ValueError("beep step out of 1..5000 ms: %d" % ms)
+            self._hz[i] = hz
+            self._ms[i] = ms
+        self._steps = len(pattern)
+        self._step = -1
+        self._next(now)
+
+    def busy(self):
+        return self._step >= 0
+
+    def _tone(self, hz):
+        if hz:
+            self._pwm.freq(hz)
+            self._pwm.duty_u16(_BEEP_DUTY)
+        else:
+            self._pwm.duty_u16(0)
+
+    def _next(self, now):
+        self._step += 1
+        if self._step >= self._steps:
+            self._step = -1
+            self._tone(0)
+            return
+        self._tone(self._hz[self._step])
+        self._step_end = time.ticks_add(now, self._ms[self._step])
+
+    def update(self, now):
+        """Advance a running pattern and end a timed LED colour."""
+        if self._step >= 0 and time.ticks_diff(now, self._step_end) >= 0:
+            self._next(now)
+        if self._led_timed and time.ticks_diff(now, self._led_until) >= 0:
+            self._led_timed = False
+            self.set_led(0, 0, 0, 0, now)
+
+
+def parse_rgb(text):
+    """'rrggbb' -> (r, g, b); ValueError with the bad text otherwise."""
+    if len(text) != 6:
+        raise ValueError("LED colour must be 6 hex digits rrggbb, got %r" % text)
+    v = int(text, 16)
+    return (v >> 16) & 0xFF, (v >> 8) & 0xFF, v & 0xFF
+
+
+def parse_pattern(text):
+    """'880:100,0:50,880:100' -> [(880, 100), (0, 50), (880, 100)]; ValueError otherwise."""
+    steps = []
+    for part in text.split(","):
+        bits = part.split(":")
+        if len(bits) != 2:
+            raise ValueError("beep step must be hz:ms, got %r" % part)
+        steps.append((int(bits[0]), int(bits[1])))
+    return steps
