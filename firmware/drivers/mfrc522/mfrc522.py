@@ -1,0 +1,452 @@
+# MFRC522 (NXP, datasheet rev 3.9) contactless reader driver: ISO/IEC 14443-3 type A card
+# detection, anticollision and selection for cascade levels 1 to 3 (4-, 7- and 10-byte UIDs).
+#
+# The SPI bus and the pins are passed in; this module never builds machine.SPI or machine.Pin.
+# Runs unchanged under MicroPython (ESP32, unix port) and CPython (with a micropython shim).
+#
+#   reader = MFRC522(spi, cs, rst)      # spi: write/readinto/write_readinto; cs/rst: Pin-like
+#   reader.init()                       # OSError if the chip does not answer
+#   uid = bytearray(10)
+#   n = reader.read_uid(uid)            # 0: no card; else 4, 7 or 10 bytes in uid[:n]
+
+from micropython import const
+import time
+
+# ---- Registers (datasheet 9.2, table 20) ----
+# Page 0: command and status (9.3.1)
+_COMMAND_REG = const(0x01)
+_COM_IRQ_REG = const(0x04)
+_DIV_IRQ_REG = const(0x05)
+_ERROR_REG = const(0x06)
+_STATUS2_REG = const(0x08)
+_FIFO_DATA_REG = const(0x09)
+_FIFO_LEVEL_REG = const(0x0A)
+_CONTROL_REG = const(0x0C)
+_BIT_FRAMING_REG = const(0x0D)
+_COLL_REG = const(0x0E)
+# Page 1: command configuration (9.3.2)
+_MODE_REG = const(0x11)
+_TX_MODE_REG = const(0x12)
+_RX_MODE_REG = const(0x13)
+_TX_CONTROL_REG = const(0x14)
+_TX_ASK_REG = const(0x15)
+# Page 2: configuration (9.3.3)
+_CRC_RESULT_REG_H = const(0x21)
+_CRC_RESULT_REG_L = const(0x22)
+_RF_CFG_REG = const(0x26)
+_T_MODE_REG = const(0x2A)
+_T_PRESCALER_REG = const(0x2B)
+_T_RELOAD_REG_H = const(0x2C)
+_T_RELOAD_REG_L = const(0x2D)
+# Page 3: test (9.3.4)
+_VERSION_REG = const(0x37)
+
+# ---- Register bits ----
+# CommandReg (9.3.1.2)
+_POWER_DOWN = const(0x10)
+# ComIrqReg (9.3.1.5); writing with bit 7 (Set1) clear clears the bits written as 1
+_RX_IRQ = const(0x20)
+_IDLE_IRQ = const(0x10)
+_TIMER_IRQ = const(0x01)
+_ALL_COM_IRQ = const(0x7F)
+# DivIrqReg (9.3.1.6)
+_CRC_IRQ = const(0x04)
+# ErrorReg (9.3.1.7)
+_BUFFER_OVFL = const(0x10)
+_COLL_ERR = const(0x08)
+_CRC_ERR = const(0x04)
+_PARITY_ERR = const(0x02)
+_PROTOCOL_ERR = const(0x01)
+# Status2Reg (9.3.1.9)
+_MF_CRYPTO1_ON = const(0x08)
+# FIFOLevelReg (9.3.1.11)
+_FLUSH_BUFFER = const(0x80)
+_FIFO_LEVEL_MASK = const(0x7F)
+# ControlReg (9.3.1.13)
+_RX_LAST_BITS_MASK = const(0x07)
+# BitFramingReg (9.3.1.14): StartSend, RxAlign in bits 6..4, TxLastBits in bits 2..0
+_START_SEND = const(0x80)
+# CollReg (9.3.1.15)
+_VALUES_AFTER_COLL = const(0x80)
+_COLL_POS_NOT_VALID = const(0x20)
+_COLL_POS_MASK = const(0x1F)
+# ModeReg (9.3.2.2): TxWaitRF, PolMFin, CRCPreset = 01b (6363h, ISO/IEC 14443-3 CRC_A)
+_MODE_CRC_6363 = const(0x3D)
+# TxControlReg (9.3.2.5): Tx1RFEn, Tx2RFEn drive the antenna
+_TX_RF_EN = const(0x03)
+# TxASKReg (9.3.2.6)
+_FORCE_100_ASK = const(0x40)
+# RFCfgReg (9.3.3.6): RxGain in bits 6..4
+_RX_GAIN_MASK = const(0x70)
+# TModeReg (9.3.3.10): TAuto starts the timer at the end of every transmission
+_T_AUTO = const(0x80)
+# Timer (8.5): f_timer = 13.56 MHz / (2 * TPrescaler + 1); 169 gives 40 kHz, 25 us a tick
+_T_PRESCALER = const(169)
+_T_TICKS_PER_MS = const(40)
+
+# ---- Commands (10.3) ----
+_CMD_IDLE = const(0x00)
+_CMD_CALC_CRC = const(0x03)
+_CMD_TRANSCEIVE = const(0x0C)
+_CMD_SOFT_RESET = const(0x0F)
+
+# ---- ISO/IEC 14443-3 type A (6.3, 6.4) ----
+_PICC_REQA = const(0x26)  # 7-bit short frame
+_PICC_WUPA = const(0x52)  # 7-bit short frame
+_PICC_SEL_CL1 = const(0x93)  # SEL of cascade level n is 0x93 + 2 * (n - 1)
+_PICC_HLTA = const(0x50)
+_NVB_SELECT = const(0x70)  # 7 whole bytes: SEL, NVB, 4 UID bytes, BCC
+_CASCADE_TAG = const(0x88)
+_SAK_UID_NOT_COMPLETE = const(0x04)
+
+# ---- Timeouts ----
+_RESET_MS = const(50)  # soft reset / oscillator start-up
+_CRC_MS = const(10)  # CRC coprocessor, a few bytes take microseconds
+_IRQ_MARGIN_MS = const(35)  # software bound beyond the chip's own timer
+_DEFAULT_TIMEOUT_MS = const(5)  # a card answers within ~1 ms; a no-card poll must not stall the scan loop
+
+# Versions known to answer like an MFRC522 (VersionReg, 9.3.4.8): 0x91 v1.0, 0x92 v2.0,
+# 0x90 v0.0, 0x88 Fudan FM17522, 0x12 and 0xB2 common clones.
+_KNOWN_VERSIONS = (0x91, 0x92, 0x90, 0x88, 0x12, 0xB2)
+
+# One MFRC522 on an SPI bus.
+#   spi: write(buf), readinto(buf), write_readinto(tx, rx) (machine.SPI: mode 0, MSB first,
+#        up to 10 MHz); cs: chip-select Pin, active low; rst: optional Pin on NRSTPD.
+# Device faults and timeouts raise OSError("..."), bad arguments ValueError("...").
+# Public: init(), version, antenna(on), set_gain(level), gain(), set_timeout(ms),
+# calc_crc(data), request(wakeup), select(into), halt(), read_uid(into).
+class MFRC522:
+    def __init__(self, spi, cs, rst=None):
+        self._spi = spi
+        self._cs = cs
+        self._rst = rst
+        self.version = 0  # VersionReg as read by init()
+        self._gain = -1  # RxGain to re-apply on init(); -1 keeps the chip's default
+        self._timeout_ms = _DEFAULT_TIMEOUT_MS
+        # scratch buffers, allocated once
+        self._tx2 = bytearray(2)
+        self._rx2 = bytearray(2)
+        self._tx1 = bytearray(1)
+        self._rx1 = bytearray(1)
+        self._tx = bytearray(9)  # longest frame sent: SELECT
+        self._rx = bytearray(64)  # the whole FIFO
+        self._cl = bytearray(5)  # UID CLn and BCC of the cascade level in progress
+        self._rx_bits = 0  # valid bits in the last received byte, 0 = all 8
+        self._coll = 0  # CollPos of the last reception: 1..32; 0 none; -1 not valid
+        cs.value(1)
+
+    # ---- bus access: the only methods that touch SPI (datasheet 8.1.2) ----
+    # Address byte (8.1.2.3): (addr << 1) & 7Eh, bit 7 set for a read.
+
+    def _read_reg(self, reg):
+        tx = self._tx2
+        tx[0] = ((reg << 1) & 0x7E) | 0x80
+        tx[1] = 0
+        self._cs.value(0)
+        try:
+            self._spi.write_readinto(tx, self._rx2)
+        finally:
+            self._cs.value(1)
+        return self._rx2[1]
+
+    def _write_reg(self, reg, value):
+        tx = self._tx2
+        tx[0] = (reg << 1) & 0x7E
+        tx[1] = value
+        self._cs.value(0)
+        try:
+            self._spi.write(tx)
+        finally:
+            self._cs.value(1)
+
+    def _set_bits(self, reg, mask):
+        self._write_reg(reg, self._read_reg(reg) | mask)
+
+    def _clear_bits(self, reg, mask):
+        self._write_reg(reg, self._read_reg(reg) & ~mask)
+
+    def _write_fifo(self, buf, n):
+        # 8.1.2.2: one address byte, then each data byte goes to that register.
+        b = self._tx1
+        b[0] = (_FIFO_DATA_REG << 1) & 0x7E
+        self._cs.value(0)
+        try:
+            self._spi.write(b)
+            for i in range(n):
+                b[0] = buf[i]
+                self._spi.write(b)
+        finally:
+            self._cs.value(1)
+
+    def _read_fifo(self, buf, n):
+        # 8.1.2.1: MOSI sends the address n times then 00h; MISO answers X, d0 .. d(n-1).
+        t = self._tx1
+        r = self._rx1
+        t[0] = ((_FIFO_DATA_REG << 1) & 0x7E) | 0x80
+        self._cs.value(0)
+        try:
+            self._spi.write_readinto(t, r)
+            for i in range(n):
+                if i == n - 1:
+                    t[0] = 0
+                self._spi.write_readinto(t, r)
+                buf[i] = r[0]
+        finally:
+            self._cs.value(1)
+
+    # ---- set-up ----
+
+    def init(self):
+        # Hard reset (if rst), check VersionReg, soft reset, timer, 100 % ASK, CRC preset
+        # 6363h, antenna on. OSError when the chip does not answer.
+        rst = self._rst
+        if rst is not None:
+            rst.value(0)
+            time.sleep_ms(1)
+            rst.value(1)
+        start = time.ticks_ms()
+        while True:
+            v = self._read_reg(_VERSION_REG)
+            if v in _KNOWN_VERSIONS or rst is None or time.ticks_diff(time.ticks_ms(), start) >= _RESET_MS:
+                break
+            time.sleep_ms(1)  # oscillator still starting after the hard reset
+        self.version = v
+        if v not in _KNOWN_VERSIONS:
+            raise OSError("MFRC522 not answering: VersionReg=0x%02X; check wiring of SPI, CS and 3.3 V" % v)
+        # Soft reset (10.3.1.10): done when PowerDown has cleared and the command is Idle.
+        self._write_reg(_COMMAND_REG, _CMD_SOFT_RESET)
+        while self._read_reg(_COMMAND_REG) & (_POWER_DOWN | 0x0F):
+            if time.ticks_diff(time.ticks_ms(), start) >= 2 * _RESET_MS:
+                raise OSError("MFRC522 soft reset timed out: PowerDown still set")
+        # Timer (8.5) starts at the end of each transmission: TimerIRq when no card answers.
+        self._write_reg(_T_MODE_REG, _T_AUTO | (_T_PRESCALER >> 8))
+        self._write_reg(_T_PRESCALER_REG, _T_PRESCALER & 0xFF)
+        self.set_timeout(self._timeout_ms)
+        self._write_reg(_TX_MODE_REG, 0)  # 106 kBd, CRC_A added explicitly, not by TxCRCEn
+        self._write_reg(_RX_MODE_REG, 0)
+        self._write_reg(_TX_ASK_REG, _FORCE_100_ASK)  # type A needs 100 % ASK
+        self._write_reg(_MODE_REG, _MODE_CRC_6363)
+        self._clear_bits(_STATUS2_REG, _MF_CRYPTO1_ON)
+        if self._gain >= 0:
+            self.set_gain(self._gain)
+        self.antenna(True)
+
+    def antenna(self, on):
+        # RF field on or off: TxControlReg Tx1RFEn, Tx2RFEn.
+        if on:
+            self._set_bits(_TX_CONTROL_REG, _TX_RF_EN)
+        else:
+            self._clear_bits(_TX_CONTROL_REG, _TX_RF_EN)
+
+    def set_gain(self, level):
+        # Receiver gain, RFCfgReg RxGain 0..7: 18, 23, 18, 23, 33, 38, 43, 48 dB.
+        if not isinstance(level, int) or level < 0 or level > 7:
+            raise ValueError("invalid MFRC522 gain level: %r (0..7)" % (level,))
+        self._gain = level
+        v = self._read_reg(_RF_CFG_REG) & ~_RX_GAIN_MASK
+        self._write_reg(_RF_CFG_REG, v | (level << 4))
+
+    def gain(self):
+        return (self._read_reg(_RF_CFG_REG) & _RX_GAIN_MASK) >> 4
+
+    def set_timeout(self, ms):
+        # How long the chip waits for a card's answer: 1..1600 ms, 25 by default.
+        if not isinstance(ms, int) or ms < 1 or ms > 1600:
+            raise ValueError("invalid MFRC522 timeout: %r ms (1..1600)" % (ms,))
+        self._timeout_ms = ms
+        ticks = ms * _T_TICKS_PER_MS
+        self._write_reg(_T_RELOAD_REG_H, ticks >> 8)
+        self._write_reg(_T_RELOAD_REG_L, ticks & 0xFF)
+
+    # ---- chip commands ----
+
+    def _load_fifo(self, buf, n):
+        self._write_reg(_COMMAND_REG, _CMD_IDLE)
+        self._write_reg(_FIFO_LEVEL_REG, _FLUSH_BUFFER)
+        self._write_fifo(buf, n)
+        level = self._read_reg(_FIFO_LEVEL_REG)
+        if level != n:  # a dead bus reads 00h or FFh: the FIFO did not take the bytes
+            raise OSError("MFRC522 not answering: FIFO holds %d bytes after writing %d; check wiring of SPI, CS and 3.3 V" % (level, n))
+
+    def _calc_crc(self, buf, n):
+        # CRC_A of buf[:n] by the coprocessor (CalcCRC, 10.3.1.4); low byte goes first on air.
+        self._load_fifo(buf, n)
+        self._write_reg(_DIV_IRQ_REG, _CRC_IRQ)  # Set2 = 0: clear CRCIRq
+        self._write_reg(_COMMAND_REG, _CMD_CALC_CRC)
+        start = time.ticks_ms()
+        while not (self._read_reg(_DIV_IRQ_REG) & _CRC_IRQ):
+            if time.ticks_diff(time.ticks_ms(), start) >= _CRC_MS:
+                self._write_reg(_COMMAND_REG, _CMD_IDLE)
+                raise OSError("MFRC522 CRC coprocessor timed out: no CRCIRq")
+        self._write_reg(_COMMAND_REG, _CMD_IDLE)
+        return self._read_reg(_CRC_RESULT_REG_L) | (self._read_reg(_CRC_RESULT_REG_H) << 8)
+
+    def calc_crc(self, data):
+        # CRC_A (ISO/IEC 14443-3 annex B) of up to 64 bytes as an int, low byte first on air.
+        if len(data) > 64:
+            raise ValueError("CRC input longer than the FIFO: %d bytes" % len(data))
+        return self._calc_crc(data, len(data))
+
+    def _transceive(self, n, tx_bits=0, rx_align=0):
+        # Send self._tx[:n] with tx_bits valid bits in the last byte (0 = 8); the answer's
+        # first bit lands at bit rx_align of the first FIFO byte. Returns the byte count
+        # received into self._rx, or -1 when no card answered before the timer ran out. Sets
+        # _rx_bits and _coll. OSError on a dead chip or a receive error other than a collision.
+        framing = (rx_align << 4) | tx_bits
+        self._write_reg(_COM_IRQ_REG, _ALL_COM_IRQ)  # Set1 = 0: clear every request
+        self._load_fifo(self._tx, n)
+        self._write_reg(_BIT_FRAMING_REG, framing)
+        self._write_reg(_COMMAND_REG, _CMD_TRANSCEIVE)
+        self._write_reg(_BIT_FRAMING_REG, _START_SEND | framing)
+        limit = self._timeout_ms + _IRQ_MARGIN_MS
+        start = time.ticks_ms()
+        while True:
+            irq = self._read_reg(_COM_IRQ_REG)
+            if irq & (_RX_IRQ | _IDLE_IRQ | _TIMER_IRQ):
+                break
+            if time.ticks_diff(time.ticks_ms(), start) >= limit:
+                self._write_reg(_COMMAND_REG, _CMD_IDLE)
+                raise OSError("MFRC522 transceive timed out: no RxIRq or TimerIRq in %d ms" % limit)
+        self._write_reg(_COMMAND_REG, _CMD_IDLE)
+        self._write_reg(_BIT_FRAMING_REG, 0)
+        if not irq & (_RX_IRQ | _IDLE_IRQ):
+            return -1
+        err = self._read_reg(_ERROR_REG)
+        coll = 0
+        if err & _COLL_ERR and not err & _BUFFER_OVFL:
+            c = self._read_reg(_COLL_REG)
+            coll = -1 if c & _COLL_POS_NOT_VALID else ((c & _COLL_POS_MASK) or 32)
+        elif err & (_BUFFER_OVFL | _PROTOCOL_ERR | _PARITY_ERR | _CRC_ERR):
+            raise OSError("MFRC522 receive error: ErrorReg=0x%02X" % err)
+        self._coll = coll
+        count = self._read_reg(_FIFO_LEVEL_REG) & _FIFO_LEVEL_MASK
+        self._rx_bits = self._read_reg(_CONTROL_REG) & _RX_LAST_BITS_MASK
+        self._read_fifo(self._rx, count)
+        return count
+
+    # ---- ISO/IEC 14443-3 type A ----
+
+    def request(self, wakeup=False):
+        # REQA (IDLE cards) or WUPA (IDLE and HALT cards), a 7-bit short frame. Returns the
+        # ATQA as an int (first byte low), or None when no card answers. Several cards'
+        # ATQAs may collide: the merged value is returned.
+        self._tx[0] = _PICC_WUPA if wakeup else _PICC_REQA
+        n = self._transceive(1, 7)
+        if n < 0:
+            return None
+        if n != 2 or (self._rx_bits and not self._coll):
+            raise OSError("bad ATQA: %d bytes, %d bits" % (n, self._rx_bits))
+        return self._rx[0] | (self._rx[1] << 8)
+
+    def select(self, into):
+        # Anticollision and SELECT of every cascade level for the card(s) in READY state
+        # (after request()). Writes the UID into `into` (>= 10 bytes), returns its length:
+        # 4, 7 or 10. With several cards exactly one is selected. OSError on protocol errors.
+        if len(into) < 10:
+            raise ValueError("UID buffer too small: %d bytes (need 10)" % len(into))
+        self._clear_bits(_COLL_REG, _VALUES_AFTER_COLL)  # bits after a collision read as 0
+        cl = self._cl
+        size = 0
+        for level in range(3):
+            more = self._select_level(level) & _SAK_UID_NOT_COMPLETE
+            tagged = cl[0] == _CASCADE_TAG
+            if not more and not tagged:
+                for i in range(4):
+                    into[size + i] = cl[i]
+                return size + 4
+            if not (more and tagged) or level == 2:
+                raise OSError("SAK and cascade tag disagree at CL%d" % (level + 1))
+            for i in range(3):
+                into[size + i] = cl[i + 1]
+            size += 3
+        return 0  # not reached: the loop returns or raises by CL3
+
+    def _select_level(self, level):
+        # One cascade level (ISO/IEC 14443-3 6.4.3): leaves UID CLn + BCC in _cl, returns SAK.
+        sel = _PICC_SEL_CL1 + 2 * level
+        cl = self._cl
+        tx = self._tx
+        rx = self._rx
+        for i in range(5):
+            cl[i] = 0
+        known = 0  # UID CLn bits already fixed
+        while True:
+            nbytes = known >> 3
+            nbits = known & 7
+            nsend = nbytes + (1 if nbits else 0)
+            tx[0] = sel
+            tx[1] = ((2 + nbytes) << 4) | nbits  # NVB: whole bytes and bits sent
+            for i in range(nsend):
+                tx[2 + i] = cl[i]
+            n = self._transceive(2 + nsend, nbits, nbits)
+            if n < 0:
+                raise OSError("card stopped answering in anticollision CL%d" % (level + 1))
+            if nbytes + n > 5:
+                raise OSError("anticollision answer too long")
+            # The first bit received sits at bit nbits of rx[0], after the bits we sent.
+            keep = (1 << nbits) - 1
+            for i in range(n):
+                b = rx[i]
+                if i == 0:
+                    b = (cl[nbytes] & keep) | (b & ~keep)
+                cl[nbytes + i] = b
+            c = self._coll
+            if c == 0:
+                if nbytes + n != 5 or self._rx_bits:
+                    raise OSError("anticollision answer of wrong length")
+                if cl[0] ^ cl[1] ^ cl[2] ^ cl[3] != cl[4]:
+                    raise OSError("BCC mismatch in CL%d" % (level + 1))
+                break
+            # CollPos counts from bit 0 of the first FIFO byte, RxAlign included (1 = first).
+            pos = (nbytes << 3) + c - 1
+            if c < 0 or pos < known or pos >= 32:
+                raise OSError("collision at impossible position in CL%d" % (level + 1))
+            # Keep the bits before the collision, choose 1 for the collided bit (6.4.3.1
+            # step 7), clear the rest, and ask again with one more known bit.
+            j = pos >> 3
+            m = 1 << (pos & 7)
+            cl[j] = (cl[j] & (m - 1)) | m
+            for i in range(j + 1, 5):
+                cl[i] = 0
+            known = pos + 1
+        # SELECT: SEL, NVB = 70h, UID CLn, BCC, CRC_A; the answer is SAK + CRC_A.
+        tx[1] = _NVB_SELECT
+        for i in range(5):
+            tx[2 + i] = cl[i]
+        crc = self._calc_crc(tx, 7)
+        tx[7] = crc & 0xFF
+        tx[8] = crc >> 8
+        n = self._transceive(9)
+        if n != 3 or self._coll or self._rx_bits:
+            raise OSError("no valid SAK at CL%d" % (level + 1))
+        sak = rx[0]
+        crc = rx[1] | (rx[2] << 8)
+        if self._calc_crc(rx, 1) != crc:
+            raise OSError("SAK CRC_A mismatch at CL%d" % (level + 1))
+        return sak
+
+    def halt(self):
+        # HLTA (50h 00h CRC_A). True when the card went quiet, the expected outcome.
+        tx = self._tx
+        tx[0] = _PICC_HLTA
+        tx[1] = 0
+        crc = self._calc_crc(tx, 2)
+        tx[2] = crc & 0xFF
+        tx[3] = crc >> 8
+        return self._transceive(4) < 0
+
+    def read_uid(self, into):
+        # WUPA, anticollision and SELECT of all cascade levels, HLTA. Writes the UID into
+        # `into` (a bytearray of at least 10) and returns its length (4, 7 or 10), or 0 when no
+        # card answers. OSError on a protocol error once a card answered (bad BCC, CRC,
+        # timeout) or when the chip does not answer.
+        if len(into) < 10:
+            raise ValueError("UID buffer too small: %d bytes (need 10)" % len(into))
+        if self.request(True) is None:
+            return 0
+        n = self.select(into)
+        try:
+            self.halt()  # housekeeping: the UID is already complete and checked
+        except OSError:
+            pass
+        return n

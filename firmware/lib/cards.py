@@ -1,0 +1,103 @@
+# Card arrival and departure from an RFID reader polled about ten times a second.
+#
+# Pure logic, no `import machine`: the reader is anything with read_uid(buf) -> length (0 when
+# no card answers, OSError on a fault) and init() (the MFRC522 driver in drivers/mfrc522).
+#
+#   watcher = CardWatcher(reader)
+#   ev = watcher.poll()          # ARRIVED, LEFT or NONE
+#   watcher.uid[:watcher.uid_len] is the card that arrived, lies there, or just left.
+
+from micropython import const
+
+NONE = const(0)
+ARRIVED = const(1)
+LEFT = const(2)
+
+
+class CardWatcher:
+    """Turns per-poll reads into one ARRIVED and one LEFT per card, however long it lies there.
+
+    A card is reported gone only after `miss_limit` consecutive polls without it, so a single
+    missed read never produces LEFT then ARRIVED. A poll that raises is neither a hit nor a
+    miss. After `error_limit` consecutive errors the reader is re-initialised (and again after
+    each further `error_limit` errors while it keeps failing). poll() never raises OSError.
+    """
+
+    def __init__(self, reader, miss_limit=2, error_limit=5):
+        if not isinstance(miss_limit, int) or miss_limit < 1:
+            raise ValueError("miss_limit must be >= 1: %r" % (miss_limit,))
+        if not isinstance(error_limit, int) or error_limit < 1:
+            raise ValueError("error_limit must be >= 1: %r" % (error_limit,))
+        self._reader = reader
+        self._miss_limit = miss_limit
+        self._error_limit = error_limit
+        self.uid = bytearray(10)  # current card, or the one that just left
+        self.uid_len = 0
+        self.present = False  # a card is in the field (as far as the last good reads tell)
+        self.errors = 0  # OSErrors from the reader, including failed re-inits
+        self.reinits = 0  # calls to reader.init() made by the watcher
+        self.ok = True  # False after error_limit errors in a row, until a read succeeds
+        self.last_error = ""
+        self._buf = bytearray(10)
+        self._misses = 0
+        self._error_run = 0
+
+    def poll(self):
+        """Read the field once. Returns ARRIVED, LEFT or NONE."""
+        try:
+            n = self._reader.read_uid(self._buf)
+        except OSError as e:
+            self._fault(e)
+            return NONE
+        self._error_run = 0
+        self.ok = True
+        if n == 0:
+            if not self.present:
+                return NONE
+            self._misses += 1
+            if self._misses < self._miss_limit:
+                return NONE
+            self._misses = 0
+            self.present = False
+            return LEFT
+        self._misses = 0
+        if self.present:
+            if self._same(n):
+                return NONE
+            # Another card replaced it: report the departure now; the next poll reads the
+            # new card again and reports its arrival.
+            self.present = False
+            return LEFT
+        buf = self._buf
+        uid = self.uid
+        for i in range(n):
+            uid[i] = buf[i]
+        self.uid_len = n
+        self.present = True
+        return ARRIVED
+
+    def _same(self, n):
+        if n != self.uid_len:
+            return False
+        buf = self._buf
+        uid = self.uid
+        for i in range(n):
+            if buf[i] != uid[i]:
+                return False
+        return True
+
+    def _fault(self, e):
+        # One failed read is noise on the air; error_limit in a row is a reader fault.
+        self.errors += 1
+        self.last_error = str(e)
+        self._error_run += 1
+        if self._error_run < self._error_limit:
+            return
+        self.ok = False
+        self._error_run = 0
+        self.reinits += 1
+        try:
+            self._reader.init()
+        except OSError as e2:
+            self.errors += 1
+            self.last_error = "re-init failed: " + str(e2)
