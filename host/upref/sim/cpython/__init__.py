@@ -3,11 +3,17 @@
 install() adds MicroPython's time functions (ticks_ms, ticks_us, ticks_diff, ticks_add,
 sleep_ms, sleep_us) to CPython's `time` module and puts this folder on sys.path so that
 `import micropython` finds the shim beside this file. Idempotent.
+
+install(micropython_select=True) also makes `select.poll()` behave as MicroPython's: poll()
+and ipoll() name the registered object (not its fd), and ipoll() exists. The simulated board
+uses it in the process that runs the firmware; it is kept out of the default because CPython
+code in the same process (pytest, pyserial) expects CPython's poll.
 """
 
 from __future__ import annotations
 
 import os
+import select
 import sys
 import time
 
@@ -47,7 +53,42 @@ def sleep_us(us: int) -> None:
         time.sleep(us / 1_000_000)
 
 
-def install() -> None:
+class MicroPythonPoll:
+    """select.poll() as MicroPython has it: results name the registered objects."""
+
+    def __init__(self) -> None:
+        self._poll = _orig_poll()
+        self._objs: dict[int, object] = {}
+
+    @staticmethod
+    def _fd(obj: object) -> int:
+        return obj if isinstance(obj, int) else obj.fileno()  # type: ignore[attr-defined]
+
+    def register(self, obj: object, eventmask: int = select.POLLIN | select.POLLOUT) -> None:
+        fd = self._fd(obj)
+        self._objs[fd] = obj
+        self._poll.register(fd, eventmask)
+
+    def unregister(self, obj: object) -> None:
+        fd = self._fd(obj)
+        self._objs.pop(fd, None)
+        self._poll.unregister(fd)
+
+    def modify(self, obj: object, eventmask: int) -> None:
+        self._poll.modify(self._fd(obj), eventmask)
+
+    def poll(self, timeout: int = -1) -> list[tuple[object, int]]:
+        ms = None if timeout is None or timeout < 0 else timeout
+        return [(self._objs.get(fd, fd), ev) for fd, ev in self._poll.poll(ms)]
+
+    def ipoll(self, timeout: int = -1, flags: int = 0):  # noqa: ANN201 - an iterator
+        return iter(self.poll(timeout))
+
+
+_orig_poll = select.poll
+
+
+def install(micropython_select: bool = False) -> None:
     for name, fn in (
         ("ticks_ms", ticks_ms),
         ("ticks_us", ticks_us),
@@ -62,3 +103,5 @@ def install() -> None:
     here = os.path.dirname(os.path.abspath(__file__))
     if here not in sys.path:
         sys.path.insert(0, here)
+    if micropython_select:
+        select.poll = MicroPythonPoll  # type: ignore[assignment,misc]

@@ -1,0 +1,515 @@
+# The simulated board's physical world as the firmware's stand-ins (machine.py, neopixel.py)
+# see it, inside the process that runs the firmware.
+#
+# Runs unchanged under CPython and the MicroPython unix port: no typing, dataclasses, enum,
+# f-string "=", os.path. The hot paths (adc_read, pin writes, poll) allocate nothing.
+#
+# Two modes:
+#   * connected (the simulator started this process): UPREF_SIM_FIFO names a FIFO on which the
+#     simulator sends world records (below); reports go to stderr as lines starting with
+#     REPORT_PREFIX. UPREF_SIM_PINMAP, UPREF_SIM_RESET and UPREF_SIM_MAC configure the board.
+#   * standalone (a test imported machine directly): no FIFO, no reports; tests set the world
+#     through World methods (set_level, set_button, set_cards, ...), read led/tones/resets.
+#
+# World records (simulator -> here), RECORD_SIZE bytes each, ASCII words separated by spaces,
+# padded with spaces, the last byte "\n". Fixed size because MicroPython's readinto() blocks
+# until its buffer is full: a whole record is always there when poll says so.
+#   L <k> <level> <ramp_ms> <delay_ms>   sensor k (0-based) moves to level over ramp_ms, starting
+#                                        delay_ms from now (0 0: at once)
+#   F <k> <mode>                         sensor mode: 0 ok, 1 floating, 2 railed high, 3 railed low
+#   B <0|1>                              button pressed (1) or released (0)
+#   N <sigma>                            sensor noise, standard deviation in counts
+#   S <seed>                             seed of the noise generator
+#   K0                                   the RFID field is empty
+#   K+ <uid hex>                         a card lies in the field (stays until K- or K0)
+#   K- <uid hex>                         the card left the field
+#   R <version>                          the MFRC522's VersionReg (0 or 255: a dead reader)
+#
+# Reports (here -> simulator), one line each on stderr: REPORT_PREFIX, then
+#   boot <backend>        the stand-ins are up
+#   face firmware|repl    what answers on the USB port now
+#   led <r> <g> <b>       the status LED shows this colour
+#   tone <hz> <duty_u16>  the buzzer's PWM changed (duty 0: silent)
+#   wdt <timeout_ms>      a watchdog was started
+#   feed                  the watchdog was fed (at most every FEED_REPORT_MS)
+#   reset hard|soft|deepsleep [ms]   the firmware asked for a reset; the simulator kills and
+#                         restarts this process (this process just waits)
+
+import sys
+import time
+
+try:
+    import os
+except ImportError:  # pragma: no cover
+    os = None
+
+from array import array
+
+REPORT_PREFIX = "%%sim "
+RECORD_SIZE = 32
+FEED_REPORT_MS = 100
+POLL_EVERY_MS = 3
+
+MODE_OK = 0
+MODE_FLOAT = 1
+MODE_RAIL_HIGH = 2
+MODE_RAIL_LOW = 3
+
+# Pin roles (what the pin map wires a GPIO to)
+ROLE_NONE = 0
+ROLE_MUX_SELECT = 1
+ROLE_RFID_CS = 2
+ROLE_RFID_RST = 3
+ROLE_BUTTON = 4
+ROLE_LED = 5
+ROLE_BUZZER = 6
+ROLE_MUX_BANK = 7
+
+N_GPIO = 40
+MUX_CHANNELS = 16
+
+_NOISE_SIGMA_OF_SUM = 148  # standard deviation of the sum of four uniform bytes
+
+
+def _getenv(name):
+    if os is None:
+        return None
+    try:
+        return os.getenv(name)
+    except Exception:
+        return None
+
+
+def _dirname(path):
+    i = path.rfind("/")
+    if i < 0:
+        return "."
+    if i == 0:
+        return "/"
+    return path[:i]
+
+
+def _exists(path):
+    try:
+        open(path, "rb").close()
+        return True
+    except OSError:
+        return False
+
+
+def default_pinmap_path():
+    """The pin map: UPREF_SIM_PINMAP, else pinmap.json on the flash (cwd), else the repo's."""
+    p = _getenv("UPREF_SIM_PINMAP")
+    if p:
+        return p
+    if _exists("pinmap.json"):
+        return "pinmap.json"
+    here = _dirname(__file__)
+    # host/upref/sim/standins -> repo root
+    root = _dirname(_dirname(_dirname(_dirname(here))))
+    return root + "/hardware/pinmap.json"
+
+
+class World:
+    """Everything outside the ESP32 that the stand-ins touch."""
+
+    def __init__(self, pinmap_path=None):
+        import json
+
+        if pinmap_path is None:
+            pinmap_path = default_pinmap_path()
+        with open(pinmap_path) as f:
+            pm = json.load(f)
+        sig = pm["signals"]
+        self.role = bytearray(N_GPIO)
+        self.role_arg = bytearray(N_GPIO)
+        self.signal_of = {}
+        for name in sig:
+            g = sig[name]["gpio"]
+            self.signal_of[g] = name
+        mux = pm.get("mux", {})
+        sel = mux.get("select", [])
+        for i in range(len(sel)):
+            g = sig[sel[i]]["gpio"]
+            self.role[g] = ROLE_MUX_SELECT
+            self.role_arg[g] = i
+        banks = mux.get("banks", [])
+        self.n_banks = len(banks)
+        for i in range(len(banks)):
+            g = sig[banks[i]]["gpio"]
+            self.role[g] = ROLE_MUX_BANK
+            self.role_arg[g] = i
+        for name, role in (("rfid_cs", ROLE_RFID_CS), ("rfid_rst", ROLE_RFID_RST),
+                           ("button", ROLE_BUTTON), ("led_data", ROLE_LED),
+                           ("buzzer", ROLE_BUZZER)):
+            if name in sig:
+                self.role[sig[name]["gpio"]] = role
+        b = sig.get("button", {})
+        self.button_active_low = b.get("active", "low") == "low"
+        hall = pm.get("hall", {})
+        chans = hall.get("channels", [])
+        self.n_sensors = len(chans)
+        n = self.n_sensors
+        # sensor_at[bank * 16 + channel] = k, or -1 for an unconnected mux input
+        self.sensor_at = array("h", [-1] * (max(self.n_banks, 1) * MUX_CHANNELS))
+        for k in range(n):
+            bank, ch = chans[k][0], chans[k][1]
+            if 0 <= bank < self.n_banks and 0 <= ch < MUX_CHANNELS:
+                self.sensor_at[bank * MUX_CHANNELS + ch] = k
+        del pm, sig, hall, chans
+
+        # sensor levels: a ramp from lv_from to lv_to over ramp ms from t_start (ms since _t0)
+        m = n + 1  # the last slot is the level of an unconnected mux input
+        self.lv_from = array("i", [32768] * m)
+        self.lv_to = array("i", [32768] * m)
+        self.t_start = array("i", [0] * m)
+        self.ramp = array("i", [0] * m)
+        self.mode = bytearray(m)
+        self.mode[n] = MODE_FLOAT
+        self.wander = array("i", [32768] * m)
+        self.noise = 0
+        self._rng = 0x2545F491
+        self._t0 = time.ticks_ms()
+
+        # GPIO state shared by every Pin object of the same number
+        self.pin_level = bytearray(N_GPIO)
+        self.pin_mode = bytearray(N_GPIO)  # 0: not configured, else Pin.IN/OUT/OPEN_DRAIN
+        self.pin_pull = bytearray(N_GPIO)  # 0: none, else Pin.PULL_UP / PULL_DOWN
+        self.mux_sel = 0
+        self.button = 0
+        self.button_irqs = []
+
+        # RFID
+        self.rfid = None
+        self.rfid_version = 0x92
+        self.cards = []
+        self.spi_ok = True
+
+        # what the firmware drives
+        self.led = (0, 0, 0)
+        self.tone = (0, 0)
+        self.tones = []  # (ticks_ms, hz, duty) in standalone mode
+        self.wdt_timeout = 0
+        self.resets = []  # standalone mode: the reset kinds asked for
+        self._last_feed_report = 0
+        self._last_poll = self._t0
+
+        cause = _getenv("UPREF_SIM_RESET")
+        self.reset_cause = int(cause) if cause else 1  # PWRON_RESET
+        mac = _getenv("UPREF_SIM_MAC")
+        if mac and len(mac) == 12:
+            self.mac = bytes([int(mac[i:i + 2], 16) for i in range(0, 12, 2)])
+        else:
+            self.mac = b"\x24\x0a\xc4\x00\x00\x01"
+
+        self._fifo = None
+        self.orphaned = False
+        self._poll = None
+        self._ipoll = False
+        self._rec = bytearray(RECORD_SIZE)
+        self.connected = False
+        path = _getenv("UPREF_SIM_FIFO")
+        if path:
+            self.connect(path)
+
+    # ---- the simulator link ----------------------------------------------------------------
+
+    def connect(self, fifo_path):
+        """Take world records from the FIFO at fifo_path and send reports on stderr."""
+        import select
+
+        self._fifo = open(fifo_path, "rb", buffering=0)  # no buffer between poll and readinto
+        p = select.poll()
+        p.register(self._fifo, select.POLLIN)
+        self._poll = p
+        self._ipoll = hasattr(p, "ipoll")
+        self.connected = True
+        self.poll(True)
+
+    def report(self, text):
+        if self.connected:
+            sys.stderr.write(REPORT_PREFIX + text + "\n")
+            try:
+                sys.stderr.flush()
+            except AttributeError:
+                pass
+
+    def poll(self, force=False):
+        """Apply the world records that have arrived; cheap when called often (checks the
+        FIFO at most every POLL_EVERY_MS)."""
+        if self._fifo is None:
+            return
+        now = time.ticks_ms()
+        if not force and time.ticks_diff(now, self._last_poll) < POLL_EVERY_MS:
+            return
+        self._last_poll = now
+        for _ in range(256):
+            if not self._ready():
+                return
+            n = self._fifo.readinto(self._rec)
+            if not n:
+                # the simulator is gone: a board without power stops
+                self._fifo = None
+                self.orphaned = True
+                raise SystemExit(0)
+            self.apply(self._rec)
+
+    def _ready(self):
+        if self._ipoll:
+            for _obj, ev in self._poll.ipoll(0):
+                return ev != 0
+            return False
+        return len(self._poll.poll(0)) > 0
+
+    def apply(self, rec):
+        """Apply one world record (bytes, see the file header)."""
+        words = bytes(rec).decode().split()
+        if not words:
+            return
+        op = words[0]
+        if op == "L":
+            self.set_level(int(words[1]), int(words[2]), int(words[3]), int(words[4]))
+        elif op == "F":
+            self.set_mode(int(words[1]), int(words[2]))
+        elif op == "B":
+            self.set_button(int(words[1]))
+        elif op == "N":
+            self.noise = int(words[1])
+        elif op == "S":
+            self.seed(int(words[1]))
+        elif op == "K0":
+            self.set_cards([])
+        elif op == "K+":
+            uid = _unhex(words[1])
+            if uid not in self.cards:
+                self.set_cards(self.cards + [uid])
+        elif op == "K-":
+            uid = _unhex(words[1])
+            self.set_cards([c for c in self.cards if c != uid])
+        elif op == "R":
+            self.set_rfid_version(int(words[1]))
+
+    # ---- sensors ---------------------------------------------------------------------------
+
+    def now(self):
+        return time.ticks_diff(time.ticks_ms(), self._t0)
+
+    def seed(self, s):
+        s &= 0xFFFFFFFF
+        self._rng = s if s else 0x2545F491
+
+    def _rand(self):
+        x = self._rng
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self._rng = x
+        return x
+
+    def _noise(self):
+        if not self.noise:
+            return 0
+        x = self._rand()
+        s = (x & 255) + ((x >> 8) & 255) + ((x >> 16) & 255) + (x >> 24)
+        return (s - 510) * self.noise // _NOISE_SIGMA_OF_SUM
+
+    def set_level(self, k, level, ramp_ms=0, delay_ms=0):
+        """Sensor k moves to `level` (no noise) over ramp_ms, starting delay_ms from now."""
+        now = self.now()
+        cur = self.level_at(k, now)
+        self.lv_from[k] = cur
+        self.lv_to[k] = level
+        self.t_start[k] = now + delay_ms
+        self.ramp[k] = ramp_ms
+
+    def level_at(self, k, now):
+        """The modelled level of sensor k (without noise) at `now` (ms since start)."""
+        dt = now - self.t_start[k]
+        r = self.ramp[k]
+        if dt < 0:
+            return self.lv_from[k]
+        if dt >= r:
+            return self.lv_to[k]
+        a = self.lv_from[k]
+        return a + (self.lv_to[k] - a) * dt // r
+
+    def set_mode(self, k, mode):
+        self.mode[k] = mode
+        if mode == MODE_FLOAT:
+            self.wander[k] = 32768
+
+    def sensor_read(self, k):
+        """What the ADC reads of sensor k now: 0..65535, before the ADC's own quantisation."""
+        if k < 0:
+            k = self.n_sensors
+        m = self.mode[k]
+        if m == MODE_OK:
+            v = self.level_at(k, self.now()) + self._noise()
+        elif m == MODE_FLOAT:
+            x = self._rand()
+            v = self.wander[k] + ((x & 1023) - 512) * 24
+            if x & 0xFC00 == 0:  # now and then a jump, as a floating input picks up charge
+                v = (x >> 16) & 0xFFFF
+            if v < 0:
+                v = -v
+            if v > 65535:
+                v = 131070 - v
+            self.wander[k] = v
+        elif m == MODE_RAIL_HIGH:
+            v = 65535
+        else:
+            v = 0
+        if v < 0:
+            return 0
+        if v > 65535:
+            return 65535
+        return v
+
+    def adc_read(self, bank):
+        """read_u16() of the ADC on mux bank `bank` (-1: a pin with no sensor behind it)."""
+        self.poll()
+        if bank < 0:
+            k = -1
+        else:
+            k = self.sensor_at[bank * MUX_CHANNELS + self.mux_sel]
+        return self.sensor_read(k)
+
+    # ---- pins ------------------------------------------------------------------------------
+
+    def pin_written(self, gpio, v):
+        """An output pin changed level: drive what hangs on it."""
+        r = self.role[gpio]
+        if r == ROLE_MUX_SELECT:
+            bit = 1 << self.role_arg[gpio]
+            if v:
+                self.mux_sel |= bit
+            else:
+                self.mux_sel &= ~bit
+        elif r == ROLE_RFID_CS:
+            self._reader().cs(v)
+        elif r == ROLE_RFID_RST:
+            self._reader().rst(v)
+
+    def pin_read(self, gpio, pull):
+        """The level an input pin reads."""
+        self.poll()
+        if self.role[gpio] == ROLE_BUTTON and self.button:
+            return 0 if self.button_active_low else 1
+        if pull == 2:  # PULL_UP
+            return 1
+        if pull == 1:  # PULL_DOWN
+            return 0
+        return self._rand() & 1  # a floating input reads whatever it picks up
+
+    def set_button(self, pressed):
+        pressed = 1 if pressed else 0
+        if pressed == self.button:
+            return
+        self.button = pressed
+        for pin, handler, trigger in self.button_irqs:
+            level = pin.value()
+            # IRQ_RISING = 1, IRQ_FALLING = 2
+            if (level and trigger & 1) or (not level and trigger & 2):
+                handler(pin)
+
+    # ---- RFID ------------------------------------------------------------------------------
+
+    def _reader(self):
+        r = self.rfid
+        if r is None:
+            try:
+                from mfrc522_model import MFRC522Model
+            except ImportError:
+                MFRC522Model = None
+            if MFRC522Model is None:
+                r = _NoReader()
+            else:
+                r = MFRC522Model(self.rfid_version)
+                r.set_field(self.cards)
+            self.rfid = r
+        return r
+
+    def spi_xfer(self, b):
+        if not self.spi_ok:
+            return 0xFF
+        return self._reader().xfer(b)
+
+    def set_cards(self, uids):
+        self.cards = [bytes(u) for u in uids]
+        if self.rfid is not None:
+            self.rfid.set_field(self.cards)
+
+    def set_rfid_version(self, v):
+        self.rfid_version = v
+        if self.rfid is not None:
+            self.rfid.version = v
+
+    # ---- what the firmware drives ----------------------------------------------------------
+
+    def set_led(self, r, g, b):
+        c = (r, g, b)
+        if c != self.led:
+            self.led = c
+            self.report("led %d %d %d" % c)
+
+    def set_tone(self, hz, duty):
+        t = (hz, duty)
+        if t != self.tone:
+            self.tone = t
+            if self.connected:
+                self.report("tone %d %d" % t)
+            else:
+                self.tones.append((time.ticks_ms(), hz, duty))
+
+    def wdt_start(self, timeout_ms):
+        self.wdt_timeout = timeout_ms
+        self._last_feed_report = time.ticks_ms()
+        self.report("wdt %d" % timeout_ms)
+
+    def wdt_feed(self):
+        self.poll()
+        if not self.connected:
+            return
+        now = time.ticks_ms()
+        if time.ticks_diff(now, self._last_feed_report) >= FEED_REPORT_MS:
+            self._last_feed_report = now
+            self.report("feed")
+
+    def reset(self, kind, ms=0):
+        """machine.reset()/soft_reset()/deepsleep(): the simulator restarts this process; on
+        its own this raises SystemExit, the closest a test gets to a board that resets."""
+        if not self.connected:
+            self.resets.append(kind)
+            raise SystemExit("machine reset: " + kind)
+        if self.orphaned:
+            raise SystemExit(0)
+        try:
+            sys.stdout.buffer.flush()
+        except Exception:
+            pass
+        self.report("reset %s %d" % (kind, ms))
+        while True:  # the simulator kills this process
+            time.sleep_ms(1000)
+
+
+class _NoReader:
+    """No MFRC522 model available: MISO floats high."""
+
+    def cs(self, level):
+        pass
+
+    def rst(self, level):
+        pass
+
+    def xfer(self, b):
+        return 0xFF
+
+    def set_field(self, uids):
+        pass
+
+
+def _unhex(s):
+    return bytes([int(s[i:i + 2], 16) for i in range(0, len(s), 2)])
+
+
+world = World()

@@ -1,0 +1,223 @@
+"""The stand-ins for MicroPython's machine and neopixel modules, wired by the pin map to the
+simulated world: mux and ADC, noise and sensor faults, button, LED, buzzer, SPI to the MFRC522
+model, the world records the simulator sends, and (under the real MicroPython unix port) hot
+paths that allocate nothing."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+
+import pytest
+from upref import paths
+from upref.sim import server
+from upref.sim.cpython import install
+
+STANDINS = Path(server.__file__).resolve().parent / "standins"
+PINMAP = json.loads(paths.pinmap_path().read_text())
+SIG = {name: s["gpio"] for name, s in PINMAP["signals"].items()}
+
+
+@pytest.fixture
+def sim(monkeypatch: pytest.MonkeyPatch) -> Iterator[SimpleNamespace]:
+    """Fresh stand-in modules in standalone mode (no simulator attached)."""
+    install()
+    for var in ("UPREF_SIM_FIFO", "UPREF_SIM_PINMAP", "UPREF_SIM_RESET", "UPREF_SIM_MAC"):
+        monkeypatch.delenv(var, raising=False)
+    names = ("sim_world", "machine", "neopixel", "mfrc522_model")
+    saved = {n: sys.modules.pop(n) for n in names if n in sys.modules}
+    monkeypatch.syspath_prepend(str(STANDINS))
+    import machine
+    import neopixel
+    import sim_world
+
+    yield SimpleNamespace(machine=machine, neopixel=neopixel, world=sim_world.world, sim_world=sim_world)
+    for n in names:
+        sys.modules.pop(n, None)
+    sys.modules.update(saved)
+
+
+def select(m: ModuleType, channel: int) -> list[object]:
+    pins = [m.Pin(SIG[n], m.Pin.OUT, value=0) for n in PINMAP["mux"]["select"]]
+    for i, p in enumerate(pins):
+        p.value((channel >> i) & 1)
+    return pins
+
+
+def adcs(m: ModuleType) -> list[object]:
+    return [m.ADC(m.Pin(SIG[n]), atten=m.ADC.ATTN_11DB) for n in PINMAP["mux"]["banks"]]
+
+
+def test_each_sensor_is_read_through_its_mux_bank_and_channel(sim: SimpleNamespace) -> None:
+    m, w = sim.machine, sim.world
+    for k in range(w.n_sensors):
+        w.set_level(k, 20000 + 1000 * k)
+    banks = adcs(m)
+    for k, (bank, ch) in enumerate(PINMAP["hall"]["channels"]):
+        select(m, ch)
+        v = banks[bank].read_u16()
+        assert abs(v - (20000 + 1000 * k)) <= 16, (k, v)  # 12 bits scaled to 16
+        assert v & 0xF == (v >> 12)  # the ESP32's read_u16 scaling of a 12-bit reading
+
+
+def test_records_from_the_simulator_drive_the_world(sim: SimpleNamespace) -> None:
+    w = sim.world
+    for rec in (
+        server.encode_record("L", 5, 40000, 0, 0),
+        server.encode_record("F", 6, 2),
+        server.encode_record("B", 1),
+        server.encode_record("N", 150),
+        server.encode_record("K+", "04A1B2C3D4E5F6"),
+        server.encode_record("K+", "DEADBEEF"),
+        server.encode_record("K-", "04A1B2C3D4E5F6"),
+        server.encode_record("R", 0),
+    ):
+        assert len(rec) == sim.sim_world.RECORD_SIZE and rec.endswith(b"\n")
+        w.apply(rec)
+    assert w.level_at(5, w.now()) == 40000
+    assert w.mode[6] == sim.sim_world.MODE_RAIL_HIGH and w.sensor_read(6) == 65535
+    assert w.button == 1 and w.noise == 150
+    assert w.cards == [bytes.fromhex("DEADBEEF")]
+    assert w.rfid_version == 0
+    w.apply(server.encode_record("K0"))
+    assert w.cards == []
+
+
+def test_levels_ramp_after_their_delay(sim: SimpleNamespace) -> None:
+    w = sim.world
+    w.set_level(0, 30000)
+    now = w.now()
+    w.set_level(0, 40000, 10, 5)
+    assert w.level_at(0, now) == 30000
+    assert w.level_at(0, now + 5) == 30000
+    assert w.level_at(0, now + 10) == 35000
+    assert w.level_at(0, now + 15) == 40000
+    assert w.level_at(0, now + 1000) == 40000
+
+
+def test_sensor_noise_has_the_set_deviation_and_faults_misbehave(sim: SimpleNamespace) -> None:
+    w = sim.world
+    w.set_level(3, 32768)
+    w.noise = 150
+    w.seed(7)
+    samples = [w.sensor_read(3) for _ in range(5000)]
+    assert abs(statistics.mean(samples) - 32768) < 15
+    assert 130 < statistics.pstdev(samples) < 170
+    w.set_mode(3, sim.sim_world.MODE_FLOAT)
+    wander = [w.sensor_read(3) for _ in range(5000)]
+    assert len(set(wander)) > 1000 and max(wander) - min(wander) > 30000
+    w.set_mode(3, sim.sim_world.MODE_RAIL_LOW)
+    assert w.sensor_read(3) == 0
+    w.set_mode(3, sim.sim_world.MODE_OK)
+    w.noise = 0
+    assert w.sensor_read(3) == 32768
+
+
+def test_adc_attenuation_and_esp32_pin_rules(sim: SimpleNamespace) -> None:
+    m, w = sim.machine, sim.world
+    for k in range(w.n_sensors):
+        w.set_level(k, 32768)
+    select(m, 0)
+    bank_pin = m.Pin(SIG[PINMAP["mux"]["banks"][0]])
+    assert m.ADC(bank_pin).read_u16() == 65535  # 0 dB (the default) saturates near 1 V
+    assert m.ADC(bank_pin, atten=m.ADC.ATTN_11DB).read() == 2048
+    with pytest.raises(ValueError, match="invalid pin"):
+        m.Pin(20)
+    with pytest.raises(ValueError, match="only be input"):
+        m.Pin(34, m.Pin.OUT)
+    with pytest.raises(ValueError, match="invalid pin for ADC"):
+        m.ADC(m.Pin(5))
+    with pytest.raises(ValueError, match="doesn't exist"):
+        m.SPI(0)
+
+
+def test_button_led_buzzer_and_board_identity(sim: SimpleNamespace) -> None:
+    m, np, w = sim.machine, sim.neopixel, sim.world
+    button = m.Pin(SIG["button"], m.Pin.IN, m.Pin.PULL_UP)
+    assert button.value() == 1
+    w.set_button(1)
+    assert button.value() == 0  # to GND, active low
+    w.set_button(0)
+    led = np.NeoPixel(m.Pin(SIG["led_data"], m.Pin.OUT), 1)
+    led[0] = (255, 128, 0)
+    assert w.led == (0, 0, 0)  # nothing shows before write()
+    led.write()
+    assert w.led == (255, 128, 0) and led[0] == (255, 128, 0)
+    pwm = m.PWM(m.Pin(SIG["buzzer"]), freq=1000, duty_u16=0)
+    pwm.freq(440)
+    pwm.duty_u16(32768)
+    pwm.duty_u16(0)
+    assert [(hz, d) for _, hz, d in w.tones] == [(440, 32768), (0, 0)]
+    m.PWM(m.Pin(2), freq=440, duty_u16=32768)  # not the buzzer: silent
+    assert len(w.tones) == 2
+    assert m.reset_cause() == m.PWRON_RESET
+    assert len(m.unique_id()) == 6
+    with pytest.raises(SystemExit):
+        m.reset()
+    assert w.resets == ["hard"]
+
+
+def test_spi_reaches_the_mfrc522_model_while_its_chip_select_is_low(sim: SimpleNamespace) -> None:
+    m, w = sim.machine, sim.world
+    spi = m.SPI(2, baudrate=4_000_000, polarity=0, phase=0, sck=m.Pin(SIG["spi_sck"]),
+                mosi=m.Pin(SIG["spi_mosi"]), miso=m.Pin(SIG["spi_miso"]))
+    cs = m.Pin(SIG["rfid_cs"], m.Pin.OUT, value=1)
+    m.Pin(SIG["rfid_rst"], m.Pin.OUT, value=1)
+    tx = bytes([0x80 | (0x37 << 1), 0x00])  # read VersionReg
+    rx = bytearray(2)
+    spi.write_readinto(tx, rx)
+    assert rx[1] == 0xFF  # not selected: MISO floats
+    cs.value(0)
+    spi.write_readinto(tx, rx)
+    cs.value(1)
+    assert rx[1] == 0x92
+    w.set_rfid_version(0)
+    cs.value(0)
+    spi.write_readinto(tx, rx)
+    cs.value(1)
+    assert rx[1] == 0x00  # a dead reader
+
+
+MP_HOT_PATH = r"""
+import sys
+sys.path.insert(0, STANDINS)
+import machine, micropython, json
+pm = json.load(open(PINMAP))
+sig = pm["signals"]
+sel = [machine.Pin(sig[n]["gpio"], machine.Pin.OUT, value=0) for n in pm["mux"]["select"]]
+adc = machine.ADC(machine.Pin(sig[pm["mux"]["banks"][0]]["gpio"]), atten=machine.ADC.ATTN_11DB)
+btn = machine.Pin(sig["button"]["gpio"], machine.Pin.IN, machine.Pin.PULL_UP)
+spi = machine.SPI(2, baudrate=4000000)
+cs = machine.Pin(sig["rfid_cs"]["gpio"], machine.Pin.OUT, value=1)
+tx = bytearray(2); rx = bytearray(2)
+tx[0] = 0x80 | (0x37 << 1)
+machine.world().noise = 150
+total = 0
+for warm in (0, 1):
+    if warm:
+        micropython.heap_lock()
+    for ch in range(16):
+        for i in range(4):
+            sel[i].value((ch >> i) & 1)
+        total += adc.read_u16()
+        total += btn.value()
+    cs.value(0)
+    spi.write_readinto(tx, rx)
+    cs.value(1)
+micropython.heap_unlock()
+print("ok", rx[1], total > 0)
+"""
+
+
+def test_stand_in_hot_paths_allocate_nothing_under_micropython(tmp_path: Path) -> None:
+    exe = server.micropython_exe()
+    script = tmp_path / "hot.py"
+    script.write_text(f"STANDINS = {str(STANDINS)!r}\nPINMAP = {str(paths.pinmap_path())!r}\n" + MP_HOT_PATH)
+    res = subprocess.run([exe, "-X", "heapsize=256K", str(script)], capture_output=True, text=True, timeout=30)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert res.stdout.strip() == "ok 146 True"
