@@ -27,7 +27,6 @@ SCAN_MS = const(10)
 RFID_MS = const(100)
 HB_MS = const(1000)
 BUTTON_MS = const(20)
-WDT_MS = const(8000)
 _CAL_SAMPLES = const(32)
 _DEBOUNCE_MIN = const(5)
 _DEBOUNCE_MAX = const(500)
@@ -37,7 +36,7 @@ class App:
     """The board's behaviour, given its hardware `hw` (board.Board on the board): `hw.mux`
     (a HallMux), `hw.reader` (an MFRC522), `hw.led`, `hw.buzzer`, `hw.port`, the hall layout
     (`holes`, `per_hole`, `thresholds`), `board_id`, `reset_cause`, `button_pressed()`,
-    `watchdog(ms)` and `reset()`."""
+    `watchdog()`, `release_watchdog()` and `reset()`."""
 
     def __init__(self, hw, calib_path=CALIB_FILE):
         self.hw = hw
@@ -454,13 +453,14 @@ class App:
 
     def run(self, until=None):
         """Boot, then loop for ever; a fault is reported and the loop starts again."""
-        self.wdt = self.hw.watchdog(WDT_MS)
+        self.wdt = self.hw.watchdog()
         self.boot()
         while until is None or not until():
             try:
                 self.loop(until)
             except KeyboardInterrupt:
                 self.feedback.off()
+                self.hw.release_watchdog()  # a timer feeds it while the REPL is in charge
                 raise
             except Exception as e:  # noqa: BLE001 - every fault is reported, then the loop restarts
                 self.report(e)

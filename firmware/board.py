@@ -11,6 +11,7 @@ import sys
 import machine
 import neopixel
 
+import watchdog
 from hallmux import HallMux
 from mfrc522 import MFRC522
 
@@ -114,8 +115,13 @@ class Board:
         v = self._button.value()
         return 1 if (v == 0) == self._button_low else 0
 
-    def watchdog(self, ms):
-        return machine.WDT(timeout=ms)
+    def watchdog(self):
+        """The watchdog, now to be fed by the caller's loop (see lib/watchdog.py)."""
+        return watchdog.take()
+
+    def release_watchdog(self):
+        """Hand the feeding back to a timer: the REPL is in charge now."""
+        watchdog.release()
 
     def reset(self):
         machine.reset()

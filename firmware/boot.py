@@ -1,5 +1,11 @@
-# Runs first at every boot. Keep it tiny: a mistake here can keep the board from starting.
-# Room for an emergency exception buffer, so a fault inside an interrupt can still be reported.
+# Runs first at every boot and soft reboot. Keep it tiny: a mistake here can keep the board
+# from starting, so nothing in it may raise.
 import micropython
 
-micropython.alloc_emergency_exception_buf(100)
+try:
+    micropython.alloc_emergency_exception_buf(100)  # lets an interrupt handler report a fault
+    import watchdog
+
+    watchdog.release()  # fed by a timer until main.py's loop takes over (lib/watchdog.py)
+except Exception as e:  # noqa: BLE001 - report and carry on to the REPL
+    print("boot.py:", e)

@@ -161,14 +161,18 @@ class FakeHw:
         self.reset_cause = b"power"
         self.button = FakeButton()
         self.resets = 0
+        self.released = False
         self.wdt = None
 
     def button_pressed(self):
         return self.button.pressed
 
-    def watchdog(self, ms):
-        self.wdt = FakeWDT(ms)
+    def watchdog(self):
+        self.wdt = FakeWDT(8000)
         return self.wdt
+
+    def release_watchdog(self):
+        self.released = True
 
     def reset(self):
         self.resets += 1

@@ -76,6 +76,10 @@ def command(cmd):
     elif op == b"wdt":
         wdt = machine.WDT(timeout=int(words[1]))
         print_(b"wdt ok\r\n")
+    elif op == b"keeper":
+        keeper = machine.Timer(0)
+        keeper.init(mode=machine.Timer.PERIODIC, period=int(words[1]), callback=lambda t: wdt.feed())
+        print_(b"keeper ok\r\n")
     elif op == b"hang":
         feeding = False
         print_(b"hanging\r\n")
@@ -336,6 +340,27 @@ def test_watchdog_resets_a_firmware_that_stops_feeding_it(rt: Path, fw: Path) ->
         read_until(ser, b">>> ")
         started(ser, 3)
         assert board.state()["wdt_resets"] == 2
+
+
+def test_a_timer_can_feed_the_watchdog_at_the_repl_which_survives_a_soft_reboot(
+    rt: Path, fw: Path
+) -> None:
+    # what firmware/lib/watchdog.py relies on: soft timer callbacks run while the REPL waits,
+    # and the watchdog (unlike the timer) survives a soft reboot, as on an ESP32
+    with SimBoard(name="keeper", firmware_dir=fw) as board:
+        ser = reopen_until_up(board, 1)
+        ser.write(b"wdt 300\n")
+        read_until(ser, b"wdt ok\r\n")
+        ser.write(b"keeper 100\n")
+        read_until(ser, b"keeper ok\r\n")
+        ser.write(b"\x03")
+        read_until(ser, b">>> ")
+        time.sleep(1.2)  # four timeouts' worth at the REPL: the timer keeps it fed
+        assert board.state()["wdt_resets"] == 0
+        ser.write(b"\x04")  # soft reboot: timers stop, the watchdog does not
+        read_until(ser, b"MPY: soft reboot")
+        started(ser, 3)
+        assert board.state()["wdt_resets"] == 1
 
 
 def test_world_reaches_the_firmware_through_the_stand_ins(rt: Path, fw: Path) -> None:

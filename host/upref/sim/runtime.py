@@ -228,10 +228,18 @@ class Repl:
         self.names = names
         self.g = g
         self.one = bytearray(1)
+        self._poll = None
         self.line = []
         self.block = []
 
     def read_byte(self):
+        if self._poll is None:
+            import select
+
+            self._poll = select.poll()
+            self._poll.register(sys.stdin, select.POLLIN)
+        while not self._poll.poll(20):
+            self.world.tick_timers()  # soft timers (a watchdog feeder) run while we wait
         n = sys.stdin.buffer.readinto(self.one)
         if not n:
             raise SystemExit(0)  # the port is gone with the simulator

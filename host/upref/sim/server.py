@@ -520,7 +520,10 @@ class SimBoard:
             self.resets += 1
         if cause != SOFT_RESET and self.show_rom:
             self._to_host(rom_banner(cause))
-        self.wdt_timeout_ms = 0
+        if cause != SOFT_RESET:
+            self.wdt_timeout_ms = 0  # an ESP32's watchdog survives a soft reboot, nothing else
+        else:
+            self._last_feed = time.monotonic()
         self._prepare_flash()
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self._fifo_path)
@@ -580,7 +583,6 @@ class SimBoard:
             os.close(c.fifo_fd)
         if self._child is c:
             self._child = None
-            self.wdt_timeout_ms = 0
 
     def _restart(self, cause: int, drain: bool = True, delay: float = 0.0) -> None:
         self._kill_child(drain=drain)

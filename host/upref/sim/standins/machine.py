@@ -370,6 +370,41 @@ class WDT:
         _w.wdt_feed()
 
 
+class Timer:
+    """machine.Timer: callbacks run from the simulated world's poll (firmware running) and
+    from the REPL's input wait, as the ESP32 runs soft timer callbacks."""
+
+    ONE_SHOT = 0
+    PERIODIC = 1
+
+    def __init__(self, id, *, mode=PERIODIC, period=-1, freq=-1, callback=None):
+        if id < 0 or id > 3:
+            raise ValueError("Timer(%r) doesn't exist" % (id,))
+        self.id = id
+        self.callback = None
+        self.periodic = True
+        self.period = 0
+        self.due = 0
+        if callback is not None:
+            self.init(mode=mode, period=period, freq=freq, callback=callback)
+
+    def init(self, *, mode=PERIODIC, period=-1, freq=-1, callback=None):
+        if freq > 0:
+            period = 1000 // freq
+        if period < 1:
+            raise ValueError("period must be >= 1 ms")
+        self.periodic = mode == Timer.PERIODIC
+        self.period = period
+        self.callback = callback
+        self.due = time.ticks_add(time.ticks_ms(), period)
+        if callback is not None:
+            _w.add_timer(self)
+
+    def deinit(self):
+        _w.remove_timer(self)
+        self.callback = None
+
+
 def reset():
     _w.reset("hard")
 

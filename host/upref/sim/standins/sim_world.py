@@ -190,6 +190,7 @@ class World:
         self.tone = (0, 0)
         self.tones = []  # (ticks_ms, hz, duty) in standalone mode
         self.wdt_timeout = 0
+        self.timers = []  # machine.Timer objects with a callback, ticked from poll()
         self.resets = []  # standalone mode: the reset kinds asked for
         self._last_feed_report = 0
         self._last_poll = self._t0
@@ -235,14 +236,16 @@ class World:
                 pass
 
     def poll(self, force=False):
-        """Apply the world records that have arrived; cheap when called often (checks the
-        FIFO at most every POLL_EVERY_MS)."""
-        if self._fifo is None:
-            return
+        """Apply the world records that have arrived and run due timer callbacks; cheap when
+        called often (works at most every POLL_EVERY_MS)."""
         now = time.ticks_ms()
         if not force and time.ticks_diff(now, self._last_poll) < POLL_EVERY_MS:
             return
         self._last_poll = now
+        if self.timers:
+            self.tick_timers(now)
+        if self._fifo is None:
+            return
         for _ in range(256):
             if not self._ready():
                 return
@@ -253,6 +256,33 @@ class World:
                 self.orphaned = True
                 raise SystemExit(0)
             self.apply(self._rec)
+
+    def add_timer(self, t):
+        """Arm machine.Timer t; a timer with the same id is replaced, as on the ESP32."""
+        for i in range(len(self.timers)):
+            if self.timers[i] is t or self.timers[i].id == t.id:
+                self.timers[i] = t
+                return
+        self.timers.append(t)
+
+    def remove_timer(self, t):
+        if t in self.timers:
+            self.timers.remove(t)
+
+    def tick_timers(self, now=None):
+        """Run the callbacks of due timers (on the ESP32 they run as scheduled soft IRQs,
+        between bytecodes and while the REPL waits for input)."""
+        if now is None:
+            now = time.ticks_ms()
+        for t in list(self.timers):
+            if time.ticks_diff(now, t.due) >= 0:
+                if t.periodic:
+                    t.due = time.ticks_add(t.due, t.period)
+                    if time.ticks_diff(now, t.due) >= 0:
+                        t.due = time.ticks_add(now, t.period)
+                else:
+                    self.remove_timer(t)
+                t.callback(t)
 
     def _ready(self):
         if self._ipoll:
