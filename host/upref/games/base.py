@@ -1,0 +1,204 @@
+"""What every game engine shares: the error, the result and the verbs of a game state.
+
+A game state is a pure state machine (no I/O, no clock, randomness only through a
+`random.Random` passed in). The verbs follow OpenSpiel's `State` and python-chess's `Board`:
+
+- `current_player()` is a seat (0, 1, ...), `CHANCE` while a card is drawn or dealt, or
+  `TERMINAL` once the game is over;
+- `legal_actions()` lists the actions that move the game on, sorted;
+- `check(action)` / `is_legal(action)` validate; `play(action)` validates, applies and returns
+  the verdict text for the table; `apply(action)` trusts its caller;
+- `undo()` takes back the last applied action (a snapshot stack);
+- `is_terminal()`, `outcome()` and `returns()` give the result;
+- `clone()` gives an independent copy and `view(seat)` what one seat (or, for `None`, every
+  player at the table) may see.
+
+Actions are frozen dataclasses defined by each game.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+__all__ = ["CHANCE", "TERMINAL", "GameState", "IllegalMoveError", "Outcome"]
+
+CHANCE = -1
+"""`current_player()` while the next action is chance (a card drawn from a stack)."""
+TERMINAL = -4
+"""`current_player()` once the game is over (the value OpenSpiel uses)."""
+
+
+class IllegalMoveError(ValueError):
+    """An action the rules forbid, or one that does not fit the state.
+
+    `rule` is a short id ("M-2" for a ruling in RULINGS.md, or a word such as "draw", "over",
+    "sensor", "apply"); `message` says in plain words what happened and which rule it breaks,
+    for the players; `correction` says what someone must physically do now, or is None.
+    `str(error)` is the message. A state that raises this error is left unchanged.
+    """
+
+    def __init__(
+        self,
+        rule: str,
+        message: str,
+        correction: str | None = None,
+        action: object = None,
+    ) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+        self.correction = correction
+        self.action = action
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __repr__(self) -> str:
+        return (
+            f"IllegalMoveError(rule={self.rule!r}, message={self.message!r}, "
+            f"correction={self.correction!r}, action={self.action!r})"
+        )
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: why (`termination`, a short id each game documents), who won
+    (`winners`, seats; several on a shared win) and the final `scores` by seat."""
+
+    termination: str
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+ActionT = TypeVar("ActionT", bound=Hashable)
+
+
+class GameState(ABC, Generic[ActionT]):
+    """The verbs all five game engines share. Subclasses keep everything that changes in one
+    immutable snapshot object (`_snapshot()` / `_restore()`), so undo and clone are cheap."""
+
+    CHANCE: ClassVar[int] = CHANCE
+    TERMINAL: ClassVar[int] = TERMINAL
+
+    def __init__(self) -> None:
+        self._undo_stack: list[object] = []
+
+    # --- what a game defines -------------------------------------------------------------
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to act, `CHANCE` or `TERMINAL`."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[ActionT]:
+        """The actions that move the game on, sorted (deterministic); empty when terminal."""
+
+    @abstractmethod
+    def check(self, action: ActionT) -> None:
+        """Validate `action` against the rules.
+
+        :raises IllegalMoveError: naming the rule broken, in words for the players.
+        """
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see, or with None what every player at the table may see (never
+        any hidden information). A JSON-ready dict."""
+
+    @abstractmethod
+    def clone(self) -> GameState[ActionT]:
+        """An independent copy (undo history included)."""
+
+    @abstractmethod
+    def _snapshot(self) -> object:
+        """Everything that changes, as one object the state never mutates."""
+
+    @abstractmethod
+    def _restore(self, snapshot: object) -> None:
+        """Go back to a snapshot taken by `_snapshot()`."""
+
+    @abstractmethod
+    def _do(self, action: ActionT) -> str:
+        """Apply a checked action; return the verdict text for the table."""
+
+    # --- shared verbs ---------------------------------------------------------------------
+
+    def is_legal(self, action: ActionT) -> bool:
+        try:
+            self.check(action)
+        except IllegalMoveError:
+            return False
+        return True
+
+    def play(self, action: ActionT) -> str:
+        """Validate and apply `action`; return the verdict text for the table.
+
+        :raises IllegalMoveError: when the rules forbid it; the state is then unchanged.
+        """
+        self.check(action)
+        return self._commit(action)
+
+    def apply(self, action: ActionT) -> None:
+        """Apply `action` trusting the caller: no rules check, no verdict for the players.
+
+        Meant for actions taken from `legal_actions()`, replays and search. It does not
+        validate against the rules; it only refuses, before changing anything, an action that
+        `_applicable` does not accept (by default: not in `legal_actions()`), so a wrong
+        action raises instead of corrupting the state.
+
+        :raises IllegalMoveError: (rule "apply") for an action it cannot apply.
+        """
+        if not self._applicable(action):
+            raise IllegalMoveError("apply", f"illegal action {action!r} in {self!r}", action=action)
+        self._commit(action)
+
+    def undo(self) -> None:
+        """Take back the last applied action.
+
+        :raises IndexError: when there is nothing to undo.
+        """
+        if not self._undo_stack:
+            raise IndexError("nothing to undo")
+        self._restore(self._undo_stack.pop())
+
+    def can_undo(self) -> bool:
+        return bool(self._undo_stack)
+
+    def is_terminal(self) -> bool:
+        return self.outcome() is not None
+
+    def returns(self) -> tuple[float, ...]:
+        """Per seat: 0 until the game is over, then a win shared among the winners (each
+        winner gets 1 / number of winners), so the returns of a finished game sum to 1."""
+        out = self.outcome()
+        seats = self.num_players()
+        if out is None:
+            return (0.0,) * seats
+        share = 1.0 / len(out.winners) if out.winners else 0.0
+        return tuple(share if s in out.winners else 0.0 for s in range(seats))
+
+    @abstractmethod
+    def num_players(self) -> int:
+        """How many seats the game has."""
+
+    # --- helpers for subclasses -----------------------------------------------------------
+
+    def _applicable(self, action: ActionT) -> bool:
+        return action in self.legal_actions()
+
+    def _commit(self, action: ActionT) -> str:
+        before = self._snapshot()
+        try:
+            text = self._do(action)
+        except BaseException:
+            self._restore(before)
+            raise
+        self._undo_stack.append(before)
+        return text

@@ -1,0 +1,980 @@
+"""Up And Down (moles): the rules engine.
+
+Model (RULINGS.md 4.2, rulings M-1 ... M-13): ten holes, each holding one mole pair with one
+colour hidden in the hole and the other up; a stack of secret task cards; each player's current
+card and won cards. A turn turns exactly three different pairs in their own holes; then only the
+active player's card is checked on the board.
+
+What the referee feeds in (all actions are frozen dataclasses):
+
+- `DrawTask(seat, card)`: a chance action, a task card drawn by `seat` (the card tapped on the
+  reader, or `deal_action()` when no reader is used);
+- `Reinsert(from_hole, to_hole, pair, hidden)`: the pair pulled out of `from_hole` (its own hole)
+  was put into `to_hole` with colour `hidden` down;
+- `EndTurn(empty_holes=())`: the player ends the turn; `empty_holes` are the holes the referee
+  sees empty at that moment (the turn cannot end while any is, ruling M-4).
+
+Hidden information: the hidden colour of every pair (so also the pair ids, which name both
+colours) and every unsolved task card. `view(None)` shows neither; verdicts and error messages
+name a hole's colour only while it is up, and a pair only by its hole.
+
+Refusals (`IllegalMoveError.rule`): "M-1" a pair turned twice in a turn, a fourth pair turned,
+or the turn ended with fewer than three pairs turned; "M-2" a pair put into another hole; "M-4"
+the turn ended with a hole empty; "M-11" a card removed at setup drawn; "draw" a card drawn out
+of turn, off the stack or below the top shovel group, or a turn action while a card is due;
+"setup" a card the variant leaves out; "over" any action after the end; "sensor" a report that
+does not fit the board (unknown hole, another pair than the one in that hole).
+
+Decisions where the rules are silent: a pair put back unturned is accepted and changes nothing
+(M-3) but is not in `legal_actions()`; a fourth flip is refused (the turn is over once three
+pairs are turned; the referee ends it when every hole is filled); a drawn card must come from
+the stack's top shovel group (the stack is sorted by shovels); the Mole Mix counter counts the
+solved cards after which the game goes on; the short-game target ends the game before the
+solver draws; `returns()` shares 1 among the winners.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any, NamedTuple
+
+from upref.games.base import CHANCE, TERMINAL, GameState, IllegalMoveError, Outcome
+from upref.games.updown_cards import (
+    COLOURS,
+    PAIRS,
+    Catalogue,
+    TaskCard,
+    colour_name,
+    load_catalogue,
+    pair_colours,
+    validate_card,
+)
+from upref.games.updown_solver import Hint, analyse, hint, mask_of
+
+__all__ = [
+    "FLIPS_PER_TURN",
+    "HOLES",
+    "Action",
+    "Board",
+    "DrawTask",
+    "EndTurn",
+    "Hint",
+    "PairEnd",
+    "Reinsert",
+    "Termination",
+    "UpDownGame",
+    "Variant",
+    "format_action",
+    "load_catalogue",
+    "make_board",
+    "mix_board",
+    "parse_action",
+    "validate_card",
+]
+
+HOLES = 10
+FLIPS_PER_TURN = 3
+_NUMBER_WORDS = ("no", "one", "two", "three")
+
+
+# --- components ----------------------------------------------------------------------------
+
+
+class PairEnd(NamedTuple):
+    """What a hole holds: a pair and the colour hidden in the hole (what the sensors read)."""
+
+    pair: str
+    hidden: str
+
+    @property
+    def visible(self) -> str:
+        a, b = pair_colours(self.pair)
+        return b if self.hidden == a else a
+
+
+Board = tuple[PairEnd, ...]
+"""Holes 1..10 in order (index 0 is hole 1)."""
+
+
+def make_board(board: Sequence[tuple[str, str]] | Mapping[int, tuple[str, str]]) -> Board:
+    """A board from the sensors: (pair id, hidden colour) for holes 1..10, as a sequence in
+    hole order or a mapping hole -> (pair, hidden).
+
+    :raises ValueError: unless every hole holds one pair, each of the ten pairs once, with one
+        of its own colours hidden.
+    """
+    if isinstance(board, Mapping):
+        missing = [h for h in range(1, HOLES + 1) if h not in board]
+        extra = sorted(h for h in board if not (isinstance(h, int) and 1 <= h <= HOLES))
+        if missing or extra:
+            raise ValueError(f"board needs holes 1..{HOLES}: missing {missing}, unknown {extra}")
+        items = [board[h] for h in range(1, HOLES + 1)]
+    else:
+        items = list(board)
+    if len(items) != HOLES:
+        raise ValueError(f"board needs {HOLES} holes, got {len(items)}: {items!r}")
+    out: list[PairEnd] = []
+    for h, item in enumerate(items, start=1):
+        pair, hidden = item
+        if pair not in PAIRS:
+            raise ValueError(f"hole {h}: unknown mole pair {pair!r}")
+        if hidden not in pair_colours(pair):
+            raise ValueError(f"hole {h}: pair {pair} cannot hide {hidden!r}")
+        out.append(PairEnd(pair, hidden))
+    seen = [e.pair for e in out]
+    dupes = sorted({p for p in seen if seen.count(p) > 1})
+    if dupes:
+        raise ValueError(f"board holds pair(s) {', '.join(dupes)} more than once: {items!r}")
+    return tuple(out)
+
+
+def mix_board(rng: random.Random) -> Board:
+    """Pairs put into the holes in random order and orientation (the rulebook's set-up)."""
+    pairs = list(PAIRS)
+    rng.shuffle(pairs)
+    return tuple(PairEnd(p, rng.choice(pair_colours(p))) for p in pairs)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Rule variants: `short_game_target` ends the game as soon as a player has solved that
+    many cards (M-12); `super_buddler` plays the 4-shovel cards instead of the 1-shovel ones;
+    `mole_mix` has the box turned by one corner after each solved card (display only, M-10)."""
+
+    short_game_target: int | None = None
+    super_buddler: bool = False
+    mole_mix: bool = False
+
+    def __post_init__(self) -> None:
+        t = self.short_game_target
+        if t is not None and (isinstance(t, bool) or not isinstance(t, int) or t < 1):
+            raise ValueError(f"short_game_target must be a positive whole number: {t!r}")
+
+    def describe(self) -> str:
+        parts = []
+        if self.short_game_target is not None:
+            parts.append(f"short game to {self.short_game_target} cards")
+        if self.super_buddler:
+            parts.append("Super Buddler")
+        if self.mole_mix:
+            parts.append("Mole Mix")
+        return ", ".join(parts) or "basic game"
+
+
+class Termination(StrEnum):
+    STACK_EMPTY = "stack-empty"
+    """A player who solved a card had to draw and the stack was empty (M-5)."""
+    TARGET = "short-game-target"
+    """A player solved the agreed number of cards (short game, M-12)."""
+
+
+# --- actions -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, order=True)
+class DrawTask:
+    """Chance: `seat` draws task card `card` (its id) from the stack."""
+
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True, order=True)
+class Reinsert:
+    """The pair `pair`, pulled out of its own hole `from_hole`, was put into `to_hole` with
+    colour `hidden` down. A flip when `to_hole == from_hole` and the other end is now up."""
+
+    from_hole: int
+    to_hole: int
+    pair: str
+    hidden: str
+
+
+@dataclass(frozen=True, order=True)
+class EndTurn:
+    """The player ends the turn. `empty_holes`: holes the referee sees empty right now."""
+
+    empty_holes: tuple[int, ...] = ()
+
+
+Action = DrawTask | Reinsert | EndTurn
+
+
+def format_action(action: Action) -> str:
+    """Text notation: 'draw 0 T07', 'reinsert 3 3 P-RB R', 'end', 'end empty=4,7'."""
+    if isinstance(action, DrawTask):
+        return f"draw {action.seat} {action.card}"
+    if isinstance(action, Reinsert):
+        return f"reinsert {action.from_hole} {action.to_hole} {action.pair} {action.hidden}"
+    if action.empty_holes:
+        return "end empty=" + ",".join(str(h) for h in action.empty_holes)
+    return "end"
+
+
+def parse_action(text: str) -> Action:
+    """The inverse of `format_action`.
+
+    :raises ValueError: for text that is not an action.
+    """
+    words = text.split()
+    try:
+        if words[0] == "draw" and len(words) == 3:
+            return DrawTask(int(words[1]), words[2])
+        if words[0] == "reinsert" and len(words) == 5:
+            return Reinsert(int(words[1]), int(words[2]), words[3], words[4])
+        if words == ["end"]:
+            return EndTurn()
+        if words[0] == "end" and len(words) == 2 and words[1].startswith("empty="):
+            return EndTurn(tuple(int(h) for h in words[1][len("empty=") :].split(",")))
+    except (IndexError, ValueError):
+        pass
+    raise ValueError(f"not an Up And Down action: {text!r}")
+
+
+# --- state ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Core:
+    """Everything that changes during a game; never mutated (replaced), so a snapshot is
+    just a reference."""
+
+    holes: Board
+    stack: tuple[str, ...]  # top first
+    tasks: tuple[str | None, ...]  # each seat's current secret card
+    won: tuple[tuple[str, ...], ...]
+    to_move: int
+    drawing: tuple[int, ...]  # seats that must draw a card before play goes on (chance)
+    turned: tuple[int, ...]  # holes turned this turn, in order
+    turn: int  # number of the turn in progress, from 1
+    rotations: int  # Mole Mix: box turns so far
+    outcome: Outcome | None
+    verdict: str
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """What stays fixed during one game."""
+
+    players: tuple[str, ...]
+    catalogue: Catalogue
+    variant: Variant
+    game_number: int
+    set_aside: tuple[str, ...]  # cards the variant leaves in the box
+    removed: tuple[tuple[str, str], ...]  # M-11: impossible cards, with the reason
+    history: tuple[Outcome, ...]  # earlier games of this match
+    rng_state: tuple[Any, ...] = field(repr=False)  # for the next game's mixing and shuffling
+
+
+class UpDownGame(GameState[Action]):
+    """One game of Up And Down. Build it with `UpDownGame.new(...)`.
+
+    Seats are 0..n-1 in clockwise order, seat 0 (the youngest) begins (M-9). Scores are
+    shovels; the player(s) with the most shovels win, a tie is a shared win (M-8).
+    """
+
+    def __init__(self, setup: _Setup, core: _Core) -> None:
+        super().__init__()
+        self._setup = setup
+        self._s = core
+
+    # --- construction ----------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        players: Sequence[str],
+        board: Sequence[tuple[str, str]] | Mapping[int, tuple[str, str]] | None = None,
+        *,
+        rng: random.Random | int = 0,
+        variant: Variant | None = None,
+        catalogue: Catalogue | None = None,
+    ) -> UpDownGame:
+        """A new game: `players` clockwise from the youngest; `board` as the sensors read it
+        (else mixed from `rng`); the stack sorted by shovels as the rulebook says and shuffled
+        within each shovel group by `rng` (a `random.Random` or a seed). Cards the catalogue
+        marks impossible are removed and reported (M-11). Every player then draws a card:
+        chance actions, in seat order.
+
+        :raises ValueError: for no players, repeated names, a bad board, or a stack too small
+            to give every player a card.
+        """
+        return cls._start(
+            tuple(players),
+            board,
+            rng if isinstance(rng, random.Random) else random.Random(rng),
+            variant or Variant(),
+            catalogue or load_catalogue(),
+            game_number=1,
+            history=(),
+        )
+
+    @classmethod
+    def _start(
+        cls,
+        players: tuple[str, ...],
+        board: Sequence[tuple[str, str]] | Mapping[int, tuple[str, str]] | None,
+        rng: random.Random,
+        variant: Variant,
+        catalogue: Catalogue,
+        *,
+        game_number: int,
+        history: tuple[Outcome, ...],
+    ) -> UpDownGame:
+        if not players:
+            raise ValueError("Up And Down needs at least one player")
+        if any(not isinstance(p, str) or not p.strip() for p in players):
+            raise ValueError(f"player names must be non-empty text: {players!r}")
+        if len(set(players)) != len(players):
+            raise ValueError(f"player names must differ: {players!r}")
+        holes = mix_board(rng) if board is None else make_board(board)
+
+        # Stack, top first: basic 1, 2, 3 (4 set aside); Super Buddler 2, 3, 4 (1 set aside).
+        order = (2, 3, 4) if variant.super_buddler else (1, 2, 3)
+        stack: list[str] = []
+        for shovels in order:
+            group = sorted(c.id for c in catalogue.cards if c.shovels == shovels)
+            rng.shuffle(group)
+            stack.extend(group)
+        set_aside = tuple(sorted(c.id for c in catalogue.cards if c.shovels not in order))
+        removed = tuple((c.id, reason) for c, reason in catalogue.impossible)
+        if len(stack) < len(players):
+            raise ValueError(
+                f"{len(stack)} task cards cannot give each of {len(players)} players a card"
+            )
+        setup = _Setup(
+            players, catalogue, variant, game_number, set_aside, removed, history, rng.getstate()
+        )
+        n = len(players)
+        text = f"Game {game_number} ({variant.describe()}): {_and_join(list(players))}."
+        for cid, reason in removed:
+            text += f" Card {cid} removed from the stack (M-11): {reason}."
+        text += f" Each player draws a task card, {players[0]} first."
+        core = _Core(
+            holes=holes,
+            stack=tuple(stack),
+            tasks=(None,) * n,
+            won=((),) * n,
+            to_move=0,
+            drawing=tuple(range(n)),
+            turned=(),
+            turn=1,
+            rotations=0,
+            outcome=None,
+            verdict=text,
+        )
+        return cls(setup, core)
+
+    def next_game(
+        self, board: Sequence[tuple[str, str]] | Mapping[int, tuple[str, str]] | None = None
+    ) -> UpDownGame:
+        """The next game of a match: same players, variant and catalogue; the pairs re-mixed
+        (`board` from the sensors, else mixed by the match's random generator); a fresh stack.
+        This game's outcome, if it is over, joins the match history."""
+        rng = random.Random(0)  # state replaced at once: no seeding from the system
+        rng.setstate(self._setup.rng_state)
+        history = self._setup.history
+        if self._s.outcome is not None:
+            history += (self._s.outcome,)
+        return self._start(
+            self._setup.players,
+            board,
+            rng,
+            self._setup.variant,
+            self._setup.catalogue,
+            game_number=self._setup.game_number + 1,
+            history=history,
+        )
+
+    # --- read-only accessors ---------------------------------------------------------------
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._setup.players
+
+    @property
+    def variant(self) -> Variant:
+        return self._setup.variant
+
+    @property
+    def catalogue(self) -> Catalogue:
+        return self._setup.catalogue
+
+    @property
+    def game_number(self) -> int:
+        return self._setup.game_number
+
+    @property
+    def history(self) -> tuple[Outcome, ...]:
+        """Outcomes of the earlier games of this match."""
+        return self._setup.history
+
+    @property
+    def removed_cards(self) -> tuple[tuple[str, str], ...]:
+        """Cards removed at setup as impossible (M-11), with the reason."""
+        return self._setup.removed
+
+    @property
+    def set_aside(self) -> tuple[str, ...]:
+        """Cards the variant leaves out (4-shovel in the basic game, 1-shovel in Super Buddler)."""
+        return self._setup.set_aside
+
+    @property
+    def board(self) -> Board:
+        """The referee's board (holes 1..10). Holds hidden colours: not for public views."""
+        return self._s.holes
+
+    @property
+    def stack(self) -> tuple[str, ...]:
+        """The face-down stack, top first (secret)."""
+        return self._s.stack
+
+    @property
+    def turned(self) -> tuple[int, ...]:
+        """Holes turned this turn, in order."""
+        return self._s.turned
+
+    @property
+    def turn(self) -> int:
+        return self._s.turn
+
+    @property
+    def rotations(self) -> int:
+        """Mole Mix: how often the box has been turned by one corner (display only, M-10)."""
+        return self._s.rotations
+
+    @property
+    def verdict(self) -> str:
+        """The text for the table about the last thing that happened."""
+        return self._s.verdict
+
+    def num_players(self) -> int:
+        return len(self._setup.players)
+
+    def task(self, seat: int) -> TaskCard | None:
+        """The seat's current secret task card (None between solving and drawing)."""
+        cid = self._s.tasks[self._seat(seat)]
+        return None if cid is None else self.catalogue.card(cid)
+
+    def won(self, seat: int) -> tuple[TaskCard, ...]:
+        return tuple(self.catalogue.card(c) for c in self._s.won[self._seat(seat)])
+
+    def shovels(self, seat: int) -> int:
+        return sum(c.shovels for c in self.won(seat))
+
+    def visible(self) -> tuple[str, ...]:
+        """The colour up in each hole, holes 1..10."""
+        return tuple(e.visible for e in self._s.holes)
+
+    def visible_counts(self) -> dict[str, int]:
+        """Visible moles per colour letter (always ten in all)."""
+        counts = dict.fromkeys(COLOURS, 0)
+        for e in self._s.holes:
+            counts[e.visible] += 1
+        return counts
+
+    def orientation(self) -> int:
+        """The board as the solver's orientation mask."""
+        return mask_of(self._s.holes)
+
+    # --- GameState verbs -------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self._s.outcome is not None:
+            return TERMINAL
+        if self._s.drawing:
+            return CHANCE
+        return self._s.to_move
+
+    def outcome(self) -> Outcome | None:
+        return self._s.outcome
+
+    def legal_actions(self) -> list[Action]:
+        """While a card is due: a `DrawTask` for every card of the stack's top shovel group;
+        in a turn: one flip (`Reinsert(h, h, pair, other end)`) per pair not turned yet while
+        fewer than three are turned, then only `EndTurn()`; nothing once the game is over.
+        (`play` also accepts re-inserting a pair unturned, which changes nothing, M-3.)"""
+        s = self._s
+        if s.outcome is not None:
+            return []
+        if s.drawing:
+            return [DrawTask(s.drawing[0], c) for c in sorted(self._top_group())]
+        if len(s.turned) >= FLIPS_PER_TURN:
+            return [EndTurn()]
+        return [
+            Reinsert(h, h, e.pair, e.visible)
+            for h, e in enumerate(s.holes, start=1)
+            if h not in s.turned
+        ]
+
+    def chance_outcomes(self) -> list[tuple[DrawTask, float]]:
+        """The possible draws with their probabilities (uniform over the top shovel group)."""
+        acts = self.legal_actions() if self._s.drawing else []
+        return [(a, 1.0 / len(acts)) for a in acts if isinstance(a, DrawTask)]
+
+    def deal_action(self) -> DrawTask:
+        """The draw of the top card of the engine's own stack order, for play without a
+        reader.
+
+        :raises IllegalMoveError: (rule "draw") when no card is due.
+        """
+        s = self._s
+        if s.outcome is not None or not s.drawing:
+            raise IllegalMoveError("draw", "No task card is to be drawn now.")
+        return DrawTask(s.drawing[0], s.stack[0])
+
+    def check(self, action: Action) -> None:
+        s = self._s
+        if s.outcome is not None:
+            raise IllegalMoveError(
+                "over",
+                f"The game is over: {self._result_text(s.outcome)}. Start a new game to play on.",
+                action=action,
+            )
+        if isinstance(action, DrawTask):
+            self._check_draw(action)
+        elif isinstance(action, Reinsert):
+            self._check_reinsert(action)
+        elif isinstance(action, EndTurn):
+            self._check_end(action)
+        else:
+            raise IllegalMoveError("apply", f"not an Up And Down action: {action!r}", action=action)
+
+    def _applicable(self, action: Action) -> bool:
+        return action in self.legal_actions() or (
+            isinstance(action, Reinsert) and self._is_unturned(action)
+        )
+
+    def _snapshot(self) -> object:
+        return self._s
+
+    def _restore(self, snapshot: object) -> None:
+        if not isinstance(snapshot, _Core):
+            raise TypeError(f"not an Up And Down snapshot: {snapshot!r}")
+        self._s = snapshot
+
+    def clone(self) -> UpDownGame:
+        other = UpDownGame(self._setup, self._s)
+        other._undo_stack = list(self._undo_stack)
+        return other
+
+    # --- rules checks ----------------------------------------------------------------------
+
+    def _check_draw(self, a: DrawTask) -> None:
+        s = self._s
+        if not s.drawing:
+            raise IllegalMoveError(
+                "draw",
+                f"No task card is to be drawn now: it is {self._name(s.to_move)}'s turn.",
+                "Put the card back where it was.",
+                a,
+            )
+        due = s.drawing[0]
+        if a.seat != due:
+            raise IllegalMoveError(
+                "draw",
+                f"It is {self._name(due)}'s turn to draw a task card, not {self._who(a.seat)}'s.",
+                None,
+                a,
+            )
+        if a.card not in self.catalogue:
+            raise IllegalMoveError(
+                "draw", f"Card {a.card!r} is not an Up And Down task card.", None, a
+            )
+        for cid, reason in self._setup.removed:
+            if cid == a.card:
+                raise IllegalMoveError(
+                    "M-11",
+                    f"Card {cid} was removed at setup because no board can solve it: {reason}.",
+                    f"Put card {cid} back in the box and draw another.",
+                    a,
+                )
+        if a.card in self._setup.set_aside:
+            raise IllegalMoveError(
+                "setup",
+                f"Card {a.card} is not played in this game ({self.variant.describe()}).",
+                f"Put card {a.card} back in the box and draw from the stack.",
+                a,
+            )
+        for seat, won in enumerate(s.won):
+            if a.card in won:
+                raise IllegalMoveError(
+                    "draw",
+                    f"Card {a.card} was already won by {self._name(seat)}.",
+                    f"Give card {a.card} back to {self._name(seat)} and draw from the stack.",
+                    a,
+                )
+        if a.card not in s.stack:
+            # Someone's secret card: do not say whose.
+            raise IllegalMoveError(
+                "draw",
+                "That card is not on the stack.",
+                "Give it back and draw the top card of the stack.",
+                a,
+            )
+        shovels = self.catalogue.card(a.card).shovels
+        top = self.catalogue.card(s.stack[0]).shovels
+        if shovels != top:
+            raise IllegalMoveError(
+                "draw",
+                f"That card has {shovels} shovels, but the {top}-shovel cards lie on top of "
+                "the stack.",
+                "Put it back in its place and draw the top card of the stack.",
+                a,
+            )
+
+    def _check_reinsert(self, a: Reinsert) -> None:
+        s = self._s
+        if s.drawing:
+            raise IllegalMoveError(
+                "draw",
+                f"{self._name(s.drawing[0])} must draw a task card before any pair is turned.",
+                "Put the pair back as it was.",
+                a,
+            )
+        for h in (a.from_hole, a.to_hole):
+            if not (isinstance(h, int) and 1 <= h <= HOLES):
+                raise IllegalMoveError(
+                    "sensor", f"There is no hole {h!r} (holes are 1 to {HOLES}).", None, a
+                )
+        home = s.holes[a.from_hole - 1]
+        if a.pair != home.pair or a.hidden not in pair_colours(home.pair):
+            raise IllegalMoveError(
+                "sensor",
+                f"The pair reported from hole {a.from_hole} is not the pair the referee has "
+                "there: check that every pair sits in its own hole.",
+                None,
+                a,
+            )
+        up = colour_name(home.visible)
+        if a.to_hole != a.from_hole:
+            raise IllegalMoveError(
+                "M-2",
+                f"The pair from hole {a.from_hole} ({up} up) went into hole {a.to_hole}, but a "
+                f"pair must go back into its own molehill: put it back in hole {a.from_hole}.",
+                f"Move the pair from hole {a.to_hole} back into hole {a.from_hole}.",
+                a,
+            )
+        if a.hidden == home.hidden:
+            return  # not turned: allowed, changes nothing (M-3)
+        if a.from_hole in s.turned:
+            raise IllegalMoveError(
+                "M-1",
+                f"The pair in hole {a.from_hole} ({up} up) was already turned this turn, and a "
+                "turn needs three different pairs: turn it back and choose another pair.",
+                f"Turn the pair in hole {a.from_hole} back so that {up} is up again.",
+                a,
+            )
+        if len(s.turned) >= FLIPS_PER_TURN:
+            raise IllegalMoveError(
+                "M-1",
+                f"Three pairs are turned already (holes {_and_join([str(h) for h in s.turned])}):"
+                f" the pair in hole {a.from_hole} ({up} up) may not be turned as well. Turn it "
+                "back and end the turn.",
+                f"Turn the pair in hole {a.from_hole} back so that {up} is up again.",
+                a,
+            )
+
+    def _check_end(self, a: EndTurn) -> None:
+        s = self._s
+        if s.drawing:
+            raise IllegalMoveError(
+                "draw",
+                f"{self._name(s.drawing[0])} must draw a task card first.",
+                None,
+                a,
+            )
+        bad = [h for h in a.empty_holes if not (isinstance(h, int) and 1 <= h <= HOLES)]
+        if bad:
+            raise IllegalMoveError(
+                "sensor", f"There is no hole {bad[0]!r} (holes are 1 to {HOLES}).", None, a
+            )
+        if a.empty_holes:
+            holes = sorted(set(a.empty_holes))
+            which = ("Hole " if len(holes) == 1 else "Holes ") + _and_join([str(h) for h in holes])
+            raise IllegalMoveError(
+                "M-4",
+                f"{which} {'is' if len(holes) == 1 else 'are'} empty: every molehill needs its "
+                "pair before the turn can end.",
+                f"Put the pair{'s' if len(holes) > 1 else ''} back into {which.lower()}.",
+                a,
+            )
+        n = len(s.turned)
+        if n < FLIPS_PER_TURN:
+            more = FLIPS_PER_TURN - n
+            more_words = (
+                "one more different pair"
+                if more == 1
+                else (f"{_NUMBER_WORDS[more]} more different pairs")
+            )
+            if n == 0:
+                text = (
+                    "No pair turned yet: every turn needs three different pairs turned, even "
+                    "when the card already matches."
+                )
+                fix = "Turn three different pairs."
+            else:
+                text = f"Only {n} of {FLIPS_PER_TURN} pairs turned: turn {more_words}."
+                fix = f"Turn {more_words}."
+            raise IllegalMoveError("M-1", text, fix, a)
+
+    def _is_unturned(self, a: Reinsert) -> bool:
+        """A pair put back into its own hole unturned, in a turn (M-3)."""
+        s = self._s
+        if s.outcome is not None or s.drawing:
+            return False
+        if not (isinstance(a.from_hole, int) and 1 <= a.from_hole <= HOLES):
+            return False
+        home = s.holes[a.from_hole - 1]
+        return a.to_hole == a.from_hole and (a.pair, a.hidden) == (home.pair, home.hidden)
+
+    # --- applying --------------------------------------------------------------------------
+
+    def _do(self, action: Action) -> str:
+        if isinstance(action, DrawTask):
+            return self._do_draw(action)
+        if isinstance(action, Reinsert):
+            return self._do_reinsert(action)
+        return self._do_end()
+
+    def _set(self, **changes: Any) -> str:
+        self._s = replace(self._s, **changes)
+        return self._s.verdict
+
+    def _do_draw(self, a: DrawTask) -> str:
+        s = self._s
+        stack = list(s.stack)
+        stack.remove(a.card)
+        tasks = list(s.tasks)
+        tasks[a.seat] = a.card
+        drawing = s.drawing[1:]
+        text = f"{self._name(a.seat)} drew a task card."
+        if not drawing:
+            text += f" {self._name(s.to_move)}'s turn: turn three different pairs."
+        return self._set(stack=tuple(stack), tasks=tuple(tasks), drawing=drawing, verdict=text)
+
+    def _do_reinsert(self, a: Reinsert) -> str:
+        s = self._s
+        h = a.from_hole
+        home = s.holes[h - 1]
+        n = len(s.turned)
+        if a.hidden == home.hidden:  # M-3
+            up = colour_name(home.visible)
+            if h in s.turned:
+                text = (
+                    f"Hole {h} ({up} up) was put back as it was: it still counts once "
+                    f"({n} of {FLIPS_PER_TURN})."
+                )
+            else:
+                text = (
+                    f"Hole {h} ({up} up) was put back without turning: not turned, does not "
+                    f"count ({n} of {FLIPS_PER_TURN})."
+                )
+            return self._set(verdict=text)
+        new = PairEnd(home.pair, a.hidden)
+        holes = s.holes[: h - 1] + (new,) + s.holes[h:]
+        turned = s.turned + (h,)
+        text = (
+            f"Hole {h} turned: {colour_name(new.visible)} up ({len(turned)} of {FLIPS_PER_TURN})."
+        )
+        if len(turned) == FLIPS_PER_TURN:
+            text += " Three different pairs turned: the turn can end."
+        return self._set(holes=holes, turned=turned, verdict=text)
+
+    def _do_end(self) -> str:
+        s = self._s
+        seat = s.to_move
+        n = self.num_players()
+        nxt = (seat + 1) % n
+        name = self._name(seat)
+        cid = s.tasks[seat]
+        card = None if cid is None else self.catalogue.card(cid)
+        # M-6: only the active player's card is checked; M-7: the referee's check decides.
+        if card is None or not card.is_satisfied(self.visible_counts()):
+            return self._set(
+                to_move=nxt,
+                turned=(),
+                turn=s.turn + 1,
+                verdict=f"{name}'s card does not match yet. {self._name(nxt)}'s turn.",
+            )
+        won = list(s.won)
+        won[seat] = won[seat] + (card.id,)
+        tasks = list(s.tasks)
+        tasks[seat] = None
+        total = sum(self.catalogue.card(c).shovels for c in won[seat])
+        text = (
+            f"{name} solved {card.id} ({card.describe()}): +{card.shovels} "
+            f"{_plural(card.shovels, 'shovel')}, {total} in all."
+        )
+        changes: dict[str, Any] = dict(
+            won=tuple(won), tasks=tuple(tasks), turned=(), turn=s.turn + 1
+        )
+        target = self.variant.short_game_target
+        termination: Termination | None = None
+        if target is not None and len(won[seat]) >= target:
+            termination = Termination.TARGET
+            solved = len(won[seat])
+            text += (
+                f" {name} has solved {solved} {_plural(solved, 'card')}: the game ends "
+                "(short game)."
+            )
+        elif not s.stack:
+            termination = Termination.STACK_EMPTY
+            text += f" {name} cannot draw a new card from the empty stack: the game ends."
+        if termination is not None:
+            out = self._make_outcome(termination, won)
+            text += f" {self._result_text(out)}."
+            return self._set(**changes, outcome=out, verdict=text)
+        if self.variant.mole_mix:  # M-10: shown only; the rules do not change
+            changes["rotations"] = s.rotations + 1
+            text += f" {name} turns the box by one corner."
+        text += f" {name} draws a new task card; then it is {self._name(nxt)}'s turn."
+        return self._set(**changes, to_move=nxt, drawing=(seat,), verdict=text)
+
+    def _make_outcome(self, termination: Termination, won: Sequence[tuple[str, ...]]) -> Outcome:
+        scores = tuple(sum(self.catalogue.card(c).shovels for c in w) for w in won)
+        best = max(scores)
+        winners = tuple(i for i, sc in enumerate(scores) if sc == best)
+        return Outcome(str(termination), winners, scores)
+
+    def _result_text(self, out: Outcome) -> str:
+        best = out.scores[out.winners[0]] if out.winners else 0
+        names = _and_join([self._name(w) for w in out.winners])
+        if len(out.winners) == 1:
+            return f"{names} is Buddel King with {best} {_plural(best, 'shovel')}"
+        return f"{names} share the win with {best} {_plural(best, 'shovel')} each"
+
+    # --- hints and views -------------------------------------------------------------------
+
+    def hint(self) -> tuple[int, ...] | None:
+        """Holes whose pairs the player to move should turn next (to solve the card in the
+        fewest turns); empty when three are turned (end the turn); None when no turn is on.
+        Reveals information about the player's secret card: show it to that player only."""
+        h = self.hint_detail()
+        if h is None:
+            return None
+        holes = {e.pair: i for i, e in enumerate(self._s.holes, start=1)}
+        return tuple(sorted(holes[p] for p in h.pairs))
+
+    def hint_detail(self) -> Hint | None:
+        """The solver's hint for the player to move (pair ids, solves now, turns needed)."""
+        s = self._s
+        if s.outcome is not None or s.drawing:
+            return None
+        card = self.task(s.to_move)
+        if card is None:
+            return None
+        turned = tuple(s.holes[h - 1].pair for h in s.turned)
+        return hint(analyse(card), self.orientation(), turned)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see, or with None the public scoreboard. The public view holds only
+        visible colours (no pair ids, no hidden colours) and no unsolved card; a seat's view
+        adds that seat's own current card."""
+        s = self._s
+        names = self._setup.players
+        phase = "over" if s.outcome is not None else "draw" if s.drawing else "turn"
+        v: dict[str, Any] = {
+            "game": "updown",
+            "game_number": self._setup.game_number,
+            "variant": self.variant.describe(),
+            "phase": phase,
+            "turn": s.turn,
+            "to_move": None if phase == "over" else s.to_move,
+            "drawing": s.drawing[0] if s.drawing else None,
+            "players": [
+                {
+                    "seat": i,
+                    "name": names[i],
+                    "shovels": sum(self.catalogue.card(c).shovels for c in s.won[i]),
+                    "won": [_card_view(self.catalogue.card(c)) for c in s.won[i]],
+                    "has_task": s.tasks[i] is not None,
+                }
+                for i in range(len(names))
+            ],
+            "holes": [
+                {"hole": h, "up": colour_name(e.visible)} for h, e in enumerate(s.holes, start=1)
+            ],
+            "visible": {colour_name(c): n for c, n in self.visible_counts().items()},
+            "turned": {"done": len(s.turned), "of": FLIPS_PER_TURN, "holes": list(s.turned)},
+            "stack": len(s.stack),
+            "removed": [cid for cid, _ in self._setup.removed],
+            "verdict": s.verdict,
+            "outcome": None,
+            "history": [_outcome_view(o) for o in self._setup.history],
+        }
+        if self.variant.mole_mix:
+            v["rotations"] = s.rotations
+        if s.outcome is not None:
+            v["outcome"] = _outcome_view(s.outcome)
+        if seat is not None:
+            seat = self._seat(seat)
+            cid = s.tasks[seat]
+            v["seat"] = seat
+            v["task"] = None if cid is None else _card_view(self.catalogue.card(cid))
+        return v
+
+    def __repr__(self) -> str:
+        s = self._s
+        who = (
+            "over"
+            if s.outcome is not None
+            else (f"drawing: seat {s.drawing[0]}" if s.drawing else f"to move: seat {s.to_move}")
+        )
+        up = "".join(self.visible())
+        return (
+            f"<UpDownGame game {self._setup.game_number} turn {s.turn} {who} "
+            f"turned {len(s.turned)}/3 up {up}>"
+        )
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    def _seat(self, seat: int) -> int:
+        if not (isinstance(seat, int) and 0 <= seat < self.num_players()):
+            raise ValueError(f"no seat {seat!r} (seats are 0..{self.num_players() - 1})")
+        return seat
+
+    def _name(self, seat: int) -> str:
+        return self._setup.players[seat]
+
+    def _who(self, seat: object) -> str:
+        if isinstance(seat, int) and 0 <= seat < self.num_players():
+            return self._name(seat)
+        return f"seat {seat!r}"
+
+    def _top_group(self) -> list[str]:
+        stack = self._s.stack
+        if not stack:
+            return []
+        top = self.catalogue.card(stack[0]).shovels
+        return [c for c in stack if self.catalogue.card(c).shovels == top]
+
+
+def _card_view(card: TaskCard) -> dict[str, Any]:
+    return {
+        "id": card.id,
+        "shovels": card.shovels,
+        "card": card.code,
+        "counts": {colour_name(c): n for c, n in card.counts},
+    }
+
+
+def _outcome_view(out: Outcome) -> dict[str, Any]:
+    return {
+        "termination": out.termination,
+        "winners": list(out.winners),
+        "scores": list(out.scores),
+    }
+
+
+def _and_join(parts: Sequence[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _plural(n: int, word: str) -> str:
+    return word if n == 1 else word + "s"

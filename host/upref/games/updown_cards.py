@@ -1,0 +1,372 @@
+"""Up And Down components: colours, mole pairs, task cards, and the catalogue validator.
+
+Five colours, and one mole pair for every two of them: the ten pairs are the edges of K5.
+A board orients each pair (one end up), which is a tournament on the five colours; a colour's
+visible count is its score. By Landau's theorem a count vector is achievable iff, sorted
+ascending, every prefix of k counts sums to at least C(k, 2) and all five sum to 10. A task card
+fixes the counts of some colours; it can be solved iff some completion to all five satisfies
+Landau (RULINGS.md 4.1).
+
+The catalogue is data (`data/updown_cards.json`): `load_catalogue()` reads and validates it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "COLOURS",
+    "COLOUR_NAMES",
+    "PAIRS",
+    "SHOVELS",
+    "Catalogue",
+    "TaskCard",
+    "colour_name",
+    "describe_counts",
+    "is_achievable",
+    "landau",
+    "load_catalogue",
+    "pair_colours",
+    "pair_id",
+    "validate_card",
+]
+
+COLOURS: tuple[str, ...] = ("R", "B", "Y", "W", "K")
+"""Colour letters in the order of RULINGS.md (and of the letters in pair ids)."""
+COLOUR_NAMES: Mapping[str, str] = {
+    "R": "red",
+    "B": "blue",
+    "Y": "yellow",
+    "W": "white",
+    "K": "black",
+}
+PAIRS: tuple[str, ...] = tuple(f"P-{a}{b}" for a, b in itertools.combinations(COLOURS, 2))
+"""The ten pair ids, P-RB ... P-WK: every colour with every other once (K5)."""
+SHOVELS: tuple[int, ...] = (1, 2, 3, 4)
+MOLES_PER_COLOUR = len(COLOURS) - 1
+TOTAL_VISIBLE = len(PAIRS)
+
+
+def colour_name(letter: str) -> str:
+    return COLOUR_NAMES.get(letter, letter)
+
+
+def pair_colours(pair: str) -> tuple[str, str]:
+    """'P-RB' -> ('R', 'B').
+
+    :raises ValueError: for a string that is not one of the ten pair ids.
+    """
+    if pair not in PAIRS:
+        raise ValueError(f"unknown mole pair {pair!r} (pairs are {', '.join(PAIRS)})")
+    return pair[2], pair[3]
+
+
+def pair_id(a: str, b: str) -> str:
+    """The id of the pair joining colours `a` and `b`, in either order."""
+    i, j = sorted((COLOURS.index(a), COLOURS.index(b)))
+    return f"P-{COLOURS[i]}{COLOURS[j]}"
+
+
+def _and_join(parts: Sequence[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def describe_counts(counts: Iterable[tuple[str, int]]) -> str:
+    """[('K', 3), ('R', 1)] -> '3 black and 1 red'; a count of 0 reads 'no blue'."""
+    return _and_join([f"{n or 'no'} {colour_name(c)}" for c, n in counts])
+
+
+# --- Landau ------------------------------------------------------------------------------
+
+
+def _c2(k: int) -> int:
+    return k * (k - 1) // 2
+
+
+def landau(scores: Sequence[int]) -> bool:
+    """True iff `scores` is the score sequence of a tournament (in any order): sorted
+    ascending, each prefix of k scores sums to at least C(k, 2), and all sum to C(n, 2)."""
+    s = sorted(scores)
+    if any(x < 0 for x in s) or sum(s) != _c2(len(s)):
+        return False
+    total = 0
+    for k, x in enumerate(s, start=1):
+        total += x
+        if total < _c2(k):
+            return False
+    return True
+
+
+def is_achievable(counts: Mapping[str, int]) -> bool:
+    """True iff some board shows exactly these counts for these colours (others free): some
+    completion of the counts to all five colours satisfies Landau."""
+    free = [c for c in COLOURS if c not in counts]
+    for rest in itertools.product(range(MOLES_PER_COLOUR + 1), repeat=len(free)):
+        full = dict(counts)
+        full.update(zip(free, rest, strict=True))
+        if landau([full[c] for c in COLOURS]):
+            return True
+    return False
+
+
+def _explain(counts: Mapping[str, int], card_id: str) -> str:
+    """Why no board shows `counts`: the smallest set U of the card's colours whose asked total
+    is below the C(|U|, 2) moles the pairs joining them always show, or above the most they can
+    show, C(|U|, 2) + |U| (5 - |U|)."""
+    # Cards list colours in their own order; explanations use the card's order too.
+    order = list(counts)
+    for k in range(1, len(order) + 1):
+        for subset in itertools.combinations(order, k):
+            total = sum(counts[c] for c in subset)
+            low = _c2(k)
+            high = _c2(k) + k * (len(COLOURS) - k)
+            asked = _and_join([f"{colour_name(c)} {counts[c]}" for c in subset])
+            if k == 2 and total < low:
+                return (
+                    f"{card_id} asks for {asked}: two colours cannot both show no mole, "
+                    "since their own pair always shows one of them"
+                )
+            if k == 2 and total > high:
+                return (
+                    f"{card_id} asks for {asked}: two colours can show at most {high} moles "
+                    "between them, since their own pair shows only one of them"
+                )
+            if k == len(COLOURS) and total != low:
+                return (
+                    f"{card_id} asks for {asked} ({total} moles in all): the five colours "
+                    f"always show exactly {low} moles, one for each pair"
+                )
+            if total < low:
+                return (
+                    f"{card_id} asks for {asked} ({total} in all): these {k} colours always "
+                    f"show at least {low} moles between them, one for each of the {low} pairs "
+                    "joining two of them"
+                )
+            if total > high:
+                return (
+                    f"{card_id} asks for {asked} ({total} in all): these {k} colours can show "
+                    f"at most {high} moles between them, since each of the {low} pairs joining "
+                    "two of them shows only one"
+                )
+    return f"{card_id} asks for {describe_counts(counts.items())}: no board shows that"
+
+
+def validate_card(counts: Mapping[str, int], card_id: str = "This card") -> str | None:
+    """None if some board satisfies a card asking for `counts` (colour letter -> visible
+    count; colours not named are free), else the reason in words, naming `card_id`."""
+    if not counts:
+        return f"{card_id} names no colour"
+    for c, n in counts.items():
+        if c not in COLOURS:
+            return f"{card_id} names an unknown colour {c!r} (colours are {', '.join(COLOURS)})"
+        if isinstance(n, bool) or not isinstance(n, int):
+            return f"{card_id} asks for a count that is not a whole number: {colour_name(c)} {n!r}"
+        if n < 0:
+            return f"{card_id} asks for {colour_name(c)} {n}: a count cannot be negative"
+        if n > MOLES_PER_COLOUR:
+            return (
+                f"{card_id} asks for {colour_name(c)} {n}: each colour has only "
+                f"{MOLES_PER_COLOUR} moles"
+            )
+    if is_achievable(counts):
+        return None
+    return _explain(counts, card_id)
+
+
+# --- cards and catalogue -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, order=True)
+class TaskCard:
+    """A task card: `counts` are (colour letter, count) in the order printed on the card."""
+
+    id: str
+    shovels: int
+    counts: tuple[tuple[str, int], ...]
+    note: str = field(default="", compare=False)
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        return tuple(c for c, _ in self.counts)
+
+    def count_map(self) -> dict[str, int]:
+        return dict(self.counts)
+
+    @property
+    def code(self) -> str:
+        """Short form, as in RULINGS.md: 'K3 R1'."""
+        return " ".join(f"{c}{n}" for c, n in self.counts)
+
+    def describe(self) -> str:
+        """'3 black and 1 red'."""
+        return describe_counts(self.counts)
+
+    def is_satisfied(self, visible: Mapping[str, int]) -> bool:
+        """True when the visible counts match the card on every colour it names (M-6: other
+        colours do not matter; a count of 0 means no mole of that colour shows)."""
+        return all(visible.get(c, 0) == n for c, n in self.counts)
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """The task cards of one deck. `cards` are the playable ones; `impossible` holds the cards
+    no board can satisfy, each with the reason (only when loaded with `strict=False`; the game
+    removes them at setup, ruling M-11)."""
+
+    cards: tuple[TaskCard, ...]
+    impossible: tuple[tuple[TaskCard, str], ...] = ()
+    source: str = ""
+    _by_id: dict[str, TaskCard] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        by_id = {c.id: c for c in self.cards}
+        by_id.update({c.id: c for c, _ in self.impossible})
+        object.__setattr__(self, "_by_id", by_id)
+
+    def card(self, card_id: str) -> TaskCard:
+        """:raises KeyError: for an id the catalogue does not know."""
+        return self._by_id[card_id]
+
+    def __contains__(self, card_id: object) -> bool:
+        return card_id in self._by_id
+
+    def ids(self) -> tuple[str, ...]:
+        return tuple(c.id for c in self.cards)
+
+
+def load_catalogue(path: str | Path | None = None, *, strict: bool = True) -> Catalogue:
+    """Load and validate a task-card catalogue (default: the packaged 30-card default).
+
+    Checks that the pairs are the ten edges of K5 over the five colours, every card is well
+    formed (unique id, 1..4 shovels, known colours, one colour on a one-shovel card), the
+    number of cards per shovel value is the one the file declares, and every card can be
+    solved (Landau). With `strict=False`, unsolvable cards are kept aside in
+    `Catalogue.impossible` with their reason instead (ruling M-11); other faults still raise.
+
+    :raises ValueError: naming each bad card or field.
+    """
+    if path is None:
+        data_file = resources.files("upref.games").joinpath("data").joinpath("updown_cards.json")
+        text = data_file.read_text(encoding="utf-8")
+        source = "upref.games/data/updown_cards.json"
+    else:
+        text = Path(path).read_text(encoding="utf-8")
+        source = str(path)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"task-card catalogue {source}: not JSON: {exc}") from None
+    return parse_catalogue(data, source=source, strict=strict)
+
+
+def parse_catalogue(data: Any, *, source: str = "", strict: bool = True) -> Catalogue:
+    """Validate catalogue data already parsed from JSON (see `load_catalogue`).
+
+    :raises ValueError: naming each bad card or field.
+    """
+    problems: list[str] = []
+    if not isinstance(data, dict):
+        raise ValueError(f"task-card catalogue {source}: expected a JSON object")
+
+    colours = data.get("colours")
+    if not isinstance(colours, dict) or sorted(colours) != sorted(COLOURS):
+        problems.append(f"'colours' must name exactly the five colours {', '.join(COLOURS)}")
+    pairs = data.get("pairs")
+    if not isinstance(pairs, list):
+        problems.append("'pairs' must be a list of the ten pair ids")
+    else:
+        seen: set[frozenset[str]] = set()
+        for p in pairs:
+            ok = isinstance(p, str) and len(p) == 4 and p.startswith("P-")
+            ends = frozenset(p[2:]) if ok else frozenset()
+            if not ok or len(ends) != 2 or not ends <= set(COLOURS) or p != pair_id(p[2], p[3]):
+                problems.append(f"pair {p!r} is not a pair of two different colours 'P-XY'")
+            elif ends in seen:
+                problems.append(f"pair {p!r} appears twice")
+            else:
+                seen.add(ends)
+        if len(seen) != len(PAIRS) or len(pairs) != len(PAIRS):
+            problems.append(
+                f"the pairs must be the {len(PAIRS)} pairs joining every colour with every "
+                f"other exactly once (K5); got {len(pairs)}"
+            )
+
+    raw_cards = data.get("cards")
+    if not isinstance(raw_cards, list) or not raw_cards:
+        problems.append("'cards' must be a non-empty list")
+        raw_cards = []
+    cards: list[TaskCard] = []
+    impossible: list[tuple[TaskCard, str]] = []
+    ids: set[str] = set()
+    for i, raw in enumerate(raw_cards):
+        card, fault = _parse_card(raw, i, ids)
+        if card is None:
+            problems.append(fault or f"card #{i + 1} is malformed")
+            continue
+        ids.add(card.id)
+        reason = validate_card(card.count_map(), card.id)
+        if reason is not None:
+            if strict:
+                problems.append(reason)
+            else:
+                impossible.append((card, reason))
+            continue
+        cards.append(card)
+
+    declared = data.get("shovel_counts")
+    if declared is not None:
+        if not isinstance(declared, dict):
+            problems.append("'shovel_counts' must map shovels to a number of cards")
+        else:
+            have: dict[int, int] = {}
+            for c in cards + [c for c, _ in impossible]:
+                have[c.shovels] = have.get(c.shovels, 0) + 1
+            want = {int(k): v for k, v in declared.items()}
+            for s in sorted(set(want) | set(have)):
+                if want.get(s, 0) != have.get(s, 0):
+                    problems.append(
+                        f"{have.get(s, 0)} cards with {s} shovel(s), "
+                        f"but the deck declares {want.get(s, 0)}"
+                    )
+    if problems:
+        raise ValueError(
+            f"task-card catalogue {source or '(data)'} is invalid:\n  - " + "\n  - ".join(problems)
+        )
+    return Catalogue(tuple(cards), tuple(impossible), source)
+
+
+def _parse_card(raw: Any, index: int, ids: set[str]) -> tuple[TaskCard | None, str | None]:
+    if not isinstance(raw, dict):
+        return None, f"card #{index + 1} is not an object"
+    cid = raw.get("id")
+    if not isinstance(cid, str) or not cid:
+        return None, f"card #{index + 1} has no id"
+    if cid in ids:
+        return None, f"{cid} appears twice"
+    shovels = raw.get("shovels")
+    if shovels not in SHOVELS or isinstance(shovels, bool):
+        return None, f"{cid} has {shovels!r} shovels; cards have 1 to 4"
+    counts = raw.get("counts")
+    if not isinstance(counts, dict) or not counts:
+        return None, f"{cid} has no counts (colour letter -> number of moles)"
+    for c, n in counts.items():
+        if c not in COLOURS:
+            return None, f"{cid} names an unknown colour {c!r} (colours are {', '.join(COLOURS)})"
+        if isinstance(n, bool) or not isinstance(n, int):
+            return None, f"{cid} asks for a count that is not a whole number: {c} {n!r}"
+    if shovels == 1 and len(counts) != 1:
+        return (
+            None,
+            f"{cid} has 1 shovel but names {len(counts)} colours: one-shovel cards show one colour",
+        )
+    note = raw.get("note", "")
+    card = TaskCard(cid, shovels, tuple((c, n) for c, n in counts.items()), str(note))
+    return card, None
