@@ -1,0 +1,231 @@
+"""The current physical picture of the board, kept from snapshots and events.
+
+`BoardModel.apply(item)` takes what the link delivers (board events and link notices) and
+returns the observations it makes: what changed, in order. A snapshot is diffed against the
+picture, so a change lost on the wire still comes out as an observation (a card now present
+that the picture lacks gives an arrival; a card that came and went unseen gives nothing).
+Codes are mapped to mole ends through the code table; an invalid code is named invalid, never
+taken for another pair.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from upref.codes import EMPTY, CodeTable, MoleEnd
+from upref.link import BoardReset, LinkItem, Offline, Online, Resynced
+from upref.protocol import (
+    Button,
+    CardArrived,
+    CardLeft,
+    Fault,
+    FaultCleared,
+    Hello,
+    HoleChanged,
+    Snapshot,
+)
+
+# Fault kinds whose state the snapshot carries (faults=s<k>,h<n>,rfid). Others (exc, cal, ...)
+# are events of a moment: observed, not kept.
+PERSISTENT_FAULT_KINDS = ("sensor", "hole", "rfid")
+
+
+def fault_key(kind: str, where: str) -> str | None:
+    """The snapshot's name for a fault (`s7`, `h3`, `rfid`), or None for a momentary one."""
+    if kind in ("sensor", "hole"):
+        return where
+    if kind == "rfid":
+        return "rfid"
+    return None
+
+
+def _kind_of_key(key: str) -> tuple[str, str]:
+    if key == "rfid":
+        return "rfid", "reader"
+    if key.startswith("s"):
+        return "sensor", key
+    if key.startswith("h"):
+        return "hole", key
+    return "other", key
+
+
+@dataclass(frozen=True)
+class HoleState:
+    """What one hole reads: its code, the mole end it stands for (None when empty or invalid)
+    and whether the code is valid (empty or in the table)."""
+
+    code: int
+    end: MoleEnd | None
+    valid: bool
+
+    @property
+    def empty(self) -> bool:
+        return self.code == EMPTY
+
+
+@dataclass(frozen=True)
+class HoleObservation:
+    hole: int
+    old_code: int
+    new_code: int
+    old: HoleState
+    new: HoleState
+
+
+@dataclass(frozen=True)
+class CardObservation:
+    arrived: bool  # True: arrived in the field; False: left it
+    uid: str
+
+
+@dataclass(frozen=True)
+class ButtonObservation:
+    pressed: bool
+
+
+@dataclass(frozen=True)
+class FaultObservation:
+    key: str  # s7, h3, rfid, or kind:where for a momentary fault
+    raised: bool  # True: appeared; False: cleared
+    kind: str
+    where: str
+    text: str = ""
+
+
+Observation = HoleObservation | CardObservation | ButtonObservation | FaultObservation
+
+
+class BoardModel:
+    """The board as the host believes it is.
+
+    - `holes[n]` for hole n = 1..N: a `HoleState`
+    - `card`: UID (upper-case hex) of the card in the reader's field, or None
+    - `button`: pressed or not
+    - `faults`: the current faults by their snapshot names (`s7`, `h3`, `rfid`); the text of
+      each, when a FAULT frame gave one, in `fault_texts`
+    - `online`: whether the link reports the board online
+    """
+
+    def __init__(self, codes: CodeTable, holes: int = 10) -> None:
+        self.codes = codes
+        self.holes: dict[int, HoleState] = {}
+        self.card: str | None = None
+        self.button = False
+        self.faults: set[str] = set()
+        self.fault_texts: dict[str, str] = {}
+        self.online = False
+        self.hello: Hello | None = None
+        self._resize(holes)
+
+    def _resize(self, n: int) -> None:
+        self.holes = {h: self.holes.get(h, self.state_of(EMPTY)) for h in range(1, n + 1)}
+
+    def state_of(self, code: int) -> HoleState:
+        """The HoleState a code stands for."""
+        return HoleState(code, self.codes.lookup(code), self.codes.is_valid(code))
+
+    def hole_text(self, hole: int) -> str:
+        """What hole n holds, in words (see CodeTable.describe)."""
+        return self.codes.describe(self.holes[hole].code)
+
+    def apply(self, item: LinkItem) -> list[Observation]:
+        """Take one board event or link notice into the picture; return what changed, in order.
+
+        Events that change nothing (a repeated card arrival, a HOLE with the code already
+        known) give no observation. Items the picture does not hold (heartbeats, replies,
+        dropped lines) give none either.
+        """
+        match item:
+            case HoleChanged(hole=hole, code=code):
+                return self._set_hole(hole, code)
+            case CardArrived(uid=uid):
+                return self._set_card(uid)
+            case CardLeft(uid=uid):
+                # The board says the field is empty now. If the picture held another card, that
+                # one left unseen; the departing card's own arrival was lost, which is nothing.
+                return self._set_card(None)
+            case Button(pressed=pressed):
+                if pressed == self.button:
+                    return []
+                self.button = pressed
+                return [ButtonObservation(pressed)]
+            case Fault(kind=kind, where=where, text=text):
+                key = fault_key(kind, where)
+                if key is None:
+                    return [FaultObservation(f"{kind}:{where}", True, kind, where, text)]
+                self.fault_texts[key] = text
+                if key in self.faults:
+                    return []
+                self.faults.add(key)
+                return [FaultObservation(key, True, kind, where, text)]
+            case FaultCleared(kind=kind, where=where):
+                key = fault_key(kind, where)
+                if key is None or key not in self.faults:
+                    return []
+                self.faults.discard(key)
+                self.fault_texts.pop(key, None)
+                return [FaultObservation(key, False, kind, where)]
+            case Snapshot():
+                return self._apply_snapshot(item)
+            case Resynced(snapshot=snapshot):
+                return self._apply_snapshot(snapshot)
+            case Hello():
+                self._take_hello(item)
+                return []
+            case BoardReset(hello=hello):
+                self._take_hello(hello)
+                return []
+            case Online():
+                self.online = True
+                return []
+            case Offline():
+                self.online = False
+                return []
+        return []
+
+    def _take_hello(self, hello: Hello) -> None:
+        self.hello = hello
+        if hello.holes != len(self.holes):
+            self._resize(hello.holes)
+
+    def _set_hole(self, hole: int, code: int) -> list[Observation]:
+        if hole not in self.holes:
+            self._resize(max(hole, len(self.holes)))
+        old = self.holes[hole]
+        if old.code == code:
+            return []
+        new = self.state_of(code)
+        self.holes[hole] = new
+        return [HoleObservation(hole, old.code, code, old, new)]
+
+    def _set_card(self, uid: str | None) -> list[Observation]:
+        if uid == self.card:
+            return []
+        out: list[Observation] = []
+        if self.card is not None:
+            out.append(CardObservation(False, self.card))
+        if uid is not None:
+            out.append(CardObservation(True, uid))
+        self.card = uid
+        return out
+
+    def _apply_snapshot(self, snap: Snapshot) -> list[Observation]:
+        if len(snap.holes) != len(self.holes):
+            self._resize(len(snap.holes))
+        out: list[Observation] = []
+        for hole, code in enumerate(snap.holes, start=1):
+            out += self._set_hole(hole, code)
+        out += self._set_card(snap.card)
+        if snap.button != self.button:
+            self.button = snap.button
+            out.append(ButtonObservation(snap.button))
+        now = set(snap.faults)
+        for key in sorted(now - self.faults):
+            kind, where = _kind_of_key(key)
+            out.append(FaultObservation(key, True, kind, where))
+        for key in sorted(self.faults - now):
+            kind, where = _kind_of_key(key)
+            out.append(FaultObservation(key, False, kind, where))
+            self.fault_texts.pop(key, None)
+        self.faults = now
+        return out

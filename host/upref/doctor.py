@@ -1,0 +1,304 @@
+"""`upref doctor [--port URL] [--calibrate] [--once]`: every sensor, the RFID reader and the
+link, live.
+
+The view refreshes about five times a second: each hole's code and meaning and each sensor's
+raw level and calibrated zero (asked with RAW about once a second), the RFID reader's version
+(from HELLO) and error counters (from the heartbeat), the link's counters, and the faults.
+`--calibrate` sends CAL and prints OK or the board's reason. `--once` prints one picture and
+exits (for scripts and tests).
+
+Data -> `render(state)` -> a thin Live loop: the render function is pure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.live import Live
+from rich.table import Table
+from rich.text import Text
+
+from upref.board import BoardModel, FaultObservation
+from upref.codes import CodeTable, magnets_of
+from upref.link import Link, LinkCounters, LinkError, LinkItem, Offline, Online, counter_names
+from upref.protocol import Err, Heartbeat, Hello, RawLevels
+from upref.watch import open_link, rfid_text
+
+RAW_EVERY = 1.0  # seconds between RAW requests in the live view
+REFRESH_PER_SECOND = 5
+
+
+@dataclass
+class DoctorState:
+    """Everything the view shows, gathered from the link and the board model."""
+
+    url: str
+    model: BoardModel
+    counters: LinkCounters = field(default_factory=LinkCounters)
+    hello: Hello | None = None
+    heartbeat: Heartbeat | None = None
+    raw: dict[int, RawLevels] = field(default_factory=dict)
+    online: bool = False
+    raw_error: str = ""
+    recent: deque[str] = field(default_factory=lambda: deque(maxlen=6))
+
+    def take(self, item: LinkItem) -> None:
+        """Fold one link item into the state."""
+        for obs in self.model.apply(item):
+            if isinstance(obs, FaultObservation):
+                what = f"{obs.kind} {obs.where}" + (f" {obs.text}" if obs.text else "")
+                self.note(f"fault {'raised' if obs.raised else 'cleared'}: {what}")
+        if isinstance(item, Offline):
+            self.note(f"offline: {item.reason}")
+        elif isinstance(item, Online):
+            self.note("online")
+
+    def note(self, text: str) -> None:
+        self.recent.append(f"{time.strftime('%H:%M:%S')} {text}")
+
+    def refresh_from(self, link: Link) -> None:
+        self.url = link.url
+        self.counters = link.counters
+        self.hello = link.hello
+        self.heartbeat = link.heartbeat
+        self.raw = link.raw
+        self.online = link.online
+
+
+def fault_place(key: str) -> str:
+    """Where a fault is, in words: 's7' -> 'hole 2, sensor P3'."""
+    if key.startswith("s") and key[1:].isdigit():
+        k = int(key[1:]) - 1
+        return f"hole {k // 4 + 1}, sensor P{k % 4 + 1}"
+    if key.startswith("h") and key[1:].isdigit():
+        return f"hole {key[1:]}"
+    if key == "rfid":
+        return "RFID reader"
+    return key
+
+
+def _sensor_cell(raw: RawLevels | None, pos: int, faulty: bool) -> Text:
+    if raw is None:
+        return Text("-", style="dim")
+    level, zero = raw.levels[pos], raw.zeros[pos]
+    text = Text(f"{level}\n")
+    text.append(f"z {zero}", style="dim")
+    if faulty:
+        text.stylize("bold red")
+    return text
+
+
+def render_holes(state: DoctorState) -> Table:
+    codes = state.model.codes
+    table = Table(
+        box=box.SIMPLE_HEAD,
+        title="holes (sensors P1..P4: raw level, and z = calibrated zero)",
+        title_justify="left",
+    )
+    table.add_column("hole", justify="right")
+    table.add_column("code", justify="right")
+    table.add_column("magnets")
+    table.add_column("meaning", min_width=14)
+    for pos in range(4):
+        table.add_column(f"P{pos + 1}", justify="right")
+    faults = state.model.faults
+    for hole, hs in sorted(state.model.holes.items()):
+        if hs.empty:
+            meaning = Text("empty", style="dim")
+        elif hs.valid:
+            meaning = Text(codes.short(hs.code))
+        else:
+            meaning = Text(codes.describe(hs.code), style="bold red")
+        magnets = magnets_of(hs.code) if 0 <= hs.code <= 80 else "?"
+        raw = state.raw.get(hole)
+        cells = [_sensor_cell(raw, p, f"s{(hole - 1) * 4 + p + 1}" in faults) for p in range(4)]
+        label = Text(str(hole), style="bold red" if f"h{hole}" in faults else "")
+        table.add_row(label, str(hs.code), magnets, meaning, *cells)
+    return table
+
+
+def render_board(state: DoctorState) -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold")
+    table.add_column()
+    status = Text("online", style="green") if state.online else Text("OFFLINE", style="bold red")
+    table.add_row("port", Text.assemble(state.url, "  ", status))
+    h = state.hello
+    if h is not None:
+        table.add_row("board", f"{h.board}  firmware {h.fw}  protocol {h.proto}  {h.holes} holes")
+        table.add_row("", f"caps {','.join(h.caps) or '-'}  last reset: {h.reset}")
+    hb = state.heartbeat
+    if hb is not None:
+        table.add_row(
+            "running",
+            f"up {hb.uptime_ms / 1000:.1f} s  {hb.sps} scans/s ({hb.scans} in all)  "
+            f"commands {hb.cmd}, bad command lines {hb.bad}  faults raised {hb.flt}",
+        )
+    else:
+        table.add_row("running", Text("no heartbeat yet", style="dim"))
+    rfid = Text(rfid_text(h.rfid) if h is not None else "?")
+    if h is not None and h.rfid is None:
+        rfid.stylize("bold red")
+    errors = f"errors {hb.rfe}, re-inits {hb.rfr}" if hb is not None else "errors ?"
+    table.add_row("RFID", Text.assemble(rfid, f"  {errors}  card: {state.model.card or '-'}"))
+    table.add_row("button", "pressed" if state.model.button else "released")
+    return table
+
+
+def render_link(state: DoctorState) -> Table:
+    c = state.counters
+    table = Table(title="link", title_justify="left", show_header=False)
+    names = counter_names()
+    half = (len(names) + 1) // 2
+    for _ in range(2):
+        table.add_column(style="bold")
+        table.add_column(justify="right")
+    for i in range(half):
+        row: list[RenderableType] = []
+        for name in (names[i], names[i + half] if i + half < len(names) else None):
+            if name is None:
+                row += ["", ""]
+                continue
+            value = getattr(c, name)
+            bad = name in ("crc", "shape", "long", "args", "gaps", "offline") and value
+            row += [name, Text(str(value), style="bold red" if bad else "")]
+        table.add_row(*row)
+    return table
+
+
+def render_faults(state: DoctorState) -> RenderableType:
+    model = state.model
+    lines = Text()
+    if model.faults:
+        for key in sorted(model.faults):
+            lines.append(f"{key} ", style="bold red")
+            text = model.fault_texts.get(key, "")
+            lines.append(f"{fault_place(key)}{': ' + text if text else ''}\n")
+    else:
+        lines.append("no faults\n", style="green")
+    if state.raw_error:
+        lines.append(f"RAW: {state.raw_error}\n", style="yellow")
+    for entry in state.recent:
+        lines.append(entry + "\n", style="dim")
+    return lines
+
+
+def render(state: DoctorState) -> RenderableType:
+    """The whole doctor view for one moment."""
+    side = Table.grid(padding=(0, 4))
+    side.add_row(render_link(state), render_faults(state))
+    return Group(render_board(state), render_holes(state), side)
+
+
+def _drain(link: Link, state: DoctorState, until: float, stop: Callable[[], bool]) -> None:
+    while True:
+        remaining = until - time.monotonic()
+        if remaining <= 0 or stop():
+            return
+        try:
+            item = link.events.get(timeout=min(remaining, 0.05))
+        except queue.Empty:
+            continue
+        state.take(item)
+
+
+def _ask_raw(link: Link, state: DoctorState, retries: int = 0) -> None:
+    try:
+        reply = link.command("RAW", timeout=1.0, retries=retries)
+        state.raw_error = f"refused: {reply.reason}" if isinstance(reply, Err) else ""
+    except LinkError as exc:
+        state.raw_error = str(exc)
+
+
+def calibrate(link: Link, out: Console) -> int:
+    """Send CAL; print the outcome. Calibrate with every hole empty."""
+    out.print("calibrating: every hole must be empty ...")
+    try:
+        reply = link.command("CAL", timeout=5.0, retries=0)
+    except LinkError as exc:
+        out.print(f"calibration failed: {exc}")
+        return 1
+    if isinstance(reply, Err):
+        out.print(f"calibration refused by the board: {reply.reason}")
+        return 1
+    out.print("calibration OK: the new zeros are saved on the board")
+    return 0
+
+
+def main(
+    argv: list[str] | None = None,
+    *,
+    opener: Callable[[str | None], Link] = Link,
+    console: Console | None = None,
+) -> int:
+    parser = argparse.ArgumentParser(
+        prog="upref doctor",
+        description="Live view of every sensor, the RFID reader and the link; calibration.",
+    )
+    parser.add_argument("--port", metavar="URL", help="device path or pyserial URL")
+    parser.add_argument(
+        "--calibrate", action="store_true", help="calibrate the sensors' zeros (holes empty)"
+    )
+    parser.add_argument("--once", action="store_true", help="print one picture and exit")
+    args = parser.parse_args(argv)
+    out = console or Console()
+    try:
+        codes = CodeTable.load()
+    except (OSError, ValueError) as exc:
+        print(f"upref doctor: {exc}", file=sys.stderr)
+        return 1
+    link = open_link(args.port, "upref doctor", opener)
+    if link is None:
+        return 1
+    state = DoctorState(link.url, BoardModel(codes))
+    try:
+        with link:
+            if args.calibrate:
+                return calibrate(link, out)
+            if args.once:
+                return _once(link, state, out)
+            return _live(link, state, out)
+    except KeyboardInterrupt:
+        return 0
+
+
+def _once(link: Link, state: DoctorState, out: Console) -> int:
+    _ask_raw(link, state, retries=2)
+    # wait for a heartbeat (about one a second) so the RFID counters are known
+    deadline = time.monotonic() + 1.5
+    _drain(link, state, deadline, lambda: link.heartbeat is not None)
+    _drain(link, state, time.monotonic() + 0.05, lambda: False)
+    state.refresh_from(link)
+    out.print(render(state))
+    return 0 if link.error is None else 1
+
+
+def _live(link: Link, state: DoctorState, out: Console) -> int:
+    stop = threading.Event()
+
+    def poll_raw() -> None:
+        while not stop.is_set():
+            _ask_raw(link, state)
+            stop.wait(RAW_EVERY)
+
+    poller = threading.Thread(target=poll_raw, name="upref-doctor-raw", daemon=True)
+    poller.start()
+    try:
+        with Live(render(state), console=out, refresh_per_second=REFRESH_PER_SECOND) as live:
+            while link.error is None:
+                _drain(link, state, time.monotonic() + 1 / REFRESH_PER_SECOND, lambda: False)
+                state.refresh_from(link)
+                live.update(render(state))
+    finally:
+        stop.set()
+    out.print(f"upref doctor: {link.error}")
+    return 1

@@ -1,0 +1,778 @@
+"""The serial link to the board: a thin transport over any pyserial URL.
+
+`Link` opens the port, does the handshake (HELLO, protocol check, SNAP), and then a reader
+thread turns lines into typed events and puts them, with the link's own notices, on the
+`events` queue. It keeps the host's picture exact (docs/protocol.md, "Keeping the host's
+picture exact"): a sequence gap, a CRC or shape error, malformed arguments, an unrequested
+HELLO (the board reset), a reconnect or the board coming back online makes it ask for a fresh
+SNAP, sent again every 500 ms until answered. No frame for 3 s marks the board offline. When
+the port fails or its device vanishes it reopens it with back-off, with no step by the user.
+Dropped lines are counted and reported (`Dropped`), never acted on.
+
+Commands (`command`) are matched to their OK/ERR/ECHO by sequence number and sent again when
+unanswered.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, replace
+from typing import Literal, Protocol
+
+import serial
+
+from upref.protocol import (
+    HOST_FRAMES,
+    PROTO_VERSION,
+    Echo,
+    Err,
+    Event,
+    Frame,
+    Heartbeat,
+    Hello,
+    InvalidFrameError,
+    LineSplitter,
+    Ok,
+    RawLevels,
+    Snapshot,
+    decode,
+    encode_command,
+    parse_event,
+)
+
+__all__ = [
+    "BoardReset",
+    "Dropped",
+    "Link",
+    "LinkCounters",
+    "LinkError",
+    "LinkItem",
+    "LinkTimeout",
+    "Notice",
+    "Offline",
+    "Online",
+    "PortNotOpen",
+    "ProtocolMismatch",
+    "Resynced",
+]
+
+
+class LinkError(Exception):
+    """The link cannot do what was asked: no board, a port that fails, a board that is silent."""
+
+
+class LinkTimeout(LinkError):
+    """The board did not answer in time."""
+
+
+class PortNotOpen(LinkError):
+    """The link is closed, or the board is disconnected while the link reconnects."""
+
+
+class ProtocolMismatch(LinkError):
+    """The board speaks another protocol version than this host."""
+
+    def __init__(self, url: str, board_proto: int, host_proto: int = PROTO_VERSION) -> None:
+        self.url = url
+        self.board_proto = board_proto
+        self.host_proto = host_proto
+        deploy = f"update the board's firmware with `make deploy PORT={url}`"
+        host = "update the host (git pull, then `make venv`)"
+        first, second = (deploy, host) if board_proto < host_proto else (host, deploy)
+        super().__init__(
+            f"the board at {url} speaks upref protocol {board_proto}, this host speaks "
+            f"protocol {host_proto}: {first}, or {second}, so that both speak the same version"
+        )
+
+
+@dataclass
+class LinkCounters:
+    """What the link has seen since it was made (across reconnects)."""
+
+    frames: int = 0  # valid frames received and delivered
+    crc: int = 0  # well-shaped lines with a wrong CRC, dropped
+    shape: int = 0  # lines starting with '@' that are not frames, dropped
+    long: int = 0  # over-long lines, dropped
+    unknown: int = 0  # sound frames of an unknown type, dropped
+    junk: int = 0  # lines not starting with '@' (REPL text, boot messages), dropped
+    args: int = 0  # frames with malformed arguments, dropped
+    gaps: int = 0  # sequence gaps
+    resyncs: int = 0  # snapshots asked for to resynchronise
+    reconnects: int = 0  # times the port was reopened after it failed
+    offline: int = 0  # times the board went offline (silent, or its port lost)
+    commands: int = 0  # frames sent to the board (commands, HELLO and SNAP requests)
+    retries: int = 0  # frames sent again because their answer did not come
+
+
+# --- notices: what the link itself has to say, delivered on `events` with the board events --
+
+
+@dataclass(frozen=True)
+class Online:
+    """Frames flow from the board (after the handshake, or after silence)."""
+
+    url: str
+
+
+@dataclass(frozen=True)
+class Offline:
+    """The board went silent or its port was lost; `reason` says which."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Resynced:
+    """A snapshot taken to resynchronise (on connect, after a gap, an error, a reset...);
+    apply it like any Snapshot."""
+
+    snapshot: Snapshot
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class BoardReset:
+    """The board sent a HELLO nobody asked for: it has rebooted. A resync follows."""
+
+    hello: Hello
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """A line that was dropped and counted under `kind` (never acted on)."""
+
+    kind: str
+    line: bytes
+    reason: str = ""
+
+
+Notice = Online | Offline | Resynced | BoardReset | Dropped
+LinkItem = Event | Notice
+
+
+class SerialPort(Protocol):
+    """The subset of pyserial's `Serial` the link uses."""
+
+    @property
+    def in_waiting(self) -> int: ...
+
+    def read(self, size: int = 1) -> bytes: ...
+
+    def write(self, data: bytes, /) -> int | None: ...
+
+    def close(self) -> None: ...
+
+
+SerialFactory = Callable[..., SerialPort]
+
+State = Literal["closed", "hello", "snap", "ready"]
+
+
+@dataclass
+class _Pending:
+    command: str
+    seqs: list[int] = field(default_factory=list)
+    reply: Ok | Err | Echo | None = None
+    error: LinkError | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+
+
+def _is_device_path(url: str) -> bool:
+    return "://" not in url and os.path.isabs(url)
+
+
+def _open_advice(url: str, exc: BaseException) -> str:
+    text = f"cannot open {url}: {exc}"
+    low = str(exc).lower()
+    if "permission denied" in low:
+        text += "; your user may not use serial ports: `sudo usermod -aG dialout $USER`, then log in again"
+    elif "busy" in low:
+        text += "; another program (mpremote, a serial monitor, another upref) has the port open"
+    elif "no such file" in low or "could not open port" in low:
+        text += (
+            "; is the board plugged in? `upref doctor` lists the ports it sees, "
+            "`upref sim` starts a simulated board"
+        )
+    return text
+
+
+class Link:
+    """A connection to one board. Construction opens the port and completes the handshake.
+
+    :param url: a device path or any pyserial URL (`socket://`, `rfc2217://`, `loop://`, a
+        simulator's pty); None finds the board (`discovery.find_board`), again on each reconnect.
+    :param serial_factory: called as `serial_factory(url, baudrate=, timeout=, write_timeout=)`
+        to open the port (tests pass a fake).
+    :param connect_timeout: how long the handshake may take before `LinkTimeout`.
+    :param heartbeat_timeout: silence after which the board is reported offline.
+    :param snap_retry: a SNAP request unanswered this long is sent again.
+    :param hello_retry: a HELLO unanswered this long is sent again (doubling to `backoff_max`).
+    :param backoff_start, backoff_max: reconnect delays, doubling from start to max.
+    :param poll: read timeout of the reader thread; timers are checked at least this often.
+    :raises LinkError: no board found, or the port cannot be opened.
+    :raises ProtocolMismatch: the board speaks another protocol version.
+    :raises LinkTimeout: the board did not complete the handshake in time.
+    """
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        serial_factory: SerialFactory = serial.serial_for_url,
+        baudrate: int = 115200,
+        connect_timeout: float = 3.0,
+        heartbeat_timeout: float = 3.0,
+        snap_retry: float = 0.5,
+        hello_retry: float = 0.5,
+        backoff_start: float = 0.2,
+        backoff_max: float = 2.0,
+        poll: float = 0.05,
+        write_timeout: float = 1.0,
+    ) -> None:
+        self._factory = serial_factory
+        self._baudrate = baudrate
+        self._heartbeat_timeout = heartbeat_timeout
+        self._snap_retry = snap_retry
+        self._hello_retry = hello_retry
+        self._backoff_start = backoff_start
+        self._backoff_max = backoff_max
+        self._poll = poll
+        self._write_timeout = write_timeout
+
+        self.events: queue.Queue[LinkItem] = queue.Queue()
+        self.hello: Hello | None = None
+        self.snapshot: Snapshot | None = None
+        self.heartbeat: Heartbeat | None = None
+
+        self._lock = threading.RLock()
+        self._cv = threading.Condition(self._lock)
+        self._stop = threading.Event()
+        self._c = LinkCounters()
+        self._raw: dict[int, RawLevels] = {}
+        self._port: SerialPort | None = None
+        self._state: State = "closed"
+        self._online = False
+        self._closed = False
+        self._fatal: LinkError | None = None
+        self._broken: str | None = None
+        self._tx_seq = 0
+        self._rx_expected: int | None = None
+        self._holes = 10
+        self._splitter = LineSplitter()
+        self._pending: dict[int, _Pending] = {}
+        self._snap_pending = False
+        self._snap_reason = ""
+        self._snap_sent = 0.0
+        self._hello_sent = 0.0
+        self._hello_interval = hello_retry
+        self._hello_outstanding = 0
+        self._session_reason = "connect"
+        self._last_frame = 0.0
+        self._next_path_check = 0.0
+        self._backoff = backoff_start
+        self._rx_bytes = 0
+        self._last_dropped: bytes | None = None
+        self._last_error = ""
+
+        self._url_given = url
+        if url is None:
+            from upref import discovery  # discovery imports this module
+
+            url = discovery.find_board()
+        self.url: str = url
+        try:
+            port = self._open(url)
+        except (serial.SerialException, OSError, ValueError) as exc:
+            raise LinkError(_open_advice(url, exc)) from None
+        self._thread = threading.Thread(target=self._run, name=f"upref-link {url}", daemon=True)
+        with self._cv:
+            self._port = port
+            self._begin_session(time.monotonic())
+        self._thread.start()
+        with self._cv:
+            done = self._cv.wait_for(
+                lambda: self._state == "ready" or self._fatal is not None, connect_timeout
+            )
+            fatal = self._fatal
+            message = "" if done else self._handshake_failure(connect_timeout)
+        if fatal is not None:
+            self.close()
+            raise fatal
+        if not done:
+            self.close()
+            raise LinkTimeout(message)
+
+    # -- public ------------------------------------------------------------------------------
+
+    @property
+    def counters(self) -> LinkCounters:
+        """A copy of the counters."""
+        with self._lock:
+            return replace(self._c)
+
+    @property
+    def raw(self) -> dict[int, RawLevels]:
+        """The latest RAW levels per hole (filled by `command("RAW")`)."""
+        with self._lock:
+            return dict(self._raw)
+
+    @property
+    def online(self) -> bool:
+        with self._lock:
+            return self._online
+
+    @property
+    def error(self) -> LinkError | None:
+        """The error that stopped the link for good (a protocol mismatch), or None."""
+        with self._lock:
+            return self._fatal
+
+    @property
+    def connected(self) -> bool:
+        """True while the port is open and the board has answered HELLO."""
+        with self._lock:
+            return self._port is not None and self._state in ("snap", "ready")
+
+    def command(
+        self, ftype: str, *args: str | int, timeout: float = 1.0, retries: int = 2
+    ) -> Ok | Err | Echo:
+        """Send a command and wait for its OK, ERR or ECHO (matched by sequence number).
+
+        An unanswered command is sent again, with a new sequence number, up to `retries` times;
+        an answer to any of its copies counts. ERR is returned, not raised. While the link
+        reconnects, waits up to `timeout` for it to come back.
+
+        :raises ValueError: an unknown command, HELLO or SNAP (use `request_snapshot`), or an
+            argument that cannot be framed.
+        :raises LinkTimeout: no answer after all tries.
+        :raises PortNotOpen: the link is closed, or the board stays disconnected.
+        :raises ProtocolMismatch: the board turned out to speak another protocol.
+        """
+        if ftype not in HOST_FRAMES:
+            raise ValueError(f"unknown command {ftype!r}; the board knows {', '.join(HOST_FRAMES)}")
+        if ftype in ("HELLO", "SNAP"):
+            raise ValueError(
+                f"{ftype} is answered by a {ftype} frame, not OK: use Link.request_snapshot() "
+                "and the link's `hello`/`snapshot`"
+            )
+        encode_command(0, ftype, *args)  # bad arguments raise ValueError here, before sending
+        pending = _Pending(ftype)
+        tries = retries + 1
+        for attempt in range(tries):
+            with self._cv:
+                self._wait_usable(timeout)
+                seq = self._send(ftype, *args)
+                if attempt:
+                    self._c.retries += 1
+                pending.seqs.append(seq)
+                self._pending[seq] = pending
+            if pending.done.wait(timeout):
+                break
+        with self._lock:
+            for s in pending.seqs:
+                self._pending.pop(s, None)
+        if pending.error is not None:
+            raise pending.error
+        if pending.reply is None:
+            raise LinkTimeout(
+                f"no answer to {ftype} from the board at {self.url} after {tries} "
+                f"tr{'y' if tries == 1 else 'ies'} of {timeout:g} s: is it still running the upref "
+                "firmware? `upref doctor` shows the link's counters"
+            )
+        return pending.reply
+
+    def echo(self, text: str, *, timeout: float = 1.0) -> str:
+        """Loopback: the board sends `text` back (words separated by single spaces).
+
+        :raises LinkError: as `command`, or when the board answers with something else.
+        """
+        reply = self.command("ECHO", *text.split(), timeout=timeout)
+        if not isinstance(reply, Echo):
+            raise LinkError(f"the board answered ECHO with {reply!r}")
+        return reply.text
+
+    def request_snapshot(self, reason: str = "asked") -> None:
+        """Ask for a fresh SNAP; it arrives on `events` as `Resynced`."""
+        with self._lock:
+            if self._port is not None and self._state in ("snap", "ready"):
+                self._resync(reason, force=True)
+
+    def close(self) -> None:
+        """Stop the reader thread and close the port. Safe to call twice."""
+        with self._cv:
+            if self._closed:
+                return
+            self._closed = True
+            self._stop.set()
+            self._cv.notify_all()
+        if self._thread.is_alive() and threading.current_thread() is not self._thread:
+            self._thread.join(timeout=5)
+        with self._cv:
+            port, self._port = self._port, None
+            self._state = "closed"
+            self._fail_pending(PortNotOpen(f"the link to {self.url} is closed"))
+            self._cv.notify_all()
+        if port is not None:
+            _close_quietly(port)
+
+    def __enter__(self) -> Link:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<Link {self.url} {self._state}{' online' if self._online else ''}>"
+
+    # -- the reader thread ---------------------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.is_set() and self._fatal is None:
+                port = self._port
+                if port is None:
+                    self._reconnect_step()
+                    continue
+                try:
+                    waiting = port.in_waiting
+                    data = port.read(waiting if waiting > 0 else 1)
+                except (serial.SerialException, OSError) as exc:
+                    if self._stop.is_set():
+                        break
+                    with self._cv:
+                        self._lost(f"read failed: {exc}")
+                    continue
+                with self._cv:
+                    if self._stop.is_set():
+                        break
+                    now = time.monotonic()
+                    if data:
+                        self._rx_bytes += len(data)
+                        for line in self._splitter.feed(data):
+                            self._on_line(line, now)
+                            if self._port is not port:
+                                break
+                    if self._port is port:
+                        self._tick(now)
+        except Exception as exc:  # a bug in the link: report it, never die silently
+            with self._cv:
+                self._fail(LinkError(f"the link's reader stopped on an internal error: {exc!r}"))
+
+    def _open(self, url: str) -> SerialPort:
+        return self._factory(
+            url, baudrate=self._baudrate, timeout=self._poll, write_timeout=self._write_timeout
+        )
+
+    def _reconnect_step(self) -> None:
+        if self._stop.wait(self._backoff):
+            return
+        url = self._url_given
+        try:
+            if url is None:
+                from upref import discovery
+
+                url = discovery.find_board()
+            port = self._open(url)
+        except (LinkError, serial.SerialException, OSError, ValueError) as exc:
+            with self._cv:
+                self._last_error = str(exc)
+                self._backoff = min(self._backoff * 2, self._backoff_max)
+            return
+        with self._cv:
+            if self._stop.is_set():
+                _close_quietly(port)
+                return
+            self.url = url
+            self._port = port
+            self._c.reconnects += 1
+            self._backoff = self._backoff_start
+            self._session_reason = "reconnect"
+            self._begin_session(time.monotonic())
+
+    # Everything below runs with the lock held.
+
+    def _begin_session(self, now: float) -> None:
+        self._splitter = LineSplitter()
+        self._rx_expected = None
+        self._state = "hello"
+        self._online = False
+        self._snap_pending = False
+        self._hello_outstanding = 0
+        self._hello_interval = self._hello_retry
+        self._last_frame = now
+        self._next_path_check = now
+        self._send_hello(now)
+        self._cv.notify_all()
+
+    def _emit(self, item: LinkItem) -> None:
+        self.events.put(item)
+
+    def _send(self, ftype: str, *args: str | int) -> int:
+        port = self._port
+        if port is None:
+            raise PortNotOpen(f"the board at {self.url} is not connected")
+        seq = self._tx_seq
+        data = encode_command(seq, ftype, *args)
+        self._tx_seq = (seq + 1) & 0xFFFF
+        try:
+            port.write(data)
+        except (serial.SerialException, OSError) as exc:
+            self._broken = f"write failed: {exc}"
+            raise PortNotOpen(f"cannot write to {self.url}: {exc}") from None
+        self._c.commands += 1
+        return seq
+
+    def _send_quiet(self, ftype: str) -> None:
+        try:
+            self._send(ftype)
+        except PortNotOpen:
+            pass  # the reader notices `_broken` and reconnects
+
+    def _send_hello(self, now: float) -> None:
+        self._hello_sent = now
+        self._hello_outstanding += 1
+        self._send_quiet("HELLO")
+
+    def _request_snap(self, reason: str, now: float) -> None:
+        self._snap_pending = True
+        self._snap_reason = reason
+        self._snap_sent = now
+        self._send_quiet("SNAP")
+
+    def _resync(self, reason: str, force: bool = False) -> None:
+        if self._state in ("closed", "hello"):
+            return  # the handshake takes a snapshot anyway
+        if self._snap_pending and not force:
+            return  # the snapshot on its way is newer than whatever was lost
+        self._c.resyncs += 1
+        self._request_snap(reason, time.monotonic())
+
+    def _wait_usable(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while True:
+            if self._fatal is not None:
+                raise self._fatal
+            if self._closed:
+                raise PortNotOpen(f"the link to {self.url} is closed")
+            if self._port is not None and self._state in ("snap", "ready"):
+                return
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                why = f": {self._last_error}" if self._last_error else ""
+                raise PortNotOpen(
+                    f"the board at {self.url} is not connected{why}; the link keeps trying to reconnect"
+                )
+            self._cv.wait(remaining)
+
+    def _fail_pending(self, error: LinkError) -> None:
+        for pending in list(self._pending.values()):
+            if pending.reply is None and pending.error is None:
+                pending.error = error
+                pending.done.set()
+        self._pending.clear()
+
+    def _lost(self, reason: str) -> None:
+        port, self._port = self._port, None
+        if port is None:
+            return
+        _close_quietly(port)
+        was_online = self._online
+        self._online = False
+        self._state = "closed"
+        self._snap_pending = False
+        self._last_error = reason
+        self._backoff = self._backoff_start
+        self._fail_pending(PortNotOpen(f"lost the board at {self.url}: {reason}"))
+        if was_online:
+            self._c.offline += 1
+        self._emit(Offline(f"lost the port {self.url} ({reason}); reconnecting"))
+        self._cv.notify_all()
+
+    def _fail(self, error: LinkError) -> None:
+        self._fatal = error
+        port, self._port = self._port, None
+        if port is not None:
+            _close_quietly(port)
+        if self._online:
+            self._c.offline += 1
+        self._online = False
+        self._state = "closed"
+        self._fail_pending(error)
+        self._emit(Offline(str(error)))
+        self._cv.notify_all()
+
+    def _tick(self, now: float) -> None:
+        if self._broken is not None:
+            reason, self._broken = self._broken, None
+            self._lost(reason)
+            return
+        if _is_device_path(self.url) and now >= self._next_path_check:
+            self._next_path_check = now + 0.25
+            if not os.path.exists(self.url):
+                self._lost(f"{self.url} has vanished")
+                return
+        if self._state == "hello" and now - self._hello_sent >= self._hello_interval:
+            self._c.retries += 1
+            self._hello_interval = min(
+                self._hello_interval * 2, max(self._backoff_max, self._hello_retry)
+            )
+            self._send_hello(now)
+        if self._snap_pending and self._online and now - self._snap_sent >= self._snap_retry:
+            self._c.retries += 1
+            self._snap_sent = now
+            self._send_quiet("SNAP")
+        if self._online and now - self._last_frame >= self._heartbeat_timeout:
+            self._online = False
+            self._c.offline += 1
+            self._emit(Offline(f"no frame from the board for {now - self._last_frame:.1f} s"))
+
+    def _drop(self, err: InvalidFrameError, line: bytes) -> None:
+        setattr(self._c, err.kind, getattr(self._c, err.kind) + 1)
+        self._last_dropped = line
+        self._emit(Dropped(err.kind, bytes(line), str(err)))
+
+    def _on_line(self, line: bytes, now: float) -> None:
+        try:
+            frame = decode(line)
+        except InvalidFrameError as err:
+            self._drop(err, line)
+            if err.seq is not None:  # a sound frame of a type we do not know: the board is alive
+                self._heard(err.seq, now, False)
+            elif err.kind in ("crc", "shape") or (err.kind == "long" and line[:1] == b"@"):
+                self._resync(f"{err.kind} error")
+            return
+        is_hello = frame.type == "HELLO"
+        expected_before = self._rx_expected
+        self._heard(frame.seq, now, is_hello)
+        try:
+            event = parse_event(frame, holes=self._holes)
+        except InvalidFrameError as err:
+            proto = _raw_proto(frame) if is_hello else None
+            if proto is not None and proto != PROTO_VERSION:
+                self._fail(ProtocolMismatch(self.url, proto))
+                return
+            self._drop(err, line)
+            self._resync(f"malformed {frame.type}")
+            return
+        self._c.frames += 1
+        self._dispatch(event, frame, expected_before, now)
+
+    def _heard(self, seq: int, now: float, is_hello: bool) -> None:
+        self._last_frame = now
+        if not self._online and self._state == "ready":
+            self._online = True
+            self._emit(Online(self.url))
+            self._resync("back online")
+        if self._rx_expected is not None and seq != self._rx_expected and not is_hello:
+            self._c.gaps += 1
+            self._resync(f"sequence gap: expected {self._rx_expected:04X}, got {seq:04X}")
+        self._rx_expected = (seq + 1) & 0xFFFF
+
+    def _dispatch(
+        self, event: Event, frame: Frame, expected_before: int | None, now: float
+    ) -> None:
+        if isinstance(event, Hello):
+            self._on_hello(event, frame, expected_before, now)
+            return
+        if self._state == "hello":
+            return  # before the handshake: the snapshot that follows covers it
+        if isinstance(event, Snapshot):
+            self.snapshot = event
+            if self._snap_pending:
+                self._snap_pending = False
+                self._emit(Resynced(event, self._snap_reason))
+            else:
+                self._emit(event)
+            if self._state == "snap":
+                self._state = "ready"
+                self._cv.notify_all()
+            return
+        if isinstance(event, Heartbeat):
+            self.heartbeat = event
+        elif isinstance(event, RawLevels):
+            self._raw[event.hole] = event
+        elif isinstance(event, Ok | Err | Echo):
+            pending = self._pending.get(event.cmd_seq)
+            if pending is not None and pending.reply is None and pending.error is None:
+                pending.reply = event
+                pending.done.set()
+        self._emit(event)
+
+    def _on_hello(
+        self, hello: Hello, frame: Frame, expected_before: int | None, now: float
+    ) -> None:
+        if hello.proto != PROTO_VERSION:
+            self._fail(ProtocolMismatch(self.url, hello.proto))
+            return
+        self.hello = hello
+        self._holes = hello.holes
+        booted = frame.seq == 0 and expected_before not in (None, 0)
+        if self._state == "hello":
+            self._hello_outstanding = max(0, self._hello_outstanding - 1)
+            self._state = "snap"
+            self._emit(hello)
+            self._online = True
+            self._emit(Online(self.url))
+            self._request_snap(self._session_reason, now)
+            self._cv.notify_all()
+        elif self._hello_outstanding > 0 and not booted:
+            self._hello_outstanding -= 1  # the answer to a HELLO sent twice
+            self._emit(hello)
+        else:
+            self._hello_outstanding = 0
+            self._emit(BoardReset(hello))
+            self._resync("board reset", force=True)
+
+    def _handshake_failure(self, timeout: float) -> str:
+        url = self.url
+        deploy = f"deploy the firmware with `make deploy PORT={url}`"
+        if self.hello is not None:
+            bad = f" ({self._c.args} malformed frames dropped)" if self._c.args else ""
+            return (
+                f"the board at {url} answered HELLO but sent no valid SNAP within {timeout:g} s"
+                f"{bad}; its firmware may be broken or of another version: {deploy}"
+            )
+        if self._rx_bytes == 0:
+            extra = f" (last error: {self._last_error})" if self._last_error else ""
+            return (
+                f"no answer from {url} within {timeout:g} s{extra}: is the board powered and "
+                f"running the upref firmware? Press its reset button, or {deploy}"
+            )
+        c = self._c
+        if c.frames == 0 and c.junk:
+            return (
+                f"{url} sends text but no upref frames within {timeout:g} s "
+                f"({c.junk} lines, the last {self._last_dropped!r}): the board may be at the "
+                f"MicroPython REPL or running other code; reset it, or {deploy}"
+            )
+        return (
+            f"no HELLO from {url} within {timeout:g} s ({c.frames} frames, {c.crc} CRC errors, "
+            f"{c.shape} malformed, {c.junk} other lines): check the cable and the baud rate "
+            f"(115200), or {deploy}"
+        )
+
+
+def _raw_proto(frame: Frame) -> int | None:
+    """The proto= of a HELLO whose other arguments did not parse (a board of another version)."""
+    for a in frame.args:
+        if a.startswith("proto="):
+            value = a[6:]
+            if value.isdigit():
+                return int(value)
+    return None
+
+
+def _close_quietly(port: SerialPort) -> None:
+    try:
+        port.close()
+    except Exception:  # closing a failed port may fail again; nothing to do about it
+        pass
+
+
+def counter_names() -> list[str]:
+    """The counters' names, in display order."""
+    return [f.name for f in fields(LinkCounters)]

@@ -1,0 +1,680 @@
+"""The upref wire codec: pure functions over bytes, no I/O.
+
+The frame format, the frame tables and the protocol version come from the one source of truth,
+`firmware/lib/wire.py`, loaded here by path (the firmware runs the same file). docs/protocol.md
+describes every frame; tests/vectors/frames.json holds the test vectors.
+
+- `LineSplitter.feed(data)` turns a byte stream into lines.
+- `decode(line)` checks one line and returns its `Frame`, or raises `InvalidFrameError` whose
+  `.kind` names the counter that drops it ("crc", "shape", "long", "unknown", "junk").
+- `parse_event(frame)` turns a board frame into a typed event, or raises `InvalidFrameError`
+  of kind "args" when its arguments are malformed.
+- `encode_command(seq, type, *args)` builds a host command; `encode_frame` any frame and
+  `encode_event(seq, event)` a board frame from a typed event (for fakes and round trips).
+"""
+
+from __future__ import annotations
+
+import binascii
+import importlib.util
+import re
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Final, Literal
+
+from upref import paths
+
+__all__ = [
+    "BOARD_FRAMES",
+    "FAULT_KINDS",
+    "HOST_FRAMES",
+    "MAX_CODE",
+    "MAX_LINE",
+    "PROTO_VERSION",
+    "Button",
+    "CardArrived",
+    "CardLeft",
+    "Echo",
+    "Err",
+    "Event",
+    "Fault",
+    "FaultCleared",
+    "Frame",
+    "Heartbeat",
+    "Hello",
+    "HoleChanged",
+    "InvalidFrameError",
+    "LineSplitter",
+    "Ok",
+    "RawLevels",
+    "Snapshot",
+    "crc16",
+    "decode",
+    "encode_command",
+    "encode_event",
+    "encode_frame",
+    "parse_event",
+]
+
+
+def _load_wire() -> ModuleType:
+    path = paths.firmware_dir() / "lib" / "wire.py"
+    spec = importlib.util.spec_from_file_location("upref_firmware_wire", path)
+    if spec is None or spec.loader is None:  # pragma: no cover - only with a broken checkout
+        raise ImportError(f"cannot load the wire format from {str(path)!r}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+wire: Final[ModuleType] = _load_wire()
+
+PROTO_VERSION: Final[int] = int(wire.PROTO_VERSION)
+MAX_LINE: Final[int] = int(wire.MAX_LINE)
+BOARD_FRAMES: Final[tuple[str, ...]] = tuple(wire.BOARD_FRAMES)
+HOST_FRAMES: Final[tuple[str, ...]] = tuple(wire.HOST_FRAMES)
+FAULT_KINDS: Final[tuple[str, ...]] = tuple(wire.FAULT_KINDS)
+
+MAX_CODE: Final[int] = 80  # 3**4 - 1: four sensor positions, three readings each
+SENSORS_PER_HOLE: Final[int] = 4
+MAX_HOLES: Final[int] = 64
+MAX_LEVEL: Final[int] = 65535
+UID_HEX_LENGTHS: Final[tuple[int, ...]] = (8, 14, 20)  # 4-, 7- and 10-byte UIDs
+
+DropKind = Literal["crc", "shape", "long", "unknown", "junk", "args"]
+DROP_KINDS: Final[tuple[str, ...]] = ("crc", "shape", "long", "unknown", "junk", "args")
+
+
+def crc16(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no xorout) of `data`."""
+    return binascii.crc_hqx(data, 0xFFFF)
+
+
+class InvalidFrameError(ValueError):
+    """A line that is not a valid frame, or a frame with malformed arguments.
+
+    `kind` names the receiver's counter that drops it: "crc", "shape", "long", "unknown",
+    "junk" (from `decode`) or "args" (from `parse_event`). `line` is the offending line; `seq`
+    the frame's sequence number when the frame itself was sound ("unknown", "args").
+    """
+
+    def __init__(self, kind: DropKind, message: str, line: bytes = b"", seq: int | None = None):
+        super().__init__(message)
+        self.kind: DropKind = kind
+        self.line = line
+        self.seq = seq
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One checked frame: sequence number, type and arguments (tokens between spaces)."""
+
+    seq: int
+    type: str
+    args: tuple[str, ...] = ()
+    raw: bytes = field(default=b"", compare=False, repr=False)
+
+    def text(self) -> str:
+        """The frame's line as received (or rebuilt), for messages."""
+        if self.raw:
+            return self.raw.decode("ascii", "replace")
+        return " ".join((f"@{self.seq:04X}", self.type, *self.args))
+
+
+# ---------------------------------------------------------------------------------------------
+# Lines
+
+
+class LineSplitter:
+    """Splits a byte stream into lines, like pyserial's `threaded.Packetizer`.
+
+    A line ends at `\\r\\n`, `\\n` or `\\r`; empty lines are skipped. A line longer than the
+    protocol allows (MAX_LINE bytes with its line end) is cut: the rest of it is discarded up to
+    its line end, it is counted in `overlong`, and its first MAX_LINE - 1 bytes are returned in
+    its place, which `decode` always rejects as kind "long" (so the receiver counts and reports
+    it in order with the other lines, and never acts on it). Memory use is bounded.
+    """
+
+    _BREAK = re.compile(rb"[\r\n]")
+
+    def __init__(self, max_line: int = MAX_LINE) -> None:
+        self._limit = max_line - 2  # content bytes a line may hold without its \r\n
+        self._buf = bytearray()
+        self._skipping = False
+        self.overlong = 0
+        self.lines = 0
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """Add received bytes; return the lines they complete, in order."""
+        pieces = self._BREAK.split(data)
+        out: list[bytes] = []
+        for piece in pieces[:-1]:
+            if self._skipping:
+                line: bytes = bytes(self._buf)
+                self._skipping = False
+                self.overlong += 1
+            else:
+                line = bytes(self._buf) + piece
+                if len(line) > self._limit:
+                    line = line[: self._limit + 1]
+                    self.overlong += 1
+            self._buf.clear()
+            if line:
+                self.lines += 1
+                out.append(line)
+        tail = pieces[-1]
+        if tail and not self._skipping:
+            self._buf += tail
+            if len(self._buf) > self._limit:
+                del self._buf[self._limit + 1 :]
+                self._skipping = True
+        return out
+
+    def reset(self) -> None:
+        """Forget a partial line (after a reconnect)."""
+        self._buf.clear()
+        self._skipping = False
+
+
+# ---------------------------------------------------------------------------------------------
+# Frames
+
+# '@' SSSS ' ' TYPE... '*' CCCC, where everything between '@' and '*' is printable ASCII
+# (0x20..0x7E) other than '@' and '*', and the type starts with an upper-case letter.
+_FRAME = re.compile(rb"@([0-9A-F]{4}) ([A-Z][\x20-\x29\x2B-\x3F\x41-\x7E]*)\*([0-9A-F]{4})")
+_HEX4 = re.compile(rb"[0-9A-F]{4}")
+_TYPE = re.compile(r"[A-Z]+")
+_ARG = re.compile(r"[\x21-\x29\x2B-\x3F\x41-\x7E]+")
+
+
+def _shape_problem(raw: bytes) -> str:
+    """Why a line starting with '@' is not a well-shaped frame (for the error message)."""
+    for i, c in enumerate(raw):
+        if c < 0x20 or c > 0x7E:
+            return f"byte 0x{c:02X} at offset {i} is not printable ASCII"
+    if len(raw) < 12:
+        return "too short for '@SSSS TYPE*CCCC'"
+    if not _HEX4.fullmatch(raw[1:5]):
+        return "sequence number is not 4 upper-case hex digits"
+    if raw[5:6] != b" ":
+        return "no space after the sequence number"
+    if raw[-5:-4] != b"*":
+        return "no '*' before the CRC"
+    if not _HEX4.fullmatch(raw[-4:]):
+        return "CRC is not 4 upper-case hex digits"
+    if not 0x41 <= raw[6] <= 0x5A:
+        return "type must start with an upper-case letter"
+    return "'@' or '*' inside the frame"
+
+
+def decode(line: bytes, frames: Collection[str] = BOARD_FRAMES) -> Frame:
+    """Check one line (its line end optional) and return its frame.
+
+    `frames` is the set of frame types this side knows: BOARD_FRAMES for what the host
+    receives (the default), HOST_FRAMES for what the board receives.
+
+    :raises InvalidFrameError: of kind "long" (over MAX_LINE bytes), "junk" (does not start
+        with '@'), "shape", "crc" or "unknown" (a sound frame of a type not in `frames`).
+    """
+    raw = bytes(line).rstrip(b"\r\n")
+    if len(raw) + 2 > MAX_LINE:
+        raise InvalidFrameError("long", f"line over {MAX_LINE} bytes: {raw[:40]!r}...", raw)
+    if not raw.startswith(b"@"):
+        raise InvalidFrameError("junk", f"not a frame (no '@'): {raw!r}", raw)
+    m = _FRAME.fullmatch(raw)
+    if m is None:
+        raise InvalidFrameError("shape", f"malformed frame, {_shape_problem(raw)}: {raw!r}", raw)
+    want = int(m[3], 16)
+    got = crc16(raw[1:-5])
+    if got != want:
+        raise InvalidFrameError(
+            "crc", f"CRC mismatch (frame says {want:04X}, computed {got:04X}): {raw!r}", raw
+        )
+    seq = int(m[1], 16)
+    parts = m[2].decode("ascii").split(" ")
+    ftype = parts[0]
+    if ftype not in frames:
+        raise InvalidFrameError("unknown", f"unknown frame type {ftype!r}: {raw!r}", raw, seq)
+    return Frame(seq, ftype, tuple(p for p in parts[1:] if p), raw)
+
+
+def encode_frame(seq: int, ftype: str, *args: str | int) -> bytes:
+    """Build one frame, line end included. Integer arguments are written in decimal.
+
+    :raises ValueError: on a sequence number outside 0..0xFFFF, a type that is not an
+        upper-case word, an empty argument or one with a space, '@', '*' or a byte outside
+        printable ASCII, or a frame longer than MAX_LINE.
+    """
+    if not 0 <= seq <= 0xFFFF:
+        raise ValueError(f"sequence number out of range 0..0xFFFF: {seq!r}")
+    if not _TYPE.fullmatch(ftype):
+        raise ValueError(f"frame type must be an upper-case word: {ftype!r}")
+    tokens = [ftype]
+    for a in args:
+        if isinstance(a, bool) or not isinstance(a, int | str):
+            raise ValueError(f"argument must be str or int: {a!r}")
+        text = str(a)
+        if not _ARG.fullmatch(text):
+            raise ValueError(
+                f"argument must be printable ASCII without spaces, '@' or '*': {text!r}"
+            )
+        tokens.append(text)
+    body = f"{seq:04X} {' '.join(tokens)}".encode("ascii")
+    line = b"@" + body + b"*" + f"{crc16(body):04X}".encode("ascii") + b"\r\n"
+    if len(line) > MAX_LINE:
+        raise ValueError(f"frame longer than {MAX_LINE} bytes ({len(line)}): {line[:40]!r}...")
+    return line
+
+
+def encode_command(seq: int, ftype: str, *args: str | int) -> bytes:
+    """Build a host command frame (`ftype` one of HOST_FRAMES), line end included.
+
+    :raises ValueError: on an unknown command or a bad argument (see `encode_frame`).
+    """
+    if ftype not in HOST_FRAMES:
+        raise ValueError(f"unknown command {ftype!r}; the board knows {', '.join(HOST_FRAMES)}")
+    return encode_frame(seq, ftype, *args)
+
+
+# ---------------------------------------------------------------------------------------------
+# Typed board events
+
+
+@dataclass(frozen=True)
+class Hello:
+    """Handshake: sent at boot and when asked."""
+
+    fw: str
+    proto: int
+    board: str
+    holes: int
+    caps: tuple[str, ...]
+    rfid: str | None  # MFRC522 VersionReg in hex ("92" = v2.0), None when it does not answer
+    reset: str
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The whole physical picture: every hole's code (hole n at index n-1), the card in the
+    field, the button and the current faults (s<k>, h<n>, rfid)."""
+
+    holes: tuple[int, ...]
+    card: str | None
+    button: bool
+    faults: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class HoleChanged:
+    hole: int  # 1..N
+    code: int  # 0..80, 0 = empty
+
+
+@dataclass(frozen=True)
+class CardArrived:
+    uid: str  # upper-case hex
+
+
+@dataclass(frozen=True)
+class CardLeft:
+    uid: str
+
+
+@dataclass(frozen=True)
+class Button:
+    pressed: bool
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    uptime_ms: int
+    scans: int
+    sps: int
+    cmd: int
+    bad: int
+    rfe: int
+    rfr: int
+    flt: int
+
+
+@dataclass(frozen=True)
+class RawLevels:
+    hole: int
+    levels: tuple[int, ...]  # four ADC read_u16 values, P1..P4
+    zeros: tuple[int, ...]  # their calibrated zeros
+
+
+@dataclass(frozen=True)
+class Fault:
+    kind: str  # sensor, hole, rfid, exc, cal, ...
+    where: str  # s<k>, h<n>, reader, loop, -
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class FaultCleared:
+    kind: str
+    where: str
+
+
+@dataclass(frozen=True)
+class Ok:
+    cmd_seq: int
+    command: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Err:
+    cmd_seq: int
+    command: str
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Echo:
+    cmd_seq: int
+    text: str
+
+
+Event = (
+    Hello
+    | Snapshot
+    | HoleChanged
+    | CardArrived
+    | CardLeft
+    | Button
+    | Heartbeat
+    | RawLevels
+    | Fault
+    | FaultCleared
+    | Ok
+    | Err
+    | Echo
+)
+
+_UINT = re.compile(r"[0-9]{1,10}")
+_UID = re.compile(r"[0-9A-F]+")
+_HEXBYTE = re.compile(r"[0-9A-F]{1,2}")
+_TOKEN_LIST = re.compile(r"[^,]+(,[^,]+)*")
+
+
+class _Args:
+    """Argument checks for one frame; every failure is an InvalidFrameError of kind "args"."""
+
+    def __init__(self, frame: Frame) -> None:
+        self.frame = frame
+
+    def bad(self, why: str) -> InvalidFrameError:
+        f = self.frame
+        return InvalidFrameError(
+            "args", f"bad {f.type} frame, {why}: {f.text()!r}", f.raw or f.text().encode(), f.seq
+        )
+
+    def count(self, lo: int, hi: int | None = None) -> tuple[str, ...]:
+        args = self.frame.args
+        if len(args) < lo or (hi is not None and len(args) > hi):
+            want = str(lo) if hi == lo else f"{lo}.." + ("" if hi is None else str(hi))
+            raise self.bad(f"{len(args)} arguments where {want} are expected")
+        return args
+
+    def uint(self, text: str, what: str, lo: int = 0, hi: int | None = None) -> int:
+        if not _UINT.fullmatch(text):
+            raise self.bad(f"{what} is not a decimal number: {text!r}")
+        v = int(text)
+        if v < lo or (hi is not None and v > hi):
+            raise self.bad(f"{what} {v} out of range {lo}..{'' if hi is None else hi}")
+        return v
+
+    def ints(self, text: str, what: str, n: int, hi: int) -> tuple[int, ...]:
+        parts = text.split(",")
+        if len(parts) != n:
+            raise self.bad(f"{len(parts)} {what} where {n} are expected")
+        return tuple(self.uint(p, what, 0, hi) for p in parts)
+
+    def hole(self, text: str, holes: int) -> int:
+        return self.uint(text, "hole", 1, holes)
+
+    def cmd_seq(self, text: str) -> int:
+        if not _HEX4.fullmatch(text.encode()):
+            raise self.bad(f"command sequence is not 4 upper-case hex digits: {text!r}")
+        return int(text, 16)
+
+    def uid(self, text: str) -> str:
+        if not _UID.fullmatch(text) or len(text) not in UID_HEX_LENGTHS:
+            raise self.bad(f"UID is not 4, 7 or 10 bytes in upper-case hex: {text!r}")
+        return text
+
+    def kv(self, keys: tuple[str, ...]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for a in self.frame.args:
+            key, eq, value = a.partition("=")
+            if not eq or not key:
+                raise self.bad(f"expected key=value, got {a!r}")
+            if key in out:
+                raise self.bad(f"{key}= given twice")
+            out[key] = value
+        missing = [k for k in keys if k not in out]
+        if missing:
+            raise self.bad(f"missing {', '.join(k + '=' for k in missing)}")
+        return out
+
+    def token_list(self, text: str, what: str) -> tuple[str, ...]:
+        if text in ("-", ""):
+            return ()
+        if not _TOKEN_LIST.fullmatch(text):
+            raise self.bad(f"{what} is not a comma list: {text!r}")
+        return tuple(text.split(","))
+
+
+def _hello(a: _Args, holes: int) -> Hello:
+    kv = a.kv(("fw", "proto", "board", "holes", "caps", "rfid", "reset"))
+    for key in ("fw", "board", "reset"):
+        if not kv[key]:
+            raise a.bad(f"{key}= is empty")
+    rfid = kv["rfid"]
+    if rfid != "none" and not _HEXBYTE.fullmatch(rfid):
+        raise a.bad(f"rfid= is neither a hex byte nor 'none': {rfid!r}")
+    return Hello(
+        fw=kv["fw"],
+        proto=a.uint(kv["proto"], "proto"),
+        board=kv["board"],
+        holes=a.uint(kv["holes"], "holes", 1, MAX_HOLES),
+        caps=a.token_list(kv["caps"], "caps"),
+        rfid=None if rfid == "none" else rfid,
+        reset=kv["reset"],
+    )
+
+
+def _snap(a: _Args, holes: int) -> Snapshot:
+    kv = a.kv(("holes", "card", "btn", "faults"))
+    codes = a.ints(kv["holes"], "hole codes", holes, MAX_CODE)
+    card = kv["card"]
+    btn = kv["btn"]
+    if btn not in ("0", "1"):
+        raise a.bad(f"btn= is not 0 or 1: {btn!r}")
+    return Snapshot(
+        holes=codes,
+        card=None if card == "-" else a.uid(card),
+        button=btn == "1",
+        faults=a.token_list(kv["faults"], "faults"),
+    )
+
+
+def _hole(a: _Args, holes: int) -> HoleChanged:
+    h, code = a.count(2, 2)
+    return HoleChanged(a.hole(h, holes), a.uint(code, "code", 0, MAX_CODE))
+
+
+def _card(a: _Args, holes: int) -> CardArrived | CardLeft:
+    sign, uid = a.count(2, 2)
+    if sign == "+":
+        return CardArrived(a.uid(uid))
+    if sign == "-":
+        return CardLeft(a.uid(uid))
+    raise a.bad(f"expected '+' or '-', got {sign!r}")
+
+
+def _btn(a: _Args, holes: int) -> Button:
+    (state,) = a.count(1, 1)
+    if state not in ("0", "1"):
+        raise a.bad(f"button state is not 0 or 1: {state!r}")
+    return Button(state == "1")
+
+
+_HB_KEYS = ("up", "scans", "sps", "cmd", "bad", "rfe", "rfr", "flt")
+
+
+def _hb(a: _Args, holes: int) -> Heartbeat:
+    kv = a.kv(_HB_KEYS)
+    v = [a.uint(kv[k], k + "=") for k in _HB_KEYS]
+    return Heartbeat(*v)
+
+
+def _raw(a: _Args, holes: int) -> RawLevels:
+    h, levels, zeros = a.count(3, 3)
+    return RawLevels(
+        a.hole(h, holes),
+        a.ints(levels, "levels", SENSORS_PER_HOLE, MAX_LEVEL),
+        a.ints(zeros, "zeros", SENSORS_PER_HOLE, MAX_LEVEL),
+    )
+
+
+def _fault(a: _Args, holes: int) -> Fault:
+    args = a.count(2)
+    return Fault(args[0], args[1], " ".join(args[2:]))
+
+
+def _clear(a: _Args, holes: int) -> FaultCleared:
+    kind, where = a.count(2, 2)
+    return FaultCleared(kind, where)
+
+
+def _ok(a: _Args, holes: int) -> Ok:
+    args = a.count(2)
+    return Ok(a.cmd_seq(args[0]), args[1], " ".join(args[2:]))
+
+
+def _err(a: _Args, holes: int) -> Err:
+    args = a.count(2)
+    return Err(a.cmd_seq(args[0]), args[1], " ".join(args[2:]))
+
+
+def _echo(a: _Args, holes: int) -> Echo:
+    args = a.count(1)
+    return Echo(a.cmd_seq(args[0]), " ".join(args[1:]))
+
+
+_PARSERS = {
+    "HELLO": _hello,
+    "SNAP": _snap,
+    "HOLE": _hole,
+    "CARD": _card,
+    "BTN": _btn,
+    "HB": _hb,
+    "RAW": _raw,
+    "FAULT": _fault,
+    "CLEAR": _clear,
+    "OK": _ok,
+    "ERR": _err,
+    "ECHO": _echo,
+}
+if set(_PARSERS) != set(BOARD_FRAMES):  # pragma: no cover - caught by the tests at once
+    raise ImportError(f"protocol.py parses {sorted(_PARSERS)}, wire.py has {sorted(BOARD_FRAMES)}")
+
+
+def parse_event(frame: Frame, *, holes: int = 10) -> Event:
+    """The typed event of a board frame; `holes` is the board's hole count (from HELLO).
+
+    :raises InvalidFrameError: kind "args" when the arguments are malformed (a hole outside
+        1..holes, a code over 80, a missing key, a non-number...); kind "unknown" when the
+        frame is not a board frame.
+    """
+    parser = _PARSERS.get(frame.type)
+    if parser is None:
+        raise InvalidFrameError(
+            "unknown",
+            f"not a board frame type {frame.type!r}: {frame.text()!r}",
+            frame.raw,
+            frame.seq,
+        )
+    return parser(_Args(frame), holes)
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+def encode_event(seq: int, event: Event) -> bytes:
+    """The board frame that carries `event` (the inverse of decode + parse_event).
+
+    :raises ValueError: when a field cannot be written as a frame argument.
+    """
+    match event:
+        case Hello():
+            return encode_frame(
+                seq,
+                "HELLO",
+                f"fw={event.fw}",
+                f"proto={event.proto}",
+                f"board={event.board}",
+                f"holes={event.holes}",
+                f"caps={','.join(event.caps)}",
+                f"rfid={event.rfid or 'none'}",
+                f"reset={event.reset}",
+            )
+        case Snapshot():
+            return encode_frame(
+                seq,
+                "SNAP",
+                "holes=" + ",".join(str(c) for c in event.holes),
+                f"card={event.card or '-'}",
+                f"btn={int(event.button)}",
+                "faults=" + (",".join(event.faults) or "-"),
+            )
+        case HoleChanged():
+            return encode_frame(seq, "HOLE", event.hole, event.code)
+        case CardArrived():
+            return encode_frame(seq, "CARD", "+", event.uid)
+        case CardLeft():
+            return encode_frame(seq, "CARD", "-", event.uid)
+        case Button():
+            return encode_frame(seq, "BTN", int(event.pressed))
+        case Heartbeat():
+            values = (
+                event.uptime_ms,
+                event.scans,
+                event.sps,
+                event.cmd,
+                event.bad,
+                event.rfe,
+                event.rfr,
+                event.flt,
+            )
+            return encode_frame(
+                seq, "HB", *(f"{k}={v}" for k, v in zip(_HB_KEYS, values, strict=True))
+            )
+        case RawLevels():
+            return encode_frame(
+                seq,
+                "RAW",
+                event.hole,
+                ",".join(map(str, event.levels)),
+                ",".join(map(str, event.zeros)),
+            )
+        case Fault():
+            return encode_frame(seq, "FAULT", event.kind, event.where, *_words(event.text))
+        case FaultCleared():
+            return encode_frame(seq, "CLEAR", event.kind, event.where)
+        case Ok():
+            return encode_frame(
+                seq, "OK", f"{event.cmd_seq:04X}", event.command, *_words(event.detail)
+            )
+        case Err():
+            return encode_frame(
+                seq, "ERR", f"{event.cmd_seq:04X}", event.command, *_words(event.reason)
+            )
+        case Echo():
+            return encode_frame(seq, "ECHO", f"{event.cmd_seq:04X}", *_words(event.text))
+    raise ValueError(f"not a board event: {event!r}")  # pragma: no cover

@@ -1,0 +1,259 @@
+"""`upref watch [--port URL] [--json]`: print each board event and link notice as it arrives.
+
+One line each: the time, what happened, and what it means (`hole 4  P-RB red up -> empty`).
+With --json, one JSON object per line with a "type" field, for scripts. Ctrl-C exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import queue
+import re
+import sys
+import time
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from upref.board import (
+    BoardModel,
+    ButtonObservation,
+    CardObservation,
+    FaultObservation,
+    HoleObservation,
+    Observation,
+)
+from upref.codes import CodeTable
+from upref.link import (
+    BoardReset,
+    Dropped,
+    Link,
+    LinkError,
+    LinkItem,
+    Offline,
+    Online,
+    Resynced,
+)
+from upref.protocol import (
+    Button,
+    CardArrived,
+    CardLeft,
+    Echo,
+    Err,
+    Fault,
+    FaultCleared,
+    Heartbeat,
+    Hello,
+    HoleChanged,
+    Ok,
+    RawLevels,
+    Snapshot,
+)
+
+# MFRC522 VersionReg values seen on modules
+RFID_VERSIONS = {
+    "91": "MFRC522 v1.0",
+    "92": "MFRC522 v2.0",
+    "88": "FM17522 (MFRC522 clone)",
+    "B2": "FM17522 (MFRC522 clone)",
+    "12": "MFRC522 clone",
+}
+
+
+def rfid_text(version: str | None) -> str:
+    """The RFID reader from HELLO's rfid=: 'MFRC522 v2.0 (0x92)', or 'not answering'."""
+    if version is None:
+        return "not answering"
+    return f"{RFID_VERSIONS.get(version, 'unknown chip')} (0x{version})"
+
+
+def type_name(item: object) -> str:
+    """'hole_changed' for HoleChanged: the "type" of an item in JSON."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(item).__name__).lower()
+
+
+def _hole_text(codes: CodeTable, code: int) -> str:
+    return codes.short(code) if codes.is_valid(code) else codes.describe(code)
+
+
+def observation_text(obs: Observation, codes: CodeTable) -> str:
+    match obs:
+        case HoleObservation():
+            return (
+                f"hole {obs.hole}: {codes.short(obs.old_code)} -> {_hole_text(codes, obs.new_code)}"
+            )
+        case CardObservation():
+            return f"card {obs.uid} {'arrived' if obs.arrived else 'left'}"
+        case ButtonObservation():
+            return f"button {'pressed' if obs.pressed else 'released'}"
+        case FaultObservation():
+            state = "raised" if obs.raised else "cleared"
+            return f"fault {obs.kind} {obs.where} {state}" + (f": {obs.text}" if obs.text else "")
+    return repr(obs)  # pragma: no cover
+
+
+def _snapshot_text(snap: Snapshot) -> str:
+    return (
+        f"holes {','.join(map(str, snap.holes))}  card {snap.card or '-'}  "
+        f"button {'down' if snap.button else 'up'}  faults {','.join(snap.faults) or '-'}"
+    )
+
+
+def item_lines(item: LinkItem, obs: list[Observation], model: BoardModel) -> list[str]:
+    """The human lines for one item (without the time), given the observations it made."""
+    codes = model.codes
+    match item:
+        case Hello():
+            return [
+                f"hello      fw {item.fw}, protocol {item.proto}, board {item.board}, "
+                f"{item.holes} holes, caps {','.join(item.caps) or '-'}, "
+                f"RFID {rfid_text(item.rfid)}, reset: {item.reset}"
+            ]
+        case BoardReset():
+            h = item.hello
+            return [f"reset      the board rebooted (cause: {h.reset}), fw {h.fw}"]
+        case Online():
+            return [f"online     {item.url}"]
+        case Offline():
+            return [f"offline    {item.reason}"]
+        case Resynced() | Snapshot():
+            snap = item.snapshot if isinstance(item, Resynced) else item
+            head = (
+                f"resynced   ({item.reason}) {_snapshot_text(snap)}"
+                if isinstance(item, Resynced)
+                else f"snapshot   {_snapshot_text(snap)}"
+            )
+            return [head] + [f"           {observation_text(o, codes)}" for o in obs]
+        case HoleChanged():
+            if not obs:
+                return [f"hole {item.hole:<5} {_hole_text(codes, item.code)} (unchanged)"]
+            o = obs[0]
+            assert isinstance(o, HoleObservation)
+            return [
+                f"hole {item.hole:<5} {codes.short(o.old_code)} -> {_hole_text(codes, o.new_code)}"
+            ]
+        case CardArrived():
+            return [f"card       + {item.uid}"]
+        case CardLeft():
+            return [f"card       - {item.uid}"]
+        case Button():
+            return [f"button     {'pressed' if item.pressed else 'released'}"]
+        case Heartbeat():
+            return [
+                f"heartbeat  up {item.uptime_ms / 1000:.1f} s, {item.sps} scans/s, "
+                f"commands {item.cmd} (bad {item.bad}), RFID errors {item.rfe} "
+                f"re-inits {item.rfr}, faults {item.flt}"
+            ]
+        case RawLevels():
+            return [
+                f"raw        hole {item.hole}: levels {','.join(map(str, item.levels))} "
+                f"zeros {','.join(map(str, item.zeros))}"
+            ]
+        case Fault():
+            return [f"FAULT      {item.kind} {item.where} {item.text}".rstrip()]
+        case FaultCleared():
+            return [f"cleared    {item.kind} {item.where}"]
+        case Ok():
+            return [f"ok         {item.command} (#{item.cmd_seq:04X}) {item.detail}".rstrip()]
+        case Err():
+            return [f"error      {item.command} (#{item.cmd_seq:04X}) {item.reason}".rstrip()]
+        case Echo():
+            return [f"echo       (#{item.cmd_seq:04X}) {item.text}"]
+        case Dropped():
+            return [f"dropped    {item.kind}: {item.line!r}"]
+    return [repr(item)]  # pragma: no cover
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, bytes):
+        return value.decode("latin-1")
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def item_json(item: LinkItem, obs: list[Observation], model: BoardModel) -> dict[str, Any]:
+    """The JSON object for one item: "type", "time", its fields, and what it meant."""
+    out: dict[str, Any] = {"type": type_name(item), "time": round(time.time(), 3)}
+    out.update(_jsonable(dataclasses.asdict(item)))
+    codes = model.codes
+    if isinstance(item, HoleChanged):
+        out["meaning"] = codes.describe(item.code)
+        out["valid"] = codes.is_valid(item.code)
+        if obs and isinstance(obs[0], HoleObservation):
+            out["old_code"] = obs[0].old_code
+    if isinstance(item, Snapshot | Resynced):
+        out["changes"] = [{"type": type_name(o), **_jsonable(_observation_fields(o))} for o in obs]
+    return out
+
+
+def _observation_fields(obs: Observation) -> dict[str, Any]:
+    if isinstance(obs, HoleObservation):
+        return {"hole": obs.hole, "old_code": obs.old_code, "new_code": obs.new_code}
+    return dataclasses.asdict(obs)
+
+
+def open_link(port: str | None, prog: str, opener: Callable[[str | None], Link]) -> Link | None:
+    """Open the link, or print why not (to stderr) and return None."""
+    try:
+        return opener(port)
+    except LinkError as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return None
+
+
+def main(
+    argv: list[str] | None = None,
+    *,
+    opener: Callable[[str | None], Link] = Link,
+    out: TextIO | None = None,
+) -> int:
+    parser = argparse.ArgumentParser(
+        prog="upref watch", description="Print board events and link notices as they arrive."
+    )
+    parser.add_argument(
+        "--port",
+        metavar="URL",
+        help="device path or pyserial URL (default: find the board, else a running simulator)",
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    args = parser.parse_args(argv)
+    stream = out if out is not None else sys.stdout
+    try:
+        codes = CodeTable.load()
+    except (OSError, ValueError) as exc:
+        print(f"upref watch: {exc}", file=sys.stderr)
+        return 1
+    link = open_link(args.port, "upref watch", opener)
+    if link is None:
+        return 1
+    model = BoardModel(codes)
+    try:
+        with link:
+            while True:
+                try:
+                    item = link.events.get(timeout=0.25)
+                except queue.Empty:
+                    if link.error is not None:
+                        print(f"upref watch: {link.error}", file=sys.stderr)
+                        return 1
+                    continue
+                obs = model.apply(item)
+                if args.json:
+                    lines = [json.dumps(item_json(item, obs, model))]
+                else:
+                    now = time.time()
+                    stamp = (
+                        time.strftime("%H:%M:%S", time.localtime(now))
+                        + f".{int(now * 1000) % 1000:03d}"
+                    )
+                    lines = [f"{stamp}  {line}" for line in item_lines(item, obs, model)]
+                for line in lines:
+                    print(line, file=stream, flush=True)
+    except KeyboardInterrupt:
+        return 0
+    except BrokenPipeError:  # `upref watch | head`
+        return 0
