@@ -1,5 +1,5 @@
 """Firmware tests run under pytest on CPython and, unchanged, under the MicroPython unix port
-(tests/micropython/run_firmware_tests.py). So the test files here use plain `assert` and no
+(tests/micropython_port/run_firmware_tests.py). So the test files here use plain `assert` and no
 pytest features; this conftest only makes CPython look like the board."""
 
 import sys

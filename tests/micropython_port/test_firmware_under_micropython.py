@@ -8,8 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from mpy import ROOT, compile_to, firmware_sources, standin_sources, firmware_test_sources, tool
+from mpy import ROOT, compile_to, firmware_sources, firmware_test_sources, standin_sources, tool
 
 RUNNER = Path(__file__).resolve().parent / "run_firmware_tests.py"
 MODULES = sorted(p.stem for p in (ROOT / "tests" / "firmware").glob("test_*.py"))

@@ -1,0 +1,205 @@
+"""`make bench`: measure, print, assert nothing.
+
+Figures (goals from the issues in brackets):
+- hole change -> host event latency on the simulated board at 115200 baud, p50/p95 over 200+
+  changes with the 30 ms debounce [p95 <= 60 ms]
+- card arrival -> host event latency [the reader is polled ~10 times a second]
+- scans per second of the firmware loop under the MicroPython unix port [>= 100]
+- heap in use after boot under the MicroPython unix port [<= 24 KB]
+- bytes per frame for each frame type
+
+Machines here are shared and noisy: read the figures as a whole, compare ratios within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from upref import paths
+
+
+def _pct(values: list[float], p: float) -> float:
+    s = sorted(values)
+    k = min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))
+    return s[k]
+
+
+def _wait(link_events: queue.Queue[object], kind: str, pred: object, timeout: float = 2.0) -> float | None:
+    end = time.monotonic() + timeout
+    while (left := end - time.monotonic()) > 0:
+        try:
+            item = link_events.get(timeout=left)
+        except queue.Empty:
+            return None
+        if type(item).__name__ == kind and (pred is None or pred(item)):  # type: ignore[operator]
+            return time.monotonic()
+    return None
+
+
+def bench_latency(changes: int, cards: int, backend: str) -> dict[str, object]:
+    from upref.link import Link
+    from upref.sim.server import SimBoard
+
+    with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
+        os.environ["UPREF_RUNTIME_DIR"] = str(Path(tmp) / "run")
+        with SimBoard(backend=backend, seed=1, name="bench", flash_dir=Path(tmp) / "flash") as board:
+            link = Link(board.port)
+            time.sleep(1.0)
+            holes = {h["hole"]: (h["pair"], h["down"]) for h in board.state()["holes"]}
+            while not link.events.empty():
+                link.events.get_nowait()
+            lat: list[float] = []
+            missed = 0
+            for i in range(changes):
+                hole = i // 2 % 10 + 1
+                pulling = i % 2 == 0
+                t0 = time.monotonic()
+                if pulling:
+                    board.pull(hole)
+                else:
+                    pair, down = holes[hole]
+                    board.insert(hole, pair, down)
+                got = _wait(link.events, "HoleChanged", lambda e, h=hole: e.hole == h)
+                if got is None:
+                    missed += 1
+                else:
+                    lat.append((got - t0) * 1000)
+            card_lat: list[float] = []
+            for i in range(cards):
+                uid = f"04{i:012X}"
+                t0 = time.monotonic()
+                board.tap(uid)
+                got = _wait(link.events, "CardArrived", lambda e, u=uid: e.uid == u)
+                if got is not None:
+                    card_lat.append((got - t0) * 1000)
+                board.remove()
+                _wait(link.events, "CardLeft", None)
+            link.close()
+    return {"hole_ms": lat, "hole_missed": missed, "card_ms": card_lat}
+
+
+def bench_micropython_scan_rate(seconds: float) -> list[int]:
+    """Scans per second reported in the heartbeats of the firmware under the unix port."""
+    from upref.link import Link
+    from upref.protocol import Heartbeat
+    from upref.sim.server import SimBoard
+
+    with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
+        os.environ["UPREF_RUNTIME_DIR"] = str(Path(tmp) / "run")
+        with SimBoard(backend="micropython", seed=1, name="bench-mp", flash_dir=Path(tmp) / "flash") as board:
+            link = Link(board.port)
+            sps: list[int] = []
+            end = time.monotonic() + seconds
+            while time.monotonic() < end:
+                try:
+                    item = link.events.get(timeout=0.2)
+                except queue.Empty:
+                    continue
+                if isinstance(item, Heartbeat) and item.uptime_ms > 1500:
+                    sps.append(item.sps)
+            link.close()
+    return sps
+
+
+HEAP_PROBE = r"""
+import gc, sys, os
+root, mpy, flash = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path.insert(0, root + "/host/upref/sim/standins")
+sys.path.insert(0, mpy)
+import esp32_micropython
+sys.modules["micropython"] = esp32_micropython
+import machine, neopixel, sim_world
+os.chdir(flash)
+gc.collect()
+before = gc.mem_alloc()
+import board, app
+a = app.App(board.Board())
+a.boot()
+gc.collect()
+after = gc.mem_alloc()
+sys.stderr.write("HEAP %d %d %d\n" % (before, after, gc.mem_free()))
+"""
+
+
+def bench_heap() -> tuple[int, int] | None:
+    """(bytes the firmware holds after boot, free bytes left) under the unix port, from .mpy."""
+    root = paths.repo_root()
+    sys.path.insert(0, str(root / "tests" / "micropython_port"))
+    from mpy import compile_to, firmware_sources, tool  # type: ignore[import-not-found]
+
+    with tempfile.TemporaryDirectory(prefix="upref-heap-") as tmp:
+        t = Path(tmp)
+        compile_to([p for p in firmware_sources() if p.name not in ("main.py", "boot.py")], t / "mpy")
+        (t / "flash").mkdir()
+        shutil.copy(paths.pinmap_path(), t / "flash" / "pinmap.json")
+        (t / "probe.py").write_text(HEAP_PROBE)
+        res = subprocess.run(
+            [tool("micropython"), "-X", "heapsize=400K", str(t / "probe.py"), str(root), str(t / "mpy"), str(t / "flash")],
+            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        )
+        for line in res.stderr.splitlines():
+            if line.startswith("HEAP "):
+                before, after, _free = (int(x) for x in line.split()[1:])
+                return after - before, _free
+        print(res.stderr[-2000:], file=sys.stderr)
+        return None
+
+
+def frame_sizes() -> dict[str, list[int]]:
+    vectors = json.loads((paths.repo_root() / "tests" / "vectors" / "frames.json").read_text())
+    sizes: dict[str, list[int]] = defaultdict(list)
+    for v in vectors["valid"]:
+        if v["from"] == "board":
+            sizes[v["type"]].append(len(v["bytes"].encode()))
+    return sizes
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m upref.bench", description="measure; assert nothing")
+    ap.add_argument("--changes", type=int, default=200)
+    ap.add_argument("--cards", type=int, default=40)
+    ap.add_argument("--quick", action="store_true", help="fewer samples")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.changes, args.cards = 40, 10
+
+    print("upref bench (figures only; goals in brackets)\n")
+    print("link: bytes per frame (test vectors)")
+    for t, sizes in sorted(frame_sizes().items()):
+        print(f"  {t:<6} {min(sizes):>4}..{max(sizes):<4} bytes  = {max(sizes) * 10 / 115200 * 1000:.1f} ms at 115200 baud")
+
+    heap = bench_heap()
+    if heap:
+        print(f"\nfirmware heap after boot (MicroPython unix port, 64-bit, .mpy): {heap[0] / 1024:.1f} KB [goal <= 24 KB]")
+
+    r = bench_latency(args.changes, args.cards, "cpython")
+    lat, cl = r["hole_ms"], r["card_ms"]
+    assert isinstance(lat, list) and isinstance(cl, list)
+    print(f"\nhole change -> host event, simulated board (CPython firmware), 30 ms debounce, {len(lat)} changes"
+          f" ({r['hole_missed']} missed):")
+    if lat:
+        print(f"  p50 {statistics.median(lat):.1f} ms   p95 {_pct(lat, 95):.1f} ms   max {max(lat):.1f} ms [goal p95 <= 60 ms]")
+    if cl:
+        print(f"card arrival -> host event, {len(cl)} taps:")
+        print(f"  p50 {statistics.median(cl):.1f} ms   p95 {_pct(cl, 95):.1f} ms   (reader polled every 100 ms)")
+
+    sps = bench_micropython_scan_rate(4.0 if args.quick else 8.0)
+    if sps:
+        print(f"\nfirmware scans per second under the MicroPython unix port: mean {statistics.mean(sps):.0f},"
+              f" min {min(sps)} over {len(sps)} heartbeats [goal >= 100]")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

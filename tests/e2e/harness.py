@@ -1,0 +1,55 @@
+"""The host side of the end-to-end tests: a Link and a BoardModel, pumped by the test."""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable
+
+from upref.board import BoardModel
+from upref.codes import CodeTable
+from upref.link import Link
+from upref.sim.server import SimBoard
+
+
+class Host:
+    """The host side: a Link and a BoardModel fed from its events, pumped by the test."""
+
+    def __init__(self, port: str, **link_options: float) -> None:
+        self.link = Link(port, **link_options)
+        self.model = BoardModel(CodeTable.load())
+        self.items: list[object] = []
+        self.observations: list[object] = []
+
+    def pump(self, until: Callable[[], bool] | None = None, timeout: float = 5.0) -> bool:
+        """Apply link events to the model until `until()` holds (True) or timeout (False)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            if until is not None and until():
+                return True
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return until is None
+            try:
+                item = self.link.events.get(timeout=min(left, 0.05))
+            except queue.Empty:
+                continue
+            self.items.append(item)
+            self.observations.extend(self.model.apply(item))
+
+    def drain(self, seconds: float) -> None:
+        self.pump(None, seconds)
+
+    def codes(self) -> list[int]:
+        return [self.model.holes[h].code for h in sorted(self.model.holes)]
+
+    def of_type(self, name: str) -> list[object]:
+        return [i for i in self.items if type(i).__name__ == name]
+
+    def close(self) -> None:
+        self.link.close()
+
+
+def truth(board: SimBoard) -> list[int]:
+    """The codes the physical world should read now (0 for an empty hole)."""
+    return [h["code"] if h.get("pair") else 0 for h in board.state()["holes"]]
