@@ -1,0 +1,107 @@
+"""The generated sections of docs/build.md: each sits between `<!-- generated:NAME -->` and
+`<!-- /generated:NAME -->` and is rewritten by `python -m upref.hardware docs`, so the guide's
+tables always match the data (a test checks they are current)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from upref import paths
+from upref.hardware import bom, codetable, magnetics, pinmap, power
+
+
+def guide_path() -> Path:
+    return paths.repo_root() / "docs" / "build.md"
+
+
+def sections(pm: dict[str, Any], codes: dict[str, Any]) -> dict[str, str]:
+    """name -> Markdown of every generated section."""
+    lines, total = bom.load()
+    out: dict[str, str] = {"bom": bom.render_markdown(lines, total)}
+
+    rows = ["| signal | GPIO | mode | connects to |", "|---|---:|---|---|"]
+    for name, gpio, mode, function in pinmap.signal_table(pm):
+        rows.append(f"| `{name}` | {gpio} | {mode} | {function} |")
+    out["pins"] = "\n".join(rows)
+
+    tags = ["| game | what | stickers |", "|---|---|---:|"]
+    for game, what, n in bom.TAGGED:
+        tags.append(f"| {game} | {what} | {n} |")
+    tags.append(f"| | **total** | **{bom.tag_count()}** |")
+    out["tags"] = "\n".join(tags)
+
+    out["magnets"] = magnetics.markdown_table(magnetics.analyse(pm["hall"]["thresholds"]))
+
+    rep = power.report(pm)
+    prow = [
+        "| configuration | 3.3 V typ | 3.3 V worst (avg / peak) | USB 5 V typ | "
+        "USB 5 V worst (avg / peak) | fits |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    for key in ("as_wired", "switched", "switched_with_wifi"):
+        s = rep[key]
+        r3, u = s["rail_3v3_ma"], s["usb_5v_ma"]
+        prow.append(
+            f"| {s['note']} | {r3['typ']:.0f} | {r3['worst']:.0f} / {r3['peak']:.0f} | "
+            f"{u['typ']:.0f} | {u['worst']:.0f} / {u['peak']:.0f} | "
+            f"{'yes' if s['fits'] else '**no**'} |"
+        )
+    lim = rep["limits"]
+    m = lim["margin"]
+    prow.append("")
+    prow.append(
+        f"Limits (each used up to {m:.0%}): USB {lim['usb_ma']:.0f} mA; the regulator's "
+        f"heat {lim['regulator_thermal_ma']:.0f} mA continuous "
+        f"({lim['regulator_thermal_basis']}); its current limit "
+        f"{lim['regulator_current_limit_ma']:.0f} mA for peaks."
+    )
+    out["power"] = "\n".join(prow)
+
+    parts = [
+        "| part | qty | typ mA each | max mA each | rail | source |",
+        "|---|---:|---:|---:|---|---|",
+    ]
+    for row in rep["as_wired"]["parts"]:
+        parts.append(
+            f"| {row['part']} | {row['qty']} | {row['typ_ma_each']:g} | "
+            f"{row['max_ma_each']:g} | {row['rail']} | {row['source']} |"
+        )
+    out["power_parts"] = "\n".join(parts)
+
+    codes_rows = [
+        "| pair | end down (hidden) | stands up | magnets P1..P4 | code |",
+        "|---|---|---|---|---:|",
+    ]
+    for pid, hidden, visible, magnets, code in codetable.ends(codes):
+        codes_rows.append(f"| {pid} | {hidden} | {visible} | `{magnets}` | {code} |")
+    out["codes"] = "\n".join(codes_rows)
+
+    cover = ["| # | pair | end down | magnets P1..P4 | code |", "|---:|---|---|---|---:|"]
+    for i, (pid, hidden, _, magnets, code) in enumerate(codetable.cover_set(codes), 1):
+        cover.append(f"| {i} | {pid} | {hidden} | `{magnets}` | {code} |")
+    out["selftest"] = "\n".join(cover)
+    return out
+
+
+_MARK = re.compile(r"(<!-- generated:([a-z_]+) -->\n)(.*?)(<!-- /generated:\2 -->)", re.S)
+
+
+def update(text: str, new: dict[str, str]) -> str:
+    """`text` with every generated section replaced by its new content.
+
+    :raises ValueError: for a section the text names but `new` does not know.
+    """
+
+    def repl(m: re.Match[str]) -> str:
+        name = m.group(2)
+        if name not in new:
+            raise ValueError(f"docs/build.md: unknown generated section {name!r}")
+        return f"{m.group(1)}{new[name]}\n{m.group(4)}"
+
+    return _MARK.sub(repl, text)
+
+
+def names_in(text: str) -> list[str]:
+    return [m.group(2) for m in _MARK.finditer(text)]

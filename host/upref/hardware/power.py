@@ -1,0 +1,460 @@
+"""The power budget: what every part draws, against what the DevKitC and a USB port can give.
+
+Everything the board carries runs from the DevKitC's USB connector: the 3.3 V parts through
+its AMS1117-3.3 linear regulator (so their current is also drawn from USB at 5 V), the 5 V
+parts (the status LED, the buzzer) straight from USB. Three limits apply:
+
+- the USB 2.0 port: 500 mA at 5 V for a configured high-power device;
+- the regulator's heat: it burns (Vin - 3.3 V) x I in a SOT-223 whose junction-to-ambient
+  resistance is 46 to over 90 C/W depending on the copper under it (AMS1117 datasheet); the
+  DevKitC's copper is small, so 90 C/W, 40 C inside the box and a 125 C junction give the
+  continuous limit;
+- the regulator's current limit: 900 mA at least (AMS1117 datasheet), for peaks.
+
+A design passes when its worst case (every part at its datasheet maximum at once) stays under
+`Limits.margin` (90 %) of each limit. `budget()` computes it; `report()` is what
+`hardware/power.json` holds. With all 40 sensors powered all the time it does not pass; the
+proposal (`PROPOSAL`) powers one multiplexer bank of sensors at a time, only while it is read.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from upref.hardware import pinmap as pinmap_rules
+
+RAIL_3V3 = "3v3"
+RAIL_5V = "5v"
+
+
+@dataclass(frozen=True)
+class Load:
+    """One kind of part on a rail: quantity and current per part, typical and maximum, mA."""
+
+    key: str
+    name: str
+    rail: str
+    qty: int
+    typ_ma: float
+    max_ma: float
+    source: str
+    switched: bool = False  # a hall sensor: powered per bank when the switched supply is fitted
+
+
+@dataclass(frozen=True)
+class Limits:
+    usb_ma: float = 500.0
+    usb_source: str = "USB 2.0 specification: 500 mA for a configured high-power device"
+    ldo_current_limit_ma: float = 900.0
+    ldo_rated_ma: float = 1000.0
+    ldo_iq_typ_ma: float = 5.0
+    ldo_iq_max_ma: float = 11.0
+    ldo_source: str = (
+        "AMS1117 datasheet: 1 A output, current limit 900 mA min, quiescent "
+        "current 5 mA typ / 11 mA max, theta-JA 46 to over 90 C/W (SOT-223, "
+        "depends on copper), junction 125 C max"
+    )
+    vin_max: float = 4.9  # USB 5.25 V max less the DevKitC's series diode (~0.35 V)
+    vout: float = 3.3
+    theta_ja: float = 90.0
+    ambient_c: float = 40.0
+    tj_max_c: float = 125.0
+    margin: float = 0.9
+
+    @property
+    def thermal_ma(self) -> float:
+        """The continuous 3.3 V current at which the regulator's junction reaches tj_max."""
+        return (
+            (self.tj_max_c - self.ambient_c) / (self.theta_ja * (self.vin_max - self.vout)) * 1000
+        )
+
+
+@dataclass(frozen=True)
+class ScanTiming:
+    """One full scan with a switched supply: each bank is powered, left to start, read, and
+    switched off again."""
+
+    period_ms: float = 10.0  # a full scan every 10 ms (about 100 scans a second)
+    power_on_us: float = 350.0  # DRV5055 tON 330 us max, rounded up
+    settle_us: float = 10.0  # mux.settle_us of the pin map
+    read_us: float = 40.0  # select lines + one ADC read in MicroPython (estimate; make bench)
+
+    def bank_on_us(self, sensors: int) -> float:
+        return self.power_on_us + sensors * (self.settle_us + self.read_us)
+
+
+LOADS: tuple[Load, ...] = (
+    Load(
+        "esp32",
+        "ESP32-WROOM-32, Wi-Fi off, CPU at 240 MHz",
+        RAIL_3V3,
+        1,
+        50,
+        80,
+        "ESP32 Series Datasheet, power consumption by power modes: modem-sleep at 240 MHz "
+        "30-68 mA; 80 mA leaves room for the module's flash",
+    ),
+    Load(
+        "mfrc522",
+        "MFRC522 reader module (RC522)",
+        RAIL_3V3,
+        1,
+        26,
+        116.5,
+        "NXP MFRC522 datasheet, quick reference data: IDDD 6.5 mA, IDDA 10 mA max, transmitter "
+        "IDD(TVDD) 60 mA typ / 100 mA max; 26 mA is the RC522 modules' usual working figure",
+    ),
+    Load(
+        "hall",
+        "DRV5055A2 hall sensor",
+        RAIL_3V3,
+        40,
+        6,
+        10,
+        "TI DRV5055 datasheet (SBAS640), electrical characteristics: ICC 6 mA typ / 10 mA max "
+        "(newer silicon draws less; plan for the datasheet maximum)",
+        switched=True,
+    ),
+    Load(
+        "mux",
+        "CD74HC4067 multiplexer",
+        RAIL_3V3,
+        3,
+        0.01,
+        0.16,
+        "TI CD74HC4067 datasheet: ICC 160 uA max over temperature",
+    ),
+    Load(
+        "button",
+        "button pull-up (internal, about 45 kOhm)",
+        RAIL_3V3,
+        1,
+        0,
+        0.1,
+        "ESP32 datasheet: internal pull-up about 45 kOhm; only while the button is held",
+    ),
+    Load(
+        "buzzer_base",
+        "buzzer transistor base (1 kOhm from GPIO 17)",
+        RAIL_3V3,
+        1,
+        0,
+        2.6,
+        "(3.3 V - 0.7 V) / 1 kOhm while the tone's pulse is high",
+    ),
+    Load(
+        "devkit",
+        "DevKitC power LED and pull-ups",
+        RAIL_3V3,
+        1,
+        2,
+        3,
+        "estimate, not from a datasheet",
+    ),
+    Load(
+        "ws2812b",
+        "WS2812B status LED (5 V through a 1N4148)",
+        RAIL_5V,
+        1,
+        5,
+        60,
+        "WS2812B: 3 colours x 20 mA at full white; a status colour at low brightness is a few mA",
+    ),
+    Load(
+        "piezo",
+        "piezo buzzer with 1 kOhm across it",
+        RAIL_5V,
+        1,
+        0,
+        5,
+        "5 V / 1 kOhm while the transistor conducts; the piezo itself draws microamps",
+    ),
+    Load(
+        "usb_bridge",
+        "DevKitC USB-UART bridge (CP2102N)",
+        RAIL_5V,
+        1,
+        10,
+        15,
+        "estimate, not from a datasheet",
+    ),
+)
+
+RADIO = Load(
+    "esp32_radio",
+    "ESP32 Wi-Fi transmitting (the firmware never turns it on)",
+    RAIL_3V3,
+    1,
+    0,
+    170,
+    "ESP32 Series Datasheet: TX 802.11b at 19.5 dBm 240 mA, i.e. about 170 mA on top "
+    "of the figure above",
+)
+
+
+@dataclass
+class Check:
+    what: str
+    value_ma: float
+    limit_ma: float
+    ok: bool
+
+
+@dataclass
+class Budget:
+    """The budget of one configuration. Rails in mA: typical (average), worst case average and
+    worst case peak; sensors powered per bank count at their duty cycle on average and one
+    bank at a time at peak."""
+
+    rows: list[dict[str, Any]]
+    rail_3v3: dict[str, float]
+    usb_5v: dict[str, float]
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def fits(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+
+def budget(
+    loads: tuple[Load, ...] | list[Load] = LOADS,
+    limits: Limits = Limits(),
+    *,
+    banks: list[int] | None = None,
+    timing: ScanTiming | None = None,
+) -> Budget:
+    """The budget of `loads`. With `banks` (sensors per multiplexer bank) the switched sensors
+    are powered one bank at a time, each for `timing.bank_on_us` of every scan period."""
+    if banks is not None and timing is None:
+        timing = ScanTiming()
+    rows = []
+    sums = {r: {"typ": 0.0, "worst": 0.0, "peak": 0.0} for r in (RAIL_3V3, RAIL_5V)}
+    for ld in loads:
+        typ, worst = ld.typ_ma * ld.qty, ld.max_ma * ld.qty
+        peak = worst
+        if ld.switched and banks is not None and timing is not None:
+            if sum(banks) != ld.qty:
+                raise ValueError(f"{ld.name}: {ld.qty} parts, but the banks hold {sum(banks)}")
+            duty = sum(n * timing.bank_on_us(n) for n in banks) / (timing.period_ms * 1000)
+            typ, worst = ld.typ_ma * duty, ld.max_ma * duty
+            peak = ld.max_ma * max(banks)
+        rows.append(
+            {
+                "part": ld.name,
+                "rail": ld.rail,
+                "qty": ld.qty,
+                "typ_ma_each": ld.typ_ma,
+                "max_ma_each": ld.max_ma,
+                "typ_ma": round(typ, 2),
+                "worst_ma": round(worst, 2),
+                "peak_ma": round(peak, 2),
+                "source": ld.source,
+            }
+        )
+        s = sums[ld.rail]
+        s["typ"] += typ
+        s["worst"] += worst
+        s["peak"] += peak
+    r3, r5 = sums[RAIL_3V3], sums[RAIL_5V]
+    usb = {
+        "typ": r3["typ"] + limits.ldo_iq_typ_ma + r5["typ"],
+        "worst": r3["worst"] + limits.ldo_iq_max_ma + r5["worst"],
+        "peak": r3["peak"] + limits.ldo_iq_max_ma + r5["peak"],
+    }
+    m = limits.margin
+    checks = [
+        Check(
+            "3.3 V regulator heat (worst case, average)",
+            r3["worst"],
+            m * limits.thermal_ma,
+            r3["worst"] <= m * limits.thermal_ma,
+        ),
+        Check(
+            "3.3 V regulator current limit (worst case, peak)",
+            r3["peak"],
+            m * limits.ldo_current_limit_ma,
+            r3["peak"] <= m * limits.ldo_current_limit_ma,
+        ),
+        Check(
+            "USB 2.0 port at 5 V (worst case, average)",
+            usb["worst"],
+            m * limits.usb_ma,
+            usb["worst"] <= m * limits.usb_ma,
+        ),
+    ]
+    rnd = {k: round(v, 1) for k, v in r3.items()}
+    return Budget(rows, rnd, {k: round(v, 1) for k, v in usb.items()}, checks)
+
+
+# -- the proposal -----------------------------------------------------------------------------
+
+PROPOSAL_SIGNALS: dict[str, dict[str, Any]] = {
+    "hall_pwr_a": {
+        "gpio": 25,
+        "mode": "out",
+        "active": "low",
+        "boot": "high",
+        "function": "P-MOSFET gate, supply of the bank A sensors (1-16), low = on; "
+        "10 kOhm pull-up keeps them off through reset",
+    },
+    "hall_pwr_b": {
+        "gpio": 5,
+        "mode": "out",
+        "active": "low",
+        "boot": "high",
+        "function": "P-MOSFET gate, supply of the bank B sensors (17-32), low = on; "
+        "the pull-up matches GPIO 5's strapping default",
+    },
+    "hall_pwr_c": {
+        "gpio": 15,
+        "mode": "out",
+        "active": "low",
+        "boot": "high",
+        "function": "P-MOSFET gate, supply of the bank C sensors (33-40), low = on; "
+        "the pull-up matches GPIO 15's strapping default (boot log on)",
+    },
+}
+
+PROPOSAL_PARTS: list[dict[str, Any]] = [
+    {
+        "qty": 3,
+        "part": "P-channel MOSFET, SOT-23 (on a SOT-23 to DIP adapter for perfboard)",
+        "manufacturer": "Alpha & Omega Semiconductor",
+        "mpn": "AO3401A",
+        "unit_eur": 0.15,
+        "why": "high-side switch per bank; VGS(th) -0.5 to -1.3 V, RDS(on) under 85 mOhm at "
+        "VGS = -2.5 V (AO3401A datasheet), so a 3.3 V GPIO turns it fully on and 16 "
+        "sensors at 10 mA drop under 14 mV",
+    },
+    {
+        "qty": 3,
+        "part": "10 kOhm resistor, gate pull-up to 3.3 V",
+        "manufacturer": "Yageo",
+        "mpn": "CFR-25JB-52-10K",
+        "unit_eur": 0.05,
+        "why": "keeps every bank off while the ESP32 resets (its GPIOs float) and holds GPIO 5 "
+        "and 15 at their strapping defaults",
+    },
+]
+
+
+def proposal(pinmap: dict[str, Any], timing: ScanTiming | None = None) -> dict[str, Any]:
+    """The switched-supply proposal for this pin map: signals, parts, scan timing."""
+    t = timing or ScanTiming(settle_us=float(pinmap["mux"].get("settle_us", 10)))
+    banks = pinmap_rules.bank_sizes(pinmap)
+    names = pinmap["mux"]["banks"]
+    on = [t.bank_on_us(n) for n in banks]
+    return {
+        "summary": "Power each multiplexer bank's sensors only while that bank is read: a "
+        "P-MOSFET high-side switch per bank, its gate on a GPIO (low = on). At most "
+        f"one bank ({max(banks)} sensors) draws current at a time.",
+        "signals": PROPOSAL_SIGNALS,
+        "mux_power": {
+            "banks": names,
+            "enables": list(PROPOSAL_SIGNALS),
+            "power_on_us": t.power_on_us,
+        },
+        "gpio_choice": "After the current map the free output-capable GPIOs are 0, 2, 5, 12, "
+        "15 and 25. 25 is clean. 5 and 15 are strapping pins pulled up at reset; "
+        "a gate pull-up holds them high, their default, and keeps the sensors off "
+        "while the chip resets. 0 (BOOT button), 2 (must be low for download "
+        "mode) and 12 (high selects 1.8 V flash) are not usable this way.",
+        "parts": PROPOSAL_PARTS,
+        "timing": {
+            "scan_period_us": t.period_ms * 1000,
+            "power_on_us": t.power_on_us,
+            "power_on_source": "TI DRV5055 datasheet: power-on time tON 175 us typ, 330 us max",
+            "per_channel_us": t.settle_us + t.read_us,
+            "per_channel_note": f"settle {t.settle_us:g} us (mux.settle_us) + select and ADC "
+            f"read ~{t.read_us:g} us in MicroPython (estimate: measure with "
+            "make bench)",
+            "banks": [
+                {"bank": b, "sensors": n, "on_us": round(u)}
+                for b, n, u in zip(names, banks, on, strict=True)
+            ],
+            "scan_us": round(sum(on)),
+            "budget_used": round(sum(on) / (t.period_ms * 1000), 3),
+        },
+        "firmware": [
+            "pinmap.json: add the three hall_pwr_* signals and a mux.power list aligned with "
+            "mux.banks, plus mux.power_on_us",
+            "board.py: build the enable pins with value=1 (off) and pass them to HallMux",
+            "HallMux.scan: bank by bank instead of channel by channel: enable low, "
+            "sleep_us(power_on_us), read that bank's channels, enable high",
+            "calibration uses the same sequence, so the switch's small voltage drop is part "
+            "of every sensor's zero",
+        ],
+        "alternative": "One switch for all 40 sensors (one GPIO, no change of scan order): the "
+        "average falls as much, but the peak stays at 40 sensors (400 mA max), "
+        "drawn from the rail in one burst every scan.",
+    }
+
+
+def report(pinmap: dict[str, Any], limits: Limits = Limits()) -> dict[str, Any]:
+    """Everything `hardware/power.json` holds."""
+    t = ScanTiming(settle_us=float(pinmap["mux"].get("settle_us", 10)))
+    banks = pinmap_rules.bank_sizes(pinmap)
+    sensors = pinmap["hall"]["holes"] * pinmap["hall"]["sensors_per_hole"]
+    loads = tuple(replace(ld, qty=sensors) if ld.switched else ld for ld in LOADS)
+    as_wired = budget(loads, limits)
+    switched = budget(loads, limits, banks=banks, timing=t)
+    with_radio = budget((*loads, RADIO), limits, banks=banks, timing=t)
+
+    def scenario(b: Budget, note: str) -> dict[str, Any]:
+        return {
+            "note": note,
+            "rail_3v3_ma": b.rail_3v3,
+            "usb_5v_ma": b.usb_5v,
+            "checks": [
+                {
+                    "what": c.what,
+                    "ma": round(c.value_ma, 1),
+                    "limit_ma": round(c.limit_ma, 1),
+                    "ok": c.ok,
+                }
+                for c in b.checks
+            ],
+            "fits": b.fits,
+            "parts": b.rows,
+        }
+
+    return {
+        "about": "Power budget of the upref board, computed by `python -m upref.hardware power` "
+        "(host/upref/hardware/power.py) from the pin map. Currents in mA; typ = "
+        "typical average, worst = every part at its datasheet maximum (average), "
+        "peak = worst instant. A configuration fits when every worst case stays "
+        f"under {limits.margin:.0%} of its limit.",
+        "limits": {
+            "usb_ma": limits.usb_ma,
+            "usb_source": limits.usb_source,
+            "regulator": "AMS1117-3.3 on the ESP32-DevKitC",
+            "regulator_rated_ma": limits.ldo_rated_ma,
+            "regulator_current_limit_ma": limits.ldo_current_limit_ma,
+            "regulator_thermal_ma": round(limits.thermal_ma, 1),
+            "regulator_thermal_basis": f"({limits.tj_max_c:g} C - {limits.ambient_c:g} C) / "
+            f"({limits.theta_ja:g} C/W x ({limits.vin_max:g} V - "
+            f"{limits.vout:g} V))",
+            "regulator_source": limits.ldo_source,
+            "margin": limits.margin,
+        },
+        "as_wired": scenario(as_wired, "today's wiring: all 40 sensors powered all the time"),
+        "switched": scenario(switched, "proposal: one bank of sensors powered at a time"),
+        "switched_with_wifi": scenario(
+            with_radio, "the proposal if a future firmware turned Wi-Fi on (it does not)"
+        ),
+        "verdict": (
+            "today's wiring does not fit: " if not as_wired.fits else "today's wiring fits; "
+        )
+        + (
+            "the switched supply fits."
+            if switched.fits
+            else "the switched supply does not fit either."
+        ),
+        "proposal": proposal(pinmap, t),
+    }
+
+
+def to_json(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
