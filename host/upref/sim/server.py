@@ -69,6 +69,12 @@ STANDINS = HERE / "standins"
 REPORT_PREFIX = b"%%sim "  # sim_world.REPORT_PREFIX
 RECORD_SIZE = 32  # sim_world.RECORD_SIZE
 
+
+def ticks_now() -> int:
+    """time.ticks_ms() as the firmware process sees it (CLOCK_MONOTONIC ms, 30 bits), so a
+    world change is dated when it happened, not when the firmware next looks at its FIFO."""
+    return (time.monotonic_ns() // 1_000_000) & ((1 << 30) - 1)
+
 # machine.reset_cause() values
 PWRON_RESET = 1
 HARD_RESET = 2
@@ -1124,7 +1130,8 @@ class SimBoard:
         self.hand.pop(pid, None)
 
     def _sensors(self, changes: list[physics.Change]) -> None:
-        self._send_world([encode_record("L", c.k, c.level, c.ramp_ms, c.delay_ms) for c in changes])
+        stamp = ticks_now()
+        self._send_world([encode_record("L", c.k, c.level, c.ramp_ms, c.delay_ms, stamp) for c in changes])
 
     def _button(self, pressed: bool) -> None:
         self.world.button = pressed

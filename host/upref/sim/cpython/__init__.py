@@ -20,15 +20,16 @@ import time
 _TICKS_PERIOD = 1 << 30
 _TICKS_MAX = _TICKS_PERIOD - 1
 _TICKS_HALF = _TICKS_PERIOD // 2
-_t0 = time.monotonic_ns()
 
 
 def ticks_ms() -> int:
-    return ((time.monotonic_ns() - _t0) // 1_000_000) & _TICKS_MAX
+    # CLOCK_MONOTONIC in ms, as the MicroPython unix port counts: every process on the machine
+    # shares one ticks base, so the simulator can date a world change for the firmware
+    return (time.monotonic_ns() // 1_000_000) & _TICKS_MAX
 
 
 def ticks_us() -> int:
-    return ((time.monotonic_ns() - _t0) // 1_000) & _TICKS_MAX
+    return (time.monotonic_ns() // 1_000) & _TICKS_MAX
 
 
 def ticks_cpu() -> int:

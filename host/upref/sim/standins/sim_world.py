@@ -14,8 +14,9 @@
 # World records (simulator -> here), RECORD_SIZE bytes each, ASCII words separated by spaces,
 # padded with spaces, the last byte "\n". Fixed size because MicroPython's readinto() blocks
 # until its buffer is full: a whole record is always there when poll says so.
-#   L <k> <level> <ramp_ms> <delay_ms>   sensor k (0-based) moves to level over ramp_ms, starting
-#                                        delay_ms from now (0 0: at once)
+#   L <k> <level> <ramp_ms> <delay_ms> [<stamp>]   sensor k (0-based) moves to level over
+#                                        ramp_ms, starting delay_ms from now (0 0: at once), or
+#                                        from <stamp> (the simulator's time.ticks_ms when it happened)
 #   F <k> <mode>                         sensor mode: 0 ok, 1 floating, 2 railed high, 3 railed low
 #   B <0|1>                              button pressed (1) or released (0)
 #   N <sigma>                            sensor noise, standard deviation in counts
@@ -298,7 +299,9 @@ class World:
             return
         op = words[0]
         if op == "L":
-            self.set_level(int(words[1]), int(words[2]), int(words[3]), int(words[4]))
+            # an optional 6th word dates the change (time.ticks_ms of the simulator)
+            age = time.ticks_diff(time.ticks_ms(), int(words[5])) if len(words) > 5 else 0
+            self.set_level(int(words[1]), int(words[2]), int(words[3]), int(words[4]) - max(0, age))
         elif op == "F":
             self.set_mode(int(words[1]), int(words[2]))
         elif op == "B":
