@@ -81,6 +81,7 @@ class App:
         self.boot_ms = time.ticks_ms()
         # button
         self.button = 0
+        self.presses = 0  # since boot: a snapshot lets the host count presses it missed
         self._btn_raw = 0
         self._btn_since = 0
         self.wdt = None
@@ -126,6 +127,7 @@ class App:
             w.raw(b"-")
         w.arg(b"btn=")
         w.int(self.button)
+        w.kv(b"presses", self.presses)
         w.arg(b"faults=")
         first = True
         for k in range(self.n_sensors):
@@ -303,6 +305,8 @@ class App:
             self._btn_since = now
         elif v != self.button and time.ticks_diff(now, self._btn_since) >= BUTTON_MS:
             self.button = v
+            if v:
+                self.presses += 1
             w = self.w
             w.begin(b"BTN")
             w.arg_int(v)

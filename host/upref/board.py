@@ -111,6 +111,7 @@ class BoardModel:
         self.holes: dict[int, HoleState] = {}
         self.card: str | None = None
         self.button = False
+        self.presses: int | None = None  # presses since the board booted; None: not known yet
         self.faults: set[str] = set()
         self.fault_texts: dict[str, str] = {}
         self.online = False
@@ -148,6 +149,8 @@ class BoardModel:
                 if pressed == self.button:
                     return []
                 self.button = pressed
+                if pressed and self.presses is not None:
+                    self.presses += 1
                 return [ButtonObservation(pressed)]
             case Fault(kind=kind, where=where, text=text):
                 key = fault_key(kind, where)
@@ -167,13 +170,16 @@ class BoardModel:
                 return [FaultObservation(key, False, kind, where)]
             case Snapshot():
                 return self._apply_snapshot(item)
-            case Resynced(snapshot=snapshot):
+            case Resynced(snapshot=snapshot, reason=reason):
+                if reason == "connect":
+                    self.presses = None  # a new host: presses before it came are not its business
                 return self._apply_snapshot(snapshot)
             case Hello():
                 self._take_hello(item)
                 return []
             case BoardReset(hello=hello):
                 self._take_hello(hello)
+                self.presses = 0  # the board counts presses from its boot
                 return []
             case Online():
                 self.online = True
@@ -216,6 +222,16 @@ class BoardModel:
         for hole, code in enumerate(snap.holes, start=1):
             out += self._set_hole(hole, code)
         out += self._set_card(snap.card)
+        if self.presses is not None and snap.presses > self.presses:
+            # presses lost on the wire: the press we saw (if any) has ended, each lost whole
+            # click is a press and a release, and a press still held comes out just below
+            if self.button:
+                out.append(ButtonObservation(False))
+                self.button = False
+            clicks = snap.presses - self.presses - (1 if snap.button else 0)
+            for _ in range(min(clicks, 10)):
+                out += [ButtonObservation(True), ButtonObservation(False)]
+        self.presses = snap.presses
         if snap.button != self.button:
             self.button = snap.button
             out.append(ButtonObservation(snap.button))

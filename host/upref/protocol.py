@@ -303,6 +303,7 @@ class Snapshot:
     card: str | None
     button: bool
     faults: tuple[str, ...] = ()
+    presses: int = 0  # button presses since the board booted
 
 
 @dataclass(frozen=True)
@@ -488,7 +489,7 @@ def _hello(a: _Args, holes: int) -> Hello:
 
 
 def _snap(a: _Args, holes: int) -> Snapshot:
-    kv = a.kv(("holes", "card", "btn", "faults"))
+    kv = a.kv(("holes", "card", "btn", "presses", "faults"))
     codes = a.ints(kv["holes"], "hole codes", holes, MAX_CODE)
     card = kv["card"]
     btn = kv["btn"]
@@ -499,6 +500,7 @@ def _snap(a: _Args, holes: int) -> Snapshot:
         card=None if card == "-" else a.uid(card),
         button=btn == "1",
         faults=a.token_list(kv["faults"], "faults"),
+        presses=a.uint(kv["presses"], "presses"),
     )
 
 
@@ -631,6 +633,7 @@ def encode_event(seq: int, event: Event) -> bytes:
                 "holes=" + ",".join(str(c) for c in event.holes),
                 f"card={event.card or '-'}",
                 f"btn={int(event.button)}",
+                f"presses={event.presses}",
                 "faults=" + (",".join(event.faults) or "-"),
             )
         case HoleChanged():

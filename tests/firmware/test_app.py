@@ -49,7 +49,8 @@ def test_boot_says_hello_then_snapshots_what_is_already_in_the_holes():
     snap = dict(x.split("=", 1) for x in frames[1][1])
     codes = snap["holes"].split(",")
     assert len(codes) == 10 and codes[2] == str(1 + 2 * 9 + 1 * 27) and codes[0] == "0"
-    assert snap["card"] == "-" and snap["btn"] == "0" and snap["faults"] == "-"
+    assert snap["card"] == "-" and snap["btn"] == "0" and snap["presses"] == "0"
+    assert snap["faults"] == "-"
 
 
 def test_a_pair_pulled_and_put_back_turned_gives_two_hole_frames_after_the_debounce():
@@ -176,7 +177,7 @@ def test_the_snapshot_carries_the_card_in_the_field_and_the_button():
     hw.port.frames()
     a.send_snapshot()
     snap = dict(x.split("=", 1) for x in hw.port.frames()[0][1])
-    assert snap["card"] == "DEADBEEF" and snap["btn"] == "1"
+    assert snap["card"] == "DEADBEEF" and snap["btn"] == "1" and snap["presses"] == "1"
 
 
 def test_the_button_is_debounced_and_reported_on_press_and_release():

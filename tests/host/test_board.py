@@ -167,3 +167,36 @@ def test_notices(model: BoardModel, codes: CodeTable) -> None:
     assert len(model.holes) == 12 and model.hello == hello
     assert model.apply(Dropped("crc", b"@x")) == []
     assert model.apply(Heartbeat(1, 2, 3, 4, 5, 6, 7, 8)) == []
+
+
+def presses_seen(obs: list[object]) -> list[bool]:
+    return [o.pressed for o in obs if isinstance(o, ButtonObservation)]
+
+
+def test_clicks_lost_on_the_wire_are_recovered_from_the_snapshot_count(model: BoardModel) -> None:
+    model.apply(Resynced(Snapshot(EMPTY10, None, False, (), presses=4), "connect"))
+    # presses before this host connected are not replayed
+    assert model.presses == 4
+    model.apply(Button(True))
+    model.apply(Button(False))
+    assert model.presses == 5
+    # two whole clicks lost to line noise; the resync snapshot counts them
+    obs = model.apply(Resynced(Snapshot(EMPTY10, None, False, (), presses=7), "crc"))
+    assert presses_seen(obs) == [True, False, True, False]
+    assert model.presses == 7 and not model.button
+
+
+def test_a_lost_release_and_a_held_new_press_come_out_in_order(model: BoardModel) -> None:
+    model.apply(Resynced(Snapshot(EMPTY10, None, False, (), presses=0), "connect"))
+    model.apply(Button(True))  # seen; its release and the next press were lost
+    obs = model.apply(Resynced(Snapshot(EMPTY10, None, True, (), presses=2), "gap"))
+    assert presses_seen(obs) == [False, True]
+    assert model.button and model.presses == 2
+
+
+def test_after_a_board_reset_presses_count_from_its_boot(model: BoardModel, codes: CodeTable) -> None:
+    model.apply(Resynced(Snapshot(EMPTY10, None, False, (), presses=9), "connect"))
+    hello = Hello("0.1.0", 1, "A4CF12345678", 10, ("hall",), "92", "hard")
+    model.apply(BoardReset(hello))
+    obs = model.apply(Resynced(Snapshot(EMPTY10, None, False, (), presses=1), "board reset"))
+    assert presses_seen(obs) == [True, False]

@@ -92,7 +92,7 @@ def test_meaning_of_specific_vectors() -> None:
     )
     snap = events["snapshot with a 7-byte card, button down, two faults"]
     assert snap == p.Snapshot(
-        (13, 17, 23, 25, 26, 31, 35, 37, 39, 47), "04A1B2C3D4E5F6", True, ("s7", "h3")
+        (13, 17, 23, 25, 26, 31, 35, 37, 39, 47), "04A1B2C3D4E5F6", True, ("s7", "h3"), presses=3
     )
     assert events["hole 4 now reads code 37"] == p.HoleChanged(4, 37)
     assert events["7-byte tag left"] == p.CardLeft("04A1B2C3D4E5F6")
