@@ -39,6 +39,34 @@ def fault_key(kind: str, where: str) -> str | None:
     return None
 
 
+def fault_advice(kind: str, where: str, text: str = "", per_hole: int = 4) -> str:
+    """A fault in words for the people at the table: what, where, and what to do."""
+    if kind == "sensor" and where[1:].isdigit():
+        k = int(where[1:]) - 1
+        place = f"sensor {k + 1} (hole {k // per_hole + 1}, position P{k % per_hole + 1})"
+        return (
+            f"{place} reads {text or 'outside every band'}: a floating, shorted or broken input. "
+            f"Check its wiring and its multiplexer channel (upref doctor shows its level); the hole "
+            f"keeps its last reading until the sensor reads sanely again"
+        )
+    if kind == "hole" and where[1:].isdigit():
+        return (
+            f"hole {where[1:]} {text or 'never settles'}: its code keeps changing. Seat the pair "
+            f"firmly and keep hands off; if it goes on, check that hole's sensors with upref doctor"
+        )
+    if kind == "rfid":
+        return (
+            f"RFID reader: {text or 'not answering'}. Check the MFRC522's SPI wiring and its 3.3 V "
+            f"supply; the board keeps retrying by itself"
+        )
+    if kind == "exc":
+        return (
+            f"the board's main loop failed ({text}) and restarted itself; if it repeats, "
+            f"run upref doctor and report the message"
+        )
+    return f"{kind} {where}: {text}".strip()
+
+
 def _kind_of_key(key: str) -> tuple[str, str]:
     if key == "rfid":
         return "rfid", "reader"

@@ -23,6 +23,7 @@ from upref.board import (
     FaultObservation,
     HoleObservation,
     Observation,
+    fault_advice,
 )
 from upref.codes import CodeTable
 from upref.link import (
@@ -88,8 +89,9 @@ def observation_text(obs: Observation, codes: CodeTable) -> str:
         case ButtonObservation():
             return f"button {'pressed' if obs.pressed else 'released'}"
         case FaultObservation():
-            state = "raised" if obs.raised else "cleared"
-            return f"fault {obs.kind} {obs.where} {state}" + (f": {obs.text}" if obs.text else "")
+            if not obs.raised:
+                return f"fault cleared: {obs.kind} {obs.where}"
+            return "FAULT " + fault_advice(obs.kind, obs.where, obs.text)
     return repr(obs)  # pragma: no cover
 
 

@@ -200,3 +200,14 @@ def test_after_a_board_reset_presses_count_from_its_boot(model: BoardModel, code
     model.apply(BoardReset(hello))
     obs = model.apply(Resynced(Snapshot(EMPTY10, None, False, (), presses=1), "board reset"))
     assert presses_seen(obs) == [True, False]
+
+
+def test_fault_advice_says_what_where_and_what_to_do() -> None:
+    from upref.board import fault_advice
+
+    s = fault_advice("sensor", "s10", "rail low")
+    assert "sensor 10 (hole 3, position P2)" in s and "rail low" in s and "Check its wiring" in s
+    h = fault_advice("hole", "h4", "never settles")
+    assert "hole 4" in h and "Seat the pair" in h
+    r = fault_advice("rfid", "reader", "MFRC522 not answering: VersionReg=0x00")
+    assert "VersionReg=0x00" in r and "3.3 V" in r
