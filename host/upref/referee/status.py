@@ -1,0 +1,38 @@
+"""What the referee tells the views, besides each game's own `view()`: its verdicts and what it
+is waiting for at the table. Views only read these; nothing here is secret (no hidden colour,
+no unsolved task card, no hint), so every view may show all of it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Verdict kinds, for styling and feedback:
+OK = "ok"  # a legal step (a pair turned, a card drawn)
+INFO = "info"  # something noted that changes nothing (a pair put back unturned)
+ILLEGAL = "illegal"  # a move the rules forbid: the state did not change; `correction` says what to do
+SOLVED = "solved"  # a task card was solved
+TURN = "turn"  # a turn ended (and whose turn it is now)
+END = "end"  # the game ended (winner(s) in the text)
+BOARD = "board"  # about the board itself: offline, a fault, a suspect reading, an unknown card
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One thing the referee says, in plain words, with the rule it applies when there is one."""
+
+    kind: str
+    text: str
+    rule: str | None = None
+    correction: str | None = None
+    seat: int | None = None  # the player it concerns, if any
+
+
+@dataclass(frozen=True)
+class TableStatus:
+    """The referee's side of the scoreboard."""
+
+    board_online: bool = True
+    waiting_for: str | None = None  # "Ann: tap your new task card", "Put the pair back in hole 3"
+    corrections: tuple[str, ...] = ()  # physical corrections still outstanding
+    verdicts: tuple[Verdict, ...] = field(default_factory=tuple)  # the latest few, newest last
+    faults: tuple[str, ...] = ()  # board faults in words (upref.board.fault_advice)
