@@ -15,7 +15,7 @@ from array import array
 from micropython import const
 
 import wire
-from holes import HoleScanner, SENSOR, KIND_WORDS, REASON_WORDS
+from holes import from_thresholds, SENSOR, KIND_WORDS, REASON_WORDS
 from cards import CardWatcher, ARRIVED, LEFT
 from feedback import Feedback, parse_rgb, parse_pattern
 import calib
@@ -48,17 +48,7 @@ class App:
         self.levels = array("H", [0] * n)
         self.mux = hw.mux
         t = hw.thresholds
-        self.scanner = HoleScanner(
-            hw.holes,
-            hw.per_hole,
-            t.get("on", 5000),
-            t.get("off", 3500),
-            t.get("rail_low", 1500),
-            t.get("rail_high", 64000),
-            t.get("max_delta", 24000),
-            t.get("debounce_ms", 30),
-            t.get("unstable_ms", 1500),
-        )
+        self.scanner = from_thresholds(hw.holes, hw.per_hole, t)
         self.cal_max_offset = t.get("cal_max_offset", 4000)
         zeros = calib.load(calib_path, n)
         if zeros is not None:

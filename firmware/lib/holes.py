@@ -263,10 +263,15 @@ class HoleScanner:
 
 def from_config(hall):
     """A HoleScanner for pinmap.json's "hall" section (holes, sensors_per_hole, thresholds)."""
-    t = hall.get("thresholds", {})
+    return from_thresholds(hall["holes"], hall.get("sensors_per_hole", 4), hall.get("thresholds", {}))
+
+
+def from_thresholds(n_holes, per_hole, t):
+    """A HoleScanner with the thresholds of dict `t` (pinmap.json hall.thresholds); a missing
+    key takes the default."""
     return HoleScanner(
-        hall["holes"],
-        hall.get("sensors_per_hole", 4),
+        n_holes,
+        per_hole,
         t.get("on", 5000),
         t.get("off", 3500),
         t.get("rail_low", 1500),
