@@ -12,6 +12,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "watch": ("upref.watch", "main", "print board events as they arrive (--json for JSON lines)"),
     "doctor": ("upref.doctor", "main", "live view of every sensor, the RFID reader and the link; calibrate"),
     "demo": ("upref.demo", "main", "a scripted session on the simulated board"),
+    "enroll": ("upref.enroll", "main", "tap each card of a game once so the host knows its tag"),
 }
 
 

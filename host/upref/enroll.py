@@ -1,0 +1,475 @@
+"""`upref enroll <game>`: teach the host which card or tile each NFC tag is stuck on.
+
+Connects to the board, suggests the next card not yet enrolled ("Tap T13: 2 shovels — yellow 2,
+red 3"), waits for a tag on the reader, asks which card it is (Enter = the suggested one),
+records it at once in the tag registry (`upref.registry`), answers on the board (green LED and a
+beep; red and a low beep when refused) and waits for the card to leave before the next.
+
+    upref enroll updown                 # interactive
+    upref enroll updown --auto          # each tap is the suggested card, no questions
+    upref enroll updown --list          # what is enrolled, what is missing
+    upref enroll updown --forget UID    # drop one tag (or --forget T07: that card's tag)
+    upref enroll updown --replace       # a card may get a new tag (a replaced card)
+
+A tag already enrolled is refused, naming the card it belongs to. Ctrl-C (or Ctrl-D at the
+question) stops; every enrolment is already saved.
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import re
+import sys
+from collections.abc import Callable
+from typing import Protocol, TextIO
+
+from upref.link import Link, LinkError, LinkItem, Offline, Online, Resynced
+from upref.protocol import CardArrived, CardLeft, Echo, Err, Ok, Snapshot
+from upref.registry import (
+    GAME_TITLES,
+    GAMES,
+    ItemTaken,
+    RegistryError,
+    Tag,
+    TagRegistry,
+    TagTaken,
+    catalogue_items,
+    normalize_uid,
+)
+
+__all__ = ["ACCEPTED", "REFUSED", "BoardLink", "Session", "main"]
+
+# Board feedback: (LED colour, LED milliseconds, BEEP pattern)
+ACCEPTED = ("00FF00", "300", "1200:80")
+REFUSED = ("FF0000", "600", "300:250")
+
+SKIP_WORDS = ("skip", "s", "-")
+
+
+class BoardLink(Protocol):
+    """What enrolment needs of a `Link` (tests pass a fake)."""
+
+    events: queue.Queue[LinkItem]
+    url: str
+
+    @property
+    def error(self) -> LinkError | None: ...
+
+    def command(
+        self, ftype: str, *args: str | int, timeout: float = 1.0, retries: int = 2
+    ) -> Ok | Err | Echo: ...
+
+
+class Session:
+    """One enrolment session for one game on one board.
+
+    :param items: (item id, label) of the game's catalogue, in the order to suggest them.
+    :param auto: each tap is taken as the suggested card, with no question.
+    :param replace: a card already enrolled may be given the tapped tag (its old tag is dropped).
+    :param input_fn: asks a question and returns the answer (`input`); EOFError or
+        KeyboardInterrupt end the session.
+    :param poll: how long one wait on the link's queue lasts (Ctrl-C is seen between waits).
+    """
+
+    def __init__(
+        self,
+        link: BoardLink,
+        registry: TagRegistry,
+        game: str,
+        items: list[tuple[str, str]],
+        *,
+        auto: bool = False,
+        replace: bool = False,
+        input_fn: Callable[[str], str] = input,
+        out: TextIO | None = None,
+        poll: float = 0.25,
+    ) -> None:
+        self.link = link
+        self.registry = registry
+        self.game = game
+        self.order = [item for item, _ in items]
+        self.labels = dict(items)
+        self.auto = auto
+        self.replace = replace
+        self.input_fn = input_fn
+        self.out = out if out is not None else sys.stdout
+        self.poll = poll
+        self.in_field: str | None = None  # the tag on the reader, as far as the host knows
+        self._arrived: str | None = None  # a tap seen while waiting for something else
+        self._offline = False
+        self._feedback_failed = False
+
+    # -- the loop -----------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Enrol until every card has a tag (0), or until stopped (KeyboardInterrupt/EOFError
+        propagate: the caller reports what was saved).
+
+        :raises LinkError: when the link fails for good (a protocol mismatch).
+        """
+        total = len(self.order)
+        while True:
+            missing = self.registry.missing(self.game, self.order)
+            done = total - len(missing)
+            if not missing and not self.replace:
+                self.say(f"All {total} {self.game} cards are enrolled.")
+                return 0
+            suggested = missing[0] if missing else None
+            if suggested is not None:
+                self.say(f"{done} of {total} enrolled.")
+                self.say(f"Tap {self.labels[suggested]}")
+            elif self.auto:
+                self.say(f"All {total} {self.game} cards are enrolled.")
+                return 0
+            else:
+                self.say(f"All {total} enrolled. Tap a card to give it a new tag (--replace).")
+            uid = self.wait_for_tap()
+            self.handle(uid, suggested)
+            self.wait_until_lifted(uid)
+
+    def handle(self, uid: str, suggested: str | None) -> Tag | None:
+        """Decide what the tapped tag is and record it; returns the enrolment, or None when
+        nothing was recorded (refused or skipped)."""
+        known = self.registry.lookup(uid)
+        if known is not None:
+            if known.game == self.game:
+                self.refuse(
+                    f"Tag {uid} is already enrolled as {self.label(known.item)}: nothing "
+                    f"recorded. To enrol it as another card, first "
+                    f"`upref enroll {self.game} --forget {uid}`."
+                )
+            else:
+                self.refuse(
+                    f"Tag {uid} is already enrolled as {known.game} {known.item} "
+                    f"({GAME_TITLES.get(known.game, known.game)}), not one of the {self.game} cards: "
+                    f"nothing recorded. Remove it first with "
+                    f"`upref enroll {known.game} --forget {uid}`."
+                )
+            return None
+        if self.auto and suggested is not None:
+            item: str | None = suggested
+        else:
+            item = self.ask(uid, suggested)
+        if item is None:
+            self.say(f"Skipped tag {uid}: nothing recorded.")
+            return None
+        try:
+            result = self.registry.enroll(uid, self.game, item, replace=self.replace)
+        except (TagTaken, ItemTaken) as exc:  # another process enrolled meanwhile
+            self.refuse(f"Refused: {exc}.")
+            return None
+        text = f"Enrolled {self.label(item)} (tag {uid})."
+        if result.replaced is not None:
+            text += f" Its old tag {result.replaced.uid} is forgotten."
+        self.say(text)
+        self.feedback(ACCEPTED)
+        return result.tag
+
+    def ask(self, uid: str, suggested: str | None) -> str | None:
+        """Which card carries tag `uid`? An item id, or None to skip."""
+        if suggested is not None:
+            prompt = f"Tag {uid}: which card is it? [Enter = {suggested}, a card id, or skip] "
+        else:
+            prompt = f"Tag {uid}: which card is it? [a card id, or skip] "
+        while True:
+            answer = self.input_fn(prompt).strip()
+            if not answer:
+                if suggested is not None:
+                    return suggested
+                self.say("Type the card's id (or skip).")
+                continue
+            if answer.lower() in SKIP_WORDS:
+                return None
+            item = resolve_item(answer, self.order)
+            if item is None:
+                self.say(
+                    f"There is no {self.game} card {answer!r}. The cards are: "
+                    f"{', '.join(self.order)}."
+                )
+                continue
+            current = self.registry.tag_of(self.game, item)
+            if current is not None and current.uid != uid and not self.replace:
+                self.say(
+                    f"{item} is already enrolled with tag {current.uid}. Type another card, or "
+                    f"skip. If this card replaces a lost one, run "
+                    f"`upref enroll {self.game} --replace`."
+                )
+                continue
+            return item
+
+    # -- the board ----------------------------------------------------------------------------
+
+    def wait_for_tap(self) -> str:
+        """Block until a tag arrives on the reader; its UID."""
+        while True:
+            if self._arrived is not None:
+                uid, self._arrived = self._arrived, None
+                return uid
+            uid = self._next()
+            if uid is not None:
+                return uid
+
+    def wait_until_lifted(self, uid: str) -> None:
+        """Block until the tag leaves the reader (or another one takes its place)."""
+        while self._arrived is None and self._drain():
+            pass  # apply what came meanwhile, up to the next tap (it stays queued after)
+        if self._arrived is not None or self.in_field != uid:
+            return
+        self.say("Lift the card.")
+        while self.in_field == uid and self._arrived is None:
+            self._next()
+
+    def _drain(self) -> bool:
+        """Apply what is already queued without waiting; True if something was."""
+        try:
+            item = self.link.events.get_nowait()
+        except queue.Empty:
+            return False
+        uid = self._apply(item)
+        if uid is not None:
+            self._arrived = uid
+        return True
+
+    def _next(self) -> str | None:
+        """Wait for one item (at most `poll` s) and apply it; the UID if a tag arrived."""
+        error = self.link.error
+        if error is not None:
+            raise error
+        try:
+            item = self.link.events.get(timeout=self.poll)
+        except queue.Empty:
+            return None
+        return self._apply(item)
+
+    def _apply(self, item: LinkItem) -> str | None:
+        match item:
+            case CardArrived(uid=uid):
+                self.in_field = uid
+                return uid
+            case CardLeft(uid=uid):
+                if self.in_field == uid:
+                    self.in_field = None
+            case Resynced() | Snapshot():
+                snap = item.snapshot if isinstance(item, Resynced) else item
+                if snap.card != self.in_field:
+                    self.in_field = snap.card
+                    return snap.card
+            case Offline(reason=reason):
+                if not self._offline:
+                    self._offline = True
+                    self.say(f"The board is offline ({reason}); waiting for it to come back.")
+            case Online():
+                if self._offline:
+                    self._offline = False
+                    self.say("The board is back.")
+        return None
+
+    def feedback(self, kind: tuple[str, str, str]) -> None:
+        colour, ms, beep = kind
+        try:
+            self.link.command("LED", colour, ms)
+            self.link.command("BEEP", beep)
+        except LinkError as exc:
+            if not self._feedback_failed:
+                self._feedback_failed = True
+                self.say(f"(no LED/beep from the board: {exc})")
+
+    # -- text ---------------------------------------------------------------------------------
+
+    def refuse(self, text: str) -> None:
+        self.say(text)
+        self.feedback(REFUSED)
+
+    def label(self, item: str) -> str:
+        return self.labels.get(item, f"{self.game} {item}")
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+
+def resolve_item(text: str, items: list[str]) -> str | None:
+    """The item `text` names: its id in any case ('t07' -> 'T07'), or a bare number when exactly
+    one id has that number ('7' -> 'T07'); None if none."""
+    by_lower = {i.lower(): i for i in items}
+    if text.lower() in by_lower:
+        return by_lower[text.lower()]
+    if text.isdigit():
+        matches = [i for i in items if re.fullmatch(r"[A-Za-z]*0*" + str(int(text)), i)]
+        if len(matches) == 1:
+            return matches[0]
+    return None
+
+
+# --- the subcommand ---------------------------------------------------------------------------
+
+
+def list_tags(registry: TagRegistry, game: str, out: TextIO) -> int:
+    tags = registry.tags(game)
+    try:
+        items = catalogue_items(game)
+    except RegistryError as exc:
+        items = []
+        note = str(exc)
+    else:
+        note = ""
+    labels = dict(items)
+    title = f"{GAME_TITLES[game]} ({game})"
+    in_catalogue = [t for t in tags if t.item in labels]
+    if items:
+        print(f"{title}: {len(in_catalogue)} of {len(items)} enrolled", file=out)
+    else:
+        print(f"{title}: {len(tags)} tags enrolled", file=out)
+    order = {item: i for i, (item, _) in enumerate(items)}
+    for t in sorted(in_catalogue, key=lambda t: order[t.item]):
+        print(f"  {t.uid:<20}  {labels[t.item]}  ({t.enrolled_at})", file=out)
+    stale = [t for t in tags if t.item not in labels]
+    if stale and items:
+        print(f"Not in the {game} catalogue ({len(stale)}):", file=out)
+    for t in stale:
+        print(f"  {t.uid:<20}  {t.item}  ({t.enrolled_at})", file=out)
+    missing = registry.missing(game, [item for item, _ in items])
+    if missing:
+        print(f"Missing ({len(missing)}):", file=out)
+        for item in missing:
+            print(f"  {labels[item]}", file=out)
+    elif items:
+        print("Nothing missing.", file=out)
+    if note:
+        print(note, file=out)
+    return 0
+
+
+def forget_tag(registry: TagRegistry, game: str, what: str, out: TextIO, err: TextIO) -> int:
+    try:
+        uid = normalize_uid(what)
+    except RegistryError as bad_uid:
+        try:
+            ids = [item for item, _ in catalogue_items(game)]
+        except RegistryError:
+            ids = [t.item for t in registry.tags(game)]
+        item = resolve_item(what, ids)
+        tag = registry.tag_of(game, item) if item is not None else None
+        if item is None:
+            print(f"upref enroll: {bad_uid} (nor is it a {game} card id)", file=err)
+            return 2
+        if tag is None:
+            print(f"{game} {item} has no tag enrolled: nothing to forget.", file=out)
+            return 0
+        uid = tag.uid
+    known = registry.lookup(uid)
+    if known is None:
+        print(f"Tag {uid} is not enrolled: nothing to forget.", file=out)
+        return 0
+    if known.game != game:
+        print(
+            f"upref enroll: tag {uid} is enrolled as {known.game} {known.item}, not a {game} "
+            f"card; to forget it: `upref enroll {known.game} --forget {uid}`",
+            file=err,
+        )
+        return 1
+    registry.forget(uid)
+    print(f"Forgot tag {uid} (was {game} {known.item}).", file=out)
+    return 0
+
+
+def main(
+    argv: list[str] | None = None,
+    *,
+    opener: Callable[[str | None], BoardLink] = Link,
+    input_fn: Callable[[str], str] = input,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    registry: TagRegistry | None = None,
+) -> int:
+    parser = argparse.ArgumentParser(
+        prog="upref enroll",
+        description="Record which card or tile each NFC tag is on: tap them one by one.",
+    )
+    parser.add_argument("game", choices=GAMES, help="the game whose cards to enrol")
+    parser.add_argument(
+        "--port",
+        metavar="URL",
+        help="device path or pyserial URL (default: find the board, else a running simulator)",
+    )
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--list", action="store_true", help="show enrolled tags and missing cards")
+    what.add_argument("--forget", metavar="UID", help="remove one tag (a UID, or a card id)")
+    parser.add_argument(
+        "--auto", action="store_true", help="take each tap as the suggested card, without asking"
+    )
+    parser.add_argument(
+        "--replace",
+        action="store_true",
+        help="let a card already enrolled get the tapped tag (its old tag is forgotten)",
+    )
+    args = parser.parse_args(argv)
+    stream = out if out is not None else sys.stdout
+    errs = err if err is not None else sys.stderr
+    game: str = args.game
+
+    own_registry = registry is None
+    try:
+        reg = registry if registry is not None else TagRegistry()
+    except RegistryError as exc:
+        print(f"upref enroll: {exc}", file=errs)
+        return 1
+    try:
+        if args.list:
+            return list_tags(reg, game, stream)
+        if args.forget is not None:
+            return forget_tag(reg, game, args.forget, stream, errs)
+        return _enrol(args, reg, opener, input_fn, stream, errs)
+    except RegistryError as exc:
+        print(f"upref enroll: {exc}", file=errs)
+        return 1
+    finally:
+        if own_registry:
+            reg.close()
+
+
+def _enrol(
+    args: argparse.Namespace,
+    reg: TagRegistry,
+    opener: Callable[[str | None], BoardLink],
+    input_fn: Callable[[str], str],
+    out: TextIO,
+    err: TextIO,
+) -> int:
+    game: str = args.game
+    try:
+        items = catalogue_items(game)
+    except ValueError as exc:  # RegistryError, or an invalid catalogue file
+        print(f"upref enroll: {exc}", file=err)
+        return 1
+    try:
+        link = opener(args.port)
+    except LinkError as exc:
+        print(f"upref enroll: {exc}", file=err)
+        return 1
+    session = Session(
+        link, reg, game, items, auto=args.auto, replace=args.replace, input_fn=input_fn, out=out
+    )
+    print(
+        f"Enrolling {GAME_TITLES[game]} cards on the board at {link.url} "
+        f"(tags are saved as you go; Ctrl-C stops).",
+        file=out,
+        flush=True,
+    )
+    try:
+        return session.run()
+    except (KeyboardInterrupt, EOFError):
+        enrolled = len(items) - len(reg.missing(game, [i for i, _ in items]))
+        print(
+            f"\nStopped: {enrolled} of {len(items)} {game} cards enrolled, all saved.",
+            file=out,
+            flush=True,
+        )
+        return 0
+    except LinkError as exc:
+        print(f"upref enroll: {exc}", file=err)
+        return 1
+    finally:
+        close = getattr(link, "close", None)
+        if close is not None:
+            close()
