@@ -1,6 +1,10 @@
 """What the referee tells the views, besides each game's own `view()`: its verdicts and what it
-is waiting for at the table. Views only read these; nothing here is secret (no hidden colour,
-no unsolved task card, no hint), so every view may show all of it."""
+is waiting for at the table. Views only read these. `TableStatus` holds nothing secret (no
+hidden colour, no unsolved task card, no hint), so every view may show all of it.
+
+A `Verdict` with `seat` set is addressed to that seat alone (a hint, the reminder of one's own
+task card): a view shows it to that seat only, never on the public scoreboard. Verdicts for
+the whole table have `seat=None` (their text names the players it concerns)."""
 
 from __future__ import annotations
 
@@ -24,7 +28,12 @@ class Verdict:
     text: str
     rule: str | None = None
     correction: str | None = None
-    seat: int | None = None  # the player it concerns, if any
+    seat: int | None = None  # set: addressed to that seat ONLY (a hint); None: for everyone
+
+    @property
+    def public(self) -> bool:
+        """True for a verdict every view may show; False for one addressed to `seat` alone."""
+        return self.seat is None
 
 
 @dataclass(frozen=True)
@@ -34,5 +43,5 @@ class TableStatus:
     board_online: bool = True
     waiting_for: str | None = None  # "Ann: tap your new task card", "Put the pair back in hole 3"
     corrections: tuple[str, ...] = ()  # physical corrections still outstanding
-    verdicts: tuple[Verdict, ...] = field(default_factory=tuple)  # the latest few, newest last
+    verdicts: tuple[Verdict, ...] = field(default_factory=tuple)  # latest public ones, newest last
     faults: tuple[str, ...] = ()  # board faults in words (upref.board.fault_advice)
