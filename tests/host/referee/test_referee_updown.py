@@ -1,0 +1,670 @@
+"""The Up And Down referee, driven only by observations (pairs pulled and put in, cards tapped,
+the button) and host inputs, with time passed in: no sleeps."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from referee_table import (
+    CODES,
+    PLAYERS,
+    Chaos,
+    FakeRegistry,
+    MemoryLog,
+    Table,
+    card_uid,
+    check_public,
+    check_status,
+    expected,
+    invalid_code,
+    other_end,
+    wrong_hole_pair,
+)
+from upref.board import CardObservation, FaultObservation
+from upref.codes import one_flip_neighbours
+from upref.games.base import CHANCE
+from upref.games.updown import Variant, mix_board
+from upref.games.updown_cards import colour_name
+from upref.referee.feedback import FEEDBACK
+from upref.referee.inputs import (
+    BoardOnline,
+    EndGame,
+    Hint,
+    NextGame,
+    Observe,
+    Picture,
+    StartGame,
+    Undo,
+)
+from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
+from upref.referee.updown import UpDownReferee
+
+
+def started(
+    players: tuple[str, ...] = ("Ann", "Bob"),
+    *,
+    seed: int = 3,
+    draw: bool = True,
+    variant: Variant | None = None,
+    **kwargs: object,
+) -> tuple[UpDownReferee, Table]:
+    registry = kwargs.pop("registry", None) or FakeRegistry()
+    ref = UpDownReferee(CODES, registry, **kwargs)  # type: ignore[arg-type]
+    tb = Table(ref, seed=seed)
+    vs = tb.feed(StartGame(players, variant or Variant(), seed, tb.at()))
+    assert [v.kind for v in vs] == [INFO] and vs[0].text.startswith("Game 1"), vs
+    if draw:
+        tb.draw_all()
+    return ref, tb
+
+
+def snapshot(ref: UpDownReferee) -> tuple[object, ...]:
+    eng = ref.engine
+    assert eng is not None
+    tasks = tuple(eng.task(s) for s in range(eng.num_players()))
+    won = tuple(eng.won(s) for s in range(eng.num_players()))
+    return eng.board, eng.turned, eng.current_player(), eng.turn, tasks, won, eng.stack
+
+
+def up(ref: UpDownReferee, hole: int) -> str:
+    eng = ref.engine
+    assert eng is not None
+    return colour_name(eng.board[hole - 1].visible)
+
+
+# --- a whole game ---------------------------------------------------------------------------
+
+
+def test_whole_game_from_observations_only() -> None:
+    ref, tb = started(PLAYERS, seed=11)
+    turns = 0
+    for _ in range(500):
+        if ref.phase == "over":
+            break
+        eng = ref.engine
+        assert eng is not None
+        if eng.current_player() == CHANCE:
+            vs = tb.draw()
+            assert [v.kind for v in vs] == [OK] and "drew a task card" in vs[0].text
+            continue
+        turns += 1
+        vs = tb.play_turn(button=turns % 3 == 0)
+        kinds = [v.kind for v in vs]
+        assert kinds[:3] == [OK, OK, OK], vs
+        assert "(3 of 3). Three different pairs turned: the turn can end." in vs[2].text
+        assert kinds[3:] in ([TURN], [SOLVED], [SOLVED, END]), vs
+    eng = ref.engine
+    assert eng is not None and ref.phase == "over"
+    outcome = eng.outcome()
+    assert outcome is not None and outcome.termination == "stack-empty"
+    last = tb.replies[-1][1]
+    assert last.verdicts[-1].kind == END
+    winners = [eng.players[w] for w in outcome.winners]
+    assert all(w in last.verdicts[-1].text for w in winners)
+    assert last.feedback == FEEDBACK[END]
+    assert ref.status().waiting_for == "The next game (or a new one)."
+    assert ref.status().corrections == ()
+    # every public verdict and the status were free of secrets all along
+    check_status(ref)
+
+
+def test_short_game_ends_on_the_target_with_solved_then_end_and_undo_reopens() -> None:
+    log = MemoryLog()
+    ref, tb = started(seed=5, variant=Variant(short_game_target=1), log=log)
+    for _ in range(40):
+        if ref.phase == "over":
+            break
+        eng = ref.engine
+        assert eng is not None
+        if eng.current_player() == CHANCE:
+            tb.draw()
+        else:
+            tb.play_turn()
+    vs = [v for _, r in tb.replies[-1:] for v in r.verdicts]
+    assert [v.kind for v in vs] == [SOLVED, END]
+    assert vs[0].text.startswith(("Ann solved T", "Bob solved T"))
+    assert vs[1].text.endswith("shovel.") and "the game ends (short game)" in vs[1].text
+    assert log.finished[-1][0]["termination"] == "short-game-target"
+    assert log.finished[-1][1] == tb.t
+    # the players take the last turn back: the game goes on
+    vs = tb.feed(Undo(tb.at()))
+    assert vs[0].kind == OK and vs[0].text.startswith("Undone: back to the start of")
+    assert ref.phase == "play" and log.reopened == 1
+    eng = ref.engine
+    assert eng is not None and eng.outcome() is None and len(ref.status().corrections) == 3
+
+
+# --- starting -------------------------------------------------------------------------------
+
+
+def test_start_refused_names_empty_and_invalid_holes_then_starts_when_filled() -> None:
+    ref = UpDownReferee(CODES, FakeRegistry())
+    tb = Table(ref, seed=2)
+    c4, c7 = tb.codes[4], tb.codes[7]
+    tb.pull(4)
+    tb.put(7, invalid_code("NN--"))
+    vs = tb.feed(StartGame(("Ann", "Bob"), Variant(), 1, tb.at()))
+    assert vs == [
+        Verdict(
+            BOARD,
+            "Cannot start yet: hole 4 is empty; hole 7 reads an invalid code. The game starts "
+            "as soon as every hole holds its own pair.",
+            "setup",
+            "Put one pair into every hole.",
+        )
+    ]
+    assert ref.engine is None and ref.phase == "setup"
+    assert ref.status().waiting_for == (
+        "Every hole to hold a pair: hole 4 is empty; hole 7 reads an invalid code."
+    )
+    assert tb.put(4, c4) == []
+    assert tb.put(7, c7) == []
+    assert tb.tick(0.5) == []  # not settled yet
+    vs = tb.tick(1.0)
+    assert [v.kind for v in vs] == [INFO] and vs[0].text.startswith("Game 1 (basic game)")
+    eng = ref.engine
+    assert eng is not None
+    assert [expected(ref, h) for h in range(1, 11)] == [tb.codes[h] for h in range(1, 11)]
+
+
+def test_start_refused_for_the_same_pair_in_two_holes() -> None:
+    ref = UpDownReferee(CODES, FakeRegistry())
+    tb = Table(ref, seed=2)
+    tb.put(5, other_end(tb.codes[2]))  # a stray reading: pair of hole 2 in hole 5 as well
+    vs = tb.feed(StartGame(("Ann",), Variant(), 1, tb.at()))
+    assert vs[0].kind == BOARD and "holes 2 and 5 read the same pair" in vs[0].text
+    assert "P-" not in vs[0].text
+
+
+def test_start_with_bad_players_is_refused() -> None:
+    ref = UpDownReferee(CODES, FakeRegistry())
+    tb = Table(ref, seed=2)
+    vs = tb.feed(StartGame(("Ann", "Ann"), Variant(), 1, tb.at()))
+    assert vs[0].kind == INFO and vs[0].text.startswith("Cannot start: player names must differ")
+    assert ref.phase == "idle"
+
+
+# --- rulings M-1 .. M-4 -----------------------------------------------------------------------
+
+
+def test_m1_turned_twice_then_correction_and_the_waiting_flip_counts() -> None:
+    ref, tb = started()
+    vs = tb.flip(2)
+    assert vs == [Verdict(OK, f"Hole 2 turned: {up(ref, 2)} up (1 of 3).")]
+    before = snapshot(ref)
+    colour = up(ref, 2)
+    fix = f"Turn the pair in hole 2 back so that {colour} is up again."
+    vs = tb.flip(2)  # turned a second time
+    assert vs == [
+        Verdict(
+            ILLEGAL,
+            f"The pair in hole 2 ({colour} up) was already turned this turn, and a turn needs "
+            "three different pairs: turn it back and choose another pair.",
+            "M-1",
+            fix,
+        )
+    ]
+    assert snapshot(ref) == before
+    assert ref.status().corrections == (fix,)
+    assert ref.status().waiting_for == fix
+    # a further (legal) flip waits for the correction
+    vs = tb.flip(5)
+    first = f"First turn the pair in hole 2 back so that {colour} is up again."
+    assert vs == [Verdict(ILLEGAL, f"{first} Hole 5 is taken into account after that.", "M-1", fix)]
+    assert tb.press() == [Verdict(ILLEGAL, f"{first} The turn can end after that.", "M-1", fix)]
+    assert snapshot(ref) == before
+    # the correction, and then the waiting flip is taken
+    vs = tb.flip(2)
+    assert vs == [
+        Verdict(OK, "Hole 2 is right again (1 of 3 turned)."),
+        Verdict(OK, f"Hole 5 turned: {up(ref, 5)} up (2 of 3)."),
+    ]
+    assert ref.status().corrections == ()
+    eng = ref.engine
+    assert eng is not None and eng.turned == (2, 5)
+    tb.flip(7)
+    assert [v.kind for v in tb.tick()] in ([TURN], [SOLVED])
+
+
+def test_m1_fourth_flip_must_be_turned_back_before_the_turn_ends() -> None:
+    ref, tb = started()
+    for h in (1, 2, 3):
+        tb.flip(h)
+    colour = up(ref, 4)
+    vs = tb.flip(4)
+    assert vs[0].kind == ILLEGAL and vs[0].rule == "M-1"
+    assert vs[0].text.startswith("Three pairs are turned already (holes 1, 2 and 3)")
+    assert vs[0].correction == f"Turn the pair in hole 4 back so that {colour} is up again."
+    assert tb.tick(5) == []  # no end while a correction is outstanding
+    assert tb.flip(4) == [Verdict(OK, "Hole 4 is right again (3 of 3 turned).")]
+    assert [v.kind for v in tb.tick()] in ([TURN], [SOLVED])
+
+
+def test_m2_wrong_hole_then_moved_back_and_turned() -> None:
+    ref, tb = started()
+    a, b = wrong_hole_pair(ref)
+    ca, cb = tb.codes[a], tb.codes[b]
+    before = snapshot(ref)
+    tb.pull(a)
+    tb.pull(b)
+    vs = tb.put(b, ca)
+    fix = f"Move the pair from hole {b} back into hole {a}."
+    assert vs == [
+        Verdict(
+            ILLEGAL,
+            f"The pair from hole {a} ({up(ref, a)} up) went into hole {b}, but a pair must go "
+            f"back into its own molehill: put it back in hole {a}.",
+            "M-2",
+            fix,
+        )
+    ]
+    assert snapshot(ref) == before
+    assert ref.status().corrections == (fix,)
+    assert tb.pull(b) == []  # the pair is in hand again: nothing wrong on the board
+    assert ref.status().corrections == ()
+    assert tb.put(a, other_end(ca)) == [Verdict(OK, f"Hole {a} turned: {up(ref, a)} up (1 of 3).")]
+    vs = tb.put(b, cb)
+    assert [(v.kind, v.rule) for v in vs] == [(INFO, "M-3")]
+
+
+def test_m3_put_back_unturned_does_not_count() -> None:
+    ref, tb = started()
+    before = snapshot(ref)
+    vs = tb.reinsert(4)
+    assert vs == [
+        Verdict(
+            INFO,
+            f"Hole 4 ({up(ref, 4)} up) was put back without turning: not turned, does not "
+            "count (0 of 3).",
+            "M-3",
+        )
+    ]
+    assert snapshot(ref)[:4] == before[:4]
+
+
+def test_m1_button_too_early_and_m4_empty_hole() -> None:
+    ref, tb = started()
+    tb.flip(1)
+    vs = tb.press()
+    assert vs == [
+        Verdict(
+            ILLEGAL,
+            "Only 1 of 3 pairs turned: turn two more different pairs.",
+            "M-1",
+            "Turn two more different pairs.",
+        )
+    ]
+    tb.flip(2)
+    tb.flip(3)
+    c4 = tb.codes[4]
+    tb.pull(4)
+    assert tb.tick(5) == []  # never ends by itself with a hole empty
+    assert ref.status().waiting_for == "Ann: put the pair back into hole 4."
+    before = snapshot(ref)
+    vs = tb.press()
+    assert vs == [
+        Verdict(
+            ILLEGAL,
+            "Hole 4 is empty: every molehill needs its pair before the turn can end.",
+            "M-4",
+            "Put the pair back into hole 4.",
+        )
+    ]
+    assert snapshot(ref) == before
+    assert [v.rule for v in tb.put(4, c4)] == ["M-3"]
+    assert tb.tick(0.5) == []  # settle time measured from the last change
+    assert [v.kind for v in tb.tick(0.6)] in ([TURN], [SOLVED])
+
+
+def test_button_ends_a_finished_turn_at_once() -> None:
+    ref, tb = started()
+    for h in (1, 2, 3):
+        tb.flip(h)
+    vs = tb.press()
+    assert [v.kind for v in vs] in ([TURN], [SOLVED])
+    eng = ref.engine
+    assert eng is not None and eng.turn == 2
+
+
+# --- cards ----------------------------------------------------------------------------------
+
+
+def test_wrong_cards_drawn_are_refused_and_the_state_is_unchanged() -> None:
+    ref, tb = started(draw=False)
+    before = snapshot(ref)
+    vs = tb.tap("T07")
+    assert vs == [
+        Verdict(
+            ILLEGAL,
+            "That card has 2 shovels, but the 1-shovel cards lie on top of the stack.",
+            "draw",
+            "Put it back in its place and draw the top card of the stack.",
+        )
+    ]
+    vs = tb.tap("T25")  # a 4-shovel card, set aside in the basic game
+    assert [(v.kind, v.rule) for v in vs] == [(ILLEGAL, "setup")]
+    assert snapshot(ref) == before
+    assert ref.status().waiting_for == (
+        "Ann: draw a task card from the stack and tap it on the reader."
+    )
+    assert tb.draw() == [Verdict(OK, "Ann drew a task card.")]
+
+
+def test_unknown_tag_and_another_games_tag_are_named() -> None:
+    reg = FakeRegistry({"04112233": ("upturn", "N42")})
+    ref, tb = started(draw=False, registry=reg)
+    before = snapshot(ref)
+    vs = tb.tap(uid="04DEADBEEF0001")
+    assert vs == [
+        Verdict(
+            BOARD,
+            "Tag 04DEADBEEF0001 is not enrolled: run upref enroll updown to enrol the card.",
+            "tag",
+        )
+    ]
+    vs = tb.tap(uid="04112233")
+    assert vs == [
+        Verdict(
+            BOARD,
+            "Tag 04112233 is enrolled for Upturn, not for Up And Down: that is not a task card "
+            "of this game.",
+            "tag",
+        )
+    ]
+    assert snapshot(ref) == before
+
+
+def test_card_tapped_out_of_turn_is_told_only_to_its_holder() -> None:
+    ref, tb = started()
+    eng = ref.engine
+    assert eng is not None
+    mine = eng.task(0)
+    assert mine is not None
+    reply = ref.handle(Observe(tb_card(mine.id), tb.at()))
+    assert reply.verdicts[0] == Verdict(INFO, "No task card is to be drawn now.")
+    private = reply.verdicts[1]
+    assert private.seat == 0 and mine.id in private.text and not private.public
+    assert reply.public == (reply.verdicts[0],)
+    assert reply.feedback == FEEDBACK[INFO]
+    assert all(v.seat is None for v in ref.status().verdicts)
+    assert mine.id not in " ".join(v.text for v in ref.status().verdicts)
+
+
+def tb_card(card_id: str) -> CardObservation:
+    return CardObservation(True, card_uid(card_id))
+
+
+def test_flip_while_a_card_is_due_is_refused_and_the_draw_still_counts() -> None:
+    ref, tb = started(draw=False)
+    colour = up(ref, 3)
+    vs = tb.flip(3)
+    fix = f"Turn the pair in hole 3 back so that {colour} is up again."
+    assert vs == [
+        Verdict(ILLEGAL, "Ann must draw a task card before any pair is turned.", "draw", fix)
+    ]
+    assert [v.kind for v in tb.draw_all()] == [OK, OK]
+    assert ref.status().corrections == (fix,)
+    assert tb.flip(3) == [Verdict(OK, "Hole 3 is right again (0 of 3 turned).")]
+
+
+# --- the board ------------------------------------------------------------------------------
+
+
+def test_invalid_code_is_a_board_verdict_not_a_ruling() -> None:
+    ref, tb = started()
+    before = snapshot(ref)
+    c6 = tb.codes[6]
+    tb.pull(6)
+    vs = tb.put(6, invalid_code("NN--"))
+    assert vs == [
+        Verdict(
+            BOARD,
+            "Hole 6 reads an invalid code (fewer than three magnets: the pair is half in, or a "
+            "magnet is missing or weak): reseat the pair or check its magnets.",
+            "sensor",
+            "Reseat the pair in hole 6.",
+        )
+    ]
+    vs = tb.put(6, invalid_code("NNNN"))
+    assert vs[0].kind == BOARD and "more than three magnets" in vs[0].text
+    assert snapshot(ref) == before
+    assert ref.status().corrections == ("Reseat the pair in hole 6.",)
+    vs = tb.put(6, other_end(c6))
+    assert vs == [Verdict(OK, f"Hole 6 turned: {up(ref, 6)} up (1 of 3).")]
+    assert ref.status().corrections == ()
+
+
+def _suspect_case(ref: UpDownReferee, tb: Table) -> tuple[int, int, int]:
+    """(hole, suspect code, hole of the pair that code belongs to): a valid code of another
+    pair, one flipped pole away from an end of the pair that belongs in the hole."""
+    for h in range(1, 11):
+        own = (tb.codes[h], other_end(tb.codes[h]))
+        for c in own:
+            for near in one_flip_neighbours(c):
+                end = CODES.lookup(near)
+                if end is not None and near not in own:
+                    k = next(
+                        k for k in range(1, 11) if near in (tb.codes[k], other_end(tb.codes[k]))
+                    )
+                    return h, near, k
+    raise AssertionError("the code table has no one-flip neighbours")
+
+
+def test_suspect_reading_asks_to_reseat_never_rules_a_wrong_hole() -> None:
+    ref, tb = started()
+    h, near, k = _suspect_case(ref, tb)
+    before = snapshot(ref)
+    own = tb.codes[h]
+    tb.pull(k)  # even with that other pair out of its hole (it could be there)
+    tb.pull(h)
+    vs = tb.put(h, near)
+    assert vs == [
+        Verdict(
+            BOARD,
+            f"Hole {h}: suspect reading, one magnet pole away from the code of the pair that "
+            "belongs there: reseat the pair.",
+            "sensor",
+            f"Reseat the pair in hole {h} (and check that it is the pair that belongs there).",
+        )
+    ]
+    assert snapshot(ref) == before
+    tb.pull(h)
+    assert [v.rule for v in tb.put(h, own)] == ["M-3"]
+    assert [v.rule for v in tb.put(k, expected(ref, k))] == ["M-3"]
+    assert ref.status().corrections == ()
+
+
+def test_a_pair_read_in_two_holes_is_a_board_verdict() -> None:
+    ref, tb = started()
+    a, b = wrong_hole_pair(ref)
+    tb.pull(b)
+    vs = tb.put(b, tb.codes[a])  # the pair of hole a is still read in hole a
+    assert vs == [
+        Verdict(
+            BOARD,
+            f"Hole {b} reads the code of the pair in hole {a}, and a pair cannot be in two "
+            f"holes: reseat the pair in hole {b} and check its magnets.",
+            "sensor",
+            f"Reseat the pair in hole {b}.",
+        )
+    ]
+
+
+def test_offline_freezes_everything_and_the_board_is_taken_up_when_back() -> None:
+    ref, tb = started()
+    before = snapshot(ref)
+    vs = tb.feed(BoardOnline(False, tb.at()))
+    assert vs == [
+        Verdict(
+            BOARD,
+            "The board is offline: nothing counts until it is back. Check its USB cable.",
+            "board",
+        )
+    ]
+    assert tb.replies[-1][1].feedback is None  # nothing can be sent to a board that is away
+    for h in (1, 2, 3):
+        assert tb.flip(h) == []
+    assert tb.press() == [] and tb.tick(10) == []
+    assert tb.tap(uid="04DEADBEEF0001") == []
+    assert snapshot(ref) == before
+    st = ref.status()
+    assert not st.board_online
+    assert st.waiting_for == "The board to come back online (check its USB cable)."
+    vs = tb.feed(BoardOnline(True, tb.at()))
+    assert [v.kind for v in vs] == [BOARD, OK, OK, OK]
+    assert vs[0].text == "The board is back online."
+    assert tb.tick(0.5) == []  # the settle time starts again when the board is back
+    assert [v.kind for v in tb.tick(0.6)] in ([TURN], [SOLVED])
+
+
+def test_faults_are_reported_and_kept_until_cleared() -> None:
+    ref, tb = started()
+    raised = FaultObservation("h3", True, "hole", "h3", "never settles")
+    vs = tb.feed(Observe(raised, tb.at()))
+    assert len(vs) == 1 and vs[0].kind == BOARD and vs[0].text.startswith("Board fault: hole 3")
+    assert len(ref.status().faults) == 1 and "hole 3" in ref.status().faults[0]
+    vs = tb.feed(Observe(FaultObservation("h3", False, "hole", "h3"), tb.at()))
+    assert vs == [Verdict(INFO, "Board fault cleared: hole 3.", "board")]
+    assert ref.status().faults == ()
+    vs = tb.feed(Observe(FaultObservation("exc:main", True, "exc", "main", "boom"), tb.at()))
+    assert vs[0].kind == BOARD and ref.status().faults == ()  # a momentary fault is not kept
+
+
+def test_picture_takes_up_holes_that_changed_unseen() -> None:
+    ref, tb = started()
+    colour_before = up(ref, 9)
+    tb.codes[9] = other_end(tb.codes[9])  # turned while nobody watched
+    vs = tb.feed(Picture(tuple(tb.codes[h] for h in range(1, 11)), tb.at()))
+    assert [v.kind for v in vs] == [OK] and vs[0].text.startswith("Hole 9 turned")
+    assert up(ref, 9) != colour_before
+
+
+# --- host inputs ----------------------------------------------------------------------------
+
+
+def test_undo_the_turn_in_progress_prescribes_turning_back() -> None:
+    ref, tb = started()
+    before = snapshot(ref)
+    tb.flip(1)
+    tb.flip(2)
+    vs = tb.feed(Undo(tb.at()))
+    fixes = [f"Turn the pair in hole {h} back so that {up(ref, h)} is up again." for h in (1, 2)]
+    assert vs == [
+        Verdict(
+            OK,
+            "Undone: back to the start of Ann's turn. " + " ".join(fixes),
+            "undo",
+            " ".join(fixes),
+        )
+    ]
+    assert snapshot(ref) == before
+    assert ref.status().corrections == tuple(fixes)
+    vs = tb.flip(3)
+    assert vs[0].kind == ILLEGAL and vs[0].text.startswith("First turn the pair in hole 1 back")
+    assert tb.flip(1) == [Verdict(OK, "Hole 1 is right again (0 of 3 turned).")]
+    vs = tb.flip(2)
+    assert [v.text.split(":")[0] for v in vs] == [
+        "Hole 2 is right again (0 of 3 turned).",
+        "Hole 3 turned",
+    ]
+
+
+def test_undo_a_solved_turn_takes_the_card_back() -> None:
+    ref, tb = started(seed=5)
+    for _ in range(60):
+        eng = ref.engine
+        assert eng is not None
+        if eng.current_player() == CHANCE:
+            tb.draw()
+            if any(v.kind == SOLVED for _, r in tb.replies[-8:] for v in r.verdicts):
+                break
+        else:
+            tb.play_turn()
+    eng = ref.engine
+    assert eng is not None and eng.current_player() >= 0
+    solver = (eng.current_player() - 1) % 2
+    won = len(eng.won(solver))
+    vs = tb.feed(Undo(tb.at()))
+    assert vs[0].kind == OK
+    name = eng.players[solver]
+    assert vs[0].text.startswith(f"Undone: back to the start of {name}'s turn. {name}: the card ")
+    assert "put the card you drew after it back on top of the stack" in vs[0].text
+    assert len(eng.won(solver)) == won - 1 and eng.current_player() == solver
+    assert len(ref.status().corrections) == 3
+    # the undone verdicts (the solve among them) are gone from the table's list
+    assert all(v.kind != SOLVED for v in ref.status().verdicts)
+    check_status(ref)
+
+
+def test_nothing_to_undo_at_the_first_turn() -> None:
+    ref, tb = started()
+    assert tb.feed(Undo(tb.at())) == [Verdict(INFO, "Nothing to undo.")]
+
+
+def test_end_game_stops_with_the_leader_and_the_next_game_follows_a_remix() -> None:
+    log = MemoryLog()
+    ref, tb = started(log=log)
+    tb.flip(1)
+    vs = tb.feed(EndGame(tb.at()))
+    assert vs == [Verdict(END, "Game stopped. Ann and Bob share the win with 0 shovels each.")]
+    assert ref.phase == "over" and log.finished[-1][0]["termination"] == "stopped"
+    view = ref.view(None)
+    assert view is not None and view["phase"] == "over"
+    assert tb.flip(5) == [] and tb.press() == []
+    assert tb.feed(Undo(tb.at())) == [Verdict(INFO, "Nothing to undo.")]
+    vs = tb.feed(NextGame(tb.at()))
+    assert vs[0].kind == INFO and vs[0].text.startswith("Next game: take all the pairs out")
+    assert tb.tick() == []  # nothing starts before the pairs come out
+    for h in range(1, 11):
+        tb.pull(h)
+    tb.fill(mix_board(random.Random(99)))
+    vs = tb.tick()
+    assert [v.kind for v in vs] == [INFO] and vs[0].text.startswith("Game 2 (basic game)")
+    eng = ref.engine
+    assert eng is not None and eng.game_number == 2
+    assert [expected(ref, h) for h in range(1, 11)] == [tb.codes[h] for h in range(1, 11)]
+    assert log.reopened == 1
+
+
+def test_hint_is_addressed_to_the_player_only() -> None:
+    ref, tb = started(hints=True)
+    reply = ref.handle(Hint(tb.at()))
+    (v,) = reply.verdicts
+    assert v.kind == INFO and v.seat == 0 and v.rule == "hint" and v.text.startswith("Hint for Ann")
+    assert reply.feedback is None and reply.public == ()
+    assert v not in ref.status().verdicts
+    ref2, tb2 = started()
+    assert tb2.feed(Hint(tb2.at())) == [Verdict(INFO, "Hints are off.")]
+
+
+def test_feedback_for_each_kind_of_verdict() -> None:
+    seen = []
+    ref, tb = started(feedback=seen.append)
+    tb.flip(1)
+    fb = tb.replies[-1][1].feedback
+    assert fb == FEEDBACK[OK]
+    assert fb.commands() == [("LED", ("00ff00", 300)), ("BEEP", ("2400:60",))]
+    tb.flip(1)
+    assert tb.replies[-1][1].feedback == FEEDBACK[ILLEGAL]
+    assert FEEDBACK[ILLEGAL].commands()[0] == ("LED", ("ff0000", 1500))
+    assert seen[-2:] == [FEEDBACK[OK], FEEDBACK[ILLEGAL]]
+    for kind, fb in FEEDBACK.items():
+        assert fb.kind == kind and len(fb.led) == 6 and len(fb.beep.split(",")) <= 8
+
+
+# --- secrets --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_public_output_never_holds_a_secret_over_random_playouts(seed: int) -> None:
+    ref, tb = started(PLAYERS, seed=seed, draw=False, hints=True)
+    chaos = Chaos(tb, seed)
+    kinds: set[str] = set()
+    for _ in range(1200):
+        for v in chaos.step():
+            kinds.add(v.kind)
+            if v.seat is None:
+                check_public(ref, v)
+        check_status(ref)
+    assert {OK, INFO, ILLEGAL, BOARD, TURN} <= kinds
