@@ -84,13 +84,22 @@ class Board:
         self.mux_select = [Pin(gpio(n), Pin.OUT, value=0) for n in mux["select"]]
         self.mux_adcs = [machine.ADC(Pin(gpio(n)), atten=machine.ADC.ATTN_11DB) for n in mux["banks"]]
         self.settle_us = mux.get("settle_us", 10)
+        # the sensors' supply switch per bank (P-MOSFET gate, active low): built off (1)
+        self.mux_power = None
+        self.power_on_us = mux.get("power_on_us", 350)
+        if mux.get("power"):
+            for n in mux["power"]:
+                if sig[n].get("active", "low") != "low":
+                    raise ValueError("pin map: supply switch %s must be active low" % n)
+            self.mux_power = [Pin(gpio(n), Pin.OUT, value=1) for n in mux["power"]]
 
         hall = pm["hall"]
         self.holes = hall["holes"]
         self.per_hole = hall["sensors_per_hole"]
         self.channels = [(c[0], c[1]) for c in hall["channels"]]
         self.thresholds = hall.get("thresholds", {})
-        self.mux = HallMux(self.mux_adcs, self.mux_select, self.channels, self.settle_us)
+        self.mux = HallMux(self.mux_adcs, self.mux_select, self.channels, self.settle_us,
+                           power_pins=self.mux_power, power_on_us=self.power_on_us)
 
         b = sig["button"]
         self._button = Pin(b["gpio"], Pin.IN, Pin.PULL_UP if b.get("pull") == "up" else Pin.PULL_DOWN)

@@ -1,11 +1,13 @@
-"""`upref doctor [--port URL] [--calibrate] [--once]`: every sensor, the RFID reader and the
-link, live.
+"""`upref doctor [--port URL] [--calibrate] [--once] [--selftest [--holes 1,2] [--ends all]]`:
+every sensor, the RFID reader and the link, live.
 
 The view refreshes about five times a second: each hole's code and meaning and each sensor's
 raw level and calibrated zero (asked with RAW about once a second), the RFID reader's version
 (from HELLO) and error counters (from the heartbeat), the link's counters, and the faults.
 `--calibrate` sends CAL and prints OK or the board's reason. `--once` prints one picture and
-exits (for scripts and tests).
+exits (for scripts and tests). `--selftest` walks a person through every hole with a set of
+mole ends and reports what each sensor saw (`upref.selftest`; exit 0 when everything read as
+expected, 1 otherwise).
 
 Data -> `render(state)` -> a thin Live loop: the render function is pure.
 """
@@ -31,6 +33,8 @@ from upref.board import BoardModel, FaultObservation
 from upref.codes import CodeTable, magnets_of
 from upref.link import Link, LinkCounters, LinkError, LinkItem, Offline, Online, counter_names
 from upref.protocol import Err, Heartbeat, Hello, RawLevels
+from upref.selftest import Ask, ask_person
+from upref.selftest import run as run_selftest
 from upref.watch import open_link, rfid_text
 
 RAW_EVERY = 1.0  # seconds between RAW requests in the live view
@@ -234,21 +238,54 @@ def calibrate(link: Link, out: Console) -> int:
     return 0
 
 
+def _holes(text: str) -> list[int]:
+    try:
+        holes = [int(h) for h in text.replace(" ", "").split(",") if h]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"holes as numbers, e.g. 1,4,7: not {text!r}") from None
+    if not holes or any(h < 1 for h in holes):
+        raise argparse.ArgumentTypeError(f"holes are numbered from 1: {text!r}")
+    return holes
+
+
 def main(
     argv: list[str] | None = None,
     *,
     opener: Callable[[str | None], Link] = Link,
     console: Console | None = None,
+    ask: Ask | None = None,
+    settle: float | None = None,
 ) -> int:
+    """`ask` replaces the prompt of the self-test (a script or a test drives the board there);
+    `settle` its wait for a steady code (seconds)."""
     parser = argparse.ArgumentParser(
         prog="upref doctor",
-        description="Live view of every sensor, the RFID reader and the link; calibration.",
+        description="Live view of every sensor, the RFID reader and the link; calibration; "
+        "the sensor self-test.",
     )
     parser.add_argument("--port", metavar="URL", help="device path or pyserial URL")
     parser.add_argument(
         "--calibrate", action="store_true", help="calibrate the sensors' zeros (holes empty)"
     )
     parser.add_argument("--once", action="store_true", help="print one picture and exit")
+    parser.add_argument(
+        "--selftest",
+        action="store_true",
+        help="walk through every hole with mole ends and report what each sensor saw",
+    )
+    parser.add_argument(
+        "--holes",
+        type=_holes,
+        metavar="N,N",
+        help="self-test only these holes (default: all)",
+    )
+    parser.add_argument(
+        "--ends",
+        choices=("cover", "all"),
+        default="cover",
+        help="self-test with the four ends that cover every sensor with N, S and none "
+        "(default), or with all twenty",
+    )
     args = parser.parse_args(argv)
     out = console or Console()
     try:
@@ -264,6 +301,21 @@ def main(
         with link:
             if args.calibrate:
                 return calibrate(link, out)
+            if args.selftest:
+                n = link.hello.holes if link.hello is not None else 10
+                bad = [h for h in args.holes or [] if h > n]
+                if bad:
+                    out.print(f"upref doctor: the board has holes 1..{n}, not {bad}")
+                    return 2
+                report = run_selftest(
+                    link,
+                    ask or ask_person(out),
+                    out,
+                    holes=args.holes,
+                    ends=args.ends,
+                    **({"settle": settle} if settle is not None else {}),
+                )
+                return 0 if report.ok else 1
             if args.once:
                 return _once(link, state, out)
             return _live(link, state, out)

@@ -2,7 +2,8 @@
 
 from array import array
 
-from fake_hall import FakeMux, Sensors, pinmap
+import hallmux
+from fake_hall import EV_POWER, EV_READ, EV_SELECT, EV_SLEEP, FakeMux, Sensors, pinmap
 from hallmux import HallMux
 
 
@@ -71,6 +72,136 @@ def test_only_channels_in_use_are_visited():
     assert mux.n_sensors == 3
 
 
+def _with_clock(m, fn):
+    """Run fn() with hallmux's time module replaced by m's FakeClock (sleeps are logged)."""
+    saved = hallmux.time
+    hallmux.time = m.clock
+    try:
+        return fn()
+    finally:
+        hallmux.time = saved
+
+
+def _switched(t_on_us=330, power_on_us=350, settle_us=10):
+    ch = _channels()
+    s = Sensors(ch, switched=True, t_on_us=t_on_us)
+    for k in range(len(ch)):
+        s.set(k, 1000 + 37 * k)
+    mux = HallMux(s.mux.adcs, s.mux.pins, ch, settle_us=settle_us,
+                  power_pins=s.mux.power_pins, power_on_us=power_on_us)
+    return ch, s, mux
+
+
+def test_switched_supply_reads_bank_by_bank_after_the_power_on_time():
+    ch, s, mux = _switched()
+    m = s.mux
+    assert mux.switched
+    out = array("H", [0] * len(ch))
+    _with_clock(m, lambda: mux.scan(out))
+    for k in range(len(ch)):
+        assert out[k] == 1000 + 37 * k, (k, out[k])
+    assert list(m.powered) == [0, 0, 0]  # every bank off again
+    # the order: bank on, wait, (select, settle, read) per channel, bank off; bank by bank
+    want_banks = [0, 1, 2]
+    ev = m.events()
+    i = 0
+    for b in want_banks:
+        assert ev[i] == EV_POWER + b * 2 + 0, (b, hex(ev[i]))
+        assert ev[i + 1] == EV_SLEEP + 350
+        i += 2
+        chans = sorted(c for (bb, c) in ch if bb == b)
+        for c in chans:
+            while ev[i] & 0xF000 == EV_SELECT:
+                i += 1
+            assert ev[i] == EV_SLEEP + 10, (b, c, hex(ev[i]))
+            assert ev[i + 1] == EV_READ + b * 16 + c, (b, c, hex(ev[i + 1]))
+            i += 2
+        assert ev[i] == EV_POWER + b * 2 + 1, (b, hex(ev[i]))
+        i += 1
+    assert i == len(ev)
+    assert list(m.reads) == [16, 16, 8]
+
+
+def test_switched_scan_writes_only_the_select_lines_that_change():
+    ch, s, mux = _switched()
+    m = s.mux
+    out = array("H", [0] * len(ch))
+    _with_clock(m, lambda: mux.scan(out))
+    m.reset_counts()
+    level = [p.value() for p in m.pins]
+    _with_clock(m, lambda: mux.scan(out))
+    for e in m.events():
+        if e & 0xF000 == EV_SELECT:
+            line, v = (e - EV_SELECT) // 2, (e - EV_SELECT) % 2
+            assert level[line] != v, hex(e)  # every write changes its line
+            level[line] = v
+    # channels 0..15 of bank A, 0..15 of bank B, 0..7 of bank C, starting from C7 of the
+    # scan before: 7 -> 0 flips 3 lines, 0..15 flips 26, 15 -> 0 flips 4, ...
+    assert m.pin_writes == 3 + 26 + 4 + 26 + 4 + 11, m.pin_writes
+
+
+def test_only_the_bank_being_read_is_powered():
+    ch, s, mux = _switched()
+    m = s.mux
+    out = array("H", [0] * len(ch))
+    _with_clock(m, lambda: mux.scan(out))
+    on = [0, 0, 0]
+    for e in m.events():
+        kind = e & 0xF000
+        if kind == EV_POWER:
+            b, v = (e - EV_POWER) // 2, (e - EV_POWER) % 2
+            on[b] = 1 - v
+            assert sum(on) <= 1, on
+        elif kind == EV_READ:
+            assert on[(e - EV_READ) // 16] == 1
+
+
+def test_a_power_on_wait_shorter_than_the_sensors_reads_garbage():
+    # the fake sensors need 330 us: waiting 100 us reads their power-up garbage, which is what
+    # the simulated board models too; the pin map's power_on_us (>= 330) avoids it
+    ch, s, mux = _switched(t_on_us=330, power_on_us=100, settle_us=10)
+    out = array("H", [0] * len(ch))
+    _with_clock(s.mux, lambda: mux.scan(out))
+    # 100 us + 16 channels x 10 us of settling is still under 330 us: the whole bank is wrong
+    assert list(out) == [FakeMux.GARBAGE] * len(ch)
+
+
+def test_a_bank_is_switched_off_when_a_read_fails():
+    ch, s, mux = _switched()
+    m = s.mux
+
+    class Broken:
+        def read_u16(self):
+            raise OSError("adc")
+
+    mux._adcs = (m.adcs[0], Broken(), m.adcs[2])
+    out = array("H", [0] * len(ch))
+    try:
+        _with_clock(m, lambda: mux.scan(out))
+    except OSError:
+        pass
+    else:
+        raise AssertionError("no OSError")
+    assert list(m.powered) == [0, 0, 0]
+    assert m.events()[-1] == EV_POWER + 1 * 2 + 1
+
+
+def test_without_power_pins_the_scan_is_channel_by_channel():
+    ch = _channels()
+    s = Sensors(ch)
+    mux = HallMux(s.mux.adcs, s.mux.pins, ch, settle_us=10)
+    assert not mux.switched
+    out = array("H", [0] * len(ch))
+    _with_clock(s.mux, lambda: mux.scan(out))
+    ev = s.mux.events()
+    assert not [e for e in ev if e & 0xF000 == EV_POWER]
+    reads = [e - EV_READ for e in ev if e & 0xF000 == EV_READ]
+    # channel 0 of banks A, B, C, then channel 1 of each, ...: one settle per channel
+    assert reads[:3] == [0, 16, 32] and reads[3:6] == [1, 17, 33]
+    assert len([e for e in ev if e == EV_SLEEP + 10]) == 16
+    mux.power_off()  # nothing to switch: no error
+
+
 def test_invalid_configuration_is_refused():
     m = FakeMux(3)
     _raises(lambda: HallMux(m.adcs, m.pins, [(0, 16)]), "invalid mux channel: 16")
@@ -82,3 +213,8 @@ def test_invalid_configuration_is_refused():
     _raises(lambda: HallMux(m.adcs, m.pins, [(0, 0)], settle_us=-1), "settle")
     mux = HallMux(m.adcs, m.pins, [(0, 0), (0, 1)])
     _raises(lambda: mux.scan(array("H", [0])), "too short")
+    p = FakeMux(3, switched=True)
+    _raises(lambda: HallMux(p.adcs, p.pins, [(0, 0)], power_pins=p.power_pins[:2]),
+            "one power pin per mux bank (3), got 2")
+    _raises(lambda: HallMux(p.adcs, p.pins, [(0, 0)], power_pins=p.power_pins, power_on_us=-1),
+            "power-on")

@@ -1,4 +1,5 @@
-# The scan cycle allocates nothing: HallMux.scan -> HoleScanner.update -> HOLE/FAULT/CLEAR
+# The scan cycle allocates nothing: HallMux.scan (bank by bank, with the switched sensor supply
+# of the pin map) -> HoleScanner.update -> HOLE/FAULT/CLEAR
 # frames through wire.FrameWriter, run for hundreds of cycles under micropython.heap_lock().
 # Under the MicroPython unix port any allocation raises MemoryError; under CPython heap_lock is
 # a no-op shim and the test checks the behaviour only.
@@ -39,14 +40,20 @@ def _code(trits):
 
 
 def test_scan_cycle_allocates_nothing():
-    hall = pinmap()["hall"]
+    pm = pinmap()
+    hall = pm["hall"]
+    power_on_us = pm["mux"]["power_on_us"]
+    pm = None
     gc.collect()
     import wire  # here, on a collected heap: its CRC table wants 2 KB in one piece
 
     chans = [(c[0], c[1]) for c in hall["channels"]]
     n = len(chans)
-    s = Sensors(chans)
-    mux = HallMux(s.mux.adcs, s.mux.pins, chans, settle_us=10)
+    # as built (pinmap.json mux.power): each bank's sensors powered only while it is read
+    s = Sensors(chans, switched=True)
+    mux = HallMux(s.mux.adcs, s.mux.pins, chans, settle_us=10, power_pins=s.mux.power_pins,
+                  power_on_us=power_on_us)
+    assert mux.switched
     hs = HoleScanner(hall["holes"], unstable_ms=500)
     out = NullOut(2048)
     w = wire.FrameWriter(out)

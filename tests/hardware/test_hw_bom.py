@@ -28,6 +28,8 @@ def test_quantities_follow_the_pin_map_and_the_code_table() -> None:
     assert by_id["hall_sensor"].qty == hall["holes"] * hall["sensors_per_hole"] == 40
     assert by_id["mux"].qty == len(PINMAP["mux"]["banks"]) == 3
     assert by_id["magnet"].qty == 3 * len(codetable.codes_of(CODES)) == 60
+    # the switched sensor supply: a P-MOSFET and its gate pull-up per bank
+    assert by_id["pmos"].qty == by_id["resistor_10k"].qty == len(PINMAP["mux"]["power"]) == 3
     assert bom.tag_count() == 30 + 52 + 60 + 30 + 106
     assert bom.tag_count() <= by_id["tag"].qty
 
@@ -76,3 +78,12 @@ def test_markdown_has_every_part_and_the_total() -> None:
     for ln in lines:
         assert f"`{ln.mpn}`" in md
     assert f"**{total:.2f}**" in md
+
+
+def test_a_switched_map_needs_its_switches_in_the_bom() -> None:
+    lines, total = bom.load()
+    fewer = [ln for ln in lines if ln.id != "resistor_10k"]
+    problems = bom.check(fewer, total - 0.15, PINMAP, CODES)
+    assert "no 'resistor_10k' line (need 3)" in problems
+    unswitched = {**PINMAP, "mux": {k: v for k, v in PINMAP["mux"].items() if k != "power"}}
+    assert not any("pmos" in p for p in bom.check(lines, total, unswitched, CODES))

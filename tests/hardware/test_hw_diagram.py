@@ -66,15 +66,25 @@ def test_a_changed_pin_changes_the_diagram() -> None:
 
 def test_a_new_signal_gets_a_pin_and_a_stub() -> None:
     pm = copy.deepcopy(PINMAP)
-    pm["signals"]["hall_pwr_a"] = {
-        "gpio": 25,
+    pm["signals"]["spare_led"] = {
+        "gpio": 2,
         "mode": "out",
-        "active": "low",
-        "function": "bank A sensor supply",
+        "function": "a second LED",
     }
     svg = diagram.wiring_svg(pm)
     _check_has_every_signal(svg, pm)
-    assert "hall_pwr_a: bank A sensor supply" in _texts(svg)
+    assert "spare_led: a second LED" in _texts(svg)
+
+
+def test_every_bank_has_its_supply_switch() -> None:
+    text = _texts(diagram.wiring_svg(PINMAP))
+    for b, name in enumerate(PINMAP["mux"]["power"]):
+        bank = "ABC"[b]
+        assert f"{name}: " not in text  # drawn as a switch, not as a stub
+        assert f"bank {bank}" in text
+    assert text.count("AO3401A") == 3 and text.count("10 kΩ") == 3
+    assert "VCC of every bank A sensor (holes 1-4)" in text
+    assert "VCC of every bank C sensor (holes 9-10)" in text
 
 
 def test_the_committed_diagram_is_current() -> None:

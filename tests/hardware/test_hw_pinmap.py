@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from upref import paths
-from upref.hardware import pinmap, power
+from upref.hardware import pinmap
 
 REAL: dict[str, Any] = json.loads(paths.pinmap_path().read_text(encoding="utf-8"))
 
@@ -21,15 +21,40 @@ def test_the_real_map_passes() -> None:
     assert pinmap.load_and_validate() == []
 
 
-def test_the_real_map_plus_the_switched_supply_proposal_passes() -> None:
+def test_the_real_map_has_the_switched_supply() -> None:
+    assert REAL["mux"]["power"] == ["hall_pwr_a", "hall_pwr_b", "hall_pwr_c"]
+    assert REAL["mux"]["power_on_us"] >= pinmap.HALL_POWER_ON_US
+    # two of the switches sit on strapping pins, allowed only because they idle high (off)
+    for name in REAL["mux"]["power"]:
+        sig = REAL["signals"][name]
+        assert (sig["mode"], sig["active"], sig["boot"]) == ("out", "low", "high")
+    assert {REAL["signals"][n]["gpio"] for n in REAL["mux"]["power"]} & pinmap.STRAPPING == {5, 15}
+
+
+def test_a_map_without_switches_passes_too() -> None:
     pm = copy.deepcopy(REAL)
-    pm["signals"].update(copy.deepcopy(power.PROPOSAL_SIGNALS))
+    for name in pm["mux"].pop("power"):
+        del pm["signals"][name]
+    del pm["mux"]["power_on_us"]
     assert pinmap.validate(pm) == []
 
 
 def _set(signal: str, **kv: Any) -> Callable[[dict[str, Any]], None]:
     def f(pm: dict[str, Any]) -> None:
         pm["signals"][signal].update(kv)
+
+    return f
+
+
+def _unswitched(breaker: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+    """`breaker` applied to the map without its sensor supply switches (which take the last
+    free output pins, among them the strapping pins 5 and 15)."""
+
+    def f(pm: dict[str, Any]) -> None:
+        for name in pm["mux"].pop("power"):
+            del pm["signals"][name]
+        del pm["mux"]["power_on_us"]
+        breaker(pm)
 
     return f
 
@@ -64,7 +89,7 @@ def _bank_3(pm: dict[str, Any]) -> None:
 
 
 def _adc_on_17(pm: dict[str, Any]) -> None:
-    pm["signals"]["buzzer"]["gpio"] = 25
+    pm["signals"]["buzzer"]["gpio"] = 2
     pm["signals"]["mux_b_sig"]["gpio"] = 17
 
 
@@ -72,9 +97,34 @@ def _miso_is_an_output(pm: dict[str, Any]) -> None:
     pm["spi"]["miso"] = "rfid_rst"
 
 
+def _power_list_short(pm: dict[str, Any]) -> None:
+    pm["mux"]["power"] = pm["mux"]["power"][:2]
+
+
+def _power_names_nothing(pm: dict[str, Any]) -> None:
+    pm["mux"]["power"][1] = "hall_pwr_x"
+
+
+def _power_twice(pm: dict[str, Any]) -> None:
+    del pm["signals"]["hall_pwr_c"]
+    pm["mux"]["power"][2] = "hall_pwr_a"
+
+
+def _power_on_too_short(pm: dict[str, Any]) -> None:
+    pm["mux"]["power_on_us"] = 100
+
+
+def _power_on_too_long(pm: dict[str, Any]) -> None:
+    pm["mux"]["power_on_us"] = 3000
+
+
+def _power_on_missing(pm: dict[str, Any]) -> None:
+    del pm["mux"]["power_on_us"]
+
+
 # (what is broken, how, the one rule that must fire, words the message must contain)
 BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], str, list[str]]] = [
-    ("analog input on ADC2", _set("mux_a_sig", gpio=25), "adc1", ["mux_a_sig", "GPIO 25", "ADC2"]),
+    ("analog input on ADC2", _set("mux_a_sig", gpio=2), "adc1", ["mux_a_sig", "GPIO 2", "ADC2"]),
     (
         "analog input on a pin without an ADC",
         _adc_on_17,
@@ -114,12 +164,22 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], str, list[str]]] = [
     ),
     (
         "GPIO 15 held low at reset",
-        _set("led_data", gpio=15, boot="low"),
+        _unswitched(_set("led_data", gpio=15, boot="low")),
         "strapping",
         ["led_data", "GPIO 15", "boot log"],
     ),
-    ("an input on GPIO 5", _set("button", gpio=5), "strapping", ["button", "GPIO 5", "idles high"]),
-    ("an idle-low output on GPIO 5", _set("led_data", gpio=5), "strapping", ["led_data", "GPIO 5"]),
+    (
+        "an input on GPIO 5",
+        _unswitched(_set("button", gpio=5)),
+        "strapping",
+        ["button", "GPIO 5", "idles high"],
+    ),
+    (
+        "an idle-low output on GPIO 5",
+        _unswitched(_set("led_data", gpio=5)),
+        "strapping",
+        ["led_data", "GPIO 5"],
+    ),
     (
         "a GPIO used twice",
         _set("buzzer", gpio=16),
@@ -140,7 +200,31 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], str, list[str]]] = [
         ["mux_c_sig", "GPIO 34", "no internal pull"],
     ),
     ("three select lines", _three_select_lines, "mux-select", ["mux.select", "4 select lines"]),
-    ("a bank with no sensor", _fourth_bank, "hall-channels", ["3 banks", "lists 4"]),
+    ("a bank without a switch", _power_list_short, "mux-power", ["mux.power", "one supply switch"]),
+    ("a switch that is no signal", _power_names_nothing, "mux-power", ["hall_pwr_x", "no signal"]),
+    ("one switch for two banks", _power_twice, "mux-power", ["listed twice"]),
+    (
+        "an active-high switch",
+        _set("hall_pwr_a", active="high"),
+        "mux-power",
+        ["hall_pwr_a", "GPIO 25", "'active' must be 'low'"],
+    ),
+    (
+        "a switch without its gate pull-up",
+        _set("hall_pwr_c", boot="float"),
+        "mux-power",
+        ["hall_pwr_c", "GPIO 15", "pull-up"],
+    ),
+    (
+        "a switch that is an input",
+        _set("hall_pwr_a", mode="in"),
+        "mux-power",
+        ["hall_pwr_a", "'out'"],
+    ),
+    ("power-on shorter than the DRV5055's", _power_on_too_short, "mux-power", ["100 us", "330"]),
+    ("power-on waits too long", _power_on_too_long, "mux-power", ["11000 us", "one scan"]),
+    ("power-on wait missing", _power_on_missing, "mux-power", ["mux.power_on_us", "None"]),
+    ("a bank with no sensor", _unswitched(_fourth_bank), "hall-channels", ["3 banks", "lists 4"]),
     ("39 channels", _short_channels, "hall-channels", ["39 entries", "need 40"]),
     ("a channel used twice", _duplicate_channel, "hall-channels", ["sensors 0 and 39"]),
     ("channel 16", _channel_16, "hall-channels", ["channel 16", "0..15"]),
@@ -194,7 +278,7 @@ def test_the_check_command(tmp_path: Any) -> None:
         timeout=60,
     )
     assert ok.returncode == 0, ok.stdout + ok.stderr
-    assert "pin map: 15 signals" in ok.stdout
+    assert "pin map: 18 signals" in ok.stdout
     pm = copy.deepcopy(REAL)
     pm["signals"]["buzzer"]["gpio"] = 9
     path = tmp_path / "pinmap.json"
@@ -207,3 +291,14 @@ def test_the_check_command(tmp_path: Any) -> None:
     )
     assert bad.returncode == 1
     assert "buzzer (GPIO 9)" in bad.stdout
+
+
+def test_a_switch_on_a_strapping_pin_must_idle_high() -> None:
+    pm = copy.deepcopy(REAL)
+    pm["signals"]["hall_pwr_b"]["active"] = "high"  # GPIO 5: on (and low) while idle
+    rules = sorted(p.rule for p in pinmap.check(pm))
+    assert rules == ["mux-power", "strapping"]
+    pm = copy.deepcopy(REAL)
+    pm["signals"]["hall_pwr_c"]["boot"] = "low"  # GPIO 15 held low at reset
+    rules = sorted(p.rule for p in pinmap.check(pm))
+    assert rules == ["mux-power", "strapping"]

@@ -1,7 +1,8 @@
-"""The power budget: sums, limits, the over-budget verdict and the switched-supply proposal."""
+"""The power budget: sums, limits, the over-budget verdict and the switched sensor supply."""
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -51,18 +52,46 @@ def test_switched_sensors_count_at_their_duty_cycle_and_one_bank_at_peak() -> No
         power.budget((sensors,), banks=[16, 16])
 
 
-def test_the_real_board_needs_the_switched_supply() -> None:
+def test_the_real_board_is_built_with_the_switched_supply() -> None:
     rep = power.report(PINMAP)
-    assert not rep["as_wired"]["fits"]
-    assert rep["as_wired"]["rail_3v3_ma"]["worst"] > 400  # 40 sensors at 10 mA alone
+    assert rep["as_built"] == "switched"
+    assert not rep["unswitched"]["fits"]
+    assert rep["unswitched"]["rail_3v3_ma"]["worst"] > 400  # 40 sensors at 10 mA alone
     assert rep["switched"]["fits"]
-    assert rep["switched"]["rail_3v3_ma"]["peak"] < rep["as_wired"]["rail_3v3_ma"]["peak"]
-    timing = rep["proposal"]["timing"]
+    assert rep["switched"]["rail_3v3_ma"]["peak"] < rep["unswitched"]["rail_3v3_ma"]["peak"]
+    sup = rep["switched_supply"]
+    assert sup["built"]
+    assert sup["mux_power"]["power"] == PINMAP["mux"]["power"]
+    assert sup["signals"] == {n: PINMAP["signals"][n] for n in PINMAP["mux"]["power"]}
+    timing = sup["timing"]
     assert [b["sensors"] for b in timing["banks"]] == [16, 16, 8]
     assert timing["scan_us"] < timing["scan_period_us"]
-    assert timing["power_on_us"] >= 330  # DRV5055 tON max
-    gpios = {s["gpio"] for s in rep["proposal"]["signals"].values()}
-    assert not gpios & {s["gpio"] for s in PINMAP["signals"].values()}
+    assert timing["power_on_us"] == PINMAP["mux"]["power_on_us"] >= 330  # DRV5055 tON max
+    assert {p["mpn"]: p["qty"] for p in sup["parts"]} == {"AO3401A": 3, "CFR-25JB-52-10K": 3}
+    assert rep["verdict"].startswith("as built (sensors switched per bank) the board fits")
+
+
+def test_a_map_without_switches_is_budgeted_unswitched_and_gets_the_proposal() -> None:
+    pm = copy.deepcopy(PINMAP)
+    for name in pm["mux"].pop("power"):
+        del pm["signals"][name]
+    del pm["mux"]["power_on_us"]
+    rep = power.report(pm)
+    assert rep["as_built"] == "unswitched"
+    assert rep["verdict"] == "as built the board does not fit: the switched supply would."
+    sup = rep["switched_supply"]
+    assert not sup["built"] and sup["signals"] == power.PROPOSAL_SIGNALS
+    gpios = {s["gpio"] for s in sup["signals"].values()}
+    assert not gpios & {s["gpio"] for s in pm["signals"].values()}
+    # the proposal's signals are the ones the real map carries
+    assert power.PROPOSAL_SIGNALS == {n: PINMAP["signals"][n] for n in PINMAP["mux"]["power"]}
+
+
+def test_a_longer_power_on_wait_costs_current() -> None:
+    pm = copy.deepcopy(PINMAP)
+    pm["mux"]["power_on_us"] = 1000
+    slow = power.report(pm)["switched"]["rail_3v3_ma"]["worst"]
+    assert slow > power.report(PINMAP)["switched"]["rail_3v3_ma"]["worst"]
 
 
 def test_power_json_is_current() -> None:

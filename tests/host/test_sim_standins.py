@@ -1,5 +1,5 @@
 """The stand-ins for MicroPython's machine and neopixel modules, wired by the pin map to the
-simulated world: mux and ADC, noise and sensor faults, button, LED, buzzer, SPI to the MFRC522
+simulated world: mux and ADC, the banks' switched sensor supply, noise and sensor faults, button, LED, buzzer, SPI to the MFRC522
 model, the world records the simulator sends, and (under the real MicroPython unix port) hot
 paths that allocate nothing."""
 
@@ -9,6 +9,7 @@ import json
 import statistics
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
@@ -53,16 +54,87 @@ def adcs(m: ModuleType) -> list[object]:
     return [m.ADC(m.Pin(SIG[n]), atten=m.ADC.ATTN_11DB) for n in PINMAP["mux"]["banks"]]
 
 
+def switches(m: ModuleType) -> list[object]:
+    """The banks' supply switches as the firmware builds them: outputs at 1 (off)."""
+    return [m.Pin(SIG[n], m.Pin.OUT, value=1) for n in PINMAP["mux"]["power"]]
+
+
+def power_all(m: ModuleType) -> list[object]:
+    """Every bank switched on, and their sensors given their power-on time."""
+    pins = switches(m)
+    for p in pins:
+        p.value(0)
+    time.sleep(2 * HALL_TON_S)
+    return pins
+
+
+HALL_TON_S = 330e-6  # DRV5055 power-on time, max
+
+
 def test_each_sensor_is_read_through_its_mux_bank_and_channel(sim: SimpleNamespace) -> None:
     m, w = sim.machine, sim.world
     for k in range(w.n_sensors):
         w.set_level(k, 20000 + 1000 * k)
     banks = adcs(m)
+    power_all(m)
     for k, (bank, ch) in enumerate(PINMAP["hall"]["channels"]):
         select(m, ch)
         v = banks[bank].read_u16()
         assert abs(v - (20000 + 1000 * k)) <= 16, (k, v)  # 12 bits scaled to 16
         assert v & 0xF == (v >> 12)  # the ESP32's read_u16 scaling of a 12-bit reading
+
+
+def test_a_bank_reads_right_only_while_powered_and_after_its_power_on_time(
+    sim: SimpleNamespace,
+) -> None:
+    m, w = sim.machine, sim.world
+    assert w.switched and w.t_on_us == 330
+    for k in range(w.n_sensors):
+        w.set_level(k, 30000 + 500 * k)
+    banks = adcs(m)
+    pins = switches(m)
+    assert list(w.bank_on) == [0, 0, 0]  # built off (value=1: the gates' pull-up level)
+
+    def read(k: int) -> int:
+        bank, ch = PINMAP["hall"]["channels"][k]
+        select(m, ch)
+        return banks[bank].read_u16()
+
+    def right(k: int, v: int) -> bool:
+        return abs(v - (30000 + 500 * k)) <= 16
+
+    # unpowered: every sensor reads ground, whatever its level
+    for k in range(w.n_sensors):
+        assert read(k) <= 256, k
+    # bank B on: its sensors read their levels once the power-on time is over; A and C stay at 0
+    w.t_on_us = 50_000  # a slow power-on, so the test reads inside it for sure
+    pins[1].value(0)
+    early = [read(k) for k in range(16, 32)]
+    assert all(v < (30000 + 500 * k) // 2 + 32 for k, v in zip(range(16, 32), early, strict=True))
+    assert not any(right(k, v) for k, v in zip(range(16, 32), early, strict=True))
+    time.sleep(0.06)
+    assert all(right(k, read(k)) for k in range(16, 32))
+    assert all(read(k) <= 256 for k in list(range(16)) + list(range(32, 40)))
+    # off again: back to ground; a floating input floats whether powered or not
+    pins[1].value(1)
+    assert all(read(k) <= 256 for k in range(16, 32))
+    w.set_mode(20, sim.sim_world.MODE_FLOAT)
+    assert len({read(20) for _ in range(50)}) > 10
+
+
+def test_without_supply_switches_in_the_map_the_sensors_are_always_powered(
+    sim: SimpleNamespace, tmp_path: Path
+) -> None:
+    pm = json.loads(json.dumps(PINMAP))
+    for name in pm["mux"].pop("power"):
+        del pm["signals"][name]
+    path = tmp_path / "pinmap.json"
+    path.write_text(json.dumps(pm))
+    w = sim.sim_world.World(str(path))
+    assert not w.switched and list(w.bank_on) == [1, 1, 1]
+    w.set_level(0, 40000)
+    w.mux_sel = 0
+    assert w.adc_read(0) == 40000  # no switch to turn on: bank A reads at once
 
 
 def test_records_from_the_simulator_drive_the_world(sim: SimpleNamespace) -> None:
@@ -122,6 +194,7 @@ def test_adc_attenuation_and_esp32_pin_rules(sim: SimpleNamespace) -> None:
     m, w = sim.machine, sim.world
     for k in range(w.n_sensors):
         w.set_level(k, 32768)
+    power_all(m)
     select(m, 0)
     bank_pin = m.Pin(SIG[PINMAP["mux"]["banks"][0]])
     assert m.ADC(bank_pin).read_u16() == 65535  # 0 dB (the default) saturates near 1 V
@@ -186,11 +259,12 @@ def test_spi_reaches_the_mfrc522_model_while_its_chip_select_is_low(sim: SimpleN
 MP_HOT_PATH = r"""
 import sys
 sys.path.insert(0, STANDINS)
-import machine, micropython, json
+import machine, micropython, json, time
 pm = json.load(open(PINMAP))
 sig = pm["signals"]
 sel = [machine.Pin(sig[n]["gpio"], machine.Pin.OUT, value=0) for n in pm["mux"]["select"]]
 adc = machine.ADC(machine.Pin(sig[pm["mux"]["banks"][0]]["gpio"]), atten=machine.ADC.ATTN_11DB)
+pwr = machine.Pin(sig[pm["mux"]["power"][0]]["gpio"], machine.Pin.OUT, value=1)
 btn = machine.Pin(sig["button"]["gpio"], machine.Pin.IN, machine.Pin.PULL_UP)
 spi = machine.SPI(2, baudrate=4000000)
 cs = machine.Pin(sig["rfid_cs"]["gpio"], machine.Pin.OUT, value=1)
@@ -204,7 +278,12 @@ for warm in (0, 1):
     for ch in range(16):
         for i in range(4):
             sel[i].value((ch >> i) & 1)
-        total += adc.read_u16()
+        total += adc.read_u16()  # unpowered
+        pwr.value(0)
+        total += adc.read_u16()  # powering up
+        time.sleep_us(400)
+        total += adc.read_u16()  # powered
+        pwr.value(1)
         total += btn.value()
     cs.value(0)
     spi.write_readinto(tx, rx)

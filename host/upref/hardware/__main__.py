@@ -3,7 +3,7 @@
 check     validate pinmap.json, codes.json, bom.csv and the magnet layout (exit 1 on a problem)
 diagram   write the wiring diagram from the pin map (default hardware/wiring.svg)
 glueup    write the magnet glue-up sheet from the code table (default hardware/glue-up.svg)
-power     write the power budget and the switched-supply proposal (default hardware/power.json)
+power     write the power budget and the switched sensor supply (default hardware/power.json)
 docs      rewrite the generated sections of docs/build.md
 all       diagram, glueup, power and docs
 """
@@ -104,7 +104,7 @@ def cmd_glueup(args: argparse.Namespace) -> int:
 def cmd_power(args: argparse.Namespace) -> int:
     rep = power.report(_read(args.pinmap))
     _write(args.output, power.to_json(rep))
-    for key in ("as_wired", "switched"):
+    for key in ("unswitched", "switched"):
         s = rep[key]
         print(
             f"{s['note']}: 3.3 V {s['rail_3v3_ma']['worst']:.0f} mA worst, USB "

@@ -124,6 +124,10 @@ def check(
         "button": 1,
         "cap_100n": sensors + muxes + 1,
     }
+    power = pinmap["mux"].get("power")
+    if isinstance(power, list) and power:
+        # the switched sensor supply: a P-MOSFET and its gate pull-up per bank
+        want.update(pmos=len(power), resistor_10k=len(power))
     for key, n in want.items():
         if key not in by_id:
             out.append(f"no '{key}' line (need {n})")

@@ -4,7 +4,7 @@
 the pin map on its own pin (signal name and GPIO), each wired to its part on the right: the
 MFRC522 on the SPI bus, the shared select lines S0..S3 to every multiplexer, each
 multiplexer's common pin to its ADC1 input with the sensor (hole and position) on each of its
-channels, the button to GND, the WS2812B status LED and the buzzer's transistor. A signal the
+channels, each bank's sensor supply switch (a P-MOSFET with its gate pull-up), the button to GND, the WS2812B status LED and the buzzer's transistor. A signal the
 diagram has no part for (a new one) still gets its pin and a labelled stub. Wires run in
 lanes ordered like the pins, so the SPI and the single-part signals never cross.
 """
@@ -39,6 +39,16 @@ def _sensor_label(pinmap: dict[str, Any], bank: int, ch: int) -> str:
     return f"C{ch}: unused, to GND"
 
 
+def _bank_holes(pinmap: dict[str, Any], bank: int) -> str:
+    per_hole = pinmap["hall"]["sensors_per_hole"]
+    holes = sorted(
+        {k // per_hole + 1 for k, (b, _) in enumerate(pinmap["hall"]["channels"]) if b == bank}
+    )
+    if holes and holes == list(range(holes[0], holes[-1] + 1)) and len(holes) > 1:
+        return f"holes {holes[0]}-{holes[-1]}"
+    return "hole" + ("s " if len(holes) > 1 else " ") + ", ".join(map(str, holes))
+
+
 def wiring_svg(pinmap: dict[str, Any]) -> str:
     """The wiring diagram of `pinmap` as SVG text."""
     schemdraw.use("svg")
@@ -56,6 +66,7 @@ def wiring_svg(pinmap: dict[str, Any]) -> str:
         "rfid_rst",
         *mux["select"],
         *mux["banks"],
+        *(mux.get("power") or []),
         "button",
         "led_data",
         "buzzer",
@@ -180,6 +191,40 @@ def wiring_svg(pinmap: dict[str, Any]) -> str:
                 if n in nets:
                     nets[n].targets.append(tuple(getattr(m, f"m{i}")))  # type: ignore[arg-type]
             y -= h + 3.5
+        # the sensor supply switches: GPIO - gate of a P-MOSFET, 10 kOhm pull-up to 3.3 V,
+        # source on 3.3 V, drain to the VCC of that bank's sensors
+        if mux.get("power"):
+            y -= 1.5  # room for the pull-ups above the first gate
+        for b, name in enumerate(mux.get("power") or []):
+            if name not in nets:
+                continue
+            t = (part_x, y)
+            nets[name].targets.append(t)
+            d.add(elm.Line().at(t).right(1.2))
+            gate = d.here
+            d.add(elm.Dot())
+            d.add(elm.Resistor().up().length(2.0).label("10 kΩ", loc="bottom", fontsize=FONT - 1))
+            d.add(elm.Vdd().label("3.3 V", fontsize=FONT - 1))
+            d.add(elm.Line().at(gate).right(1.0))
+            q = (
+                elm.PFet()
+                .reverse()
+                .anchor("gate")
+                .label(f"AO3401A\nbank {chr(ord('A') + b)}", loc="right", fontsize=FONT - 1)
+            )
+            d.add(q)
+            d.add(elm.Line().at(q.source).up(0.8))
+            d.add(elm.Vdd().label("3.3 V", fontsize=FONT - 1))
+            d.add(elm.Line().at(q.drain).down(0.8))
+            d.add(
+                elm.Dot(open=True).label(
+                    f"VCC of every bank {chr(ord('A') + b)} sensor ({_bank_holes(pinmap, b)})",
+                    loc="right",
+                    fontsize=FONT - 1,
+                )
+            )
+            y -= 5.0
+
         # the button: GPIO - switch - GND
         if "button" in nets:
             t = (part_x, y)
@@ -261,7 +306,7 @@ def wiring_svg(pinmap: dict[str, Any]) -> str:
             elm.Label()
             .at((part_x, y + 2.5))
             .label(
-                "each channel: one DRV5055A2\n(VCC 3.3 V, GND, OUT to the channel)\n"
+                "each channel: one DRV5055A2\n(VCC from its bank's switch, GND, OUT to the channel)\n"
                 "with 100 nF from VCC to GND at the sensor;\n100 nF at every multiplexer",
                 fontsize=FONT - 1,
                 halign="left",

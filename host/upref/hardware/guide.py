@@ -40,7 +40,10 @@ def sections(pm: dict[str, Any], codes: dict[str, Any]) -> dict[str, str]:
         "USB 5 V worst (avg / peak) | fits |",
         "|---|---:|---:|---:|---:|---|",
     ]
-    for key in ("as_wired", "switched", "switched_with_wifi"):
+    order = ("unswitched", "switched", "switched_with_wifi")
+    if rep["as_built"] == "switched":
+        order = ("switched", "unswitched", "switched_with_wifi")
+    for key in order:
         s = rep[key]
         r3, u = s["rail_3v3_ma"], s["usb_5v_ma"]
         prow.append(
@@ -63,7 +66,7 @@ def sections(pm: dict[str, Any], codes: dict[str, Any]) -> dict[str, str]:
         "| part | qty | typ mA each | max mA each | rail | source |",
         "|---|---:|---:|---:|---|---|",
     ]
-    for row in rep["as_wired"]["parts"]:
+    for row in rep["unswitched"]["parts"]:
         parts.append(
             f"| {row['part']} | {row['qty']} | {row['typ_ma_each']:g} | "
             f"{row['max_ma_each']:g} | {row['rail']} | {row['source']} |"

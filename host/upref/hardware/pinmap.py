@@ -37,10 +37,23 @@ ESP32-DevKitC V4 user guide):
     when a board does not start: no ``boot: low``.
   * GPIO 5 sets the SDIO slave timing and is pulled up at reset: only for an ``out`` signal
     that idles high (``active: low``, such as a chip select or an enable) and never ``boot: low``.
+
+  The sensor supply switches ``hall_pwr_b`` (GPIO 5) and ``hall_pwr_c`` (GPIO 15) sit on
+  strapping pins for one reason only: each is the gate of a P-MOSFET with a 10 kOhm pull-up to
+  3.3 V (``active: low``, ``boot: high``), so through reset the pin is held high, which is both
+  the pin's strapping default and "sensors off". The ``mux-power`` rule insists on exactly
+  that; an active-high switch, or one without its pull-up, would not pass there.
 - ``duplicate-gpio``: no GPIO carries two signals.
 - ``spi``: ``spi.sck``/``mosi``/``miso`` name three different signals: two outputs and an input.
 - ``mux-select``: ``mux.select`` lists 4 different ``out`` signals (S0..S3, shared by every bank).
 - ``mux-banks``: ``mux.banks`` lists different ``adc`` signals, one per multiplexer.
+- ``mux-power`` (optional: a board without switched sensor supplies leaves it out):
+  ``mux.power`` lists one supply switch per bank, in the order of ``mux.banks``, each a
+  different ``out`` signal with ``active: low`` (a P-MOSFET conducts with its gate low) and
+  ``boot: high`` (its gate pull-up keeps the bank off while the ESP32 resets and its GPIOs
+  float); ``mux.power_on_us`` is at least the DRV5055's power-on time (330 us max), and
+  every bank's power-on wait plus every sensor's settle and read fits in one scan period
+  (10 ms).
 - ``hall-channels``: ``hall.channels`` has ``holes * sensors_per_hole`` entries ``[bank,
   channel]`` with ``0 <= bank < len(mux.banks)``, ``0 <= channel < 16``, no entry twice, and
   every bank of ``mux.banks`` used.
@@ -90,6 +103,9 @@ ADC2 = {4: 0, 0: 1, 2: 2, 15: 3, 13: 4, 12: 5, 14: 6, 27: 7, 25: 8, 26: 9}
 STRAPPING = frozenset([0, 2, 5, 12, 15])
 MUX_CHANNELS = 16
 MUX_SELECT_LINES = 4
+HALL_POWER_ON_US = 330  # TI DRV5055 datasheet: power-on time tON 175 us typ, 330 us max
+SCAN_PERIOD_US = 10_000  # the firmware scans every 10 ms (firmware/app.py SCAN_MS)
+READ_US = 40  # select lines and one ADC read in MicroPython (estimate; `make bench`)
 
 # signal -> the mode the firmware uses it in (firmware/board.py)
 REQUIRED: dict[str, str] = {
@@ -122,6 +138,7 @@ RULES = (
     "spi",
     "mux-select",
     "mux-banks",
+    "mux-power",
     "hall-channels",
 )
 
@@ -187,6 +204,7 @@ def check(pinmap: Any) -> list[Problem]:
             )
     out += _spi(pinmap.get("spi"), signals)
     out += _mux(pinmap.get("mux"), signals)
+    out += _mux_power(pinmap.get("mux"), pinmap.get("hall"), signals)
     out += _hall(pinmap.get("hall"), pinmap.get("mux"))
     return out
 
@@ -415,6 +433,96 @@ def _mux(mux: Any, signals: dict[str, dict[str, Any]]) -> list[Problem]:
                 )
         if len(set(map(str, banks))) != len(banks):
             out.append(Problem("mux-banks", "mux.banks", None, f"a bank is listed twice: {banks}"))
+    return out
+
+
+def _mux_power(mux: Any, hall: Any, signals: dict[str, dict[str, Any]]) -> list[Problem]:
+    if not isinstance(mux, dict) or ("power" not in mux and "power_on_us" not in mux):
+        return []  # sensors powered all the time: allowed, the power budget says what it costs
+
+    def bad(where: str, why: str, gpio: int | None = None) -> Problem:
+        return Problem("mux-power", where, gpio, why)
+
+    banks = mux.get("banks") if isinstance(mux.get("banks"), list) else []
+    power = mux.get("power")
+    if not isinstance(power, list) or len(power) != len(banks):
+        return [
+            bad(
+                "mux.power",
+                f"needs one supply switch per bank of mux.banks ({len(banks)}), in the same "
+                f"order; the map lists {power!r}",
+            )
+        ]
+    out = []
+    for i, name in enumerate(power):
+        where = f"mux.power[{i}] = {name}"
+        sig = signals.get(name) if isinstance(name, str) else None
+        if sig is None:
+            out.append(bad(where, "names no signal of the map"))
+            continue
+        gpio = sig["gpio"]
+        if sig["mode"] != "out":
+            out.append(
+                bad(
+                    where,
+                    f"a supply switch is a gate the firmware drives: needs an 'out' "
+                    f"signal, not '{sig['mode']}'",
+                    gpio,
+                )
+            )
+        if sig.get("active") != "low":
+            out.append(
+                bad(
+                    where,
+                    "the P-MOSFET switch conducts while its gate is low: 'active' must be 'low'",
+                    gpio,
+                )
+            )
+        if sig.get("boot") != "high":
+            out.append(
+                bad(
+                    where,
+                    "needs its 10 kOhm gate pull-up ('boot': 'high'): without it "
+                    "the bank's sensors may be on while the ESP32 resets (and GPIO 5 or "
+                    "15 leave their strapping default)",
+                    gpio,
+                )
+            )
+    if len(set(map(str, power))) != len(power):
+        out.append(bad("mux.power", f"a switch is listed twice: {power}"))
+    on_us = mux.get("power_on_us")
+    if not isinstance(on_us, (int, float)) or isinstance(on_us, bool):
+        out.append(
+            bad(
+                "mux.power_on_us", f"needs the wait after switching a bank on, in us, not {on_us!r}"
+            )
+        )
+    elif on_us < HALL_POWER_ON_US:
+        out.append(
+            bad(
+                "mux.power_on_us",
+                f"{on_us:g} us is shorter than the DRV5055's power-on "
+                f"time ({HALL_POWER_ON_US} us max): the first reads of a bank would be "
+                "garbage",
+            )
+        )
+    else:
+        settle = mux.get("settle_us", 10)
+        n = (
+            len(hall["channels"])
+            if isinstance(hall, dict) and isinstance(hall.get("channels"), list)
+            else 0
+        )
+        scan = len(banks) * on_us + n * (settle + READ_US) if isinstance(settle, int) else 0
+        if scan > SCAN_PERIOD_US:
+            out.append(
+                bad(
+                    "mux.power_on_us",
+                    f"{len(banks)} banks x {on_us:g} us plus {n} "
+                    f"sensors x {settle + READ_US} us is {scan:g} us: more than the "
+                    f"{SCAN_PERIOD_US} us of one scan",
+                )
+            )
     return out
 
 

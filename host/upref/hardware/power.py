@@ -13,8 +13,10 @@ parts (the status LED, the buzzer) straight from USB. Three limits apply:
 
 A design passes when its worst case (every part at its datasheet maximum at once) stays under
 `Limits.margin` (90 %) of each limit. `budget()` computes it; `report()` is what
-`hardware/power.json` holds. With all 40 sensors powered all the time it does not pass; the
-proposal (`PROPOSAL`) powers one multiplexer bank of sensors at a time, only while it is read.
+`hardware/power.json` holds. With all 40 sensors powered all the time it does not pass, so the
+board is built with a switched supply (`mux.power` in the pin map, `switched_supply()`): one
+multiplexer bank of sensors is powered at a time, only while it is read. A pin map without
+`mux.power` is budgeted as unswitched and gets the switches as a proposal.
 """
 
 from __future__ import annotations
@@ -288,80 +290,104 @@ def budget(
     return Budget(rows, rnd, {k: round(v, 1) for k, v in usb.items()}, checks)
 
 
-# -- the proposal -----------------------------------------------------------------------------
+# -- the switched supply ----------------------------------------------------------------------
 
+# The switches as the pin map names them (hardware/pinmap.json signals hall_pwr_*, mux.power).
+# Used to propose them for a map that has none; a map that has them is described from itself.
 PROPOSAL_SIGNALS: dict[str, dict[str, Any]] = {
     "hall_pwr_a": {
         "gpio": 25,
         "mode": "out",
         "active": "low",
         "boot": "high",
-        "function": "P-MOSFET gate, supply of the bank A sensors (1-16), low = on; "
-        "10 kOhm pull-up keeps them off through reset",
+        "function": "AO3401A P-MOSFET gate: 3.3 V of the bank A sensors (holes 1-4), low = on; "
+        "10 kOhm pull-up holds it off through reset",
     },
     "hall_pwr_b": {
         "gpio": 5,
         "mode": "out",
         "active": "low",
         "boot": "high",
-        "function": "P-MOSFET gate, supply of the bank B sensors (17-32), low = on; "
-        "the pull-up matches GPIO 5's strapping default",
+        "function": "AO3401A P-MOSFET gate: 3.3 V of the bank B sensors (holes 5-8), low = on; "
+        "10 kOhm pull-up (GPIO 5's strapping default)",
     },
     "hall_pwr_c": {
         "gpio": 15,
         "mode": "out",
         "active": "low",
         "boot": "high",
-        "function": "P-MOSFET gate, supply of the bank C sensors (33-40), low = on; "
-        "the pull-up matches GPIO 15's strapping default (boot log on)",
+        "function": "AO3401A P-MOSFET gate: 3.3 V of the bank C sensors (holes 9-10), low = on; "
+        "10 kOhm pull-up (GPIO 15's strapping default)",
     },
 }
 
-PROPOSAL_PARTS: list[dict[str, Any]] = [
+SWITCH_PARTS: list[dict[str, Any]] = [
     {
-        "qty": 3,
+        "qty_per_bank": 1,
         "part": "P-channel MOSFET, SOT-23 (on a SOT-23 to DIP adapter for perfboard)",
         "manufacturer": "Alpha & Omega Semiconductor",
         "mpn": "AO3401A",
-        "unit_eur": 0.15,
         "why": "high-side switch per bank; VGS(th) -0.5 to -1.3 V, RDS(on) under 85 mOhm at "
         "VGS = -2.5 V (AO3401A datasheet), so a 3.3 V GPIO turns it fully on and 16 "
         "sensors at 10 mA drop under 14 mV",
     },
     {
-        "qty": 3,
+        "qty_per_bank": 1,
         "part": "10 kOhm resistor, gate pull-up to 3.3 V",
         "manufacturer": "Yageo",
         "mpn": "CFR-25JB-52-10K",
-        "unit_eur": 0.05,
         "why": "keeps every bank off while the ESP32 resets (its GPIOs float) and holds GPIO 5 "
         "and 15 at their strapping defaults",
     },
 ]
 
 
-def proposal(pinmap: dict[str, Any], timing: ScanTiming | None = None) -> dict[str, Any]:
-    """The switched-supply proposal for this pin map: signals, parts, scan timing."""
-    t = timing or ScanTiming(settle_us=float(pinmap["mux"].get("settle_us", 10)))
+def is_switched(pinmap: dict[str, Any]) -> bool:
+    """True when the pin map gives every multiplexer bank a supply switch (`mux.power`)."""
+    power = pinmap.get("mux", {}).get("power")
+    return isinstance(power, list) and len(power) == len(pinmap["mux"]["banks"]) > 0
+
+
+def timing_of(pinmap: dict[str, Any]) -> ScanTiming:
+    """The scan timing of a pin map: its settle time and (when switched) its power-on wait."""
+    mux = pinmap["mux"]
+    return ScanTiming(
+        power_on_us=float(mux.get("power_on_us", ScanTiming.power_on_us)),
+        settle_us=float(mux.get("settle_us", ScanTiming.settle_us)),
+    )
+
+
+def switched_supply(pinmap: dict[str, Any], timing: ScanTiming | None = None) -> dict[str, Any]:
+    """The switched sensor supply of this pin map (or, for a map without one, the proposal):
+    signals, parts, scan timing, what the firmware does."""
+    t = timing or timing_of(pinmap)
+    built = is_switched(pinmap)
     banks = pinmap_rules.bank_sizes(pinmap)
     names = pinmap["mux"]["banks"]
+    if built:
+        switches = list(pinmap["mux"]["power"])
+        signals = {n: pinmap["signals"][n] for n in switches}
+    else:
+        switches = list(PROPOSAL_SIGNALS)
+        signals = PROPOSAL_SIGNALS
     on = [t.bank_on_us(n) for n in banks]
+    gpios = ", ".join(
+        f"bank {chr(ord('A') + i)} on GPIO {signals[s]['gpio']}" for i, s in enumerate(switches)
+    )
     return {
-        "summary": "Power each multiplexer bank's sensors only while that bank is read: a "
-        "P-MOSFET high-side switch per bank, its gate on a GPIO (low = on). At most "
-        f"one bank ({max(banks)} sensors) draws current at a time.",
-        "signals": PROPOSAL_SIGNALS,
-        "mux_power": {
-            "banks": names,
-            "enables": list(PROPOSAL_SIGNALS),
-            "power_on_us": t.power_on_us,
-        },
-        "gpio_choice": "After the current map the free output-capable GPIOs are 0, 2, 5, 12, "
-        "15 and 25. 25 is clean. 5 and 15 are strapping pins pulled up at reset; "
-        "a gate pull-up holds them high, their default, and keeps the sensors off "
-        "while the chip resets. 0 (BOOT button), 2 (must be low for download "
-        "mode) and 12 (high selects 1.8 V flash) are not usable this way.",
-        "parts": PROPOSAL_PARTS,
+        "built": built,
+        "summary": "Each multiplexer bank's sensors are powered only while that bank is read: "
+        "a P-MOSFET high-side switch per bank, its gate on a GPIO (low = on), "
+        f"{gpios}. At most one bank ({max(banks)} sensors) draws current at a time.",
+        "signals": signals,
+        "mux_power": {"banks": names, "power": switches, "power_on_us": t.power_on_us},
+        "gpio_choice": "Besides the other signals, the free output-capable GPIOs are 0, 2, 5, "
+        "12, 15 and 25. 25 is clean. 5 and 15 are strapping pins pulled up at "
+        "reset; the gate pull-up holds them high, their default, and keeps the "
+        "sensors off while the chip resets (pin map rule 'mux-power'). 0 (BOOT "
+        "button), 2 (must be low for download mode) and 12 (high selects 1.8 V "
+        "flash) are not usable this way.",
+        "parts": [dict(p, qty=p["qty_per_bank"] * len(banks)) for p in SWITCH_PARTS],
         "timing": {
             "scan_period_us": t.period_ms * 1000,
             "power_on_us": t.power_on_us,
@@ -378,13 +404,14 @@ def proposal(pinmap: dict[str, Any], timing: ScanTiming | None = None) -> dict[s
             "budget_used": round(sum(on) / (t.period_ms * 1000), 3),
         },
         "firmware": [
-            "pinmap.json: add the three hall_pwr_* signals and a mux.power list aligned with "
-            "mux.banks, plus mux.power_on_us",
-            "board.py: build the enable pins with value=1 (off) and pass them to HallMux",
-            "HallMux.scan: bank by bank instead of channel by channel: enable low, "
-            "sleep_us(power_on_us), read that bank's channels, enable high",
-            "calibration uses the same sequence, so the switch's small voltage drop is part "
-            "of every sensor's zero",
+            "pinmap.json: the hall_pwr_* signals, mux.power (one per bank, in the order of "
+            "mux.banks) and mux.power_on_us",
+            "firmware/board.py builds the switch pins with value=1 (off) and passes them to "
+            "HallMux as power_pins",
+            "HallMux.scan goes bank by bank: gate low, sleep_us(power_on_us), each of the "
+            "bank's channels (only the select lines that change, settle, read), gate high",
+            "calibration uses the same scan, so the switch's small voltage drop is part of "
+            "every sensor's zero",
         ],
         "alternative": "One switch for all 40 sensors (one GPIO, no change of scan order): the "
         "average falls as much, but the peak stays at 40 sensors (400 mA max), "
@@ -394,11 +421,12 @@ def proposal(pinmap: dict[str, Any], timing: ScanTiming | None = None) -> dict[s
 
 def report(pinmap: dict[str, Any], limits: Limits = Limits()) -> dict[str, Any]:
     """Everything `hardware/power.json` holds."""
-    t = ScanTiming(settle_us=float(pinmap["mux"].get("settle_us", 10)))
+    t = timing_of(pinmap)
+    built = is_switched(pinmap)
     banks = pinmap_rules.bank_sizes(pinmap)
     sensors = pinmap["hall"]["holes"] * pinmap["hall"]["sensors_per_hole"]
     loads = tuple(replace(ld, qty=sensors) if ld.switched else ld for ld in LOADS)
-    as_wired = budget(loads, limits)
+    unswitched = budget(loads, limits)
     switched = budget(loads, limits, banks=banks, timing=t)
     with_radio = budget((*loads, RADIO), limits, banks=banks, timing=t)
 
@@ -420,12 +448,38 @@ def report(pinmap: dict[str, Any], limits: Limits = Limits()) -> dict[str, Any]:
             "parts": b.rows,
         }
 
+    if built:
+        notes = (
+            f"without the bank switches: all {sensors} sensors powered all the time",
+            "as built: one bank of sensors powered at a time (mux.power in the pin map)",
+            "as built, if a future firmware turned Wi-Fi on (it does not)",
+        )
+        ok_text = "fits" if switched.fits else "DOES NOT FIT"
+        verdict = f"as built (sensors switched per bank) the board {ok_text}; " + (
+            "without the switches it would not."
+            if not unswitched.fits
+            else "it would fit without them too."
+        )
+    else:
+        notes = (
+            f"as built: all {sensors} sensors powered all the time",
+            "proposal: one bank of sensors powered at a time",
+            "the proposal if a future firmware turned Wi-Fi on (it does not)",
+        )
+        verdict = (
+            "as built the board does not fit: " if not unswitched.fits else "as built it fits; "
+        ) + (
+            "the switched supply would."
+            if switched.fits
+            else "the switched supply would not either."
+        )
     return {
         "about": "Power budget of the upref board, computed by `python -m upref.hardware power` "
         "(host/upref/hardware/power.py) from the pin map. Currents in mA; typ = "
         "typical average, worst = every part at its datasheet maximum (average), "
         "peak = worst instant. A configuration fits when every worst case stays "
-        f"under {limits.margin:.0%} of its limit.",
+        f"under {limits.margin:.0%} of its limit. `as_built` names the configuration "
+        "the pin map describes.",
         "limits": {
             "usb_ma": limits.usb_ma,
             "usb_source": limits.usb_source,
@@ -439,20 +493,12 @@ def report(pinmap: dict[str, Any], limits: Limits = Limits()) -> dict[str, Any]:
             "regulator_source": limits.ldo_source,
             "margin": limits.margin,
         },
-        "as_wired": scenario(as_wired, "today's wiring: all 40 sensors powered all the time"),
-        "switched": scenario(switched, "proposal: one bank of sensors powered at a time"),
-        "switched_with_wifi": scenario(
-            with_radio, "the proposal if a future firmware turned Wi-Fi on (it does not)"
-        ),
-        "verdict": (
-            "today's wiring does not fit: " if not as_wired.fits else "today's wiring fits; "
-        )
-        + (
-            "the switched supply fits."
-            if switched.fits
-            else "the switched supply does not fit either."
-        ),
-        "proposal": proposal(pinmap, t),
+        "as_built": "switched" if built else "unswitched",
+        "switched": scenario(switched, notes[1]),
+        "unswitched": scenario(unswitched, notes[0]),
+        "switched_with_wifi": scenario(with_radio, notes[2]),
+        "verdict": verdict,
+        "switched_supply": switched_supply(pinmap, t),
     }
 
 

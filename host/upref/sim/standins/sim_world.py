@@ -4,6 +4,12 @@
 # Runs unchanged under CPython and the MicroPython unix port: no typing, dataclasses, enum,
 # f-string "=", os.path. The hot paths (adc_read, pin writes, poll) allocate nothing.
 #
+# Sensor supply: when the pin map has mux.power (one supply switch per multiplexer bank), a
+# bank's sensors are powered only while the firmware holds its switch signal at the active
+# level (low for the P-MOSFET gates). Unpowered they read about 0 (near 0 counts); for t_on_us
+# (HALL_TON_US) after switch-on they read a low, wrong level. Without mux.power every sensor is
+# always powered.
+#
 # Two modes:
 #   * connected (the simulator started this process): UPREF_SIM_FIFO names a FIFO on which the
 #     simulator sends world records (below); reports go to stderr as lines starting with
@@ -65,6 +71,13 @@ ROLE_BUTTON = 4
 ROLE_LED = 5
 ROLE_BUZZER = 6
 ROLE_MUX_BANK = 7
+ROLE_MUX_POWER = 8  # a bank's sensor supply switch (mux.power), role_arg = bank
+
+# A bank's hall sensors with their supply switched off read about 0 V (their output sinks to
+# ground), and for this long after it is switched on their output is not valid yet (TI DRV5055
+# datasheet: power-on time tON 330 us max): the ADC then reads a low, wrong level.
+HALL_TON_US = 330
+OFF_LEVEL_MAX = 255  # an unpowered sensor reads 0..this (noise on ground)
 
 N_GPIO = 40
 MUX_CHANNELS = 16
@@ -140,6 +153,20 @@ class World:
             g = sig[banks[i]]["gpio"]
             self.role[g] = ROLE_MUX_BANK
             self.role_arg[g] = i
+        # sensor supply switches, one per bank (mux.power): the bank is on while its switch
+        # signal is at its active level; no switches means every sensor is always powered
+        power = mux.get("power") or []
+        self.switched = len(power) > 0
+        self.bank_on = bytearray([0 if self.switched else 1] * max(self.n_banks, 1))
+        self.bank_on_level = bytearray(max(self.n_banks, 1))  # the level that switches it on
+        self.bank_on_us = array("i", [0] * max(self.n_banks, 1))  # ticks_us when switched on
+        self.t_on_us = HALL_TON_US
+        for i in range(len(power)):
+            if i < self.n_banks:
+                s = sig[power[i]]
+                self.role[s["gpio"]] = ROLE_MUX_POWER
+                self.role_arg[s["gpio"]] = i
+                self.bank_on_level[i] = 0 if s.get("active", "low") == "low" else 1
         for name, role in (("rfid_cs", ROLE_RFID_CS), ("rfid_rst", ROLE_RFID_RST),
                            ("button", ROLE_BUTTON), ("led_data", ROLE_LED),
                            ("buzzer", ROLE_BUZZER)):
@@ -402,10 +429,26 @@ class World:
         """read_u16() of the ADC on mux bank `bank` (-1: a pin with no sensor behind it)."""
         self.poll()
         if bank < 0:
-            k = -1
-        else:
-            k = self.sensor_at[bank * MUX_CHANNELS + self.mux_sel]
+            return self.sensor_read(-1)
+        k = self.sensor_at[bank * MUX_CHANNELS + self.mux_sel]
+        if k < 0 or self.mode[k] == MODE_FLOAT:
+            return self.sensor_read(k)  # a floating input floats, powered or not
+        if not self.bank_on[bank]:
+            return self._rand() & OFF_LEVEL_MAX  # unpowered: the output sits at ground
+        if self.switched:
+            dt = time.ticks_diff(time.ticks_us(), self.bank_on_us[bank])
+            if dt < self.t_on_us:
+                # still powering up: a low level on its way, not the sensor's reading
+                if dt < 0:
+                    dt = 0
+                return self.sensor_read(k) * dt // (2 * self.t_on_us)
         return self.sensor_read(k)
+
+    def set_bank_power(self, bank, on):
+        """Switch bank `bank`'s sensors on (1) or off (0), as its supply switch does."""
+        if on and not self.bank_on[bank]:
+            self.bank_on_us[bank] = time.ticks_us()
+        self.bank_on[bank] = 1 if on else 0
 
     # ---- pins ------------------------------------------------------------------------------
 
@@ -418,6 +461,9 @@ class World:
                 self.mux_sel |= bit
             else:
                 self.mux_sel &= ~bit
+        elif r == ROLE_MUX_POWER:
+            b = self.role_arg[gpio]
+            self.set_bank_power(b, 1 if v == self.bank_on_level[b] else 0)
         elif r == ROLE_RFID_CS:
             self._reader().cs(v)
         elif r == ROLE_RFID_RST:
