@@ -1,188 +1,186 @@
-"""`upref demo` (`make demo`): a scripted session on the simulated board.
+"""`upref demo` (`make demo`): a whole three-player game of Up And Down on the simulated board.
 
-A simulated board starts with the unchanged firmware; the host connects to it over its pty
-exactly as to a USB port; a short script of physical actions plays on the board (pairs turned,
-a 7-byte and a 4-byte tag tapped, the button, a board reset, an unplugged cable) and every event
-the host receives is shown as it arrives. At the end the host's picture of the board is compared
-with the simulator's physical truth. Needs no input; exits 0 when the picture is exact.
+A simulated board starts with the unchanged firmware; the thirty task cards get NFC tags in a
+fresh registry; the host connects over the board's pty exactly as to a USB port and referees.
+Scripted players then do at the table what real ones would: tap the card they draw, pull pairs
+out and put them back turned (guided by their own card), one of them puts a pair into the wrong
+hole and corrects it when the referee says so. Every physical action flows through the firmware,
+the link and the referee to the scoreboard, which ends by naming the winner. Short game: the
+first player to solve two cards ends it. Needs no input; exits 0.
 
-On a terminal it shows a live board view (Rich); elsewhere it prints the same story as lines.
+On a terminal it shows the live scoreboard; elsewhere it prints the same story as lines.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import queue
 import sys
 import tempfile
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from rich.console import Console, Group
+from rich.console import Console
 from rich.live import Live
-from rich.panel import Panel
-from rich.table import Table
-from rich.text import Text
 
-from upref.board import BoardModel
 from upref.codes import CodeTable
+from upref.gamelog import GameLog
+from upref.games.updown import Variant
+from upref.games.updown_cards import load_catalogue
 from upref.link import Link
+from upref.play import Table, render, verdict_line
+from upref.referee.inputs import Input, StartGame
+from upref.referee.updown import Reply, UpDownReferee
+from upref.registry import TagRegistry
 from upref.sim.server import SimBoard
-from upref.watch import item_lines
+from upref.views.scoreboard import scoreboard_text
 
-COLOUR_STYLE = {"R": "bold red", "B": "bold blue", "Y": "bold yellow", "W": "bold white", "K": "bold bright_black"}
-
-
-@dataclass
-class Step:
-    say: str
-    act: Callable[[SimBoard], object]
-    settle: float = 0.6
+PLAYERS = ("Ann", "Bob", "Cy")
 
 
-def script() -> list[Step]:
-    return [
-        Step("A player pulls the pair out of hole 4 and puts it back turned", lambda b: b.flip(4)),
-        Step("...and turns the pairs in holes 7 and 2", lambda b: (b.flip(7), b.flip(2))),
-        Step("Hole 9: pulled out and put back the same way up (no change)", lambda b: _reinsert(b, 9)),
-        Step("A task card with a 7-byte NTAG sticker is tapped on the reader", lambda b: b.tap("04A1B2C3D4E5F6"), 1.2),
-        Step("...and taken away", lambda b: b.remove()),
-        Step("A card with a 4-byte tag is tapped and taken away", lambda b: (b.tap("DEADBEEF"), time.sleep(0.5), b.remove())),
-        Step("The button is pressed", lambda b: b.button("click")),
-        Step("The board is reset (EN button): the host resynchronises", lambda b: b.reset(), 2.0),
-        Step("Hole 5 is turned", lambda b: b.flip(5)),
-        Step("The USB cable is pulled for 2 s; meanwhile hole 1 is turned", lambda b: (b.unplug(2.0), b.flip(1)), 5.0),
-    ]
+def card_uid(n: int) -> str:
+    """A 7-byte NTAG-like UID for task card number n (04 is NXP's manufacturer byte)."""
+    return f"04{n:02X}5A{(n * 37) & 0xFF:02X}C1D2E3"
 
 
-def _reinsert(board: SimBoard, hole: int) -> None:
-    st = board.state()["holes"][hole - 1]
-    board.pull(hole)
-    time.sleep(0.2)
-    board.insert(hole, st["pair"], st["down"])
+def enrol_all(registry: TagRegistry) -> dict[str, str]:
+    uid_of = {}
+    for n, card in enumerate(load_catalogue().cards, start=1):
+        uid_of[card.id] = card_uid(n)
+        registry.enroll(uid_of[card.id], "updown", card.id)
+    return uid_of
 
 
-class Session:
-    """The host side of the demo: link events applied to the board model, kept as lines."""
-
-    def __init__(self, port: str) -> None:
-        self.codes = CodeTable.load()
-        self.link = Link(port, heartbeat_timeout=1.5, backoff_max=0.5)
-        self.model = BoardModel(self.codes)
-        self.log: list[str] = []
-        self.step = ""
-
-    def pump(self, seconds: float, on_line: Callable[[str], None]) -> None:
-        end = time.monotonic() + seconds
-        while (left := end - time.monotonic()) > 0:
-            try:
-                item = self.link.events.get(timeout=min(left, 0.05))
-            except queue.Empty:
-                continue
-            obs = self.model.apply(item)
-            for line in item_lines(item, obs, self.model):
-                if "heartbeat" in line.lower() and not obs:
-                    continue
-                self.log.append(line)
-                on_line(line)
-
-    def codes_now(self) -> list[int]:
-        return [self.model.holes[h].code for h in sorted(self.model.holes)]
+Pause = float  # seconds the table pumps events while the world stays as it is
 
 
-def render(session: Session, board: SimBoard) -> Group:
-    holes = Table(title="The molehills, as the host sees them", expand=True)
-    holes.add_column("hole", justify="right")
-    holes.add_column("up")
-    holes.add_column("code", justify="right")
-    for h in sorted(session.model.holes):
-        st = session.model.holes[h]
-        if st.empty:
-            holes.add_row(str(h), Text("(empty)", style="dim"), "0")
-        elif st.end is None:
-            holes.add_row(str(h), Text("invalid code: reseat the pair", style="bold magenta"), str(st.code))
-        else:
-            up = st.end.visible
-            holes.add_row(str(h), Text(session.codes.colour_name(up), style=COLOUR_STYLE.get(up, "")), str(st.code))
-    c = session.link.counters
-    status = Text()
-    status.append("board ", style="bold")
-    status.append("online" if session.model.online else "OFFLINE", style="green" if session.model.online else "red")
-    status.append(f"   card: {session.model.card or '-'}   button: {'down' if session.model.button else 'up'}\n")
-    status.append(
-        f"link: {c.frames} frames, {c.crc} CRC errors, {c.gaps} gaps, {c.resyncs} resyncs, {c.reconnects} reconnects"
-    )
-    log = Text("\n".join(session.log[-12:]))
-    return Group(
-        Panel(Text(session.step, style="bold cyan"), title="upref demo: the simulated board"),
-        holes,
-        Panel(status, title="status"),
-        Panel(log, title="events as they arrive"),
-    )
+def players(board: SimBoard, table: Table, uid_of: dict[str, str]) -> Iterator[tuple[str, Pause]]:
+    """The people at the table, as a script: each step is (what they do, then a pause)."""
+    ref = table.referee
+    mistake_made = False
+
+    def hole(h: int) -> dict[str, str]:
+        st: dict[str, str] = board.state()["holes"][h - 1]
+        return st
+
+    while True:
+        eng = ref.engine
+        view = ref.view(None)
+        if eng is None or view is None or view["phase"] == "over" or ref.stopped is not None:
+            return
+        name = PLAYERS[view["to_move"] if view["drawing"] is None else view["drawing"]]
+        if view["phase"] == "draw":
+            card = eng.stack[0]  # the top card of the face-down stack
+            board.tap(uid_of[card])
+            yield f"{name} draws a card and taps it on the reader", 0.5
+            board.remove()
+            yield "", 0.4
+            continue
+        todo = eng.hint() or ()
+        if not todo:  # three turned: the referee ends the turn once the board is still
+            yield "", 0.3
+            continue
+        a = todo[0]
+        if not mistake_made and view["turn"] >= 2 and len(todo) == 3:
+            mistake_made = True
+            b = next(h for h in range(1, 11) if h not in todo)
+            pa, pb = hole(a), hole(b)
+            board.pull(a)
+            board.pull(b)
+            yield f"{name} pulls the pairs out of holes {a} and {b}...", 0.3
+            board.insert(b, pa["pair"], pa["up"])
+            yield f"...and puts the pair from hole {a} into hole {b}", 2.0
+            board.pull(b)
+            yield f"{name} takes it out of hole {b} again...", 0.3
+            board.insert(a, pa["pair"], pa["up"])
+            yield f"...and puts it back into hole {a}, turned", 0.6
+            board.insert(b, pb["pair"], pb["down"])
+            yield f"...and the other pair back into hole {b} as it was", 0.8
+            continue
+        pa = hole(a)
+        board.pull(a)
+        yield "", 0.25
+        board.insert(a, pa["pair"], pa["up"])
+        yield f"{name} turns the pair in hole {a}", 0.5
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="upref demo", description=__doc__.split("\n\n")[0])
     ap.add_argument("--backend", choices=("cpython", "micropython"), default="cpython")
-    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--cards", type=int, default=2, help="cards to win (short game)")
     ap.add_argument("--plain", action="store_true", help="print lines even on a terminal")
     args = ap.parse_args(argv)
-
     console = Console()
     live_view = console.is_terminal and not args.plain
     with tempfile.TemporaryDirectory(prefix="upref-demo-") as tmp:
-        os.environ.setdefault("UPREF_RUNTIME_DIR", str(Path(tmp) / "run"))
-        board = SimBoard(backend=args.backend, seed=args.seed, name="demo", flash_dir=Path(tmp) / "flash")
-        board.start()
-        try:
-            return _run(board, console, live_view)
-        finally:
-            board.stop()
+        t = Path(tmp)
+        os.environ["UPREF_RUNTIME_DIR"] = str(t / "run")
+        with SimBoard(backend=args.backend, seed=args.seed, name="demo", flash_dir=t / "flash") as board:
+            link = Link(board.port)
+            try:
+                return _game(board, link, t, args, console, live_view)
+            finally:
+                link.close()
 
 
-def _run(board: SimBoard, console: Console, live_view: bool) -> int:
-    session = Session(board.port)
-    try:
-        if live_view:
-            with Live(render(session, board), console=console, refresh_per_second=8) as live:
+def _game(board: SimBoard, link: Link, tmp: Path, args: argparse.Namespace, console: Console, live_view: bool) -> int:
+    codes = CodeTable.load()
+    registry = TagRegistry(tmp / "registry.sqlite")
+    uid_of = enrol_all(registry)
+    referee = UpDownReferee(codes, registry, settle_s=0.8)
+    variant = Variant(short_game_target=args.cards)
+    log = GameLog.create(tmp / "games.sqlite", players=PLAYERS, variant=variant, seed=args.seed, config=referee.config())
+    referee.attach(log)
+    lines: list[str] = []
 
-                def update(_line: str) -> None:
-                    live.update(render(session, board))
+    def note(_inp: Input, reply: Reply) -> None:
+        for v in reply.public:
+            lines.append(verdict_line(v))
+            if not live_view:
+                print("   " + verdict_line(v), flush=True)
 
-                _play(session, board, update, lambda text: (setattr(session, "step", text), update("")))
-        else:
-            print(f"simulated board on {board.port} ({board.backend}); host connected")
-
-            def say(text: str) -> None:
-                session.step = text
-                print(f"\n== {text}")
-
-            _play(session, board, lambda line: print("   " + line), say)
-        truth = [h["code"] if h.get("pair") else 0 for h in board.state()["holes"]]
-        exact = session.codes_now() == truth
-        c = session.link.counters
-        console.print(
-            f"\nThe host's picture {'matches' if exact else 'DOES NOT match'} the board: "
-            f"{sum(1 for v in truth if v)} pairs in place; {c.frames} frames received, "
-            f"{c.crc} CRC errors, {c.resyncs} resyncs, {c.reconnects} reconnects."
-        )
-        return 0 if exact else 1
-    finally:
-        session.link.close()
-
-
-def _play(session: Session, board: SimBoard, on_line: Callable[[str], None], say: Callable[[str], None]) -> None:
-    say("The board boots; the host shakes hands and takes a snapshot")
-    session.pump(1.5, on_line)
-    for step in script():
-        say(step.say)
-        step.act(board)
-        session.pump(step.settle, on_line)
-    say("Done: comparing the host's picture with the board")
-    session.pump(0.5, on_line)
+    table = Table(link, referee, codes, on_reply=note)
+    table.wait_for_picture()
+    say: Callable[[str], None] = (lambda s: None) if live_view else (lambda s: print(s, flush=True))
+    say(f"simulated board on {board.port}; {len(uid_of)} task cards enrolled; players {', '.join(PLAYERS)}")
+    table.send(StartGame(PLAYERS, variant, args.seed, table.clock()))
+    deadline = time.monotonic() + 600
+    if live_view:
+        with Live(render(table, []), console=console, refresh_per_second=8) as live:
+            for _what, pause in players(board, table, uid_of):
+                end = time.monotonic() + pause
+                while time.monotonic() < end:
+                    table.pump(0.1)
+                    live.update(render(table, []))
+                if time.monotonic() > deadline:
+                    break
+            table.pump(1.0)
+            live.update(render(table, []))
+    else:
+        for what, pause in players(board, table, uid_of):
+            if what:
+                say(what)
+            table.pump(pause)
+            if time.monotonic() > deadline:
+                break
+        table.pump(1.0)
+    table.close()
+    view = referee.view(None)
+    status = referee.status()
+    if not live_view and view is not None:
+        print()
+        print(scoreboard_text(view, status))
+    outcome = view.get("outcome") if view else None
+    illegal = sum(1 for ln in lines if ln.startswith("[illegal"))
+    solved = sum(1 for ln in lines if ln.startswith("[solved"))
+    console.print(
+        f"\ngame log {log.path} (game {log.game_id}): {len(log.entries())} entries; "
+        f"{illegal} illegal move(s) corrected, {solved} card(s) solved; link: {link.counters.frames} frames, "
+        f"{link.counters.crc} CRC errors"
+    )
+    return 0 if outcome else 1
 
 
 if __name__ == "__main__":
