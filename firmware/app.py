@@ -120,13 +120,24 @@ class App:
         w.kv(b"presses", self.presses)
         w.arg(b"faults=")
         first = True
-        for k in range(self.n_sensors):
-            if sc.sensor_fault[k]:
-                if not first:
-                    w.raw(b",")
-                w.raw(b"s")
-                w.int(k + 1)
-                first = False
+        k = 0
+        n = self.n_sensors
+        while k < n:  # runs of faulted sensors as s<a>-<b>, so all 40 fit in one frame
+            if not sc.sensor_fault[k]:
+                k += 1
+                continue
+            j = k
+            while j + 1 < n and sc.sensor_fault[j + 1]:
+                j += 1
+            if not first:
+                w.raw(b",")
+            w.raw(b"s")
+            w.int(k + 1)
+            if j > k:
+                w.raw(b"-")
+                w.int(j + 1)
+            first = False
+            k = j + 1
         for h in range(self.hw.holes):
             if sc.hole_fault[h]:
                 if not first:

@@ -469,6 +469,20 @@ class _Args:
         return tuple(text.split(","))
 
 
+def _expand_faults(a: _Args, tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """'s3-5' (a run of faulted sensors, as the board sends them) -> 's3', 's4', 's5'."""
+    out: list[str] = []
+    for t in tokens:
+        if t.startswith("s") and "-" in t:
+            lo, _, hi = t[1:].partition("-")
+            if not (lo.isdigit() and hi.isdigit() and 0 < int(lo) <= int(hi) <= 255):
+                raise a.bad(f"faults has a bad sensor run: {t!r}")
+            out += [f"s{k}" for k in range(int(lo), int(hi) + 1)]
+        else:
+            out.append(t)
+    return tuple(out)
+
+
 def _hello(a: _Args, holes: int) -> Hello:
     kv = a.kv(("fw", "proto", "board", "holes", "caps", "rfid", "reset"))
     for key in ("fw", "board", "reset"):
@@ -499,7 +513,7 @@ def _snap(a: _Args, holes: int) -> Snapshot:
         holes=codes,
         card=None if card == "-" else a.uid(card),
         button=btn == "1",
-        faults=a.token_list(kv["faults"], "faults"),
+        faults=_expand_faults(a, a.token_list(kv["faults"], "faults")),
         presses=a.uint(kv["presses"], "presses"),
     )
 

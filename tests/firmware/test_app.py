@@ -250,3 +250,17 @@ def test_reboot_answers_then_resets_the_board():
     a.poll_host()
     assert hw.port.frames() == [("OK", ["0003", "REBOOT"])]
     assert hw.resets == 1
+
+
+def test_a_snapshot_with_every_sensor_faulted_still_fits_one_frame():
+    hw, a = make()
+    for k in range(40):
+        if k not in (5, 6):
+            hw.sensors.set(k, 100)  # railed low: every sensor but hole 2's P2 and P3
+    run_scans(a, 0, 30)
+    hw.port.frames()
+    a.send_snapshot()
+    frames = hw.port.frames()
+    assert len(frames) == 1
+    snap = dict(x.split("=", 1) for x in frames[0][1])
+    assert snap["faults"] == "s1-5,s8-40"

@@ -352,3 +352,14 @@ def test_encode_decode_round_trip(seq: int, event: p.Event) -> None:
     frame = decode(encode_event(seq, event))
     assert frame.seq == seq
     assert parse_event(frame) == event
+
+
+def test_a_run_of_faulted_sensors_is_expanded_and_a_bad_run_refused() -> None:
+    line = p.encode_frame(5, "SNAP", "holes=" + ",".join(["0"] * 10), "card=-", "btn=0", "presses=0", "faults=s1-3,s7,h2,rfid")
+    snap = parse_event(decode(line))
+    assert isinstance(snap, p.Snapshot)
+    assert snap.faults == ("s1", "s2", "s3", "s7", "h2", "rfid")
+    bad = p.encode_frame(5, "SNAP", "holes=" + ",".join(["0"] * 10), "card=-", "btn=0", "presses=0", "faults=s9-3")
+    with pytest.raises(p.InvalidFrameError) as e:
+        parse_event(decode(bad))
+    assert e.value.kind == "args"
