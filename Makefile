@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 STUBS  := typings/.installed
 ESP32_STUBS := micropython-esp32-stubs==1.29.0.post1
 
-.PHONY: all venv demo test test-host test-firmware test-mp lint typecheck sim watch doctor bench clean
+.PHONY: all venv demo test test-host test-firmware test-mp lint typecheck sim watch doctor bench flash deploy clean
 
 all: test
 
@@ -49,6 +49,17 @@ watch: $(STAMP)
 
 doctor: $(STAMP)
 	$(BIN)/upref doctor $(if $(PORT),--port $(PORT))
+
+## MicroPython onto the ESP32 (esptool), then `deploy`. PORT is found when not given (USB id,
+## else a running simulated board). FIRMWARE=path flashes a local image instead of the pinned
+## download; MICROPYTHON_SHA256=... refuses any image with another SHA-256 (docs/flashing.md).
+flash: $(STAMP)
+	$(PY) -m upref.flash $(if $(PORT),--port $(PORT)) $(if $(FIRMWARE),--firmware $(FIRMWARE)) $(if $(MICROPYTHON_SHA256),--sha256 $(MICROPYTHON_SHA256))
+
+## The firmware onto a board that runs MicroPython: mpy-cross, then mpremote copies what changed
+## (calib.json and other files on the board are never touched), soft reset, handshake.
+deploy: $(STAMP)
+	$(PY) -m upref.deploy $(if $(PORT),--port $(PORT))
 
 ## Measurements (printed, never asserted).
 bench: $(STAMP)

@@ -7,6 +7,8 @@ Figures (goals from the issues in brackets):
 - scans per second of the firmware loop under the MicroPython unix port [>= 100]
 - heap in use after boot under the MicroPython unix port [<= 24 KB]
 - bytes per frame for each frame type
+- `make deploy` to the simulated board at 115200 baud with the real mpremote: time and bytes
+  for the whole firmware onto a fresh board, then for a deploy that finds nothing changed
 
 Machines here are shared and noisy: read the figures as a whole, compare ratios within one run.
 """
@@ -165,6 +167,35 @@ def bench_heap() -> tuple[int, int] | None:
         return None
 
 
+def bench_deploy() -> dict[str, dict[str, float]]:
+    """`deploy.deploy` onto a fresh simulated board (CPython firmware, pty paced at 115200
+    baud), then again with nothing changed: seconds (build, hashes, copy, soft reset and
+    handshake included), bytes each way on the line, files and bytes copied."""
+    from upref import deploy
+    from upref.sim.server import SimBoard
+
+    figures: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
+        os.environ["UPREF_RUNTIME_DIR"] = str(Path(tmp) / "run")
+        with SimBoard(seed=1, name="bench-deploy", flash_dir=Path(tmp) / "flash") as board:
+            board.wait_for(lambda st: st["booted"], timeout=10)
+            for label in ("whole", "unchanged"):
+                before = board.state()["line"]
+                t0 = time.monotonic()
+                r = deploy.deploy(board.port, out=lambda s: None)
+                secs = time.monotonic() - t0
+                after = board.state()["line"]
+                figures[label] = {
+                    "s": secs,
+                    "to_board": after["to_board"] - before["to_board"],
+                    "from_board": after["from_board"] - before["from_board"],
+                    "files": len(r.copied),
+                    "file_bytes": sum(len(it.data) for it in r.items if it.board_path in r.copied),
+                    "all_files": len(r.items),
+                }
+    return figures
+
+
 def frame_sizes() -> dict[str, list[int]]:
     vectors = json.loads((paths.repo_root() / "tests" / "vectors" / "frames.json").read_text())
     sizes: dict[str, list[int]] = defaultdict(list)
@@ -209,6 +240,15 @@ def main(argv: list[str] | None = None) -> int:
     if sps:
         print(f"\nfirmware scans per second under the MicroPython unix port: mean {statistics.mean(sps):.0f},"
               f" min {min(sps)} over {len(sps)} heartbeats [goal >= 100]")
+
+    d = bench_deploy()
+    w, u = d["whole"], d["unchanged"]
+    print("\nmake deploy to the simulated board at 115200 baud (real mpremote; build, hashes, copy,"
+          " soft reset and handshake included):")
+    print(f"  whole firmware: {w['files']:.0f} of {w['all_files']:.0f} files, {w['file_bytes'] / 1024:.1f} KB,"
+          f" in {w['s']:.1f} s; {w['to_board'] / 1024:.1f} KB sent to the board, {w['from_board'] / 1024:.1f} KB back")
+    print(f"  nothing changed: {u['files']:.0f} files copied in {u['s']:.1f} s;"
+          f" {u['to_board'] / 1024:.1f} KB sent, {u['from_board'] / 1024:.1f} KB back")
     return 0
 
 

