@@ -196,6 +196,108 @@ def bench_deploy() -> dict[str, dict[str, float]]:
     return figures
 
 
+def bench_solver() -> float:
+    """Seconds for the solver's full table, 1024 boards x the 30 default cards (best of 3)."""
+    from upref.games.updown_cards import load_catalogue
+    from upref.games.updown_solver import analyse_all
+
+    cards = load_catalogue().cards
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        analyse_all(cards)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def bench_replay(events: int) -> tuple[int, float]:
+    """(events, seconds) to replay a long game log from SQLite through the referee. The log
+    comes from random play driven by board observations (the referee tests' physical table)."""
+    sys.path.insert(0, str(paths.repo_root() / "tests" / "host" / "referee"))
+    from referee_table import PLAYERS, Chaos, FakeRegistry, MemoryLog, Table  # type: ignore[import-not-found]
+
+    from upref.codes import CodeTable
+    from upref.gamelog import GameLog
+    from upref.games.updown import Variant
+    from upref.referee.inputs import StartGame
+    from upref.referee.updown import UpDownReferee
+    from upref.replay import load_log, replay
+
+    ref = UpDownReferee(CodeTable.load(), FakeRegistry(), hints=True)
+    mem = MemoryLog()
+    ref.attach(mem)
+    tb = Table(ref, seed=8)
+    tb.feed(StartGame(PLAYERS, Variant(), 8, tb.at()))
+    chaos = Chaos(tb, 8)
+    while len(mem.inputs) < events:
+        chaos.step()
+    with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
+        db = Path(tmp) / "long.sqlite"
+        log = GameLog.create(db, players=PLAYERS, seed=8, config=ref.config(), durable=False)
+        log.append_many(mem.inputs)
+        log.close()
+        t0 = time.perf_counter()
+        info, entries = load_log(db)
+        count = sum(1 for _ in replay(info, entries))
+        return count, time.perf_counter() - t0
+
+
+def bench_verdict_latency(turns: int) -> list[float]:
+    """Milliseconds from a pair put back turned on the simulated board to the referee's
+    verdict rendered on the scoreboard, over `turns` turns of three flips."""
+    from rich.console import Console
+
+    from upref.codes import CodeTable
+    from upref.demo import enrol_all
+    from upref.gamelog import GameLog
+    from upref.link import Link
+    from upref.play import Table, render
+    from upref.referee.inputs import StartGame
+    from upref.referee.updown import UpDownReferee
+    from upref.registry import TagRegistry
+    from upref.sim.server import SimBoard
+
+    out: list[float] = []
+    console = Console(file=open(os.devnull, "w"), width=100)  # noqa: SIM115 - closed with the process
+    with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
+        t = Path(tmp)
+        os.environ["UPREF_RUNTIME_DIR"] = str(t / "run")
+        with SimBoard(seed=3, name="bench-verdict", flash_dir=t / "flash") as board:
+            link = Link(board.port)
+            registry = TagRegistry(t / "registry.sqlite")
+            uid_of = enrol_all(registry)
+            codes = CodeTable.load()
+            ref = UpDownReferee(codes, registry, settle_s=0.3)
+            ref.attach(GameLog.create(t / "games.sqlite", players=("A", "B"), seed=1, config=ref.config()))
+            table = Table(link, ref, codes)
+            table.wait_for_picture()
+            table.send(StartGame(("A", "B"), seed=1, t=table.clock()))
+            for _ in range(turns):
+                while (view := ref.view(None)) is not None and view["phase"] == "draw" and ref.engine:
+                    board.tap(uid_of[ref.engine.stack[0]])
+                    table.pump(0.4)
+                    board.remove()
+                    table.pump(0.4)
+                if ref.engine is None or view is None or view["phase"] != "turn":
+                    break
+                for hole in (ref.engine.hint() or ())[:3] or (1, 2, 3):
+                    st = board.state()["holes"][hole - 1]
+                    board.pull(hole)
+                    table.pump(0.15)
+                    n = len(table.replies)
+                    t0 = time.monotonic()
+                    board.insert(hole, st["pair"], st["up"])
+                    while len(table.replies) == n and time.monotonic() - t0 < 2:
+                        table.pump(0.005)
+                    console.print(render(table, []))
+                    if len(table.replies) > n:
+                        out.append((time.monotonic() - t0) * 1000)
+                table.pump(0.6)
+            link.close()
+            table.close()
+    return out
+
+
 def frame_sizes() -> dict[str, list[int]]:
     vectors = json.loads((paths.repo_root() / "tests" / "vectors" / "frames.json").read_text())
     sizes: dict[str, list[int]] = defaultdict(list)
@@ -219,6 +321,12 @@ def main(argv: list[str] | None = None) -> int:
     for t, sizes in sorted(frame_sizes().items()):
         print(f"  {t:<6} {min(sizes):>4}..{max(sizes):<4} bytes  = {max(sizes) * 10 / 115200 * 1000:.1f} ms at 115200 baud")
 
+    solver = bench_solver()
+    print(f"\nUp And Down solver: full table 1024 boards x 30 cards in {solver * 1000:.1f} ms [goal <= 50 ms]")
+    count, secs = bench_replay(10_000 if args.quick else 50_000)
+    print(f"referee replay of a long log from SQLite: {count} events in {secs:.2f} s = {count / secs:,.0f} events/s"
+          " [goal >= 50 000/s]")
+
     heap = bench_heap()
     if heap:
         code, data = heap
@@ -235,6 +343,11 @@ def main(argv: list[str] | None = None) -> int:
     if cl:
         print(f"card arrival -> host event, {len(cl)} taps:")
         print(f"  p50 {statistics.median(cl):.1f} ms   p95 {_pct(cl, 95):.1f} ms   (reader polled every 100 ms)")
+
+    vl = bench_verdict_latency(3 if args.quick else 8)
+    if vl:
+        print(f"hole change -> verdict on the scoreboard (simulated board, referee, Rich render), {len(vl)} flips:")
+        print(f"  p50 {statistics.median(vl):.1f} ms   p95 {_pct(vl, 95):.1f} ms")
 
     sps = bench_micropython_scan_rate(4.0 if args.quick else 8.0)
     if sps:

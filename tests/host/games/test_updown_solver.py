@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 
 import pytest
 from updown_play import board_of_mask, deal_all, flip_of
@@ -138,16 +137,3 @@ def test_hint_in_the_game_solves_a_card_in_the_promised_turns() -> None:
             taken += 1
         assert taken == promised
         deal_all(game)
-
-
-def test_full_table_timing(capsys: pytest.CaptureFixture[str]) -> None:
-    """Measured, not asserted (the goal is <= 50 ms in CPython)."""
-    best = min(_time_table() for _ in range(3))
-    with capsys.disabled():
-        print(f"\n[updown solver] 1024 boards x {len(CARDS)} cards: {best * 1000:.1f} ms")
-
-
-def _time_table() -> float:
-    start = time.perf_counter()
-    analyse_all(CARDS)
-    return time.perf_counter() - start
