@@ -214,27 +214,16 @@ def bench_replay(events: int) -> tuple[int, float]:
     """(events, seconds) to replay a long game log from SQLite through the referee. The log
     comes from random play driven by board observations (the referee tests' physical table)."""
     sys.path.insert(0, str(paths.repo_root() / "tests" / "host" / "referee"))
-    from referee_table import PLAYERS, Chaos, FakeRegistry, MemoryLog, Table  # type: ignore[import-not-found]
+    from referee_table import PLAYERS, random_session  # type: ignore[import-not-found]
 
-    from upref.codes import CodeTable
     from upref.gamelog import GameLog
-    from upref.games.updown import Variant
-    from upref.referee.inputs import StartGame
-    from upref.referee.updown import UpDownReferee
     from upref.replay import load_log, replay
 
-    ref = UpDownReferee(CodeTable.load(), FakeRegistry(), hints=True)
-    mem = MemoryLog()
-    ref.attach(mem)
-    tb = Table(ref, seed=8)
-    tb.feed(StartGame(PLAYERS, Variant(), 8, tb.at()))
-    chaos = Chaos(tb, 8)
-    while len(mem.inputs) < events:
-        chaos.step()
+    ref, inputs = random_session(events)
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
         db = Path(tmp) / "long.sqlite"
         log = GameLog.create(db, players=PLAYERS, seed=8, config=ref.config(), durable=False)
-        log.append_many(mem.inputs)
+        log.append_many(inputs)
         log.close()
         t0 = time.perf_counter()
         info, entries = load_log(db)

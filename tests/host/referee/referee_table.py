@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from upref.board import ButtonObservation, CardObservation, HoleObservation, HoleState
 from upref.codes import CodeTable
 from upref.games.base import CHANCE
-from upref.games.updown import Board, PairEnd, mix_board
+from upref.games.updown import Board, PairEnd, Variant, mix_board
 from upref.games.updown_cards import colour_name, load_catalogue
-from upref.referee.inputs import Input, Observe, Tick
+from upref.referee.inputs import Input, Observe, StartGame, Tick
 from upref.referee.status import Verdict
 from upref.referee.updown import Reply, UpDownReferee
 
@@ -409,3 +409,17 @@ class MemoryLog:
 
     def reopen(self) -> None:
         self.reopened += 1
+
+
+def random_session(events: int, seed: int = 8) -> tuple[UpDownReferee, list[Input]]:
+    """A long session of random play driven by board observations (with illegal moves, bad
+    readings, undos and several games): the referee and every input it was fed."""
+    ref = UpDownReferee(CODES, FakeRegistry(), hints=True)
+    mem = MemoryLog()
+    ref.attach(mem)
+    tb = Table(ref, seed=seed)
+    tb.feed(StartGame(PLAYERS, Variant(), seed, tb.at()))
+    chaos = Chaos(tb, seed)
+    while len(mem.inputs) < events:
+        chaos.step()
+    return ref, mem.inputs

@@ -6,9 +6,7 @@ from __future__ import annotations
 import gc
 import io
 import json
-import os
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
@@ -18,9 +16,9 @@ from referee_table import (
     PLAYERS,
     Chaos,
     FakeRegistry,
-    MemoryLog,
     Table,
     other_end,
+    random_session,
     state,
 )
 from upref.board import ButtonObservation, CardObservation, FaultObservation, HoleObservation
@@ -43,7 +41,15 @@ from upref.referee.inputs import (
 )
 from upref.referee.status import ILLEGAL
 from upref.referee.updown import UpDownReferee
-from upref.replay import export_main, load_log, replay, replay_main, resume, verdict_dict
+from upref.replay import (
+    export_main,
+    load_log,
+    referee_for,
+    replay,
+    replay_main,
+    resume,
+    verdict_dict,
+)
 
 GOLDEN = Path(__file__).parent / "golden"
 GOLDEN_LOG = GOLDEN / "updown_game.jsonl"
@@ -318,31 +324,20 @@ def test_golden_game_log(tmp_path: Path, update_golden: bool) -> None:
     log.close()
 
 
-# --- throughput (measured, not asserted) -------------------------------------------------------
+# --- a long session --------------------------------------------------------------------------
 
 
-def test_replay_throughput(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    n = int(os.environ.get("UPREF_REPLAY_EVENTS", "20000"))
-    ref = UpDownReferee(CODES, FakeRegistry(), hints=True)
-    mem = MemoryLog()
-    ref.attach(mem)
-    tb = Table(ref, seed=8)
-    tb.feed(StartGame(PLAYERS, Variant(), 8, tb.at()))
-    chaos = Chaos(tb, 8)
-    while len(mem.inputs) < n:
-        chaos.step()
+def test_a_long_session_of_several_games_replays_from_sqlite_to_the_same_table(tmp_path: Path) -> None:
+    # (its throughput is a figure of `make bench`, not a test)
+    ref, inputs = random_session(5000)
     db = tmp_path / "long.sqlite"
     log = GameLog.create(db, players=PLAYERS, seed=8, config=ref.config(), durable=False)
-    log.append_many(mem.inputs)
+    log.append_many(inputs)
     log.close()
-    t0 = time.perf_counter()
     info, entries = load_log(db)
-    count = sum(1 for _ in replay(info, entries))
-    elapsed = time.perf_counter() - t0
-    assert count == len(mem.inputs)
-    with capsys.disabled():
-        print(
-            f"\nreplay: {count} events ({ref.engine.game_number if ref.engine else 0} games) "
-            f"from SQLite in {elapsed:.3f} s = {count / elapsed:,.0f} events/s"
-        )
-
+    again = referee_for(info, None)
+    for e in entries:
+        again.handle(e.input(CODES))
+    assert len(entries) == len(inputs)
+    assert ref.engine is not None and ref.engine.game_number > 1
+    assert again.view(None) == ref.view(None) and again.status() == ref.status()
