@@ -49,7 +49,7 @@ class App:
         self.mux = hw.mux
         t = hw.thresholds
         self.scanner = from_thresholds(hw.holes, hw.per_hole, t)
-        self.cal_max_offset = t.get("cal_max_offset", 4000)
+        self.cal_max_offset = t.get("cal_max_offset", 6000)
         zeros = calib.load(calib_path, n)
         if zeros is not None:
             self.scanner.set_zero(zeros)

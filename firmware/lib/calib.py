@@ -23,13 +23,13 @@ _MAX_SAMPLES = 32767  # keeps the per-sensor sums within 31 bits
 
 
 class Calibrator:
-    """Calibrator(n_sensors, samples=32, cal_max_offset=4000, per_hole=4, rail_low=1500,
+    """Calibrator(n_sensors, samples=32, cal_max_offset=6000, per_hole=4, rail_low=1500,
     rail_high=64000)
 
     add(levels) once per scan until done(), then result(zero_out).
     """
 
-    def __init__(self, n_sensors, samples=32, cal_max_offset=4000, per_hole=4, rail_low=1500,
+    def __init__(self, n_sensors, samples=32, cal_max_offset=6000, per_hole=4, rail_low=1500,
                  rail_high=64000):
         if n_sensors < 1:
             raise ValueError("invalid sensor count: %d" % n_sensors)
