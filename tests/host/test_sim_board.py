@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import serial
+from serial_helpers import read_until
 from upref.sim import control
 from upref.sim.server import SimBoard, SimError
 
@@ -118,13 +119,6 @@ while True:
 
 
 @pytest.fixture
-def rt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    d = tmp_path / "rt"
-    monkeypatch.setenv("UPREF_RUNTIME_DIR", str(d))
-    return d
-
-
-@pytest.fixture
 def fw(tmp_path: Path) -> Path:
     d = tmp_path / "fw"
     d.mkdir()
@@ -136,16 +130,6 @@ def open_port(board: SimBoard, timeout: float = 2.0) -> serial.Serial:
     """Open the port once the firmware process runs (a Ctrl-C during boot is lost)."""
     board.wait_for(lambda st: st["booted"], timeout=10)
     return serial.serial_for_url(board.port, baudrate=115200, timeout=timeout)
-
-
-def read_until(ser: serial.Serial, marker: bytes, timeout: float = 5.0) -> bytes:
-    end = time.monotonic() + timeout
-    buf = b""
-    while marker not in buf:
-        if time.monotonic() > end:
-            raise AssertionError(f"never saw {marker!r}; got {buf[-400:]!r}")
-        buf += ser.read(ser.in_waiting or 1)
-    return buf
 
 
 def read_frame(ser: serial.Serial, ftype: bytes, timeout: float = 10.0) -> bytes:

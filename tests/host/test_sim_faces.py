@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import serial
+from serial_helpers import read_until as _read_until
 from upref.sim import rom
 from upref.sim.server import SimBoard
 
@@ -26,13 +27,6 @@ while True:
 
 
 @pytest.fixture
-def rt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    d = tmp_path / "rt"
-    monkeypatch.setenv("UPREF_RUNTIME_DIR", str(d))
-    return d
-
-
-@pytest.fixture
 def fw(tmp_path: Path) -> Path:
     d = tmp_path / "fw"
     d.mkdir()
@@ -42,13 +36,7 @@ def fw(tmp_path: Path) -> Path:
 
 
 def read_until(ser: serial.Serial, marker: bytes, timeout: float = 8.0) -> bytes:
-    end = time.monotonic() + timeout
-    buf = b""
-    while marker not in buf:
-        if time.monotonic() > end:
-            raise AssertionError(f"never saw {marker!r}; got {buf[-400:]!r}")
-        buf += ser.read(ser.in_waiting or 1)
-    return buf
+    return _read_until(ser, marker, timeout)
 
 
 def read_n(ser: serial.Serial, n: int, timeout: float = 5.0) -> bytes:
