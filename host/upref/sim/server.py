@@ -492,9 +492,7 @@ class SimBoard:
 
     def _close_pty(self) -> None:
         if self._master >= 0:
-            if self._sel is not None:
-                with contextlib.suppress(KeyError, ValueError):
-                    self._sel.unregister(self._master)
+            self._unwatch(self._master)
             with contextlib.suppress(OSError):
                 os.close(self._master)
             with contextlib.suppress(OSError):
@@ -728,10 +726,8 @@ class SimBoard:
         self._drop_child(c)
 
     def _drop_child(self, c: _Child) -> None:
-        if self._sel is not None:
-            for fd in (c.stdout, c.stderr):
-                with contextlib.suppress(KeyError, ValueError):
-                    self._sel.unregister(fd)
+        for fd in (c.stdout, c.stderr):
+            self._unwatch(fd)
         for f in (c.proc.stdin, c.proc.stdout, c.proc.stderr):
             with contextlib.suppress(OSError):
                 if f is not None:
@@ -960,25 +956,36 @@ class SimBoard:
         if c.out_open and c.reading_out and self._b2h.pending + len(self._out_pending) >= B2H_HOLD:
             # the UART's buffer is full: leave the pipe unread, so the firmware's writes block
             c.reading_out = False
-            with contextlib.suppress(KeyError, ValueError):
-                assert self._sel is not None
-                self._sel.unregister(c.stdout)
+            self._unwatch(c.stdout)
         if not c.out_open:
             self._child_gone(c)
 
+    def _unwatch(self, fd: Any) -> None:
+        """Stop watching fd (a pipe, the pty master, a control client); fine if it was not."""
+        if self._sel is not None:
+            with contextlib.suppress(KeyError, ValueError, OSError):
+                self._sel.unregister(fd)
+
+    def _read_pipe(self, fd: int, size: int) -> bytes | None:
+        """What a child's pipe holds now: None if nothing yet, b"" once it is closed (and then
+        no longer watched)."""
+        try:
+            data = os.read(fd, size)
+        except BlockingIOError:
+            return None
+        except OSError:
+            data = b""
+        if not data:
+            self._unwatch(fd)
+        return data
+
     def _read_child_out(self, c: _Child, everything: bool = False) -> None:
         while c.out_open:
-            try:
-                data = os.read(c.stdout, 4096)
-            except BlockingIOError:
+            data = self._read_pipe(c.stdout, 4096)
+            if data is None:
                 return
-            except OSError:
-                data = b""
             if not data:
                 c.out_open = False
-                with contextlib.suppress(KeyError, ValueError):
-                    assert self._sel is not None
-                    self._sel.unregister(c.stdout)
                 return
             if self.face in ("repl", "raw", "run", "halted"):
                 data = self._cook(data)
@@ -1000,17 +1007,11 @@ class SimBoard:
         c = self._child
         if c is None:
             return
-        try:
-            data = os.read(c.stderr, 65536)
-        except BlockingIOError:
+        data = self._read_pipe(c.stderr, 65536)
+        if data is None:
             return
-        except OSError:
-            data = b""
         if not data:
             c.err_open = False
-            with contextlib.suppress(KeyError, ValueError):
-                assert self._sel is not None
-                self._sel.unregister(c.stderr)
             self._child_gone(c)
             return
         c.err_buf += data
@@ -1151,9 +1152,7 @@ class SimBoard:
 
     def _close_client(self, client: dict[str, Any]) -> None:
         conn = client["sock"]
-        with contextlib.suppress(KeyError, ValueError, OSError):
-            assert self._sel is not None
-            self._sel.unregister(conn)
+        self._unwatch(conn)
         self._clients.pop(id(client), None)
         with contextlib.suppress(OSError):
             conn.close()
