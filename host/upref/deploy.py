@@ -402,6 +402,22 @@ def _shadowed(items: list[Item], files: BoardFiles) -> list[str]:
     return found
 
 
+def resolve_port(port: str | None, out: Out, error: type[Exception]) -> str:
+    """`port`, or the board found by USB id or a running simulator (and say which); `error`
+    carries discovery's message (the ports it saw, what to do)."""
+    if port is not None:
+        return port
+    from upref.discovery import find_board
+    from upref.link import LinkError
+
+    try:
+        found = find_board()
+    except LinkError as e:
+        raise error(str(e)) from None
+    out(f"board: {found} (found automatically; pass PORT=... to choose)")
+    return found
+
+
 def deploy(port: str | None = None, firmware_dir: Path | None = None, pinmap: Path | None = None,
            out: Out = print, check_version: bool = True, keep: dict[str, bytes] | None = None) -> Result:
     """Build, copy what changed, soft-reset, handshake. See the module's docstring.
@@ -409,15 +425,7 @@ def deploy(port: str | None = None, firmware_dir: Path | None = None, pinmap: Pa
     keep: files put back where the board has none (make flash carries calib.json over the
     erase this way); never over a file the board has."""
     t0 = time.monotonic()
-    if port is None:
-        from upref.discovery import find_board
-        from upref.link import LinkError
-
-        try:
-            port = find_board()
-        except LinkError as e:
-            raise DeployError(str(e)) from None
-        out(f"board: {port} (found automatically; pass PORT=... to choose)")
+    port = resolve_port(port, out, DeployError)
     items = build(firmware_dir, pinmap)
     size = sum(len(it.data) for it in items)
     out(f"built {len(items)} files ({size / 1024:.1f} KB): "

@@ -67,20 +67,6 @@ def _usb_candidates() -> list[Candidate]:
     return out
 
 
-def _pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except OSError:
-        return False
-    return True
-
-
 def _sim_candidates(runtime: Path | None = None) -> list[Candidate]:
     folder = runtime if runtime is not None else paths.runtime_dir()
     found: list[tuple[float, Candidate]] = []
@@ -97,7 +83,7 @@ def _sim_candidates(runtime: Path | None = None) -> list[Candidate]:
         name = entry.get("name") or f.stem
         backend = entry.get("backend") or "?"
         desc = f"simulated board {name} ({backend}), registry {f.name}"
-        if not isinstance(pid, int) or not _pid_alive(pid):
+        if not isinstance(pid, int) or not paths.pid_alive(pid):
             cand = Candidate(port, "sim", desc, False, note=f"process {pid} is gone")
         elif "://" not in port and not os.path.exists(port):
             cand = Candidate(port, "sim", desc, False, note="its port is gone")

@@ -24,11 +24,10 @@ import sys
 from collections.abc import Callable
 from typing import Protocol, TextIO
 
+from upref.games import GAME_TITLES, GAMES
 from upref.link import Link, LinkError, LinkItem, Offline, Online, Resynced
 from upref.protocol import CardArrived, CardLeft, Echo, Err, Ok, Snapshot
 from upref.registry import (
-    GAME_TITLES,
-    GAMES,
     ItemTaken,
     RegistryError,
     Tag,

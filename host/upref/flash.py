@@ -422,15 +422,9 @@ def flash(port: str | None, firmware: Path | None = None, pinned: str | None = N
     if report.app_version:
         out(f"  application: {report.app_version}")
 
-    if port is None:
-        from upref.discovery import find_board
-        from upref.link import LinkError
+    from upref.deploy import resolve_port
 
-        try:
-            port = find_board()
-        except LinkError as e:
-            raise FlashError(str(e)) from None
-        out(f"board: {port} (found automatically; pass PORT=... to choose)")
+    port = resolve_port(port, out, FlashError)
     sim = sim_for_port(port)
     calib = None
     if keep_calibration:

@@ -51,6 +51,21 @@ def runtime_dir() -> Path:
     return d
 
 
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this id runs (a registry file may outlive its simulator)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # alive, but another user's
+    except OSError:
+        return False
+    return True
+
+
 def data_dir() -> Path:
     """Folder for the host's databases (UPREF_DATA_DIR overrides)."""
     env = os.environ.get("UPREF_DATA_DIR")

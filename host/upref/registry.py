@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from upref.games import GAME_TITLES, GAMES
 from upref.paths import data_dir
 from upref.protocol import UID_HEX_LENGTHS
 
@@ -39,17 +40,6 @@ __all__ = [
     "default_path",
     "normalize_uid",
 ]
-
-GAMES: tuple[str, ...] = ("updown", "upturn", "flipabird", "whatsup", "up")
-"""The games' names as `upref play <game>` and `upref enroll <game>` take them."""
-
-GAME_TITLES: dict[str, str] = {
-    "updown": "Up And Down",
-    "upturn": "Upturn",
-    "flipabird": "Flip a Bird",
-    "whatsup": "What's Up",
-    "up": "Up",
-}
 
 _SCHEMA_VERSION = 1
 _SCHEMA = """

@@ -6,4 +6,15 @@ No I/O (beyond reading a game's own catalogue data file), no clock, randomness o
 
 from upref.games.base import CHANCE, TERMINAL, GameState, IllegalMoveError, Outcome
 
-__all__ = ["CHANCE", "TERMINAL", "GameState", "IllegalMoveError", "Outcome"]
+GAMES: tuple[str, ...] = ("updown", "upturn", "flipabird", "whatsup", "up")
+"""The games' names as `upref play <game>` and `upref enroll <game>` take them."""
+
+GAME_TITLES: dict[str, str] = {
+    "updown": "Up And Down",
+    "upturn": "Upturn",
+    "flipabird": "Flip a Bird",
+    "whatsup": "What's Up",
+    "up": "Up",
+}
+
+__all__ = ["CHANCE", "GAMES", "GAME_TITLES", "TERMINAL", "GameState", "IllegalMoveError", "Outcome"]

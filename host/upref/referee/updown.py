@@ -54,6 +54,7 @@ from typing import Any, Protocol
 from upref.board import ButtonObservation, CardObservation, FaultObservation, HoleObservation
 from upref.board import fault_advice as _fault_advice
 from upref.codes import EMPTY, MAX_CODE, CodeTable, MoleEnd, magnet_count, one_flip_neighbours
+from upref.games import GAME_TITLES
 from upref.games.base import CHANCE, IllegalMoveError, Outcome
 from upref.games.updown import FLIPS_PER_TURN, HOLES, DrawTask, EndTurn, Reinsert, UpDownGame
 from upref.games.updown_cards import Catalogue, TaskCard, colour_name, load_catalogue
@@ -89,13 +90,6 @@ __all__ = [
 
 GAME = "updown"
 RECENT = 6  # public verdicts kept for the status
-_GAME_TITLES = {
-    "updown": "Up And Down",
-    "upturn": "Upturn",
-    "flipabird": "Flip a Bird",
-    "whatsup": "What's Up",
-    "up": "Up",
-}
 
 _INPUTS = (StartGame, Observe, BoardOnline, Picture, Undo, EndGame, NextGame, Tick, Hint)
 
@@ -766,7 +760,7 @@ class UpDownReferee:
             )
             return
         if tag.game != GAME:
-            title = _GAME_TITLES.get(str(tag.game), str(tag.game))
+            title = GAME_TITLES.get(str(tag.game), str(tag.game))
             out.append(
                 Verdict(
                     BOARD,

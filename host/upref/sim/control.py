@@ -278,16 +278,6 @@ def registry_path(name: str) -> Path:
     return paths.runtime_dir() / f"sim-{name}.json"
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def find_running(name: str | None = None) -> list[dict[str, Any]]:
     """Registry entries of the simulators running now (all, or the one called `name`)."""
     out = []
@@ -297,7 +287,7 @@ def find_running(name: str | None = None) -> list[dict[str, Any]]:
             entry = json.loads(p.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
-        if isinstance(entry, dict) and _alive(int(entry.get("pid", 0))):
+        if isinstance(entry, dict) and paths.pid_alive(int(entry.get("pid", 0))):
             out.append(entry)
     return out
 
