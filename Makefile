@@ -54,16 +54,16 @@ doctor: $(STAMP)
 ## else a running simulated board). FIRMWARE=path flashes a local image instead of the pinned
 ## download; MICROPYTHON_SHA256=... refuses any image with another SHA-256 (docs/flashing.md).
 flash: $(STAMP)
-	$(PY) -m upref.flash $(if $(PORT),--port $(PORT)) $(if $(FIRMWARE),--firmware $(FIRMWARE)) $(if $(MICROPYTHON_SHA256),--sha256 $(MICROPYTHON_SHA256))
+	$(PY) -m upref.commands.flash $(if $(PORT),--port $(PORT)) $(if $(FIRMWARE),--firmware $(FIRMWARE)) $(if $(MICROPYTHON_SHA256),--sha256 $(MICROPYTHON_SHA256))
 
 ## The firmware onto a board that runs MicroPython: mpy-cross, then mpremote copies what changed
 ## (calib.json and other files on the board are never touched), soft reset, handshake.
 deploy: $(STAMP)
-	$(PY) -m upref.deploy $(if $(PORT),--port $(PORT))
+	$(PY) -m upref.commands.deploy $(if $(PORT),--port $(PORT))
 
 ## Measurements (printed, never asserted).
 bench: $(STAMP)
-	$(PY) -m upref.bench
+	$(PY) -m upref.commands.bench
 
 clean:
 	rm -rf $(VENV) typings .pytest_cache .ruff_cache .hypothesis

@@ -9,13 +9,13 @@ import sys
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "sim": ("upref.sim.server", "cli_main", "start the simulated board (prints its port and control channel)"),
     "simctl": ("upref.sim.control", "cli_main", "act on a running simulated board (pull 4, tap CARD, ...)"),
-    "watch": ("upref.watch", "main", "print board events as they arrive (--json for JSON lines)"),
-    "doctor": ("upref.doctor", "main", "live view of every sensor, the RFID reader and the link; calibrate"),
-    "play": ("upref.play", "main", "referee a game at the table: upref play updown Ann Bob Cy"),
-    "replay": ("upref.replay", "replay_main", "replay a saved game's log and print every verdict (--json)"),
-    "export": ("upref.replay", "export_main", "write a saved game as JSON Lines"),
-    "demo": ("upref.demo", "main", "a whole game on the simulated board, scripted"),
-    "enroll": ("upref.enroll", "main", "tap each card of a game once so the host knows its tag"),
+    "watch": ("upref.commands.watch", "main", "print board events as they arrive (--json for JSON lines)"),
+    "doctor": ("upref.commands.doctor", "main", "live view of every sensor, the RFID reader and the link; calibrate"),
+    "play": ("upref.commands.play", "main", "referee a game at the table: upref play updown Ann Bob Cy"),
+    "replay": ("upref.store.replay", "replay_main", "replay a saved game's log and print every verdict (--json)"),
+    "export": ("upref.store.replay", "export_main", "write a saved game as JSON Lines"),
+    "demo": ("upref.commands.demo", "main", "a whole game on the simulated board, scripted"),
+    "enroll": ("upref.commands.enroll", "main", "tap each card of a game once so the host knows its tag"),
 }
 
 

@@ -6,9 +6,9 @@ import queue
 import time
 from collections.abc import Callable
 
-from upref.board import BoardModel
-from upref.codes import CodeTable
-from upref.link import Link
+from upref.board.codes import CodeTable
+from upref.board.model import BoardModel
+from upref.link.connection import Link
 from upref.sim.server import SimBoard
 
 

@@ -12,13 +12,13 @@ import time
 from pathlib import Path
 
 from rich.console import Console
-from upref import demo
-from upref.gamelog import GameLogError
-from upref.link import Link
+from upref.commands import demo
+from upref.link.connection import Link
 from upref.referee.updown import UpDownReferee
-from upref.registry import TagRegistry
-from upref.replay import load_log, referee_for, replay
 from upref.sim.server import SimBoard
+from upref.store.gamelog import GameLogError
+from upref.store.replay import load_log, referee_for, replay
+from upref.store.tags import TagRegistry
 
 
 def test_a_whole_three_player_game_with_a_wrong_hole_corrected_and_cards_solved(

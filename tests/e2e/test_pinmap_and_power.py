@@ -16,7 +16,7 @@ from typing import Any
 
 from harness import Host, truth
 from upref import paths
-from upref.board import ButtonObservation, FaultObservation
+from upref.board.model import ButtonObservation, FaultObservation
 from upref.hardware import pinmap as pinmap_rules
 
 REAL: dict[str, Any] = json.loads(paths.pinmap_path().read_text(encoding="utf-8"))

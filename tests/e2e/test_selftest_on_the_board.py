@@ -7,9 +7,9 @@ import io
 from collections.abc import Callable
 
 from rich.console import Console
-from upref import doctor, selftest
-from upref.link import Link
-from upref.selftest import Step
+from upref.commands import doctor, selftest
+from upref.commands.selftest import Step
+from upref.link.connection import Link
 from upref.sim.server import SimBoard
 
 SETTLE = 0.12  # the simulated hand is steady: a shorter wait for a settled code

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from upref import deploy
+from upref.commands import deploy
 
 
 def fw(tmp_path: Path, extra: dict[str, str] | None = None) -> Path:

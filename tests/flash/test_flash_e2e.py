@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from helpers import ROOT, make, python_m
 from images import ESP32_S3, app_byte_offset, merged_image
-from upref import deploy
-from upref.link import Link
-from upref.protocol import PROTO_VERSION
+from upref.commands import deploy
+from upref.link.connection import Link
+from upref.link.protocol import PROTO_VERSION
 from upref.sim.server import SimBoard
 
 FW_VERSION = deploy.expected_fw_version()
@@ -111,7 +111,7 @@ def test_a_changed_module_is_the_only_one_copied_and_runs(flashed: tuple[SimBoar
     app = fw / "app.py"
     app.write_text(re.sub(r'^FW_VERSION = "[^"]*"', 'FW_VERSION = "9.9.9-test"', app.read_text(), flags=re.M))
     calib = (board.flash_dir / "calib.json").read_bytes()
-    rc, out, _ = python_m("upref.deploy", "--port", board.port, "--firmware-dir", str(fw))
+    rc, out, _ = python_m("upref.commands.deploy", "--port", board.port, "--firmware-dir", str(fw))
     assert rc == 0, out
     assert copied(out) == ["/app.mpy"]
     assert "the board answers: firmware 9.9.9-test" in out  # what runs is what was deployed

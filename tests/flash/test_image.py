@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from images import ESP32_S3, app_byte_offset, merged_image
-from upref import flash
+from upref.commands import flash
 
 NAME = f"ESP32_GENERIC-20260829-v{flash.MICROPYTHON_VERSION}.bin"
 

@@ -8,7 +8,7 @@ import itertools
 from typing import Any
 
 import pytest
-from upref.codes import CodeTable, code_of, magnets_of
+from upref.board.codes import CodeTable, code_of, magnets_of
 from upref.hardware import codetable
 
 DATA: dict[str, Any] = codetable.load()

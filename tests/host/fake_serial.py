@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import serial
-from upref.protocol import (
+from upref.link.protocol import (
     HOST_FRAMES,
     PROTO_VERSION,
     Event,

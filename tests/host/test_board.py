@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from upref.board import (
+from upref.board.codes import CodeTable, MoleEnd
+from upref.board.model import (
     BoardModel,
     ButtonObservation,
     CardObservation,
     FaultObservation,
     HoleObservation,
 )
-from upref.codes import CodeTable, MoleEnd
-from upref.link import BoardReset, Dropped, Offline, Online, Resynced
-from upref.protocol import (
+from upref.link.connection import BoardReset, Dropped, Offline, Online, Resynced
+from upref.link.protocol import (
     Button,
     CardArrived,
     CardLeft,
@@ -203,7 +203,7 @@ def test_after_a_board_reset_presses_count_from_its_boot(model: BoardModel, code
 
 
 def test_fault_advice_says_what_where_and_what_to_do() -> None:
-    from upref.board import fault_advice
+    from upref.board.model import fault_advice
 
     s = fault_advice("sensor", "s10", "rail low")
     assert "sensor 10 (hole 3, position P2)" in s and "rail low" in s and "Check its wiring" in s

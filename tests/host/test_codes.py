@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from upref import paths
-from upref.codes import (
+from upref.board.codes import (
     CodeTable,
     MoleEnd,
     code_of,

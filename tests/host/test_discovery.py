@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from upref import discovery
-from upref.link import LinkError
+from upref.link import discovery
+from upref.link.connection import LinkError
 
 
 @dataclass
@@ -136,7 +136,7 @@ def test_no_ports_at_all(monkeypatch: pytest.MonkeyPatch, runtime: Path) -> None
 
 
 def test_link_without_url_uses_discovery(monkeypatch: pytest.MonkeyPatch, runtime: Path) -> None:
-    from upref.link import Link
+    from upref.link.connection import Link
 
     ports(monkeypatch, Port("/dev/ttyUSB5", 0x303A, 0x1001))
     asked: list[str] = []

@@ -11,10 +11,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from upref import cli, enroll
-from upref.link import LinkError, LinkItem, LinkTimeout, Offline, Online, Resynced
-from upref.protocol import CardArrived, CardLeft, Err, Ok, Snapshot
-from upref.registry import Tag, TagRegistry
+from upref import cli
+from upref.commands import enroll
+from upref.link.connection import LinkError, LinkItem, LinkTimeout, Offline, Online, Resynced
+from upref.link.protocol import CardArrived, CardLeft, Err, Ok, Snapshot
+from upref.store.tags import Tag, TagRegistry
 
 A, B, C, D = "04A1B2C3D4E5F6", "04112233445566", "DEADBEEF", "04AABBCCDDEEFF"
 
@@ -269,7 +270,7 @@ def test_no_board_is_a_clear_error(reg: TagRegistry) -> None:
 
 
 def test_the_cli_knows_enroll() -> None:
-    assert cli.COMMANDS["enroll"][:2] == ("upref.enroll", "main")
+    assert cli.COMMANDS["enroll"][:2] == ("upref.commands.enroll", "main")
     assert "enroll" in cli.usage()
 
 

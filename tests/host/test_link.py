@@ -17,8 +17,8 @@ import pytest
 import serial
 from fake_serial import BoardFrames, FakeFactory, FakeSerial
 from rich.console import Console
-from upref import doctor, watch
-from upref.link import (
+from upref.commands import doctor, watch
+from upref.link.connection import (
     BoardReset,
     Dropped,
     Link,
@@ -31,7 +31,7 @@ from upref.link import (
     ProtocolMismatch,
     Resynced,
 )
-from upref.protocol import (
+from upref.link.protocol import (
     Echo,
     Err,
     Heartbeat,

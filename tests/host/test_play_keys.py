@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from upref import play
+from upref.commands import play
 from upref.referee.inputs import EndGame, Hint, NextGame, Undo
 
 

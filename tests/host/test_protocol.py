@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from upref import protocol as p
-from upref.protocol import (
+from upref.link import protocol as p
+from upref.link.protocol import (
     BOARD_FRAMES,
     HOST_FRAMES,
     MAX_LINE,

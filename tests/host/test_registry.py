@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from upref.registry import (
+from upref.store.tags import (
     GAMES,
     CatalogueUnavailable,
     ItemTaken,

@@ -7,8 +7,8 @@ from __future__ import annotations
 import io
 
 from rich.console import Console
-from upref.codes import CodeTable, code_of
-from upref.selftest import (
+from upref.board.codes import CodeTable, code_of
+from upref.commands.selftest import (
     End,
     Reading,
     SelftestReport,

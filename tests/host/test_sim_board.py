@@ -431,7 +431,7 @@ def test_physical_actions_with_timing(rt: Path, fw: Path) -> None:
 
 
 def test_real_firmware_answers_hello_and_reports_holes(rt: Path) -> None:
-    protocol = pytest.importorskip("upref.protocol")
+    protocol = pytest.importorskip("upref.link.protocol")
     with SimBoard(name="real", seed=4) as board:
         ser = open_port(board)
         ser.write(protocol.encode_command(1, "SNAP"))
@@ -445,7 +445,7 @@ def test_real_firmware_answers_hello_and_reports_holes(rt: Path) -> None:
 
 
 def test_real_firmware_runs_under_micropython(rt: Path) -> None:
-    protocol = pytest.importorskip("upref.protocol")
+    protocol = pytest.importorskip("upref.link.protocol")
     with SimBoard(name="mp", backend="micropython", seed=6) as board:
         ser = open_port(board)
         ser.write(protocol.encode_command(1, "HELLO"))

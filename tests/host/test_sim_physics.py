@@ -4,7 +4,7 @@ crosstalk, lost magnets, the starting mix and hand timing."""
 from __future__ import annotations
 
 import pytest
-from upref.codes import CodeTable
+from upref.board.codes import CodeTable
 from upref.sim import physics
 from upref.sim.physics import POSITIONS, Hole, World, WorldError
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import os
 
 import pytest
-from upref.board import BoardModel
-from upref.codes import CodeTable
-from upref.link import Link
-from upref.protocol import PROTO_VERSION, Ok
+from upref.board.codes import CodeTable
+from upref.board.model import BoardModel
+from upref.link.connection import Link
+from upref.link.protocol import PROTO_VERSION, Ok
 
 PORT = os.environ.get("BOARD_PORT")
 pytestmark = pytest.mark.skipif(not PORT, reason="no board: set BOARD_PORT to a real board's port to run these")

@@ -7,8 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from upref.replay import load_log, replay, verdict_dict
+from upref.store.replay import load_log, replay, verdict_dict
 
 LOGS = Path(__file__).resolve().parents[1] / "golden" / "logs"
 NAMES = sorted(p.name.removesuffix(".jsonl") for p in LOGS.glob("*.jsonl") if ".verdicts" not in p.name)

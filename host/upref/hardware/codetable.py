@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from upref import paths
-from upref.codes import code_of, one_flip_neighbours
+from upref.board.codes import code_of, one_flip_neighbours
 from upref.hardware import magnetics
 
 POSITIONS = 4
@@ -146,7 +146,7 @@ def ends(data: dict[str, Any]) -> list[tuple[str, str, str, str, int]]:
 
 
 def codes_of(table: Any) -> list[int]:
-    """The codes of a table: a parsed codes.json, a `upref.codes.CodeTable`, or codes."""
+    """The codes of a table: a parsed codes.json, a `upref.board.codes.CodeTable`, or codes."""
     if isinstance(table, dict):
         return sorted(e[4] for e in ends(table))
     if hasattr(table, "codes") and callable(table.codes):

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from upref.board import (
+from upref.board.codes import CodeTable
+from upref.board.model import (
     ButtonObservation,
     CardObservation,
     FaultObservation,
@@ -26,8 +27,7 @@ from upref.board import (
     HoleState,
     Observation,
 )
-from upref.codes import CodeTable
-from upref.games.updown import Variant
+from upref.games.updown.engine import Variant
 
 __all__ = [
     "KINDS",
@@ -79,7 +79,7 @@ class TagInfo:
 
 @dataclass(frozen=True)
 class Observe:
-    """A board observation (`upref.board`) made at time `t`. For a card that arrived, `tag`
+    """A board observation (`upref.board.model`) made at time `t`. For a card that arrived, `tag`
     is filled in by the referee (from its registry) before the input is logged."""
 
     observation: Observation

@@ -44,4 +44,4 @@ class TableStatus:
     waiting_for: str | None = None  # "Ann: tap your new task card", "Put the pair back in hole 3"
     corrections: tuple[str, ...] = ()  # physical corrections still outstanding
     verdicts: tuple[Verdict, ...] = field(default_factory=tuple)  # latest public ones, newest last
-    faults: tuple[str, ...] = ()  # board faults in words (upref.board.fault_advice)
+    faults: tuple[str, ...] = ()  # board faults in words (upref.board.model.fault_advice)

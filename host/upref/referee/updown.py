@@ -51,13 +51,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from upref.board import ButtonObservation, CardObservation, FaultObservation, HoleObservation
-from upref.board import fault_advice as _fault_advice
-from upref.codes import EMPTY, MAX_CODE, CodeTable, MoleEnd, magnet_count, one_flip_neighbours
+from upref.board.codes import EMPTY, MAX_CODE, CodeTable, MoleEnd, magnet_count, one_flip_neighbours
+from upref.board.model import ButtonObservation, CardObservation, FaultObservation, HoleObservation
+from upref.board.model import fault_advice as _fault_advice
 from upref.games import GAME_TITLES
 from upref.games.base import CHANCE, IllegalMoveError, Outcome
-from upref.games.updown import FLIPS_PER_TURN, HOLES, DrawTask, EndTurn, Reinsert, UpDownGame
-from upref.games.updown_cards import Catalogue, TaskCard, colour_name, load_catalogue
+from upref.games.updown.cards import Catalogue, TaskCard, colour_name, load_catalogue
+from upref.games.updown.engine import FLIPS_PER_TURN, HOLES, DrawTask, EndTurn, Reinsert, UpDownGame
 from upref.referee.feedback import Feedback, feedback_for
 from upref.referee.inputs import (
     BoardOnline,
@@ -110,13 +110,13 @@ class TagLike(Protocol):
 
 
 class TagLookup(Protocol):
-    """The tag registry as the referee uses it (`upref.registry.TagRegistry` fits)."""
+    """The tag registry as the referee uses it (`upref.store.tags.TagRegistry` fits)."""
 
     def lookup(self, uid: str) -> TagLike | None: ...
 
 
 class InputLog(Protocol):
-    """Where the referee records inputs (`upref.gamelog.GameLog` fits)."""
+    """Where the referee records inputs (`upref.store.gamelog.GameLog` fits)."""
 
     def append(self, inp: Input) -> int: ...
 

@@ -27,7 +27,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from upref.games.updown_cards import COLOUR_NAMES
+from upref.games.updown.cards import COLOUR_NAMES
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, TableStatus, Verdict
 
 __all__ = [

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from upref.games.updown_cards import (
+from upref.games.updown.cards import (
     COLOURS,
     PAIRS,
     is_achievable,
@@ -18,7 +18,7 @@ from upref.games.updown_cards import (
     parse_catalogue,
     validate_card,
 )
-from upref.games.updown_solver import N_ORIENTATIONS, analyse, counts_of, satisfying_set
+from upref.games.updown.solver import N_ORIENTATIONS, analyse, counts_of, satisfying_set
 
 # RULINGS.md 4.1: the default catalogue and its "orientations" column.
 RULINGS_TABLE = {
@@ -54,7 +54,7 @@ SCORE_SEQUENCES = [
 
 DEFAULT_DATA: dict[str, Any] = json.loads(
     (
-        Path(__file__).parents[3] / "host" / "upref" / "games" / "data" / "updown_cards.json"
+        Path(__file__).parents[3] / "host" / "upref" / "games" / "updown" / "data" / "cards.json"
     ).read_text(encoding="utf-8")
 )
 

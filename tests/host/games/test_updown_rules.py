@@ -17,7 +17,8 @@ from updown_play import (
     unturned,
 )
 from upref.games.base import CHANCE, TERMINAL, IllegalMoveError
-from upref.games.updown import (
+from upref.games.updown.cards import load_catalogue, parse_catalogue
+from upref.games.updown.engine import (
     Action,
     Board,
     DrawTask,
@@ -29,7 +30,6 @@ from upref.games.updown import (
     make_board,
     mix_board,
 )
-from upref.games.updown_cards import load_catalogue, parse_catalogue
 
 CATALOGUE = load_catalogue()
 

@@ -11,7 +11,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from upref.games.base import CHANCE, IllegalMoveError
-from upref.games.updown import (
+from upref.games.updown.cards import COLOUR_NAMES, PAIRS, Catalogue, load_catalogue, pair_colours
+from upref.games.updown.engine import (
     Action,
     Board,
     EndTurn,
@@ -22,8 +23,7 @@ from upref.games.updown import (
     format_action,
     parse_action,
 )
-from upref.games.updown_cards import COLOUR_NAMES, PAIRS, Catalogue, load_catalogue, pair_colours
-from upref.games.updown_solver import counts_of
+from upref.games.updown.solver import counts_of
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 COLOUR_WORDS = tuple(COLOUR_NAMES.values())

@@ -15,11 +15,10 @@ from referee_table import (
     other_end,
     wrong_hole_pair,
 )
-from upref.board import FaultObservation
-from upref.codes import one_flip_neighbours
-from upref.gamelog import GameLog
+from upref.board.codes import one_flip_neighbours
+from upref.board.model import FaultObservation
 from upref.games.base import CHANCE
-from upref.games.updown import Variant, mix_board
+from upref.games.updown.engine import Variant, mix_board
 from upref.referee.inputs import (
     BoardOnline,
     EndGame,
@@ -30,6 +29,7 @@ from upref.referee.inputs import (
     Undo,
 )
 from upref.referee.updown import UpDownReferee
+from upref.store.gamelog import GameLog
 
 T0 = 1_700_000_000.0
 PLAYERS = ("Ann", "Bob")

@@ -10,11 +10,11 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from upref.board import ButtonObservation, CardObservation, HoleObservation, HoleState
-from upref.codes import CodeTable
+from upref.board.codes import CodeTable
+from upref.board.model import ButtonObservation, CardObservation, HoleObservation, HoleState
 from upref.games.base import CHANCE
-from upref.games.updown import Board, PairEnd, Variant, mix_board
-from upref.games.updown_cards import colour_name, load_catalogue
+from upref.games.updown.cards import colour_name, load_catalogue
+from upref.games.updown.engine import Board, PairEnd, Variant, mix_board
 from upref.referee.inputs import Input, Observe, StartGame, Tick
 from upref.referee.status import Verdict
 from upref.referee.updown import Reply, UpDownReferee
@@ -189,14 +189,14 @@ def expected(ref: UpDownReferee, hole: int) -> int:
 
 
 def invalid_code(magnets: str = "NN--") -> int:
-    from upref.codes import code_of
+    from upref.board.codes import code_of
 
     return code_of(magnets)
 
 
 def suspect_code(ref: UpDownReferee, hole: int) -> int | None:
     """A code one flipped pole away from either end of the pair that belongs in `hole`."""
-    from upref.codes import one_flip_neighbours
+    from upref.board.codes import one_flip_neighbours
 
     c = expected(ref, hole)
     for near in one_flip_neighbours(c) + one_flip_neighbours(other_end(c)):

@@ -21,9 +21,8 @@ from referee_table import (
     random_session,
     state,
 )
-from upref.board import ButtonObservation, CardObservation, FaultObservation, HoleObservation
-from upref.gamelog import GameLog, GameLogError, list_games, load_jsonl
-from upref.games.updown import Variant
+from upref.board.model import ButtonObservation, CardObservation, FaultObservation, HoleObservation
+from upref.games.updown.engine import Variant
 from upref.referee.inputs import (
     BoardOnline,
     EndGame,
@@ -41,7 +40,8 @@ from upref.referee.inputs import (
 )
 from upref.referee.status import ILLEGAL
 from upref.referee.updown import UpDownReferee
-from upref.replay import (
+from upref.store.gamelog import GameLog, GameLogError, list_games, load_jsonl
+from upref.store.replay import (
     export_main,
     load_log,
     referee_for,

@@ -21,11 +21,11 @@ from referee_table import (
     other_end,
     wrong_hole_pair,
 )
-from upref.board import CardObservation, FaultObservation
-from upref.codes import one_flip_neighbours
+from upref.board.codes import one_flip_neighbours
+from upref.board.model import CardObservation, FaultObservation
 from upref.games.base import CHANCE
-from upref.games.updown import Variant, mix_board
-from upref.games.updown_cards import colour_name
+from upref.games.updown.cards import colour_name
+from upref.games.updown.engine import Variant, mix_board
 from upref.referee.feedback import FEEDBACK
 from upref.referee.inputs import (
     BoardOnline,

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from rich.console import Console, RenderableType
 from upref.games.base import CHANCE, IllegalMoveError
-from upref.games.updown import (
+from upref.games.updown.cards import Catalogue, load_catalogue
+from upref.games.updown.engine import (
     Action,
     DrawTask,
     EndTurn,
@@ -18,7 +19,6 @@ from upref.games.updown import (
     UpDownGame,
     Variant,
 )
-from upref.games.updown_cards import Catalogue, load_catalogue
 from upref.referee.status import END, ILLEGAL, INFO, OK, SOLVED, TURN, TableStatus, Verdict
 
 PLAYERS = ("Ann", "Bob", "Cy")

@@ -12,8 +12,8 @@ from dataclasses import replace
 
 import pytest
 from scoreboard_cases import console_text, random_playout, waiting_text
-from upref.games.updown import UpDownGame, Variant
-from upref.games.updown_cards import COLOUR_NAMES
+from upref.games.updown.cards import COLOUR_NAMES
+from upref.games.updown.engine import UpDownGame, Variant
 from upref.referee.status import INFO, TableStatus, Verdict
 from upref.views import render_scoreboard, scoreboard_json, scoreboard_text
 

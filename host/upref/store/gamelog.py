@@ -3,7 +3,7 @@
 One database file (default `data_dir()/games.sqlite`, WAL mode) holds many games. A *game* row
 is one session at the table, from its StartGame on (a session may hold several games in a row,
 NextGame); its *entries* are the referee's inputs in order, each committed before the referee
-acts on it, so a crash of the host loses nothing and `upref.replay.resume` rebuilds the referee
+acts on it, so a crash of the host loses nothing and `upref.store.replay.resume` rebuilds the referee
 exactly where it was. The same entries exported as JSON Lines are the test format of whole
 games. docs/log-format.md describes the tables, the entry kinds and the JSONL form.
 """
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from upref.codes import CodeTable
-from upref.games.updown import Variant
+from upref.board.codes import CodeTable
+from upref.games.updown.engine import Variant
 from upref.paths import data_dir
 from upref.referee.inputs import Input, from_dict, to_dict, variant_to_dict
 

@@ -51,7 +51,7 @@ def _wait(link_events: queue.Queue[object], kind: str, pred: object, timeout: fl
 
 
 def bench_latency(changes: int, cards: int, backend: str) -> dict[str, object]:
-    from upref.link import Link
+    from upref.link.connection import Link
     from upref.sim.server import SimBoard
 
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
@@ -98,8 +98,8 @@ def bench_latency(changes: int, cards: int, backend: str) -> dict[str, object]:
 
 def bench_micropython_scan_rate(seconds: float) -> list[int]:
     """Scans per second reported in the heartbeats of the firmware under the unix port."""
-    from upref.link import Link
-    from upref.protocol import Heartbeat
+    from upref.link.connection import Link
+    from upref.link.protocol import Heartbeat
     from upref.sim.server import SimBoard
 
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
@@ -171,7 +171,7 @@ def bench_deploy() -> dict[str, dict[str, float]]:
     """`deploy.deploy` onto a fresh simulated board (CPython firmware, pty paced at 115200
     baud), then again with nothing changed: seconds (build, hashes, copy, soft reset and
     handshake included), bytes each way on the line, files and bytes copied."""
-    from upref import deploy
+    from upref.commands import deploy
     from upref.sim.server import SimBoard
 
     figures: dict[str, dict[str, float]] = {}
@@ -198,8 +198,8 @@ def bench_deploy() -> dict[str, dict[str, float]]:
 
 def bench_solver() -> float:
     """Seconds for the solver's full table, 1024 boards x the 30 default cards (best of 3)."""
-    from upref.games.updown_cards import load_catalogue
-    from upref.games.updown_solver import analyse_all
+    from upref.games.updown.cards import load_catalogue
+    from upref.games.updown.solver import analyse_all
 
     cards = load_catalogue().cards
     best = float("inf")
@@ -216,8 +216,8 @@ def bench_replay(events: int) -> tuple[int, float]:
     sys.path.insert(0, str(paths.repo_root() / "tests" / "host" / "referee"))
     from referee_table import PLAYERS, random_session  # type: ignore[import-not-found]
 
-    from upref.gamelog import GameLog
-    from upref.replay import load_log, replay
+    from upref.store.gamelog import GameLog
+    from upref.store.replay import load_log, replay
 
     ref, inputs = random_session(events)
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
@@ -236,15 +236,15 @@ def bench_verdict_latency(turns: int) -> list[float]:
     verdict rendered on the scoreboard, over `turns` turns of three flips."""
     from rich.console import Console
 
-    from upref.codes import CodeTable
-    from upref.demo import enrol_all
-    from upref.gamelog import GameLog
-    from upref.link import Link
-    from upref.play import Table, render
+    from upref.board.codes import CodeTable
+    from upref.commands.demo import enrol_all
+    from upref.commands.play import Table, render
+    from upref.link.connection import Link
     from upref.referee.inputs import StartGame
     from upref.referee.updown import UpDownReferee
-    from upref.registry import TagRegistry
     from upref.sim.server import SimBoard
+    from upref.store.gamelog import GameLog
+    from upref.store.tags import TagRegistry
 
     out: list[float] = []
     console = Console(file=open(os.devnull, "w"), width=100)  # noqa: SIM115 - closed with the process
@@ -297,7 +297,7 @@ def frame_sizes() -> dict[str, list[int]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m upref.bench", description="measure; assert nothing")
+    ap = argparse.ArgumentParser(prog="python -m upref.commands.bench", description="measure; assert nothing")
     ap.add_argument("--changes", type=int, default=200)
     ap.add_argument("--cards", type=int, default=40)
     ap.add_argument("--quick", action="store_true", help="fewer samples")

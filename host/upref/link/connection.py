@@ -25,7 +25,9 @@ from typing import Literal, Protocol
 
 import serial
 
-from upref.protocol import (
+from upref.link import discovery
+from upref.link.errors import LinkError, LinkTimeout, PortNotOpen, ProtocolMismatch
+from upref.link.protocol import (
     HOST_FRAMES,
     PROTO_VERSION,
     Echo,
@@ -59,34 +61,6 @@ __all__ = [
     "ProtocolMismatch",
     "Resynced",
 ]
-
-
-class LinkError(Exception):
-    """The link cannot do what was asked: no board, a port that fails, a board that is silent."""
-
-
-class LinkTimeout(LinkError):
-    """The board did not answer in time."""
-
-
-class PortNotOpen(LinkError):
-    """The link is closed, or the board is disconnected while the link reconnects."""
-
-
-class ProtocolMismatch(LinkError):
-    """The board speaks another protocol version than this host."""
-
-    def __init__(self, url: str, board_proto: int, host_proto: int = PROTO_VERSION) -> None:
-        self.url = url
-        self.board_proto = board_proto
-        self.host_proto = host_proto
-        deploy = f"update the board's firmware with `make deploy PORT={url}`"
-        host = "update the host (git pull, then `make venv`)"
-        first, second = (deploy, host) if board_proto < host_proto else (host, deploy)
-        super().__init__(
-            f"the board at {url} speaks upref protocol {board_proto}, this host speaks "
-            f"protocol {host_proto}: {first}, or {second}, so that both speak the same version"
-        )
 
 
 @dataclass
@@ -205,6 +179,8 @@ class Link:
 
     :param url: a device path or any pyserial URL (`socket://`, `rfc2217://`, `loop://`, a
         simulator's pty); None finds the board (`discovery.find_board`), again on each reconnect.
+    :param locate: finds the board when `url` is None (default: `discovery.find_board`, by USB
+        id or a running simulated board); called again on every reconnect.
     :param serial_factory: called as `serial_factory(url, baudrate=, timeout=, write_timeout=)`
         to open the port (tests pass a fake).
     :param connect_timeout: how long the handshake may take before `LinkTimeout`.
@@ -223,6 +199,7 @@ class Link:
         url: str | None = None,
         *,
         serial_factory: SerialFactory = serial.serial_for_url,
+        locate: Callable[[], str] = discovery.find_board,
         baudrate: int = 115200,
         connect_timeout: float = 3.0,
         heartbeat_timeout: float = 3.0,
@@ -234,6 +211,7 @@ class Link:
         write_timeout: float = 1.0,
     ) -> None:
         self._factory = serial_factory
+        self._locate = locate
         self._baudrate = baudrate
         self._heartbeat_timeout = heartbeat_timeout
         self._snap_retry = snap_retry
@@ -280,9 +258,7 @@ class Link:
 
         self._url_given = url
         if url is None:
-            from upref import discovery  # discovery imports this module
-
-            url = discovery.find_board()
+            url = self._locate()
         self.url: str = url
         try:
             port = self._open(url)
@@ -473,9 +449,7 @@ class Link:
         url = self._url_given
         try:
             if url is None:
-                from upref import discovery
-
-                url = discovery.find_board()
+                url = self._locate()
             port = self._open(url)
         except (LinkError, serial.SerialException, OSError, ValueError) as exc:
             with self._cv:

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from upref.codes import EMPTY, CodeTable, MoleEnd
-from upref.link import BoardReset, LinkItem, Offline, Online, Resynced
-from upref.protocol import (
+from upref.board.codes import EMPTY, CodeTable, MoleEnd
+from upref.link.connection import BoardReset, LinkItem, Offline, Online, Resynced
+from upref.link.protocol import (
     Button,
     CardArrived,
     CardLeft,

@@ -2,7 +2,7 @@
 
 Connects to the board, suggests the next card not yet enrolled ("Tap T13: 2 shovels — yellow 2,
 red 3"), waits for a tag on the reader, asks which card it is (Enter = the suggested one),
-records it at once in the tag registry (`upref.registry`), answers on the board (green LED and a
+records it at once in the tag registry (`upref.store.tags`), answers on the board (green LED and a
 beep; red and a low beep when refused) and waits for the card to leave before the next.
 
     upref enroll updown                 # interactive
@@ -25,9 +25,9 @@ from collections.abc import Callable
 from typing import Protocol, TextIO
 
 from upref.games import GAME_TITLES, GAMES
-from upref.link import Link, LinkError, LinkItem, Offline, Online, Resynced
-from upref.protocol import CardArrived, CardLeft, Echo, Err, Ok, Snapshot
-from upref.registry import (
+from upref.link.connection import Link, LinkError, LinkItem, Offline, Online, Resynced
+from upref.link.protocol import CardArrived, CardLeft, Echo, Err, Ok, Snapshot
+from upref.store.tags import (
     ItemTaken,
     RegistryError,
     Tag,

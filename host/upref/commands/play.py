@@ -27,11 +27,10 @@ from rich.live import Live
 from rich.panel import Panel
 from rich.text import Text
 
-from upref.board import BoardModel
-from upref.codes import CodeTable
-from upref.gamelog import GameLog, GameLogError
-from upref.games.updown import Variant
-from upref.link import BoardReset, Link, LinkError, Offline, Online, Resynced
+from upref.board.codes import CodeTable
+from upref.board.model import BoardModel
+from upref.games.updown.engine import Variant
+from upref.link.connection import BoardReset, Link, LinkError, Offline, Online, Resynced
 from upref.referee.feedback import Feedback
 from upref.referee.inputs import (
     BoardOnline,
@@ -47,8 +46,9 @@ from upref.referee.inputs import (
 )
 from upref.referee.status import TableStatus, Verdict
 from upref.referee.updown import Reply, UpDownReferee
-from upref.registry import TagRegistry
-from upref.replay import resume
+from upref.store.gamelog import GameLog, GameLogError
+from upref.store.replay import resume
+from upref.store.tags import TagRegistry
 from upref.views.scoreboard import render_scoreboard, scoreboard_text
 
 GAMES = ("updown",)

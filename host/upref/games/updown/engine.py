@@ -42,7 +42,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from upref.games.base import CHANCE, TERMINAL, GameState, IllegalMoveError, Outcome
-from upref.games.updown_cards import (
+from upref.games.updown.cards import (
     COLOURS,
     PAIRS,
     Catalogue,
@@ -52,7 +52,7 @@ from upref.games.updown_cards import (
     pair_colours,
     validate_card,
 )
-from upref.games.updown_solver import Hint, analyse, hint, mask_of
+from upref.games.updown.solver import Hint, analyse, hint, mask_of
 
 __all__ = [
     "FLIPS_PER_TURN",

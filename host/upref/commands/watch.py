@@ -16,7 +16,8 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from upref.board import (
+from upref.board.codes import CodeTable
+from upref.board.model import (
     BoardModel,
     ButtonObservation,
     CardObservation,
@@ -25,18 +26,17 @@ from upref.board import (
     Observation,
     fault_advice,
 )
-from upref.codes import CodeTable
-from upref.link import (
+from upref.commands.common import open_link
+from upref.link.connection import (
     BoardReset,
     Dropped,
     Link,
-    LinkError,
     LinkItem,
     Offline,
     Online,
     Resynced,
 )
-from upref.protocol import (
+from upref.link.protocol import (
     Button,
     CardArrived,
     CardLeft,
@@ -50,23 +50,8 @@ from upref.protocol import (
     Ok,
     RawLevels,
     Snapshot,
+    rfid_text,
 )
-
-# MFRC522 VersionReg values seen on modules
-RFID_VERSIONS = {
-    "91": "MFRC522 v1.0",
-    "92": "MFRC522 v2.0",
-    "88": "FM17522 (MFRC522 clone)",
-    "B2": "FM17522 (MFRC522 clone)",
-    "12": "MFRC522 clone",
-}
-
-
-def rfid_text(version: str | None) -> str:
-    """The RFID reader from HELLO's rfid=: 'MFRC522 v2.0 (0x92)', or 'not answering'."""
-    if version is None:
-        return "not answering"
-    return f"{RFID_VERSIONS.get(version, 'unknown chip')} (0x{version})"
 
 
 def type_name(item: object) -> str:
@@ -196,15 +181,6 @@ def _observation_fields(obs: Observation) -> dict[str, Any]:
     if isinstance(obs, HoleObservation):
         return {"hole": obs.hole, "old_code": obs.old_code, "new_code": obs.new_code}
     return dataclasses.asdict(obs)
-
-
-def open_link(port: str | None, prog: str, opener: Callable[[str | None], Link]) -> Link | None:
-    """Open the link, or print why not (to stderr) and return None."""
-    try:
-        return opener(port)
-    except LinkError as exc:
-        print(f"{prog}: {exc}", file=sys.stderr)
-        return None
 
 
 def main(

@@ -24,16 +24,16 @@ from pathlib import Path
 from rich.console import Console
 from rich.live import Live
 
-from upref.codes import CodeTable
-from upref.gamelog import GameLog
-from upref.games.updown import Variant
-from upref.games.updown_cards import load_catalogue
-from upref.link import Link
-from upref.play import Table, render, verdict_line
+from upref.board.codes import CodeTable
+from upref.commands.play import Table, render, verdict_line
+from upref.games.updown.cards import load_catalogue
+from upref.games.updown.engine import Variant
+from upref.link.connection import Link
 from upref.referee.inputs import Input, StartGame
 from upref.referee.updown import Reply, UpDownReferee
-from upref.registry import TagRegistry
 from upref.sim.server import SimBoard
+from upref.store.gamelog import GameLog
+from upref.store.tags import TagRegistry
 from upref.views.scoreboard import scoreboard_text
 
 PLAYERS = ("Ann", "Bob", "Cy")

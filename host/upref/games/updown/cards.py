@@ -7,7 +7,7 @@ ascending, every prefix of k counts sums to at least C(k, 2) and all five sum to
 fixes the counts of some colours; it can be solved iff some completion to all five satisfies
 Landau (RULINGS.md 4.1).
 
-The catalogue is data (`data/updown_cards.json`): `load_catalogue()` reads and validates it.
+The catalogue is data (`data/cards.json`): `load_catalogue()` reads and validates it.
 """
 
 from __future__ import annotations
@@ -242,6 +242,11 @@ class Catalogue:
         return tuple(c.id for c in self.cards)
 
 
+DEFAULT_SOURCE = "upref.games/data/updown_cards.json"
+"""How a log's header names the packaged default catalogue (the name it has always had, so that
+logs written before the catalogue moved read the same)."""
+
+
 def load_catalogue(path: str | Path | None = None, *, strict: bool = True) -> Catalogue:
     """Load and validate a task-card catalogue (default: the packaged 30-card default).
 
@@ -254,9 +259,9 @@ def load_catalogue(path: str | Path | None = None, *, strict: bool = True) -> Ca
     :raises ValueError: naming each bad card or field.
     """
     if path is None:
-        data_file = resources.files("upref.games").joinpath("data").joinpath("updown_cards.json")
+        data_file = resources.files("upref.games.updown").joinpath("data").joinpath("cards.json")
         text = data_file.read_text(encoding="utf-8")
-        source = "upref.games/data/updown_cards.json"
+        source = DEFAULT_SOURCE
     else:
         text = Path(path).read_text(encoding="utf-8")
         source = str(path)

@@ -22,7 +22,7 @@
    `--before no-reset --after no-reset` (a pty has no DTR/RTS lines to reset it with).
 5. `make deploy`.
 
-    python -m upref.flash [--port PORT] [--firmware PATH] [--sha256 HEX]
+    python -m upref.commands.flash [--port PORT] [--firmware PATH] [--sha256 HEX]
 """
 
 from __future__ import annotations
@@ -347,7 +347,7 @@ def explain(output: str) -> str:
         return f"The board is not a classic ESP32: MicroPython's {BOARD} image does not fit it."
     if "invalid head of packet" in low or "packet content transfer stopped" in low or "serial data stream stopped" in low:
         return (f"The link broke while writing at {WRITE_BAUD} baud: use a shorter or better USB cable, or "
-                "write slower: `.venv/bin/python -m upref.flash --port PORT --baud 115200`.")
+                "write slower: `.venv/bin/python -m upref.commands.flash --port PORT --baud 115200`.")
     if "guru meditation" in low:
         return "The chip crashed while esptool talked to it: unplug it, plug it back in, hold BOOT, press EN, try again."
     return "esptool failed: see its output above. Unplugging the board and plugging it back in often helps."
@@ -389,7 +389,7 @@ def run_esptool(args: list[str], out: Out, timeout: float) -> tuple[int, str]:
 
 def backup_calibration(port: str, out: Out) -> bytes | None:
     """calib.json from a board that answers MicroPython's REPL (None: none, or no answer)."""
-    from upref import deploy
+    from upref.commands import deploy
 
     try:
         if not deploy.probe(port, 1.0):
@@ -413,7 +413,7 @@ def backup_calibration(port: str, out: Out) -> bytes | None:
 def flash(port: str | None, firmware: Path | None = None, pinned: str | None = None,
           out: Out = print, keep_calibration: bool = True, deploy_after: bool = True,
           baud: int = WRITE_BAUD) -> int:
-    from upref import deploy
+    from upref.commands import deploy
 
     image, _digest = resolve_image(firmware, pinned, out)
     report = verify_image(image)
@@ -422,7 +422,7 @@ def flash(port: str | None, firmware: Path | None = None, pinned: str | None = N
     if report.app_version:
         out(f"  application: {report.app_version}")
 
-    from upref.deploy import resolve_port
+    from upref.commands.deploy import resolve_port
 
     port = resolve_port(port, out, FlashError)
     sim = sim_for_port(port)
@@ -481,7 +481,7 @@ def flash(port: str | None, firmware: Path | None = None, pinned: str | None = N
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
-        prog="python -m upref.flash",
+        prog="python -m upref.commands.flash",
         description=f"Install MicroPython {MICROPYTHON_VERSION} ({BOARD}) with esptool, then deploy the firmware.",
     )
     ap.add_argument("--port", help="the board's serial port (default: found by its USB id, or a running simulated board)")

@@ -19,7 +19,7 @@ given up on after a few seconds with advice; one that will not enter the raw REP
 interrupted and tried again, then given up on with advice. Every mpremote call runs under a
 timeout: nothing here can hang.
 
-    python -m upref.deploy [--port PORT]        (make deploy PORT=...)
+    python -m upref.commands.deploy [--port PORT]        (make deploy PORT=...)
 """
 
 from __future__ import annotations
@@ -207,7 +207,7 @@ def probe(port: str, seconds: float = PROBE_S) -> bytes:
     try:
         s = serial.serial_for_url(port, baudrate=115200, timeout=0.05, write_timeout=2)
     except (serial.SerialException, OSError, ValueError) as e:
-        from upref.link import _open_advice
+        from upref.link.connection import _open_advice
 
         raise DeployError(_open_advice(port, e)) from None
     got = bytearray()
@@ -358,7 +358,7 @@ def soft_reset(port: str, timeout: float = 5.0) -> bytes:
 
 def handshake(port: str, timeout: float = 10.0) -> tuple[str, int, str]:
     """(firmware version, protocol version, board id) from the link's handshake."""
-    from upref.link import Link, LinkError
+    from upref.link.connection import Link, LinkError
 
     end = time.monotonic() + timeout
     last: Exception | None = None
@@ -407,8 +407,8 @@ def resolve_port(port: str | None, out: Out, error: type[Exception]) -> str:
     carries discovery's message (the ports it saw, what to do)."""
     if port is not None:
         return port
-    from upref.discovery import find_board
-    from upref.link import LinkError
+    from upref.link.connection import LinkError
+    from upref.link.discovery import find_board
 
     try:
         found = find_board()
@@ -497,7 +497,7 @@ def deploy(port: str | None = None, firmware_dir: Path | None = None, pinmap: Pa
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
-        prog="python -m upref.deploy",
+        prog="python -m upref.commands.deploy",
         description="Compile the firmware with mpy-cross and copy what changed to a board that "
         "runs MicroPython (mpremote), then restart it and check the link's handshake.",
     )

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from upref.games.updown_cards import COLOURS, PAIRS, TaskCard
+from upref.games.updown.cards import COLOURS, PAIRS, TaskCard
 
 __all__ = [
     "N_ORIENTATIONS",

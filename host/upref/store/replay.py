@@ -19,7 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from upref.gamelog import (
+from upref.referee.feedback import Feedback
+from upref.referee.status import Verdict
+from upref.referee.updown import GAME, Reply, TagLookup, UpDownReferee
+from upref.store.gamelog import (
     Entry,
     GameInfo,
     GameLog,
@@ -28,9 +31,6 @@ from upref.gamelog import (
     list_games,
     load_jsonl,
 )
-from upref.referee.feedback import Feedback
-from upref.referee.status import Verdict
-from upref.referee.updown import GAME, Reply, TagLookup, UpDownReferee
 
 __all__ = [
     "Replayed",
@@ -209,7 +209,7 @@ def export_main(argv: list[str] | None = None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`upref replay ...`; also `python -m upref.replay [replay|export] ...`."""
+    """`upref replay ...`; also `python -m upref.store.replay [replay|export] ...`."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "export":
         return export_main(args[1:])

@@ -11,7 +11,7 @@ from pathlib import Path
 from serial.tools import list_ports
 
 from upref import paths
-from upref.link import LinkError
+from upref.link.errors import LinkError
 
 # USB (VID, PID) of the bridges found on ESP32 boards, with their names.
 ESP32_USB_IDS: dict[tuple[int, int], str] = {

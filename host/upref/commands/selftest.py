@@ -42,11 +42,11 @@ from rich.table import Table
 from rich.text import Text
 
 from upref import paths
-from upref.board import BoardModel, HoleObservation
-from upref.codes import EMPTY, POSITIONS, CodeTable, magnets_of
+from upref.board.codes import EMPTY, POSITIONS, CodeTable, magnets_of
+from upref.board.model import BoardModel, HoleObservation
 from upref.hardware import codetable
-from upref.link import Link, LinkError
-from upref.protocol import Err
+from upref.link.connection import Link, LinkError
+from upref.link.protocol import Err
 
 SETTLE_S = 0.3  # a hole's code must stay unchanged this long to count as its reading
 WAIT_S = 8.0  # how long after a step the test waits for the hole to show something

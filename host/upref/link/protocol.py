@@ -55,6 +55,7 @@ __all__ = [
     "encode_event",
     "encode_frame",
     "parse_event",
+    "rfid_text",
 ]
 
 
@@ -695,3 +696,20 @@ def encode_event(seq: int, event: Event) -> bytes:
         case Echo():
             return encode_frame(seq, "ECHO", f"{event.cmd_seq:04X}", *_words(event.text))
     raise ValueError(f"not a board event: {event!r}")  # pragma: no cover
+
+
+# MFRC522 VersionReg values seen on modules
+RFID_VERSIONS = {
+    "91": "MFRC522 v1.0",
+    "92": "MFRC522 v2.0",
+    "88": "FM17522 (MFRC522 clone)",
+    "B2": "FM17522 (MFRC522 clone)",
+    "12": "MFRC522 clone",
+}
+
+
+def rfid_text(version: str | None) -> str:
+    """The RFID reader from HELLO's rfid=: 'MFRC522 v2.0 (0x92)', or 'not answering'."""
+    if version is None:
+        return "not answering"
+    return f"{RFID_VERSIONS.get(version, 'unknown chip')} (0x{version})"

@@ -6,7 +6,7 @@ raw level and calibrated zero (asked with RAW about once a second), the RFID rea
 (from HELLO) and error counters (from the heartbeat), the link's counters, and the faults.
 `--calibrate` sends CAL and prints OK or the board's reason. `--once` prints one picture and
 exits (for scripts and tests). `--selftest` walks a person through every hole with a set of
-mole ends and reports what each sensor saw (`upref.selftest`; exit 0 when everything read as
+mole ends and reports what each sensor saw (`upref.commands.selftest`; exit 0 when everything read as
 expected, 1 otherwise).
 
 Data -> `render(state)` -> a thin Live loop: the render function is pure.
@@ -29,13 +29,21 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from upref.board import BoardModel, FaultObservation
-from upref.codes import CodeTable, magnets_of
-from upref.link import Link, LinkCounters, LinkError, LinkItem, Offline, Online, counter_names
-from upref.protocol import Err, Heartbeat, Hello, RawLevels
-from upref.selftest import Ask, ask_person
-from upref.selftest import run as run_selftest
-from upref.watch import open_link, rfid_text
+from upref.board.codes import CodeTable, magnets_of
+from upref.board.model import BoardModel, FaultObservation
+from upref.commands.common import open_link
+from upref.commands.selftest import Ask, ask_person
+from upref.commands.selftest import run as run_selftest
+from upref.link.connection import (
+    Link,
+    LinkCounters,
+    LinkError,
+    LinkItem,
+    Offline,
+    Online,
+    counter_names,
+)
+from upref.link.protocol import Err, Heartbeat, Hello, RawLevels, rfid_text
 
 RAW_EVERY = 1.0  # seconds between RAW requests in the live view
 REFRESH_PER_SECOND = 5

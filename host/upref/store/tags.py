@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from upref.games import GAME_TITLES, GAMES
+from upref.link.protocol import UID_HEX_LENGTHS
 from upref.paths import data_dir
-from upref.protocol import UID_HEX_LENGTHS
 
 __all__ = [
     "GAMES",
@@ -338,7 +338,7 @@ def catalogue_items(game: str) -> list[tuple[str, str]]:
 
 
 def _updown_items() -> Iterator[tuple[str, str]]:
-    from upref.games.updown_cards import colour_name, load_catalogue
+    from upref.games.updown.cards import colour_name, load_catalogue
 
     for card in load_catalogue().cards:
         counts = ", ".join(f"{colour_name(c)} {n}" for c, n in card.counts)

@@ -1,0 +1,20 @@
+"""What several commands share: opening the board's link with a one-line refusal."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+from upref.link.connection import Link
+from upref.link.errors import LinkError
+
+__all__ = ["open_link"]
+
+
+def open_link(port: str | None, prog: str, opener: Callable[[str | None], Link]) -> Link | None:
+    """Open the link, or print why not (to stderr, prefixed with `prog`) and return None."""
+    try:
+        return opener(port)
+    except LinkError as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return None

@@ -1,0 +1,9 @@
+"""Layer 1, the link: bytes on a serial port to checked frames and typed board events.
+
+- `protocol` — the wire codec (pure functions over bytes), on the firmware's own `wire.py`;
+- `errors` — `LinkError` and its kinds;
+- `discovery` — which port the board is on (USB VID:PID, or a running simulated board);
+- `connection` — `Link`: the port, the handshake, resync from snapshots, reconnect.
+
+It knows nothing of games.
+"""

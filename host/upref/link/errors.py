@@ -1,0 +1,36 @@
+"""The link's errors, in one module that discovery and transport both import (so that neither
+imports the other)."""
+
+from __future__ import annotations
+
+from upref.link.protocol import PROTO_VERSION
+
+__all__ = ["LinkError", "LinkTimeout", "PortNotOpen", "ProtocolMismatch"]
+
+
+class LinkError(Exception):
+    """The link cannot do what was asked: no board, a port that fails, a board that is silent."""
+
+
+class LinkTimeout(LinkError):
+    """The board did not answer in time."""
+
+
+class PortNotOpen(LinkError):
+    """The link is closed, or the board is disconnected while the link reconnects."""
+
+
+class ProtocolMismatch(LinkError):
+    """The board speaks another protocol version than this host."""
+
+    def __init__(self, url: str, board_proto: int, host_proto: int = PROTO_VERSION) -> None:
+        self.url = url
+        self.board_proto = board_proto
+        self.host_proto = host_proto
+        deploy = f"update the board's firmware with `make deploy PORT={url}`"
+        host = "update the host (git pull, then `make venv`)"
+        first, second = (deploy, host) if board_proto < host_proto else (host, deploy)
+        super().__init__(
+            f"the board at {url} speaks upref protocol {board_proto}, this host speaks "
+            f"protocol {host_proto}: {first}, or {second}, so that both speak the same version"
+        )
