@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from upref import paths
+from upref.link.protocol import MAX_CODE, POSITIONS
 
-POSITIONS = 4
-MAX_CODE = 3**POSITIONS - 1
 EMPTY = 0
 MAGNETS_PER_END = 3
-PAIRS = 10  # five colours, each paired with every other once
+PAIR_COUNT = 10
+"""Mole pairs on the board: five colours, each paired with every other once (one per hole)."""
 _SYMBOLS = "-NS"  # trit 0, 1, 2
 
 
@@ -174,10 +174,10 @@ class CodeTable:
                 )
             ends[code_a] = MoleEnd(pid, hid_a, hid_b)
             ends[code_b] = MoleEnd(pid, hid_b, hid_a)
-        if len(seen_pairs) != PAIRS or len(ends) != 2 * PAIRS:
+        if len(seen_pairs) != PAIR_COUNT or len(ends) != 2 * PAIR_COUNT:
             raise bad(
                 f"{len(ends)} distinct codes in {len(seen_pairs)} pairs; "
-                f"the board needs {2 * PAIRS} codes in {PAIRS} pairs"
+                f"the board needs {2 * PAIR_COUNT} codes in {PAIR_COUNT} pairs"
             )
         return cls(ends, {str(k): str(v) for k, v in colours.items()}, source)
 

@@ -42,11 +42,11 @@ from rich.table import Table
 from rich.text import Text
 
 from upref import paths
-from upref.board.codes import EMPTY, POSITIONS, CodeTable, magnets_of
+from upref.board.codes import EMPTY, CodeTable, magnets_of
 from upref.board.model import BoardModel, HoleObservation
 from upref.hardware import codetable
 from upref.link.connection import Link, LinkError
-from upref.link.protocol import Err
+from upref.link.protocol import MAX_CODE, POSITIONS, Err
 
 SETTLE_S = 0.3  # a hole's code must stay unchanged this long to count as its reading
 WAIT_S = 8.0  # how long after a step the test waits for the hole to show something
@@ -117,7 +117,7 @@ class Reading:
     @property
     def seen(self) -> str:
         """What each sensor saw, as the board classified it (the code's trits)."""
-        if 0 <= self.code < 3**POSITIONS:
+        if 0 <= self.code <= MAX_CODE:
             return magnets_of(self.code)
         return "?" * POSITIONS
 
@@ -472,7 +472,7 @@ def reading_text(codes: CodeTable, r: Reading) -> str:
         got = "nothing seen (code 0)"
     elif codes.is_valid(r.code):
         got = f"reads as {codes.short(r.code)} (code {r.code} {r.seen})"
-    elif 0 <= r.code < 3**POSITIONS:
+    elif 0 <= r.code <= MAX_CODE:
         got = f"invalid code {r.code} ({r.seen})"
     else:
         got = f"invalid code {r.code}"

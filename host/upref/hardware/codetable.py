@@ -30,12 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from upref import paths
-from upref.board.codes import code_of, one_flip_neighbours
+from upref.board.codes import MAGNETS_PER_END, PAIR_COUNT, code_of, one_flip_neighbours
 from upref.hardware import magnetics
+from upref.link.protocol import MAX_CODE, POSITIONS
 
-POSITIONS = 4
-MAGNETS_PER_END = 3
-PAIR_COUNT = 10
 CODE_COUNT = 2 * PAIR_COUNT
 
 
@@ -181,7 +179,7 @@ def suspect(code_seen: int, expected_code: int | Iterable[int]) -> bool:
     expected = {expected_code} if isinstance(expected_code, int) else set(expected_code)
     if code_seen in expected:
         return False
-    return any(code_seen in one_flip_neighbours(e) for e in expected if 0 < e < 3**POSITIONS)
+    return any(code_seen in one_flip_neighbours(e) for e in expected if 0 < e <= MAX_CODE)
 
 
 def cube_minima(poles: int = MAGNETS_PER_END) -> list[int]:

@@ -31,6 +31,7 @@ __all__ = [
     "HOST_FRAMES",
     "MAX_CODE",
     "MAX_LINE",
+    "POSITIONS",
     "PROTO_VERSION",
     "Button",
     "CardArrived",
@@ -77,8 +78,10 @@ BOARD_FRAMES: Final[tuple[str, ...]] = tuple(wire.BOARD_FRAMES)
 HOST_FRAMES: Final[tuple[str, ...]] = tuple(wire.HOST_FRAMES)
 FAULT_KINDS: Final[tuple[str, ...]] = tuple(wire.FAULT_KINDS)
 
-MAX_CODE: Final[int] = 80  # 3**4 - 1: four sensor positions, three readings each
-SENSORS_PER_HOLE: Final[int] = 4
+POSITIONS: Final[int] = 4
+"""Hall sensors per hole (magnet positions P1..P4 under a pair's base)."""
+MAX_CODE: Final[int] = 3**POSITIONS - 1
+"""The highest hole code: each position reads a trit (none, north, south)."""
 MAX_HOLES: Final[int] = 64
 MAX_LEVEL: Final[int] = 65535
 UID_HEX_LENGTHS: Final[tuple[int, ...]] = (8, 14, 20)  # 4-, 7- and 10-byte UIDs
@@ -553,8 +556,8 @@ def _raw(a: _Args, holes: int) -> RawLevels:
     h, levels, zeros = a.count(3, 3)
     return RawLevels(
         a.hole(h, holes),
-        a.ints(levels, "levels", SENSORS_PER_HOLE, MAX_LEVEL),
-        a.ints(zeros, "zeros", SENSORS_PER_HOLE, MAX_LEVEL),
+        a.ints(levels, "levels", POSITIONS, MAX_LEVEL),
+        a.ints(zeros, "zeros", POSITIONS, MAX_LEVEL),
     )
 
 

@@ -20,6 +20,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from upref.text import and_join
+
 __all__ = [
     "COLOURS",
     "COLOUR_NAMES",
@@ -73,15 +75,10 @@ def pair_id(a: str, b: str) -> str:
     return f"P-{COLOURS[i]}{COLOURS[j]}"
 
 
-def _and_join(parts: Sequence[str]) -> str:
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
-
 
 def describe_counts(counts: Iterable[tuple[str, int]]) -> str:
     """[('K', 3), ('R', 1)] -> '3 black and 1 red'; a count of 0 reads 'no blue'."""
-    return _and_join([f"{n or 'no'} {colour_name(c)}" for c, n in counts])
+    return and_join([f"{n or 'no'} {colour_name(c)}" for c, n in counts])
 
 
 # --- Landau ------------------------------------------------------------------------------
@@ -128,7 +125,7 @@ def _explain(counts: Mapping[str, int], card_id: str) -> str:
             total = sum(counts[c] for c in subset)
             low = _c2(k)
             high = _c2(k) + k * (len(COLOURS) - k)
-            asked = _and_join([f"{colour_name(c)} {counts[c]}" for c in subset])
+            asked = and_join([f"{colour_name(c)} {counts[c]}" for c in subset])
             if k == 2 and total < low:
                 return (
                     f"{card_id} asks for {asked}: two colours cannot both show no mole, "

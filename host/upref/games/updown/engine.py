@@ -53,6 +53,7 @@ from upref.games.updown.cards import (
     validate_card,
 )
 from upref.games.updown.solver import Hint, analyse, hint, mask_of
+from upref.text import and_join, plural
 
 __all__ = [
     "FLIPS_PER_TURN",
@@ -75,7 +76,7 @@ __all__ = [
     "validate_card",
 ]
 
-HOLES = 10
+HOLES = len(PAIRS)  # one pair per molehill
 FLIPS_PER_TURN = 3
 _NUMBER_WORDS = ("no", "one", "two", "three")
 
@@ -349,7 +350,7 @@ class UpDownGame(GameState[Action]):
             players, catalogue, variant, game_number, set_aside, removed, history, rng.getstate()
         )
         n = len(players)
-        text = f"Game {game_number} ({variant.describe()}): {_and_join(list(players))}."
+        text = f"Game {game_number} ({variant.describe()}): {and_join(list(players))}."
         for cid, reason in removed:
             text += f" Card {cid} removed from the stack (M-11): {reason}."
         text += f" Each player draws a task card, {players[0]} first."
@@ -671,7 +672,7 @@ class UpDownGame(GameState[Action]):
         if len(s.turned) >= FLIPS_PER_TURN:
             raise IllegalMoveError(
                 "M-1",
-                f"Three pairs are turned already (holes {_and_join([str(h) for h in s.turned])}):"
+                f"Three pairs are turned already (holes {and_join([str(h) for h in s.turned])}):"
                 f" the pair in hole {a.from_hole} ({up} up) may not be turned as well. Turn it "
                 "back and end the turn.",
                 f"Turn the pair in hole {a.from_hole} back so that {up} is up again.",
@@ -694,7 +695,7 @@ class UpDownGame(GameState[Action]):
             )
         if a.empty_holes:
             holes = sorted(set(a.empty_holes))
-            which = ("Hole " if len(holes) == 1 else "Holes ") + _and_join([str(h) for h in holes])
+            which = ("Hole " if len(holes) == 1 else "Holes ") + and_join([str(h) for h in holes])
             raise IllegalMoveError(
                 "M-4",
                 f"{which} {'is' if len(holes) == 1 else 'are'} empty: every molehill needs its "
@@ -807,7 +808,7 @@ class UpDownGame(GameState[Action]):
         total = sum(self.catalogue.card(c).shovels for c in won[seat])
         text = (
             f"{name} solved {card.id} ({card.describe()}): +{card.shovels} "
-            f"{_plural(card.shovels, 'shovel')}, {total} in all."
+            f"{plural(card.shovels, 'shovel')}, {total} in all."
         )
         changes: dict[str, Any] = dict(
             won=tuple(won), tasks=tuple(tasks), turned=(), turn=s.turn + 1
@@ -818,7 +819,7 @@ class UpDownGame(GameState[Action]):
             termination = Termination.TARGET
             solved = len(won[seat])
             text += (
-                f" {name} has solved {solved} {_plural(solved, 'card')}: the game ends "
+                f" {name} has solved {solved} {plural(solved, 'card')}: the game ends "
                 "(short game)."
             )
         elif not s.stack:
@@ -842,10 +843,10 @@ class UpDownGame(GameState[Action]):
 
     def _result_text(self, out: Outcome) -> str:
         best = out.scores[out.winners[0]] if out.winners else 0
-        names = _and_join([self._name(w) for w in out.winners])
+        names = and_join([self._name(w) for w in out.winners])
         if len(out.winners) == 1:
-            return f"{names} is Buddel King with {best} {_plural(best, 'shovel')}"
-        return f"{names} share the win with {best} {_plural(best, 'shovel')} each"
+            return f"{names} is Buddel King with {best} {plural(best, 'shovel')}"
+        return f"{names} share the win with {best} {plural(best, 'shovel')} each"
 
     # --- hints and views -------------------------------------------------------------------
 
@@ -968,13 +969,3 @@ def _outcome_view(out: Outcome) -> dict[str, Any]:
         "winners": list(out.winners),
         "scores": list(out.scores),
     }
-
-
-def _and_join(parts: Sequence[str]) -> str:
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
-def _plural(n: int, word: str) -> str:
-    return word if n == 1 else word + "s"
