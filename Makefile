@@ -26,9 +26,9 @@ $(STUBS): | $(STAMP)
 
 venv: $(STAMP) $(STUBS)
 
-## The main job: a scripted session on the simulated board.
+## The main job: a scripted game on the simulated board (GAME=upturn ... for another game).
 demo: $(STAMP)
-	$(BIN)/upref demo
+	$(BIN)/upref demo $(GAME)
 
 ## Everything that needs no hardware and no network.
 test: lint typecheck

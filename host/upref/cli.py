@@ -11,10 +11,10 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "simctl": ("upref.sim.control", "cli_main", "act on a running simulated board (pull 4, tap CARD, ...)"),
     "watch": ("upref.commands.watch", "main", "print board events as they arrive (--json for JSON lines)"),
     "doctor": ("upref.commands.doctor", "main", "live view of every sensor, the RFID reader and the link; calibrate"),
-    "play": ("upref.commands.play", "main", "referee a game at the table: upref play updown Ann Bob Cy"),
-    "replay": ("upref.store.replay", "replay_main", "replay a saved game's log and print every verdict (--json)"),
-    "export": ("upref.store.replay", "export_main", "write a saved game as JSON Lines"),
-    "demo": ("upref.commands.demo", "main", "a whole game on the simulated board, scripted"),
+    "play": ("upref.commands.play", "main", "referee a game at the table: upref play GAME Ann Bob Cy"),
+    "replay": ("upref.commands.replay", "replay_main", "replay a saved game's log and print every verdict (--json)"),
+    "export": ("upref.commands.replay", "export_main", "write a saved game as JSON Lines"),
+    "demo": ("upref.commands.demo", "main", "a whole game on the simulated board, scripted (upref demo [GAME])"),
     "enroll": ("upref.commands.enroll", "main", "tap each card of a game once so the host knows its tag"),
 }
 

@@ -1,10 +1,14 @@
-"""Shared by the host tests that run a simulated board."""
+"""Shared by the host tests: the runtime folder of a simulated board, and `support/` (the
+physical tables that feed referees) importable from every folder below."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "support"))
 
 
 @pytest.fixture

@@ -1,15 +1,31 @@
-"""The keys of `upref play`: each enters its input for the referee, q quits, others do nothing."""
+"""The keys of `upref play`: each key the referee offers sends its input, a key with a prompt
+collects an answer (Enter sends the default), q quits, other keys do nothing; and the command's
+refusals."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from upref.commands import play
-from upref.referee.inputs import EndGame, Hint, NextGame, Undo
+from upref.referee.base import KeyOffer
+from upref.referee.inputs import EndGame, Key, NextGame, Undo
+from upref.referee.updown import Hint
+
+
+class FakeReferee:
+    def __init__(self, offers: tuple[KeyOffer, ...]) -> None:
+        self.offers = offers
+
+    def keys_now(self) -> tuple[KeyOffer, ...]:
+        return self.offers
 
 
 class FakeTable:
-    def __init__(self) -> None:
+    def __init__(self, offers: tuple[KeyOffer, ...]) -> None:
         self.sent: list[object] = []
         self.pumped = 0.0
+        self.referee = FakeReferee(offers)
 
     def pump(self, seconds: float) -> None:
         self.pumped += seconds
@@ -21,37 +37,72 @@ class FakeTable:
         return 123.0
 
 
-def test_each_key_enters_its_input_and_q_quits() -> None:
-    table = FakeTable()
+OFFERS = (
+    KeyOffer("h", "hint", lambda t, _a: Hint(t)),
+    KeyOffer("u", "undo", lambda t, _a: Undo(t)),
+    KeyOffer("n", "next game", lambda t, _a: NextGame(t)),
+    KeyOffer("e", "end", lambda t, _a: EndGame(t)),
+    KeyOffer("g", "gift", lambda t, a: Key("gift", t, a), prompt="Gift to", default="Bob 2"),
+)
+
+
+def test_each_offered_key_enters_its_input_and_q_quits() -> None:
+    table = FakeTable(OFFERS)
+    kb = play.KeyBoard(table)  # type: ignore[arg-type]
     for k in ("u", "h", "n", "e", "x", None):
-        assert play._step(table, lambda k=k: k) is True  # type: ignore[arg-type]
+        assert play._step(table, lambda k=k: k, kb) is True  # type: ignore[arg-type]
     assert [type(i) for i in table.sent] == [Undo, Hint, NextGame, EndGame]
     assert all(i.t == 123.0 for i in table.sent)  # type: ignore[attr-defined]
-    assert play._step(table, lambda: "q") is False  # type: ignore[arg-type]
+    assert play._step(table, lambda: "q", kb) is False  # type: ignore[arg-type]
     assert table.pumped > 0
+    assert kb.key_line()[-1] == ("q", "quit")
 
 
-def test_play_refuses_a_new_game_without_players(tmp_path, capsys) -> None:
-    class NoLink:
-        def close(self) -> None:
-            pass
+def test_a_key_that_asks_sends_the_default_on_enter_or_what_was_typed() -> None:
+    table = FakeTable(OFFERS)
+    kb = play.KeyBoard(table)  # type: ignore[arg-type]
+    kb.press("g")
+    assert table.sent == [] and kb.prompt_line() == "Gift to [Bob 2] > "
+    assert kb.key_line() == (("Enter", "send 'Bob 2'"), ("Esc", "cancel"))
+    kb.press("\r")
+    assert table.sent == [Key("gift", 123.0, "Bob 2")]
+    for k in ("g", "C", "y", "x", "\x7f", " ", "3", "\n"):
+        kb.press(k)
+    assert table.sent[-1] == Key("gift", 123.0, "Cy 3")
+    kb.press("g")
+    kb.press("\x1b")  # Esc: nothing sent
+    assert len(table.sent) == 2 and kb.prompt_line() is None
 
-    rc = play.main(
-        ["updown", "--db", str(tmp_path / "g.sqlite"), "--registry", str(tmp_path / "r.sqlite")],
+
+class NoLink:
+    def close(self) -> None:
+        pass
+
+
+def _run(tmp_path: Path, *argv: str) -> int:
+    return play.main(
+        [*argv, "--db", str(tmp_path / "g.sqlite"), "--registry", str(tmp_path / "r.sqlite")],
         opener=lambda port: NoLink(),  # type: ignore[arg-type,return-value]
     )
-    assert rc == 2
+
+
+def test_play_refuses_a_new_game_without_players(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(tmp_path, "updown") == 2
     assert "name the players in seat order" in capsys.readouterr().err
 
 
-def test_resume_with_no_unfinished_game_says_how_to_start_one(tmp_path, capsys) -> None:
-    class NoLink:
-        def close(self) -> None:
-            pass
+def test_resume_with_no_unfinished_game_says_how_to_start_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(tmp_path, "updown", "--resume") == 2
+    assert "no unfinished Up And Down game to resume" in capsys.readouterr().err
 
-    rc = play.main(
-        ["updown", "--resume", "--db", str(tmp_path / "g.sqlite"), "--registry", str(tmp_path / "r.sqlite")],
-        opener=lambda port: NoLink(),  # type: ignore[arg-type,return-value]
-    )
-    assert rc == 2
-    assert "no unfinished game to resume" in capsys.readouterr().err
+
+def test_an_unknown_game_is_refused_with_the_games_there_are(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(tmp_path, "chess", "Ann") == 2
+    assert "unknown game 'chess': the games are updown" in capsys.readouterr().err
+
+
+def test_options_may_come_before_the_players() -> None:
+    game, args = play.parse(["updown", "--short", "2", "Ann", "--hints", "Bob"])
+    assert game.name == "updown" and args.players == ["Ann", "Bob"]
+    assert args.short == 2 and args.hints
+    assert game.variant_from_args(args).short_game_target == 2

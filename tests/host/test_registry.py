@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from upref.registry import UnknownGame, find_game
 from upref.store.tags import (
-    GAMES,
-    CatalogueUnavailable,
     ItemTaken,
     RegistryError,
     Tag,
     TagRegistry,
     TagTaken,
-    catalogue_items,
+    check_game,
     normalize_uid,
 )
 
@@ -129,9 +127,9 @@ def test_a_malformed_uid_is_refused_with_what_a_uid_is(
     assert reg.tags() == []
 
 
-def test_unknown_games_and_malformed_items_are_refused(reg: TagRegistry) -> None:
-    with pytest.raises(RegistryError, match=r"unknown game 'chess'; the games are updown"):
-        reg.enroll(UID7, "chess", "T01")
+def test_malformed_game_names_and_items_are_refused(reg: TagRegistry) -> None:
+    with pytest.raises(RegistryError, match=r"not a game's name: 'Chess!'"):
+        reg.enroll(UID7, "Chess!", "T01")
     with pytest.raises(RegistryError, match="not an item id"):
         reg.enroll(UID7, "updown", "T 07")
     with pytest.raises(RegistryError, match="not an item id"):
@@ -181,15 +179,13 @@ def test_missing_lists_the_unenrolled_items_in_order(reg: TagRegistry) -> None:
     reg.enroll(UID7, "updown", "T02")
     reg.enroll(UID4, "whatsup", "T01")  # another game's T01 does not count
     assert reg.missing("updown", ["T01", "T02", "T03"]) == ["T01", "T03"]
-    default = reg.missing("updown")
-    assert len(default) == 29 and default[:2] == ["T01", "T03"] and "T02" not in default
 
 
-# --- catalogues ----------------------------------------------------------------------------
+# --- catalogues, through the game registry ------------------------------------------------
 
 
 def test_the_updown_catalogue_is_the_thirty_task_cards_with_labels() -> None:
-    items = catalogue_items("updown")
+    items = find_game("updown").items()
     assert [i for i, _ in items] == [f"T{n:02d}" for n in range(1, 31)]
     labels = dict(items)
     assert labels["T07"] == "T07: 2 shovels — black 3, red 1"
@@ -197,40 +193,8 @@ def test_the_updown_catalogue_is_the_thirty_task_cards_with_labels() -> None:
     assert labels["T01"] == "T01: 1 shovel — red 1"
 
 
-def test_the_whatsup_catalogue_follows_rulings() -> None:
-    items = catalogue_items("whatsup")
-    assert len(items) == 30
-    labels = dict(items)
-    # spot checks against the table in RULINGS.md 1.1
-    assert labels["W01"] == "W01: 1 red / 1 yellow"
-    assert labels["W05"] == "W05: 1 red / 3 red"
-    assert labels["W11"] == "W11: 1 green / 2 green"
-    assert labels["W22"] == "W22: 2 green / 2 purple"
-    assert labels["W30"] == "W30: 3 green / 3 purple"
-    faces: Counter[str] = Counter()
-    for _, label in items:
-        a, b = label.split(": ")[1].split(" / ")
-        faces.update([a, b])
-        (n1, c1), (n2, c2) = a.split(), b.split()
-        assert (n1 == n2) != (c1 == c2), f"{label} breaks the card rule"
-    assert len(faces) == 12 and set(faces.values()) == {5}
-
-
-def test_the_flipabird_catalogue_has_48_birds_and_12_specials() -> None:
-    items = dict(catalogue_items("flipabird"))
-    assert len(items) == 60
-    assert items["R2c"] == "R2c: red, 2 birds, covered cage on the back"
-    assert sum("open cage" in label for label in items.values()) == 30
-    assert sum(i.startswith("S-") for i in items) == 12
-
-
-@pytest.mark.parametrize("game", ["up", "upturn"])
-def test_a_game_without_tag_ids_says_so(game: str) -> None:
-    with pytest.raises(CatalogueUnavailable, match=rf"\({game}\) catalogue is not available yet"):
-        catalogue_items(game)
-
-
-def test_every_game_is_known_and_nothing_else() -> None:
-    assert GAMES == ("updown", "upturn", "flipabird", "whatsup", "up")
-    with pytest.raises(RegistryError, match="unknown game"):
-        catalogue_items("monopoly")
+def test_an_unknown_game_is_named_with_the_games_there_are() -> None:
+    with pytest.raises(UnknownGame, match=r"unknown game 'monopoly': the games are updown"):
+        find_game("monopoly")
+    with pytest.raises(RegistryError, match="not a game's name"):
+        check_game("Up And Down")  # the tag registry itself checks only a name's form

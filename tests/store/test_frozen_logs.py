@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from upref.registry import referee_for
 from upref.store.replay import load_log, replay, verdict_dict
 
 LOGS = Path(__file__).resolve().parents[1] / "golden" / "logs"
@@ -22,7 +23,7 @@ def test_a_log_from_before_the_seam_replays_to_the_same_verdicts(name: str) -> N
     info, entries = load_log(LOGS / f"{name}.jsonl")
     got = [
         json.dumps(verdict_dict(r.entry.seq, v), ensure_ascii=False)
-        for r in replay(info, entries)
+        for r in replay(info, entries, referee_for)
         for v in r.reply.verdicts
     ]
     want = (LOGS / f"{name}.verdicts.jsonl").read_text(encoding="utf-8").splitlines()

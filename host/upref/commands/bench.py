@@ -9,6 +9,9 @@ Figures (goals from the issues in brackets):
 - bytes per frame for each frame type
 - `make deploy` to the simulated board at 115200 baud with the real mpremote: time and bytes
   for the whole firmware onto a fresh board, then for a deploy that finds nothing changed
+- for every game in the registry: random playouts per second of its engine, its own heavy
+  computation (`Game.figures`), and action -> verdict latency over its demo on the simulated
+  board (p50, p95) [p95 <= 120 ms]
 
 Machines here are shared and noisy: read the figures as a whole, compare ratios within one run.
 """
@@ -30,6 +33,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from upref import paths
+from upref.plugins.base import Game
+from upref.registry import games
 
 
 def _pct(values: list[float], p: float) -> float:
@@ -196,95 +201,98 @@ def bench_deploy() -> dict[str, dict[str, float]]:
     return figures
 
 
-def bench_solver() -> float:
-    """Seconds for the solver's full table, 1024 boards x the 30 default cards (best of 3)."""
-    from upref.games.updown.cards import load_catalogue
-    from upref.games.updown.solver import analyse_all
-
-    cards = load_catalogue().cards
-    best = float("inf")
-    for _ in range(3):
-        t0 = time.perf_counter()
-        analyse_all(cards)
-        best = min(best, time.perf_counter() - t0)
-    return best
-
-
 def bench_replay(events: int) -> tuple[int, float]:
     """(events, seconds) to replay a long game log from SQLite through the referee. The log
     comes from random play driven by board observations (the referee tests' physical table)."""
-    sys.path.insert(0, str(paths.repo_root() / "tests" / "host" / "referee"))
+    sys.path.insert(0, str(paths.repo_root() / "tests" / "host" / "support"))
     from referee_table import PLAYERS, random_session  # type: ignore[import-not-found]
 
+    from upref.registry import referee_for
     from upref.store.gamelog import GameLog
     from upref.store.replay import load_log, replay
 
     ref, inputs = random_session(events)
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
         db = Path(tmp) / "long.sqlite"
-        log = GameLog.create(db, players=PLAYERS, seed=8, config=ref.config(), durable=False)
+        log = GameLog.create(
+            db, game=ref.GAME, players=PLAYERS, seed=8, config=ref.config(), durable=False
+        )
         log.append_many(inputs)
         log.close()
         t0 = time.perf_counter()
         info, entries = load_log(db)
-        count = sum(1 for _ in replay(info, entries))
+        count = sum(1 for _ in replay(info, entries, referee_for))
         return count, time.perf_counter() - t0
 
 
-def bench_verdict_latency(turns: int) -> list[float]:
-    """Milliseconds from a pair put back turned on the simulated board to the referee's
-    verdict rendered on the scoreboard, over `turns` turns of three flips."""
+def bench_game_latency(game: Game, limit: float = 120.0) -> list[float]:
+    """Milliseconds from each physical action of the game's demo script on the simulated board
+    (a tap, a pair put back, a button press) to the referee's reply rendered on the
+    scoreboard."""
     from rich.console import Console
 
     from upref.board.codes import CodeTable
     from upref.commands.demo import enrol_all
-    from upref.commands.play import Table, render
+    from upref.commands.play import render
     from upref.link.connection import Link
     from upref.referee.inputs import StartGame
-    from upref.referee.updown import UpDownReferee
+    from upref.registry import titles
     from upref.sim.server import SimBoard
     from upref.store.gamelog import GameLog
     from upref.store.tags import TagRegistry
+    from upref.table import Table
 
+    demo = game.demo
+    assert demo is not None
     out: list[float] = []
     console = Console(file=open(os.devnull, "w"), width=100)  # noqa: SIM115 - closed with the process
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
         t = Path(tmp)
         os.environ["UPREF_RUNTIME_DIR"] = str(t / "run")
-        with SimBoard(seed=3, name="bench-verdict", flash_dir=t / "flash") as board:
+        with SimBoard(seed=demo.seed, name=f"bench-{game.name}", flash_dir=t / "flash") as board:
             link = Link(board.port)
             registry = TagRegistry(t / "registry.sqlite")
-            uid_of = enrol_all(registry)
+            uid_of = enrol_all(game, registry)
             codes = CodeTable.load()
-            ref = UpDownReferee(codes, registry, settle_s=0.3)
-            ref.attach(GameLog.create(t / "games.sqlite", players=("A", "B"), seed=1, config=ref.config()))
+            ref = game.referee(codes, registry, titles=titles(), **demo.settings)
+            variant = demo.variant(argparse.Namespace())
+            ref.attach(
+                GameLog.create(
+                    t / "games.sqlite", game=game.name, players=demo.players,
+                    variant=variant.to_dict(), seed=demo.seed, config=ref.config(),
+                )
+            )
             table = Table(link, ref, codes)
             table.wait_for_picture()
-            table.send(StartGame(("A", "B"), seed=1, t=table.clock()))
-            for _ in range(turns):
-                while (view := ref.view(None)) is not None and view["phase"] == "draw" and ref.engine:
-                    board.tap(uid_of[ref.engine.stack[0]])
-                    table.pump(0.4)
-                    board.remove()
-                    table.pump(0.4)
-                if ref.engine is None or view is None or view["phase"] != "turn":
+            table.send(StartGame(demo.players, variant, demo.seed, table.clock()))
+            end = time.monotonic() + limit
+            for _what, pause in demo.script(board, table, uid_of):
+                n = len(table.replies)
+                t0 = time.monotonic()
+                while len(table.replies) == n and time.monotonic() - t0 < pause:
+                    table.pump(0.002)
+                if len(table.replies) > n:
+                    console.print(render(game, table, []))
+                    out.append((time.monotonic() - t0) * 1000)
+                rest = pause - (time.monotonic() - t0)
+                if rest > 0:
+                    table.pump(rest)
+                if time.monotonic() > end:
                     break
-                for hole in (ref.engine.hint() or ())[:3] or (1, 2, 3):
-                    st = board.state()["holes"][hole - 1]
-                    board.pull(hole)
-                    table.pump(0.15)
-                    n = len(table.replies)
-                    t0 = time.monotonic()
-                    board.insert(hole, st["pair"], st["up"])
-                    while len(table.replies) == n and time.monotonic() - t0 < 2:
-                        table.pump(0.005)
-                    console.print(render(table, []))
-                    if len(table.replies) > n:
-                        out.append((time.monotonic() - t0) * 1000)
-                table.pump(0.6)
             link.close()
             table.close()
     return out
+
+
+def bench_playouts(game: Game, seconds: float) -> tuple[int, int, float]:
+    """(games, actions, seconds): random playouts of the engine to the end, back to back."""
+    assert game.playout is not None
+    games = actions = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        actions += game.playout(games)
+        games += 1
+    return games, actions, time.perf_counter() - t0
 
 
 def frame_sizes() -> dict[str, list[int]]:
@@ -310,8 +318,18 @@ def main(argv: list[str] | None = None) -> int:
     for t, sizes in sorted(frame_sizes().items()):
         print(f"  {t:<6} {min(sizes):>4}..{max(sizes):<4} bytes  = {max(sizes) * 10 / 115200 * 1000:.1f} ms at 115200 baud")
 
-    solver = bench_solver()
-    print(f"\nUp And Down solver: full table 1024 boards x 30 cards in {solver * 1000:.1f} ms [goal <= 50 ms]")
+    for game in games():
+        print(f"\n{game.title}:")
+        if game.playout is not None:
+            n, acts, secs = bench_playouts(game, 1.0 if args.quick else 3.0)
+            print(f"  engine: {n / secs:,.0f} random playouts/s ({acts / secs:,.0f} actions/s)")
+        for figure in game.figures(args.quick) if game.figures is not None else ():
+            print(f"  {figure}")
+        if game.demo is not None:
+            gl = bench_game_latency(game, 40.0 if args.quick else 120.0)
+            if gl:
+                print(f"  action on the simulated board -> verdict on the scoreboard, {len(gl)} actions"
+                      f" of the demo: p50 {statistics.median(gl):.1f} ms   p95 {_pct(gl, 95):.1f} ms")
     count, secs = bench_replay(10_000 if args.quick else 50_000)
     print(f"referee replay of a long log from SQLite: {count} events in {secs:.2f} s = {count / secs:,.0f} events/s"
           " [goal >= 50 000/s]")
@@ -332,11 +350,6 @@ def main(argv: list[str] | None = None) -> int:
     if cl:
         print(f"card arrival -> host event, {len(cl)} taps:")
         print(f"  p50 {statistics.median(cl):.1f} ms   p95 {_pct(cl, 95):.1f} ms   (reader polled every 100 ms)")
-
-    vl = bench_verdict_latency(3 if args.quick else 8)
-    if vl:
-        print(f"hole change -> verdict on the scoreboard (simulated board, referee, Rich render), {len(vl)} flips:")
-        print(f"  p50 {statistics.median(vl):.1f} ms   p95 {_pct(vl, 95):.1f} ms")
 
     sps = bench_micropython_scan_rate(4.0 if args.quick else 8.0)
     if sps:

@@ -24,16 +24,15 @@ import sys
 from collections.abc import Callable
 from typing import Protocol, TextIO
 
-from upref.games import GAME_TITLES, GAMES
 from upref.link.connection import Link, LinkError, LinkItem, Offline, Online, Resynced
 from upref.link.protocol import CardArrived, CardLeft, Echo, Err, Ok, Snapshot
+from upref.registry import UnknownGame, find_game, games, titles
 from upref.store.tags import (
     ItemTaken,
     RegistryError,
     Tag,
     TagRegistry,
     TagTaken,
-    catalogue_items,
     normalize_uid,
 )
 
@@ -141,7 +140,7 @@ class Session:
             else:
                 self.refuse(
                     f"Tag {uid} is already enrolled as {known.game} {known.item} "
-                    f"({GAME_TITLES.get(known.game, known.game)}), not one of the {self.game} cards: "
+                    f"({titles().get(known.game, known.game)}), not one of the {self.game} cards: "
                     f"nothing recorded. Remove it first with "
                     f"`upref enroll {known.game} --forget {uid}`."
                 )
@@ -303,6 +302,18 @@ def resolve_item(text: str, items: list[str]) -> str | None:
 # --- the subcommand ---------------------------------------------------------------------------
 
 
+def catalogue_items(game: str) -> list[tuple[str, str]]:
+    """(item id, label) of every tagged piece of the game, in catalogue order.
+
+    :raises RegistryError: for a game upref does not know.
+    :raises ValueError: when the game's catalogue data file is invalid.
+    """
+    try:
+        return list(find_game(game).items())
+    except UnknownGame as exc:
+        raise RegistryError(str(exc)) from None
+
+
 def list_tags(registry: TagRegistry, game: str, out: TextIO) -> int:
     tags = registry.tags(game)
     try:
@@ -313,7 +324,7 @@ def list_tags(registry: TagRegistry, game: str, out: TextIO) -> int:
     else:
         note = ""
     labels = dict(items)
-    title = f"{GAME_TITLES[game]} ({game})"
+    title = f"{titles().get(game, game)} ({game})"
     in_catalogue = [t for t in tags if t.item in labels]
     if items:
         print(f"{title}: {len(in_catalogue)} of {len(items)} enrolled", file=out)
@@ -385,7 +396,9 @@ def main(
         prog="upref enroll",
         description="Record which card or tile each NFC tag is on: tap them one by one.",
     )
-    parser.add_argument("game", choices=GAMES, help="the game whose cards to enrol")
+    parser.add_argument(
+        "game", choices=[g.name for g in games()], help="the game whose cards to enrol"
+    )
     parser.add_argument(
         "--port",
         metavar="URL",
@@ -402,7 +415,7 @@ def main(
         action="store_true",
         help="let a card already enrolled get the tapped tag (its old tag is forgotten)",
     )
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
     stream = out if out is not None else sys.stdout
     errs = err if err is not None else sys.stderr
     game: str = args.game
@@ -450,7 +463,7 @@ def _enrol(
         link, reg, game, items, auto=args.auto, replace=args.replace, input_fn=input_fn, out=out
     )
     print(
-        f"Enrolling {GAME_TITLES[game]} cards on the board at {link.url} "
+        f"Enrolling {titles()[game]} cards on the board at {link.url} "
         f"(tags are saved as you go; Ctrl-C stops).",
         file=out,
         flush=True,

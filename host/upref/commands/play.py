@@ -1,12 +1,15 @@
-"""`upref play updown PLAYER...`: referee a game at the table.
+"""`upref play GAME PLAYER...`: referee a game at the table.
 
 The board's events flow through the link into the board model; each observation becomes a
 referee input, committed to the game log before the referee acts on it; the verdicts go to the
 scoreboard and, as LED colours and beeps, back to the board. Keys on the host enter what no
-sensor sees: u undo the last turn, h a hint for the player on turn (with --hints), n the next
-game, e end the game, q quit (the game stays saved: --resume continues it).
+sensor sees; the scoreboard's last line says which keys mean something now (the game's own,
+u undo, e end the game, n next game) and q quits (the game stays saved: --resume continues it).
+A key that asks a question (a gift's recipients) shows its default: Enter accepts it, Esc
+cancels.
 
-`Table` is the loop's one moving part, shared with the demo and the end-to-end tests.
+The game is found by name in the registry (`upref.registry`); nothing here knows one game from
+another.
 """
 
 from __future__ import annotations
@@ -14,12 +17,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import queue
 import select
 import sys
-import threading
-import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Console, Group, RenderableType
@@ -28,187 +29,89 @@ from rich.panel import Panel
 from rich.text import Text
 
 from upref.board.codes import CodeTable
-from upref.board.model import BoardModel
-from upref.games.updown.engine import Variant
-from upref.link.connection import BoardReset, Link, LinkError, Offline, Online, Resynced
-from upref.referee.feedback import Feedback
-from upref.referee.inputs import (
-    BoardOnline,
-    EndGame,
-    Hint,
-    Input,
-    NextGame,
-    Observe,
-    Picture,
-    StartGame,
-    Tick,
-    Undo,
-)
-from upref.referee.status import TableStatus, Verdict
-from upref.referee.updown import Reply, UpDownReferee
+from upref.link.connection import Link
+from upref.link.errors import LinkError
+from upref.plugins.base import Game
+from upref.referee.base import KeyOffer, Reply
+from upref.referee.inputs import Input, StartGame
+from upref.referee.status import Verdict
+from upref.registry import UnknownGame, find_game, games, referee_for, titles
 from upref.store.gamelog import GameLog, GameLogError
 from upref.store.replay import resume
-from upref.store.tags import TagRegistry
-from upref.views.scoreboard import render_scoreboard, scoreboard_text
+from upref.store.tags import RegistryError, TagRegistry
+from upref.table import Table
+from upref.views import plain, terminal
+from upref.views.blocks import Board
+from upref.views.scoreboard import scoreboard, waiting_board
 
-GAMES = ("updown",)
-TICK_S = 0.25  # how often time is told to the referee while a finished turn settles
+__all__ = ["KeyBoard", "main", "open_table", "render", "scoreboard_for", "verdict_line"]
 
-
-class Table:
-    """The host at the table: link events -> board model -> referee inputs -> replies.
-
-    Feedback for the board is sent from a thread of its own, so a slow or lost command answer
-    never holds up the referee. `clock` gives the inputs' times (wall-clock seconds, so that a
-    resumed game's times continue those in its log).
-    """
-
-    def __init__(
-        self,
-        link: Link,
-        referee: UpDownReferee,
-        codes: CodeTable,
-        *,
-        clock: Callable[[], float] = time.time,
-        on_reply: Callable[[Input, Reply], None] | None = None,
-    ) -> None:
-        self.link = link
-        self.referee = referee
-        self.model = BoardModel(codes)
-        self.clock = clock
-        self.on_reply = on_reply
-        self.replies: list[tuple[Input, Reply]] = []
-        self.synced = False
-        self._last_tick = 0.0
-        self._fb: queue.Queue[Feedback | None] = queue.Queue()
-        self._fb_thread = threading.Thread(target=self._send_feedback, name="upref-feedback", daemon=True)
-        self._fb_thread.start()
-        referee.feedback_sink = self._fb.put
-
-    def _send_feedback(self) -> None:
-        while (fb := self._fb.get()) is not None:
-            for ftype, args in fb.commands():
-                with contextlib.suppress(LinkError):
-                    self.link.command(ftype, *args, timeout=0.5, retries=0)
-
-    def send(self, inp: Input) -> Reply:
-        reply = self.referee.handle(inp)
-        self.replies.append((inp, reply))
-        if self.on_reply is not None:
-            self.on_reply(inp, reply)
-        return reply
-
-    def wait_for_picture(self, timeout: float = 5.0) -> None:
-        """Pump until the board model holds the board's first snapshot.
-
-        :raises LinkError: when none comes in time.
-        """
-        end = time.monotonic() + timeout
-        while not self.synced:
-            left = end - time.monotonic()
-            if left <= 0:
-                raise LinkError("the board sent no snapshot: check it with upref doctor")
-            self.pump(min(left, 0.1))
-
-    def picture(self) -> tuple[int, ...]:
-        return tuple(self.model.holes[h].code for h in sorted(self.model.holes))
-
-    def pump(self, seconds: float) -> None:
-        """Apply what the board sends for up to `seconds`; tell the referee the time when it
-        waits for a finished turn to settle."""
-        end = time.monotonic() + seconds
-        while True:
-            left = end - time.monotonic()
-            try:
-                item = self.link.events.get(timeout=max(0.0, min(left, TICK_S)))
-            except queue.Empty:
-                item = None
-            if item is not None:
-                self._item(item)
-            self._maybe_tick()
-            if left <= 0:
-                return
-
-    def _item(self, item: object) -> None:
-        observations = self.model.apply(item)  # type: ignore[arg-type]
-        first = isinstance(item, Resynced) and not self.synced
-        if isinstance(item, Resynced):
-            self.synced = True
-        if first:
-            # the referee's physical picture starts from the board's first snapshot (after a
-            # resume, holes that changed while the host was away are taken up from it)
-            self.send(Picture(self.picture(), self.clock()))
-        else:
-            for obs in observations:
-                self.send(Observe(obs, self.clock()))
-        if isinstance(item, Offline):
-            self.send(BoardOnline(False, self.clock()))
-        elif isinstance(item, Online) and self.synced:
-            self.send(BoardOnline(True, self.clock()))
-        elif isinstance(item, BoardReset):
-            pass  # the snapshot that follows brings any change as observations
-
-    def _maybe_tick(self) -> None:
-        view = self.referee.view(None)
-        if view is None or view.get("phase") != "turn" or view["turned"]["done"] < view["turned"]["of"]:
-            return
-        now = time.monotonic()
-        if now - self._last_tick >= TICK_S:
-            self._last_tick = now
-            self.send(Tick(self.clock()))
-
-    def close(self) -> None:
-        self._fb.put(None)
-        self._fb_thread.join(timeout=2)
+QUIT = "q"
 
 
-# --- the command ------------------------------------------------------------------------------
-
-
-def _variant(args: argparse.Namespace) -> Variant:
-    return Variant(short_game_target=args.short, super_buddler=args.super_buddler, mole_mix=args.mole_mix)
-
-
-def _parser() -> argparse.ArgumentParser:
+def _parser(game: Game | None) -> argparse.ArgumentParser:
+    names = ", ".join(g.name for g in games())
     ap = argparse.ArgumentParser(prog="upref play", description=__doc__.split("\n\n")[0])
-    ap.add_argument("game", choices=GAMES, help="the game (more are coming)")
-    ap.add_argument("players", nargs="*", help="players' names in seat order, youngest first")
+    ap.add_argument("game", help=f"the game: {names}")
+    ap.add_argument("players", nargs="*", help="players' names in seat order (who begins first)")
     ap.add_argument("--port", help="the board's port or pyserial URL (default: find it)")
     ap.add_argument("--resume", action="store_true", help="continue the last unfinished game")
-    ap.add_argument("--short", type=int, metavar="N", help="short game: first to N cards ends it")
-    ap.add_argument("--super-buddler", action="store_true", help="the 4-shovel cards instead of the 1-shovel ones")
-    ap.add_argument("--mole-mix", action="store_true", help="turn the box after each solved card")
-    ap.add_argument("--hints", action="store_true", help="allow the hint key")
-    ap.add_argument("--seed", type=int, help="seed of the stack's shuffle (default: random)")
-    ap.add_argument("--settle", type=float, default=1.0, help="seconds the board must be still to end a turn")
+    ap.add_argument("--hints", action="store_true", help="allow the hint key (where the game has hints)")
+    ap.add_argument("--seed", type=int, help="seed of the shuffles (default: random)")
+    ap.add_argument("--settle", type=float, default=1.0, help="seconds the table must be still before a turn ends by itself")
     ap.add_argument("--db", type=Path, help="games database (default: the user's data folder)")
     ap.add_argument("--registry", type=Path, help="tag registry (default: the user's data folder)")
     ap.add_argument("--plain", action="store_true", help="print verdicts as lines, no live scoreboard")
+    if game is not None:
+        game.add_options(ap)
     return ap
 
 
+def parse(argv: list[str]) -> tuple[Game, argparse.Namespace]:
+    """The game and the options, which may come before, between or after the players.
+
+    :raises UnknownGame: for a game that is not registered.
+    """
+    first = _parser(None).parse_known_args(argv)[0]
+    game = find_game(first.game)
+    return game, _parser(game).parse_intermixed_args(argv)
+
+
 def open_table(
-    args: argparse.Namespace, link: Link, codes: CodeTable, registry: TagRegistry
+    game: Game, args: argparse.Namespace, link: Link, codes: CodeTable, registry: TagRegistry
 ) -> tuple[Table, GameLog]:
     """A table with a new game started, or the last unfinished one resumed.
 
     :raises GameLogError: --resume with no unfinished game.
-    :raises ValueError: no players for a new game.
+    :raises ValueError: no players for a new game, or a variant the game refuses.
     """
     if args.resume:
-        log = GameLog.open_latest(args.db, game=args.game)
+        log = GameLog.open_latest(args.db, game=game.name)
         if log is None:
-            raise GameLogError("there is no unfinished game to resume: start one with upref play updown NAMES")
-        referee = resume(log, registry)
+            raise GameLogError(
+                f"there is no unfinished {game.title} game to resume: start one with "
+                f"upref play {game.name} NAMES"
+            )
+        referee = resume(log, lambda info: referee_for(info, registry))
         table = Table(link, referee, codes)
         table.wait_for_picture()
         return table, log
     if not args.players:
-        raise ValueError("name the players in seat order, youngest first: upref play updown Ann Bob Cy")
+        raise ValueError(
+            f"name the players in seat order, the one who begins first: upref play {game.name} "
+            "Ann Bob Cy"
+        )
+    variant = game.variant_from_args(args)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
-    referee = UpDownReferee(codes, registry, settle_s=args.settle, hints=args.hints)
-    variant = _variant(args)
-    log = GameLog.create(args.db, game=args.game, players=args.players, variant=variant, seed=seed, config=referee.config())
+    referee = game.referee(codes, registry, settle_s=args.settle, hints=args.hints, titles=titles())
+    log = GameLog.create(
+        args.db,
+        game=game.name,
+        players=args.players,
+        variant=variant.to_dict(),
+        seed=seed,
+        config=referee.config(),
+    )
     referee.attach(log)
     table = Table(link, referee, codes)
     table.wait_for_picture()
@@ -221,16 +124,78 @@ def verdict_line(v: Verdict) -> str:
     return f"[{v.kind}{' ' + v.rule if v.rule else ''}] {text}"
 
 
-def render(table: Table, private: list[str]) -> RenderableType:
+@dataclass
+class KeyBoard:
+    """Keys at the host: a key the referee offers sends its input; one with a prompt first
+    collects an answer (shown with its default; Enter sends, Esc cancels, Backspace erases)."""
+
+    table: Table
+    asking: KeyOffer | None = None
+    typed: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    def offers(self) -> tuple[KeyOffer, ...]:
+        return self.table.referee.keys_now()
+
+    def key_line(self) -> tuple[tuple[str, str], ...]:
+        """(key, what it does) for the scoreboard's last line."""
+        if self.asking is not None:
+            return (("Enter", f"send {self.answer()!r}"), ("Esc", "cancel"))
+        return (*((o.key, o.label) for o in self.offers()), (QUIT, "quit"))
+
+    def answer(self) -> str:
+        return self.typed if self.typed else (self.asking.default or "") if self.asking else ""
+
+    def prompt_line(self) -> str | None:
+        if self.asking is None:
+            return None
+        return f"{self.asking.prompt} [{self.asking.default or ''}] > {self.typed}"
+
+    def press(self, k: str) -> bool:
+        """One key; False for quit."""
+        if self.asking is not None:
+            offer = self.asking
+            if k in ("\r", "\n"):
+                self.asking, answer, self.typed = None, self.answer(), ""
+                self.table.send(offer.make(self.table.clock(), answer))
+            elif k == "\x1b":
+                self.asking, self.typed = None, ""
+            elif k in ("\x7f", "\b"):
+                self.typed = self.typed[:-1]
+            elif k.isprintable():
+                self.typed += k
+            return True
+        if k == QUIT:
+            return False
+        for offer in self.offers():
+            if offer.key == k:
+                if offer.prompt is not None:
+                    self.asking, self.typed = offer, ""
+                else:
+                    self.table.send(offer.make(self.table.clock(), None))
+                break
+        return True
+
+
+def scoreboard_for(game: Game, table: Table, keys: tuple[tuple[str, str], ...] = ()) -> Board:
+    """The table's scoreboard as blocks (`upref.views.blocks.Board`)."""
     view = table.referee.view(None)
-    status: TableStatus = table.referee.status()
+    status = table.referee.status()
     if view is None:
-        body: RenderableType = Panel(Text(status.waiting_for or "Waiting for the board", style="bold"), title="upref")
-    else:
-        body = render_scoreboard(view, status)
+        return waiting_board(game.name, game.title, status, keys)
+    return scoreboard(view, status, game.panel, keys=keys)
+
+
+def render(game: Game, table: Table, private: list[str], kb: KeyBoard | None = None) -> RenderableType:
+    keys = kb.key_line() if kb is not None else ()
+    board = scoreboard_for(game, table, keys)
+    body = terminal.render(board)
+    parts: list[RenderableType] = [body]
+    if kb is not None and (ask := kb.prompt_line()) is not None:
+        parts.append(Panel(Text(ask, style="bold"), title="answer"))
     if private:
-        return Group(body, Panel(Text("\n".join(private)), title="for one player's eyes only"))
-    return body
+        parts.append(Panel(Text("\n".join(private)), title="for one player's eyes only"))
+    return Group(*parts) if len(parts) > 1 else body
 
 
 @contextlib.contextmanager
@@ -257,19 +222,20 @@ def keys() -> Iterator[Callable[[], str | None]]:
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
 
 
-KEY_INPUTS: dict[str, Callable[[float], Input]] = {
-    "u": Undo,
-    "e": EndGame,
-    "n": NextGame,
-    "h": Hint,
-}
-
-
 def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] = Link) -> int:
-    args = _parser().parse_args(argv)
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    try:
+        game, args = parse(args_in)
+    except UnknownGame as e:
+        print(f"upref play: {e}", file=sys.stderr)
+        return 2
     console = Console()
     codes = CodeTable.load()
-    registry = TagRegistry(args.registry)
+    try:
+        registry = TagRegistry(args.registry)
+    except RegistryError as e:
+        print(f"upref play: {e}", file=sys.stderr)
+        return 1
     try:
         link = opener(args.port)
     except LinkError as e:
@@ -277,19 +243,20 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
         return 1
     try:
         try:
-            table, log = open_table(args, link, codes, registry)
+            table, log = open_table(game, args, link, codes, registry)
         except (GameLogError, ValueError, LinkError) as e:
             print(f"upref play: {e}", file=sys.stderr)
             return 2
-        print(f"game {log.game_id} in {log.path}: keys u undo, h hint, n next game, e end, q quit", file=sys.stderr)
+        print(f"{game.title}: game {log.game_id} in {log.path}", file=sys.stderr)
         live = console.is_terminal and not args.plain
-        return _loop(table, console, live)
+        return _loop(game, table, console, live)
     finally:
         link.close()
 
 
-def _loop(table: Table, console: Console, live_view: bool) -> int:
+def _loop(game: Game, table: Table, console: Console, live_view: bool) -> int:
     private: list[str] = []
+    kb = KeyBoard(table)
 
     def show(_inp: Input, reply: Reply) -> None:
         for v in reply.verdicts:
@@ -304,15 +271,13 @@ def _loop(table: Table, console: Console, live_view: bool) -> int:
     try:
         with keys() as key:
             if live_view:
-                with Live(render(table, private), console=console, refresh_per_second=6) as live:
-                    while _step(table, key):
-                        live.update(render(table, private))
+                with Live(render(game, table, private, kb), console=console, refresh_per_second=6) as live:
+                    while _step(table, key, kb):
+                        live.update(render(game, table, private, kb))
             else:
-                while _step(table, key) and table.referee.stopped is None:
+                while _step(table, key, kb) and table.referee.stopped is None:
                     pass
-                view = table.referee.view(None)
-                if view is not None:
-                    console.print(scoreboard_text(view, table.referee.status()))
+                console.print(plain.render(scoreboard_for(game, table)), end="")
     except KeyboardInterrupt:
         pass
     finally:
@@ -320,15 +285,12 @@ def _loop(table: Table, console: Console, live_view: bool) -> int:
     return 0
 
 
-def _step(table: Table, key: Callable[[], str | None]) -> bool:
+def _step(table: Table, key: Callable[[], str | None], kb: KeyBoard | None = None) -> bool:
     table.pump(0.15)
     k = key()
-    if k == "q":
-        return False
-    make = KEY_INPUTS.get(k or "")
-    if make is not None:
-        table.send(make(table.clock()))
-    return True
+    if k is None:
+        return True
+    return (kb or KeyBoard(table)).press(k)
 
 
 if __name__ == "__main__":

@@ -1,20 +1,11 @@
-"""Pure rules engines, one per game, sharing the verbs of `upref.games.base`.
+"""Layer 3, the games: one pure rules engine per game, each a package `upref.games.<name>` on
+the verbs of `upref.games.base` (state, legal actions, apply, undo, outcome, typed views,
+variants). No I/O beyond reading the game's own catalogue data file, no clock, randomness only
+through a `random.Random` passed in; nothing here imports serial, rich or textual.
 
-No I/O (beyond reading a game's own catalogue data file), no clock, randomness only through a
-`random.Random` passed in; nothing here imports serial, rich or textual.
+Which games exist is the registry's business (`upref.registry`), not this package's.
 """
 
-from upref.games.base import CHANCE, TERMINAL, GameState, IllegalMoveError, Outcome
+from upref.games.base import CHANCE, TERMINAL, GameState, GameView, IllegalMoveError, Outcome
 
-GAMES: tuple[str, ...] = ("updown", "upturn", "flipabird", "whatsup", "up")
-"""The games' names as `upref play <game>` and `upref enroll <game>` take them."""
-
-GAME_TITLES: dict[str, str] = {
-    "updown": "Up And Down",
-    "upturn": "Upturn",
-    "flipabird": "Flip a Bird",
-    "whatsup": "What's Up",
-    "up": "Up",
-}
-
-__all__ = ["CHANCE", "GAMES", "GAME_TITLES", "TERMINAL", "GameState", "IllegalMoveError", "Outcome"]
+__all__ = ["CHANCE", "TERMINAL", "GameState", "GameView", "IllegalMoveError", "Outcome"]

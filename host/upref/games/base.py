@@ -11,19 +11,28 @@ A game state is a pure state machine (no I/O, no clock, randomness only through 
 - `undo()` takes back the last applied action (a snapshot stack);
 - `is_terminal()`, `outcome()` and `returns()` give the result;
 - `clone()` gives an independent copy and `view(seat)` what one seat (or, for `None`, every
-  player at the table) may see.
+  player at the table) may see: a frozen dataclass, the game's own subclass of `GameView`.
 
-Actions are frozen dataclasses defined by each game.
+Actions are frozen dataclasses defined by each game; so are its variants (`Variant`), which
+travel as JSON data (`to_dict` / `from_dict`) in game logs and on command lines.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
-__all__ = ["CHANCE", "TERMINAL", "GameState", "IllegalMoveError", "Outcome"]
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "GameState",
+    "GameView",
+    "IllegalMoveError",
+    "Outcome",
+    "Variant",
+]
 
 CHANCE = -1
 """`current_player()` while the next action is chance (a card drawn from a stack)."""
@@ -73,6 +82,38 @@ class Outcome:
     scores: tuple[int, ...]
 
 
+@dataclass(frozen=True, kw_only=True)
+class GameView:
+    """What every game's view holds; each game subclasses it (frozen, keyword-only) with its own
+    fields. `view(None)` is the public view (nothing hidden); `view(seat)` adds what that seat
+    alone may see and has `seat` set.
+
+    `phase` is the game's own word for where it stands, always "over" once the game has ended;
+    `to_move` the seat the table waits on (None when over); `verdict` the engine's text about
+    the last thing that happened (public)."""
+
+    game: str
+    game_number: int
+    names: tuple[str, ...]
+    phase: str
+    to_move: int | None
+    outcome: Outcome | None
+    verdict: str
+    seat: int | None = None
+
+
+class Variant(Protocol):
+    """A game's rule variants: a frozen dataclass with a JSON form (a game log stores it as
+    data) and a description in words for the scoreboard."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Self: ...
+
+    def describe(self) -> str: ...
+
+
 ActionT = TypeVar("ActionT", bound=Hashable)
 
 
@@ -108,9 +149,9 @@ class GameState(ABC, Generic[ActionT]):
         """The result once the game is over, else None."""
 
     @abstractmethod
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> GameView:
         """What `seat` may see, or with None what every player at the table may see (never
-        any hidden information). A JSON-ready dict."""
+        any hidden information): the game's `GameView` subclass."""
 
     @abstractmethod
     def clone(self) -> GameState[ActionT]:
@@ -187,6 +228,16 @@ class GameState(ABC, Generic[ActionT]):
     @abstractmethod
     def num_players(self) -> int:
         """How many seats the game has."""
+
+    @property
+    @abstractmethod
+    def players(self) -> tuple[str, ...]:
+        """The players' names in seat order."""
+
+    @property
+    def game_number(self) -> int:
+        """Which game of a match this is (1 unless the game plays matches)."""
+        return 1
 
     # --- helpers for subclasses -----------------------------------------------------------
 

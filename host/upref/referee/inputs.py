@@ -1,22 +1,27 @@
-"""What the referee is fed: board observations with their time, and what people enter on the
-host. Each input is a small frozen dataclass carrying its time `t` (seconds, any fixed epoch;
-the referee measures durations only as differences of these times and never reads a clock).
+"""What a referee is fed: board observations with their time, and what people enter on the host.
+Each input is a small frozen dataclass carrying its time `t` (seconds, any fixed epoch; a
+referee measures durations only as differences of these times and never reads a clock).
 
 Every input has a JSON form, a dict with a `"kind"`, the time `"t"` and its fields
 (`to_dict` / `from_dict`); the game log stores exactly that (docs/log-format.md). Observations
 are stored by what the board reported (hole and codes, card UID, button state, fault), never
 as Python reprs; `from_dict` rebuilds their `HoleState`s from the code table.
 
+The inputs here are every game's. A game adds its own by subclassing `GameInput` (a `kind`
+of its own, its fields in and out of JSON) and listing the class in its referee's `INPUTS`;
+a key that only names an action and perhaps one answer needs no class at all: `Key`.
+
 Two inputs carry a field the referee fills in before it logs them, so that a replay needs
-nothing but the log: `StartGame.holes` (the board's codes when the start was asked) and
-`Observe.tag` (what the tag registry said about a card when it arrived).
+nothing but the log: `StartGame.setup` (what the game needs of the table at the start, e.g.
+the board's codes) and `Observe.tag` (what the tag registry said about a card when it arrived).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from upref.board.codes import CodeTable
 from upref.board.model import (
@@ -27,14 +32,15 @@ from upref.board.model import (
     HoleState,
     Observation,
 )
-from upref.games.updown.engine import Variant
+from upref.games.base import Variant
 
 __all__ = [
-    "KINDS",
     "BoardOnline",
     "EndGame",
-    "Hint",
+    "GameInput",
     "Input",
+    "InputCodec",
+    "Key",
     "NextGame",
     "Observe",
     "Picture",
@@ -42,26 +48,32 @@ __all__ = [
     "TagInfo",
     "Tick",
     "Undo",
-    "from_dict",
-    "kind_of",
-    "to_dict",
-    "variant_from_dict",
-    "variant_to_dict",
 ]
 
 
 @dataclass(frozen=True)
 class StartGame:
-    """Start a game with `players` (clockwise from the youngest), `variant` and the seed of the
-    stack's shuffle. The board is what the sensors show: `holes` (codes of holes 1..10) is
-    filled in by the referee from its picture before the input is logged; a replay takes the
-    picture from it."""
+    """Start a game with `players` (in seat order, clockwise from the one who begins), the
+    game's `variant` (its JSON data; a game's `Variant` object is turned into that) and the
+    seed of its shuffles. `setup` is filled in by the referee before the input is logged with
+    what the game needs to know of the table at that moment (Up And Down: the board's codes);
+    a replay takes it from the log."""
 
     players: tuple[str, ...]
-    variant: Variant = Variant()
+    variant: Mapping[str, Any] | Variant = field(default_factory=dict)
     seed: int = 0
     t: float = 0.0
-    holes: tuple[int, ...] | None = None
+    setup: Mapping[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        v = self.variant
+        data = v.to_dict() if hasattr(v, "to_dict") else dict(v)  # type: ignore[arg-type]
+        object.__setattr__(self, "variant", data)
+        object.__setattr__(self, "players", tuple(self.players))
+
+    @property
+    def variant_data(self) -> dict[str, Any]:
+        return dict(self.variant)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -79,8 +91,8 @@ class TagInfo:
 
 @dataclass(frozen=True)
 class Observe:
-    """A board observation (`upref.board.model`) made at time `t`. For a card that arrived, `tag`
-    is filled in by the referee (from its registry) before the input is logged."""
+    """A board observation (`upref.board.model`) made at time `t`. For a card that arrived,
+    `tag` is filled in by the referee (from its registry) before the input is logged."""
 
     observation: Observation
     t: float
@@ -98,196 +110,210 @@ class BoardOnline:
 @dataclass(frozen=True)
 class Picture:
     """The board's full picture, codes of holes 1..N (after a resume or a reconnect, from the
-    board model once its first snapshot is in): each hole that differs from the referee's
-    picture is taken as an observation of that hole, in hole order."""
+    board model once its first snapshot is in)."""
 
     holes: tuple[int, ...]
     t: float
 
 
+class GameInput:
+    """An input of one game's own (a dataclass with `t` and its fields). `kind` names it in
+    the log; `fields()` gives its JSON fields besides kind and t, `from_fields` rebuilds it."""
+
+    kind: ClassVar[str]
+    t: float
+
+    def fields(self) -> dict[str, Any]:
+        return {}
+
+    @classmethod
+    def from_fields(cls, t: float, data: Mapping[str, Any]) -> Self:
+        return cls(t)  # type: ignore[call-arg]
+
+
 @dataclass(frozen=True)
-class Undo:
+class Undo(GameInput):
     """Take back the last turn (the turn in progress, or else the turn before)."""
 
+    kind: ClassVar[str] = "undo"
     t: float
 
 
 @dataclass(frozen=True)
-class EndGame:
-    """Stop the game now (most shovels wins, ties shared); or cancel a start still waiting."""
+class EndGame(GameInput):
+    """Stop the game now (the game's own scores decide the winner); or cancel a start still
+    waiting."""
 
+    kind: ClassVar[str] = "end"
     t: float
 
 
 @dataclass(frozen=True)
-class NextGame:
-    """After a game: the players re-mix the pairs; the next game starts from what the sensors
-    show once every hole is filled again."""
+class NextGame(GameInput):
+    """After a game: the next one, same players and variant."""
 
+    kind: ClassVar[str] = "next"
     t: float
 
 
 @dataclass(frozen=True)
-class Tick:
-    """Time passes (no event): lets a settled turn end on time."""
+class Tick(GameInput):
+    """Time passes (no event): lets whatever waits on time happen (a settled turn ends)."""
 
+    kind: ClassVar[str] = "tick"
     t: float
 
 
 @dataclass(frozen=True)
-class Hint:
-    """The player to move asks for a hint (only when the referee has hints on)."""
+class Key(GameInput):
+    """A key a game gives a meaning to (`name`: "draw", "claim", "gift" ...), with the answer
+    to its prompt when it has one (`arg`: "Bob 2, Cy 1")."""
 
+    kind: ClassVar[str] = "key"
+    name: str
     t: float
+    arg: str | None = None
+
+    def fields(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"key": self.name}
+        if self.arg is not None:
+            d["arg"] = self.arg
+        return d
+
+    @classmethod
+    def from_fields(cls, t: float, data: Mapping[str, Any]) -> Key:
+        arg = data.get("arg")
+        return cls(str(data["key"]), t, None if arg is None else str(arg))
 
 
-Input = StartGame | Observe | BoardOnline | Picture | Undo | EndGame | NextGame | Tick | Hint
+Input = StartGame | Observe | BoardOnline | Picture | GameInput
 
-# kind -> what it is, for docs and the CLI
-KINDS: dict[str, str] = {
-    "start": "StartGame",
-    "hole": "Observe(HoleObservation)",
-    "card": "Observe(CardObservation)",
-    "button": "Observe(ButtonObservation)",
-    "fault": "Observe(FaultObservation)",
-    "online": "BoardOnline",
-    "picture": "Picture",
-    "undo": "Undo",
-    "end": "EndGame",
-    "next": "NextGame",
-    "tick": "Tick",
-    "hint": "Hint",
+_GENERIC: tuple[type[GameInput], ...] = (Undo, EndGame, NextGame, Tick, Key)
+_OBSERVATION_KINDS: dict[type, str] = {
+    HoleObservation: "hole",
+    CardObservation: "card",
+    ButtonObservation: "button",
+    FaultObservation: "fault",
 }
-
-_SIMPLE: dict[type, str] = {
-    Undo: "undo",
-    EndGame: "end",
-    NextGame: "next",
-    Tick: "tick",
-    Hint: "hint",
-}
-_SIMPLE_BY_KIND: dict[str, type] = {v: k for k, v in _SIMPLE.items()}
+_FIXED_KINDS = ("start", "online", "picture", *_OBSERVATION_KINDS.values())
 
 
-def variant_to_dict(variant: Variant) -> dict[str, Any]:
-    return {
-        "short_game_target": variant.short_game_target,
-        "super_buddler": variant.super_buddler,
-        "mole_mix": variant.mole_mix,
-    }
+class InputCodec:
+    """Inputs to and from their JSON form: the generic ones plus a game's own (`extra`).
 
-
-def variant_from_dict(data: dict[str, Any] | None) -> Variant:
-    data = data or {}
-    return Variant(
-        short_game_target=data.get("short_game_target"),
-        super_buddler=bool(data.get("super_buddler", False)),
-        mole_mix=bool(data.get("mole_mix", False)),
-    )
-
-
-def kind_of(inp: Input) -> str:
-    """The JSON kind of an input ('hole', 'card', 'tick', ...)."""
-    if isinstance(inp, Observe):
-        obs = inp.observation
-        if isinstance(obs, HoleObservation):
-            return "hole"
-        if isinstance(obs, CardObservation):
-            return "card"
-        if isinstance(obs, ButtonObservation):
-            return "button"
-        return "fault"
-    if isinstance(inp, StartGame):
-        return "start"
-    if isinstance(inp, BoardOnline):
-        return "online"
-    if isinstance(inp, Picture):
-        return "picture"
-    return _SIMPLE[type(inp)]
-
-
-def to_dict(inp: Input) -> dict[str, Any]:
-    """The JSON form: {"kind": ..., "t": ..., fields...}."""
-    kind = kind_of(inp)
-    d: dict[str, Any] = {"kind": kind, "t": inp.t}
-    if isinstance(inp, Observe):
-        obs = inp.observation
-        if isinstance(obs, HoleObservation):
-            d.update(hole=obs.hole, old=obs.old_code, new=obs.new_code)
-        elif isinstance(obs, CardObservation):
-            d.update(arrived=obs.arrived, uid=obs.uid)
-            if inp.tag is not None:
-                d["tag"] = (
-                    {"game": inp.tag.game, "item": inp.tag.item} if inp.tag.enrolled else None
-                )
-        elif isinstance(obs, ButtonObservation):
-            d.update(pressed=obs.pressed)
-        else:
-            d.update(key=obs.key, raised=obs.raised, fault=obs.kind, where=obs.where, text=obs.text)
-    elif isinstance(inp, StartGame):
-        d.update(
-            players=list(inp.players),
-            variant=variant_to_dict(inp.variant),
-            seed=inp.seed,
-            holes=None if inp.holes is None else list(inp.holes),
-        )
-    elif isinstance(inp, BoardOnline):
-        d.update(online=inp.online)
-    elif isinstance(inp, Picture):
-        d.update(holes=list(inp.holes))
-    return d
-
-
-def from_dict(d: dict[str, Any], codes: CodeTable) -> Input:
-    """The input a JSON dict stands for (`to_dict`'s inverse); `codes` rebuilds hole states.
-
-    :raises ValueError: for an unknown kind or missing fields.
+    :raises ValueError: when two input classes claim one kind.
     """
-    try:
-        kind = d["kind"]
-        t = float(d["t"])
-        if kind == "hole":
-            old, new = int(d["old"]), int(d["new"])
-            obs: Observation = HoleObservation(
-                int(d["hole"]), old, new, _state(codes, old), _state(codes, new)
-            )
-            return Observe(obs, t)
-        if kind == "card":
-            tag: TagInfo | None = None
-            if "tag" in d:
-                raw = d["tag"]
-                tag = TagInfo(None, None) if raw is None else TagInfo(raw["game"], raw["item"])
-            return Observe(CardObservation(bool(d["arrived"]), str(d["uid"])), t, tag)
-        if kind == "button":
-            return Observe(ButtonObservation(bool(d["pressed"])), t)
-        if kind == "fault":
-            return Observe(
-                FaultObservation(
-                    str(d["key"]),
-                    bool(d["raised"]),
-                    str(d["fault"]),
-                    str(d["where"]),
-                    str(d.get("text", "")),
-                ),
-                t,
-            )
-        if kind == "start":
-            holes = d.get("holes")
-            return StartGame(
-                tuple(str(p) for p in d["players"]),
-                variant_from_dict(d.get("variant")),
-                int(d.get("seed", 0)),
-                t,
-                None if holes is None else tuple(int(c) for c in holes),
-            )
-        if kind == "online":
-            return BoardOnline(bool(d["online"]), t)
-        if kind == "picture":
-            return Picture(tuple(int(c) for c in d["holes"]), t)
-        cls = _SIMPLE_BY_KIND[kind]
-    except (KeyError, TypeError) as exc:
-        raise ValueError(f"not a referee input: {d!r} ({exc!r})") from None
-    return cls(t)
+
+    def __init__(self, extra: Iterable[type[GameInput]] = ()) -> None:
+        self._classes: dict[str, type[GameInput]] = {}
+        for cls in (*_GENERIC, *extra):
+            if cls.kind in self._classes or cls.kind in _FIXED_KINDS:
+                raise ValueError(f"two inputs are called {cls.kind!r}")
+            self._classes[cls.kind] = cls
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """Every kind this codec reads, for docs and messages."""
+        return (*_FIXED_KINDS, *self._classes)
+
+    def kind_of(self, inp: Input) -> str:
+        """The JSON kind of an input ('hole', 'card', 'tick', ...)."""
+        if isinstance(inp, Observe):
+            return _OBSERVATION_KINDS[type(inp.observation)]
+        if isinstance(inp, StartGame):
+            return "start"
+        if isinstance(inp, BoardOnline):
+            return "online"
+        if isinstance(inp, Picture):
+            return "picture"
+        return inp.kind
+
+    def to_dict(self, inp: Input) -> dict[str, Any]:
+        """The JSON form: {"kind": ..., "t": ..., fields...}."""
+        d: dict[str, Any] = {"kind": self.kind_of(inp), "t": inp.t}
+        if isinstance(inp, Observe):
+            obs = inp.observation
+            if isinstance(obs, HoleObservation):
+                d.update(hole=obs.hole, old=obs.old_code, new=obs.new_code)
+            elif isinstance(obs, CardObservation):
+                d.update(arrived=obs.arrived, uid=obs.uid)
+                if inp.tag is not None:
+                    d["tag"] = (
+                        {"game": inp.tag.game, "item": inp.tag.item} if inp.tag.enrolled else None
+                    )
+            elif isinstance(obs, ButtonObservation):
+                d.update(pressed=obs.pressed)
+            else:
+                d.update(
+                    key=obs.key, raised=obs.raised, fault=obs.kind, where=obs.where, text=obs.text
+                )
+        elif isinstance(inp, StartGame):
+            d.update(players=list(inp.players), variant=inp.variant_data, seed=inp.seed)
+            for k, v in (inp.setup or {}).items():
+                d[k] = list(v) if isinstance(v, tuple) else v
+        elif isinstance(inp, BoardOnline):
+            d.update(online=inp.online)
+        elif isinstance(inp, Picture):
+            d.update(holes=list(inp.holes))
+        else:
+            d.update(inp.fields())
+        return d
+
+    def from_dict(self, d: Mapping[str, Any], codes: CodeTable) -> Input:
+        """The input a JSON dict stands for (`to_dict`'s inverse); `codes` rebuilds hole
+        states.
+
+        :raises ValueError: for an unknown kind or missing or malformed fields.
+        """
+        try:
+            kind = d["kind"]
+            t = float(d["t"])
+            if kind == "hole":
+                old, new = int(d["old"]), int(d["new"])
+                obs: Observation = HoleObservation(
+                    int(d["hole"]), old, new, _state(codes, old), _state(codes, new)
+                )
+                return Observe(obs, t)
+            if kind == "card":
+                tag: TagInfo | None = None
+                if "tag" in d:
+                    raw = d["tag"]
+                    tag = TagInfo(None, None) if raw is None else TagInfo(raw["game"], raw["item"])
+                return Observe(CardObservation(bool(d["arrived"]), str(d["uid"])), t, tag)
+            if kind == "button":
+                return Observe(ButtonObservation(bool(d["pressed"])), t)
+            if kind == "fault":
+                return Observe(
+                    FaultObservation(
+                        str(d["key"]),
+                        bool(d["raised"]),
+                        str(d["fault"]),
+                        str(d["where"]),
+                        str(d.get("text", "")),
+                    ),
+                    t,
+                )
+            if kind == "start":
+                fixed = ("kind", "t", "players", "variant", "seed")
+                return StartGame(
+                    tuple(str(p) for p in d["players"]),
+                    dict(d.get("variant") or {}),
+                    int(d.get("seed", 0)),
+                    t,
+                    {k: v for k, v in d.items() if k not in fixed},
+                )
+            if kind == "online":
+                return BoardOnline(bool(d["online"]), t)
+            if kind == "picture":
+                return Picture(tuple(int(c) for c in d["holes"]), t)
+            cls = self._classes.get(str(kind))
+            if cls is None:
+                raise ValueError(
+                    f"unknown input kind {kind!r} (this game knows {', '.join(self.kinds)})"
+                )
+            return cls.from_fields(t, d)
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"not a referee input: {dict(d)!r} ({exc!r})") from None
 
 
 @lru_cache(maxsize=1024)

@@ -39,104 +39,45 @@ ready).
 unsolved task card; a verdict with `seat` set (a hint, the reminder of one's own card) is for
 that seat only (see `upref.referee.status`).
 
-**No I/O.** Time comes from the inputs; the log (anything with `append`, `finish`, `reopen`),
-the tag registry (`lookup`) and the feedback sink are passed in. Every input is appended to
-the log before the referee acts on it, so a replay of the log reproduces every verdict.
+Everything that does not depend on the game (the log, tags, the board's health, start, stop,
+next game, undo, settings) is `upref.referee.base.Referee`'s; this module fills in its hooks.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar
 
 from upref.board.codes import EMPTY, MAX_CODE, CodeTable, MoleEnd, magnet_count, one_flip_neighbours
-from upref.board.model import ButtonObservation, CardObservation, FaultObservation, HoleObservation
-from upref.board.model import fault_advice as _fault_advice
-from upref.games import GAME_TITLES
 from upref.games.base import CHANCE, IllegalMoveError, Outcome
 from upref.games.updown.cards import Catalogue, TaskCard, colour_name, load_catalogue
-from upref.games.updown.engine import FLIPS_PER_TURN, HOLES, DrawTask, EndTurn, Reinsert, UpDownGame
-from upref.referee.feedback import Feedback, feedback_for
-from upref.referee.inputs import (
-    BoardOnline,
-    EndGame,
-    Hint,
-    Input,
-    NextGame,
-    Observe,
-    Picture,
-    StartGame,
-    TagInfo,
-    Tick,
-    Undo,
+from upref.games.updown.engine import (
+    FLIPS_PER_TURN,
+    HOLES,
+    NAME,
+    TITLE,
+    DrawTask,
+    EndTurn,
+    Reinsert,
+    UpDownGame,
+    Variant,
 )
-from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, TableStatus, Verdict
+from upref.referee.base import OVER, PLAY, SETUP, InputLog, KeyOffer, Referee, TagLookup
+from upref.referee.feedback import Feedback
+from upref.referee.inputs import GameInput, StartGame
+from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
+from upref.text import and_join, lower_first, plural
 
-__all__ = [
-    "GAME",
-    "RECENT",
-    "InputLog",
-    "Reply",
-    "TagLike",
-    "TagLookup",
-    "UpDownReferee",
-    "catalogue_from_dict",
-    "catalogue_to_dict",
-    "codes_from_dict",
-    "codes_to_dict",
-]
-
-GAME = "updown"
-RECENT = 6  # public verdicts kept for the status
-
-_INPUTS = (StartGame, Observe, BoardOnline, Picture, Undo, EndGame, NextGame, Tick, Hint)
-
-# phases
-_IDLE = "idle"  # no game yet
-_SETUP = "setup"  # a start asked for, waiting for a complete board
-_REMIX = "remix"  # the next game asked for, waiting for the pairs to be re-mixed
-_PLAY = "play"  # a game on
-_OVER = "over"  # the game ended (by the rules or stopped)
-
-
-class TagLike(Protocol):
-    @property
-    def game(self) -> str: ...
-
-    @property
-    def item(self) -> str: ...
-
-
-class TagLookup(Protocol):
-    """The tag registry as the referee uses it (`upref.store.tags.TagRegistry` fits)."""
-
-    def lookup(self, uid: str) -> TagLike | None: ...
-
-
-class InputLog(Protocol):
-    """Where the referee records inputs (`upref.store.gamelog.GameLog` fits)."""
-
-    def append(self, inp: Input) -> int: ...
-
-    def finish(self, outcome: Mapping[str, Any], t: float | None = None) -> None: ...
-
-    def reopen(self) -> None: ...
+__all__ = ["Hint", "UpDownReferee", "catalogue_from_dict", "catalogue_to_dict"]
 
 
 @dataclass(frozen=True)
-class Reply:
-    """What the referee says to one input: its verdicts, in order, and the board feedback for
-    the most important public one (None: nothing to signal, or the board is offline)."""
+class Hint(GameInput):
+    """The player to move asks for a hint (only when the referee has hints on)."""
 
-    verdicts: tuple[Verdict, ...]
-    feedback: Feedback | None = None
-
-    @property
-    def public(self) -> tuple[Verdict, ...]:
-        """The verdicts every view may show (not those addressed to one seat)."""
-        return tuple(v for v in self.verdicts if v.seat is None)
+    kind: ClassVar[str] = "hint"
+    t: float
 
 
 @dataclass
@@ -151,20 +92,6 @@ class _Issue:
 
 
 # --- config round trip (the game log stores it so a replay needs nothing else) ---------------
-
-
-def codes_to_dict(codes: CodeTable) -> dict[str, Any]:
-    ends = []
-    for code in codes.codes():
-        end = codes.lookup(code)
-        assert end is not None
-        ends.append([code, end.pair_id, end.hidden, end.visible])
-    return {"colours": dict(codes.colours), "ends": ends}
-
-
-def codes_from_dict(data: Mapping[str, Any]) -> CodeTable:
-    ends = {int(c): MoleEnd(str(p), str(h), str(v)) for c, p, h, v in data["ends"]}
-    return CodeTable(ends, {str(k): str(v) for k, v in data["colours"].items()}, "game log")
 
 
 def _card_dict(card: TaskCard) -> dict[str, Any]:
@@ -196,21 +123,16 @@ def catalogue_from_dict(data: Mapping[str, Any]) -> Catalogue:
 # --- the referee -----------------------------------------------------------------------------
 
 
-class UpDownReferee:
-    """Referees Up And Down from the sensor board.
+class UpDownReferee(Referee):
+    """Referees Up And Down from the sensor board (see the module's text).
 
-    `handle(input) -> Reply` is the one entry point; `status()`, `view(seat)` and `engine`
-    are read-only. Inputs are `upref.referee.inputs` dataclasses.
-
-    :param codes: the magnet code table (code -> pair end).
-    :param registry: tag lookups (`lookup(uid) -> tag with .game and .item, or None`); None:
-        every tag counts as not enrolled unless the input already carries its `tag`.
-    :param log: every input is appended here before the referee acts on it.
-    :param settle_s: how long the board must be still before a finished turn ends by itself.
-    :param hints: answer `Hint` inputs (off by default).
     :param catalogue: the task cards (default: the packaged catalogue).
-    :param feedback: called with each reply's feedback, if any.
+    Other parameters: `upref.referee.base.Referee`.
     """
+
+    GAME: ClassVar[str] = NAME
+    TITLE: ClassVar[str] = TITLE
+    INPUTS: ClassVar[Mapping[type[GameInput], str]] = {Hint: "_on_hint"}
 
     def __init__(
         self,
@@ -222,16 +144,13 @@ class UpDownReferee:
         hints: bool = False,
         catalogue: Catalogue | None = None,
         feedback: Callable[[Feedback], None] | None = None,
+        titles: Mapping[str, str] | None = None,
     ) -> None:
-        if settle_s < 0:
-            raise ValueError(f"settle_s must not be negative: {settle_s!r}")
-        self.codes = codes
-        self.registry = registry
-        self.log = log
-        self.settle_s = float(settle_s)
-        self.hints = bool(hints)
+        super().__init__(
+            codes, registry, log=log, settle_s=settle_s, hints=hints, feedback=feedback,
+            titles=titles,
+        )
         self.catalogue = catalogue or load_catalogue()
-        self.feedback_sink = feedback
         self._ends: dict[int, MoleEnd] = {c: e for c in codes.codes() if (e := codes.lookup(c))}
         self._code_of: dict[tuple[str, str], int] = {
             (e.pair_id, e.hidden): c for c, e in self._ends.items()
@@ -245,207 +164,159 @@ class UpDownReferee:
         for pair, near in self._near.items():
             self._near[pair] = near - {c for c, e in self._ends.items() if e.pair_id == pair}
         self._phys: list[int] = [EMPTY] * (HOLES + 1)  # index 1..10
-        self._engine: UpDownGame | None = None
-        self._phase = _IDLE
-        self._pending: StartGame | None = None
-        self._stopped: Outcome | None = None
         self._issues: dict[int, _Issue] = {}
         self._deferred: set[int] = set()
-        self._online = True
         self._offline_seen: dict[int, int] = {}
-        self._faults: dict[str, str] = {}
-        self._now = float("-inf")
         self._last_change = float("-inf")
         self._remix_pulled = False
-        self._plays = 0
-        self._checkpoints: list[tuple[int, int]] = []  # (self._plays, engine turn) at turn starts
-        # the latest public verdicts, each with (game number, engine plays) when it was given, so
-        # that an undo takes back the verdicts of what it undoes
-        self._recent: deque[tuple[int, int, Verdict]] = deque(maxlen=RECENT)
 
-    # --- construction from a log's header ----------------------------------------------------
+    # --- config -------------------------------------------------------------------------------
 
-    def config(self) -> dict[str, Any]:
-        """What a replay needs besides the inputs: settle time, hints, code table, catalogue."""
-        return {
-            "game": GAME,
-            "settle_s": self.settle_s,
-            "hints": self.hints,
-            "codes": codes_to_dict(self.codes),
-            "catalogue": catalogue_to_dict(self.catalogue),
-        }
+    def config_extra(self) -> dict[str, Any]:
+        return {"catalogue": catalogue_to_dict(self.catalogue)}
 
     @classmethod
-    def from_config(
-        cls,
-        config: Mapping[str, Any],
-        registry: TagLookup | None = None,
-        *,
-        log: InputLog | None = None,
-        feedback: Callable[[Feedback], None] | None = None,
-    ) -> UpDownReferee:
-        """A referee set up as `config()` describes (missing parts: the defaults)."""
-        codes = codes_from_dict(config["codes"]) if "codes" in config else CodeTable.load()
-        cat = catalogue_from_dict(config["catalogue"]) if "catalogue" in config else None
-        return cls(
-            codes,
-            registry,
-            log=log,
-            settle_s=float(config.get("settle_s", 1.0)),
-            hints=bool(config.get("hints", False)),
-            catalogue=cat,
-            feedback=feedback,
-        )
+    def options_from_config(cls, config: Mapping[str, Any]) -> dict[str, Any]:
+        if "catalogue" in config:
+            return {"catalogue": catalogue_from_dict(config["catalogue"])}
+        return {}
 
-    def attach(self, log: InputLog | None) -> None:
-        """Record further inputs in `log` (after a replay that rebuilt this referee)."""
-        self.log = log
-
-    # --- read-only -------------------------------------------------------------------------
+    # --- read-only ------------------------------------------------------------------------------
 
     @property
     def engine(self) -> UpDownGame | None:
         """The rules engine of the current (or last) game; holds secrets: not for views."""
-        return self._engine
-
-    @property
-    def phase(self) -> str:
-        """'idle', 'setup' (waiting for a complete board), 'remix', 'play' or 'over'."""
-        return self._phase
-
-    @property
-    def online(self) -> bool:
-        return self._online
+        eng = self._engine
+        assert eng is None or isinstance(eng, UpDownGame)
+        return eng
 
     @property
     def picture(self) -> tuple[int, ...]:
         """The codes the referee believes holes 1..10 read."""
         return tuple(self._phys[1:])
 
-    @property
-    def stopped(self) -> Outcome | None:
-        """The outcome of a game stopped with EndGame (the engine's own outcome is None)."""
-        return self._stopped
-
-    def view(self, seat: int | None = None) -> dict[str, Any] | None:
-        """The engine's view for `seat` (None: the public one), or None before any game."""
-        if self._engine is None:
-            return None
-        v = self._engine.view(seat)
-        if self._stopped is not None:
-            v["phase"] = "over"
-            v["to_move"] = None
-            v["outcome"] = {
-                "termination": self._stopped.termination,
-                "winners": list(self._stopped.winners),
-                "scores": list(self._stopped.scores),
-            }
-        return v
-
-    def status(self) -> TableStatus:
-        return TableStatus(
-            board_online=self._online,
-            waiting_for=self._waiting_for(),
-            corrections=tuple(self._issues[h].correction for h in sorted(self._issues)),
-            verdicts=tuple(v for _, _, v in self._recent),
-            faults=tuple(self._faults[k] for k in sorted(self._faults)),
+    def wants_time(self) -> bool:
+        eng = self.engine
+        return (
+            self._phase == PLAY
+            and eng is not None
+            and eng.current_player() >= 0
+            and len(eng.turned) >= FLIPS_PER_TURN
         )
 
-    # --- the entry point ---------------------------------------------------------------------
+    def game_keys(self) -> tuple[KeyOffer, ...]:
+        eng = self.engine
+        if self.hints and self._phase == PLAY and eng is not None and eng.current_player() >= 0:
+            return (KeyOffer("h", "a hint for the player to move", lambda t, _a: Hint(t)),)
+        return ()
 
-    def handle(self, inp: Input) -> Reply:
-        """Log `inp`, then act on it; return the verdicts and the feedback.
+    def corrections(self) -> tuple[str, ...]:
+        return tuple(self._issues[h].correction for h in sorted(self._issues))
 
-        :raises TypeError: for something that is not a referee input (nothing is logged).
-        """
-        if not isinstance(inp, _INPUTS):
-            raise TypeError(f"not a referee input: {inp!r}")
-        inp = self._complete(inp)
-        if self.log is not None:
-            self.log.append(inp)
-        out: list[Verdict] = []
-        if inp.t > self._now:
-            self._now = inp.t
-        self._timers(out)
-        self._remember(out)  # (before an undo in this very input takes them back)
-        said = len(out)
-        if isinstance(inp, Observe):
-            obs = inp.observation
-            if isinstance(obs, HoleObservation):
-                self._on_hole(obs.hole, obs.new_code, out)
-            elif isinstance(obs, CardObservation):
-                if obs.arrived and self._online:
-                    self._on_card(obs.uid, inp.tag or TagInfo(None, None), out)
-            elif isinstance(obs, ButtonObservation):
-                if obs.pressed and self._online:
-                    self._on_button(out)
-            elif isinstance(obs, FaultObservation):
-                self._on_fault(obs, out)
-        elif isinstance(inp, Tick):
-            pass
-        elif isinstance(inp, Picture):
-            for h, code in enumerate(inp.holes[:HOLES], start=1):
-                self._on_hole(h, code, out)
-        elif isinstance(inp, BoardOnline):
-            self._on_online(inp.online, out)
-        elif isinstance(inp, StartGame):
-            self._on_start(inp, out)
-        elif isinstance(inp, Undo):
-            self._on_undo(out)
-        elif isinstance(inp, EndGame):
-            self._on_end_game(out)
-        elif isinstance(inp, NextGame):
-            self._on_next(out)
-        elif isinstance(inp, Hint):
-            self._on_hint(out)
-        self._timers(out)
-        self._remember(out[said:])
-        fb = feedback_for(out) if self._online else None
-        if fb is not None and self.feedback_sink is not None:
-            self.feedback_sink(fb)
-        return Reply(tuple(out), fb)
+    def piece_name(self) -> str:
+        return "task card"
 
-    def _remember(self, verdicts: list[Verdict]) -> None:
-        """Keep the latest public verdicts for the status, each with when it was given."""
-        number = self._engine.game_number if self._engine is not None else 0
-        for v in verdicts:
-            if v.seat is None:
-                self._recent.append((number, self._plays, v))
+    # --- the game's life --------------------------------------------------------------------
 
-    def replay(self, inputs: Iterable[Input]) -> list[Reply]:
-        """Handle every input in order (a log's entries); the replies, one per input."""
-        return [self.handle(i) for i in inputs]
+    def start_setup(self) -> dict[str, Any]:
+        return {"holes": self.picture}
 
-    def _complete(self, inp: Input) -> Input:
-        """Fill in what a replay needs and only the live referee knows: a card's registry entry,
-        the board's picture at a start."""
-        if isinstance(inp, Observe) and inp.tag is None:
-            obs = inp.observation
-            if isinstance(obs, CardObservation) and obs.arrived:
-                return Observe(obs, inp.t, self._resolve(obs.uid))
-        elif isinstance(inp, StartGame) and inp.holes is None:
-            return StartGame(inp.players, inp.variant, inp.seed, inp.t, self.picture)
-        return inp
+    def check_start(self, start: StartGame) -> None:
+        # players and variant only: the board is checked once the table is ready
+        UpDownGame.new(
+            list(start.players),
+            rng=start.seed,
+            variant=Variant.from_dict(start.variant_data),
+            catalogue=self.catalogue,
+        )
 
-    def _resolve(self, uid: str) -> TagInfo:
-        if self.registry is None:
-            return TagInfo(None, None)
-        try:
-            tag = self.registry.lookup(uid)
-        except ValueError:  # a malformed UID: not enrolled either
-            return TagInfo(None, None)
-        return TagInfo(None, None) if tag is None else TagInfo(str(tag.game), str(tag.item))
+    def make_engine(self, start: StartGame) -> UpDownGame:
+        return UpDownGame.new(
+            list(start.players),
+            self._board(),
+            rng=start.seed,
+            variant=Variant.from_dict(start.variant_data),
+            catalogue=self.catalogue,
+        )
+
+    def next_engine(self, engine: Any) -> UpDownGame:
+        assert isinstance(engine, UpDownGame)
+        return engine.next_game(self._board())
+
+    def _board(self) -> dict[int, tuple[str, str]]:
+        board = {}
+        for h in range(1, HOLES + 1):
+            end = self._ends[self._phys[h]]
+            board[h] = (end.pair_id, end.hidden)
+        return board
+
+    def prepare(self, start: StartGame, out: list[Verdict]) -> None:
+        holes = (start.setup or {}).get("holes")
+        if holes is not None:
+            for h, code in enumerate(list(holes)[:HOLES], start=1):
+                self._phys[h] = int(code)
+        problems = self._board_problems()
+        if not self._online:
+            out.append(
+                Verdict(BOARD, "The board is offline: the game starts once it is back.", "board")
+            )
+        elif problems:
+            out.append(
+                Verdict(
+                    BOARD,
+                    f"Cannot start yet: {'; '.join(problems)}. The game starts as soon as every "
+                    "hole holds its own pair.",
+                    "setup",
+                    "Put one pair into every hole.",
+                )
+            )
+        else:
+            self._begin(out)
+
+    def prepare_next(self, out: list[Verdict]) -> None:
+        self._remix_pulled = False
+        self._issues.clear()
+        self._deferred.clear()
+        out.append(
+            Verdict(
+                INFO,
+                "Next game: take all the pairs out, mix them and put one back into every hole. "
+                "The game starts when every hole holds a pair.",
+            )
+        )
+
+    def on_begin(self) -> None:
+        self._issues.clear()
+        self._deferred.clear()
+
+    def on_stop(self) -> None:
+        self._issues.clear()
+        self._deferred.clear()
+
+    def stop_outcome(self) -> Outcome:
+        eng = self.engine
+        assert eng is not None
+        scores = tuple(eng.shovels(s) for s in range(eng.num_players()))
+        best = max(scores)
+        return Outcome("stopped", tuple(i for i, s in enumerate(scores) if s == best), scores)
+
+    def result_text(self, out: Outcome) -> str:
+        eng = self.engine
+        assert eng is not None
+        names = [eng.players[w] for w in out.winners]
+        best = out.scores[out.winners[0]] if out.winners else 0
+        if len(names) == 1:
+            return f"{names[0]} is Buddel King with {best} {plural(best, 'shovel')}"
+        return f"{and_join(names)} share the win with {best} {plural(best, 'shovel')} each"
 
     # --- time ------------------------------------------------------------------------------
 
     def _settled(self) -> bool:
         return self._now - self._last_change >= self.settle_s
 
-    def _timers(self, out: list[Verdict]) -> None:
-        if not self._online:
-            return
-        if self._phase == _PLAY:
-            eng = self._engine
+    def on_time(self, out: list[Verdict]) -> None:
+        if self._phase == PLAY:
+            eng = self.engine
             assert eng is not None
             if (
                 self._settled()
@@ -454,17 +325,29 @@ class UpDownReferee:
                 and self._agrees()
             ):
                 self._end_turn((), out)
-        elif self._phase in (_SETUP, _REMIX):
-            if (self._phase == _SETUP or self._remix_pulled) and self._settled():
+        elif self._phase == SETUP:
+            if (self._pending is not None or self._remix_pulled) and self._settled():
                 if not self._board_problems():
                     self._begin(out)
+
+    # --- the board's health ----------------------------------------------------------------
+
+    def on_offline(self) -> None:
+        self._offline_seen.clear()
+
+    def on_online_again(self, out: list[Verdict]) -> None:
+        self._last_change = self._now  # the settle time starts again
+        seen, self._offline_seen = self._offline_seen, {}
+        for h in sorted(seen):
+            self.on_hole(h, seen[h], out)
 
     # --- the physical picture ---------------------------------------------------------------
 
     def _exp(self, h: int) -> int:
         """The code the engine has in hole h."""
-        assert self._engine is not None
-        e = self._engine.board[h - 1]
+        eng = self.engine
+        assert eng is not None
+        e = eng.board[h - 1]
         return self._code_of[(e.pair, e.hidden)]
 
     def _agrees(self) -> bool:
@@ -487,10 +370,10 @@ class UpDownReferee:
                 where.setdefault(end.pair_id, []).append(h)
         for holes in where.values():
             if len(holes) > 1:
-                out.append(f"holes {_and_join([str(h) for h in holes])} read the same pair")
+                out.append(f"holes {and_join([str(h) for h in holes])} read the same pair")
         return out
 
-    def _on_hole(self, h: int, code: int, out: list[Verdict]) -> None:
+    def on_hole(self, h: int, code: int, out: list[Verdict]) -> None:
         if not 1 <= h <= HOLES:
             return  # a hole the game does not have
         if not self._online:
@@ -500,13 +383,13 @@ class UpDownReferee:
             return
         self._phys[h] = code
         self._last_change = self._now
-        if self._phase in (_SETUP, _REMIX):
+        if self._phase == SETUP:
             if code == EMPTY:
                 self._remix_pulled = True
             elif code not in self._ends:
                 out.append(self._invalid_verdict(h, code))
             return
-        if self._phase != _PLAY:
+        if self._phase != PLAY:
             return
         issue = self._issues.get(h)
         self._deferred.discard(h)
@@ -525,7 +408,7 @@ class UpDownReferee:
         self._reconcile(out)
 
     def _count_words(self) -> str:
-        eng = self._engine
+        eng = self.engine
         if eng is None or eng.current_player() < 0:
             return ""
         return f" ({len(eng.turned)} of {FLIPS_PER_TURN} turned)"
@@ -540,7 +423,7 @@ class UpDownReferee:
 
     def _evaluate(self, h: int, out: list[Verdict]) -> None:
         """Judge what hole h reads now, as if the pair had just been put in."""
-        eng = self._engine
+        eng = self.engine
         assert eng is not None
         code = self._phys[h]
         home = eng.board[h - 1]
@@ -596,7 +479,7 @@ class UpDownReferee:
             out.append(
                 Verdict(
                     ILLEGAL,
-                    f"First {_lower_first(issue.correction)} Hole {h} is taken into account "
+                    f"First {lower_first(issue.correction)} Hole {h} is taken into account "
                     "after that.",
                     issue.rule,
                     issue.correction,
@@ -627,7 +510,7 @@ class UpDownReferee:
     # --- engine calls ------------------------------------------------------------------------
 
     def _play(self, action: Reinsert, h: int, out: list[Verdict]) -> None:
-        eng = self._engine
+        eng = self.engine
         assert eng is not None
         unturned = action.to_hole == action.from_hole and action.hidden == eng.board[h - 1].hidden
         try:
@@ -648,7 +531,7 @@ class UpDownReferee:
     def _fix_text(self, h: int, kind: str) -> str:
         """What puts hole h back as the engine has it: its own pair turned back, or another
         pair moved back home."""
-        eng = self._engine
+        eng = self.engine
         assert eng is not None
         if kind == "own":
             up = colour_name(eng.board[h - 1].visible)
@@ -657,21 +540,12 @@ class UpDownReferee:
         k = next(k for k, e in enumerate(eng.board, start=1) if e.pair == end.pair_id)
         return f"Move the pair from hole {h} back into hole {k}."
 
-    def _played(self) -> None:
-        """After every successful engine play: note the start of a new turn."""
-        self._plays += 1
-        eng = self._engine
-        assert eng is not None
-        if eng.current_player() >= 0 and not eng.turned:
-            if not self._checkpoints or self._checkpoints[-1][1] != eng.turn:
-                self._checkpoints.append((self._plays, eng.turn))
-
     # --- the turn's end ----------------------------------------------------------------------
 
-    def _on_button(self, out: list[Verdict]) -> None:
-        if self._phase != _PLAY:
+    def on_button(self, out: list[Verdict]) -> None:
+        if self._phase != PLAY:
             return
-        eng = self._engine
+        eng = self.engine
         assert eng is not None
         if eng.current_player() >= 0 and self._issues:
             first = min(self._issues)
@@ -679,7 +553,7 @@ class UpDownReferee:
             out.append(
                 Verdict(
                     ILLEGAL,
-                    f"First {_lower_first(issue.correction)} The turn can end after that.",
+                    f"First {lower_first(issue.correction)} The turn can end after that.",
                     issue.rule,
                     issue.correction,
                 )
@@ -689,7 +563,7 @@ class UpDownReferee:
         self._end_turn(empty, out)
 
     def _end_turn(self, empty: tuple[int, ...], out: list[Verdict]) -> None:
-        eng = self._engine
+        eng = self.engine
         assert eng is not None
         seat = eng.current_player()
         won_before = len(eng.won(seat)) if seat >= 0 else 0
@@ -710,71 +584,23 @@ class UpDownReferee:
         total = eng.shovels(seat)
         head = (
             f"{eng.players[seat]} solved {card.id} ({card.describe()}): +{card.shovels} "
-            f"{_plural(card.shovels, 'shovel')}, {total} in all."
+            f"{plural(card.shovels, 'shovel')}, {total} in all."
         )
         if text.startswith(head):
             out.append(Verdict(SOLVED, head))
             out.append(Verdict(END, text[len(head) :].strip()))
         else:
             out.append(Verdict(SOLVED, text))
-            out.append(Verdict(END, f"The game ends. {self._result_text(outcome)}."))
-        self._phase = _OVER
-        self._finish(outcome)
-
-    def _result_text(self, out: Outcome) -> str:
-        eng = self._engine
-        assert eng is not None
-        names = [eng.players[w] for w in out.winners]
-        best = out.scores[out.winners[0]] if out.winners else 0
-        if len(names) == 1:
-            return f"{names[0]} is Buddel King with {best} {_plural(best, 'shovel')}"
-        return f"{_and_join(names)} share the win with {best} {_plural(best, 'shovel')} each"
-
-    def _finish(self, outcome: Outcome) -> None:
-        if self.log is None:
-            return
-        eng = self._engine
-        assert eng is not None
-        self.log.finish(
-            {
-                "game_number": eng.game_number,
-                "termination": outcome.termination,
-                "winners": [eng.players[w] for w in outcome.winners],
-                "scores": {eng.players[i]: s for i, s in enumerate(outcome.scores)},
-            },
-            self._now,
-        )
+            out.append(Verdict(END, f"The game ends. {self.result_text(outcome)}."))
+        self._game_over(outcome)
 
     # --- cards ---------------------------------------------------------------------------------
 
-    def _on_card(self, uid: str, tag: TagInfo, out: list[Verdict]) -> None:
-        if self._phase == _IDLE:
+    def on_tap(self, item: str, uid: str, out: list[Verdict]) -> None:
+        if self._phase != PLAY:
             return
-        if not tag.enrolled:
-            out.append(
-                Verdict(
-                    BOARD,
-                    f"Tag {uid} is not enrolled: run upref enroll {GAME} to enrol the card.",
-                    "tag",
-                )
-            )
-            return
-        if tag.game != GAME:
-            title = GAME_TITLES.get(str(tag.game), str(tag.game))
-            out.append(
-                Verdict(
-                    BOARD,
-                    f"Tag {uid} is enrolled for {title}, not for Up And Down: that is not a "
-                    "task card of this game.",
-                    "tag",
-                )
-            )
-            return
-        if self._phase != _PLAY:
-            return
-        eng = self._engine
+        eng = self.engine
         assert eng is not None
-        item = str(tag.item)
         if eng.current_player() == CHANCE:
             seat = eng.deal_action().seat
             try:
@@ -797,179 +623,31 @@ class UpDownReferee:
                     )
                 )
 
-    # --- board state -------------------------------------------------------------------------
+    # --- undo --------------------------------------------------------------------------------
 
-    def _on_online(self, online: bool, out: list[Verdict]) -> None:
-        if online == self._online:
-            return
-        self._online = online
-        if not online:
-            self._offline_seen.clear()
-            out.append(
-                Verdict(
-                    BOARD,
-                    "The board is offline: nothing counts until it is back. Check its USB cable.",
-                    "board",
-                )
-            )
-            return
-        out.append(Verdict(BOARD, "The board is back online.", "board"))
-        self._last_change = self._now  # the settle time starts again
-        seen, self._offline_seen = self._offline_seen, {}
-        for h in sorted(seen):
-            self._on_hole(h, seen[h], out)
-
-    def _on_fault(self, obs: FaultObservation, out: list[Verdict]) -> None:
-        advice = _fault_advice(obs.kind, obs.where, obs.text)
-        if obs.raised:
-            if ":" not in obs.key:
-                self._faults[obs.key] = advice
-            out.append(Verdict(BOARD, f"Board fault: {advice}.", "board"))
-        elif obs.key in self._faults:
-            del self._faults[obs.key]
-            out.append(Verdict(INFO, f"Board fault cleared: {_fault_place(obs)}.", "board"))
-
-    # --- host inputs -----------------------------------------------------------------------
-
-    def _on_start(self, inp: StartGame, out: list[Verdict]) -> None:
-        if self._phase == _PLAY:
-            out.append(Verdict(INFO, "A game is on: end it before starting another."))
-            return
-        try:  # players and variant first, before any board
-            UpDownGame.new(
-                list(inp.players), rng=inp.seed, variant=inp.variant, catalogue=self.catalogue
-            )
-        except ValueError as exc:
-            out.append(Verdict(INFO, f"Cannot start: {exc}."))
-            return
-        if inp.holes is not None:
-            for h, code in enumerate(inp.holes[:HOLES], start=1):
-                self._phys[h] = code
-        self._pending = inp
-        self._phase = _SETUP
-        problems = self._board_problems()
-        if not self._online:
-            out.append(
-                Verdict(BOARD, "The board is offline: the game starts once it is back.", "board")
-            )
-        elif problems:
-            out.append(
-                Verdict(
-                    BOARD,
-                    f"Cannot start yet: {'; '.join(problems)}. The game starts as soon as every "
-                    "hole holds its own pair.",
-                    "setup",
-                    "Put one pair into every hole.",
-                )
-            )
-        else:
-            self._begin(out)
-
-    def _begin(self, out: list[Verdict]) -> None:
-        board = {}
-        for h in range(1, HOLES + 1):
-            end = self._ends[self._phys[h]]
-            board[h] = (end.pair_id, end.hidden)
-        if self._phase == _REMIX:
-            assert self._engine is not None
-            eng = self._engine.next_game(board)
-        else:
-            p = self._pending
-            assert p is not None
-            eng = UpDownGame.new(
-                list(p.players), board, rng=p.seed, variant=p.variant, catalogue=self.catalogue
-            )
-        self._engine = eng
-        self._phase = _PLAY
-        self._pending = None
-        self._stopped = None
-        self._issues.clear()
-        self._deferred.clear()
-        self._plays = 0
-        self._checkpoints = []
-        self._recent.clear()  # the table's list starts again with the game
-        out.append(Verdict(INFO, eng.verdict))
-
-    def _on_end_game(self, out: list[Verdict]) -> None:
-        if self._phase in (_SETUP, _REMIX):
-            self._phase = _OVER if self._engine is not None else _IDLE
-            self._pending = None
-            out.append(Verdict(INFO, "Start cancelled."))
-            return
-        if self._phase != _PLAY:
-            out.append(Verdict(INFO, "No game is on."))
-            return
-        eng = self._engine
+    def turn_start(self) -> int | None:
+        eng = self.engine
         assert eng is not None
-        scores = tuple(eng.shovels(s) for s in range(eng.num_players()))
-        best = max(scores)
-        outcome = Outcome("stopped", tuple(i for i, s in enumerate(scores) if s == best), scores)
-        self._stopped = outcome
-        self._phase = _OVER
-        self._issues.clear()
-        self._deferred.clear()
-        out.append(Verdict(END, f"Game stopped. {self._result_text(outcome)}."))
-        self._finish(outcome)
+        if eng.current_player() >= 0 and not eng.turned:
+            return eng.turn
+        return None
 
-    def _on_next(self, out: list[Verdict]) -> None:
-        if self._phase == _PLAY:
-            out.append(Verdict(INFO, "The game is not over: end it before the next one."))
-            return
-        if self._engine is None:
-            out.append(Verdict(INFO, "No game to follow: start one."))
-            return
-        if self._phase == _REMIX:
-            return
-        self._phase = _REMIX
-        self._remix_pulled = False
-        if self.log is not None:
-            self.log.reopen()  # the session goes on: a resume picks it up
-        self._issues.clear()
-        self._deferred.clear()
-        out.append(
-            Verdict(
-                INFO,
-                "Next game: take all the pairs out, mix them and put one back into every hole. "
-                "The game starts when every hole holds a pair.",
-            )
-        )
+    def turn_in_progress(self) -> bool:
+        eng = self.engine
+        assert eng is not None
+        return bool(eng.turned) or eng.current_player() < 0
 
-    def _on_undo(self, out: list[Verdict]) -> None:
-        eng = self._engine
-        if self._phase not in (_PLAY, _OVER) or eng is None or self._stopped is not None:
-            out.append(Verdict(INFO, "Nothing to undo."))
-            return
-        if not self._online:
-            out.append(Verdict(BOARD, "The board is offline: undo once it is back.", "board"))
-            return
-        cps = self._checkpoints
-        progressed = eng.turned or eng.current_player() < 0
-        if cps and self._plays > cps[-1][0] and progressed:
-            target = cps[-1][0]
-        elif len(cps) >= 2:
-            cps.pop()
-            target = cps[-1][0]
-        else:
-            out.append(Verdict(INFO, "Nothing to undo."))
-            return
-        n = eng.num_players()
-        won_before = [len(eng.won(s)) for s in range(n)]
-        stack_before = len(eng.stack)
-        was_over = self._phase == _OVER
-        while self._plays > target:
-            eng.undo()
-            self._plays -= 1
-        self._phase = _PLAY
-        number = eng.game_number
-        kept = [r for r in self._recent if r[0] != number or r[1] <= target]
-        self._recent.clear()
-        self._recent.extend(kept)
-        if was_over and self.log is not None:
-            self.log.reopen()
-        seat = eng.current_player()
-        parts = [f"Undone: back to the start of {eng.players[seat]}'s turn."]
+    def before_undo(self) -> tuple[list[int], int]:
+        eng = self.engine
+        assert eng is not None
+        return [len(eng.won(s)) for s in range(eng.num_players())], len(eng.stack)
+
+    def after_undo(self, before: Any) -> list[str]:
+        eng = self.engine
+        assert eng is not None
+        won_before, stack_before = before
         fixes: list[str] = []
-        for s in range(n):
+        for s in range(eng.num_players()):
             if len(eng.won(s)) < won_before[s]:
                 fix = f"{eng.players[s]}: the card you won last is your task card again"
                 if len(eng.stack) > stack_before:
@@ -988,14 +666,16 @@ class UpDownReferee:
             fix = self._fix_text(h, kind)
             self._issues[h] = _Issue(kind, "undo", fix)
             fixes.append(fix)
-        out.append(Verdict(OK, " ".join(parts + fixes), "undo", " ".join(fixes) or None))
+        return fixes
 
-    def _on_hint(self, out: list[Verdict]) -> None:
+    # --- hints --------------------------------------------------------------------------------
+
+    def _on_hint(self, _inp: Hint, out: list[Verdict]) -> None:
         if not self.hints:
             out.append(Verdict(INFO, "Hints are off."))
             return
-        eng = self._engine
-        if self._phase != _PLAY or eng is None or eng.current_player() < 0:
+        eng = self.engine
+        if self._phase != PLAY or eng is None or eng.current_player() < 0:
             out.append(Verdict(INFO, "No hint now: no turn is on."))
             return
         seat = eng.current_player()
@@ -1007,33 +687,29 @@ class UpDownReferee:
         elif not holes:
             text = f"Hint for {name}: three pairs are turned; end your turn."
         else:
-            which = ("hole " if len(holes) == 1 else "holes ") + _and_join([str(h) for h in holes])
+            which = ("hole " if len(holes) == 1 else "holes ") + and_join([str(h) for h in holes])
             if detail.solves_now:
                 text = f"Hint for {name}: turn {which} to solve your card now."
             else:
                 text = (
                     f"Hint for {name}: turn {which}; your card can then be solved in "
-                    f"{detail.turns - 1} more {_plural(detail.turns - 1, 'turn')}."
+                    f"{detail.turns - 1} more {plural(detail.turns - 1, 'turn')}."
                 )
         out.append(Verdict(INFO, text, "hint", seat=seat))
 
     # --- what the table is waiting for --------------------------------------------------------
 
-    def _waiting_for(self) -> str | None:
-        if not self._online:
-            return "The board to come back online (check its USB cable)."
-        if self._phase == _IDLE:
-            return "A game to be started."
-        if self._phase == _SETUP:
+    def waiting_for_game(self) -> str | None:
+        if self._phase == SETUP and self._pending is not None:
             problems = self._board_problems()
             if problems:
                 return f"Every hole to hold a pair: {'; '.join(problems)}."
             return "The board to settle: the game is about to start."
-        if self._phase == _REMIX:
+        if self._phase == SETUP:
             return "The pairs to be re-mixed: take them out, mix them, put one into every hole."
-        eng = self._engine
+        eng = self.engine
         assert eng is not None
-        if self._phase == _OVER:
+        if self._phase == OVER:
             return "The next game (or a new one)."
         if self._issues:
             return self._issues[min(self._issues)].correction
@@ -1044,36 +720,9 @@ class UpDownReferee:
         name = eng.players[seat]
         done = len(eng.turned)
         if done < FLIPS_PER_TURN:
-            return f"{name}: turn {FLIPS_PER_TURN - done} more different {_plural(FLIPS_PER_TURN - done, 'pair')} ({done} of {FLIPS_PER_TURN} turned)."
+            return f"{name}: turn {FLIPS_PER_TURN - done} more different {plural(FLIPS_PER_TURN - done, 'pair')} ({done} of {FLIPS_PER_TURN} turned)."
         empty = [h for h in range(1, HOLES + 1) if self._phys[h] == EMPTY]
         if empty:
-            which = ("hole " if len(empty) == 1 else "holes ") + _and_join([str(h) for h in empty])
+            which = ("hole " if len(empty) == 1 else "holes ") + and_join([str(h) for h in empty])
             return f"{name}: put the pair back into {which}."
         return f"{name}: hands off the board, the turn ends in a moment (or press the button)."
-
-
-# --- helpers ---------------------------------------------------------------------------------
-
-
-def _fault_place(obs: FaultObservation) -> str:
-    if obs.kind == "sensor":
-        return f"sensor {obs.where[1:]}"
-    if obs.kind == "hole":
-        return f"hole {obs.where[1:]}"
-    if obs.kind == "rfid":
-        return "RFID reader"
-    return f"{obs.kind} {obs.where}"
-
-
-def _lower_first(text: str) -> str:
-    return text[:1].lower() + text[1:]
-
-
-def _and_join(parts: list[str]) -> str:
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
-def _plural(n: int, word: str) -> str:
-    return word if n == 1 else word + "s"

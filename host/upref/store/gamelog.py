@@ -18,10 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from upref.board.codes import CodeTable
-from upref.games.updown.engine import Variant
 from upref.paths import data_dir
-from upref.referee.inputs import Input, from_dict, to_dict, variant_to_dict
 
 __all__ = [
     "FORMAT",
@@ -135,9 +132,9 @@ class Entry:
         """The JSONL line: {"seq", "t", "kind", fields...}."""
         return {"seq": self.seq, "t": self.t, "kind": self.kind, **self.payload}
 
-    def input(self, codes: CodeTable) -> Input:
-        """The referee input this entry records."""
-        return from_dict({"kind": self.kind, "t": self.t, **self.payload}, codes)
+    def input_dict(self) -> dict[str, Any]:
+        """The JSON form of the input this entry records (a referee's `decode` reads it)."""
+        return {"kind": self.kind, "t": self.t, **self.payload}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Entry:
@@ -226,21 +223,20 @@ class GameLog:
         cls,
         path: Path | str | None = None,
         *,
-        game: str = "updown",
+        game: str,
         players: Iterable[str],
-        variant: Variant | Mapping[str, Any] | None = None,
+        variant: Mapping[str, Any] | None = None,
         seed: int = 0,
         config: Mapping[str, Any] | None = None,
         created: float | None = None,
         durable: bool = True,
     ) -> GameLog:
-        """A new game row. `config` is what a replay needs besides the inputs
-        (`UpDownReferee.config()`); `created` defaults to now (wall clock)."""
+        """A new game row: the game's name, its players, its variant and seed as data, and
+        `config`, what a replay needs besides the inputs (the referee's `config()`); `created`
+        defaults to now (wall clock)."""
         p = Path(path) if path is not None else default_path()
         conn = _connect(p, durable)
-        if variant is None:
-            variant = Variant()
-        var = variant_to_dict(variant) if isinstance(variant, Variant) else dict(variant)
+        var = dict(variant or {})
         cur = conn.execute(
             "INSERT INTO games (game, created, players, variant, seed, config, status) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -273,7 +269,7 @@ class GameLog:
     def open_latest(
         cls,
         path: Path | str | None = None,
-        game: str | None = "updown",
+        game: str | None = None,
         unfinished: bool = True,
         *,
         durable: bool = True,
@@ -336,27 +332,24 @@ class GameLog:
         )
         return [Entry(seq, t, kind, json.loads(payload)) for seq, t, kind, payload in rows]
 
-    def inputs(self, codes: CodeTable) -> list[Input]:
-        """The entries as referee inputs (`codes` rebuilds hole states)."""
-        return [e.input(codes) for e in self.entries()]
-
     def __len__(self) -> int:
         return self._seq
 
     # --- writing -----------------------------------------------------------------------------
 
-    def append(self, inp: Input) -> int:
-        """Record one input, committed at once; returns its seq."""
-        d = to_dict(inp)
-        kind = d.pop("kind")
-        t = d.pop("t")
+    def append(self, entry: Mapping[str, Any]) -> int:
+        """Record one input, given in its JSON form ({"kind", "t", fields...}), committed at
+        once; returns its seq."""
+        d = dict(entry)
+        kind = str(d.pop("kind"))
+        t = float(d.pop("t"))
         return self._insert(t, kind, d)
 
-    def append_many(self, inputs: Iterable[Input]) -> int:
+    def append_many(self, entries: Iterable[Mapping[str, Any]]) -> int:
         """Record many inputs in one transaction (imports, benchmarks); returns the last seq."""
         with self._transaction():
-            for inp in inputs:
-                self.append(inp)
+            for entry in entries:
+                self.append(entry)
         return self._seq
 
     def finish(self, outcome: Mapping[str, Any], t: float | None = None) -> None:

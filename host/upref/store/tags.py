@@ -6,14 +6,14 @@ sticker sits on one card). An item has **one** tag: giving it another (the card 
 replaced, or re-stickered) must be asked for with `replace=True`, which drops the old tag, so a
 stale sticker never keeps meaning the card. Every change is committed at once.
 
-`catalogue_items(game)` lists the items a game's catalogue has, with a label a person can match
-against the printed card ("T07: 2 shovels — black 3, red 1").
+The registry knows no game: a game is a name (`updown`, `upturn` ...) and an item an id from
+that game's catalogue; which names and ids exist is the game registry's business
+(`upref.registry`), asked by the commands before they enrol anything.
 """
 
 from __future__ import annotations
 
 import contextlib
-import itertools
 import re
 import sqlite3
 import time
@@ -21,21 +21,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from upref.games import GAME_TITLES, GAMES
 from upref.link.protocol import UID_HEX_LENGTHS
 from upref.paths import data_dir
 
 __all__ = [
-    "GAMES",
-    "GAME_TITLES",
-    "CatalogueUnavailable",
     "Enrolled",
     "ItemTaken",
     "RegistryError",
     "Tag",
     "TagRegistry",
     "TagTaken",
-    "catalogue_items",
     "check_game",
     "default_path",
     "normalize_uid",
@@ -84,10 +79,6 @@ class ItemTaken(RegistryError):
         )
 
 
-class CatalogueUnavailable(RegistryError):
-    """The game's catalogue of items is not available (yet)."""
-
-
 @dataclass(frozen=True)
 class Tag:
     uid: str
@@ -131,10 +122,14 @@ def normalize_uid(text: str) -> str:
     return uid
 
 
+_GAME = re.compile(r"[a-z][a-z0-9]{0,31}")
+
+
 def check_game(game: str) -> str:
-    """:raises RegistryError: for a name that is not one of `GAMES`."""
-    if game not in GAMES:
-        raise RegistryError(f"unknown game {game!r}; the games are {', '.join(GAMES)}")
+    """:raises RegistryError: for text that cannot be a game's name (lower-case letters and
+    digits, as `upref play` takes them)."""
+    if not isinstance(game, str) or not _GAME.fullmatch(game):
+        raise RegistryError(f"not a game's name: {game!r} (names are like updown, upturn)")
     return game
 
 
@@ -210,10 +205,8 @@ class TagRegistry:
         """item -> uid for every enrolled item of `game`."""
         return {t.item: t.uid for t in self.tags(game)}
 
-    def missing(self, game: str, all_items: Iterable[str] | None = None) -> list[str]:
-        """The items of `all_items` (default: the game's catalogue) with no tag, in their order."""
-        if all_items is None:
-            all_items = [item for item, _ in catalogue_items(game)]
+    def missing(self, game: str, all_items: Iterable[str]) -> list[str]:
+        """The items of `all_items` (the game's catalogue) with no tag, in their order."""
         have = self.items(game)
         return [item for item in all_items if item not in have]
 
@@ -305,86 +298,3 @@ class TagRegistry:
             return list(self._db.execute(sql, args).fetchall())
         except sqlite3.Error as exc:
             raise RegistryError(f"tag registry {self.path}: {exc}") from None
-
-
-# --- catalogues ------------------------------------------------------------------------------
-
-
-def catalogue_items(game: str) -> list[tuple[str, str]]:
-    """(item id, label) for every item of the game that carries a tag, in catalogue order.
-
-    :raises RegistryError: for an unknown game.
-    :raises CatalogueUnavailable: for a game whose item ids are not fixed yet.
-    :raises ValueError: when the game's catalogue data file is invalid.
-    """
-    check_game(game)
-    if game == "updown":
-        return list(_updown_items())
-    if game == "whatsup":
-        return list(_whatsup_items())
-    if game == "flipabird":
-        return list(_flipabird_items())
-    why = {
-        "up": "RULINGS.md §2.1 gives the cards (13 per colour set, one set per player) but no "
-        "tag ids for them",
-        "upturn": "RULINGS.md §5.1 gives the tiles (80 numbered, 26 action) but no tag ids, and "
-        "the real set of numbers is not known",
-    }[game]
-    ready = ", ".join(g for g in GAMES if g not in ("up", "upturn"))
-    raise CatalogueUnavailable(
-        f"the {GAME_TITLES[game]} ({game}) catalogue is not available yet: {why}. "
-        f"Enrolment works for {ready}"
-    )
-
-
-def _updown_items() -> Iterator[tuple[str, str]]:
-    from upref.games.updown.cards import colour_name, load_catalogue
-
-    for card in load_catalogue().cards:
-        counts = ", ".join(f"{colour_name(c)} {n}" for c, n in card.counts)
-        plural = "" if card.shovels == 1 else "s"
-        yield card.id, f"{card.id}: {card.shovels} shovel{plural} — {counts}"
-
-
-# What's Up (RULINGS.md §1.1): the 30 cards are the 30 edges of the rook's graph on the faces
-# (count x colour), listed in the order of the table there: faces ordered by count then colour.
-_WHATSUP_COLOURS = ("red", "yellow", "green", "purple")
-
-
-def _whatsup_items() -> Iterator[tuple[str, str]]:
-    faces = [(n, c) for n in (1, 2, 3) for c in _WHATSUP_COLOURS]
-    cards = [
-        (a, b) for a, b in itertools.combinations(faces, 2) if (a[0] == b[0]) != (a[1] == b[1])
-    ]
-    for i, ((n1, c1), (n2, c2)) in enumerate(cards, start=1):
-        yield f"W{i:02d}", f"W{i:02d}: {n1} {c1} / {n2} {c2}"
-
-
-# Flip a Bird (RULINGS.md §3.1, default catalogue): 48 bird cards and 12 special cards.
-_FLIP_COLOURS = {"B": "blue", "G": "green", "R": "red", "Y": "yellow"}
-_FLIP_SPECIALS = (
-    ("S-NC1", "Special cards do not count", "open"),
-    ("S-NC2", "Special cards do not count", "covered"),
-    ("S-NB1", "Neighbour cards do not count", "open"),
-    ("S-NB2", "Neighbour cards do not count", "covered"),
-    ("S-NOT-B", "Blue does not count", "open"),
-    ("S-NOT-R", "Red does not count", "open"),
-    ("S-NOT-G", "Green does not count", "covered"),
-    ("S-NOT-Y", "Yellow does not count", "covered"),
-    ("S-DBL-G", "Green counts double", "open"),
-    ("S-DBL-Y", "Yellow counts double", "open"),
-    ("S-DBL-B", "Blue counts double", "covered"),
-    ("S-DBL-R", "Red counts double", "covered"),
-)
-
-
-def _flipabird_items() -> Iterator[tuple[str, str]]:
-    for letter, colour in _FLIP_COLOURS.items():
-        for birds in (1, 2, 3):
-            for copy in "abcd":
-                back = "open" if copy in "ab" else "covered"
-                item = f"{letter}{birds}{copy}"
-                plural = "" if birds == 1 else "s"
-                yield item, f"{item}: {colour}, {birds} bird{plural}, {back} cage on the back"
-    for item, text, back in _FLIP_SPECIALS:
-        yield item, f"{item}: {text}, {back} cage on the back"

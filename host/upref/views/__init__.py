@@ -1,20 +1,5 @@
-"""Views: they only read. The table scoreboard (terminal, plain text, JSON) never shows hidden
-information; `render_private` is for one player's own screen."""
-
-from upref.views.private import render_private
-from upref.views.scoreboard import (
-    Scoreboard,
-    render_scoreboard,
-    scoreboard_data,
-    scoreboard_json,
-    scoreboard_text,
-)
-
-__all__ = [
-    "Scoreboard",
-    "render_private",
-    "render_scoreboard",
-    "scoreboard_data",
-    "scoreboard_json",
-    "scoreboard_text",
-]
+"""Layer 6, the views: they only read. The scoreboard is data first (`blocks`: lines, tables,
+the verdict feed, boxes), built by the shared frame (`scoreboard`) around each game's panel
+(`upref.views.<game>`), then drawn by a renderer: `terminal` (Rich), `plain` (lines for pipes),
+or JSON (`Board.as_json()`). The table's scoreboard never shows hidden information; a panel's
+`private` blocks are for one player's own screen."""

@@ -4,15 +4,19 @@ five; whoever takes the last wins."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import pytest
-from upref.games.base import TERMINAL, GameState, IllegalMoveError, Outcome
+from upref.games.base import TERMINAL, GameState, GameView, IllegalMoveError, Outcome
 
 
 @dataclass(frozen=True, order=True)
 class Take:
     n: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class PileView(GameView):
+    pile: int
 
 
 class Pile(GameState[Take]):
@@ -22,6 +26,10 @@ class Pile(GameState[Take]):
 
     def num_players(self) -> int:
         return 2
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return ("A", "B")
 
     def current_player(self) -> int:
         return TERMINAL if self._s[0] == 0 else self._s[1]
@@ -41,8 +49,13 @@ class Pile(GameState[Take]):
         winner = 1 - self._s[1]
         return Outcome("last", (winner,), tuple(int(s == winner) for s in range(2)))
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return {"pile": self._s[0]}
+    def view(self, seat: int | None) -> PileView:
+        over = self._s[0] == 0
+        return PileView(
+            game="pile", game_number=1, names=self.players, phase="over" if over else "take",
+            to_move=None if over else self._s[1], outcome=self.outcome(), verdict="",
+            seat=seat, pile=self._s[0],
+        )
 
     def clone(self) -> Pile:
         other = Pile()
@@ -83,21 +96,21 @@ def test_play_apply_undo_returns() -> None:
     with pytest.raises(IllegalMoveError) as info:
         game.apply(Take(3))  # trusting, but never corrupting
     assert info.value.rule == "apply" and "Take(n=3)" in str(info.value)
-    assert game.view(None) == {"pile": 3} and game.is_legal(Take(1)) and not game.is_legal(Take(3))
+    assert game.view(None).pile == 3 and game.is_legal(Take(1)) and not game.is_legal(Take(3))
     with pytest.raises(RuntimeError):
         game.apply(Take(2))  # a fault inside _do restores the state
-    assert game.view(None) == {"pile": 3}
+    assert game.view(None).pile == 3
     twin = game.clone()
     twin.apply(Take(1))
-    assert game.view(None) == {"pile": 3} and twin.view(None) == {"pile": 2}
+    assert game.view(None).pile == 3 and twin.view(None).pile == 2
     game.apply(Take(1))
     game.apply(Take(2))
     assert game.is_terminal() and game.current_player() == TERMINAL
     assert game.returns() == (1.0, 0.0)
     game.undo()
-    assert game.view(None) == {"pile": 2}
+    assert game.view(None).pile == 2
     game.undo()
     game.undo()
-    assert game.view(None) == {"pile": 5} and not game.can_undo()
+    assert game.view(None).pile == 5 and not game.can_undo()
     with pytest.raises(IndexError):
         game.undo()

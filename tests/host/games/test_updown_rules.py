@@ -345,13 +345,13 @@ def test_M10_mole_mix_counts_box_rotations_only() -> None:
     plain = new_game(["T07", "T08", "T09"], ["T07", "T08"], board=T07_IN_ONE)
     combo = find_turn(game, t07)
     assert combo is not None
-    assert game.rotations == 0 and game.view(None)["rotations"] == 0
+    assert game.rotations == 0 and game.view(None).rotations == 0
     text = turn(game, combo)
     turn(plain, combo)
     assert "Ann turns the box by one corner" in text
-    assert game.rotations == 1 and game.view(None)["rotations"] == 1
+    assert game.rotations == 1 and game.view(None).rotations == 1
     assert game.board == plain.board and game.won(0) == plain.won(0)  # no other effect
-    assert "rotations" not in plain.view(None)
+    assert plain.view(None).rotations is None
 
 
 def test_M11_impossible_card_is_removed_at_setup() -> None:
@@ -373,7 +373,7 @@ def test_M11_impossible_card_is_removed_at_setup() -> None:
     assert "T99" not in game.stack and game.removed_cards[0][0] == "T99"
     assert "Card T99 removed from the stack (M-11)" in game.verdict
     assert "two colours cannot both show no mole" in game.verdict
-    assert game.view(None)["removed"] == ["T99"]
+    assert game.view(None).removed == ("T99",)
     err = refused(game, DrawTask(0, "T99"))
     assert err.rule == "M-11"
 
@@ -428,7 +428,7 @@ def test_rulebook_example_three_black_and_one_red() -> None:
     assert combo is not None
     text = turn(game, combo)
     assert text.startswith("Ann solved T07 (3 black and 1 red): +2 shovels, 2 in all.")
-    assert game.view(None)["players"][0]["won"][0]["card"] == "K3 R1"
+    assert game.view(None).players[0].won[0].card == "K3 R1"
 
 
 # --- other behaviour -----------------------------------------------------------------------
@@ -490,7 +490,7 @@ def test_several_games_in_a_row() -> None:
     assert second.history == (first,)
     assert second.current_player() == CHANCE and len(second.stack) == 3  # a fresh stack
     assert all(second.task(s) is None and second.won(s) == () for s in range(2))
-    assert second.view(None)["history"][0]["winners"] == [0]
+    assert second.view(None).history[0].winners == (0,)
     third = second.next_game(board=mix_board(random.Random(99)))
     assert third.game_number == 3 and third.board == mix_board(random.Random(99))
     assert third.history == (first,)  # game 2 was not finished

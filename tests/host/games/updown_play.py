@@ -8,6 +8,7 @@ import json
 import random
 import re
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict
 from pathlib import Path
 
 from upref.games.base import CHANCE, IllegalMoveError
@@ -129,24 +130,24 @@ def check_views(game: UpDownGame) -> None:
     """The public view holds no hidden colour, no pair id and no unsolved card; a seat's view
     holds its own card and nobody else's."""
     public = game.view(None)
-    text = json.dumps(public)
-    assert "P-" not in text and "hidden" not in text and "task" not in public
-    assert [h["up"] for h in public["holes"]] == [COLOUR_NAMES[c] for c in game.visible()]
-    assert sum(public["visible"].values()) == 10
+    text = json.dumps(asdict(public))
+    assert "P-" not in text and "hidden" not in text and public.task is None
+    assert [h.up for h in public.holes] == [COLOUR_NAMES[c] for c in game.visible()]
+    assert sum(n for _, n in public.visible) == 10
     secrets = [game.task(s) for s in range(game.num_players())]
     for card in secrets:
         if card is not None:
             assert card.id not in text, (card.id, text)
-    check_public_text(game, public["verdict"])
+    check_public_text(game, public.verdict)
     for seat in range(game.num_players()):
-        seat_text = json.dumps(game.view(seat))
+        seat_text = json.dumps(asdict(game.view(seat)))
         assert "P-" not in seat_text
         for other, card in enumerate(secrets):
             if card is not None and other != seat:
                 assert card.id not in seat_text
         mine = secrets[seat]
-        task = game.view(seat)["task"]
-        assert (task is None) if mine is None else (task["id"] == mine.id)
+        task = game.view(seat).task
+        assert (task is None) if mine is None else (task is not None and task.id == mine.id)
 
 
 # --- random playouts -----------------------------------------------------------------------
@@ -201,7 +202,7 @@ def summary(game: UpDownGame) -> str:
         assert out is not None
         who = f"over ({out.termination}): winners {', '.join(names[w] for w in out.winners)}"
     elif game.current_player() == CHANCE:
-        who = f"{names[game.view(None)['drawing']]} draws"
+        who = f"{names[game.view(None).drawing]} draws"
     else:
         who = f"{names[game.current_player()]} to move, turned {len(game.turned)}/3"
         if game.turned:

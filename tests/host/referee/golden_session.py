@@ -8,11 +8,11 @@ from pathlib import Path
 
 from referee_table import (
     CODES,
-    FakeRegistry,
     Table,
     expected,
     invalid_code,
     other_end,
+    tag_registry,
     wrong_hole_pair,
 )
 from upref.board.codes import one_flip_neighbours
@@ -22,13 +22,13 @@ from upref.games.updown.engine import Variant, mix_board
 from upref.referee.inputs import (
     BoardOnline,
     EndGame,
-    Hint,
     NextGame,
     Observe,
     StartGame,
     Undo,
 )
-from upref.referee.updown import UpDownReferee
+from upref.referee.updown import Hint, UpDownReferee
+from upref.registry import titles
 from upref.store.gamelog import GameLog
 
 T0 = 1_700_000_000.0
@@ -38,9 +38,13 @@ SEED = 7
 
 
 def golden_session(db: Path) -> tuple[GameLog, Table]:
-    ref = UpDownReferee(CODES, FakeRegistry({"04112233": ("upturn", "N42")}), hints=True)
+    ref = UpDownReferee(
+        CODES, tag_registry({"04112233": ("upturn", "N42")}, db.with_name("registry.sqlite")),
+        hints=True, titles=titles(),
+    )
     log = GameLog.create(
-        db, players=PLAYERS, variant=VARIANT, seed=SEED, config=ref.config(), created=T0
+        db, game="updown", players=PLAYERS, variant=VARIANT.to_dict(), seed=SEED,
+        config=ref.config(), created=T0,
     )
     ref.attach(log)
     tb = Table(ref, seed=SEED, t0=T0)  # the first picture, logged hole by hole

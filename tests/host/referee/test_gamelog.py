@@ -15,19 +15,20 @@ from referee_table import (
     CODES,
     PLAYERS,
     Chaos,
-    FakeRegistry,
     Table,
     other_end,
     random_session,
     state,
+    tag_registry,
 )
 from upref.board.model import ButtonObservation, CardObservation, FaultObservation, HoleObservation
+from upref.commands.replay import export_main, replay_main
 from upref.games.updown.engine import Variant
 from upref.referee.inputs import (
     BoardOnline,
     EndGame,
-    Hint,
     Input,
+    Key,
     NextGame,
     Observe,
     Picture,
@@ -35,21 +36,12 @@ from upref.referee.inputs import (
     TagInfo,
     Tick,
     Undo,
-    from_dict,
-    to_dict,
 )
 from upref.referee.status import ILLEGAL
-from upref.referee.updown import UpDownReferee
+from upref.referee.updown import Hint, UpDownReferee
+from upref.registry import referee_for
 from upref.store.gamelog import GameLog, GameLogError, list_games, load_jsonl
-from upref.store.replay import (
-    export_main,
-    load_log,
-    referee_for,
-    replay,
-    replay_main,
-    resume,
-    verdict_dict,
-)
+from upref.store.replay import load_log, replay, resume, verdict_dict
 
 GOLDEN = Path(__file__).parent / "golden"
 GOLDEN_LOG = GOLDEN / "updown_game.jsonl"
@@ -57,8 +49,10 @@ GOLDEN_VERDICTS = GOLDEN / "updown_game.verdicts.jsonl"
 
 
 def new_session(db: Path, seed: int = 4, **kwargs: object) -> tuple[GameLog, UpDownReferee, Table]:
-    ref = UpDownReferee(CODES, FakeRegistry(), **kwargs)  # type: ignore[arg-type]
-    log = GameLog.create(db, players=PLAYERS, seed=seed, config=ref.config(), created=1000.0)
+    ref = UpDownReferee(CODES, tag_registry(path=db.with_name("registry.sqlite")), **kwargs)  # type: ignore[arg-type]
+    log = GameLog.create(
+        db, game="updown", players=PLAYERS, seed=seed, config=ref.config(), created=1000.0
+    )
     ref.attach(log)
     tb = Table(ref, seed=seed)
     tb.feed(StartGame(PLAYERS, Variant(), seed, tb.at()))
@@ -83,8 +77,10 @@ def state_of(ref: UpDownReferee) -> tuple[object, ...]:
 def test_every_input_round_trips_through_json() -> None:
 
     inputs: list[Input] = [
-        StartGame(PLAYERS, Variant(short_game_target=3, mole_mix=True), 9, 1.5, (39,) * 10),
-        StartGame(("Ann",), Variant(), 0, 2.0),
+        StartGame(
+            PLAYERS, Variant(short_game_target=3, mole_mix=True), 9, 1.5, {"holes": [39] * 10}
+        ),
+        StartGame(("Ann",), Variant(), 0, 2.0, {}),
         Observe(HoleObservation(3, 39, 0, state(39), state(0)), 3.25),
         Observe(HoleObservation(4, 0, 40, state(0), state(40)), 3.5),
         Observe(CardObservation(True, "04A1B2C3D4E5F6"), 4.0, TagInfo("updown", "T07")),
@@ -99,31 +95,34 @@ def test_every_input_round_trips_through_json() -> None:
         NextGame(10.0),
         Tick(11.0),
         Hint(12.0),
+        Key("draw", 13.0),
+        Key("gift", 14.0, "Bob 2, Cy 1"),
     ]
+    codec = UpDownReferee(CODES).codec
     for inp in inputs:
-        d = json.loads(json.dumps(to_dict(inp)))
-        assert from_dict(d, CODES) == inp, d
-    with pytest.raises(ValueError):
-        from_dict({"kind": "nonsense", "t": 0}, CODES)
+        d = json.loads(json.dumps(codec.to_dict(inp)))
+        assert codec.from_dict(d, CODES) == inp, d
+    with pytest.raises(ValueError, match="unknown input kind 'nonsense'"):
+        codec.from_dict({"kind": "nonsense", "t": 0}, CODES)
 
 
 def test_each_entry_is_committed_before_the_referee_acts(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite"
-    ref = UpDownReferee(CODES, FakeRegistry())
-    log = GameLog.create(db, players=PLAYERS, seed=1, config=ref.config())
+    ref = UpDownReferee(CODES, tag_registry(path=tmp_path / "registry.sqlite"))
+    log = GameLog.create(db, game="updown", players=PLAYERS, seed=1, config=ref.config())
     seen: list[tuple[int, str | None]] = []
     other = sqlite3.connect(db)
 
     class Spy:
-        def append(self, inp: Input) -> int:
+        def append(self, inp: dict[str, object]) -> int:
             seq = log.append(inp)
             # another connection sees the row at once, while the referee has not acted yet
             row = other.execute(
                 "SELECT kind FROM entries WHERE game_id = ? AND seq = ?", (log.game_id, seq)
             ).fetchone()
             seen.append((seq, row[0] if row else None))
-            if isinstance(inp, StartGame):
-                assert ref.engine is None and inp.holes is not None
+            if inp["kind"] == "start":
+                assert ref.engine is None and inp["holes"] is not None
             return seq
 
         def finish(self, outcome: object, t: float | None = None) -> None:
@@ -167,7 +166,7 @@ def test_resume_after_the_host_dies_mid_turn(tmp_path: Path) -> None:
 
     log2 = GameLog.open_latest(db)
     assert log2 is not None and log2.game_id == game_id and log2.header.status == "playing"
-    ref2 = resume(log2)  # no registry needed: the log holds what it said
+    ref2 = resume(log2, referee_for)  # no registry needed: the log holds what it said
     assert state_of(ref2) == before
     # while the host was away, hole 6 was turned; the board's picture brings it in
     tb.ref = ref2
@@ -179,7 +178,7 @@ def test_resume_after_the_host_dies_mid_turn(tmp_path: Path) -> None:
     tb.tick()
     # the log now holds the whole session: a replay agrees with what was said live
     info, entries = load_log(db, game_id)
-    again = [r.reply for r in replay(info, entries)]
+    again = [r.reply for r in replay(info, entries, referee_for)]
     assert again == live + [r for _, r in tb.replies[len(live) :]]
     log2.close()
 
@@ -193,8 +192,8 @@ def test_replay_is_deterministic_and_equals_the_live_run(tmp_path: Path) -> None
     live = [r for _, r in tb.replies]
     info, entries = load_log(db, log.game_id)
     assert len(entries) == len(tb.replies)
-    first = [r.reply for r in replay(info, entries)]
-    second = [r.reply for r in replay(info, entries)]
+    first = [r.reply for r in replay(info, entries, referee_for)]
+    second = [r.reply for r in replay(info, entries, referee_for)]
     assert first == second == live
     log.close()
 
@@ -226,7 +225,7 @@ def test_export_jsonl_round_trip(tmp_path: Path) -> None:
 
     assert strip(buf2.getvalue()) == strip(text)
     # and a replay from the JSON Lines says what the table heard
-    assert [r.reply for r in replay(info, entries)] == [r for _, r in tb.replies]
+    assert [r.reply for r in replay(info, entries, referee_for)] == [r for _, r in tb.replies]
     with pytest.raises(GameLogError):
         load_jsonl(['{"kind": "tick", "t": 1}'])
     log.close()
@@ -295,7 +294,7 @@ def test_golden_game_log(tmp_path: Path, update_golden: bool) -> None:
     info, entries = load_jsonl(produced.splitlines())
     verdicts = [
         json.dumps(verdict_dict(r.entry.seq, v), ensure_ascii=False)
-        for r in replay(info, entries)
+        for r in replay(info, entries, referee_for)
         for v in r.reply.verdicts
     ]
     live = [v for _, r in tb.replies for v in r.verdicts]
@@ -311,7 +310,7 @@ def test_golden_game_log(tmp_path: Path, update_golden: bool) -> None:
     g_info, g_entries = load_jsonl(GOLDEN_LOG.read_text(encoding="utf-8").splitlines())
     replayed = [
         json.dumps(verdict_dict(r.entry.seq, v), ensure_ascii=False)
-        for r in replay(g_info, g_entries)
+        for r in replay(g_info, g_entries, referee_for)
         for v in r.reply.verdicts
     ]
     expected = GOLDEN_VERDICTS.read_text(encoding="utf-8").splitlines()
@@ -330,13 +329,15 @@ def test_a_long_session_of_several_games_replays_from_sqlite_to_the_same_table(t
     # (its throughput is a figure of `make bench`, not a test)
     ref, inputs = random_session(5000)
     db = tmp_path / "long.sqlite"
-    log = GameLog.create(db, players=PLAYERS, seed=8, config=ref.config(), durable=False)
+    log = GameLog.create(
+        db, game="updown", players=PLAYERS, seed=8, config=ref.config(), durable=False
+    )
     log.append_many(inputs)
     log.close()
     info, entries = load_log(db)
     again = referee_for(info, None)
     for e in entries:
-        again.handle(e.input(CODES))
+        again.handle(again.decode(e.input_dict()))
     assert len(entries) == len(inputs)
     assert ref.engine is not None and ref.engine.game_number > 1
     assert again.view(None) == ref.view(None) and again.status() == ref.status()

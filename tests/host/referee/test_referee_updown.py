@@ -10,7 +10,6 @@ from referee_table import (
     CODES,
     PLAYERS,
     Chaos,
-    FakeRegistry,
     MemoryLog,
     Table,
     card_uid,
@@ -19,6 +18,7 @@ from referee_table import (
     expected,
     invalid_code,
     other_end,
+    tag_registry,
     wrong_hole_pair,
 )
 from upref.board.codes import one_flip_neighbours
@@ -30,7 +30,6 @@ from upref.referee.feedback import FEEDBACK
 from upref.referee.inputs import (
     BoardOnline,
     EndGame,
-    Hint,
     NextGame,
     Observe,
     Picture,
@@ -38,7 +37,8 @@ from upref.referee.inputs import (
     Undo,
 )
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
-from upref.referee.updown import UpDownReferee
+from upref.referee.updown import Hint, UpDownReferee
+from upref.registry import titles
 
 
 def started(
@@ -49,8 +49,8 @@ def started(
     variant: Variant | None = None,
     **kwargs: object,
 ) -> tuple[UpDownReferee, Table]:
-    registry = kwargs.pop("registry", None) or FakeRegistry()
-    ref = UpDownReferee(CODES, registry, **kwargs)  # type: ignore[arg-type]
+    registry = kwargs.pop("registry", None) or tag_registry()
+    ref = UpDownReferee(CODES, registry, titles=titles(), **kwargs)  # type: ignore[arg-type]
     tb = Table(ref, seed=seed)
     vs = tb.feed(StartGame(players, variant or Variant(), seed, tb.at()))
     assert [v.kind for v in vs] == [INFO] and vs[0].text.startswith("Game 1"), vs
@@ -139,7 +139,7 @@ def test_short_game_ends_on_the_target_with_solved_then_end_and_undo_reopens() -
 
 
 def test_start_refused_names_empty_and_invalid_holes_then_starts_when_filled() -> None:
-    ref = UpDownReferee(CODES, FakeRegistry())
+    ref = UpDownReferee(CODES, tag_registry())
     tb = Table(ref, seed=2)
     c4, c7 = tb.codes[4], tb.codes[7]
     tb.pull(4)
@@ -169,7 +169,7 @@ def test_start_refused_names_empty_and_invalid_holes_then_starts_when_filled() -
 
 
 def test_start_refused_for_the_same_pair_in_two_holes() -> None:
-    ref = UpDownReferee(CODES, FakeRegistry())
+    ref = UpDownReferee(CODES, tag_registry())
     tb = Table(ref, seed=2)
     tb.put(5, other_end(tb.codes[2]))  # a stray reading: pair of hole 2 in hole 5 as well
     vs = tb.feed(StartGame(("Ann",), Variant(), 1, tb.at()))
@@ -178,7 +178,7 @@ def test_start_refused_for_the_same_pair_in_two_holes() -> None:
 
 
 def test_start_with_bad_players_is_refused() -> None:
-    ref = UpDownReferee(CODES, FakeRegistry())
+    ref = UpDownReferee(CODES, tag_registry())
     tb = Table(ref, seed=2)
     vs = tb.feed(StartGame(("Ann", "Ann"), Variant(), 1, tb.at()))
     assert vs[0].kind == INFO and vs[0].text.startswith("Cannot start: player names must differ")
@@ -352,7 +352,7 @@ def test_wrong_cards_drawn_are_refused_and_the_state_is_unchanged() -> None:
 
 
 def test_unknown_tag_and_another_games_tag_are_named() -> None:
-    reg = FakeRegistry({"04112233": ("upturn", "N42")})
+    reg = tag_registry({"04112233": ("upturn", "N42")})
     ref, tb = started(draw=False, registry=reg)
     before = snapshot(ref)
     vs = tb.tap(uid="04DEADBEEF0001")
@@ -610,7 +610,7 @@ def test_end_game_stops_with_the_leader_and_the_next_game_follows_a_remix() -> N
     assert vs == [Verdict(END, "Game stopped. Ann and Bob share the win with 0 shovels each.")]
     assert ref.phase == "over" and log.finished[-1][0]["termination"] == "stopped"
     view = ref.view(None)
-    assert view is not None and view["phase"] == "over"
+    assert view is not None and view.phase == "over" and view.outcome is not None
     assert tb.flip(5) == [] and tb.press() == []
     assert tb.feed(Undo(tb.at())) == [Verdict(INFO, "Nothing to undo.")]
     vs = tb.feed(NextGame(tb.at()))

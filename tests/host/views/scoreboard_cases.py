@@ -1,25 +1,27 @@
-"""Helpers for the scoreboard tests: games played with the real engine (guided by its hints,
-or at random), the referee verdicts those plays would give, and the states of the golden files."""
+"""Scenes for the scoreboard tests: a real `UpDownReferee` fed by the physical table of
+`referee_table` (pairs pulled and put back, cards tapped, the button, the board going away),
+so every verdict, correction and "waiting for" line on the scoreboard is the referee's own."""
 
 from __future__ import annotations
 
 import io
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from referee_table import CODES, Chaos, Table, tag_registry
 from rich.console import Console, RenderableType
-from upref.games.base import CHANCE, IllegalMoveError
+from upref.board.model import FaultObservation
+from upref.games.base import CHANCE
 from upref.games.updown.cards import Catalogue, load_catalogue
-from upref.games.updown.engine import (
-    Action,
-    DrawTask,
-    EndTurn,
-    Reinsert,
-    UpDownGame,
-    Variant,
-)
-from upref.referee.status import END, ILLEGAL, INFO, OK, SOLVED, TURN, TableStatus, Verdict
+from upref.games.updown.engine import UpDownGame, UpDownView, Variant
+from upref.referee.inputs import BoardOnline, Observe, StartGame
+from upref.referee.status import END, ILLEGAL, SOLVED, TableStatus
+from upref.referee.updown import Hint, UpDownReferee
+from upref.registry import titles
+from upref.views.blocks import Board
+from upref.views.scoreboard import scoreboard
+from upref.views.updown import PANEL
 
 PLAYERS = ("Ann", "Bob", "Cy")
 
@@ -33,223 +35,144 @@ def console_text(renderable: RenderableType, width: int = 80) -> str:
     return "\n".join(line.rstrip() for line in out.splitlines()) + "\n"
 
 
-def flip(game: UpDownGame, hole: int) -> Reinsert:
-    e = game.board[hole - 1]
-    return Reinsert(hole, hole, e.pair, e.visible)
-
-
 def subset_catalogue(ids: list[str]) -> Catalogue:
     full = load_catalogue()
     return Catalogue(tuple(full.card(i) for i in ids), (), "test subset")
 
 
 @dataclass
-class Table:
-    """A game and what the referee has said at the table so far (newest last)."""
+class Scene:
+    """A referee and the table that feeds it."""
 
-    game: UpDownGame
-    said: list[Verdict]
+    ref: UpDownReferee
+    tb: Table
 
-    def play(self, action: Action) -> Verdict:
-        """Play `action`; the verdict the referee would give (also for a refusal)."""
-        game = self.game
-        try:
-            text = game.play(action)
-        except IllegalMoveError as err:
-            v = Verdict(ILLEGAL, err.message, err.rule, err.correction)
-        else:
-            if isinstance(action, DrawTask):
-                kind = OK
-            elif isinstance(action, Reinsert):
-                kind = OK if game.turned and game.turned[-1] == action.from_hole else INFO
-            elif game.is_terminal():
-                kind = END
-            else:
-                kind = SOLVED if " solved " in text else TURN
-            v = Verdict(kind, text)
-        self.said.append(v)
+    @property
+    def game(self) -> UpDownGame:
+        eng = self.ref.engine
+        assert eng is not None
+        return eng
+
+    def view(self) -> UpDownView:
+        v = self.ref.view(None)
+        assert isinstance(v, UpDownView)
         return v
 
-    def guided(self) -> Verdict:
-        """One step as a player following the engine's hint would play (cards dealt in stack
-        order)."""
-        game = self.game
-        if game.current_player() == CHANCE:
-            return self.play(game.deal_action())
-        holes = game.hint()
-        return self.play(flip(game, holes[0]) if holes else EndTurn())
+    def status(self) -> TableStatus:
+        return self.ref.status()
 
-    def until(self, done: Callable[[Verdict], bool], limit: int = 2000) -> None:
+    def board(self, status: TableStatus | None = None) -> Board:
+        return scoreboard(self.view(), status or self.status(), PANEL)
+
+    def kinds(self) -> list[str]:
+        """The kinds of the verdicts of the last input."""
+        return [v.kind for v in self.tb.replies[-1][1].verdicts]
+
+    def step(self) -> None:
+        """One move of a player following the hint (cards drawn from the top of the stack)."""
+        if self.game.current_player() == CHANCE:
+            self.tb.draw()
+        else:
+            self.tb.play_turn()
+
+    def until(self, done: Callable[[], bool], limit: int = 500) -> None:
         for _ in range(limit):
-            if done(self.guided()):
+            if done():
                 return
+            self.step()
         raise AssertionError(f"not reached in {limit} steps: {self.game!r}")
 
-    def deal(self) -> None:
-        while self.game.current_player() == CHANCE:
-            self.guided()
 
-    def hint_for_player(self) -> Verdict | None:
-        """The hint the referee would show the player to move on their own screen: it names
-        their secret card (and a pair, to be sure it would leak): for that seat only."""
-        game = self.game
-        seat = game.current_player()
-        holes = game.hint()
-        card = game.task(seat) if seat >= 0 else None
-        if holes is None or card is None:
-            return None
-        pair = game.board[(holes[0] if holes else 1) - 1].pair
-        text = (
-            f"Hint for {game.players[seat]}: your card {card.id} ({card.describe()}); turn "
-            f"holes {', '.join(map(str, holes)) or 'none'} (first {pair})."
-        )
-        return Verdict(INFO, text, seat=seat)
-
-    def status(self, last: int = 6, **kw: object) -> TableStatus:
-        return TableStatus(verdicts=tuple(self.said[-last:]), **kw)  # type: ignore[arg-type]
-
-
-def new_table(
+def new_scene(
     seed: int = 1,
     players: tuple[str, ...] = PLAYERS,
     variant: Variant | None = None,
     catalogue: Catalogue | None = None,
-) -> Table:
-    return Table(UpDownGame.new(list(players), rng=seed, variant=variant, catalogue=catalogue), [])
+) -> Scene:
+    ref = UpDownReferee(CODES, tag_registry(), hints=True, catalogue=catalogue, titles=titles())
+    tb = Table(ref, seed=seed)
+    tb.feed(StartGame(players, variant or Variant(), seed, tb.at()))
+    return Scene(ref, tb)
 
 
-def waiting_text(game: UpDownGame) -> str | None:
-    seat = game.current_player()
-    if game.is_terminal():
-        return None
-    if seat == CHANCE:
-        drawer = game.view(None)["drawing"]
-        return f"{game.players[drawer]}: draw a task card and tap it on the reader"
-    left = 3 - len(game.turned)
-    if left == 0:
-        return f"{game.players[seat]}: press the button to end the turn"
-    return f"{game.players[seat]}: turn {left} more {'pair' if left == 1 else 'pairs'}"
-
-
-def random_playout(seed: int, variant: Variant | None = None, max_steps: int = 300):
-    """Random legal play with illegal attempts mixed in; yields the table after each step."""
-    rng = random.Random(seed)
-    table = new_table(seed, variant=variant)
-    game = table.game
-    for _ in range(max_steps):
-        if game.is_terminal():
-            break
-        roll = rng.random()
-        if roll < 0.15 and game.current_player() >= 0:
-            h = rng.randint(1, 10)
-            e = game.board[h - 1]
-            bad: Action = rng.choice(
-                [
-                    EndTurn(),
-                    EndTurn((h,)),
-                    Reinsert(h, h % 10 + 1, e.pair, e.hidden),
-                    flip(game, game.turned[0]) if game.turned else flip(game, h),
-                    Reinsert(h, h, e.pair, e.hidden),  # put back unturned
-                ]
-            )
-            table.play(bad)
-        elif roll < 0.2 and game.current_player() == CHANCE:
-            table.play(DrawTask(game.view(None)["drawing"], rng.choice(game.catalogue.ids())))
-        elif roll < 0.6:
-            table.guided()
-        else:
-            table.play(rng.choice(game.legal_actions()))
-        yield table
+def _said(scene: Scene, kind: str) -> bool:
+    return any(v.kind == kind for _, r in scene.tb.replies[-4:] for v in r.verdicts)
 
 
 # --- the states of the golden files --------------------------------------------------------
 
 
-def state_start() -> tuple[UpDownGame, TableStatus]:
+def state_start() -> Scene:
     """Every player has drawn; the first turn has not begun."""
-    t = new_table(1)
-    t.deal()
-    return t.game, t.status(waiting_for=waiting_text(t.game))
+    s = new_scene(1)
+    s.tb.draw_all()
+    return s
 
 
-def _mid_turn() -> Table:
-    t = new_table(1)
-    t.deal()
-    t.play(flip(t.game, 4))
-    t.play(flip(t.game, 7))
-    return t
-
-
-def state_mid_turn() -> tuple[UpDownGame, TableStatus]:
+def state_mid_turn() -> Scene:
     """Two of three pairs turned."""
-    t = _mid_turn()
-    return t.game, t.status(waiting_for=waiting_text(t.game))
+    s = state_start()
+    s.tb.flip(4)
+    s.tb.flip(7)
+    return s
 
 
-def state_illegal() -> tuple[UpDownGame, TableStatus]:
-    """The pair in hole 4 turned a second time: refused, with the correction outstanding."""
-    t = _mid_turn()
-    e = t.game.board[3]
-    v = t.play(Reinsert(4, 4, e.pair, e.visible))
-    assert v.kind == ILLEGAL and v.correction, v
-    return t.game, t.status(waiting_for="Ann: hole 4 put right", corrections=(v.correction,))
+def state_illegal() -> Scene:
+    """The pair in hole 4 turned a second time: refused (M-1), its correction outstanding."""
+    s = state_mid_turn()
+    s.tb.flip(4)
+    assert s.kinds() == [ILLEGAL] and s.status().corrections, s.tb.replies[-1]
+    return s
 
 
-def state_solved() -> tuple[UpDownGame, TableStatus]:
-    """A card just solved; the solver draws a new one. A hint to one seat is in the status
-    (it must not show)."""
-    t = new_table(2)
-    t.until(lambda v: v.kind == SOLVED)
-    t.guided()  # the solver draws
-    t.play(flip(t.game, 2))
-    hint = t.hint_for_player()
-    assert hint is not None
-    t.said.append(hint)
-    return t.game, t.status(waiting_for=waiting_text(t.game))
+def state_solved() -> Scene:
+    """A card just solved; the solver has drawn a new one and the next player turned a pair.
+    The next player asked for a hint: it went to that seat only."""
+    s = new_scene(2)
+    s.until(lambda: _said(s, SOLVED))
+    s.tb.draw_all()
+    s.tb.flip(2)
+    s.tb.feed(Hint(s.tb.at()))
+    return s
 
 
-def state_end() -> tuple[UpDownGame, TableStatus]:
+def state_end() -> Scene:
     """Short game to two cards: over, one winner."""
-    t = new_table(3, variant=Variant(short_game_target=2))
-    t.until(lambda v: v.kind == END)
-    out = t.game.outcome()
+    s = new_scene(3, variant=Variant(short_game_target=2))
+    s.until(lambda: s.ref.phase == "over")
+    out = s.game.outcome()
     assert out is not None and len(out.winners) == 1, out
-    return t.game, t.status()
+    return s
 
 
-def state_tie() -> tuple[UpDownGame, TableStatus]:
+def state_tie() -> Scene:
     """Three one-shovel cards, two players: each solves one, the stack runs out, shared win."""
-    t = new_table(4, players=("Ann", "Bob"), catalogue=subset_catalogue(["T01", "T02", "T03"]))
-    t.until(lambda v: v.kind == END)
-    out = t.game.outcome()
+    s = new_scene(4, players=("Ann", "Bob"), catalogue=subset_catalogue(["T01", "T02", "T03"]))
+    s.until(lambda: s.ref.phase == "over")
+    out = s.game.outcome()
     assert out is not None and len(out.winners) == 2, out
-    return t.game, t.status()
+    return s
 
 
-def state_offline() -> tuple[UpDownGame, TableStatus]:
-    """Mid-turn, the board gone and a fault reported."""
-    t = _mid_turn()
-    t.said.append(Verdict("board", "The board stopped answering (no heartbeat for 3 s)."))
-    return t.game, t.status(
-        board_online=False,
-        waiting_for="the board to come back (check its USB cable)",
-        faults=(
-            "hole 4 never settles: its code keeps changing. Seat the pair firmly and keep hands "
-            "off; if it goes on, check that hole's sensors with upref doctor",
-        ),
-    )
+def state_offline() -> Scene:
+    """Mid-turn, a hole that never settles, then the board gone."""
+    s = state_mid_turn()
+    s.tb.feed(Observe(FaultObservation("h2", True, "hole", "h2", "never settles"), s.tb.at()))
+    s.tb.feed(BoardOnline(False, s.tb.at()))
+    return s
 
 
-def state_mole_mix() -> tuple[UpDownGame, TableStatus]:
+def state_mole_mix() -> Scene:
     """Mole Mix: the box turned twice; the next turn under way."""
-    t = new_table(5, variant=Variant(mole_mix=True))
-    t.until(lambda v: v.kind == SOLVED and t.game.rotations == 2)
-    t.guided()  # the solver draws
-    t.guided()  # the next player turns a pair
-    return t.game, t.status(waiting_for=waiting_text(t.game))
+    s = new_scene(5, variant=Variant(mole_mix=True))
+    s.until(lambda: s.game.rotations == 2 and _said(s, SOLVED))
+    s.tb.draw_all()
+    hint = s.game.hint() or (1,)
+    s.tb.flip(hint[0])
+    return s
 
 
-STATES: dict[str, Callable[[], tuple[UpDownGame, TableStatus]]] = {
+STATES: dict[str, Callable[[], Scene]] = {
     "start": state_start,
     "mid_turn": state_mid_turn,
     "illegal": state_illegal,
@@ -259,3 +182,18 @@ STATES: dict[str, Callable[[], tuple[UpDownGame, TableStatus]]] = {
     "offline": state_offline,
     "mole_mix": state_mole_mix,
 }
+
+
+def random_scenes(seed: int, variant: Variant | None = None, steps: int = 250) -> Iterator[Scene]:
+    """Random table behaviour, legal and not (`referee_table.Chaos`), fed to a real referee;
+    the scene after each step."""
+    s = new_scene(seed, variant=variant)
+    chaos = Chaos(s.tb, seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        chaos.step()
+        if rng.random() < 0.1:
+            s.tb.feed(Hint(s.tb.at()))
+        yield s
+        if s.ref.phase == "over" and _said(s, END):
+            return

@@ -10,8 +10,7 @@ import pytest
 from scoreboard_cases import (
     STATES,
     console_text,
-    flip,
-    new_table,
+    new_scene,
     state_end,
     state_mid_turn,
     state_mole_mix,
@@ -19,128 +18,141 @@ from scoreboard_cases import (
     state_tie,
 )
 from upref.referee.status import ILLEGAL, INFO, OK, TableStatus, Verdict
-from upref.views import (
-    render_private,
-    render_scoreboard,
-    scoreboard_data,
-    scoreboard_json,
-    scoreboard_text,
-)
+from upref.views import plain, terminal
+from upref.views.blocks import Box, Feed, Line, Table
+from upref.views.scoreboard import scoreboard
+from upref.views.updown import PANEL
+
+
+def _all_text(status: TableStatus, scene=None) -> list[str]:  # type: ignore[no-untyped-def]
+    scene = scene or state_mid_turn()
+    board = scoreboard(scene.view(), status, PANEL)
+    return [console_text(terminal.render(board)), plain.render(board), json.dumps(board.as_json())]
 
 
 def test_a_seats_own_view_is_refused() -> None:
-    game, status = state_mid_turn()
-    with pytest.raises(ValueError, match="secret task card"):
-        render_scoreboard(game.view(0), status)
-    with pytest.raises(ValueError, match="secret task card"):
-        scoreboard_text(game.view(1), status)
-    with pytest.raises(ValueError, match="not an Up And Down view"):
-        scoreboard_json({"game": "upturn"}, status)
+    s = state_mid_turn()
+    with pytest.raises(ValueError, match="a seat's own view"):
+        scoreboard(s.game.view(0), s.status(), PANEL)
 
 
 def test_a_verdict_for_one_seat_is_never_shown() -> None:
-    game, _ = state_mid_turn()
     status = TableStatus(
         verdicts=(
             Verdict(OK, "Hole 4 turned."),
             Verdict(INFO, "Only for Ann: SECRET-HINT", seat=0),
         )
     )
-    for out in (
-        console_text(render_scoreboard(game.view(None), status)),
-        scoreboard_text(game.view(None), status),
-        json.dumps(scoreboard_json(game.view(None), status)),
-    ):
+    for out in _all_text(status):
         assert "SECRET-HINT" not in out and "Hole 4 turned." in out
 
 
 def test_pair_ids_are_blanked_from_any_text() -> None:
-    game, _ = state_mid_turn()
     status = TableStatus(
         waiting_for="put P-RB back",
         corrections=("Turn P-YK over.",),
         faults=("hole 3 reads P-BW",),
         verdicts=(Verdict(ILLEGAL, "P-RW moved", "M-2", "Move P-RW back"),),
+        board_online=False,
     )
-    out = scoreboard_text(game.view(None), status)
-    assert "P-" not in out
-    assert "Move a mole pair back" in out
+    for out in _all_text(status):
+        assert "P-" not in out
+        assert "Move a mole pair back" in out
 
 
 def test_engine_verdict_shown_when_the_referee_has_said_nothing() -> None:
-    game, _ = state_mid_turn()
-    out = scoreboard_text(game.view(None), TableStatus())
-    assert game.verdict in out
+    s = state_mid_turn()
+    out = plain.render(scoreboard(s.view(), TableStatus(), PANEL))
+    assert s.game.verdict in out
 
 
 def test_only_the_latest_verdicts() -> None:
-    game, _ = state_mid_turn()
+    s = state_mid_turn()
     status = TableStatus(verdicts=tuple(Verdict(OK, f"step {i}.") for i in range(9)))
-    data = scoreboard_data(game.view(None), status, max_verdicts=3)
-    assert [v.text for v in data.verdicts] == ["step 6.", "step 7.", "step 8."]
+    board = scoreboard(s.view(), status, PANEL, max_verdicts=3)
+    (feed,) = [b for b in board.blocks if isinstance(b, Feed)]
+    assert [v.text for v in feed.lines] == ["step 6.", "step 7.", "step 8."]
+    assert board.last is not None and board.last.text == "step 8."
 
 
 def test_rendering_only_reads() -> None:
     for make in STATES.values():
-        game, status = make()
-        view = game.view(None)
-        before = copy.deepcopy(view)
-        render_scoreboard(view, status)
-        scoreboard_text(view, status)
-        scoreboard_json(view, status)
-        assert view == before
+        s = make()
+        view, status = s.view(), s.status()
+        before = copy.deepcopy((view, status))
+        board = scoreboard(view, status, PANEL)
+        terminal.render(board)
+        plain.render(board)
+        board.as_json()
+        assert (view, status) == before
 
 
 def test_json_shape() -> None:
-    game, status = state_solved()
-    data = scoreboard_json(game.view(None), status)
+    s = state_solved()
+    board = s.board()
+    data = board.as_json()
     assert json.loads(json.dumps(data)) == data
-    assert data["game"] == "updown" and data["phase"] == "turn"
-    assert [p["name"] for p in data["players"]] == ["Ann", "Bob", "Cy"]
-    assert data["players"][0]["won"][0]["compact"].endswith("(1)")
-    assert len(data["holes"]) == 10 and sum(data["visible"].values()) == 10
-    assert data["turned_done"] == 1 and data["turned_holes"] == [2]
-    assert data["result"] is None and data["rotations"] is None
-    assert all(v["label"] != "note" for v in data["verdicts"])  # the hint is gone
+    assert data["game"] == "updown" and data["schema"] == 2
+    assert data["turn"] == "Bob's turn: turned 1/3 (hole 2)."
+    assert data["last"]["text"] == "Hole 2 turned: white up (1 of 3)."
+    kinds = [b["kind"] for b in data["blocks"]]
+    assert kinds[:2] == ["line", "line"] and "feed" in kinds
+    players = next(b for b in board.blocks if isinstance(b, Table) and b.style == "list")
+    assert [r[1].text for r in players.rows] == ["Ann", "Bob", "Cy"]
+    holes = next(b for b in board.blocks if isinstance(b, Table) and b.style == "grid")
+    assert len(holes.rows[0]) == 11 and all(c.meaning.startswith("colour:") for c in holes.rows[0][1:])
+    assert not any(isinstance(b, Box) for b in board.blocks)  # no result yet
+    assert all(v["label"] != "note" for b in data["blocks"] if b["kind"] == "feed" for v in b["lines"])
 
 
 def test_winners_in_every_rendering() -> None:
-    game, status = state_end()
-    data = scoreboard_json(game.view(None), status)
-    assert data["result"]["headline"] == "Buddel King: Ann with 2 shovels"
-    assert data["result"]["scores"] == {"Ann": 2, "Bob": 1, "Cy": 1}
-    assert "Buddel King: Ann with 2 shovels" in scoreboard_text(game.view(None), status)
-    game, status = state_tie()
+    s = state_end()
+    board = s.board()
+    (result,) = [b for b in board.blocks if isinstance(b, Box)]
+    assert isinstance(result.blocks[0], Line)
+    assert result.blocks[0].text == "Buddel King: Ann with 2 shovels"
+    assert result.blocks[2].text == "Shovels: Ann 2, Bob 1, Cy 1"
+    assert "Buddel King: Ann with 2 shovels" in plain.render(board)
+    s = state_tie()
     headline = "Shared win: Ann and Bob with 1 shovel each"
-    assert headline in console_text(render_scoreboard(game.view(None), status))
-    assert scoreboard_json(game.view(None), status)["result"]["winners"] == ["Ann", "Bob"]
+    assert headline in console_text(terminal.render(s.board()))
 
 
 def test_mole_mix_rotations() -> None:
-    game, status = state_mole_mix()
-    assert scoreboard_json(game.view(None), status)["rotations"] == 2
-    assert "box turned twice" in scoreboard_text(game.view(None), status)
+    s = state_mole_mix()
+    assert s.view().rotations == 2
+    assert "box turned twice" in plain.render(s.board())
 
 
 def test_match_history() -> None:
-    game, status = state_end()
-    nxt = game.next_game()
-    out = scoreboard_text(nxt.view(None), TableStatus())
+    s = state_end()
+    nxt = s.game.next_game()
+    out = plain.render(scoreboard(nxt.view(None), TableStatus(), PANEL))
     assert "Earlier games: game 1: Buddel King: Ann with 2 shovels" in out
     assert "Game 2 (short game to 2 cards)" in out
 
 
+def test_the_keys_that_apply_are_shown() -> None:
+    s = state_mid_turn()
+    keys = tuple((o.key, o.label) for o in s.ref.keys_now())
+    assert ("h", "a hint for the player to move") in keys and ("u", "undo") in keys
+    out = plain.render(scoreboard(s.view(), s.status(), PANEL, keys=keys))
+    assert "Keys: h a hint for the player to move · u undo · e end the game" in out
+
+
 def test_private_panel_shows_the_seats_own_card() -> None:
-    t = new_table(1)
-    t.deal()
-    t.play(flip(t.game, 4))
-    game = t.game
+    s = new_scene(1)
+    s.tb.draw_all()
+    s.tb.flip(4)
+    game = s.game
     card = game.task(0)
     assert card is not None
-    out = console_text(render_private(game.view(0)))
+    out = console_text(terminal.render_blocks(PANEL.private(game.view(0))))
     assert card.id in out and "Ann" in out
     for _, n in card.counts:
         assert f"{n}" in out
     assert ("matches your card now" in out) == card.is_satisfied(game.visible_counts())
+    other = game.task(1)
+    assert other is not None and other.id not in out
     with pytest.raises(ValueError, match="one seat's view"):
-        render_private(game.view(None))
+        PANEL.private(game.view(None))

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from upref.games.base import CHANCE, TERMINAL, GameState, IllegalMoveError, Outcome
+from upref.games.base import CHANCE, TERMINAL, GameState, GameView, IllegalMoveError, Outcome
 from upref.games.updown.cards import (
     COLOURS,
     PAIRS,
@@ -56,7 +56,13 @@ from upref.games.updown.solver import Hint, analyse, hint, mask_of
 from upref.text import and_join, plural
 
 __all__ = [
+    "CardView",
     "FLIPS_PER_TURN",
+    "HoleView",
+    "NAME",
+    "PlayerView",
+    "TITLE",
+    "UpDownView",
     "HOLES",
     "Action",
     "Board",
@@ -76,6 +82,8 @@ __all__ = [
     "validate_card",
 ]
 
+NAME = "updown"
+TITLE = "Up And Down"
 HOLES = len(PAIRS)  # one pair per molehill
 FLIPS_PER_TURN = 3
 _NUMBER_WORDS = ("no", "one", "two", "three")
@@ -153,6 +161,23 @@ class Variant:
         t = self.short_game_target
         if t is not None and (isinstance(t, bool) or not isinstance(t, int) or t < 1):
             raise ValueError(f"short_game_target must be a positive whole number: {t!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "short_game_target": self.short_game_target,
+            "super_buddler": self.super_buddler,
+            "mole_mix": self.mole_mix,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Variant:
+        """:raises ValueError: for a target that is not a positive whole number."""
+        data = data or {}
+        return cls(
+            short_game_target=data.get("short_game_target"),
+            super_buddler=bool(data.get("super_buddler", False)),
+            mole_mix=bool(data.get("mole_mix", False)),
+        )
 
     def describe(self) -> str:
         parts = []
@@ -233,6 +258,58 @@ def parse_action(text: str) -> Action:
     except (IndexError, ValueError):
         pass
     raise ValueError(f"not an Up And Down action: {text!r}")
+
+
+# --- the view --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardView:
+    """A task card as the table sees it once it is won (or its owner, while it is secret)."""
+
+    id: str
+    shovels: int
+    card: str  # its short form, 'K3 R1'
+    counts: tuple[tuple[str, int], ...]  # (colour name, count) as printed
+
+    @classmethod
+    def of(cls, card: TaskCard) -> CardView:
+        return cls(card.id, card.shovels, card.code, tuple((colour_name(c), n) for c, n in card.counts))
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    seat: int
+    name: str
+    shovels: int
+    won: tuple[CardView, ...]
+    has_task: bool  # a face-down task card lies in front of the player
+
+
+@dataclass(frozen=True)
+class HoleView:
+    hole: int
+    up: str  # the visible colour's name
+
+
+@dataclass(frozen=True, kw_only=True)
+class UpDownView(GameView):
+    """Up And Down's view. Public: visible colours only (no pair id, no hidden colour) and no
+    unsolved card; a seat's own view adds `task`, that seat's current card."""
+
+    variant: str
+    turn: int
+    drawing: int | None  # the seat drawing a card (phase "draw")
+    players: tuple[PlayerView, ...]
+    holes: tuple[HoleView, ...]
+    visible: tuple[tuple[str, int], ...]  # (colour name, moles up), colours in rule order
+    turned: tuple[int, ...]  # holes turned this turn, in order
+    turned_of: int
+    stack: int
+    removed: tuple[str, ...]  # cards removed at setup as impossible (M-11)
+    history: tuple[Outcome, ...]  # earlier games of this match
+    rotations: int | None  # Mole Mix only: times the box was turned
+    task: CardView | None = None
 
 
 # --- state ---------------------------------------------------------------------------------
@@ -871,52 +948,51 @@ class UpDownGame(GameState[Action]):
         turned = tuple(s.holes[h - 1].pair for h in s.turned)
         return hint(analyse(card), self.orientation(), turned)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> UpDownView:
         """What `seat` may see, or with None the public scoreboard. The public view holds only
         visible colours (no pair ids, no hidden colours) and no unsolved card; a seat's view
         adds that seat's own current card."""
         s = self._s
         names = self._setup.players
         phase = "over" if s.outcome is not None else "draw" if s.drawing else "turn"
-        v: dict[str, Any] = {
-            "game": "updown",
-            "game_number": self._setup.game_number,
-            "variant": self.variant.describe(),
-            "phase": phase,
-            "turn": s.turn,
-            "to_move": None if phase == "over" else s.to_move,
-            "drawing": s.drawing[0] if s.drawing else None,
-            "players": [
-                {
-                    "seat": i,
-                    "name": names[i],
-                    "shovels": sum(self.catalogue.card(c).shovels for c in s.won[i]),
-                    "won": [_card_view(self.catalogue.card(c)) for c in s.won[i]],
-                    "has_task": s.tasks[i] is not None,
-                }
-                for i in range(len(names))
-            ],
-            "holes": [
-                {"hole": h, "up": colour_name(e.visible)} for h, e in enumerate(s.holes, start=1)
-            ],
-            "visible": {colour_name(c): n for c, n in self.visible_counts().items()},
-            "turned": {"done": len(s.turned), "of": FLIPS_PER_TURN, "holes": list(s.turned)},
-            "stack": len(s.stack),
-            "removed": [cid for cid, _ in self._setup.removed],
-            "verdict": s.verdict,
-            "outcome": None,
-            "history": [_outcome_view(o) for o in self._setup.history],
-        }
-        if self.variant.mole_mix:
-            v["rotations"] = s.rotations
-        if s.outcome is not None:
-            v["outcome"] = _outcome_view(s.outcome)
+        cat = self.catalogue
+        task: CardView | None = None
         if seat is not None:
             seat = self._seat(seat)
             cid = s.tasks[seat]
-            v["seat"] = seat
-            v["task"] = None if cid is None else _card_view(self.catalogue.card(cid))
-        return v
+            task = None if cid is None else CardView.of(cat.card(cid))
+        return UpDownView(
+            game=NAME,
+            game_number=self._setup.game_number,
+            names=names,
+            phase=phase,
+            to_move=None if phase == "over" else s.to_move,
+            outcome=s.outcome,
+            verdict=s.verdict,
+            seat=seat,
+            variant=self.variant.describe(),
+            turn=s.turn,
+            drawing=s.drawing[0] if s.drawing else None,
+            players=tuple(
+                PlayerView(
+                    seat=i,
+                    name=names[i],
+                    shovels=sum(cat.card(c).shovels for c in s.won[i]),
+                    won=tuple(CardView.of(cat.card(c)) for c in s.won[i]),
+                    has_task=s.tasks[i] is not None,
+                )
+                for i in range(len(names))
+            ),
+            holes=tuple(HoleView(h, colour_name(e.visible)) for h, e in enumerate(s.holes, start=1)),
+            visible=tuple((colour_name(c), n) for c, n in self.visible_counts().items()),
+            turned=s.turned,
+            turned_of=FLIPS_PER_TURN,
+            stack=len(s.stack),
+            removed=tuple(cid for cid, _ in self._setup.removed),
+            history=self._setup.history,
+            rotations=s.rotations if self.variant.mole_mix else None,
+            task=task,
+        )
 
     def __repr__(self) -> str:
         s = self._s
@@ -952,20 +1028,3 @@ class UpDownGame(GameState[Action]):
             return []
         top = self.catalogue.card(stack[0]).shovels
         return [c for c in stack if self.catalogue.card(c).shovels == top]
-
-
-def _card_view(card: TaskCard) -> dict[str, Any]:
-    return {
-        "id": card.id,
-        "shovels": card.shovels,
-        "card": card.code,
-        "counts": {colour_name(c): n for c, n in card.counts},
-    }
-
-
-def _outcome_view(out: Outcome) -> dict[str, Any]:
-    return {
-        "termination": out.termination,
-        "winners": list(out.winners),
-        "scores": list(out.scores),
-    }

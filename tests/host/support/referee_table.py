@@ -1,23 +1,30 @@
-"""A physical table for referee tests: hole codes, a clock and a dict-backed tag registry, all
-feeding an `UpDownReferee` with the observations a real board model would make. No sleeps:
-time is a number the test moves on."""
+"""A physical table for referee tests: hole codes, a clock and a real tag registry (SQLite in a
+temporary folder), all feeding an `UpDownReferee` with the observations a real board model would
+make. No sleeps: time is a number the test moves on."""
 
 from __future__ import annotations
 
+import atexit
 import json
 import random
 import re
+import shutil
+import tempfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
 
 from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation, HoleObservation, HoleState
 from upref.games.base import CHANCE
 from upref.games.updown.cards import colour_name, load_catalogue
 from upref.games.updown.engine import Board, PairEnd, Variant, mix_board
+from upref.referee.base import Reply
 from upref.referee.inputs import Input, Observe, StartGame, Tick
 from upref.referee.status import Verdict
-from upref.referee.updown import Reply, UpDownReferee
+from upref.referee.updown import UpDownReferee
+from upref.store.tags import TagRegistry
 
 CODES = CodeTable.load()
 CODE_OF: dict[tuple[str, str], int] = {
@@ -31,25 +38,21 @@ def card_uid(card_id: str) -> str:
     return f"04A1B2C3D4{int(card_id[1:]):02X}80"
 
 
-@dataclass(frozen=True)
-class FakeTag:
-    uid: str
-    game: str
-    item: str
-
-
-class FakeRegistry:
-    """uid -> (game, item); every default task card is enrolled, plus `extra`."""
-
-    def __init__(self, extra: dict[str, tuple[str, str]] | None = None) -> None:
-        self.tags = {card_uid(c.id): ("updown", c.id) for c in load_catalogue().cards}
-        self.tags.update(extra or {})
-        self.lookups = 0
-
-    def lookup(self, uid: str) -> FakeTag | None:
-        self.lookups += 1
-        hit = self.tags.get(uid.upper())
-        return None if hit is None else FakeTag(uid.upper(), *hit)
+def tag_registry(
+    extra: dict[str, tuple[str, str]] | None = None, path: Path | None = None
+) -> TagRegistry:
+    """A real tag registry (SQLite; in a temporary folder unless `path` is given) with every
+    default task card enrolled under `card_uid`, plus `extra` (uid -> (game, item))."""
+    if path is None:
+        folder = tempfile.mkdtemp(prefix="upref-test-registry-")
+        atexit.register(shutil.rmtree, folder, True)
+        path = Path(folder) / "registry.sqlite"
+    reg = TagRegistry(path)
+    for c in load_catalogue().cards:
+        reg.enroll(card_uid(c.id), "updown", c.id)
+    for uid, (game, item) in (extra or {}).items():
+        reg.enroll(uid, game, item)
+    return reg
 
 
 def code(pair: str, hidden: str) -> int:
@@ -248,7 +251,7 @@ class Chaos:
         assert eng is not None
         if ref.phase == "over":
             return self.next_game()
-        if ref.phase in ("setup", "remix"):
+        if ref.phase == "setup":
             if any(tb.codes[h] == 0 for h in range(1, 11)):
                 return self.next_game()
             return tb.tick(3.0)
@@ -310,7 +313,7 @@ class Chaos:
         if r < 0.72:
             return tb.press()
         if r < 0.74:
-            from upref.referee.inputs import Hint
+            from upref.referee.updown import Hint
 
             return tb.feed(Hint(tb.at()))
         if r < 0.76:
@@ -381,7 +384,7 @@ def check_status(ref: UpDownReferee) -> None:
             "waiting": st.waiting_for,
             "corrections": st.corrections,
             "verdicts": [v.text for v in st.verdicts],
-            "view": ref.view(None),
+            "view": asdict(view) if (view := ref.view(None)) is not None else None,
         }
     )
     assert "P-" not in text and "hidden" not in text
@@ -393,16 +396,16 @@ def check_status(ref: UpDownReferee) -> None:
 
 
 class MemoryLog:
-    """An in-memory game log (what `GameLog` records, without SQLite)."""
+    """An in-memory game log (what `GameLog` records, without SQLite): each input's JSON form."""
 
     def __init__(self) -> None:
-        self.inputs: list[Input] = []
+        self.entries: list[dict[str, Any]] = []
         self.finished: list[tuple[dict[str, object], float | None]] = []
         self.reopened = 0
 
-    def append(self, inp: Input) -> int:
-        self.inputs.append(inp)
-        return len(self.inputs)
+    def append(self, entry: Mapping[str, Any]) -> int:
+        self.entries.append(dict(entry))
+        return len(self.entries)
 
     def finish(self, outcome: Mapping[str, object], t: float | None = None) -> None:
         self.finished.append((dict(outcome), t))
@@ -411,15 +414,16 @@ class MemoryLog:
         self.reopened += 1
 
 
-def random_session(events: int, seed: int = 8) -> tuple[UpDownReferee, list[Input]]:
+def random_session(events: int, seed: int = 8) -> tuple[UpDownReferee, list[dict[str, Any]]]:
     """A long session of random play driven by board observations (with illegal moves, bad
-    readings, undos and several games): the referee and every input it was fed."""
-    ref = UpDownReferee(CODES, FakeRegistry(), hints=True)
+    readings, undos and several games): the referee and every input it was fed, as the log
+    records them."""
+    ref = UpDownReferee(CODES, tag_registry(), hints=True)
     mem = MemoryLog()
     ref.attach(mem)
     tb = Table(ref, seed=seed)
     tb.feed(StartGame(PLAYERS, Variant(), seed, tb.at()))
     chaos = Chaos(tb, seed)
-    while len(mem.inputs) < events:
+    while len(mem.entries) < events:
         chaos.step()
-    return ref, mem.inputs
+    return ref, mem.entries

@@ -1,0 +1,109 @@
+"""`upref replay` and `upref export`: a saved game's verdicts, and a saved game as JSON Lines.
+
+    upref replay LOG [--game ID] [--json]      every verdict (LOG: a games.sqlite or a .jsonl)
+    upref export [--db PATH] [--game ID] [-o FILE] [--list]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from upref.registry import referee_for
+from upref.store.gamelog import GameLog, GameLogError, default_path, list_games
+from upref.store.replay import load_log, replay, verdict_dict
+
+__all__ = ["export_main", "main", "replay_main"]
+
+
+def replay_main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="upref replay",
+        description="Replay a game log through the referee and print every verdict.",
+    )
+    parser.add_argument(
+        "log", help="a games database (games.sqlite) or an exported .jsonl ('-': stdin)"
+    )
+    parser.add_argument("--game", type=int, help="the game's id in the database (default: newest)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per verdict")
+    args = parser.parse_args(argv)
+    try:
+        info, entries = load_log(args.log, args.game)
+        replayed = list(replay(info, entries, referee_for))
+    except GameLogError as exc:
+        print(f"upref replay: {exc}", file=sys.stderr)
+        return 1
+    out = sys.stdout
+    if not args.json:
+        players = ", ".join(info.players)
+        out.write(f"# game {info.id} ({info.game}): {players}; {len(entries)} entries\n")
+    for r in replayed:
+        for v in r.reply.verdicts:
+            if args.json:
+                out.write(json.dumps(verdict_dict(r.entry.seq, v), ensure_ascii=False) + "\n")
+                continue
+            line = f"{r.entry.seq:>5} {v.kind.upper():<7} {v.text}"
+            if v.rule:
+                line += f" [{v.rule}]"
+            if v.seat is not None:
+                line += (
+                    f" (to {info.players[v.seat] if v.seat < len(info.players) else v.seat} only)"
+                )
+            out.write(line + "\n")
+            if v.correction and v.correction not in v.text:
+                out.write(f"{'':>13} -> {v.correction}\n")
+    return 0
+
+
+def export_main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="upref export", description="Write a logged game as JSON Lines (header line first)."
+    )
+    parser.add_argument("--db", help=f"the games database (default: {default_path()})")
+    parser.add_argument("--game", type=int, help="the game's id (default: newest)")
+    parser.add_argument("-o", "--output", help="write to this file (default: stdout)")
+    parser.add_argument("--list", action="store_true", help="list the games instead")
+    args = parser.parse_args(argv)
+    db = Path(args.db) if args.db else default_path()
+    try:
+        if args.list:
+            for g in list_games(db):
+                outcome = ""
+                if g.outcome:
+                    outcome = f" winners {', '.join(g.outcome.get('winners', []))}"
+                print(f"{g.id:>5} {g.game:<8} {g.status:<9} {', '.join(g.players)}{outcome}")
+            return 0
+        if not db.exists():
+            raise GameLogError(f"no game log at {str(db)!r}")
+        if args.game is None:
+            log = GameLog.open_latest(db, game=None, unfinished=False, durable=False)
+            if log is None:
+                raise GameLogError(f"game log {str(db)!r} holds no game")
+        else:
+            log = GameLog.open(db, args.game, durable=False)
+        with log:
+            if args.output:
+                with open(args.output, "w", encoding="utf-8") as f:
+                    log.export_jsonl(None, f)
+            else:
+                log.export_jsonl(None, sys.stdout)
+    except GameLogError as exc:
+        print(f"upref export: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`upref replay ...`; also `python -m upref.commands.replay [replay|export] ...`."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "export":
+        return export_main(args[1:])
+    if args and args[0] == "replay":
+        args = args[1:]
+    return replay_main(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

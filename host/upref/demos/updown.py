@@ -1,0 +1,83 @@
+"""Up And Down's demo: three players, a short game (first to two cards). They tap the card they
+draw, pull pairs out and put them back turned (guided by their own card, through the solver's
+hint), and one of them puts a pair into the wrong hole and corrects it when the referee says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from upref.games.updown.engine import UpDownGame, UpDownView, Variant
+from upref.plugins.base import DemoStep
+
+if TYPE_CHECKING:
+    from upref.sim.server import SimBoard
+    from upref.table import Table
+
+__all__ = ["UpDownDemo"]
+
+
+class UpDownDemo:
+    """The scripted players (`upref.plugins.base.Demo`)."""
+
+    players = ("Ann", "Bob", "Cy")
+    seed = 7
+    settings: dict[str, Any] = {"settle_s": 0.8}
+
+    def variant(self, options: argparse.Namespace) -> Variant:
+        target = getattr(options, "short", None)
+        return Variant(short_game_target=target if target is not None else 2)
+
+    def script(self, board: SimBoard, table: Table, uid_of: dict[str, str]) -> Iterator[DemoStep]:
+        ref = table.referee
+        mistake_made = False
+
+        def hole(h: int) -> dict[str, str]:
+            st: dict[str, str] = board.state()["holes"][h - 1]
+            return st
+
+        while True:
+            eng = ref.engine
+            view = ref.view(None)
+            if not isinstance(eng, UpDownGame) or not isinstance(view, UpDownView):
+                return
+            if view.phase == "over" or ref.stopped is not None:
+                return
+            seat = view.to_move if view.drawing is None else view.drawing
+            assert seat is not None
+            name = self.players[seat]
+            if view.phase == "draw":
+                card = eng.stack[0]  # the top card of the face-down stack
+                board.tap(uid_of[card])
+                yield f"{name} draws a card and taps it on the reader", 0.5
+                board.remove()
+                yield "", 0.4
+                continue
+            todo = eng.hint() or ()
+            if not todo:  # three turned: the referee ends the turn once the board is still
+                yield "", 0.3
+                continue
+            a = todo[0]
+            if not mistake_made and view.turn >= 2 and len(todo) == 3:
+                mistake_made = True
+                b = next(h for h in range(1, 11) if h not in todo)
+                pa, pb = hole(a), hole(b)
+                board.pull(a)
+                board.pull(b)
+                yield f"{name} pulls the pairs out of holes {a} and {b}...", 0.3
+                board.insert(b, pa["pair"], pa["up"])
+                yield f"...and puts the pair from hole {a} into hole {b}", 2.0
+                board.pull(b)
+                yield f"{name} takes it out of hole {b} again...", 0.3
+                board.insert(a, pa["pair"], pa["up"])
+                yield f"...and puts it back into hole {a}, turned", 0.6
+                board.insert(b, pb["pair"], pb["down"])
+                yield f"...and the other pair back into hole {b} as it was", 0.8
+                continue
+            pa = hole(a)
+            board.pull(a)
+            yield "", 0.25
+            board.insert(a, pa["pair"], pa["up"])
+            yield f"{name} turns the pair in hole {a}", 0.5

@@ -1,0 +1,750 @@
+"""The referee base: everything a referee does whatever the game, once.
+
+A referee turns board observations and keys into engine actions and answers each input with
+verdicts and board feedback. What does not depend on the game lives here:
+
+- **the log first**: every input is appended to the game log (as its JSON form) before the
+  referee acts on it, so a replay of the log reproduces every verdict;
+- **tags**: a card's UID is looked up in the tag registry when it arrives, and the answer is
+  logged with the input; a tag that is not enrolled, or is enrolled for another game, gets a
+  BOARD verdict before the game sees anything;
+- **the board's health**: offline and back online, faults raised and cleared;
+- **the game's life**: start (with a wait while the game's set-up is not ready), stop, the
+  next game, the end with its result in the log;
+- **undo** back to the start of the turn (or the turn before), taking back the verdicts of what
+  it undoes;
+- **settings** (`settle_s`, `hints`) and the config a log's header keeps for replays;
+- **keys**: `Key` inputs go to the game; `keys_now()` says which apply.
+
+Each game's referee subclasses `Referee` and fills in the hooks (`make_engine`, `on_tap`,
+`on_hole`, `on_button`, `on_key`, `waiting_for_game` ...). Dispatch is by the input's type
+through tables, never an `isinstance` chain: a game's own inputs (`GameInput` subclasses) are
+listed in its `INPUTS` with the name of the method that handles each.
+
+**No I/O.** Time comes from the inputs; the log (anything with `append`, `finish`, `reopen`),
+the tag registry (`lookup`) and the feedback sink are passed in.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Protocol, Self
+
+from upref.board.codes import CodeTable, MoleEnd
+from upref.board.model import (
+    ButtonObservation,
+    CardObservation,
+    FaultObservation,
+    HoleObservation,
+    Observation,
+)
+from upref.board.model import fault_advice as _fault_advice
+from upref.games.base import GameState, GameView, Outcome
+from upref.referee.feedback import Feedback, feedback_for
+from upref.referee.inputs import (
+    BoardOnline,
+    EndGame,
+    GameInput,
+    Input,
+    InputCodec,
+    Key,
+    NextGame,
+    Observe,
+    Picture,
+    StartGame,
+    TagInfo,
+    Tick,
+    Undo,
+)
+from upref.referee.status import BOARD, END, INFO, OK, TableStatus, Verdict
+
+__all__ = [
+    "IDLE",
+    "OVER",
+    "PLAY",
+    "RECENT",
+    "SETUP",
+    "InputLog",
+    "KeyOffer",
+    "Referee",
+    "Reply",
+    "TagLike",
+    "TagLookup",
+    "codes_from_dict",
+    "codes_to_dict",
+]
+
+RECENT = 6
+"""Public verdicts kept for the status."""
+
+# phases every game goes through
+IDLE = "idle"  # no game yet
+SETUP = "setup"  # a start (or the next game) asked for, waiting for the game's set-up
+PLAY = "play"  # a game on
+OVER = "over"  # the game ended (by the rules or stopped)
+
+
+class TagLike(Protocol):
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def item(self) -> str: ...
+
+
+class TagLookup(Protocol):
+    """The tag registry as a referee uses it (`upref.store.tags.TagRegistry` fits)."""
+
+    def lookup(self, uid: str) -> TagLike | None: ...
+
+
+class InputLog(Protocol):
+    """Where a referee records inputs (`upref.store.gamelog.GameLog` fits): each input's JSON
+    form, committed before the referee acts on it."""
+
+    def append(self, entry: Mapping[str, Any]) -> int: ...
+
+    def finish(self, outcome: Mapping[str, Any], t: float | None = None) -> None: ...
+
+    def reopen(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the referee says to one input: its verdicts, in order, and the board feedback for
+    the most important public one (None: nothing to signal, or the board is offline)."""
+
+    verdicts: tuple[Verdict, ...]
+    feedback: Feedback | None = None
+
+    @property
+    def public(self) -> tuple[Verdict, ...]:
+        """The verdicts every view may show (not those addressed to one seat)."""
+        return tuple(v for v in self.verdicts if v.seat is None)
+
+
+@dataclass(frozen=True)
+class KeyOffer:
+    """A key that means something now: press `key` to send the input `make(t, answer)`.
+
+    With a `prompt`, the host asks it and offers `default` (Enter accepts it) before sending;
+    `label` says what the key does, in a few words, for the scoreboard's key line."""
+
+    key: str
+    label: str
+    make: Callable[[float, str | None], Input]
+    prompt: str | None = None
+    default: str | None = None
+
+
+def codes_to_dict(codes: CodeTable) -> dict[str, Any]:
+    """The code table as JSON data (a log's header keeps it)."""
+    ends = []
+    for code in codes.codes():
+        end = codes.lookup(code)
+        assert end is not None
+        ends.append([code, end.pair_id, end.hidden, end.visible])
+    return {"colours": dict(codes.colours), "ends": ends}
+
+
+def codes_from_dict(data: Mapping[str, Any]) -> CodeTable:
+    ends = {int(c): MoleEnd(str(p), str(h), str(v)) for c, p, h, v in data["ends"]}
+    return CodeTable(ends, {str(k): str(v) for k, v in data["colours"].items()}, "game log")
+
+
+class Referee(ABC):
+    """The generic part of every game's referee.
+
+    `handle(input) -> Reply` is the one entry point; `status()`, `view(seat)`, `engine`,
+    `phase` and `keys_now()` are read-only.
+
+    :param codes: the magnet code table (code -> pair end); games without holes ignore it.
+    :param registry: tag lookups (`lookup(uid) -> tag with .game and .item, or None`); None:
+        every tag counts as not enrolled unless the input already carries its `tag`.
+    :param log: every input is appended here (as JSON) before the referee acts on it.
+    :param settle_s: how long the table must be still before something that waits for
+        stillness happens (Up And Down: a finished turn ends).
+    :param hints: answer hint keys (off by default).
+    :param feedback: called with each reply's feedback, if any.
+    :param titles: game name -> title, to name the game of a tag enrolled for another one.
+    """
+
+    GAME: ClassVar[str]
+    """The game's name (`upref play <GAME>`)."""
+    TITLE: ClassVar[str]
+    """The game's title, for verdicts."""
+    INPUTS: ClassVar[Mapping[type[GameInput], str]] = {}
+    """The game's own inputs, each with the name of the method that handles it
+    (`method(inp, out)`)."""
+
+    def __init__(
+        self,
+        codes: CodeTable,
+        registry: TagLookup | None = None,
+        *,
+        log: InputLog | None = None,
+        settle_s: float = 1.0,
+        hints: bool = False,
+        feedback: Callable[[Feedback], None] | None = None,
+        titles: Mapping[str, str] | None = None,
+    ) -> None:
+        if settle_s < 0:
+            raise ValueError(f"settle_s must not be negative: {settle_s!r}")
+        self.codes = codes
+        self.registry = registry
+        self.log = log
+        self.settle_s = float(settle_s)
+        self.hints = bool(hints)
+        self.feedback_sink = feedback
+        self.titles: Mapping[str, str] = dict(titles or {})
+        self.codec = InputCodec(self.INPUTS)
+        self._engine: GameState[Any] | None = None
+        self._phase = IDLE
+        self._pending: StartGame | None = None
+        self._stopped: Outcome | None = None
+        self._online = True
+        self._faults: dict[str, str] = {}
+        self._now = float("-inf")
+        self._plays = 0
+        self._checkpoints: list[tuple[int, int]] = []  # (self._plays, turn) at turn starts
+        # the latest public verdicts, each with (game number, engine plays) when it was given,
+        # so that an undo takes back the verdicts of what it undoes
+        self._recent: deque[tuple[int, int, Verdict]] = deque(maxlen=RECENT)
+
+    # --- construction from a log's header ----------------------------------------------------
+
+    def config(self) -> dict[str, Any]:
+        """What a replay needs besides the inputs: the game, its settings, the code table and
+        whatever else the game keeps (`config_extra`)."""
+        return {
+            "game": self.GAME,
+            "settle_s": self.settle_s,
+            "hints": self.hints,
+            "codes": codes_to_dict(self.codes),
+            **self.config_extra(),
+        }
+
+    @classmethod
+    def from_config(
+        cls,
+        config: Mapping[str, Any],
+        registry: TagLookup | None = None,
+        *,
+        log: InputLog | None = None,
+        feedback: Callable[[Feedback], None] | None = None,
+        titles: Mapping[str, str] | None = None,
+    ) -> Self:
+        """A referee set up as `config()` describes (missing parts: the defaults).
+
+        :raises ValueError: for a config this game cannot read.
+        """
+        codes = codes_from_dict(config["codes"]) if "codes" in config else CodeTable.load()
+        return cls(
+            codes,
+            registry,
+            log=log,
+            settle_s=float(config.get("settle_s", 1.0)),
+            hints=bool(config.get("hints", False)),
+            feedback=feedback,
+            titles=titles,
+            **cls.options_from_config(config),
+        )
+
+    def attach(self, log: InputLog | None) -> None:
+        """Record further inputs in `log` (after a replay that rebuilt this referee)."""
+        self.log = log
+
+    # --- read-only -------------------------------------------------------------------------
+
+    @property
+    def engine(self) -> GameState[Any] | None:
+        """The rules engine of the current (or last) game; holds secrets: not for views."""
+        return self._engine
+
+    @property
+    def phase(self) -> str:
+        """'idle', 'setup' (waiting for the game's set-up), 'play' or 'over'."""
+        return self._phase
+
+    @property
+    def online(self) -> bool:
+        return self._online
+
+    @property
+    def stopped(self) -> Outcome | None:
+        """The outcome of a game stopped with EndGame (the engine's own outcome is None)."""
+        return self._stopped
+
+    def view(self, seat: int | None = None) -> GameView | None:
+        """The engine's view for `seat` (None: the public one), or None before any game."""
+        if self._engine is None:
+            return None
+        v = self._engine.view(seat)
+        if self._stopped is not None:
+            v = replace(v, phase=OVER, to_move=None, outcome=self._stopped)
+        return v
+
+    def status(self) -> TableStatus:
+        return TableStatus(
+            board_online=self._online,
+            waiting_for=self._waiting_for(),
+            corrections=self.corrections(),
+            verdicts=tuple(v for _, _, v in self._recent),
+            faults=tuple(self._faults[k] for k in sorted(self._faults)),
+        )
+
+    def keys_now(self) -> tuple[KeyOffer, ...]:
+        """The keys that mean something now: the game's own (`game_keys`), then undo, end and
+        next game when they apply."""
+        offers = list(self.game_keys())
+        if self._phase in (PLAY, OVER) and self._engine is not None and self._stopped is None:
+            offers.append(KeyOffer("u", "undo", lambda t, _a: Undo(t)))
+        if self._phase in (PLAY, SETUP):
+            offers.append(KeyOffer("e", "end the game", lambda t, _a: EndGame(t)))
+        if self._phase == OVER:
+            offers.append(KeyOffer("n", "next game", lambda t, _a: NextGame(t)))
+        return tuple(offers)
+
+    def wants_time(self) -> bool:
+        """Whether something waits on time alone now (the host then sends `Tick`s)."""
+        return False
+
+    # --- the entry point ---------------------------------------------------------------------
+
+    def handle(self, inp: Input) -> Reply:
+        """Log `inp`, then act on it; return the verdicts and the feedback.
+
+        :raises TypeError: for something that is not an input of this game (nothing is logged).
+        """
+        handler = self._handler(inp)
+        inp = self._complete(inp)
+        if self.log is not None:
+            self.log.append(self.codec.to_dict(inp))
+        out: list[Verdict] = []
+        if inp.t > self._now:
+            self._now = inp.t
+        self._timers(out)
+        self._remember(out)  # (before an undo in this very input takes them back)
+        said = len(out)
+        handler(inp, out)
+        self._timers(out)
+        self._remember(out[said:])
+        fb = feedback_for(out) if self._online else None
+        if fb is not None and self.feedback_sink is not None:
+            self.feedback_sink(fb)
+        return Reply(tuple(out), fb)
+
+    def replay(self, inputs: Iterable[Input]) -> list[Reply]:
+        """Handle every input in order (a log's entries); the replies, one per input."""
+        return [self.handle(i) for i in inputs]
+
+    def decode(self, entry: Mapping[str, Any]) -> Input:
+        """The input a log entry (its JSON form) stands for.
+
+        :raises ValueError: for an entry this game does not know.
+        """
+        return self.codec.from_dict(entry, self.codes)
+
+    _HANDLERS: ClassVar[dict[type, str]] = {
+        Observe: "_on_observe",
+        Tick: "_on_tick",
+        Picture: "_on_picture",
+        BoardOnline: "_on_online_input",
+        StartGame: "_on_start_input",
+        Undo: "_on_undo_input",
+        EndGame: "_on_end_input",
+        NextGame: "_on_next_input",
+        Key: "_on_key_input",
+    }
+    _OBSERVATIONS: ClassVar[dict[type, str]] = {
+        HoleObservation: "_on_hole_observation",
+        CardObservation: "_on_card_observation",
+        ButtonObservation: "_on_button_observation",
+        FaultObservation: "_on_fault_observation",
+    }
+
+    def _handler(self, inp: object) -> Callable[[Any, list[Verdict]], None]:
+        name = self._HANDLERS.get(type(inp)) or self.INPUTS.get(type(inp))  # type: ignore[call-overload]
+        if name is None:
+            raise TypeError(f"not an input of {self.TITLE}: {inp!r}")
+        method: Callable[[Any, list[Verdict]], None] = getattr(self, name)
+        return method
+
+    def _remember(self, verdicts: list[Verdict]) -> None:
+        """Keep the latest public verdicts for the status, each with when it was given."""
+        number = self._engine.game_number if self._engine is not None else 0
+        for v in verdicts:
+            if v.seat is None:
+                self._recent.append((number, self._plays, v))
+
+    def _complete(self, inp: Input) -> Input:
+        """Fill in what a replay needs and only the live referee knows: a card's registry entry,
+        the table at a start."""
+        if isinstance(inp, Observe) and inp.tag is None:
+            obs = inp.observation
+            if isinstance(obs, CardObservation) and obs.arrived:
+                return Observe(obs, inp.t, self._resolve(obs.uid))
+        elif isinstance(inp, StartGame) and inp.setup is None:
+            return replace(inp, setup=self.start_setup())
+        return inp
+
+    def _resolve(self, uid: str) -> TagInfo:
+        if self.registry is None:
+            return TagInfo(None, None)
+        try:
+            tag = self.registry.lookup(uid)
+        except ValueError:  # a malformed UID: not enrolled either
+            return TagInfo(None, None)
+        return TagInfo(None, None) if tag is None else TagInfo(str(tag.game), str(tag.item))
+
+    def _timers(self, out: list[Verdict]) -> None:
+        if self._online:
+            self.on_time(out)
+
+    # --- observations ------------------------------------------------------------------------
+
+    def _on_observe(self, inp: Observe, out: list[Verdict]) -> None:
+        obs: Observation = inp.observation
+        getattr(self, self._OBSERVATIONS[type(obs)])(inp, obs, out)
+
+    def _on_hole_observation(self, _inp: Observe, obs: HoleObservation, out: list[Verdict]) -> None:
+        self.on_hole(obs.hole, obs.new_code, out)
+
+    def _on_card_observation(self, inp: Observe, obs: CardObservation, out: list[Verdict]) -> None:
+        if not obs.arrived or not self._online:
+            return
+        tag = inp.tag or TagInfo(None, None)
+        uid = obs.uid
+        if self._phase == IDLE:
+            return
+        if not tag.enrolled:
+            out.append(
+                Verdict(
+                    BOARD,
+                    f"Tag {uid} is not enrolled: run upref enroll {self.GAME} to enrol the card.",
+                    "tag",
+                )
+            )
+            return
+        if tag.game != self.GAME:
+            title = self.titles.get(str(tag.game), str(tag.game).capitalize())
+            out.append(
+                Verdict(
+                    BOARD,
+                    f"Tag {uid} is enrolled for {title}, not for {self.TITLE}: that is not a "
+                    f"{self.piece_name()} of this game.",
+                    "tag",
+                )
+            )
+            return
+        self.on_tap(str(tag.item), uid, out)
+
+    def _on_button_observation(
+        self, _inp: Observe, obs: ButtonObservation, out: list[Verdict]
+    ) -> None:
+        if obs.pressed and self._online:
+            self.on_button(out)
+
+    def _on_fault_observation(
+        self, _inp: Observe, obs: FaultObservation, out: list[Verdict]
+    ) -> None:
+        advice = _fault_advice(obs.kind, obs.where, obs.text)
+        if obs.raised:
+            if ":" not in obs.key:
+                self._faults[obs.key] = advice
+            out.append(Verdict(BOARD, f"Board fault: {advice}.", "board"))
+        elif obs.key in self._faults:
+            del self._faults[obs.key]
+            out.append(Verdict(INFO, f"Board fault cleared: {_fault_place(obs)}.", "board"))
+
+    def _on_tick(self, _inp: Tick, _out: list[Verdict]) -> None:
+        pass
+
+    def _on_picture(self, inp: Picture, out: list[Verdict]) -> None:
+        for h, code in enumerate(inp.holes, start=1):
+            self.on_hole(h, code, out)
+
+    def _on_online_input(self, inp: BoardOnline, out: list[Verdict]) -> None:
+        if inp.online == self._online:
+            return
+        self._online = inp.online
+        if not inp.online:
+            self.on_offline()
+            out.append(
+                Verdict(
+                    BOARD,
+                    "The board is offline: nothing counts until it is back. Check its USB cable.",
+                    "board",
+                )
+            )
+            return
+        out.append(Verdict(BOARD, "The board is back online.", "board"))
+        self.on_online_again(out)
+
+    # --- host inputs -----------------------------------------------------------------------
+
+    def _on_start_input(self, inp: StartGame, out: list[Verdict]) -> None:
+        if self._phase == PLAY:
+            out.append(Verdict(INFO, "A game is on: end it before starting another."))
+            return
+        try:  # players and variant first, before anything at the table
+            self.check_start(inp)
+        except ValueError as exc:
+            out.append(Verdict(INFO, f"Cannot start: {exc}."))
+            return
+        self._pending = inp
+        self._phase = SETUP
+        self.prepare(inp, out)
+
+    def _begin(self, out: list[Verdict]) -> None:
+        """Start the pending game (or the next one of a match) now."""
+        if self._pending is None:
+            assert self._engine is not None
+            eng = self.next_engine(self._engine)
+        else:
+            eng = self.make_engine(self._pending)
+        self._engine = eng
+        self._phase = PLAY
+        self._pending = None
+        self._stopped = None
+        self._plays = 0
+        self._checkpoints = []
+        self._recent.clear()  # the table's list starts again with the game
+        self.on_begin()
+        out.append(Verdict(INFO, self.engine_verdict()))
+
+    def _on_end_input(self, _inp: EndGame, out: list[Verdict]) -> None:
+        if self._phase == SETUP:
+            self._phase = OVER if self._engine is not None else IDLE
+            self._pending = None
+            out.append(Verdict(INFO, "Start cancelled."))
+            return
+        if self._phase != PLAY:
+            out.append(Verdict(INFO, "No game is on."))
+            return
+        outcome = self.stop_outcome()
+        self._stopped = outcome
+        self._phase = OVER
+        self.on_stop()
+        out.append(Verdict(END, f"Game stopped. {self.result_text(outcome)}."))
+        self._finish(outcome)
+
+    def _on_next_input(self, _inp: NextGame, out: list[Verdict]) -> None:
+        if self._phase == PLAY:
+            out.append(Verdict(INFO, "The game is not over: end it before the next one."))
+            return
+        if self._engine is None:
+            out.append(Verdict(INFO, "No game to follow: start one."))
+            return
+        if self._phase == SETUP and self._pending is None:
+            return  # the next game is already asked for
+        self._phase = SETUP
+        self._pending = None
+        if self.log is not None:
+            self.log.reopen()  # the session goes on: a resume picks it up
+        self.prepare_next(out)
+
+    def _on_undo_input(self, _inp: Undo, out: list[Verdict]) -> None:
+        eng = self._engine
+        if self._phase not in (PLAY, OVER) or eng is None or self._stopped is not None:
+            out.append(Verdict(INFO, "Nothing to undo."))
+            return
+        if not self._online:
+            out.append(Verdict(BOARD, "The board is offline: undo once it is back.", "board"))
+            return
+        cps = self._checkpoints
+        if cps and self._plays > cps[-1][0] and self.turn_in_progress():
+            target = cps[-1][0]
+        elif len(cps) >= 2:
+            cps.pop()
+            target = cps[-1][0]
+        else:
+            out.append(Verdict(INFO, "Nothing to undo."))
+            return
+        before = self.before_undo()
+        was_over = self._phase == OVER
+        while self._plays > target:
+            eng.undo()
+            self._plays -= 1
+        self._phase = PLAY
+        number = eng.game_number
+        kept = [r for r in self._recent if r[0] != number or r[1] <= target]
+        self._recent.clear()
+        self._recent.extend(kept)
+        if was_over and self.log is not None:
+            self.log.reopen()
+        seat = eng.current_player()
+        parts = [f"Undone: back to the start of {eng.players[seat]}'s turn."]
+        fixes = self.after_undo(before)
+        out.append(Verdict(OK, " ".join(parts + fixes), "undo", " ".join(fixes) or None))
+
+    def _on_key_input(self, inp: Key, out: list[Verdict]) -> None:
+        if not self.on_key(inp.name, inp.arg, out):
+            out.append(Verdict(INFO, f"The key {inp.name!r} means nothing in {self.TITLE} now."))
+
+    # --- engine bookkeeping for games ----------------------------------------------------------
+
+    def _played(self) -> None:
+        """After every successful engine play: count it, and note the start of a new turn."""
+        self._plays += 1
+        turn = self.turn_start()
+        if turn is not None and (not self._checkpoints or self._checkpoints[-1][1] != turn):
+            self._checkpoints.append((self._plays, turn))
+
+    def _game_over(self, outcome: Outcome) -> None:
+        """The rules ended the game: say so in the log."""
+        self._phase = OVER
+        self._finish(outcome)
+
+    def _finish(self, outcome: Outcome) -> None:
+        if self.log is None:
+            return
+        eng = self._engine
+        assert eng is not None
+        names = eng.players
+        self.log.finish(
+            {
+                "game_number": eng.game_number,
+                "termination": outcome.termination,
+                "winners": [names[w] for w in outcome.winners],
+                "scores": {names[i]: s for i, s in enumerate(outcome.scores)},
+            },
+            self._now,
+        )
+
+    def _waiting_for(self) -> str | None:
+        if not self._online:
+            return "The board to come back online (check its USB cable)."
+        if self._phase == IDLE:
+            return "A game to be started."
+        return self.waiting_for_game()
+
+    # --- hooks: what each game fills in ---------------------------------------------------------
+
+    def config_extra(self) -> dict[str, Any]:
+        """The game's own part of `config()` (a catalogue, ...)."""
+        return {}
+
+    @classmethod
+    def options_from_config(cls, config: Mapping[str, Any]) -> dict[str, Any]:
+        """Keyword arguments for the constructor from the game's own part of a config."""
+        return {}
+
+    def piece_name(self) -> str:
+        """What a tagged piece of this game is called ('task card', 'tile')."""
+        return "card"
+
+    def start_setup(self) -> dict[str, Any]:
+        """What the game must know of the table when a start is asked for; logged with it."""
+        return {}
+
+    def check_start(self, start: StartGame) -> None:
+        """Refuse players or a variant the game cannot start with, before anything at the table
+        (default: build an engine and drop it).
+
+        :raises ValueError: said to the table as "Cannot start: ...".
+        """
+        self.make_engine(start)
+
+    @abstractmethod
+    def make_engine(self, start: StartGame) -> GameState[Any]:
+        """A new engine for this start, as the table is now.
+
+        :raises ValueError: for players or a variant the game refuses.
+        """
+
+    @abstractmethod
+    def next_engine(self, engine: GameState[Any]) -> GameState[Any]:
+        """The next game of a match after `engine`'s (same players and variant)."""
+
+    def engine_verdict(self) -> str:
+        """The engine's own text about the last thing that happened."""
+        assert self._engine is not None
+        return self._engine.view(None).verdict
+
+    def prepare(self, start: StartGame, out: list[Verdict]) -> None:
+        """A start was asked for: begin at once (the default), or say what the table must do
+        first and begin later (from `on_time` or an observation) with `self._begin(out)`."""
+        self._begin(out)
+
+    def prepare_next(self, out: list[Verdict]) -> None:
+        """The next game was asked for: begin it at once (the default) or say what to do."""
+        self._begin(out)
+
+    def on_begin(self) -> None:
+        """A game has just begun: reset the game's own bookkeeping."""
+
+    def on_time(self, out: list[Verdict]) -> None:
+        """Time has passed (every input, board online): whatever waits on time happens."""
+
+    def on_hole(self, hole: int, code: int, out: list[Verdict]) -> None:
+        """A hole reads `code` now (holes 1..N)."""
+
+    def on_tap(self, item: str, uid: str, out: list[Verdict]) -> None:
+        """A piece of this game (catalogue id `item`, tag `uid`) was tapped on the reader."""
+
+    def on_button(self, out: list[Verdict]) -> None:
+        """The board's button was pressed (board online)."""
+
+    def on_key(self, name: str, arg: str | None, out: list[Verdict]) -> bool:
+        """A `Key`; False when the game gives it no meaning now."""
+        return False
+
+    def game_keys(self) -> tuple[KeyOffer, ...]:
+        """The game's own keys that apply now."""
+        return ()
+
+    def on_offline(self) -> None:
+        """The board went offline."""
+
+    def on_online_again(self, out: list[Verdict]) -> None:
+        """The board is back online (after its verdict)."""
+
+    def turn_start(self) -> int | None:
+        """The engine's turn number when a turn is just starting (an undo point), else None."""
+        return None
+
+    def turn_in_progress(self) -> bool:
+        """Whether the turn since the last undo point has changed anything (undo then goes back
+        to its start, not to the turn before)."""
+        return True
+
+    def before_undo(self) -> Any:
+        """What the game needs to remember before an undo (handed to `after_undo`)."""
+        return None
+
+    def after_undo(self, before: Any) -> list[str]:
+        """The corrections the table must make after an undo, in words."""
+        return []
+
+    @abstractmethod
+    def stop_outcome(self) -> Outcome:
+        """The result when the game is stopped early (EndGame)."""
+
+    def on_stop(self) -> None:
+        """The game was stopped: drop whatever waits."""
+
+    @abstractmethod
+    def result_text(self, outcome: Outcome) -> str:
+        """The result in words: 'Ann is Buddel King with 5 shovels'."""
+
+    def waiting_for_game(self) -> str | None:
+        """What the table is waiting for, once a game is asked for (board online)."""
+        return None
+
+    def corrections(self) -> tuple[str, ...]:
+        """Physical corrections still outstanding, in words."""
+        return ()
+
+
+def _fault_place(obs: FaultObservation) -> str:
+    if obs.kind == "sensor":
+        return f"sensor {obs.where[1:]}"
+    if obs.kind == "hole":
+        return f"hole {obs.where[1:]}"
+    if obs.kind == "rfid":
+        return "RFID reader"
+    return f"{obs.kind} {obs.where}"

@@ -1,0 +1,132 @@
+"""The host at the table: link events -> board model -> referee inputs -> replies.
+
+`Table` is the loop's one moving part, shared by `upref play`, `upref demo`, the benchmarks and
+the end-to-end tests. It knows no game: it feeds whatever referee it is given.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+import time
+from collections.abc import Callable
+
+from upref.board.codes import CodeTable
+from upref.board.model import BoardModel
+from upref.link.connection import BoardReset, Link, Offline, Online, Resynced
+from upref.link.errors import LinkError
+from upref.referee.base import Referee, Reply
+from upref.referee.feedback import Feedback
+from upref.referee.inputs import BoardOnline, Input, Observe, Picture, Tick
+
+__all__ = ["TICK_S", "Table"]
+
+TICK_S = 0.25
+"""How often time is told to the referee while something waits on time alone."""
+
+
+class Table:
+    """The host at the table: link events -> board model -> referee inputs -> replies.
+
+    Feedback for the board is sent from a thread of its own, so a slow or lost command answer
+    never holds up the referee. `clock` gives the inputs' times (wall-clock seconds, so that a
+    resumed game's times continue those in its log).
+    """
+
+    def __init__(
+        self,
+        link: Link,
+        referee: Referee,
+        codes: CodeTable,
+        *,
+        clock: Callable[[], float] = time.time,
+        on_reply: Callable[[Input, Reply], None] | None = None,
+    ) -> None:
+        self.link = link
+        self.referee = referee
+        self.model = BoardModel(codes)
+        self.clock = clock
+        self.on_reply = on_reply
+        self.replies: list[tuple[Input, Reply]] = []
+        self.synced = False
+        self._last_tick = 0.0
+        self._fb: queue.Queue[Feedback | None] = queue.Queue()
+        self._fb_thread = threading.Thread(target=self._send_feedback, name="upref-feedback", daemon=True)
+        self._fb_thread.start()
+        referee.feedback_sink = self._fb.put
+
+    def _send_feedback(self) -> None:
+        while (fb := self._fb.get()) is not None:
+            for ftype, args in fb.commands():
+                with contextlib.suppress(LinkError):
+                    self.link.command(ftype, *args, timeout=0.5, retries=0)
+
+    def send(self, inp: Input) -> Reply:
+        reply = self.referee.handle(inp)
+        self.replies.append((inp, reply))
+        if self.on_reply is not None:
+            self.on_reply(inp, reply)
+        return reply
+
+    def wait_for_picture(self, timeout: float = 5.0) -> None:
+        """Pump until the board model holds the board's first snapshot.
+
+        :raises LinkError: when none comes in time.
+        """
+        end = time.monotonic() + timeout
+        while not self.synced:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise LinkError("the board sent no snapshot: check it with upref doctor")
+            self.pump(min(left, 0.1))
+
+    def picture(self) -> tuple[int, ...]:
+        return tuple(self.model.holes[h].code for h in sorted(self.model.holes))
+
+    def pump(self, seconds: float) -> None:
+        """Apply what the board sends for up to `seconds`; tell the referee the time while
+        something waits on time alone (`Referee.wants_time`)."""
+        end = time.monotonic() + seconds
+        while True:
+            left = end - time.monotonic()
+            try:
+                item = self.link.events.get(timeout=max(0.0, min(left, TICK_S)))
+            except queue.Empty:
+                item = None
+            if item is not None:
+                self._item(item)
+            self._maybe_tick()
+            if left <= 0:
+                return
+
+    def _item(self, item: object) -> None:
+        observations = self.model.apply(item)  # type: ignore[arg-type]
+        first = isinstance(item, Resynced) and not self.synced
+        if isinstance(item, Resynced):
+            self.synced = True
+        if first:
+            # the referee's physical picture starts from the board's first snapshot (after a
+            # resume, holes that changed while the host was away are taken up from it)
+            self.send(Picture(self.picture(), self.clock()))
+        else:
+            for obs in observations:
+                self.send(Observe(obs, self.clock()))
+        if isinstance(item, Offline):
+            self.send(BoardOnline(False, self.clock()))
+        elif isinstance(item, Online) and self.synced:
+            self.send(BoardOnline(True, self.clock()))
+        elif isinstance(item, BoardReset):
+            pass  # the snapshot that follows brings any change as observations
+
+    def _maybe_tick(self) -> None:
+        if not self.referee.wants_time():
+            return
+        now = time.monotonic()
+        if now - self._last_tick >= TICK_S:
+            self._last_tick = now
+            self.send(Tick(self.clock()))
+
+    def close(self) -> None:
+        self._fb.put(None)
+        self._fb_thread.join(timeout=2)

@@ -1,0 +1,168 @@
+"""The scoreboard as data: a few layout blocks that say *what* to show, never *how*.
+
+A game's panel (`upref.views.<game>`) and the shared frame (`upref.views.scoreboard`) build a
+`Board` out of these blocks; renderers draw it: `upref.views.terminal` for Rich, plain lines
+for pipes and logs (`upref.views.plain`), JSON for scripts (`Board.as_json()`), and HTML for a
+browser. No game writes HTML or Rich code.
+
+Meanings (`meaning=`) name what a piece of text *is*, and each renderer picks its style:
+
+- `TITLE`, `DIM`, `STRONG` — the title, a secondary line, an emphasised line;
+- `TURN` — the seat (or cell) the table waits on now; `WINNER` — a winner;
+- `ILLEGAL` — something refused, or a correction to make; `HIDDEN` — a face-down or secret
+  thing shown as such (a card's back);
+- `colour(name)` — a mole's or bird's colour ("colour:red"); the text always names the colour
+  too, so no one needs to tell colours apart;
+- `verdict(kind)` — the label of a verdict of that kind ("verdict:illegal").
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "DIM",
+    "HIDDEN",
+    "ILLEGAL",
+    "STRONG",
+    "TITLE",
+    "TURN",
+    "WINNER",
+    "Block",
+    "Board",
+    "Box",
+    "Column",
+    "Feed",
+    "FeedLine",
+    "Line",
+    "Span",
+    "Table",
+    "colour",
+    "line",
+    "verdict",
+]
+
+TITLE = "title"
+DIM = "dim"
+STRONG = "strong"
+TURN = "turn"
+WINNER = "winner"
+ILLEGAL = "illegal"
+HIDDEN = "hidden"
+
+
+def colour(name: str) -> str:
+    """The meaning of a colour's name: 'colour:red'."""
+    return f"colour:{name}"
+
+
+def verdict(kind: str) -> str:
+    """The meaning of a verdict label of this kind: 'verdict:illegal'."""
+    return f"verdict:{kind}"
+
+
+@dataclass(frozen=True)
+class Span:
+    """A run of text with one meaning (None: plain)."""
+
+    text: str
+    meaning: str | None = None
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line (it may wrap) made of spans; `meaning` applies to the whole line."""
+
+    spans: tuple[Span, ...]
+    meaning: str | None = None
+    align: Literal["left", "center"] = "left"
+    kind: Literal["line"] = "line"
+
+    @property
+    def text(self) -> str:
+        return "".join(s.text for s in self.spans)
+
+
+def line(*parts: str | Span, meaning: str | None = None, align: Literal["left", "center"] = "left") -> Line:
+    """A `Line` from strings (plain spans) and spans."""
+    return Line(tuple(p if isinstance(p, Span) else Span(p) for p in parts), meaning, align)
+
+
+@dataclass(frozen=True)
+class Column:
+    """A table column: its heading, alignment, a fixed width, and whether it takes the room
+    that is left (and wraps) or keeps its text on one line."""
+
+    header: str
+    align: Literal["left", "right", "center"] = "left"
+    width: int | None = None
+    grow: bool = False
+
+
+@dataclass(frozen=True)
+class Table:
+    """Rows of cells under columns. `style` "list": a heading row, then one row per thing (the
+    players); "grid": every cell boxed, for a board laid out as on the table (the molehills)."""
+
+    columns: tuple[Column, ...]
+    rows: tuple[tuple[Span, ...], ...]
+    title: str | None = None
+    style: Literal["list", "grid"] = "list"
+    kind: Literal["table"] = "table"
+
+
+@dataclass(frozen=True)
+class FeedLine:
+    """One verdict in the feed: its kind, label ('ok', 'ILLEGAL M-2'), text and correction."""
+
+    kind: str
+    label: str
+    text: str
+    correction: str | None = None
+
+
+@dataclass(frozen=True)
+class Feed:
+    """The latest verdicts for the table, newest last."""
+
+    lines: tuple[FeedLine, ...]
+    kind: Literal["feed"] = "feed"
+
+
+@dataclass(frozen=True)
+class Box:
+    """Lines and tables in a frame: `meaning` ILLEGAL for an alarm (the board offline), WINNER
+    for the result of a game, HIDDEN for what only one seat may see, None for a plain frame."""
+
+    blocks: tuple[Line | Table, ...]
+    title: str | None = None
+    meaning: str | None = None
+    kind: Literal["box"] = "box"
+
+
+Block = Line | Table | Feed | Box
+
+
+@dataclass(frozen=True)
+class Board:
+    """A whole scoreboard: the game, whose turn it is and the last verdict (for the big
+    line a screen across the room shows), and the blocks in order."""
+
+    game: str
+    title: str
+    turn: str | None
+    last: FeedLine | None
+    blocks: tuple[Block, ...] = field(default_factory=tuple)
+
+    def as_json(self) -> dict[str, Any]:
+        """Plain JSON data (dicts, lists, strings, numbers, None): `json.dumps` takes it."""
+        return {"schema": 2, **_jsonable(asdict(self))}
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return value

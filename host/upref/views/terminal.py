@@ -1,0 +1,129 @@
+"""The scoreboard's blocks drawn with Rich, for the terminal (`Live.update(render(board))`).
+
+Pure: a `Board` in, a Rich renderable out; no console, no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN
+from upref.views import blocks as b
+
+__all__ = ["COLOUR_STYLES", "render", "render_blocks"]
+
+COLOUR_STYLES: Mapping[str, str] = {
+    "red": "bold white on red",
+    "blue": "bold white on blue",
+    "yellow": "bold black on yellow",
+    "white": "bold black on bright_white",
+    "black": "bold bright_white on black",
+    "green": "bold white on green",
+    "purple": "bold white on magenta",
+}
+"""Cell style per colour name (the name is always printed as well)."""
+
+_STYLES: Mapping[str, str] = {
+    b.TITLE: "bold",
+    b.DIM: "dim",
+    b.STRONG: "bold",
+    b.TURN: "bold",
+    b.WINNER: "bold green",
+    b.ILLEGAL: "bold white on red",
+    b.HIDDEN: "dim italic",
+    b.verdict(OK): "green",
+    b.verdict(INFO): "cyan",
+    b.verdict(ILLEGAL): "bold white on red",
+    b.verdict(SOLVED): "bold black on green",
+    b.verdict(TURN): "bold",
+    b.verdict(END): "bold magenta",
+    b.verdict(BOARD): "bold black on yellow",
+}
+
+
+def style_of(meaning: str | None) -> str:
+    """The Rich style for a meaning ('' for none or an unknown one)."""
+    if meaning is None:
+        return ""
+    if meaning.startswith("colour:"):
+        return COLOUR_STYLES.get(meaning.split(":", 1)[1], "bold")
+    return _STYLES.get(meaning, "")
+
+
+def render(board: b.Board) -> RenderableType:
+    """A whole scoreboard."""
+    return render_blocks(board.blocks)
+
+
+def render_blocks(items: Iterable[b.Block]) -> RenderableType:
+    """Blocks, one under the other."""
+    return Group(*(_block(x) for x in items))
+
+
+def _block(x: b.Block) -> RenderableType:
+    if isinstance(x, b.Line):
+        return _line(x)
+    if isinstance(x, b.Table):
+        return _table(x)
+    if isinstance(x, b.Feed):
+        return _feed(x)
+    return _box(x)
+
+
+def _line(x: b.Line) -> Text:
+    justify = "center" if x.align == "center" else None
+    if len(x.spans) == 1 and x.spans[0].meaning is None:
+        return Text(x.spans[0].text, style=style_of(x.meaning), justify=justify)
+    text = Text.assemble(*((s.text, style_of(s.meaning)) for s in x.spans), justify=justify)
+    if x.meaning is not None:
+        text.stylize(style_of(x.meaning))
+    return text
+
+
+def _cell(s: b.Span) -> Text:
+    return Text(s.text, style=style_of(s.meaning))
+
+
+def _table(x: b.Table) -> RichTable:
+    if x.style == "grid":
+        table = RichTable(box=box.SQUARE, padding=(0, 0), title=x.title, title_justify="left")
+    else:
+        table = RichTable(
+            box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, title=x.title, title_justify="left"
+        )
+    for c in x.columns:
+        if c.grow:
+            table.add_column(c.header, justify=c.align, width=c.width, ratio=1)
+        else:
+            table.add_column(c.header, justify=c.align, width=c.width, no_wrap=True)
+    for row in x.rows:
+        table.add_row(*(_cell(s) for s in row))
+    return table
+
+
+def _feed(x: b.Feed) -> RichTable:
+    table = RichTable.grid(padding=(0, 1))
+    table.add_column(no_wrap=True)
+    table.add_column(ratio=1)
+    for v in x.lines:
+        table.add_row(Text(v.label, style=style_of(b.verdict(v.kind))), v.text)
+        if v.correction:
+            table.add_row("", Text("→ fix: " + v.correction, style="bold"))
+    return table
+
+
+def _box(x: b.Box) -> Panel:
+    body = Group(*(_line(i) if isinstance(i, b.Line) else _table(i) for i in x.blocks))
+    if x.meaning == b.WINNER:
+        return Panel(body, title=x.title, border_style="bold green", box=box.DOUBLE)
+    if x.meaning == b.ILLEGAL:
+        return Panel(
+            body, title=x.title, title_align="left", border_style="bold red", box=box.HEAVY
+        )
+    return Panel(body, title=x.title, title_align="left", box=box.ROUNDED)

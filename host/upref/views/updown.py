@@ -1,0 +1,213 @@
+"""Up And Down's panel of the scoreboard: the players and their shovels, whose turn it is and
+how many pairs are turned, the molehills with the colour up in each, the count per colour, the
+result; and a player's own screen with their secret task card.
+
+Hidden information never gets in: the public view holds no hidden colour, no pair id and no
+unsolved card (the engine's contract), and `scrub` blanks out any pair id that a text from
+elsewhere might carry, since a pair id names the hidden colour too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from upref.games.updown.engine import UpDownView
+from upref.text import and_join, count, plural
+from upref.views.blocks import (
+    DIM,
+    HIDDEN,
+    STRONG,
+    TURN,
+    WINNER,
+    Block,
+    Box,
+    Column,
+    Span,
+    Table,
+    colour,
+    line,
+)
+
+__all__ = ["PANEL", "UpDownPanel"]
+
+_PAIR_ID = re.compile(r"\bP-[A-Z]{2}\b")
+_ORDINALS = ("1st", "2nd", "3rd")
+_TERMINATIONS: Mapping[str, str] = {
+    "stack-empty": "a task card was due and the stack was empty",
+    "short-game-target": "a player reached the agreed number of cards (short game)",
+    "stopped": "the game was stopped",
+}
+
+
+class UpDownPanel:
+    """The Up And Down panel (`upref.views.scoreboard.Panel`)."""
+
+    title = "Up And Down"
+
+    def header(self, view: UpDownView) -> str:
+        parts = [f"Game {view.game_number} ({view.variant})", f"turn {view.turn}"]
+        parts.append(f"{count(view.stack, 'card')} on the stack")
+        if view.rotations is not None:
+            times = {0: "not yet", 1: "once", 2: "twice"}.get(view.rotations, f"{view.rotations} times")
+            parts.append(f"box turned {times}")
+        return " · ".join(parts)
+
+    def turn(self, view: UpDownView) -> str | None:
+        names = view.names
+        done, of = len(view.turned), view.turned_of
+        if view.phase == "over":
+            return "Game over."
+        if view.phase == "draw" and view.drawing is not None:
+            return f"{names[view.drawing]} is drawing a task card."
+        if view.to_move is None:
+            return None
+        text = f"{names[view.to_move]}'s turn: turned {done}/{of}"
+        if view.turned:
+            which = plural(len(view.turned), "hole")
+            return text + f" ({which} {and_join([str(h) for h in view.turned])})."
+        return text + "."
+
+    def body(self, view: UpDownView) -> Sequence[Block]:
+        blocks: list[Block] = [self._players(view)]
+        status = self.turn(view)
+        if status:
+            blocks.append(line(status, meaning=STRONG))
+        blocks.append(self._holes(view))
+        blocks.append(line("Up now: " + ", ".join(f"{c} {n}" for c, n in view.visible)))
+        return blocks
+
+    def result(self, view: UpDownView) -> Box | None:
+        out = view.outcome
+        if out is None:
+            return None
+        names = view.names
+        winners = [names[w] for w in out.winners]
+        best = out.scores[out.winners[0]] if out.winners else 0
+        headline = self._headline(winners, best)
+        why = _TERMINATIONS.get(out.termination, out.termination)
+        scores = ", ".join(f"{n} {s}" for n, s in zip(names, out.scores, strict=True))
+        return Box(
+            (
+                line(headline, meaning=STRONG, align="center"),
+                line(f"Game over: {why}.", align="center"),
+                line(f"Shovels: {scores}", align="center"),
+            ),
+            meaning=WINNER,
+        )
+
+    def footer(self, view: UpDownView) -> Sequence[Block]:
+        blocks: list[Block] = []
+        if view.history:
+            games = "; ".join(
+                f"game {i}: {self._headline([view.names[w] for w in o.winners], o.scores[o.winners[0]] if o.winners else 0)}"
+                for i, o in enumerate(view.history, start=1)
+            )
+            blocks.append(line("Earlier games: " + games, meaning=DIM))
+        if view.removed:
+            blocks.append(
+                line(f"Removed at setup (no board solves them): {', '.join(view.removed)}")
+            )
+        return blocks
+
+    def scrub(self, text: str) -> str:
+        """Blank out pair ids: a pair id names both colours, so also the hidden one."""
+        return _PAIR_ID.sub("a mole pair", text)
+
+    def private(self, view: UpDownView) -> Sequence[Block]:
+        """The seat's current task card: each colour it asks for, the number asked and the
+        number up now, and whether the card matches the board right now.
+
+        :raises ValueError: for a view that is not one seat's own.
+        """
+        if view.seat is None:
+            raise ValueError("the private panel needs one seat's view, UpDownGame.view(seat)")
+        name = view.names[view.seat]
+        title = f"{name} — your task card (keep it to yourself)"
+        task = view.task
+        if task is None:
+            return (Box((line("No task card: draw one from the stack.", meaning=STRONG),), title, HIDDEN),)
+        visible = dict(view.visible)
+        rows = []
+        matches = True
+        for c, asked in task.counts:
+            up = int(visible.get(c, 0))
+            ok = up == asked
+            matches = matches and ok
+            rows.append(
+                (
+                    Span(c, colour(c)),
+                    Span(str(asked)),
+                    Span(str(up)),
+                    Span("ok" if ok else f"{'+' if asked > up else '-'}{abs(asked - up)}"),
+                )
+            )
+        table = Table(
+            (Column("colour"), Column("asked", "right"), Column("up now", "right"), Column("")),
+            tuple(rows),
+        )
+        head = line(f"{task.id}: {task.card}  ({count(task.shovels, 'shovel')})", meaning=STRONG)
+        state = (
+            line("The board matches your card now.", meaning=WINNER)
+            if matches
+            else line("The board does not match your card yet.")
+        )
+        return (Box((head, table, state), title, HIDDEN),)
+
+    def _players(self, view: UpDownView) -> Table:
+        done, of = len(view.turned), view.turned_of
+        winners = view.outcome.winners if view.outcome is not None else ()
+        rows = []
+        for p in view.players:
+            doing, meaning = "", None
+            if view.phase == "draw" and p.seat == view.drawing:
+                doing, meaning = "drawing a card", TURN
+            elif view.phase == "draw" and p.seat == view.to_move:
+                doing = "next to turn"
+            elif view.phase == "turn" and p.seat == view.to_move:
+                doing, meaning = f"turning pairs ({done} of {of})", TURN
+            elif view.phase == "over" and p.seat in winners:
+                doing = "Buddel King" if len(winners) == 1 else "shares the win"
+                meaning = WINNER
+            mark = "▶" if meaning == TURN else ("★" if meaning == WINNER else "")
+            won = ", ".join(f"{c.id} ({c.shovels})" for c in p.won) or "-"
+            rows.append(
+                (
+                    Span(mark),
+                    Span(p.name, meaning),
+                    Span(str(p.shovels)),
+                    Span(won),
+                    Span("face down", HIDDEN) if p.has_task else Span("-"),
+                    Span(doing, meaning),
+                )
+            )
+        columns = (
+            Column("", width=1),
+            Column("Player"),
+            Column("Shovels", "right"),
+            Column("Won cards", grow=True),
+            Column("Card"),
+            Column("Now"),
+        )
+        return Table(columns, tuple(rows))
+
+    def _holes(self, view: UpDownView) -> Table:
+        columns = (Column("hole", width=6),) + tuple(
+            Column(str(h.hole), "center", width=6) for h in view.holes
+        )
+        up = (Span("up"),) + tuple(Span(h.up, colour(h.up)) for h in view.holes)
+        turned = (Span("turned"),) + tuple(
+            Span(_ORDINALS[view.turned.index(h.hole)] if h.hole in view.turned else "")
+            for h in view.holes
+        )
+        return Table(columns, (up, turned), title="Molehills", style="grid")
+
+    @staticmethod
+    def _headline(winners: list[str], best: int) -> str:
+        shovels = count(best, "shovel")
+        if len(winners) == 1:
+            return f"Buddel King: {winners[0]} with {shovels}"
+        return f"Shared win: {and_join(winners)} with {shovels} each"
+
+
+PANEL = UpDownPanel()
