@@ -16,10 +16,10 @@ from types import ModuleType, SimpleNamespace
 
 import pytest
 from upref import paths
-from upref.sim import server
+from upref.sim import child
 from upref.sim.cpython import install
 
-STANDINS = Path(server.__file__).resolve().parent / "standins"
+STANDINS = child.STANDINS
 PINMAP = json.loads(paths.pinmap_path().read_text())
 SIG = {name: s["gpio"] for name, s in PINMAP["signals"].items()}
 
@@ -140,14 +140,14 @@ def test_without_supply_switches_in_the_map_the_sensors_are_always_powered(
 def test_records_from_the_simulator_drive_the_world(sim: SimpleNamespace) -> None:
     w = sim.world
     for rec in (
-        server.encode_record("L", 5, 40000, 0, 0),
-        server.encode_record("F", 6, 2),
-        server.encode_record("B", 1),
-        server.encode_record("N", 150),
-        server.encode_record("K+", "04A1B2C3D4E5F6"),
-        server.encode_record("K+", "DEADBEEF"),
-        server.encode_record("K-", "04A1B2C3D4E5F6"),
-        server.encode_record("R", 0),
+        child.encode_record("L", 5, 40000, 0, 0),
+        child.encode_record("F", 6, 2),
+        child.encode_record("B", 1),
+        child.encode_record("N", 150),
+        child.encode_record("K+", "04A1B2C3D4E5F6"),
+        child.encode_record("K+", "DEADBEEF"),
+        child.encode_record("K-", "04A1B2C3D4E5F6"),
+        child.encode_record("R", 0),
     ):
         assert len(rec) == sim.sim_world.RECORD_SIZE and rec.endswith(b"\n")
         w.apply(rec)
@@ -156,7 +156,7 @@ def test_records_from_the_simulator_drive_the_world(sim: SimpleNamespace) -> Non
     assert w.button == 1 and w.noise == 150
     assert w.cards == [bytes.fromhex("DEADBEEF")]
     assert w.rfid_version == 0
-    w.apply(server.encode_record("K0"))
+    w.apply(child.encode_record("K0"))
     assert w.cards == []
 
 
@@ -294,7 +294,7 @@ print("ok", rx[1], total > 0)
 
 
 def test_stand_in_hot_paths_allocate_nothing_under_micropython(tmp_path: Path) -> None:
-    exe = server.micropython_exe()
+    exe = child.micropython_exe()
     script = tmp_path / "hot.py"
     script.write_text(f"STANDINS = {str(STANDINS)!r}\nPINMAP = {str(paths.pinmap_path())!r}\n" + MP_HOT_PATH)
     res = subprocess.run([exe, "-X", "heapsize=256K", str(script)], capture_output=True, text=True, timeout=30)
