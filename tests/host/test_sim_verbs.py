@@ -91,6 +91,15 @@ def test_help_lists_every_verb_from_the_table(rt: Path, fw: Path, capsys: pytest
         assert capsys.readouterr().out.startswith("flip <hole>  pull the pair, turn it over")
 
 
+def test_verbs_called_on_the_boards_own_thread_answer_without_waiting_for_it(rt: Path, fw: Path) -> None:
+    with SimBoard(name="inside", firmware_dir=fw, seed=3) as board:
+        assert board.loop.call(board.state)["board"] == "up"
+        assert board.loop.call(lambda: board.pull(1)).startswith("pulled ")
+        with pytest.raises(SimError, match="flip is under way, but its answer takes time"):
+            board.loop.call(lambda: board.flip(2))
+        assert board.wait_for(lambda st: not st["hand"], timeout=3)["holes"][1]["pair"] is not None
+
+
 def script(world: Any) -> Iterator[tuple[str, tuple[Any, ...]]]:
     """Every verb, and some mistakes, on a board made with seed 3."""
     pid = world.holes[0].pair

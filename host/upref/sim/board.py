@@ -693,6 +693,11 @@ class SimBoard(Verbs):
         (the socket's answer, except that newlines stay newlines)."""
         if not self._started:
             return f"error {NOT_RUNNING}"
+        if self.loop.in_thread():  # e.g. state() from a callback: waiting would block the loop
+            got: list[str] = []
+            self._execute(line, got.append)
+            return got[0] if got else (f"error {line.split()[0]} is under way, but its answer takes "
+                                        "time and the board's own thread cannot wait for it")
         fut: Future[str] = Future()
         self.loop.call_soon(lambda: self._execute(line, fut.set_result))
         return fut.result(timeout)
