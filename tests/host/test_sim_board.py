@@ -8,13 +8,18 @@ import json
 import os
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 import serial
 from serial_helpers import read_until
+from upref.link import protocol
 from upref.sim import control
 from upref.sim.server import SimBoard, SimError
+
+T = TypeVar("T")
 
 # A tiny firmware speaking a line protocol of its own, MicroPython-compatible. Reads bytes the
 # way the real firmware does (poll, then readinto one byte).
@@ -145,6 +150,18 @@ def read_frame(ser: serial.Serial, ftype: bytes, timeout: float = 10.0) -> bytes
         buf += ser.read(ser.in_waiting or 1)
 
 
+def until(get: Callable[[], T], ok: Callable[[T], bool], what: str, timeout: float = 5.0) -> T:
+    """get() again and again until ok(value) holds; AssertionError naming `what` and the last
+    value if it never does."""
+    end = time.monotonic() + timeout
+    while True:
+        value = get()
+        if ok(value):
+            return value
+        if time.monotonic() > end:
+            raise AssertionError(f"never saw {what}; last: {value!r}")
+
+
 def started(ser: serial.Serial, cause: int) -> bytes:
     return read_until(ser, b"hello cause=%d\r\n" % cause)
 
@@ -229,14 +246,15 @@ def test_host_to_board_bytes_are_paced_at_115200_baud(rt: Path, fw: Path) -> Non
 def test_line_noise_flips_single_bits_at_the_given_rate(rt: Path, fw: Path) -> None:
     with SimBoard(name="noise", firmware_dir=fw, rom_banner=False, baud=0, seed=5) as board:
         ser = reopen_until_up(board, 1)
-        assert board.set_noise(0.01, "from-board") == "line noise 0.01 per byte from-board"
+        assert board.noise(0.01, "from-board") == "line noise 0.01 per byte from-board"
         n = 20000
         ser.write(b"burst %d\n" % n)
         got = b""
         end = time.monotonic() + 10
         while len(got) < n and time.monotonic() < end:
             got += ser.read(n - len(got))
-        board.set_noise(0)
+        board.set_noise(0)  # the old name of noise(), kept for callers
+        assert board.state()["line"]["noise_from_board"] == 0
         assert len(got) == n
         sent = b"x" * (n - 2) + b"\r\n"
         bad = [(a, b) for a, b in zip(sent, got, strict=True) if a != b]
@@ -315,10 +333,12 @@ def test_unplug_removes_the_port_and_plugging_in_brings_it_back(rt: Path, fw: Pa
 def test_watchdog_resets_a_firmware_that_stops_feeding_it(rt: Path, fw: Path) -> None:
     with SimBoard(name="wdt", firmware_dir=fw) as board:
         ser = reopen_until_up(board, 1)
+        resets = board.state()["resets"]
         ser.write(b"wdt 300\n")
         read_until(ser, b"wdt ok\r\n")
-        time.sleep(0.6)  # fed: nothing happens
-        assert board.state()["wdt_resets"] == 0
+        # fed (a report at most every 100 ms): two timeouts' worth go by without a reset
+        st = board.wait_for(lambda st: st["wdt_feeds"] >= 6 or st["resets"] > resets)
+        assert st["wdt_resets"] == 0 and st["resets"] == resets
         ser.write(b"hang\n")
         out = started(ser, 3)
         assert b"task_wdt: Task watchdog got triggered" in out and b"Rebooting..." in out
@@ -346,8 +366,12 @@ def test_a_timer_can_feed_the_watchdog_at_the_repl_which_survives_a_soft_reboot(
         read_until(ser, b"keeper ok\r\n")
         ser.write(b"\x03")
         read_until(ser, b">>> ")
-        time.sleep(1.2)  # four timeouts' worth at the REPL: the timer keeps it fed
-        assert board.state()["wdt_resets"] == 0
+        # four timeouts' worth of feeds at the REPL (a report at most every 100 ms): the timer
+        # keeps the watchdog fed
+        st = board.state()
+        fed, resets = st["wdt_feeds"], st["resets"]
+        st = board.wait_for(lambda st: st["wdt_feeds"] >= fed + 12 or st["resets"] > resets)
+        assert st["wdt_resets"] == 0 and st["resets"] == resets and st["face"] == "repl"
         ser.write(b"\x04")  # soft reboot: timers stop, the watchdog does not
         read_until(ser, b"MPY: soft reboot")
         started(ser, 3)
@@ -368,10 +392,10 @@ def test_world_reaches_the_firmware_through_the_stand_ins(rt: Path, fw: Path) ->
         want = w.levels()
         assert all(abs(a - b) <= 16 for a, b in zip(got, want, strict=True))  # 12-bit ADC
         board.pull(5)
-        levels()  # the stand-ins take in the world as the firmware reads its sensors ...
-        time.sleep(0.05)  # ... and the magnets leave over a few milliseconds
-        got = levels()
-        assert all(abs(got[k] - w.offset[k]) <= 16 for k in range(16, 20))
+        # the stand-ins take in the world as the firmware reads its sensors, and the magnets
+        # leave over a few milliseconds: hole 5's sensors come to rest at their zeros
+        until(levels, lambda got: all(abs(got[k] - w.offset[k]) <= 16 for k in range(16, 20)),
+              "hole 5's sensors at their zeros after the pull")
         board.sensor(17, "rail")
         board.sensor("5.2", "rail-low")
         got = levels()
@@ -431,7 +455,6 @@ def test_physical_actions_with_timing(rt: Path, fw: Path) -> None:
 
 
 def test_real_firmware_answers_hello_and_reports_holes(rt: Path) -> None:
-    protocol = pytest.importorskip("upref.link.protocol")
     with SimBoard(name="real", seed=4) as board:
         ser = open_port(board)
         ser.write(protocol.encode_command(1, "SNAP"))
@@ -445,7 +468,6 @@ def test_real_firmware_answers_hello_and_reports_holes(rt: Path) -> None:
 
 
 def test_real_firmware_runs_under_micropython(rt: Path) -> None:
-    protocol = pytest.importorskip("upref.link.protocol")
     with SimBoard(name="mp", backend="micropython", seed=6) as board:
         ser = open_port(board)
         ser.write(protocol.encode_command(1, "HELLO"))

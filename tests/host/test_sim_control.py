@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from upref.sim import physics
-from upref.sim.control import COMMANDS, Command, CommandError, help_text, parse_command
+from upref.sim.verbs import VERBS, Command, CommandError, help_text, parse_command
 
 
 def parse(line: str) -> Command:
@@ -92,7 +92,7 @@ def test_bad_commands_say_what_was_wrong_and_what_to_do(line: str, message: str)
 def test_help_lists_every_command_with_its_arguments() -> None:
     text = help_text()
     lines = text.splitlines()
-    assert len(lines) == len(COMMANDS)
+    assert len(lines) == len(VERBS)
     assert lines[0].startswith("pull <hole>")
     assert any(line.startswith("insert <hole> <pair> <down-colour>") for line in lines)
     assert help_text("flip").startswith("flip <hole>")

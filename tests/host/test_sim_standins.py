@@ -16,10 +16,10 @@ from types import ModuleType, SimpleNamespace
 
 import pytest
 from upref import paths
-from upref.sim import server
+from upref.sim import child
 from upref.sim.cpython import install
 
-STANDINS = Path(server.__file__).resolve().parent / "standins"
+STANDINS = child.STANDINS
 PINMAP = json.loads(paths.pinmap_path().read_text())
 SIG = {name: s["gpio"] for name, s in PINMAP["signals"].items()}
 
@@ -106,14 +106,17 @@ def test_a_bank_reads_right_only_while_powered_and_after_its_power_on_time(
     # unpowered: every sensor reads ground, whatever its level
     for k in range(w.n_sensors):
         assert read(k) <= 256, k
-    # bank B on: its sensors read their levels once the power-on time is over; A and C stay at 0
-    w.t_on_us = 50_000  # a slow power-on, so the test reads inside it for sure
+    # bank B on: its sensors read low and wrong during the power-on time; A and C stay at 0
+    w.t_on_us = 60_000_000  # a power-on time of a minute: these reads fall inside it for sure
     pins[1].value(0)
     early = [read(k) for k in range(16, 32)]
     assert all(v < (30000 + 500 * k) // 2 + 32 for k, v in zip(range(16, 32), early, strict=True))
     assert not any(right(k, v) for k, v in zip(range(16, 32), early, strict=True))
-    time.sleep(0.06)
-    assert all(right(k, read(k)) for k in range(16, 32))
+    # with the DRV5055's own power-on time (330 us) they read their levels once it is over
+    w.t_on_us = sim.sim_world.HALL_TON_US
+    end = time.monotonic() + 5
+    while not all(right(k, read(k)) for k in range(16, 32)):
+        assert time.monotonic() < end, [read(k) for k in range(16, 32)]
     assert all(read(k) <= 256 for k in list(range(16)) + list(range(32, 40)))
     # off again: back to ground; a floating input floats whether powered or not
     pins[1].value(1)
@@ -140,14 +143,14 @@ def test_without_supply_switches_in_the_map_the_sensors_are_always_powered(
 def test_records_from_the_simulator_drive_the_world(sim: SimpleNamespace) -> None:
     w = sim.world
     for rec in (
-        server.encode_record("L", 5, 40000, 0, 0),
-        server.encode_record("F", 6, 2),
-        server.encode_record("B", 1),
-        server.encode_record("N", 150),
-        server.encode_record("K+", "04A1B2C3D4E5F6"),
-        server.encode_record("K+", "DEADBEEF"),
-        server.encode_record("K-", "04A1B2C3D4E5F6"),
-        server.encode_record("R", 0),
+        child.encode_record("L", 5, 40000, 0, 0),
+        child.encode_record("F", 6, 2),
+        child.encode_record("B", 1),
+        child.encode_record("N", 150),
+        child.encode_record("K+", "04A1B2C3D4E5F6"),
+        child.encode_record("K+", "DEADBEEF"),
+        child.encode_record("K-", "04A1B2C3D4E5F6"),
+        child.encode_record("R", 0),
     ):
         assert len(rec) == sim.sim_world.RECORD_SIZE and rec.endswith(b"\n")
         w.apply(rec)
@@ -156,7 +159,7 @@ def test_records_from_the_simulator_drive_the_world(sim: SimpleNamespace) -> Non
     assert w.button == 1 and w.noise == 150
     assert w.cards == [bytes.fromhex("DEADBEEF")]
     assert w.rfid_version == 0
-    w.apply(server.encode_record("K0"))
+    w.apply(child.encode_record("K0"))
     assert w.cards == []
 
 
@@ -294,7 +297,7 @@ print("ok", rx[1], total > 0)
 
 
 def test_stand_in_hot_paths_allocate_nothing_under_micropython(tmp_path: Path) -> None:
-    exe = server.micropython_exe()
+    exe = child.micropython_exe()
     script = tmp_path / "hot.py"
     script.write_text(f"STANDINS = {str(STANDINS)!r}\nPINMAP = {str(paths.pinmap_path())!r}\n" + MP_HOT_PATH)
     res = subprocess.run([exe, "-X", "heapsize=256K", str(script)], capture_output=True, text=True, timeout=30)

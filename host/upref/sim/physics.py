@@ -3,7 +3,7 @@ sensors under them, the RFID field with its cards, the button.
 
 Pure and deterministic: no clock, no I/O. Every random property (sensor offsets and gains,
 magnet strengths, crosstalk, the starting mix) comes from the seed. The board process
-(`server.py`) turns changes into world records for the process that runs the firmware, which
+(`hands.py`) turns changes into world records for the process that runs the firmware, which
 keeps the per-sensor target levels and ramps between them and adds the noise.
 
 Sensor model. Sensor k = (hole - 1) * 4 + (position - 1) reads, with no magnet near,

@@ -4,9 +4,9 @@ answered from a model of the chip's registers and its 4 MB SPI flash, kept as a 
 
 Pure: `Rom.feed(bytes)` takes what reached the chip and returns what it answers; what the
 chip does beyond answering (change its baud rate, leave download mode, reboot into the ROM,
-erase its filesystem) is queued in `Rom.actions` for the simulator (server.py) to carry out.
+erase its filesystem) is queued in `Rom.actions` for the simulator (faces.RomFace) to carry out.
 
-The wire (esptool's loader.py is the reference; ../shared/TOOLCHAIN.md the summary):
+The wire (esptool's loader.py is the reference; docs/simulator.md the summary):
   request   c0 | 00 op len:u16 checksum:u32 data | c0        (0xc0 and 0xdb escaped: db dc, db dd)
   response  c0 | 01 op len:u16 value:u32 data status | c0     (status: 4 bytes from the ROM,
                                                               2 from the stub; 00 = success)

@@ -2,8 +2,8 @@
 # main.py) against the stand-ins in standins/, and when main.py ends (Ctrl-C, an uncaught
 # exception, or it returns) shows MicroPython's friendly REPL on the USB port, as a real board
 # does; Ctrl-A there enters the raw REPL (rawrepl.py) that mpremote uses, Ctrl-E paste mode.
-# Started by server.SimBoard as a child process, under CPython or the MicroPython unix port,
-# with the board's flash folder as its current directory.
+# Started by the simulated board (child.Child, for board.SimBoard) as a child process, under
+# CPython or the MicroPython unix port, with the board's flash folder as its current directory.
 #
 #   runtime.py <firmware_dir> <main file> <standins_dir> <host_dir>
 #

@@ -1,0 +1,740 @@
+"""The simulated board: its lifecycle (start, stop, power, resets, the watchdog) on one loop
+thread, wiring together the parts that each do one job:
+
+  * line.Port      the pty that plays the ESP32's USB serial port, and the paced, noisy line;
+  * child.Child    the unchanged firmware in a child process (runtime.py under CPython or the
+                   MicroPython unix port), against the stand-ins of `machine` and `neopixel`;
+  * faces          what answers on the port besides the firmware: the ROM (download mode for
+                   esptool, an erased flash), a dead firmware's REPL, the ROM's boot text;
+  * hands.Hands    the physical world (`physics.World`) and the verbs that change it;
+  * verbs          the control verbs, defined once: SimBoard runs their lines in-process;
+  * channel        the control socket (and its client, SimControl);
+  * loop.Loop      the I/O thread all of this runs on.
+
+    with SimBoard(seed=3) as board:            # or `upref sim`
+        ser = serial.serial_for_url(board.port, baudrate=115200, timeout=1)
+        board.pull(4)                          # or `upref simctl pull 4`
+
+What answers on the port is the board's "face": `firmware` (main.py runs), `repl` (MicroPython's
+friendly REPL waits for a line, in the child; Ctrl-C is a key there), `raw` (the raw REPL or
+raw-paste mode waits for code from mpremote, in the child: rawrepl.py), `run` (the REPL runs a
+line or a raw-REPL exec; Ctrl-C interrupts it), `halted` (the child died by itself: its last
+words, then a minimal REPL here that only reboots), `download` (the ROM bootloader in download
+mode, here in this process: rom.py answers esptool; entered by a reset with BOOT held, the
+`boot` control command) and `no-firmware` (the ROM found no bootloader in the SPI flash: an
+erased chip prints `invalid header` and waits).
+
+What boots: the flash folder is the board's filesystem. When it holds a deployed `main.py`
+(`make deploy`), the board runs boot.py, main.py and the `.mpy` modules in / and /lib from it
+(MicroPython bytecode only runs under MicroPython: a CPython board whose flash holds `.mpy`
+modules boots them under the unix port); otherwise it runs the repository's firmware/ folder
+(`boot_from` changes this). The SPI flash that esptool writes is a 4 MB file beside the folder
+(`<flash_dir>.bin`).
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import importlib.util
+import json
+import logging
+import os
+import shutil
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any, ClassVar
+
+from upref import paths
+from upref.sim import faces, physics
+from upref.sim import rom as rommod
+from upref.sim.channel import ControlServer
+from upref.sim.child import Child, encode_record, heap_bytes, runtime_argv
+from upref.sim.errors import SimError
+from upref.sim.faces import HARD_RESET, PWRON_RESET, SOFT_RESET
+from upref.sim.hands import Hands
+from upref.sim.line import BUSY_S, Port
+from upref.sim.loop import Loop
+from upref.sim.verbs import CommandError, Verbs, help_text, parse_command, split_answer
+
+log = logging.getLogger("upref.sim")
+
+WDT_SLACK_S = 0.15  # feeds are reported at most every 100 ms
+B2H_HOLD = 256  # bytes queued towards the host before the child's stdout is left unread
+MAC_OUI = bytes.fromhex("240AC4")  # Espressif
+NOT_RUNNING = "the simulated board is not running: start() it first"
+
+
+def mac_for(name: str) -> bytes:
+    """A stable simulated MAC for a board name (Espressif's OUI, then 3 bytes of a hash)."""
+    h = 0x811C9DC5
+    for b in name.encode():
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    return MAC_OUI + (h & 0xFFFFFF).to_bytes(3, "big")
+
+
+class SimBoard(Verbs):
+    """The simulated board. Use as a context manager, or start() ... stop().
+
+    backend: "cpython" (fast) or "micropython" (the real MicroPython unix port, heap capped).
+    seed: makes sensor offsets, magnets, the starting mix, noise and timing reproducible.
+    empty: start with every pair out of its hole (else all ten in, mixed by the seed).
+    flash_dir: the board's flash (kept across resets and runs); default runtime_dir()/sim-<name>-flash.
+    noise: line noise, probability per byte of a flipped bit, both directions.
+    baud: the pace of the serial line (0: as fast as possible).
+    name: tells simulators apart (port, socket, registry file); default "default".
+    firmware_dir/main: what runs (default: the repo's firmware/ and its main.py).
+    calibrated: a fresh flash gets the sensors' true zeros in calib.json, as if the board had
+        been calibrated when it was built (False: the firmware starts uncalibrated).
+    sensor_noise: standard deviation of the hall sensors' noise, in counts.
+    rom_banner: print the ESP32 ROM's boot text at each hard start.
+    spi_flash: the file that holds the 4 MB SPI flash esptool writes (default `<flash_dir>.bin`;
+        it appears on the first write or erase: until then the board counts as shipped with
+        MicroPython).
+    boot_from: "auto" (the flash folder when it holds a deployed main.py, else the repository's
+        firmware), "flash" (always the flash folder: an empty one is bare MicroPython's REPL) or
+        "repo" (always firmware_dir).
+
+    The control verbs (pull, insert, ..., state, help) are methods written once in
+    `verbs.Verbs`: each runs its command line here through `command`, returns the details of
+    the `ok` answer and raises SimError with the text of an `error` answer.
+    """
+
+    _active: ClassVar[set[str]] = set()  # registry paths of the boards running in this process
+
+    def __init__(
+        self,
+        backend: str = "cpython",
+        seed: int = 0,
+        empty: bool = False,
+        flash_dir: str | os.PathLike[str] | None = None,
+        noise: float = 0.0,
+        baud: int = 115200,
+        name: str | None = None,
+        *,
+        firmware_dir: str | os.PathLike[str] | None = None,
+        main: str = "main.py",
+        heapsize: str = "110K",
+        calibrated: bool = True,
+        sensor_noise: int = physics.NOISE_SIGMA,
+        rom_banner: bool = True,
+        codes_path: str | os.PathLike[str] | None = None,
+        pinmap_path: str | os.PathLike[str] | None = None,
+        spi_flash: str | os.PathLike[str] | None = None,
+        boot_from: str = "auto",
+    ) -> None:
+        if backend not in ("cpython", "micropython"):
+            raise ValueError(f"backend must be 'cpython' or 'micropython', not {backend!r}")
+        if boot_from not in ("auto", "flash", "repo"):
+            raise ValueError(f"boot_from must be 'auto', 'flash' or 'repo', not {boot_from!r}")
+        if not 0.0 <= noise <= 1.0:
+            raise ValueError(f"noise is a probability per byte, 0..1, not {noise!r}")
+        self.backend = backend
+        self.seed = seed
+        self.name = name or "default"
+        if not self.name.replace("-", "").replace("_", "").isalnum():
+            raise ValueError(f"simulator name {self.name!r}: use letters, digits, - and _")
+        self.baud = baud
+        self.heapsize = heapsize
+        self.calibrated = calibrated
+        self.sensor_noise = sensor_noise
+        self.show_rom = rom_banner
+        self.firmware_dir = Path(firmware_dir).resolve() if firmware_dir else paths.firmware_dir()
+        self.main = main
+        self.pinmap_path = Path(pinmap_path) if pinmap_path else paths.pinmap_path()
+        rt = paths.runtime_dir()
+        self.flash_dir = Path(flash_dir) if flash_dir else rt / f"sim-{self.name}-flash"
+        self.boot_from = boot_from
+        self.spi = rommod.SpiFlash(Path(spi_flash) if spi_flash else Path(str(self.flash_dir) + ".bin"))
+        self.port = str(rt / f"sim-{self.name}.tty")
+        self.control_path = str(rt / f"sim-{self.name}.sock")
+        self.registry_path = rt / f"sim-{self.name}.json"
+        self.log_path = rt / f"sim-{self.name}.log"
+        self._fifo_path = rt / f"sim-{self.name}.world"
+        self.world = physics.World(
+            seed=seed, empty=empty,
+            pairs=physics.load_pairs(codes_path) if codes_path else physics.load_pairs(),
+        )
+        self.mac = mac_for(self.name)
+
+        self.loop = Loop(f"upref-sim-{self.name}")
+        self.line = Port(self.port, baud, noise, seed, self.loop.watch, self.loop.unwatch)
+        self.hands = Hands(self.world, self._send_world, self.loop.at)
+        self.romface = faces.RomFace(self.spi, self.mac, faces.RomHooks(
+            to_host=self._to_host, later=self._later, sent_in=self._sent_in,
+            set_baud=self._set_line_baud,
+            boot=lambda: self._restart(HARD_RESET, drain=False, download=False),
+            wipe=self._wipe_filesystem, log=self._log,
+        ), rom_banner)
+        self.rom = self.romface.rom
+        self.control = ControlServer(self.control_path, self.loop, self._execute)
+        self._cooker = faces.Cooker()
+        self._halted = faces.HaltedRepl()
+        self._child: Child | None = None
+        self._epoch = 0  # bumps on every power change; stale timers check it
+        self._t0 = time.monotonic()
+        self._log_file: Any = None
+
+        # what the board is and shows
+        self.powered = False
+        self.face = "off"  # off | firmware | repl | raw | run | halted | download | no-firmware
+        self.reset_cause = PWRON_RESET
+        self.resets = 0
+        self.starts = 0
+        self.led = (0, 0, 0)
+        self._tone: tuple[int, float] | None = None
+        self.buzzer_log: collections.deque[dict[str, Any]] = collections.deque(maxlen=50)
+        self.wdt_timeout_ms = 0
+        self.wdt_feeds = 0  # feeds reported since the watchdog was armed
+        self._last_feed = 0.0
+        self.wdt_resets = 0
+        self.dropped_to_board = 0  # bytes lost because the board's input buffer was full
+        self._started = False
+        self.boot_held = False  # the BOOT button (GPIO0 low): a reset or power-on enters download mode
+        self.boot_source = "repo"  # what the running firmware came from: "repo", "flash" or "rom"
+        self.runner = backend  # what runs it now: "cpython" or "micropython"
+        self._raw_next = False  # the next soft reboot comes back to the raw REPL
+        self._in_raw = False  # the child's REPL is in raw mode
+
+    # ---- what callers read ----------------------------------------------------------------------
+
+    @property
+    def pty(self) -> str | None:
+        """The /dev/pts/N behind `port` now (None while unplugged)."""
+        return self.line.pty
+
+    @property
+    def busy(self) -> dict[int, str]:
+        return self.hands.busy
+
+    @property
+    def hand(self) -> dict[str, str]:
+        return self.hands.hand
+
+    @property
+    def dropped(self) -> int:
+        """Bytes lost on the line: output nobody read, input the board had no room for."""
+        return self.line.dropped + self.dropped_to_board
+
+    # ---- lifecycle -----------------------------------------------------------------------------
+
+    def __enter__(self) -> SimBoard:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def start(self) -> SimBoard:
+        """Plug the board in: the pty, the control socket, the registry entry, the firmware.
+
+        :raises SimError: when a simulator of this name already runs, or a file is in the way.
+        """
+        if self._started:
+            return self
+        self._check_registry()
+        if not (self.firmware_dir / self.main).exists() and not Path(self.main).is_absolute():
+            raise SimError(f"no firmware to run: {self.firmware_dir / self.main} does not exist")
+        self.flash_dir.mkdir(parents=True, exist_ok=True)
+        self._log_file = open(self.log_path, "a", encoding="utf-8")
+        self.loop.open()
+        self.control.open()
+        self.line.open()
+        self._started = True
+        SimBoard._active.add(str(self.registry_path))
+        self._power_on(PWRON_RESET)
+        self._write_registry()
+        self.loop.start(self._pump, self._due)
+        self._log(f"started: port {self.port} -> {self.pty}, control {self.control_path}")
+        return self
+
+    def stop(self) -> None:
+        """Unplug for good and clean up (child, pty, socket, registry, FIFO)."""
+        if not self._started:
+            return
+        self.loop.stop()
+        self._kill_child(drain=False)
+        self.line.close()
+        self.spi.close()
+        self.control.close()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self._fifo_path)
+        with contextlib.suppress(FileNotFoundError):
+            if json.loads(self.registry_path.read_text()).get("pid") == os.getpid():
+                self.registry_path.unlink()
+        self._log("stopped")
+        self._log_file.close()
+        self._started = False
+        SimBoard._active.discard(str(self.registry_path))
+
+    def _check_registry(self) -> None:
+        if str(self.registry_path) in SimBoard._active:
+            raise SimError(
+                f"a simulated board named {self.name!r} is already running in this process: "
+                "stop it, or give this one another name"
+            )
+        try:
+            entry = json.loads(self.registry_path.read_text())
+        except (OSError, ValueError):
+            return
+        pid = int(entry.get("pid", 0))
+        if pid and pid != os.getpid():
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return
+            except PermissionError:
+                pass
+            raise SimError(
+                f"a simulated board named {self.name!r} is already running (pid {pid}, port "
+                f"{entry.get('port')}): stop it, or give this one another name (--name)"
+            )
+
+    def _write_registry(self) -> None:
+        entry = {"pid": os.getpid(), "port": self.port, "control": self.control_path,
+                 "backend": self.backend, "name": self.name}
+        tmp = self.registry_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(entry) + "\n")
+        os.replace(tmp, self.registry_path)
+
+    def _log(self, text: str) -> None:
+        log.info("%s: %s", self.name, text)
+        f = self._log_file
+        if f is not None and not f.closed:
+            f.write(f"{time.strftime('%H:%M:%S')} {text}\n")
+            f.flush()
+
+    def _later(self, delay: float, fn: Callable[[], Any]) -> None:
+        """Run fn after delay unless the board lost power or restarted meanwhile."""
+        epoch = self._epoch
+        self.loop.at(delay, lambda: self._epoch == epoch and fn())
+
+    # ---- the loop's turn ------------------------------------------------------------------------
+
+    def _due(self, now: float) -> float:
+        c = self._child
+        if c is not None and c.stdin_pending:
+            return BUSY_S
+        return self.line.due(now)
+
+    def _pump(self, now: float) -> None:
+        data = self.line.from_host(now)
+        if data:
+            self._from_host(data)
+        c = self._child
+        if c is not None:
+            c.flush_input()
+        self.line.deliver(now)
+        if c is not None and self.line.backlog() < B2H_HOLD:
+            c.release_output()
+        self._watch_dog(now)
+
+    def _watch_dog(self, now: float) -> None:
+        """The ESP32's task watchdog, enforced here: not fed in time, the chip resets."""
+        c = self._child
+        if c is None or not self.wdt_timeout_ms or c.killed:
+            return
+        if now - self._last_feed > self.wdt_timeout_ms / 1000.0 + WDT_SLACK_S:
+            self._log(f"watchdog: not fed for {self.wdt_timeout_ms} ms, reset")
+            self.wdt_resets += 1
+            self._kill_child(drain=True)
+            self._to_host(faces.watchdog_text(int((now - self._t0) * 1000)))
+            self._restart(faces.WDT_RESET, drain=False)
+
+    def _to_host(self, data: bytes) -> None:
+        self.line.to_host(data)
+
+    def _sent_in(self) -> float:
+        return max(0.0, self.line.sent_by() - time.monotonic())
+
+    def _set_line_baud(self, baud: int | None) -> None:
+        self.line.set_baud(self.baud if baud is None else baud)
+
+    def _from_host(self, data: bytes) -> None:
+        """Bytes that reached the board over the line (after pacing and noise), to the face
+        that answers now."""
+        if self.face == "halted":
+            out, reboot = self._halted.feed(data)
+            self._to_host(out)
+            if reboot:
+                self._restart(SOFT_RESET, drain=False)
+        elif self.face == "download":
+            self.romface.feed(data)
+        elif self._child is not None:
+            self.dropped_to_board += self._child.input(data, at_prompt=self.face in faces.PROMPT_FACES)
+
+    # ---- power ----------------------------------------------------------------------------------
+
+    def _flash_boots(self) -> bool:
+        """Does the next start run the files on the flash folder (else the repository's)?"""
+        if self.boot_from != "auto":
+            return self.boot_from == "flash"
+        return (self.flash_dir / "main.py").is_file()
+
+    def _flash_has_bytecode(self) -> bool:
+        return any(self.flash_dir.glob("*.mpy")) or any((self.flash_dir / "lib").glob("*.mpy"))
+
+    def _prepare_flash(self, from_flash: bool, cause: int) -> None:
+        pinmap = self.flash_dir / "pinmap.json"
+        # the repository's firmware gets the repository's pin map, as a deploy would copy it;
+        # deployed firmware keeps the one deployed with it
+        if not from_flash or not pinmap.exists():
+            shutil.copyfile(self.pinmap_path, pinmap)
+        calib_file = self.flash_dir / "calib.json"
+        # a flash used with another seed belongs to another board: its calibration is wrong here
+        marker = self.flash_dir / ".sim-seed"
+        if marker.exists() and marker.read_text().strip() != str(self.seed):
+            with contextlib.suppress(FileNotFoundError):
+                calib_file.unlink()
+        marker.write_text(f"{self.seed}\n")
+        # (a soft reboot is no fresh flash: a calib.json deleted at the REPL stays deleted)
+        if self.calibrated and not calib_file.exists() and cause != SOFT_RESET:
+            calib = _load_firmware_module(self.firmware_dir / "lib" / "calib.py", "upref_sim_fw_calib")
+            if calib is not None:
+                calib.save(str(calib_file), list(self.world.offset))
+            else:
+                calib_file.write_text(json.dumps(list(self.world.offset)))
+
+    def _power_on(self, cause: int, download: bool | None = None) -> None:
+        """Start the chip (after power-on, a reset, a soft reboot): the ROM, then (unless BOOT is
+        held or the flash holds no bootloader) the firmware process."""
+        if not self.line.plugged:
+            return
+        self.powered = True
+        self.reset_cause = cause
+        self.starts += 1
+        if cause != PWRON_RESET or self.starts > 1:
+            self.resets += 1
+        if cause != SOFT_RESET:
+            self.wdt_timeout_ms = 0  # an ESP32's watchdog survives a soft reboot, nothing else
+            self.wdt_feeds = 0
+            self._raw_next = False
+            self._set_line_baud(None)  # the ROM starts at 115200 whatever esptool had set
+        else:
+            self._last_feed = time.monotonic()
+        self._in_raw = False
+        self.romface.leave()
+        if download is None:
+            download = self.boot_held and cause != SOFT_RESET
+        if download:
+            self.face = "download"
+            self.boot_source = "rom"
+            self.romface.enter_download(cause)
+            return
+        if cause != SOFT_RESET and not self.spi.bootable():
+            self.face = "no-firmware"
+            self.boot_source = "rom"
+            self.romface.no_firmware(cause)
+            return
+        if cause != SOFT_RESET and self.show_rom:
+            self._to_host(faces.rom_banner(cause))
+        from_flash = self._flash_boots()
+        runner = self.backend
+        if from_flash and runner == "cpython" and self._flash_has_bytecode():
+            runner = "micropython"  # CPython cannot run MicroPython bytecode
+        self.boot_source = "flash" if from_flash else "repo"
+        self.runner = runner
+        self._prepare_flash(from_flash, cause)
+        records = [encode_record("S", (self.seed * 2654435761 + self.starts) & 0xFFFFFFFF or 1),
+                   encode_record("N", self.sensor_noise), *self.hands.records()]
+        env = {
+            "UPREF_SIM_FIFO": str(self._fifo_path),
+            "UPREF_SIM_PINMAP": str(self.flash_dir / "pinmap.json"),
+            "UPREF_SIM_RESET": str(cause),
+            "UPREF_SIM_MAC": self.mac.hex().upper(),
+            "UPREF_SIM_FW_HEAP": str(heap_bytes(self.heapsize)),
+            "UPREF_SIM_BOOT": self.boot_source,
+            "UPREF_SIM_REPL": "raw" if (self._raw_next and cause == SOFT_RESET) else "friendly",
+        }
+        self._raw_next = False
+        child = Child.spawn(
+            runtime_argv(runner, self.firmware_dir, self.main, self.heapsize), self.flash_dir, env,
+            self._fifo_path, records, self.loop, on_output=self._on_child_output,
+            on_report=self._on_report, on_gone=self._on_child_gone, log=self._log,
+        )
+        self._child = child
+        self.face = "firmware"
+        self._last_feed = time.monotonic()
+        self._log(f"power on ({faces.CAUSE_NAMES[cause]} reset), {runner} pid {child.pid}, "
+                  f"firmware from {'the flash' if from_flash else self.firmware_dir}")
+
+    def _kill_child(self, drain: bool) -> None:
+        c = self._child
+        if c is None:
+            return
+        c.kill(drain)
+        self._child = None
+
+    def _restart(self, cause: int, drain: bool = True, delay: float = 0.0,
+                 download: bool | None = None) -> None:
+        self._kill_child(drain=drain)
+        self.line.drop_input()
+        self._epoch += 1
+        if cause == SOFT_RESET:
+            self._to_host(faces.SOFT_REBOOT)
+        if delay > 0:
+            self.face = "off"
+            self._later(delay, lambda: self._power_on(cause, download))
+        else:
+            self._power_on(cause, download)
+
+    def _unplug(self, seconds: float | None) -> None:
+        self._epoch += 1
+        self._kill_child(drain=False)
+        self.line.close()
+        self.powered = False
+        self.face = "off"
+        self._log("unplugged" + (f" for {seconds:g} s" if seconds is not None else ""))
+        if seconds is not None:
+            self._later(seconds, self._plug)
+
+    def _plug(self) -> None:
+        if self.line.plugged:
+            return
+        self.line.open()
+        self._log(f"plugged in: {self.port} -> {self.pty}")
+        self._power_on(PWRON_RESET)
+
+    def _send_world(self, records: list[bytes]) -> None:
+        if self._child is not None:
+            self._child.send_world(records)
+
+    def _wipe_filesystem(self) -> None:
+        """The flash's filesystem partition was erased: every file of the board is gone (the
+        simulator's own marker stays)."""
+        gone = 0
+        for p in list(self.flash_dir.iterdir()) if self.flash_dir.exists() else []:
+            if p.name == ".sim-seed":
+                continue
+            if p.is_dir() and not p.is_symlink():
+                shutil.rmtree(p, ignore_errors=True)
+            else:
+                with contextlib.suppress(FileNotFoundError):
+                    p.unlink()
+            gone += 1
+        self._log(f"the filesystem was erased ({gone} entries gone)")
+
+    # ---- what the firmware process says -----------------------------------------------------------
+
+    def _on_child_output(self, c: Child, data: bytes) -> None:
+        if self.face in faces.COOKED_FACES:
+            data = self._cooker(data)
+        self._to_host(data)
+        if self.line.backlog() >= B2H_HOLD:
+            c.hold_output()  # the UART's buffer is full: the firmware's writes block
+
+    def _on_child_gone(self, c: Child, rc: int) -> None:
+        """The firmware process ended by itself: its last words, then a REPL that only reboots."""
+        self._log(f"firmware process ended by itself (exit status {rc})")
+        if self._child is c:
+            self._child = None
+        self.face = "halted"
+        self._halted = faces.HaltedRepl()
+        self._to_host(faces.HaltedRepl.greeting(
+            c.last_words() or f"(the firmware process exited with status {rc})"))
+
+    def _on_report(self, c: Child, words: list[str]) -> None:
+        what = words[0]
+        now = time.monotonic()
+        if what == "feed":
+            self._last_feed = now
+            self.wdt_feeds += 1
+        elif what == "led" and len(words) == 4:
+            self.led = (int(words[1]), int(words[2]), int(words[3]))
+        elif what == "tone" and len(words) == 3:
+            hz = int(words[1])
+            if self._tone is not None:
+                t_hz, t0 = self._tone
+                self.buzzer_log.append({"t": round(t0 - self._t0, 3), "hz": t_hz, "ms": round((now - t0) * 1000)})
+            self._tone = (hz, now) if hz else None
+        elif what == "wdt" and len(words) == 2:
+            self.wdt_timeout_ms = int(words[1])
+            self.wdt_feeds = 0
+            self._last_feed = now
+        elif what == "face" and len(words) == 2:
+            self._face_reported(c, words[1])
+        elif what == "reset" and len(words) >= 2:
+            self._reset_asked(words[1], int(words[2]) if len(words) > 2 else 0)
+        elif what == "boot":
+            c.booted = True
+        else:
+            self._log(f"unknown report from the firmware process: {' '.join(words)}")
+
+    def _face_reported(self, c: Child, face: str) -> None:
+        c.interrupted = 0.0  # the next Ctrl-C in a running face interrupts again
+        quiet = {"repl", "raw", "run"}
+        if face != self.face and not (face in quiet and self.face in quiet):
+            self._cooker.reset()
+        if face != self.face and {face, self.face} != {"repl", "run"} and {face, self.face} != {"raw", "run"}:
+            self._log(f"face: {face}")
+        if face == "raw":
+            self._in_raw = True
+        elif face in ("repl", "firmware"):
+            self._in_raw = False
+        self.face = face
+
+    def _reset_asked(self, kind: str, ms: int) -> None:
+        self._log(f"firmware asked for a {kind} reset")
+        if kind == "softraw" or (kind == "soft" and self._in_raw):
+            # Ctrl-D (or SystemExit, machine.soft_reset()) in the raw REPL: the board
+            # reboots, runs boot.py, not main.py, and comes back to the raw REPL
+            self._raw_next = True
+            self._restart(SOFT_RESET)
+        elif kind == "soft":
+            self._restart(SOFT_RESET)
+        elif kind == "deepsleep":
+            self._restart(faces.DEEPSLEEP_RESET, delay=ms / 1000.0 if ms else 3600.0)
+        else:
+            self._restart(HARD_RESET)
+
+    # ---- the control verbs (on the loop thread) -------------------------------------------------------
+
+    def _execute(self, line: str, answer: Callable[[str], None]) -> None:
+        """Run one command line on the loop thread; `answer` gets "ok ..." or "error ..."."""
+        try:
+            cmd = parse_command(line, self.world.pairs)
+            handler = getattr(self.hands, f"verb_{cmd.name}", None) or getattr(self, f"_verb_{cmd.name}")
+            handler(lambda details="": answer(f"ok {details}".rstrip()), *cmd.args)
+        except (CommandError, physics.WorldError, SimError) as e:
+            answer(f"error {e}")
+
+    def _verb_unplug(self, ok: Callable[..., None], seconds: float | None = None) -> None:
+        self._unplug(seconds)
+        ok("unplugged" + (f"; plugged back in {seconds:g} s" if seconds is not None else "; `plug` plugs it back in"))
+
+    def _verb_plug(self, ok: Callable[..., None]) -> None:
+        if self.line.plugged:
+            raise SimError("the board is plugged in already")
+        self._plug()
+        ok(f"plugged in: {self.port}")
+
+    def _verb_reset(self, ok: Callable[..., None]) -> None:
+        if not self.line.plugged:
+            raise SimError("the board is unplugged: `plug` it in first")
+        self._restart(HARD_RESET, drain=False)
+        ok("reset (EN button)" + ("; BOOT is held: download mode" if self.boot_held else ""))
+
+    def _verb_boot(self, ok: Callable[..., None], what: str) -> None:
+        if what in ("hold", "release"):
+            self.boot_held = what == "hold"
+            ok("BOOT held: the next reset or power-on enters download mode" if self.boot_held
+               else "BOOT released")
+            return
+        if not self.line.plugged:
+            raise SimError("the board is unplugged: `plug` it in first")
+        self.boot_held = False  # pressed for the reset only, released after
+        self._restart(HARD_RESET, drain=False, download=what == "download")
+        if what == "download":
+            ok("download mode (BOOT held, EN pressed): the ROM waits for esptool "
+               "(use --before no-reset; `boot normal` leaves it)")
+        else:
+            ok("reset (EN button), normal boot")
+
+    def _verb_noise(self, ok: Callable[..., None], rate: float, direction: str) -> None:
+        self.line.set_noise(rate, direction)
+        ok(f"line noise {rate:g} per byte" + ("" if direction == "both" else f" {direction}"))
+
+    def _verb_state(self, ok: Callable[..., None]) -> None:
+        ok(json.dumps(self._state(), separators=(",", ":")))
+
+    def _verb_help(self, ok: Callable[..., None], name: str | None = None) -> None:
+        ok(help_text(name))
+
+    def _state(self) -> dict[str, Any]:
+        w = self.world
+        if not self.line.plugged:
+            board = "unplugged"
+        elif self.face == "off":
+            board = "off"
+        else:
+            board = {"firmware": "up", "repl": "repl", "raw": "repl", "run": "repl",
+                     "halted": "halted"}.get(self.face, self.face)
+        tone = None
+        if self._tone is not None:
+            tone = {"hz": self._tone[0], "since_ms": round((time.monotonic() - self._tone[1]) * 1000)}
+        return {
+            "name": self.name,
+            "backend": self.backend,
+            "seed": self.seed,
+            "port": self.port,
+            "pty": self.pty,
+            "board": board,
+            "face": self.face,
+            "booted": bool(self._child and self._child.booted),
+            "reset_cause": faces.CAUSE_NAMES.get(self.reset_cause, "other"),
+            "resets": self.resets,
+            "starts": self.starts,
+            "wdt_resets": self.wdt_resets,
+            "wdt_ms": self.wdt_timeout_ms,
+            "wdt_feeds": self.wdt_feeds,
+            "holes": w.state_holes(),
+            "hand": dict(self.hands.hand),
+            "cards": list(w.cards),
+            "button": w.button,
+            "rfid": "ok" if w.rfid_ok else "dead",
+            "sensors": {f"s{k + 1}": m for k, m in sorted(w.sensor_modes.items())},
+            "led": "#{:02x}{:02x}{:02x}".format(*self.led),
+            "buzzer": {"now": tone, "log": list(self.buzzer_log)[-10:]},
+            "line": {**self.line.stats(), "dropped": self.dropped},
+            "flash": str(self.flash_dir),
+            "firmware": self.boot_source,
+            "runner": self.runner,
+            "boot_held": self.boot_held,
+            "rom": {**self.romface.stats(), "baud": self.line.line_baud},
+            "log": str(self.log_path),
+        }
+
+    # ---- from any thread --------------------------------------------------------------------------
+
+    def command(self, line: str, timeout: float = 30.0) -> str:
+        """Run a control command line, wait for its whole answer: "ok ..." or "error ..."
+        (the socket's answer, except that newlines stay newlines)."""
+        if not self._started:
+            return f"error {NOT_RUNNING}"
+        if self.loop.in_thread():  # e.g. state() from a callback: waiting would block the loop
+            got: list[str] = []
+            self._execute(line, got.append)
+            return got[0] if got else (f"error {line.split()[0]} is under way, but its answer takes "
+                                        "time and the board's own thread cannot wait for it")
+        fut: Future[str] = Future()
+        self.loop.call_soon(lambda: self._execute(line, fut.set_result))
+        return fut.result(timeout)
+
+    def _verb(self, line: str) -> str:
+        return split_answer(self.command(line), SimError)
+
+    def set_noise(self, rate: float, direction: str = "both") -> str:
+        """The old name of `noise` (kept only for callers written before the verb table)."""
+        return self.noise(rate, direction)
+
+    def wait_for(self, cond: Callable[[dict[str, Any]], bool], timeout: float = 10.0) -> dict[str, Any]:
+        """Poll state() until cond(state) holds; returns that state.
+
+        :raises TimeoutError: naming the last state seen.
+        """
+        end = time.monotonic() + timeout
+        while True:
+            st = self.state()
+            if cond(st):
+                return st
+            if time.monotonic() > end:
+                raise TimeoutError(f"simulated board never reached the expected state; last: board={st['board']} face={st['face']} resets={st['resets']}")
+            time.sleep(0.02)
+
+
+def _load_firmware_module(path: Path, name: str) -> Any:
+    """Import one pure firmware module (e.g. lib/calib.py) from its file, or None."""
+    if not path.exists():
+        return None
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        return None
+    mod = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(mod)
+    except Exception:  # noqa: BLE001 - fall back to writing the file ourselves
+        return None
+    return mod
+

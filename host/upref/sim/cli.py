@@ -1,0 +1,123 @@
+"""The simulated board's two commands: `upref sim` (start a board, and take control commands
+typed at its console) and `upref simctl` (act on a running board over its control socket).
+Both speak the verbs of verbs.py; `help` is that table's help. (`upref` finds them as
+upref.sim.server.cli_main and upref.sim.control.cli_main.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+import threading
+
+from upref.sim.board import SimBoard
+from upref.sim.channel import SimControl, SimControlError
+from upref.sim.errors import SimError
+from upref.sim.verbs import ANSWER_NEWLINE, help_text
+
+
+def sim_main(argv: list[str]) -> int:
+    """`upref sim`: run a simulated board until Ctrl-C (or SIGTERM)."""
+    ap = argparse.ArgumentParser(
+        prog="upref sim",
+        description="Start the simulated board: the unchanged firmware on a pseudo-terminal, "
+        "with a control channel for physical actions.",
+    )
+    ap.add_argument("--backend", choices=("cpython", "micropython"), default="cpython",
+                    help="run the firmware under CPython (fast) or the real MicroPython unix port")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the world (offsets, magnets, mix, noise)")
+    ap.add_argument("--empty", action="store_true", help="start with every pair out of its hole")
+    ap.add_argument("--name", default=None, help="tell several simulators apart (default: default)")
+    ap.add_argument("--flash", metavar="DIR", default=None, help="the board's flash folder (kept across runs)")
+    ap.add_argument("--noise", type=float, default=0.0, help="line noise: probability per byte of a flipped bit")
+    ap.add_argument("--uncalibrated", action="store_true",
+                    help="a fresh flash gets no calib.json (the firmware starts uncalibrated)")
+    ap.add_argument("--boot-from", choices=("auto", "flash", "repo"), default="auto",
+                    help="what runs: the flash folder's deployed firmware when it has a main.py "
+                    "(auto), always the flash folder, or always the repository's firmware/")
+    ns = ap.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING)
+    try:
+        board = SimBoard(backend=ns.backend, seed=ns.seed, empty=ns.empty, flash_dir=ns.flash,
+                         noise=ns.noise, name=ns.name, calibrated=not ns.uncalibrated,
+                         boot_from=ns.boot_from)
+        board.start()
+    except (SimError, ValueError, OSError) as e:
+        print(f"upref sim: {e}", file=sys.stderr)
+        return 1
+    sim_opt = "" if board.name == "default" else f" --sim {board.name}"
+    print(f"upref simulated board {board.name!r} ({board.backend}, seed {board.seed}"
+          f"{', empty' if ns.empty else ''})")
+    print(f"  port:    {board.port}  (now {board.pty})")
+    print(f"  control: upref simctl{sim_opt} pull 4   (socket {board.control_path})")
+    print(f"  flash:   {board.flash_dir}  (SPI flash for esptool: {board.spi.path})")
+    print(f"  log:     {board.log_path}")
+    interactive = sys.stdin.isatty()
+    if interactive:
+        print("Type commands here (`help` lists them); Ctrl-C stops the board.")
+    else:
+        print("Ctrl-C stops the board.")
+    sys.stdout.flush()
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *a: stop.set())
+    try:
+        if interactive:
+            while not stop.is_set():
+                try:
+                    line = input("sim> ")
+                except EOFError:
+                    break
+                if line.strip() in ("quit", "exit"):
+                    break
+                if line.strip():
+                    answer = board.command(line)
+                    if answer.startswith("ok {"):
+                        print(json.dumps(json.loads(answer[3:]), indent=2))
+                    else:
+                        print(answer)
+        else:
+            while not stop.wait(0.5):
+                pass
+    except KeyboardInterrupt:
+        print()
+    finally:
+        board.stop()
+    return 0
+
+
+def simctl_main(argv: list[str]) -> int:
+    """`upref simctl [--sim NAME] <verb> [arguments]`: one verb on a running board."""
+    ap = argparse.ArgumentParser(
+        prog="upref simctl",
+        description="Act on a running simulated board: pull 4, insert 4 RB R, tap 04A1B2C3D4E5F6, ...",
+        epilog="commands:\n" + help_text(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ap.add_argument("--sim", metavar="NAME", help="which simulator (needed when several run)")
+    ap.add_argument("words", nargs=argparse.REMAINDER, help="the command and its arguments")
+    ns = ap.parse_args(argv)
+    if not ns.words:
+        ap.print_help()
+        return 2
+    line = " ".join(ns.words)
+    try:
+        with SimControl.find(ns.sim) as ctl:
+            answer = ctl.raw(line)
+    except SimControlError as e:
+        print(f"upref simctl: {e}", file=sys.stderr)
+        return 1
+    if answer.startswith("error "):
+        print(f"upref simctl: {answer[6:]}", file=sys.stderr)
+        return 1
+    details = answer[3:] if answer.startswith("ok ") else ""
+    verb = ns.words[0].lower()
+    if verb == "state" and details:
+        print(json.dumps(json.loads(details), indent=2))
+    elif details:
+        print(details.replace(ANSWER_NEWLINE, "\n") if verb == "help" else details)
+    else:
+        print("ok")
+    return 0
