@@ -201,7 +201,8 @@ def test_the_whatsup_catalogue_follows_rulings() -> None:
     items = catalogue_items("whatsup")
     assert len(items) == 30
     labels = dict(items)
-    # spot checks against the table in RULINGS.md 1.1
+    # spot checks of the default catalogue: every pair of faces a card may carry (same count
+    # and another colour, or same colour and another count) once, numbered by count then colour
     assert labels["W01"] == "W01: 1 red / 1 yellow"
     assert labels["W05"] == "W05: 1 red / 3 red"
     assert labels["W11"] == "W11: 1 green / 2 green"
