@@ -37,7 +37,7 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A project with our conftest, one golden test and its golden file holding OLD."""
     monkeypatch.delenv("UPREF_UPDATE_GOLDEN", raising=False)
     pytester.makeconftest(CONFTEST.read_text(encoding="utf-8"))
-    pytester.makepyfile(test_board=TEST_FILE)
+    pytester.makepyfile(test_golden_probe=TEST_FILE)  # a name no project test has
     path = pytester.path / "golden" / "board.txt"
     path.parent.mkdir()
     path.write_text(OLD, encoding="utf-8")
@@ -136,7 +136,7 @@ def test_update_mode_fails_even_when_nothing_changed(
 def test_update_mode_keeps_a_failing_test_failing(
     pytester: pytest.Pytester, project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pytester.makepyfile(test_other="def test_broken():\n    assert 1 + 1 == 3\n")
+    pytester.makepyfile(test_golden_probe_broken="def test_broken():\n    assert 1 + 1 == 3\n")
     monkeypatch.setenv("PRODUCED", NEW)
     result = run(pytester, "--update-golden")
     result.assert_outcomes(passed=1, failed=1)
