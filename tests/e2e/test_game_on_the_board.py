@@ -9,9 +9,12 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+from harness import Host, truth
 from rich.console import Console
+from upref.board.codes import EMPTY
 from upref.commands import demo
 from upref.link.connection import Link
 from upref.referee.updown import UpDownReferee
@@ -58,13 +61,23 @@ def _state(db: Path, registry: TagRegistry) -> UpDownReferee | None:
     return ref
 
 
-def _wait(cond, timeout: float = 10.0) -> None:
+def _wait(cond: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    """Poll `cond` until it holds; fail naming `what` after `timeout` seconds."""
     end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if cond():
-            return
-        time.sleep(0.1)
-    raise AssertionError("timed out waiting for the game log")
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(0.05)
+
+
+def _card_left(db: Path, uid: str) -> bool:
+    """Whether the game log's last card observation is `uid` leaving the reader."""
+    try:
+        entries = load_log(db)[1]
+    except GameLogError:
+        return False
+    cards = [e.payload for e in entries if e.kind == "card"]
+    return bool(cards) and cards[-1]["uid"] == uid and not cards[-1]["arrived"]
 
 
 def _play(port: str, db: Path, reg: Path, *extra: str) -> subprocess.Popen[bytes]:
@@ -86,42 +99,64 @@ def test_play_killed_mid_turn_resumes_exactly_where_it_was(make_board, tmp_path:
         view = ref.view(None) if ref else None
         return view["turned"]["done"] if view and view["phase"] == "turn" else -1
 
-    def flip(hole: int) -> None:
+    def logged_code(hole: int) -> int | None:
+        """The code the referee, from the game log, believes `hole` reads."""
+        ref = _state(db, registry)
+        return ref.picture[hole - 1] if ref is not None else None
+
+    def flip(hole: int, code_seen: Callable[[int], int | None]) -> None:
+        """Pull the pair, and put it back turned over once the board has reported it out."""
         st = board.state()["holes"][hole - 1]
         board.pull(hole)
-        time.sleep(0.2)
+        _wait(lambda: code_seen(hole) == EMPTY, f"hole {hole} to be reported empty")
         board.insert(hole, st["pair"], st["up"])
 
     host = _play(board.port, db, reg_path, "Ann", "Bob", "--seed", "3")
     try:
-        _wait(lambda: (r := _state(db, registry)) is not None and r.engine is not None)
+        _wait(lambda: (r := _state(db, registry)) is not None and r.engine is not None, "the game to start")
         for _ in range(2):  # Ann and Bob draw their cards
             ref = _state(db, registry)
             assert ref is not None and ref.engine is not None
-            board.tap(uid_of[ref.engine.stack[0]])
+            uid = uid_of[ref.engine.stack[0]]
+            board.tap(uid)
             drawn = len(ref.engine.stack)
-            _wait(lambda d=drawn: (r := _state(db, registry)) is not None and len(r.engine.stack) == d - 1)
+            _wait(lambda d=drawn: (r := _state(db, registry)) is not None and len(r.engine.stack) == d - 1,
+                  f"card {uid} to be drawn")
             board.remove()
-            time.sleep(0.3)
+            _wait(lambda u=uid: _card_left(db, u), f"card {uid} to be logged leaving the reader")
         ref = _state(db, registry)
         assert ref is not None and ref.engine is not None
         holes = list(ref.engine.hint() or ())
         assert len(holes) == 3
-        flip(holes[0])
-        _wait(lambda: turned() == 1)
+        flip(holes[0], logged_code)
+        _wait(lambda: turned() == 1, "the first flip to count")
     finally:
         host.send_signal(signal.SIGKILL)  # the host dies mid-turn
         host.wait(timeout=10)
     entries_before = len(load_log(db)[1])
 
-    flip(holes[1])  # while the host is down, the game goes on at the table
-    time.sleep(0.3)
+    # while the host is down, the game goes on at the table; a bare link watches the board report
+    # it, so that the flip is complete on the board before the host comes back
+    watcher = Host(board.port)
+    try:
+        assert watcher.pump(lambda: watcher.model.online and bool(watcher.of_type("Resynced")), 5), \
+            "the board sent no snapshot to a bare link"
+
+        def reported(hole: int) -> int:
+            watcher.pump(timeout=0.05)
+            return watcher.model.holes[hole].code
+
+        flip(holes[1], reported)
+        assert watcher.pump(lambda: watcher.codes() == truth(board), 10), "the flip was never reported"
+    finally:
+        watcher.close()
 
     host = _play(board.port, db, reg_path, "--resume")
     try:
-        _wait(lambda: turned() == 2)  # the flip made while it was down was taken up
-        flip(holes[2])
-        _wait(lambda: (r := _state(db, registry)) is not None and r.view(None)["to_move"] == 1, 15)
+        _wait(lambda: turned() == 2, "the flip made while the host was down to be taken up")
+        flip(holes[2], logged_code)
+        _wait(lambda: (r := _state(db, registry)) is not None and r.view(None)["to_move"] == 1,
+              "the turn to pass to Bob", 15)
     finally:
         host.terminate()
         _, err = host.communicate(timeout=10)

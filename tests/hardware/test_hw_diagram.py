@@ -11,12 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
 from upref import paths
-
-pytest.importorskip("schemdraw")
-
-from upref.hardware import diagram  # noqa: E402
+from upref.hardware import diagram
 
 PINMAP: dict[str, Any] = json.loads(paths.pinmap_path().read_text(encoding="utf-8"))
 

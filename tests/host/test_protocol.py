@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from upref.link import protocol as p
 from upref.link.protocol import (
     BOARD_FRAMES,
+    DROP_KINDS,
     HOST_FRAMES,
     MAX_LINE,
     Frame,
@@ -241,11 +243,30 @@ def _decode_all(data: bytes, chunks: list[int]) -> list[Frame | InvalidFrameErro
 
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=600), st.lists(st.integers(1, 64), max_size=8))
-def test_random_bytes_give_only_frames_or_invalid_frame_errors(
+def test_random_bytes_are_dropped_line_by_line_each_under_one_counter(
     data: bytes, chunks: list[int]
 ) -> None:
-    for item in _decode_all(data, chunks):
-        assert isinstance(item, Frame | InvalidFrameError)
+    # Whatever arrives, however the port cuts it: nothing but InvalidFrameError is raised
+    # (_decode_all lets anything else through), and every line the bytes end is accounted for
+    # once, in order: a frame, or a drop under one of the receiver's counters whose message
+    # shows the line. Noise without '@' counts as junk, a damaged frame as shape or crc.
+    lines = [line for line in re.split(rb"[\r\n]", data)[:-1] if line]
+    out = _decode_all(data, chunks)
+    assert len(out) == len(lines)
+    for line, item in zip(lines, out, strict=True):
+        if isinstance(item, Frame):
+            assert item == decode(line) and item.raw == line
+            continue
+        assert item.kind in DROP_KINDS
+        if len(line) > MAX_LINE - 2:  # cut to MAX_LINE - 1 bytes by the splitter
+            assert item.kind == "long" and item.line == line[: MAX_LINE - 1]
+            assert repr(line[:40]) in str(item)
+            continue
+        assert item.line == line and repr(line) in str(item)
+        if not line.startswith(b"@"):
+            assert item.kind == "junk"
+        else:
+            assert item.kind in ("shape", "crc", "unknown", "args")
 
 
 @settings(max_examples=300, deadline=None)

@@ -30,14 +30,16 @@ COLUMNS = (
 )
 TOTAL_ID = "total"
 
-# Every card and tile that carries an NTAG sticker, from /work/shared/RULINGS.md's component
-# sections (tip cards and figurines are not tagged: votes and reservations are host keys).
+# Every card and tile that carries an NTAG sticker, counted from each game's component list in
+# its rulebook. A double-sided What's Up card carries one sticker (the referee tracks which side
+# is up). Not tagged: Flip a Bird's 12 tip cards and What's Up's bird figurines, because votes and
+# reservations are entered with host keys.
 TAGGED: tuple[tuple[str, str, int], ...] = (
-    ("What's Up", "bird cards (RULINGS 1.1)", 30),
-    ("Up", "cards of one box: 4 colour sets of 13 (RULINGS 2.1)", 52),
-    ("Flip a Bird", "game cards: 48 bird + 12 special (RULINGS 3.1)", 60),
-    ("Up And Down", "task cards (RULINGS 4.1)", 30),
-    ("Upturn", "tiles: 80 numbered + 26 action (RULINGS 5.1)", 106),
+    ("What's Up", "double-sided bird cards", 30),
+    ("Up", "cards of one box: 4 colour sets of 13 (1 to 11, -2, disposal)", 52),
+    ("Flip a Bird", "game cards: 48 bird + 12 special (tip cards untagged)", 60),
+    ("Up And Down", "task cards", 30),
+    ("Upturn", "tiles: 80 numbered + 26 action", 106),
 )
 TAG_SPARES = 0.15  # at most this much over the count
 

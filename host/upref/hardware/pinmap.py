@@ -18,7 +18,8 @@ ESP32-DevKitC V4 user guide):
 - ``flash-pin``: GPIO 6-11 run the module's SPI flash; touching them crashes the chip.
 - ``uart0``: GPIO 1 and 3 are UART0, the USB serial port the link and the REPL use.
 - ``adc1``: an ``adc`` signal is on ADC1 (GPIO 32-39). ADC2 cannot be read while Wi-Fi runs
-  (DESIGN.md), and the other pins have no ADC at all.
+  (the Wi-Fi driver takes it over: Espressif's ESP32 ADC documentation), and the other pins have
+  no ADC at all.
 - ``input-only``: GPIO 34-39 are inputs only; an ``out`` or ``pwm`` signal there never drives.
 - ``no-pull``: GPIO 34-39 have no internal pull resistors, so ``pull`` (which the firmware turns
   into ``Pin.PULL_UP``/``PULL_DOWN``) does nothing there: fit an external resistor instead.

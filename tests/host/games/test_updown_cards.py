@@ -1,4 +1,5 @@
-"""The Up And Down task-card catalogue and its validator (Landau's theorem, RULINGS.md 4.1)."""
+"""The Up And Down task-card catalogue and its validator (Landau's theorem: a card is
+achievable iff some tournament among the five colours gives its counts)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from upref.games.updown.cards import (
 )
 from upref.games.updown.solver import N_ORIENTATIONS, analyse, counts_of, satisfying_set
 
-# RULINGS.md 4.1: the default catalogue and its "orientations" column.
+# The default catalogue as designed, with each card's "orientations": how many of the 1024 board
+# states satisfy it, counted when the catalogue was designed (not by the solver under test).
 RULINGS_TABLE = {
     "T01": (1, "R1", 256), "T02": (1, "B2", 384), "T03": (1, "Y3", 256),
     "T04": (1, "W1", 256), "T05": (1, "K2", 384), "T06": (1, "R3", 256),

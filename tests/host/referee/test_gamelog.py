@@ -7,6 +7,7 @@ import gc
 import io
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -286,7 +287,7 @@ def test_cli_replay_and_export(tmp_path: Path, capsys: pytest.CaptureFixture[str
 # --- golden whole game --------------------------------------------------------------------------
 
 
-def test_golden_game_log(tmp_path: Path, update_golden: bool) -> None:
+def test_golden_game_log(tmp_path: Path, golden: Callable[[Path, str], None]) -> None:
     log, tb = golden_session(tmp_path / "golden.sqlite")
     buf = io.StringIO()
     log.export_jsonl(None, buf)
@@ -300,13 +301,10 @@ def test_golden_game_log(tmp_path: Path, update_golden: bool) -> None:
     live = [v for _, r in tb.replies for v in r.verdicts]
     assert len(verdicts) == len(live)  # (the first picture gives no verdicts)
     assert [json.loads(v)["text"] for v in verdicts] == [v.text for v in live]
-    if update_golden:
-        GOLDEN.mkdir(exist_ok=True)
-        GOLDEN_LOG.write_text(produced, encoding="utf-8")
-        GOLDEN_VERDICTS.write_text("\n".join(verdicts) + "\n", encoding="utf-8")
-        return
-    assert GOLDEN_LOG.exists(), f"{GOLDEN_LOG} is missing: write it with --update-golden and review it"
-    # the stored log replays to the stored verdicts ...
+    # the scripted session still writes the same log, which replays to the same verdicts ...
+    golden(GOLDEN_LOG, produced)
+    golden(GOLDEN_VERDICTS, "\n".join(verdicts) + "\n")
+    # ... and the stored log, replayed, gives the stored verdicts
     g_info, g_entries = load_jsonl(GOLDEN_LOG.read_text(encoding="utf-8").splitlines())
     replayed = [
         json.dumps(verdict_dict(r.entry.seq, v), ensure_ascii=False)
@@ -317,8 +315,6 @@ def test_golden_game_log(tmp_path: Path, update_golden: bool) -> None:
     for number, (want, got) in enumerate(zip(expected, replayed, strict=False), start=1):
         assert got == want, f"{GOLDEN_VERDICTS.name}:{number}"
     assert len(replayed) == len(expected)
-    # ... and the scripted session still writes the same log
-    assert produced.splitlines() == GOLDEN_LOG.read_text(encoding="utf-8").splitlines()
     log.close()
 
 

@@ -2,10 +2,12 @@
 columns; scoreboard_<state>.plain.txt: the plain-text rendering) for states a real referee
 reached from a physical table (`scoreboard_cases`). Each file was read against the rules when it
 was written: what each state must show is asserted below as well, so a golden regenerated
-blindly from wrong output still fails."""
+blindly from wrong output still fails. `pytest --update-golden` rewrites them and fails the run:
+review the diff."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -26,27 +28,17 @@ MUST_SHOW: dict[str, tuple[str, ...]] = {
 }
 
 
-def _check(path: Path, produced: str, update: bool) -> None:
-    if update:
-        path.write_text(produced, encoding="utf-8")
-        return
-    assert path.exists(), f"{path.name} missing: run pytest with --update-golden"
-    expected = path.read_text(encoding="utf-8")
-    assert produced == expected, f"{path.name} differs (--update-golden rewrites it)"
-
-
 @pytest.mark.parametrize("name", list(STATES))
-def test_terminal_golden(name: str, update_golden: bool) -> None:
+def test_terminal_golden(name: str, golden: Callable[[Path, str], None]) -> None:
     text = console_text(terminal.render(STATES[name]().board()))
     for words in MUST_SHOW[name]:
         assert words in text, words
-    _check(GOLDEN / f"scoreboard_{name}.txt", text, update_golden)
+    golden(GOLDEN / f"scoreboard_{name}.txt", text)
 
 
 @pytest.mark.parametrize("name", list(STATES))
-def test_plain_golden(name: str, update_golden: bool) -> None:
-    text = plain.render(STATES[name]().board())
-    _check(GOLDEN / f"scoreboard_{name}.plain.txt", text, update_golden)
+def test_plain_golden(name: str, golden: Callable[[Path, str], None]) -> None:
+    golden(GOLDEN / f"scoreboard_{name}.plain.txt", plain.render(STATES[name]().board()))
 
 
 def test_no_stray_golden_files() -> None:
