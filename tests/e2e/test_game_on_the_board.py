@@ -18,10 +18,13 @@ from upref.board.codes import EMPTY
 from upref.commands import demo
 from upref.link.connection import Link
 from upref.referee.updown import UpDownReferee
+from upref.registry import find_game, referee_for
 from upref.sim.server import SimBoard
 from upref.store.gamelog import GameLogError
-from upref.store.replay import load_log, referee_for, replay
+from upref.store.replay import load_log, replay
 from upref.store.tags import TagRegistry
+
+UPDOWN = find_game("updown")
 
 
 def test_a_whole_three_player_game_with_a_wrong_hole_corrected_and_cards_solved(
@@ -30,8 +33,10 @@ def test_a_whole_three_player_game_with_a_wrong_hole_corrected_and_cards_solved(
     board = make_board(seed=7)
     link = Link(board.port)
     try:
-        args = argparse.Namespace(cards=2, seed=7)
-        rc = demo._game(board, link, tmp_path, args, Console(file=open(os.devnull, "w")), live_view=False)
+        args = argparse.Namespace(short=2)
+        rc = demo.run_game(
+            UPDOWN, board, link, tmp_path, args, Console(file=open(os.devnull, "w")), live_view=False
+        )
     finally:
         link.close()
     out = capsys.readouterr().out
@@ -41,7 +46,12 @@ def test_a_whole_three_player_game_with_a_wrong_hole_corrected_and_cards_solved(
     assert "Buddel King" in out
     # the log replays to exactly the verdicts the table saw
     info, entries = load_log(tmp_path / "games.sqlite")
-    verdicts = [v.text for r in replay(info, entries, TagRegistry(tmp_path / "registry.sqlite")) for v in r.reply.public]
+    registry = TagRegistry(tmp_path / "registry.sqlite")
+    verdicts = [
+        v.text
+        for r in replay(info, entries, lambda i: referee_for(i, registry))
+        for v in r.reply.public
+    ]
     for text in verdicts:
         assert text in out
     assert any("Buddel King" in v for v in verdicts)
@@ -57,7 +67,8 @@ def _state(db: Path, registry: TagRegistry) -> UpDownReferee | None:
         return None
     ref = referee_for(info, registry)
     for e in entries:
-        ref.handle(e.input(ref.codes))
+        ref.handle(ref.decode(e.input_dict()))
+    assert isinstance(ref, UpDownReferee)
     return ref
 
 
@@ -92,12 +103,12 @@ def test_play_killed_mid_turn_resumes_exactly_where_it_was(make_board, tmp_path:
     board: SimBoard = make_board(seed=5)
     db, reg_path = tmp_path / "games.sqlite", tmp_path / "registry.sqlite"
     registry = TagRegistry(reg_path)
-    uid_of = demo.enrol_all(registry)
+    uid_of = demo.enrol_all(UPDOWN, registry)
 
     def turned() -> int:
         ref = _state(db, registry)
         view = ref.view(None) if ref else None
-        return view["turned"]["done"] if view and view["phase"] == "turn" else -1
+        return len(view.turned) if view and view.phase == "turn" else -1
 
     def logged_code(hole: int) -> int | None:
         """The code the referee, from the game log, believes `hole` reads."""
@@ -155,7 +166,7 @@ def test_play_killed_mid_turn_resumes_exactly_where_it_was(make_board, tmp_path:
     try:
         _wait(lambda: turned() == 2, "the flip made while the host was down to be taken up")
         flip(holes[2], logged_code)
-        _wait(lambda: (r := _state(db, registry)) is not None and r.view(None)["to_move"] == 1,
+        _wait(lambda: (r := _state(db, registry)) is not None and r.view(None).to_move == 1,
               "the turn to pass to Bob", 15)
     finally:
         host.terminate()
@@ -165,5 +176,5 @@ def test_play_killed_mid_turn_resumes_exactly_where_it_was(make_board, tmp_path:
     ref = _state(db, registry)
     assert ref is not None and ref.engine is not None
     view = ref.view(None)
-    assert view is not None and view["turn"] == 2 and view["to_move"] == 1, err.decode()
+    assert view is not None and view.turn == 2 and view.to_move == 1, err.decode()
     assert info.players == ("Ann", "Bob")
