@@ -30,8 +30,9 @@ COLUMNS = (
 )
 TOTAL_ID = "total"
 
-# Every card and tile that carries an NTAG sticker, from /work/shared/RULINGS.md's component
-# sections (tip cards and figurines are not tagged: votes and reservations are host keys).
+# Every card and tile that carries an NTAG sticker, from the component sections of the design
+# rulings (RULINGS.md; tip cards and figurines are not tagged: votes and reservations are host
+# keys).
 TAGGED: tuple[tuple[str, str, int], ...] = (
     ("What's Up", "bird cards (RULINGS 1.1)", 30),
     ("Up", "cards of one box: 4 colour sets of 13 (RULINGS 2.1)", 52),
@@ -61,7 +62,8 @@ class Line:
 
 
 def bom_path() -> Path:
-    return paths.hardware_dir() / "bom.csv"
+    """hardware/bom.csv of the source checkout (it is not installed with upref)."""
+    return paths.hardware_dir("reading the bill of materials (hardware/bom.csv)") / "bom.csv"
 
 
 def load(path: Path | str | None = None) -> tuple[list[Line], float]:
