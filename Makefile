@@ -65,5 +65,7 @@ deploy: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m upref.commands.bench
 
+## build/ and the egg-info are what `pip install .` leaves here; a stale build/ would ship files
+## that are gone from firmware/ in the next wheel built from this folder.
 clean:
-	rm -rf $(VENV) typings .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) typings .pytest_cache .ruff_cache .hypothesis build host/upref.egg-info

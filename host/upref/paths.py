@@ -1,41 +1,72 @@
-"""Where things are: the repository's firmware and hardware folders, and the runtime folder
-in which running simulated boards register themselves so the host can find them."""
+"""Where things are: the data upref ships (firmware, pin map, code table: `upref.resources`),
+the runtime folder in which running simulated boards register themselves so the host can find
+them, the host's data folder, and, for developer tools only, the source checkout."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+from upref import resources
+from upref.resources import codes_path, firmware_dir, pinmap_path
 
-def repo_root() -> Path:
-    """The checkout this package runs from (UPREF_ROOT overrides)."""
+__all__ = [
+    "CheckoutNeeded",
+    "codes_path",
+    "data_dir",
+    "firmware_dir",
+    "hardware_dir",
+    "pid_alive",
+    "pinmap_path",
+    "repo_root",
+    "runtime_dir",
+]
+
+# firmware_dir(), pinmap_path(), codes_path(): the copies shipped in the package (UPREF_ROOT
+# overrides), from upref.resources; the simulator, deploy, flash and the link all use these.
+
+
+class CheckoutNeeded(RuntimeError):
+    """A developer tool needs the upref source checkout and this upref has none."""
+
+
+def repo_root(needed_by: str = "this developer tool") -> Path:
+    """The upref source checkout, for developer tools that work on files an installed upref does
+    not have (hardware/'s drawings and bill of materials, docs/, tests/). Nothing that runs the
+    board or a game may use it: their data ships in the package (`upref.resources`).
+
+    UPREF_ROOT names the checkout; otherwise it is the checkout that the package's data links
+    point at, which exists when upref runs from its source tree or an editable install
+    (`make venv`).
+
+    :raises CheckoutNeeded: for an upref installed from a wheel with no UPREF_ROOT.
+    """
     env = os.environ.get("UPREF_ROOT")
     if env:
-        return Path(env).resolve()
-    here = Path(__file__).resolve()
-    for parent in here.parents:
-        if (parent / "firmware").is_dir() and (parent / "hardware").is_dir():
-            return parent
-    raise RuntimeError(
-        f"cannot find the upref checkout (firmware/ and hardware/) above {here}; "
-        "set UPREF_ROOT to the folder that holds them"
+        root = Path(env).resolve()
+        if not (root / "firmware").is_dir() or not (root / "hardware").is_dir():
+            raise CheckoutNeeded(
+                f"{needed_by} needs the upref source checkout, but UPREF_ROOT={env!r} has no "
+                "firmware/ and hardware/ folders: point UPREF_ROOT at the clone of upref"
+            )
+        return root
+    link = resources.HERE / "firmware"
+    if link.is_symlink():
+        root = link.resolve().parent
+        if (root / "hardware").is_dir():
+            return root
+    raise CheckoutNeeded(
+        f"{needed_by} needs the upref source checkout (it works on files that are not installed "
+        f"with upref), and the upref in {resources.HERE.parent} is installed from a package: run "
+        "it from a clone of upref (`make venv`, then `.venv/bin/python -m ...`), or set "
+        "UPREF_ROOT to the clone's folder"
     )
 
 
-def firmware_dir() -> Path:
-    return repo_root() / "firmware"
-
-
-def hardware_dir() -> Path:
-    return repo_root() / "hardware"
-
-
-def pinmap_path() -> Path:
-    return hardware_dir() / "pinmap.json"
-
-
-def codes_path() -> Path:
-    return hardware_dir() / "codes.json"
+def hardware_dir(needed_by: str = "this developer tool") -> Path:
+    """The checkout's hardware/ folder (see `repo_root`): the pin map, code table, bill of
+    materials and the drawings generated from them."""
+    return repo_root(needed_by) / "hardware"
 
 
 def runtime_dir() -> Path:

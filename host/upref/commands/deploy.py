@@ -4,7 +4,7 @@
    ESP32; bytecode only, so the files also load on any MicroPython of the same .mpy version);
    main.py and boot.py stay source, as MicroPython runs them. firmware/app.py and board.py go
    to `/`, lib/ and every driver folder are flattened into `/lib`, hardware/pinmap.json
-   becomes `/pinmap.json`.
+   becomes `/pinmap.json` (both from the copies shipped in the package: `upref.resources`).
 2. Ask the board for the SHA-256 of each of those files (one `mpremote exec`), copy with
    `mpremote fs cp` only the files whose hash differs (modules first, boot.py and main.py last,
    so an interrupted deploy leaves the old main.py in charge), then check the copies' hashes.
@@ -40,6 +40,7 @@ from pathlib import Path
 import serial
 
 from upref import paths
+from upref.resources import MissingDataError
 
 Out = Callable[[str], None]
 
@@ -95,7 +96,10 @@ def tool(name: str) -> str:
     found = shutil.which(name)
     if found:
         return found
-    raise DeployError(f"{name} is not installed: `make venv` installs it")
+    raise DeployError(
+        f"{name} is not installed: install upref with its board tools (pip install 'upref[board]'; "
+        "in a checkout, `make venv`)"
+    )
 
 
 def sources(firmware_dir: Path) -> list[tuple[str, Path]]:
@@ -137,8 +141,11 @@ def build(firmware_dir: Path | None = None, pinmap: Path | None = None,
           out_dir: Path | None = None) -> list[Item]:
     """Everything the deploy puts on the board, compiled, in copy order (modules, pin map,
     boot.py, main.py). `out_dir` keeps the built files (else a temporary folder is used)."""
-    firmware_dir = Path(firmware_dir) if firmware_dir else paths.firmware_dir()
-    pinmap = Path(pinmap) if pinmap else paths.pinmap_path()
+    try:
+        firmware_dir = Path(firmware_dir) if firmware_dir else paths.firmware_dir()
+        pinmap = Path(pinmap) if pinmap else paths.pinmap_path()
+    except MissingDataError as exc:
+        raise DeployError(str(exc)) from None
     if not (firmware_dir / "main.py").is_file():
         raise DeployError(f"no firmware to deploy: {firmware_dir / 'main.py'} does not exist")
     if not pinmap.is_file():
@@ -502,8 +509,8 @@ def main(argv: list[str] | None = None) -> int:
         "runs MicroPython (mpremote), then restart it and check the link's handshake.",
     )
     ap.add_argument("--port", help="the board's serial port (default: found by its USB id, or a running simulated board)")
-    ap.add_argument("--firmware-dir", type=Path, help="the firmware to deploy (default: the repository's firmware/)")
-    ap.add_argument("--pinmap", type=Path, help="the pin map to deploy (default: hardware/pinmap.json)")
+    ap.add_argument("--firmware-dir", type=Path, help="the firmware to deploy (default: the one upref ships, from firmware/)")
+    ap.add_argument("--pinmap", type=Path, help="the pin map to deploy (default: the one upref ships, from hardware/pinmap.json)")
     ns = ap.parse_args(argv)
     try:
         r = deploy(ns.port, ns.firmware_dir, ns.pinmap)

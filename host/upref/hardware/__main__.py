@@ -6,6 +6,10 @@ glueup    write the magnet glue-up sheet from the code table (default hardware/g
 power     write the power budget and the switched sensor supply (default hardware/power.json)
 docs      rewrite the generated sections of docs/build.md
 all       diagram, glueup, power and docs
+
+A developer tool: it reads and writes the files of the upref source checkout (hardware/, docs/),
+found as `paths.repo_root` says (UPREF_ROOT, else the checkout an editable install runs from).
+An upref installed from a package has no checkout, and this tool says so.
 """
 
 from __future__ import annotations
@@ -125,7 +129,7 @@ def cmd_docs(args: argparse.Namespace) -> int:
 
 
 def cmd_all(args: argparse.Namespace) -> int:
-    hw = paths.hardware_dir()
+    hw: Path = args.hardware
     for fn, out in (
         (cmd_diagram, hw / "wiring.svg"),
         (cmd_glueup, hw / "glue-up.svg"),
@@ -138,14 +142,18 @@ def cmd_all(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    hw = paths.hardware_dir()
+    try:
+        hw = paths.hardware_dir("python -m upref.hardware")
+    except paths.CheckoutNeeded as exc:
+        print(exc, file=sys.stderr)
+        return 2
     ap = argparse.ArgumentParser(
         prog="python -m upref.hardware",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    ap.add_argument("--pinmap", type=Path, default=paths.pinmap_path())
-    ap.add_argument("--codes", type=Path, default=paths.codes_path())
+    ap.add_argument("--pinmap", type=Path, default=hw / "pinmap.json")
+    ap.add_argument("--codes", type=Path, default=hw / "codes.json")
     ap.add_argument("--bom", type=Path, default=hw / "bom.csv")
     sub = ap.add_subparsers(dest="command", required=True)
     sub.add_parser("check", help="validate the hardware data")
@@ -159,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("docs", help="rewrite the generated sections of docs/build.md")
     sub.add_parser("all", help="regenerate every drawing, power.json and the docs' tables")
     args = ap.parse_args(argv)
+    args.hardware = hw
     commands = {
         "check": cmd_check,
         "diagram": cmd_diagram,

@@ -63,7 +63,8 @@ class Line:
 
 
 def bom_path() -> Path:
-    return paths.hardware_dir() / "bom.csv"
+    """hardware/bom.csv of the source checkout (it is not installed with upref)."""
+    return paths.hardware_dir("reading the bill of materials (hardware/bom.csv)") / "bom.csv"
 
 
 def load(path: Path | str | None = None) -> tuple[list[Line], float]:

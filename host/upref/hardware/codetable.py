@@ -117,7 +117,7 @@ def validate(data: Any) -> list[str]:
 
 
 def load(path: Path | str | None = None) -> dict[str, Any]:
-    """The parsed code table (default: the repository's), unchecked."""
+    """The parsed code table (default: the one upref ships, `paths.codes_path()`), unchecked."""
     p = Path(path) if path is not None else paths.codes_path()
     return json.loads(p.read_text(encoding="utf-8"))
 

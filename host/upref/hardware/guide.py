@@ -13,7 +13,8 @@ from upref.hardware import bom, codetable, magnetics, pinmap, power
 
 
 def guide_path() -> Path:
-    return paths.repo_root() / "docs" / "build.md"
+    """docs/build.md of the source checkout (it is not installed with upref)."""
+    return paths.repo_root("rewriting docs/build.md") / "docs" / "build.md"
 
 
 def sections(pm: dict[str, Any], codes: dict[str, Any]) -> dict[str, str]:

@@ -164,8 +164,8 @@ def validate(pinmap: Any) -> list[str]:
 
 
 def load_and_validate(path: Path | str | None = None) -> list[str]:
-    """Read a pin map (default: the repository's) and validate it. An unreadable file or bad
-    JSON is reported as a problem, not raised."""
+    """Read a pin map (default: the one upref ships, `paths.pinmap_path()`) and validate it.
+    An unreadable file or bad JSON is reported as a problem, not raised."""
     p = Path(path) if path is not None else paths.pinmap_path()
     try:
         data = json.loads(p.read_text(encoding="utf-8"))

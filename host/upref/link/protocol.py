@@ -1,7 +1,8 @@
 """The upref wire codec: pure functions over bytes, no I/O.
 
 The frame format, the frame tables and the protocol version come from the one source of truth,
-`firmware/lib/wire.py`, loaded here by path (the firmware runs the same file). docs/protocol.md
+`firmware/lib/wire.py`, loaded here by path from the copy shipped in the package
+(`upref.resources`; the firmware runs the same file). docs/protocol.md
 describes every frame; tests/vectors/frames.json holds the test vectors.
 
 - `LineSplitter.feed(data)` turns a byte stream into lines.
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Final, Literal
 
-from upref import paths
+from upref import resources
 
 __all__ = [
     "BOARD_FRAMES",
@@ -61,9 +62,9 @@ __all__ = [
 
 
 def _load_wire() -> ModuleType:
-    path = paths.firmware_dir() / "lib" / "wire.py"
+    path = resources.wire_path()
     spec = importlib.util.spec_from_file_location("upref_firmware_wire", path)
-    if spec is None or spec.loader is None:  # pragma: no cover - only with a broken checkout
+    if spec is None or spec.loader is None:  # pragma: no cover - only with a broken installation
         raise ImportError(f"cannot load the wire format from {str(path)!r}")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -112,16 +112,16 @@ def _exists(path):
 
 
 def default_pinmap_path():
-    """The pin map: UPREF_SIM_PINMAP, else pinmap.json on the flash (cwd), else the repo's."""
+    """The pin map: UPREF_SIM_PINMAP, else pinmap.json on the flash (cwd), else the one upref
+    ships (upref/resources/hardware/pinmap.json)."""
     p = _getenv("UPREF_SIM_PINMAP")
     if p:
         return p
     if _exists("pinmap.json"):
         return "pinmap.json"
-    here = _dirname(__file__)
-    # host/upref/sim/standins -> repo root
-    root = _dirname(_dirname(_dirname(_dirname(here))))
-    return root + "/hardware/pinmap.json"
+    # upref/sim/standins -> upref
+    package = _dirname(_dirname(_dirname(__file__)))
+    return package + "/resources/hardware/pinmap.json"
 
 
 class World:
