@@ -198,3 +198,40 @@ def test_an_unknown_game_is_named_with_the_games_there_are() -> None:
         find_game("monopoly")
     with pytest.raises(RegistryError, match="not a game's name"):
         check_game("Up And Down")  # the tag registry itself checks only a name's form
+
+
+# --- sharing as CSV ----------------------------------------------------------------------------
+
+
+def test_a_club_shares_its_tags_as_csv(tmp_path: Path) -> None:
+    import io
+
+    with TagRegistry(tmp_path / "a.sqlite") as a, TagRegistry(tmp_path / "b.sqlite") as b:
+        a.enroll(UID7, "updown", "T07")
+        a.enroll(UID4, "updown", "T01")
+        a.enroll(UID10, "whatsup", "W03")
+        buf = io.StringIO()
+        assert a.export_csv(buf, "updown") == 2
+        lines = buf.getvalue().splitlines()
+        assert lines[0] == "uid,game,item,enrolled_at" and len(lines) == 3
+        b.enroll(UID7B, "updown", "T30")
+        result = b.import_csv(lines)
+        assert (result.added, result.unchanged, result.refused) == (2, 0, [])
+        assert b.items("updown") == {"T07": UID7, "T01": UID4, "T30": UID7B}
+        again = b.import_csv(lines)
+        assert (again.added, again.unchanged) == (0, 2)
+
+
+def test_an_import_reports_conflicts_by_line_and_refuses_a_malformed_file(tmp_path: Path) -> None:
+    with TagRegistry(tmp_path / "r.sqlite") as reg:
+        reg.enroll(UID7, "updown", "T02")
+        lines = ["uid,game,item,enrolled_at", f"{UID7},updown,T07,", f"{UID4},updown,T08,"]
+        result = reg.import_csv(lines)
+        assert result.added == 1 and len(result.refused) == 1
+        assert result.refused[0].startswith("line 2: tag 04A1B2C3D4E5F6 is already enrolled")
+        with pytest.raises(RegistryError, match="first line must be the header"):
+            reg.import_csv(["a,b,c", "x,y,z"])
+        before = reg.tags()
+        with pytest.raises(RegistryError, match="tag list line 3: not a tag UID"):
+            reg.import_csv(["uid,game,item", f"{UID10},updown,T09", "XYZ,updown,T10"])
+        assert reg.tags() == before  # all rows checked before anything is enrolled

@@ -350,6 +350,46 @@ def list_tags(registry: TagRegistry, game: str, out: TextIO) -> int:
     return 0
 
 
+def export_tags(registry: TagRegistry, game: str, path: str, out: TextIO) -> int:
+    if path == "-":
+        registry.export_csv(out, game)
+        return 0
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            n = registry.export_csv(f, game)
+    except OSError as exc:
+        raise RegistryError(f"cannot write {path}: {exc.strerror or exc}") from None
+    print(f"Wrote {n} {game} tags to {path}.", file=out)
+    return 0
+
+
+def import_tags(
+    registry: TagRegistry, game: str, path: str, replace: bool, out: TextIO, err: TextIO
+) -> int:
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            lines = f.read().splitlines()
+    except OSError as exc:
+        raise RegistryError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise RegistryError(f"{path} is not a text file: a tag list is CSV") from None
+    games_in = {row.split(",")[1].strip() for row in lines[1:] if row.count(",") >= 2}
+    if games_in - {game}:
+        raise RegistryError(
+            f"{path} holds tags of {', '.join(sorted(games_in - {game}))}, not only {game}: "
+            f"import it with `upref enroll <that game> --import {path}`"
+        )
+    result = registry.import_csv(lines, replace=replace)
+    print(
+        f"Imported {path}: {result.added} tags added, {result.unchanged} already enrolled, "
+        f"{len(result.refused)} refused.",
+        file=out,
+    )
+    for why in result.refused:
+        print(f"  refused {why}", file=err)
+    return 1 if result.refused else 0
+
+
 def forget_tag(registry: TagRegistry, game: str, what: str, out: TextIO, err: TextIO) -> int:
     try:
         uid = normalize_uid(what)
@@ -407,6 +447,12 @@ def main(
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--list", action="store_true", help="show enrolled tags and missing cards")
     what.add_argument("--forget", metavar="UID", help="remove one tag (a UID, or a card id)")
+    what.add_argument(
+        "--export", metavar="FILE", help="write this game's tags as CSV, to share ('-': stdout)"
+    )
+    what.add_argument(
+        "--import", dest="import_", metavar="FILE", help="enrol the tags of a CSV written by --export"
+    )
     parser.add_argument(
         "--auto", action="store_true", help="take each tap as the suggested card, without asking"
     )
@@ -431,6 +477,10 @@ def main(
             return list_tags(reg, game, stream)
         if args.forget is not None:
             return forget_tag(reg, game, args.forget, stream, errs)
+        if args.export is not None:
+            return export_tags(reg, game, args.export, stream)
+        if args.import_ is not None:
+            return import_tags(reg, game, args.import_, args.replace, stream, errs)
         return _enrol(args, reg, opener, input_fn, stream, errs)
     except RegistryError as exc:
         print(f"upref enroll: {exc}", file=errs)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from upref.registry import referee_for
 from upref.store.gamelog import GameLog, GameLogError, default_path, list_games
-from upref.store.replay import load_log, replay, verdict_dict
+from upref.store.replay import load_log, public_lines, replay, verdict_dict
 
 __all__ = ["export_main", "main", "replay_main"]
 
@@ -65,6 +65,11 @@ def export_main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", type=int, help="the game's id (default: newest)")
     parser.add_argument("-o", "--output", help="write to this file (default: stdout)")
     parser.add_argument("--list", action="store_true", help="list the games instead")
+    parser.add_argument(
+        "--public",
+        action="store_true",
+        help="only what the table saw (the public verdicts), to share: nothing hidden, not replayable",
+    )
     args = parser.parse_args(argv)
     db = Path(args.db) if args.db else default_path()
     try:
@@ -84,11 +89,16 @@ def export_main(argv: list[str] | None = None) -> int:
         else:
             log = GameLog.open(db, args.game, durable=False)
         with log:
-            if args.output:
-                with open(args.output, "w", encoding="utf-8") as f:
-                    log.export_jsonl(None, f)
-            else:
-                log.export_jsonl(None, sys.stdout)
+            out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+            try:
+                if args.public:
+                    for line in public_lines(log.header, log.entries(), referee_for):
+                        out.write(json.dumps(line, ensure_ascii=False) + "\n")
+                else:
+                    log.export_jsonl(None, out)
+            finally:
+                if out is not sys.stdout:
+                    out.close()
     except GameLogError as exc:
         print(f"upref export: {exc}", file=sys.stderr)
         return 1

@@ -43,7 +43,7 @@ TERMINAL = -4
 class IllegalMoveError(ValueError):
     """An action the rules forbid, or one that does not fit the state.
 
-    `rule` is a short id ("M-2" for a ruling in RULINGS.md, or a word such as "draw", "over",
+    `rule` is a short id ("M-2", a ruling in the game's guide `docs/games/<game>.md`, or a word such as "draw", "over",
     "sensor", "apply"); `message` says in plain words what happened and which rule it breaks,
     for the players; `correction` says what someone must physically do now, or is None.
     `str(error)` is the message. A state that raises this error is left unchanged.

@@ -30,7 +30,19 @@ from upref.store.gamelog import (
     load_jsonl,
 )
 
-__all__ = ["RefereeMaker", "Replayed", "load_log", "replay", "resume", "verdict_dict"]
+__all__ = [
+    "PUBLIC_FORMAT",
+    "RefereeMaker",
+    "Replayed",
+    "load_log",
+    "public_lines",
+    "replay",
+    "resume",
+    "verdict_dict",
+]
+
+PUBLIC_FORMAT = "upref-public"
+"""The format name of a game's public export: what the table saw, nothing hidden."""
 
 RefereeMaker = Callable[[GameInfo], Referee]
 """Builds a fresh referee from a log's header (`GameLogError` for a game it does not know)."""
@@ -119,3 +131,28 @@ def verdict_dict(seq: int, v: Verdict) -> dict[str, Any]:
         "correction": v.correction,
         "seat": v.seat,
     }
+
+
+def public_lines(info: GameInfo, entries: Iterable[Entry], make: RefereeMaker) -> Iterator[dict[str, Any]]:
+    """A game as everyone at the table saw it, for sharing: a header (the game, players,
+    variant and result) and every public verdict with its entry's number and time. Nothing a
+    player may not see gets in: no input (a tapped card's tag names a face-down card), no
+    verdict addressed to one seat, no settings (a catalogue may hold a stack's order).
+
+    :raises GameLogError: for a log the game cannot read.
+    """
+    yield {
+        "kind": "game",
+        "format": PUBLIC_FORMAT,
+        "game": info.game,
+        "id": info.id,
+        "players": list(info.players),
+        "variant": info.variant,
+        "status": info.status,
+        "outcome": info.outcome,
+    }
+    for r in replay(info, entries, make):
+        for v in r.reply.public:
+            line = verdict_dict(r.entry.seq, v)
+            del line["seat"]
+            yield {"t": r.entry.t, **line}

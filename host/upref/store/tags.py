@@ -14,18 +14,22 @@ that game's catalogue; which names and ids exist is the game registry's business
 from __future__ import annotations
 
 import contextlib
+import csv
 import re
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from upref.link.protocol import UID_HEX_LENGTHS
 from upref.paths import data_dir
 
 __all__ = [
+    "CSV_COLUMNS",
     "Enrolled",
+    "ImportResult",
     "ItemTaken",
     "RegistryError",
     "Tag",
@@ -77,6 +81,19 @@ class ItemTaken(RegistryError):
             f"{new_uid}; if the card was replaced or re-stickered, give it the new tag with "
             f"`upref enroll {existing.game} --replace` (the old tag is then forgotten)"
         )
+
+
+CSV_COLUMNS = ("uid", "game", "item", "enrolled_at")
+
+
+@dataclass
+class ImportResult:
+    """What `TagRegistry.import_csv` did: tags added, rows already enrolled as they are, and
+    the rows refused, each with its line and why."""
+
+    added: int = 0
+    unchanged: int = 0
+    refused: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -260,6 +277,60 @@ class TagRegistry:
                 return None
             self._db.execute("DELETE FROM tags WHERE uid = ?", (uid,))
         return Tag(*row)
+
+    # -- sharing: CSV --------------------------------------------------------------------------
+
+    def export_csv(self, out: TextIO, game: str | None = None) -> int:
+        """Write the enrolled tags (of one game) as CSV with a header row
+        `uid,game,item,enrolled_at`, so a club can share one set of stickered cards; returns
+        the number of tags written."""
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(CSV_COLUMNS)
+        tags = self.tags(game)
+        for t in tags:
+            writer.writerow((t.uid, t.game, t.item, t.enrolled_at))
+        return len(tags)
+
+    def import_csv(self, lines: Iterable[str], *, replace: bool = False) -> ImportResult:
+        """Enrol every row of a CSV written by `export_csv` (the `enrolled_at` column is
+        optional). Rows already enrolled as they are change nothing; a row whose tag or item
+        is taken otherwise is refused and reported with its line number, unless `replace`
+        lets an item take the new tag. All rows are checked first: a malformed file changes
+        nothing.
+
+        :raises RegistryError: for a file that is not such a CSV (naming the line).
+        """
+        rows = list(csv.reader(lines))
+        if not rows or [c.strip().lower() for c in rows[0][:3]] != list(CSV_COLUMNS[:3]):
+            raise RegistryError(
+                "not a tag list: the first line must be the header "
+                f"{','.join(CSV_COLUMNS)} (as `upref enroll GAME --export FILE` writes it)"
+            )
+        wanted: list[tuple[int, str, str, str]] = []
+        for number, row in enumerate(rows[1:], start=2):
+            if not any(cell.strip() for cell in row):
+                continue
+            if len(row) < 3:
+                raise RegistryError(f"tag list line {number}: {row!r} needs uid, game and item")
+            try:
+                uid = normalize_uid(row[0].strip())
+                game = check_game(row[1].strip())
+                item = _check_item(row[2].strip())
+            except RegistryError as exc:
+                raise RegistryError(f"tag list line {number}: {exc}") from None
+            wanted.append((number, uid, game, item))
+        result = ImportResult()
+        for number, uid, game, item in wanted:
+            try:
+                done = self.enroll(uid, game, item, replace=replace)
+            except (TagTaken, ItemTaken) as exc:
+                result.refused.append(f"line {number}: {exc}")
+                continue
+            if done.created:
+                result.added += 1
+            else:
+                result.unchanged += 1
+        return result
 
     def close(self) -> None:
         self._db.close()

@@ -5,7 +5,7 @@ A board orients each pair (one end up), which is a tournament on the five colour
 visible count is its score. By Landau's theorem a count vector is achievable iff, sorted
 ascending, every prefix of k counts sums to at least C(k, 2) and all five sum to 10. A task card
 fixes the counts of some colours; it can be solved iff some completion to all five satisfies
-Landau (RULINGS.md 4.1).
+Landau (docs/games/updown.md, "The task cards").
 
 The catalogue is data (`data/cards.json`): `load_catalogue()` reads and validates it.
 """
@@ -40,7 +40,8 @@ __all__ = [
 ]
 
 COLOURS: tuple[str, ...] = ("R", "B", "Y", "W", "K")
-"""Colour letters in the order of RULINGS.md (and of the letters in pair ids)."""
+"""Colour letters in the rule order (red, blue, yellow, white, black; also the order of the
+letters in pair ids)."""
 COLOUR_NAMES: Mapping[str, str] = {
     "R": "red",
     "B": "blue",
@@ -199,7 +200,7 @@ class TaskCard:
 
     @property
     def code(self) -> str:
-        """Short form, as in RULINGS.md: 'K3 R1'."""
+        """Short form, as the guide prints cards: 'K3 R1'."""
         return " ".join(f"{c}{n}" for c, n in self.counts)
 
     def describe(self) -> str:

@@ -1,6 +1,6 @@
 """Up And Down (moles): the rules engine.
 
-Model (RULINGS.md 4.2, rulings M-1 ... M-13): ten holes, each holding one mole pair with one
+Model (docs/games/updown.md, rulings M-1 ... M-13): ten holes, each holding one mole pair with one
 colour hidden in the hole and the other up; a stack of secret task cards; each player's current
 card and won cards. A turn turns exactly three different pairs in their own holes; then only the
 active player's card is checked on the board.

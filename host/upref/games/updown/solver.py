@@ -6,7 +6,7 @@ orientations are Python ints used as 1024-bit sets (bit m set = orientation m is
 so growing a set by one flip is ten shifts and masks.
 
 For each card: the satisfying orientations (their number is the card's difficulty, as in
-RULINGS.md 4.1), the fewest flips from any board (Hamming distance to the nearest satisfying
+docs/games/updown.md), the fewest flips from any board (Hamming distance to the nearest satisfying
 orientation) and the fewest turns (each turn flips exactly three different pairs, ruling M-1;
 the card is checked only after a turn, so at least one turn, ruling M-13).
 
