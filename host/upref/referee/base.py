@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Protocol, Self
 
@@ -73,6 +73,7 @@ __all__ = [
     "Reply",
     "TagLike",
     "TagLookup",
+    "all_reasons",
     "codes_from_dict",
     "codes_to_dict",
 ]
@@ -138,6 +139,27 @@ class KeyOffer:
     make: Callable[[float, str | None], Input]
     prompt: str | None = None
     default: str | None = None
+
+
+def all_reasons(head: str, reasons: Sequence[Verdict]) -> Verdict:
+    """One verdict for something refused for several reasons at once: it names every reason,
+    numbered, one sentence each, in the order given (each game documents the order it gives them in), each with
+    its rule; its correction lists every correction in that order; its kind and rule are the
+    first reason's. One reason is returned as it is.
+
+    :raises ValueError: for no reason at all.
+    """
+    if not reasons:
+        raise ValueError("all_reasons needs at least one reason")
+    if len(reasons) == 1:
+        return reasons[0]
+    parts = [
+        f"({n}) {r.text[:1].upper()}{r.text[1:].rstrip('.')}" + (f" [{r.rule}]." if r.rule else ".")
+        for n, r in enumerate(reasons, start=1)
+    ]
+    fixes = " ".join(r.correction for r in reasons if r.correction)
+    text = f"{head}, for {len(reasons)} reasons. {' '.join(parts)}"
+    return Verdict(reasons[0].kind, text, reasons[0].rule, fixes or None)
 
 
 def codes_to_dict(codes: CodeTable) -> dict[str, Any]:

@@ -12,18 +12,22 @@ How a hole's change is read (holes 1..10, during a game):
 - the code the engine has there (the pair as it was): in a turn, `Reinsert` unturned, which
   the engine notes as "not turned, does not count" (M-3);
 - the hole's own pair with the other end up: a flip, `Reinsert(h, h, pair, hidden)`;
-- another pair's code: `Reinsert(home, h, ...)`, which the engine refuses (M-2);
+- the exact code of another pair that is out of its hole (read in no other hole: in hand):
+  `Reinsert(home, h, ...)`, which the engine refuses (M-2), even when that code is one magnet
+  pole away from an end of the hole's own pair: an exact match with a pair in hand is far
+  likelier than a misread pole;
 - an invalid code (not three magnets, or not in the table): a BOARD verdict, no action;
-- a code one flipped pole away from either end of the hole's own pair, or the code of a pair
-  that the board still reads in another hole: a suspect reading (BOARD): "reseat the pair",
-  never a wrong-hole ruling.
+- a code one flipped pole away from either end of the hole's own pair that matches no pair in
+  hand, or the code of a pair that the board still reads in another hole: a suspect reading
+  (BOARD): "reseat the pair", never a wrong-hole ruling.
 
 **Corrections.** When the engine refuses a change (or a reading is bad, or an undo leaves a
 pair the wrong way up), the hole gets an outstanding correction (`status().corrections`). While
 any is outstanding, a further flip that the rules would accept is not taken: the verdict says
 "First <correction> Hole N is taken into account after that." (ILLEGAL, with that correction),
-and once the last correction is carried out the waiting holes are looked at again, in hole
-order. A correction for the hole's own pair (turn it back, put it back) survives the pair being
+and once the last correction is carried out the waiting holes are looked at again, in the order
+the flips were made (not in hole order: of flips 9 then 3 waiting with two pairs turned, 9 is
+the third and 3 the fourth, refused). A correction for the hole's own pair (turn it back, put it back) survives the pair being
 pulled out, and is met when the hole reads what the engine has there ("Hole N is right
 again."); one for another pair or a bad reading ends when that pair leaves the hole, and the
 next reading is judged afresh. Card draws are taken even while a correction is outstanding
@@ -32,8 +36,11 @@ next reading is judged afresh. Card draws are taken even while a correction is o
 **Turn end.** Once three different pairs are turned, the board agrees with the engine
 everywhere (every hole filled, no correction) and no hole's reading has changed for
 `settle_s` seconds (measured with input times only), the referee ends the turn. A button press
-ends it at once (`EndTurn(empty_holes=...)`; the engine refuses with M-1 / M-4 when it is not
-ready).
+ends it at once (`EndTurn(empty_holes=...)`), or is refused with every reason the turn cannot
+end, in this order: the outstanding corrections (in hole order), the empty holes that no
+correction fills (M-4), the pairs still to turn (M-1), counting the flips that wait for a
+correction. One reason is said alone; several make one verdict that numbers them all
+(`upref.referee.base.all_reasons`).
 
 **Secrets.** Verdicts for the table (`seat=None`) never name a hidden colour, a pair id or an
 unsolved task card; a verdict with `seat` set (a hint, the reminder of one's own card) is for
@@ -63,7 +70,16 @@ from upref.games.updown.engine import (
     UpDownGame,
     Variant,
 )
-from upref.referee.base import OVER, PLAY, SETUP, InputLog, KeyOffer, Referee, TagLookup
+from upref.referee.base import (
+    OVER,
+    PLAY,
+    SETUP,
+    InputLog,
+    KeyOffer,
+    Referee,
+    TagLookup,
+    all_reasons,
+)
 from upref.referee.feedback import Feedback
 from upref.referee.inputs import GameInput, StartGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
@@ -165,7 +181,8 @@ class UpDownReferee(Referee):
             self._near[pair] = near - {c for c, e in self._ends.items() if e.pair_id == pair}
         self._phys: list[int] = [EMPTY] * (HOLES + 1)  # index 1..10
         self._issues: dict[int, _Issue] = {}
-        self._deferred: set[int] = set()
+        # holes whose flip waits for a correction, in the order they were made (dict: ordered)
+        self._deferred: dict[int, None] = {}
         self._offline_seen: dict[int, int] = {}
         self._last_change = float("-inf")
         self._remix_pulled = False
@@ -392,7 +409,7 @@ class UpDownReferee(Referee):
         if self._phase != PLAY:
             return
         issue = self._issues.get(h)
-        self._deferred.discard(h)
+        self._deferred.pop(h, None)
         if code == EMPTY:  # pulled out
             if issue is not None and issue.kind != "own":
                 del self._issues[h]
@@ -414,10 +431,11 @@ class UpDownReferee(Referee):
         return f" ({len(eng.turned)} of {FLIPS_PER_TURN} turned)"
 
     def _reconcile(self, out: list[Verdict]) -> None:
-        """With no correction left, look again at the holes whose flips waited, in order."""
+        """With no correction left, look again at the holes whose flips waited, in the order
+        they were made (not in hole order: the fourth flip made is the one refused)."""
         while self._deferred and not self._issues:
-            h = min(self._deferred)
-            self._deferred.discard(h)
+            h = next(iter(self._deferred))
+            del self._deferred[h]
             if self._phys[h] != EMPTY:
                 self._evaluate(h, out)
 
@@ -433,37 +451,37 @@ class UpDownReferee(Referee):
                 self._play(Reinsert(h, h, home.pair, home.hidden), h, out)
             return
         end = self._ends.get(code)
-        if end is None or end.pair_id != home.pair:
-            if code in self._near[home.pair]:
-                self._reading(
-                    h,
-                    f"Hole {h}: suspect reading, one magnet pole away from the code of the pair "
-                    "that belongs there: reseat the pair.",
-                    f"Reseat the pair in hole {h} (and check that it is the pair that belongs "
-                    "there).",
-                    out,
-                )
-                return
-            if end is None:
-                self._issues[h] = _Issue("reading", "sensor", f"Reseat the pair in hole {h}.")
-                out.append(self._invalid_verdict(h, code))
-                return
+        if end is not None and end.pair_id != home.pair:
             others = [
                 k
                 for k in range(1, HOLES + 1)
                 if k != h and (e := self._ends.get(self._phys[k])) and e.pair_id == end.pair_id
             ]
-            if others:
-                self._reading(
-                    h,
-                    f"Hole {h} reads the code of the pair in hole {others[0]}, and a pair cannot "
-                    f"be in two holes: reseat the pair in hole {h} and check its magnets.",
-                    f"Reseat the pair in hole {h}.",
-                    out,
+            if not others:
+                # the exact code of a pair that is out of its hole (in hand): it went into the
+                # wrong molehill (M-2), far likelier than a misread pole of the hole's own pair
+                from_hole = next(
+                    k for k, e in enumerate(eng.board, start=1) if e.pair == end.pair_id
                 )
+                self._play(Reinsert(from_hole, h, end.pair_id, end.hidden), h, out)
                 return
-            from_hole = next(k for k, e in enumerate(eng.board, start=1) if e.pair == end.pair_id)
-            self._play(Reinsert(from_hole, h, end.pair_id, end.hidden), h, out)
+            if code in self._near[home.pair]:
+                self._suspect(h, out)
+                return
+            self._reading(
+                h,
+                f"Hole {h} reads the code of the pair in hole {others[0]}, and a pair cannot "
+                f"be in two holes: reseat the pair in hole {h} and check its magnets.",
+                f"Reseat the pair in hole {h}.",
+                out,
+            )
+            return
+        if end is None:
+            if code in self._near[home.pair]:
+                self._suspect(h, out)
+                return
+            self._issues[h] = _Issue("reading", "sensor", f"Reseat the pair in hole {h}.")
+            out.append(self._invalid_verdict(h, code))
             return
         # the hole's own pair, the other end up: a flip
         action = Reinsert(h, h, home.pair, end.hidden)
@@ -473,7 +491,7 @@ class UpDownReferee(Referee):
             except IllegalMoveError as err:
                 self._refuse(err, h, "own", out)
                 return
-            self._deferred.add(h)
+            self._deferred[h] = None
             first = min(self._issues)
             issue = self._issues[first]
             out.append(
@@ -487,6 +505,15 @@ class UpDownReferee(Referee):
             )
             return
         self._play(action, h, out)
+
+    def _suspect(self, h: int, out: list[Verdict]) -> None:
+        self._reading(
+            h,
+            f"Hole {h}: suspect reading, one magnet pole away from the code of the pair "
+            "that belongs there: reseat the pair.",
+            f"Reseat the pair in hole {h} (and check that it is the pair that belongs there).",
+            out,
+        )
 
     def _reading(self, h: int, text: str, correction: str, out: list[Verdict]) -> None:
         self._issues[h] = _Issue("reading", "sensor", correction)
@@ -547,9 +574,15 @@ class UpDownReferee(Referee):
             return
         eng = self.engine
         assert eng is not None
-        if eng.current_player() >= 0 and self._issues:
-            first = min(self._issues)
-            issue = self._issues[first]
+        empty = tuple(h for h in range(1, HOLES + 1) if self._phys[h] == EMPTY)
+        if eng.current_player() < 0:
+            self._end_turn(empty, out)  # the engine says a card is to be drawn first
+            return
+        reasons = self._why_the_turn_cannot_end(empty)
+        if not reasons:
+            self._end_turn(empty, out)
+        elif len(reasons) == 1 and self._issues:
+            issue = self._issues[min(self._issues)]
             out.append(
                 Verdict(
                     ILLEGAL,
@@ -558,9 +591,48 @@ class UpDownReferee(Referee):
                     issue.correction,
                 )
             )
-            return
-        empty = tuple(h for h in range(1, HOLES + 1) if self._phys[h] == EMPTY)
-        self._end_turn(empty, out)
+        else:
+            out.append(all_reasons("The turn cannot end yet", reasons))
+
+    def _why_the_turn_cannot_end(self, empty: tuple[int, ...]) -> list[Verdict]:
+        """Every reason the turn cannot end now, in this order (docs/games/updown.md): the
+        outstanding corrections in hole order, then the empty holes (M-4), then the pairs
+        still to turn (M-1), the order in which the table can put them right."""
+        eng = self.engine
+        assert eng is not None
+        reasons = [
+            Verdict(ILLEGAL, issue.correction, issue.rule, issue.correction)
+            for _, issue in sorted(self._issues.items())
+        ]
+        covered = set(self._issues)  # a correction puts a pair back into these holes too
+        for h, issue in self._issues.items():
+            if issue.kind == "foreign" and (end := self._ends.get(self._phys[h])) is not None:
+                covered.update(k for k, e in enumerate(eng.board, start=1) if e.pair == end.pair_id)
+        holes = tuple(h for h in empty if h not in covered)
+        checks = ([EndTurn(holes)] if holes else []) + ([] if self._deferred else [EndTurn()])
+        for end in checks:
+            try:
+                eng.check(end)
+            except IllegalMoveError as err:
+                if err.rule == ("M-4" if end.empty_holes else "M-1"):
+                    reasons.append(Verdict(ILLEGAL, err.message, err.rule, err.correction))
+        waiting = len(self._deferred)
+        if waiting and len(eng.turned) + waiting < FLIPS_PER_TURN:
+            more = FLIPS_PER_TURN - len(eng.turned) - waiting
+            pairs = f"{('no', 'one', 'two', 'three')[more]} more different {plural(more, 'pair')}"
+            which = plural(waiting, "hole") + " " + and_join([str(h) for h in self._deferred])
+            turned = len(eng.turned)
+            done = f"Only {turned} of {FLIPS_PER_TURN} pairs turned" if turned else "No pair turned yet"
+            reasons.append(
+                Verdict(
+                    ILLEGAL,
+                    f"{done}, and {which} {'waits' if waiting == 1 else 'wait'} for the "
+                    f"correction: turn {pairs}.",
+                    "M-1",
+                    f"Turn {pairs}.",
+                )
+            )
+        return reasons
 
     def _end_turn(self, empty: tuple[int, ...], out: list[Verdict]) -> None:
         eng = self.engine

@@ -212,7 +212,16 @@ def test_m1_turned_twice_then_correction_and_the_waiting_flip_counts() -> None:
     vs = tb.flip(5)
     first = f"First turn the pair in hole 2 back so that {colour} is up again."
     assert vs == [Verdict(ILLEGAL, f"{first} Hole 5 is taken into account after that.", "M-1", fix)]
-    assert tb.press() == [Verdict(ILLEGAL, f"{first} The turn can end after that.", "M-1", fix)]
+    assert tb.press() == [
+        Verdict(
+            ILLEGAL,
+            f"The turn cannot end yet, for 2 reasons. (1) {fix[:-1]} [M-1]. (2) Only 1 of 3 "
+            "pairs turned, and hole 5 waits for the correction: turn one more different pair "
+            "[M-1].",
+            "M-1",
+            f"{fix} Turn one more different pair.",
+        )
+    ]
     assert snapshot(ref) == before
     # the correction, and then the waiting flip is taken
     vs = tb.flip(2)
@@ -239,6 +248,68 @@ def test_m1_fourth_flip_must_be_turned_back_before_the_turn_ends() -> None:
     assert tb.tick(5) == []  # no end while a correction is outstanding
     assert tb.flip(4) == [Verdict(OK, "Hole 4 is right again (3 of 3 turned).")]
     assert [v.kind for v in tb.tick()] in ([TURN], [SOLVED])
+
+
+def test_flips_made_during_a_correction_count_in_the_order_they_were_made() -> None:
+    """Issue 13's second ruling: flip 1, flip 2, flip 2 again (M-1), flip 9, flip 3, then turn
+    hole 2 back: holes 1, 2 and 9 are counted and hole 3 is the fourth, refused."""
+    ref, tb = started()
+    tb.flip(1)
+    tb.flip(2)
+    assert [v.rule for v in tb.flip(2)] == ["M-1"]
+    colour3 = up(ref, 3)
+    for h in (9, 3):
+        vs = tb.flip(h)
+        assert len(vs) == 1 and vs[0].kind == ILLEGAL
+        assert vs[0].text.endswith(f"Hole {h} is taken into account after that.")
+    vs = tb.flip(2)  # turned back: the correction is made
+    assert vs[0] == Verdict(OK, "Hole 2 is right again (2 of 3 turned).")
+    assert vs[1].kind == OK and vs[1].text.startswith(f"Hole 9 turned: {up(ref, 9)} up (3 of 3).")
+    assert vs[2].kind == ILLEGAL and vs[2].rule == "M-1"
+    assert vs[2].text.startswith("Three pairs are turned already (holes 1, 2 and 9)")
+    assert vs[2].correction == f"Turn the pair in hole 3 back so that {colour3} is up again."
+    assert len(vs) == 3
+    eng = ref.engine
+    assert eng is not None and eng.turned == (1, 2, 9)
+
+
+def test_a_turn_that_cannot_end_for_several_reasons_names_them_all_in_order() -> None:
+    """The corrections in hole order, then the empty holes (M-4), then the pairs still to
+    turn (M-1); the correction lists every fix in that order."""
+    ref, tb = started()
+    tb.flip(6)
+    colour6 = up(ref, 6)
+    tb.flip(6)  # M-1: turned twice
+    tb.pull(4)
+    tb.pull(2)
+    before = snapshot(ref)
+    fix6 = f"Turn the pair in hole 6 back so that {colour6} is up again."
+    vs = tb.press()
+    assert vs == [
+        Verdict(
+            ILLEGAL,
+            "The turn cannot end yet, for 3 reasons. "
+            f"(1) {fix6[:-1]} [M-1]. "
+            "(2) Holes 2 and 4 are empty: every molehill needs its pair before the turn can "
+            "end [M-4]. "
+            "(3) Only 1 of 3 pairs turned: turn two more different pairs [M-1].",
+            "M-1",
+            f"{fix6} Put the pairs back into holes 2 and 4. Turn two more different pairs.",
+        )
+    ]
+    assert snapshot(ref) == before
+    # one reason alone is said as before
+    tb.flip(6)
+    tb.put(2, expected(ref, 2))
+    tb.put(4, expected(ref, 4))
+    assert tb.press() == [
+        Verdict(
+            ILLEGAL,
+            "Only 1 of 3 pairs turned: turn two more different pairs.",
+            "M-1",
+            "Turn two more different pairs.",
+        )
+    ]
 
 
 def test_m2_wrong_hole_then_moved_back_and_turned() -> None:
@@ -451,28 +522,63 @@ def _suspect_case(ref: UpDownReferee, tb: Table) -> tuple[int, int, int]:
     raise AssertionError("the code table has no one-flip neighbours")
 
 
-def test_suspect_reading_asks_to_reseat_never_rules_a_wrong_hole() -> None:
+def test_the_exact_code_of_a_pair_in_hand_in_another_hole_is_m2_even_one_pole_away() -> None:
+    """Issue 13's first ruling: `pull k; pull h; put h <k's pair>` where that code is one pole
+    away from an end of h's own pair. The pair of hole k is in hand, and an exact match with a
+    pair in hand is far likelier than a misread pole: M-2, move it back."""
     ref, tb = started()
     h, near, k = _suspect_case(ref, tb)
     before = snapshot(ref)
     own = tb.codes[h]
-    tb.pull(k)  # even with that other pair out of its hole (it could be there)
+    tb.pull(k)
     tb.pull(h)
     vs = tb.put(h, near)
+    fix = f"Move the pair from hole {h} back into hole {k}."
     assert vs == [
         Verdict(
-            BOARD,
-            f"Hole {h}: suspect reading, one magnet pole away from the code of the pair that "
-            "belongs there: reseat the pair.",
-            "sensor",
-            f"Reseat the pair in hole {h} (and check that it is the pair that belongs there).",
+            ILLEGAL,
+            f"The pair from hole {k} ({up(ref, k)} up) went into hole {h}, but a pair must go "
+            f"back into its own molehill: put it back in hole {k}.",
+            "M-2",
+            fix,
         )
     ]
     assert snapshot(ref) == before
-    tb.pull(h)
+    assert ref.status().corrections == (fix,)
+    assert tb.pull(h) == []  # the pair is in hand again
     assert [v.rule for v in tb.put(h, own)] == ["M-3"]
     assert [v.rule for v in tb.put(k, expected(ref, k))] == ["M-3"]
     assert ref.status().corrections == ()
+
+
+def test_a_close_code_that_matches_no_pair_in_hand_stays_a_suspect_reading() -> None:
+    ref, tb = started()
+    h, near, k = _suspect_case(ref, tb)
+    before = snapshot(ref)
+    own = tb.codes[h]
+    tb.pull(h)  # the pair of hole k stays in its hole: the code cannot be that pair
+    vs = tb.put(h, near)
+    suspect = Verdict(
+        BOARD,
+        f"Hole {h}: suspect reading, one magnet pole away from the code of the pair that "
+        "belongs there: reseat the pair.",
+        "sensor",
+        f"Reseat the pair in hole {h} (and check that it is the pair that belongs there).",
+    )
+    assert vs == [suspect]
+    assert snapshot(ref) == before
+    tb.pull(h)
+    assert [v.rule for v in tb.put(h, own)] == ["M-3"]
+    # a close code that is no pair's at all: suspect too, whatever is in hand
+    unassigned = next(
+        c
+        for c in one_flip_neighbours(own) + one_flip_neighbours(other_end(own))
+        if CODES.lookup(c) is None
+    )
+    tb.pull(k)
+    tb.pull(h)
+    assert tb.put(h, unassigned) == [suspect]
+    assert snapshot(ref) == before
 
 
 def test_a_pair_read_in_two_holes_is_a_board_verdict() -> None:
