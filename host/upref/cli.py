@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import os
+import signal
 import sys
 
 # subcommand -> (module, function taking argv and returning an exit status, one-line help)
@@ -40,6 +42,20 @@ def main(argv: list[str] | None = None) -> int:
     module, func, _ = COMMANDS[name]
     fn = getattr(importlib.import_module(module), func)
     try:
-        return int(fn(rest) or 0)
+        status = int(fn(rest) or 0)
+        sys.stdout.flush()  # here, not at exit, so that a closed pipe is caught below
+        return status
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _reader_gone()
+
+
+def _reader_gone() -> int:
+    """Standard output's reader went away (`upref enroll updown --list | head`): stop quietly,
+    as the shell's tools do. Whatever is still buffered goes to /dev/null, so that Python's own
+    flush at exit does not complain either."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 128 + signal.SIGPIPE

@@ -97,9 +97,11 @@ def pid_alive(pid: int) -> bool:
     return True
 
 
-def data_dir() -> Path:
-    """Folder for the host's databases (UPREF_DATA_DIR overrides)."""
+def data_dir(create: bool = True) -> Path:
+    """Folder for the host's databases (UPREF_DATA_DIR overrides); created unless `create` is
+    False (a command that only reads creates nothing)."""
     env = os.environ.get("UPREF_DATA_DIR")
     d = Path(env) if env else Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "upref"
-    d.mkdir(parents=True, exist_ok=True)
+    if create:
+        d.mkdir(parents=True, exist_ok=True)
     return d

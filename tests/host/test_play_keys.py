@@ -49,7 +49,7 @@ OFFERS = (
 def test_each_offered_key_enters_its_input_and_q_quits() -> None:
     table = FakeTable(OFFERS)
     kb = play.KeyBoard(table)  # type: ignore[arg-type]
-    for k in ("u", "h", "n", "e", "x", None):
+    for k in ("u", "h", "n", "e", "y", "x", None):
         assert play._step(table, lambda k=k: k, kb) is True  # type: ignore[arg-type]
     assert [type(i) for i in table.sent] == [Undo, Hint, NextGame, EndGame]
     assert all(i.t == 123.0 for i in table.sent)  # type: ignore[attr-defined]
@@ -92,13 +92,50 @@ def test_play_refuses_a_new_game_without_players(tmp_path: Path, capsys: pytest.
 
 
 def test_resume_with_no_unfinished_game_says_how_to_start_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert _run(tmp_path, "updown", "--resume") == 2
+    assert _run(tmp_path, "updown", "--resume") == 1
     assert "no unfinished Up And Down game to resume" in capsys.readouterr().err
 
 
 def test_an_unknown_game_is_refused_with_the_games_there_are(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert _run(tmp_path, "chess", "Ann") == 2
     assert "unknown game 'chess': the games are updown" in capsys.readouterr().err
+
+
+def test_e_asks_before_it_ends_the_game_and_only_y_ends_it() -> None:
+    table = FakeTable(OFFERS)
+    kb = play.KeyBoard(table)  # type: ignore[arg-type]
+    kb.press("e")
+    assert table.sent == []
+    assert kb.prompt_line() == "End the game now? y ends it, Enter or n plays on [n] > "
+    assert kb.key_line() == (("y", "end"), ("Enter", "play on"))
+    kb.press("n")
+    assert table.sent == [] and kb.prompt_line() is None
+    assert kb.notes == ["Not done (end): the game goes on."]
+    kb.press("e")
+    assert kb.notes == []
+    kb.press("\r")  # Enter: the default, no
+    assert table.sent == []
+    kb.press("e")
+    kb.press("\x1b")  # Esc: no
+    assert table.sent == [] and kb.prompt_line() is None
+    kb.press("e")
+    kb.press("y")
+    assert table.sent == [EndGame(123.0)]
+    assert kb.prompt_line() is None and kb.key_line()[-1] == ("q", "quit")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["updown", "--short", "2", "Ann", "Bob"],
+        ["updown", "--hints", "Ann", "Bob"],
+        ["--short", "2", "updown", "Ann", "Bob"],
+        ["--db", "x.sqlite", "--hints", "updown", "Ann", "--short", "2", "Bob"],
+    ],
+)
+def test_options_anywhere(argv: list[str]) -> None:
+    game, args = play.parse(argv)
+    assert game.name == "updown" and args.players == ["Ann", "Bob"]
 
 
 def test_options_may_come_before_the_players() -> None:

@@ -8,37 +8,45 @@ when the referee says so. Every physical action flows through the firmware, the 
 referee to the scoreboard, which ends by naming the winner. Needs no input; exits 0.
 
 On a terminal it shows the live scoreboard; elsewhere (or with --plain) it prints the same story
-as lines.
+as lines. The game log is kept in the data folder (`demo.sqlite`, beside the games database, one
+game per run) and the last line says how to replay it; the board's flash, its runtime files and
+the demo's tag registry live in a temporary folder that is removed however the demo ends: Ctrl-C,
+a SIGTERM or SIGHUP (a closed terminal), and, for a demo killed outright, by the next demo.
+Options may come before or after the game's name.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import shutil
+import signal
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from rich.console import Console
 from rich.live import Live
 
 from upref.board.codes import CodeTable
-from upref.commands.play import render, scoreboard_for, verdict_line
+from upref.commands.play import parse_for_game, render, scoreboard_for, verdict_line
 from upref.demos.base import uids_for
 from upref.link.connection import Link
+from upref.paths import data_dir, pid_alive
 from upref.plugins.base import Demo, Game
 from upref.referee.base import Reply
 from upref.referee.inputs import Input, StartGame
-from upref.registry import UnknownGame, find_game, games, titles
+from upref.registry import UnknownGame, games, titles
 from upref.sim.server import SimBoard
 from upref.store.gamelog import GameLog
 from upref.store.tags import TagRegistry
 from upref.table import Table
 from upref.views import plain
 
-__all__ = ["enrol_all", "main", "run_game"]
+__all__ = ["enrol_all", "log_path", "main", "run_game", "sweep_stale_folders"]
 
 DEADLINE_S = 600.0
 """A demo that has not ended after this long stops (a script that never ends is a bug)."""
@@ -52,40 +60,94 @@ def enrol_all(game: Game, registry: TagRegistry) -> dict[str, str]:
     return uid_of
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(
+    game: Game | None = None, cls: type[argparse.ArgumentParser] = argparse.ArgumentParser
+) -> argparse.ArgumentParser:
     names = [g.name for g in games() if g.demo is not None]
-    ap = argparse.ArgumentParser(prog="upref demo", description=__doc__.split("\n\n")[0])
+    ap = cls(prog="upref demo", description=__doc__.split("\n\n")[0])
     ap.add_argument("game", nargs="?", default=names[0], help=f"the game ({', '.join(names)}; default {names[0]})")
     ap.add_argument("--backend", choices=("cpython", "micropython"), default="cpython")
     ap.add_argument("--seed", type=int, help="the board's and the game's seed (default: the demo's own)")
     ap.add_argument("--plain", action="store_true", help="print lines even on a terminal")
+    if game is not None:
+        game.add_options(ap)
     return ap
+
+
+TEMP_PREFIX = "upref-demo-"
+_PID_FILE = "demo.pid"
+
+
+def log_path() -> Path:
+    """Where the demo keeps its game log: `demo.sqlite` in the data folder."""
+    return data_dir() / "demo.sqlite"
+
+
+def sweep_stale_folders(parent: Path | None = None) -> list[Path]:
+    """Remove the temporary folders of demos that were killed outright (their process is
+    gone); the folders removed."""
+    base = Path(parent) if parent is not None else Path(tempfile.gettempdir())
+    removed = []
+    for folder in base.glob(TEMP_PREFIX + "*"):
+        try:
+            pid = int((folder / _PID_FILE).read_text().strip())
+        except (OSError, ValueError):
+            continue  # not ours, or still being set up
+        if pid != os.getpid() and not pid_alive(pid):
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
+
+
+@contextlib.contextmanager
+def _ended_by_signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP end the demo as Ctrl-C does, through every `finally` (the simulated
+    board stopped, the temporary folder removed), instead of killing it where it stands."""
+
+    def stop(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    old = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
 
 
 def main(argv: list[str] | None = None) -> int:
     args_in = list(sys.argv[1:] if argv is None else argv)
-    first = _parser().parse_known_args(args_in)[0]
     try:
-        game = find_game(first.game)
+        game, args = parse_for_game(args_in, _parser)
     except UnknownGame as e:
         print(f"upref demo: {e}", file=sys.stderr)
         return 2
     if game.demo is None:
         print(f"upref demo: {game.title} has no demo yet", file=sys.stderr)
         return 2
-    ap = _parser()
-    game.add_options(ap)
-    args = ap.parse_intermixed_args(args_in)
     seed = args.seed if args.seed is not None else game.demo.seed
     console = Console()
     live_view = console.is_terminal and not args.plain
-    with tempfile.TemporaryDirectory(prefix="upref-demo-") as tmp:
+    sweep_stale_folders()
+    with _ended_by_signals(), tempfile.TemporaryDirectory(prefix=TEMP_PREFIX) as tmp:
         t = Path(tmp)
+        (t / _PID_FILE).write_text(str(os.getpid()))
         os.environ["UPREF_RUNTIME_DIR"] = str(t / "run")
+        try:
+            keep: Path | None = log_path()
+        except OSError as exc:
+            print(
+                f"upref demo: cannot keep the game log in the data folder ({exc}); it goes to "
+                "a temporary folder and is removed at the end",
+                file=sys.stderr,
+            )
+            keep = None
         with SimBoard(backend=args.backend, seed=seed, name="demo", flash_dir=t / "flash") as board:
             link = Link(board.port)
             try:
-                return run_game(game, board, link, t, args, console, live_view, seed=seed)
+                return run_game(
+                    game, board, link, t, args, console, live_view, seed=seed, log_path=keep
+                )
             finally:
                 link.close()
 
@@ -100,9 +162,11 @@ def run_game(
     live_view: bool,
     *,
     seed: int | None = None,
+    log_path: Path | None = None,
 ) -> int:
-    """Play the game's demo on `board` over `link`, logging to `folder/games.sqlite` with a tag
-    registry in `folder/registry.sqlite`; 0 when the game ended with a result."""
+    """Play the game's demo on `board` over `link`, logging to `log_path` (default
+    `folder/games.sqlite`) with a tag registry in `folder/registry.sqlite`; 0 when the game
+    ended with a result."""
     demo: Demo | None = game.demo
     assert demo is not None, f"{game.name} has no demo"
     seed = demo.seed if seed is None else seed
@@ -113,7 +177,7 @@ def run_game(
     variant = demo.variant(args)
     players = demo.players
     log = GameLog.create(
-        folder / "games.sqlite",
+        log_path if log_path is not None else folder / "games.sqlite",
         game=game.name,
         players=players,
         variant=variant.to_dict(),
@@ -166,8 +230,12 @@ def run_game(
     console.print(
         f"\ngame log {log.path} (game {log.game_id}): {len(log.entries())} entries; "
         f"{illegal} illegal move(s) refused and put right; link: {link.counters.frames} frames, "
-        f"{link.counters.crc} CRC errors"
+        f"{link.counters.crc} CRC errors",
+        soft_wrap=True,
     )
+    if log_path is not None:
+        console.print(f"replay it: upref replay {log.path} --game {log.game_id}", soft_wrap=True)
+    log.close()
     return 0 if view is not None and view.outcome is not None else 1
 
 

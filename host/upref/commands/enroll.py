@@ -468,7 +468,8 @@ def main(
 
     own_registry = registry is None
     try:
-        reg = registry if registry is not None else TagRegistry()
+        reading = args.list or args.export is not None  # nothing to change: read only
+        reg = registry if registry is not None else TagRegistry(read_only=reading)
     except RegistryError as exc:
         print(f"upref enroll: {exc}", file=errs)
         return 1

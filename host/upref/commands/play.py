@@ -4,9 +4,14 @@ The board's events flow through the link into the board model; each observation 
 referee input, committed to the game log before the referee acts on it; the verdicts go to the
 scoreboard and, as LED colours and beeps, back to the board. Keys on the host enter what no
 sensor sees; the scoreboard's last line says which keys mean something now (the game's own,
-u undo, e end the game, n next game) and q quits (the game stays saved: --resume continues it).
-A key that asks a question (a gift's recipients) shows its default: Enter accepts it, Esc
-cancels.
+u undo, e end the game, n next game) and q quits (the game stays saved: --resume continues it;
+quitting says so). A key that asks a question (a gift's recipients) shows its default: Enter
+accepts it, Esc cancels; `e` asks first whether to end the game (y ends it).
+
+Before a new game starts, `play` says which games of the log are still unfinished (and how to
+continue or close each), and warns when no piece of the game is enrolled in the tag registry.
+The registry is only read; the game log is checked to be an upref log before anything is
+written to it. Options may come anywhere: before the game, between or after the players.
 
 The game is found by name in the registry (`upref.registry`); nothing here knows one game from
 another.
@@ -20,8 +25,10 @@ import os
 import select
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
+from typing import NoReturn
 
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
@@ -32,14 +39,15 @@ from upref.board.codes import CodeTable
 from upref.link.connection import Link
 from upref.link.errors import LinkError
 from upref.plugins.base import Game
-from upref.referee.base import KeyOffer, Reply
+from upref.referee.base import KeyOffer, Referee, Reply
 from upref.referee.inputs import Input, StartGame
 from upref.referee.status import Verdict
 from upref.registry import UnknownGame, find_game, games, referee_for, titles
-from upref.store.gamelog import GameLog, GameLogError
+from upref.store.gamelog import GameLog, GameLogError, default_path, list_games
 from upref.store.replay import resume
 from upref.store.tags import RegistryError, TagRegistry
 from upref.table import Table
+from upref.text import count
 from upref.views import plain, terminal
 from upref.views.blocks import Board
 from upref.views.scoreboard import scoreboard, waiting_board
@@ -47,15 +55,26 @@ from upref.views.scoreboard import scoreboard, waiting_board
 __all__ = ["KeyBoard", "main", "open_table", "render", "scoreboard_for", "verdict_line"]
 
 QUIT = "q"
+_NAME_THE_PLAYERS = (
+    "name the players in seat order, the one who begins first: upref play {game} Ann Bob Cy"
+)
 
 
-def _parser(game: Game | None) -> argparse.ArgumentParser:
+def _parser(
+    game: Game | None, cls: type[argparse.ArgumentParser] = argparse.ArgumentParser
+) -> argparse.ArgumentParser:
     names = ", ".join(g.name for g in games())
-    ap = argparse.ArgumentParser(prog="upref play", description=__doc__.split("\n\n")[0])
+    ap = cls(prog="upref play", description=__doc__.split("\n\n")[0])
     ap.add_argument("game", help=f"the game: {names}")
     ap.add_argument("players", nargs="*", help="players' names in seat order (who begins first)")
     ap.add_argument("--port", help="the board's port or pyserial URL (default: find it)")
     ap.add_argument("--resume", action="store_true", help="continue the last unfinished game")
+    ap.add_argument(
+        "--game-id",
+        type=int,
+        metavar="ID",
+        help="with --resume: the unfinished game to continue (default: the newest)",
+    )
     ap.add_argument("--hints", action="store_true", help="allow the hint key (where the game has hints)")
     ap.add_argument("--seed", type=int, help="seed of the shuffles (default: random)")
     ap.add_argument("--settle", type=float, default=1.0, help="seconds the table must be still before a turn ends by itself")
@@ -67,40 +86,101 @@ def _parser(game: Game | None) -> argparse.ArgumentParser:
     return ap
 
 
-def parse(argv: list[str]) -> tuple[Game, argparse.Namespace]:
-    """The game and the options, which may come before, between or after the players.
+class _ProbeFailed(Exception):
+    pass
+
+
+class _Probe(argparse.ArgumentParser):
+    """A parser that raises instead of printing usage and exiting: for trying a game's options."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _ProbeFailed(message)
+
+
+def parse_for_game(
+    argv: list[str],
+    build: Callable[[Game | None, type[argparse.ArgumentParser]], argparse.ArgumentParser],
+) -> tuple[Game, argparse.Namespace]:
+    """The game named by the `game` positional of `build`'s parser, and the arguments parsed
+    with that game's own options too. Options may come anywhere, even before the game's name
+    with a value (`--short 2 updown Ann`): each game's parser is tried, and the one that finds
+    its own name in the game's place wins.
 
     :raises UnknownGame: for a game that is not registered.
     """
-    first = _parser(None).parse_known_args(argv)[0]
-    game = find_game(first.game)
-    return game, _parser(game).parse_intermixed_args(argv)
+    for g in games():
+        try:
+            ns, _ = build(g, _Probe).parse_known_intermixed_args(argv)
+        except _ProbeFailed:
+            continue
+        if isinstance(ns.game, str) and _is(ns.game, g):
+            return g, build(g, argparse.ArgumentParser).parse_intermixed_args(argv)
+    try:
+        ns, _ = build(None, _Probe).parse_known_intermixed_args(argv)
+    except _ProbeFailed:
+        ns = None
+    if ns is not None and isinstance(ns.game, str):
+        game = find_game(ns.game)  # raises UnknownGame, naming the games
+    else:
+        game = games()[0]
+    # the game's own parser says what is wrong (usage, exit 2)
+    return game, build(game, argparse.ArgumentParser).parse_intermixed_args(argv)
+
+
+def _is(name: str, game: Game) -> bool:
+    try:
+        return find_game(name) is game
+    except UnknownGame:
+        return False
+
+
+def parse(argv: list[str]) -> tuple[Game, argparse.Namespace]:
+    """The game and the options, which may come before, between or after the players (and
+    before the game's name).
+
+    :raises UnknownGame: for a game that is not registered.
+    """
+    return parse_for_game(argv, _parser)
+
+
+def resumed(
+    game: Game, args: argparse.Namespace, registry: TagRegistry
+) -> tuple[GameLog, Referee]:
+    """The unfinished game --resume continues, its referee rebuilt from the log (no board
+    needed: a log that cannot be read is refused before the board is opened).
+
+    :raises GameLogError: no game to resume, or a log the game cannot read (naming the file,
+        game and entry).
+    """
+    log = _log_to_resume(game, args)
+    try:
+        return log, resume(log, lambda info: referee_for(info, registry))
+    except GameLogError:
+        log.close()
+        raise
 
 
 def open_table(
-    game: Game, args: argparse.Namespace, link: Link, codes: CodeTable, registry: TagRegistry
+    game: Game,
+    args: argparse.Namespace,
+    link: Link,
+    codes: CodeTable,
+    registry: TagRegistry,
+    resuming: tuple[GameLog, Referee] | None = None,
 ) -> tuple[Table, GameLog]:
-    """A table with a new game started, or the last unfinished one resumed.
+    """A table with a new game started, or the last unfinished one resumed (`resuming`, from
+    `resumed`, or found here).
 
     :raises GameLogError: --resume with no unfinished game.
     :raises ValueError: no players for a new game, or a variant the game refuses.
     """
     if args.resume:
-        log = GameLog.open_latest(args.db, game=game.name)
-        if log is None:
-            raise GameLogError(
-                f"there is no unfinished {game.title} game to resume: start one with "
-                f"upref play {game.name} NAMES"
-            )
-        referee = resume(log, lambda info: referee_for(info, registry))
+        log, referee = resuming if resuming is not None else resumed(game, args, registry)
         table = Table(link, referee, codes)
         table.wait_for_picture()
         return table, log
     if not args.players:
-        raise ValueError(
-            f"name the players in seat order, the one who begins first: upref play {game.name} "
-            "Ann Bob Cy"
-        )
+        raise ValueError(_NAME_THE_PLAYERS.format(game=game.name))
     variant = game.variant_from_args(args)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     referee = game.referee(codes, registry, settle_s=args.settle, hints=args.hints, titles=titles())
@@ -119,26 +199,130 @@ def open_table(
     return table, log
 
 
+def _log_to_resume(game: Game, args: argparse.Namespace) -> GameLog:
+    """The unfinished game --resume continues (--game-id, else the newest of this game).
+
+    :raises GameLogError: none to resume, or the id names another game or a finished one.
+    """
+    db = _db_words(args)
+    if args.game_id is None:
+        log = GameLog.open_latest(args.db, game=game.name)
+        if log is None:
+            raise GameLogError(
+                f"there is no unfinished {game.title} game to resume: start one with "
+                f"upref play {game.name} NAMES{db}"
+            )
+        return log
+    log = GameLog.open(args.db, args.game_id)
+    info = log.header
+    if info.game != game.name or info.status != "playing":
+        log.close()
+        if info.game != game.name:
+            raise GameLogError(
+                f"game {info.id} in {log.path} is not {game.title} but {info.game}: "
+                f"upref play {info.game} --resume --game-id {info.id}{db}"
+            )
+        raise GameLogError(
+            f"game {info.id} in {log.path} is finished: `upref replay{db} --game {info.id}` "
+            "shows its verdicts; start a new game with "
+            f"upref play {game.name} NAMES{db}"
+        )
+    return log
+
+
+def _db_words(args: argparse.Namespace) -> str:
+    """' --db PATH' when the log is not the default one (for commands we tell people)."""
+    return f" --db {args.db}" if args.db is not None else ""
+
+
+def unfinished_notice(game: Game, args: argparse.Namespace) -> list[str]:
+    """Lines that name the games of the log still unfinished, each with how to continue it,
+    and how to close one (empty: none). Reads the log only.
+
+    :raises GameLogError: a log that is not an upref log, or is damaged.
+    """
+    db_path = args.db if args.db is not None else default_path(create=False)
+    open_games = [g for g in list_games(db_path) if g.status == "playing"]
+    if not open_games:
+        return []
+    db = _db_words(args)
+    n = len(open_games)
+    lines = [
+        f"upref play: {count(n, 'game')} in {db_path} {'is' if n == 1 else 'are'} unfinished "
+        "(the new game leaves them as they are):"
+    ]
+    for g in open_games:
+        title = titles().get(g.game, g.game)
+        when = datetime.fromtimestamp(g.created).strftime("%Y-%m-%d %H:%M")
+        lines.append(
+            f"  game {g.id}: {title}, {', '.join(g.players)}, started {when}; continue it with "
+            f"upref play {g.game} --resume --game-id {g.id}{db}"
+        )
+    lines.append("  To close one for good, continue it and press e (end the game).")
+    return lines
+
+
+def empty_registry_notice(game: Game, registry: TagRegistry) -> str | None:
+    """A warning when none of the game's tagged pieces is enrolled (None: some are, or the
+    game has none)."""
+    items = [item for item, _ in game.items()]
+    if not items or registry.items(game.name):
+        return None
+    return (
+        f"upref play: no {game.title} piece is enrolled in the tag registry {registry.path}: "
+        f"every card tapped will be refused as not enrolled. Enrol them first with "
+        f"`upref enroll {game.name}` (Ctrl-C now), or play on and enrol later."
+    )
+
+
+def saved_notice(game: Game, log: GameLog, args: argparse.Namespace) -> str:
+    """What `q` (or Ctrl-C) leaves behind: the game saved, and how to go on with it."""
+    db = _db_words(args)
+    try:
+        info = log.header
+    except GameLogError:
+        return f"The game log is {log.path}."
+    if info.status == "playing":
+        return (
+            f"Game {info.id} is saved in {log.path}: `upref play {game.name} --resume{db}` "
+            "continues it where it was."
+        )
+    where = f" {args.db}" if args.db is not None else ""
+    return (
+        f"Game {info.id} is over and saved in {log.path}: `upref replay{where} --game {info.id}` "
+        "shows its verdicts."
+    )
+
+
 def verdict_line(v: Verdict) -> str:
     text = v.text + (f"  -> {v.correction}" if v.correction and v.correction not in v.text else "")
     return f"[{v.kind}{' ' + v.rule if v.rule else ''}] {text}"
 
 
+CONFIRM: dict[str, str] = {"e": "End the game now? y ends it, Enter or n plays on"}
+"""Keys that ask before they act: the key -> the question (the default answer is no)."""
+YES = ("y", "yes")
+
+
 @dataclass
 class KeyBoard:
     """Keys at the host: a key the referee offers sends its input; one with a prompt first
-    collects an answer (shown with its default; Enter sends, Esc cancels, Backspace erases)."""
+    collects an answer (shown with its default; Enter sends, Esc cancels, Backspace erases);
+    a key in `CONFIRM` (e: end the game) first asks, and acts only on y."""
 
     table: Table
     asking: KeyOffer | None = None
     typed: str = ""
     notes: list[str] = field(default_factory=list)
+    confirming: bool = False
 
     def offers(self) -> tuple[KeyOffer, ...]:
         return self.table.referee.keys_now()
 
     def key_line(self) -> tuple[tuple[str, str], ...]:
         """(key, what it does) for the scoreboard's last line."""
+        if self.asking is not None and self.confirming:
+            return (("y", self.asking.label), ("Enter", "play on"))
         if self.asking is not None:
             return (("Enter", f"send {self.answer()!r}"), ("Esc", "cancel"))
         return (*((o.key, o.label) for o in self.offers()), (QUIT, "quit"))
@@ -153,13 +337,23 @@ class KeyBoard:
 
     def press(self, k: str) -> bool:
         """One key; False for quit."""
+        self.notes.clear()  # a note lasts until the next key
         if self.asking is not None:
             offer = self.asking
+            if self.confirming and k.lower() in YES + ("n",) and not self.typed:
+                self.typed = k  # one key answers the question
+                k = "\r"
             if k in ("\r", "\n"):
                 self.asking, answer, self.typed = None, self.answer(), ""
-                self.table.send(offer.make(self.table.clock(), answer))
+                if not self.confirming:
+                    self.table.send(offer.make(self.table.clock(), answer))
+                elif answer.strip().lower() in YES:
+                    self.table.send(offer.make(self.table.clock(), None))
+                else:
+                    self.notes.append(f"Not done ({offer.label}): the game goes on.")
+                self.confirming = False
             elif k == "\x1b":
-                self.asking, self.typed = None, ""
+                self.asking, self.typed, self.confirming = None, "", False
             elif k in ("\x7f", "\b"):
                 self.typed = self.typed[:-1]
             elif k.isprintable():
@@ -169,7 +363,13 @@ class KeyBoard:
             return False
         for offer in self.offers():
             if offer.key == k:
-                if offer.prompt is not None:
+                if offer.key in CONFIRM and offer.prompt is None:
+                    self.asking, self.typed, self.confirming = (
+                        replace(offer, prompt=CONFIRM[offer.key], default="n"),
+                        "",
+                        True,
+                    )
+                elif offer.prompt is not None:
                     self.asking, self.typed = offer, ""
                 else:
                     self.table.send(offer.make(self.table.clock(), None))
@@ -193,6 +393,8 @@ def render(game: Game, table: Table, private: list[str], kb: KeyBoard | None = N
     parts: list[RenderableType] = [body]
     if kb is not None and (ask := kb.prompt_line()) is not None:
         parts.append(Panel(Text(ask, style="bold"), title="answer"))
+    if kb is not None and kb.notes:
+        parts.append(Text("\n".join(kb.notes)))
     if private:
         parts.append(Panel(Text("\n".join(private)), title="for one player's eyes only"))
     return Group(*parts) if len(parts) > 1 else body
@@ -232,26 +434,62 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
     console = Console()
     codes = CodeTable.load()
     try:
-        registry = TagRegistry(args.registry)
+        registry = TagRegistry(args.registry, read_only=True)
     except RegistryError as e:
         print(f"upref play: {e}", file=sys.stderr)
         return 1
+    if not args.resume and not args.players:
+        print(f"upref play: {_NAME_THE_PLAYERS.format(game=game.name)}", file=sys.stderr)
+        registry.close()
+        return 2
+    notices: list[str] = []
+    db_path = args.db if args.db is not None else default_path(create=False)
+    resuming: tuple[GameLog, Referee] | None = None
+    try:  # the log first: refused now, before the board is opened
+        if not args.resume:
+            notices = unfinished_notice(game, args)
+        if not args.resume or db_path.exists():
+            GameLog.prepare(args.db)
+        if args.resume:
+            resuming = resumed(game, args, registry)
+    except GameLogError as e:
+        print(f"upref play: {e}", file=sys.stderr)
+        registry.close()
+        return 1
+    if not args.resume:
+        if (empty := empty_registry_notice(game, registry)) is not None:
+            notices.append(empty)
+        for line in notices:
+            print(line, file=sys.stderr, flush=True)
     try:
         link = opener(args.port)
     except LinkError as e:
         print(f"upref play: {e}", file=sys.stderr)
+        if resuming is not None:
+            resuming[0].close()
+        registry.close()
         return 1
     try:
         try:
-            table, log = open_table(game, args, link, codes, registry)
-        except (GameLogError, ValueError, LinkError) as e:
+            table, log = open_table(game, args, link, codes, registry, resuming)
+        except (GameLogError, LinkError) as e:
+            print(f"upref play: {e}", file=sys.stderr)
+            return 1
+        except ValueError as e:
             print(f"upref play: {e}", file=sys.stderr)
             return 2
         print(f"{game.title}: game {log.game_id} in {log.path}", file=sys.stderr)
         live = console.is_terminal and not args.plain
-        return _loop(game, table, console, live)
+        try:
+            status = _loop(game, table, console, live)
+        except GameLogError as e:
+            print(f"upref play: {e}", file=sys.stderr)
+            return 1
+        print(saved_notice(game, log, args), file=sys.stderr)
+        return status
     finally:
         link.close()
+        registry.close()
 
 
 def _loop(game: Game, table: Table, console: Console, live_view: bool) -> int:

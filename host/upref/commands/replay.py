@@ -1,7 +1,12 @@
 """`upref replay` and `upref export`: a saved game's verdicts, and a saved game as JSON Lines.
 
-    upref replay LOG [--game ID] [--json]      every verdict (LOG: a games.sqlite or a .jsonl)
+    upref replay [LOG] [--game ID] [--json]    every verdict (LOG: a games.sqlite or a .jsonl;
+                                               default: the games database in the data folder)
     upref export [--db PATH] [--game ID] [-o FILE] [--list]
+
+Both only read: a database is opened read-only (it works in a folder that cannot be written),
+and a file that is not an upref game log is refused with one line, untouched. Options may come
+before or after LOG.
 """
 
 from __future__ import annotations
@@ -24,14 +29,18 @@ def replay_main(argv: list[str] | None = None) -> int:
         description="Replay a game log through the referee and print every verdict.",
     )
     parser.add_argument(
-        "log", help="a games database (games.sqlite) or an exported .jsonl ('-': stdin)"
+        "log",
+        nargs="?",
+        help="a games database (games.sqlite) or an exported .jsonl ('-': stdin); default: "
+        f"{default_path(create=False)}",
     )
     parser.add_argument("--game", type=int, help="the game's id in the database (default: newest)")
     parser.add_argument("--json", action="store_true", help="one JSON object per verdict")
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
+    source = args.log if args.log is not None else str(default_path(create=False))
     try:
-        info, entries = load_log(args.log, args.game)
-        replayed = list(replay(info, entries, referee_for))
+        info, entries = load_log(source, args.game)
+        replayed = list(replay(info, entries, referee_for, source))
     except GameLogError as exc:
         print(f"upref replay: {exc}", file=sys.stderr)
         return 1
@@ -61,7 +70,7 @@ def export_main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="upref export", description="Write a logged game as JSON Lines (header line first)."
     )
-    parser.add_argument("--db", help=f"the games database (default: {default_path()})")
+    parser.add_argument("--db", help=f"the games database (default: {default_path(create=False)})")
     parser.add_argument("--game", type=int, help="the game's id (default: newest)")
     parser.add_argument("-o", "--output", help="write to this file (default: stdout)")
     parser.add_argument("--list", action="store_true", help="list the games instead")
@@ -70,29 +79,41 @@ def export_main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="only what the table saw (the public verdicts), to share: nothing hidden, not replayable",
     )
-    args = parser.parse_args(argv)
-    db = Path(args.db) if args.db else default_path()
+    args = parser.parse_intermixed_args(argv)
+    db = Path(args.db) if args.db else default_path(create=False)
     try:
         if args.list:
-            for g in list_games(db):
+            listed = list_games(db)
+            if not listed:
+                print(f"upref export: no games in {db} yet", file=sys.stderr)
+            for g in listed:
                 outcome = ""
                 if g.outcome:
                     outcome = f" winners {', '.join(g.outcome.get('winners', []))}"
                 print(f"{g.id:>5} {g.game:<8} {g.status:<9} {', '.join(g.players)}{outcome}")
             return 0
         if not db.exists():
-            raise GameLogError(f"no game log at {str(db)!r}")
+            raise GameLogError(
+                f"there is no game log at {db}: play a game first (upref play GAME NAMES), or "
+                "give --db the games.sqlite to export from"
+            )
         if args.game is None:
-            log = GameLog.open_latest(db, game=None, unfinished=False, durable=False)
+            log = GameLog.open_latest(db, game=None, unfinished=False, read_only=True)
             if log is None:
-                raise GameLogError(f"game log {str(db)!r} holds no game")
+                raise GameLogError(f"game log {db} holds no game yet: play one first")
         else:
-            log = GameLog.open(db, args.game, durable=False)
+            log = GameLog.open(db, args.game, read_only=True)
         with log:
-            out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+            try:
+                out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+            except OSError as exc:
+                raise GameLogError(
+                    f"cannot write {args.output}: {exc.strerror or exc}; give -o a file in a "
+                    "folder you can write to (or leave -o out for standard output)"
+                ) from None
             try:
                 if args.public:
-                    for line in public_lines(log.header, log.entries(), referee_for):
+                    for line in public_lines(log.header, log.entries(), referee_for, db):
                         out.write(json.dumps(line, ensure_ascii=False) + "\n")
                 else:
                     log.export_jsonl(None, out)

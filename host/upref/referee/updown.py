@@ -53,11 +53,11 @@ next game, undo, settings) is `upref.referee.base.Referee`'s; this module fills 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from upref.board.codes import EMPTY, MAX_CODE, CodeTable, MoleEnd, magnet_count, one_flip_neighbours
-from upref.games.base import CHANCE, IllegalMoveError, Outcome
+from upref.games.base import CHANCE, GameView, IllegalMoveError, Outcome
 from upref.games.updown.cards import Catalogue, TaskCard, colour_name, load_catalogue
 from upref.games.updown.engine import (
     FLIPS_PER_TURN,
@@ -68,6 +68,7 @@ from upref.games.updown.engine import (
     EndTurn,
     Reinsert,
     UpDownGame,
+    UpDownView,
     Variant,
 )
 from upref.referee.base import (
@@ -85,7 +86,14 @@ from upref.referee.inputs import GameInput, StartGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
 from upref.text import and_join, lower_first, plural
 
-__all__ = ["Hint", "UpDownReferee", "catalogue_from_dict", "catalogue_to_dict"]
+__all__ = [
+    "Hint",
+    "HoleNow",
+    "TableView",
+    "UpDownReferee",
+    "catalogue_from_dict",
+    "catalogue_to_dict",
+]
 
 
 @dataclass(frozen=True)
@@ -94,6 +102,26 @@ class Hint(GameInput):
 
     kind: ClassVar[str] = "hint"
     t: float
+
+
+@dataclass(frozen=True)
+class HoleNow:
+    """A hole as it physically is, and what the table must do there."""
+
+    hole: int
+    up: str  # the colour up now; "out" for an empty hole, "?" for a code no pair has
+    todo: str = ""  # "turn" (turn it back), "to N" (move it to hole N), "reseat", "waits" (a
+    # flip counted once the corrections are made), or "" (nothing)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableView(UpDownView):
+    """The public view, with the molehills as they physically are whenever they differ from the
+    game's board (an undo that leaves pairs to turn back, a refused move, a bad reading): the
+    game's board is then what the table must get back to, not what is up. Holds nothing
+    hidden: a colour that is up is seen by everyone."""
+
+    table: tuple[HoleNow, ...] = ()
 
 
 @dataclass
@@ -211,6 +239,44 @@ class UpDownReferee(Referee):
     def picture(self) -> tuple[int, ...]:
         """The codes the referee believes holes 1..10 read."""
         return tuple(self._phys[1:])
+
+    def view(self, seat: int | None = None) -> GameView | None:
+        """The engine's view; a `TableView` with the physical molehills when they differ from
+        the game's board (see `table_now`)."""
+        v = super().view(seat)
+        if not isinstance(v, UpDownView):
+            return v
+        now = self.table_now()
+        if now is None:
+            return v
+        return TableView(**{f.name: getattr(v, f.name) for f in fields(v)}, table=now)
+
+    def table_now(self) -> tuple[HoleNow, ...] | None:
+        """Every hole as it physically is and what the table must do there, or None when the
+        board agrees with the game's everywhere (nothing to show beyond the game's view)."""
+        eng = self.engine
+        if eng is None or self._phase == SETUP:
+            return None
+        holes = []
+        differs = False
+        for h in range(1, HOLES + 1):
+            code = self._phys[h]
+            end = self._ends.get(code)
+            up = "out" if code == EMPTY else colour_name(end.visible) if end else "?"
+            issue = self._issues.get(h)
+            todo = ""
+            if issue is not None and issue.kind == "own":
+                todo = "turn"
+            elif issue is not None and issue.kind == "foreign" and end is not None:
+                k = next(k for k, e in enumerate(eng.board, start=1) if e.pair == end.pair_id)
+                todo = f"to {k}"
+            elif issue is not None:
+                todo = "reseat"
+            elif h in self._deferred:
+                todo = "waits"
+            differs = differs or code != self._exp(h) or bool(todo)
+            holes.append(HoleNow(h, up, todo))
+        return tuple(holes) if differs else None
 
     def wants_time(self) -> bool:
         eng = self.engine

@@ -63,11 +63,28 @@ CREATE INDEX IF NOT EXISTS games_by_game ON games (game, status, id);
 
 
 class GameLogError(ValueError):
-    """A log that cannot be opened or read: no such game, a newer schema, bad JSON Lines."""
+    """A log that cannot be opened, read or written: no such file or game, a file that is not
+    an upref game log (or is damaged), a newer schema, a folder that cannot be written, bad
+    JSON Lines. The message is one line: what is wrong, which file (game and entry where it
+    applies), and what to do."""
 
 
-def default_path() -> Path:
-    return data_dir() / "games.sqlite"
+APPLICATION_ID = 0x75707266
+"""`PRAGMA application_id` of a games database ("uprf"); files from before it have 0."""
+
+_COLUMNS_OF = {
+    "games": {"id", "game", "created", "players", "variant", "seed", "config", "status",
+              "finished", "outcome"},
+    "entries": {"game_id", "seq", "t", "kind", "payload"},
+}
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_DAMAGED = "restore it from a backup, or keep playing with a new log (--db NEW.sqlite)"
+_NOT_OURS = "name the games.sqlite that `upref play` wrote, or an exported .jsonl"
+
+
+def default_path(create: bool = True) -> Path:
+    """`data_dir()/games.sqlite` (the folder is created unless `create` is False)."""
+    return data_dir(create) / "games.sqlite"
 
 
 @dataclass(frozen=True)
@@ -146,57 +163,209 @@ def _dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
-def _connect(path: Path | str, durable: bool) -> sqlite3.Connection:
-    conn = sqlite3.connect(str(path), isolation_level=None)  # autocommit: each INSERT commits
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-    conn.execute("PRAGMA foreign_keys=ON")
-    conn.execute("PRAGMA busy_timeout=5000")
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version > SCHEMA_VERSION:
-        conn.close()
+def _sqlite_header(p: Path) -> bytes:
+    try:
+        with p.open("rb") as f:
+            return f.read(100)
+    except OSError as exc:
         raise GameLogError(
-            f"game log {str(path)!r} has schema version {version}; this upref reads up to "
+            f"cannot read the game log {p}: {exc.strerror or exc}; check the file's permissions"
+        ) from None
+
+
+def _check_file(p: Path, *, creating: bool) -> bool:
+    """Judge the file from its first 100 bytes, without opening it with SQLite, so that a file
+    that is not an upref log is never touched. True when it is still to be made (missing, or
+    empty and `creating`).
+
+    :raises GameLogError: a missing file (when reading), or one that is not an upref games
+        database: not SQLite, cut short, another program's database, a newer upref's.
+    """
+    if not p.exists():
+        if creating:
+            return True
+        raise GameLogError(
+            f"there is no game log at {p}: play a game first (upref play GAME NAMES), or {_NOT_OURS}"
+        )
+    if p.is_dir():
+        raise GameLogError(f"{p} is a folder, not a game log: {_NOT_OURS}")
+    head = _sqlite_header(p)
+    if not head:
+        if creating:
+            return True
+        raise GameLogError(f"{p} is empty, not an upref game log: {_NOT_OURS}")
+    if not head.startswith(_SQLITE_MAGIC):
+        raise GameLogError(f"{p} is not an upref game log (not an SQLite database): {_NOT_OURS}")
+    if len(head) < 100:
+        raise GameLogError(f"game log {p} is damaged: it is cut short ({len(head)} bytes); {_DAMAGED}")
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    pages = int.from_bytes(head[28:32], "big")
+    counter_ok = head[24:28] == head[92:96]
+    size = p.stat().st_size
+    wal = p.with_name(p.name + "-wal")
+    if counter_ok and pages and page * pages > size and not wal.exists():
+        raise GameLogError(
+            f"game log {p} is damaged: it is cut short ({size} of {page * pages} bytes); {_DAMAGED}"
+        )
+    version = int.from_bytes(head[60:64], "big")
+    app = int.from_bytes(head[68:72], "big")
+    if version > SCHEMA_VERSION and app in (0, APPLICATION_ID):
+        raise GameLogError(
+            f"game log {p} has schema version {version}; this upref reads up to "
             f"{SCHEMA_VERSION}: update upref"
         )
-    if version < SCHEMA_VERSION:
-        conn.executescript(_SCHEMA)
-        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+    if app not in (0, APPLICATION_ID) or version != SCHEMA_VERSION:
+        raise GameLogError(
+            f"{p} is an SQLite database but not an upref game log (application id {app}, "
+            f"schema version {version}); upref leaves it untouched: {_NOT_OURS}"
+        )
+    return False
+
+
+def _check_schema(conn: sqlite3.Connection, p: Path) -> None:
+    """:raises GameLogError: unless the database has upref's tables and columns."""
+    missing = []
+    for table, wanted in _COLUMNS_OF.items():
+        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if not wanted <= have:
+            missing.append(table)
+    if missing:
+        raise GameLogError(
+            f"{p} is an SQLite database but not an upref game log (no upref table "
+            f"{' or '.join(missing)}); upref leaves it untouched: {_NOT_OURS}"
+        )
+
+
+def _damaged(p: Path, exc: sqlite3.Error) -> GameLogError:
+    return GameLogError(f"game log {p} cannot be read ({exc}): it is damaged; {_DAMAGED}")
+
+
+def _unwritable(p: Path, exc: BaseException) -> GameLogError:
+    why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return GameLogError(
+        f"cannot write the game log {p} ({why}): make its folder writable and free some space, "
+        "or give --db a file in a folder you can write to"
+    )
+
+
+def _connect_read(path: Path | str) -> sqlite3.Connection:
+    """A read-only connection to an upref games database, checked before anything else: it
+    creates and changes nothing (no WAL switch, no tables), and it works in a read-only folder.
+
+    :raises GameLogError: see `_check_file`; a damaged file.
+    """
+    p = Path(path)
+    _check_file(p, creating=False)
+    uri = p.resolve().as_uri()
+    conn: sqlite3.Connection | None = None
+    try:
+        try:
+            conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None)
+            conn.execute("PRAGMA busy_timeout=5000")
+            _check_schema(conn, p)
+        except sqlite3.OperationalError:
+            # a WAL database in a folder this process cannot write: SQLite cannot make the
+            # shared-memory file, and nobody can be writing there either: read it as it is
+            if conn is not None:
+                conn.close()
+            conn = sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
+            _check_schema(conn, p)
+    except sqlite3.Error as exc:
+        if conn is not None:
+            conn.close()
+        raise _damaged(p, exc) from None
+    except GameLogError:
+        if conn is not None:
+            conn.close()
+        raise
+    return conn
+
+
+def _connect(path: Path | str, durable: bool) -> sqlite3.Connection:
+    """A connection to write: an existing file is checked first (an upref log, or refused
+    untouched); a missing or empty one gets the schema.
+
+    :raises GameLogError: see `_check_file`; a folder that cannot be written.
+    """
+    p = Path(path)
+    new = _check_file(p, creating=True)
+    if not p.parent.is_dir():
+        raise GameLogError(
+            f"cannot write the game log {p}: the folder {p.parent} does not exist; create it, or "
+            "give --db a file in a folder that exists"
+        )
+    conn: sqlite3.Connection | None = None
+    try:
+        conn = sqlite3.connect(str(p), isolation_level=None)  # autocommit: each INSERT commits
+        conn.execute("PRAGMA busy_timeout=5000")
+        if new:
+            # schema and version first, in the main file (not only in the WAL), so that a
+            # reader's look at the file's header finds an upref log from the first moment
+            conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            conn.executescript(_SCHEMA)
+        else:
+            _check_schema(conn, p)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+        conn.execute("PRAGMA foreign_keys=ON")
+    except (sqlite3.Error, OSError) as exc:
+        if conn is not None:
+            conn.close()
+        if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+            raise _damaged(p, exc) from None
+        raise _unwritable(p, exc) from None
+    except GameLogError:
+        if conn is not None:
+            conn.close()
+        raise
     return conn
 
 
 _COLUMNS = "id, game, created, players, variant, seed, config, status, finished, outcome"
 
 
-def _info(row: tuple[Any, ...]) -> GameInfo:
+def _info(row: tuple[Any, ...], p: Path | str = "") -> GameInfo:
     gid, game, created, players, variant, seed, config, status, finished, outcome = row
-    return GameInfo(
-        int(gid),
-        str(game),
-        float(created),
-        tuple(json.loads(players)),
-        json.loads(variant),
-        int(seed),
-        json.loads(config),
-        str(status),
-        finished,
-        None if outcome is None else json.loads(outcome),
-    )
+    try:
+        return GameInfo(
+            int(gid),
+            str(game),
+            float(created),
+            tuple(json.loads(players)),
+            json.loads(variant),
+            int(seed),
+            json.loads(config),
+            str(status),
+            finished,
+            None if outcome is None else json.loads(outcome),
+        )
+    except (ValueError, TypeError) as exc:
+        raise GameLogError(
+            f"game log {p}, game {gid}: its header is damaged ({exc}); {_DAMAGED}"
+        ) from None
 
 
 def list_games(path: Path | str | None = None, game: str | None = None) -> list[GameInfo]:
-    """Every game in the database, oldest first (only `game`'s, if given)."""
-    p = Path(path) if path is not None else default_path()
+    """Every game in the database, oldest first (only `game`'s, if given); none when there is
+    no database yet. Read-only.
+
+    :raises GameLogError: a file that is not an upref log, or is damaged.
+    """
+    p = Path(path) if path is not None else default_path(create=False)
     if not p.exists():
         return []
-    conn = _connect(p, durable=False)
+    conn = _connect_read(p)
     try:
         sql = f"SELECT {_COLUMNS} FROM games"
         args: tuple[Any, ...] = ()
         if game is not None:
             sql += " WHERE game = ?"
             args = (game,)
-        return [_info(r) for r in conn.execute(sql + " ORDER BY id", args)]
+        return [_info(r, p) for r in conn.execute(sql + " ORDER BY id", args)]
+    except sqlite3.Error as exc:
+        raise _damaged(p, exc) from None
     finally:
         conn.close()
 
@@ -206,14 +375,20 @@ class GameLog:
 
     Every `append` is its own committed transaction (autocommit; with `durable=True`, the
     default, SQLite also syncs it to disk), so another connection sees the entry at once and a
-    crash of the host never loses it.
+    crash of the host never loses it. Opened with `read_only=True`, it changes nothing, not
+    even the file's journal mode, and works in a folder that cannot be written.
+
+    Every error of SQLite becomes a `GameLogError` naming the file and what to do.
     """
 
-    def __init__(self, conn: sqlite3.Connection, game_id: int, path: Path) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, game_id: int, path: Path, *, read_only: bool = False
+    ) -> None:
         self._conn = conn
         self.game_id = game_id
         self.path = path
-        row = conn.execute("SELECT MAX(seq) FROM entries WHERE game_id = ?", (game_id,)).fetchone()
+        self.read_only = read_only
+        row = self._read("SELECT MAX(seq) FROM entries WHERE game_id = ?", (game_id,)).fetchone()
         self._seq = int(row[0] or 0)
 
     # --- opening ----------------------------------------------------------------------------
@@ -233,37 +408,65 @@ class GameLog:
     ) -> GameLog:
         """A new game row: the game's name, its players, its variant and seed as data, and
         `config`, what a replay needs besides the inputs (the referee's `config()`); `created`
-        defaults to now (wall clock)."""
-        p = Path(path) if path is not None else default_path()
+        defaults to now (wall clock).
+
+        :raises GameLogError: a file that is not an upref log, or a folder that cannot be
+            written.
+        """
+        p = Path(path) if path is not None else _default_for_writing()
         conn = _connect(p, durable)
         var = dict(variant or {})
-        cur = conn.execute(
-            "INSERT INTO games (game, created, players, variant, seed, config, status) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                game,
-                time.time() if created is None else float(created),
-                _dumps(list(players)),
-                _dumps(var),
-                int(seed),
-                _dumps(dict(config or {})),
-                PLAYING,
-            ),
-        )
+        try:
+            cur = conn.execute(
+                "INSERT INTO games (game, created, players, variant, seed, config, status) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game,
+                    time.time() if created is None else float(created),
+                    _dumps(list(players)),
+                    _dumps(var),
+                    int(seed),
+                    _dumps(dict(config or {})),
+                    PLAYING,
+                ),
+            )
+        except sqlite3.Error as exc:
+            conn.close()
+            raise _unwritable(p, exc) from None
         assert cur.lastrowid is not None
         return cls(conn, int(cur.lastrowid), p)
 
     @classmethod
-    def open(cls, path: Path | str | None, game_id: int, *, durable: bool = True) -> GameLog:
-        """:raises GameLogError: when the database has no such game."""
-        p = Path(path) if path is not None else default_path()
-        if not p.exists():
-            raise GameLogError(f"no game log at {str(p)!r}")
-        conn = _connect(p, durable)
-        if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+    def prepare(cls, path: Path | str | None = None) -> Path:
+        """Make sure a log can be written at `path` (default: the data folder's), before a
+        session starts: an existing file must be an upref log, a missing one is created with
+        its schema. Returns the path.
+
+        :raises GameLogError: a file that is not an upref log, or a folder that cannot be
+            written.
+        """
+        p = Path(path) if path is not None else _default_for_writing()
+        _connect(p, durable=True).close()
+        return p
+
+    @classmethod
+    def open(
+        cls, path: Path | str | None, game_id: int, *, durable: bool = True, read_only: bool = False
+    ) -> GameLog:
+        """:raises GameLogError: when the database has no such game (or cannot be opened)."""
+        p = Path(path) if path is not None else default_path(create=not read_only)
+        conn = _connect_read(p) if read_only else _connect(p, durable)
+        try:
+            row = conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone()
+        except sqlite3.Error as exc:
             conn.close()
-            raise GameLogError(f"game log {str(p)!r} has no game {game_id}")
-        return cls(conn, game_id, p)
+            raise _damaged(p, exc) from None
+        if row is None:
+            conn.close()
+            raise GameLogError(
+                f"game log {p} has no game {game_id}: `upref export --db {p} --list` lists its games"
+            )
+        return cls(conn, game_id, p, read_only=read_only)
 
     @classmethod
     def open_latest(
@@ -273,12 +476,17 @@ class GameLog:
         unfinished: bool = True,
         *,
         durable: bool = True,
+        read_only: bool = False,
     ) -> GameLog | None:
-        """The newest game (of `game`, unless None; still playing, if `unfinished`), or None."""
-        p = Path(path) if path is not None else default_path()
+        """The newest game (of `game`, unless None; still playing, if `unfinished`), or None
+        (also when there is no database yet).
+
+        :raises GameLogError: a file that is not an upref log, or is damaged.
+        """
+        p = Path(path) if path is not None else default_path(create=False)
         if not p.exists():
             return None
-        conn = _connect(p, durable)
+        conn = _connect_read(p) if read_only else _connect(p, durable)
         sql = "SELECT id FROM games WHERE 1=1"
         args: list[Any] = []
         if game is not None:
@@ -287,11 +495,15 @@ class GameLog:
         if unfinished:
             sql += " AND status = ?"
             args.append(PLAYING)
-        row = conn.execute(sql + " ORDER BY id DESC LIMIT 1", args).fetchone()
+        try:
+            row = conn.execute(sql + " ORDER BY id DESC LIMIT 1", args).fetchone()
+        except sqlite3.Error as exc:
+            conn.close()
+            raise _damaged(p, exc) from None
         if row is None:
             conn.close()
             return None
-        return cls(conn, int(row[0]), p)
+        return cls(conn, int(row[0]), p, read_only=read_only)
 
     @classmethod
     def import_jsonl(
@@ -319,18 +531,31 @@ class GameLog:
 
     @property
     def header(self) -> GameInfo:
-        row = self._conn.execute(
-            f"SELECT {_COLUMNS} FROM games WHERE id = ?", (self.game_id,)
-        ).fetchone()
-        return _info(row)
+        row = self._read(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (self.game_id,)).fetchone()
+        return _info(row, self.path)
 
     def entries(self, game_id: int | None = None) -> list[Entry]:
-        """The game's entries in order (another game's of the same database with `game_id`)."""
+        """The game's entries in order (another game's of the same database with `game_id`).
+
+        :raises GameLogError: for an entry whose payload is not a JSON object, naming it.
+        """
         gid = self.game_id if game_id is None else game_id
-        rows = self._conn.execute(
+        rows = self._read(
             "SELECT seq, t, kind, payload FROM entries WHERE game_id = ? ORDER BY seq", (gid,)
-        )
-        return [Entry(seq, t, kind, json.loads(payload)) for seq, t, kind, payload in rows]
+        ).fetchall()
+        out = []
+        for seq, t, kind, payload in rows:
+            try:
+                fields = json.loads(payload)
+                if not isinstance(fields, dict):
+                    raise ValueError(f"a JSON object was expected, not {payload[:40]!r}")
+                out.append(Entry(int(seq), float(t), str(kind), fields))
+            except (ValueError, TypeError) as exc:
+                raise GameLogError(
+                    f"game log {self.path}, game {gid}, entry {seq}: its payload is damaged "
+                    f"({exc}); {_DAMAGED}"
+                ) from None
+        return out
 
     def __len__(self) -> int:
         return self._seq
@@ -339,7 +564,10 @@ class GameLog:
 
     def append(self, entry: Mapping[str, Any]) -> int:
         """Record one input, given in its JSON form ({"kind", "t", fields...}), committed at
-        once; returns its seq."""
+        once; returns its seq.
+
+        :raises GameLogError: when it cannot be written (the input must then not be acted on).
+        """
         d = dict(entry)
         kind = str(d.pop("kind"))
         t = float(d.pop("t"))
@@ -358,7 +586,7 @@ class GameLog:
 
     def reopen(self) -> None:
         """Mark a finished game as playing again (an undo after the end, the next game)."""
-        self._conn.execute(
+        self._write(
             "UPDATE games SET status = ?, finished = NULL WHERE id = ?", (PLAYING, self.game_id)
         )
 
@@ -366,10 +594,10 @@ class GameLog:
         """Write a game (this one with None) as JSON Lines: the header line, then one line per
         entry. Returns the number of lines."""
         gid = self.game_id if game_id is None else game_id
-        row = self._conn.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (gid,)).fetchone()
+        row = self._read(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (gid,)).fetchone()
         if row is None:
-            raise GameLogError(f"game log {str(self.path)!r} has no game {gid}")
-        out.write(_dumps(_info(row).as_dict()) + "\n")
+            raise GameLogError(f"game log {self.path} has no game {gid}")
+        out.write(_dumps(_info(row, self.path).as_dict()) + "\n")
         n = 1
         for e in self.entries(gid):
             out.write(_dumps(e.as_dict()) + "\n")
@@ -387,9 +615,23 @@ class GameLog:
 
     # --- internals ---------------------------------------------------------------------------
 
+    def _read(self, sql: str, args: tuple[Any, ...] | list[Any] = ()) -> sqlite3.Cursor:
+        try:
+            return self._conn.execute(sql, args)
+        except sqlite3.Error as exc:
+            raise _damaged(self.path, exc) from None
+
+    def _write(self, sql: str, args: tuple[Any, ...] | list[Any] = ()) -> sqlite3.Cursor:
+        if self.read_only:
+            raise GameLogError(f"game log {self.path} was opened to read only: nothing is written")
+        try:
+            return self._conn.execute(sql, args)
+        except sqlite3.Error as exc:
+            raise _unwritable(self.path, exc) from None
+
     def _insert(self, t: float, kind: str, payload: Mapping[str, Any]) -> int:
         seq = self._seq + 1
-        self._conn.execute(
+        self._write(
             "INSERT INTO entries (game_id, seq, t, kind, payload) VALUES (?, ?, ?, ?, ?)",
             (self.game_id, seq, float(t), kind, _dumps(payload)),
         )
@@ -399,7 +641,7 @@ class GameLog:
     def _set_status(
         self, status: str, finished: float | None, outcome: Mapping[str, Any] | None
     ) -> None:
-        self._conn.execute(
+        self._write(
             "UPDATE games SET status = ?, finished = ?, outcome = ? WHERE id = ?",
             (status, finished, None if outcome is None else _dumps(outcome), self.game_id),
         )
@@ -408,48 +650,72 @@ class GameLog:
         return _Transaction(self)
 
 
+def _default_for_writing() -> Path:
+    try:
+        return default_path(create=True)
+    except OSError as exc:
+        raise _unwritable(default_path(create=False), exc) from None
+
+
 class _Transaction:
     def __init__(self, log: GameLog) -> None:
         self._log = log
         self._seq = log._seq
 
     def __enter__(self) -> None:
-        self._log._conn.execute("BEGIN")
+        self._log._write("BEGIN")
 
     def __exit__(self, exc_type: object, *rest: object) -> None:
         if exc_type is None:
-            self._log._conn.execute("COMMIT")
+            self._log._write("COMMIT")
         else:
-            self._log._conn.execute("ROLLBACK")
+            self._log._write("ROLLBACK")
             self._log._seq = self._seq
 
 
-def load_jsonl(lines: Iterable[str]) -> tuple[GameInfo, list[Entry]]:
-    """Read an exported game: (header, entries).
+def load_jsonl(lines: Iterable[str], source: str = "the JSON Lines") -> tuple[GameInfo, list[Entry]]:
+    """Read an exported game: (header, entries). `source` names the file in messages.
 
-    :raises GameLogError: for a file that is not an upref game log.
+    :raises GameLogError: for text that is not an upref game log, naming the line.
     """
-    it: Iterator[str] = (line for line in lines if line.strip())
+    numbered: Iterator[tuple[int, str]] = (
+        (n, line) for n, line in enumerate(lines, start=1) if line.strip()
+    )
+    todo = f"export the game again with `upref export`, or {_NOT_OURS}"
     try:
-        head = json.loads(next(it))
+        _, first = next(numbered)
     except StopIteration:
-        raise GameLogError("empty game log") from None
-    except json.JSONDecodeError as exc:
-        raise GameLogError(f"game log header is not JSON: {exc}") from None
-    if not isinstance(head, dict) or head.get("kind") != "game" or head.get("format") != FORMAT:
-        raise GameLogError("not an upref game log: the first line must be its game header")
-    if int(head.get("version", 0)) > SCHEMA_VERSION:
-        raise GameLogError(f"game log version {head['version']} is newer than this upref reads")
+        raise GameLogError(f"{source} is empty, not an upref game log: {_NOT_OURS}") from None
     try:
+        head = json.loads(first)
+    except json.JSONDecodeError:
+        raise GameLogError(
+            f"{source} is not an upref game log (its first line is not JSON): {_NOT_OURS}"
+        ) from None
+    if not isinstance(head, dict) or head.get("kind") != "game" or head.get("format") != FORMAT:
+        raise GameLogError(
+            f"{source} is not an upref game log (its first line is not an upref game header): "
+            f"{_NOT_OURS}"
+        )
+    try:
+        version = int(head.get("version", 0))
         info = GameInfo.from_dict(head)
-        entries = []
-        for number, line in enumerate(it, start=2):
-            try:
-                entries.append(Entry.from_dict(json.loads(line)))
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-                raise GameLogError(f"game log line {number}: {exc}") from None
     except (KeyError, TypeError, ValueError) as exc:
-        if isinstance(exc, GameLogError):
-            raise
-        raise GameLogError(f"bad game log header: {exc}") from None
+        raise GameLogError(f"{source}, line 1: the game header is damaged ({exc!r}); {todo}") from None
+    if version > SCHEMA_VERSION:
+        raise GameLogError(
+            f"{source} is a game log of version {version}; this upref reads up to "
+            f"{SCHEMA_VERSION}: update upref"
+        )
+    entries = []
+    for number, line in numbered:
+        try:
+            d = json.loads(line)
+            if not isinstance(d, dict):
+                raise TypeError("not a JSON object")
+            entries.append(Entry.from_dict(d))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise GameLogError(
+                f"{source}, line {number}: not a game log entry ({exc!r}); {todo}"
+            ) from None
     return info, entries

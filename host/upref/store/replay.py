@@ -20,7 +20,6 @@ from typing import Any
 
 from upref.referee.base import Referee, Reply
 from upref.referee.feedback import Feedback
-from upref.referee.inputs import Input
 from upref.referee.status import Verdict
 from upref.store.gamelog import (
     Entry,
@@ -56,22 +55,37 @@ class Replayed:
     reply: Reply
 
 
-def replay(info: GameInfo, entries: Iterable[Entry], make: RefereeMaker) -> Iterator[Replayed]:
+def replay(
+    info: GameInfo, entries: Iterable[Entry], make: RefereeMaker, source: str | Path | None = None
+) -> Iterator[Replayed]:
     """Feed the entries to a fresh referee (`make(info)`); yield each entry with the referee's
-    reply.
+    reply. `source` names the log in messages.
 
     :raises GameLogError: for an entry the game cannot read, naming the log, game and entry.
     """
     ref = make(info)
     for e in entries:
-        yield Replayed(e, ref.handle(_decode(ref, info, e)))
+        yield Replayed(e, _handle(ref, info, e, source))
 
 
-def _decode(ref: Referee, info: GameInfo, e: Entry) -> Input:
+def _handle(ref: Referee, info: GameInfo, e: Entry, source: str | Path | None) -> Reply:
+    """The referee's reply to one entry; an entry it cannot take (an unknown kind, a bad
+    payload) is a `GameLogError` that names the log, the game and the entry."""
+    where = f"game log {source}, game {info.id}" if source is not None else f"game {info.id}"
     try:
-        return ref.decode(e.input_dict())
-    except ValueError as exc:
-        raise GameLogError(f"game {info.id}, entry {e.seq}: {exc}") from None
+        inp = ref.decode(e.input_dict())
+    except (ValueError, KeyError, TypeError) as exc:
+        raise GameLogError(
+            f"{where}, entry {e.seq}: {info.game} cannot read it ({exc}); it was written by a "
+            "newer upref (update upref) or the log is damaged (restore it from a backup)"
+        ) from None
+    try:
+        return ref.handle(inp)
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        raise GameLogError(
+            f"{where}, entry {e.seq} ({e.kind}): the referee cannot take it ({exc!r}); the log "
+            "is damaged: restore it from a backup"
+        ) from None
 
 
 def resume(
@@ -85,12 +99,12 @@ def resume(
     `Picture` of the board once the board model has its first snapshot: holes that changed
     while the host was away are then taken up.
 
-    :raises GameLogError: for a log the game cannot read.
+    :raises GameLogError: for a log the game cannot read, naming the file, game and entry.
     """
     info = log.header
     ref = make(info)
     for e in log.entries():
-        ref.handle(_decode(ref, info, e))
+        _handle(ref, info, e, log.path)
     ref.attach(log)
     ref.feedback_sink = feedback
     return ref
@@ -98,28 +112,55 @@ def resume(
 
 def load_log(path: str | Path, game_id: int | None = None) -> tuple[GameInfo, list[Entry]]:
     """A game's header and entries from a games database or a .jsonl export ('-': stdin).
-    Without `game_id`, the newest game of the database.
+    Without `game_id`, the newest game of the database. Reads only: a database is opened
+    read-only, and a file that is not an upref log is refused untouched.
 
-    :raises GameLogError: when it cannot be read.
+    :raises GameLogError: when it cannot be read, saying what is wrong, where, and what to do.
     """
     if str(path) == "-":
-        return load_jsonl(sys.stdin)
+        return load_jsonl(sys.stdin, "standard input")
     p = Path(path)
-    if not p.exists():
-        raise GameLogError(f"no game log at {str(p)!r}")
-    with p.open("rb") as f:
-        magic = f.read(16)
-    if not magic.startswith(b"SQLite format 3"):
-        with p.open(encoding="utf-8") as f:
-            return load_jsonl(f)
+    if p.exists() and not p.is_dir():
+        try:
+            with p.open("rb") as f:
+                magic = f.read(16)
+        except OSError as exc:
+            raise GameLogError(
+                f"cannot read the game log {p}: {exc.strerror or exc}; check the file's permissions"
+            ) from None
+        if magic and not magic.startswith(b"SQLite format 3"):
+            return load_jsonl(_text_lines(p), str(p))
     if game_id is None:
-        log = GameLog.open_latest(p, game=None, unfinished=False, durable=False)
+        if not p.exists():
+            raise GameLogError(
+                f"there is no game log at {p}: play a game first (upref play GAME NAMES), or "
+                "name a games.sqlite or an exported .jsonl"
+            )
+        log = GameLog.open_latest(p, game=None, unfinished=False, read_only=True)
         if log is None:
-            raise GameLogError(f"game log {str(p)!r} holds no game")
+            raise GameLogError(
+                f"game log {p} holds no game yet: play one first (upref play GAME NAMES)"
+            )
     else:
-        log = GameLog.open(p, game_id, durable=False)
+        log = GameLog.open(p, game_id, read_only=True)
     with log:
         return log.header, log.entries()
+
+
+def _text_lines(p: Path) -> list[str]:
+    """The lines of a file that should be a JSON Lines export.
+
+    :raises GameLogError: for a file that is not UTF-8 text (random bytes, another format).
+    """
+    try:
+        return p.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise GameLogError(
+            f"{p} is not an upref game log (neither an SQLite games database nor JSON Lines "
+            "text): name the games.sqlite that `upref play` wrote, or an exported .jsonl"
+        ) from None
+    except OSError as exc:
+        raise GameLogError(f"cannot read the game log {p}: {exc.strerror or exc}") from None
 
 
 def verdict_dict(seq: int, v: Verdict) -> dict[str, Any]:
@@ -133,7 +174,9 @@ def verdict_dict(seq: int, v: Verdict) -> dict[str, Any]:
     }
 
 
-def public_lines(info: GameInfo, entries: Iterable[Entry], make: RefereeMaker) -> Iterator[dict[str, Any]]:
+def public_lines(
+    info: GameInfo, entries: Iterable[Entry], make: RefereeMaker, source: str | Path | None = None
+) -> Iterator[dict[str, Any]]:
     """A game as everyone at the table saw it, for sharing: a header (the game, players,
     variant and result) and every public verdict with its entry's number and time. Nothing a
     player may not see gets in: no input (a tapped card's tag names a face-down card), no
@@ -151,7 +194,7 @@ def public_lines(info: GameInfo, entries: Iterable[Entry], make: RefereeMaker) -
         "status": info.status,
         "outcome": info.outcome,
     }
-    for r in replay(info, entries, make):
+    for r in replay(info, entries, make, source):
         for v in r.reply.public:
             line = verdict_dict(r.entry.seq, v)
             del line["seat"]

@@ -114,8 +114,9 @@ class Enrolled:
     replaced: Tag | None = None
 
 
-def default_path() -> Path:
-    return data_dir() / "registry.sqlite"
+def default_path(create: bool = True) -> Path:
+    """`data_dir()/registry.sqlite` (the folder is created unless `create` is False)."""
+    return data_dir(create) / "registry.sqlite"
 
 
 def normalize_uid(text: str) -> str:
@@ -171,8 +172,13 @@ class TagRegistry:
     :raises RegistryError: when the file cannot be opened or is not a registry.
     """
 
-    def __init__(self, path: str | Path | None = None) -> None:
-        self.path = Path(path) if path is not None else default_path()
+    def __init__(self, path: str | Path | None = None, *, read_only: bool = False) -> None:
+        self.path = Path(path) if path is not None else default_path(create=not read_only)
+        self.read_only = read_only
+        self._db: sqlite3.Connection | None = None
+        if read_only:
+            self._open_read_only()
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
@@ -187,7 +193,49 @@ class TagRegistry:
             if version < _SCHEMA_VERSION:
                 self._db.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
         except (sqlite3.Error, OSError) as exc:
-            raise RegistryError(f"cannot open the tag registry {self.path}: {exc}") from None
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise RegistryError(
+                f"cannot open the tag registry {self.path} ({why}): make its folder writable, "
+                "or give --registry a file in a folder you can write to"
+            ) from None
+
+    def _open_read_only(self) -> None:
+        """Open to look tags up only: nothing is created or changed, a missing file is an empty
+        registry, and a folder that cannot be written is no obstacle."""
+        if not self.path.exists():
+            return
+        uri = self.path.resolve().as_uri()
+        try:
+            try:
+                self._db = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=5.0)
+                self._check_read_only()
+            except sqlite3.OperationalError:
+                if self._db is not None:
+                    self._db.close()
+                self._db = sqlite3.connect(f"{uri}?immutable=1", uri=True)
+                self._check_read_only()
+        except sqlite3.Error as exc:
+            if self._db is not None:
+                self._db.close()
+            raise RegistryError(
+                f"cannot read the tag registry {self.path} ({exc}): it is damaged or not a tag "
+                "registry; give --registry the registry.sqlite that `upref enroll` wrote"
+            ) from None
+
+    def _check_read_only(self) -> None:
+        assert self._db is not None
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(tags)")}
+        if version > _SCHEMA_VERSION:
+            raise RegistryError(
+                f"the tag registry {self.path} was written by a newer upref (schema "
+                f"{version}, this one knows {_SCHEMA_VERSION}): update upref"
+            )
+        if not {"uid", "game", "item", "enrolled_at"} <= columns:
+            raise RegistryError(
+                f"{self.path} is not an upref tag registry (no tags table); give --registry the "
+                "registry.sqlite that `upref enroll` wrote"
+            )
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -333,7 +381,8 @@ class TagRegistry:
         return result
 
     def close(self) -> None:
-        self._db.close()
+        if self._db is not None:
+            self._db.close()
 
     def __enter__(self) -> TagRegistry:
         return self
@@ -355,6 +404,8 @@ class TagRegistry:
         self._exec("COMMIT")
 
     def _exec(self, sql: str) -> None:
+        if self._db is None or self.read_only:
+            raise RegistryError(f"the tag registry {self.path} was opened to read only")
         try:
             self._db.execute(sql)
         except sqlite3.Error as exc:
@@ -365,6 +416,8 @@ class TagRegistry:
         return rows[0] if rows else None
 
     def _all(self, sql: str, args: tuple[str, ...]) -> list[tuple[str, str, str, str]]:
+        if self._db is None:
+            return []  # read-only, and no registry file yet: nothing is enrolled
         try:
             return list(self._db.execute(sql, args).fetchall())
         except sqlite3.Error as exc:

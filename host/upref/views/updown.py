@@ -1,6 +1,9 @@
 """Up And Down's panel of the scoreboard: the players and their shovels, whose turn it is and
 how many pairs are turned, the molehills with the colour up in each, the count per colour, the
-result; and a player's own screen with their secret task card.
+result; and a player's own screen with their secret task card. When the pairs in the holes
+differ from the game's board (after an undo, or a refused move still to be put right), the
+molehill table shows what is physically up and what the table must do in each hole, never the
+game's expectation as if it were already true.
 
 Hidden information never gets in: the public view holds no hidden colour, no pair id and no
 unsolved card (the engine's contract), and `scrub` blanks out any pair id that a text from
@@ -13,6 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from upref.games.updown.engine import UpDownView
+from upref.referee.updown import TableView
 from upref.text import and_join, count, plural
 from upref.views.blocks import (
     DIM,
@@ -74,7 +78,17 @@ class UpDownPanel:
         if status:
             blocks.append(line(status, meaning=STRONG))
         blocks.append(self._holes(view))
-        blocks.append(line("Up now: " + ", ".join(f"{c} {n}" for c, n in view.visible)))
+        game_board = ", ".join(f"{c} {n}" for c, n in view.visible)
+        now = view.table if isinstance(view, TableView) else ()
+        if not now:
+            blocks.append(line("Up now: " + game_board))
+            return blocks
+        ups = [h.up for h in now]
+        physical = ", ".join(f"{c} {ups.count(c)}" for c, _ in view.visible)
+        if any(h.todo for h in now):
+            blocks.append(line(f"Up now: {physical} (once put right: {game_board})"))
+        else:
+            blocks.append(line("Up now: " + physical))
         return blocks
 
     def result(self, view: UpDownView) -> Box | None:
@@ -192,15 +206,27 @@ class UpDownPanel:
         return Table(columns, tuple(rows))
 
     def _holes(self, view: UpDownView) -> Table:
+        """The molehills: the colour up in each, the pairs turned this turn; when the table
+        differs from the game's board (`TableView`: after an undo, a refused move), what is
+        physically up and, in a row of its own, what the table must do in each hole."""
         columns = (Column("hole", width=6),) + tuple(
             Column(str(h.hole), "center", width=6) for h in view.holes
         )
-        up = (Span("up"),) + tuple(Span(h.up, colour(h.up)) for h in view.holes)
+        now = view.table if isinstance(view, TableView) else ()
+        if now:
+            up = (Span("up"),) + tuple(
+                Span(h.up, colour(h.up) if h.up not in ("out", "?") else DIM) for h in now
+            )
+        else:
+            up = (Span("up"),) + tuple(Span(h.up, colour(h.up)) for h in view.holes)
         turned = (Span("turned"),) + tuple(
             Span(_ORDINALS[view.turned.index(h.hole)] if h.hole in view.turned else "")
             for h in view.holes
         )
-        return Table(columns, (up, turned), title="Molehills", style="grid")
+        rows = [up, turned]
+        if any(h.todo for h in now):
+            rows.append((Span("to do", STRONG),) + tuple(Span(h.todo, STRONG) for h in now))
+        return Table(columns, tuple(rows), title="Molehills", style="grid")
 
     @staticmethod
     def _headline(winners: list[str], best: int) -> str:

@@ -7,6 +7,7 @@ import copy
 import json
 
 import pytest
+from referee_table import CODES
 from scoreboard_cases import (
     STATES,
     console_text,
@@ -17,6 +18,8 @@ from scoreboard_cases import (
     state_solved,
     state_tie,
 )
+from upref.games.updown.cards import COLOUR_NAMES
+from upref.referee.inputs import Undo
 from upref.referee.status import ILLEGAL, INFO, OK, TableStatus, Verdict
 from upref.views import plain, terminal
 from upref.views.blocks import Box, Feed, Line, Table
@@ -156,3 +159,38 @@ def test_private_panel_shows_the_seats_own_card() -> None:
     assert other is not None and other.id not in out
     with pytest.raises(ValueError, match="one seat's view"):
         PANEL.private(game.view(None))
+
+
+def test_after_an_undo_the_molehills_show_what_is_up_and_what_to_do() -> None:
+    """Two pairs turned, then `u`: the game's board is back at the start of the turn, but the
+    two pairs are still turned on the table. The molehill table shows them as they physically
+    are, with "turn" where the table must turn them back, and the count of what is up now;
+    never the game's expectation as if it were already true."""
+    scene = state_mid_turn()  # holes 4 and 7 turned
+    turned_up = {h: plain_up(scene, h) for h in (4, 7)}
+    scene.tb.feed(Undo(scene.tb.at()))
+    game = scene.game
+    assert game.turned == ()
+    expected = {h: COLOUR_NAMES[game.board[h - 1].visible] for h in (4, 7)}
+    assert all(turned_up[h] != expected[h] for h in (4, 7))
+    text = plain.render(scene.board())
+    rows = {r.split()[0]: r for r in text.splitlines() if r.split() and r.split()[0] in ("up", "to")}
+    ups = rows["up"].split()[1:]
+    assert [ups[3], ups[6]] == [turned_up[4], turned_up[7]]  # as they are on the table
+    assert rows["to"].split()[2:] == ["turn", "turn"]  # "to do": turn 4 and 7 back
+    assert f"Turn the pair in hole 4 back so that {expected[4]} is up again." in text
+    assert "once put right:" in text
+    # turned back: the table is the game's board again, and the rows are the plain ones
+    scene.tb.flip(4)
+    scene.tb.flip(7)
+    text = plain.render(scene.board())
+    assert "to do" not in text and "once put right" not in text
+    assert [r.split()[1:] for r in text.splitlines() if r.startswith("up ")][0] == [
+        COLOUR_NAMES[e.visible] for e in game.board
+    ]
+
+
+def plain_up(scene, hole: int) -> str:  # type: ignore[no-untyped-def]
+    end = CODES.lookup(scene.tb.codes[hole])
+    assert end is not None
+    return COLOUR_NAMES[end.visible]
