@@ -4,7 +4,11 @@ simulated board (unchanged firmware on a pty, a real Link)."""
 from __future__ import annotations
 
 import io
+import os
 import queue
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -264,6 +268,33 @@ def test_no_board_is_a_clear_error(reg: TagRegistry) -> None:
     err = io.StringIO()
     code = enroll.main(["updown"], opener=no_board, out=io.StringIO(), err=err, registry=reg)
     assert code == 1 and err.getvalue() == "upref enroll: no upref board found.\n"
+
+
+def test_options_may_come_before_the_game(reg: TagRegistry) -> None:
+    reg.enroll(A, "updown", "T07")
+    code, out, _ = run(reg, FakeLink(), "--list", "updown")
+    assert code == 0 and out.startswith("Up And Down (updown): 1 of 30 enrolled\n")
+    code, out, _ = run(reg, FakeLink(), "--forget", A, "updown")
+    assert code == 0 and out == f"Forgot tag {A} (was updown T07).\n"
+
+
+def test_list_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    """`upref enroll updown --list | head -1`: the reader goes away; no BrokenPipeError, no
+    traceback, the shell's usual status for a closed pipe, and no registry file made by a
+    command that only reads."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader has gone before the first line
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "upref", "enroll", "updown", "--list"],
+            stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60, check=False,
+            env=dict(os.environ, UPREF_DATA_DIR=str(tmp_path)),
+        )
+    finally:
+        os.close(write_end)
+    assert done.stderr == ""
+    assert done.returncode == 128 + signal.SIGPIPE
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_the_cli_knows_enroll() -> None:

@@ -235,3 +235,38 @@ def test_an_import_reports_conflicts_by_line_and_refuses_a_malformed_file(tmp_pa
         with pytest.raises(RegistryError, match="tag list line 3: not a tag UID"):
             reg.import_csv(["uid,game,item", f"{UID10},updown,T09", "XYZ,updown,T10"])
         assert reg.tags() == before  # all rows checked before anything is enrolled
+
+
+def test_read_only_creates_nothing_and_a_missing_file_is_an_empty_registry(tmp_path: Path) -> None:
+    """`upref play` only looks tags up: it opens the registry read-only."""
+    missing = tmp_path / "none" / "registry.sqlite"
+    ro = TagRegistry(missing, read_only=True)
+    assert ro.lookup(UID7) is None and ro.tags() == [] and ro.items("updown") == {}
+    with pytest.raises(RegistryError, match="opened to read only"):
+        ro.enroll(UID7, "updown", "T07")
+    ro.close()
+    assert not missing.parent.exists()
+    path = tmp_path / "registry.sqlite"
+    with TagRegistry(path) as rw:
+        rw.enroll(UID7, "updown", "T07")
+    before = path.read_bytes()
+    with TagRegistry(path, read_only=True) as ro:
+        assert ro.lookup(UID7) == Tag(UID7, "updown", "T07")
+        with pytest.raises(RegistryError, match="opened to read only"):
+            ro.forget(UID7)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["registry.sqlite"]
+
+
+def test_read_only_refuses_a_file_that_is_not_a_registry_untouched(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "other.sqlite"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE notes (text TEXT)")
+    conn.commit()
+    conn.close()
+    before = path.read_bytes()
+    with pytest.raises(RegistryError, match="is not an upref tag registry"):
+        TagRegistry(path, read_only=True)
+    assert path.read_bytes() == before

@@ -485,6 +485,8 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
         except GameLogError as e:
             print(f"upref play: {e}", file=sys.stderr)
             return 1
+        except KeyboardInterrupt:  # a second Ctrl-C while the table closed: quit all the same
+            status = 0
         print(saved_notice(game, log, args), file=sys.stderr)
         return status
     finally:
@@ -503,10 +505,10 @@ def _loop(game: Game, table: Table, console: Console, live_view: bool) -> int:
             elif not live_view:
                 print(verdict_line(v), flush=True)
 
-    table.on_reply = show
-    for inp, reply in table.replies:
-        show(inp, reply)
     try:
+        table.on_reply = show
+        for inp, reply in table.replies:
+            show(inp, reply)
         with keys() as key:
             if live_view:
                 with Live(render(game, table, private, kb), console=console, refresh_per_second=6) as live:

@@ -1,0 +1,148 @@
+"""What a person meets at a real table (issue 13, section 5), end to end through the simulated
+board: `make demo` keeps its game log and says how to replay it, a killed demo leaves no
+temporary folder, and `upref play` names the unfinished games, warns of an empty tag registry
+before the game starts and says, when it is left, that the game is saved and how to resume it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from upref.commands import demo
+from upref.sim.server import SimBoard
+from upref.store.gamelog import GameLog, list_games
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    (tmp_path / "tmp").mkdir(exist_ok=True)
+    return dict(
+        os.environ,
+        TMPDIR=str(tmp_path / "tmp"),
+        UPREF_DATA_DIR=str(tmp_path / "data"),
+        UPREF_RUNTIME_DIR=str(tmp_path / "run"),
+    )
+
+
+def _wait(cond: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(0.05)
+
+
+def _demo_folders(tmp_path: Path) -> list[Path]:
+    return sorted((tmp_path / "tmp").glob(demo.TEMP_PREFIX + "*"))
+
+
+def test_the_demo_keeps_its_log_in_the_data_folder_and_says_how_to_replay_it(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "upref", "demo", "--plain"],
+        capture_output=True, text=True, env=env, timeout=300, check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+    log = tmp_path / "data" / "demo.sqlite"
+    assert log.is_file()
+    (game,) = list_games(log)
+    assert game.status == "finished" and game.players == ("Ann", "Bob", "Cy")
+    last = done.stdout.strip().splitlines()[-1]
+    assert last == f"replay it: upref replay {log} --game {game.id}"
+    assert _demo_folders(tmp_path) == []  # the temporary folder went with the demo
+    replayed = subprocess.run(
+        [sys.executable, "-m", "upref", *last.removeprefix("replay it: upref ").split()],
+        capture_output=True, text=True, env=env, timeout=120, check=False,
+    )
+    assert replayed.returncode == 0, replayed.stderr
+    assert "Buddel King" in replayed.stdout
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_demo_killed_leaves_no_temporary_folder(tmp_path: Path, sig: signal.Signals) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "upref", "demo", "--plain"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(tmp_path),
+    )
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()  # the board is up and the cards enrolled
+        assert first.startswith("simulated board on "), first
+        assert len(_demo_folders(tmp_path)) == 1
+        proc.send_signal(sig)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert _demo_folders(tmp_path) == [], proc.stderr.read() if proc.stderr else ""
+    assert "Traceback" not in (proc.stderr.read() if proc.stderr else "")
+
+
+def test_the_folder_of_a_demo_killed_outright_is_swept_by_the_next(tmp_path: Path) -> None:
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    stale = tmp_path / f"{demo.TEMP_PREFIX}stale"
+    (stale / "flash").mkdir(parents=True)
+    (stale / "demo.pid").write_text(dead.stdout.strip())
+    alive = tmp_path / f"{demo.TEMP_PREFIX}alive"
+    alive.mkdir()
+    (alive / "demo.pid").write_text(str(os.getppid()))
+    other = tmp_path / f"{demo.TEMP_PREFIX}not-ours"
+    other.mkdir()  # no pid file: not a demo's, left alone
+    assert demo.sweep_stale_folders(tmp_path) == [stale]
+    assert not stale.exists() and alive.exists() and other.exists()
+
+
+def _play(board: SimBoard, tmp_path: Path, *argv: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "upref", "play", "updown", *argv, "--port", board.port, "--plain",
+         "--db", str(tmp_path / "games.sqlite"), "--registry", str(tmp_path / "registry.sqlite")],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env=_env(tmp_path),
+    )
+
+
+def test_play_names_open_games_warns_of_no_cards_and_says_how_to_resume(
+    make_board: Callable[..., SimBoard], tmp_path: Path
+) -> None:
+    db = tmp_path / "games.sqlite"
+    GameLog.create(db, game="updown", players=("Dan", "Eve"), seed=1).close()
+    GameLog.create(db, game="updown", players=("Fay", "Gus"), seed=2).close()
+    board = make_board(seed=5)
+    host = _play(board, tmp_path, "Ann", "Bob", "--seed", "3")
+    lines: list[str] = []
+    try:
+        assert host.stderr is not None
+        while not (lines and lines[-1].startswith("Up And Down: game 3 in")):
+            line = host.stderr.readline()
+            assert line, "\n".join(lines)  # play ended before the game started
+            lines.append(line.rstrip("\n"))
+        host.send_signal(signal.SIGINT)  # what Ctrl-C (or q) does
+        _, err = host.communicate(timeout=30)
+    finally:
+        if host.poll() is None:
+            host.kill()
+            host.wait()
+    lines += err.splitlines()
+    assert host.returncode == 0, lines
+    assert "Traceback" not in err
+    started = next(i for i, ln in enumerate(lines) if ln.startswith("Up And Down: game 3 in"))
+    before = "\n".join(lines[:started])
+    assert f"upref play: 2 games in {db} are unfinished" in before
+    for gid, names in ((1, "Dan, Eve"), (2, "Fay, Gus")):
+        assert f"game {gid}: Up And Down, {names}, started " in before
+        assert f"upref play updown --resume --game-id {gid} --db {db}" in before
+    assert "continue it and press e (end the game)" in before
+    assert "no Up And Down piece is enrolled in the tag registry" in before
+    assert "upref enroll updown" in before
+    assert lines[-1] == (
+        f"Game 3 is saved in {db}: `upref play updown --resume --db {db}` continues it where "
+        "it was."
+    )
+    assert not (tmp_path / "registry.sqlite").exists()  # play only reads the registry
