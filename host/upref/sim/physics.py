@@ -28,9 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from upref import paths
+from upref.board.codes import PAIR_COUNT
+from upref.link.protocol import POSITIONS
 
-HOLES = 10
-POSITIONS = 4
+HOLES = PAIR_COUNT  # one molehill per mole pair
 COLOURS = "RBYWK"
 COLOUR_NAMES = {"R": "red", "B": "blue", "Y": "yellow", "W": "white", "K": "black"}
 

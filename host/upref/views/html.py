@@ -1,0 +1,109 @@
+"""The scoreboard's blocks as HTML, for a page on the table's screen.
+
+Pure: a `Board` in, an HTML fragment out (every text escaped; no script, no style attribute:
+meanings become classes, which the page's own style sheet draws). The fragment starts with the
+two things a screen across the room must say at a glance, big: whose turn it is and the last
+verdict.
+
+Class names: `m-<meaning>` for a meaning (`m-turn`, `m-winner`, `m-illegal`, `m-hidden`,
+`m-strong`, `m-dim`, `m-title`), `c-<colour>` for a colour (the colour's name is always in the
+text too), `v-<kind>` for a verdict of that kind, `list` / `grid` for tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from html import escape
+
+from upref.views import blocks as b
+
+__all__ = ["render", "render_blocks"]
+
+
+def render(board: b.Board) -> str:
+    """A whole scoreboard: the big turn and last verdict, then the blocks."""
+    head = ['<header class="big">']
+    head.append(f'<p class="turn">{escape(board.turn or "")}</p>')
+    if board.last is not None:
+        head.append(
+            f'<p class="last v-{_cls(board.last.kind)}"><span class="label">'
+            f"{escape(board.last.label)}</span> {escape(board.last.text)}</p>"
+        )
+    head.append("</header>")
+    return "\n".join(head) + "\n" + render_blocks(board.blocks)
+
+
+def render_blocks(items: Iterable[b.Block]) -> str:
+    return "\n".join(_block(x) for x in items) + "\n"
+
+
+def _cls(text: str) -> str:
+    return "".join(ch if ch.isalnum() or ch == "-" else "-" for ch in text.lower())
+
+
+def _meaning(meaning: str | None) -> str:
+    if meaning is None:
+        return ""
+    if meaning.startswith("colour:"):
+        return f"c-{_cls(meaning.split(':', 1)[1])}"
+    if meaning.startswith("verdict:"):
+        return f"v-{_cls(meaning.split(':', 1)[1])}"
+    return f"m-{_cls(meaning)}"
+
+
+def _span(s: b.Span) -> str:
+    cls = _meaning(s.meaning)
+    text = escape(s.text)
+    return f'<span class="{cls}">{text}</span>' if cls else text
+
+
+def _block(x: b.Block) -> str:
+    if isinstance(x, b.Line):
+        return _line(x)
+    if isinstance(x, b.Table):
+        return _table(x)
+    if isinstance(x, b.Feed):
+        return _feed(x)
+    return _box(x)
+
+
+def _line(x: b.Line) -> str:
+    classes = " ".join(c for c in ("line", _meaning(x.meaning), "center" if x.align == "center" else "") if c)
+    return f'<p class="{classes}">{"".join(_span(s) for s in x.spans)}</p>'
+
+
+def _table(x: b.Table) -> str:
+    out = [f'<table class="{x.style}">']
+    if x.title:
+        out.append(f"<caption>{escape(x.title)}</caption>")
+    out.append("<thead><tr>")
+    for c in x.columns:
+        out.append(f'<th class="a-{c.align}">{escape(c.header)}</th>')
+    out.append("</tr></thead><tbody>")
+    for row in x.rows:
+        out.append("<tr>")
+        for c, s in zip(x.columns, row, strict=True):
+            cls = " ".join(k for k in (f"a-{c.align}", _meaning(s.meaning)) if k)
+            out.append(f'<td class="{cls}">{escape(s.text)}</td>')
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _feed(x: b.Feed) -> str:
+    out = ['<ol class="feed">']
+    for v in x.lines:
+        fix = f'<span class="fix">fix: {escape(v.correction)}</span>' if v.correction else ""
+        out.append(
+            f'<li class="v-{_cls(v.kind)}"><span class="label">{escape(v.label)}</span> '
+            f"{escape(v.text)}{fix}</li>"
+        )
+    out.append("</ol>")
+    return "".join(out)
+
+
+def _box(x: b.Box) -> str:
+    classes = " ".join(c for c in ("box", _meaning(x.meaning)) if c)
+    title = f"<h2>{escape(x.title)}</h2>" if x.title else ""
+    inner = "".join(_line(i) if isinstance(i, b.Line) else _table(i) for i in x.blocks)
+    return f'<section class="{classes}">{title}{inner}</section>'

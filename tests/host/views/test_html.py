@@ -1,0 +1,79 @@
+"""The scoreboard's blocks as HTML: every block kind, meanings as classes, colours named as well
+as coloured, every text escaped, the turn and the last verdict first, nothing a seat may not see
+(the same filter as every renderer: the frame's)."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+from scoreboard_cases import state_end, state_illegal, state_solved
+from upref.referee.status import INFO, TableStatus, Verdict
+from upref.views import html
+from upref.views.blocks import Board, Box, Column, Feed, FeedLine, Span, Table, colour, line
+from upref.views.scoreboard import scoreboard
+from upref.views.updown import PANEL
+
+
+class Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def parse(fragment: str) -> Text:
+    t = Text()
+    t.feed(fragment)
+    t.close()
+    return t
+
+
+def test_each_block_kind_and_its_meanings() -> None:
+    board = Board(
+        "x", "upref — X", "Ann's turn", FeedLine("illegal", "ILLEGAL M-2", "Wrong <hole>", "Move it"),
+        (
+            line("Title", meaning="title"),
+            line(Span("TO FIX ", "illegal"), " do <this> & that"),
+            Table((Column("P"), Column("n", "right")), ((Span("Ann", "turn"), Span("3")),), style="list"),
+            Table((Column("hole"), Column("1", "center")), ((Span("up"), Span("red", colour("red"))),), "Molehills", "grid"),
+            Feed((FeedLine("ok", "ok", "fine"), FeedLine("illegal", "ILLEGAL M-1", "no", "turn it back"))),
+            Box((line("Ann wins", meaning="strong", align="center"),), meaning="winner"),
+        ),
+    )
+    out = html.render(board)
+    assert out.index('class="turn"') < out.index('class="line m-title"')
+    assert '<p class="last v-illegal"><span class="label">ILLEGAL M-2</span> Wrong &lt;hole&gt;</p>' in out
+    assert '<span class="m-illegal">TO FIX </span> do &lt;this&gt; &amp; that' in out
+    assert '<td class="a-left m-turn">Ann</td>' in out and '<td class="a-right">3</td>' in out
+    assert '<table class="grid"><caption>Molehills</caption>' in out
+    assert '<td class="a-center c-red">red</td>' in out  # coloured, and named
+    assert '<li class="v-illegal"><span class="label">ILLEGAL M-1</span> no<span class="fix">fix: turn it back</span></li>' in out
+    assert '<section class="box m-winner"><p class="line m-strong center">Ann wins</p></section>' in out
+    parsed = parse(out)
+    assert "script" not in parsed.tags and "style" not in out
+
+
+def test_a_real_scoreboard_says_whose_turn_and_what_just_happened_first() -> None:
+    s = state_illegal()
+    out = html.render(s.board())
+    big = out.split("</header>")[0]
+    assert "Ann&#x27;s turn: turned 2/3 (holes 4 and 7)." in big
+    assert "ILLEGAL M-1" in big and "already turned this turn" in big
+    cells = re.findall(r'<td class="a-center (c-\w+)">(\w+)</td>', out)
+    assert len(cells) == 10 and all(cls == f"c-{name}" for cls, name in cells)
+    s = state_end()
+    assert "Buddel King: Ann with 2 shovels" in html.render(s.board())
+
+
+def test_a_verdict_for_one_seat_never_reaches_the_page() -> None:
+    s = state_solved()
+    status = TableStatus(verdicts=(Verdict(INFO, "SECRET for Bob", seat=1),))
+    out = html.render(scoreboard(s.view(), status, PANEL))
+    assert "SECRET" not in out
