@@ -143,7 +143,7 @@ class KeyOffer:
 
 def all_reasons(head: str, reasons: Sequence[Verdict]) -> Verdict:
     """One verdict for something refused for several reasons at once: it names every reason,
-    numbered, one sentence each, in the order given (each game documents the order it gives them in), each with
+    numbered, one sentence each, in the order given (each game documents its order), each with
     its rule; its correction lists every correction in that order; its kind and rule are the
     first reason's. One reason is returned as it is.
 
