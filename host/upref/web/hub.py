@@ -1,0 +1,119 @@
+"""What the page shows now, and who is watching.
+
+The referee's thread `publish`es each new picture (the public scoreboard as HTML, and each
+seat's own page); the web server's loop hands it to every viewer. A viewer's queue is bounded:
+one that falls behind is dropped (its browser reconnects and gets the latest picture at once),
+so a slow or stalled viewer never slows the referee or the other viewers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+__all__ = ["QUEUE", "Hub", "Picture", "Viewer"]
+
+QUEUE = 8
+"""Pictures a viewer may have waiting before it counts as stalled and is dropped."""
+
+
+@dataclass(frozen=True)
+class Picture:
+    """One state of the page: `version` changes with every picture (a new game changes its
+    first part), `title` for the browser's tab, `public` the table's scoreboard as HTML, and
+    `private` each seat's own blocks as HTML (never sent without that seat's token)."""
+
+    version: str
+    title: str
+    public: str
+    private: Mapping[int, str] = field(default_factory=dict)
+
+    def message(self, seat: int | None) -> str:
+        """The SSE data for a viewer: JSON with the version, title and the HTML to show."""
+        body = self.public if seat is None else self.private.get(seat, "") + self.public
+        return json.dumps({"version": self.version, "title": self.title, "html": body})
+
+
+class Viewer:
+    """One open page: the pictures waiting for it, and whether it was dropped."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=QUEUE)
+        self.dropped = False
+
+
+class Hub:
+    """The latest picture and the viewers, shared by the referee's thread and the server's loop.
+
+    :param seats: the players' names; each seat gets an unguessable token for its own page.
+    """
+
+    def __init__(self, seats: tuple[str, ...] = ()) -> None:
+        self.tokens: dict[str, int] = {secrets.token_urlsafe(18): s for s in range(len(seats))}
+        self.seats = seats
+        self._lock = threading.Lock()
+        self._latest: Picture | None = None
+        self._viewers: set[Viewer] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.dropped = 0
+
+    def token_of(self, seat: int) -> str:
+        return next(t for t, s in self.tokens.items() if s == seat)
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token opens, or None for a wrong one (compared in constant time)."""
+        found = None
+        for t, s in self.tokens.items():
+            if secrets.compare_digest(t, token):
+                found = s
+        return found
+
+    @property
+    def latest(self) -> Picture | None:
+        with self._lock:
+            return self._latest
+
+    @property
+    def viewers(self) -> int:
+        return len(self._viewers)
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The server's loop, on which viewers are fed."""
+        self._loop = loop
+
+    def publish(self, picture: Picture) -> None:
+        """A new picture, from any thread; returns at once."""
+        with self._lock:
+            self._latest = picture
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._fan_out, picture)
+
+    def join(self, seat: int | None) -> Viewer:
+        """A new viewer (on the server's loop), given the latest picture at once."""
+        v = Viewer(seat)
+        self._viewers.add(v)
+        latest = self.latest
+        if latest is not None:
+            v.queue.put_nowait(latest.message(seat))
+        return v
+
+    def leave(self, v: Viewer) -> None:
+        self._viewers.discard(v)
+
+    def _fan_out(self, picture: Picture) -> None:
+        for v in list(self._viewers):
+            try:
+                v.queue.put_nowait(picture.message(v.seat))
+            except asyncio.QueueFull:  # stalled: drop it; its browser reconnects
+                v.dropped = True
+                self.dropped += 1
+                self._viewers.discard(v)
+                while not v.queue.empty():
+                    v.queue.get_nowait()
+                v.queue.put_nowait("")  # tells its connection to close

@@ -1,0 +1,244 @@
+"""The page's server: aiohttp, in a thread of its own, with Server-Sent Events.
+
+    server = WebScoreboard(hub, "127.0.0.1", 8765).start()   # prints nothing; .url says where
+    hub.publish(Picture(...))                                  # from the referee's thread
+    server.stop()
+
+Routes (GET and HEAD only; nothing changes the game):
+
+- `/` the table's page; `/events` its live pictures (SSE, event "board");
+- `/seat/<token>` one seat's own page and `/seat/<token>/events`; a wrong token gets 404 and
+  nothing else;
+- `/static/<file>` the style sheet and the script (no external fonts or scripts).
+
+Every answer carries a strict content security policy (no inline script, nothing from
+elsewhere); private pages are never cached. Each SSE stream starts with the latest picture and
+tells the browser to reconnect after a second, so a page survives the server restarting and is
+never stale after a new game (each picture replaces the whole page).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import threading
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from upref.web.hub import Hub
+
+__all__ = ["DEFAULT_ADDRESS", "WebScoreboard", "is_loopback", "parse_address"]
+
+DEFAULT_ADDRESS = "127.0.0.1:8765"
+HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+NO_STORE = {"Cache-Control": "no-store, private", "Pragma": "no-cache"}
+STATIC = {"scoreboard.css": "text/css", "page.js": "text/javascript"}
+KEEPALIVE_S = 15.0
+
+
+def parse_address(text: str | None) -> tuple[str, int]:
+    """'0.0.0.0:8080' / ':8080' / '192.168.1.5' -> (host, port); default 127.0.0.1:8765.
+
+    :raises ValueError: naming what is wrong with it.
+    """
+    text = (text or DEFAULT_ADDRESS).strip()
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host, port = text, "8765"
+    host = host.strip("[]") or "127.0.0.1"
+    try:
+        number = int(port)
+    except ValueError:
+        raise ValueError(f"not an address: {text!r}; give HOST:PORT, e.g. 0.0.0.0:8765") from None
+    if not 0 < number < 65536:
+        raise ValueError(f"port {number} is out of range 1..65535")
+    return host, number
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _page(title: str, events: str) -> str:
+    return (
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        f"<title>{title}</title><link rel=\"stylesheet\" href=\"/static/scoreboard.css\">"
+        "<script src=\"/static/page.js\" defer></script></head>"
+        f"<body><p id=\"link\" class=\"link\">connecting…</p><main id=\"board\" data-events=\"{events}\">"
+        "</main></body></html>\n"
+    )
+
+
+class WebScoreboard:
+    """The page's server in a thread of its own.
+
+    :raises OSError: from `start` when the address cannot be bound (in use, not ours).
+    """
+
+    def __init__(self, hub: Hub, host: str = "127.0.0.1", port: int = 8765) -> None:
+        self.hub = hub
+        self.host = host
+        self.port = port
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runner: web.AppRunner | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._stopping: asyncio.Event | None = None
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
+
+    def seat_url(self, seat: int) -> str:
+        return f"{self.url}seat/{self.hub.token_of(seat)}"
+
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[_headers])
+        app.router.add_get("/", self._index)
+        app.router.add_get("/events", self._events)
+        app.router.add_get("/seat/{token}", self._seat_page)
+        app.router.add_get("/seat/{token}/events", self._seat_events)
+        app.router.add_get("/static/{name}", self._static)
+        return app
+
+    def start(self) -> WebScoreboard:
+        self._thread = threading.Thread(target=self._run, name="upref-web", daemon=True)
+        self._thread.start()
+        self._ready.wait(10)
+        if self._error is not None:
+            raise self._error
+        return self
+
+    def stop(self) -> None:
+        loop, stopping = self._loop, self._stopping
+        if loop is not None and stopping is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(stopping.set)
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+    def __enter__(self) -> WebScoreboard:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # --- the loop --------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        try:
+            loop.run_until_complete(self._serve())
+        except BaseException as exc:  # reported to start(), never lost
+            self._error = exc
+            self._ready.set()
+        finally:
+            loop.close()
+
+    async def _serve(self) -> None:
+        self._stopping = asyncio.Event()
+        self.hub.bind(asyncio.get_running_loop())
+        runner = web.AppRunner(self.app(), handle_signals=False, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
+        try:
+            await site.start()
+        except OSError:
+            await runner.cleanup()
+            raise
+        if self.port == 0:
+            server = site._server  # the port the system chose
+            assert server is not None
+            self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        self._runner = runner
+        self._ready.set()
+        await self._stopping.wait()
+        await runner.cleanup()
+
+    # --- handlers --------------------------------------------------------------------------
+
+    async def _index(self, _request: web.Request) -> web.Response:
+        latest = self.hub.latest
+        title = latest.title if latest else "upref"
+        return web.Response(text=_page(title, "/events"), content_type="text/html")
+
+    async def _seat_page(self, request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        if self.hub.seat_of(token) is None:
+            raise web.HTTPNotFound(text="not found")
+        latest = self.hub.latest
+        title = latest.title if latest else "upref"
+        return web.Response(
+            text=_page(title, f"/seat/{token}/events"), content_type="text/html", headers=NO_STORE
+        )
+
+    async def _static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in STATIC:
+            raise web.HTTPNotFound(text="not found")
+        body = resources.files("upref.web").joinpath("static", name).read_text(encoding="utf-8")
+        return web.Response(text=body, content_type=STATIC[name])
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        return await self._stream(request, None)
+
+    async def _seat_events(self, request: web.Request) -> web.StreamResponse:
+        seat = self.hub.seat_of(request.match_info["token"])
+        if seat is None:
+            raise web.HTTPNotFound(text="not found")
+        return await self._stream(request, seat)
+
+    async def _stream(self, request: web.Request, seat: int | None) -> web.StreamResponse:
+        headers = {**HEADERS, "Content-Type": "text/event-stream", "Cache-Control": "no-store"}
+        resp = web.StreamResponse(headers=headers)
+        await resp.prepare(request)
+        viewer = self.hub.join(seat)
+        try:
+            await resp.write(b"retry: 1000\n\n")
+            while True:
+                try:
+                    data = await asyncio.wait_for(viewer.queue.get(), KEEPALIVE_S)
+                except TimeoutError:
+                    await resp.write(b": keep-alive\n\n")
+                    continue
+                if not data:  # dropped for falling behind
+                    break
+                await resp.write(f"event: board\ndata: {data}\n\n".encode())
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self.hub.leave(viewer)
+        with contextlib.suppress(ConnectionResetError):
+            await resp.write_eof()
+        return resp
+
+
+@web.middleware
+async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
+    try:
+        resp: web.StreamResponse = await handler(request)
+    except web.HTTPException as exc:
+        exc.headers.update(HEADERS)
+        raise
+    if not resp.prepared:
+        resp.headers.update(HEADERS)
+    return resp

@@ -1,0 +1,33 @@
+// upref's scoreboard page: follows the live pictures of /events (or a seat's own stream) and
+// replaces the whole board with each one, so a new game never leaves a stale page. The browser's
+// EventSource reconnects by itself when the server restarts; the line at the top says so.
+"use strict";
+(function () {
+  const board = document.getElementById("board");
+  const link = document.getElementById("link");
+  const url = board.getAttribute("data-events");
+  let version = "";
+  function status(text, cls) {
+    link.textContent = text;
+    link.className = "link " + cls;
+  }
+  function connect() {
+    const source = new EventSource(url);
+    source.addEventListener("open", function () { status("live", "live"); });
+    source.addEventListener("board", function (event) {
+      const picture = JSON.parse(event.data);
+      version = picture.version;
+      document.title = picture.title;
+      board.innerHTML = picture.html;  // escaped by the server's renderer
+      board.setAttribute("data-version", version);
+      status("live", "live");
+    });
+    source.addEventListener("error", function () {
+      status("reconnecting to the referee…", "lost");
+      if (source.readyState === EventSource.CLOSED) {
+        setTimeout(connect, 1000);
+      }
+    });
+  }
+  connect();
+})();
