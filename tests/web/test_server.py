@@ -130,3 +130,12 @@ def test_addresses() -> None:
         parse_address("host:port")
     assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5")
+
+
+def test_web_takes_an_address_only_when_one_follows() -> None:
+    from upref.commands.play import web_argv
+
+    assert web_argv(["updown", "--web", "Ann", "Bob"]) == ["updown", "--web=127.0.0.1:8765", "Ann", "Bob"]
+    assert web_argv(["updown", "--web", "0.0.0.0:9000", "Ann"]) == ["updown", "--web", "0.0.0.0:9000", "Ann"]
+    assert web_argv(["updown", "Ann", "--web"]) == ["updown", "Ann", "--web=127.0.0.1:8765"]
+    assert web_argv(["updown", "--web", ":8080", "Ann"])[2] == ":8080"

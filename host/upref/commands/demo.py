@@ -32,7 +32,14 @@ from rich.console import Console
 from rich.live import Live
 
 from upref.board.codes import CodeTable
-from upref.commands.play import parse_for_game, render, scoreboard_for, verdict_line
+from upref.commands.play import (
+    parse_for_game,
+    render,
+    scoreboard_for,
+    start_page,
+    verdict_line,
+    web_argv,
+)
 from upref.demos.base import uids_for
 from upref.link.connection import Link
 from upref.paths import data_dir, pid_alive
@@ -45,6 +52,8 @@ from upref.store.gamelog import GameLog
 from upref.store.tags import TagRegistry
 from upref.table import Table
 from upref.views import plain
+from upref.web.live import LivePage
+from upref.web.server import DEFAULT_ADDRESS
 
 __all__ = ["enrol_all", "log_path", "main", "run_game", "sweep_stale_folders"]
 
@@ -69,6 +78,13 @@ def _parser(
     ap.add_argument("--backend", choices=("cpython", "micropython"), default="cpython")
     ap.add_argument("--seed", type=int, help="the board's and the game's seed (default: the demo's own)")
     ap.add_argument("--plain", action="store_true", help="print lines even on a terminal")
+    ap.add_argument(
+        "--web",
+        nargs="?",
+        const=DEFAULT_ADDRESS,
+        metavar="ADDR",
+        help=f"also serve the scoreboard as a live web page (default address {DEFAULT_ADDRESS})",
+    )
     if game is not None:
         game.add_options(ap)
     return ap
@@ -116,7 +132,7 @@ def _ended_by_signals() -> Iterator[None]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args_in = list(sys.argv[1:] if argv is None else argv)
+    args_in = web_argv(list(sys.argv[1:] if argv is None else argv))
     try:
         game, args = parse_for_game(args_in, _parser)
     except UnknownGame as e:
@@ -186,15 +202,27 @@ def run_game(
     )
     referee.attach(log)
     lines: list[str] = []
+    page: LivePage | None = None
 
     def note(_inp: Input, reply: Reply) -> None:
         for v in reply.public:
             lines.append(verdict_line(v))
             if not live_view:
                 print("   " + verdict_line(v), flush=True)
+        if page is not None:
+            page.update()
 
     table = Table(link, referee, codes, on_reply=note)
     table.wait_for_picture()
+    address = getattr(args, "web", None)
+    if address is not None:
+        try:
+            page = start_page(game, table, address, players, str(log.game_id))
+        except (ValueError, OSError) as e:
+            print(f"upref demo: cannot serve the page at {address}: {e}", file=sys.stderr)
+            table.close()
+            log.close()
+            return 1
     say: Callable[[str], None] = (lambda s: None) if live_view else (lambda s: print(s, flush=True))
     say(
         f"simulated board on {board.port}; {len(uid_of)} {game.title} pieces enrolled; "
@@ -222,6 +250,8 @@ def run_game(
                 break
         table.pump(1.0)
     table.close()
+    if page is not None:
+        page.stop()
     view = referee.view(None)
     if not live_view and view is not None:
         print()

@@ -51,6 +51,8 @@ from upref.text import count
 from upref.views import plain, terminal
 from upref.views.blocks import Board
 from upref.views.scoreboard import scoreboard, waiting_board
+from upref.web.live import LivePage, looks_like_address
+from upref.web.server import DEFAULT_ADDRESS
 
 __all__ = ["KeyBoard", "main", "open_table", "render", "scoreboard_for", "verdict_line"]
 
@@ -81,6 +83,13 @@ def _parser(
     ap.add_argument("--db", type=Path, help="games database (default: the user's data folder)")
     ap.add_argument("--registry", type=Path, help="tag registry (default: the user's data folder)")
     ap.add_argument("--plain", action="store_true", help="print verdicts as lines, no live scoreboard")
+    ap.add_argument(
+        "--web",
+        nargs="?",
+        const=DEFAULT_ADDRESS,
+        metavar="ADDR",
+        help=f"also serve the scoreboard as a live web page (default address {DEFAULT_ADDRESS})",
+    )
     if game is not None:
         game.add_options(ap)
     return ap
@@ -304,6 +313,40 @@ CONFIRM: dict[str, str] = {"e": "End the game now? y ends it, Enter or n plays o
 YES = ("y", "yes")
 
 
+@dataclass(frozen=True)
+class LocalKey:
+    """A key the host itself answers (no input for the referee): it asks `prompt` with
+    `default()` offered, and `act(answer)` returns the text to show to one player only."""
+
+    key: str
+    label: str
+    prompt: str
+    default: Callable[[], str]
+    act: Callable[[str], str]
+
+
+def page_key(page: LivePage, table: Table, private: list[str]) -> LocalKey:
+    """w: the link to one player's own page, shown in the panel for one player's eyes only."""
+
+    def default() -> str:
+        view = table.referee.view(None)
+        if view is not None and view.to_move is not None:
+            return view.names[view.to_move]
+        return page.hub.seats[0] if page.hub.seats else ""
+
+    def act(answer: str) -> str:
+        names = [n.lower() for n in page.hub.seats]
+        if answer.strip().lower() not in names:
+            text = f"No player {answer!r}: the players are {', '.join(page.hub.seats)}."
+        else:
+            seat = names.index(answer.strip().lower())
+            text = f"{page.hub.seats[seat]}'s own page (for your eyes only): {page.seat_url(seat)}"
+        private[:] = [text]
+        return text
+
+    return LocalKey("w", "a player's own web page", "Whose page?", default, act)
+
+
 @dataclass
 class KeyBoard:
     """Keys at the host: a key the referee offers sends its input; one with a prompt first
@@ -315,6 +358,8 @@ class KeyBoard:
     typed: str = ""
     notes: list[str] = field(default_factory=list)
     confirming: bool = False
+    local: tuple[LocalKey, ...] = ()
+    asking_local: LocalKey | None = None
 
     def offers(self) -> tuple[KeyOffer, ...]:
         return self.table.referee.keys_now()
@@ -323,21 +368,48 @@ class KeyBoard:
         """(key, what it does) for the scoreboard's last line."""
         if self.asking is not None and self.confirming:
             return (("y", self.asking.label), ("Enter", "play on"))
-        if self.asking is not None:
+        if self.asking is not None or self.asking_local is not None:
             return (("Enter", f"send {self.answer()!r}"), ("Esc", "cancel"))
-        return (*((o.key, o.label) for o in self.offers()), (QUIT, "quit"))
+        return (
+            *((o.key, o.label) for o in self.offers()),
+            *((k.key, k.label) for k in self.local),
+            (QUIT, "quit"),
+        )
 
     def answer(self) -> str:
-        return self.typed if self.typed else (self.asking.default or "") if self.asking else ""
+        if self.typed:
+            return self.typed
+        if self.asking_local is not None:
+            return self.asking_local.default()
+        return (self.asking.default or "") if self.asking else ""
 
     def prompt_line(self) -> str | None:
+        if self.asking_local is not None:
+            return f"{self.asking_local.prompt} [{self.asking_local.default()}] > {self.typed}"
         if self.asking is None:
             return None
         return f"{self.asking.prompt} [{self.asking.default or ''}] > {self.typed}"
 
+    def _press_local(self, k: str) -> None:
+        lk = self.asking_local
+        assert lk is not None
+        if k in ("\r", "\n"):
+            answer = self.answer()
+            self.asking_local, self.typed = None, ""
+            lk.act(answer)  # shows its text to one player only (the private panel)
+        elif k == "\x1b":
+            self.asking_local, self.typed = None, ""
+        elif k in ("\x7f", "\b"):
+            self.typed = self.typed[:-1]
+        elif k.isprintable():
+            self.typed += k
+
     def press(self, k: str) -> bool:
         """One key; False for quit."""
         self.notes.clear()  # a note lasts until the next key
+        if self.asking_local is not None:
+            self._press_local(k)
+            return True
         if self.asking is not None:
             offer = self.asking
             if self.confirming and k.lower() in YES + ("n",) and not self.typed:
@@ -361,6 +433,10 @@ class KeyBoard:
             return True
         if k == QUIT:
             return False
+        for lk in self.local:
+            if lk.key == k:
+                self.asking_local, self.typed = lk, ""
+                return True
         for offer in self.offers():
             if offer.key == k:
                 if offer.key in CONFIRM and offer.prompt is None:
@@ -424,8 +500,30 @@ def keys() -> Iterator[Callable[[], str | None]]:
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
 
 
+def web_argv(argv: list[str]) -> list[str]:
+    """`--web` followed by a player's name (not an address) means the default address."""
+    out = list(argv)
+    for i, word in enumerate(out):
+        if word == "--web" and (i + 1 == len(out) or not looks_like_address(out[i + 1])):
+            out[i] = f"--web={DEFAULT_ADDRESS}"
+    return out
+
+
+def start_page(
+    game: Game, table: Table, address: str, players: tuple[str, ...], session: str
+) -> LivePage:
+    """The live page, served; its URL printed.
+
+    :raises ValueError: for an address that is not one.
+    :raises OSError: when it cannot be served there.
+    """
+    page = LivePage(game, table, address, players, session)
+    page.start()
+    return page
+
+
 def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] = Link) -> int:
-    args_in = list(sys.argv[1:] if argv is None else argv)
+    args_in = web_argv(list(sys.argv[1:] if argv is None else argv))
     try:
         game, args = parse(args_in)
     except UnknownGame as e:
@@ -480,13 +578,24 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
             return 2
         print(f"{game.title}: game {log.game_id} in {log.path}", file=sys.stderr)
         live = console.is_terminal and not args.plain
+        page: LivePage | None = None
+        if args.web is not None:
+            try:
+                page = start_page(game, table, args.web, log.header.players, str(log.game_id))
+            except (ValueError, OSError) as e:
+                print(f"upref play: cannot serve the page at {args.web}: {e}", file=sys.stderr)
+                table.close()
+                return 1
         try:
-            status = _loop(game, table, console, live)
+            status = _loop(game, table, console, live, page)
         except GameLogError as e:
             print(f"upref play: {e}", file=sys.stderr)
             return 1
         except KeyboardInterrupt:  # a second Ctrl-C while the table closed: quit all the same
             status = 0
+        finally:
+            if page is not None:
+                page.stop()
         print(saved_notice(game, log, args), file=sys.stderr)
         return status
     finally:
@@ -494,9 +603,13 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
         registry.close()
 
 
-def _loop(game: Game, table: Table, console: Console, live_view: bool) -> int:
+def _loop(
+    game: Game, table: Table, console: Console, live_view: bool, page: LivePage | None = None
+) -> int:
     private: list[str] = []
     kb = KeyBoard(table)
+    if page is not None:
+        kb.local = (page_key(page, table, private),)
 
     def show(_inp: Input, reply: Reply) -> None:
         for v in reply.verdicts:
@@ -504,6 +617,8 @@ def _loop(game: Game, table: Table, console: Console, live_view: bool) -> int:
                 private[:] = [verdict_line(v)]
             elif not live_view:
                 print(verdict_line(v), flush=True)
+        if page is not None:
+            page.update()
 
     try:
         table.on_reply = show

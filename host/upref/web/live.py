@@ -1,0 +1,95 @@
+"""The live page while a game runs: `upref play --web` and `upref demo --web`.
+
+`LivePage` serves the page (`upref.web.server`) and, after every reply of the referee, draws the
+table's scoreboard and each seat's own screen as HTML and publishes them (`upref.web.hub`). It
+only reads the referee; the page changes nothing.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from typing import TextIO
+
+import segno
+
+from upref.plugins.base import Game
+from upref.table import Table
+from upref.views import html
+from upref.views.scoreboard import scoreboard, waiting_board
+from upref.web.hub import Hub, Picture
+from upref.web.server import WebScoreboard, is_loopback, parse_address
+
+__all__ = ["LivePage", "looks_like_address"]
+
+
+def looks_like_address(text: str) -> bool:
+    """Whether a word after `--web` is its address (host:port, :port, an IP) rather than a
+    player's name."""
+    try:
+        host, _ = parse_address(text)
+    except ValueError:
+        return False
+    return ":" in text or host.replace(".", "").isdigit()
+
+
+class LivePage:
+    """The page of one session at the table.
+
+    :param address: HOST:PORT to serve on (`upref.web.server.parse_address`).
+    :param session: names this session in each picture's version (the log's game id), so that a
+        page never mixes two sessions.
+    :raises ValueError: for an address that is not one.
+    """
+
+    def __init__(self, game: Game, table: Table, address: str | None, players: tuple[str, ...], session: str) -> None:
+        self.game = game
+        self.table = table
+        self.session = session
+        host, port = parse_address(address)
+        self.hub = Hub(players)
+        self.server = WebScoreboard(self.hub, host, port)
+        self._count = itertools.count()
+
+    def start(self, out: TextIO = sys.stderr) -> None:
+        """Serve the page and say where (a QR code for phones when it is not on loopback).
+
+        :raises OSError: when the address cannot be served (in use, not this machine's).
+        """
+        self.server.start()
+        self.update()
+        print(f"The scoreboard page: {self.server.url}", file=out)
+        if not is_loopback(self.server.host):
+            print(
+                f"Warning: the page is served to every machine that reaches {self.server.host} "
+                "(your whole network). It is read-only; each player's own page needs that "
+                "player's token (key w).",
+                file=out,
+            )
+            segno.make(self.server.url, error="m").terminal(out=out, compact=True)
+
+    def seat_url(self, seat: int) -> str:
+        return self.server.seat_url(seat)
+
+    def update(self) -> None:
+        """Publish the table as it is now."""
+        ref = self.table.referee
+        view = ref.view(None)
+        status = ref.status()
+        if view is None:
+            board = waiting_board(self.game.name, self.game.title, status)
+            number = 0
+        else:
+            board = scoreboard(view, status, self.game.panel)
+            number = ref.engine.game_number if ref.engine is not None else 0
+        private: dict[int, str] = {}
+        if view is not None:
+            for seat in range(len(view.names)):
+                seen = ref.view(seat)
+                if seen is not None:
+                    private[seat] = html.render_blocks(self.game.panel.private(seen))
+        version = f"{self.session}:{number}:{next(self._count)}"
+        self.hub.publish(Picture(version, board.title, html.render(board), private))
+
+    def stop(self) -> None:
+        self.server.stop()
