@@ -106,6 +106,14 @@ class Hub:
     def leave(self, v: Viewer) -> None:
         self._viewers.discard(v)
 
+    def close_viewers(self) -> None:
+        """Tell every open stream to end (on the server's loop): the server is stopping."""
+        for v in list(self._viewers):
+            self._viewers.discard(v)
+            while not v.queue.empty():
+                v.queue.get_nowait()
+            v.queue.put_nowait("")
+
     def _fan_out(self, picture: Picture) -> None:
         for v in list(self._viewers):
             try:

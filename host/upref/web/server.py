@@ -157,7 +157,9 @@ class WebScoreboard:
     async def _serve(self) -> None:
         self._stopping = asyncio.Event()
         self.hub.bind(asyncio.get_running_loop())
-        runner = web.AppRunner(self.app(), handle_signals=False, access_log=None)
+        runner = web.AppRunner(
+            self.app(), handle_signals=False, access_log=None, shutdown_timeout=2.0
+        )
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
         try:
@@ -172,6 +174,7 @@ class WebScoreboard:
         self._runner = runner
         self._ready.set()
         await self._stopping.wait()
+        self.hub.close_viewers()  # open streams end now: browsers reconnect to the next server
         await runner.cleanup()
 
     # --- handlers --------------------------------------------------------------------------

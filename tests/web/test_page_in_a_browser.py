@@ -1,0 +1,70 @@
+"""The page in a real browser (headless Chromium): it follows the game live, shows whose turn it
+is and the last verdict, survives the server restarting, is replaced whole by a new game, keeps
+private pages private, and a wrong token gets nothing."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from browser import chromium
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+from upref.web.hub import Hub, Picture
+from upref.web.server import WebScoreboard
+
+SHOTS = Path(__file__).resolve().parents[1] / "screenshots"
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    with chromium() as d:
+        yield d
+
+
+def _text(d: object) -> str:
+    return d.find_element(By.TAG_NAME, "body").text  # type: ignore[attr-defined]
+
+
+def _until(d: object, cond: Callable[[object], bool], what: str, timeout: float = 10) -> None:
+    WebDriverWait(d, timeout).until(cond, f"timed out waiting for {what}")
+
+
+def test_the_page_follows_restarts_and_new_games(browser: object) -> None:
+    d = browser
+    port = _free_port()
+    hub = Hub(("Ann", "Bob"))
+    hub.publish(Picture("g1:1:0", "upref — X", '<header class="big"><p class="turn">Ann to move</p></header><p>PIC-0</p>',
+                        {0: "<p>ANN-SECRET</p>"}))
+    server = WebScoreboard(hub, "127.0.0.1", port).start()
+    try:
+        d.get(server.url)  # type: ignore[attr-defined]
+        _until(d, lambda d: "PIC-0" in _text(d), "the first picture")
+        assert "Ann to move" in _text(d) and "ANN-SECRET" not in d.page_source  # type: ignore[attr-defined]
+        hub.publish(Picture("g1:1:1", "upref — X", "<p>PIC-1</p>"))
+        _until(d, lambda d: "PIC-1" in _text(d) and "PIC-0" not in _text(d), "the next picture")
+        server.stop()
+        _until(d, lambda d: "reconnecting" in _text(d), "the page to notice the server gone")
+        hub.publish(Picture("g2:1:0", "upref — X", "<p>NEW GAME</p>"))  # while it is down
+        server = WebScoreboard(hub, "127.0.0.1", port).start()
+        _until(d, lambda d: "NEW GAME" in _text(d) and "PIC-1" not in _text(d), "the page back after a restart")
+        assert "live" in _text(d)
+        # a seat's own page, and a wrong token
+        d.get(server.seat_url(0))  # type: ignore[attr-defined]
+        hub.publish(Picture("g2:1:1", "upref — X", "<p>PUBLIC</p>", {0: "<p>ANN-SECRET</p>", 1: "<p>BOB-SECRET</p>"}))
+        _until(d, lambda d: "ANN-SECRET" in _text(d), "Ann's own page")
+        assert "BOB-SECRET" not in d.page_source  # type: ignore[attr-defined]
+        d.get(f"{server.url}seat/wrong-token")  # type: ignore[attr-defined]
+        assert "SECRET" not in d.page_source and "PUBLIC" not in d.page_source  # type: ignore[attr-defined]
+    finally:
+        server.stop()
