@@ -4,9 +4,7 @@ private pages private, and a wrong token gets nothing."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 from browser import chromium
@@ -14,8 +12,6 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 from upref.web.hub import Hub, Picture
 from upref.web.server import WebScoreboard
-
-SHOTS = Path(__file__).resolve().parents[1] / "screenshots"
 
 
 def _free_port() -> int:
