@@ -367,8 +367,7 @@ class UpturnReferee(Referee):
             return True
         if name == "gift":
             if eng.phase not in (TWIN, GIFT):
-                self._refuse(IllegalMoveError("gift", "No gift is open now."), out)
-                return True
+                return False  # no gift is open: the key means nothing now
             try:
                 split = parse_gift(arg, eng.players, eng.gifts, eng.next_seat())
             except ValueError as exc:
