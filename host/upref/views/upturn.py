@@ -23,6 +23,7 @@ from upref.views.blocks import (
     Block,
     Box,
     Column,
+    Line,
     Span,
     Table,
     colour,
@@ -64,6 +65,8 @@ class UpturnPanel:
         return " · ".join(parts)
 
     def need(self, view: UpturnView) -> str:
+        if view.phase == "over":
+            return "the game is over"
         if view.last_number is None:
             return "the Starting tile is to be turned up"
         if view.direction is None:
@@ -86,7 +89,9 @@ class UpturnPanel:
             return f"{name} is laying a Twin run, then gives up to {count(view.gifts, 'tile')}."
         if view.phase == "gift":
             return f"{name} may give {count(view.gifts, 'tile')} from the pool."
-        way = {"up": "higher than", "down": "lower than"}.get(view.direction or "", "against")
+        way = {"up": "higher than", "down": "lower than"}.get(
+            view.direction or "", "the first move, against"
+        )
         return f"{name}'s turn: {way} {view.last_number}."
 
     def body(self, view: UpturnView) -> Sequence[Block]:
@@ -154,9 +159,15 @@ class UpturnPanel:
             raise ValueError("the private panel needs one seat's view, UpturnGame.view(seat)")
         me = view.players[view.seat]
         title = f"{me.name} — your rack (keep it to yourself)"
-        blocks: list[Block] = [line(f"You hold {count(me.tiles, 'tile')} by the count.", meaning=STRONG)]
+        blocks: list[Line | Table] = [
+            line(f"You hold {count(me.tiles, 'tile')} by the count.", meaning=STRONG)
+        ]
         if view.rack:
-            blocks.append(line("Your tiles: ", *(_tile_span(t) for t in view.rack)))
+            spans: list[str | Span] = ["Your tiles: "]
+            for i, t in enumerate(view.rack):
+                spans += [" · "] if i else []
+                spans.append(_tile_span(t))
+            blocks.append(line(*spans))
         if view.rack_unknown:
             blocks.append(
                 line(
@@ -166,10 +177,12 @@ class UpturnPanel:
             )
         if me.owes_call:
             blocks.append(
-                line("You have one tile left: call it with the button before the next tile.",
-                     meaning=ILLEGAL)
+                line(
+                    "You have one tile left: call it with the button before the next tile.",
+                    meaning=ILLEGAL,
+                )
             )
-        return (Box(tuple(blocks), title, HIDDEN),)  # type: ignore[arg-type]
+        return (Box(tuple(blocks), title, HIDDEN),)
 
     def _line(self, view: UpturnView) -> Block:
         tiles = view.line[-SHOWN:]
