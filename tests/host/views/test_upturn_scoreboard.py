@@ -150,7 +150,8 @@ def test_the_counts_on_the_board_are_the_referees_and_the_line_its_last_tiles() 
     assert eng is not None
     text = plain.render(board_of(ref))
     assert tile_counts(text, eng.players) == dict(zip(eng.players, eng.counts(), strict=True))
-    assert line_shown(text) == [eng.tile(t).short for t in eng.line[-8:]]
+    assert line_shown(text) == ["41", "33 red Twin", "Skip", "27 penalty", "21", "18", "12", "8"]
+    assert [eng.tile(t).short for t in eng.line[-8:]] == [c.split()[0] for c in line_shown(text)]
 
 
 def tile_counts(text: str, names: tuple[str, ...]) -> dict[str, int]:
@@ -169,7 +170,7 @@ def line_shown(text: str) -> list[str]:
     """The tiles the 'Line:' row shows, from a plain rendering."""
     row = next(ln for ln in text.splitlines() if ln.startswith("Line: "))
     body = row[len("Line: ") :].removeprefix("… ").split("  (")[0]
-    return [cell.split()[0] for cell in body.split(" · ")]
+    return body.split(" · ")
 
 
 def test_a_players_own_screen_shows_the_count_and_never_the_others() -> None:

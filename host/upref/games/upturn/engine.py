@@ -481,6 +481,7 @@ class UpturnGame(GameState[Action]):
         left = [t for t in cat.ids() if t not in used]
         if pool is None and not any(unknown):
             pool_ids, pool_count = tuple(left), len(left)
+            used.update(left)
         elif pool is None:  # the rest, less the racks the engine does not see
             pool_ids, pool_count = None, len(left) - sum(unknown)
         elif isinstance(pool, int):
@@ -709,7 +710,7 @@ class UpturnGame(GameState[Action]):
         self._s = snapshot
 
     def clone(self) -> UpturnGame:
-        other = UpturnGame(self._setup, self._s)
+        other = type(self)(self._setup, self._s)
         other._undo_stack = list(self._undo_stack)
         return other
 
