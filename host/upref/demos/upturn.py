@@ -14,8 +14,10 @@ import argparse
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
+from upref.board.model import ButtonObservation, CardObservation
 from upref.games.upturn.engine import Variant
 from upref.plugins.base import DemoStep
+from upref.referee.inputs import Observe
 
 if TYPE_CHECKING:
     from upref.sim.server import SimBoard
@@ -25,6 +27,8 @@ __all__ = ["DEAL", "RACKS", "STEPS", "UpturnDemo"]
 
 DEAL = 5
 """Tiles each player takes in the demo (the scripted game needs exactly this many)."""
+SETTLE_STEPS = 100
+"""How many short waits (0.05 s) a step allows the board's report to reach the referee."""
 
 RACKS: dict[str, tuple[str, ...]] = {
     "Ann": ("N52", "JOKER2", "N58", "N18", "N2"),
@@ -75,17 +79,36 @@ class UpturnDemo:
 
     def script(self, board: SimBoard, table: Table, uid_of: dict[str, str]) -> Iterator[DemoStep]:
         ref = table.referee
+
+        def seen(what: object) -> bool:
+            """Whether the referee's latest board observation is `what` (keys go straight to
+            the referee, so they wait until the taps before them have come through)."""
+            for inp, _reply in reversed(table.replies):
+                if isinstance(inp, Observe):
+                    return inp.observation == what
+            return False
+
+        def until(what: object) -> Iterator[DemoStep]:
+            for _ in range(SETTLE_STEPS):
+                if seen(what):
+                    return
+                yield "", 0.05
+
         for kind, what, words in STEPS:
             if ref.stopped is not None:
                 return
             if kind == "tap":
-                board.tap(uid_of[what])
-                yield words, 0.6
+                uid = uid_of[what]
+                board.tap(uid)
+                yield words, 0.5
+                yield from until(CardObservation(True, uid))
                 board.remove()
-                yield "", 0.35
+                yield "", 0.2
+                yield from until(CardObservation(False, uid))
             elif kind == "button":
                 board.button("click")
-                yield words, 0.6
+                yield words, 0.5
+                yield from until(ButtonObservation(False))
             else:
                 offer = next((o for o in ref.keys_now() if o.key == what), None)
                 if offer is None:  # the referee does not offer it: the script is off track
