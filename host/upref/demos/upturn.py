@@ -69,7 +69,7 @@ STEPS: tuple[Step, ...] = (
 class UpturnDemo:
     """The scripted players (`upref.plugins.base.Demo`)."""
 
-    players = ("Ann", "Bob", "Cy")
+    players: tuple[str, ...] = ("Ann", "Bob", "Cy")
     seed = 9
     settings: dict[str, Any] = {}
 

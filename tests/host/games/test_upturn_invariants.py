@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from upref.games.base import TERMINAL, IllegalMoveError
+from upref.games.upturn.engine import Call, Draw, Gift, Lay, Pass, Start, UpturnGame, Variant
 from upturn_play import (
     NAMES,
     conservation,
@@ -16,8 +18,6 @@ from upturn_play import (
     random_playout,
     turn_passed_right,
 )
-from upref.games.base import TERMINAL, IllegalMoveError
-from upref.games.upturn.engine import Call, Draw, Gift, Lay, Pass, Start, UpturnGame, Variant
 
 SEEDS = range(18)
 

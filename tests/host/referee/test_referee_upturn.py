@@ -595,3 +595,26 @@ def test_keys_are_offered_only_while_they_mean_something() -> None:
     tb.key("gift")
     assert [o.key for o in ref.keys_now()] == ["d", "u", "e"]
     assert tb.key("hint") == [Verdict(INFO, "The key 'hint' means nothing in Upturn now.")]
+
+
+def test_a_start_upturn_cannot_take_is_refused_in_words() -> None:
+    ref = referee()
+    tb = UpturnTable(ref)
+    vs = tb.feed(StartGame(("Ann",), Variant(), 1, tb.at()))
+    assert vs == [Verdict(INFO, "Cannot start: Upturn is for 2 to 4 players, not 1.")]
+    vs = tb.feed(StartGame(("Ann", "Bob"), {"deal": 0}, 1, tb.at()))
+    assert vs == [
+        Verdict(INFO, "Cannot start: tiles dealt to each player must be a whole number 1 to 20: 0.")
+    ]
+    assert ref.phase == "idle"
+
+
+def test_upref_play_upturn_takes_the_number_of_tiles() -> None:
+    from upref.commands import play
+
+    game, args = play.parse(["upturn", "Ann", "--tiles", "5", "Bob"])
+    assert game.name == "upturn" and args.players == ["Ann", "Bob"]
+    assert game.variant_from_args(args) == Variant(deal=5)
+    assert game.variant_from_args(play.parse(["upturn", "Ann", "Bob"])[1]) == Variant()
+    assert Variant(deal=5).describe() == "short game: 5 tiles each"
+    assert Variant.from_dict(Variant(deal=9).to_dict()).describe() == "long game: 9 tiles each"

@@ -1446,7 +1446,7 @@ class UpturnGame(GameState[Action]):
                 f"{lost} {'loses' if len(skipped) == 1 else 'lose'} a turn; "
                 f"{self._name(nxt)} plays{again}{rule_10}."
             )
-            if s.penalized in skipped:
+            if s.penalized is not None and s.penalized in skipped:
                 parts.append(
                     f"Being skipped does not cancel {self._name(s.penalized)}'s missed call "
                     "(T-14)."
