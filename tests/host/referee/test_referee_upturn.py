@@ -12,7 +12,18 @@ from pathlib import Path
 import pytest
 from upref.commands.replay import export_main
 from upref.demos.upturn import RACKS, STEPS, TURNED_UP
-from upref.games.upturn.engine import UpturnGame, Variant
+from upref.games.base import IllegalMoveError
+from upref.games.upturn.engine import (
+    Action,
+    Call,
+    Draw,
+    Gift,
+    Lay,
+    Pass,
+    Start,
+    UpturnGame,
+    Variant,
+)
 from upref.referee.base import KeyOffer
 from upref.referee.feedback import FEEDBACK
 from upref.referee.inputs import EndGame, NextGame, StartGame, Undo
@@ -146,7 +157,31 @@ def test_a_whole_game_from_taps_keys_and_presses() -> None:
     assert eng.pool_count == 106 - 15 - 1 - 1 - 3 - 1 - 3  # start, draw, gifts, penalty
     assert ref.phase == "over" and log.finished[-1]["winners"] == ["Ann"]
     assert all(eng.rack(s) == () for s in range(3)) and eng.pool is None  # it never saw a rack
-    assert RACKS["Ann"][-1] == "N2" and TURNED_UP == ("JOKER1", "N40")
+
+
+def test_the_demos_deal_holds_every_tile_its_players_lay() -> None:
+    """The demo's prepared deal, dealt to an engine that knows every rack: the players lay only
+    tiles they hold, and the engine refuses exactly what the referee refused."""
+    table = UpturnGame.from_position(list(RACKS), racks=[RACKS[p] for p in RACKS])
+    refused = []
+    for kind, what, _words in STEPS:
+        action: Action
+        if kind == "tap":
+            action = Start(what) if table.phase == "start" else Lay(what)
+        elif kind == "button":
+            action = Call()
+        elif what == "d":
+            table.play(Draw())
+            action = Pass()
+        else:
+            action = Gift(((table.next_seat(), table.gifts),))
+        try:
+            table.play(action)
+        except IllegalMoveError as err:
+            refused.append((what, err.rule))
+    assert refused == [(TURNED_UP[0], "T-1"), ("N31", "direction")]
+    assert table.outcome() is not None and table.outcome().winners == (0,)  # type: ignore[union-attr]
+    assert table.counts() == (0, 5, 4)
 
 
 # --- set-up ---------------------------------------------------------------------------------------
