@@ -1,0 +1,1 @@
+"""Upturn (number tiles, Goliath): the rules engine and the tile catalogue."""

@@ -1,0 +1,458 @@
+"""The Upturn referee: tiles tapped on the reader, keys at the host and the board's button in;
+engine actions, verdicts and board feedback out.
+
+**What the table does.** Every tile laid on the line is tapped as it goes down (a Twin's run
+tiles in the order laid, a Joker's extra tile too); the Starting tile is tapped when it is
+turned up (an action tile is refused and goes back, T-1). What no sensor sees is a key: `d`
+draw (its prompt asks whether the player keeps all tiles, the default, or lays one now, T-4),
+`p` pass (keep all tiles after a draw, no extra tile after a Joker, or pass on an empty pool),
+`g` give tiles after a Twin run or a Penalty tile (its prompt offers all of them to the next
+player in the current direction; Enter accepts). The button is the "one tile left" call,
+kept in order with the taps (T-13).
+
+**Who laid a tile.** The reader does not say who tapped. The tile belongs to the player to
+move; after a Twin or a Penalty tile, a tile that cannot be the player's own (not a run tile)
+is the next player's, and the open gift is closed as none given (the verdict says so: press
+`g` first to give). After a draw or a Joker the next tile is the same player's, so keeping all
+tiles or laying no extra tile is a key (`p`).
+
+**Bookkeeping.** The referee never sees a rack: it counts each one (dealt, -1 per tile laid,
++1 per draw, plus gifts and penalties) and the pool, and says so when a count and what is laid
+cannot both be true (an action tile as the last tile by the count; a tile laid by a player
+whose rack is empty by the count; a draw from a pool that is empty by the count). A tile tapped
+that is already on the line is refused by name. Counts are public, racks are never shown.
+
+Everything that does not depend on the game (the log, tags, the board's health, start, stop,
+next game, undo, settings) is `upref.referee.base.Referee`'s; this module fills in its hooks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from upref.board.codes import CodeTable
+from upref.games.base import IllegalMoveError, Outcome
+from upref.games.upturn.engine import (
+    DRAWN,
+    GIFT,
+    JOKER,
+    NAME,
+    START,
+    TITLE,
+    TURN,
+    TWIN,
+    Action,
+    Call,
+    Draw,
+    Gift,
+    Lay,
+    Pass,
+    Start,
+    UpturnGame,
+    Variant,
+)
+from upref.games.upturn.tiles import Catalogue, load_catalogue, parse_catalogue
+from upref.referee.base import OVER, PLAY, InputLog, KeyOffer, Referee, TagLookup
+from upref.referee.feedback import Feedback
+from upref.referee.inputs import Key, StartGame
+from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, Verdict
+from upref.referee.status import TURN as TURN_VERDICT
+from upref.text import and_join, count
+
+__all__ = ["UpturnReferee", "parse_gift"]
+
+_KINDS = {"step": OK, "turn": TURN_VERDICT, "penalty": OK, "call": OK, "end": END}
+_NONE = ("none", "no", "nobody", "nothing", "0", "-")
+_COUNT_HINT = (
+    " If {name} holds more tiles than that, a draw, a gift or a penalty was not entered: undo "
+    "(u) and enter it."
+)
+
+
+def parse_gift(
+    text: str | None, names: tuple[str, ...], most: int, default: int
+) -> tuple[tuple[int, int], ...]:
+    """A gift's recipients from what was typed: 'Bob 2, Cy 1', 'Bob' (all `most` tiles), 'none'
+    or nothing (all `most` to seat `default`). Names may be shortened while they stay unique.
+
+    :raises ValueError: naming what cannot be read.
+    """
+    answer = (text or "").strip()
+    if not answer:
+        return ((default, most),) if most else ()
+    if answer.lower() in _NONE:
+        return ()
+    parts = [p.strip() for p in re.split(r",|;|\band\b|\+", answer) if p.strip()]
+    split: dict[int, int] = {}
+    for part in parts:
+        words = part.split()
+        k: int | None = None
+        if words and words[-1].isdigit():
+            k = int(words.pop())
+        elif words and words[0].isdigit():
+            k = int(words.pop(0))
+        who = " ".join(words).lower()
+        if not who:
+            raise ValueError(f"{part!r} names no player")
+        seats = [i for i, n in enumerate(names) if n.lower() == who]
+        if not seats:
+            seats = [i for i, n in enumerate(names) if n.lower().startswith(who)]
+        if len(seats) != 1:
+            known = and_join(list(names))
+            raise ValueError(
+                f"{' '.join(words)!r} is {'no' if not seats else 'more than one'} player "
+                f"(the players are {known})"
+            )
+        if k is None:
+            if len(parts) > 1:
+                raise ValueError(f"say how many tiles {names[seats[0]]} gets, like 'Bob 2, Cy 1'")
+            k = most
+        if k < 1:
+            raise ValueError(f"give {names[seats[0]]} at least one tile, or none at all")
+        split[seats[0]] = split.get(seats[0], 0) + k
+    # a gift to oneself is left to the engine, which refuses it with its own words (T-11)
+    return tuple(sorted(split.items()))
+
+
+class UpturnReferee(Referee):
+    """Referees Upturn from the tiles' tags, the host's keys and the board's button (see the
+    module's text).
+
+    :param catalogue: the tiles (default: the packaged catalogue).
+    Other parameters: `upref.referee.base.Referee`.
+    """
+
+    GAME: ClassVar[str] = NAME
+    TITLE: ClassVar[str] = TITLE
+
+    def __init__(
+        self,
+        codes: CodeTable,
+        registry: TagLookup | None = None,
+        *,
+        log: InputLog | None = None,
+        settle_s: float = 1.0,
+        hints: bool = False,
+        catalogue: Catalogue | None = None,
+        feedback: Callable[[Feedback], None] | None = None,
+        titles: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(
+            codes, registry, log=log, settle_s=settle_s, hints=hints, feedback=feedback,
+            titles=titles,
+        )
+        self.catalogue = catalogue or load_catalogue()
+        self._fix: str | None = None  # the last refusal's (or undo's) correction, until play goes on
+
+    # --- config -------------------------------------------------------------------------------
+
+    def config_extra(self) -> dict[str, Any]:
+        return {"catalogue": self.catalogue.to_dict()}
+
+    @classmethod
+    def options_from_config(cls, config: Mapping[str, Any]) -> dict[str, Any]:
+        data = config.get("catalogue")
+        if data is None:
+            return {}
+        return {"catalogue": parse_catalogue(data, source=str(data.get("source", "game log")))}
+
+    # --- read-only ----------------------------------------------------------------------------
+
+    @property
+    def engine(self) -> UpturnGame | None:
+        """The rules engine of the current (or last) game (counts only: it sees no rack)."""
+        eng = self._engine
+        assert eng is None or isinstance(eng, UpturnGame)
+        return eng
+
+    def _eng(self) -> UpturnGame:
+        eng = self.engine
+        assert eng is not None
+        return eng
+
+    def piece_name(self) -> str:
+        return "tile"
+
+    def corrections(self) -> tuple[str, ...]:
+        return (self._fix,) if self._fix else ()
+
+    def game_keys(self) -> tuple[KeyOffer, ...]:
+        eng = self.engine
+        if self._phase != PLAY or eng is None or eng.is_terminal():
+            return ()
+        ph = eng.phase
+        name = eng.players[eng.current_player()]
+        if ph == TURN:
+            if eng.pool_count:
+                return (
+                    KeyOffer(
+                        "d",
+                        "draw a tile",
+                        lambda t, a: Key("draw", t, a),
+                        prompt=f"{name} draws a tile: keep all tiles (the turn ends), or lay "
+                        "one tile now? (keep / lay)",
+                        default="keep",
+                    ),
+                )
+            return (KeyOffer("p", "pass (the pool is empty)", lambda t, _a: Key("pass", t)),)
+        if ph == DRAWN:
+            return (KeyOffer("p", "keep all tiles (the turn ends)", lambda t, _a: Key("pass", t)),)
+        if ph == JOKER:
+            return (KeyOffer("p", "no extra tile after the Joker", lambda t, _a: Key("pass", t)),)
+        if ph in (TWIN, GIFT):
+            k = eng.gifts
+            end = "end the Twin run and " if ph == TWIN else ""
+            if not k:  # a Twin run with the pool empty
+                return (
+                    KeyOffer(
+                        "g",
+                        "end the Twin run (the pool is empty: no gift)",
+                        lambda t, _a: Key("gift", t, "none"),
+                    ),
+                )
+            nxt = eng.players[eng.next_seat()]
+            return (
+                KeyOffer(
+                    "g",
+                    f"{end}give up to {count(k, 'tile')}",
+                    lambda t, a: Key("gift", t, a),
+                    prompt=f"{name} gives up to {count(k, 'tile')} from the pool "
+                    f"({eng.gift_reason()}): to whom? (like 'Bob 2, Cy 1', or none)",
+                    default=f"{nxt} {k}",
+                ),
+            )
+        return ()
+
+    # --- the game's life ------------------------------------------------------------------------
+
+    def _new(self, start: StartGame) -> UpturnGame:
+        return UpturnGame.at_table(
+            start.players,
+            variant=Variant.from_dict(start.variant_data),
+            catalogue=self.catalogue,
+        )
+
+    def check_start(self, start: StartGame) -> None:
+        self._new(start)
+
+    def make_engine(self, start: StartGame) -> UpturnGame:
+        return self._new(start)
+
+    def next_engine(self, engine: Any) -> UpturnGame:
+        assert isinstance(engine, UpturnGame)
+        return engine.next_game()
+
+    def on_begin(self) -> None:
+        self._fix = None
+
+    def on_stop(self) -> None:
+        self._fix = None
+
+    def stop_outcome(self) -> Outcome:
+        counts = self._eng().counts()
+        fewest = min(counts)
+        return Outcome("stopped", tuple(i for i, c in enumerate(counts) if c == fewest), counts)
+
+    def result_text(self, outcome: Outcome) -> str:
+        return self._eng().result_text(outcome)
+
+    # --- engine calls ---------------------------------------------------------------------------
+
+    def _play(self, action: Action, out: list[Verdict]) -> bool:
+        eng = self._eng()
+        try:
+            eng.play(action)
+        except IllegalMoveError as err:
+            self._refuse(err, out)
+            return False
+        self._played()
+        self._fix = None
+        for note in eng.notes:
+            out.append(Verdict(_KINDS[note.kind], note.text, note.rule))
+        outcome = eng.outcome()
+        if outcome is not None:
+            self._game_over(outcome)
+        return True
+
+    def _refuse(self, err: IllegalMoveError, out: list[Verdict]) -> None:
+        eng = self._eng()
+        text = err.message
+        if err.rule == "T-9":
+            text += _COUNT_HINT.format(name=eng.players[eng.current_player()])
+        if err.rule == "tile":
+            out.append(Verdict(BOARD, text, "tag"))
+            return
+        out.append(Verdict(ILLEGAL, text, err.rule, err.correction))
+        if err.correction:
+            self._fix = err.correction
+
+    # --- taps, the button, keys ------------------------------------------------------------------
+
+    def on_tap(self, item: str, uid: str, out: list[Verdict]) -> None:
+        if self._phase == OVER and self._engine is not None:
+            out.append(Verdict(INFO, self._over_text(item), "over"))
+            return
+        if self._phase != PLAY:
+            return
+        eng = self._eng()
+        if eng.phase == START:
+            self._play(Start(item), out)
+            return
+        lay = Lay(item)
+        if eng.phase in (TWIN, GIFT) and not eng.is_legal(lay):
+            # not the player's own tile: the next player's, and the gift was not given
+            trial = eng.clone()
+            trial.apply(Gift(()))
+            try:
+                trial.check(lay)
+            except IllegalMoveError as err:
+                self._refuse(err, out)
+                return
+            giver = eng.players[eng.current_player()]
+            out.append(
+                Verdict(
+                    INFO,
+                    f"The next tile came before {giver}'s gift was entered: no tiles given "
+                    "(T-11). To give them, undo (u), then press g before the next tile.",
+                    "T-11",
+                )
+            )
+            self._play(Gift(()), out)
+        self._play(lay, out)
+
+    def _over_text(self, item: str) -> str:
+        eng = self._eng()
+        out = self._stopped or eng.outcome()
+        tile = eng.catalogue.get(item)
+        what = tile.words() if tile is not None else item
+        text = f"The game is over ({self.result_text(out)}" if out else "The game is over ("
+        text += f"): {what} does not count. The next game: n."
+        if out is not None and out.termination == "empty-rack" and self._stopped is None:
+            name = eng.players[out.winners[0]]
+            text += (
+                f" If {name} still holds tiles, the count missed a draw, a gift or a penalty: "
+                "undo (u), enter it, and lay the last tile again."
+            )
+        return text
+
+    def on_button(self, out: list[Verdict]) -> None:
+        if self._phase != PLAY:
+            return
+        eng = self._eng()
+        try:
+            eng.check(Call())
+        except IllegalMoveError as err:
+            out.append(Verdict(INFO, f"{err.message} The press changes nothing.", "T-13"))
+            return
+        self._play(Call(), out)
+
+    def on_key(self, name: str, arg: str | None, out: list[Verdict]) -> bool:
+        if self._phase != PLAY:
+            return False
+        eng = self._eng()
+        if name == "draw":
+            answer = (arg or "keep").strip().lower()
+            if not ("keep".startswith(answer) or "lay".startswith(answer)):
+                out.append(
+                    Verdict(INFO, f"Answer keep or lay, not {arg!r}: press d again.", "draw")
+                )
+                return True
+            if self._play(Draw(), out) and "keep".startswith(answer):
+                self._play(Pass(), out)
+            return True
+        if name == "pass":
+            self._play(Pass(), out)
+            return True
+        if name == "gift":
+            if eng.phase not in (TWIN, GIFT):
+                return False  # no gift is open: the key means nothing now
+            try:
+                split = parse_gift(arg, eng.players, eng.gifts, eng.next_seat())
+            except ValueError as exc:
+                out.append(
+                    Verdict(
+                        INFO,
+                        f"The gift {arg!r} cannot be read: {exc}. Press g again.",
+                        "gift",
+                    )
+                )
+                return True
+            self._play(Gift(split), out)
+            return True
+        return False
+
+    # --- undo -------------------------------------------------------------------------------------
+
+    def turn_start(self) -> int | None:
+        eng = self._eng()
+        if eng.phase == TURN and not eng.acted:
+            return eng.turn
+        return None
+
+    def turn_in_progress(self) -> bool:
+        eng = self._eng()
+        return eng.acted or eng.is_terminal()
+
+    def before_undo(self) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        eng = self._eng()
+        return eng.line, eng.counts()
+
+    def after_undo(self, before: Any) -> list[str]:
+        eng = self._eng()
+        line, counts = before
+        taken = [t for t in line if t not in eng.line]
+        now = eng.counts()
+        p = eng.current_player()
+        fixes: list[str] = []
+        if taken:
+            tiles = and_join([eng.tile(t).short for t in taken])
+            fixes.append(f"{eng.players[p]}: take {tiles} back from the line onto your rack.")
+        for s, name in enumerate(eng.players):
+            back = counts[s] + (len(taken) if s == p else 0) - now[s]
+            if back > 0:
+                fixes.append(
+                    f"{name}: put {count(back, 'tile')} back into the pool (taken from it since)."
+                )
+        self._fix = " ".join(fixes) or None
+        return fixes
+
+    # --- what the table is waiting for -------------------------------------------------------
+
+    def waiting_for_game(self) -> str | None:
+        eng = self._eng()
+        if self._phase == OVER:
+            return "The next game (n), or a new one."
+        ph = eng.phase
+        if ph == START:
+            return (
+                "Shuffle the tiles face down; each player takes "
+                f"{eng.variant.deal}; then turn up the Starting tile and tap it."
+            )
+        name = eng.players[eng.current_player()]
+        owe = ""
+        if eng.owing is not None:
+            owe = (
+                f" {eng.players[eng.owing]} owes the 'one tile left' call: the button, before the "
+                "next tile."
+            )
+        need = eng.need()
+        if ph == TURN:
+            other = "draw (d)" if eng.pool_count else "pass (p)"
+            if eng.direction is None:
+                return f"{name}: {need} (tap it), or {other}.{owe}"
+            return f"{name}: a tile {need} or an action tile (tap it), or {other}.{owe}"
+        if ph == DRAWN:
+            return f"{name}: lay one tile, {need} (tap it), or keep all tiles (p).{owe}"
+        if ph == JOKER:
+            return f"{name}: one extra tile, {need} or an action tile (tap it), or none (p).{owe}"
+        twin = eng.twin
+        k = eng.gifts
+        give = f"give up to {count(k, 'tile')} (g)" if k else "end the run (g)"
+        if ph == TWIN and twin is not None:
+            return (
+                f"{name}: add rack tiles between {twin[1]} and {eng.last_number} (tap them), "
+                f"then {give}.{owe}"
+            )
+        return f"{name}: give up to {count(k, 'tile')} from the pool (g).{owe}"

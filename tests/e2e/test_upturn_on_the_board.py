@@ -1,0 +1,85 @@
+"""Upturn refereed from the simulated board, end to end: the demo's whole game (every tile
+tapped through the simulated RFID field, the call through its button, the draw and the gifts as
+keys at the host), with a draw, a Twin run with its gift, a Joker with an extra tile, a missed
+"one tile left" call and its penalty, and a tile against the direction refused and taken back;
+then its log replayed to the very same verdicts."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from rich.console import Console
+from upref.commands import demo
+from upref.link.connection import Link
+from upref.referee.upturn import UpturnReferee
+from upref.registry import find_game, referee_for
+from upref.store.replay import load_log, replay
+from upref.store.tags import TagRegistry
+
+UPTURN = find_game("upturn")
+
+
+def test_a_whole_game_on_the_simulated_board_and_its_log_replayed(
+    make_board, tmp_path: Path, capsys
+) -> None:
+    board = make_board(seed=UPTURN.demo.seed)  # type: ignore[union-attr]
+    link = Link(board.port)
+    try:
+        rc = demo.run_game(
+            UPTURN,
+            board,
+            link,
+            tmp_path,
+            argparse.Namespace(),
+            Console(file=open(os.devnull, "w")),  # noqa: SIM115 - closed with the process
+            live_view=False,
+        )
+    finally:
+        link.close()
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    lines = [ln.strip() for ln in out.splitlines()]
+    said = [ln for ln in lines if ln.startswith("[")]
+    # a tile against the direction, refused and put right
+    assert (
+        "[illegal direction] The direction is up, so the next number must be higher than 52; "
+        "31 is not.  -> Take 31 back."
+    ) in said
+    assert any(ln.startswith("[illegal T-1] The Starting tile must be a numbered tile") for ln in said)
+    # a draw, kept
+    assert any(ln.startswith("[ok T-4] Cy draws a tile") for ln in said)
+    assert "[turn] Cy keeps all tiles. Ann's turn: higher than 63." in said
+    # a Joker and its extra tile
+    assert any(ln.startswith("[ok T-6] Ann lays a Joker: the direction is reversed, now down") for ln in said)
+    assert "[turn] Ann lays 58 as the Joker's extra tile. Cy's turn: lower than 58." in said
+    # a Twin run and its gift
+    assert "[ok T-7] Cy adds 56 to the Twin run, between 58 and 33: 2 tiles laid so far." in said
+    assert "[turn T-11] Cy gives 3 tiles to Bob from the pool. Bob's turn: lower than 33." in said
+    # the call: one in time, one missed with its penalty
+    assert "[ok T-13] Ann calls 'one tile left' in time (T-13)." in said
+    assert (
+        "[ok T-13] Cy did not call 'one tile left' before this tile: Cy takes 3 tiles from the "
+        "pool as the penalty (T-13)."
+    ) in said
+    # the end names the winner, and the scoreboard shows it
+    assert said[-1] == "[end] Ann lays 2. Ann's rack is empty: Ann wins!"
+    assert "*** Ann wins: the rack is empty ***" in out
+    assert [ln.split("]")[0] for ln in said if ln.startswith("[illegal")] == [
+        "[illegal T-1",
+        "[illegal direction",
+    ]
+    # the log replays to exactly the verdicts the table saw, in order
+    info, entries = load_log(tmp_path / "games.sqlite")
+    registry = TagRegistry(tmp_path / "registry.sqlite")
+    replayed = [r.reply for r in replay(info, entries, lambda i: referee_for(i, registry))]
+    again = [
+        f"[{v.kind}{' ' + v.rule if v.rule else ''}] {v.text}" for r in replayed for v in r.public
+    ]
+    assert [ln.split("  -> ")[0] for ln in said] == again
+    ref = referee_for(info, registry)
+    for e in entries:
+        ref.handle(ref.decode(e.input_dict()))
+    assert isinstance(ref, UpturnReferee) and ref.engine is not None
+    assert ref.engine.counts() == (0, 5, 4) and ref.engine.outcome() is not None
