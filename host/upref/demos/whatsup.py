@@ -1,0 +1,108 @@
+"""What's Up's demo: three players, the first game's rectangle. They lay out the thirty cards,
+tapping each as they lay it; then each turn the player flips a card and taps it. The scripted
+players have perfect memories (they read the referee's own record of the faces down), so the
+story goes as planned: Ann takes a card; Bob puts his figurine on a card he wants and flips
+another, which does not fit and stays; Cy tries to flip Bob's reserved card, is refused (A-1) and
+turns it back, then takes a card; Bob takes his reserved card, and the figurine goes back into
+the box; Ann takes a second card; then eight turns pass without an addition and the game ends
+with the most birds winning.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from upref.games.whatsup.engine import Variant, WhatsUpGame
+from upref.plugins.base import DemoStep
+from upref.referee.inputs import Key
+
+if TYPE_CHECKING:
+    from upref.sim.server import SimBoard
+    from upref.table import Table
+
+__all__ = ["WhatsUpDemo"]
+
+TAP_S = 0.25
+"""How long a card lies on the reader (the reader is polled ten times a second)."""
+GONE_S = 0.3
+"""The pause after a card leaves the reader (it is reported gone after two empty polls)."""
+
+
+class WhatsUpDemo:
+    """The scripted players (`upref.plugins.base.Demo`)."""
+
+    players = ("Ann", "Bob", "Cy")
+    seed = 5
+    settings: dict[str, Any] = {}
+
+    def variant(self, options: argparse.Namespace) -> Variant:
+        return Variant(first_game=True)
+
+    def script(self, board: SimBoard, table: Table, uid_of: dict[str, str]) -> Iterator[DemoStep]:
+        ref = table.referee
+
+        def game() -> WhatsUpGame | None:
+            eng = ref.engine
+            return eng if isinstance(eng, WhatsUpGame) else None
+
+        def tap(card: str) -> Iterator[DemoStep]:
+            board.tap(uid_of[card])
+            yield "", TAP_S
+            board.remove()
+            yield "", GONE_S
+
+        eng = game()
+        if eng is None:
+            return
+        order = sorted(eng.unlaid())
+        random.Random(self.seed).shuffle(order)
+        yield "The players lay out the 30 cards, 6 by 5, and tap each card as they lay it", 0.1
+        for card in order:
+            yield from tap(card)
+        reserved: str | None = None
+        refused = False
+        pick = random.Random(self.seed)  # which of the cards that suit the plan
+        while (eng := game()) is not None and ref.phase == "play" and not eng.is_terminal():
+            seat = eng.current_player()
+            if seat < 0:
+                yield "", 0.2
+                continue
+            name = self.players[seat]
+            turn = eng.turn
+            free = [c for c in eng.flippable(seat) if c != reserved or eng.figurine_on(c) == seat]
+
+            def fitting(cards: list[str], s: int = seat) -> list[str]:
+                return [c for c in cards if eng.fits(s, eng.down(c))]
+
+            def unfitting(cards: list[str], s: int = seat) -> list[str]:
+                return [c for c in cards if not eng.fits(s, eng.down(c))]
+
+            if turn == 2 and reserved is None:
+                # Bob reserves a card whose other side he wants, then flips one that will not fit
+                target = pick.choice(fitting(free) or free)
+                table.send(Key("figurine", table.clock()))
+                yield f"{name} presses f for the figurine and puts it on a card...", 0.2
+                yield from tap(target)
+                yield f"...and taps that card: it is {name}'s now, no one else may flip it", 0.2
+                reserved = target
+                free = [c for c in free if c != target]
+                choice = pick.choice(unfitting(free) or free)
+                yield f"{name} flips another card and taps it", 0.0
+                yield from tap(choice)
+                continue
+            if reserved is not None and not refused and eng.figurine_on(reserved) not in (None, seat):
+                refused = True
+                yield f"{name} flips {self.players[eng.figurine_on(reserved) or 0]}'s reserved card", 0.0
+                yield from tap(reserved)
+                yield f"{name} turns it back as the referee says", 0.3
+            if reserved is not None and eng.figurine_on(reserved) == seat:
+                choice = reserved
+            elif turn in (1, 3, 7):
+                choice = pick.choice(fitting(free) or free)
+            else:
+                choice = pick.choice(unfitting(free) or free)
+            yield f"{name} flips a card and taps it", 0.0
+            yield from tap(choice)
