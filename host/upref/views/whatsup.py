@@ -159,7 +159,7 @@ class WhatsUpPanel:
         fits = ", ".join(me.fits) or "nothing: every row is complete"
         figurine = {
             "unused": "in your hand: press f on your turn to put it on a card",
-            "placed": f"on the card at place {me.figurine_on}",
+            "placed": self._figurine(view, me.figurine, me.figurine_on, long=True),
             "spent": "back in the box",
         }[me.figurine]
         blocks: tuple[Line | Table, ...] = (
@@ -208,7 +208,9 @@ class WhatsUpPanel:
         return Table(columns, tuple(rows))
 
     @staticmethod
-    def _figurine(view: WhatsUpView, state: str, place: int | None) -> str:
+    def _figurine(view: WhatsUpView, state: str, place: int | None, *, long: bool = False) -> str:
+        """Where a figurine is: 'in hand', 'in the box', 'row 1, column 3' (the first game),
+        'on 2 green' (free placement); `long`: 'on the card in row 1, column 3' ..."""
         if state == "unused":
             return "in hand"
         if state == "spent":
@@ -216,8 +218,9 @@ class WhatsUpPanel:
         for c in view.table:
             if c.place == place:
                 if view.first_game and c.row is not None:
-                    return f"row {c.row}, column {c.column}"
-                return f"on {c.up}"
+                    where = f"row {c.row}, column {c.column}"
+                    return f"on the card in {where}" if long else where
+                return f"on the card showing {c.up}" if long else f"on {c.up}"
         return "on a card"
 
     def _collections(self, view: WhatsUpView) -> Table:

@@ -103,13 +103,13 @@ def test_tags_not_enrolled_or_of_another_game_are_named_and_change_nothing() -> 
 def test_a_flip_that_fits_is_taken_and_one_that_does_not_stays() -> None:
     tb = new_table(seed=2)
     card = tb.fitting(True)[0]
-    vs = tb.take()
+    vs = tb.tap(card)
     assert [v.kind for v in vs] == [SOLVED] and tb.replies[-2][1].feedback == FEEDBACK[SOLVED]
     face = tb.game.up(card)
     assert vs[0].text.startswith(f"Ann flipped a card: {face} up. It starts Ann's {face.colour} row: Ann must take it")
     assert tb.game.owner(card) == 0
     card = tb.fitting(False)[0]
-    vs = tb.miss()
+    vs = tb.tap(card)
     assert [v.kind for v in vs] == [TURN] and tb.replies[-2][1].feedback == FEEDBACK[TURN]
     assert f"Bob flipped a card: {tb.game.up(card)} up. It does not fit" in vs[0].text
     assert "It stays on the table" in vs[0].text and vs[0].text.endswith("Cy's turn.")
@@ -119,7 +119,7 @@ def test_a_flip_that_fits_is_taken_and_one_that_does_not_stays() -> None:
 def test_a_card_in_a_collection_is_refused_by_its_owners_name() -> None:
     tb = new_table(seed=2)
     card = tb.fitting(True)[0]
-    tb.take()  # Ann takes it
+    tb.tap(card)  # Ann takes it
     vs = tb.tap(card)  # straight away: the card just taken
     assert [v.kind for v in vs] == [ILLEGAL] and vs[0].rule == "A-8"
     assert vs[0].text.startswith("That card went into Ann's collection last turn")

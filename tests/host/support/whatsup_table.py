@@ -159,12 +159,14 @@ class Table:
         return [c for c in g.flippable(seat) if g.fits(seat, g.down(c)) == fits]
 
     def take(self) -> list[Verdict]:
-        """The player to move flips a card that fits."""
-        return self.tap(self.fitting(True)[0])
+        """The player to move flips a card that fits (which one varies with the turn)."""
+        cards = self.fitting(True)
+        return self.tap(cards[self.game.turn * 7 % len(cards)])
 
     def miss(self) -> list[Verdict]:
-        """The player to move flips a card that does not fit."""
-        return self.tap(self.fitting(False)[0])
+        """The player to move flips a card that does not fit (which one varies with the turn)."""
+        cards = self.fitting(False)
+        return self.tap(cards[self.game.turn * 7 % len(cards)])
 
 
 def new_table(
