@@ -5,6 +5,7 @@ table must remember (a face down) ever told to the table."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from dataclasses import replace
@@ -17,7 +18,7 @@ from upref.referee.inputs import StartGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
 from upref.referee.whatsup import WhatsUpReferee
 from upref.registry import find_game, referee_for, titles
-from upref.store.gamelog import GameLog
+from upref.store.gamelog import GameLog, load_jsonl
 from upref.store.replay import load_log, public_lines, replay, resume
 from whatsup_table import (
     CATALOGUE,
@@ -427,6 +428,12 @@ def test_a_random_sessions_log_replays_to_the_same_replies(tmp_path: Path, seed:
     assert first == second == [r for _, r in tb.replies]
     kinds = {v.kind for r in first for v in r.verdicts}
     assert {OK, TURN, SOLVED, ILLEGAL, INFO} <= kinds
+    # exported as JSON Lines and read back: the same game, the same replies
+    buf = io.StringIO()
+    log.export_jsonl(None, buf)
+    j_info, j_entries = load_jsonl(buf.getvalue().splitlines())
+    assert j_info == info and j_entries == entries
+    assert [r.reply for r in replay(j_info, j_entries, referee_for)] == first
     log.close()
 
 
