@@ -38,7 +38,7 @@ and the scoreboard shows what the referee saw."""
 class WhatsUpDemo:
     """The scripted players (`upref.plugins.base.Demo`)."""
 
-    players = ("Ann", "Bob", "Cy")
+    players: tuple[str, ...] = ("Ann", "Bob", "Cy")
     seed = 5
     settings: dict[str, Any] = {}
 
@@ -101,11 +101,11 @@ class WhatsUpDemo:
             turn = eng.turn
             free = [c for c in eng.flippable(seat) if c != reserved or eng.figurine_on(c) == seat]
 
-            def fitting(cards: list[str], s: int = seat) -> list[str]:
-                return [c for c in cards if eng.fits(s, eng.down(c))]
+            def fitting(cards: list[str], g: WhatsUpGame = eng, s: int = seat) -> list[str]:
+                return [c for c in cards if g.fits(s, g.down(c))]
 
-            def unfitting(cards: list[str], s: int = seat) -> list[str]:
-                return [c for c in cards if not eng.fits(s, eng.down(c))]
+            def unfitting(cards: list[str], g: WhatsUpGame = eng, s: int = seat) -> list[str]:
+                return [c for c in cards if not g.fits(s, g.down(c))]
 
             if turn == 2 and reserved is None:
                 # Bob reserves a card whose other side he wants, then flips one that will not fit

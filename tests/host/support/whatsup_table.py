@@ -329,7 +329,7 @@ def check_view(game: WhatsUpGame, view: WhatsUpView) -> None:
     assert view.seat is None
     ids = game.table()
     assert [c.place for c in view.table] == [game.place(c) for c in ids]
-    assert [(c.count, c.colour) for c in view.table] == [tuple(game.up(c)) for c in ids], (
+    assert [(c.count, c.colour) for c in view.table] == [(game.up(c).count, game.up(c).colour) for c in ids], (
         "a table card shown with another face than the one up"
     )
     assert [c.figurine for c in view.table] == [game.figurine_on(c) for c in ids]

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 __all__ = [
     "CARDS",
@@ -50,7 +50,8 @@ DEFAULT_SOURCE = "upref.games.whatsup/data/cards.json"
 _FACE = re.compile(r"^\s*([0-9]+)\s+([a-z]+)\s*$")
 
 
-class Face(NamedTuple):
+@dataclass(frozen=True, order=True)
+class Face:
     """One side of a card: `count` birds of `colour`."""
 
     count: int
@@ -60,7 +61,7 @@ class Face(NamedTuple):
         return f"{self.count} {self.colour}"
 
 
-def parse_face(text: str) -> Face:
+def parse_face(text: object) -> Face:
     """'3 red' -> Face(3, 'red').
 
     :raises ValueError: for text that is not a count 1..3 and one of the four colours.
