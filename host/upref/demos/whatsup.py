@@ -20,6 +20,7 @@ from upref.board.model import CardObservation
 from upref.games.whatsup.engine import Variant, WhatsUpGame
 from upref.plugins.base import DemoStep
 from upref.referee.inputs import Key
+from upref.referee.whatsup import FIGURINE_KEY
 
 if TYPE_CHECKING:
     from upref.sim.server import SimBoard
@@ -110,10 +111,10 @@ class WhatsUpDemo:
             if turn == 2 and reserved is None:
                 # Bob reserves a card whose other side he wants, then flips one that will not fit
                 target = pick.choice(fitting(free) or free)
-                table.send(Key("figurine", table.clock()))
-                yield f"{name} presses f for the figurine and puts it on a card...", 0.2
+                yield f"{name} presses f on the host for the figurine", 0.0
+                table.send(Key(FIGURINE_KEY, table.clock()))
+                yield f"{name} puts the figurine on a card and taps that card", 0.2
                 yield from tap(target)
-                yield f"...and taps that card: it is {name}'s now, no one else may flip it", 0.2
                 reserved = target
                 free = [c for c in free if c != target]
                 choice = pick.choice(unfitting(free) or free)
