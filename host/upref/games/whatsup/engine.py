@@ -1,0 +1,1247 @@
+"""What's Up: the rules engine.
+
+Model (docs/games/whatsup.md, rulings A-1 ... A-12): thirty double-sided bird cards. At set-up
+each card is laid on the table with the side the game's seed picks up; then players take turns,
+clockwise. A turn may first place the player's figurine on a table card (once per game), then
+must flip one table card. The face now up fits the player's collection when it is the next card
+of that colour's row (rows are built 1, then 2, then 3; one row per colour): then the player must
+take it into the collection; otherwise it stays on the table with the new face up. The game ends
+(checked after every turn, in this order, A-4) when a player has completed the rows the player
+count asks for, when three cards or fewer are left on the table (A-2), or after eight turns in a
+row without an addition (A-3).
+
+What the referee feeds in (all actions are frozen dataclasses):
+
+- `Lay(card)`: set-up, chance: the card tapped as it is laid; the engine says which side goes up
+  (from the seed), and the card gets the next place (its laying order);
+- `Reserve(seat, card)`: the player to move puts the figurine on a table card (A-7: it does not
+  take the card);
+- `Flip(seat, card)`: the player to move flips a table card (a tap);
+- `Pass(seat)`: only when every table card carries another player's figurine (A-11).
+
+Hidden information: the side of every table card that lies face down, which is what the players
+must remember. `view(None)` shows only the faces up; verdicts and error messages name a table
+card's face only as the face up, and never a card's id (an id names both of its sides).
+
+Refusals (`IllegalMoveError.rule`): "A-1" another player's reserved card flipped; "A-8" the card
+taken last turn tapped again (it stays in the collection); "A-11" a pass while a card can be
+flipped; "collection" a card in a collection tapped; "figurine" a second figurine placement, a
+figurine on a card that already carries one, or on a card in a collection; "turn" an action by
+a seat not on turn; "setup" a flip before all cards are laid, a card laid twice, a lay after the
+set-up; "deck" a card the deck does not have; "over" any action after the end.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from upref.games.base import CHANCE, TERMINAL, GameState, GameView, IllegalMoveError, Outcome
+from upref.games.whatsup.cards import (
+    COLOURS,
+    COUNTS,
+    Card,
+    Catalogue,
+    Face,
+    load_catalogue,
+    parse_face,
+)
+from upref.text import and_join, count
+
+__all__ = [
+    "GRID_COLUMNS",
+    "GRID_ROWS",
+    "NAME",
+    "ROWS_TO_WIN",
+    "SPENT",
+    "STALL_TURNS",
+    "TABLE_END",
+    "TITLE",
+    "UNUSED",
+    "Action",
+    "CardView",
+    "Flip",
+    "Lay",
+    "Pass",
+    "PlayerView",
+    "Reserve",
+    "Termination",
+    "Variant",
+    "WhatsUpGame",
+    "WhatsUpView",
+    "action_key",
+    "format_action",
+    "parse_action",
+    "row_words",
+]
+
+NAME = "whatsup"
+TITLE = "What's Up"
+STALL_TURNS = 8
+"""Turns in a row without an addition that end the game (A-3)."""
+TABLE_END = 3
+"""The game ends when this many cards or fewer are left on the table (A-2)."""
+ROWS_TO_WIN: Mapping[int, int] = {2: 4, 3: 3, 4: 2}
+"""Completed rows that win at once, by number of players."""
+GRID_COLUMNS = 6
+GRID_ROWS = 5
+"""The first game's rectangle: 6 cards by 5 (places 1-6 are row 1, left to right)."""
+UNUSED = -1
+SPENT = -2
+"""A figurine's state besides the index of the card it stands on."""
+_TABLE = -1  # a card's owner while it lies on the table (or is not laid yet)
+
+
+# --- the variant -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Variant:
+    """`first_game`: the rulebook's advice for a first game: the cards laid out as a rectangle of
+    6 by 5, and a flipped card that does not fit goes back to the same place. Otherwise a card
+    that does not fit is put back anywhere on the table (never overlapping another)."""
+
+    first_game: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"first_game": self.first_game}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Variant:
+        return cls(first_game=bool((data or {}).get("first_game", False)))
+
+    def describe(self) -> str:
+        return "first game: same place" if self.first_game else "free placement"
+
+
+class Termination(StrEnum):
+    ROWS = "rows"
+    """A player completed the rows the number of players asks for."""
+    TABLE = "table"
+    """Three cards or fewer are left on the table (A-2)."""
+    STALL = "stall"
+    """Eight turns in a row without an addition (A-3)."""
+
+
+# --- actions -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, order=True)
+class Lay:
+    """Set-up (chance): `card` is laid on the table, tapped as it is laid."""
+
+    card: str
+
+
+@dataclass(frozen=True, order=True)
+class Reserve:
+    """`seat` puts the figurine on table card `card` (before the flip, once per game)."""
+
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True, order=True)
+class Flip:
+    """`seat` flips table card `card` over."""
+
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True, order=True)
+class Pass:
+    """`seat` cannot flip any card: every one carries another player's figurine (A-11)."""
+
+    seat: int
+
+
+Action = Lay | Reserve | Flip | Pass
+_RANK: Mapping[type, int] = {Lay: 0, Pass: 1, Flip: 2, Reserve: 3}
+
+
+def action_key(action: Action) -> tuple[int, int, str]:
+    """The order of `legal_actions()`: lays, a pass, flips, then reserves; by seat and card."""
+    seat = getattr(action, "seat", -1)
+    return _RANK[type(action)], seat, getattr(action, "card", "")
+
+
+def format_action(action: Action) -> str:
+    """Text notation: 'lay W05', 'reserve 0 W05', 'flip 1 W07', 'pass 2'."""
+    if isinstance(action, Lay):
+        return f"lay {action.card}"
+    if isinstance(action, Reserve):
+        return f"reserve {action.seat} {action.card}"
+    if isinstance(action, Flip):
+        return f"flip {action.seat} {action.card}"
+    return f"pass {action.seat}"
+
+
+def parse_action(text: str) -> Action:
+    """The inverse of `format_action`.
+
+    :raises ValueError: for text that is not an action.
+    """
+    words = text.split()
+    try:
+        if words[0] == "lay" and len(words) == 2:
+            return Lay(words[1])
+        if words[0] == "reserve" and len(words) == 3:
+            return Reserve(int(words[1]), words[2])
+        if words[0] == "flip" and len(words) == 3:
+            return Flip(int(words[1]), words[2])
+        if words[0] == "pass" and len(words) == 2:
+            return Pass(int(words[1]))
+    except (IndexError, ValueError):
+        pass
+    raise ValueError(f"not a What's Up action: {text!r}")
+
+
+def row_words(counts: Sequence[int]) -> str:
+    """A row's cards by their counts: '(1, 2)'; an empty row: '(none)'."""
+    return "(" + (", ".join(str(n) for n in counts) or "none") + ")"
+
+
+# --- the view ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardView:
+    """A card on the table as everyone sees it: its place (laying order), its row and column in
+    the first game's rectangle, the face up, and the seat whose figurine stands on it."""
+
+    place: int
+    row: int | None
+    column: int | None
+    count: int
+    colour: str
+    figurine: int | None
+
+    @property
+    def up(self) -> str:
+        return f"{self.count} {self.colour}"
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One player: the collection as rows by colour (each the counts of its cards, a prefix of
+    1, 2, 3), birds and cards, completed rows, and the figurine ('unused', 'placed', 'spent'
+    with the place of the card it stands on)."""
+
+    seat: int
+    name: str
+    rows: tuple[tuple[str, tuple[int, ...]], ...]
+    birds: int
+    cards: int
+    completed: int
+    figurine: str
+    figurine_on: int | None
+    fits: tuple[str, ...]  # the faces that would fit the collection now, colours in order
+
+
+@dataclass(frozen=True, kw_only=True)
+class WhatsUpView(GameView):
+    """What's Up's view. Public: the face up of every table card (never the side face down, never
+    a card's id), the collections, the figurines, the counters. A seat's view is the same (the
+    game hides nothing from one player that it shows another)."""
+
+    variant: str
+    first_game: bool
+    turn: int
+    laid: int
+    deck: int
+    table: tuple[CardView, ...]  # by place
+    players: tuple[PlayerView, ...]
+    since: int  # turns in a row without an addition
+    stall_turns: int
+    table_end: int
+    rows_to_win: int
+    reserved_now: bool  # the player to move placed the figurine this turn
+    history: tuple[Outcome, ...]
+
+    @property
+    def cards_left(self) -> int:
+        return len(self.table)
+
+
+# --- state -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Core:
+    """Everything that changes during a game, per card in catalogue order; never mutated
+    (replaced), so a snapshot is just a reference."""
+
+    place: tuple[int, ...]  # 0: not laid yet; else the card's place, 1.. in laying order
+    side: tuple[int, ...]  # the side up (0 = a, 1 = b); in a collection, the side that counts
+    owner: tuple[int, ...]  # -1: on the table (or not laid); else the seat whose collection
+    figurine: tuple[int, ...]  # per seat: UNUSED, SPENT or the index of the card it stands on
+    laid: int
+    to_move: int
+    turn: int
+    since: int
+    reserved_now: bool
+    last_taken: tuple[int, int] | None  # (seat, card index) taken on the turn just played
+    outcome: Outcome | None
+    verdict: str
+    ending: str  # the end of the game, announced in the last action's verdict ('' when none)
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """What stays fixed during one game."""
+
+    players: tuple[str, ...]
+    catalogue: Catalogue
+    variant: Variant
+    game_number: int
+    history: tuple[Outcome, ...]
+    start: tuple[int, ...]  # per card, the side the seed puts up at set-up
+    rng_state: tuple[Any, ...] = field(repr=False)
+
+
+class WhatsUpGame(GameState[Action]):
+    """One game of What's Up. Build it with `WhatsUpGame.new(...)` (from the set-up scan on) or
+    `WhatsUpGame.from_position(...)` (a described position, for tests and worked examples).
+
+    Seats are 0..n-1 clockwise; seat 0 begins. Scores are birds: the sum of the counts on the
+    collected cards (A-5).
+    """
+
+    def __init__(self, setup: _Setup, core: _Core) -> None:
+        super().__init__()
+        self._setup = setup
+        self._s = core
+        self._cards = setup.catalogue.cards
+        self._index = {c.id: i for i, c in enumerate(self._cards)}
+
+    # --- construction ---------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        players: Sequence[str],
+        *,
+        rng: random.Random | int = 0,
+        variant: Variant | None = None,
+        catalogue: Catalogue | None = None,
+    ) -> WhatsUpGame:
+        """A new game at the start of the set-up scan: `players` clockwise from the one who
+        begins; the side each card shows when laid comes from `rng` (a `random.Random` or a
+        seed).
+
+        :raises ValueError: for fewer than 2 or more than 4 players, or repeated names.
+        """
+        return cls._start(
+            tuple(players),
+            rng if isinstance(rng, random.Random) else random.Random(rng),
+            variant or Variant(),
+            catalogue or load_catalogue(),
+            game_number=1,
+            history=(),
+        )
+
+    @classmethod
+    def _start(
+        cls,
+        players: tuple[str, ...],
+        rng: random.Random,
+        variant: Variant,
+        catalogue: Catalogue,
+        *,
+        game_number: int,
+        history: tuple[Outcome, ...],
+    ) -> WhatsUpGame:
+        _check_players(players)
+        start = tuple(rng.randrange(2) for _ in catalogue.cards)
+        setup = _Setup(players, catalogue, variant, game_number, history, start, rng.getstate())
+        n = len(catalogue.cards)
+        how = (
+            "as a rectangle of 6 by 5, row by row, left to right"
+            if variant.first_game
+            else "anywhere on the table, none overlapping another"
+        )
+        text = (
+            f"Game {game_number} ({variant.describe()}): {and_join(list(players))}. Lay out the "
+            f"{n} cards {how}: tap each card as you lay it, and put it down with the side the "
+            "referee names up."
+        )
+        core = _Core(
+            place=(0,) * n,
+            side=start,
+            owner=(_TABLE,) * n,
+            figurine=(UNUSED,) * len(players),
+            laid=0,
+            to_move=0,
+            turn=1,
+            since=0,
+            reserved_now=False,
+            last_taken=None,
+            outcome=None,
+            verdict=text,
+            ending="",
+        )
+        return cls(setup, core)
+
+    @classmethod
+    def from_position(
+        cls,
+        players: Sequence[str],
+        *,
+        up: Mapping[str, str] | None = None,
+        table: Iterable[str] | None = None,
+        collections: Mapping[str, Mapping[str, int]] | None = None,
+        figurines: Mapping[str, str] | None = None,
+        to_move: int | str = 0,
+        turn: int = 1,
+        since: int = 0,
+        variant: Variant | None = None,
+        catalogue: Catalogue | None = None,
+    ) -> WhatsUpGame:
+        """A position in play, from a description (the rulebook's examples, tests):
+
+        - `collections`: player name -> colour -> length of that row (2: the row holds the
+          cards of 1 and 2 birds); the cards are picked from the deck, avoiding cards named
+          in `up` and `table`;
+        - `table`: the ids of the cards on the table (default: every card not in a
+          collection), laid in this order (their places);
+        - `up`: card id -> the face up ('1 red'); other table cards lie with side a up;
+        - `figurines`: player name -> the id of the table card the figurine stands on, or
+          'spent';
+        - `to_move` (a seat or a name), `turn`, `since` (turns without an addition).
+
+        Every card of the deck must be either on the table or in a collection (30 in all).
+
+        :raises ValueError: for a description that does not fit the deck or the rules.
+        """
+        names = tuple(players)
+        _check_players(names)
+        cat = catalogue or load_catalogue()
+        index = {c.id: i for i, c in enumerate(cat.cards)}
+        seat_of = {name: s for s, name in enumerate(names)}
+        up = dict(up or {})
+        for cid in up:
+            if cid not in index:
+                raise ValueError(f"no card {cid!r} in the deck")
+        named = set(up) | set(table or ())
+        # the collections: rows by colour, cards picked from the deck
+        want: list[tuple[int, Face]] = []
+        for name, rows in (collections or {}).items():
+            if name not in seat_of:
+                raise ValueError(f"no player {name!r} (players: {', '.join(names)})")
+            for colour, length in rows.items():
+                if colour not in COLOURS or not (
+                    isinstance(length, int) and 0 <= length <= len(COUNTS)
+                ):
+                    raise ValueError(f"{name}'s {colour!r} row of {length!r}: not a row")
+                want.extend((seat_of[name], Face(n, colour)) for n in COUNTS[:length])
+        free = [i for i, c in enumerate(cat.cards) if c.id not in named]
+        picked = _match(want, free, cat.cards)
+        if picked is None:
+            raise ValueError("the deck has no cards left for those collections")
+        n = len(cat.cards)
+        owner = [_TABLE] * n
+        side = [0] * n
+        for (seat, face), i in zip(want, picked, strict=True):
+            owner[i] = seat
+            side[i] = cat.cards[i].side_of(face)
+        if table is None:
+            on_table = [i for i in range(n) if owner[i] == _TABLE]
+        else:
+            on_table = []
+            for cid in table:
+                if cid not in index:
+                    raise ValueError(f"no card {cid!r} in the deck")
+                on_table.append(index[cid])
+            if len(set(on_table)) != len(on_table):
+                raise ValueError("a card is on the table twice")
+            lost = [cat.cards[i].id for i in range(n) if owner[i] == _TABLE and i not in on_table]
+            if lost:
+                raise ValueError(
+                    f"{count(len(lost), 'card')} neither on the table nor in a collection "
+                    f"({', '.join(lost)}): the {n} cards are all somewhere"
+                )
+        for cid, text in up.items():
+            i = index[cid]
+            if owner[i] != _TABLE:
+                raise ValueError(f"{cid} is in a collection, not on the table")
+            side[i] = cat.cards[i].side_of(parse_face(text))
+        place = [0] * n
+        for p, i in enumerate(on_table, start=1):
+            place[i] = p
+        fig = [UNUSED] * len(names)
+        for name, where in (figurines or {}).items():
+            if name not in seat_of:
+                raise ValueError(f"no player {name!r} (players: {', '.join(names)})")
+            if where == "spent":
+                fig[seat_of[name]] = SPENT
+                continue
+            i = index.get(where, -1)
+            if i < 0 or owner[i] != _TABLE or place[i] == 0:
+                raise ValueError(f"{name}'s figurine: {where!r} is not a card on the table")
+            if i in fig:
+                raise ValueError(f"two figurines on {where}: only one bird stands on a card")
+            fig[seat_of[name]] = i
+        seat = seat_of[to_move] if isinstance(to_move, str) else int(to_move)
+        if not 0 <= seat < len(names):
+            raise ValueError(f"no seat {to_move!r} to move")
+        variant = variant or Variant()
+        setup = _Setup(names, cat, variant, 1, (), tuple(side), random.Random(0).getstate())
+        core = _Core(
+            place=tuple(place),
+            side=tuple(side),
+            owner=tuple(owner),
+            figurine=tuple(fig),
+            laid=n,
+            to_move=seat,
+            turn=turn,
+            since=since,
+            reserved_now=False,
+            last_taken=None,
+            outcome=None,
+            verdict=f"{names[seat]}'s turn: flip a card.",
+            ending="",
+        )
+        return cls(setup, core)
+
+    def next_game(self) -> WhatsUpGame:
+        """The next game of a match: same players, variant and deck; the cards laid out again
+        with new sides up (from the match's random generator). This game's outcome, if it is
+        over, joins the match history."""
+        rng = random.Random(0)  # state replaced at once: no seeding from the system
+        rng.setstate(self._setup.rng_state)
+        history = self._setup.history
+        if self._s.outcome is not None:
+            history += (self._s.outcome,)
+        return self._start(
+            self._setup.players,
+            rng,
+            self._setup.variant,
+            self._setup.catalogue,
+            game_number=self._setup.game_number + 1,
+            history=history,
+        )
+
+    # --- read-only accessors --------------------------------------------------------------
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._setup.players
+
+    @property
+    def variant(self) -> Variant:
+        return self._setup.variant
+
+    @property
+    def catalogue(self) -> Catalogue:
+        return self._setup.catalogue
+
+    @property
+    def game_number(self) -> int:
+        return self._setup.game_number
+
+    @property
+    def history(self) -> tuple[Outcome, ...]:
+        return self._setup.history
+
+    @property
+    def turn(self) -> int:
+        return self._s.turn
+
+    @property
+    def since(self) -> int:
+        """Turns in a row without an addition (A-3)."""
+        return self._s.since
+
+    @property
+    def laid(self) -> int:
+        """Cards laid so far at set-up."""
+        return self._s.laid
+
+    @property
+    def in_setup(self) -> bool:
+        return self._s.outcome is None and self._s.laid < len(self._cards)
+
+    @property
+    def reserved_now(self) -> bool:
+        """Whether the player to move has placed the figurine this turn."""
+        return self._s.reserved_now
+
+    @property
+    def verdict(self) -> str:
+        return self._s.verdict
+
+    @property
+    def ending(self) -> str:
+        """The end of the game as the last action announced it ('' when it did not end it)."""
+        return self._s.ending
+
+    def num_players(self) -> int:
+        return len(self._setup.players)
+
+    def rows_to_win(self) -> int:
+        return ROWS_TO_WIN.get(self.num_players(), len(COLOURS))
+
+    def card(self, card_id: str) -> Card:
+        """:raises KeyError: for an id the deck does not have."""
+        return self._cards[self._index[card_id]]
+
+    def up(self, card_id: str) -> Face:
+        """The face up of a card (in a collection: the face that counts). Secret-free only
+        for cards on the table."""
+        i = self._index[card_id]
+        return self._cards[i].face(self._s.side[i])
+
+    def down(self, card_id: str) -> Face:
+        """The face down of a card: hidden information while the card is on the table."""
+        i = self._index[card_id]
+        return self._cards[i].face(1 - self._s.side[i])
+
+    def place(self, card_id: str) -> int:
+        """The card's place (laying order, 1..), 0 before it is laid."""
+        return self._s.place[self._index[card_id]]
+
+    def owner(self, card_id: str) -> int | None:
+        """The seat whose collection holds the card, or None while it is on the table."""
+        o = self._s.owner[self._index[card_id]]
+        return None if o == _TABLE else o
+
+    def at(self, card_id: str) -> str:
+        """Where the card lies, for a verdict: ' (row 2, column 3)' in the first game's
+        rectangle, '' otherwise (free placement, or not laid yet)."""
+        return self._at(self._index[card_id])
+
+    def is_laid(self, card_id: str) -> bool:
+        return self._s.place[self._index[card_id]] > 0
+
+    def table(self) -> tuple[str, ...]:
+        """The ids of the cards on the table, by place."""
+        return tuple(self._cards[i].id for i in self._on_table())
+
+    def unlaid(self) -> tuple[str, ...]:
+        """The cards not laid yet (set-up), in deck order."""
+        return tuple(c.id for i, c in enumerate(self._cards) if self._s.place[i] == 0)
+
+    def collection(self, seat: int) -> tuple[str, ...]:
+        """The ids of the cards in the seat's collection, in deck order."""
+        seat = self._seat(seat)
+        return tuple(c.id for i, c in enumerate(self._cards) if self._s.owner[i] == seat)
+
+    def rows(self, seat: int) -> dict[str, tuple[int, ...]]:
+        """Colour -> the counts of the cards in that row, ascending (a prefix of 1, 2, 3)."""
+        seat = self._seat(seat)
+        out: dict[str, list[int]] = {c: [] for c in COLOURS}
+        s = self._s
+        for i, c in enumerate(self._cards):
+            if s.owner[i] == seat:
+                f = c.face(s.side[i])
+                out[f.colour].append(f.count)
+        return {c: tuple(sorted(v)) for c, v in out.items()}
+
+    def birds(self, seat: int) -> int:
+        """The sum of the counts on the collected faces (A-5)."""
+        return sum(sum(r) for r in self.rows(seat).values())
+
+    def cards_of(self, seat: int) -> int:
+        return len(self.collection(seat))
+
+    def completed(self, seat: int) -> tuple[str, ...]:
+        """The colours whose row is complete (1, 2, 3)."""
+        return tuple(c for c, r in self.rows(seat).items() if len(r) == len(COUNTS))
+
+    def figurine(self, seat: int) -> str | None:
+        """The card the seat's figurine stands on, None while unused, 'spent' once back in the
+        box."""
+        f = self._s.figurine[self._seat(seat)]
+        if f == UNUSED:
+            return None
+        if f == SPENT:
+            return "spent"
+        return self._cards[f].id
+
+    def figurine_on(self, card_id: str) -> int | None:
+        """The seat whose figurine stands on the card, if any."""
+        i = self._index[card_id]
+        for seat, f in enumerate(self._s.figurine):
+            if f == i:
+                return seat
+        return None
+
+    def fits(self, seat: int, face: Face) -> bool:
+        """Whether `face` fits the seat's collection: it is the next card of that colour's row
+        (a card of 1 bird starts a row the player does not have yet)."""
+        return face.count == len(self.rows(seat)[face.colour]) + 1
+
+    def fitting(self, seat: int) -> tuple[Face, ...]:
+        """The faces that would fit the seat's collection now."""
+        rows = self.rows(seat)
+        return tuple(Face(len(r) + 1, c) for c, r in rows.items() if len(r) < len(COUNTS))
+
+    def flippable(self, seat: int) -> tuple[str, ...]:
+        """The table cards the seat may flip: those without another player's figurine (A-1)."""
+        s = self._s
+        others = {f for p, f in enumerate(s.figurine) if f >= 0 and p != seat}
+        return tuple(
+            self._cards[i].id for i in self._on_table() if i not in others
+        )
+
+    def _on_table(self) -> list[int]:
+        """Indices of the table cards, by place."""
+        s = self._s
+        ids = [i for i, p in enumerate(s.place) if p > 0 and s.owner[i] == _TABLE]
+        ids.sort(key=s.place.__getitem__)
+        return ids
+
+    # --- GameState verbs --------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self._s.outcome is not None:
+            return TERMINAL
+        if self.in_setup:
+            return CHANCE
+        return self._s.to_move
+
+    def outcome(self) -> Outcome | None:
+        return self._s.outcome
+
+    def legal_actions(self) -> list[Action]:
+        """Set-up: a `Lay` of every card not laid yet (chance). A turn: a `Flip` of every card
+        the player may flip and, while the figurine is unused, a `Reserve` of every table card
+        without a figurine; only a `Pass` when no card can be flipped (A-11). Nothing once the
+        game is over. Sorted by `action_key`."""
+        s = self._s
+        if s.outcome is not None:
+            return []
+        if self.in_setup:
+            return [Lay(cid) for cid in sorted(self.unlaid())]
+        seat = s.to_move
+        on_table = self._on_table()
+        others = {f for p, f in enumerate(s.figurine) if f >= 0 and p != seat}
+        ids = sorted(self._cards[i].id for i in on_table if i not in others)
+        if not ids:
+            return [Pass(seat)]
+        flips: list[Action] = [Flip(seat, cid) for cid in ids]
+        if s.figurine[seat] == UNUSED:
+            taken = {f for f in s.figurine if f >= 0}
+            flips += sorted(
+                Reserve(seat, self._cards[i].id) for i in on_table if i not in taken
+            )
+        return flips
+
+    def chance_outcomes(self) -> list[tuple[Lay, float]]:
+        """The possible next cards laid, with their probabilities (uniform)."""
+        acts = [a for a in self.legal_actions() if isinstance(a, Lay)]
+        return [(a, 1.0 / len(acts)) for a in acts]
+
+    def check(self, action: Action) -> None:
+        s = self._s
+        if s.outcome is not None:
+            raise IllegalMoveError(
+                "over",
+                f"The game is over: {self._result_text(s.outcome)}. Start a new game to play on.",
+                action=action,
+            )
+        if isinstance(action, Lay):
+            self._check_lay(action)
+        elif isinstance(action, Reserve):
+            self._check_reserve(action)
+        elif isinstance(action, Flip):
+            self._check_flip(action)
+        elif isinstance(action, Pass):
+            self._check_pass(action)
+        else:
+            raise IllegalMoveError("apply", f"not a What's Up action: {action!r}", action=action)
+
+    def _applicable(self, action: Action) -> bool:
+        # `check` accepts exactly the legal actions (the invariant tests hold it to that)
+        return self.is_legal(action)
+
+    def _snapshot(self) -> object:
+        return self._s
+
+    def _restore(self, snapshot: object) -> None:
+        if not isinstance(snapshot, _Core):
+            raise TypeError(f"not a What's Up snapshot: {snapshot!r}")
+        self._s = snapshot
+
+    def clone(self) -> WhatsUpGame:
+        other = WhatsUpGame(self._setup, self._s)
+        other._undo_stack = list(self._undo_stack)
+        return other
+
+    # --- rules checks -------------------------------------------------------------------------
+
+    def _known(self, action: Action, card_id: str) -> int:
+        i = self._index.get(card_id, -1) if isinstance(card_id, str) else -1
+        if i < 0:
+            raise IllegalMoveError(
+                "deck", f"{card_id!r} is not a card of this What's Up deck.", None, action
+            )
+        return i
+
+    def _on_turn(self, action: Reserve | Flip | Pass) -> None:
+        s = self._s
+        if self.in_setup:
+            raise IllegalMoveError(
+                "setup",
+                f"The cards are still being laid out ({s.laid} of {len(self._cards)}): the "
+                "turns begin once every card is on the table.",
+                None,
+                action,
+            )
+        if action.seat != s.to_move:
+            raise IllegalMoveError(
+                "turn",
+                f"It is {self._name(s.to_move)}'s turn, not {self._who(action.seat)}'s.",
+                None,
+                action,
+            )
+
+    def _check_lay(self, a: Lay) -> None:
+        i = self._known(a, a.card)
+        s = self._s
+        if not self.in_setup:
+            raise IllegalMoveError(
+                "setup",
+                f"All {len(self._cards)} cards are laid already: a card is laid only at set-up.",
+                None,
+                a,
+            )
+        if s.place[i] > 0:
+            raise IllegalMoveError(
+                "setup",
+                f"That card is on the table already, {self._card_face(i)} up "
+                f"({self._where(i)}): tap the next card as you lay it "
+                f"({s.laid} of {len(self._cards)} laid).",
+                None,
+                a,
+            )
+
+    def _check_reserve(self, a: Reserve) -> None:
+        self._on_turn(a)
+        i = self._known(a, a.card)
+        s = self._s
+        name = self._name(a.seat)
+        f = s.figurine[a.seat]
+        if f == SPENT:
+            raise IllegalMoveError(
+                "figurine",
+                f"{name}'s figurine went back into the box: a figurine is placed once per game.",
+                None,
+                a,
+            )
+        if f != UNUSED:
+            raise IllegalMoveError(
+                "figurine",
+                f"{name}'s figurine already stands on the card showing {self._card_face(f)}: "
+                "a figurine is placed once per game and cannot be moved.",
+                None,
+                a,
+            )
+        o = s.owner[i]
+        if o != _TABLE:
+            raise IllegalMoveError(
+                "figurine",
+                f"That card is in {self._name(o)}'s collection: a figurine goes on a card on "
+                "the table.",
+                f"Put the figurine on a card on the table and tap that card; put the card back "
+                f"in {self._name(o)}'s collection, {self._card_face(i)} up.",
+                a,
+            )
+        other = self.figurine_on(self._cards[i].id)
+        if other is not None:
+            raise IllegalMoveError(
+                "figurine",
+                f"That card already carries {self._name(other)}'s figurine: only one bird can "
+                "stand on a card.",
+                "Put your figurine on another card and tap that card.",
+                a,
+            )
+
+    def _check_flip(self, a: Flip) -> None:
+        self._on_turn(a)
+        i = self._known(a, a.card)
+        s = self._s
+        face = self._card_face(i)
+        o = s.owner[i]
+        if o != _TABLE:
+            colour = self._cards[i].face(s.side[i]).colour
+            back = f"Put it back in {self._name(o)}'s {colour} row, {face} up."
+            if s.last_taken == (o, i):
+                raise IllegalMoveError(
+                    "A-8",
+                    f"That card went into {self._name(o)}'s collection last turn: a card that "
+                    "fits must be taken, and it stays in the collection.",
+                    back,
+                    a,
+                )
+            raise IllegalMoveError(
+                "collection",
+                f"That card is in {self._name(o)}'s collection, in the {colour} row: cards "
+                "never leave a collection.",
+                back,
+                a,
+            )
+        owner = self.figurine_on(self._cards[i].id)
+        if owner is not None and owner != a.seat:
+            raise IllegalMoveError(
+                "A-1",
+                f"That card carries {self._name(owner)}'s figurine: only {self._name(owner)} may "
+                f"flip it.",
+                f"Turn it back so that {face} is up again ({self._name(owner)}'s figurine stays "
+                f"on it), then flip another card.",
+                a,
+            )
+
+    def _check_pass(self, a: Pass) -> None:
+        self._on_turn(a)
+        if self.flippable(a.seat):
+            raise IllegalMoveError(
+                "A-11",
+                f"{self._name(a.seat)} can flip a card: a player passes only when every card on "
+                "the table carries another player's figurine.",
+                None,
+                a,
+            )
+
+    # --- applying -----------------------------------------------------------------------------
+
+    def _do(self, action: Action) -> str:
+        if isinstance(action, Lay):
+            return self._do_lay(action)
+        if isinstance(action, Reserve):
+            return self._do_reserve(action)
+        if isinstance(action, Flip):
+            return self._do_flip(action)
+        return self._do_pass(action)
+
+    def _set(self, **changes: Any) -> str:
+        self._s = replace(self._s, **changes)
+        return self._s.verdict
+
+    def _do_lay(self, a: Lay) -> str:
+        s = self._s
+        i = self._index[a.card]
+        laid = s.laid + 1
+        place = s.place[:i] + (laid,) + s.place[i + 1 :]
+        self._s = replace(s, place=place, laid=laid)
+        total = len(self._cards)
+        where = f" in row {_grid(laid)[0]}, column {_grid(laid)[1]}" if self.variant.first_game else ""
+        text = f"Card {laid} of {total}: lay it{where} with {self._card_face(i)} up."
+        if laid == total:
+            first = self._name(s.to_move)
+            text += f" All {total} cards are laid: {first} begins. {first}: flip a card."
+        return self._set(verdict=text, ending="")
+
+    def _do_reserve(self, a: Reserve) -> str:
+        s = self._s
+        i = self._index[a.card]
+        fig = s.figurine[: a.seat] + (i,) + s.figurine[a.seat + 1 :]
+        name = self._name(a.seat)
+        text = (
+            f"{name}'s figurine now stands on the card showing {self._card_face(i)}"
+            f"{self._at(i)}: no one else may flip it. {name}: now flip a card (that one too, if "
+            "you like)."
+        )
+        return self._set(figurine=fig, reserved_now=True, verdict=text, ending="")
+
+    def _do_flip(self, a: Flip) -> str:
+        s = self._s
+        seat = a.seat
+        name = self._name(seat)
+        i = self._index[a.card]
+        side = s.side[: i] + (1 - s.side[i],) + s.side[i + 1 :]
+        card = self._cards[i]
+        face = card.face(side[i])
+        row = self.rows(seat)[face.colour]
+        own_figurine = s.figurine[seat] == i
+        text = f"{name} flipped a card{self._at(i)}: {face} up."
+        if face.count == len(row) + 1:
+            owner = s.owner[:i] + (seat,) + s.owner[i + 1 :]
+            grown = row_words((*row, face.count))
+            if row:
+                text += f" It fits {name}'s {face.colour} row {row_words(row)}"
+            else:
+                text += f" It starts {name}'s {face.colour} row"
+            text += f": {name} must take it into the collection (A-8); the row is now {grown}."
+            fig = s.figurine
+            if own_figurine:
+                fig = fig[:seat] + (SPENT,) + fig[seat + 1 :]
+                why = " (A-6)" if s.reserved_now else ""
+                text += f" {name}'s figurine goes back into the box{why}."
+            self._s = replace(
+                s, side=side, owner=owner, figurine=fig, since=0, last_taken=(seat, i)
+            )
+        else:
+            since = s.since + 1
+            text += f" It does not fit: {self._why_not(seat, face, row)}."
+            if self.variant.first_game:
+                r, c = _grid(s.place[i])
+                text += f" It stays on the table, {face} up, back in its place (row {r}, column {c})."
+            else:
+                text += (
+                    f" It stays on the table, {face} up, wherever {name} puts it (not on another "
+                    "card)."
+                )
+            if own_figurine:
+                text += f" {name}'s figurine stays on it (A-9)."
+            text += f" {since} of {STALL_TURNS} turns without an addition."
+            self._s = replace(s, side=side, since=since, last_taken=None)
+        return self._after_turn(seat, text)
+
+    def _do_pass(self, a: Pass) -> str:
+        s = self._s
+        since = s.since + 1
+        name = self._name(a.seat)
+        text = (
+            f"{name} cannot flip a card: every card on the table carries another player's "
+            f"figurine, so {name} passes (A-11). {since} of {STALL_TURNS} turns without an "
+            "addition."
+        )
+        self._s = replace(s, since=since, last_taken=None)
+        return self._after_turn(a.seat, text)
+
+    def _after_turn(self, seat: int, text: str) -> str:
+        """The end conditions in the ruled order (A-4), then the turn passes clockwise."""
+        s = self._s
+        name = self._name(seat)
+        done = self.completed(seat)
+        need = self.rows_to_win()
+        left = len(self.table())
+        ending = ""
+        termination: Termination | None = None
+        if len(done) >= need:
+            termination = Termination.ROWS
+            ending = (
+                f"{name} has completed {count(len(done), 'row')} ({and_join(list(done))}): with "
+                f"{self.num_players()} players, {need} complete rows win at once."
+            )
+        elif left <= TABLE_END:
+            termination = Termination.TABLE
+            ending = (
+                f"Only {count(left, 'card')} {'is' if left == 1 else 'are'} left on the table "
+                f"(A-2): the game ends."
+            )
+        elif s.since >= STALL_TURNS:
+            termination = Termination.STALL
+            ending = f"{STALL_TURNS} turns in a row without an addition (A-3): the game ends."
+        if termination is not None:
+            out = self._make_outcome(termination, seat)
+            ending += " " + self._result_text(out)
+            if termination is not Termination.ROWS:
+                ending += f" {self._tiebreak_text(out)}"
+            ending = ending.rstrip() + "."
+            return self._set(outcome=out, reserved_now=False, verdict=f"{text} {ending}", ending=ending)
+        nxt = (seat + 1) % self.num_players()
+        text += f" {self._name(nxt)}'s turn."
+        self._s = replace(s, to_move=nxt, turn=s.turn + 1, reserved_now=False)
+        if not self.flippable(nxt):
+            text += (
+                f" Every card on the table carries another player's figurine: {self._name(nxt)} "
+                "must pass (A-11)."
+            )
+        return self._set(verdict=text, ending="")
+
+    def _make_outcome(self, termination: Termination, seat: int) -> Outcome:
+        n = self.num_players()
+        birds = tuple(self.birds(p) for p in range(n))
+        if termination is Termination.ROWS:
+            return Outcome(str(termination), (seat,), birds)
+        return Outcome(str(termination), self.leaders(), birds)
+
+    def leaders(self) -> tuple[int, ...]:
+        """The seats ahead now: the most birds, then the fewest cards; several on a tie (A-5)."""
+        n = self.num_players()
+        birds = [self.birds(p) for p in range(n)]
+        best = max(birds)
+        top = [p for p in range(n) if birds[p] == best]
+        cards = {p: self.cards_of(p) for p in top}
+        fewest = min(cards.values())
+        return tuple(p for p in top if cards[p] == fewest)
+
+    def _result_text(self, out: Outcome) -> str:
+        names = [self._name(w) for w in out.winners]
+        best = out.scores[out.winners[0]] if out.winners else 0
+        if out.termination == Termination.ROWS:
+            return f"{names[0]} wins"
+        if len(names) == 1:
+            return f"{names[0]} wins with {count(best, 'bird')}"
+        cards = self.cards_of(out.winners[0])
+        return (
+            f"{and_join(names)} share the win with {count(best, 'bird')} and "
+            f"{count(cards, 'card')} each"
+        )
+
+    def _tiebreak_text(self, out: Outcome) -> str:
+        """Birds of everyone and, where the most birds are tied, the cards (A-5)."""
+        n = self.num_players()
+        birds = ", ".join(f"{self._name(p)} {out.scores[p]}" for p in range(n))
+        best = max(out.scores)
+        top = [p for p in range(n) if out.scores[p] == best]
+        text = f"(birds: {birds}"
+        if len(top) > 1:
+            cards = ", ".join(f"{self._name(p)} {self.cards_of(p)}" for p in top)
+            text += f"; tied on birds, the fewest cards win (A-5): {cards}"
+        return text + ")"
+
+    def _why_not(self, seat: int, face: Face, row: tuple[int, ...]) -> str:
+        name = self._name(seat)
+        c = face.colour
+        if face.count == 1:
+            return f"{name} already has a {c} row, and no one starts a second row of a colour"
+        if not row:
+            return f"{name} has no {c} row yet, and a row starts with a card of 1 bird"
+        if len(row) == len(COUNTS):
+            return f"{name}'s {c} row is complete {row_words(row)}"
+        if len(row) >= face.count:
+            return f"{name}'s {c} row {row_words(row)} has its card of {count(face.count, 'bird')}"
+        return f"{name}'s {c} row {row_words(row)} needs its card of {count(len(row) + 1, 'bird')} first"
+
+    # --- the view -----------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> WhatsUpView:
+        """What everyone at the table sees (the same for one seat, with `seat` set): the face
+        up of each table card, never its other side nor its id."""
+        s = self._s
+        names = self._setup.players
+        if seat is not None:
+            seat = self._seat(seat)
+        phase = "over" if s.outcome is not None else "setup" if self.in_setup else "turn"
+        first = self.variant.first_game
+        table = []
+        for cid in self.table():
+            i = self._index[cid]
+            face = self._cards[i].face(s.side[i])
+            r, c = _grid(s.place[i]) if first else (None, None)
+            table.append(
+                CardView(s.place[i], r, c, face.count, face.colour, self.figurine_on(cid))
+            )
+        players = []
+        for p, name in enumerate(names):
+            rows = self.rows(p)
+            f = s.figurine[p]
+            state = "unused" if f == UNUSED else "spent" if f == SPENT else "placed"
+            players.append(
+                PlayerView(
+                    seat=p,
+                    name=name,
+                    rows=tuple((c, rows[c]) for c in COLOURS),
+                    birds=sum(sum(r) for r in rows.values()),
+                    cards=sum(len(r) for r in rows.values()),
+                    completed=sum(1 for r in rows.values() if len(r) == len(COUNTS)),
+                    figurine=state,
+                    figurine_on=s.place[f] if f >= 0 else None,
+                    fits=tuple(str(x) for x in self.fitting(p)),
+                )
+            )
+        return WhatsUpView(
+            game=NAME,
+            game_number=self._setup.game_number,
+            names=names,
+            phase=phase,
+            to_move=None if phase == "over" else s.to_move,
+            outcome=s.outcome,
+            verdict=s.verdict,
+            seat=seat,
+            variant=self.variant.describe(),
+            first_game=first,
+            turn=s.turn,
+            laid=s.laid,
+            deck=len(self._cards),
+            table=tuple(table),
+            players=tuple(players),
+            since=s.since,
+            stall_turns=STALL_TURNS,
+            table_end=TABLE_END,
+            rows_to_win=self.rows_to_win(),
+            reserved_now=s.reserved_now,
+            history=self._setup.history,
+        )
+
+    def __repr__(self) -> str:
+        s = self._s
+        who = (
+            "over"
+            if s.outcome is not None
+            else f"set-up {s.laid}/{len(self._cards)}"
+            if self.in_setup
+            else f"to move: seat {s.to_move}"
+        )
+        return (
+            f"<WhatsUpGame game {self._setup.game_number} turn {s.turn} {who} "
+            f"table {len(self.table())} since {s.since}>"
+        )
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def _seat(self, seat: int) -> int:
+        if not (isinstance(seat, int) and 0 <= seat < self.num_players()):
+            raise ValueError(f"no seat {seat!r} (seats are 0..{self.num_players() - 1})")
+        return seat
+
+    def _name(self, seat: int) -> str:
+        return self._setup.players[seat]
+
+    def _who(self, seat: object) -> str:
+        if isinstance(seat, int) and 0 <= seat < self.num_players():
+            return self._name(seat)
+        return f"seat {seat!r}"
+
+    def _card_face(self, i: int) -> str:
+        return str(self._cards[i].face(self._s.side[i]))
+
+    def _at(self, i: int) -> str:
+        """' (row 2, column 3)' in the first game; '' otherwise."""
+        if not self.variant.first_game or self._s.place[i] == 0:
+            return ""
+        r, c = _grid(self._s.place[i])
+        return f" (row {r}, column {c})"
+
+    def _where(self, i: int) -> str:
+        p = self._s.place[i]
+        if self.variant.first_game:
+            r, c = _grid(p)
+            return f"card {p}, row {r}, column {c}"
+        return f"card {p}"
+
+
+def _grid(place: int) -> tuple[int, int]:
+    """(row, column) of a place in the first game's rectangle, 6 cards to a row."""
+    return (place - 1) // GRID_COLUMNS + 1, (place - 1) % GRID_COLUMNS + 1
+
+
+def _check_players(players: tuple[str, ...]) -> None:
+    if not 2 <= len(players) <= 4:
+        raise ValueError(f"What's Up is for 2 to 4 players, not {len(players)}")
+    if any(not isinstance(p, str) or not p.strip() for p in players):
+        raise ValueError(f"player names must be non-empty text: {players!r}")
+    if len(set(players)) != len(players):
+        raise ValueError(f"player names must differ: {players!r}")
+
+
+def _match(want: list[tuple[int, Face]], free: list[int], cards: Sequence[Card]) -> list[int] | None:
+    """A distinct card for each wanted face (a bipartite matching by augmenting paths); the
+    card indices in `want`'s order, or None when there is none."""
+    holders = [[i for i in free if f in (cards[i].a, cards[i].b)] for _, f in want]
+    taken: dict[int, int] = {}  # card -> position in want
+
+    def place(k: int, seen: set[int]) -> bool:
+        for i in holders[k]:
+            if i in seen:
+                continue
+            seen.add(i)
+            if i not in taken or place(taken[i], seen):
+                taken[i] = k
+                return True
+        return False
+
+    for k in range(len(want)):
+        if not place(k, set()):
+            return None
+    out = [0] * len(want)
+    for i, k in taken.items():
+        out[k] = i
+    return out

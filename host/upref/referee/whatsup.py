@@ -1,0 +1,535 @@
+"""The What's Up referee: card taps and host keys in, engine actions, verdicts and board feedback
+out.
+
+What the table does and what the referee makes of it:
+
+- **Set-up scan.** A card carries one tag for both sides, and the reader cannot tell which side
+  is up, so the referee must learn it as the cards are laid out: each card is tapped as it is
+  laid, and the referee says which side to put up (the sides come from the game's seed). The
+  game begins once all 30 are on the table; the scoreboard counts them. A card tapped twice is
+  noted, nothing more. The referee cannot see faces: it relies on each card being laid as it
+  said, and says so.
+- **A flip is a tap.** In a turn, a tapped table card is the flip of the player whose turn it is
+  (the reader cannot see who taps): the referee turns its face over, says whether the face now
+  up fits that player's collection and, if it does, that the card must be taken (A-8); if not,
+  that it stays. A card moving into a collection needs no tap: the rules say where it goes.
+- **The figurine** is a key (`f`): "put it on a card, then tap that card". The next tap marks
+  that card (A-7: it takes nothing) and is not a flip. The key is offered while the player's
+  figurine is unused, at most once per game per player; pressed again before the tap, it keeps
+  the figurine in hand.
+- **Refusals**: a flip of a card that carries another player's figurine (A-1), of a card in a
+  collection (by the owner's name; the card taken last turn with A-8), a tap after the end; each
+  with the correction the table must make, shown until the next accepted action.
+- **Bookkeeping**: the count key (`c`) asks how many cards lie on the table (Enter accepts the
+  referee's own count); a count that differs is named with what to check.
+- **A-11**: when the player to move can flip nothing (every table card carries another player's
+  figurine; impossible in the published game), the referee passes for them at once.
+
+Everything that does not depend on the game (the log, tags, the board's health, start, stop,
+next game, undo, settings) is `upref.referee.base.Referee`'s; this module fills in its hooks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from upref.board.codes import CodeTable
+from upref.games.base import IllegalMoveError, Outcome
+from upref.games.whatsup.cards import Catalogue, load_catalogue, parse_catalogue
+from upref.games.whatsup.engine import (
+    NAME,
+    TITLE,
+    Flip,
+    Lay,
+    Pass,
+    Reserve,
+    Termination,
+    Variant,
+    WhatsUpGame,
+)
+from upref.referee.base import OVER, PLAY, InputLog, KeyOffer, Referee, TagLookup
+from upref.referee.feedback import Feedback
+from upref.referee.inputs import Key, StartGame
+from upref.referee.status import END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
+from upref.text import and_join, count
+
+__all__ = [
+    "COUNT_KEY",
+    "FIGURINE_KEY",
+    "WhatsUpReferee",
+    "catalogue_from_dict",
+    "catalogue_to_dict",
+]
+
+FIGURINE_KEY = "figurine"
+"""The `Key` name of the figurine: the next tap marks a card (pressed again: kept in hand)."""
+COUNT_KEY = "count"
+"""The `Key` name of the count check; its answer is the number of cards counted."""
+
+
+def catalogue_to_dict(cat: Catalogue) -> dict[str, Any]:
+    """The deck as JSON data (a log's header keeps it, so a replay needs nothing else)."""
+    return {
+        "source": cat.source,
+        "cards": [{"id": c.id, "a": str(c.a), "b": str(c.b)} for c in cat.cards],
+    }
+
+
+def catalogue_from_dict(data: Mapping[str, Any]) -> Catalogue:
+    """:raises ValueError: for a deck that is not valid."""
+    return parse_catalogue(data, source=str(data.get("source", "game log")))
+
+
+class WhatsUpReferee(Referee):
+    """Referees What's Up from card taps and keys (see the module's text).
+
+    :param catalogue: the deck (default: the packaged 30 cards).
+    Other parameters: `upref.referee.base.Referee`.
+    """
+
+    GAME: ClassVar[str] = NAME
+    TITLE: ClassVar[str] = TITLE
+
+    def __init__(
+        self,
+        codes: CodeTable,
+        registry: TagLookup | None = None,
+        *,
+        log: InputLog | None = None,
+        settle_s: float = 1.0,
+        hints: bool = False,
+        catalogue: Catalogue | None = None,
+        feedback: Callable[[Feedback], None] | None = None,
+        titles: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(
+            codes, registry, log=log, settle_s=settle_s, hints=hints, feedback=feedback,
+            titles=titles,
+        )
+        self.catalogue = catalogue or load_catalogue()
+        self._armed: int | None = None  # the seat whose figurine goes on the next card tapped
+        self._fixes: list[str] = []  # corrections outstanding, until the next accepted action
+
+    # --- config -------------------------------------------------------------------------------
+
+    def config_extra(self) -> dict[str, Any]:
+        return {"catalogue": catalogue_to_dict(self.catalogue)}
+
+    @classmethod
+    def options_from_config(cls, config: Mapping[str, Any]) -> dict[str, Any]:
+        if "catalogue" in config:
+            return {"catalogue": catalogue_from_dict(config["catalogue"])}
+        return {}
+
+    # --- read-only ------------------------------------------------------------------------------
+
+    @property
+    def engine(self) -> WhatsUpGame | None:
+        """The rules engine of the current (or last) game; holds the faces down: not for
+        views."""
+        eng = self._engine
+        assert eng is None or isinstance(eng, WhatsUpGame)
+        return eng
+
+    @property
+    def armed(self) -> int | None:
+        """The seat whose figurine the next tap places, if any."""
+        return self._armed
+
+    def piece_name(self) -> str:
+        return "bird card"
+
+    def corrections(self) -> tuple[str, ...]:
+        return tuple(self._fixes)
+
+    def _turn_seat(self) -> int | None:
+        """The seat to move while a turn is on (not in set-up, not over)."""
+        eng = self.engine
+        if self._phase != PLAY or eng is None:
+            return None
+        seat = eng.current_player()
+        return seat if seat >= 0 else None
+
+    def game_keys(self) -> tuple[KeyOffer, ...]:
+        eng = self.engine
+        offers: list[KeyOffer] = []
+        seat = self._turn_seat()
+        if eng is not None and seat is not None:
+            name = eng.players[seat]
+            if self._armed == seat:
+                offers.append(
+                    KeyOffer("f", f"keep {name}'s figurine in hand", _key(FIGURINE_KEY))
+                )
+            elif eng.figurine(seat) is None:
+                offers.append(
+                    KeyOffer(
+                        "f", f"{name}'s figurine: put it on a card, then tap that card",
+                        _key(FIGURINE_KEY),
+                    )
+                )
+        if eng is not None and self._phase == PLAY:
+            if eng.in_setup:
+                own = eng.laid
+                what = "cards laid"
+            else:
+                own = len(eng.table())
+                what = "cards on the table"
+            offers.append(
+                KeyOffer(
+                    "c", f"count the {what}", _key(COUNT_KEY), prompt=f"How many {what}?",
+                    default=str(own),
+                )
+            )
+        return tuple(offers)
+
+    # --- the game's life --------------------------------------------------------------------
+
+    def check_start(self, start: StartGame) -> None:
+        self.make_engine(start)
+
+    def make_engine(self, start: StartGame) -> WhatsUpGame:
+        return WhatsUpGame.new(
+            list(start.players),
+            rng=start.seed,
+            variant=Variant.from_dict(start.variant_data),
+            catalogue=self.catalogue,
+        )
+
+    def next_engine(self, engine: Any) -> WhatsUpGame:
+        assert isinstance(engine, WhatsUpGame)
+        return engine.next_game()
+
+    def on_begin(self) -> None:
+        self._armed = None
+        self._fixes = []
+
+    def on_stop(self) -> None:
+        self._armed = None
+        self._fixes = []
+
+    def stop_outcome(self) -> Outcome:
+        eng = self.engine
+        assert eng is not None
+        birds = tuple(eng.birds(s) for s in range(eng.num_players()))
+        return Outcome("stopped", eng.leaders(), birds)
+
+    def result_text(self, outcome: Outcome) -> str:
+        eng = self.engine
+        assert eng is not None
+        names = [eng.players[w] for w in outcome.winners]
+        if outcome.termination == Termination.ROWS:
+            done = len(eng.completed(outcome.winners[0]))
+            return f"{names[0]} wins with {count(done, 'complete row')}"
+        best = outcome.scores[outcome.winners[0]] if outcome.winners else 0
+        if len(names) == 1:
+            return f"{names[0]} wins with {count(best, 'bird')}"
+        cards = eng.cards_of(outcome.winners[0])
+        return (
+            f"{and_join(names)} share the win with {count(best, 'bird')} and "
+            f"{count(cards, 'card')} each"
+        )
+
+    # --- taps ---------------------------------------------------------------------------------
+
+    def on_tap(self, item: str, uid: str, out: list[Verdict]) -> None:
+        eng = self.engine
+        if eng is None:
+            return
+        if self._phase == OVER:
+            self._after_the_end(item, out)
+            return
+        if self._phase != PLAY:
+            return
+        if eng.in_setup:
+            self._lay(eng, item, out)
+            return
+        self._forced_passes(eng, out)
+        if eng.is_terminal():
+            self._after_the_end(item, out)
+            return
+        seat = eng.current_player()
+        if self._armed == seat:
+            self._reserve(eng, seat, item, out)
+        else:
+            self._flip(eng, seat, item, out)
+
+    def _lay(self, eng: WhatsUpGame, item: str, out: list[Verdict]) -> None:
+        try:
+            text = eng.play(Lay(item))
+        except IllegalMoveError as err:
+            kind = INFO if err.rule == "setup" else ILLEGAL
+            out.append(Verdict(kind, err.message, err.rule, err.correction))
+            return
+        self._accepted()
+        if eng.in_setup:
+            out.append(Verdict(OK, text))
+        else:
+            out.append(
+                Verdict(
+                    TURN,
+                    text + " The referee cannot see faces: it counts on every card lying as it "
+                    "said.",
+                )
+            )
+
+    def _reserve(self, eng: WhatsUpGame, seat: int, item: str, out: list[Verdict]) -> None:
+        try:
+            text = eng.play(Reserve(seat, item))
+        except IllegalMoveError as err:
+            self._refuse(err, out)
+            return
+        self._armed = None
+        self._accepted()
+        out.append(Verdict(OK, text))
+
+    def _flip(self, eng: WhatsUpGame, seat: int, item: str, out: list[Verdict]) -> None:
+        try:
+            eng.play(Flip(seat, item))
+        except IllegalMoveError as err:
+            self._refuse(err, out)
+            return
+        self._accepted()
+        taken = eng.owner(item) == seat
+        self._turn_verdicts(eng, SOLVED if taken else TURN, out)
+        self._forced_passes(eng, out)
+
+    def _forced_passes(self, eng: WhatsUpGame, out: list[Verdict]) -> None:
+        """A-11: a player who can flip nothing passes at once (the only thing to do)."""
+        while (nxt := eng.current_player()) >= 0 and eng.legal_actions() == [Pass(nxt)]:
+            eng.play(Pass(nxt))
+            self._accepted()
+            self._turn_verdicts(eng, TURN, out)
+
+    def _turn_verdicts(self, eng: WhatsUpGame, kind: str, out: list[Verdict]) -> None:
+        """The verdict of a turn just played and, when it ended the game, the end on its own."""
+        text, ending = eng.verdict, eng.ending
+        outcome = eng.outcome()
+        if outcome is None or not ending:
+            out.append(Verdict(kind, text))
+            return
+        head = text[: len(text) - len(ending)].strip()
+        out.append(Verdict(kind, head))
+        out.append(Verdict(END, ending))
+        self._armed = None
+        self._game_over(outcome)
+
+    def _refuse(self, err: IllegalMoveError, out: list[Verdict]) -> None:
+        out.append(Verdict(ILLEGAL, err.message, err.rule, err.correction))
+        if err.correction:
+            self._fixes = [err.correction]
+
+    def _accepted(self) -> None:
+        """An engine action went through: count it (undo points) and drop stale corrections."""
+        self._played()
+        self._fixes = []
+
+    def _after_the_end(self, item: str, out: list[Verdict]) -> None:
+        eng = self.engine
+        assert eng is not None
+        result = self.result_text(self._stopped or eng.outcome() or self.stop_outcome())
+        text = f"The game is over ({result}): that flip does not count."
+        fix = None
+        if item in eng.catalogue and eng.is_laid(item) and eng.owner(item) is None:
+            fix = f"Turn the card back so that {eng.up(item)} is up again."
+        out.append(Verdict(ILLEGAL, text, "over", fix))
+
+    # --- keys and the button ------------------------------------------------------------------
+
+    def on_key(self, name: str, arg: str | None, out: list[Verdict]) -> bool:
+        if name == FIGURINE_KEY:
+            return self._figurine_key(out)
+        if name == COUNT_KEY:
+            return self._count_key(arg, out)
+        return False
+
+    def _figurine_key(self, out: list[Verdict]) -> bool:
+        eng = self.engine
+        seat = self._turn_seat()
+        if eng is None or seat is None:
+            return False
+        name = eng.players[seat]
+        if self._armed == seat:
+            self._armed = None
+            out.append(
+                Verdict(INFO, f"{name} keeps the figurine in hand: the next tap is a flip again.")
+            )
+            return True
+        where = eng.figurine(seat)
+        if where == "spent":
+            out.append(
+                Verdict(
+                    ILLEGAL,
+                    f"{name}'s figurine went back into the box: a figurine is placed once per "
+                    "game.",
+                    "figurine",
+                )
+            )
+            return True
+        if where is not None:
+            out.append(
+                Verdict(
+                    ILLEGAL,
+                    f"{name}'s figurine already stands on the card showing {eng.up(where)}: a "
+                    "figurine is placed once per game and cannot be moved.",
+                    "figurine",
+                )
+            )
+            return True
+        self._armed = seat
+        out.append(
+            Verdict(
+                INFO,
+                f"{name}: put your figurine on a card and tap that card. That tap only marks "
+                "the card (A-7): it is not a flip, and the card stays on the table.",
+            )
+        )
+        return True
+
+    def _count_key(self, arg: str | None, out: list[Verdict]) -> bool:
+        eng = self.engine
+        if eng is None or self._phase != PLAY:
+            return False
+        setup = eng.in_setup
+        own = eng.laid if setup else len(eng.table())
+        where = "laid" if setup else "on the table"
+        try:
+            seen = int((arg or "").strip()) if arg and arg.strip() else own
+        except ValueError:
+            out.append(
+                Verdict(INFO, f"{arg!r} is not a number: count the cards {where} and try again.")
+            )
+            return True
+        if seen == own:
+            text = f"Right: {count(own, 'card')} {where}"
+            if not setup:
+                held = ", ".join(
+                    f"{eng.players[s]} {eng.cards_of(s)}" for s in range(eng.num_players())
+                )
+                text += f", and in the collections {held}"
+            out.append(Verdict(INFO, text + "."))
+            return True
+        if setup:
+            text = (
+                f"You count {seen} cards laid, the referee {own}: "
+                + (
+                    "a card was laid without a tap."
+                    if seen > own
+                    else "a card was tapped but not laid."
+                )
+            )
+            fix = (
+                "Tap every card you laid without a tap, and lay it as the referee says."
+                if seen > own
+                else "Lay every card you tapped, with the side the referee named up."
+            )
+        else:
+            text = (
+                f"You count {seen} cards on the table, the referee {own}: "
+                + (
+                    "a card that fitted was left on the table, or one that did not fit was put "
+                    "back in a collection."
+                    if seen > own
+                    else "a card that did not fit was taken, or a card is missing."
+                )
+            )
+            fix = (
+                "Check each collection against the scoreboard: a card that fits must be taken "
+                "(A-8), and one that does not stays on the table."
+            )
+        out.append(Verdict(ILLEGAL, text, "count", fix))
+        return True
+
+    def on_button(self, out: list[Verdict]) -> None:
+        if self._phase == PLAY:
+            out.append(
+                Verdict(
+                    INFO,
+                    "The button means nothing in What's Up: flip a card and tap it on the "
+                    "reader (f on the host for the figurine).",
+                )
+            )
+
+    # --- undo -----------------------------------------------------------------------------------
+
+    def turn_start(self) -> int | None:
+        eng = self.engine
+        assert eng is not None
+        seat = eng.current_player()
+        if seat < 0 or eng.reserved_now:
+            return None
+        if eng.legal_actions() == [Pass(seat)]:
+            return None  # a forced pass is no turn to go back to
+        return eng.turn
+
+    def turn_in_progress(self) -> bool:
+        eng = self.engine
+        assert eng is not None
+        return eng.reserved_now or eng.is_terminal()
+
+    def before_undo(self) -> WhatsUpGame:
+        eng = self.engine
+        assert eng is not None
+        return eng.clone()
+
+    def after_undo(self, before: Any) -> list[str]:
+        eng = self.engine
+        assert eng is not None and isinstance(before, WhatsUpGame)
+        self._armed = None
+        seat = eng.current_player()
+        who = eng.players[seat] if seat >= 0 else "the player"
+        fixes: list[str] = []
+        for cid in eng.catalogue.ids():
+            if not eng.is_laid(cid):
+                continue
+            was, now = before.owner(cid), eng.owner(cid)
+            at = eng.at(cid)
+            if was is not None and now is None:
+                colour = before.up(cid).colour
+                fixes.append(
+                    f"{eng.players[was]}: take the last card out of your {colour} row and lay it "
+                    f"on the table again{at}, {eng.up(cid)} up."
+                )
+            elif was is None and now is None and before.up(cid) != eng.up(cid):
+                fixes.append(f"Turn the card {who} flipped back so that {eng.up(cid)} is up again{at}.")
+        for s in range(eng.num_players()):
+            was_f, now_f = before.figurine(s), eng.figurine(s)
+            if was_f == now_f:
+                continue
+            name = eng.players[s]
+            if now_f is None and was_f not in (None, "spent"):
+                fixes.append(f"Take {name}'s figurine off the card showing {eng.up(was_f)}{eng.at(was_f)}.")
+            elif now_f is None:
+                fixes.append(f"{name}'s figurine comes out of the box again: it is not placed yet.")
+            elif now_f != "spent":
+                fixes.append(f"Put {name}'s figurine back on the card showing {eng.up(now_f)}{eng.at(now_f)}.")
+        self._fixes = list(fixes)
+        return fixes
+
+    # --- what the table is waiting for ----------------------------------------------------------
+
+    def waiting_for_game(self) -> str | None:
+        eng = self.engine
+        if eng is None:
+            return None
+        if self._phase == OVER:
+            return "The next game (or a new one)."
+        if self._phase != PLAY:
+            return None
+        if self._fixes:
+            return self._fixes[0]
+        if eng.in_setup:
+            return (
+                f"The cards to be laid out: tap each card as you lay it "
+                f"({eng.laid} of {len(eng.catalogue)} laid)."
+            )
+        seat = eng.current_player()
+        name = eng.players[seat]
+        if self._armed == seat:
+            return f"{name}: put your figurine on a card and tap that card."
+        return f"{name}: flip a card over and tap it on the reader."
+
+
+def _key(name: str) -> Callable[[float, str | None], Key]:
+    return lambda t, arg: Key(name, t, arg)
+

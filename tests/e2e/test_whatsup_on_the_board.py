@@ -1,0 +1,66 @@
+"""What's Up refereed from the simulated board, end to end: the demo's whole game (30 cards laid
+and tapped through the simulated RFID field, flips, the figurine key at the host), with a
+reservation, a refused flip of the reserved card, a card taken and one left; its log replayed to
+the very verdicts the table saw."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from pathlib import Path
+
+from rich.console import Console
+from upref.commands import demo
+from upref.link.connection import Link
+from upref.registry import find_game, referee_for
+from upref.store.replay import load_log, replay
+from upref.store.tags import TagRegistry
+
+WHATSUP = find_game("whatsup")
+
+
+def test_a_whole_game_with_a_reservation_a_refused_flip_a_card_taken_and_one_left(
+    make_board, tmp_path: Path, capsys
+) -> None:
+    board = make_board(seed=WHATSUP.demo.seed)
+    link = Link(board.port)
+    try:
+        rc = demo.run_game(
+            WHATSUP, board, link, tmp_path, argparse.Namespace(),
+            Console(file=open(os.devnull, "w")), live_view=False,  # noqa: SIM115
+        )
+    finally:
+        link.close()
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    # the set-up scan: every card tapped and laid, then the first turn
+    assert out.count("[ok] Card ") == 29 and "[turn] Card 30 of 30:" in out
+    assert "All 30 cards are laid: Ann begins." in out
+    # the figurine placed with the key, then the next tap marks the card
+    assert "[info] Bob: put your figurine on a card and tap that card." in out
+    reserved = re.search(r"\[ok\] Bob's figurine now stands on the card showing (\d \w+)", out)
+    assert reserved is not None
+    # another player's flip of it refused, with its correction
+    assert "[illegal A-1] That card carries Bob's figurine: only Bob may flip it." in out
+    assert f"Turn it back so that {reserved.group(1)} is up again" in out
+    # a card that fits taken, one that does not left on the table
+    assert re.search(r"\[solved\] \w+ flipped a card \(row \d, column \d\): \d \w+ up\. It (starts|fits)", out)
+    assert re.search(r"\[turn\] \w+ flipped a card .*It does not fit: .*It stays on the table", out)
+    assert "Bob's figurine goes back into the box." in out
+    # the end names the winner
+    end = re.search(r"\[end\] (.*)", out)
+    assert end is not None and re.search(r"(\w+ wins with \d+ birds?|share the win)", end.group(1))
+    assert "(A-3)" in end.group(1) or "(A-2)" in end.group(1) or "complete rows" in end.group(1)
+    # the log replays to exactly the verdicts the table saw
+    info, entries = load_log(tmp_path / "games.sqlite")
+    assert info.game == "whatsup" and info.status == "finished"
+    registry = TagRegistry(tmp_path / "registry.sqlite")
+    said = [
+        f"[{v.kind}{' ' + v.rule if v.rule else ''}] {v.text}"
+        for r in replay(info, entries, lambda i: referee_for(i, registry))
+        for v in r.reply.public
+    ]
+    lines = [ln.strip() for ln in out.splitlines() if ln.startswith("   [")]
+    assert [ln.split("  -> ")[0] for ln in lines] == said
+    registry.close()
