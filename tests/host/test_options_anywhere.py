@@ -86,3 +86,21 @@ def test_replay_and_export_take_options_before_and_after_the_log(
     assert _run(capsys, "export", "--db", str(db), "--list")[1] == listed
     assert [line.split()[0] for line in listed.splitlines()] == ["1", "2"]
 
+
+
+def test_help_lists_the_named_games_own_options(capsys) -> None:  # type: ignore[no-untyped-def]
+    import pytest
+    from upref.commands import demo, play
+    from upref.registry import games
+
+    for g in games():
+        for main in (play.main, demo.main):
+            with pytest.raises(SystemExit) as info:
+                main([g.name, "--help"])
+            assert info.value.code == 0
+            out = capsys.readouterr().out
+            probe = __import__("argparse").ArgumentParser(add_help=False)
+            g.add_options(probe)
+            for action in probe._actions:
+                for flag in action.option_strings:
+                    assert flag in out, (g.name, flag)

@@ -269,9 +269,13 @@ def bench_game_latency(game: Game, limit: float = 120.0) -> list[float]:
             for _what, pause in demo.script(board, table, uid_of):
                 n = len(table.replies)
                 t0 = time.monotonic()
-                while len(table.replies) == n and time.monotonic() - t0 < pause:
+
+                def answered(n: int = n) -> bool:  # a verdict, not just a card leaving
+                    return any(r.verdicts for _, r in table.replies[n:])
+
+                while not answered() and time.monotonic() - t0 < pause:
                     table.pump(0.002)
-                if len(table.replies) > n:
+                if answered():
                     console.print(render(game, table, []))
                     out.append((time.monotonic() - t0) * 1000)
                 rest = pause - (time.monotonic() - t0)

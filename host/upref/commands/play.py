@@ -100,7 +100,12 @@ class _ProbeFailed(Exception):
 
 
 class _Probe(argparse.ArgumentParser):
-    """A parser that raises instead of printing usage and exiting: for trying a game's options."""
+    """A parser that raises instead of printing usage and exiting, and has no --help of its
+    own (the game's real parser answers it): for trying a game's options."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs["add_help"] = False
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
     def error(self, message: str) -> NoReturn:
         raise _ProbeFailed(message)
