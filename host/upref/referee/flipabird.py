@@ -71,7 +71,7 @@ class _Before:
     """What the table had out before an undo, to say what to put back."""
 
     phase: str
-    row: tuple[tuple[str, bool, int], ...]
+    row: tuple[tuple[str, int], ...]  # (card, who played it), as it lay before any claim
     turn: int
     to_move: int
     final: bool
@@ -693,7 +693,7 @@ class FlipReferee(Referee):
         claim = eng.claim_state
         return _Before(
             phase=eng.phase,
-            row=tuple((r.card, r.up, r.by) for r in (claim.row if claim else eng.row)),
+            row=tuple((r.card, r.by) for r in (claim.row if claim else eng.row)),
             turn=eng.turn,
             to_move=eng.current_player(),
             final=eng.final,
@@ -711,7 +711,7 @@ class FlipReferee(Referee):
         self._confirmed = set()
         names = eng.players
         fixes: list[str] = []
-        now_row = [(r.card, r.up, r.by) for r in eng.row]
+        now_row = [(r.card, r.by) for r in eng.row]
         if before.phase in ("tips", "take", "over") and eng.phase == "turn" and before.row == tuple(now_row):
             if before.revealed:
                 down = [str(i) for i, r in enumerate(eng.row, start=1) if not r.up]

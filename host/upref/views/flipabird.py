@@ -46,6 +46,20 @@ def card_span(card: CardView) -> Span:
     return Span(card.face, colour(card.colour) if card.colour else STRONG)
 
 
+def short_face(card: CardView) -> str:
+    """A card's face in a few letters, for the evaluation table: 'blue 2', 'no specials',
+    'no neighbours', 'no red', 'red ×2'."""
+    if card.kind == "bird":
+        return card.face
+    if card.kind == "no-specials":
+        return "no specials"
+    if card.kind == "no-neighbours":
+        return "no neighbours"
+    if card.kind == "colour-not":
+        return f"no {card.colour}"
+    return f"{card.colour} ×2"
+
+
 def won_words(cards: Sequence[CardView]) -> str:
     """'blue 2, green 1, red 3, 1 special' (bird cards per colour, then special cards)."""
     if not cards:
@@ -142,10 +156,13 @@ class FlipPanel:
 
     def footer(self, view: FlipView) -> Sequence[Block]:
         blocks: list[Block] = []
-        if view.out:
+        if view.out or view.boxed:
             rows = len(view.removed_rows)
             extra = f" ({count(rows, 'row')} removed by the all-face-up rule, F-9)" if rows else ""
-            blocks.append(line(f"Out of the game: {count(view.out, 'card')}{extra}.", meaning=DIM))
+            box = f"; {view.boxed} left in the box (short game)" if view.boxed else ""
+            blocks.append(
+                line(f"Out of the game: {count(view.out, 'card')}{extra}{box}.", meaning=DIM)
+            )
         if view.history:
             games = "; ".join(
                 f"game {i}: {self._headline([view.names[w] for w in o.winners], o.scores[o.winners[0]] if o.winners else 0)}"
@@ -182,10 +199,11 @@ class FlipPanel:
                 spans += [f"{c.id} ", card_span(c)]
             lines.append(line(*spans))
         if view.hand_unknown:
+            what = "dealt to you at the start" if view.scanned else "in your hand"
             lines.append(
                 line(
-                    f"{count(view.hand_unknown, 'card')} dealt to you at the start (the referee "
-                    "knows them only once played)."
+                    f"{count(view.hand_unknown, 'card')} {what} that the referee does not know "
+                    "(it learns each one when it is played)."
                 )
             )
         if not hand and not view.hand_unknown:
@@ -299,7 +317,7 @@ class FlipPanel:
                 (
                     Span(str(x.position)),
                     Span(x.card.id),
-                    card_span(cv),
+                    Span(short_face(cv), colour(cv.colour) if cv.colour else STRONG),
                     Span(str(x.birds) if x.stays else "out", None if x.stays else DIM),
                     Span(x.why),
                     Span(taker_of.get(x.card.id, "" if x.card.id in left else "")),

@@ -324,7 +324,8 @@ class FlipView(GameView):
     row: tuple[RowView, ...]
     players: tuple[PlayerView, ...]
     claim: ClaimView | None
-    out: int  # cards out of the game
+    out: int  # cards that left the game (removed rows, the end), not counting the box
+    boxed: int  # cards a short game left in the box unseen at the start
     removed_rows: tuple[tuple[CardView, ...], ...]  # rows removed by the all-face-up rule (F-9)
     can_pass: bool  # the player to move has no card in the final phase (F-11)
     last_play: int | None  # the row position of the card just played (F-16 may flag it)
@@ -393,6 +394,7 @@ class _Setup:
     game_number: int
     history: tuple[Outcome, ...]
     scanned: bool
+    boxed: int = 0  # cards left in the box unseen at the start (a short pile)
 
 
 def deal(
@@ -458,8 +460,9 @@ class FlipGame(GameState[Action]):
             if len(pile) != size:
                 raise ValueError(f"the pile must hold {size} cards, not {len(pile)}")
         unseen = frozenset(cat.ids()) - frozenset(pile or ())
+        boxed = len(cat.cards) - size - HAND * n
         setup = _Setup(
-            names, cat, variant, cat.limit(n), game_number, history, pile is not None
+            names, cat, variant, cat.limit(n), game_number, history, pile is not None, boxed
         )
         text = (
             f"Game {game_number} ({variant.describe()}): {and_join(list(names))}. A row may hold "
@@ -474,7 +477,7 @@ class FlipGame(GameState[Action]):
             row=(),
             won=((),) * n,
             out=(),
-            out_unknown=len(cat.cards) - size - HAND * n,
+            out_unknown=boxed,
             removed_rows=(),
             to_move=0,
             turn=1,
@@ -544,7 +547,9 @@ class FlipGame(GameState[Action]):
         if slots > len(unseen):
             raise ValueError(f"{slots} unknown cards but only {len(unseen)} unplaced cards")
         variant = variant or Variant()
-        setup = _Setup(names, cat, variant, cat.limit(n), 1, (), pile is not None)
+        setup = _Setup(
+            names, cat, variant, cat.limit(n), 1, (), pile is not None, len(unseen) - slots
+        )
         core = _Core(
             pile=tuple(pile) if pile is not None else None,
             pile_left=left,
@@ -1411,7 +1416,8 @@ class FlipGame(GameState[Action]):
             row=self._row_view(s.row),
             players=tuple(players),
             claim=claim_view,
-            out=len(s.out) + s.out_unknown,
+            out=len(s.out) + s.out_unknown - self._setup.boxed,
+            boxed=self._setup.boxed,
             removed_rows=tuple(tuple(CardView.of(cat.card(x)) for x in r) for r in s.removed_rows),
             can_pass=self.can_pass(),
             last_play=None if s.last_play is None else s.last_play + 1,
