@@ -131,7 +131,7 @@ class FlipPanel:
         if status:
             blocks.append(line(status, meaning=STRONG))
         if view.claim is not None:
-            blocks.append(self._claim(view, view.claim))
+            blocks.extend(self._claim(view, view.claim))
         else:
             blocks.append(self._row(view))
         return blocks
@@ -249,14 +249,16 @@ class FlipPanel:
                     Span(doing, meaning),
                 )
             )
+        # Fixed widths wherever the widest text is known: a terminal then measures only the
+        # won cards, which keeps a redraw quick (a tap's verdict waits for it).
         columns = (
             Column("", width=1),
-            Column("Player"),
-            Column("Hand", "right"),
+            Column("Player", width=max(6, *(len(n) for n in view.names))),
+            Column("Hand", "right", width=4),
             Column("Won cards", grow=True),
-            Column("Points", "right"),
-            Column("Tip"),
-            Column("Now"),
+            Column("Points", "right", width=6),
+            Column("Tip", width=max(3, *(len(r[5].text) for r in rows))),
+            Column("Now", width=max(3, *(len(r[6].text) for r in rows))),
         )
         return Table(columns, tuple(rows))
 
@@ -286,28 +288,34 @@ class FlipPanel:
             out.append(" ◀")
         return out
 
-    def _claim(self, view: FlipView, c: ClaimView) -> Box:
+    def _claim(self, view: FlipView, c: ClaimView) -> list[Block]:
+        """The claim in a box (who claims, the tips, then the result and the takers), and once
+        the row is evaluated its table card by card under the box."""
         names = view.names
-        blocks: list[Line | Table] = []
-        tips = []
-        for p in view.players:
-            tips.append(f"{p.name} {p.tip or ('in' if p.tipped else '…')}")
+        tips = [f"{p.name} {p.tip or ('in' if p.tipped else '…')}" for p in view.players]
         head = (
             f"{names[c.claimant]} claims too many birds in the row {names[c.accused]} played to. "
             f"Tips: {', '.join(tips)}"
         )
         if c.evaluation is None:
             head += f" ({c.tips_in} of {c.tips_of} in; shown once all are in)."
-            blocks.append(line(head))
             row: list[str | Span] = [f"Row ({count(len(c.row), 'card')}, limit {view.limit}): "]
             for r in c.row:
                 if r.position > 1:
                     row.append(" · ")
                 row += self._row_card(r, None)
-            blocks.append(line(*row))
-            return Box(tuple(blocks), title="Claim")
+            return [Box((line(head), line(*row)), title="Claim")]
         ev = c.evaluation
-        blocks.append(line(head + "."))
+        order = and_join([names[t] for t in c.takers])
+        if len(c.takers) == 1:
+            share = f"{order} takes all {count(len(c.row), 'card')} (F-7)"
+        else:
+            share = f"Takers, one card each in turn, counter-clockwise: {order} (F-6)"
+        if c.taker is not None:
+            share += f". {names[c.taker]}'s take: {count(len(c.left), 'card')} left."
+        else:
+            share += "."
+        box = Box((line(head + "."), line(ev.summary, meaning=STRONG), line(share)), title="Claim")
         rows = []
         left = {x.id for x in c.left}
         taker_of = {card.id: names[seat] for seat, card in c.taken}
@@ -323,31 +331,21 @@ class FlipPanel:
                     Span(taker_of.get(x.card.id, "" if x.card.id in left else "")),
                 )
             )
+        # Fixed widths wherever the widest text is known: a terminal then measures only "why".
+        ids = max((len(x.card.id) for x in ev.lines), default=4)
         table = Table(
             (
-                Column("#", "right"),
-                Column("card"),
-                Column("face"),
-                Column("birds", "right"),
+                Column("#", "right", width=2),
+                Column("card", width=max(4, ids)),
+                Column("face", width=13),
+                Column("birds", "right", width=5),
                 Column("why", grow=True),
-                Column("taken by"),
+                Column("taken by", width=max(8, *(len(n) for n in names))),
             ),
             tuple(rows),
             title="Evaluation, card by card (F-1 … F-5)",
         )
-        blocks.append(table)
-        blocks.append(line(ev.summary, meaning=STRONG))
-        order = and_join([names[t] for t in c.takers])
-        if len(c.takers) == 1:
-            share = f"{order} takes all {count(len(c.row), 'card')} (F-7)"
-        else:
-            share = f"Takers, one card each in turn, counter-clockwise: {order} (F-6)"
-        if c.taker is not None:
-            share += f". {names[c.taker]}'s take: {count(len(c.left), 'card')} left."
-        else:
-            share += "."
-        blocks.append(line(share))
-        return Box(tuple(blocks), title="Claim")
+        return [box, table]
 
     @staticmethod
     def _headline(winners: list[str], best: int) -> str:

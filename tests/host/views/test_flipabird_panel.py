@@ -41,7 +41,7 @@ MUST_SHOW: dict[str, tuple[str, ...]] = {
     "sharing": (
         "Total 4 birds, limit 10: not more than the limit, green is right (F-10).",
         "Takers, one card each in turn, counter-clockwise: Ann and Dee (F-6).",
-        "taken out by S-NB1 at 3: counts nothing, shared out with the row (F-5)",
+        "taken out by S-NB1 at 3; counts 0, shared with the row (F-5)",
     ),
     "f9": (
         "the old row (3 cards) leaves the game and G3d starts a new row (F-9)",
@@ -65,7 +65,7 @@ TERMINAL_SHOWS: dict[str, tuple[str, ...]] = {
     "row": ("▒ face down", "5 blue 3 ◀"),
     "illegal": ("ILLEGAL hand", "TO FIX"),
     "tips": ("╭─ Claim", "accused", "to tip"),
-    "sharing": ("│ 4   R2c", "no neighbours", "taking"),
+    "sharing": ("\n 4   R2c ", "no neighbours", "taking"),
     "f9": ("(F-9)",),
     "final": ("▶   Ann         0",),
     "end": ("Winner: Bob with 8 points", "★   Bob"),

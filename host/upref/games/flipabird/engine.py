@@ -1153,7 +1153,7 @@ class FlipGame(GameState[Action]):
                 " That was the last card of the draw pile: the final phase begins, every card is "
                 "now played face down, without drawing."
             )
-        text += f" Row: {count(len(row), 'card')}. {self._name(nxt)}'s turn."
+        text += f" {self._name(nxt)}'s turn."
         return self._set(
             pile=pile,
             pile_left=pile_left,
@@ -1179,7 +1179,7 @@ class FlipGame(GameState[Action]):
             return "the draw empties the pile"
         if s.pile is None:
             return None
-        return f"the pile shows {'an open' if up else 'a covered'} cage after the draw"
+        return f"{'open' if up else 'covered'} cage on the pile"
 
     def _do_claim(self) -> str:
         s = self._s

@@ -197,7 +197,7 @@ def _why(
         if c.kind == NO_NEIGHBOURS:
             return f"{head}, still takes out its own neighbours (F-3)"
         if c.is_bird:
-            return f"{head}: counts nothing, shared out with the row (F-5)"
+            return f"{head}; counts 0, shared with the row (F-5)"
         return f"{head}: no effect"
     if c.kind == NO_NEIGHBOURS:
         n = len(row)

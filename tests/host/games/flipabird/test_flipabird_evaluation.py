@@ -89,7 +89,7 @@ def test_the_rulebooks_example_totals_nine_birds_with_four_players() -> None:
     assert ev.total == 9 and not ev.red_right and ev.right == "green"
     assert ev.removed == (2,)
     lines = {x.card.id: x for x in ev.lines}
-    assert lines["R2a"].why == "taken out by S-NB1 at 1 (F-2): counts nothing, shared out with the row (F-5)"
+    assert lines["R2a"].why == "taken out by S-NB1 at 1 (F-2); counts 0, shared with the row (F-5)"
     assert lines["B2a"].birds == 4 and lines["B2a"].why == "2 × 2 = 4 (S-DBL-B: blue counts double)"
     assert lines["Y3a"].birds == 0 and lines["Y3a"].why == "yellow does not count (S-NOT-Y): 0"
     assert (lines["G2a"].birds, lines["R3a"].birds) == (2, 3)
