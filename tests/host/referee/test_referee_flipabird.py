@@ -11,7 +11,7 @@ import pytest
 from flipabird_table import CAT, UID, Chaos, FlipTable, new_table
 from upref.games.flipabird.engine import Variant
 from upref.referee.feedback import FEEDBACK
-from upref.referee.inputs import EndGame, NextGame
+from upref.referee.inputs import EndGame, NextGame, StartGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
 from upref.registry import referee_for
 from upref.store.gamelog import GameLog
@@ -272,7 +272,8 @@ def test_a_whole_game_with_claims_ends_naming_the_winner_then_the_won_cards_are_
     vs = tb.tap(lost)
     assert kinds(vs) == [(ILLEGAL, "score")] and lost not in vs[0].text
     vs = tb.press()
-    assert vs[0].kind == OK and vs[0].text.startswith("Ann: all") or not won[0]
+    assert vs[0].kind == OK
+    assert vs[0].text.startswith(f"Ann: all {len(won[0])} won cards confirmed" if won[0] else "Ann won no card")
     assert vs[-1] == Verdict(INFO, "Bob: tap your won cards.")
     vs = tb.key("confirm-next")
     if won[1]:
@@ -439,3 +440,24 @@ def test_a_tag_of_another_game_gets_a_board_verdict() -> None:
     finally:
         del UID["T07"]
     assert kinds(vs) == [(BOARD, "tag")] and "enrolled for Up And Down, not for Flip a Bird" in vs[0].text
+
+
+@pytest.mark.parametrize(
+    ("players", "variant", "why"),
+    [
+        (("Ann", "Bob"), Variant(), "Cannot start: Flip a Bird is for 3 to 6 players, not 2."),
+        (
+            ("Ann", "Bob", "Cy"), Variant(pile=55),
+            "Cannot start: a draw pile of 55 cards is more than the 54 left after dealing 2 cards "
+            "to each of 3 players.",
+        ),
+        (("Ann", "Bob", "Ann"), Variant(), "Cannot start: player names must differ: ('Ann', 'Bob', 'Ann')."),
+    ],
+)
+def test_a_start_the_game_cannot_have_is_refused_before_anything_at_the_table(
+    players: tuple[str, ...], variant: Variant, why: str
+) -> None:
+    tb = new_table()
+    vs = tb.feed(StartGame(players, variant, 1, tb.at()))
+    assert vs == [Verdict(INFO, why)]
+    assert tb.ref.phase == "idle" and not tb.ref.scanning
