@@ -65,6 +65,7 @@ __all__ = [
     "Action",
     "CardView",
     "Claim",
+    "ClaimState",
     "ClaimView",
     "FlipGame",
     "FlipView",
@@ -349,7 +350,12 @@ class RowCard:
 
 
 @dataclass(frozen=True)
-class _Claim:
+class ClaimState:
+    """A claim being settled, as the engine keeps it (secret: tips before all are in, the
+    claimed row's face-down cards before the reveal): claimant, accused, each seat's tip, the
+    row as it lay (face up once evaluated), the evaluation, the takers in their order, whose
+    take it is (an index into `takers`), the cards left and those taken (seat, card)."""
+
     claimant: int
     accused: int
     tips: tuple[str | None, ...]
@@ -379,7 +385,7 @@ class _Core:
     turn: int
     phase: str
     final: bool
-    claim: _Claim | None
+    claim: ClaimState | None
     last_play: int | None  # row index of the card just played, until the next action
     outcome: Outcome | None
     verdict: str
@@ -657,7 +663,7 @@ class FlipGame(GameState[Action]):
         return c.evaluation if c is not None else None
 
     @property
-    def claim_state(self) -> _Claim | None:
+    def claim_state(self) -> ClaimState | None:
         return self._s.claim
 
     @property
@@ -738,24 +744,6 @@ class FlipGame(GameState[Action]):
         return (
             s.outcome is None and s.phase == TURN and s.final and self.hand_size(s.to_move) == 0
         )
-
-    def where(self, card: str) -> str:
-        """Where a card is, in the engine's private words ('pile', 'hand 2', 'row', 'won 1',
-        'out', 'unseen'). For tests and bookkeeping; secret."""
-        s = self._s
-        if s.pile is not None and card in s.pile:
-            return "pile"
-        for seat, h in enumerate(s.hands):
-            if card in h:
-                return f"hand {seat}"
-        if any(r.card == card for r in s.row):
-            return "row"
-        for seat, w in enumerate(s.won):
-            if card in w:
-                return f"won {seat}"
-        if card in s.out:
-            return "out"
-        return "unseen"
 
     def count_places(self) -> int:
         """All cards counted over their places (always the catalogue's 60)."""
@@ -1195,7 +1183,7 @@ class FlipGame(GameState[Action]):
             f"{self._name(accused)} played to. {self._name(p)} tips red, {self._name(accused)} "
             f"green. {and_join(others)}: choose red or green, reveal all at once."
         )
-        claim = _Claim(p, accused, tuple(tips), s.row)
+        claim = ClaimState(p, accused, tuple(tips), s.row)
         return self._set(phase=TIPS, claim=claim, last_play=None, verdict=text)
 
     def _missing_tips(self) -> list[str]:
@@ -1220,7 +1208,7 @@ class FlipGame(GameState[Action]):
             )
         return self._reveal(c, tuple(tips))
 
-    def _reveal(self, c: _Claim, tips: tuple[str | None, ...]) -> str:
+    def _reveal(self, c: ClaimState, tips: tuple[str | None, ...]) -> str:
         """Every tip is in: turn the row face up, evaluate it, find the takers (F-6, F-7)."""
         n = self.num_players()
         row = tuple(replace(r, up=True) for r in c.row)
