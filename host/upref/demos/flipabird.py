@@ -1,0 +1,228 @@
+"""Flip a Bird's demo: three players, a short game (a draw pile of 15 cards). The table deals,
+taps the draw pile card by card as it stacks it (the set-up scan), and plays: each player draws
+and taps the card they play, claims when their guess of the row's birds is over the limit (by
+the button or the key), taps a tip card or presses a key for their tip, and taps the cards they
+take. Bob draws two cards on his first turn and plays the second: the referee refuses it by the
+scan, he puts it back and plays from his hand. At the end every player taps their won cards.
+
+The players only guess the row (face-up birds plus two a face-down card), so claims go either
+way; the deal (the demo's seed) was chosen so that one claim proves red right, another green
+right, and the all-face-up rule removes a row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from upref.board.model import CardObservation
+from upref.games.flipabird.cards import Catalogue, load_catalogue
+from upref.games.flipabird.engine import Claim, FlipGame, Pass, Play, Take, Tip, Variant, deal
+from upref.plugins.base import DemoStep
+from upref.referee.inputs import Key, Observe
+
+if TYPE_CHECKING:
+    from upref.sim.server import SimBoard
+    from upref.table import Table
+
+__all__ = ["FlipDemo", "events", "guess", "pick_take", "wants_claim"]
+
+PILE = 15
+TAP_S = 0.3  # a card on the reader: the reader is polled ten times a second
+OFF_S = 0.1
+
+
+@dataclass
+class Seat:
+    """What one player physically holds: hand cards in the order they came in."""
+
+    hand: list[str] = field(default_factory=list)
+
+
+def guess(eng: FlipGame) -> int:
+    """A player's guess of the row: the birds on face-up bird cards, two for a face-down card."""
+    total = 0
+    for r in eng.row:
+        if not r.up:
+            total += 2
+            continue
+        card = eng.catalogue.card(r.card)
+        total += card.birds
+    return total
+
+
+def wants_claim(eng: FlipGame) -> bool:
+    return bool(eng.row) and guess(eng) > eng.limit
+
+
+def pick_take(eng: FlipGame, seat: int) -> str:
+    """The card a taker chooses: a bird card of the colour they have fewest of (sets of four
+    colours score), else a special card, else the first left."""
+    claim = eng.claim_state
+    assert claim is not None
+    have: dict[str | None, int] = {}
+    for c in eng.won(seat):
+        have[c.colour] = have.get(c.colour, 0) + 1
+    cards = [eng.catalogue.card(x) for x in claim.left]
+    birds = [c for c in cards if c.is_bird]
+    if birds:
+        return min(birds, key=lambda c: (have.get(c.colour, 0), -c.birds)).id
+    return cards[0].id
+
+
+class FlipDemo:
+    """The scripted players (`upref.plugins.base.Demo`)."""
+
+    players = ("Ann", "Bob", "Cy")
+    seed = 1965
+    settings: dict[str, Any] = {}
+
+    def variant(self, options: argparse.Namespace) -> Variant:
+        pile = getattr(options, "pile", None)
+        return Variant(pile=pile if pile is not None else PILE)
+
+    def script(self, board: SimBoard, table: Table, uid_of: dict[str, str]) -> Iterator[DemoStep]:
+        ref = table.referee
+        cat = getattr(ref, "catalogue", None) or load_catalogue()
+        variant = self.variant(argparse.Namespace())
+        pile, hands, box = deal(len(self.players), random.Random(self.seed), variant, cat)
+        seats = [Seat(list(h)) for h in hands]
+        stack = list(pile)  # the draw pile, top first, as it lies on the table
+
+        def tap(card: str, what: str) -> Iterator[DemoStep]:
+            """Tap a card and take it off once the referee has it (or after 3 s)."""
+            uid = uid_of[card]
+            seen = len(table.replies)
+            board.tap(uid)
+            yield what, TAP_S
+            for _ in range(60):
+                if any(
+                    isinstance(i, Observe)
+                    and isinstance(i.observation, CardObservation)
+                    and i.observation.arrived
+                    and i.observation.uid == uid
+                    for i, _r in table.replies[seen:]
+                ):
+                    break
+                yield "", 0.05
+            board.remove()
+            yield "", OFF_S
+
+        yield (
+            f"The table shuffles and deals two cards to each player; {len(box)} cards go back in "
+            "the box",
+            0.2,
+        )
+        for k, card in enumerate(reversed(pile), start=1):
+            yield from tap(card, f"Scan: card {k} of {len(pile)} onto the draw pile" if k in (1, len(pile)) else "")
+        mistake = False
+        for _ in range(600):
+            eng = ref.engine
+            if not isinstance(eng, FlipGame) or ref.phase != "play":
+                break
+            names = eng.players
+            if eng.phase == "tips":
+                tips = eng.tips() or ()
+                for seat, tip in enumerate(tips):
+                    if tip is None:
+                        red = wants_claim(eng)
+                        colour = "red" if red else "green"
+                        if seat % 2:
+                            yield from tap(
+                                f"TIP-{'R' if red else 'G'}{seat + 1}",
+                                f"{names[seat]} reveals a {colour} tip card and taps it",
+                            )
+                        else:
+                            yield f"{names[seat]} reveals {colour}; the tip is entered with key {seat + 1}", 0.05
+                            table.send(Key("tip", table.clock(), f"{seat + 1} {colour}"))
+                            yield "", 0.3
+                continue
+            if eng.phase == "take":
+                seat = eng.taker()
+                assert seat is not None
+                card = pick_take(eng, seat)
+                yield from tap(card, f"{names[seat]} takes {card}")
+                continue
+            seat = eng.current_player()
+            name = names[seat]
+            if eng.can_pass():
+                yield f"{name} has no card left and does not claim (key p)", 0.05
+                table.send(Key("pass", table.clock()))
+                yield "", 0.3
+                continue
+            if wants_claim(eng):
+                if eng.turn % 2:
+                    board.button("click")
+                    yield f"{name} presses the button: \"Bei dir piept's wohl!\"", 0.4
+                else:
+                    yield f"{name} claims with the key c: \"Bei dir piept's wohl!\"", 0.05
+                    table.send(Key("claim", table.clock()))
+                    yield "", 0.3
+                continue
+            hand = seats[seat].hand
+            if not eng.final:
+                hand.append(stack.pop(0))
+            if not mistake and seat == 1 and len(stack) >= 2:
+                mistake = True
+                extra = stack.pop(0)
+                yield from tap(extra, f"{name} draws two cards by mistake and plays the second")
+                stack.insert(0, extra)
+                yield f"{name} puts it back on the pile", 0.3
+            card = hand.pop(0)
+            yield from tap(card, f"{name} draws and plays a card")
+        eng = ref.engine
+        if not isinstance(eng, FlipGame) or eng.outcome() is None:
+            return
+        for seat, name in enumerate(eng.players):
+            for c in eng.won(seat):
+                yield from tap(c.id, "")
+            board.button("click")
+            yield f"{name} has tapped their won cards and presses the button", 0.4
+
+
+def events(seed: int, catalogue: Catalogue | None = None) -> set[str]:
+    """What the demo's players would bring about with this deal, played on the engine alone
+    (to choose the demo's seed): 'red', 'green', 'F-9', 'end'."""
+    cat = catalogue or load_catalogue()
+    demo = FlipDemo()
+    pile, hands, _box = deal(3, random.Random(seed), demo.variant(argparse.Namespace()), cat)
+    eng = FlipGame.new(demo.players, pile=pile, variant=demo.variant(argparse.Namespace()), catalogue=cat)
+    seats = [list(h) for h in hands]
+    stack = list(pile)
+    seen: set[str] = set()
+    for _ in range(1000):
+        if eng.outcome() is not None:
+            seen.add("end")
+            break
+        if eng.phase == "tips":
+            tips = eng.tips() or ()
+            for seat, tip in enumerate(tips):
+                if tip is None:
+                    eng.play(Tip(seat, wants_claim(eng)))
+            ev = eng.evaluation
+            if ev is not None:
+                seen.add(ev.right)
+            continue
+        if eng.phase == "take":
+            seat = eng.taker()
+            assert seat is not None
+            eng.play(Take(pick_take(eng, seat)))
+            continue
+        seat = eng.current_player()
+        if eng.can_pass():
+            eng.play(Pass())
+            continue
+        if wants_claim(eng):
+            eng.play(Claim())
+            continue
+        if not eng.final:
+            seats[seat].append(stack.pop(0))
+        card = seats[seat].pop(0)
+        text = eng.play(Play(card, bool(eng.required_face())))
+        if "(F-9)" in text:
+            seen.add("F-9")
+    return seen
+

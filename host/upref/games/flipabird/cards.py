@@ -1,0 +1,360 @@
+"""Flip a Bird components: bird cards, special cards, tip cards, the row limit, and the
+catalogue's validator.
+
+The catalogue is data (`data/cards.json`): each of the 60 game cards with its back (open or
+covered birdcage), each bird card's colour and number of birds, each special card's kind and
+colour, and the twelve tip cards (one red and one green per seat). `load_catalogue()` reads and
+validates it: 12 bird cards per colour, special cards 2 / 2 / 4 / 4 (the two colour kinds one per
+colour), a back on every game card, six red and six green tips, one of each per seat. A deck that
+differs is a data change, never a code change (docs/games/flipabird.md, "The catalogue").
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "BACKS",
+    "BIRD",
+    "COLOURS",
+    "COLOUR_DOUBLE",
+    "COLOUR_NAMES",
+    "COLOUR_NOT",
+    "KINDS",
+    "NO_NEIGHBOURS",
+    "NO_SPECIALS",
+    "Card",
+    "Catalogue",
+    "TipCard",
+    "colour_name",
+    "load_catalogue",
+    "parse_catalogue",
+]
+
+COLOURS: tuple[str, ...] = ("B", "G", "R", "Y")
+"""Colour letters, in the order scores and tables list them (blue, green, red, yellow)."""
+COLOUR_NAMES: Mapping[str, str] = {"B": "blue", "G": "green", "R": "red", "Y": "yellow"}
+
+BIRD = "bird"
+NO_SPECIALS = "no-specials"  # "Special cards do not count"
+NO_NEIGHBOURS = "no-neighbours"  # "Neighbour cards do not count"
+COLOUR_NOT = "colour-not"  # "<colour> does not count"
+COLOUR_DOUBLE = "colour-double"  # "<colour> counts double"
+KINDS: tuple[str, ...] = (BIRD, NO_SPECIALS, NO_NEIGHBOURS, COLOUR_NOT, COLOUR_DOUBLE)
+SPECIAL_KINDS: tuple[str, ...] = KINDS[1:]
+BACKS: tuple[str, ...] = ("open", "covered")
+BIRDS_PER_COLOUR = 12
+TIP_COLOURS: tuple[str, ...] = ("red", "green")
+MIN_PLAYERS, MAX_PLAYERS = 3, 6
+
+
+def colour_name(letter: str | None) -> str:
+    if letter is None:
+        return ""
+    return COLOUR_NAMES.get(letter, letter)
+
+
+@dataclass(frozen=True)
+class Card:
+    """A game card. `kind` is `BIRD` or one of the four special kinds; `colour` a colour letter
+    (bird cards and the two colour kinds; None for the others); `birds` the birds printed on a
+    bird card (0 on a special card); `back` "open" or "covered"."""
+
+    id: str
+    kind: str
+    colour: str | None
+    birds: int
+    back: str
+
+    @property
+    def is_bird(self) -> bool:
+        return self.kind == BIRD
+
+    @property
+    def is_special(self) -> bool:
+        return self.kind != BIRD
+
+    @property
+    def face(self) -> str:
+        """What the face shows, in a few words: 'red 2', 'Neighbours do not count',
+        'Blue counts double'."""
+        if self.kind == BIRD:
+            return f"{colour_name(self.colour)} {self.birds}"
+        if self.kind == NO_SPECIALS:
+            return "Special cards do not count"
+        if self.kind == NO_NEIGHBOURS:
+            return "Neighbour cards do not count"
+        name = colour_name(self.colour).capitalize()
+        return f"{name} does not count" if self.kind == COLOUR_NOT else f"{name} counts double"
+
+    @property
+    def label(self) -> str:
+        """What a person matches against the printed card: 'R2c: red, 2 birds, covered cage on
+        the back'."""
+        if self.kind == BIRD:
+            what = f"{colour_name(self.colour)}, {self.birds} bird{'s' if self.birds != 1 else ''}"
+        else:
+            what = self.face
+        return f"{self.id}: {what}, {self.back} cage on the back"
+
+
+@dataclass(frozen=True)
+class TipCard:
+    """A tip card: its colour ("red" or "green") and the seat it belongs to (1 = the player
+    named first)."""
+
+    id: str
+    colour: str
+    seat: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.id}: {self.colour} tip card of player {self.seat}"
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """The 60 game cards and the tip cards of one deck, with the row limit per player count."""
+
+    cards: tuple[Card, ...]
+    tips: tuple[TipCard, ...]
+    limits: Mapping[int, int]
+    source: str = ""
+    _by_id: dict[str, Card] = field(default_factory=dict, compare=False, repr=False)
+    _tips: dict[str, TipCard] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", {c.id: c for c in self.cards})
+        object.__setattr__(self, "_tips", {t.id: t for t in self.tips})
+
+    def card(self, card_id: str) -> Card:
+        """:raises KeyError: for an id that is not a game card of this catalogue."""
+        return self._by_id[card_id]
+
+    def tip(self, tip_id: str) -> TipCard:
+        """:raises KeyError: for an id that is not a tip card."""
+        return self._tips[tip_id]
+
+    def __contains__(self, card_id: object) -> bool:
+        return card_id in self._by_id
+
+    def is_tip(self, item: str) -> bool:
+        return item in self._tips
+
+    def ids(self) -> tuple[str, ...]:
+        return tuple(c.id for c in self.cards)
+
+    def limit(self, players: int) -> int:
+        """The most birds a row may hold with this many players.
+
+        :raises ValueError: for a player count the game is not for.
+        """
+        if players not in self.limits:
+            counts = sorted(self.limits)
+            raise ValueError(
+                f"Flip a Bird is for {counts[0]} to {counts[-1]} players, not {players}"
+            )
+        return self.limits[players]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The catalogue as JSON data (a game log's header keeps it, so a replay needs nothing
+        else); `parse_catalogue` reads it back."""
+        return {
+            "source": self.source,
+            "colours": dict(COLOUR_NAMES),
+            "limits": {str(k): v for k, v in sorted(self.limits.items())},
+            "birds": [
+                {"id": c.id, "colour": c.colour, "birds": c.birds, "back": c.back}
+                for c in self.cards
+                if c.is_bird
+            ],
+            "specials": [
+                {"id": c.id, "kind": c.kind, "colour": c.colour, "back": c.back}
+                for c in self.cards
+                if c.is_special
+            ],
+            "tips": [{"id": t.id, "colour": t.colour, "seat": t.seat} for t in self.tips],
+        }
+
+
+DEFAULT_SOURCE = "upref.games.flipabird/data/cards.json"
+
+
+def load_catalogue(path: str | Path | None = None) -> Catalogue:
+    """Load and validate a catalogue (default: the packaged one).
+
+    :raises ValueError: naming every bad card or count.
+    """
+    if path is None:
+        data_file = resources.files("upref.games.flipabird").joinpath("data").joinpath("cards.json")
+        text = data_file.read_text(encoding="utf-8")
+        source = DEFAULT_SOURCE
+    else:
+        text = Path(path).read_text(encoding="utf-8")
+        source = str(path)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"Flip a Bird catalogue {source}: not JSON: {exc}") from None
+    return parse_catalogue(data, source=source)
+
+
+def parse_catalogue(data: Any, *, source: str = "") -> Catalogue:
+    """Validate catalogue data already parsed from JSON (see `load_catalogue`).
+
+    :raises ValueError: naming every bad card or count.
+    """
+    where = source or "(data)"
+    if not isinstance(data, dict):
+        raise ValueError(f"Flip a Bird catalogue {where}: expected a JSON object")
+    problems: list[str] = []
+    ids: set[str] = set()
+    cards: list[Card] = []
+
+    def new_id(raw: Any, what: str, index: int) -> str | None:
+        cid = raw.get("id") if isinstance(raw, dict) else None
+        if not isinstance(cid, str) or not cid.strip():
+            problems.append(f"{what} #{index + 1} has no id")
+            return None
+        if cid in ids:
+            problems.append(f"{cid} appears twice")
+            return None
+        ids.add(cid)
+        return cid
+
+    def back_of(raw: Mapping[str, Any], cid: str) -> str | None:
+        back = raw.get("back")
+        if back not in BACKS:
+            problems.append(f"{cid} has no back (open or covered), got {back!r}")
+            return None
+        return str(back)
+
+    birds = data.get("birds")
+    if not isinstance(birds, list):
+        problems.append("'birds' must be a list of bird cards")
+        birds = []
+    for i, raw in enumerate(birds):
+        cid = new_id(raw, "bird card", i)
+        if cid is None:
+            continue
+        colour, n = raw.get("colour"), raw.get("birds")
+        back = back_of(raw, cid)
+        if colour not in COLOURS:
+            problems.append(f"{cid} has colour {colour!r}; colours are {', '.join(COLOURS)}")
+            continue
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            problems.append(f"{cid} shows {n!r} birds; a bird card shows 1 or more")
+            continue
+        if back is not None:
+            cards.append(Card(cid, BIRD, colour, n, back))
+
+    specials = data.get("specials")
+    if not isinstance(specials, list):
+        problems.append("'specials' must be a list of special cards")
+        specials = []
+    for i, raw in enumerate(specials):
+        cid = new_id(raw, "special card", i)
+        if cid is None:
+            continue
+        kind, colour = raw.get("kind"), raw.get("colour")
+        back = back_of(raw, cid)
+        if kind not in SPECIAL_KINDS:
+            problems.append(f"{cid} is of kind {kind!r}; kinds are {', '.join(SPECIAL_KINDS)}")
+            continue
+        coloured = kind in (COLOUR_NOT, COLOUR_DOUBLE)
+        if coloured and colour not in COLOURS:
+            problems.append(f"{cid} ({kind}) needs a colour of {', '.join(COLOURS)}, got {colour!r}")
+            continue
+        if not coloured and colour is not None:
+            problems.append(f"{cid} ({kind}) has a colour {colour!r} but its kind has none")
+            continue
+        if back is not None:
+            cards.append(Card(cid, kind, colour if coloured else None, 0, back))
+
+    problems += _count_problems(cards, data.get("special_counts"))
+
+    tips: list[TipCard] = []
+    raw_tips = data.get("tips", [])
+    if not isinstance(raw_tips, list):
+        problems.append("'tips' must be a list of tip cards")
+        raw_tips = []
+    for i, raw in enumerate(raw_tips):
+        tid = new_id(raw, "tip card", i)
+        if tid is None:
+            continue
+        colour, seat = raw.get("colour"), raw.get("seat")
+        if colour not in TIP_COLOURS:
+            problems.append(f"{tid} is {colour!r}; tip cards are red or green")
+        elif isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= MAX_PLAYERS:
+            problems.append(f"{tid} belongs to seat {seat!r}; seats are 1 to {MAX_PLAYERS}")
+        else:
+            tips.append(TipCard(tid, str(colour), seat))
+    if raw_tips:
+        for colour in TIP_COLOURS:
+            seats = sorted(t.seat for t in tips if t.colour == colour)
+            if seats != list(range(1, MAX_PLAYERS + 1)):
+                problems.append(
+                    f"the {colour} tip cards must be one per seat 1 to {MAX_PLAYERS}, got seats "
+                    f"{seats}"
+                )
+
+    limits: dict[int, int] = {}
+    raw_limits = data.get("limits")
+    if not isinstance(raw_limits, dict):
+        problems.append("'limits' must map a number of players to the most birds a row may hold")
+    else:
+        for k, v in raw_limits.items():
+            try:
+                players = int(k)
+            except ValueError:
+                problems.append(f"limit for {k!r} players: not a number of players")
+                continue
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                problems.append(f"limit for {players} players is {v!r}; a limit is a positive number")
+                continue
+            limits[players] = v
+        if sorted(limits) != list(range(MIN_PLAYERS, MAX_PLAYERS + 1)):
+            problems.append(
+                f"'limits' must give the limit for {MIN_PLAYERS} to {MAX_PLAYERS} players, got "
+                f"{sorted(limits)}"
+            )
+    if problems:
+        raise ValueError(
+            f"Flip a Bird catalogue {where} is invalid:\n  - " + "\n  - ".join(problems)
+        )
+    return Catalogue(tuple(cards), tuple(tips), limits, source)
+
+
+def _count_problems(cards: Iterable[Card], declared: Any) -> list[str]:
+    """12 bird cards per colour; special cards as declared (2 / 2 / 4 / 4 by default), the two
+    colour kinds one card per colour."""
+    problems: list[str] = []
+    cards = list(cards)
+    for c in COLOURS:
+        n = sum(1 for k in cards if k.is_bird and k.colour == c)
+        if n != BIRDS_PER_COLOUR:
+            problems.append(
+                f"{n} {colour_name(c)} bird cards; a deck has {BIRDS_PER_COLOUR} of each colour"
+            )
+    want = {NO_SPECIALS: 2, NO_NEIGHBOURS: 2, COLOUR_NOT: 4, COLOUR_DOUBLE: 4}
+    if declared is not None:
+        if not isinstance(declared, dict) or set(declared) != set(want):
+            problems.append(f"'special_counts' must give a count for each of {', '.join(want)}")
+        else:
+            want = {k: int(v) for k, v in declared.items()}
+    for kind, n_want in want.items():
+        have = [k for k in cards if k.kind == kind]
+        if len(have) != n_want:
+            problems.append(f"{len(have)} special cards of kind {kind}; the deck has {n_want}")
+        if kind in (COLOUR_NOT, COLOUR_DOUBLE) and len(have) == len(COLOURS):
+            colours = sorted(str(k.colour) for k in have)
+            if colours != sorted(COLOURS):
+                problems.append(
+                    f"the {kind} cards must be one per colour, got {', '.join(colours)}"
+                )
+    return problems

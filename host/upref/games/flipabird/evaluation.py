@@ -1,0 +1,225 @@
+"""The evaluation of a row at a claim: a pure function that explains itself card by card.
+
+The ruled order (docs/games/flipabird.md, F-1 ... F-5, F-10), on the row as it lay:
+
+1. If at least one "Special cards do not count" lies in the row, every special card (of every
+   kind, that card included) leaves the row, and steps 2 and 3 do nothing (F-1).
+2. Otherwise every "Neighbour cards do not count" takes its left and right neighbours out of the
+   row, bird or special card alike. They all act at once, on the original positions: a
+   neighbour card at a row end takes out its one neighbour (F-2), and a neighbour card taken
+   out by another still acts (F-3). The neighbour card itself stays unless another takes it out;
+   it carries no birds.
+3. For each colour, among the colour cards still in the row: "does not count" makes that
+   colour's birds count 0 and beats "counts double"; otherwise "counts double" counts them
+   twice. Colours do not affect each other (F-4). A colour card taken out in step 1 or 2 does
+   nothing.
+4. The total is the birds on the bird cards still in the row, each times its colour's factor.
+   Cards taken out count nothing but are shared out with the row (F-5). Red is right only when
+   the total is more than the limit (F-10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from upref.games.flipabird.cards import (
+    COLOUR_DOUBLE,
+    COLOUR_NOT,
+    COLOURS,
+    NO_NEIGHBOURS,
+    NO_SPECIALS,
+    Card,
+    colour_name,
+)
+from upref.text import and_join
+
+__all__ = ["CardLine", "Evaluation", "evaluate"]
+
+
+@dataclass(frozen=True)
+class CardLine:
+    """One card of the evaluated row: its place (1 = the first card, by the draw pile), whether
+    it stays in the row, the birds it adds to the total, and why, in words."""
+
+    position: int
+    card: Card
+    stays: bool
+    birds: int
+    why: str
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A row's evaluation: a line per card, the steps in the ruled order in words, the factor
+    per colour letter, the total and the limit."""
+
+    lines: tuple[CardLine, ...]
+    steps: tuple[str, ...]
+    factors: tuple[tuple[str, int], ...]
+    total: int
+    limit: int
+
+    @property
+    def red_right(self) -> bool:
+        """Whether the claim was right: more birds than the limit (F-10)."""
+        return self.total > self.limit
+
+    @property
+    def right(self) -> str:
+        """The tip colour that was right: 'red' or 'green'."""
+        return "red" if self.red_right else "green"
+
+    @property
+    def removed(self) -> tuple[int, ...]:
+        """The positions of the cards taken out of the row."""
+        return tuple(x.position for x in self.lines if not x.stays)
+
+    @property
+    def summary(self) -> str:
+        """The result in one sentence: 'Total 9 birds, limit 10: green is right (F-10).'"""
+        if self.red_right:
+            return (
+                f"Total {self.total} birds, limit {self.limit}: more than the limit, red is "
+                "right (F-10)."
+            )
+        return (
+            f"Total {self.total} birds, limit {self.limit}: not more than the limit, green is "
+            "right (F-10)."
+        )
+
+
+def _name(card: Card, i: int) -> str:
+    return f"{card.id} at {i + 1}"
+
+
+def _places(positions: Sequence[int]) -> str:
+    return ("position " if len(positions) == 1 else "positions ") + and_join(
+        [str(p + 1) for p in positions]
+    )
+
+
+def evaluate(row: Sequence[Card], limit: int) -> Evaluation:
+    """Evaluate `row` (left to right, the first card next to the draw pile) against `limit`:
+    the total, each card's contribution and why, and the steps in the ruled order."""
+    n = len(row)
+    removers: dict[int, list[int]] = {}
+    steps: list[str] = []
+    no_specials = [i for i, c in enumerate(row) if c.kind == NO_SPECIALS]
+    neighbours = [i for i, c in enumerate(row) if c.kind == NO_NEIGHBOURS]
+    factor = dict.fromkeys(COLOURS, 1)
+    colour_card: dict[str, int] = {}  # colour -> position of the colour card deciding it
+
+    if no_specials:
+        out = [i for i, c in enumerate(row) if c.is_special]
+        for i in out:
+            removers[i] = list(no_specials)
+        who = and_join([_name(row[i], i) for i in no_specials])
+        steps.append(
+            f"1. Special cards do not count: {who} takes every special card out of the row "
+            f"(F-1): {_places(out)}."
+        )
+        steps.append("2. Neighbour cards: none acts, they are out of the row (F-1).")
+        steps.append("3. Colours: no colour card acts, they are out of the row (F-1).")
+    else:
+        steps.append("1. Special cards do not count: none in the row.")
+        for i in neighbours:
+            for j in (i - 1, i + 1):
+                if 0 <= j < n:
+                    removers.setdefault(j, []).append(i)
+        if neighbours:
+            acts = "; ".join(
+                f"{_name(row[i], i)} takes out {_places([j for j in (i - 1, i + 1) if 0 <= j < n])}"
+                if n > 1
+                else f"{_name(row[i], i)} has no neighbour"
+                for i in neighbours
+            )
+            steps.append(f"2. Neighbour cards, all at once on their places (F-2, F-3): {acts}.")
+        else:
+            steps.append("2. Neighbour cards: none in the row.")
+        for kind in (COLOUR_DOUBLE, COLOUR_NOT):  # "does not count" last: it beats "double"
+            for i, c in enumerate(row):
+                if c.kind == kind and i not in removers and c.colour is not None:
+                    factor[c.colour] = 2 if kind == COLOUR_DOUBLE else 0
+                    colour_card[c.colour] = i
+        effects = [
+            f"{colour_name(col)} ×{factor[col]} ({row[colour_card[col]].id})"
+            for col in COLOURS
+            if col in colour_card
+        ]
+        if effects:
+            steps.append(f"3. Colours, each on its own (F-4): {', '.join(effects)}.")
+        else:
+            steps.append("3. Colours: no colour card in the row acts.")
+
+    lines: list[CardLine] = []
+    total = 0
+    for i, c in enumerate(row):
+        stays = i not in removers
+        birds = c.birds * factor[str(c.colour)] if c.is_bird and stays else 0
+        total += birds
+        lines.append(CardLine(i + 1, c, stays, birds, _why(row, i, removers, factor, colour_card)))
+    result = "red" if total > limit else "green"
+    steps.append(
+        f"4. Total {total} birds, limit {limit}: "
+        + (
+            "more than the limit, red is right (F-10)."
+            if result == "red"
+            else "not more than the limit, green is right (F-10)."
+        )
+    )
+    return Evaluation(
+        tuple(lines), tuple(steps), tuple((c, factor[c]) for c in COLOURS), total, limit
+    )
+
+
+def _why(
+    row: Sequence[Card],
+    i: int,
+    removers: dict[int, list[int]],
+    factor: dict[str, int],
+    colour_card: dict[str, int],
+) -> str:
+    c = row[i]
+    out = removers.get(i)
+    by = and_join([_name(row[k], k) for k in out]) if out else ""
+    if out is not None and row[out[0]].kind == NO_SPECIALS:
+        if c.kind == NO_SPECIALS:
+            return "takes every special card out of the row, itself too (F-1)"
+        return f"taken out by {by}: no effect (F-1)"
+    if out is not None:
+        rules = []
+        if any(k in (0, len(row) - 1) for k in out):
+            rules.append("F-2")  # a neighbour card at a row end
+        if c.is_special or any(k in removers for k in out):
+            rules.append("F-3")  # special cards alike; removed neighbour cards still act
+        head = f"taken out by {by}" + (f" ({', '.join(rules)})" if rules else "")
+        if c.kind == NO_NEIGHBOURS:
+            return f"{head}, still takes out its own neighbours (F-3)"
+        if c.is_bird:
+            return f"{head}; counts 0, shared with the row (F-5)"
+        return f"{head}: no effect"
+    if c.kind == NO_NEIGHBOURS:
+        n = len(row)
+        near = [j for j in (i - 1, i + 1) if 0 <= j < n]
+        if not near:
+            return "no neighbour to take out; no birds"
+        end = " (F-2: at the row's end)" if len(near) == 1 else ""
+        return f"takes out {_places(near)}{end}; no birds"
+    if c.kind in (COLOUR_NOT, COLOUR_DOUBLE):
+        col = str(c.colour)
+        name = colour_name(col)
+        if c.kind == COLOUR_DOUBLE and factor[col] == 0:
+            beat = row[colour_card[col]].id
+            return f"beaten by {beat}: {name} does not count beats {name} counts double"
+        if c.kind == COLOUR_NOT:
+            return f"{name} birds count 0; no birds"
+        return f"{name} birds count double; no birds"
+    col = str(c.colour)
+    f = factor[col]
+    if f == 1:
+        return f"{c.birds} bird{'s' if c.birds != 1 else ''}"
+    decider = row[colour_card[col]].id
+    if f == 0:
+        return f"{colour_name(col)} does not count ({decider}): 0"
+    return f"{c.birds} × 2 = {c.birds * 2} ({decider}: {colour_name(col)} counts double)"

@@ -1,0 +1,806 @@
+"""The Flip a Bird referee: card taps, the button and keys in; engine actions, verdicts and board
+feedback out.
+
+**How the referee learns the face of each play: the set-up scan.** After the deal (two cards
+into each hand) the rest of the shuffled deck is tapped on the reader one card at a time as it
+is laid face down on the draw pile, so the last card tapped is the top. The scan shows its
+progress and finishes by itself when the pile is complete; the game then begins. From then on
+the referee knows the back under every top card, hence the face every play must take, and which
+card each player draws, hence whether a played card can be in that player's hand. No typing.
+
+The scan can be skipped (key `s`). Then the referee cannot see the pile's backs: the table
+presses `o` before tapping a card when the pile shows an open cage after the draw (`d` takes it
+back); without a key a card counts as played face down. It can no longer check that a card
+could be in its player's hand, only that it is not already in the row, won or out of the game.
+It says so at the start and on the scoreboard.
+
+What nobody's sensor sees, either way: which way up a card physically lies (if one went the
+wrong way, turn it over and press `w`: F-16) and who takes a card at a sharing (each tap is
+credited to the player whose take it is, in the order the referee names).
+
+**A turn.** A card tapped is the player to move drawing and playing it (`Play`). A claim is the
+key `c` or the board's button. The claimant's red tip and the accused's green tip are known; the
+others reveal theirs at once and then tap their tip card (bound to seats: TIP-R3 is the red tip
+card of the third player named) or press their seat's number key; no tip is shown until all are
+in. The row is then turned up and evaluated card by card (F-1 ... F-5) against the limit (F-10),
+and each taker taps the card they take, in the order named (F-6, F-7). In the final phase, a
+player with no card presses `p` to end the game without evaluation (F-11).
+
+**At the end** the players may tap their won cards, one player after the other (the button or
+`k` moves on): the referee names every card that differs from its record, which decides.
+
+Secrets: no verdict for the table (`seat=None`) names a face-down card, a hand card, a card of
+the pile, or a tip before all are in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from upref.board.codes import CodeTable
+from upref.games.base import IllegalMoveError, Outcome
+from upref.games.flipabird.cards import Catalogue, load_catalogue, parse_catalogue
+from upref.games.flipabird.engine import (
+    NAME,
+    TITLE,
+    Action,
+    Claim,
+    FlipGame,
+    Pass,
+    Play,
+    Take,
+    Tip,
+    Variant,
+    WrongWay,
+)
+from upref.referee.base import OVER, PLAY, SETUP, InputLog, KeyOffer, Referee, TagLookup
+from upref.referee.feedback import Feedback
+from upref.referee.inputs import Key, StartGame
+from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
+from upref.text import and_join, count
+
+__all__ = ["FlipReferee"]
+
+DECK = 60
+
+
+@dataclass(frozen=True)
+class _Before:
+    """What the table had out before an undo, to say what to put back."""
+
+    phase: str
+    row: tuple[tuple[str, int], ...]  # (card, who played it), as it lay before any claim
+    turn: int
+    to_move: int
+    final: bool
+    removed_rows: int
+    revealed: bool
+    over: bool
+
+
+class FlipReferee(Referee):
+    """Referees Flip a Bird from card taps, the button and keys (see the module's text).
+
+    :param catalogue: the cards (default: the packaged catalogue).
+    Other parameters: `upref.referee.base.Referee`.
+    """
+
+    GAME: ClassVar[str] = NAME
+    TITLE: ClassVar[str] = TITLE
+
+    def __init__(
+        self,
+        codes: CodeTable,
+        registry: TagLookup | None = None,
+        *,
+        log: InputLog | None = None,
+        settle_s: float = 1.0,
+        hints: bool = False,
+        catalogue: Catalogue | None = None,
+        feedback: Callable[[Feedback], None] | None = None,
+        titles: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(
+            codes, registry, log=log, settle_s=settle_s, hints=hints, feedback=feedback,
+            titles=titles,
+        )
+        self.catalogue = catalogue or load_catalogue()
+        self._players: tuple[str, ...] = ()
+        self._variant = Variant()
+        self._scan: list[str] = []
+        self._scanning = False
+        self._skipped = False
+        self._next_up: bool | None = None  # no scan: the face the table entered for the next card
+        self._fix: str | None = None  # the correction of the last refusal, until play goes on
+        self._confirm: int | None = None  # at the end: the seat tapping its won cards
+        self._confirmed: set[str] = set()
+
+    # --- config -------------------------------------------------------------------------------
+
+    def config_extra(self) -> dict[str, Any]:
+        return {"catalogue": self.catalogue.to_dict()}
+
+    @classmethod
+    def options_from_config(cls, config: Mapping[str, Any]) -> dict[str, Any]:
+        if "catalogue" in config:
+            data = config["catalogue"]
+            return {"catalogue": parse_catalogue(data, source=str(data.get("source", "game log")))}
+        return {}
+
+    # --- read-only ------------------------------------------------------------------------------
+
+    @property
+    def engine(self) -> FlipGame | None:
+        """The rules engine of the current (or last) game; holds secrets: not for views."""
+        eng = self._engine
+        assert eng is None or isinstance(eng, FlipGame)
+        return eng
+
+    @property
+    def scan_target(self) -> int:
+        """How many cards the set-up scan takes (the draw pile's size)."""
+        return self._variant.pile_size(len(self._players), DECK) if self._players else 0
+
+    @property
+    def scanned(self) -> tuple[str, ...]:
+        """The cards tapped so far in the set-up scan, in tap order (secret)."""
+        return tuple(self._scan)
+
+    @property
+    def scanning(self) -> bool:
+        return self._phase == SETUP and self._scanning
+
+    def piece_name(self) -> str:
+        return "card"
+
+    def corrections(self) -> tuple[str, ...]:
+        return (self._fix,) if self._fix and self._phase == PLAY else ()
+
+    # --- the game's life ----------------------------------------------------------------------
+
+    def check_start(self, start: StartGame) -> None:
+        FlipGame.new(
+            list(start.players),
+            variant=Variant.from_dict(start.variant_data),
+            catalogue=self.catalogue,
+        )
+
+    def make_engine(self, start: StartGame) -> FlipGame:
+        return FlipGame.new(
+            list(start.players),
+            pile=self._pile(),
+            variant=Variant.from_dict(start.variant_data),
+            catalogue=self.catalogue,
+        )
+
+    def next_engine(self, engine: Any) -> FlipGame:
+        assert isinstance(engine, FlipGame)
+        return engine.next_game(self._pile())
+
+    def _pile(self) -> tuple[str, ...] | None:
+        """The draw pile top first from the scan (the last card tapped is the top), or None
+        when the scan was skipped."""
+        return None if self._skipped else tuple(reversed(self._scan))
+
+    def prepare(self, start: StartGame, out: list[Verdict]) -> None:
+        self._players = tuple(start.players)
+        self._variant = Variant.from_dict(start.variant_data)
+        self._ask_scan(out)
+
+    def prepare_next(self, out: list[Verdict]) -> None:
+        eng = self.engine
+        assert eng is not None
+        self._players, self._variant = eng.players, eng.variant
+        self._ask_scan(out)
+
+    def _ask_scan(self, out: list[Verdict]) -> None:
+        self._scan = []
+        self._scanning = True
+        self._skipped = False
+        target = self.scan_target
+        short = (
+            f" tap {target} cards onto the pile and put the rest back in the box unseen"
+            if self._variant.pile is not None
+            else ""
+        )
+        out.append(
+            Verdict(
+                INFO,
+                f"Set-up: shuffle the {DECK} game cards and deal 2 to each player. Then take the "
+                "rest one at a time, tap each card on the reader and lay it face down on the "
+                f"draw pile: the last card tapped is the top.{(' Short game:' + short + '.') if short else ''} "
+                f"The pile scan takes {target} cards; s skips it (the referee then cannot check "
+                "faces or hands).",
+                "setup",
+            )
+        )
+
+    def on_begin(self) -> None:
+        self._scanning = False
+        self._next_up = None
+        self._fix = None
+        self._confirm = None
+        self._confirmed = set()
+        eng = self.engine
+        assert eng is not None
+        self._checkpoints.append((0, eng.turn))  # the first turn can be undone too
+
+    def engine_verdict(self) -> str:
+        eng = self.engine
+        assert eng is not None
+        text = eng.verdict
+        if eng.scanned:
+            return (
+                f"{text} The draw pile is known from the scan: the referee says the face each "
+                "card must take and checks that it can be in its player's hand. It cannot see "
+                "which way up a card lies: if one goes the wrong way, turn it over and press w "
+                "(F-16)."
+            )
+        return (
+            f"{text} No pile scan: the referee cannot see the pile's backs. Press o before "
+            "tapping your card when the pile shows an open cage after your draw (without it the "
+            "card counts as face down); it cannot check that a card can be in its player's hand."
+        )
+
+    def on_stop(self) -> None:
+        self._fix = None
+        self._confirm = None
+
+    def stop_outcome(self) -> Outcome:
+        eng = self.engine
+        assert eng is not None
+        scores = tuple(eng.score(s).points for s in range(eng.num_players()))
+        best = max(scores)
+        return Outcome("stopped", tuple(i for i, x in enumerate(scores) if x == best), scores)
+
+    def result_text(self, outcome: Outcome) -> str:
+        eng = self.engine
+        assert eng is not None
+        names = [eng.players[w] for w in outcome.winners]
+        best = outcome.scores[outcome.winners[0]] if outcome.winners else 0
+        if len(names) == 1:
+            return f"{names[0]} wins with {count(best, 'point')}"
+        return f"{and_join(names)} share the win with {count(best, 'point')} each (F-12)"
+
+    # --- keys -------------------------------------------------------------------------------
+
+    def game_keys(self) -> tuple[KeyOffer, ...]:
+        if self.scanning:
+            return (KeyOffer("s", "skip the pile scan", lambda t, _a: Key("skip-scan", t)),)
+        eng = self.engine
+        if eng is None:
+            return ()
+        if self._phase == OVER and self._confirm is not None and self._stopped is None:
+            name = eng.players[self._confirm]
+            return (
+                KeyOffer("k", f"{name}'s won cards are tapped: next", lambda t, _a: Key("confirm-next", t)),
+            )
+        if self._phase != PLAY:
+            return ()
+        offers: list[KeyOffer] = []
+        if eng.phase == "turn":
+            if eng.can_claim():
+                accused = eng.players[(eng.current_player() - 1) % eng.num_players()]
+                offers.append(
+                    KeyOffer("c", f"claim: too many birds ({accused} played last)", lambda t, _a: Key("claim", t))
+                )
+            if eng.can_pass():
+                offers.append(
+                    KeyOffer("p", "no card, no claim: end the game (F-11)", lambda t, _a: Key("pass", t))
+                )
+            if not eng.scanned and eng.public_face() is None:
+                if self._next_up:
+                    offers.append(
+                        KeyOffer("d", "covered cage after all: face down", lambda t, _a: Key("covered", t))
+                    )
+                else:
+                    offers.append(
+                        KeyOffer("o", "open cage after the draw: face up", lambda t, _a: Key("open", t))
+                    )
+            if eng.last_play is not None and not eng.row[eng.last_play].flagged:
+                offers.append(
+                    KeyOffer("w", "the last card went the wrong way (F-16)", lambda t, _a: Key("wrong-way", t))
+                )
+        elif eng.phase == "tips":
+            tips = eng.tips() or ()
+            for seat, tip in enumerate(tips):
+                if tip is None:
+                    offers.append(self._tip_offer(eng, seat))
+        return tuple(offers)
+
+    @staticmethod
+    def _tip_offer(eng: FlipGame, seat: int) -> KeyOffer:
+        name = eng.players[seat]
+        return KeyOffer(
+            str(seat + 1),
+            f"{name}'s tip",
+            lambda t, a: Key("tip", t, f"{seat + 1} {a or ''}".strip()),
+            prompt=f"{name}'s tip card, as revealed (red or green)",
+        )
+
+    def on_key(self, name: str, arg: str | None, out: list[Verdict]) -> bool:
+        if name == "skip-scan":
+            self._skip(out)
+            return True
+        if name == "confirm-next":
+            self._confirm_next(out)
+            return True
+        if name not in ("claim", "pass", "wrong-way", "open", "covered", "tip"):
+            return False
+        eng = self.engine
+        if self._phase != PLAY or eng is None:
+            out.append(Verdict(INFO, "No game is on: that key waits for one."))
+            return True
+        if name == "claim":
+            self._act(Claim(), out)
+        elif name == "pass":
+            self._act(Pass(), out)
+        elif name == "wrong-way":
+            self._act(WrongWay(), out)
+        elif name == "tip":
+            self._key_tip(arg, out)
+        else:
+            self._face_key(name == "open", out)
+        return True
+
+    def _skip(self, out: list[Verdict]) -> None:
+        if not self.scanning:
+            out.append(Verdict(INFO, "No pile scan is on."))
+            return
+        tapped = len(self._scan)
+        self._skipped = True
+        forgot = f" ({count(tapped, 'card')} tapped so far are forgotten)" if tapped else ""
+        out.append(Verdict(INFO, f"Pile scan skipped{forgot}.", "setup"))
+        self._begin(out)
+
+    def _face_key(self, up: bool, out: list[Verdict]) -> None:
+        eng = self.engine
+        assert eng is not None
+        if eng.scanned:
+            out.append(
+                Verdict(INFO, "No key needed: the referee knows the pile's backs from the scan.")
+            )
+            return
+        if eng.phase != "turn":
+            out.append(Verdict(INFO, "No card is to be played now."))
+            return
+        forced = eng.public_face()
+        if forced is not None:
+            why = "final phase" if eng.final else "the draw empties the pile"
+            out.append(Verdict(INFO, f"The next card goes face down anyway ({why})."))
+            return
+        self._next_up = up
+        name = eng.players[eng.current_player()]
+        if up:
+            out.append(Verdict(INFO, f"{name}'s card goes face up (open cage on the pile)."))
+        else:
+            out.append(Verdict(INFO, f"{name}'s card goes face down (covered cage on the pile)."))
+
+    def _key_tip(self, arg: str | None, out: list[Verdict]) -> None:
+        eng = self.engine
+        assert eng is not None
+        words = (arg or "").replace(",", " ").split()
+        seat = int(words[0]) - 1 if words and words[0].isdigit() else None
+        colour = words[1].lower() if len(words) > 1 else ""
+        red = {"r": True, "red": True, "g": False, "green": False}.get(colour)
+        if seat is None or red is None:
+            who = eng.players[seat] if seat is not None and 0 <= seat < eng.num_players() else "A player"
+            out.append(
+                Verdict(
+                    INFO,
+                    f"{who}'s tip was not entered: answer red or green (r or g).",
+                )
+            )
+            return
+        self._act(Tip(seat, red), out)
+
+    # --- taps -------------------------------------------------------------------------------
+
+    def on_tap(self, item: str, uid: str, out: list[Verdict]) -> None:
+        if self._phase == SETUP:
+            if self._scanning:
+                self._scan_tap(item, out)
+            return
+        eng = self.engine
+        if eng is None:
+            return
+        if self._phase == OVER:
+            self._confirm_tap(item, out)
+            return
+        if self.catalogue.is_tip(item):
+            tip = self.catalogue.tip(item)
+            if eng.phase == "tips":
+                self._act(Tip(tip.seat - 1, tip.colour == "red"), out)
+            else:
+                out.append(
+                    Verdict(
+                        INFO,
+                        "That is a tip card: tip cards are tapped at a claim, once every tip is "
+                        "revealed.",
+                    )
+                )
+            return
+        if item not in self.catalogue:
+            out.append(
+                Verdict(
+                    BOARD,
+                    f"Tag {uid} is enrolled as {item!r}, which is no card of this catalogue: "
+                    f"enrol it again with upref enroll {NAME}.",
+                    "tag",
+                )
+            )
+            return
+        if eng.phase == "take":
+            claim = eng.claim_state
+            if claim is not None and claim.taken and claim.taken[-1][1] == item:
+                out.append(Verdict(INFO, f"{item} was just taken: nothing changes."))
+                return
+            self._act(Take(item), out)
+            return
+        last = eng.last_play
+        if eng.phase == "turn" and last is not None and eng.row[last].card == item:
+            out.append(
+                Verdict(INFO, f"That card was just played (position {last + 1}): nothing changes.")
+            )
+            return
+        face = eng.required_face()
+        up = face if face is not None else bool(self._next_up)
+        self._act(Play(item, up), out)
+
+    def _scan_tap(self, item: str, out: list[Verdict]) -> None:
+        if self.catalogue.is_tip(item):
+            out.append(
+                Verdict(
+                    INFO,
+                    "That is a tip card: keep it in front of you; the pile scan takes game cards "
+                    "only.",
+                )
+            )
+            return
+        if item not in self.catalogue:
+            out.append(Verdict(BOARD, f"{item!r} is no card of this catalogue.", "tag"))
+            return
+        target = self.scan_target
+        if item in self._scan:
+            k = self._scan.index(item) + 1
+            out.append(
+                Verdict(
+                    INFO,
+                    f"That card was tapped already (card {k} of the scan): tap the next one "
+                    f"({len(self._scan)} of {target}).",
+                    "setup",
+                )
+            )
+            return
+        self._scan.append(item)
+        if len(self._scan) < target:
+            out.append(Verdict(OK, f"Pile scan: {len(self._scan)} of {target}.", "setup"))
+            return
+        out.append(
+            Verdict(OK, f"Pile scan complete: {target} of {target}, the draw pile is known.", "setup")
+        )
+        self._begin(out)
+
+    # --- engine calls -------------------------------------------------------------------------
+
+    def _act(self, action: Action, out: list[Verdict]) -> None:
+        eng = self.engine
+        assert eng is not None
+        before_phase = eng.phase
+        try:
+            text = eng.play(action)
+        except IllegalMoveError as err:
+            self._fix = err.correction
+            out.append(Verdict(ILLEGAL, err.message, err.rule, err.correction))
+            return
+        self._played()
+        self._fix = None
+        if isinstance(action, Play):
+            self._next_up = None
+            f9 = "(F-9)" in text
+            out.append(Verdict(OK, text, "F-9" if f9 else None))
+        elif isinstance(action, WrongWay):
+            i = eng.last_play
+            assert i is not None
+            way = "up" if eng.row[i].up else "down"
+            self._fix = f"Turn the card at position {i + 1} face {way}."
+            out.append(Verdict(INFO, text, "F-16", self._fix))
+        elif isinstance(action, Tip) and before_phase == "tips" and eng.phase != "tips":
+            self._revealed(out)
+        elif isinstance(action, Take) and eng.phase != "take":
+            if eng.outcome() is None:
+                out.append(Verdict(TURN, text))
+        elif isinstance(action, Pass):
+            pass
+        else:
+            out.append(Verdict(OK, text))
+        outcome = eng.outcome()
+        if outcome is not None:
+            if isinstance(action, Take):
+                head, _, rest = text.partition(" That was the final phase's claim")
+                out.append(Verdict(OK, head))
+                out.append(Verdict(END, ("That was the final phase's claim" + rest).strip()))
+            else:
+                out.append(Verdict(END, text, "F-11" if isinstance(action, Pass) else None))
+            self._game_over(outcome)
+            self._confirm = 0
+            self._confirmed = set()
+            out.append(
+                Verdict(
+                    INFO,
+                    "To check the scores, tap your won cards, one player after the other, "
+                    f"{eng.players[0]} first; the button (or k) moves on to the next player.",
+                )
+            )
+
+    def _revealed(self, out: list[Verdict]) -> None:
+        """Every tip is in: say them, then the evaluation step by step, the result and the
+        takers."""
+        eng = self.engine
+        assert eng is not None
+        claim = eng.claim_state
+        assert claim is not None and claim.evaluation is not None
+        ev = claim.evaluation
+        names = eng.players
+        said = ", ".join(
+            f"{names[i]} {t}"
+            + (" (claim)" if i == claim.claimant else " (accused)" if i == claim.accused else "")
+            for i, t in enumerate(claim.tips)
+        )
+        out.append(
+            Verdict(
+                OK,
+                f"All tips are in: {said}. Turn the row face up: {count(len(claim.row), 'card')}.",
+            )
+        )
+        for step in ev.steps[:-1]:
+            out.append(Verdict(INFO, f"Evaluation {step}"))
+        takers = and_join([names[t] for t in claim.takers])
+        removed = len(ev.removed)
+        share = f"{count(len(claim.row), 'card')} to share" + (
+            f", {removed} of them taken out by special cards (F-5)" if removed else ""
+        )
+        if len(claim.takers) == 1:
+            who = f"{takers} alone was right and takes them all (F-7)"
+        else:
+            who = f"they take one at a time, counter-clockwise: {takers} (F-6)"
+        out.append(
+            Verdict(
+                SOLVED,
+                f"{ev.summary} {share}; {who}. {names[claim.takers[0]]}: take a card and tap it.",
+            )
+        )
+
+    # --- the button ---------------------------------------------------------------------------
+
+    def on_button(self, out: list[Verdict]) -> None:
+        if self._phase == OVER and self._confirm is not None and self._stopped is None:
+            self._confirm_next(out)
+            return
+        eng = self.engine
+        if self._phase != PLAY or eng is None:
+            return
+        if eng.phase == "turn":
+            self._act(Claim(), out)
+        elif eng.phase == "tips":
+            out.append(
+                Verdict(INFO, "A claim is on already: tap your tip cards (or press your number).")
+            )
+        else:
+            out.append(Verdict(INFO, "The claimed row is being shared out: tap the card you take."))
+
+    # --- confirming the scores at the end ---------------------------------------------------------
+
+    def _confirm_tap(self, item: str, out: list[Verdict]) -> None:
+        eng = self.engine
+        assert eng is not None
+        seat = self._confirm
+        if seat is None or self._stopped is not None:
+            return
+        name = eng.players[seat]
+        if self.catalogue.is_tip(item) or item not in self.catalogue:
+            out.append(Verdict(INFO, "That is no won card: tap game cards only."))
+            return
+        mine = [c.id for c in eng.won(seat)]
+        if item in self._confirmed:
+            out.append(Verdict(INFO, f"{item} is confirmed already."))
+            return
+        if item in mine:
+            self._confirmed.add(item)
+            done = sum(1 for c in mine if c in self._confirmed)
+            out.append(Verdict(OK, f"{item}: {name}'s, as recorded ({done} of {len(mine)})."))
+            return
+        owner = next(
+            (s for s in range(eng.num_players()) if item in [c.id for c in eng.won(s)]), None
+        )
+        if owner is not None:
+            out.append(
+                Verdict(
+                    ILLEGAL,
+                    f"{item} is {eng.players[owner]}'s by the referee's record, not {name}'s: "
+                    "the record counts.",
+                    "score",
+                    f"Give {item} to {eng.players[owner]}.",
+                )
+            )
+            return
+        out.append(
+            Verdict(
+                ILLEGAL,
+                f"That card was not won by anyone: by the referee's record it left the game. "
+                f"It does not count for {name}.",
+                "score",
+                "Put it with the cards out of the game.",
+            )
+        )
+
+    def _confirm_next(self, out: list[Verdict]) -> None:
+        eng = self.engine
+        seat = self._confirm
+        if eng is None or seat is None or self._phase != OVER:
+            out.append(Verdict(INFO, "No scores to confirm now."))
+            return
+        name = eng.players[seat]
+        mine = [c.id for c in eng.won(seat)]
+        missing = [c for c in mine if c not in self._confirmed]
+        points = eng.score(seat).points
+        if missing:
+            out.append(
+                Verdict(
+                    ILLEGAL,
+                    f"{name}: {count(len(missing), 'won card')} by the record not tapped: "
+                    f"{and_join(missing)}. The record counts: {count(points, 'point')}.",
+                    "score",
+                    f"{name}: look for {and_join(missing)}.",
+                )
+            )
+        elif not mine:
+            out.append(Verdict(OK, f"{name} won no card: 0 points, as recorded."))
+        else:
+            out.append(
+                Verdict(
+                    OK,
+                    f"{name}: all {count(len(mine), 'won card')} confirmed, "
+                    f"{eng.score(seat).describe()} points.",
+                )
+            )
+        nxt = seat + 1
+        self._confirmed = set()
+        if nxt < eng.num_players():
+            self._confirm = nxt
+            out.append(Verdict(INFO, f"{eng.players[nxt]}: tap your won cards."))
+        else:
+            self._confirm = None
+            out.append(Verdict(INFO, "Scores checked against the won cards."))
+
+    # --- undo ---------------------------------------------------------------------------------
+
+    def turn_start(self) -> int | None:
+        eng = self.engine
+        assert eng is not None
+        if eng.outcome() is None and eng.phase == "turn":
+            return eng.turn
+        return None
+
+    def turn_in_progress(self) -> bool:
+        return True
+
+    def before_undo(self) -> _Before:
+        eng = self.engine
+        assert eng is not None
+        claim = eng.claim_state
+        return _Before(
+            phase=eng.phase,
+            row=tuple((r.card, r.by) for r in (claim.row if claim else eng.row)),
+            turn=eng.turn,
+            to_move=eng.current_player(),
+            final=eng.final,
+            removed_rows=len(eng.removed_rows),
+            revealed=claim is not None and claim.evaluation is not None,
+            over=eng.outcome() is not None,
+        )
+
+    def after_undo(self, before: Any) -> list[str]:
+        eng = self.engine
+        assert eng is not None and isinstance(before, _Before)
+        self._fix = None
+        self._next_up = None
+        self._confirm = None
+        self._confirmed = set()
+        names = eng.players
+        fixes: list[str] = []
+        now_row = [(r.card, r.by) for r in eng.row]
+        if before.phase in ("tips", "take", "over") and eng.phase == "turn" and before.row == tuple(now_row):
+            if before.revealed:
+                down = [str(i) for i, r in enumerate(eng.row, start=1) if not r.up]
+                lay = (
+                    f"face down again at {'position' if len(down) == 1 else 'positions'} "
+                    f"{and_join(down)}"
+                    if down
+                    else "all face up"
+                )
+                fixes.append(
+                    f"Lay the row out again as it was before the claim ({count(len(now_row), 'card')}, "
+                    f"{lay}): the cards taken go back into it, and everyone takes their tip card back."
+                )
+            elif before.phase == "tips":
+                fixes.append("The claim is taken back: everyone takes their tip card back.")
+            elif before.over:
+                fixes.append("The game goes on: the row and the hands are back as they were.")
+            return fixes
+        if before.turn > eng.turn and eng.phase == "turn":
+            seat = eng.current_player()
+            name = names[seat]
+            if before.removed_rows > len(eng.removed_rows):
+                fixes.append(
+                    f"Put the row removed by the all-face-up rule back as it lay "
+                    f"({count(len(now_row), 'card')}, face up)."
+                )
+            played = f"position {len(now_row) + 1}" if len(before.row) > len(now_row) else "position 1"
+            if before.removed_rows > len(eng.removed_rows):
+                played = "the start of the new row"
+            draw = "" if eng.final else " and put the card you drew back on top of the draw pile"
+            fixes.append(f"{name}: take the card you played ({played}) back into your hand{draw}.")
+        return fixes
+
+    # --- what the table is waiting for ----------------------------------------------------------
+
+    def waiting_for_game(self) -> str | None:
+        if self._phase == SETUP and self._scanning:
+            return (
+                f"Pile scan: {len(self._scan)} of {self.scan_target} cards tapped. Tap the next "
+                "card and lay it face down on the pile (s skips the scan)."
+            )
+        eng = self.engine
+        if eng is None:
+            return None
+        if self._phase == OVER:
+            if self._confirm is not None and self._stopped is None:
+                return (
+                    f"{eng.players[self._confirm]}: tap your won cards to check the score "
+                    "(the button or k: next player); or the next game (n)."
+                )
+            return "The next game (n), or a new one."
+        if self._fix:
+            return self._fix
+        names = eng.players
+        if eng.phase == "tips":
+            tips = eng.tips() or ()
+            missing = [names[i] for i, t in enumerate(tips) if t is None]
+            keys = and_join([str(i + 1) for i, t in enumerate(tips) if t is None])
+            return (
+                f"Tips from {and_join(missing)}: reveal all at once, then tap your tip card "
+                f"(or press {keys})."
+            )
+        if eng.phase == "take":
+            taker = eng.taker()
+            claim = eng.claim_state
+            assert taker is not None and claim is not None
+            return (
+                f"{names[taker]}'s take: take any card of the claimed row and tap it "
+                f"({count(len(claim.left), 'card')} left)."
+            )
+        seat = eng.current_player()
+        name = names[seat]
+        if eng.can_pass():
+            return (
+                f"{name} has no card left: claim (c or the button), or p to end the game without "
+                "evaluating the row (F-11)."
+            )
+        if not eng.row:
+            return f"{name}: draw and play a card to start the row ({self._face_words(eng)})."
+        return f"{name}: claim (c or the button), or draw and play a card ({self._face_words(eng)})."
+
+    def _face_words(self, eng: FlipGame) -> str:
+        if eng.final:
+            return "face down, no draw: final phase"
+        if eng.pile_left <= 1:
+            return "the last card of the pile: face down"
+        if eng.scanned:
+            return "face up if the pile then shows an open cage, face down if a covered one"
+        if self._next_up:
+            return "face up, as entered"
+        return "press o first if the pile then shows an open cage, else face down"
+

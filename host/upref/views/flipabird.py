@@ -1,0 +1,358 @@
+"""Flip a Bird's panel of the scoreboard: the players with their hand sizes, won cards and running
+scores; whose turn it is and the face their card must take; the row with backs for face-down
+cards; the limit and the draw pile; at a claim the tips (none shown until all are in), the
+evaluation card by card and the sharing; the result. And a player's own screen with the cards of
+their hand the referee knows.
+
+Hidden information never gets in: the public view holds no face-down card, no hand, no pile
+order and no tip before all are in (the engine's contract); the texts from elsewhere (verdicts)
+never name one either (the referee's contract), so `scrub` has nothing to blank out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from upref.games.flipabird.engine import CardView, ClaimView, FlipView, RowView
+from upref.text import and_join, count
+from upref.views.blocks import (
+    DIM,
+    HIDDEN,
+    STRONG,
+    TURN,
+    WINNER,
+    Block,
+    Box,
+    Column,
+    Line,
+    Span,
+    Table,
+    colour,
+    line,
+)
+
+__all__ = ["PANEL", "FlipPanel"]
+
+_TERMINATIONS: Mapping[str, str] = {
+    "claim": "the final phase's claim was settled",
+    "no-claim": "a player had no card and did not claim: the row was not evaluated (F-11)",
+    "stopped": "the game was stopped",
+}
+_COLOURS = ("blue", "green", "red", "yellow")
+
+
+def card_span(card: CardView) -> Span:
+    """A face-up card: its face in words, in its colour when it has one ('red 2')."""
+    return Span(card.face, colour(card.colour) if card.colour else STRONG)
+
+
+def short_face(card: CardView) -> str:
+    """A card's face in a few letters, for the evaluation table: 'blue 2', 'no specials',
+    'no neighbours', 'no red', 'red ×2'."""
+    if card.kind == "bird":
+        return card.face
+    if card.kind == "no-specials":
+        return "no specials"
+    if card.kind == "no-neighbours":
+        return "no neighbours"
+    if card.kind == "colour-not":
+        return f"no {card.colour}"
+    return f"{card.colour} ×2"
+
+
+def won_words(cards: Sequence[CardView]) -> str:
+    """'blue 2, green 1, red 3, 1 special' (bird cards per colour, then special cards)."""
+    if not cards:
+        return "-"
+    per = {c: 0 for c in _COLOURS}
+    specials = 0
+    for c in cards:
+        if c.kind == "bird" and c.colour in per:
+            per[c.colour] += 1
+        else:
+            specials += 1
+    parts = [f"{c} {n}" for c, n in per.items() if n]
+    if specials:
+        parts.append(count(specials, "special"))
+    return ", ".join(parts)
+
+
+class FlipPanel:
+    """The Flip a Bird panel (`upref.views.scoreboard.Panel`)."""
+
+    title = "Flip a Bird"
+
+    def header(self, view: FlipView) -> str:
+        parts = [f"Game {view.game_number} ({view.variant})"]
+        parts.append(f"{len(view.names)} players: a row may hold {view.limit} birds")
+        if view.final:
+            parts.append("final phase: the pile is empty")
+        else:
+            top = f", {view.pile_top} cage on top" if view.pile_top else ""
+            parts.append(f"pile {view.pile}{top}")
+        parts.append("pile scanned" if view.scanned else "no pile scan")
+        return " · ".join(parts)
+
+    def turn(self, view: FlipView) -> str | None:
+        names = view.names
+        if view.phase == "over":
+            return "Game over."
+        if view.to_move is None:
+            return None
+        name = names[view.to_move]
+        c = view.claim
+        if view.phase == "tips" and c is not None:
+            missing = [
+                p.name for p in view.players
+                if not p.tipped and p.seat not in (c.claimant, c.accused)
+            ]
+            return f"{names[c.claimant]} claims against {names[c.accused]}: tips from {and_join(missing)}."
+        if view.phase == "take":
+            left = len(c.left) if c is not None else 0
+            return f"{name}'s take: {count(left, 'card')} left."
+        if view.can_pass:
+            return f"{name}'s turn: no card left — claim, or end the game (F-11)."
+        face = self._face(view)
+        if not view.row:
+            return f"{name}'s turn: draw and play a card to start the row ({face})."
+        return f"{name}'s turn: claim, or draw and play ({face})."
+
+    @staticmethod
+    def _face(view: FlipView) -> str:
+        if view.face is False:
+            return "face down, final phase" if view.final else "the last card of the pile: face down"
+        if view.scanned:
+            return "face up if the pile then shows an open cage, face down if covered"
+        return "face up only if an open cage is entered: o"
+
+    def body(self, view: FlipView) -> Sequence[Block]:
+        blocks: list[Block] = [self._players(view)]
+        status = self.turn(view)
+        if status:
+            blocks.append(line(status, meaning=STRONG))
+        if view.claim is not None:
+            blocks.extend(self._claim(view, view.claim))
+        else:
+            blocks.append(self._row(view))
+        return blocks
+
+    def result(self, view: FlipView) -> Box | None:
+        out = view.outcome
+        if out is None:
+            return None
+        names = view.names
+        winners = [names[w] for w in out.winners]
+        best = out.scores[out.winners[0]] if out.winners else 0
+        why = _TERMINATIONS.get(out.termination, out.termination)
+        scores = ", ".join(f"{n} {s}" for n, s in zip(names, out.scores, strict=True))
+        return Box(
+            (
+                line(self._headline(winners, best), meaning=STRONG, align="center"),
+                line(f"Game over: {why}.", align="center"),
+                line(f"Points: {scores}", align="center"),
+            ),
+            meaning=WINNER,
+        )
+
+    def footer(self, view: FlipView) -> Sequence[Block]:
+        blocks: list[Block] = []
+        if view.out or view.boxed:
+            rows = len(view.removed_rows)
+            extra = f" ({count(rows, 'row')} removed by the all-face-up rule, F-9)" if rows else ""
+            box = f"; {view.boxed} left in the box (short game)" if view.boxed else ""
+            blocks.append(
+                line(f"Out of the game: {count(view.out, 'card')}{extra}{box}.", meaning=DIM)
+            )
+        if view.history:
+            games = "; ".join(
+                f"game {i}: {self._headline([view.names[w] for w in o.winners], o.scores[o.winners[0]] if o.winners else 0)}"
+                for i, o in enumerate(view.history, start=1)
+            )
+            blocks.append(line("Earlier games: " + games, meaning=DIM))
+        cannot = "which way up a card lies (w: F-16) and who takes a card (each tap counts for the taker named)"
+        if not view.scanned:
+            cannot = "the pile's backs (o for an open cage), whether a card can be in its player's hand, " + cannot
+        blocks.append(line(f"The referee cannot see {cannot}.", meaning=DIM))
+        return blocks
+
+    def scrub(self, text: str) -> str:
+        """Nothing to blank out: no verdict for the table names a secret card or tip."""
+        return text
+
+    def private(self, view: FlipView) -> Sequence[Block]:
+        """The seat's own screen: the cards of their hand the referee knows, how many it does
+        not, and their tip at a claim.
+
+        :raises ValueError: for a view that is not one seat's own.
+        """
+        if view.seat is None:
+            raise ValueError("the private panel needs one seat's view, FlipGame.view(seat)")
+        name = view.names[view.seat]
+        title = f"{name} — your hand (keep it to yourself)"
+        lines: list[Line | Table] = []
+        hand = view.hand or ()
+        if hand:
+            spans: list[str | Span] = ["Drawn: "]
+            for i, c in enumerate(hand):
+                if i:
+                    spans.append(", ")
+                spans += [f"{c.id} ", card_span(c)]
+            lines.append(line(*spans))
+        if view.hand_unknown:
+            what = "dealt to you at the start" if view.scanned else "in your hand"
+            lines.append(
+                line(
+                    f"{count(view.hand_unknown, 'card')} {what} that the referee does not know "
+                    "(it learns each one when it is played)."
+                )
+            )
+        if not hand and not view.hand_unknown:
+            lines.append(line("No card in your hand."))
+        if view.own_tip:
+            lines.append(line(f"Your tip: {view.own_tip}.", meaning=STRONG))
+        return (Box(tuple(lines), title, HIDDEN),)
+
+    # --- parts ---------------------------------------------------------------------------------
+
+    def _players(self, view: FlipView) -> Table:
+        winners = view.outcome.winners if view.outcome is not None else ()
+        c = view.claim
+        rows = []
+        for p in view.players:
+            doing, meaning = "", None
+            if view.phase == "over":
+                if p.seat in winners:
+                    doing, meaning = ("wins" if len(winners) == 1 else "shares the win"), WINNER
+            elif view.phase == "take" and p.seat == view.to_move:
+                doing, meaning = "taking", TURN
+            elif view.phase == "tips" and c is not None:
+                if p.seat == c.claimant:
+                    doing = "claims"
+                elif p.seat == c.accused:
+                    doing = "accused"
+                elif not p.tipped:
+                    doing, meaning = "to tip", TURN
+            elif view.phase == "turn" and p.seat == view.to_move:
+                doing, meaning = "to play", TURN
+            mark = "▶" if meaning == TURN else ("★" if meaning == WINNER else "")
+            tip = "-"
+            if c is not None:
+                tip = p.tip or ("in" if p.tipped else "…")
+            rows.append(
+                (
+                    Span(mark),
+                    Span(p.name, meaning),
+                    Span(str(p.hand)),
+                    Span(won_words(p.won)),
+                    Span(str(p.score.points)),
+                    Span(tip, colour(tip) if tip in ("red", "green") else None),
+                    Span(doing, meaning),
+                )
+            )
+        # Fixed widths wherever the widest text is known: a terminal then measures only the
+        # won cards, which keeps a redraw quick (a tap's verdict waits for it).
+        columns = (
+            Column("", width=1),
+            Column("Player", width=max(6, *(len(n) for n in view.names))),
+            Column("Hand", "right", width=4),
+            Column("Won cards", grow=True),
+            Column("Points", "right", width=6),
+            Column("Tip", width=max(3, *(len(r[5].text) for r in rows))),
+            Column("Now", width=max(3, *(len(r[6].text) for r in rows))),
+        )
+        return Table(columns, tuple(rows))
+
+    def _row(self, view: FlipView) -> Line:
+        if not view.row:
+            return line(Span("Row: "), Span("none yet", DIM), f" (limit {view.limit} birds)")
+        up = sum(1 for r in view.row if r.up)
+        spans: list[str | Span] = [
+            f"Row ({count(len(view.row), 'card')}, {up} face up; limit {view.limit} birds): "
+        ]
+        for r in view.row:
+            if r.position > 1:
+                spans.append(" · ")
+            spans += self._row_card(r, view.last_play)
+        return line(*spans)
+
+    @staticmethod
+    def _row_card(r: RowView, last: int | None) -> list[str | Span]:
+        out: list[str | Span] = [f"{r.position} "]
+        if r.card is not None:
+            out.append(card_span(r.card))
+        else:
+            out.append(Span("▒ face down", HIDDEN))
+        if r.flagged:
+            out.append(" (turned, F-16)")
+        if last == r.position:
+            out.append(" ◀")
+        return out
+
+    def _claim(self, view: FlipView, c: ClaimView) -> list[Block]:
+        """The claim in a box (who claims, the tips, then the result and the takers), and once
+        the row is evaluated its table card by card under the box."""
+        names = view.names
+        tips = [f"{p.name} {p.tip or ('in' if p.tipped else '…')}" for p in view.players]
+        head = (
+            f"{names[c.claimant]} claims too many birds in the row {names[c.accused]} played to. "
+            f"Tips: {', '.join(tips)}"
+        )
+        if c.evaluation is None:
+            head += f" ({c.tips_in} of {c.tips_of} in; shown once all are in)."
+            row: list[str | Span] = [f"Row ({count(len(c.row), 'card')}, limit {view.limit}): "]
+            for r in c.row:
+                if r.position > 1:
+                    row.append(" · ")
+                row += self._row_card(r, None)
+            return [Box((line(head), line(*row)), title="Claim")]
+        ev = c.evaluation
+        order = and_join([names[t] for t in c.takers])
+        if len(c.takers) == 1:
+            share = f"{order} takes all {count(len(c.row), 'card')} (F-7)"
+        else:
+            share = f"Takers, one card each in turn, counter-clockwise: {order} (F-6)"
+        if c.taker is not None:
+            share += f". {names[c.taker]}'s take: {count(len(c.left), 'card')} left."
+        else:
+            share += "."
+        box = Box((line(head + "."), line(ev.summary, meaning=STRONG), line(share)), title="Claim")
+        rows = []
+        left = {x.id for x in c.left}
+        taker_of = {card.id: names[seat] for seat, card in c.taken}
+        for x in ev.lines:
+            cv = CardView.of(x.card)
+            rows.append(
+                (
+                    Span(str(x.position)),
+                    Span(x.card.id),
+                    Span(short_face(cv), colour(cv.colour) if cv.colour else STRONG),
+                    Span(str(x.birds) if x.stays else "out", None if x.stays else DIM),
+                    Span(x.why),
+                    Span(taker_of.get(x.card.id, "" if x.card.id in left else "")),
+                )
+            )
+        # Fixed widths wherever the widest text is known: a terminal then measures only "why".
+        ids = max((len(x.card.id) for x in ev.lines), default=4)
+        table = Table(
+            (
+                Column("#", "right", width=2),
+                Column("card", width=max(4, ids)),
+                Column("face", width=13),
+                Column("birds", "right", width=5),
+                Column("why", grow=True),
+                Column("taken by", width=max(8, *(len(n) for n in names))),
+            ),
+            tuple(rows),
+            title="Evaluation, card by card (F-1 … F-5)",
+        )
+        return [box, table]
+
+    @staticmethod
+    def _headline(winners: list[str], best: int) -> str:
+        pts = count(best, "point")
+        if len(winners) == 1:
+            return f"Winner: {winners[0]} with {pts}"
+        return f"Shared win: {and_join(winners)} with {pts} each (F-12)"
+
+
+PANEL = FlipPanel()
