@@ -536,6 +536,9 @@ class Referee(ABC):
         self._checkpoints = []
         self._recent.clear()  # the table's list starts again with the game
         self.on_begin()
+        turn = self.turn_start()
+        if turn is not None:  # a game that begins in a turn: that turn can be undone too
+            self._checkpoints.append((0, turn))
         out.append(Verdict(INFO, self.engine_verdict()))
 
     def _on_end_input(self, _inp: EndGame, out: list[Verdict]) -> None:

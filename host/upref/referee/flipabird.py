@@ -223,9 +223,6 @@ class FlipReferee(Referee):
         self._fix = None
         self._confirm = None
         self._confirmed = set()
-        eng = self.engine
-        assert eng is not None
-        self._checkpoints.append((0, eng.turn))  # the first turn can be undone too
 
     def engine_verdict(self) -> str:
         eng = self.engine
