@@ -74,7 +74,7 @@ KEYS: Mapping[str, str] = {
 }
 """The game's keys: the input's name -> the key at the host."""
 
-_SAID_KIND = {"play": OK, "skip": TURN, "call": INFO, "end": END, "info": INFO}
+_SAID_KIND = {"play": OK, "skip": TURN, "penalty": TURN, "call": INFO, "end": END, "info": INFO}
 
 
 class UpReferee(Referee):
@@ -152,7 +152,7 @@ class UpReferee(Referee):
         elif eng.phase == "play":
             seat = eng.to_move
             last = eng.last_play
-            if last is not None:
+            if last is not None and last[1] != DOWN and self._joinable(last[2][0]):
                 what = "cancel +" if self._join else f"the next card joins {names[last[0]]}'s play"
                 offers.append(_offer("join", what))
             if eng.may_play_blind(seat):
@@ -353,9 +353,10 @@ class UpReferee(Referee):
             return True
         if eng.phase == "play":
             seat = eng.to_move
-            if name == "join" and eng.last_play is not None:
+            last = eng.last_play
+            if name == "join" and last is not None and last[1] != DOWN and self._joinable(last[2][0]):
                 self._join = not self._join
-                who = names[eng.last_play[0]]
+                who = names[last[0]]
                 out.append(
                     Verdict(
                         INFO,
@@ -411,10 +412,16 @@ class UpReferee(Referee):
             self._refuse(err, out)
             return
         self._played()
+        if isinstance(action, Join | Call) and self._checkpoints:
+            # a card joined to the play just made, or that player's 'last card', belongs to
+            # that play's turn: the next turn (an undo point) starts after it
+            plays, turn = self._checkpoints[-1]
+            if plays == self._plays - 1:
+                self._checkpoints[-1] = (self._plays, turn)
         self._fix = None
-        if isinstance(action, Play | Join | Pass):
-            actor = action.seat
-            self._late = due if due is not None and due != actor and eng.call_due != due else None
+        if isinstance(action, Play | Pass):  # (a Join belongs to the play before it)
+            late = due is not None and due != action.seat and eng.call_due != due
+            self._late = due if late else None
         merged: list[tuple[str, list[str], str | None]] = []
         for said in eng.said:
             kind = _SAID_KIND.get(said.kind, INFO)
@@ -434,6 +441,11 @@ class UpReferee(Referee):
         out.append(Verdict(ILLEGAL, err.message, err.rule, err.correction))
         if err.correction:
             self._fix = err.correction
+
+    def _joinable(self, item: str) -> bool:
+        """Whether equal cards may join a play of this card (not a disposal card)."""
+        card = self.catalogue.get(item)
+        return card is not None and card.kind != "disposal"
 
     def _face(self, item: str) -> str:
         card = self.catalogue.get(item)

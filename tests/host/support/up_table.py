@@ -17,7 +17,17 @@ from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation
 from upref.demos.base import uids_for
 from upref.demos.up import Step, choose, count_steps, deal_steps, steps_for
-from upref.games.up.engine import Action, Call, UpGame, UpView, Variant
+from upref.games.up.cards import Card
+from upref.games.up.engine import (
+    Action,
+    Call,
+    DirtyOne,
+    Pass,
+    UpGame,
+    UpView,
+    Variant,
+    card_points,
+)
 from upref.plugins.up import items
 from upref.referee.base import Reply
 from upref.referee.inputs import EndGame, Input, Key, NextGame, Observe, StartGame, Undo
@@ -82,6 +92,7 @@ class UpTable:
         self.step = step
         self.replies: list[tuple[Input, Reply]] = []
         self.inputs: list[Input] = []
+        self.forgotten = 0  # 'last card' calls forgotten in the last `play_round`
 
     # --- plumbing ---------------------------------------------------------------------------
 
@@ -183,6 +194,7 @@ class UpTable:
         table's after every move."""
         out: list[Verdict] = []
         forgotten = 0
+        self.forgotten = 0
         for _ in range(5000):
             if self.truth.is_terminal():
                 break
@@ -191,6 +203,7 @@ class UpTable:
             action, vs = self.move(call=call)
             if due is not None and not isinstance(action, Call) and getattr(action, "seat", due) != due:
                 forgotten += 1
+                self.forgotten += 1
             out += vs
             if check:
                 assert_agrees(self)
@@ -202,6 +215,10 @@ class UpTable:
         out = self.feed(NextGame(self.at()))
         self.truth = self.truth.next_round()
         return out
+
+
+def truth_card(table: UpTable, cid: str) -> Card:
+    return table.truth.catalogue.card(cid)
 
 
 def public(view: UpView) -> tuple[object, ...]:
@@ -230,8 +247,122 @@ def texts(verdicts: Iterable[Verdict]) -> str:
     return "\n".join(f"[{v.kind}{' ' + v.rule if v.rule else ''}] {v.text}" for v in verdicts)
 
 
+
+
+class Chaos:
+    """A table that also does what it should not: cards of another player or another set,
+    cards tapped twice, a face-up card in a first turn, the button and keys out of place, undo,
+    a round stopped; and forgets 'last card' now and then. Refused actions change nothing, so
+    the table (the truth) stays in step with the referee; after an undo the table is put back
+    as the referee then has it."""
+
+    def __init__(self, table: UpTable, seed: int) -> None:
+        self.tb = table
+        self.rng = random.Random(seed)
+        self.marks: list[tuple[int, int]] = []  # (referee engine's actions, the table's) in step
+
+    def _ref_len(self) -> int:
+        return len(self.tb.engine._undo_stack)
+
+    def mark(self) -> None:
+        self.marks.append((self._ref_len(), len(self.tb.truth._undo_stack)))
+
+    def step(self) -> list[Verdict]:
+        tb, rng = self.tb, self.rng
+        ref = tb.ref
+        eng = ref.engine
+        if eng is None:
+            return tb.start()
+        if ref.phase == "over":
+            self.marks = []
+            return tb.next_round()
+        if eng.phase == "cut":
+            out = tb.cut_and_deal(keep=rng.random() < 0.7)
+            self.mark()
+            return out
+        if eng.phase == "deal":  # after an undo in the deal: deal on from where the referee is
+            steps = deal_steps(tb.truth)[eng.view(None).dealt :]
+            out = tb.do(steps)
+            self.mark()
+            return out
+        if eng.phase == "count":
+            known = {c for c in tb.truth.deck if eng.locate(c)[0] != "unseen"}
+            assert eng.counting is not None
+            steps = count_steps(tb.truth, eng.counting, known)
+            r = rng.random()
+            if r < 0.05:  # counted by hand, honestly (or mistyped)
+                honest = sum(card_points(truth_card(tb, st.what), eng.dirty()) for st in steps)
+                return tb.key("points", rng.choice([str(honest), "x", "-3"]))
+            if r < 0.1:
+                return tb.tap(rng.choice([c for c in tb.truth.deck if c in known]))
+            return tb.do(steps[:1])
+        r = rng.random()
+        if r < 0.02:
+            out = tb.undo()
+            self.after_undo()
+            return out
+        if r < 0.025:
+            return tb.end()
+        if r < 0.1:
+            return self.noise()
+        _action, out = tb.move(call=rng.random() < 0.8)
+        self.mark()
+        return out
+
+    def noise(self) -> list[Verdict]:
+        """Something the referee refuses or notes, and that changes nothing."""
+        tb, rng = self.tb, self.rng
+        eng = tb.engine
+        truth = tb.truth
+        seat = truth.to_move
+        last = eng.last_play
+        n = truth.num_players()
+        r = rng.randrange(8)
+        if r == 0 and truth.tower:
+            return tb.tap(rng.choice(truth.tower))  # on the tower already
+        if r == 1 and truth.removed:
+            return tb.tap(rng.choice(truth.removed))  # out of the game
+        if r == 2:
+            others = [
+                c for p in range(n) if p != seat and (last is None or p != last[0])
+                for c in truth.face_up(p)
+            ]
+            if others:
+                return tb.tap(rng.choice(others))  # another player's face-up card
+        if r == 3 and n < 10:
+            return tb.tap(f"{'ABCDEFGHIJ'[n]}{rng.randint(1, 11)}")  # a set not in play
+        if r == 4:
+            return tb.tap_uid("04DEADBEEF0001")  # not enrolled
+        if r == 5 and truth.call_due is None:
+            return tb.press()
+        if r == 6:
+            name = rng.choice(["dirty", "pass", "points", "keep"])
+            if not (name == "dirty" and eng.is_legal(DirtyOne(seat))) and not (
+                name == "pass" and eng.founding and eng.is_legal(Pass(seat))
+            ):
+                return tb.key(name, "3")
+        if r == 7 and truth.first_turn(seat) and truth.face_up(seat) and (last is None or last[0] != seat):
+            return tb.tap(rng.choice(truth.face_up(seat)))  # U-12
+        return []
+
+    def after_undo(self) -> None:
+        """Put the table back as the referee has it after an undo."""
+        tb = self.tb
+        ref_len = self._ref_len()
+        while self.marks and self.marks[-1][0] > ref_len:
+            self.marks.pop()
+        if tb.engine.phase == "deal" or not self.marks:
+            truth_len = 1  # the cut: the cards lie dealt
+        else:
+            assert self.marks[-1][0] == ref_len, (self.marks, ref_len, tb.engine)
+            truth_len = self.marks[-1][1]
+        while len(tb.truth._undo_stack) > truth_len:
+            tb.truth.undo()
+
+
 __all__ = [
     "CODES",
+    "Chaos",
     "ITEM",
     "PLAYERS",
     "UID",

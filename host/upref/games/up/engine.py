@@ -481,9 +481,10 @@ class _Last:
 
 @dataclass(frozen=True)
 class Said:
-    """One thing the engine says about an action: `kind` "play", "skip" (a turn skipped or a
-    skip earned, U-11), "call" (U-6), "end" (the round is over, the count or the scores) or
-    "info"; `rule` the ruling it applies, if any."""
+    """One thing the engine says about an action: `kind` "play", "skip" (a turn skipped,
+    U-11), "penalty" (a skip earned by a forgotten 'last card', U-11), "call" (the reminder that
+    'last card' is due, U-6), "end" (the round is over, the scores) or "info"; `rule` the ruling
+    it applies, if any."""
 
     kind: str
     text: str
@@ -522,6 +523,7 @@ class UpGame(GameState[Action]):
         self._setup = setup
         self._s = core
         self._cards = setup.catalogue
+        self._checked: tuple[_Core, Action, _Core] | None = None
 
     # --- construction ---------------------------------------------------------------------------
 
@@ -660,7 +662,7 @@ class UpGame(GameState[Action]):
         game = self._deal(setup, rng)
         if evening != st.evening:
             first = Said("info", f"A new evening (evening {evening}). {game._s.said[0].text}")
-            game._s = replace(game._s, said=(first,))
+            game._s = _with(game._s, said=(first,))
         return game
 
     @classmethod
@@ -742,7 +744,7 @@ class UpGame(GameState[Action]):
             st, round=round, game_number=round, dealer=dealer_seat, totals=tuple(tot),
             table=tuple(table),
         )
-        game._s = replace(
+        game._s = _with(
             game._s,
             phase="play",
             stock=(),
@@ -1034,14 +1036,20 @@ class UpGame(GameState[Action]):
         return out
 
     def check(self, action: Action) -> None:
-        self._next(action)
+        self._checked = (self._s, action, self._next(action))
 
     def _applicable(self, action: Action) -> bool:
         # legal_actions() lists one choice among equal cards: any other is as good
         return self.is_legal(action)
 
     def _do(self, action: Action) -> str:
-        core = self._next(action)
+        # the state `check` just computed for this very state and action (states are immutable)
+        cached = self._checked
+        if cached is not None and cached[0] is self._s and cached[1] == action:
+            core = cached[2]
+        else:
+            core = self._next(action)
+        self._checked = None
         self._s = core
         return core.verdict
 
@@ -1151,7 +1159,7 @@ class UpGame(GameState[Action]):
                     f"cards, each tapped as it is dealt ({nxt} first), then the hands.",
                 )
             )
-            return replace(
+            return _with(
                 s,
                 phase="deal",
                 hands=tuple(hands),
@@ -1182,7 +1190,7 @@ class UpGame(GameState[Action]):
                 i += 1
         assert i == len(stock)
         said.append(Said("info", self._lead_words()))
-        return replace(
+        return _with(
             s,
             phase="play",
             stock=(),
@@ -1235,7 +1243,7 @@ class UpGame(GameState[Action]):
         dealt = s.dealt_up + 1
         k = (dealt - 1) // n + 1
         text = f"{names[nxt]}'s face-up card {k} of {FACE_UP}: {face}."
-        core = replace(
+        core = _with(
             s,
             ups=tuple(ups),
             dealt_up=dealt,
@@ -1251,7 +1259,7 @@ class UpGame(GameState[Action]):
         )
         rest = core.stock_unseen - sum(hand_unseen) - FACE_DOWN * n
         assert rest == 0, rest
-        return replace(
+        return _with(
             core,
             phase="play",
             hand_unseen=hand_unseen,
@@ -1301,7 +1309,7 @@ class UpGame(GameState[Action]):
                 a,
             )
         text = f"{names[a.seat]}: this round we play with the dirty One: every 1 counts 30 (U-9)."
-        return replace(s, dirty_round=True, said=(Said("info", text, "U-9"),))
+        return _with(s, dirty_round=True, said=(Said("info", text, "U-9"),))
 
     def _call(self, s: _Core, a: Call) -> _Core:
         names = self._setup.players
@@ -1310,7 +1318,7 @@ class UpGame(GameState[Action]):
                 "call", f"No 'last card' call is due from {self._who(a.seat)} now.", None, a
             )
         text = f"{names[a.seat]} calls 'last card' (U-6)."
-        return replace(s, called=True, said=(Said("play", text, "U-6"),))
+        return _with(s, called=True, said=(Said("play", text, "U-6"),))
 
     def _pass(self, s: _Core, a: Pass) -> _Core:
         names = self._setup.players
@@ -1351,7 +1359,7 @@ class UpGame(GameState[Action]):
         passes = s.passes + 1
         first_done = _set(s.first_done, seat, True)
         if passes >= self.num_players():
-            core = replace(
+            core = _with(
                 s, first_done=first_done, passes=passes, call_due=None, called=False, last=None
             )
             said.append(
@@ -1362,14 +1370,14 @@ class UpGame(GameState[Action]):
                     "pass",
                 )
             )
-            return self._end_round(replace(core, said=tuple(said)), None, 0)
+            return self._end_round(_with(core, said=tuple(said)), None, 0)
         skip = list(s.skip)
         for p in self._skipped_by(s, seat):
             skip[p] = True
         nxt, skip2, notes = self._next_seat(seat, tuple(skip))
         said.extend(notes)
         said.append(Said("play", f"{names[nxt]} lays the foundation.", "pass"))
-        return replace(
+        return _with(
             s,
             to_move=nxt,
             founding=True,
@@ -1417,13 +1425,13 @@ class UpGame(GameState[Action]):
                 a,
             )
         core = self._play(base, Play(a.seat, last.source, (*last.cards, a.card)))
-        # what the play itself said already (a skip it earned) is not said again
-        said = [x for x in core.said if not (x.kind == "skip" and x in s.said)]
+        # the skip the play earned a forgetful player was said with the play already
+        said = [x for x in core.said if x.kind != "penalty"]
         for i, x in enumerate(said):
             if x.kind == "play":
                 said[i] = replace(x, text=f"{names[a.seat]} adds a card to the play: {x.text}")
                 break
-        return replace(core, said=tuple(said))
+        return _with(core, said=tuple(said))
 
     def _play(self, s: _Core, a: Play) -> _Core:
         names = self._setup.players
@@ -1583,7 +1591,7 @@ class UpGame(GameState[Action]):
             )
             rule = rule or "U-13"
             tower, threshold, founding = (), None, True
-        core = replace(
+        core = _with(
             s,
             hands=tuple(hands),
             hand_unseen=tuple(hand_unseen),
@@ -1610,13 +1618,12 @@ class UpGame(GameState[Action]):
                 end += "."
             said.append(Said("end", end, "U-17" if blind_minus2 else None))
             return self._end_round(
-                replace(core, said=tuple(said)),
+                _with(core, said=tuple(said)),
                 seat,
                 BONUS_BLIND_MINUS2 if blind_minus2 else BONUS,
             )
-        last = None
-        if kind in (NUMBER, MINUS2) and not blind:
-            last = _Last(seat, a.source, tuple(a.cards), replace(s, last=None))
+        # a Join may add to this play (and is refused when it may not: U-4, a disposal card)
+        last = _Last(seat, a.source, tuple(a.cards), _with(s, last=None))
         call_due, called = core.call_due, core.called
         reminder: list[Said] = []
         if after == 1:
@@ -1632,7 +1639,7 @@ class UpGame(GameState[Action]):
         elif call_due == seat:
             call_due, called = None, False
         if founding:
-            return replace(
+            return _with(
                 core, founding=True, to_move=seat, last=last, call_due=call_due, called=called,
                 said=(*said, *reminder),
             )
@@ -1642,7 +1649,7 @@ class UpGame(GameState[Action]):
         else:
             said[-1] = replace(said[-1], text=f"{said[-1].text} {names[nxt]}'s turn.")
         said.extend(reminder)
-        return replace(
+        return _with(
             core,
             founding=False,
             to_move=nxt,
@@ -1741,7 +1748,7 @@ class UpGame(GameState[Action]):
         names = self._setup.players
         return [
             Said(
-                "skip",
+                "penalty",
                 f"{names[p]} did not call 'last card' before {names[seat]}'s card: {names[p]}'s "
                 "next turn is skipped (U-11).",
                 "U-11",
@@ -1765,25 +1772,24 @@ class UpGame(GameState[Action]):
         n = self.num_players()
         sk = list(skip)
         nxt = (seat + 1) % n
-        notes: list[Said] = []
+        skipped: list[str] = []
         for _ in range(n + 1):
             if not sk[nxt]:
                 break
             sk[nxt] = False
-            after = (nxt + 1) % n
-            while sk[after] and after != nxt:
-                after = (after + 1) % n
-            notes.append(
-                Said("skip", f"{names[nxt]}'s turn is skipped (U-11): {names[after]}'s turn.", "U-11")
-            )
+            skipped.append(names[nxt])
             nxt = (nxt + 1) % n
-        return nxt, tuple(sk), notes
+        if not skipped:
+            return nxt, tuple(sk), []
+        verb = "turn is" if len(skipped) == 1 else "turns are"
+        text = f"{and_join(skipped)}'s {verb} skipped (U-11): {names[nxt]}'s turn."
+        return nxt, tuple(sk), [Said("skip", text, "U-11")]
 
     # the end of a round ---------------------------------------------------------------------------
 
     def _end_round(self, s: _Core, finisher: int | None, bonus: int) -> _Core:
         """The round ends: score it, or (observed, points) count the unseen cards first."""
-        core = replace(
+        core = _with(
             s,
             finisher=finisher,
             bonus=bonus if self.variant.scoring == "points" else 0,
@@ -1807,7 +1813,7 @@ class UpGame(GameState[Action]):
                 f"{_unseen(core, nxt)} {plural(_unseen(core, nxt), 'card')} not seen yet.",
             ),
         )
-        return replace(core, phase="count", counting=nxt, to_move=nxt, said=said)
+        return _with(core, phase="count", counting=nxt, to_move=nxt, said=said)
 
     def _next_to_count(self, s: _Core, after: int | None) -> int | None:
         """The next seat clockwise (from `after`'s left) whose cards are not all seen."""
@@ -1852,7 +1858,7 @@ class UpGame(GameState[Action]):
                     "count",
                 )
             ]
-            core = replace(s, typed=typed)
+            core = _with(s, typed=typed)
         else:
             self._in_deck(a.card, a)
             where, owner = self._locate(s, a.card)
@@ -1877,7 +1883,7 @@ class UpGame(GameState[Action]):
             else:
                 down_unseen[seat] -= 1
                 downs[seat] = self._sorted((*downs[seat], a.card))
-            core = replace(
+            core = _with(
                 s,
                 hands=tuple(hands),
                 hand_unseen=tuple(hand_unseen),
@@ -1893,11 +1899,11 @@ class UpGame(GameState[Action]):
                 )
             ]
         if _unseen(core, seat) and core.typed[seat] is None:
-            return replace(core, said=tuple(said))
+            return _with(core, said=tuple(said))
         nxt = self._next_to_count(core, seat)
-        core = replace(core, turn=core.turn + 1)
+        core = _with(core, turn=core.turn + 1)
         if nxt is None:
-            return self._score(replace(core, said=tuple(said)))
+            return self._score(_with(core, said=tuple(said)))
         said.append(
             Said(
                 "info",
@@ -1905,7 +1911,7 @@ class UpGame(GameState[Action]):
                 f"{plural(_unseen(core, nxt), 'card')} not seen yet.",
             )
         )
-        return replace(core, counting=nxt, to_move=nxt, said=tuple(said))
+        return _with(core, counting=nxt, to_move=nxt, said=tuple(said))
 
     def _round_points(self, s: _Core) -> tuple[int, ...]:
         out: list[int] = []
@@ -1980,7 +1986,7 @@ class UpGame(GameState[Action]):
                 Said("end", f"Next round: {names[(st.dealer + 1) % n]} deals (key n).")
             )
         outcome = Outcome(termination, winners, totals)
-        return replace(
+        return _with(
             s, phase="over", counting=None, outcome=outcome, said=tuple(said)
         )
 
@@ -2161,6 +2167,21 @@ class UpGame(GameState[Action]):
 def _card_order(c: Card) -> tuple[int, int, str]:
     """Cards in a hand, low to high: numbers, then -2, then the disposal card."""
     return ({NUMBER: 0, MINUS2: 1, DISPOSAL: 2}[c.kind], c.value, c.id)
+
+
+def _with(core: _Core, **changes: Any) -> _Core:
+    """`dataclasses.replace` for the core, without re-running `__init__` (the hot path of
+    playouts); the core stays frozen: only a new object gets the changed fields."""
+    unknown = changes.keys() - _CORE_FIELDS
+    if unknown:
+        raise TypeError(f"no such field of a round's state: {sorted(unknown)}")
+    new = object.__new__(_Core)
+    new.__dict__.update(core.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
+_CORE_FIELDS = frozenset(_Core.__dataclass_fields__)
 
 
 def _holding(s: _Core, p: int) -> int:
