@@ -98,7 +98,19 @@ class UpPanel:
             )
         table = self._evening(view)
         if table is not None:
+            unit = _UNITS[view.scoring]
+            best = "most" if view.scoring == "tokens" else "lowest total"
+            gone = {
+                "points": "-10 or -80: went out, the bonus",
+                "cards": "0: went out",
+                "tokens": "+1: went out, a token",
+            }[view.scoring]
+            blocks.append(
+                line(Span("The evening", STRONG), f" ({unit}s; {best} wins; {gone}):")
+            )
             blocks.append(table)
+            if any(any(r.typed) for r in view.table):
+                blocks.append(line("* points typed in by hand at the count, not checked", meaning=DIM))
         if view.up300:
             top = max(range(len(view.names)), key=lambda p: view.totals[p])
             blocks.append(
@@ -158,7 +170,7 @@ class UpPanel:
             raise ValueError("the private panel needs one seat's view, UpGame.view(seat)")
         me = view.players[view.seat]
         title = f"{me.name} — your cards (keep them to yourself)"
-        hand = _faces(view.own_hand) or "no card the referee has seen"
+        hand = _faces(view.own_hand) or ("empty" if me.hand == 0 else "no card the referee has seen")
         if view.own_unseen:
             hand += f" (and {count(view.own_unseen, 'card')} the referee has not seen)"
         lines = [
@@ -221,7 +233,7 @@ class UpPanel:
             if p.skip:
                 doing.append("skips next turn")
             if view.phase == "play" and p.first_turn and not p.out:
-                doing.append("first turn: hand only")
+                doing.append("1st turn: hand only")
             mark = "▶" if meaning == TURN else ("★" if meaning == WINNER else "")
             rows.append(
                 (
@@ -256,16 +268,13 @@ class UpPanel:
         rows.append(
             (Span("Total", STRONG), *(Span(str(t), STRONG) for t in view.table[-1].totals))
         )
-        unit = _UNITS[view.scoring]
-        return Table(columns, tuple(rows), title=f"The evening ({unit}s, lowest wins)"
-                     if view.scoring != "tokens" else "The evening (tokens, most wins)")
+        return Table(columns, tuple(rows))
 
     @staticmethod
     def _cell(view: UpView, r: RoundScore, p: int) -> Span:
         pts = r.points[p]
-        if p == r.finisher:
-            text = f"out {pts:+d}" if view.scoring == "points" else f"out {pts}"
-            return Span(text, WINNER)
+        if p == r.finisher:  # the bonus (points), 0 (cards) or the token won
+            return Span(f"{pts:+d}" if view.scoring != "cards" else "0", WINNER)
         return Span(f"{pts}{'*' if r.typed[p] else ''}")
 
 

@@ -19,7 +19,7 @@ from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, TURN, Verdict
 from upref.referee.up import UpReferee
 from upref.registry import referee_for, titles
 from upref.store.gamelog import GameLog
-from upref.store.replay import load_log, public_lines, replay, verdict_dict
+from upref.store.replay import load_log, public_lines, replay, resume, verdict_dict
 
 ANN, BOB, CY = 0, 1, 2
 # the deal's face-up cards, in the order they are dealt (Cy deals: Ann, Bob, Cy, Ann ...)
@@ -511,3 +511,22 @@ def test_feedback_for_each_kind() -> None:
     assert feedback(tb) == FEEDBACK[INFO]
     tb.tap("C11")
     assert feedback(tb) == FEEDBACK[ILLEGAL]
+
+
+def test_resume_rebuilds_the_evening_and_plays_on_exactly_alike(tmp_path: Path) -> None:
+    log, tb = _session(tmp_path, 9, 400)
+    before = tb.ref
+    before.attach(None)  # the first host is gone
+    again = resume(
+        GameLog.open(tmp_path / "games.sqlite", log.game_id),
+        lambda i: referee_for(i, shared_registry()),
+    )
+    again.attach(None)
+    assert again.view(None) == before.view(None) and again.status() == before.status()
+    mark = len(tb.inputs)
+    chaos = Chaos(tb, 99)
+    chaos.marks = [(len(tb.engine._undo_stack), len(tb.truth._undo_stack))]
+    for _ in range(150):
+        chaos.step()
+    for inp, (_i, reply) in zip(tb.inputs[mark:], tb.replies[mark:], strict=True):
+        assert again.handle(inp) == reply

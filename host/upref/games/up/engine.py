@@ -1467,7 +1467,7 @@ class UpGame(GameState[Action]):
             raise IllegalMoveError(
                 "U-12",
                 f"In {name}'s first turn of the round every card comes from the hand, also a "
-                "new foundation.",
+                f"new foundation: no {'face-up' if a.source == UP else 'face-down'} card yet.",
                 _back_to(name, a.source),
                 a,
             )
