@@ -169,7 +169,8 @@ class UpDemo:
                 if st.kind == "tap":
                     uid = uid_of[st.what]
                     board.tap(uid)
-                    yield f"{who} taps the {truth.catalogue.card(st.what).face}", 0.05
+                    # long enough for the verdict to come (the bench times tap -> verdict here)
+                    yield f"{who} taps the {truth.catalogue.card(st.what).face}", 0.2
                     yield from _wait_seen(table, mark, uid)
                     mark = len(table.replies)
                     board.remove()

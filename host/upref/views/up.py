@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 
 from upref.games.up.cards import load_catalogue
 from upref.games.up.engine import UP300, RoundScore, UpView, evening_result
@@ -33,8 +34,14 @@ from upref.views.blocks import (
 
 __all__ = ["PANEL", "UpPanel"]
 
-_SETS = "".join(load_catalogue().sets)
-_CARD_ID = re.compile(rf"\b[{_SETS}](?:1[01]|[1-9]|-2|D)\b")
+
+
+@cache
+def _card_id() -> re.Pattern[str]:
+    """A card id of the packaged catalogue's sets ('B7', 'C-2', 'AD'; not a ruling like U-2)."""
+    sets = "".join(load_catalogue().sets)
+    return re.compile(rf"\b[{sets}](?:1[01]|[1-9]|-2|D)\b")
+
 _UNITS = {"points": "point", "cards": "card", "tokens": "token"}
 
 
@@ -158,7 +165,7 @@ class UpPanel:
 
     def scrub(self, text: str) -> str:
         """Blank out card ids: a public text names cards by their face only."""
-        return _CARD_ID.sub("a card", text)
+        return _card_id().sub("a card", text)
 
     def private(self, view: UpView) -> Sequence[Block]:
         """The seat's own cards: the hand (as far as the referee has seen it), the face-up

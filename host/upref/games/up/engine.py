@@ -600,6 +600,8 @@ class UpGame(GameState[Action]):
         if setup.variant.without_minus2:
             text = text.replace("a -2 or disposal card", "a disposal card (U-10)")
         text += f"). {name[leader]} leads."
+        if setup.observed:
+            text += f" Tap each face-up card as it is dealt, {name[leader]}'s first."
         core = _Core(
             phase="cut",
             stock=stock,
@@ -1151,14 +1153,6 @@ class UpGame(GameState[Action]):
         else:
             said.append(Said("play", f"{names[cutter]} keeps no card from the cut."))
         if self.observed:
-            nxt = names[self.leader]
-            said.append(
-                Said(
-                    "info",
-                    f"{names[self.dealer]} deals: four face-down cards each, then the face-up "
-                    f"cards, each tapped as it is dealt ({nxt} first), then the hands.",
-                )
-            )
             return _with(
                 s,
                 phase="deal",
