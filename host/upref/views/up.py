@@ -203,6 +203,8 @@ class UpPanel:
                     f"empty — {view.names[view.to_move]} lays a foundation",
                 )
             return line(Span("Tower: ", STRONG), "empty")
+        if view.to_beat is None:  # (a last face-down -2 ended the round on an empty tower)
+            return line(Span("Tower: ", STRONG), _faces(view.tower))
         return line(
             Span("Tower: ", STRONG),
             _faces(view.tower),

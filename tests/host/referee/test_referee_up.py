@@ -333,7 +333,10 @@ def test_pass_is_taken_on_word_when_the_hand_is_unseen_and_refused_while_a_tower
     tb2 = dealt()
     vs = tb2.key("pass")
     assert (OK, "pass") in said(vs)
-    assert "Ann cannot start a tower: (the referee cannot see the hand). Bob lays the foundation." in vs[0].text
+    assert vs[0].text == (
+        "Ann cannot start a tower (the referee cannot see Ann's hand: it takes Ann's word). "
+        "Bob lays the foundation."
+    )
 
 
 def test_keys_offered_follow_the_phase() -> None:

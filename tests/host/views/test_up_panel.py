@@ -108,3 +108,13 @@ def test_the_json_scoreboard_holds_the_same_facts() -> None:
 def test_no_stray_golden_files() -> None:
     names = {f"{n}.txt" for n in STATES} | {f"{n}.plain.txt" for n in STATES} | {"private.plain.txt"}
     assert {p.name for p in GOLDEN.glob("*.txt")} <= names
+
+
+def test_a_last_face_down_minus_two_on_an_empty_tower_shows_no_number_to_beat() -> None:
+    from upref.games.up.engine import DOWN, Play, UpGame
+
+    g = UpGame.position(("Ann", "Bob"), founding=True, down={"Ann": ["-2"]}, hands={"Bob": ["5"]}, to_move="Ann")
+    g.play(Play(0, DOWN, g.face_down(0)))
+    text = plain.render_blocks(PANEL.body(g.view(None)))
+    assert text.splitlines()[0] == "Tower: -2" and "to beat" not in text
+    assert PANEL.result(g.view(None)) is not None

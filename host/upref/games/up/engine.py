@@ -46,6 +46,10 @@ the next player, and when it has gone round the whole table without a card laid 
 with nobody out ("blocked"); a skipped turn still owed when a round ends is dropped; children's
 card counting gives the finisher 0 and no bonus; `legal_actions()` lists one play per number of
 equal cards (the lowest ids), while any other choice of equal cards is just as legal.
+
+`current_player()` is the seat the table waits on: the cutter at the cut, the seat whose face-up
+card is dealt next, the player to move (a `Call` is due from another seat meanwhile), the seat
+being counted; `TERMINAL` once the round is scored.
 """
 
 from __future__ import annotations
@@ -1344,12 +1348,15 @@ class UpGame(GameState[Action]):
                 a,
             )
         said = self._penalty(s, seat)
-        cannot = "only -2 cards" if not s.hand_unseen[seat] else "(the referee cannot see the hand)"
-        if not s.first_done[seat] and not s.hand_unseen[seat] and not s.hands[seat]:
-            cannot = "an empty hand in the first turn (U-12)"
-        said.append(
-            Said("play", f"{names[seat]} cannot start a tower: {cannot}.", "pass")
-        )
+        if s.hand_unseen[seat]:
+            why = (
+                f" (the referee cannot see {names[seat]}'s hand: it takes {names[seat]}'s word)"
+            )
+        elif not s.first_done[seat] and not s.hands[seat]:
+            why = ": an empty hand in the first turn (U-12)"
+        else:
+            why = ": only -2 cards"
+        said.append(Said("play", f"{names[seat]} cannot start a tower{why}.", "pass"))
         passes = s.passes + 1
         first_done = _set(s.first_done, seat, True)
         if passes >= self.num_players():

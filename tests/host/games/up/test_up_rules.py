@@ -592,3 +592,19 @@ def test_the_public_view_holds_counts_not_cards() -> None:
     assert own.own_hand == ("5", "7") and own.seat == ANN
     with pytest.raises(ValueError):
         g.view(7)
+
+
+def test_the_bookkeeping_refuses_more_unseen_cards_than_a_hand_holds() -> None:
+    names = [f"P{i}" for i in range(10)]
+    g = UpGame.new(names, observed=True)
+    g.play(Cut(None))
+    for _ in range(40):
+        seat = g.deal_next()
+        assert seat is not None
+        g.play(DealUp(seat, next(c for c in g.unseen_cards() if not c.endswith("7"))))
+    sevens = tuple(c for c in g.unseen_cards() if c.endswith("7") and not c.endswith("-7"))[:6]
+    assert g.hand_unseen(0) == 5 and len(sevens) == 6
+    err = refused(g, Play(0, HAND, sevens), "count")
+    assert err.message == "P0 holds only 5 hand cards the referee has not seen: that play does not add up."
+    g.play(Play(0, HAND, sevens[:5]))
+    assert g.view(None).players[0].hand == 0 and g.call_due is None
