@@ -5,8 +5,10 @@ plays whole rounds from a dealt deck and checks that the referee sees what the t
 
 from __future__ import annotations
 
+import io
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,7 @@ from upref.referee.inputs import NextGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, TURN, Verdict
 from upref.referee.up import UpReferee
 from upref.registry import referee_for, titles
-from upref.store.gamelog import GameLog
+from upref.store.gamelog import GameLog, load_jsonl
 from upref.store.replay import load_log, public_lines, replay, resume, verdict_dict
 
 ANN, BOB, CY = 0, 1, 2
@@ -533,3 +535,31 @@ def test_resume_rebuilds_the_evening_and_plays_on_exactly_alike(tmp_path: Path) 
         chaos.step()
     for inp, (_i, reply) in zip(tb.inputs[mark:], tb.replies[mark:], strict=True):
         assert again.handle(inp) == reply
+
+
+GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "up"
+
+
+def test_a_saved_evening_keeps_its_verdicts(tmp_path: Path, golden: Callable[[Path, str], None]) -> None:
+    """A saved log (tests/golden/up/session.jsonl: an evening of four with refusals, forgotten
+    calls, undos, a stopped round and counts) replays through today's referee to the verdicts it
+    gave when it was written: a saved game keeps its meaning."""
+    names = ("Ann", "Bob", "Cy", "Dee")
+    ref = UpReferee(CODES, shared_registry(), titles=titles())
+    log = GameLog.create(
+        tmp_path / "games.sqlite", game="up", players=names, variant={}, seed=1,
+        config=ref.config(), created=1_700_000_000.0,
+    )
+    ref.attach(log)
+    chaos = Chaos(UpTable(names, seed=1, ref=ref), 1)
+    for _ in range(180):
+        chaos.step()
+    written = io.StringIO()
+    log.export_jsonl(None, written)
+    golden(GOLDEN / "session.jsonl", written.getvalue())
+    info, entries = load_jsonl((GOLDEN / "session.jsonl").read_text(encoding="utf-8").splitlines())
+    replies = list(replay(info, entries, referee_for))
+    said = [json.dumps(verdict_dict(r.entry.seq, v), ensure_ascii=False) for r in replies for v in r.reply.verdicts]
+    rules = {json.loads(s)["rule"] for s in said}
+    assert {"U-6", "U-11", "U-13", "undo", "count"} <= rules, rules
+    golden(GOLDEN / "session.verdicts.jsonl", "\n".join(said) + "\n")

@@ -1426,8 +1426,10 @@ class UpGame(GameState[Action]):
                 a,
             )
         core = self._play(base, Play(a.seat, last.source, (*last.cards, a.card)))
-        # the skip the play earned a forgetful player was said with the play already
-        said = [x for x in core.said if x.kind != "penalty"]
+        # the skip the play earned a forgetful player, and the skipped turns as the turn passed,
+        # were said with the play already (a joined card changes neither)
+        repeat = {"penalty"} if s.founding else {"penalty", "skip"}
+        said = [x for x in core.said if x.kind not in repeat]
         for i, x in enumerate(said):
             if x.kind == "play":
                 said[i] = replace(x, text=f"{names[a.seat]} adds a card to the play: {x.text}")
@@ -1705,11 +1707,11 @@ class UpGame(GameState[Action]):
                     a,
                 )
             if where in ("tower", "removed"):
+                on = "on the tower" if where == "tower" else "out of the game (disposal)"
                 raise IllegalMoveError(
                     "count",
-                    f"That {face} is {'on the tower' if where == 'tower' else 'out of the game (disposal)'}"
-                    " by the referee's count.",
-                    None,
+                    f"That {face} is {on} by the referee's count.",
+                    None if where == "tower" else "Put it back with the cards out of the game.",
                     a,
                 )
             if a.source == UP:

@@ -608,3 +608,13 @@ def test_the_bookkeeping_refuses_more_unseen_cards_than_a_hand_holds() -> None:
     assert err.message == "P0 holds only 5 hand cards the referee has not seen: that play does not add up."
     g.play(Play(0, HAND, sevens[:5]))
     assert g.view(None).players[0].hand == 0 and g.call_due is None
+
+
+def test_a_card_joined_to_a_play_repeats_no_skip() -> None:
+    g = pos(tower=["9"], hands={"Ann": ["8", "8", "8", "2"], "Bob": ["7", "6"], "Cy": ["5", "4"]}, skip=["Bob"])
+    a, b, c = card(g, ANN, "8", n=3)
+    text = g.play(Play(ANN, HAND, (a,)))
+    assert text.endswith("Bob's turn is skipped (U-11): Cy's turn.")
+    for extra in (b, c):
+        text = g.play(Join(ANN, extra))
+        assert "skipped" not in text and g.to_move == CY
