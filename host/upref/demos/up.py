@@ -6,7 +6,8 @@ the referee sees (`steps_for`): card taps, the board's button, keys at the host.
 one round (the evening's only round) for three players on the simulated board: the deal's
 face-up cards are tapped, one player tries a face-up card in the first turn and takes it back
 (U-12), the first "last card" is forgotten (U-11), and the round ends with the count and the
-evening's winner. Tests feed a referee the same way without a board.
+evening's winner (`--rounds N`: N rounds, the mistakes in the first). Tests feed a referee the
+same way without a board.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from upref.games.up.engine import (
     Variant,
 )
 from upref.plugins.base import DemoStep
-from upref.referee.inputs import Key
+from upref.referee.inputs import Key, NextGame
 
 if TYPE_CHECKING:
     from upref.sim.server import SimBoard
@@ -159,9 +160,12 @@ class UpDemo:
 
     def script(self, board: SimBoard, table: Table, uid_of: dict[str, str]) -> Iterator[DemoStep]:
         ref = table.referee
-        truth = UpGame.new(self.players, rng=self.seed, variant=self.variant(argparse.Namespace()))
+        eng = ref.engine
+        variant = eng.variant if isinstance(eng, UpGame) else self.variant(argparse.Namespace())
+        truth = UpGame.new(self.players, rng=self.seed, variant=variant)
         rng = random.Random(self.seed)
         names = self.players
+        faces = truth.catalogue
 
         def do(steps: list[Step], who: str) -> Iterator[DemoStep]:
             for st in steps:
@@ -170,7 +174,7 @@ class UpDemo:
                     uid = uid_of[st.what]
                     board.tap(uid)
                     # long enough for the verdict to come (the bench times tap -> verdict here)
-                    yield f"{who} taps the {truth.catalogue.card(st.what).face}", 0.2
+                    yield f"{who} taps the {faces.card(st.what).face}", 0.2
                     yield from _wait_seen(table, mark, uid)
                     mark = len(table.replies)
                     board.remove()
@@ -184,35 +188,44 @@ class UpDemo:
                     yield f"{who} presses the button: 'last card'!", 0.05
                     yield from _wait_seen(table, mark, None)
 
-        cut = choose(truth, rng)
-        yield from do(steps_for(truth, cut), names[truth.cutter])
-        truth.play(cut)
-        yield from do(deal_steps(truth), names[truth.dealer] + " deals;")
-        forgot = tried = False
-        second = (truth.leader + 1) % len(names)
-        while not truth.is_terminal():
-            seat = truth.current_player()
-            action = choose(truth, rng, call=forgot)
-            if isinstance(action, Play | Pass) and truth.call_due not in (None, action.seat):
-                forgot = True  # nobody remembered 'last card' this time
-            if not tried and seat == second and truth.first_turn(seat) and truth.face_up(seat):
-                tried = True
-                wrong = truth.face_up(seat)[-1]
-                yield from do([Step("tap", wrong)], names[seat] + " tries a face-up card:")
-                yield f"{names[seat]} takes the card back", 0.2
-            yield from do(steps_for(truth, action), names[getattr(action, "seat", seat)])
-            truth.play(action)
-            if not _agrees(ref, truth):
-                yield "the referee sees another table than the script: the demo stops", 0.1
+        first = True
+        while True:
+            cut = choose(truth, rng)
+            yield from do(steps_for(truth, cut), names[truth.cutter])
+            truth.play(cut)
+            yield from do(deal_steps(truth), names[truth.dealer] + " deals;")
+            forgot = tried = not first  # the mistakes are made in the first round
+            second = (truth.leader + 1) % len(names)
+            while not truth.is_terminal():
+                seat = truth.current_player()
+                action = choose(truth, rng, call=forgot)
+                if isinstance(action, Play | Pass) and truth.call_due not in (None, action.seat):
+                    forgot = True  # nobody remembered 'last card' this time
+                if not tried and seat == second and truth.first_turn(seat) and truth.face_up(seat):
+                    tried = True
+                    wrong = truth.face_up(seat)[-1]
+                    yield from do([Step("tap", wrong)], names[seat] + " tries a face-up card:")
+                    yield f"{names[seat]} takes the card back", 0.2
+                yield from do(steps_for(truth, action), names[getattr(action, "seat", seat)])
+                truth.play(action)
+                if not _agrees(ref, truth):
+                    yield "the referee sees another table than the script: the demo stops", 0.1
+                    return
+            eng = ref.engine
+            while isinstance(eng, UpGame) and eng.phase == "count" and eng.counting is not None:
+                seat = eng.counting
+                known = {c for c in truth.deck if eng.locate(c)[0] != "unseen"}
+                steps = count_steps(truth, seat, known)
+                if not steps:
+                    return
+                yield from do(steps[:1], names[seat] + " counts:")
+            out = eng.outcome() if isinstance(eng, UpGame) else None
+            if out is None or out.termination in ("up300", "rounds") or ref.stopped is not None:
                 return
-        eng = ref.engine
-        while eng is not None and eng.phase == "count" and eng.counting is not None:
-            seat = eng.counting
-            known = {c for c in truth.deck if eng.locate(c)[0] != "unseen"}
-            steps = count_steps(truth, seat, known)
-            if not steps:
-                return
-            yield from do(steps[:1], names[seat] + " counts:")
+            table.send(NextGame(table.clock()))
+            yield "The next round", 0.1
+            truth = truth.next_round()
+            first = False
 
 
 def _seen(table: Table, mark: int, uid: str | None, arrived: bool = True) -> bool:
