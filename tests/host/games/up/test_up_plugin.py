@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from upref.commands.play import parse
 from upref.games.up.engine import UpGame, Variant
-from upref.plugins.up import figures, playout
+from upref.plugins.up import evening, figures, playout
 from upref.referee.up import UpReferee
 from upref.registry import find_game, games
 from upref.views.up import PANEL
@@ -39,4 +39,5 @@ def test_the_variant_options_of_upref_play() -> None:
 def test_the_bench_measures_a_ten_player_round_and_an_evening() -> None:
     assert playout(2) > 10
     (line,) = figures(True)
-    assert line.startswith("a ten-player Up300 evening of random play: ") and "rounds in" in line
+    assert line.startswith("a ten-player Up300 evening of random play (seed 0): ")
+    assert f": {evening(0).round} rounds in " in line
