@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 from referee_table import MemoryLog
-from up_table import CODES, UID, Chaos, UpTable, shared_registry
-from upref.games.up.engine import Variant, card_points
+from up_table import CODES, UID, Chaos, UpTable, assert_agrees, shared_registry
+from upref.demos.up import choose
+from upref.games.up.engine import DOWN, Play, Variant, card_points
 from upref.referee.feedback import FEEDBACK
 from upref.referee.inputs import NextGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, TURN, Verdict
@@ -247,7 +248,7 @@ def test_plus_after_another_player_played_is_refused() -> None:
     assert vs[0].text.startswith("Cy plays 6 from hand")
 
 
-def test_a_face_down_card_is_announced_with_b_or_inferred_when_the_hand_is_all_known() -> None:
+def test_a_face_down_card_is_announced_with_b() -> None:
     tb = UpTable(seed=5)
     tb.start()
     tb.cut_and_deal()
@@ -268,6 +269,23 @@ def test_a_face_down_card_is_announced_with_b_or_inferred_when_the_hand_is_all_k
     vs = tb.tap(card)
     assert vs[0].text.startswith(f"{truth.players[seat]} turns a face-down card")
     assert tb.view().players[seat].down == len(truth.face_down(seat)) - 1
+
+
+def test_a_face_down_card_needs_no_b_when_the_hand_holds_no_unseen_card() -> None:
+    tb = UpTable(seed=0)
+    tb.start()
+    tb.cut_and_deal()
+    for _ in range(3000):
+        action = choose(tb.truth, tb.rng)
+        if isinstance(action, Play) and action.source == DOWN and tb.engine.hand_unseen(action.seat) == 0:
+            break
+        tb.act(action)
+    else:
+        raise AssertionError("no face-down card was played with a hand the referee knows")
+    vs = tb.tap(action.cards[0])  # no b: the hand holds no card the referee has not seen
+    tb.truth.play(action)
+    assert vs[0].kind == OK and vs[0].text.startswith(f"{tb.truth.players[action.seat]} turns a face-down card")
+    assert_agrees(tb)
 
 
 def test_b_means_nothing_while_face_up_cards_remain() -> None:

@@ -686,6 +686,7 @@ class UpGame(GameState[Action]):
         first_turn: Iterable[str] = (),
         skip: Iterable[str] = (),
         call_due: str | None = None,
+        dirty_round: bool = False,
         totals: Mapping[str, int] | None = None,
         table: Sequence[RoundScore] = (),
         round: int = 1,
@@ -698,7 +699,8 @@ class UpGame(GameState[Action]):
         faces ('7', '-2', 'D' for a disposal card: the first free card of that face is taken).
         Cards placed nowhere count as removed by a disposal card. `to_beat` defaults to what the
         tower makes (its top number, less 2 for each -2 above it). Everyone has had a first turn
-        except those in `first_turn`. Dealt by the engine (every card known).
+        except those in `first_turn`; `dirty_round`: the leader announced the dirty One. Dealt by
+        the engine (every card known).
 
         :raises ValueError: for an unknown card or face, a card placed twice, a bad name.
         """
@@ -766,6 +768,7 @@ class UpGame(GameState[Action]):
             first_done=tuple(s not in firsts for s in range(n)),
             started=True,
             call_due=seat(call_due) if call_due is not None else None,
+            dirty_round=dirty_round,
             skip=tuple(s in {seat(p) for p in skip} for s in range(n)),
             said=(Said("info", f"Round {round}: a position as described."),),
         )

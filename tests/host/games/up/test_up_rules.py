@@ -276,8 +276,8 @@ def test_u9_the_leader_announces_the_dirty_one_before_the_first_card() -> None:
 
 
 def test_u9_a_dirty_one_counts_thirty_for_that_round_only() -> None:
-    g = pos(tower=["9"], hands={"Ann": ["5"], "Bob": ["1", "1"], "Cy": ["2"]})
-    g._s = g._s.__class__(**{**g._s.__dict__, "dirty_round": True})  # announced this round
+    g = pos(tower=["9"], hands={"Ann": ["5"], "Bob": ["1", "1"], "Cy": ["2"]}, dirty_round=True)
+    assert g.dirty() and g.view(None).dirty_announced
     play(g, ANN, ["5"])
     assert g.round_score().points == (-10, 60, 2)
     nxt = g.next_round()
