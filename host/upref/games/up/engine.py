@@ -59,7 +59,26 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from upref.games.base import TERMINAL, GameState, GameView, IllegalMoveError, Outcome
+from upref.games.base import TERMINAL, GameState, IllegalMoveError, Outcome
+from upref.games.up.actions import (
+    DOWN,
+    HAND,
+    SOURCES,
+    UP,
+    Action,
+    Call,
+    Cut,
+    DealUp,
+    DirtyOne,
+    Join,
+    Pass,
+    Play,
+    Points,
+    Reveal,
+    action_key,
+    format_action,
+    parse_action,
+)
 from upref.games.up.cards import (
     DISPOSAL,
     MINUS2,
@@ -68,6 +87,8 @@ from upref.games.up.cards import (
     Catalogue,
     load_catalogue,
 )
+from upref.games.up.variant import SCORINGS, UP300, Variant, card_points
+from upref.games.up.view import PlayerView, RoundScore, UpView
 from upref.text import and_join, plural
 
 __all__ = [
@@ -110,322 +131,10 @@ NAME = "up"
 TITLE = "Up"
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 FACE_UP = FACE_DOWN = 4
-UP300 = 300
 BONUS = 10
 BONUS_BLIND_MINUS2 = 80
-HAND, UP, DOWN = "hand", "up", "down"
-SOURCES = (HAND, UP, DOWN)
-SCORINGS = ("points", "cards", "tokens")
 _SOURCE_WORDS = {HAND: "from hand", UP: "from face-up", DOWN: "blind"}
 _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-
-
-# --- variants ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Variant:
-    """How the evening is played.
-
-    :param up300: the evening ends after the round in which a total passes 300 (U-8).
-    :param dirty_one: every 1 counts 30 for the whole evening (else the leader may announce it
-        for one round, U-9).
-    :param without_minus2: the -2 cards stay in the box: 12 cards each, hand 4 (U-10).
-    :param scoring: "points" (the rulebook's minus points), or for children "cards" (each
-        remaining card is one point) or "tokens" (one token per round won; most tokens wins).
-    :param rounds: the evening ends after this many rounds (None: when the table stops).
-    :param sets: the set letters in play, one per player (None: the first sets).
-    :param first_dealer: who deals round 1 (None: the last player named, so the first named
-        leads).
-    """
-
-    up300: bool = False
-    dirty_one: bool = False
-    without_minus2: bool = False
-    scoring: str = "points"
-    rounds: int | None = None
-    sets: str | None = None
-    first_dealer: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.scoring not in SCORINGS:
-            raise ValueError(
-                f"scoring must be one of {', '.join(SCORINGS)}, not {self.scoring!r}"
-            )
-        r = self.rounds
-        if r is not None and (isinstance(r, bool) or not isinstance(r, int) or r < 1):
-            raise ValueError(f"rounds must be a positive whole number: {r!r}")
-        if self.sets is not None:
-            s = self.sets
-            if not isinstance(s, str) or not s.isalpha() or not s.isupper() or len(set(s)) != len(s):
-                raise ValueError(f"sets must be distinct capital letters, one per player: {s!r}")
-        if self.up300 and self.scoring != "points":
-            raise ValueError("Up300 counts minus points: it cannot be played with children's scoring")
-        if self.dirty_one and self.scoring != "points":
-            raise ValueError("the dirty One changes points: it cannot be played with children's scoring")
-
-    @property
-    def hand(self) -> int:
-        """Hand cards dealt to each player (one fewer for the player who kept a cut card)."""
-        return 4 if self.without_minus2 else 5
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "up300": self.up300,
-            "dirty_one": self.dirty_one,
-            "without_minus2": self.without_minus2,
-            "scoring": self.scoring,
-            "rounds": self.rounds,
-            "sets": self.sets,
-            "first_dealer": self.first_dealer,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> Variant:
-        """:raises ValueError: for values the variant refuses."""
-        data = data or {}
-        return cls(
-            up300=bool(data.get("up300", False)),
-            dirty_one=bool(data.get("dirty_one", False)),
-            without_minus2=bool(data.get("without_minus2", False)),
-            scoring=str(data.get("scoring", "points")),
-            rounds=data.get("rounds"),
-            sets=data.get("sets"),
-            first_dealer=data.get("first_dealer"),
-        )
-
-    def describe(self) -> str:
-        parts = []
-        if self.up300:
-            parts.append("Up300")
-        if self.rounds is not None:
-            parts.append(f"{self.rounds} {plural(self.rounds, 'round')}")
-        if self.dirty_one:
-            parts.append("dirty One")
-        if self.without_minus2:
-            parts.append("without -2")
-        if self.scoring == "cards":
-            parts.append("children: count the cards")
-        elif self.scoring == "tokens":
-            parts.append("children: a token per round won")
-        return ", ".join(parts) or "basic game"
-
-
-def card_points(card: Card, dirty: bool = False) -> int:
-    """Minus points of a card left at the end of a round: its value (a 1 counts 30 with the
-    dirty One), a -2 card 20, a disposal card 50."""
-    if card.kind == NUMBER:
-        return 30 if dirty and card.value == 1 else card.value
-    return 20 if card.kind == MINUS2 else 50
-
-
-# --- actions -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Cut:
-    """The cutter keeps `card` (a -2 or disposal card uncovered by the cut), or nothing."""
-
-    card: str | None = None
-
-
-@dataclass(frozen=True)
-class DealUp:
-    """A face-up card dealt to `seat` (observed rounds: tapped as it is dealt)."""
-
-    seat: int
-    card: str
-
-
-@dataclass(frozen=True)
-class Play:
-    """`seat` plays `cards` (equal value) from `source` ("hand", "up", "down") onto the tower."""
-
-    seat: int
-    source: str
-    cards: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Join:
-    """`seat` adds `card` to the play just made (same value, same source)."""
-
-    seat: int
-    card: str
-
-
-@dataclass(frozen=True)
-class Call:
-    """`seat` calls "last card"."""
-
-    seat: int
-
-
-@dataclass(frozen=True)
-class Pass:
-    """`seat` must lay a foundation but nothing it may play can start a tower."""
-
-    seat: int
-
-
-@dataclass(frozen=True)
-class DirtyOne:
-    """The leader announces "this round we play with the dirty One"."""
-
-    seat: int
-
-
-@dataclass(frozen=True)
-class Reveal:
-    """At the count: one of `seat`'s remaining cards, tapped."""
-
-    seat: int
-    card: str
-
-
-@dataclass(frozen=True)
-class Points:
-    """At the count: the points of `seat`'s cards not tapped, counted by hand."""
-
-    seat: int
-    points: int
-
-
-Action = Cut | DealUp | Play | Join | Call | Pass | DirtyOne | Reveal | Points
-_ORDER: dict[type, int] = {
-    Cut: 0, DealUp: 1, Call: 2, DirtyOne: 3, Play: 4, Join: 5, Pass: 6, Reveal: 7, Points: 8,
-}
-
-
-def action_key(a: Action) -> tuple[Any, ...]:
-    """A sort key over all actions (`legal_actions()` is sorted by it)."""
-    if isinstance(a, Cut):
-        return (0, a.card or "")
-    if isinstance(a, Play):
-        return (4, a.seat, SOURCES.index(a.source) if a.source in SOURCES else 9, a.cards)
-    if isinstance(a, Points):
-        return (8, a.seat, a.points)
-    fields = tuple(getattr(a, f) for f in a.__dataclass_fields__)
-    return (_ORDER[type(a)], *fields)
-
-
-def format_action(a: Action) -> str:
-    """Text notation: 'cut -', 'cut AD', 'deal 1 B7', 'play 0 hand A7,B7', 'join 0 C7',
-    'call 0', 'pass 0', 'dirty 0', 'reveal 1 A3', 'points 1 35'."""
-    if isinstance(a, Cut):
-        return f"cut {a.card or '-'}"
-    if isinstance(a, DealUp):
-        return f"deal {a.seat} {a.card}"
-    if isinstance(a, Play):
-        return f"play {a.seat} {a.source} {','.join(a.cards)}"
-    if isinstance(a, Join):
-        return f"join {a.seat} {a.card}"
-    if isinstance(a, Reveal):
-        return f"reveal {a.seat} {a.card}"
-    if isinstance(a, Points):
-        return f"points {a.seat} {a.points}"
-    word = {Call: "call", Pass: "pass", DirtyOne: "dirty"}[type(a)]
-    return f"{word} {a.seat}"
-
-
-def parse_action(text: str) -> Action:
-    """The inverse of `format_action`.
-
-    :raises ValueError: for text that is not an action.
-    """
-    w = text.split()
-    try:
-        if w[0] == "cut" and len(w) == 2:
-            return Cut(None if w[1] == "-" else w[1])
-        if w[0] == "deal" and len(w) == 3:
-            return DealUp(int(w[1]), w[2])
-        if w[0] == "play" and len(w) == 4:
-            return Play(int(w[1]), w[2], tuple(w[3].split(",")))
-        if w[0] == "join" and len(w) == 3:
-            return Join(int(w[1]), w[2])
-        if w[0] == "reveal" and len(w) == 3:
-            return Reveal(int(w[1]), w[2])
-        if w[0] == "points" and len(w) == 3:
-            return Points(int(w[1]), int(w[2]))
-        one = {"call": Call, "pass": Pass, "dirty": DirtyOne}
-        if w[0] in one and len(w) == 2:
-            return one[w[0]](int(w[1]))
-    except (IndexError, ValueError):
-        pass
-    raise ValueError(f"not an Up action: {text!r}")
-
-
-# --- the view ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    """One player as the whole table sees them."""
-
-    seat: int
-    name: str
-    hand: int  # cards in hand (a count: a hand is secret)
-    up: tuple[str, ...]  # the face-up cards themselves ('11', '-2', 'disposal')
-    down: int  # face-down cards (a count: nobody knows them)
-    total: int  # the evening's total so far (minus points; tokens with children's tokens)
-    skip: bool  # the next turn is skipped (forgot "last card", U-11)
-    owes_call: bool  # "last card" is due and not called yet
-    first_turn: bool  # has not finished a first turn this round (hand only, U-12)
-    out: bool  # went out (ended the round)
-
-    @property
-    def cards(self) -> int:
-        return self.hand + len(self.up) + self.down
-
-
-@dataclass(frozen=True)
-class RoundScore:
-    """One row of the evening's table: the round's points per seat (the finisher's bonus as a
-    negative number; tokens with children's tokens) and the totals after it (never below 0,
-    U-7). `typed[seat]`: some of that seat's points were typed in, not tapped."""
-
-    round: int
-    finisher: int | None
-    bonus: int
-    points: tuple[int, ...]
-    totals: tuple[int, ...]
-    typed: tuple[bool, ...]
-
-
-@dataclass(frozen=True, kw_only=True)
-class UpView(GameView):
-    """Up's view. Public (`seat` None): counts of hand and face-down cards, the face-up cards,
-    the tower, the evening's table; no hand card, no face-down card. A seat's own view adds
-    `own_hand` (the cards of that hand the engine knows) and `own_unseen`."""
-
-    variant: str
-    scoring: str
-    up300: bool
-    rounds: int | None
-    round: int
-    evening: int
-    dealer: int
-    cutter: int
-    leader: int
-    kept_by: int | None  # the cutter kept a cut card
-    dirty: bool  # 1s count 30 this round
-    dirty_announced: bool  # ... because the leader announced it (U-9)
-    tower: tuple[str, ...]  # bottom first
-    to_beat: int | None  # the highest value that keeps the tower standing (None: empty)
-    founding: bool  # the player to move lays a foundation
-    players: tuple[PlayerView, ...]
-    call_due: int | None  # the seat that owes "last card"
-    removed: int  # cards out of the game (disposal)
-    deal_next: int | None  # phase "deal": the seat whose face-up card is tapped next
-    dealt: int
-    deal_total: int
-    counting: int | None  # phase "count": the seat tapping its remaining cards
-    unseen: tuple[int, ...]  # per seat: cards the referee has not seen (observed rounds)
-    table: tuple[RoundScore, ...]  # this evening's scored rounds
-    totals: tuple[int, ...]
-    turn: int
-    own_hand: tuple[str, ...] = ()
-    own_unseen: int = 0
 
 
 # --- state ---------------------------------------------------------------------------------------
