@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from upref.plugins import flipabird, updown, upturn, whatsup
+from upref.plugins import flipabird, up, updown, upturn, whatsup
 from upref.plugins.base import Game
 from upref.referee.base import Referee, TagLookup
 from upref.store.gamelog import GameInfo, GameLogError
@@ -99,5 +99,5 @@ def referee_for(info: GameInfo, registry: TagLookup | None = None) -> Referee:
         ) from None
 
 
-for _game in (updown.GAME, upturn.GAME, flipabird.GAME, whatsup.GAME):
+for _game in (updown.GAME, upturn.GAME, flipabird.GAME, whatsup.GAME, up.GAME):
     register(_game)

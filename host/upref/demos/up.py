@@ -1,0 +1,267 @@
+"""Up's demo, and the people at an Up table as a script.
+
+The cards really lie somewhere: a dealt-by-the-engine `UpGame` (the *table*, seeded) holds every
+card, and sensible players (`choose`) pick their plays from it. What they do is turned into what
+the referee sees (`steps_for`): card taps, the board's button, keys at the host. The demo plays
+one round (the evening's only round) for three players on the simulated board: the deal's
+face-up cards are tapped, one player tries a face-up card in the first turn and takes it back
+(U-12), the first "last card" is forgotten (U-11), and the round ends with the count and the
+evening's winner (`--rounds N`: N rounds, the mistakes in the first). Tests feed a referee the
+same way without a board.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from upref.board.model import ButtonObservation, CardObservation
+from upref.games.up.cards import DISPOSAL, MINUS2, NUMBER
+from upref.games.up.engine import (
+    DOWN,
+    HAND,
+    UP,
+    Action,
+    Call,
+    Cut,
+    DirtyOne,
+    Pass,
+    Play,
+    UpGame,
+    Variant,
+)
+from upref.plugins.base import DemoStep
+from upref.referee.inputs import Key, NextGame
+
+if TYPE_CHECKING:
+    from upref.sim.server import SimBoard
+    from upref.table import Table
+
+__all__ = ["Step", "UpDemo", "choose", "count_steps", "deal_steps", "steps_for"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One thing a person does: `tap` a card (its id), press a `key` (its input name, with an
+    answer `arg`), or `press` the board's button."""
+
+    kind: str
+    what: str = ""
+    arg: str | None = None
+
+
+def deal_steps(table: UpGame) -> list[Step]:
+    """The face-up cards tapped as they are dealt (the table's round just cut): one card to each
+    player from the dealer's left, four times."""
+    n = table.num_players()
+    order = [(table.leader + i) % n for i in range(n)]
+    return [Step("tap", table.face_up(p)[k]) for k in range(4) for p in order]
+
+
+def steps_for(table: UpGame, action: Action) -> list[Step]:
+    """What people do at the table for `action` (on `table` before it is applied): a kept cut
+    card is announced with k and tapped; a face-down card is announced with b; each added equal
+    card with +."""
+    if isinstance(action, Cut):
+        return [] if action.card is None else [Step("key", "keep"), Step("tap", action.card)]
+    if isinstance(action, Play):
+        first, *rest = action.cards
+        steps = [Step("key", "blind")] if action.source == DOWN else []
+        steps.append(Step("tap", first))
+        for card in rest:
+            steps += [Step("key", "join"), Step("tap", card)]
+        return steps
+    if isinstance(action, Call):
+        return [Step("press")]
+    if isinstance(action, Pass):
+        return [Step("key", "pass")]
+    if isinstance(action, DirtyOne):
+        return [Step("key", "dirty")]
+    raise ValueError(f"no table steps for {action!r}")
+
+
+def count_steps(table: UpGame, seat: int, known: set[str]) -> list[Step]:
+    """At the count: `seat` taps the cards still held that the referee has not seen (`known`:
+    the cards the referee has placed)."""
+    cards = (*table.hand(seat), *table.face_down(seat))
+    return [Step("tap", c) for c in cards if c not in known]
+
+
+def choose(table: UpGame, rng: random.Random, *, call: bool = True) -> Action:
+    """A sensible player's action on `table` (dealt by the engine): the cut card kept when
+    allowed; "last card" called when due (unless `call` is False: forgotten); else the play
+    that gets rid of the most cards without bringing the tower down (face-up first, so that the
+    face-down cards come into play), then a disposal card, then a -2 that keeps the tower, then
+    a blind card, and only then a card that brings the tower down (the lowest)."""
+    acts = table.legal_actions()
+    if not acts:
+        raise ValueError(f"nothing to do in {table!r}")
+    cuts = [a for a in acts if isinstance(a, Cut)]
+    if cuts:
+        return max(cuts, key=lambda a: a.card is not None)
+    calls = [a for a in acts if isinstance(a, Call)]
+    if calls and call:
+        return calls[0]
+    plays = [a for a in acts if isinstance(a, Play)]
+    if not plays:
+        passes = [a for a in acts if isinstance(a, Pass)]
+        return passes[0] if passes else rng.choice(acts)
+    if rng.random() < 0.2:  # people are not machines: now and then any card will do
+        return rng.choice(plays)
+    cat = table.catalogue
+    threshold = table.threshold
+    founding = table.founding
+
+    def card(a: Play) -> Any:
+        return cat.card(a.cards[0])
+
+    def keeps(a: Play) -> bool:
+        c = card(a)
+        if c.kind == NUMBER:
+            return founding or (threshold is not None and c.value <= threshold)
+        if c.kind == MINUS2:
+            return threshold is not None and threshold - 2 * len(a.cards) >= 1
+        return False
+
+    def rank(a: Play) -> tuple[int, int, int, float]:
+        src = {UP: 2, HAND: 1, DOWN: 0}[a.source]
+        return (len(a.cards), src, card(a).value, rng.random())
+
+    numbers = [a for a in plays if card(a).kind == NUMBER and a.source != DOWN and keeps(a)]
+    if numbers:
+        return max(numbers, key=rank)
+    disposals = [a for a in plays if card(a).kind == DISPOSAL and a.source != DOWN]
+    if disposals and not founding:
+        return disposals[0]
+    minus = [a for a in plays if card(a).kind == MINUS2 and a.source != DOWN and keeps(a)]
+    if minus:
+        return min(minus, key=lambda a: len(a.cards))
+    blind = [a for a in plays if a.source == DOWN]
+    if blind:
+        return rng.choice(blind)
+    if disposals:
+        return disposals[0]
+    return min(plays, key=lambda a: (card(a).value if card(a).kind == NUMBER else 99, -len(a.cards)))
+
+
+class UpDemo:
+    """The scripted players (`upref.plugins.base.Demo`)."""
+
+    players = ("Ann", "Bob", "Cy")
+    seed = 23
+    settings: dict[str, Any] = {}
+
+    def variant(self, options: argparse.Namespace) -> Variant:
+        rounds = getattr(options, "rounds", None)
+        return Variant(rounds=rounds if rounds is not None else 1)
+
+    def script(self, board: SimBoard, table: Table, uid_of: dict[str, str]) -> Iterator[DemoStep]:
+        ref = table.referee
+        eng = ref.engine
+        variant = eng.variant if isinstance(eng, UpGame) else self.variant(argparse.Namespace())
+        truth = UpGame.new(self.players, rng=self.seed, variant=variant)
+        rng = random.Random(self.seed)
+        names = self.players
+        faces = truth.catalogue
+
+        def do(steps: list[Step], who: str) -> Iterator[DemoStep]:
+            for st in steps:
+                mark = len(table.replies)
+                if st.kind == "tap":
+                    uid = uid_of[st.what]
+                    board.tap(uid)
+                    # long enough for the verdict to come (the bench times tap -> verdict here)
+                    yield f"{who} taps the {faces.card(st.what).face}", 0.2
+                    yield from _wait_seen(table, mark, uid)
+                    mark = len(table.replies)
+                    board.remove()
+                    yield "", 0.05
+                    yield from _wait_seen(table, mark, uid, arrived=False)
+                elif st.kind == "key":
+                    table.send(Key(st.what, table.clock(), st.arg))
+                    yield f"{who} presses the '{st.what}' key", 0.05
+                else:
+                    board.button("click")
+                    yield f"{who} presses the button: 'last card'!", 0.05
+                    yield from _wait_seen(table, mark, None)
+
+        first = True
+        while True:
+            cut = choose(truth, rng)
+            yield from do(steps_for(truth, cut), names[truth.cutter])
+            truth.play(cut)
+            yield from do(deal_steps(truth), names[truth.dealer] + " deals;")
+            forgot = tried = not first  # the mistakes are made in the first round
+            second = (truth.leader + 1) % len(names)
+            while not truth.is_terminal():
+                seat = truth.current_player()
+                action = choose(truth, rng, call=forgot)
+                if isinstance(action, Play | Pass) and truth.call_due not in (None, action.seat):
+                    forgot = True  # nobody remembered 'last card' this time
+                if not tried and seat == second and truth.first_turn(seat) and truth.face_up(seat):
+                    tried = True
+                    wrong = truth.face_up(seat)[-1]
+                    yield from do([Step("tap", wrong)], names[seat] + " tries a face-up card:")
+                    yield f"{names[seat]} takes the card back", 0.2
+                yield from do(steps_for(truth, action), names[getattr(action, "seat", seat)])
+                truth.play(action)
+                if not _agrees(ref, truth):
+                    yield "the referee sees another table than the script: the demo stops", 0.1
+                    return
+            eng = ref.engine
+            while isinstance(eng, UpGame) and eng.phase == "count" and eng.counting is not None:
+                seat = eng.counting
+                known = {c for c in truth.deck if eng.locate(c)[0] != "unseen"}
+                steps = count_steps(truth, seat, known)
+                if not steps:
+                    return
+                yield from do(steps[:1], names[seat] + " counts:")
+            out = eng.outcome() if isinstance(eng, UpGame) else None
+            if out is None or out.termination in ("up300", "rounds") or ref.stopped is not None:
+                return
+            table.send(NextGame(table.clock()))
+            yield "The next round", 0.1
+            truth = truth.next_round()
+            first = False
+
+
+def _seen(table: Table, mark: int, uid: str | None, arrived: bool = True) -> bool:
+    """Whether the referee has had, since reply `mark`, the card `uid` arrive (or leave) on the
+    reader (`uid` None: a button press)."""
+    for inp, _reply in table.replies[mark:]:
+        obs = getattr(inp, "observation", None)
+        if uid is None and isinstance(obs, ButtonObservation) and obs.pressed:
+            return True
+        if uid is not None and isinstance(obs, CardObservation) and obs.arrived == arrived:
+            if obs.uid.upper() == uid.upper():
+                return True
+    return False
+
+
+def _wait_seen(
+    table: Table, mark: int, uid: str | None, *, arrived: bool = True, limit_s: float = 5.0
+) -> Iterator[DemoStep]:
+    """Let the table pump until the referee has had the card `uid` arrive (or leave; `uid`
+    None: a button press) since reply `mark`, at most `limit_s`: what people do next (a key, the
+    same card tapped again) then comes after it, as at the table."""
+    waited = 0.0
+    while not _seen(table, mark, uid, arrived) and waited < limit_s:
+        yield "", 0.05
+        waited += 0.05
+
+
+def _agrees(ref: Any, truth: UpGame) -> bool:
+    """Whether the referee's round shows what the table shows (tower, cards by source)."""
+    view, want = ref.view(None), truth.view(None)
+    if view is None:
+        return False
+    if view.phase == "count" and want.phase == "over":
+        return True
+    same = view.tower == want.tower and view.to_move == want.to_move
+    return same and all(
+        (a.hand, a.up, a.down, a.skip) == (b.hand, b.up, b.down, b.skip)
+        for a, b in zip(view.players, want.players, strict=True)
+    )

@@ -1,0 +1,1 @@
+"""Up (tower card game): the rules engine, its cards and its variants."""

@@ -1,0 +1,107 @@
+"""Up plugged into upref: its registry entry."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from upref.demos.up import UpDemo
+from upref.games.up.cards import load_catalogue
+from upref.games.up.engine import MAX_PLAYERS, MIN_PLAYERS, NAME, TITLE, UpGame, Variant
+from upref.plugins.base import Game
+from upref.referee.up import UpReferee
+from upref.views.up import PANEL
+
+__all__ = ["GAME", "evening", "items", "playout"]
+
+
+def items() -> list[tuple[str, str]]:
+    """Every card of every set, set by set ('A7: set A, 7', 'AD: set A, the disposal card
+    (big arrows)'): a club enrols as many sets as it owns (one per player)."""
+    return [(c.id, c.label) for c in load_catalogue().cards]
+
+
+def add_options(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--up300", action="store_true", help="Up300: the evening ends once a total passes 300")
+    ap.add_argument("--dirty-one", action="store_true", help="every 1 counts 30, all evening")
+    ap.add_argument("--without-minus2", action="store_true", help="the -2 cards stay in the box (hand 4)")
+    ap.add_argument(
+        "--children",
+        choices=("cards", "tokens"),
+        help="children's scoring: count the cards left, or a token per round won",
+    )
+    ap.add_argument("--rounds", type=int, metavar="N", help="the evening ends after N rounds")
+    ap.add_argument("--sets", metavar="LETTERS", help="the sets in play, one per player (default: A, B, ...)")
+    ap.add_argument("--dealer", metavar="NAME", help="who deals round 1 (default: the last player named)")
+
+
+def variant_from_args(args: argparse.Namespace) -> Variant:
+    """:raises ValueError: for options that do not go together or bad values."""
+    sets = getattr(args, "sets", None)
+    return Variant(
+        up300=bool(getattr(args, "up300", False)),
+        dirty_one=bool(getattr(args, "dirty_one", False)),
+        without_minus2=bool(getattr(args, "without_minus2", False)),
+        scoring=getattr(args, "children", None) or "points",
+        rounds=getattr(args, "rounds", None),
+        sets=sets.upper() if isinstance(sets, str) else None,
+        first_dealer=getattr(args, "dealer", None),
+    )
+
+
+def playout(seed: int, players: int = 10) -> int:
+    """One random round of ten players to its end; the number of actions played."""
+    rng = random.Random(seed)
+    game = UpGame.new([f"P{i}" for i in range(players)], rng=seed)
+    n = 0
+    while not game.is_terminal() and n < 100_000:
+        game.apply(rng.choice(game.legal_actions()))
+        n += 1
+    return n
+
+
+def evening(seed: int, players: int = 10, variant: Variant | None = None) -> UpGame:
+    """A whole evening of random play (Up300 unless another variant is given), round after
+    round until it is over; its last round."""
+    rng = random.Random(seed)
+    variant = variant or Variant(up300=True)
+    game = UpGame.new([f"P{i}" for i in range(players)], rng=seed, variant=variant)
+    while True:
+        while not game.is_terminal():
+            game.apply(rng.choice(game.legal_actions()))
+        out = game.outcome()
+        assert out is not None
+        if out.termination in ("up300", "rounds"):
+            return game
+        game = game.next_round()
+
+
+def figures(quick: bool) -> list[str]:
+    """A whole ten-player Up300 evening of random play, engine only."""
+    best = float("inf")
+    rounds = 0
+    for _ in range(1 if quick else 3):  # the same evening (seed 0), best of the runs
+        t0 = time.perf_counter()
+        last = evening(0)
+        best = min(best, time.perf_counter() - t0)
+        rounds = last.round
+    return [f"a ten-player Up300 evening of random play (seed 0): {rounds} rounds in {best * 1000:.0f} ms"]
+
+
+GAME = Game(
+    name=NAME,
+    title=TITLE,
+    engine=UpGame,
+    referee=UpReferee,
+    panel=PANEL,
+    items=items,
+    variant=Variant,
+    add_options=add_options,
+    variant_from_args=variant_from_args,
+    players=(MIN_PLAYERS, MAX_PLAYERS),
+    demo=UpDemo(),
+    guide="docs/games/up.md",
+    playout=playout,
+    figures=figures,
+)

@@ -1,0 +1,550 @@
+"""The Up referee: card taps, the button and a few keys in; engine actions, verdicts and board
+feedback out.
+
+The referee's engine is an *observed* one (`UpGame.new(..., observed=True)`): it learns the
+cards as the table shows them and keeps the rest as counts (docs/games/up.md).
+
+What a tap means (every card has its tag; `item` is its id, 'B7'):
+
+- **the cut**: after `k` (the cutter keeps the uncovered card), the kept card; without `k`, the
+  first tap is the first face-up card of the deal and nothing was kept;
+- **the deal**: the face-up cards, tapped as they are dealt, one player after the other from the
+  dealer's left (face-down cards and hands are not tapped);
+- **a play**: each card put on the tower. Its source is inferred: one of the player's known
+  face-up cards came from face-up, a card the referee saw go into that hand (a fallen tower)
+  from the hand; any other card from the hand, unless `b` ("blind") was pressed first, or the
+  hand holds no card the referee has not seen and a face-down card may be played. Several equal
+  cards played together are tapped one after the other with `+` before each added card; an
+  added card of the player who just played, from their face-up cards or their known hand,
+  needs no `+` (nobody else can play it). A tap of a card already on the tower changes nothing;
+- **the count** at the end of a round: each remaining player taps the cards still held (the
+  referee skips those it knows); `p` types in the points of cards that cannot be tapped.
+
+The button is "last card" (U-6): it must come before the next player's card, or that player's
+next turn is skipped (U-11). A refused card must be taken back (the correction stays on the
+scoreboard until the next accepted card).
+
+Everything that does not depend on the game (the log, tags, the board's health, start, stop,
+next round, undo, settings) is `upref.referee.base.Referee`'s; this module fills in its hooks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from upref.board.codes import CodeTable
+from upref.games.base import IllegalMoveError, Outcome
+from upref.games.up.cards import Catalogue, load_catalogue, parse_catalogue
+from upref.games.up.engine import (
+    DOWN,
+    HAND,
+    NAME,
+    TITLE,
+    UP,
+    Action,
+    Call,
+    Cut,
+    DealUp,
+    DirtyOne,
+    Join,
+    Pass,
+    Play,
+    Points,
+    Reveal,
+    UpGame,
+    Variant,
+    evening_result,
+    evening_winners,
+)
+from upref.referee.base import OVER, PLAY, InputLog, KeyOffer, Referee, TagLookup
+from upref.referee.feedback import Feedback
+from upref.referee.inputs import Key, StartGame
+from upref.referee.status import END, ILLEGAL, INFO, OK, TURN, Verdict
+
+__all__ = ["KEYS", "UpReferee"]
+
+KEYS: Mapping[str, str] = {
+    "keep": "k",
+    "blind": "b",
+    "join": "+",
+    "dirty": "1",
+    "pass": "x",
+    "points": "p",
+}
+"""The game's keys: the input's name -> the key at the host."""
+
+_SAID_KIND = {"play": OK, "skip": TURN, "penalty": TURN, "call": INFO, "end": END, "info": INFO}
+
+
+class UpReferee(Referee):
+    """Referees Up from card taps, the button and keys (see the module's text).
+
+    :param catalogue: the cards (default: the packaged ten sets).
+    Other parameters: `upref.referee.base.Referee`.
+    """
+
+    GAME: ClassVar[str] = NAME
+    TITLE: ClassVar[str] = TITLE
+
+    def __init__(
+        self,
+        codes: CodeTable,
+        registry: TagLookup | None = None,
+        *,
+        log: InputLog | None = None,
+        settle_s: float = 1.0,
+        hints: bool = False,
+        catalogue: Catalogue | None = None,
+        feedback: Callable[[Feedback], None] | None = None,
+        titles: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(
+            codes, registry, log=log, settle_s=settle_s, hints=hints, feedback=feedback,
+            titles=titles,
+        )
+        self.catalogue = catalogue or load_catalogue()
+        self._keep = False  # k: the next tap is the kept cut card
+        self._blind = False  # b: the next card is a face-down one
+        self._join = False  # +: the next card joins the play just made
+        self._fix: str | None = None  # the correction of the last refusal
+        self._late: int | None = None  # the seat whose call came too late
+
+    # --- config ---------------------------------------------------------------------------------
+
+    def config_extra(self) -> dict[str, Any]:
+        return {"catalogue": self.catalogue.to_dict()}
+
+    @classmethod
+    def options_from_config(cls, config: Mapping[str, Any]) -> dict[str, Any]:
+        if "catalogue" in config:
+            return {"catalogue": parse_catalogue(config["catalogue"], source="the game log")}
+        return {}
+
+    # --- read-only ------------------------------------------------------------------------------
+
+    @property
+    def engine(self) -> UpGame | None:
+        """The rules engine of the current (or last) round; holds secrets: not for views."""
+        eng = self._engine
+        assert eng is None or isinstance(eng, UpGame)
+        return eng
+
+    @property
+    def pending(self) -> tuple[str, ...]:
+        """The keys pressed whose card has not come yet ('keep', 'blind', 'join')."""
+        return tuple(
+            name for name, on in (("keep", self._keep), ("blind", self._blind), ("join", self._join)) if on
+        )
+
+    def corrections(self) -> tuple[str, ...]:
+        return (self._fix,) if self._fix else ()
+
+    def game_keys(self) -> tuple[KeyOffer, ...]:
+        eng = self.engine
+        if self._phase != PLAY or eng is None:
+            return ()
+        offers: list[KeyOffer] = []
+        names = eng.players
+        if eng.phase == "cut":
+            label = "cancel: no cut card kept" if self._keep else f"{names[eng.cutter]} keeps the cut card (then tap it)"
+            offers.append(_offer("keep", label))
+        elif eng.phase == "play":
+            seat = eng.to_move
+            last = eng.last_play
+            if last is not None and last[1] != DOWN and self._joinable(last[2][0]):
+                what = "cancel +" if self._join else f"the next card joins {names[last[0]]}'s play"
+                offers.append(_offer("join", what))
+            if eng.may_play_blind(seat):
+                what = "cancel blind" if self._blind else f"{names[seat]} turns a face-down card (then tap it)"
+                offers.append(_offer("blind", what))
+            if eng.is_legal(DirtyOne(seat)):
+                offers.append(_offer("dirty", f"{names[seat]} announces the dirty One (U-9)"))
+            if eng.founding and eng.is_legal(Pass(seat)):
+                offers.append(_offer("pass", f"{names[seat]} cannot start a tower"))
+        elif eng.phase == "count" and eng.counting is not None:
+            who = names[eng.counting]
+            offers.append(
+                KeyOffer(
+                    KEYS["points"],
+                    f"type the points of {who}'s untapped cards",
+                    lambda t, a: Key("points", t, a),
+                    prompt=f"Points of {who}'s cards not tapped (counted by hand)",
+                    default="0",
+                )
+            )
+        return tuple(offers)
+
+    # --- the game's life --------------------------------------------------------------------------
+
+    def check_start(self, start: StartGame) -> None:
+        self.make_engine(start)
+
+    def make_engine(self, start: StartGame) -> UpGame:
+        return UpGame.new(
+            list(start.players),
+            rng=start.seed,
+            variant=Variant.from_dict(start.variant_data),
+            catalogue=self.catalogue,
+            observed=True,
+        )
+
+    def next_engine(self, engine: Any) -> UpGame:
+        assert isinstance(engine, UpGame)
+        return engine.next_round()
+
+    def on_begin(self) -> None:
+        self._clear()
+
+    def on_stop(self) -> None:
+        self._clear()
+
+    def _clear(self) -> None:
+        self._keep = self._blind = self._join = False
+        self._fix = None
+        self._late = None
+
+    def stop_outcome(self) -> Outcome:
+        eng = self.engine
+        assert eng is not None
+        totals = eng.totals
+        return Outcome("stopped", evening_winners(totals, eng.variant.scoring), totals)
+
+    def result_text(self, outcome: Outcome) -> str:
+        eng = self.engine
+        assert eng is not None
+        stopped = outcome.termination == "stopped"
+        text = evening_result(
+            eng.players, outcome.winners, outcome.scores, eng.variant.scoring, lead=stopped
+        )
+        return f"Round {eng.round} is not scored; {text}" if stopped else text
+
+    # --- taps -----------------------------------------------------------------------------------
+
+    def on_tap(self, item: str, uid: str, out: list[Verdict]) -> None:
+        eng = self.engine
+        if self._phase == OVER:
+            out.append(Verdict(INFO, self._over_words()))
+            return
+        if self._phase != PLAY or eng is None:
+            return
+        if eng.phase == "cut":
+            self._tap_cut(eng, item, out)
+        elif eng.phase == "deal":
+            self._tap_deal(eng, item, out)
+        elif eng.phase == "count":
+            self._tap_count(eng, item, out)
+        else:
+            self._tap_play(eng, item, out)
+
+    def _tap_cut(self, eng: UpGame, item: str, out: list[Verdict]) -> None:
+        if self._keep:
+            self._keep = False
+            self._act(Cut(item), out)
+            return
+        # no k: nothing was kept, and this is the first face-up card of the deal
+        nxt = eng.leader
+        trial = eng.clone()
+        trial.apply(Cut(None))
+        try:
+            trial.check(DealUp(nxt, item))
+        except IllegalMoveError as err:
+            self._refuse(err, out)
+            return
+        self._act(Cut(None), out)
+        self._act(DealUp(nxt, item), out)
+
+    def _tap_deal(self, eng: UpGame, item: str, out: list[Verdict]) -> None:
+        where, owner = eng.locate(item)
+        if where == UP and owner is not None:
+            out.append(
+                Verdict(
+                    INFO,
+                    f"That {self._face(item)} is dealt to {eng.players[owner]} already: nothing "
+                    "changes.",
+                )
+            )
+            return
+        nxt = eng.deal_next()
+        assert nxt is not None
+        self._act(DealUp(nxt, item), out)
+
+    def _tap_count(self, eng: UpGame, item: str, out: list[Verdict]) -> None:
+        seat = eng.counting
+        assert seat is not None
+        where, owner = eng.locate(item)
+        if owner == seat:
+            out.append(
+                Verdict(
+                    INFO,
+                    f"That {self._face(item)} of {eng.players[seat]}'s is known already: it is "
+                    f"counted ({eng.view(None).unseen[seat]} not seen yet).",
+                )
+            )
+            return
+        self._act(Reveal(seat, item), out)
+
+    def _tap_play(self, eng: UpGame, item: str, out: list[Verdict]) -> None:
+        seat = eng.to_move
+        where, owner = eng.locate(item)
+        join, blind = self._join, self._blind
+        self._join = self._blind = False
+        if where == "tower" and not join:
+            out.append(
+                Verdict(INFO, f"That {self._face(item)} is on the tower already: nothing changes.")
+            )
+            return
+        last = eng.last_play
+        action: Action
+        if join:
+            action = Join(last[0] if last is not None else seat, item)
+        elif owner is not None and owner != seat:
+            if last is not None and last[0] == owner and eng.is_legal(Join(owner, item)):
+                action = Join(owner, item)  # only that player can have played it
+            else:
+                action = Play(seat, where, (item,))
+        elif owner == seat and where in (HAND, UP, DOWN):
+            action = Play(seat, where, (item,))
+        elif blind:
+            action = Play(seat, DOWN, (item,))
+        elif eng.hand_unseen(seat) == 0 and eng.may_play_blind(seat):
+            action = Play(seat, DOWN, (item,))  # no unseen hand card: it can only be face down
+        else:
+            action = Play(seat, HAND, (item,))
+        self._act(action, out)
+
+    # --- the button and keys ----------------------------------------------------------------------
+
+    def on_button(self, out: list[Verdict]) -> None:
+        eng = self.engine
+        if self._phase != PLAY or eng is None or eng.phase != "play":
+            out.append(Verdict(INFO, "The button is 'last card': no card is being played now.", "call"))
+            return
+        due = eng.call_due
+        if due is not None:
+            self._act(Call(due), out)
+            return
+        if self._late is not None:
+            name = eng.players[self._late]
+            out.append(
+                Verdict(
+                    INFO,
+                    f"Too late for 'last card', {name}: the next card came first, so {name}'s "
+                    "next turn is skipped (U-11).",
+                    "U-11",
+                )
+            )
+            return
+        out.append(Verdict(INFO, "No 'last card' call is due now.", "call"))
+
+    def on_key(self, name: str, arg: str | None, out: list[Verdict]) -> bool:
+        eng = self.engine
+        if self._phase != PLAY or eng is None or name not in KEYS:
+            return False
+        names = eng.players
+        if name == "keep" and eng.phase == "cut":
+            self._keep = not self._keep
+            text = (
+                f"{names[eng.cutter]} keeps the cut card: tap it now."
+                if self._keep
+                else "No cut card kept after all: deal, and tap the face-up cards."
+            )
+            out.append(Verdict(INFO, text))
+            return True
+        if eng.phase == "play":
+            seat = eng.to_move
+            last = eng.last_play
+            if name == "join" and last is not None and last[1] != DOWN and self._joinable(last[2][0]):
+                self._join = not self._join
+                who = names[last[0]]
+                out.append(
+                    Verdict(
+                        INFO,
+                        f"{who}: tap the card of the same value that goes with the play."
+                        if self._join
+                        else "No card joins the play.",
+                    )
+                )
+                return True
+            if name == "blind" and eng.may_play_blind(seat):
+                self._blind = not self._blind
+                out.append(
+                    Verdict(
+                        INFO,
+                        f"{names[seat]}: turn a face-down card over onto the tower and tap it."
+                        if self._blind
+                        else f"{names[seat]} plays no face-down card after all.",
+                    )
+                )
+                return True
+            if name == "dirty":
+                self._act(DirtyOne(seat), out)
+                return True
+            if name == "pass" and eng.founding:
+                self._act(Pass(seat), out)
+                return True
+        if name == "points" and eng.phase == "count" and eng.counting is not None:
+            try:
+                points = int((arg or "").strip())
+            except ValueError:
+                out.append(
+                    Verdict(
+                        ILLEGAL,
+                        f"Points are a whole number, not {arg!r}: press p again and type the "
+                        "points.",
+                        "count",
+                    )
+                )
+                return True
+            self._act(Points(eng.counting, points), out)
+            return True
+        return False
+
+    # --- engine calls ---------------------------------------------------------------------------
+
+    def _act(self, action: Action, out: list[Verdict]) -> None:
+        eng = self.engine
+        assert eng is not None
+        due = eng.call_due
+        try:
+            eng.play(action)
+        except IllegalMoveError as err:
+            self._refuse(err, out)
+            return
+        self._played()
+        if isinstance(action, Join | Call) and self._checkpoints:
+            # a card joined to the play just made, or that player's 'last card', belongs to
+            # that play's turn: the next turn (an undo point) starts after it
+            plays, turn = self._checkpoints[-1]
+            if plays == self._plays - 1:
+                self._checkpoints[-1] = (self._plays, turn)
+        self._fix = None
+        if isinstance(action, Play | Pass):  # (a Join belongs to the play before it)
+            late = due is not None and due != action.seat and eng.call_due != due
+            self._late = due if late else None
+        merged: list[tuple[str, list[str], str | None]] = []
+        for said in eng.said:
+            kind = _SAID_KIND.get(said.kind, INFO)
+            rule = said.rule
+            if merged and merged[-1][0] == kind == OK:
+                merged[-1][1].append(said.text)
+                merged[-1] = (kind, merged[-1][1], merged[-1][2] or rule)
+            else:
+                merged.append((kind, [said.text], rule))
+        for kind, texts, rule in merged:
+            out.append(Verdict(kind, " ".join(texts), rule))
+        outcome = eng.outcome()
+        if outcome is not None:
+            self._game_over(outcome)
+
+    def _refuse(self, err: IllegalMoveError, out: list[Verdict]) -> None:
+        out.append(Verdict(ILLEGAL, err.message, err.rule, err.correction))
+        if err.correction:
+            self._fix = err.correction
+
+    def _joinable(self, item: str) -> bool:
+        """Whether equal cards may join a play of this card (not a disposal card)."""
+        card = self.catalogue.get(item)
+        return card is not None and card.kind != "disposal"
+
+    def _face(self, item: str) -> str:
+        card = self.catalogue.get(item)
+        return card.face if card is not None else "card"
+
+    # --- undo -------------------------------------------------------------------------------------
+
+    def turn_start(self) -> int | None:
+        eng = self.engine
+        assert eng is not None
+        return eng.turn if eng.current_player() >= 0 else None
+
+    def before_undo(self) -> tuple[tuple[str, ...], list[tuple[int, tuple[str, ...], int]]]:
+        eng = self.engine
+        assert eng is not None
+        view = eng.view(None)
+        return view.tower, [(p.hand, p.up, p.down) for p in view.players]
+
+    def after_undo(self, before: Any) -> list[str]:
+        eng = self.engine
+        assert eng is not None
+        self._clear()
+        tower_before, players_before = before
+        view = eng.view(None)
+        fixes: list[str] = []
+        if view.tower != tower_before:
+            if view.tower:
+                fixes.append(
+                    f"Put the tower back as it was: {' · '.join(view.tower)} (bottom first)."
+                )
+            else:
+                fixes.append("The tower is empty again: take its cards back as below.")
+        for p, was in zip(view.players, players_before, strict=True):
+            if (p.hand, p.up, p.down) != was:
+                up = " · ".join(p.up) or "none"
+                fixes.append(
+                    f"{p.name} holds again: {p.hand} in hand, face up {up}, {p.down} face down."
+                )
+        return fixes
+
+    # --- what the table is waiting for --------------------------------------------------------------
+
+    def _over_words(self) -> str:
+        eng = self.engine
+        assert eng is not None
+        out = eng.outcome()
+        if out is not None and out.termination in ("up300", "rounds"):
+            return "The evening is over: press n for a new evening."
+        nxt = eng.players[(eng.dealer + 1) % eng.num_players()]
+        return f"Round {eng.round} is over: press n for the next round ({nxt} deals)."
+
+    def waiting_for_game(self) -> str | None:
+        eng = self.engine
+        if eng is None:
+            return None
+        if self._phase == OVER:
+            return self._over_words()
+        names = eng.players
+        if eng.phase == "cut":
+            if self._keep:
+                return f"{names[eng.cutter]}: tap the card you keep from the cut."
+            return (
+                f"{names[eng.cutter]} cuts: keeps an uncovered -2 or disposal card with k and a "
+                f"tap; then {names[eng.dealer]} deals and each face-up card is tapped as it is "
+                f"dealt, {names[eng.leader]}'s first."
+            ).replace(
+                "-2 or disposal card", "disposal card" if eng.variant.without_minus2 else "-2 or disposal card"
+            )
+        if eng.phase == "deal":
+            nxt = eng.deal_next()
+            assert nxt is not None
+            view = eng.view(None)
+            k = view.dealt // eng.num_players() + 1
+            return f"{names[nxt]}'s face-up card {k} of 4: tap it as it is dealt."
+        if eng.phase == "count":
+            seat = eng.counting
+            assert seat is not None
+            n = eng.view(None).unseen[seat]
+            return (
+                f"{names[seat]}: tap your remaining cards ({n} not seen yet), or p to type "
+                "their points."
+            )
+        seat = eng.to_move
+        name = names[seat]
+        if self._join and eng.last_play is not None:
+            text = f"{names[eng.last_play[0]]}: tap the card that joins the play."
+        elif self._blind:
+            text = f"{name}: turn a face-down card and tap it."
+        elif eng.founding:
+            where = "from your hand" if eng.first_turn(seat) else "any card but a -2"
+            text = f"{name}: lay a foundation ({where})."
+        else:
+            text = f"{name}: play {eng.threshold} or lower (a higher card brings the tower down)."
+        due = eng.call_due
+        if due is not None:
+            text += f" {names[due]} owes 'last card' (the button) before the next card."
+        return text
+
+
+def _offer(name: str, label: str) -> KeyOffer:
+    return KeyOffer(KEYS[name], label, lambda t, _a: Key(name, t))
+

@@ -1,0 +1,55 @@
+"""Up refereed from the simulated board, end to end: the demo's whole round (the face-up cards
+tapped as dealt, plays tapped through the simulated RFID field, 'last card' on the board's
+button, keys at the host) with a fallen tower, a disposal card, face-down cards, a forgotten
+'last card' and the turn it costs, a refused card put back, the count and the evening's winner;
+and its log replayed to the very verdicts the table saw."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from pathlib import Path
+
+from rich.console import Console
+from upref.commands import demo
+from upref.link.connection import Link
+from upref.registry import find_game, referee_for
+from upref.store.replay import load_log, replay
+from upref.store.tags import TagRegistry
+
+UP = find_game("up")
+
+
+def test_a_whole_round_on_the_board_with_every_kind_of_play(make_board, tmp_path: Path, capsys) -> None:
+    board = make_board(seed=UP.demo.seed if UP.demo else 0)
+    link = Link(board.port)
+    try:
+        args = argparse.Namespace(rounds=None)
+        rc = demo.run_game(
+            UP, board, link, tmp_path, args, Console(file=open(os.devnull, "w")), live_view=False
+        )
+    finally:
+        link.close()
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "the tower falls" in out  # a collapse
+    assert "Disposal: the tower is out of the game" in out  # a disposal card on a tower
+    assert "turns a face-down card" in out  # a blind play
+    forgot = re.search(r"\[turn U-11\] (\w+) did not call 'last card'", out)
+    assert forgot, out
+    assert f"{forgot.group(1)}'s turn is skipped (U-11)" in out  # ... and the skipped turn
+    assert "[illegal U-12]" in out and "put the card back face up" in out
+    assert "calls 'last card' (U-6)" in out  # the button, in time
+    assert "wins the evening with" in out and "the evening is over" in out
+    assert out.count("face-up card") >= 12  # the deal tapped
+    # the log replays to exactly the verdicts the table saw
+    info, entries = load_log(tmp_path / "games.sqlite")
+    registry = TagRegistry(tmp_path / "registry.sqlite")
+    verdicts = [
+        v.text for r in replay(info, entries, lambda i: referee_for(i, registry)) for v in r.reply.public
+    ]
+    assert len(verdicts) > 80
+    for text in verdicts:
+        assert text in out
+    assert any("wins the evening" in v for v in verdicts)
