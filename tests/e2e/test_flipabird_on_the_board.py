@@ -108,7 +108,9 @@ def test_a_game_resumes_from_its_log_where_it_was(make_board: Callable[..., SimB
         log.close()
 
     # the host comes back: `upref play flipabird --resume`
-    args = argparse.Namespace(resume=True, db=db, players=[], seed=None, settle=1.0, hints=False)
+    args = argparse.Namespace(
+        resume=True, game_id=None, db=db, players=[], seed=None, settle=1.0, hints=False
+    )
     link = Link(board.port)
     table, log = open_table(FLIP, args, link, codes, registry)
     try:
