@@ -47,9 +47,9 @@ class UsbPort:
                 return self._one[0]
         return -1
 
-    def write(self, buf, n):
-        """Write the first n bytes of buf (MicroPython streams take the length: no slice)."""
-        self._out.write(buf, n)
+    def write(self, buf, off, n):
+        """Write buf[off:off + n] (MicroPython streams take an offset and a length: no slice)."""
+        self._out.write(buf, off, n)
 
 
 class Board:
