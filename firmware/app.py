@@ -45,6 +45,7 @@ _DEBOUNCE_MAX = const(500)
 _CTRL_C = const(3)
 _OUT_BYTES = const(1024)  # room for a RAW reply, a snapshot and a heartbeat at once
 _SLEEP_MAX_MS = const(2)  # longest sleep while output waits for the FIFO or a read goes on
+_RFID_SLOT_MS = const(3)  # an RFID exchange takes up to ~2 ms: one starts only if this is left
 
 
 def _forget(name):
@@ -490,13 +491,15 @@ class App:
                 self._next_scan = time.ticks_add(now, SCAN_MS)  # fell far behind: no burst
         self.poll_host()
         self.poll_button(now)
-        if self.cards.reading:
-            self.poll_rfid()
-        elif time.ticks_diff(now, self._next_rfid) >= 0:
-            self._next_rfid = time.ticks_add(self._next_rfid, RFID_MS)
-            if time.ticks_diff(now, self._next_rfid) > RFID_MS:
-                self._next_rfid = time.ticks_add(now, RFID_MS)
-            self.poll_rfid()
+        # one RFID exchange, if a read is due or under way and it fits before the next scan
+        if time.ticks_diff(self._next_scan, time.ticks_ms()) >= _RFID_SLOT_MS:
+            if self.cards.reading:
+                self.poll_rfid()
+            elif time.ticks_diff(now, self._next_rfid) >= 0:
+                self._next_rfid = time.ticks_add(self._next_rfid, RFID_MS)
+                if time.ticks_diff(now, self._next_rfid) > RFID_MS:
+                    self._next_rfid = time.ticks_add(now, RFID_MS)
+                self.poll_rfid()
         if time.ticks_diff(now, self._next_hb) >= 0:
             self.sps = self.scans - self._scans_at_hb
             self._scans_at_hb = self.scans
@@ -520,8 +523,8 @@ class App:
         while until is None or not until():
             self.step(time.ticks_ms())
             wait = time.ticks_diff(self._next_scan, time.ticks_ms())
-            if self.cards.reading:
-                wait = 0  # the read's next exchange at once (the scan still comes first)
+            if self.cards.reading and wait >= _RFID_SLOT_MS:
+                wait = 0  # the read's next exchange at once, while it fits before the scan
             elif self.out.queued and wait > _SLEEP_MAX_MS:
                 wait = _SLEEP_MAX_MS  # the FIFO drains 23 bytes in 2 ms
             if wait > 0:

@@ -124,6 +124,8 @@ class SimBoard(Verbs):
         pinmap_path: str | os.PathLike[str] | None = None,
         spi_flash: str | os.PathLike[str] | None = None,
         boot_from: str = "auto",
+        cost_model: bool = True,
+        adc_vref_mv: int | None = None,
     ) -> None:
         if backend not in ("cpython", "micropython"):
             raise ValueError(f"backend must be 'cpython' or 'micropython', not {backend!r}")
@@ -153,10 +155,15 @@ class SimBoard(Verbs):
         self.registry_path = rt / f"sim-{self.name}.json"
         self.log_path = rt / f"sim-{self.name}.log"
         self._fifo_path = rt / f"sim-{self.name}.world"
-        self.world = physics.World(
-            seed=seed, empty=empty,
-            pairs=physics.load_pairs(codes_path) if codes_path else physics.load_pairs(),
-        )
+        self.cost_model = cost_model
+        try:
+            self.world = physics.World(
+                seed=seed, empty=empty,
+                pairs=physics.load_pairs(codes_path) if codes_path else physics.load_pairs(),
+                adc_vref_mv=adc_vref_mv,
+            )
+        except physics.WorldError as e:
+            raise ValueError(str(e)) from None
         self.mac = mac_for(self.name)
 
         self.loop = Loop(f"upref-sim-{self.name}")
@@ -190,6 +197,9 @@ class SimBoard(Verbs):
         self.wdt_feeds = 0  # feeds reported since the watchdog was armed
         self._last_feed = 0.0
         self.wdt_resets = 0
+        self.cpu_hz = 160_000_000  # machine.freq() as the firmware last set it
+        self.clock_jumps = 0  # times the chip's clock caught up with the machine's
+        self.clock_jumped_ms = 0
         self.dropped_to_board = 0  # bytes lost because the board's input buffer was full
         self._started = False
         self.boot_held = False  # the BOOT button (GPIO0 low): a reset or power-on enters download mode
@@ -408,6 +418,7 @@ class SimBoard(Verbs):
         if cause != PWRON_RESET or self.starts > 1:
             self.resets += 1
         if cause != SOFT_RESET:
+            self.cpu_hz = 160_000_000  # ESP32_GENERIC's clock after a reset (a soft one keeps it)
             self.wdt_timeout_ms = 0  # an ESP32's watchdog survives a soft reboot, nothing else
             self.wdt_feeds = 0
             self._raw_next = False
@@ -447,6 +458,8 @@ class SimBoard(Verbs):
             "UPREF_SIM_FW_HEAP": str(heap_bytes(self.heapsize)),
             "UPREF_SIM_BOOT": self.boot_source,
             "UPREF_SIM_REPL": "raw" if (self._raw_next and cause == SOFT_RESET) else "friendly",
+            "UPREF_SIM_COST": "1" if self.cost_model else "0",
+            "UPREF_SIM_CPU_HZ": str(self.cpu_hz),
         }
         self._raw_next = False
         child = Child.spawn(
@@ -558,12 +571,23 @@ class SimBoard(Verbs):
         elif what == "reset" and len(words) >= 2:
             self._reset_asked(words[1], int(words[2]) if len(words) > 2 else 0)
         elif what == "boot":
+            c.armed = True
+        elif what == "booted":
             c.booted = True
+        elif what == "kbd" and len(words) == 2:
+            c.intr_char = int(words[1])
+        elif what == "freq" and len(words) == 2:
+            self.cpu_hz = int(words[1])
+        elif what == "clock" and len(words) == 3:
+            self.clock_jumps, self.clock_jumped_ms = int(words[1]), int(words[2]) // 1000
+            self._log(f"the chip's clock fell behind and jumped ({self.clock_jumps} times so far)")
         else:
             self._log(f"unknown report from the firmware process: {' '.join(words)}")
 
     def _face_reported(self, c: Child, face: str) -> None:
         c.interrupted = 0.0  # the next Ctrl-C in a running face interrupts again
+        if face in ("repl", "raw", "run"):
+            c.intr_char = 3  # MicroPython arms Ctrl-C again for whatever the REPL runs
         quiet = {"repl", "raw", "run"}
         if face != self.face and not (face in quiet and self.face in quiet):
             self._cooker.reset()
@@ -669,6 +693,10 @@ class SimBoard(Verbs):
             "wdt_resets": self.wdt_resets,
             "wdt_ms": self.wdt_timeout_ms,
             "wdt_feeds": self.wdt_feeds,
+            "kbd_intr": self._child.intr_char if self._child else 3,
+            "cpu_hz": self.cpu_hz,
+            "chip": {"cost_model": self.cost_model, "adc_vref_mv": w.vref_mv,
+                     "clock_jumps": self.clock_jumps, "clock_jumped_ms": self.clock_jumped_ms},
             "holes": w.state_holes(),
             "hand": dict(self.hands.hand),
             "cards": list(w.cards),
