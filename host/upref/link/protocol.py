@@ -150,6 +150,10 @@ class LineSplitter:
         self.overlong = 0
         self.lines = 0
 
+    def pending(self) -> bytes:
+        """What has come of the line not yet ended (a prompt such as `>>> ` never ends)."""
+        return b"" if self._skipping else bytes(self._buf)
+
     def feed(self, data: bytes) -> list[bytes]:
         """Add received bytes; return the lines they complete, in order."""
         pieces = self._BREAK.split(data)
