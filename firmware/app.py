@@ -39,9 +39,6 @@ SCAN_MS = const(10)
 RFID_MS = const(100)
 HB_MS = const(1000)
 BUTTON_MS = const(20)
-_CAL_SAMPLES = const(32)
-_DEBOUNCE_MIN = const(5)
-_DEBOUNCE_MAX = const(500)
 _CTRL_C = const(3)
 _OUT_BYTES = const(1024)  # room for a RAW reply, a snapshot and a heartbeat at once
 _SLEEP_MAX_MS = const(2)  # longest sleep while output waits for the FIFO or a read goes on
@@ -52,6 +49,14 @@ def _forget(name):
     """Let a module loaded on demand go, so its code no longer takes heap."""
     if name in sys.modules:
         del sys.modules[name]
+
+
+def _seldom():
+    """The module of what the board does seldom (boot, HELLO, RAW, CAL, SET, ECHO, REBOOT),
+    loaded for the occasion; the loop lets it go again at its next pass."""
+    import seldom
+
+    return seldom
 
 
 def _load_zeros(path, n):
@@ -122,23 +127,7 @@ class App:
     # ---- frames -------------------------------------------------------------------------
 
     def send_hello(self):
-        w = self.w
-        w.begin(b"HELLO")
-        w.arg(b"fw=")
-        w.raw(FW_VERSION.encode())
-        w.kv(b"proto", wire.PROTO_VERSION)
-        w.arg(b"board=")
-        w.raw(self.hw.board_id)
-        w.kv(b"holes", self.hw.holes)
-        w.arg(b"caps=hall,rfid,led,buzzer,button")
-        w.arg(b"rfid=")
-        if self.rfid_version < 0:
-            w.raw(b"none")
-        else:
-            w.hex(self.rfid_version, 2)
-        w.arg(b"reset=")
-        w.raw(self.hw.reset_cause)
-        w.end()
+        _seldom().hello(self)
 
     def send_snapshot(self):
         w = self.w
@@ -219,14 +208,6 @@ class App:
         self._per_n = 0
         self._per_max = 0
 
-    def send_raw(self):
-        import rawdump
-
-        try:
-            rawdump.send(self.w, self.levels, self.scanner.zero, self.hw.holes, self.hw.per_hole)
-        finally:
-            _forget("rawdump")
-
     def fault(self, kind, where, text):
         """FAULT <kind> <where> <text>; kind/where/text are bytes."""
         self.faults += 1
@@ -266,22 +247,8 @@ class App:
     # ---- the loop -----------------------------------------------------------------------
 
     def boot(self):
-        try:
-            self.reader.init()
-            self.rfid_version = self.reader.version
-        except OSError as e:
-            self.rfid_ok = False
-            self.fault(b"rfid", b"reader", _clean(str(e)).encode())
-        self.send_hello()
-        # settle the scanner on the current picture before the first snapshot, so the board
-        # reports what is in the holes now rather than all-empty
-        start = time.ticks_ms()
-        while time.ticks_diff(time.ticks_ms(), start) < self.scanner.debounce_ms + 2 * SCAN_MS:
-            self.scan_cycle(time.ticks_ms(), quiet=True)
-            self.out.pump(time.ticks_us())
-            time.sleep_ms(SCAN_MS)
-        self.send_snapshot()
-        self.out.pump(time.ticks_us())
+        """Start the reader, say HELLO, settle the scanner on what is in the holes, SNAP."""
+        _seldom().boot(self)
 
     def scan_cycle(self, now, quiet=False):
         """One sensor scan: read, classify, debounce, report. Allocates nothing."""
@@ -386,60 +353,24 @@ class App:
             self.reply_err(seq, cmd, str(e))
 
     def command(self, seq, cmd, args):
-        now = time.ticks_ms()
-        if cmd == "HELLO":
-            self.send_hello()
-        elif cmd == "SNAP":
+        """Carry out a host command: the ones a game sends all the time here, the rest
+        (HELLO, RAW, CAL, SET, ECHO, REBOOT) by the seldom module, loaded for them."""
+        if cmd == "SNAP":
             self.send_snapshot()
-        elif cmd == "RAW":
-            self.send_raw()
-            self.reply_ok(seq, cmd)
-        elif cmd == "CAL":
-            import calib
-
-            sc = self.scanner
-            lim, lo, hi = self.cal_limits
-            self.cal = calib.Calibrator(self.n_sensors, _CAL_SAMPLES, lim, sc.per_hole,
-                                        sc.rail_low, sc.rail_high, lo, hi)
-            self.cal_seq = seq
         elif cmd == "LED":
             if not args:
                 raise ValueError("LED needs a colour rrggbb")
             r, g, b = parse_rgb(args[0])
             ms = int(args[1]) if len(args) > 1 else 0
-            self.feedback.set_led(r, g, b, ms, now)
+            self.feedback.set_led(r, g, b, ms, time.ticks_ms())
             self.reply_ok(seq, cmd)
         elif cmd == "BEEP":
             if not args:
                 raise ValueError("BEEP needs a pattern hz:ms,...")
-            self.feedback.beep(parse_pattern(args[0]), now)
+            self.feedback.beep(parse_pattern(args[0]), time.ticks_ms())
             self.reply_ok(seq, cmd)
-        elif cmd == "SET":
-            for a in args:
-                key, _, val = a.partition("=")
-                if key == "debounce":
-                    ms = int(val)
-                    if ms < _DEBOUNCE_MIN or ms > _DEBOUNCE_MAX:
-                        raise ValueError("debounce %d ms out of %d..%d" % (ms, _DEBOUNCE_MIN, _DEBOUNCE_MAX))
-                    self.scanner.set_debounce(ms)
-                else:
-                    raise ValueError("unknown setting %s" % key)
-            self.reply_ok(seq, cmd)
-        elif cmd == "ECHO":
-            w = self.w
-            w.begin(b"ECHO")
-            w.arg(b"")
-            w.hex(seq, 4)
-            for a in args:
-                w.arg(a.encode())
-            w.end()
-        elif cmd == "REBOOT":
-            self.reply_ok(seq, cmd)
-            self.out.flush()
-            time.sleep_ms(20)
-            self.hw.reset()
         else:
-            self.reply_err(seq, cmd, "unknown command")
+            _seldom().command(self, seq, cmd, args)
 
     def _calibrate_step(self):
         cal = self.cal
@@ -450,25 +381,9 @@ class App:
             return
         self.cal = None
         try:
-            self._calibrated(cal)
+            _seldom().calibrated(self, cal)
         finally:
             _forget("calib")
-
-    def _calibrated(self, cal):
-        zeros = array("H", [0] * self.n_sensors)
-        try:
-            cal.result(zeros)
-        except ValueError as e:
-            self.reply_err(self.cal_seq, "CAL", str(e))
-            return
-        try:
-            cal.save(self.calib_path, zeros)
-        except OSError as e:
-            self.reply_err(self.cal_seq, "CAL", "cannot write %s: %s" % (self.calib_path, e))
-            return
-        self.scanner.set_zero(zeros)
-        self.calibrated = True
-        self.reply_ok(self.cal_seq, "CAL", "sensors=%d" % self.n_sensors)
 
     def step(self, now):
         """One pass of the loop at time `now`: the scan if due, the host, the button, one RFID
@@ -508,6 +423,8 @@ class App:
             if time.ticks_diff(now, self._next_hb) > HB_MS:
                 self._next_hb = time.ticks_add(now, HB_MS)
         self.feedback.update(now)
+        if "seldom" in sys.modules:
+            _forget("seldom")  # loaded for a seldom command: let it go
         t1 = time.ticks_us()
         self.out.pump(t1)
         if self.wdt is not None:

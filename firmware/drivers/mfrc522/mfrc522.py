@@ -17,38 +17,34 @@
 from micropython import const
 import time
 
+def _setup(name, *args):
+    import sys
+
+    import mfrc522_setup
+
+    try:
+        return getattr(mfrc522_setup, name)(*args)
+    finally:
+        del sys.modules["mfrc522_setup"]
+
+
 # ---- Registers (datasheet 9.2, table 20) ----
 # Page 0: command and status (9.3.1)
 _COMMAND_REG = const(0x01)
 _COM_IRQ_REG = const(0x04)
 _DIV_IRQ_REG = const(0x05)
 _ERROR_REG = const(0x06)
-_STATUS2_REG = const(0x08)
 _FIFO_DATA_REG = const(0x09)
 _FIFO_LEVEL_REG = const(0x0A)
 _CONTROL_REG = const(0x0C)
 _BIT_FRAMING_REG = const(0x0D)
 _COLL_REG = const(0x0E)
-# Page 1: command configuration (9.3.2)
-_MODE_REG = const(0x11)
-_TX_MODE_REG = const(0x12)
-_RX_MODE_REG = const(0x13)
-_TX_CONTROL_REG = const(0x14)
-_TX_ASK_REG = const(0x15)
 # Page 2: configuration (9.3.3)
 _CRC_RESULT_REG_H = const(0x21)
 _CRC_RESULT_REG_L = const(0x22)
-_RF_CFG_REG = const(0x26)
-_T_MODE_REG = const(0x2A)
-_T_PRESCALER_REG = const(0x2B)
-_T_RELOAD_REG_H = const(0x2C)
-_T_RELOAD_REG_L = const(0x2D)
-# Page 3: test (9.3.4)
-_VERSION_REG = const(0x37)
+# (the registers only set-up writes are in mfrc522_setup.py)
 
 # ---- Register bits ----
-# CommandReg (9.3.1.2)
-_POWER_DOWN = const(0x10)
 # ComIrqReg (9.3.1.5); writing with bit 7 (Set1) clear clears the bits written as 1
 _RX_IRQ = const(0x20)
 _IDLE_IRQ = const(0x10)
@@ -62,8 +58,6 @@ _COLL_ERR = const(0x08)
 _CRC_ERR = const(0x04)
 _PARITY_ERR = const(0x02)
 _PROTOCOL_ERR = const(0x01)
-# Status2Reg (9.3.1.9)
-_MF_CRYPTO1_ON = const(0x08)
 # FIFOLevelReg (9.3.1.11)
 _FLUSH_BUFFER = const(0x80)
 _FIFO_LEVEL_MASK = const(0x7F)
@@ -75,25 +69,11 @@ _START_SEND = const(0x80)
 _VALUES_AFTER_COLL = const(0x80)
 _COLL_POS_NOT_VALID = const(0x20)
 _COLL_POS_MASK = const(0x1F)
-# ModeReg (9.3.2.2): TxWaitRF, PolMFin, CRCPreset = 01b (6363h, ISO/IEC 14443-3 CRC_A)
-_MODE_CRC_6363 = const(0x3D)
-# TxControlReg (9.3.2.5): Tx1RFEn, Tx2RFEn drive the antenna
-_TX_RF_EN = const(0x03)
-# TxASKReg (9.3.2.6)
-_FORCE_100_ASK = const(0x40)
-# RFCfgReg (9.3.3.6): RxGain in bits 6..4
-_RX_GAIN_MASK = const(0x70)
-# TModeReg (9.3.3.10): TAuto starts the timer at the end of every transmission
-_T_AUTO = const(0x80)
-# Timer (8.5): f_timer = 13.56 MHz / (2 * TPrescaler + 1); 169 gives 40 kHz, 25 us a tick
-_T_PRESCALER = const(169)
-_T_TICKS_PER_MS = const(40)
 
 # ---- Commands (10.3) ----
 _CMD_IDLE = const(0x00)
 _CMD_CALC_CRC = const(0x03)
 _CMD_TRANSCEIVE = const(0x0C)
-_CMD_SOFT_RESET = const(0x0F)
 
 # ---- ISO/IEC 14443-3 type A (6.3, 6.4) ----
 _PICC_REQA = const(0x26)  # 7-bit short frame
@@ -122,9 +102,6 @@ _IRQ_MARGIN_MS = const(3)  # software bound beyond the chip's own timer (a chip 
 # answered for 1 ms (6.4.3). 1 ms covers both, ten times over for the answers.
 _DEFAULT_TIMEOUT_MS = const(1)
 
-# Versions known to answer like an MFRC522 (VersionReg, 9.3.4.8): 0x91 v1.0, 0x92 v2.0,
-# 0x90 v0.0, 0x88 Fudan FM17522, 0x12 and 0xB2 common clones.
-_KNOWN_VERSIONS = (0x91, 0x92, 0x90, 0x88, 0x12, 0xB2)
 
 # One MFRC522 on an SPI bus.
 #   spi: write(buf), readinto(buf), write_readinto(tx, rx) (machine.SPI: mode 0, MSB first,
@@ -218,69 +195,30 @@ class MFRC522:
 
     # ---- set-up ----
 
+    # Set-up: the code of these is loaded from mfrc522_setup.py when called (at boot, and when a
+    # failed reader is re-initialised) and let go after, so it takes no heap while cards are read.
+
     def init(self, wait_ms=_RESET_MS):
         # Hard reset (if rst), check VersionReg, soft reset, timer, 100 % ASK, CRC preset
         # 6363h, antenna on. OSError when the chip does not answer within wait_ms of the
         # reset (a main loop re-initialising a failed reader passes a short wait).
         self._st = _ST_IDLE
-        rst = self._rst
-        if rst is not None:
-            rst.value(0)
-            time.sleep_ms(1)
-            rst.value(1)
-        start = time.ticks_ms()
-        while True:
-            v = self._read_reg(_VERSION_REG)
-            if v in _KNOWN_VERSIONS or rst is None or time.ticks_diff(time.ticks_ms(), start) >= wait_ms:
-                break
-            time.sleep_ms(1)  # oscillator still starting after the hard reset
-        self.version = v
-        if v not in _KNOWN_VERSIONS:
-            raise OSError("MFRC522 not answering: VersionReg=0x%02X; check wiring of SPI, CS and 3.3 V" % v)
-        # Soft reset (10.3.1.10): done when PowerDown has cleared and the command is Idle.
-        self._write_reg(_COMMAND_REG, _CMD_SOFT_RESET)
-        while self._read_reg(_COMMAND_REG) & (_POWER_DOWN | 0x0F):
-            if time.ticks_diff(time.ticks_ms(), start) >= 2 * wait_ms:
-                raise OSError("MFRC522 soft reset timed out: PowerDown still set")
-        # Timer (8.5) starts at the end of each transmission: TimerIRq when no card answers.
-        self._write_reg(_T_MODE_REG, _T_AUTO | (_T_PRESCALER >> 8))
-        self._write_reg(_T_PRESCALER_REG, _T_PRESCALER & 0xFF)
-        self.set_timeout(self._timeout_ms)
-        self._write_reg(_TX_MODE_REG, 0)  # 106 kBd, CRC_A added explicitly, not by TxCRCEn
-        self._write_reg(_RX_MODE_REG, 0)
-        self._write_reg(_TX_ASK_REG, _FORCE_100_ASK)  # type A needs 100 % ASK
-        self._write_reg(_MODE_REG, _MODE_CRC_6363)
-        self._clear_bits(_STATUS2_REG, _MF_CRYPTO1_ON)
-        if self._gain >= 0:
-            self.set_gain(self._gain)
-        self.antenna(True)
+        return _setup("init", self, wait_ms)
 
     def antenna(self, on):
         # RF field on or off: TxControlReg Tx1RFEn, Tx2RFEn.
-        if on:
-            self._set_bits(_TX_CONTROL_REG, _TX_RF_EN)
-        else:
-            self._clear_bits(_TX_CONTROL_REG, _TX_RF_EN)
+        return _setup("antenna", self, on)
 
     def set_gain(self, level):
         # Receiver gain, RFCfgReg RxGain 0..7: 18, 23, 18, 23, 33, 38, 43, 48 dB.
-        if not isinstance(level, int) or level < 0 or level > 7:
-            raise ValueError("invalid MFRC522 gain level: %r (0..7)" % (level,))
-        self._gain = level
-        v = self._read_reg(_RF_CFG_REG) & ~_RX_GAIN_MASK
-        self._write_reg(_RF_CFG_REG, v | (level << 4))
+        return _setup("set_gain", self, level)
 
     def gain(self):
-        return (self._read_reg(_RF_CFG_REG) & _RX_GAIN_MASK) >> 4
+        return _setup("gain", self)
 
     def set_timeout(self, ms):
         # How long the chip waits for a card's answer: 1..1600 ms, 1 by default.
-        if not isinstance(ms, int) or ms < 1 or ms > 1600:
-            raise ValueError("invalid MFRC522 timeout: %r ms (1..1600)" % (ms,))
-        self._timeout_ms = ms
-        ticks = ms * _T_TICKS_PER_MS
-        self._write_reg(_T_RELOAD_REG_H, ticks >> 8)
-        self._write_reg(_T_RELOAD_REG_L, ticks & 0xFF)
+        return _setup("set_timeout", self, ms)
 
     # ---- chip commands ----
 

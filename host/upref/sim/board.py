@@ -126,6 +126,7 @@ class SimBoard(Verbs):
         boot_from: str = "auto",
         cost_model: bool = True,
         adc_vref_mv: int | None = None,
+        restore: bool = False,
     ) -> None:
         if backend not in ("cpython", "micropython"):
             raise ValueError(f"backend must be 'cpython' or 'micropython', not {backend!r}")
@@ -155,6 +156,12 @@ class SimBoard(Verbs):
         self.registry_path = rt / f"sim-{self.name}.json"
         self.log_path = rt / f"sim-{self.name}.log"
         self._fifo_path = rt / f"sim-{self.name}.world"
+        self.table_path = rt / f"sim-{self.name}.table.json"  # the physical world, kept across runs
+        saved = self._load_table() if restore else None
+        if saved is not None:
+            seed = int(saved.get("seed", seed))
+            self.seed = seed
+            empty = True  # the holes come from the saved table
         self.cost_model = cost_model
         try:
             self.world = physics.World(
@@ -164,6 +171,7 @@ class SimBoard(Verbs):
             )
         except physics.WorldError as e:
             raise ValueError(str(e)) from None
+        self.restored = saved is not None and self._restore_table(saved)
         self.mac = mac_for(self.name)
 
         self.loop = Loop(f"upref-sim-{self.name}")
@@ -254,6 +262,7 @@ class SimBoard(Verbs):
         self.line.open()
         self._started = True
         SimBoard._active.add(str(self.registry_path))
+        self._save_table()
         self._power_on(PWRON_RESET)
         self._write_registry()
         self.loop.start(self._pump, self._due)
@@ -620,9 +629,67 @@ class SimBoard(Verbs):
         try:
             cmd = parse_command(line, self.world.pairs)
             handler = getattr(self.hands, f"verb_{cmd.name}", None) or getattr(self, f"_verb_{cmd.name}")
-            handler(lambda details="": answer(f"ok {details}".rstrip()), *cmd.args)
+            keep = hasattr(self.hands, f"verb_{cmd.name}")  # the physical world changed
+
+            def ok(details: str = "") -> None:
+                if keep:
+                    self._save_table()
+                answer(f"ok {details}".rstrip())
+
+            handler(ok, *cmd.args)
         except (CommandError, physics.WorldError, SimError) as e:
             answer(f"error {e}")
+
+    # ---- the table, kept across runs ------------------------------------------------------------
+
+    def _save_table(self) -> None:
+        """Where the pairs are (and the cards, lost magnets, broken sensors): a restarted
+        simulator puts them back, as a real table keeps them."""
+        w = self.world
+        data = {
+            "seed": self.seed,
+            "holes": [[h.pair, h.down] if h.pair else None for h in w.holes],
+            "strength": {f"{pid}/{end}/{p}": v for (pid, end, p), v in sorted(w.strength.items())
+                         if v != 1.0},
+            "cards": list(w.cards),
+            "sensors": {str(k): m for k, m in sorted(w.sensor_modes.items())},
+            "rfid_ok": w.rfid_ok,
+            "button": False,
+        }
+        tmp = self.table_path.with_suffix(".tmp")
+        try:
+            tmp.write_text(json.dumps(data) + "\n")
+            os.replace(tmp, self.table_path)
+        except OSError as e:
+            self._log(f"cannot keep the table in {self.table_path}: {e}")
+
+    def _load_table(self) -> dict[str, Any] | None:
+        try:
+            data = json.loads(self.table_path.read_text())
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) and isinstance(data.get("holes"), list) else None
+
+    def _restore_table(self, data: dict[str, Any]) -> bool:
+        w = self.world
+        try:
+            holes = [physics.Hole(*h) if h else physics.Hole() for h in data["holes"]]
+            if len(holes) != physics.HOLES or any(
+                h.pair is not None and (h.pair not in w.pairs or h.down not in w.pairs[h.pair].colours)
+                for h in holes
+            ):
+                return False
+            w.holes = holes
+            for key, v in data.get("strength", {}).items():
+                pid, end, p = key.split("/")
+                if (pid, end, int(p)) in w.strength:
+                    w.strength[(pid, end, int(p))] = float(v)
+            w.cards = [str(c) for c in data.get("cards", [])]
+            w.sensor_modes = {int(k): str(m) for k, m in data.get("sensors", {}).items()}
+            w.rfid_ok = bool(data.get("rfid_ok", True))
+        except (TypeError, ValueError, KeyError):
+            return False
+        return True
 
     def _verb_unplug(self, ok: Callable[..., None], seconds: float | None = None) -> None:
         self._unplug(seconds)

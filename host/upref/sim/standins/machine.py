@@ -66,6 +66,15 @@ class Pin:
     DRIVE_2 = 2
     DRIVE_3 = 3
 
+    # As on the ESP32 (ports/esp32/machine_pin.c), Pin(n) is the one static object of GPIO n:
+    # making one allocates nothing, and the board's heap holds none of them.
+    def __new__(cls, id, *args, **kwargs):
+        if not isinstance(id, int) or id not in _VALID_GPIO:
+            raise ValueError("invalid pin")
+        if cls is not Pin:
+            return object.__new__(cls)
+        return _PINS[id]
+
     def __init__(self, id, mode=-1, pull=-1, *, value=None, drive=None, hold=None):
         if not isinstance(id, int) or id not in _VALID_GPIO:
             raise ValueError("invalid pin")
@@ -147,6 +156,14 @@ class Pin:
         return "Pin(%d)" % self._id
 
 
+_PINS = {}
+for _g in _VALID_GPIO:
+    _p = object.__new__(Pin)
+    _p._id = _g
+    _PINS[_g] = _p
+del _g, _p
+
+
 class Signal:
     def __init__(self, pin, *args, invert=False, **kwargs):
         if not isinstance(pin, Pin):
@@ -184,6 +201,16 @@ class ADC:
     WIDTH_10BIT = 10
     WIDTH_11BIT = 11
     WIDTH_12BIT = 12
+
+    # static objects too, one per ADC channel (ports/esp32/machine_adc.c: madc_obj)
+    def __new__(cls, id, *args, **kwargs):
+        g = _gpio_of(id)
+        if g not in _ADC1_GPIO and g not in _ADC2_GPIO:
+            raise ValueError("invalid pin for ADC")
+        a = _ADCS.get(g)
+        if a is None:
+            a = _ADCS[g] = object.__new__(cls)
+        return a
 
     def __init__(self, id, *, atten=None, sample_ns=None):
         g = _gpio_of(id)
@@ -236,6 +263,17 @@ class ADC:
 
     def deinit(self):
         pass
+
+
+_ADCS = {}
+for _g in _ADC1_GPIO + _ADC2_GPIO:
+    _a = object.__new__(ADC)
+    _a._gpio = _g
+    _a._bank = _w.role_arg[_g] if _w.role[_g] == 7 else -1
+    _a._atten = ADC.ATTN_11DB
+    _a._bits = 12
+    _ADCS[_g] = _a
+del _g, _a
 
 
 class SPI:
