@@ -32,6 +32,7 @@ class Hands:
         self.send = send
         self.at = at
         self.busy: dict[int, str] = {}  # hole -> what a hand is doing there
+        self.last_settled_ms = 0  # the last change's magnets are all in place this long after it
         self.hand: dict[str, str] = {}  # pair in a hand -> where it goes
 
     def records(self) -> list[bytes]:
@@ -47,6 +48,8 @@ class Hands:
         return recs
 
     def _sensors(self, changes: list[physics.Change]) -> None:
+        # when the last magnet of this change is seated (or gone): ms after now (for make bench)
+        self.last_settled_ms = max((c.delay_ms + c.ramp_ms for c in changes), default=0)
         stamp = ticks_now()
         self.send([encode_record("L", c.k, c.uv, c.ramp_ms, c.delay_ms, stamp) for c in changes])
 
