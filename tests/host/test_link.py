@@ -163,7 +163,10 @@ def test_silent_board_times_out_with_advice(fake: FakeSerial) -> None:
 
 def test_a_board_at_its_prompt_that_never_comes_back_is_named_with_its_error(fake: FakeSerial) -> None:
     fake.expect(encode_command(0, "HELLO"), b"Traceback (most recent call last):\r\n"
-                b'  File "main.py", line 6, in <module>\r\nImportError: no module named \'app\'\r\n>>> ')
+                b'  File "main.py", line 6, in <module>\r\nImportError: no module named \'app\'\r\n'
+                # the REPL ran the link's own HELLO, typed at it: not the firmware's error
+                b">>> @0000 HELLO*1234\r\nTraceback (most recent call last):\r\n"
+                b'  File "<stdin>", line 1\r\nSyntaxError: invalid syntax\r\n>>> ')
     fake.expect(RECOVER_KEYS, [])  # restarted: Ctrl-C, Ctrl-C, Ctrl-B, Ctrl-D
     with pytest.raises(LinkTimeout) as info:
         Link("fake://", serial_factory=FakeFactory(fake), **{**CALM, "connect_timeout": 0.5})

@@ -314,6 +314,7 @@ class Link:
         self._repl_prompt = False
         self._repl_since = 0.0
         self._repl_last = ""  # the last line of text it printed (the error of a traceback)
+        self._typed = False  # the traceback being read is of a line typed at the REPL
         self._recover_sent = 0.0
         self._recover_streak = 0  # restarts since the firmware last sent a frame
         self._recovered: Recovered | None = None  # the notice, sent once the board is back
@@ -767,8 +768,12 @@ class Link:
             kind = _repl_kind(line)
             if kind is not None:
                 self._repl_seen(kind, time.monotonic())
+            if line.startswith(b"Traceback"):
+                self._typed = False
+            elif b'File "<stdin>"' in line:
+                self._typed = True  # the REPL ran a line typed at it (our own frames): not news
             text = line.decode("ascii", "replace").strip()
-            if _ERROR_LINE.match(text):
+            if _ERROR_LINE.match(text) and not self._typed:
                 self._repl_last = text[:100]
 
     def _on_line(self, line: bytes, now: float) -> None:
