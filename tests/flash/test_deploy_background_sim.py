@@ -50,3 +50,17 @@ def test_make_deploy_reaches_a_board_started_with_sigint_ignored(tmp_path: Path)
     finally:
         sim.terminate()
         sim.communicate(timeout=30)
+
+
+def test_make_deploy_refuses_a_port_another_program_holds(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    from upref.link.connection import Link
+    from upref.sim.server import SimBoard
+
+    monkeypatch.setenv("UPREF_RUNTIME_DIR", str(tmp_path / "run"))
+    with SimBoard(name="held", flash_dir=tmp_path / "flash") as board, Link(board.port):
+        # this process's link holds the port: a deploy run beside it is refused, naming it
+        rc, out, _ = make("deploy", f"PORT={board.port}", env=dict(os.environ), timeout=120)
+        assert rc != 0
+        assert f"the board's port is in use by another program (pid {os.getpid()}: " in out, out
+        assert "asking the board" not in out  # stopped before any mpremote run
+        assert board.state()["face"] == "firmware" and board.state()["resets"] == 0
