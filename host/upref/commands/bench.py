@@ -202,7 +202,7 @@ a.out._port = Sink()
 a.boot()
 a.step(time.ticks_ms())  # one pass of the loop: what was loaded for the boot is let go
 after = used() - before
-code = sorted(k for k in sys.modules if k not in ("machine", "neopixel", "sim_world", "esp32_micropython", "mfrc522_model", "esp32_adc", "chip"))
+code = sorted(k for k in sys.modules if k not in ("machine", "neopixel", "sim_world", "esp32_micropython", "micropython", "mfrc522_model", "esp32_adc", "chip"))
 
 
 def peak_of(command, until):
