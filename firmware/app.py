@@ -2,34 +2,70 @@
 #
 # No game rules live here: the board reports what it senses (docs/protocol.md) and obeys
 # feedback commands. The loop runs at a fixed rate on ticks_ms: the sensors are scanned every
-# SCAN_MS, the RFID reader polled every RFID_MS, a heartbeat sent every HB_MS, host commands
-# read without blocking in between. A scan cycle allocates nothing (tests/firmware prove it
-# under the MicroPython unix port with the heap locked).
+# SCAN_MS, the RFID reader read every RFID_MS, a heartbeat sent every HB_MS, host commands read
+# without blocking in between. No pass of the loop may hold up the next scan: a card read is
+# done one exchange per pass (cards.CardWatcher.step), and frames leave through a queue that
+# writes only what the UART's FIFO has room for (outq.OutQueue). The heartbeat says how the
+# loop keeps up: the worst lateness of a scan, the mean and worst time spent per scan period.
+# A scan cycle allocates nothing (tests/firmware prove it under the MicroPython unix port with
+# the heap locked). Calibration and RAW dumps are loaded when asked for and let go afterwards.
 #
-# Any exception but KeyboardInterrupt is reported as a FAULT frame and the loop starts again;
-# KeyboardInterrupt (Ctrl-C from the host) is let through, so the REPL can always take over.
+# Ctrl-C. MicroPython's own interrupt character is switched off while the loop runs
+# (micropython.kbd_intr(-1)), and the loop reads 0x03 itself: at the start of a line (right
+# after a line end, or before anything else) it is a deliberate interrupt, as mpremote sends it
+# (`\r\x03`), and raises KeyboardInterrupt, so the REPL can always take over; inside a line it
+# is line noise (one bit flip turns `C` into 0x03), and that line is dropped and counted.
+#
+# Any other exception is reported as a FAULT frame and the loop starts again. However run()
+# ends, its `finally` hands the watchdog back to its timer and re-arms Ctrl-C.
 
+import sys
 import time
 from array import array
 
+import micropython
 from micropython import const
 
 import wire
 from holes import from_thresholds, SENSOR, KIND_WORDS, REASON_WORDS
-from cards import CardWatcher, ARRIVED, LEFT
+from cards import CardWatcher, ARRIVED, LEFT, BUSY
 from feedback import Feedback, parse_rgb, parse_pattern
-import calib
+from outq import OutQueue
 
-FW_VERSION = "0.1.0"
+FW_VERSION = "0.2.0"
 CALIB_FILE = "calib.json"
 
 SCAN_MS = const(10)
 RFID_MS = const(100)
 HB_MS = const(1000)
 BUTTON_MS = const(20)
-_CAL_SAMPLES = const(32)
-_DEBOUNCE_MIN = const(5)
-_DEBOUNCE_MAX = const(500)
+_CTRL_C = const(3)
+_OUT_BYTES = const(1024)  # room for a RAW reply, a snapshot and a heartbeat at once
+_SLEEP_MAX_MS = const(2)  # longest sleep while output waits for the FIFO or a read goes on
+_RFID_SLOT_MS = const(3)  # an RFID exchange takes up to ~2 ms: one starts only if this is left
+
+
+def _forget(name):
+    """Let a module loaded on demand go, so its code no longer takes heap."""
+    if name in sys.modules:
+        del sys.modules[name]
+
+
+def _seldom():
+    """The module of what the board does seldom (boot, HELLO, RAW, CAL, SET, ECHO, REBOOT),
+    loaded for the occasion; the loop lets it go again at its next pass."""
+    import seldom
+
+    return seldom
+
+
+def _load_zeros(path, n):
+    import calib
+
+    try:
+        return calib.load(path, n)
+    finally:
+        _forget("calib")
 
 
 class App:
@@ -41,7 +77,8 @@ class App:
     def __init__(self, hw, calib_path=CALIB_FILE):
         self.hw = hw
         self.calib_path = calib_path
-        self.w = wire.FrameWriter(hw.port)
+        self.out = OutQueue(hw.port, _OUT_BYTES)
+        self.w = wire.FrameWriter(self.out)
         self.lines = wire.LineReader()
         n = hw.holes * hw.per_hole
         self.n_sensors = n
@@ -49,8 +86,9 @@ class App:
         self.mux = hw.mux
         t = hw.thresholds
         self.scanner = from_thresholds(hw.holes, hw.per_hole, t)
-        self.cal_max_offset = t.get("cal_max_offset", 6000)
-        zeros = calib.load(calib_path, n)
+        self.cal_limits = (t.get("cal_max_offset", 3000), t.get("cal_zero_low", 25000),
+                           t.get("cal_zero_high", 35500))
+        zeros = _load_zeros(calib_path, n)
         if zeros is not None:
             self.scanner.set_zero(zeros)
         self.calibrated = zeros is not None
@@ -75,6 +113,12 @@ class App:
         self._btn_raw = 0
         self._btn_since = 0
         self.wdt = None
+        # how the loop keeps up, since the last heartbeat
+        self.late_ms = 0  # worst lateness of a scan
+        self._per_sum = 0  # busy time of the scan periods that ended (us), their count and worst
+        self._per_n = 0
+        self._per_max = 0
+        self._period_us = 0  # busy time of the scan period under way
         now = time.ticks_ms()
         self._next_scan = now
         self._next_rfid = now
@@ -83,23 +127,7 @@ class App:
     # ---- frames -------------------------------------------------------------------------
 
     def send_hello(self):
-        w = self.w
-        w.begin(b"HELLO")
-        w.arg(b"fw=")
-        w.raw(FW_VERSION.encode())
-        w.kv(b"proto", wire.PROTO_VERSION)
-        w.arg(b"board=")
-        w.raw(self.hw.board_id)
-        w.kv(b"holes", self.hw.holes)
-        w.arg(b"caps=hall,rfid,led,buzzer,button")
-        w.arg(b"rfid=")
-        if self.rfid_version < 0:
-            w.raw(b"none")
-        else:
-            w.hex(self.rfid_version, 2)
-        w.arg(b"reset=")
-        w.raw(self.hw.reset_cause)
-        w.end()
+        _seldom().hello(self)
 
     def send_snapshot(self):
         w = self.w
@@ -169,25 +197,16 @@ class App:
         w.kv(b"rfe", self.cards.errors)
         w.kv(b"rfr", self.cards.reinits)
         w.kv(b"flt", self.faults)
+        w.kv(b"late", self.late_ms)
+        n = self._per_n
+        w.kv(b"tscan", (self._per_sum + n // 2) // n if n else 0)
+        w.kv(b"tmax", self._per_max)
+        w.kv(b"odrop", self.out.dropped)
         w.end()
-
-    def send_raw(self):
-        w = self.w
-        per = self.hw.per_hole
-        for h in range(self.hw.holes):
-            w.begin(b"RAW")
-            w.arg_int(h + 1)
-            w.arg(b"")
-            for p in range(per):
-                if p:
-                    w.raw(b",")
-                w.int(self.levels[h * per + p])
-            w.arg(b"")
-            for p in range(per):
-                if p:
-                    w.raw(b",")
-                w.int(self.scanner.zero[h * per + p])
-            w.end()
+        self.late_ms = 0
+        self._per_sum = 0
+        self._per_n = 0
+        self._per_max = 0
 
     def fault(self, kind, where, text):
         """FAULT <kind> <where> <text>; kind/where/text are bytes."""
@@ -228,20 +247,8 @@ class App:
     # ---- the loop -----------------------------------------------------------------------
 
     def boot(self):
-        try:
-            self.reader.init()
-            self.rfid_version = self.reader.version
-        except OSError as e:
-            self.rfid_ok = False
-            self.fault(b"rfid", b"reader", _clean(str(e)).encode())
-        self.send_hello()
-        # settle the scanner on the current picture before the first snapshot, so the board
-        # reports what is in the holes now rather than all-empty
-        start = time.ticks_ms()
-        while time.ticks_diff(time.ticks_ms(), start) < self.scanner.debounce_ms + 2 * SCAN_MS:
-            self.scan_cycle(time.ticks_ms(), quiet=True)
-            time.sleep_ms(SCAN_MS)
-        self.send_snapshot()
+        """Start the reader, say HELLO, settle the scanner on what is in the holes, SNAP."""
+        _seldom().boot(self)
 
     def scan_cycle(self, now, quiet=False):
         """One sensor scan: read, classify, debounce, report. Allocates nothing."""
@@ -282,8 +289,11 @@ class App:
         w.end()
 
     def poll_rfid(self):
+        """One exchange with the RFID field (a read takes a few, one per pass of the loop)."""
         cw = self.cards
-        ev = cw.poll()
+        ev = cw.step()
+        if ev == BUSY:
+            return
         if ev == ARRIVED or ev == LEFT:
             w = self.w
             w.begin(b"CARD")
@@ -321,6 +331,12 @@ class App:
             c = port.read_byte()
             if c < 0:
                 return
+            if c == _CTRL_C:
+                if lines.at_start():
+                    raise KeyboardInterrupt  # deliberate: mpremote sends \r\x03
+                lines.drop()  # line noise inside a line: drop the line, count it
+                self.bad += 1
+                continue
             if lines.feed(c):
                 self._line(lines.buf, lines.n)
 
@@ -337,57 +353,24 @@ class App:
             self.reply_err(seq, cmd, str(e))
 
     def command(self, seq, cmd, args):
-        now = time.ticks_ms()
-        if cmd == "HELLO":
-            self.send_hello()
-        elif cmd == "SNAP":
+        """Carry out a host command: the ones a game sends all the time here, the rest
+        (HELLO, RAW, CAL, SET, ECHO, REBOOT) by the seldom module, loaded for them."""
+        if cmd == "SNAP":
             self.send_snapshot()
-        elif cmd == "RAW":
-            self.send_raw()
-            self.reply_ok(seq, cmd)
-        elif cmd == "CAL":
-            sc = self.scanner
-            self.cal = calib.Calibrator(
-                self.n_sensors, _CAL_SAMPLES, self.cal_max_offset, sc.per_hole, sc.rail_low, sc.rail_high
-            )
-            self.cal_seq = seq
         elif cmd == "LED":
             if not args:
                 raise ValueError("LED needs a colour rrggbb")
             r, g, b = parse_rgb(args[0])
             ms = int(args[1]) if len(args) > 1 else 0
-            self.feedback.set_led(r, g, b, ms, now)
+            self.feedback.set_led(r, g, b, ms, time.ticks_ms())
             self.reply_ok(seq, cmd)
         elif cmd == "BEEP":
             if not args:
                 raise ValueError("BEEP needs a pattern hz:ms,...")
-            self.feedback.beep(parse_pattern(args[0]), now)
+            self.feedback.beep(parse_pattern(args[0]), time.ticks_ms())
             self.reply_ok(seq, cmd)
-        elif cmd == "SET":
-            for a in args:
-                key, _, val = a.partition("=")
-                if key == "debounce":
-                    ms = int(val)
-                    if ms < _DEBOUNCE_MIN or ms > _DEBOUNCE_MAX:
-                        raise ValueError("debounce %d ms out of %d..%d" % (ms, _DEBOUNCE_MIN, _DEBOUNCE_MAX))
-                    self.scanner.set_debounce(ms)
-                else:
-                    raise ValueError("unknown setting %s" % key)
-            self.reply_ok(seq, cmd)
-        elif cmd == "ECHO":
-            w = self.w
-            w.begin(b"ECHO")
-            w.arg(b"")
-            w.hex(seq, 4)
-            for a in args:
-                w.arg(a.encode())
-            w.end()
-        elif cmd == "REBOOT":
-            self.reply_ok(seq, cmd)
-            time.sleep_ms(20)
-            self.hw.reset()
         else:
-            self.reply_err(seq, cmd, "unknown command")
+            _seldom().command(self, seq, cmd, args)
 
     def _calibrate_step(self):
         cal = self.cal
@@ -397,35 +380,41 @@ class App:
         if not cal.done():
             return
         self.cal = None
-        zeros = array("H", [0] * self.n_sensors)
         try:
-            cal.result(zeros)
-        except ValueError as e:
-            self.reply_err(self.cal_seq, "CAL", str(e))
-            return
-        try:
-            calib.save(self.calib_path, zeros)
-        except OSError as e:
-            self.reply_err(self.cal_seq, "CAL", "cannot write %s: %s" % (self.calib_path, e))
-            return
-        self.scanner.set_zero(zeros)
-        self.calibrated = True
-        self.reply_ok(self.cal_seq, "CAL", "sensors=%d" % self.n_sensors)
+            _seldom().calibrated(self, cal)
+        finally:
+            _forget("calib")
 
     def step(self, now):
-        """One pass of the loop at time `now`: whatever is due, then the host and feedback."""
+        """One pass of the loop at time `now`: the scan if due, the host, the button, one RFID
+        exchange if a read is due or under way, the heartbeat, feedback, output as the FIFO
+        drains, the watchdog."""
+        t0 = time.ticks_us()
         if time.ticks_diff(now, self._next_scan) >= 0:
+            late = time.ticks_diff(now, self._next_scan)
+            if late > self.late_ms:
+                self.late_ms = late
+            p = self._period_us  # the scan period that ends here
+            self._per_sum += p
+            self._per_n += 1
+            if p > self._per_max:
+                self._per_max = p
+            self._period_us = 0
             self.scan_cycle(now)
             self._next_scan = time.ticks_add(self._next_scan, SCAN_MS)
             if time.ticks_diff(now, self._next_scan) > 5 * SCAN_MS:
                 self._next_scan = time.ticks_add(now, SCAN_MS)  # fell far behind: no burst
         self.poll_host()
         self.poll_button(now)
-        if time.ticks_diff(now, self._next_rfid) >= 0:
-            self.poll_rfid()
-            self._next_rfid = time.ticks_add(self._next_rfid, RFID_MS)
-            if time.ticks_diff(now, self._next_rfid) > RFID_MS:
-                self._next_rfid = time.ticks_add(now, RFID_MS)
+        # one RFID exchange, if a read is due or under way and it fits before the next scan
+        if time.ticks_diff(self._next_scan, time.ticks_ms()) >= _RFID_SLOT_MS:
+            if self.cards.reading:
+                self.poll_rfid()
+            elif time.ticks_diff(now, self._next_rfid) >= 0:
+                self._next_rfid = time.ticks_add(self._next_rfid, RFID_MS)
+                if time.ticks_diff(now, self._next_rfid) > RFID_MS:
+                    self._next_rfid = time.ticks_add(now, RFID_MS)
+                self.poll_rfid()
         if time.ticks_diff(now, self._next_hb) >= 0:
             self.sps = self.scans - self._scans_at_hb
             self._scans_at_hb = self.scans
@@ -434,8 +423,13 @@ class App:
             if time.ticks_diff(now, self._next_hb) > HB_MS:
                 self._next_hb = time.ticks_add(now, HB_MS)
         self.feedback.update(now)
+        if "seldom" in sys.modules:
+            _forget("seldom")  # loaded for a seldom command: let it go
+        t1 = time.ticks_us()
+        self.out.pump(t1)
         if self.wdt is not None:
             self.wdt.feed()
+        self._period_us += time.ticks_diff(time.ticks_us(), t0)
 
     def loop(self, until=None):
         """Run steps at the scan rate until an exception (or until() is true, for tests)."""
@@ -446,30 +440,50 @@ class App:
         while until is None or not until():
             self.step(time.ticks_ms())
             wait = time.ticks_diff(self._next_scan, time.ticks_ms())
+            if self.cards.reading and wait >= _RFID_SLOT_MS:
+                wait = 0  # the read's next exchange at once, while it fits before the scan
+            elif self.out.queued and wait > _SLEEP_MAX_MS:
+                wait = _SLEEP_MAX_MS  # the FIFO drains 23 bytes in 2 ms
             if wait > 0:
                 time.sleep_ms(wait)
 
-    def report(self, e):
-        """An exception in the loop becomes a FAULT frame; reporting itself must never fail."""
+    def report(self, e, where=b"loop"):
+        """An exception becomes a FAULT frame; reporting itself must never fail."""
         try:
-            self.fault(b"exc", b"loop", _clean("%s: %s" % (type(e).__name__, e)).encode())
+            self.fault(b"exc", where, _clean("%s: %s" % (type(e).__name__, e)).encode())
         except Exception:  # noqa: BLE001 - a failing report must not kill the board
             pass
 
     def run(self, until=None):
-        """Boot, then loop for ever; a fault is reported and the loop starts again."""
+        """Boot, then loop for ever; a fault is reported and the loop starts again.
+
+        Ctrl-C leaves (KeyboardInterrupt, see the top of this file). Whatever ends run() (Ctrl-C
+        while booting, while the loop runs or during the pause after a fault, SystemExit, a
+        MemoryError that escapes), the watchdog goes back to its timer and Ctrl-C to
+        MicroPython, so a board left at the REPL is never reset under mpremote 8 s later.
+        """
         self.wdt = self.hw.watchdog()
-        self.boot()
-        while until is None or not until():
+        try:
+            micropython.kbd_intr(-1)
             try:
-                self.loop(until)
-            except KeyboardInterrupt:
+                self.boot()
+            except Exception as e:  # noqa: BLE001 - reported; the loop still runs
+                self.report(e, b"boot")
+            while until is None or not until():
+                try:
+                    self.loop(until)
+                except KeyboardInterrupt:
+                    raise
+                except Exception as e:  # noqa: BLE001 - every fault is reported, then the loop restarts
+                    self.report(e)
+                    time.sleep_ms(100)
+        finally:
+            micropython.kbd_intr(_CTRL_C)
+            try:
                 self.feedback.off()
-                self.hw.release_watchdog()  # a timer feeds it while the REPL is in charge
-                raise
-            except Exception as e:  # noqa: BLE001 - every fault is reported, then the loop restarts
-                self.report(e)
-                time.sleep_ms(100)
+            except Exception:  # noqa: BLE001 - the watchdog below matters more
+                pass
+            self.hw.release_watchdog()  # a timer feeds it while the REPL is in charge
 
 
 def _clean(text):

@@ -1,13 +1,20 @@
 # Hall sensor zero calibration and its file on the board's flash.
 #
-# With the board empty, every sensor reads its quiescent level (about mid-scale, 32768, give or
-# take the sensor's offset). Calibrator averages a number of scans into per-sensor zeros and
-# refuses the result when a sensor is railed (wiring), unsteady (something moved, or a floating
-# input) or too far from mid-scale (a magnet nearby: a pair was left in a hole).
+# With the board empty, every sensor reads its quiescent level. That level is not mid-scale:
+# the ESP32's read_u16 is the raw ADC reading scaled, uncalibrated, and at 11 dB a sensor at
+# rest (1.59..1.71 V) reads anywhere from about 26,300 to 34,300 counts depending on the chip's
+# ADC reference (1000..1200 mV). All sensors of a board share that chip, so each one is judged
+# against the board's own median: Calibrator averages a number of scans into per-sensor zeros
+# and refuses the result when a sensor is railed (wiring), unsteady (something moved, or a
+# floating input), more than cal_max_offset from the board's median (a magnet nearby: a pair was
+# left in a hole), or when the median itself lies outside zero_low..zero_high, where a sensor at
+# rest reads on any ESP32 (most holes hold a pair, or the sensors are unpowered).
+# hardware/pinmap.json's thresholds carry the limits; upref.hardware.magnetics checks them.
 #
 # The zeros are stored as a JSON list of ints, written atomically (path + ".tmp", then rename),
 # so a reset in the middle of a save leaves the previous file intact. Runs on MicroPython and
-# CPython; not used in the scan loop, so it may allocate.
+# CPython; not used in the scan loop, so it may allocate. The firmware loads this module only
+# to read the zeros at boot and to calibrate, and lets it go afterwards.
 
 from array import array
 import os
@@ -18,19 +25,18 @@ except ImportError:  # very old MicroPython
     import ujson as json  # type: ignore
 
 PATH = "/hall_zero.json"
-MID_SCALE = 32768
 _MAX_SAMPLES = 32767  # keeps the per-sensor sums within 31 bits
 
 
 class Calibrator:
-    """Calibrator(n_sensors, samples=32, cal_max_offset=6000, per_hole=4, rail_low=1500,
-    rail_high=64000)
+    """Calibrator(n_sensors, samples=32, cal_max_offset=3000, per_hole=4, rail_low=1500,
+    rail_high=64000, zero_low=25000, zero_high=35500)
 
     add(levels) once per scan until done(), then result(zero_out).
     """
 
-    def __init__(self, n_sensors, samples=32, cal_max_offset=6000, per_hole=4, rail_low=1500,
-                 rail_high=64000):
+    def __init__(self, n_sensors, samples=32, cal_max_offset=3000, per_hole=4, rail_low=1500,
+                 rail_high=64000, zero_low=25000, zero_high=35500):
         if n_sensors < 1:
             raise ValueError("invalid sensor count: %d" % n_sensors)
         if samples < 1 or samples > _MAX_SAMPLES:
@@ -39,12 +45,16 @@ class Calibrator:
             raise ValueError("invalid calibration offset limit: %d" % cal_max_offset)
         if per_hole < 1:
             raise ValueError("invalid sensors per hole: %d" % per_hole)
+        if not 0 <= zero_low < zero_high <= 65535:
+            raise ValueError("invalid zero window: %d..%d" % (zero_low, zero_high))
         self.n_sensors = n_sensors
         self.samples = samples
         self.cal_max_offset = cal_max_offset
         self.per_hole = per_hole
         self.rail_low = rail_low
         self.rail_high = rail_high
+        self.zero_low = zero_low
+        self.zero_high = zero_high
         self._sum = array("l", [0] * n_sensors)
         self._min = array("H", [65535] * n_sensors)
         self._max = array("H", [0] * n_sensors)
@@ -97,7 +107,8 @@ class Calibrator:
         """Write the averaged zeros into zero_out (n_sensors entries) and return it.
 
         Raises ValueError naming the hole and sensor (1-based) when a sensor is railed, unsteady
-        or more than cal_max_offset from mid-scale; zero_out is then left untouched.
+        or more than cal_max_offset from the board's median, or when that median is outside
+        zero_low..zero_high; zero_out is then left untouched.
         """
         n = self.n_sensors
         if self.count < self.samples:
@@ -120,17 +131,24 @@ class Calibrator:
                     "hole %d sensor %d is unsteady (%d..%d): keep the board still and empty, "
                     "check its wiring and calibrate again" % (hole, pos, self._min[k], self._max[k])
                 )
+        ranked = sorted(avg)
+        mid = ranked[(n - 1) // 2] if n % 2 else (ranked[n // 2 - 1] + ranked[n // 2] + 1) // 2
+        if mid < self.zero_low or mid > self.zero_high:
+            raise ValueError(
+                "the sensors' median reads %d, outside %d..%d where sensors at rest read on any "
+                "ESP32: take the pair out of every hole and calibrate again; if every hole is "
+                "empty, check the sensors' 3.3 V supply" % (mid, self.zero_low, self.zero_high))
         bad = []
         for k in range(n):
-            off = avg[k] - MID_SCALE
+            off = avg[k] - mid
             if off > lim or off < -lim:
                 bad.append(k)
         if bad:
             k = bad[0]
             hole, pos = self._where(k)
-            off = avg[k] - MID_SCALE
-            msg = "hole %d sensor %d reads %d, %d from mid-scale: remove the pair from hole %d" % (
-                hole, pos, avg[k], off if off > 0 else -off, hole)
+            off = avg[k] - mid
+            msg = "hole %d sensor %d reads %d, %d from the board's median %d: remove the pair from hole %d" % (
+                hole, pos, avg[k], off if off > 0 else -off, mid, hole)
             others = []
             for j in bad:
                 h = self._where(j)[0]

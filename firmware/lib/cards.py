@@ -1,10 +1,12 @@
 # Card arrival and departure from an RFID reader polled about ten times a second.
 #
-# Pure logic, no `import machine`: the reader is anything with read_uid(buf) -> length (0 when
-# no card answers, OSError on a fault) and init() (the MFRC522 driver in drivers/mfrc522).
+# Pure logic, no `import machine`: the reader is anything with read_start(), read_step(buf) ->
+# BUSY (-1) while a read goes on, else a length (0 when no card answers), OSError on a fault, and
+# init(wait_ms) (the MFRC522 driver in drivers/mfrc522).
 #
 #   watcher = CardWatcher(reader)
-#   ev = watcher.poll()          # ARRIVED, LEFT or NONE
+#   ev = watcher.poll()          # a whole read: ARRIVED, LEFT or NONE
+#   ev = watcher.step()          # one exchange of it: BUSY until the read is over, then as poll()
 #   watcher.uid[:watcher.uid_len] is the card that arrived, lies there, or just left.
 
 from micropython import const
@@ -12,6 +14,8 @@ from micropython import const
 NONE = const(0)
 ARRIVED = const(1)
 LEFT = const(2)
+BUSY = const(-1)
+_REINIT_WAIT_MS = const(3)  # a re-init from the main loop waits this long for the chip at most
 
 
 class CardWatcher:
@@ -41,14 +45,31 @@ class CardWatcher:
         self._buf = bytearray(10)
         self._misses = 0
         self._error_run = 0
+        self.reading = False  # a read is under way (step() continues it)
 
     def poll(self):
-        """Read the field once. Returns ARRIVED, LEFT or NONE."""
+        """Read the field once, all at once. Returns ARRIVED, LEFT or NONE."""
+        while True:
+            ev = self.step()
+            if ev != BUSY:
+                return ev
+
+    def step(self):
+        """One exchange with the field: starts a read if none is under way. Returns BUSY while
+        the read goes on, then ARRIVED, LEFT or NONE."""
+        r = self._reader
         try:
-            n = self._reader.read_uid(self._buf)
+            if not self.reading:
+                r.read_start()
+                self.reading = True
+            n = r.read_step(self._buf)
         except OSError as e:
+            self.reading = False
             self._fault(e)
             return NONE
+        if n == BUSY:
+            return BUSY
+        self.reading = False
         self._error_run = 0
         self.ok = True
         if n == 0:
@@ -97,7 +118,7 @@ class CardWatcher:
         self._error_run = 0
         self.reinits += 1
         try:
-            self._reader.init()
+            self._reader.init(_REINIT_WAIT_MS)
         except OSError as e2:
             self.errors += 1
             self.last_error = "re-init failed: " + str(e2)

@@ -13,8 +13,14 @@
 #
 # Holes. code = sum(trit[p] * 3**p), trit 0 none / 1 north / 2 south, p = position - 1; 0 is an
 # empty hole, per_hole 4 gives 0..80. The code seen by the latest update is the hole's candidate;
-# it is reported (codes[h], and h listed in changed[]) once it has been unchanged for at least
-# debounce_ms, so a pair on its way in (1, then 2, then 3 magnets) never shows a passing code.
+# it is reported (codes[h], and h listed in changed[]) once it has been unchanged for long
+# enough, so a pair on its way in (1, then 2, then 3 magnets) never shows a passing code:
+#   * a code with no magnet, or with exactly `magnets` of them (every mole end carries three:
+#     hardware/codes.json), after settle_ms. Such a code cannot be a passing one: a pair going in
+#     or out passes only through codes with fewer magnets (a subset of its end's), and crosstalk
+#     and noise stay below `on` at an empty position (hardware/pinmap.json's margins), so three
+#     magnets read means the end is seated;
+#   * any other code (a pair on its way, a lost or a stray magnet) after debounce_ms.
 # A hole whose candidate changes and then has no stable period of debounce_ms for unstable_ms
 # gets a hole fault ("never settles"), cleared when a candidate is finally stable.
 # While any sensor of a hole is faulted the hole is frozen: it keeps its last reported code
@@ -54,8 +60,8 @@ _MAX_PER_HOLE = const(5)  # 3**5 - 1 = 242 still fits array('B')
 
 
 class HoleScanner:
-    """HoleScanner(n_holes, per_hole=4, on=5000, off=3500, rail_low=1500, rail_high=64000,
-    max_delta=24000, debounce_ms=30, unstable_ms=1500)
+    """HoleScanner(n_holes, per_hole=4, on=4500, off=3500, rail_low=1500, rail_high=64000,
+    max_delta=24000, debounce_ms=30, unstable_ms=1500, settle_ms=10, magnets=3)
 
     Public state (read it, do not replace it):
       zero           array('H') per-sensor zero levels (default 32768); set with set_zero()
@@ -69,8 +75,8 @@ class HoleScanner:
       hole_fault     array('B') per-hole current fault reason, 0 = healthy
     """
 
-    def __init__(self, n_holes, per_hole=4, on=5000, off=3500, rail_low=1500, rail_high=64000,
-                 max_delta=24000, debounce_ms=30, unstable_ms=1500):
+    def __init__(self, n_holes, per_hole=4, on=4500, off=3500, rail_low=1500, rail_high=64000,
+                 max_delta=24000, debounce_ms=30, unstable_ms=1500, settle_ms=10, magnets=3):
         if n_holes < 1 or n_holes > 255:
             raise ValueError("invalid hole count: %d" % n_holes)
         if per_hole < 1 or per_hole > _MAX_PER_HOLE:
@@ -82,6 +88,8 @@ class HoleScanner:
             raise ValueError("invalid rails: %d..%d" % (rail_low, rail_high))
         if unstable_ms < 1:
             raise ValueError("invalid unstable time: %d ms" % unstable_ms)
+        if settle_ms < 0 or magnets < 0 or magnets > per_hole:
+            raise ValueError("invalid settle time %d ms or magnet count %d" % (settle_ms, magnets))
         n = n_holes * per_hole
         self.n_holes = n_holes
         self.per_hole = per_hole
@@ -93,6 +101,8 @@ class HoleScanner:
         self.max_delta = max_delta
         self.unstable_ms = unstable_ms
         self.debounce_ms = 0
+        self.settle_ms = settle_ms
+        self.magnets = magnets
         self.set_debounce(debounce_ms)
 
         self.zero = array("H", [MID_SCALE] * n)
@@ -144,6 +154,10 @@ class HoleScanner:
         rail_high = self.rail_high
         max_delta = self.max_delta
         debounce = self.debounce_ms
+        settle = self.settle_ms
+        if settle > debounce:
+            settle = debounce
+        full = self.magnets
         unstable = self.unstable_ms
         zero = self.zero
         state = self.state
@@ -162,6 +176,7 @@ class HoleScanner:
         for h in range(self.n_holes):
             base = h * per
             code = 0
+            seen = 0  # magnets read in this hole
             frozen = False
             k = base + per - 1
             while k >= base:
@@ -208,7 +223,10 @@ class HoleScanner:
                         elif d > -off:
                             st = NORTH if d >= on else NONE
                         state[k] = st
-                code = code * 3 + state[k]
+                st = state[k]
+                if st:
+                    seen += 1
+                code = code * 3 + st
                 k -= 1
 
             if frozen:
@@ -223,7 +241,7 @@ class HoleScanner:
                     busy[h] = now_ms
             elif quiet[h]:
                 continue
-            if ticks_diff(now_ms, since[h]) >= debounce:
+            if ticks_diff(now_ms, since[h]) >= (settle if seen == 0 or seen == full else debounce):
                 quiet[h] = 1
                 if code != codes[h]:
                     codes[h] = code
@@ -272,11 +290,13 @@ def from_thresholds(n_holes, per_hole, t):
     return HoleScanner(
         n_holes,
         per_hole,
-        t.get("on", 5000),
+        t.get("on", 4500),
         t.get("off", 3500),
         t.get("rail_low", 1500),
         t.get("rail_high", 64000),
         t.get("max_delta", 24000),
         t.get("debounce_ms", 30),
         t.get("unstable_ms", 1500),
+        t.get("settle_ms", 10),
+        t.get("magnets", 3),
     )

@@ -278,6 +278,16 @@ class LineReader:
         self._skipping = False
         self.overlong = 0
 
+    def at_start(self):
+        """True when nothing of a line has come since the last line end (or ever)."""
+        return self.ready or (self.n == 0 and not self._skipping)
+
+    def drop(self):
+        """Drop the line being received: what follows is skipped up to its line end."""
+        self.n = 0
+        self.ready = False
+        self._skipping = True
+
     def feed(self, c):
         if self.ready:
             self.n = 0

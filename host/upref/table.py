@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable
 
 from upref.board.codes import CodeTable
 from upref.board.model import BoardModel
-from upref.link.connection import BoardReset, Link, Offline, Online, Resynced
+from upref.link.connection import BoardReset, Link, Offline, Online, Recovered, Resynced
 from upref.link.errors import LinkError
 from upref.referee.base import Referee, Reply
 from upref.referee.feedback import Feedback
@@ -42,12 +43,17 @@ class Table:
         *,
         clock: Callable[[], float] = time.time,
         on_reply: Callable[[Input, Reply], None] | None = None,
+        on_notice: Callable[[str], None] | None = None,
     ) -> None:
         self.link = link
         self.referee = referee
         self.model = BoardModel(codes)
         self.clock = clock
         self.on_reply = on_reply
+        # the link's one-line notices (a board restarted from its prompt): to stderr by default,
+        # which Rich's live scoreboard shows above itself
+        self.on_notice = on_notice or (lambda text: print(f"upref: {text}", file=sys.stderr))
+        self.notices: list[str] = []
         self.replies: list[tuple[Input, Reply]] = []
         self.synced = False
         self._last_tick = 0.0
@@ -118,6 +124,9 @@ class Table:
             self.send(BoardOnline(True, self.clock()))
         elif isinstance(item, BoardReset):
             pass  # the snapshot that follows brings any change as observations
+        elif isinstance(item, Recovered):
+            self.notices.append(item.text)
+            self.on_notice(item.text)
 
     def _maybe_tick(self) -> None:
         if not self.referee.wants_time():

@@ -89,9 +89,10 @@ def test_a_firmware_that_never_switches_the_sensors_on_sees_none_of_them(
 ) -> None:
     main = tmp_path / "main_unpowered.py"
     main.write_text(
-        "import app\nimport board\nfrom hallmux import HallMux\n\n"
+        "import app\nimport board\nimport json\nfrom hallmux import HallMux\n\n"
         "b = board.Board()\n"
-        "b.mux = HallMux(b.mux_adcs, b.mux_select, b.channels, b.settle_us)  # no power_pins\n"
+        "channels = [tuple(c) for c in json.load(open('pinmap.json'))['hall']['channels']]\n"
+        "b.mux = HallMux(b.mux_adcs, b.mux_select, channels, b.settle_us)  # no power_pins\n"
         "app.App(b).run()\n",
         encoding="utf-8",
     )

@@ -10,6 +10,7 @@ from rich.console import Console
 from upref.commands import doctor, selftest
 from upref.commands.selftest import Step
 from upref.link.connection import Link
+from upref.sim import physics
 from upref.sim.server import SimBoard
 
 SETTLE = 0.12  # the simulated hand is steady: a shorter wait for a settled code
@@ -57,13 +58,16 @@ def test_every_hole_and_every_code_of_the_cover_set_reads_right(make_board) -> N
     ]
     assert all(r.code == r.expected_code for r in report.readings)
     assert len(report.sensors) == 40 and {s.verdict for s in report.sensors} == {"ok"}
-    # each sensor saw N, S and nothing, and its raw level says so too
+    # each sensor saw N, S and nothing, and its raw level says so too, against the pin map's
+    # thresholds: a magnet at least `on` from its zero, an empty position less than `off` (the
+    # hardware's margins: at most ~2,550 of crosstalk there, 6 sigma of the noise below `off`)
+    t = physics.load_thresholds()
     for r in report.readings:
         assert len(r.levels) == 4, r
         for p, m in enumerate(r.expected):
             d = r.delta(p)
             assert d is not None
-            assert (d >= 5000) if m == "N" else (d <= -5000) if m == "S" else abs(d) < 3500, (r, p)
+            assert (d >= t["on"]) if m == "N" else (d <= -t["on"]) if m == "S" else abs(d) < t["off"], (r, p)
     for h in range(1, 11):
         for e in cover:
             assert f"hole {h}, {e.pair} " in text and f"ok (code {e.code} {e.magnets})" in text

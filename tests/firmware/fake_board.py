@@ -8,6 +8,7 @@ from fake_hall import Sensors, pinmap
 from hallmux import HallMux
 
 _HALL = None
+UID7_FOR_ALLOC = bytes([0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66])
 
 
 def hall():
@@ -21,10 +22,14 @@ def hall():
 
 
 class FakePort:
+    """The USB port: input the test scripts, output kept in a preallocated buffer (writing
+    allocates nothing, so a test can lock the heap around the board's loop)."""
+
     def __init__(self):
         self.inbox = bytearray()
         self._pos = 0
-        self.out = bytearray()
+        self._out = bytearray(4096)
+        self._n = 0
 
     def read_byte(self):
         if self._pos >= len(self.inbox):
@@ -33,8 +38,16 @@ class FakePort:
         self._pos += 1
         return c
 
-    def write(self, buf, n=-1):
-        self.out.extend(buf if n < 0 else buf[:n])
+    def write(self, buf, off=0, n=-1):
+        if n < 0:
+            n = len(buf) - off
+        out = self._out
+        j = self._n
+        if j + n > len(out):
+            raise ValueError("FakePort output full: read it with frames()")
+        for i in range(n):
+            out[j + i] = buf[off + i]
+        self._n = j + n
 
     def send(self, seq, ftype, args=()):
         """Queue a host command, framed as the host frames it."""
@@ -57,7 +70,7 @@ class FakePort:
     def frames(self):
         """Every frame written so far as (type, args), checked; clears the output."""
         got = []
-        for line in bytes(self.out).split(b"\r\n"):
+        for line in bytes(self._out[:self._n]).split(b"\r\n"):
             if not line:
                 continue
             buf = bytearray(line)
@@ -66,25 +79,41 @@ class FakePort:
                 raise AssertionError("board wrote a bad frame: %r" % line)
             _, ftype, args = wire.split(buf, star)
             got.append((ftype, args))
-        self.out = bytearray()
+        self._n = 0
         return got
 
 
 class FakeReader:
-    """The MFRC522 driver's interface as CardWatcher uses it: init(), version, read_uid()."""
+    """The MFRC522 driver's interface as CardWatcher uses it: init(wait_ms), version,
+    read_start() and read_step() (a read with a card in the field takes `steps` steps)."""
 
     def __init__(self):
         self.version = 0x92
         self.field = []
         self.inits = 0
+        self.steps = 3
+        self._left = 0
 
     def set_field(self, uids):
         self.field = list(uids)
 
-    def init(self):
+    def init(self, wait_ms=50):
         self.inits += 1
         if self.version in (0x00, 0xFF):
             raise OSError("MFRC522 not answering: VersionReg=0x%02X" % self.version)
+
+    def read_start(self):
+        self._left = self.steps
+
+    def read_step(self, into):
+        if self.version in (0x00, 0xFF):
+            raise OSError("MFRC522 not answering")
+        if not self.field:
+            return 0
+        self._left -= 1
+        if self._left > 0:
+            return -1
+        return self.read_uid(into)
 
     def read_uid(self, into):
         if self.version in (0x00, 0xFF):

@@ -13,14 +13,22 @@ B = b"\xca\xfe\xba\xbe"
 
 
 class ScriptedReader:
-    """A reader whose read_uid answers from a script: bytes = that card, None = no card,
-    an OSError instance = raise it. init() raises while init_error is set."""
+    """A reader whose reads answer from a script: bytes = that card, None = no card,
+    an OSError instance = raise it. init() raises while init_error is set. A read is one
+    read_start() and one read_step() (the real driver's steps are tested with it below)."""
 
     def __init__(self, script=()):
         self.script = list(script)
         self.current = None  # answer when the script has run out
         self.inits = 0
         self.init_error = None
+        self.init_waits = []
+
+    def read_start(self):
+        pass
+
+    def read_step(self, into):
+        return self.read_uid(into)
 
     def read_uid(self, into):
         answer = self.script.pop(0) if self.script else self.current
@@ -32,8 +40,9 @@ class ScriptedReader:
             into[i] = answer[i]
         return len(answer)
 
-    def init(self):
+    def init(self, wait_ms=50):
         self.inits += 1
+        self.init_waits.append(wait_ms)
         if self.init_error is not None:
             raise self.init_error
 

@@ -8,7 +8,7 @@ from fake_hall import pinmap
 from holes import HOLE, RAIL_HIGH, RAIL_LOW, RANGE, SENSOR, UNSTABLE, HoleScanner
 
 MID = 32768
-MAG = 11000  # a magnet right over a sensor: 9000..14000
+MAG = 11000  # a magnet right over a sensor: 7,750..14,300 (hardware/pinmap.json's margins)
 
 
 def _levels(n_holes=3):
@@ -82,12 +82,12 @@ def test_hysteresis_holds_between_off_and_on():
     hs = HoleScanner(1, debounce_ms=0)
     lv = _levels(1)
     steps = (
-        (MID + 4900, 0),  # below on: stays none
-        (MID + 5000, 1),  # on: north
+        (MID + 4400, 0),  # below on: stays none
+        (MID + 4500, 1),  # on: north
         (MID + 3600, 1),  # between off and on: holds north
         (MID + 3499, 0),  # below off: none
-        (MID + 4900, 0),  # between again: holds none
-        (MID - 5000, 2),  # south
+        (MID + 4400, 0),  # between again: holds none
+        (MID - 4500, 2),  # south
         (MID - 3600, 2),  # holds south
         (MID + 6000, 1),  # straight across to north
         (MID - 6000, 2),  # and back to south
@@ -118,18 +118,34 @@ def test_each_sensor_classified_against_its_own_zero():
     assert bad
 
 
-def test_code_reported_only_after_debounce():
+def test_a_seated_end_or_an_empty_hole_after_settle_anything_else_after_debounce():
     hs = HoleScanner(3)
+    assert (hs.settle_ms, hs.debounce_ms, hs.magnets) == (10, 30, 3)
     lv = _levels()
-    trits = (1, 0, 2, 2)
+    trits = (1, 0, 2, 2)  # three magnets: a whole end
     _put(lv, 0, trits)
     log = []
     _run(hs, lv, 0, 100, log=log)
-    assert log == [(30, 0, _code(trits))], log
-    _put(lv, 0, (0, 0, 0, 0))
+    assert log == [(10, 0, _code(trits))], log  # seen at 0, stable at 10
+    _put(lv, 0, (0, 0, 0, 0))  # no magnet: the pair is out
     log = []
     _run(hs, lv, 100, 200, log=log)
-    assert log == [(130, 0, 0)], log
+    assert log == [(110, 0, 0)], log
+    _put(lv, 0, (1, 0, 2, 0))  # two magnets: a magnet lost, or a pair half in
+    log = []
+    _run(hs, lv, 200, 300, log=log)
+    assert log == [(230, 0, _code((1, 0, 2, 0)))], log
+    _put(lv, 0, (1, 1, 2, 2))  # four: a stray magnet
+    log = []
+    _run(hs, lv, 300, 400, log=log)
+    assert log == [(330, 0, _code((1, 1, 2, 2)))], log
+    # the settle time never exceeds the debounce window
+    hs = HoleScanner(1, debounce_ms=5, settle_ms=10)
+    lv = _levels(1)
+    _put(lv, 0, trits)
+    log = []
+    _run(hs, lv, 0, 30, step=5, log=log)
+    assert log == [(5, 0, _code(trits))], log
 
 
 def test_pair_on_its_way_in_never_shows_a_passing_code():
@@ -143,13 +159,13 @@ def test_pair_on_its_way_in_never_shows_a_passing_code():
     _run(hs, lv, 10, 20, log=log)
     _put(lv, 2, final)  # all three
     _run(hs, lv, 20, 200, log=log)
-    assert log == [(50, 2, _code(final))], log
+    assert log == [(30, 2, _code(final))], log
     # a one-scan glitch of a settled pair is not reported either
     lv[2 * 4] = MID
     _run(hs, lv, 200, 220, log=log)
     _put(lv, 2, final)
     _run(hs, lv, 220, 400, log=log)
-    assert log == [(50, 2, _code(final))], log
+    assert log == [(30, 2, _code(final))], log
 
 
 def test_railed_sensor_faults_keeps_code_and_clears():
@@ -176,7 +192,7 @@ def test_railed_sensor_faults_keeps_code_and_clears():
     _put(lv, 1, (0, 0, 0, 0))
     log = []
     _run(hs, lv, 1010, 3000, log=log)
-    assert log == [(2500, (SENSOR, 5, 0)), (2530, 1, 0)], log  # last bad reading at 1000
+    assert log == [(2500, (SENSOR, 5, 0)), (2510, 1, 0)], log  # last bad reading at 1000
     assert hs.faulted_sensors() == 0
 
 
@@ -214,8 +230,8 @@ def test_level_too_far_from_zero_is_out_of_range():
 def test_hole_that_never_settles_faults_then_clears():
     hs = HoleScanner(3)
     lv = _levels()
-    a = (1, 1, 1, 0)
-    b = (1, 1, 0, 1)
+    a = (1, 1, 0, 0)  # two magnets each: never a seated end
+    b = (1, 0, 0, 1)
     log = []
     t = 0
     while t < 2000:  # pair rattling: the candidate changes every 20 ms, debounce is 30 ms
@@ -242,10 +258,10 @@ def test_debounce_is_configurable():
     hs.set_debounce(100)
     assert hs.debounce_ms == 100
     lv = _levels(1)
-    _put(lv, 0, (2, 2, 2, 0))
+    _put(lv, 0, (2, 2, 0, 0))
     log = []
     _run(hs, lv, 0, 300, log=log)
-    assert log == [(100, 0, 26)], log
+    assert log == [(100, 0, 8)], log
     hs.set_debounce(0)
     _put(lv, 0, (0, 0, 0, 0))
     hs.update(lv, 300)
@@ -263,7 +279,7 @@ def test_debounce_is_configurable():
 def test_debounce_across_ticks_wraparound():
     hs = HoleScanner(1)
     lv = _levels(1)
-    _put(lv, 0, (1, 0, 1, 2))
+    _put(lv, 0, (1, 0, 1, 0))
     t0 = time.ticks_add(0, -15)  # 15 ms before ticks_ms() wraps to 0
     got = []
     for i in range(6):
@@ -282,6 +298,7 @@ def test_from_config_uses_pinmap_thresholds():
     assert (hs.on, hs.off, hs.rail_low, hs.rail_high, hs.max_delta) == (
         t["on"], t["off"], t["rail_low"], t["rail_high"], t["max_delta"])
     assert hs.debounce_ms == t["debounce_ms"] and hs.unstable_ms == t["unstable_ms"]
+    assert (hs.settle_ms, hs.magnets) == (t["settle_ms"], t["magnets"]) == (10, 3)
     assert len(holes.KIND_WORDS) == 2 and len(holes.REASON_WORDS) == UNSTABLE + 1
 
 

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import queue
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -19,6 +22,7 @@ from fake_serial import BoardFrames, FakeFactory, FakeSerial
 from rich.console import Console
 from upref.commands import doctor, watch
 from upref.link.connection import (
+    RECOVER_KEYS,
     BoardReset,
     Dropped,
     Link,
@@ -27,11 +31,14 @@ from upref.link.connection import (
     LinkTimeout,
     Offline,
     Online,
+    PortBusy,
     PortNotOpen,
     ProtocolMismatch,
+    Recovered,
     Resynced,
 )
 from upref.link.protocol import (
+    HOST_FRAMES,
     Echo,
     Err,
     Heartbeat,
@@ -40,6 +47,7 @@ from upref.link.protocol import (
     Ok,
     RawLevels,
     Snapshot,
+    decode,
     encode_command,
 )
 
@@ -153,10 +161,132 @@ def test_silent_board_times_out_with_advice(fake: FakeSerial) -> None:
     assert "make deploy PORT=fake://" in str(info.value)
 
 
-def test_board_at_the_repl_is_recognised(fake: FakeSerial) -> None:
-    fake.expect(encode_command(0, "HELLO"), b"Traceback (most recent call last):\r\n>>> ")
-    with pytest.raises(LinkTimeout, match="REPL"):
-        Link("fake://", serial_factory=FakeFactory(fake), **{**CALM, "connect_timeout": 0.2})
+def test_a_board_at_its_prompt_that_never_comes_back_is_named_with_its_error(fake: FakeSerial) -> None:
+    fake.expect(encode_command(0, "HELLO"), b"Traceback (most recent call last):\r\n"
+                b'  File "main.py", line 6, in <module>\r\nImportError: no module named \'app\'\r\n'
+                # the REPL ran the link's own HELLO, typed at it: not the firmware's error
+                b">>> @0000 HELLO*1234\r\nTraceback (most recent call last):\r\n"
+                b'  File "<stdin>", line 1\r\nSyntaxError: invalid syntax\r\n>>> ')
+    fake.expect(RECOVER_KEYS, [])  # restarted: Ctrl-C, Ctrl-C, Ctrl-B, Ctrl-D
+    with pytest.raises(LinkTimeout) as info:
+        Link("fake://", serial_factory=FakeFactory(fake), **{**CALM, "connect_timeout": 0.5})
+    msg = str(info.value)
+    assert msg.startswith("the board at fake:// was at its MicroPython prompt "
+                          "(ImportError: no module named 'app') and sent no HELLO"), msg
+    assert "1 soft reset" in msg and "make deploy PORT=fake://" in msg, msg
+    fake.assert_done()
+
+
+def soft_reboot(after: BoardFrames) -> list[bytes]:
+    """What a board at its prompt answers to Ctrl-C, Ctrl-C, Ctrl-B, Ctrl-D: fresh prompts, the
+    banner, the soft reboot, and the firmware's HELLO (its sequence from 0 again)."""
+    return [b"\r\n>>> \r\n>>> \r\nMicroPython v1.29.0 on 2026-08-29; Generic ESP32 module with "
+            b"ESP32\r\nType \"help()\" for more information.\r\n>>> \r\nMPY: soft reboot\r\n",
+            after.hello(reset="soft")]
+
+
+def test_a_board_at_its_prompt_is_restarted_and_the_link_resyncs(
+    fake: FakeSerial, board: BoardFrames
+) -> None:
+    with connect(fake, board) as link:
+        next_of(link, Resynced)
+        # a stray Ctrl-C: the firmware stopped, the REPL printed its traceback and prompt
+        after = BoardFrames()  # the board after its soft reset: sequence from 0 again
+        fake.expect(RECOVER_KEYS, soft_reboot(after))
+        fake.on("SNAP", lambda f: after.snap(holes=HOLES))
+        fake.feed(b"Traceback (most recent call last):\r\n  File \"main.py\", line 6\r\n"
+                  b"KeyboardInterrupt: \r\nMicroPython v1.29.0 on 2026-08-29; Generic ESP32 module"
+                  b" with ESP32\r\nType \"help()\" for more information.\r\n>>> ")
+        notice = next_of(link, Recovered)
+        assert notice.text == "the board had stopped at its prompt (a Ctrl-C reached it); restarted it"
+        assert notice.what == "traceback" and not notice.gave_up
+        assert isinstance(next_of(link, BoardReset).hello, Hello)
+        assert next_of(link, Resynced).reason == "board reset"
+        assert link.counters.recoveries == 1
+        fake.assert_done()
+
+
+def test_the_raw_repl_and_a_bare_prompt_are_recognised(fake: FakeSerial, board: BoardFrames) -> None:
+    with connect(fake, board) as link:
+        next_of(link, Resynced)
+        for text, what, words in (
+            (b"raw REPL; CTRL-B to exit\r\n>", "raw REPL", "left in MicroPython's raw REPL"),
+            (b"\r\n>>> ", "prompt", "had stopped at its prompt"),
+        ):
+            after = BoardFrames()
+            fake.expect(RECOVER_KEYS, soft_reboot(after))
+            fake.on("SNAP", lambda f, a=after: a.snap(holes=HOLES))
+            fake.feed(text)
+            notice = next_of(link, Recovered)
+            assert notice.what == what and words in notice.text, notice
+            next_of(link, Resynced)
+            fake.feed(after.hb())  # the firmware runs: a later stop is a new story
+            sent = [decode(w, HOST_FRAMES) for w in fake.written if w.startswith(b"@")]
+            round_trip(link, fake, after, sent[-1].seq + 1)
+        assert link.counters.recoveries == 2
+
+
+def test_a_board_that_stops_at_its_prompt_after_every_restart_is_left_there(
+    fake: FakeSerial, board: BoardFrames
+) -> None:
+    with connect(fake, board) as link:
+        next_of(link, Resynced)
+        for _ in range(3):
+            after = BoardFrames()
+            # it comes back, says HELLO, and stops again before a single other frame
+            fake.expect(RECOVER_KEYS, [*soft_reboot(after),
+                                       b"Traceback (most recent call last):\r\n"
+                                       b"MemoryError: memory allocation failed\r\n>>> "])
+        fake.feed(b"Traceback (most recent call last):\r\nMemoryError: memory allocation failed\r\n>>> ")
+        for _ in range(3):
+            assert not next_of(link, Recovered).gave_up
+        last = next_of(link, Recovered)
+        assert last.gave_up and link.counters.recoveries == 3
+        assert last.text == (
+            "the board stops at its MicroPython prompt each time it restarts (MemoryError: memory "
+            "allocation failed): its firmware does not start; deploy it again with "
+            "`make deploy PORT=fake://`")
+        assert not [w for w in fake.unexpected if w == RECOVER_KEYS]
+
+
+def test_a_board_at_its_prompt_under_a_deploy_is_left_alone(
+    fake: FakeSerial, board: BoardFrames, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("UPREF_RUNTIME_DIR", str(tmp_path))
+    url = str(tmp_path / "ttyFAKE")
+    Path(url).touch()
+    with connect(fake, board, url=url) as link:
+        next_of(link, Resynced)
+        # another process (a deploy) holds the port's session mark
+        holder = subprocess.Popen(
+            [sys.executable, "-c", "import sys, time\nfrom upref.link import session\n"
+             f"with session.mark({url!r}, 'make deploy'):\n    print('held', flush=True)\n"
+             "    sys.stdin.read()\n"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=dict(os.environ))
+        try:
+            assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+            fake.feed(b"raw REPL; CTRL-B to exit\r\n>")
+            notice = next_of(link, Recovered)
+            assert notice.gave_up and notice.text == (
+                f"the board is at its MicroPython prompt under pid {holder.pid}: make deploy: left alone")
+        finally:
+            holder.communicate("", timeout=10)
+        assert RECOVER_KEYS not in fake.written
+        assert link.counters.recoveries == 0
+
+
+def test_the_port_is_opened_exclusively_and_a_busy_one_is_refused_naming_its_holder(
+    fake: FakeSerial, board: BoardFrames
+) -> None:
+    with connect(fake, board) as link:
+        assert fake.kwargs["exclusive"] is True
+        link.close()
+    busy = serial.SerialException(11, "Could not exclusively lock port /dev/ttyUSB0: "
+                                      "[Errno 11] Resource temporarily unavailable")
+    with pytest.raises(PortBusy) as info:
+        Link("/dev/ttyUSB0", serial_factory=FakeFactory(busy), **CALM)
+    assert str(info.value).startswith(
+        "the board's port is in use by another program: /dev/ttyUSB0 serves one program at a time")
 
 
 def test_port_that_cannot_open() -> None:

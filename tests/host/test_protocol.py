@@ -99,7 +99,9 @@ def test_meaning_of_specific_vectors() -> None:
     assert events["hole 4 now reads code 37"] == p.HoleChanged(4, 37)
     assert events["7-byte tag left"] == p.CardLeft("04A1B2C3D4E5F6")
     assert events["button pressed"] == p.Button(True)
-    assert events["heartbeat"] == p.Heartbeat(12345, 1234, 100, 3, 0, 0, 0, 0)
+    assert events["heartbeat"] == p.Heartbeat(12345, 1234, 100, 3, 0, 0, 0, 0)  # before 0.2
+    assert events["heartbeat with the loop's timing"] == p.Heartbeat(
+        2051, 205, 100, 3, 1, 0, 0, 0, late_ms=1, tscan_us=3480, tmax_us=4760, odrop=0)
     assert events["raw levels of hole 3"] == p.RawLevels(
         3, (32768, 45012, 20011, 32800), (32768, 32770, 32765, 32801)
     )

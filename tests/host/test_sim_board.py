@@ -7,6 +7,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +19,8 @@ import pytest
 import serial
 from serial_helpers import read_until
 from upref.link import protocol
-from upref.sim import control
+from upref.sim import control, physics
+from upref.sim.control import SimControl
 from upref.sim.server import SimBoard, SimError
 
 T = TypeVar("T")
@@ -491,3 +495,67 @@ def test_a_fresh_flash_is_calibrated_for_its_board(rt: Path, fw: Path, tmp_path:
             assert (flash / "pinmap.json").read_bytes() == board.pinmap_path.read_bytes()
     with SimBoard(name="cal", firmware_dir=fw, seed=3, flash_dir=flash, calibrated=False):
         assert not (flash / "calib.json").exists()
+
+
+def _start_sim(rt: Path, *args: str) -> subprocess.Popen[str]:
+    """`upref sim --name keep ...` in the background; returns once it is up."""
+    env = {**os.environ, "UPREF_RUNTIME_DIR": str(rt)}
+    p = subprocess.Popen([sys.executable, "-m", "upref", "sim", "--name", "keep", *args], env=env,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert p.stdout is not None
+    first = p.stdout.readline()
+    assert first.startswith("upref simulated board 'keep'"), first + p.communicate()[0]
+    p.first_line = first  # type: ignore[attr-defined]
+    return p
+
+
+def _stop_sim(p: subprocess.Popen[str]) -> None:
+    p.send_signal(signal.SIGTERM)
+    p.communicate(timeout=30)
+
+
+def _holes(rt: Path) -> list[tuple[str | None, str | None]]:
+    with SimControl.find("keep") as ctl:
+        return [(h["pair"], h.get("down")) for h in ctl.state()["holes"]]
+
+
+def test_a_restarted_simulator_keeps_its_table_unless_told_to_start_afresh(rt: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("UPREF_RUNTIME_DIR", str(rt))
+    p = _start_sim(rt, "--seed", "4")
+    try:
+        with SimControl.find("keep") as ctl:
+            ctl.pull(3)
+            ctl.move(5, 3)
+            ctl.flip(8)
+            ctl.tap("04A1B2C3D4E5F6")
+            pair = ctl.state()["holes"][0]
+            ctl.magnet(1, next(i for i, m in enumerate(pair["magnets"]) if m != "-") + 1, 0.0)
+            before = ctl.state()
+    finally:
+        _stop_sim(p)
+    assert before["holes"][4]["pair"] is None  # moved away
+    # restarted with no --seed and no --empty: the pairs are where the hands left them
+    p = _start_sim(rt)
+    try:
+        assert "the table as the last run left it" in p.first_line  # type: ignore[attr-defined]
+        with SimControl.find("keep") as ctl:
+            after = ctl.state()
+    finally:
+        _stop_sim(p)
+    assert after["seed"] == 4
+    assert [(h["pair"], h.get("down"), h.get("strength")) for h in after["holes"]] == [
+        (h["pair"], h.get("down"), h.get("strength")) for h in before["holes"]]
+    assert after["cards"] == ["04A1B2C3D4E5F6"]
+    # --seed: a fresh world of that seed; --empty: every pair out
+    p = _start_sim(rt, "--seed", "4")
+    try:
+        fresh = _holes(rt)
+    finally:
+        _stop_sim(p)
+    assert fresh == [(h.pair, h.down) for h in physics.World(seed=4).holes] != [
+        (h["pair"], h.get("down")) for h in before["holes"]]
+    p = _start_sim(rt, "--empty")
+    try:
+        assert all(pair is None for pair, _ in _holes(rt))
+    finally:
+        _stop_sim(p)

@@ -18,6 +18,7 @@ import pytest
 from upref import paths
 from upref.sim import child
 from upref.sim.cpython import install
+from upref.sim.standins import esp32_adc
 
 STANDINS = child.STANDINS
 PINMAP = json.loads(paths.pinmap_path().read_text())
@@ -71,17 +72,50 @@ def power_all(m: ModuleType) -> list[object]:
 HALL_TON_S = 330e-6  # DRV5055 power-on time, max
 
 
+def nominal(uv: int) -> int:
+    """What read_u16 returns for uv at the pin on a chip of the nominal Vref (1100 mV)."""
+    return esp32_adc.Curve(1100).read_u16(uv)
+
+
 def test_each_sensor_is_read_through_its_mux_bank_and_channel(sim: SimpleNamespace) -> None:
     m, w = sim.machine, sim.world
+    assert w.vref_mv == 1100  # standalone: a chip of the nominal reference
     for k in range(w.n_sensors):
-        w.set_level(k, 20000 + 1000 * k)
+        w.set_level(k, 1_000_000 + 40_000 * k)  # microvolts at each sensor's output
     banks = adcs(m)
     power_all(m)
     for k, (bank, ch) in enumerate(PINMAP["hall"]["channels"]):
         select(m, ch)
         v = banks[bank].read_u16()
-        assert abs(v - (20000 + 1000 * k)) <= 16, (k, v)  # 12 bits scaled to 16
+        assert v == nominal(1_000_000 + 40_000 * k), (k, v)
         assert v & 0xF == (v >> 12)  # the ESP32's read_u16 scaling of a 12-bit reading
+
+
+def test_the_adc_reads_each_chips_own_curve_uncalibrated_and_read_uv_calibrates(
+    sim: SimpleNamespace,
+) -> None:
+    m, w = sim.machine, sim.world
+    power_all(m)
+    select(m, 0)
+    adc = adcs(m)[0]
+    w.set_level(0, 1_650_000)  # a DRV5055 at rest: VCC / 2
+    got = {}
+    for vref in (1000, 1100, 1200):
+        w.apply(child.encode_record("V", vref))
+        got[vref] = adc.read_u16()
+        # read_uv applies Espressif's calibration with the chip's eFuse Vref: the voltage again
+        assert abs(adc.read_uv() - 1_650_000) <= 5_000, (vref, adc.read_uv())
+    # read_u16 is not calibrated: the same 1.65 V reads far from mid-scale, chip to chip
+    assert 32_500 < got[1000] < 33_500 and 29_500 < got[1100] < 30_500 and 27_000 < got[1200] < 28_000
+    # nothing below the 11 dB offset (about 0.14 V), and the curve bends near the top
+    w.set_level(0, 100_000)
+    assert adc.read_u16() == 0
+    w.set_level(0, 3_300_000)
+    assert adc.read_u16() == 65535
+    c = esp32_adc.Curve(1100)
+    low_slope = c.raw16(1_900_000) - c.raw16(1_800_000)
+    top_slope = c.raw16(2_900_000) - c.raw16(2_800_000)
+    assert top_slope > 1.2 * low_slope  # more counts per volt near the top: 4095 comes early
 
 
 def test_a_bank_reads_right_only_while_powered_and_after_its_power_on_time(
@@ -89,8 +123,12 @@ def test_a_bank_reads_right_only_while_powered_and_after_its_power_on_time(
 ) -> None:
     m, w = sim.machine, sim.world
     assert w.switched and w.t_on_us == 330
+
+    def level(k: int) -> int:
+        return 1_300_000 + 25_000 * k
+
     for k in range(w.n_sensors):
-        w.set_level(k, 30000 + 500 * k)
+        w.set_level(k, level(k))
     banks = adcs(m)
     pins = switches(m)
     assert list(w.bank_on) == [0, 0, 0]  # built off (value=1: the gates' pull-up level)
@@ -101,26 +139,26 @@ def test_a_bank_reads_right_only_while_powered_and_after_its_power_on_time(
         return banks[bank].read_u16()
 
     def right(k: int, v: int) -> bool:
-        return abs(v - (30000 + 500 * k)) <= 16
+        return v == nominal(level(k))
 
     # unpowered: every sensor reads ground, whatever its level
     for k in range(w.n_sensors):
-        assert read(k) <= 256, k
+        assert read(k) == 0, k
     # bank B on: its sensors read low and wrong during the power-on time; A and C stay at 0
     w.t_on_us = 60_000_000  # a power-on time of a minute: these reads fall inside it for sure
     pins[1].value(0)
     early = [read(k) for k in range(16, 32)]
-    assert all(v < (30000 + 500 * k) // 2 + 32 for k, v in zip(range(16, 32), early, strict=True))
+    assert all(v < nominal(level(k) // 2) + 32 for k, v in zip(range(16, 32), early, strict=True))
     assert not any(right(k, v) for k, v in zip(range(16, 32), early, strict=True))
     # with the DRV5055's own power-on time (330 us) they read their levels once it is over
     w.t_on_us = sim.sim_world.HALL_TON_US
     end = time.monotonic() + 5
     while not all(right(k, read(k)) for k in range(16, 32)):
         assert time.monotonic() < end, [read(k) for k in range(16, 32)]
-    assert all(read(k) <= 256 for k in list(range(16)) + list(range(32, 40)))
+    assert all(read(k) == 0 for k in list(range(16)) + list(range(32, 40)))
     # off again: back to ground; a floating input floats whether powered or not
     pins[1].value(1)
-    assert all(read(k) <= 256 for k in range(16, 32))
+    assert all(read(k) == 0 for k in range(16, 32))
     w.set_mode(20, sim.sim_world.MODE_FLOAT)
     assert len({read(20) for _ in range(50)}) > 10
 
@@ -135,15 +173,16 @@ def test_without_supply_switches_in_the_map_the_sensors_are_always_powered(
     path.write_text(json.dumps(pm))
     w = sim.sim_world.World(str(path))
     assert not w.switched and list(w.bank_on) == [1, 1, 1]
-    w.set_level(0, 40000)
+    w.set_level(0, 2_000_000)
     w.mux_sel = 0
-    assert w.adc_read(0) == 40000  # no switch to turn on: bank A reads at once
+    assert w.adc_read(0) == 2_000_000  # no switch to turn on: bank A reads at once
 
 
 def test_records_from_the_simulator_drive_the_world(sim: SimpleNamespace) -> None:
     w = sim.world
     for rec in (
-        child.encode_record("L", 5, 40000, 0, 0),
+        child.encode_record("V", 1180),
+        child.encode_record("L", 5, 2_100_000, 0, 0),
         child.encode_record("F", 6, 2),
         child.encode_record("B", 1),
         child.encode_record("N", 150),
@@ -154,8 +193,9 @@ def test_records_from_the_simulator_drive_the_world(sim: SimpleNamespace) -> Non
     ):
         assert len(rec) == sim.sim_world.RECORD_SIZE and rec.endswith(b"\n")
         w.apply(rec)
-    assert w.level_at(5, w.now()) == 40000
-    assert w.mode[6] == sim.sim_world.MODE_RAIL_HIGH and w.sensor_read(6) == 65535
+    assert w.vref_mv == 1180 and w.curves[3].vref_mv == 1180
+    assert w.level_at(5, w.now()) == 2_100_000
+    assert w.mode[6] == sim.sim_world.MODE_RAIL_HIGH and w.sensor_read(6) == sim.sim_world.SUPPLY_UV
     assert w.button == 1 and w.noise == 150
     assert w.cards == [bytes.fromhex("DEADBEEF")]
     assert w.rfid_version == 0
@@ -165,43 +205,51 @@ def test_records_from_the_simulator_drive_the_world(sim: SimpleNamespace) -> Non
 
 def test_levels_ramp_after_their_delay(sim: SimpleNamespace) -> None:
     w = sim.world
-    w.set_level(0, 30000)
+    w.set_level(0, 1_600_000)
     now = w.now()
-    w.set_level(0, 40000, 10, 5)
-    assert w.level_at(0, now) == 30000
-    assert w.level_at(0, now + 5) == 30000
-    assert w.level_at(0, now + 10) == 35000
-    assert w.level_at(0, now + 15) == 40000
-    assert w.level_at(0, now + 1000) == 40000
+    w.set_level(0, 2_000_000, 10, 5)
+    assert w.level_at(0, now) == 1_600_000
+    assert w.level_at(0, now + 5) == 1_600_000
+    assert w.level_at(0, now + 10) == 1_800_000
+    assert w.level_at(0, now + 15) == 2_000_000
+    assert w.level_at(0, now + 1000) == 2_000_000
 
 
-def test_sensor_noise_has_the_set_deviation_and_faults_misbehave(sim: SimpleNamespace) -> None:
-    w = sim.world
-    w.set_level(3, 32768)
+def test_adc_noise_has_the_set_deviation_and_faults_misbehave(sim: SimpleNamespace) -> None:
+    m, w = sim.machine, sim.world
+    power_all(m)
+    select(m, 3)
+    adc = adcs(m)[0]
+    w.set_level(3, 1_650_000)
+    quiet = nominal(1_650_000)
     w.noise = 150
     w.seed(7)
-    samples = [w.sensor_read(3) for _ in range(5000)]
-    assert abs(statistics.mean(samples) - 32768) < 15
-    assert 130 < statistics.pstdev(samples) < 170
+    samples = [adc.read_u16() for _ in range(5000)]
+    assert abs(statistics.mean(samples) - quiet) < 15
+    assert 130 < statistics.pstdev(samples) < 175  # 150, plus the 12-bit steps of 16 counts
     w.set_mode(3, sim.sim_world.MODE_FLOAT)
-    wander = [w.sensor_read(3) for _ in range(5000)]
+    wander = [adc.read_u16() for _ in range(5000)]
     assert len(set(wander)) > 1000 and max(wander) - min(wander) > 30000
     w.set_mode(3, sim.sim_world.MODE_RAIL_LOW)
-    assert w.sensor_read(3) == 0
+    assert adc.read_u16() == 0  # below the ADC's offset: a steady 0, noise or not
+    w.set_mode(3, sim.sim_world.MODE_RAIL_HIGH)
+    assert adc.read_u16() == 65535
     w.set_mode(3, sim.sim_world.MODE_OK)
     w.noise = 0
-    assert w.sensor_read(3) == 32768
+    assert adc.read_u16() == quiet
 
 
 def test_adc_attenuation_and_esp32_pin_rules(sim: SimpleNamespace) -> None:
     m, w = sim.machine, sim.world
     for k in range(w.n_sensors):
-        w.set_level(k, 32768)
+        w.set_level(k, 1_650_000)
     power_all(m)
     select(m, 0)
     bank_pin = m.Pin(SIG[PINMAP["mux"]["banks"][0]])
-    assert m.ADC(bank_pin).read_u16() == 65535  # 0 dB (the default) saturates near 1 V
-    assert m.ADC(bank_pin, atten=m.ADC.ATTN_11DB).read() == 2048
+    # MicroPython v1.29 makes an ADC at 11 dB unless told otherwise (machine_adc.c)
+    assert m.ADC(bank_pin).read_u16() == nominal(1_650_000)
+    assert m.ADC(bank_pin, atten=m.ADC.ATTN_0DB).read_u16() == 65535  # 0 dB tops out near 1 V
+    assert m.ADC(bank_pin, atten=m.ADC.ATTN_11DB).read() == nominal(1_650_000) >> 4
     with pytest.raises(ValueError, match="invalid pin"):
         m.Pin(20)
     with pytest.raises(ValueError, match="only be input"):

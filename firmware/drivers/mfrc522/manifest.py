@@ -6,3 +6,4 @@ metadata(
 )
 
 module("mfrc522.py", opt=3)
+module("mfrc522_setup.py", opt=3)

@@ -8,9 +8,25 @@
 #   reader.init()                       # OSError if the chip does not answer
 #   uid = bytearray(10)
 #   n = reader.read_uid(uid)            # 0: no card; else 4, 7 or 10 bytes in uid[:n]
+#
+# A read is a handful of exchanges with the card (WUPA, anticollision and SELECT per cascade
+# level, HLTA). A main loop that must not stall does them one at a time: read_start(), then
+# read_step(uid) once per pass until it returns something other than BUSY. Each step is one
+# exchange: at most about 1 ms of the chip's timer plus the register accesses around it.
 
 from micropython import const
 import time
+
+def _setup(name, *args):
+    import sys
+
+    import mfrc522_setup
+
+    try:
+        return getattr(mfrc522_setup, name)(*args)
+    finally:
+        del sys.modules["mfrc522_setup"]
+
 
 # ---- Registers (datasheet 9.2, table 20) ----
 # Page 0: command and status (9.3.1)
@@ -18,32 +34,17 @@ _COMMAND_REG = const(0x01)
 _COM_IRQ_REG = const(0x04)
 _DIV_IRQ_REG = const(0x05)
 _ERROR_REG = const(0x06)
-_STATUS2_REG = const(0x08)
 _FIFO_DATA_REG = const(0x09)
 _FIFO_LEVEL_REG = const(0x0A)
 _CONTROL_REG = const(0x0C)
 _BIT_FRAMING_REG = const(0x0D)
 _COLL_REG = const(0x0E)
-# Page 1: command configuration (9.3.2)
-_MODE_REG = const(0x11)
-_TX_MODE_REG = const(0x12)
-_RX_MODE_REG = const(0x13)
-_TX_CONTROL_REG = const(0x14)
-_TX_ASK_REG = const(0x15)
 # Page 2: configuration (9.3.3)
 _CRC_RESULT_REG_H = const(0x21)
 _CRC_RESULT_REG_L = const(0x22)
-_RF_CFG_REG = const(0x26)
-_T_MODE_REG = const(0x2A)
-_T_PRESCALER_REG = const(0x2B)
-_T_RELOAD_REG_H = const(0x2C)
-_T_RELOAD_REG_L = const(0x2D)
-# Page 3: test (9.3.4)
-_VERSION_REG = const(0x37)
+# (the registers only set-up writes are in mfrc522_setup.py)
 
 # ---- Register bits ----
-# CommandReg (9.3.1.2)
-_POWER_DOWN = const(0x10)
 # ComIrqReg (9.3.1.5); writing with bit 7 (Set1) clear clears the bits written as 1
 _RX_IRQ = const(0x20)
 _IDLE_IRQ = const(0x10)
@@ -57,8 +58,6 @@ _COLL_ERR = const(0x08)
 _CRC_ERR = const(0x04)
 _PARITY_ERR = const(0x02)
 _PROTOCOL_ERR = const(0x01)
-# Status2Reg (9.3.1.9)
-_MF_CRYPTO1_ON = const(0x08)
 # FIFOLevelReg (9.3.1.11)
 _FLUSH_BUFFER = const(0x80)
 _FIFO_LEVEL_MASK = const(0x7F)
@@ -70,25 +69,11 @@ _START_SEND = const(0x80)
 _VALUES_AFTER_COLL = const(0x80)
 _COLL_POS_NOT_VALID = const(0x20)
 _COLL_POS_MASK = const(0x1F)
-# ModeReg (9.3.2.2): TxWaitRF, PolMFin, CRCPreset = 01b (6363h, ISO/IEC 14443-3 CRC_A)
-_MODE_CRC_6363 = const(0x3D)
-# TxControlReg (9.3.2.5): Tx1RFEn, Tx2RFEn drive the antenna
-_TX_RF_EN = const(0x03)
-# TxASKReg (9.3.2.6)
-_FORCE_100_ASK = const(0x40)
-# RFCfgReg (9.3.3.6): RxGain in bits 6..4
-_RX_GAIN_MASK = const(0x70)
-# TModeReg (9.3.3.10): TAuto starts the timer at the end of every transmission
-_T_AUTO = const(0x80)
-# Timer (8.5): f_timer = 13.56 MHz / (2 * TPrescaler + 1); 169 gives 40 kHz, 25 us a tick
-_T_PRESCALER = const(169)
-_T_TICKS_PER_MS = const(40)
 
 # ---- Commands (10.3) ----
 _CMD_IDLE = const(0x00)
 _CMD_CALC_CRC = const(0x03)
 _CMD_TRANSCEIVE = const(0x0C)
-_CMD_SOFT_RESET = const(0x0F)
 
 # ---- ISO/IEC 14443-3 type A (6.3, 6.4) ----
 _PICC_REQA = const(0x26)  # 7-bit short frame
@@ -99,15 +84,24 @@ _NVB_SELECT = const(0x70)  # 7 whole bytes: SEL, NVB, 4 UID bytes, BCC
 _CASCADE_TAG = const(0x88)
 _SAK_UID_NOT_COMPLETE = const(0x04)
 
+# read_step() while a read goes on
+BUSY = const(-1)
+# the read's next exchange
+_ST_IDLE = const(0)
+_ST_WUPA = const(1)
+_ST_ANTICOLL = const(2)
+_ST_SELECT = const(3)
+_ST_HALT = const(4)
+
 # ---- Timeouts ----
 _RESET_MS = const(50)  # soft reset / oscillator start-up
 _CRC_MS = const(10)  # CRC coprocessor, a few bytes take microseconds
-_IRQ_MARGIN_MS = const(35)  # software bound beyond the chip's own timer
-_DEFAULT_TIMEOUT_MS = const(5)  # a card answers within ~1 ms; a no-card poll must not stall the scan loop
+_IRQ_MARGIN_MS = const(3)  # software bound beyond the chip's own timer (a chip that stopped)
+# ISO/IEC 14443-3: a card answers REQA/WUPA, anticollision and SELECT about 91 us after the
+# reader's frame ends (FDT = (n * 128 + 84) / fc), and HLTA counts as done when nothing has
+# answered for 1 ms (6.4.3). 1 ms covers both, ten times over for the answers.
+_DEFAULT_TIMEOUT_MS = const(1)
 
-# Versions known to answer like an MFRC522 (VersionReg, 9.3.4.8): 0x91 v1.0, 0x92 v2.0,
-# 0x90 v0.0, 0x88 Fudan FM17522, 0x12 and 0xB2 common clones.
-_KNOWN_VERSIONS = (0x91, 0x92, 0x90, 0x88, 0x12, 0xB2)
 
 # One MFRC522 on an SPI bus.
 #   spi: write(buf), readinto(buf), write_readinto(tx, rx) (machine.SPI: mode 0, MSB first,
@@ -133,6 +127,11 @@ class MFRC522:
         self._cl = bytearray(5)  # UID CLn and BCC of the cascade level in progress
         self._rx_bits = 0  # valid bits in the last received byte, 0 = all 8
         self._coll = 0  # CollPos of the last reception: 1..32; 0 none; -1 not valid
+        # a read in steps: its next exchange, cascade level, UID bytes so far, known bits
+        self._st = _ST_IDLE
+        self._level = 0
+        self._size = 0
+        self._known = 0
         cs.value(1)
 
     # ---- bus access: the only methods that touch SPI (datasheet 8.1.2) ----
@@ -196,67 +195,30 @@ class MFRC522:
 
     # ---- set-up ----
 
-    def init(self):
+    # Set-up: the code of these is loaded from mfrc522_setup.py when called (at boot, and when a
+    # failed reader is re-initialised) and let go after, so it takes no heap while cards are read.
+
+    def init(self, wait_ms=_RESET_MS):
         # Hard reset (if rst), check VersionReg, soft reset, timer, 100 % ASK, CRC preset
-        # 6363h, antenna on. OSError when the chip does not answer.
-        rst = self._rst
-        if rst is not None:
-            rst.value(0)
-            time.sleep_ms(1)
-            rst.value(1)
-        start = time.ticks_ms()
-        while True:
-            v = self._read_reg(_VERSION_REG)
-            if v in _KNOWN_VERSIONS or rst is None or time.ticks_diff(time.ticks_ms(), start) >= _RESET_MS:
-                break
-            time.sleep_ms(1)  # oscillator still starting after the hard reset
-        self.version = v
-        if v not in _KNOWN_VERSIONS:
-            raise OSError("MFRC522 not answering: VersionReg=0x%02X; check wiring of SPI, CS and 3.3 V" % v)
-        # Soft reset (10.3.1.10): done when PowerDown has cleared and the command is Idle.
-        self._write_reg(_COMMAND_REG, _CMD_SOFT_RESET)
-        while self._read_reg(_COMMAND_REG) & (_POWER_DOWN | 0x0F):
-            if time.ticks_diff(time.ticks_ms(), start) >= 2 * _RESET_MS:
-                raise OSError("MFRC522 soft reset timed out: PowerDown still set")
-        # Timer (8.5) starts at the end of each transmission: TimerIRq when no card answers.
-        self._write_reg(_T_MODE_REG, _T_AUTO | (_T_PRESCALER >> 8))
-        self._write_reg(_T_PRESCALER_REG, _T_PRESCALER & 0xFF)
-        self.set_timeout(self._timeout_ms)
-        self._write_reg(_TX_MODE_REG, 0)  # 106 kBd, CRC_A added explicitly, not by TxCRCEn
-        self._write_reg(_RX_MODE_REG, 0)
-        self._write_reg(_TX_ASK_REG, _FORCE_100_ASK)  # type A needs 100 % ASK
-        self._write_reg(_MODE_REG, _MODE_CRC_6363)
-        self._clear_bits(_STATUS2_REG, _MF_CRYPTO1_ON)
-        if self._gain >= 0:
-            self.set_gain(self._gain)
-        self.antenna(True)
+        # 6363h, antenna on. OSError when the chip does not answer within wait_ms of the
+        # reset (a main loop re-initialising a failed reader passes a short wait).
+        self._st = _ST_IDLE
+        return _setup("init", self, wait_ms)
 
     def antenna(self, on):
         # RF field on or off: TxControlReg Tx1RFEn, Tx2RFEn.
-        if on:
-            self._set_bits(_TX_CONTROL_REG, _TX_RF_EN)
-        else:
-            self._clear_bits(_TX_CONTROL_REG, _TX_RF_EN)
+        return _setup("antenna", self, on)
 
     def set_gain(self, level):
         # Receiver gain, RFCfgReg RxGain 0..7: 18, 23, 18, 23, 33, 38, 43, 48 dB.
-        if not isinstance(level, int) or level < 0 or level > 7:
-            raise ValueError("invalid MFRC522 gain level: %r (0..7)" % (level,))
-        self._gain = level
-        v = self._read_reg(_RF_CFG_REG) & ~_RX_GAIN_MASK
-        self._write_reg(_RF_CFG_REG, v | (level << 4))
+        return _setup("set_gain", self, level)
 
     def gain(self):
-        return (self._read_reg(_RF_CFG_REG) & _RX_GAIN_MASK) >> 4
+        return _setup("gain", self)
 
     def set_timeout(self, ms):
-        # How long the chip waits for a card's answer: 1..1600 ms, 25 by default.
-        if not isinstance(ms, int) or ms < 1 or ms > 1600:
-            raise ValueError("invalid MFRC522 timeout: %r ms (1..1600)" % (ms,))
-        self._timeout_ms = ms
-        ticks = ms * _T_TICKS_PER_MS
-        self._write_reg(_T_RELOAD_REG_H, ticks >> 8)
-        self._write_reg(_T_RELOAD_REG_L, ticks & 0xFF)
+        # How long the chip waits for a card's answer: 1..1600 ms, 1 by default.
+        return _setup("set_timeout", self, ms)
 
     # ---- chip commands ----
 
@@ -344,72 +306,107 @@ class MFRC522:
         # 4, 7 or 10. With several cards exactly one is selected. OSError on protocol errors.
         if len(into) < 10:
             raise ValueError("UID buffer too small: %d bytes (need 10)" % len(into))
-        self._clear_bits(_COLL_REG, _VALUES_AFTER_COLL)  # bits after a collision read as 0
-        cl = self._cl
-        size = 0
-        for level in range(3):
-            more = self._select_level(level) & _SAK_UID_NOT_COMPLETE
-            tagged = cl[0] == _CASCADE_TAG
-            if not more and not tagged:
-                for i in range(4):
-                    into[size + i] = cl[i]
-                return size + 4
-            if not (more and tagged) or level == 2:
-                raise OSError("SAK and cascade tag disagree at CL%d" % (level + 1))
-            for i in range(3):
-                into[size + i] = cl[i + 1]
-            size += 3
-        return 0  # not reached: the loop returns or raises by CL3
+        self._begin_select()
+        while True:
+            n = self._select_step(into)
+            if n != BUSY:
+                self._st = _ST_IDLE
+                return n
 
-    def _select_level(self, level):
-        # One cascade level (ISO/IEC 14443-3 6.4.3): leaves UID CLn + BCC in _cl, returns SAK.
+    def _begin_select(self):
+        self._clear_bits(_COLL_REG, _VALUES_AFTER_COLL)  # bits after a collision read as 0
+        self._level = 0
+        self._size = 0
+        self._begin_level()
+
+    def _begin_level(self):
+        cl = self._cl
+        for i in range(5):
+            cl[i] = 0
+        self._known = 0  # UID CLn bits already fixed
+        self._st = _ST_ANTICOLL
+
+    def _select_step(self, into):
+        # One exchange of anticollision or SELECT (ISO/IEC 14443-3 6.4.3); BUSY until the UID
+        # is complete, then its length (the UID is in `into`).
+        if self._st == _ST_ANTICOLL:
+            self._anticoll_step()
+            return BUSY
+        sak = self._select_cl()
+        level = self._level
+        cl = self._cl
+        size = self._size
+        more = sak & _SAK_UID_NOT_COMPLETE
+        tagged = cl[0] == _CASCADE_TAG
+        if not more and not tagged:
+            for i in range(4):
+                into[size + i] = cl[i]
+            return size + 4
+        if not (more and tagged) or level == 2:
+            raise OSError("SAK and cascade tag disagree at CL%d" % (level + 1))
+        for i in range(3):
+            into[size + i] = cl[i + 1]
+        self._size = size + 3
+        self._level = level + 1
+        self._begin_level()
+        return BUSY
+
+    def _anticoll_step(self):
+        # One ANTICOLLISION exchange of the current level: fixes more UID bits; when the whole
+        # UID CLn and its BCC are known, the next step is SELECT.
+        level = self._level
         sel = _PICC_SEL_CL1 + 2 * level
         cl = self._cl
         tx = self._tx
         rx = self._rx
-        for i in range(5):
+        known = self._known
+        nbytes = known >> 3
+        nbits = known & 7
+        nsend = nbytes + (1 if nbits else 0)
+        tx[0] = sel
+        tx[1] = ((2 + nbytes) << 4) | nbits  # NVB: whole bytes and bits sent
+        for i in range(nsend):
+            tx[2 + i] = cl[i]
+        n = self._transceive(2 + nsend, nbits, nbits)
+        if n < 0:
+            raise OSError("card stopped answering in anticollision CL%d" % (level + 1))
+        if nbytes + n > 5:
+            raise OSError("anticollision answer too long")
+        # The first bit received sits at bit nbits of rx[0], after the bits we sent.
+        keep = (1 << nbits) - 1
+        for i in range(n):
+            b = rx[i]
+            if i == 0:
+                b = (cl[nbytes] & keep) | (b & ~keep)
+            cl[nbytes + i] = b
+        c = self._coll
+        if c == 0:
+            if nbytes + n != 5 or self._rx_bits:
+                raise OSError("anticollision answer of wrong length")
+            if cl[0] ^ cl[1] ^ cl[2] ^ cl[3] != cl[4]:
+                raise OSError("BCC mismatch in CL%d" % (level + 1))
+            self._st = _ST_SELECT
+            return
+        # CollPos counts from bit 0 of the first FIFO byte, RxAlign included (1 = first).
+        pos = (nbytes << 3) + c - 1
+        if c < 0 or pos < known or pos >= 32:
+            raise OSError("collision at impossible position in CL%d" % (level + 1))
+        # Keep the bits before the collision, choose 1 for the collided bit (6.4.3.1
+        # step 7), clear the rest, and ask again with one more known bit.
+        j = pos >> 3
+        m = 1 << (pos & 7)
+        cl[j] = (cl[j] & (m - 1)) | m
+        for i in range(j + 1, 5):
             cl[i] = 0
-        known = 0  # UID CLn bits already fixed
-        while True:
-            nbytes = known >> 3
-            nbits = known & 7
-            nsend = nbytes + (1 if nbits else 0)
-            tx[0] = sel
-            tx[1] = ((2 + nbytes) << 4) | nbits  # NVB: whole bytes and bits sent
-            for i in range(nsend):
-                tx[2 + i] = cl[i]
-            n = self._transceive(2 + nsend, nbits, nbits)
-            if n < 0:
-                raise OSError("card stopped answering in anticollision CL%d" % (level + 1))
-            if nbytes + n > 5:
-                raise OSError("anticollision answer too long")
-            # The first bit received sits at bit nbits of rx[0], after the bits we sent.
-            keep = (1 << nbits) - 1
-            for i in range(n):
-                b = rx[i]
-                if i == 0:
-                    b = (cl[nbytes] & keep) | (b & ~keep)
-                cl[nbytes + i] = b
-            c = self._coll
-            if c == 0:
-                if nbytes + n != 5 or self._rx_bits:
-                    raise OSError("anticollision answer of wrong length")
-                if cl[0] ^ cl[1] ^ cl[2] ^ cl[3] != cl[4]:
-                    raise OSError("BCC mismatch in CL%d" % (level + 1))
-                break
-            # CollPos counts from bit 0 of the first FIFO byte, RxAlign included (1 = first).
-            pos = (nbytes << 3) + c - 1
-            if c < 0 or pos < known or pos >= 32:
-                raise OSError("collision at impossible position in CL%d" % (level + 1))
-            # Keep the bits before the collision, choose 1 for the collided bit (6.4.3.1
-            # step 7), clear the rest, and ask again with one more known bit.
-            j = pos >> 3
-            m = 1 << (pos & 7)
-            cl[j] = (cl[j] & (m - 1)) | m
-            for i in range(j + 1, 5):
-                cl[i] = 0
-            known = pos + 1
-        # SELECT: SEL, NVB = 70h, UID CLn, BCC, CRC_A; the answer is SAK + CRC_A.
+        self._known = pos + 1
+
+    def _select_cl(self):
+        # SELECT: SEL, NVB = 70h, UID CLn, BCC, CRC_A; the answer is SAK + CRC_A. Returns SAK.
+        level = self._level
+        cl = self._cl
+        tx = self._tx
+        rx = self._rx
+        tx[0] = _PICC_SEL_CL1 + 2 * level
         tx[1] = _NVB_SELECT
         for i in range(5):
             tx[2 + i] = cl[i]
@@ -426,7 +423,8 @@ class MFRC522:
         return sak
 
     def halt(self):
-        # HLTA (50h 00h CRC_A). True when the card went quiet, the expected outcome.
+        # HLTA (50h 00h CRC_A). True when the card went quiet, the expected outcome: the card
+        # never answers HLTA, so this waits out the timer (1 ms).
         tx = self._tx
         tx[0] = _PICC_HLTA
         tx[1] = 0
@@ -435,18 +433,49 @@ class MFRC522:
         tx[3] = crc >> 8
         return self._transceive(4) < 0
 
-    def read_uid(self, into):
-        # WUPA, anticollision and SELECT of all cascade levels, HLTA. Writes the UID into
-        # `into` (a bytearray of at least 10) and returns its length (4, 7 or 10), or 0 when no
-        # card answers. OSError on a protocol error once a card answered (bad BCC, CRC,
-        # timeout) or when the chip does not answer.
+    def read_start(self):
+        # Begin a read: the next read_step() sends WUPA.
+        self._st = _ST_WUPA
+
+    def read_step(self, into):
+        # One exchange of the read begun by read_start(). Returns BUSY while the read goes on,
+        # 0 when no card answered, else the UID's length (4, 7 or 10) with the UID in `into`
+        # (a bytearray of at least 10). OSError on a protocol error once a card answered (bad
+        # BCC, CRC, timeout) or when the chip does not answer; the read is over then.
         if len(into) < 10:
             raise ValueError("UID buffer too small: %d bytes (need 10)" % len(into))
-        if self.request(True) is None:
-            return 0
-        n = self.select(into)
+        st = self._st
         try:
-            self.halt()  # housekeeping: the UID is already complete and checked
+            if st == _ST_WUPA:
+                if self.request(True) is None:
+                    self._st = _ST_IDLE
+                    return 0
+                self._begin_select()
+                return BUSY
+            if st == _ST_ANTICOLL or st == _ST_SELECT:
+                n = self._select_step(into)
+                if n != BUSY:
+                    self._size = n
+                    self._st = _ST_HALT
+                return BUSY
+            if st == _ST_HALT:
+                self._st = _ST_IDLE
+                try:
+                    self.halt()  # housekeeping: the UID is already complete and checked
+                except OSError:
+                    pass
+                return self._size
         except OSError:
-            pass
-        return n
+            self._st = _ST_IDLE
+            raise
+        raise ValueError("no read under way: call read_start() first")
+
+    def read_uid(self, into):
+        # WUPA, anticollision and SELECT of all cascade levels, HLTA, all at once. Writes the
+        # UID into `into` (a bytearray of at least 10) and returns its length (4, 7 or 10), or
+        # 0 when no card answers. OSError as read_step.
+        self.read_start()
+        while True:
+            n = self.read_step(into)
+            if n != BUSY:
+                return n

@@ -209,14 +209,37 @@ def _advice_raw(port: str, detail: str) -> str:
     )
 
 
+def _open(port: str) -> serial.SerialBase:
+    """The port, held alone (as the link and mpremote hold it): refused when another program
+    has it, naming that program."""
+    from upref.link import session
+    from upref.link.connection import _busy, _open_advice
+    from upref.link.errors import PortBusy
+
+    try:
+        return serial.serial_for_url(port, baudrate=115200, timeout=0.05, write_timeout=2,
+                                     exclusive=True)
+    except (serial.SerialException, OSError, ValueError) as e:
+        if _busy(e):
+            who = session.lock_holder(port)
+            raise DeployError(str(PortBusy(port, who.text() if who else None))) from None
+        raise DeployError(_open_advice(port, e)) from None
+
+
+def _busy_now(port: str, res: subprocess.CompletedProcess[str]) -> None:
+    """mpremote could not take the port because another program holds it: say which."""
+    from upref.link import session
+    from upref.link.errors import PortBusy
+
+    text = ((res.stdout or "") + (res.stderr or "")).lower()
+    if "in use by another program" in text or "exclusively lock" in text or "resource busy" in text:
+        who = session.lock_holder(port)
+        raise DeployError(str(PortBusy(port, who.text() if who else None)))
+
+
 def probe(port: str, seconds: float = PROBE_S) -> bytes:
     """Interrupt whatever runs (Ctrl-C twice) and return what came back within `seconds`."""
-    try:
-        s = serial.serial_for_url(port, baudrate=115200, timeout=0.05, write_timeout=2)
-    except (serial.SerialException, OSError, ValueError) as e:
-        from upref.link.connection import _open_advice
-
-        raise DeployError(_open_advice(port, e)) from None
+    s = _open(port)
     got = bytearray()
     try:
         s.write(b"\r\x03\x03")
@@ -316,6 +339,7 @@ def ask_board(port: str, board_paths: list[str], out: Out, soft_reset: bool = Tr
         files = _parse_listing(res.stdout) if res.returncode == 0 else None
         if files is not None:
             return files
+        _busy_now(port, res)
         text = (res.stderr or res.stdout or "").strip()
         last = text.splitlines()[-1] if text else f"mpremote exit status {res.returncode}"
         if res.returncode == 0 or not _raw_failure(res):
@@ -343,10 +367,7 @@ def copy(port: str, items: list[Item], lib_exists: bool, stage: Path, timeout: f
 
 def soft_reset(port: str, timeout: float = 5.0) -> bytes:
     """Ctrl-D at the friendly REPL (where mpremote leaves the board): boot.py, then main.py."""
-    try:
-        s = serial.serial_for_url(port, baudrate=115200, timeout=0.05, write_timeout=2)
-    except (serial.SerialException, OSError, ValueError) as e:
-        raise DeployError(f"cannot open {port} to restart the board: {e}") from None
+    s = _open(port)
     got = bytearray()
     try:
         s.write(b"\r\x02")  # the friendly REPL (should mpremote have left the raw one)
@@ -431,9 +452,19 @@ def deploy(port: str | None = None, firmware_dir: Path | None = None, pinmap: Pa
 
     keep: files put back where the board has none (make flash carries calib.json over the
     erase this way); never over a file the board has."""
+    from upref.link import session
+
     t0 = time.monotonic()
     port = resolve_port(port, out, DeployError)
     items = build(firmware_dir, pinmap)
+    # the board sits at its prompt between mpremote's runs, on purpose: the session mark tells
+    # every link (upref play, watch, doctor) to leave the port and that prompt alone meanwhile
+    with session.mark(port, "make deploy"):
+        return _deploy(port, items, t0, firmware_dir, out, check_version, keep)
+
+
+def _deploy(port: str, items: list[Item], t0: float, firmware_dir: Path | None, out: Out,
+            check_version: bool, keep: dict[str, bytes] | None) -> Result:
     size = sum(len(it.data) for it in items)
     out(f"built {len(items)} files ({size / 1024:.1f} KB): "
         f"{sum(it.compiled for it in items)} modules compiled with mpy-cross -march={MARCH}")
@@ -470,6 +501,7 @@ def deploy(port: str | None = None, firmware_dir: Path | None = None, pinmap: Pa
             res = copy(port, changed, files.lib is not None, Path(stage), timeout)
         after = _parse_listing(res.stdout) if res.returncode == 0 else None
         if after is None:
+            _busy_now(port, res)
             raise DeployError(
                 "mpremote failed while copying (the board may hold a mix of old and new files: run "
                 f"`make deploy` again):\n{(res.stdout + res.stderr).strip()[-2000:]}"

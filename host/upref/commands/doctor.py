@@ -41,6 +41,7 @@ from upref.link.connection import (
     LinkItem,
     Offline,
     Online,
+    Recovered,
     counter_names,
 )
 from upref.link.protocol import Err, Heartbeat, Hello, RawLevels, rfid_text
@@ -71,6 +72,8 @@ class DoctorState:
                 self.note(f"fault {'raised' if obs.raised else 'cleared'}: {what}")
         if isinstance(item, Offline):
             self.note(f"offline: {item.reason}")
+        elif isinstance(item, Recovered):
+            self.note(item.text)
         elif isinstance(item, Online):
             self.note("online")
 
@@ -155,6 +158,13 @@ def render_board(state: DoctorState) -> Table:
             f"up {hb.uptime_ms / 1000:.1f} s  {hb.sps} scans/s ({hb.scans} in all)  "
             f"commands {hb.cmd}, bad command lines {hb.bad}  faults raised {hb.flt}",
         )
+        if hb.late_ms is not None and hb.tscan_us is not None and hb.tmax_us is not None:
+            late = Text(f"scans late by up to {hb.late_ms} ms")
+            if hb.late_ms > 10:  # more than one scan period: the loop does not keep up
+                late.stylize("bold red")
+            table.add_row("loop", Text.assemble(
+                f"busy {hb.tscan_us / 1000:.1f} ms per 10 ms scan (worst {hb.tmax_us / 1000:.1f})  ",
+                late))
     else:
         table.add_row("running", Text("no heartbeat yet", style="dim"))
     rfid = Text(rfid_text(h.rfid) if h is not None else "?")

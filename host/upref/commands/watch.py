@@ -34,6 +34,7 @@ from upref.link.connection import (
     LinkItem,
     Offline,
     Online,
+    Recovered,
     Resynced,
 )
 from upref.link.protocol import (
@@ -104,6 +105,8 @@ def item_lines(item: LinkItem, obs: list[Observation], model: BoardModel) -> lis
             return [f"online     {item.url}"]
         case Offline():
             return [f"offline    {item.reason}"]
+        case Recovered():
+            return [f"{'stuck' if item.gave_up else 'recovered'}  {item.text}"]
         case Resynced() | Snapshot():
             snap = item.snapshot if isinstance(item, Resynced) else item
             head = (
@@ -130,7 +133,7 @@ def item_lines(item: LinkItem, obs: list[Observation], model: BoardModel) -> lis
             return [
                 f"heartbeat  up {item.uptime_ms / 1000:.1f} s, {item.sps} scans/s, "
                 f"commands {item.cmd} (bad {item.bad}), RFID errors {item.rfe} "
-                f"re-inits {item.rfr}, faults {item.flt}"
+                f"re-inits {item.rfr}, faults {item.flt}" + _loop_text(item)
             ]
         case RawLevels():
             return [
@@ -150,6 +153,14 @@ def item_lines(item: LinkItem, obs: list[Observation], model: BoardModel) -> lis
         case Dropped():
             return [f"dropped    {item.kind}: {item.line!r}"]
     return [repr(item)]  # pragma: no cover
+
+
+def _loop_text(hb: Heartbeat) -> str:
+    """How the board's loop keeps up (firmware 0.2 on): its worst lateness and busy time."""
+    if hb.late_ms is None or hb.tscan_us is None or hb.tmax_us is None:
+        return ""
+    return (f", loop busy {hb.tscan_us / 1000:.1f} ms per scan (worst {hb.tmax_us / 1000:.1f}),"
+            f" scans late by up to {hb.late_ms} ms")
 
 
 def _jsonable(value: Any) -> Any:

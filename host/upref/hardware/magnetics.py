@@ -11,9 +11,14 @@ any point is integrated numerically (Gauss-Legendre in radius, the midpoint rule
 which is spectrally accurate for a periodic integrand). Points are at least a millimetre from
 the discs, where the integrands are smooth.
 
-Field to counts: the DRV5055A2 gives 30 mV/mT (+-5 %) at VCC = 3.3 V (TI DRV5055 datasheet,
-SBAS640, "Magnetic Characteristics"); the ESP32's ADC1 at 11 dB attenuation reads about 3.1 V at
-full scale, which `read_u16` maps to 65535, so 1 mV is about 21 counts and 1 mT about 634.
+Field to counts: the DRV5055A2 gives 30 mV/mT (+-5 %) at VCC = 3.3 V around a quiescent
+output of 1.59..1.71 V (TI DRV5055 datasheet, SBAS640, "Magnetic Characteristics"). The ESP32's
+ADC1 at 11 dB is not calibrated in `read_u16`: its slope and its zero depend on the chip's
+reference voltage, 1000..1200 mV (the curve Espressif's calibration inverts, in
+`upref/sim/standins/esp32_adc.py`), so 1 mV is 18.2 counts on a chip of Vref 1200 mV and 21.8 on
+one of 1000 mV, and a sensor at rest reads 26,300..34,300 counts. Every check below takes the
+chip that is worst for it: a magnet's signal on the chip of the lowest slope, crosstalk on the
+one of the highest.
 """
 
 from __future__ import annotations
@@ -22,8 +27,10 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from upref.sim.standins import esp32_adc
+
 MU0 = 4e-7 * math.pi
-MID_SCALE = 32768  # the firmware's nominal zero (firmware/lib/calib.py)
+NOISE_SIGMA = 150  # the ADC's noise on one reading, counts (the simulated board's, physics.py)
 
 
 @dataclass(frozen=True)
@@ -68,10 +75,27 @@ class Sensor:
     tolerance: float = 0.05
     linear_range_mT: float = 44.0  # A2 at 3.3 V
     quiescent_mv: tuple[float, float] = (1590.0, 1710.0)  # VQ at 3.3 V, min..max
-    counts_per_mv: float = 65535 / 3100  # ESP32 ADC1, 11 dB, read_u16
+    vref_mv: tuple[int, int] = (esp32_adc.VREF_MIN_MV, esp32_adc.VREF_MAX_MV)  # the ESP32's ADC
 
-    def counts(self, mT: float) -> float:
-        return mT * self.mv_per_mT * self.counts_per_mv
+    def counts_per_mv(self, vref_mv: int) -> float:
+        """read_u16 counts per mV at the pin around mid-scale, on a chip of this Vref."""
+        c = esp32_adc.Curve(vref_mv)
+        return (c.raw16(1_800_000) - c.raw16(1_500_000)) / 300.0
+
+    @property
+    def counts_per_mv_range(self) -> tuple[float, float]:
+        """(lowest, highest) counts per mV over the chips' Vref range."""
+        a, b = (self.counts_per_mv(v) for v in self.vref_mv)
+        return min(a, b), max(a, b)
+
+    def zero_range(self) -> tuple[int, int]:
+        """What a sensor at rest reads, over its quiescent voltage and every chip's Vref."""
+        zeros = [
+            esp32_adc.Curve(v).read_u16(round(q * 1000))
+            for v in self.vref_mv
+            for q in self.quiescent_mv
+        ]
+        return min(zeros), max(zeros)
 
 
 MAGNET = Magnet()
@@ -138,7 +162,10 @@ class Analysis:
     empty_max: float  # an empty position with magnets at both neighbours and across, same pole
     weakest: float  # the weakest magnet with its neighbours and the one across of the other pole
     strongest: float
-    offset_max: float  # a sensor's zero away from the firmware's mid-scale (VQ tolerance)
+    zero_spread: float  # two sensors' zeros apart on one board (VQ tolerance, steepest chip)
+    zero_low: float  # the lowest and highest zero of any sensor on any chip
+    zero_high: float
+    detect_min: float  # the weakest magnet's reading less the zero spread: a pair left in a hole
     checks: list[tuple[str, float, str, float, bool]] = field(default_factory=list)
 
     @property
@@ -152,14 +179,17 @@ def analyse(
     layout: Layout = LAYOUT,
     sensor: Sensor = SENSOR,
 ) -> Analysis:
-    """The worst cases over magnet strength (Br range), depth (gap +- tolerance) and sensor
-    sensitivity (+- tolerance), checked against the firmware's thresholds (pinmap.json
-    hall.thresholds: on, off, max_delta, cal_max_offset)."""
+    """The worst cases over magnet strength (Br range), depth (gap +- tolerance), sensor
+    sensitivity (+- tolerance) and the ESP32's ADC (Vref range), checked against the firmware's
+    thresholds (pinmap.json hall.thresholds: on, off, max_delta, cal_max_offset, cal_zero_low,
+    cal_zero_high). Signals are in counts on the chip worst for each check; "sigma" margins
+    are in units of the ADC's noise on one reading."""
     g_lo, g_hi = layout.gap_mm - layout.gap_tol_mm, layout.gap_mm + layout.gap_tol_mm
     s_lo, s_hi = 1 - sensor.tolerance, 1 + sensor.tolerance
+    c_lo, c_hi = sensor.counts_per_mv_range
 
-    def counts(lateral: float, gap: float, br: float, scale: float) -> float:
-        return sensor.counts(field_mT(lateral, gap, br, magnet)) * scale
+    def mv(lateral: float, gap: float, br: float, scale: float) -> float:
+        return field_mT(lateral, gap, br, magnet) * sensor.mv_per_mT * scale
 
     corners = [
         (g, br, s)
@@ -167,25 +197,34 @@ def analyse(
         for br in (magnet.br_min_T, magnet.br_max_T)
         for s in (s_lo, s_hi)
     ]
-    direct = [counts(0, g, br, s) for g, br, s in corners]
-    neighbour = [abs(counts(layout.pitch_mm, g, br, s)) for g, br, s in corners]
-    opposite = [abs(counts(layout.across_mm, g, br, s)) for g, br, s in corners]
-    nb, opp = max(neighbour), max(opposite)
+    direct = [mv(0, g, br, s) for g, br, s in corners]
+    nb = max(abs(mv(layout.pitch_mm, g, br, s)) for g, br, s in corners)
+    opp = max(abs(mv(layout.across_mm, g, br, s)) for g, br, s in corners)
+    spread_mv = sensor.quiescent_mv[1] - sensor.quiescent_mv[0]
+    zero_low, zero_high = sensor.zero_range()
+    weakest_mv = min(direct) - 2 * nb - opp
     a = Analysis(
-        direct_min=min(direct),
-        direct_max=max(direct),
-        neighbour_max=nb,
-        opposite_max=opp,
-        empty_max=2 * nb + opp,
-        weakest=min(direct) - 2 * nb - opp,
-        strongest=max(direct) + 2 * nb + opp,
-        offset_max=max(abs(v * sensor.counts_per_mv - MID_SCALE) for v in sensor.quiescent_mv),
+        direct_min=min(direct) * c_lo,
+        direct_max=max(direct) * c_hi,
+        neighbour_max=nb * c_hi,
+        opposite_max=opp * c_hi,
+        empty_max=(2 * nb + opp) * c_hi,
+        weakest=weakest_mv * c_lo,
+        strongest=(max(direct) + 2 * nb + opp) * c_hi,
+        zero_spread=spread_mv * c_hi,
+        zero_low=zero_low,
+        zero_high=zero_high,
+        detect_min=(weakest_mv - spread_mv) * c_lo,
     )
     on, off = thresholds["on"], thresholds["off"]
+    limit = thresholds["cal_max_offset"]
+    sigma = NOISE_SIGMA
     a.checks = [
         ("a neighbour's magnet alone", a.neighbour_max, "<=", 2500, a.neighbour_max <= 2500),
-        ("empty position, worst crosstalk", a.empty_max, "<", off, a.empty_max < off),
-        ("weakest magnet against its neighbours", a.weakest, ">=", on, a.weakest >= on),
+        ("empty position, worst crosstalk, plus 5 sigma of noise", a.empty_max + 5 * sigma,
+         "<", off, a.empty_max + 5 * sigma < off),
+        ("weakest magnet against its neighbours, less 5 sigma of noise", a.weakest - 5 * sigma,
+         ">=", on, a.weakest - 5 * sigma >= on),
         (
             "strongest reading",
             a.strongest,
@@ -194,12 +233,23 @@ def analyse(
             a.strongest <= thresholds["max_delta"],
         ),
         (
-            "sensor zero off mid-scale",
-            a.offset_max,
+            "two sensors' zeros apart on one board (calibration: from the board's median)",
+            a.zero_spread,
             "<=",
-            thresholds["cal_max_offset"],
-            a.offset_max <= thresholds["cal_max_offset"],
+            limit,
+            a.zero_spread <= limit,
         ),
+        (
+            "a pair left in a hole, off the board's median (calibration refuses it)",
+            a.detect_min,
+            ">",
+            limit,
+            a.detect_min > limit,
+        ),
+        ("lowest zero of any sensor on any ESP32", zero_low, ">=", thresholds["cal_zero_low"],
+         zero_low >= thresholds["cal_zero_low"]),
+        ("highest zero of any sensor on any ESP32", zero_high, "<=", thresholds["cal_zero_high"],
+         zero_high <= thresholds["cal_zero_high"]),
         (
             "field inside the A2's linear range (mT)",
             field_mT(0, g_lo, magnet.br_max_T, magnet),

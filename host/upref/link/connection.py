@@ -11,12 +11,24 @@ Dropped lines are counted and reported (`Dropped`), never acted on.
 
 Commands (`command`) are matched to their OK/ERR/ECHO by sequence number and sent again when
 unanswered.
+
+The port is held alone (pyserial's `exclusive=True`: an flock on POSIX): a second program that
+opens it is refused with `PortBusy`, naming the holder when it can be found (`session`).
+
+A board found at its MicroPython prompt (a stray Ctrl-C, a firmware that stopped with a
+traceback, a raw REPL left behind) is restarted: the link sends Ctrl-C, Ctrl-B and Ctrl-D (a
+soft reset from the friendly prompt), puts a `Recovered` notice on `events` once the board's
+HELLO comes back, and resyncs from its snapshot as after any reset. Not while a deploy's
+session mark for the port is held (`session.mark`: the prompt is on purpose then), and not for
+ever: a board that stops at its prompt again each time it restarts, before its firmware sends a
+single frame, is left there with a notice saying so.
 """
 
 from __future__ import annotations
 
 import os
 import queue
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -25,8 +37,8 @@ from typing import Literal, Protocol
 
 import serial
 
-from upref.link import discovery
-from upref.link.errors import LinkError, LinkTimeout, PortNotOpen, ProtocolMismatch
+from upref.link import discovery, session
+from upref.link.errors import LinkError, LinkTimeout, PortBusy, PortNotOpen, ProtocolMismatch
 from upref.link.protocol import (
     HOST_FRAMES,
     PROTO_VERSION,
@@ -57,8 +69,10 @@ __all__ = [
     "Notice",
     "Offline",
     "Online",
+    "PortBusy",
     "PortNotOpen",
     "ProtocolMismatch",
+    "Recovered",
     "Resynced",
 ]
 
@@ -80,6 +94,7 @@ class LinkCounters:
     offline: int = 0  # times the board went offline (silent, or its port lost)
     commands: int = 0  # frames sent to the board (commands, HELLO and SNAP requests)
     retries: int = 0  # frames sent again because their answer did not come
+    recoveries: int = 0  # times the board was found at its prompt and restarted
 
 
 # --- notices: what the link itself has to say, delivered on `events` with the board events --
@@ -116,6 +131,17 @@ class BoardReset:
 
 
 @dataclass(frozen=True)
+class Recovered:
+    """The board had stopped at its MicroPython prompt (`what`: "prompt", "raw REPL",
+    "traceback") and the link restarted it; `text` says so in one line. A resync follows. With
+    `gave_up` the link did not restart it (it keeps stopping), and `text` says what to do."""
+
+    what: str
+    text: str
+    gave_up: bool = False
+
+
+@dataclass(frozen=True)
 class Dropped:
     """A line that was dropped and counted under `kind` (never acted on)."""
 
@@ -124,7 +150,7 @@ class Dropped:
     reason: str = ""
 
 
-Notice = Online | Offline | Resynced | BoardReset | Dropped
+Notice = Online | Offline | Resynced | BoardReset | Recovered | Dropped
 LinkItem = Event | Notice
 
 
@@ -157,6 +183,34 @@ class _Pending:
 
 def _is_device_path(url: str) -> bool:
     return "://" not in url and os.path.isabs(url)
+
+
+REPL_PAUSE = 0.3  # a traceback or banner with no frame after it this long: the board stopped
+RECOVER_LIMIT = 3  # restarts in a row with no frame from the firmware: leave the board be
+RECOVER_KEYS = b"\x03\x03\x02\x04"  # Ctrl-C (twice), Ctrl-B (leave raw REPL), Ctrl-D (soft reset)
+
+
+_ERROR_LINE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*(Error|Exception|Interrupt|Exit)\b")
+
+
+def _busy(exc: BaseException) -> bool:
+    """Did opening fail because another program holds the port? (pyserial's exclusive open
+    fails with EWOULDBLOCK from flock; a device may also answer EBUSY.)"""
+    low = str(exc).lower()
+    return "exclusively lock" in low or "resource temporarily unavailable" in low or "busy" in low
+
+
+def _repl_kind(line: bytes) -> str | None:
+    """What a line that is not a frame says about a board at its MicroPython prompt."""
+    if line.startswith(b"Traceback (most recent call last)"):
+        return "traceback"
+    if line.startswith(b"raw REPL; CTRL-B to exit"):
+        return "raw REPL"
+    if line.startswith(b">>> ") or line == b">>>":
+        return "prompt"
+    if line.startswith(b"MicroPython v") or line.startswith(b'Type "help()" for more'):
+        return "banner"
+    return None
 
 
 def _open_advice(url: str, exc: BaseException) -> str:
@@ -255,14 +309,31 @@ class Link:
         self._rx_bytes = 0
         self._last_dropped: bytes | None = None
         self._last_error = ""
+        # a board at its MicroPython prompt: what was seen, when, and the restarts tried
+        self._repl_kind: str | None = None
+        self._repl_prompt = False
+        self._repl_since = 0.0
+        self._repl_last = ""  # the last line of text it printed (the error of a traceback)
+        self._typed = False  # the traceback being read is of a line typed at the REPL
+        self._recover_sent = 0.0
+        self._recover_streak = 0  # restarts since the firmware last sent a frame
+        self._recovered: Recovered | None = None  # the notice, sent once the board is back
+        self._gave_up = False
+        self._left_alone = False
 
         self._url_given = url
         if url is None:
             url = self._locate()
         self.url: str = url
+        mark = session.session_holder(url)
+        if mark is not None:
+            raise PortBusy(url, mark.text())
         try:
             port = self._open(url)
         except (serial.SerialException, OSError, ValueError) as exc:
+            if _busy(exc):
+                who = session.holder(url)
+                raise PortBusy(url, who.text() if who else None) from None
             raise LinkError(_open_advice(url, exc)) from None
         self._thread = threading.Thread(target=self._run, name=f"upref-link {url}", daemon=True)
         with self._cv:
@@ -432,6 +503,8 @@ class Link:
                             self._on_line(line, now)
                             if self._port is not port:
                                 break
+                        if self._port is port:
+                            self._prompt_pending(self._splitter.pending(), now)
                     if self._port is port:
                         self._tick(now)
         except Exception as exc:  # a bug in the link: report it, never die silently
@@ -440,7 +513,11 @@ class Link:
 
     def _open(self, url: str) -> SerialPort:
         return self._factory(
-            url, baudrate=self._baudrate, timeout=self._poll, write_timeout=self._write_timeout
+            url,
+            baudrate=self._baudrate,
+            timeout=self._poll,
+            write_timeout=self._write_timeout,
+            exclusive=True,
         )
 
     def _reconnect_step(self) -> None:
@@ -450,7 +527,16 @@ class Link:
         try:
             if url is None:
                 url = self._locate()
-            port = self._open(url)
+            mark = session.session_holder(url)
+            if mark is not None:
+                raise PortBusy(url, mark.text())  # a deploy has it: leave it alone
+            try:
+                port = self._open(url)
+            except (serial.SerialException, OSError) as exc:
+                if _busy(exc):
+                    who = session.holder(url)
+                    raise PortBusy(url, who.text() if who else None) from None
+                raise
         except (LinkError, serial.SerialException, OSError, ValueError) as exc:
             with self._cv:
                 self._last_error = str(exc)
@@ -471,6 +557,8 @@ class Link:
 
     def _begin_session(self, now: float) -> None:
         self._splitter = LineSplitter()
+        self._repl_kind = None
+        self._recover_sent = 0.0
         self._rx_expected = None
         self._state = "hello"
         self._online = False
@@ -603,11 +691,90 @@ class Link:
             self._online = False
             self._c.offline += 1
             self._emit(Offline(f"no frame from the board for {now - self._last_frame:.1f} s"))
+        if self._repl_kind is not None and (
+            self._repl_prompt or now - self._repl_since >= REPL_PAUSE
+        ):
+            self._recover(now)
+
+    # -- a board at its MicroPython prompt ----------------------------------------------------
+
+    _REPL_RANK = {"banner": 0, "prompt": 1, "raw REPL": 2, "traceback": 3}
+
+    def _repl_seen(self, kind: str, now: float) -> None:
+        """Text that only MicroPython's REPL prints: remember what it says (a traceback says
+        most); a prompt means the board waits there now."""
+        if self._recover_sent and now - self._recover_sent < 2.0:
+            return  # the REPL's own answers to the keys just sent (its banner, a prompt)
+        if self._repl_kind is None:
+            self._repl_since = now
+            self._repl_prompt = False
+            self._repl_kind = kind
+        elif self._REPL_RANK[kind] > self._REPL_RANK[self._repl_kind]:
+            self._repl_kind = kind
+        if kind in ("prompt", "raw REPL"):
+            self._repl_prompt = True
+
+    def _prompt_pending(self, pending: bytes, now: float) -> None:
+        if pending in (b">>> ", b"... ") or (pending == b">" and self._repl_kind == "raw REPL"):
+            self._repl_seen("prompt" if pending != b">" else "raw REPL", now)
+
+    def _recover(self, now: float) -> None:
+        """Restart a board found at its prompt (soft reset), unless a deploy has the port or
+        the board keeps stopping there."""
+        kind, self._repl_kind = self._repl_kind, None
+        if kind is None or self._gave_up:
+            return
+        mark = session.session_holder(self.url)
+        if mark is not None:
+            if not self._left_alone:
+                self._left_alone = True
+                self._emit(Recovered(kind, f"the board is at its MicroPython prompt under "
+                                           f"{mark.text()}: left alone", gave_up=True))
+            return
+        last = f" ({self._repl_last})" if self._repl_last else ""
+        if self._recover_streak >= RECOVER_LIMIT:
+            self._gave_up = True
+            deploy = f"make deploy PORT={self.url}"
+            self._emit(Recovered(kind, (
+                f"the board stops at its MicroPython prompt each time it restarts{last}: its "
+                f"firmware does not start; deploy it again with `{deploy}`"), gave_up=True))
+            return
+        port = self._port
+        if port is None:
+            return
+        try:
+            port.write(RECOVER_KEYS)
+        except (serial.SerialException, OSError) as exc:
+            self._broken = f"write failed: {exc}"
+            return
+        self._c.recoveries += 1
+        self._recover_streak += 1
+        self._recover_sent = now
+        if kind == "raw REPL":
+            text = "the board had been left in MicroPython's raw REPL; restarted it"
+        elif kind == "traceback" and self._repl_last.startswith("KeyboardInterrupt"):
+            text = "the board had stopped at its prompt (a Ctrl-C reached it); restarted it"
+        elif kind == "traceback":
+            text = f"the board's firmware had stopped with an error{last}; restarted it"
+        else:
+            text = "the board had stopped at its prompt; restarted it"
+        self._recovered = Recovered(kind, text)
 
     def _drop(self, err: InvalidFrameError, line: bytes) -> None:
         setattr(self._c, err.kind, getattr(self._c, err.kind) + 1)
         self._last_dropped = line
         self._emit(Dropped(err.kind, bytes(line), str(err)))
+        if err.kind == "junk":
+            kind = _repl_kind(line)
+            if kind is not None:
+                self._repl_seen(kind, time.monotonic())
+            if line.startswith(b"Traceback"):
+                self._typed = False
+            elif b'File "<stdin>"' in line:
+                self._typed = True  # the REPL ran a line typed at it (our own frames): not news
+            text = line.decode("ascii", "replace").strip()
+            if _ERROR_LINE.match(text) and not self._typed:
+                self._repl_last = text[:100]
 
     def _on_line(self, line: bytes, now: float) -> None:
         try:
@@ -621,6 +788,11 @@ class Link:
             return
         is_hello = frame.type == "HELLO"
         expected_before = self._rx_expected
+        self._repl_kind = None  # the firmware speaks: not at a prompt
+        if not is_hello:
+            self._recover_streak = 0
+            self._gave_up = False
+            self._left_alone = False
         self._heard(frame.seq, now, is_hello)
         try:
             event = parse_event(frame, holes=self._holes)
@@ -685,6 +857,10 @@ class Link:
         self.hello = hello
         self._holes = hello.holes
         booted = frame.seq == 0 and expected_before not in (None, 0)
+        if self._recovered is not None:
+            notice, self._recovered = self._recovered, None
+            self._recover_sent = 0.0
+            self._emit(notice)
         if self._state == "hello":
             self._hello_outstanding = max(0, self._hello_outstanding - 1)
             self._state = "snap"
@@ -717,6 +893,13 @@ class Link:
                 f"running the upref firmware? Press its reset button, or {deploy}"
             )
         c = self._c
+        if c.recoveries:
+            last = f" ({self._repl_last})" if self._repl_last else ""
+            return (
+                f"the board at {url} was at its MicroPython prompt{last} and sent no HELLO within "
+                f"{timeout:g} s of being restarted ({c.recoveries} soft reset"
+                f"{'s' if c.recoveries > 1 else ''}): its firmware does not start; {deploy}"
+            )
         if c.frames == 0 and c.junk:
             return (
                 f"{url} sends text but no upref frames within {timeout:g} s "

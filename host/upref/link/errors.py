@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from upref.link.protocol import PROTO_VERSION
 
-__all__ = ["LinkError", "LinkTimeout", "PortNotOpen", "ProtocolMismatch"]
+__all__ = ["LinkError", "LinkTimeout", "PortBusy", "PortNotOpen", "ProtocolMismatch"]
 
 
 class LinkError(Exception):
@@ -18,6 +18,20 @@ class LinkTimeout(LinkError):
 
 class PortNotOpen(LinkError):
     """The link is closed, or the board is disconnected while the link reconnects."""
+
+
+class PortBusy(LinkError):
+    """Another program has the board's port: `who` says which, when it is known."""
+
+    def __init__(self, url: str, who: str | None) -> None:
+        self.url = url
+        self.who = who
+        known = f" ({who})" if who else ""
+        super().__init__(
+            f"the board's port is in use by another program{known}: {url} serves one program "
+            "at a time; close the other one (a serial monitor, mpremote, another upref) or wait "
+            "for it to finish, then try again"
+        )
 
 
 class ProtocolMismatch(LinkError):

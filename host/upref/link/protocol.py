@@ -150,6 +150,10 @@ class LineSplitter:
         self.overlong = 0
         self.lines = 0
 
+    def pending(self) -> bytes:
+        """What has come of the line not yet ended (a prompt such as `>>> ` never ends)."""
+        return b"" if self._skipping else bytes(self._buf)
+
     def feed(self, data: bytes) -> list[bytes]:
         """Add received bytes; return the lines they complete, in order."""
         pieces = self._BREAK.split(data)
@@ -342,6 +346,11 @@ class Heartbeat:
     rfe: int
     rfr: int
     flt: int
+    # how the loop keeps up since the last heartbeat (firmware 0.2 on; None from older boards):
+    late_ms: int | None = None  # worst lateness of a scan
+    tscan_us: int | None = None  # mean time the loop was busy per scan period
+    tmax_us: int | None = None  # the longest of those periods
+    odrop: int | None = None  # frames dropped since boot because the output queue was full
 
 
 @dataclass(frozen=True)
@@ -547,10 +556,14 @@ def _btn(a: _Args, holes: int) -> Button:
 _HB_KEYS = ("up", "scans", "sps", "cmd", "bad", "rfe", "rfr", "flt")
 
 
+_HB_OPTIONAL = ("late", "tscan", "tmax", "odrop")
+
+
 def _hb(a: _Args, holes: int) -> Heartbeat:
     kv = a.kv(_HB_KEYS)
     v = [a.uint(kv[k], k + "=") for k in _HB_KEYS]
-    return Heartbeat(*v)
+    extra = [a.uint(kv[k], k + "=") if k in kv else None for k in _HB_OPTIONAL]
+    return Heartbeat(*v, *extra)
 
 
 def _raw(a: _Args, holes: int) -> RawLevels:
@@ -674,8 +687,12 @@ def encode_event(seq: int, event: Event) -> bytes:
                 event.rfr,
                 event.flt,
             )
+            extra = (event.late_ms, event.tscan_us, event.tmax_us, event.odrop)
             return encode_frame(
-                seq, "HB", *(f"{k}={v}" for k, v in zip(_HB_KEYS, values, strict=True))
+                seq,
+                "HB",
+                *(f"{k}={v}" for k, v in zip(_HB_KEYS, values, strict=True)),
+                *(f"{k}={v}" for k, v in zip(_HB_OPTIONAL, extra, strict=True) if v is not None),
             )
         case RawLevels():
             return encode_frame(

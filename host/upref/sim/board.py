@@ -124,6 +124,9 @@ class SimBoard(Verbs):
         pinmap_path: str | os.PathLike[str] | None = None,
         spi_flash: str | os.PathLike[str] | None = None,
         boot_from: str = "auto",
+        cost_model: bool = True,
+        adc_vref_mv: int | None = None,
+        restore: bool = False,
     ) -> None:
         if backend not in ("cpython", "micropython"):
             raise ValueError(f"backend must be 'cpython' or 'micropython', not {backend!r}")
@@ -153,10 +156,22 @@ class SimBoard(Verbs):
         self.registry_path = rt / f"sim-{self.name}.json"
         self.log_path = rt / f"sim-{self.name}.log"
         self._fifo_path = rt / f"sim-{self.name}.world"
-        self.world = physics.World(
-            seed=seed, empty=empty,
-            pairs=physics.load_pairs(codes_path) if codes_path else physics.load_pairs(),
-        )
+        self.table_path = rt / f"sim-{self.name}.table.json"  # the physical world, kept across runs
+        saved = self._load_table() if restore else None
+        if saved is not None:
+            seed = int(saved.get("seed", seed))
+            self.seed = seed
+            empty = True  # the holes come from the saved table
+        self.cost_model = cost_model
+        try:
+            self.world = physics.World(
+                seed=seed, empty=empty,
+                pairs=physics.load_pairs(codes_path) if codes_path else physics.load_pairs(),
+                adc_vref_mv=adc_vref_mv,
+            )
+        except physics.WorldError as e:
+            raise ValueError(str(e)) from None
+        self.restored = saved is not None and self._restore_table(saved)
         self.mac = mac_for(self.name)
 
         self.loop = Loop(f"upref-sim-{self.name}")
@@ -190,6 +205,9 @@ class SimBoard(Verbs):
         self.wdt_feeds = 0  # feeds reported since the watchdog was armed
         self._last_feed = 0.0
         self.wdt_resets = 0
+        self.cpu_hz = 160_000_000  # machine.freq() as the firmware last set it
+        self.clock_jumps = 0  # times the chip's clock caught up with the machine's
+        self.clock_jumped_ms = 0
         self.dropped_to_board = 0  # bytes lost because the board's input buffer was full
         self._started = False
         self.boot_held = False  # the BOOT button (GPIO0 low): a reset or power-on enters download mode
@@ -244,6 +262,7 @@ class SimBoard(Verbs):
         self.line.open()
         self._started = True
         SimBoard._active.add(str(self.registry_path))
+        self._save_table()
         self._power_on(PWRON_RESET)
         self._write_registry()
         self.loop.start(self._pump, self._due)
@@ -408,6 +427,7 @@ class SimBoard(Verbs):
         if cause != PWRON_RESET or self.starts > 1:
             self.resets += 1
         if cause != SOFT_RESET:
+            self.cpu_hz = 160_000_000  # ESP32_GENERIC's clock after a reset (a soft one keeps it)
             self.wdt_timeout_ms = 0  # an ESP32's watchdog survives a soft reboot, nothing else
             self.wdt_feeds = 0
             self._raw_next = False
@@ -447,6 +467,8 @@ class SimBoard(Verbs):
             "UPREF_SIM_FW_HEAP": str(heap_bytes(self.heapsize)),
             "UPREF_SIM_BOOT": self.boot_source,
             "UPREF_SIM_REPL": "raw" if (self._raw_next and cause == SOFT_RESET) else "friendly",
+            "UPREF_SIM_COST": "1" if self.cost_model else "0",
+            "UPREF_SIM_CPU_HZ": str(self.cpu_hz),
         }
         self._raw_next = False
         child = Child.spawn(
@@ -558,12 +580,23 @@ class SimBoard(Verbs):
         elif what == "reset" and len(words) >= 2:
             self._reset_asked(words[1], int(words[2]) if len(words) > 2 else 0)
         elif what == "boot":
+            c.armed = True
+        elif what == "booted":
             c.booted = True
+        elif what == "kbd" and len(words) == 2:
+            c.intr_char = int(words[1])
+        elif what == "freq" and len(words) == 2:
+            self.cpu_hz = int(words[1])
+        elif what == "clock" and len(words) == 3:
+            self.clock_jumps, self.clock_jumped_ms = int(words[1]), int(words[2]) // 1000
+            self._log(f"the chip's clock fell behind and jumped ({self.clock_jumps} times so far)")
         else:
             self._log(f"unknown report from the firmware process: {' '.join(words)}")
 
     def _face_reported(self, c: Child, face: str) -> None:
         c.interrupted = 0.0  # the next Ctrl-C in a running face interrupts again
+        if face in ("repl", "raw", "run"):
+            c.intr_char = 3  # MicroPython arms Ctrl-C again for whatever the REPL runs
         quiet = {"repl", "raw", "run"}
         if face != self.face and not (face in quiet and self.face in quiet):
             self._cooker.reset()
@@ -596,9 +629,67 @@ class SimBoard(Verbs):
         try:
             cmd = parse_command(line, self.world.pairs)
             handler = getattr(self.hands, f"verb_{cmd.name}", None) or getattr(self, f"_verb_{cmd.name}")
-            handler(lambda details="": answer(f"ok {details}".rstrip()), *cmd.args)
+            keep = hasattr(self.hands, f"verb_{cmd.name}")  # the physical world changed
+
+            def ok(details: str = "") -> None:
+                if keep:
+                    self._save_table()
+                answer(f"ok {details}".rstrip())
+
+            handler(ok, *cmd.args)
         except (CommandError, physics.WorldError, SimError) as e:
             answer(f"error {e}")
+
+    # ---- the table, kept across runs ------------------------------------------------------------
+
+    def _save_table(self) -> None:
+        """Where the pairs are (and the cards, lost magnets, broken sensors): a restarted
+        simulator puts them back, as a real table keeps them."""
+        w = self.world
+        data = {
+            "seed": self.seed,
+            "holes": [[h.pair, h.down] if h.pair else None for h in w.holes],
+            "strength": {f"{pid}/{end}/{p}": v for (pid, end, p), v in sorted(w.strength.items())
+                         if v != 1.0},
+            "cards": list(w.cards),
+            "sensors": {str(k): m for k, m in sorted(w.sensor_modes.items())},
+            "rfid_ok": w.rfid_ok,
+            "button": False,
+        }
+        tmp = self.table_path.with_suffix(".tmp")
+        try:
+            tmp.write_text(json.dumps(data) + "\n")
+            os.replace(tmp, self.table_path)
+        except OSError as e:
+            self._log(f"cannot keep the table in {self.table_path}: {e}")
+
+    def _load_table(self) -> dict[str, Any] | None:
+        try:
+            data = json.loads(self.table_path.read_text())
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) and isinstance(data.get("holes"), list) else None
+
+    def _restore_table(self, data: dict[str, Any]) -> bool:
+        w = self.world
+        try:
+            holes = [physics.Hole(*h) if h else physics.Hole() for h in data["holes"]]
+            if len(holes) != physics.HOLES or any(
+                h.pair is not None and (h.pair not in w.pairs or h.down not in w.pairs[h.pair].colours)
+                for h in holes
+            ):
+                return False
+            w.holes = holes
+            for key, v in data.get("strength", {}).items():
+                pid, end, p = key.split("/")
+                if (pid, end, int(p)) in w.strength:
+                    w.strength[(pid, end, int(p))] = float(v)
+            w.cards = [str(c) for c in data.get("cards", [])]
+            w.sensor_modes = {int(k): str(m) for k, m in data.get("sensors", {}).items()}
+            w.rfid_ok = bool(data.get("rfid_ok", True))
+        except (TypeError, ValueError, KeyError):
+            return False
+        return True
 
     def _verb_unplug(self, ok: Callable[..., None], seconds: float | None = None) -> None:
         self._unplug(seconds)
@@ -669,6 +760,10 @@ class SimBoard(Verbs):
             "wdt_resets": self.wdt_resets,
             "wdt_ms": self.wdt_timeout_ms,
             "wdt_feeds": self.wdt_feeds,
+            "kbd_intr": self._child.intr_char if self._child else 3,
+            "cpu_hz": self.cpu_hz,
+            "chip": {"cost_model": self.cost_model, "adc_vref_mv": w.vref_mv,
+                     "clock_jumps": self.clock_jumps, "clock_jumped_ms": self.clock_jumped_ms},
             "holes": w.state_holes(),
             "hand": dict(self.hands.hand),
             "cards": list(w.cards),

@@ -111,7 +111,9 @@ class Child:
         self.stdin_pending = bytearray()
         self.killed = False
         self.closed = False
-        self.booted = False  # the runtime reported in: SIGINT is a KeyboardInterrupt now
+        self.armed = False  # the runtime reported in: SIGINT is a KeyboardInterrupt now
+        self.booted = False  # boot.py is done: main.py (or the REPL) is what a Ctrl-C reaches
+        self.intr_char = 3  # micropython.kbd_intr as the firmware set it (-1: 0x03 is data)
         self.interrupted = 0.0  # when a Ctrl-C last became SIGINT (0: armed)
         self.out_open = True
         self.err_open = True
@@ -152,10 +154,11 @@ class Child:
         how many bytes were lost because the board's input buffer was full."""
         if self.killed or self.closed:
             return 0
-        if at_prompt:
+        if at_prompt or self.intr_char != 0x03:
+            # at a prompt Ctrl-C is a key; with kbd_intr(-1) the firmware reads 0x03 itself
             self.stdin_pending += data
             self.flush_input()
-            return 0
+            return self._overflow()
         start = 0
         for i, b in enumerate(data):
             if b == 0x03:
@@ -166,12 +169,15 @@ class Child:
                     continue
                 self.stdin_pending += data[start:i]
                 self.flush_input()
-                if self.booted:  # still booting: lost, as bytes are while the ROM runs
+                if self.armed:  # still starting: lost, as bytes are while the ROM runs
                     with contextlib.suppress(ProcessLookupError):
                         self.proc.send_signal(signal.SIGINT)
                     self.interrupted = now
                 start = i + 1
         self.stdin_pending += data[start:]
+        return self._overflow()
+
+    def _overflow(self) -> int:
         lost = 0
         if len(self.stdin_pending) > H2B_HOLD:
             lost = len(self.stdin_pending) - H2B_HOLD

@@ -28,8 +28,10 @@ def sim_main(argv: list[str]) -> int:
     )
     ap.add_argument("--backend", choices=("cpython", "micropython"), default="cpython",
                     help="run the firmware under CPython (fast) or the real MicroPython unix port")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the world (offsets, magnets, mix, noise)")
-    ap.add_argument("--empty", action="store_true", help="start with every pair out of its hole")
+    ap.add_argument("--seed", type=int, default=None,
+                    help="seed of the world (sensors, magnets, the chip, the starting mix, noise); "
+                    "a fresh world. Without --seed or --empty the table is as the last run left it")
+    ap.add_argument("--empty", action="store_true", help="a fresh world with every pair out of its hole")
     ap.add_argument("--name", default=None, help="tell several simulators apart (default: default)")
     ap.add_argument("--flash", metavar="DIR", default=None, help="the board's flash folder (kept across runs)")
     ap.add_argument("--noise", type=float, default=0.0, help="line noise: probability per byte of a flipped bit")
@@ -41,16 +43,18 @@ def sim_main(argv: list[str]) -> int:
     ns = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     try:
-        board = SimBoard(backend=ns.backend, seed=ns.seed, empty=ns.empty, flash_dir=ns.flash,
-                         noise=ns.noise, name=ns.name, calibrated=not ns.uncalibrated,
-                         boot_from=ns.boot_from)
+        board = SimBoard(backend=ns.backend, seed=ns.seed if ns.seed is not None else 0,
+                         empty=ns.empty, flash_dir=ns.flash, noise=ns.noise, name=ns.name,
+                         calibrated=not ns.uncalibrated, boot_from=ns.boot_from,
+                         restore=ns.seed is None and not ns.empty)
         board.start()
     except (SimError, ValueError, OSError) as e:
         print(f"upref sim: {e}", file=sys.stderr)
         return 1
     sim_opt = "" if board.name == "default" else f" --sim {board.name}"
+    kept = "; the table as the last run left it" if board.restored else ""
     print(f"upref simulated board {board.name!r} ({board.backend}, seed {board.seed}"
-          f"{', empty' if ns.empty else ''})")
+          f"{', empty' if ns.empty else ''}{kept})")
     print(f"  port:    {board.port}  (now {board.pty})")
     print(f"  control: upref simctl{sim_opt} pull 4   (socket {board.control_path})")
     print(f"  flash:   {board.flash_dir}  (SPI flash for esptool: {board.spi.path})")

@@ -32,12 +32,14 @@ class Hands:
         self.send = send
         self.at = at
         self.busy: dict[int, str] = {}  # hole -> what a hand is doing there
+        self.last_settled_ms = 0  # the last change's magnets are all in place this long after it
         self.hand: dict[str, str] = {}  # pair in a hand -> where it goes
 
     def records(self) -> list[bytes]:
         """The whole world as records, for a firmware process that starts."""
         w = self.world
-        recs = [encode_record("L", k, level, 0, 0) for k, level in enumerate(w.levels())]
+        recs = [encode_record("V", w.vref_mv)]
+        recs += [encode_record("L", k, uv, 0, 0) for k, uv in enumerate(w.volts())]
         recs += [encode_record("F", k, SENSOR_MODES[mode]) for k, mode in w.sensor_modes.items()]
         recs.append(encode_record("B", 1 if w.button else 0))
         recs.append(encode_record("K0"))
@@ -46,8 +48,10 @@ class Hands:
         return recs
 
     def _sensors(self, changes: list[physics.Change]) -> None:
+        # when the last magnet of this change is seated (or gone): ms after now (for make bench)
+        self.last_settled_ms = max((c.delay_ms + c.ramp_ms for c in changes), default=0)
         stamp = ticks_now()
-        self.send([encode_record("L", c.k, c.level, c.ramp_ms, c.delay_ms, stamp) for c in changes])
+        self.send([encode_record("L", c.k, c.uv, c.ramp_ms, c.delay_ms, stamp) for c in changes])
 
     def _check_idle(self, hole: int) -> None:
         if hole in self.busy:

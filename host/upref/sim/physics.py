@@ -1,23 +1,28 @@
 """The simulated board's physical world: holes with mole pairs and their magnets, the hall
-sensors under them, the RFID field with its cards, the button.
+sensors under them, the ESP32's ADC that reads them, the RFID field with its cards, the button.
 
-Pure and deterministic: no clock, no I/O. Every random property (sensor offsets and gains,
-magnet strengths, crosstalk, the starting mix) comes from the seed. The board process
-(`hands.py`) turns changes into world records for the process that runs the firmware, which
-keeps the per-sensor target levels and ramps between them and adds the noise.
+Pure and deterministic: no clock, no I/O. Every random property (sensor quiescent voltages and
+sensitivities, each hole's depth, each magnet's remanence, the chip's ADC reference, the
+starting mix) comes from the seed. The board process (`hands.py`) turns changes into world
+records for the process that runs the firmware, which keeps each sensor's output voltage,
+ramps between targets, and reads it through the ADC stand-in (`standins/esp32_adc.py`) with
+the chip's noise.
 
-Sensor model. Sensor k = (hole - 1) * 4 + (position - 1) reads, with no magnet near,
-its offset (32768 +- up to OFFSET_SPREAD). A magnet of polarity s (+1 north facing the sensor,
--1 south) and strength m (1.0 as made; 0 lost) at position p of the pair's down end adds
+Sensor model, from the hardware's own field model (`upref.hardware.magnetics`). Sensor
+k = (hole - 1) * 4 + (position - 1) is a DRV5055A2: with no magnet near it outputs its
+quiescent voltage VQ (1.59..1.71 V per sensor, seeded: the datasheet's range at 3.3 V). A magnet
+of polarity s (+1 north facing the sensor, -1 south), strength m (1.0 as made, 0 lost) and
+remanence Br (1.42..1.48 T per magnet, N52) at position p of the pair's down end adds
 
-    s * m * vary(magnet) * gain(sensor) * FIELD * coupling(p, sensor position)
+    s * m * sensitivity(sensor) * field(distance(p, sensor position), gap(hole), Br)
 
-where coupling is 1 right over the sensor, NEIGHBOUR (per hole and side) for the positions
-next to it around the circle (p +- 1 mod 4) and OPPOSITE for the one across. With the ranges
-below a magnet right over a sensor moves it by 9300..13900 counts and one next to it by at most
-~1700, so with the firmware's default thresholds (on 5000, off 3500; `hall.thresholds` in the
-pin map) the worst crosstalk sum at an empty position (about 3900) never reaches `on`, and the
-weakest magnet with both neighbours of the other polarity (about 6600) never falls to `off`.
+where the field is magnetics.field_mT (an exact disc-magnet model) at 0 mm for the sensor right
+under the magnet, at the 8 mm pitch for the two next to it and at 11.3 mm for the one across;
+the sensitivity is 30 mV/mT +- 5 % per sensor and the gap 6.7 +- 0.4 mm per hole (how deep its
+pocket is). The ESP32 then reads that voltage on its own curve: its reference Vref is drawn
+per seed in 1000..1200 mV, so the same board reads its zeros anywhere from about 26,300 to
+34,300 counts, one chip to the next (`level`, `offset`). `hardware/pinmap.json`'s thresholds
+are checked against exactly these ranges by `magnetics.analyse`, with 5 sigma of noise to spare.
 """
 
 from __future__ import annotations
@@ -25,24 +30,28 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from upref import paths
 from upref.board.codes import PAIR_COUNT
+from upref.hardware import magnetics
 from upref.link.protocol import POSITIONS
+from upref.sim.standins import esp32_adc
 
 HOLES = PAIR_COUNT  # one molehill per mole pair
 COLOURS = "RBYWK"
 COLOUR_NAMES = {"R": "red", "B": "blue", "Y": "yellow", "W": "white", "K": "black"}
 
-MID_SCALE = 32768
-OFFSET_SPREAD = 2500  # sensor zero: MID_SCALE +- up to this
-FIELD = 11500  # a nominal magnet right over a nominal sensor, in counts
-GAIN_RANGE = (0.90, 1.10)  # per sensor
-MAGNET_RANGE = (0.90, 1.10)  # per magnet, as manufactured
-NEIGHBOUR_RANGE = (0.08, 0.12)  # coupling to the positions next to a magnet
-OPPOSITE_RANGE = (0.02, 0.04)  # coupling to the position across
-NOISE_SIGMA = 150  # counts, added by the firmware process
+SUPPLY_UV = 3_300_000  # the sensors' 3.3 V: their output never leaves 0..VCC
+VQ_MV = magnetics.SENSOR.quiescent_mv  # a sensor's output at rest, min..max (per sensor)
+SENS_MV_PER_MT = magnetics.SENSOR.mv_per_mT  # sensitivity, +- SENS_TOLERANCE per sensor
+SENS_TOLERANCE = magnetics.SENSOR.tolerance
+GAP_MM = (magnetics.LAYOUT.gap_mm - magnetics.LAYOUT.gap_tol_mm,
+          magnetics.LAYOUT.gap_mm + magnetics.LAYOUT.gap_tol_mm)  # per hole
+BR_T = (magnetics.MAGNET.br_min_T, magnetics.MAGNET.br_max_T)  # per magnet
+VREF_MV = (esp32_adc.VREF_MIN_MV, esp32_adc.VREF_MAX_MV)  # the chip's ADC reference, per seed
+NOISE_SIGMA = magnetics.NOISE_SIGMA  # counts, added by the firmware process's ADC
 
 # timing of hand movements, in milliseconds
 INSERT_SPREAD_MS = 8  # magnets of one pair reach their sensors up to this far apart
@@ -50,6 +59,26 @@ INSERT_RAMP_MS = (6, 12)  # each magnet's field builds up over this long
 FLIP_MS = 700  # a pair out of its hole while the hand turns it over
 MOVE_MS = 900  # a pair carried from one hole to another
 CLICK_MS = 150  # a button click
+
+# The first model drew (per sensor) an offset and a gain, (per hole) six couplings and (per
+# magnet) a strength factor, in that order, before the starting mix: the draws keep that order
+# and count, now mapped onto VQ, sensitivity, depth and remanence, so that a seed's starting
+# mix stays what it was.
+_OLD_OFFSET = 2500
+_OLD_GAIN = (0.90, 1.10)
+_OLD_NEIGHBOUR = (0.08, 0.12)
+_OLD_OPPOSITE = (0.02, 0.04)
+_OLD_VARY = (0.90, 1.10)
+
+
+def _map(x: float, a: tuple[float, float], b: tuple[float, float]) -> float:
+    return b[0] + (x - a[0]) * (b[1] - b[0]) / (a[1] - a[0])
+
+
+@lru_cache(maxsize=1024)
+def _field_per_tesla(lateral_mm: float, gap_mm: float) -> float:
+    """magnetics.field_mT for Br = 1 T (the field is proportional to Br)."""
+    return magnetics.field_mT(lateral_mm, gap_mm, 1.0)
 
 
 class WorldError(ValueError):
@@ -102,7 +131,7 @@ def load_thresholds(path: Path | str | None = None) -> dict[str, int]:
     """hall.thresholds of the pin map, with the firmware's defaults for what it leaves out."""
     p = Path(path) if path is not None else paths.pinmap_path()
     pm = json.loads(p.read_text(encoding="utf-8"))
-    t = {"on": 5000, "off": 3500, "rail_low": 1500, "rail_high": 64000, "max_delta": 24000,
+    t = {"on": 4500, "off": 3500, "rail_low": 1500, "rail_high": 64000, "max_delta": 24000,
          "debounce_ms": 30}
     t.update({k: v for k, v in pm.get("hall", {}).get("thresholds", {}).items() if isinstance(v, int)})
     return t
@@ -116,10 +145,10 @@ class Hole:
 
 @dataclass
 class Change:
-    """One sensor moving to a new level: what the firmware process is told."""
+    """One sensor moving to a new output voltage: what the firmware process is told."""
 
     k: int
-    level: int
+    uv: int  # its output voltage, microvolts
     ramp_ms: int = 0
     delay_ms: int = 0
 
@@ -136,32 +165,33 @@ class World:
     button: bool = False
     sensor_modes: dict[int, str] = field(default_factory=dict)  # k -> "float" | "rail" | "ground"
     rfid_ok: bool = True
+    adc_vref_mv: int | None = None  # the chip's ADC reference; None: drawn from the seed
 
     def __post_init__(self) -> None:
         rng = random.Random(f"upref-sim-{self.seed}")
         n = HOLES * POSITIONS
-        self.offset = [MID_SCALE + rng.randint(-OFFSET_SPREAD, OFFSET_SPREAD) for _ in range(n)]
-        self.gain = [rng.uniform(*GAIN_RANGE) for _ in range(n)]
-        # coupling[h][a][b]: magnet at position a onto the sensor at position b of hole h
-        self.coupling: list[list[list[float]]] = []
+        # per sensor: quiescent output (uV) and sensitivity (mV/mT)
+        self.vq_uv = [
+            round(_map(rng.randint(-_OLD_OFFSET, _OLD_OFFSET), (-_OLD_OFFSET, _OLD_OFFSET), VQ_MV) * 1000)
+            for _ in range(n)
+        ]
+        self.sens = [
+            SENS_MV_PER_MT * _map(rng.uniform(*_OLD_GAIN), _OLD_GAIN, (1 - SENS_TOLERANCE, 1 + SENS_TOLERANCE))
+            for _ in range(n)
+        ]
+        # per hole: the gap from a seated magnet's face to its sensors (the pocket's depth)
+        self.gap_mm: list[float] = []
         for _ in range(HOLES):
-            c = [[0.0] * POSITIONS for _ in range(POSITIONS)]
-            for a in range(POSITIONS):
-                c[a][a] = 1.0
-            for a in range(POSITIONS):
-                b = (a + 1) % POSITIONS
-                c[a][b] = c[b][a] = rng.uniform(*NEIGHBOUR_RANGE)
-            for a in range(2):
-                b = a + 2
-                c[a][b] = c[b][a] = rng.uniform(*OPPOSITE_RANGE)
-            self.coupling.append(c)
-        # manufactured magnet strength variation, and what the control channel changes
-        self.vary: dict[tuple[str, str, int], float] = {}
+            draws = [rng.uniform(*_OLD_NEIGHBOUR) for _ in range(4)]
+            draws += [rng.uniform(*_OLD_OPPOSITE) for _ in range(2)]
+            self.gap_mm.append(round(_map(draws[0], _OLD_NEIGHBOUR, GAP_MM), 2))
+        # per magnet: remanence as made, and its strength as the control channel sets it
+        self.br: dict[tuple[str, str, int], float] = {}
         self.strength: dict[tuple[str, str, int], float] = {}
         for pid in sorted(self.pairs):
             for end in self.pairs[pid].ends:
                 for p in range(POSITIONS):
-                    self.vary[(pid, end.hidden, p)] = rng.uniform(*MAGNET_RANGE)
+                    self.br[(pid, end.hidden, p)] = _map(rng.uniform(*_OLD_VARY), _OLD_VARY, BR_T)
                     self.strength[(pid, end.hidden, p)] = 1.0
         self.timing = random.Random(f"upref-sim-hands-{self.seed}")
         if not self.holes:
@@ -171,26 +201,52 @@ class World:
                 rng.shuffle(ids)
                 for h, pid in enumerate(ids[:HOLES]):
                     self.holes[h] = Hole(pid, rng.choice(self.pairs[pid].colours))
+        # the chip: its ADC reference (a stream of its own, so the rest of the seed is unchanged)
+        drawn = random.Random(f"upref-sim-adc-{self.seed}").randint(*VREF_MV)
+        self.vref_mv = self.adc_vref_mv if self.adc_vref_mv is not None else drawn
+        if not VREF_MV[0] <= self.vref_mv <= VREF_MV[1]:
+            raise WorldError(
+                f"an ESP32's ADC reference lies in {VREF_MV[0]}..{VREF_MV[1]} mV, not {self.vref_mv}"
+            )
+        self.adc = esp32_adc.Curve(self.vref_mv)
+        self.offset = [self.adc.read_u16(v) for v in self.vq_uv]  # each sensor's true zero, counts
+        # field (mT per tesla of remanence) of a magnet at position a onto the sensor at b
+        lat = (0.0, magnetics.LAYOUT.pitch_mm, magnetics.LAYOUT.across_mm)
+        self._field: list[tuple[float, float, float]] = [
+            (_field_per_tesla(lat[0], g), _field_per_tesla(lat[1], g), _field_per_tesla(lat[2], g))
+            for g in self.gap_mm
+        ]
 
     # ---- levels ------------------------------------------------------------------------------
 
-    def level(self, k: int) -> int:
-        """Sensor k's level with no noise, as the world stands."""
+    def volts_uv(self, k: int) -> int:
+        """Sensor k's output in microvolts, as the world stands (no noise)."""
         h, pos = divmod(k, POSITIONS)
-        v = float(self.offset[k])
+        v = float(self.vq_uv[k])
         hole = self.holes[h]
         if hole.pair is not None and hole.down is not None:
             end = self.pairs[hole.pair].end(hole.down)
+            fields = self._field[h]
             for p, sym in enumerate(end.magnets):
                 if sym == "-":
                     continue
                 s = 1.0 if sym == "N" else -1.0
-                m = self.strength[(hole.pair, hole.down, p)] * self.vary[(hole.pair, hole.down, p)]
-                v += s * m * self.gain[k] * FIELD * self.coupling[h][p][pos]
-        return max(0, min(65535, round(v)))
+                key = (hole.pair, hole.down, p)
+                d = (p - pos) % POSITIONS
+                f = fields[0] if d == 0 else fields[2] if d == 2 else fields[1]
+                v += s * self.strength[key] * self.br[key] * f * self.sens[k] * 1000.0
+        return max(0, min(SUPPLY_UV, round(v)))
+
+    def level(self, k: int) -> int:
+        """What the chip's ADC reads of sensor k (read_u16 counts, no noise), as the world stands."""
+        return self.adc.read_u16(self.volts_uv(k))
 
     def levels(self) -> list[int]:
         return [self.level(k) for k in range(HOLES * POSITIONS)]
+
+    def volts(self) -> list[int]:
+        """Every sensor's output in microvolts: what the firmware process is told."""
+        return [self.volts_uv(k) for k in range(HOLES * POSITIONS)]
 
     def hole_changes(self, h: int, inserting: bool) -> list[Change]:
         """Changes for the four sensors of hole h (0-based) after its pair went in or out:
@@ -200,7 +256,7 @@ class World:
             k = h * POSITIONS + pos
             delay = self.timing.randint(0, INSERT_SPREAD_MS)
             ramp = self.timing.randint(*INSERT_RAMP_MS)
-            out.append(Change(k, self.level(k), ramp, delay))
+            out.append(Change(k, self.volts_uv(k), ramp, delay))
         return out
 
     # ---- actions -------------------------------------------------------------------------------
@@ -269,9 +325,9 @@ class World:
             )
         self.strength[(cur.pair, cur.down, position - 1)] = float(strength)
         k0 = h * POSITIONS
-        return [Change(k, self.level(k)) for k in range(k0, k0 + POSITIONS)]
+        return [Change(k, self.volts_uv(k)) for k in range(k0, k0 + POSITIONS)]
 
-    def expected_code(self, h: int, on: int = 5000) -> int:
+    def expected_code(self, h: int, on: int = 4500) -> int:
         """The code the firmware should read in hole h (0-based), calibrated, without noise."""
         code = 0
         for pos in range(POSITIONS):

@@ -107,6 +107,8 @@ class _RawOut:
             mv = mv[: args[0]]
         elif len(args) == 2:
             mv = mv[args[0] : args[0] + args[1]]
+        if _chip is not None:
+            _chip.uart_write(len(mv))  # the UART's FIFO, in the chip's time
         done = 0
         while done < len(mv):
             done += os.write(self._fd, mv[done:])
@@ -136,10 +138,85 @@ class _TextOut:
         return False
 
 
+_chip = None  # standins/chip.py's clock, once the firmware's time runs on it
+
+
+def _chip_time(standins):
+    """The firmware's `time` becomes the chip's clock (standins/chip.py), with the cost model on
+    unless UPREF_SIM_COST=0."""
+    global _chip
+    sys.path.insert(0, standins)
+    import chip
+
+    sys.path.remove(standins)
+    chip.chip.on = _getenv("UPREF_SIM_COST", "1") != "0"
+    chip.chip.set_mhz(int(_getenv("UPREF_SIM_CPU_HZ", "160000000")) // 1000000)
+    _chip = chip.chip
+    if MICROPYTHON:
+        sys.modules["time"] = chip  # what `import time` gives the firmware and the stand-ins
+    else:
+        import time
+
+        for name in ("ticks_ms", "ticks_us", "ticks_cpu", "ticks_add", "ticks_diff", "sleep_ms",
+                     "sleep_us"):
+            setattr(time, name, getattr(chip, name))
+    return chip
+
+
+class _ChipOut:
+    """sys.stdout.buffer for firmware under the unix port: each write goes through the UART's
+    FIFO model first (the unix port's own sys.stdout cannot be replaced)."""
+
+    def __init__(self, raw):
+        self._raw = raw
+
+    def write(self, buf, *args):
+        n = len(buf) if not args else (args[0] if len(args) == 1 else args[1])
+        if _chip is not None:
+            _chip.uart_write(n)
+        return self._raw.write(buf, *args)
+
+    def flush(self):
+        pass
+
+
+class _ChipStdout:
+    def __init__(self, raw):
+        self.buffer = _ChipOut(raw.buffer)
+        self._raw = raw
+
+    def write(self, s):
+        if _chip is not None:
+            _chip.uart_write(len(s))
+        return self._raw.write(s)
+
+
+class _SysProxy:
+    """`sys` as the firmware sees it under the unix port: the real one, but for stdout."""
+
+    def __init__(self, real):
+        self._real = real
+        self.stdout = _ChipStdout(real.stdout)
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+
+
+def _arm_interrupt():
+    """Ctrl-C (SIGINT from the simulator) must raise KeyboardInterrupt in the firmware, whatever
+    this process inherited: started in the background (`upref sim &`, nohup, a service) the
+    shell hands it SIGINT ignored, and CPython then installs no handler. (The unix port always
+    installs its own.)"""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def _cpython_setup(host_dir):
     sys.path.insert(0, host_dir)
     from upref.sim.cpython import install, mpos
 
+    _arm_interrupt()
     install(micropython_select=True)
     global _board_builtins
     _board_builtins = mpos.board_builtins
@@ -268,6 +345,8 @@ class Repl:
             self._poll = select.poll()
             self._poll.register(sys.stdin, select.POLLIN)
         while not self._poll.poll(20):
+            if _chip is not None:
+                _chip.catch_up()  # nothing to model while a REPL waits for a key
             self.world.tick_timers()  # soft timers (a watchdog feeder) run while we wait
         self.world.tick_timers()  # ...and while code streams in
         n = sys.stdin.buffer.readinto(self.one)
@@ -515,6 +594,7 @@ def main():
     for p in reversed(paths):
         sys.path.insert(0, p)
 
+    _chip_time(standins)
     if MICROPYTHON:
         import esp32_micropython
 
@@ -545,11 +625,17 @@ def main():
             # itself ran with CPython's own os (the tests' tiny firmwares use it)
             g["__builtins__"] = _board_builtins(flash_dir)
     world.report("face firmware")
+    real_sys = sys.modules.get("sys")
+    if MICROPYTHON and _chip is not None and _chip.on:
+        sys.modules["sys"] = _SysProxy(sys)  # the firmware's writes go through the UART model
     # as MicroPython's ESP32 main.c: boot.py, then main.py (not after a soft reboot from the raw
     # REPL); an error in boot.py is printed and the boot goes on; main.py ending in any way but
-    # sys.exit() leaves the REPL
+    # sys.exit() leaves the REPL. "booted" is reported once boot.py is done: from then on a
+    # Ctrl-C reaches main.py (or the REPL), never boot.py.
     files = ["boot.py"] if raw else ["boot.py", "main.py" if from_flash else main_file]
     for fname in files:
+        if fname != "boot.py":
+            world.report("booted")
         if from_flash:
             path = fname
         else:
@@ -568,6 +654,13 @@ def main():
             out(format_exception(e, names))
             if fname != "boot.py":
                 break
+    if len(files) == 1:
+        world.report("booted")
+    if MICROPYTHON:
+        if real_sys is None:
+            sys.modules.pop("sys", None)
+        else:
+            sys.modules["sys"] = real_sys
     try:
         sys.stdout.buffer.flush()
     except Exception:  # noqa: BLE001

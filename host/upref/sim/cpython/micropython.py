@@ -22,7 +22,13 @@ def alloc_emergency_exception_buf(size):
 
 
 def kbd_intr(ch):
-    return None
+    # in the simulated board's firmware process: tell the simulator (it turns 0x03 into SIGINT
+    # only while the interrupt character is 3); elsewhere (unit tests) nothing to do
+    import sys
+
+    world = sys.modules.get("sim_world")
+    if world is not None:
+        world.world.kbd_intr(ch)
 
 
 def mem_info(*args):

@@ -9,7 +9,11 @@
 
 import time
 
+import chip as _cm
+import esp32_adc as _adc
 from sim_world import world as _w
+
+_chip = _cm.chip  # the chip's clock and cost model (standins/chip.py)
 
 # reset causes (machine.reset_cause())
 PWRON_RESET = 1
@@ -62,6 +66,15 @@ class Pin:
     DRIVE_2 = 2
     DRIVE_3 = 3
 
+    # As on the ESP32 (ports/esp32/machine_pin.c), Pin(n) is the one static object of GPIO n:
+    # making one allocates nothing, and the board's heap holds none of them.
+    def __new__(cls, id, *args, **kwargs):
+        if not isinstance(id, int) or id not in _VALID_GPIO:
+            raise ValueError("invalid pin")
+        if cls is not Pin:
+            return object.__new__(cls)
+        return _PINS[id]
+
     def __init__(self, id, mode=-1, pull=-1, *, value=None, drive=None, hold=None):
         if not isinstance(id, int) or id not in _VALID_GPIO:
             raise ValueError("invalid pin")
@@ -90,6 +103,7 @@ class Pin:
             _w.pin_pull[g] = 0
 
     def _set(self, v):
+        _chip.cpu(_cm.PIN_US)
         g = self._id
         v = 1 if v else 0
         if _w.pin_level[g] != v:
@@ -99,6 +113,7 @@ class Pin:
 
     def value(self, x=None):
         if x is None:
+            _chip.cpu(_cm.PIN_US)
             g = self._id
             if _w.pin_mode[g] == Pin.OUT:
                 return _w.pin_level[g]
@@ -141,6 +156,14 @@ class Pin:
         return "Pin(%d)" % self._id
 
 
+_PINS = {}
+for _g in _VALID_GPIO:
+    _p = object.__new__(Pin)
+    _p._id = _g
+    _PINS[_g] = _p
+del _g, _p
+
+
 class Signal:
     def __init__(self, pin, *args, invert=False, **kwargs):
         if not isinstance(pin, Pin):
@@ -164,6 +187,12 @@ class Signal:
 
 
 class ADC:
+    """ADC1/ADC2 of the classic ESP32 as MicroPython v1.29 has them: 11 dB unless told
+    otherwise (ports/esp32/machine_adc.c: an ADC made without atten= gets ADC_ATTEN_MAX),
+    `read_u16` the raw 12-bit reading scaled (`raw << 4 | raw >> 8`, no calibration: the
+    reading follows the chip's own curve, esp32_adc.py), `read_uv` Espressif's calibrated
+    voltage for the reference in the chip's eFuse."""
+
     ATTN_0DB = 0
     ATTN_2_5DB = 1
     ATTN_6DB = 2
@@ -172,8 +201,16 @@ class ADC:
     WIDTH_10BIT = 10
     WIDTH_11BIT = 11
     WIDTH_12BIT = 12
-    # full-scale input of each attenuation in mV; a level of 65535 is 3.1 V at the pin
-    _FULL_MV = (950, 1250, 1750, 3100)
+
+    # static objects too, one per ADC channel (ports/esp32/machine_adc.c: madc_obj)
+    def __new__(cls, id, *args, **kwargs):
+        g = _gpio_of(id)
+        if g not in _ADC1_GPIO and g not in _ADC2_GPIO:
+            raise ValueError("invalid pin for ADC")
+        a = _ADCS.get(g)
+        if a is None:
+            a = _ADCS[g] = object.__new__(cls)
+        return a
 
     def __init__(self, id, *, atten=None, sample_ns=None):
         g = _gpio_of(id)
@@ -181,7 +218,7 @@ class ADC:
             raise ValueError("invalid pin for ADC")
         self._gpio = g
         self._bank = _w.role_arg[g] if _w.role[g] == 7 else -1
-        self._atten = ADC.ATTN_0DB
+        self._atten = ADC.ATTN_11DB
         self._bits = 12
         if atten is not None:
             self.atten(atten)
@@ -200,24 +237,43 @@ class ADC:
             raise ValueError("invalid width: %r" % (bits,))
         self._bits = bits
 
+    def _raw(self):
+        """One conversion: the 12-bit raw reading (at the width set, left-aligned to 12)."""
+        _chip.cpu(_cm.ADC_READ_US)
+        w = _w
+        r16 = w.curves[self._atten].raw16(w.adc_read(self._bank))
+        if 0 < r16 < 65535:  # below its offset the ADC reads 0, and at its top 4095, steadily
+            r16 += w.adc_noise()
+        if r16 < 0:
+            r16 = 0
+        elif r16 > 65535:
+            r16 = 65535
+        return (r16 >> (16 - self._bits)) << (12 - self._bits)
+
     def read_u16(self):
-        v = _w.adc_read(self._bank)
-        a = self._atten
-        if a != 3:
-            v = v * 3100 // ADC._FULL_MV[a]
-            if v > 65535:
-                v = 65535
-        raw = v >> 4  # the ESP32's ADC has 12 bits; read_u16 scales them up
-        return (raw << 4) | (raw >> 8)
+        raw = self._raw() >> (12 - self._bits)
+        b = self._bits
+        return (raw << (16 - b)) | (raw >> (2 * b - 16))
 
     def read(self):
-        return self.read_u16() >> (16 - self._bits)
+        return self._raw() >> (12 - self._bits)
 
     def read_uv(self):
-        return self.read_u16() * ADC._FULL_MV[self._atten] // 65535 * 1000
+        return _adc.raw_to_mv(self._raw(), _adc.efuse_vref(_w.vref_mv), self._atten) * 1000
 
     def deinit(self):
         pass
+
+
+_ADCS = {}
+for _g in _ADC1_GPIO + _ADC2_GPIO:
+    _a = object.__new__(ADC)
+    _a._gpio = _g
+    _a._bank = _w.role_arg[_g] if _w.role[_g] == 7 else -1
+    _a._atten = ADC.ATTN_11DB
+    _a._bits = 12
+    _ADCS[_g] = _a
+del _g, _a
 
 
 class SPI:
@@ -238,6 +294,7 @@ class SPI:
         if bits != 8:
             raise ValueError("invalid bits: %d" % bits)
         self._baud = baudrate
+        self._ns_per_byte = 8000000000 // baudrate if baudrate > 0 else 0
         # the MFRC522 talks SPI mode 0, MSB first, at up to 10 MHz; anything else is garbage
         self._ok = polarity == 0 and phase == 0 and firstbit == 0 and baudrate <= 10000000
         _w.spi_ok = self._ok
@@ -246,8 +303,15 @@ class SPI:
         self._ok = False
         _w.spi_ok = False
 
+    def _txn(self, n):
+        # one transaction: the driver's turn (spi_device_transmit), then n bytes on the bus
+        c = _chip
+        c.cpu(_cm.SPI_TXN_US)
+        c.bus(n * self._ns_per_byte // 1000)
+
     # (a bound method stored in a variable allocates on MicroPython: call through the object)
     def write(self, buf):
+        self._txn(len(buf))
         w = _w
         for b in buf:
             w.spi_xfer(b)
@@ -259,6 +323,7 @@ class SPI:
         return bytes(buf)
 
     def readinto(self, buf, write=0):
+        self._txn(len(buf))
         w = _w
         for i in range(len(buf)):
             buf[i] = w.spi_xfer(write)
@@ -267,6 +332,7 @@ class SPI:
     def write_readinto(self, write_buf, read_buf):
         if len(write_buf) != len(read_buf):
             raise ValueError("buffers must be the same length")
+        self._txn(len(write_buf))
         w = _w
         for i in range(len(write_buf)):
             read_buf[i] = w.spi_xfer(write_buf[i])
@@ -311,6 +377,7 @@ class PWM:
             raise ValueError("frequency must be from 1Hz to 40MHz")
 
     def _report(self):
+        _chip.cpu(_cm.PWM_US)
         if _w.role[self._gpio] != 6:  # only the buzzer makes sound
             return
         d = self._duty if self._on else 0
@@ -367,6 +434,7 @@ class WDT:
         _w.wdt_start(timeout)
 
     def feed(self):
+        _chip.cpu(_cm.WDT_US)
         _w.wdt_feed()
 
 
@@ -432,6 +500,7 @@ def freq(hz=None):
     if hz not in _CPU_FREQS:
         raise ValueError("frequency must be 20MHz, 40MHz, 80Mhz, 160MHz or 240MHz")
     _freq = hz
+    _w.set_freq(hz)
 
 
 def idle():

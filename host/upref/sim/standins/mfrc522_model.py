@@ -63,7 +63,18 @@ _TX_ASK = const(0x15)
 _CRC_RESULT_H = const(0x21)
 _CRC_RESULT_L = const(0x22)
 _T_MODE = const(0x2A)
+_T_PRESCALER = const(0x2B)
+_T_RELOAD_H = const(0x2C)
+_T_RELOAD_L = const(0x2D)
 _VERSION = const(0x37)
+
+# Time on the air, for a model that keeps time (clock given): ISO/IEC 14443-2/-3 type A at
+# 106 kbit/s, a bit every 128/fc = 9.44 us, a parity bit per byte; a card answers after the
+# frame delay time, (n * 128 + 84) / fc = 91 us for the commands read here; the MFRC522's timer
+# counts at 13.56 MHz / (2 * TPrescaler + 1) from the end of the transmission (TAuto).
+_BIT_NS = const(9440)
+_FDT_US = const(91)
+_FC_KHZ = const(13560)
 # ---- commands (10.3) ----
 _CMD_IDLE = const(0x00)
 _CMD_MEM = const(0x01)
@@ -228,8 +239,14 @@ class Card:
 
 
 class MFRC522Model:
-    def __init__(self, version=0x92):
+    # clock: None (every command is done at once), or a function giving the chip's time in us:
+    # then a transceive's IRQ bits appear only once the frame, the card's answer or the timer
+    # has taken its time on that clock.
+    def __init__(self, version=0x92, clock=None):
         self.version = version
+        self.clock = clock
+        self._irq_pending = 0
+        self._irq_at = 0
         self.on_transceive = None
         self.transceives = 0
         self._cards = []
@@ -355,6 +372,9 @@ class MFRC522Model:
 
     def _read(self, addr):
         regs = self._regs
+        if self._irq_pending and self.clock() - self._irq_at >= 0:
+            regs[_COM_IRQ] |= self._irq_pending
+            self._irq_pending = 0
         if addr == _FIFO_DATA:
             if not self._fifo_len:
                 return 0
@@ -435,6 +455,7 @@ class MFRC522Model:
 
     def _command(self, v):
         regs = self._regs
+        self._irq_pending = 0  # a new command: what the last one had yet to raise is moot
         cmd = v & 0x0F
         if cmd == _CMD_SOFT_RESET:
             self._reset()
@@ -500,20 +521,36 @@ class MFRC522Model:
                 answers.append(a)
         return answers
 
+    def _later(self, bits, after_us):
+        # IRQ bits that the chip raises after_us from now (at once without a clock)
+        if self.clock is None:
+            self._regs[_COM_IRQ] |= bits
+        else:
+            self._irq_pending |= bits
+            self._irq_at = self.clock() + after_us
+
+    def _timer_us(self):
+        regs = self._regs
+        presc = ((regs[_T_MODE] & 0x0F) << 8) | regs[_T_PRESCALER]
+        reload = (regs[_T_RELOAD_H] << 8) | regs[_T_RELOAD_L]
+        return reload * (2 * presc + 1) * 1000 // _FC_KHZ
+
     def _transceive(self):
         self.transceives += 1
         if self.on_transceive is not None:
             self.on_transceive()
         regs = self._regs
         rx_align = (regs[_BIT_FRAMING] >> 4) & 0x07
-        answers = self._send(self._take_tx())
+        tx = self._take_tx()
+        tx_us = (len(tx) + len(tx) // 8 + 2) * _BIT_NS // 1000  # data, parity, start and end
+        answers = self._send(tx)
         regs[_ERROR] = 0
         regs[_COLL] = (regs[_COLL] & _VALUES_AFTER_COLL) | _COLL_POS_NOT_VALID
         regs[_COM_IRQ] |= _TX_IRQ
         self._crc_ok = False
         if not answers or regs[_COMMAND] & _RCV_OFF:
             if regs[_T_MODE] & _T_AUTO:
-                regs[_COM_IRQ] |= _TIMER_IRQ
+                self._later(_TIMER_IRQ, tx_us + self._timer_us())
             return
         # Superpose the answers: where cards disagree the PCD sees a collision.
         length = max(len(a) for a in answers)
@@ -547,4 +584,5 @@ class MFRC522Model:
             self._push(b)
         regs[_CONTROL] = (regs[_CONTROL] & 0xF8) | (total & 7)
         regs[_ERROR] |= err
-        regs[_COM_IRQ] |= _RX_IRQ | (_ERR_IRQ if regs[_ERROR] else 0)
+        rx_us = _FDT_US + (length + length // 8 + 2) * _BIT_NS // 1000
+        self._later(_RX_IRQ | (_ERR_IRQ if regs[_ERROR] else 0), tx_us + rx_us)

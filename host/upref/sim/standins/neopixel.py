@@ -2,6 +2,7 @@
 # shows (the first pixel on the pin map's led_data pin is the board's status LED).
 # Runs unchanged under CPython and the MicroPython unix port.
 
+from chip import NEOPIXEL_BIT_NS as _NEOPIXEL_BIT_NS
 from sim_world import world as _w, ROLE_LED
 
 
@@ -44,6 +45,8 @@ class NeoPixel:
             self[i] = v
 
     def write(self):
+        # the strip's bits at 1.25 us each (WS2812B datasheet), sent with interrupts off
+        _w.chip.bus(self.n * self.bpp * 8 * _NEOPIXEL_BIT_NS // 1000)
         if _w.role[self._gpio] == ROLE_LED and self.n:
             b = self.buf
             _w.set_led(b[1], b[0], b[2])

@@ -20,12 +20,14 @@
 # World records (simulator -> here), RECORD_SIZE bytes each, ASCII words separated by spaces,
 # padded with spaces, the last byte "\n". Fixed size because MicroPython's readinto() blocks
 # until its buffer is full: a whole record is always there when poll says so.
-#   L <k> <level> <ramp_ms> <delay_ms> [<stamp>]   sensor k (0-based) moves to level over
-#                                        ramp_ms, starting delay_ms from now (0 0: at once), or
-#                                        from <stamp> (the simulator's time.ticks_ms when it happened)
+#   L <k> <uv> <ramp_ms> <delay_ms> [<stamp>]   sensor k's output (0-based k) moves to uv
+#                                        microvolts over ramp_ms, starting delay_ms from now (0 0:
+#                                        at once), or from <stamp> (the simulator's clock, ms,
+#                                        when it happened)
+#   V <mv>                               the chip's ADC reference (Vref), mV: its ADC curve
 #   F <k> <mode>                         sensor mode: 0 ok, 1 floating, 2 railed high, 3 railed low
 #   B <0|1>                              button pressed (1) or released (0)
-#   N <sigma>                            sensor noise, standard deviation in counts
+#   N <sigma>                            the ADC's noise, standard deviation in read_u16 counts
 #   S <seed>                             seed of the noise generator
 #   K0                                   the RFID field is empty
 #   K+ <uid hex>                         a card lies in the field (stays until K- or K0)
@@ -41,6 +43,11 @@
 #   feed                  the watchdog was fed (at most every FEED_REPORT_MS)
 #   reset hard|soft|deepsleep [ms]   the firmware asked for a reset; the simulator kills and
 #                         restarts this process (this process just waits)
+#   booted                boot.py is done: main.py runs next (or the REPL)
+#   kbd <char>            micropython.kbd_intr(char): -1, the firmware reads Ctrl-C itself (the
+#                         simulator then passes 0x03 on as data); 3, Ctrl-C interrupts again
+#   freq <hz>             machine.freq(hz): the CPU's clock (the cost model scales with it)
+#   clock <jumps> <us>    the chip's clock caught up with the machine's (it fell far behind)
 
 import sys
 import time
@@ -51,6 +58,9 @@ except ImportError:  # pragma: no cover
     os = None
 
 from array import array
+
+import chip as _chipmod
+import esp32_adc
 
 REPORT_PREFIX = "%%sim "
 RECORD_SIZE = 32
@@ -77,7 +87,9 @@ ROLE_MUX_POWER = 8  # a bank's sensor supply switch (mux.power), role_arg = bank
 # ground), and for this long after it is switched on their output is not valid yet (TI DRV5055
 # datasheet: power-on time tON 330 us max): the ADC then reads a low, wrong level.
 HALL_TON_US = 330
-OFF_LEVEL_MAX = 255  # an unpowered sensor reads 0..this (noise on ground)
+OFF_UV_MAX = 16383  # an unpowered sensor's output: 0..16 mV (noise on ground), reads 0
+SUPPLY_UV = 3300000  # the sensors' supply: a railed-high output
+REST_UV = 1650000  # a sensor at rest, nominally (VCC / 2)
 
 N_GPIO = 40
 MUX_CHANNELS = 16
@@ -188,14 +200,18 @@ class World:
 
         # sensor levels: a ramp from lv_from to lv_to over ramp ms from t_start (ms since _t0)
         m = n + 1  # the last slot is the level of an unconnected mux input
-        self.lv_from = array("i", [32768] * m)
-        self.lv_to = array("i", [32768] * m)
+        self.lv_from = array("i", [REST_UV] * m)
+        self.lv_to = array("i", [REST_UV] * m)
         self.t_start = array("i", [0] * m)
         self.ramp = array("i", [0] * m)
         self.mode = bytearray(m)
         self.mode[n] = MODE_FLOAT
-        self.wander = array("i", [32768] * m)
+        self.wander = array("i", [REST_UV] * m)
         self.noise = 0
+        # the chip's ADC: one curve per attenuation, for its reference voltage
+        self.vref_mv = esp32_adc.VREF_NOMINAL_MV
+        self.curves = None
+        self.set_vref(self.vref_mv)
         self._rng = 0x2545F491
         self._t0 = time.ticks_ms()
 
@@ -231,6 +247,8 @@ class World:
         else:
             self.mac = b"\x24\x0a\xc4\x00\x00\x01"
 
+        self.chip = _chipmod.chip
+        self._jumps_told = 0
         self._fifo = None
         self.orphaned = False
         self._poll = None
@@ -272,6 +290,9 @@ class World:
         self._last_poll = now
         if self.timers:
             self.tick_timers(now)
+        if self.chip.jumps != self._jumps_told:
+            self._jumps_told = self.chip.jumps
+            self.report("clock %d %d" % (self.chip.jumps, self.chip.jumped_us))
         if self._fifo is None:
             return
         for _ in range(256):
@@ -326,13 +347,15 @@ class World:
             return
         op = words[0]
         if op == "L":
-            # an optional 6th word dates the change (time.ticks_ms of the simulator)
-            age = time.ticks_diff(time.ticks_ms(), int(words[5])) if len(words) > 5 else 0
+            # an optional 6th word dates the change (the machine's ticks_ms when it happened)
+            age = time.ticks_diff(self.chip.real_ticks_ms(), int(words[5])) if len(words) > 5 else 0
             self.set_level(int(words[1]), int(words[2]), int(words[3]), int(words[4]) - max(0, age))
         elif op == "F":
             self.set_mode(int(words[1]), int(words[2]))
         elif op == "B":
             self.set_button(int(words[1]))
+        elif op == "V":
+            self.set_vref(int(words[1]))
         elif op == "N":
             self.noise = int(words[1])
         elif op == "S":
@@ -396,37 +419,47 @@ class World:
     def set_mode(self, k, mode):
         self.mode[k] = mode
         if mode == MODE_FLOAT:
-            self.wander[k] = 32768
+            self.wander[k] = REST_UV
+
+    def set_vref(self, mv):
+        """The chip's ADC reference (mV): every attenuation's curve follows it."""
+        self.vref_mv = mv
+        self.curves = tuple(esp32_adc.Curve(mv, a) for a in range(4))
+
+    def adc_noise(self):
+        """One reading's noise, read_u16 counts (zero-mean, sigma set by the N record)."""
+        return self._noise()
 
     def sensor_read(self, k):
-        """What the ADC reads of sensor k now: 0..65535, before the ADC's own quantisation."""
+        """Sensor k's output now, microvolts (0..SUPPLY_UV), before the ADC reads it."""
         if k < 0:
             k = self.n_sensors
         m = self.mode[k]
         if m == MODE_OK:
-            v = self.level_at(k, self.now()) + self._noise()
+            v = self.level_at(k, self.now())
         elif m == MODE_FLOAT:
             x = self._rand()
-            v = self.wander[k] + ((x & 1023) - 512) * 24
+            v = self.wander[k] + ((x & 1023) - 512) * 1100
             if x & 0xFC00 == 0:  # now and then a jump, as a floating input picks up charge
-                v = (x >> 16) & 0xFFFF
+                v = ((x >> 16) & 0xFFFF) * 50
             if v < 0:
                 v = -v
-            if v > 65535:
-                v = 131070 - v
+            if v > SUPPLY_UV:
+                v = 2 * SUPPLY_UV - v
             self.wander[k] = v
         elif m == MODE_RAIL_HIGH:
-            v = 65535
+            v = SUPPLY_UV
         else:
             v = 0
         if v < 0:
             return 0
-        if v > 65535:
-            return 65535
+        if v > SUPPLY_UV:
+            return SUPPLY_UV
         return v
 
     def adc_read(self, bank):
-        """read_u16() of the ADC on mux bank `bank` (-1: a pin with no sensor behind it)."""
+        """The voltage (uV) at the ADC input of mux bank `bank` (-1: a pin with no sensor
+        behind it), before the ADC reads it."""
         self.poll()
         if bank < 0:
             return self.sensor_read(-1)
@@ -434,7 +467,7 @@ class World:
         if k < 0 or self.mode[k] == MODE_FLOAT:
             return self.sensor_read(k)  # a floating input floats, powered or not
         if not self.bank_on[bank]:
-            return self._rand() & OFF_LEVEL_MAX  # unpowered: the output sits at ground
+            return self._rand() & OFF_UV_MAX  # unpowered: the output sits at ground
         if self.switched:
             dt = time.ticks_diff(time.ticks_us(), self.bank_on_us[bank])
             if dt < self.t_on_us:
@@ -503,7 +536,8 @@ class World:
             if MFRC522Model is None:
                 r = _NoReader()
             else:
-                r = MFRC522Model(self.rfid_version)
+                # with the cost model on, the reader keeps the chip's time (its timer, the air)
+                r = MFRC522Model(self.rfid_version, self.chip.now_us if self.chip.on else None)
                 r.set_field(self.cards)
             self.rfid = r
         return r
@@ -539,6 +573,14 @@ class World:
                 self.report("tone %d %d" % t)
             else:
                 self.tones.append((time.ticks_ms(), hz, duty))
+
+    def kbd_intr(self, c):
+        """micropython.kbd_intr(c): the simulator delivers 0x03 as SIGINT only while c is 3."""
+        self.report("kbd %d" % c)
+
+    def set_freq(self, hz):
+        self.chip.set_mhz(hz // 1000000)
+        self.report("freq %d" % hz)
 
     def wdt_start(self, timeout_ms):
         self.wdt_timeout = timeout_ms

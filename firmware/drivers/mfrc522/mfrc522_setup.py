@@ -1,0 +1,108 @@
+# MFRC522 set-up (NXP datasheet rev 3.9): hard and soft reset, the timer, the modulation, the CRC
+# preset, the antenna, the receiver gain. mfrc522.MFRC522 loads this module when one of its
+# set-up methods is called (at boot, and when a failed reader is re-initialised) and lets it go
+# after: the registers below are the ones only set-up writes; the reader's own are in
+# mfrc522.py. Everything goes through the reader's _read_reg/_write_reg (its one choke point).
+
+from micropython import const
+import time
+
+# ---- Registers (datasheet 9.2, table 20) ----
+_COMMAND_REG = const(0x01)  # 9.3.1.2
+_STATUS2_REG = const(0x08)  # 9.3.1.9
+_MODE_REG = const(0x11)  # 9.3.2.2
+_TX_MODE_REG = const(0x12)  # 9.3.2.3
+_RX_MODE_REG = const(0x13)  # 9.3.2.4
+_TX_CONTROL_REG = const(0x14)  # 9.3.2.5
+_TX_ASK_REG = const(0x15)  # 9.3.2.6
+_RF_CFG_REG = const(0x26)  # 9.3.3.6
+_T_MODE_REG = const(0x2A)  # 9.3.3.10
+_T_PRESCALER_REG = const(0x2B)
+_T_RELOAD_REG_H = const(0x2C)
+_T_RELOAD_REG_L = const(0x2D)
+_VERSION_REG = const(0x37)  # 9.3.4.8
+
+# ---- Register bits ----
+_POWER_DOWN = const(0x10)  # CommandReg
+_MF_CRYPTO1_ON = const(0x08)  # Status2Reg
+_MODE_CRC_6363 = const(0x3D)  # ModeReg: TxWaitRF, PolMFin, CRCPreset 01b (6363h, CRC_A)
+_TX_RF_EN = const(0x03)  # TxControlReg: Tx1RFEn, Tx2RFEn drive the antenna
+_FORCE_100_ASK = const(0x40)  # TxASKReg
+_RX_GAIN_MASK = const(0x70)  # RFCfgReg RxGain, bits 6..4
+_T_AUTO = const(0x80)  # TModeReg: the timer starts at the end of every transmission
+# Timer (8.5): f_timer = 13.56 MHz / (2 * TPrescaler + 1); 169 gives 40 kHz, 25 us a tick
+_T_PRESCALER = const(169)
+_T_TICKS_PER_MS = const(40)
+
+_CMD_SOFT_RESET = const(0x0F)
+
+# Versions known to answer like an MFRC522 (VersionReg, 9.3.4.8): 0x91 v1.0, 0x92 v2.0,
+# 0x90 v0.0, 0x88 Fudan FM17522, 0x12 and 0xB2 common clones.
+_KNOWN_VERSIONS = (0x91, 0x92, 0x90, 0x88, 0x12, 0xB2)
+
+
+def init(r, wait_ms):
+    """Hard reset (if r has rst), check VersionReg, soft reset, timer, 100 % ASK, CRC preset
+    6363h, antenna on. OSError when the chip does not answer within wait_ms of the reset."""
+    rst = r._rst
+    if rst is not None:
+        rst.value(0)
+        time.sleep_ms(1)
+        rst.value(1)
+    start = time.ticks_ms()
+    while True:
+        v = r._read_reg(_VERSION_REG)
+        if v in _KNOWN_VERSIONS or rst is None or time.ticks_diff(time.ticks_ms(), start) >= wait_ms:
+            break
+        time.sleep_ms(1)  # oscillator still starting after the hard reset
+    r.version = v
+    if v not in _KNOWN_VERSIONS:
+        raise OSError("MFRC522 not answering: VersionReg=0x%02X; check wiring of SPI, CS and 3.3 V" % v)
+    # Soft reset (10.3.1.10): done when PowerDown has cleared and the command is Idle.
+    r._write_reg(_COMMAND_REG, _CMD_SOFT_RESET)
+    while r._read_reg(_COMMAND_REG) & (_POWER_DOWN | 0x0F):
+        if time.ticks_diff(time.ticks_ms(), start) >= 2 * wait_ms:
+            raise OSError("MFRC522 soft reset timed out: PowerDown still set")
+    # Timer (8.5) starts at the end of each transmission: TimerIRq when no card answers.
+    r._write_reg(_T_MODE_REG, _T_AUTO | (_T_PRESCALER >> 8))
+    r._write_reg(_T_PRESCALER_REG, _T_PRESCALER & 0xFF)
+    set_timeout(r, r._timeout_ms)
+    r._write_reg(_TX_MODE_REG, 0)  # 106 kBd, CRC_A added explicitly, not by TxCRCEn
+    r._write_reg(_RX_MODE_REG, 0)
+    r._write_reg(_TX_ASK_REG, _FORCE_100_ASK)  # type A needs 100 % ASK
+    r._write_reg(_MODE_REG, _MODE_CRC_6363)
+    r._clear_bits(_STATUS2_REG, _MF_CRYPTO1_ON)
+    if r._gain >= 0:
+        set_gain(r, r._gain)
+    antenna(r, True)
+
+
+def antenna(r, on):
+    """RF field on or off: TxControlReg Tx1RFEn, Tx2RFEn."""
+    if on:
+        r._set_bits(_TX_CONTROL_REG, _TX_RF_EN)
+    else:
+        r._clear_bits(_TX_CONTROL_REG, _TX_RF_EN)
+
+
+def set_gain(r, level):
+    """Receiver gain, RFCfgReg RxGain 0..7: 18, 23, 18, 23, 33, 38, 43, 48 dB."""
+    if not isinstance(level, int) or level < 0 or level > 7:
+        raise ValueError("invalid MFRC522 gain level: %r (0..7)" % (level,))
+    r._gain = level
+    v = r._read_reg(_RF_CFG_REG) & ~_RX_GAIN_MASK
+    r._write_reg(_RF_CFG_REG, v | (level << 4))
+
+
+def gain(r):
+    return (r._read_reg(_RF_CFG_REG) & _RX_GAIN_MASK) >> 4
+
+
+def set_timeout(r, ms):
+    """How long the chip waits for a card's answer: 1..1600 ms."""
+    if not isinstance(ms, int) or ms < 1 or ms > 1600:
+        raise ValueError("invalid MFRC522 timeout: %r ms (1..1600)" % (ms,))
+    r._timeout_ms = ms
+    ticks = ms * _T_TICKS_PER_MS
+    r._write_reg(_T_RELOAD_REG_H, ticks >> 8)
+    r._write_reg(_T_RELOAD_REG_L, ticks & 0xFF)

@@ -1,0 +1,112 @@
+# Frames on their way to the host, written only as fast as the UART's FIFO drains.
+#
+# On the ESP32 the console is UART0 (the DevKitC's USB bridge behind it). MicroPython writes
+# into the UART's 128-byte hardware FIFO and, when it is full, waits for the next FreeRTOS tick
+# before trying again (ports/esp32/uart.c, uart_stdout_tx_strn): a burst of frames (a RAW
+# reply, several HOLE frames, a heartbeat at the wrong moment) would stall the scan loop for
+# tens of milliseconds. So frames go into this queue, and pump() hands the port only what the
+# FIFO has room for now, from a model of its level: it drains at the line's rate (10 bits a byte
+# at 115200 baud, 11.52 bytes a millisecond), and only this queue fills it while the loop runs.
+#
+# Pure logic: the port is anything with write(buf, offset, n) (MicroPython streams take an
+# offset and a length, so no slice is made). Nothing allocates after construction. A frame that
+# does not fit the queue's free space is dropped whole and counted: its sequence number is
+# spent, so the host sees the gap and asks for a snapshot (docs/protocol.md).
+
+from micropython import const
+import time
+
+FIFO_BYTES = const(128)  # ESP32 UART TX FIFO (ESP32 Technical Reference Manual, UART)
+_BYTES_PER_S = const(11520)  # 115200 baud, 8N1: 10 bits a byte
+
+
+class OutQueue:
+    """OutQueue(port, size=2048, fifo=FIFO_BYTES, bytes_per_s=11520)
+
+    write(buf, n): queue the first n bytes of buf (a whole frame, or nothing).
+    pump(now_us): write what the FIFO has room for at time.ticks_us() now_us.
+    """
+
+    def __init__(self, port, size=2048, fifo=FIFO_BYTES, bytes_per_s=_BYTES_PER_S):
+        if size < 1 or fifo < 1 or bytes_per_s < 1:
+            raise ValueError("invalid output queue: size %d, FIFO %d, %d bytes/s"
+                             % (size, fifo, bytes_per_s))
+        self._port = port
+        self._buf = bytearray(size)
+        self._size = size
+        self._head = 0  # index of the oldest queued byte
+        self.queued = 0  # bytes waiting
+        self._fifo = fifo
+        self._rate = bytes_per_s
+        self._level = 0  # bytes in the FIFO at time _t, by the model
+        self._t = time.ticks_us()
+        self.dropped = 0  # frames dropped because the queue was full
+        self.peak = 0  # most bytes ever waiting
+
+    def write(self, buf, n):
+        """Queue buf[0:n]; a frame that does not fit is dropped whole (and counted)."""
+        size = self._size
+        if n > size - self.queued:
+            self.dropped += 1
+            return
+        b = self._buf
+        j = self._head + self.queued
+        if j >= size:
+            j -= size
+        for i in range(n):
+            b[j] = buf[i]
+            j += 1
+            if j == size:
+                j = 0
+        self.queued += n
+        if self.queued > self.peak:
+            self.peak = self.queued
+
+    def room(self, now_us):
+        """Bytes the FIFO can take at now_us without blocking."""
+        dt = time.ticks_diff(now_us, self._t)
+        if dt >= 100000:  # long enough for any FIFO to drain (and no long int on the chip)
+            return self._fifo
+        gone = dt * (self._rate // 10) // 100000 if dt > 0 else 0
+        level = self._level - gone if gone < self._level else 0
+        return self._fifo - level
+
+    def pump(self, now_us):
+        """Write to the port what the FIFO has room for now. Returns the bytes written."""
+        k = self.queued
+        if not k:
+            return 0
+        room = self.room(now_us)
+        if room <= 0:
+            return 0
+        if k > room:
+            k = room
+        head = self._head
+        first = self._size - head
+        if first > k:
+            first = k
+        port = self._port
+        port.write(self._buf, head, first)
+        if k > first:
+            port.write(self._buf, 0, k - first)
+        self._level = self._fifo - room + k
+        self._t = now_us
+        head += k
+        if head >= self._size:
+            head -= self._size
+        self._head = head
+        self.queued -= k
+        return k
+
+    def flush(self):
+        """Write everything queued now, whatever the FIFO holds (the loop is ending)."""
+        while self.queued:
+            k = self.queued
+            first = self._size - self._head
+            if first > k:
+                first = k
+            self._port.write(self._buf, self._head, first)
+            self._head = (self._head + first) % self._size
+            self.queued -= first
+        self._level = self._fifo
+        self._t = time.ticks_us()

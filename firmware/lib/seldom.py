@@ -1,0 +1,146 @@
+# What the board does seldom: start up, say HELLO, answer RAW (every sensor's raw level, for
+# `upref doctor` and the sensor self-test), start and finish a calibration, SET, ECHO, REBOOT.
+#
+# app.App loads this module for the occasion and lets it go at the next pass of its loop, so its
+# code takes no heap while a game runs (the commands a game sends all the time, SNAP, LED and
+# BEEP, stay in app.py). Everything here works on the App it is given.
+
+import time
+
+from micropython import const
+
+import wire
+
+_CAL_SAMPLES = const(32)
+_DEBOUNCE_MIN = const(5)
+_DEBOUNCE_MAX = const(500)
+
+
+def hello(a):
+    """HELLO fw= proto= board= holes= caps= rfid= reset= (docs/protocol.md)."""
+    from app import FW_VERSION
+
+    w = a.w
+    w.begin(b"HELLO")
+    w.arg(b"fw=")
+    w.raw(FW_VERSION.encode())
+    w.kv(b"proto", wire.PROTO_VERSION)
+    w.arg(b"board=")
+    w.raw(a.hw.board_id)
+    w.kv(b"holes", a.hw.holes)
+    w.arg(b"caps=hall,rfid,led,buzzer,button")
+    w.arg(b"rfid=")
+    if a.rfid_version < 0:
+        w.raw(b"none")
+    else:
+        w.hex(a.rfid_version, 2)
+    w.arg(b"reset=")
+    w.raw(a.hw.reset_cause)
+    w.end()
+
+
+def boot(a):
+    """Start the RFID reader, say HELLO, settle the scanner on what is in the holes now (so the
+    first snapshot reports it rather than an empty board), then SNAP."""
+    from app import SCAN_MS, _clean
+
+    try:
+        a.reader.init()
+        a.rfid_version = a.reader.version
+    except OSError as e:
+        a.rfid_ok = False
+        a.fault(b"rfid", b"reader", _clean(str(e)).encode())
+    hello(a)
+    start = time.ticks_ms()
+    while time.ticks_diff(time.ticks_ms(), start) < a.scanner.debounce_ms + 2 * SCAN_MS:
+        a.scan_cycle(time.ticks_ms(), quiet=True)
+        a.out.pump(time.ticks_us())
+        time.sleep_ms(SCAN_MS)
+    a.send_snapshot()
+    a.out.pump(time.ticks_us())
+
+
+def raw(a):
+    """RAW <hole> <l1,..> <z1,..> for each hole."""
+    w = a.w
+    per = a.hw.per_hole
+    levels = a.levels
+    zeros = a.scanner.zero
+    for h in range(a.hw.holes):
+        w.begin(b"RAW")
+        w.arg_int(h + 1)
+        w.arg(b"")
+        for p in range(per):
+            if p:
+                w.raw(b",")
+            w.int(levels[h * per + p])
+        w.arg(b"")
+        for p in range(per):
+            if p:
+                w.raw(b",")
+            w.int(zeros[h * per + p])
+        w.end()
+
+
+def command(a, seq, cmd, args):
+    """HELLO, RAW, CAL, SET, ECHO, REBOOT; anything else is refused. ValueError for bad
+    arguments (App answers it with ERR)."""
+    if cmd == "HELLO":
+        hello(a)
+    elif cmd == "RAW":
+        raw(a)
+        a.reply_ok(seq, cmd)
+    elif cmd == "CAL":
+        import calib
+
+        sc = a.scanner
+        lim, lo, hi = a.cal_limits
+        a.cal = calib.Calibrator(a.n_sensors, _CAL_SAMPLES, lim, sc.per_hole, sc.rail_low,
+                                 sc.rail_high, lo, hi)
+        a.cal_seq = seq
+    elif cmd == "SET":
+        for arg in args:
+            key, _, val = arg.partition("=")
+            if key == "debounce":
+                ms = int(val)
+                if ms < _DEBOUNCE_MIN or ms > _DEBOUNCE_MAX:
+                    raise ValueError("debounce %d ms out of %d..%d" % (ms, _DEBOUNCE_MIN, _DEBOUNCE_MAX))
+                a.scanner.set_debounce(ms)
+            else:
+                raise ValueError("unknown setting %s" % key)
+        a.reply_ok(seq, cmd)
+    elif cmd == "ECHO":
+        w = a.w
+        w.begin(b"ECHO")
+        w.arg(b"")
+        w.hex(seq, 4)
+        for arg in args:
+            w.arg(arg.encode())
+        w.end()
+    elif cmd == "REBOOT":
+        a.reply_ok(seq, cmd)
+        a.out.flush()
+        time.sleep_ms(20)
+        a.hw.reset()
+    else:
+        a.reply_err(seq, cmd, "unknown command")
+
+
+def calibrated(a, cal):
+    """A calibration's scans are all in: check, save and use the zeros, or say why not."""
+    from array import array
+
+    zeros = array("H", [0] * a.n_sensors)
+    try:
+        cal.result(zeros)
+    except ValueError as e:
+        a.reply_err(a.cal_seq, "CAL", str(e))
+        return
+    try:
+        cal.save(a.calib_path, zeros)
+    except OSError as e:
+        a.reply_err(a.cal_seq, "CAL", "cannot write %s: %s" % (a.calib_path, e))
+        return
+    a.scanner.set_zero(zeros)
+    a.calibrated = True
+    a.reply_ok(a.cal_seq, "CAL", "sensors=%d" % a.n_sensors)
