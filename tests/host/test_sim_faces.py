@@ -212,3 +212,34 @@ def test_the_board_boots_what_the_flash_folder_holds(rt: Path, fw: Path, tmp_pat
     with SimBoard(name="fl2", firmware_dir=fw, flash_dir=flash) as board:
         st = board.wait_for(lambda s: s["booted"], timeout=10)
         assert st["firmware"] == "repo"
+
+
+KEEPER_BOOT = """\
+import machine
+wdt = machine.WDT(timeout=1000)
+keeper = machine.Timer(0)
+keeper.init(mode=machine.Timer.PERIODIC, period=200, callback=lambda t: wdt.feed())
+"""
+
+
+def test_the_watchdog_feeder_runs_at_the_repl_while_code_streams_in(rt: Path, tmp_path: Path) -> None:
+    """At a REPL the chip's clock follows the machine's, also while mpremote streams a file in
+    without a pause: the timer that feeds the watchdog keeps running, and the board is not
+    reset under mpremote."""
+    fw = tmp_path / "fw"
+    fw.mkdir()
+    (fw / "boot.py").write_text(KEEPER_BOOT)
+    (fw / "main.py").write_text("")  # ends at once: the REPL
+    with SimBoard(name="keeper", firmware_dir=fw, flash_dir=tmp_path / "flash") as board:
+        board.wait_for(lambda st: st["face"] == "repl" and st["wdt_ms"] == 1000, timeout=10)
+        ser = serial.serial_for_url(board.port, baudrate=115200, timeout=0.5)
+        ser.write(b"\r\x01")
+        read_until(ser, b"raw REPL; CTRL-B to exit\r\n>")
+        # 2.5 s of code at the line's rate (the simulated line paces it), more than twice the
+        # watchdog's timeout with a byte arriving every 87 us all along, as mpremote's copies come
+        ser.write(b"x = 1\n" * (int(2.5 * 11520) // 6) + b"\x04")
+        read_until(ser, b"\x04>", timeout=20)
+        st = board.state()
+        assert st["wdt_resets"] == 0 and st["face"] == "raw", st["face"]
+        assert st["wdt_feeds"] >= 8
+        ser.close()

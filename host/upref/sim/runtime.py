@@ -344,9 +344,13 @@ class Repl:
 
             self._poll = select.poll()
             self._poll.register(sys.stdin, select.POLLIN)
-        while not self._poll.poll(20):
+        # at a REPL nothing is modelled: the chip's clock follows the machine's, also while code
+        # streams in without a pause (mpremote's copies), or the watchdog's feeder would stop
+        while True:
             if _chip is not None:
-                _chip.catch_up()  # nothing to model while a REPL waits for a key
+                _chip.catch_up()
+            if self._poll.poll(20):
+                break
             self.world.tick_timers()  # soft timers (a watchdog feeder) run while we wait
         self.world.tick_timers()  # ...and while code streams in
         n = sys.stdin.buffer.readinto(self.one)
