@@ -3,11 +3,15 @@ and board model, exactly as `upref watch` uses them."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from harness import Host
+
+# the page's watcher (`tests/web/page_watch.py`): the demo games are also watched in a browser
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 from upref.sim.server import SimBoard
 
 

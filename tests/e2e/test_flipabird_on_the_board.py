@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from page_watch import watching
 from rich.console import Console
 from upref.board.codes import CodeTable
 from upref.commands import demo
@@ -29,17 +30,20 @@ FLIP = find_game("flipabird")
 
 
 def test_a_whole_game_with_both_claim_outcomes_the_all_face_up_rule_and_a_refusal(
-    make_board: Callable[..., SimBoard], tmp_path: Path, capsys
+    make_board: Callable[..., SimBoard], tmp_path: Path, capsys, monkeypatch
 ) -> None:
     board = make_board(seed=FLIP.demo.seed)  # type: ignore[union-attr]
     link = Link(board.port)
-    try:
-        rc = demo.run_game(
-            FLIP, board, link, tmp_path, argparse.Namespace(), Console(file=open(os.devnull, "w")),
-            live_view=False,
-        )
-    finally:
-        link.close()
+    with watching("flipabird", monkeypatch) as page:
+        try:
+            rc = demo.run_game(
+                FLIP, board, link, tmp_path, argparse.Namespace(web=page.address),
+                Console(file=open(os.devnull, "w")), live_view=False,
+            )
+        finally:
+            link.close()
+    # the page in a browser followed it all, showed no secret, and seat 0's page its own hand
+    page.check()
     out = capsys.readouterr().out
     assert rc == 0, out
     assert "[ok setup] Pile scan complete: 15 of 15, the draw pile is known." in out

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from harness import Host, truth
+from page_watch import watching
 from rich.console import Console
 from upref.board.codes import EMPTY
 from upref.commands import demo
@@ -28,17 +29,20 @@ UPDOWN = find_game("updown")
 
 
 def test_a_whole_three_player_game_with_a_wrong_hole_corrected_and_cards_solved(
-    make_board, tmp_path: Path, capsys
+    make_board, tmp_path: Path, capsys, monkeypatch
 ) -> None:
     board = make_board(seed=7)
     link = Link(board.port)
-    try:
-        args = argparse.Namespace(short=2)
-        rc = demo.run_game(
-            UPDOWN, board, link, tmp_path, args, Console(file=open(os.devnull, "w")), live_view=False
-        )
-    finally:
-        link.close()
+    with watching("updown", monkeypatch) as page:
+        try:
+            args = argparse.Namespace(short=2, web=page.address)
+            rc = demo.run_game(
+                UPDOWN, board, link, tmp_path, args, Console(file=open(os.devnull, "w")), live_view=False
+            )
+        finally:
+            link.close()
+    # the page in a browser followed it all, showed no secret, and seat 0's page its task card
+    page.check()
     out = capsys.readouterr().out
     assert rc == 0, out
     assert "[illegal M-2]" in out and "put it back in hole" in out

@@ -11,6 +11,7 @@ import os
 import re
 from pathlib import Path
 
+from page_watch import watching
 from rich.console import Console
 from upref.commands import demo
 from upref.link.connection import Link
@@ -21,16 +22,21 @@ from upref.store.tags import TagRegistry
 UP = find_game("up")
 
 
-def test_a_whole_round_on_the_board_with_every_kind_of_play(make_board, tmp_path: Path, capsys) -> None:
+def test_a_whole_round_on_the_board_with_every_kind_of_play(
+    make_board, tmp_path: Path, capsys, monkeypatch
+) -> None:
     board = make_board(seed=UP.demo.seed if UP.demo else 0)
     link = Link(board.port)
-    try:
-        args = argparse.Namespace(rounds=None)
-        rc = demo.run_game(
-            UP, board, link, tmp_path, args, Console(file=open(os.devnull, "w")), live_view=False
-        )
-    finally:
-        link.close()
+    with watching("up", monkeypatch) as page:
+        try:
+            args = argparse.Namespace(rounds=None, web=page.address)
+            rc = demo.run_game(
+                UP, board, link, tmp_path, args, Console(file=open(os.devnull, "w")), live_view=False
+            )
+        finally:
+            link.close()
+    # the page in a browser followed it all, showed no secret, and seat 0's page its own hand
+    page.check()
     out = capsys.readouterr().out
     assert rc == 0, out
     assert "the tower falls" in out  # a collapse

@@ -10,6 +10,7 @@ import argparse
 import os
 from pathlib import Path
 
+from page_watch import watching
 from rich.console import Console
 from upref.commands import demo
 from upref.link.connection import Link
@@ -22,22 +23,25 @@ UPTURN = find_game("upturn")
 
 
 def test_a_whole_game_on_the_simulated_board_and_its_log_replayed(
-    make_board, tmp_path: Path, capsys
+    make_board, tmp_path: Path, capsys, monkeypatch
 ) -> None:
     board = make_board(seed=UPTURN.demo.seed)  # type: ignore[union-attr]
     link = Link(board.port)
-    try:
-        rc = demo.run_game(
-            UPTURN,
-            board,
-            link,
-            tmp_path,
-            argparse.Namespace(),
-            Console(file=open(os.devnull, "w")),  # noqa: SIM115 - closed with the process
-            live_view=False,
-        )
-    finally:
-        link.close()
+    with watching("upturn", monkeypatch) as page:
+        try:
+            rc = demo.run_game(
+                UPTURN,
+                board,
+                link,
+                tmp_path,
+                argparse.Namespace(web=page.address),
+                Console(file=open(os.devnull, "w")),  # noqa: SIM115 - closed with the process
+                live_view=False,
+            )
+        finally:
+            link.close()
+    # the page in a browser followed it all, showed no secret, and seat 0's page its own rack
+    page.check()
     out = capsys.readouterr().out
     assert rc == 0, out
     lines = [ln.strip() for ln in out.splitlines()]

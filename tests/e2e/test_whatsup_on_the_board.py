@@ -10,6 +10,7 @@ import os
 import re
 from pathlib import Path
 
+from page_watch import watching
 from rich.console import Console
 from upref.commands import demo
 from upref.link.connection import Link
@@ -21,17 +22,20 @@ WHATSUP = find_game("whatsup")
 
 
 def test_a_whole_game_with_a_reservation_a_refused_flip_a_card_taken_and_one_left(
-    make_board, tmp_path: Path, capsys
+    make_board, tmp_path: Path, capsys, monkeypatch
 ) -> None:
     board = make_board(seed=WHATSUP.demo.seed)
     link = Link(board.port)
-    try:
-        rc = demo.run_game(
-            WHATSUP, board, link, tmp_path, argparse.Namespace(),
-            Console(file=open(os.devnull, "w")), live_view=False,  # noqa: SIM115
-        )
-    finally:
-        link.close()
+    with watching("whatsup", monkeypatch) as page:
+        try:
+            rc = demo.run_game(
+                WHATSUP, board, link, tmp_path, argparse.Namespace(web=page.address),
+                Console(file=open(os.devnull, "w")), live_view=False,  # noqa: SIM115
+            )
+        finally:
+            link.close()
+    # the page in a browser followed it all, showed no secret, and seat 0's page its own
+    page.check()
     out = capsys.readouterr().out
     assert rc == 0, out
     # the set-up scan: every card tapped and laid, then the first turn

@@ -30,7 +30,11 @@ def find() -> tuple[str, str]:
 
 
 @contextmanager
-def chromium(width: int = 1920, height: int = 1080) -> Iterator[webdriver.Chrome]:
+def chromium(
+    width: int = 1920, height: int = 1080, *, performance_log: bool = False
+) -> Iterator[webdriver.Chrome]:
+    """A headless Chromium; `performance_log` keeps the DevTools network events (every
+    server-sent message a tab receives) for `get_log("performance")`."""
     browser, driver = find()
     with tempfile.TemporaryDirectory(prefix="upref-chromium-") as profile:
         opts = webdriver.ChromeOptions()
@@ -41,6 +45,8 @@ def chromium(width: int = 1920, height: int = 1080) -> Iterator[webdriver.Chrome
             "--disable-dev-shm-usage", f"--user-data-dir={profile}", f"--window-size={width},{height}",
         ):
             opts.add_argument(flag)
+        if performance_log:
+            opts.set_capability("goog:loggingPrefs", {"performance": "ALL"})
         d = webdriver.Chrome(service=Service(driver), options=opts)
         try:
             yield d

@@ -210,7 +210,7 @@ def run_game(
             if not live_view:
                 print("   " + verdict_line(v), flush=True)
         if page is not None:
-            page.update()
+            page.update(reply)
 
     table = Table(link, referee, codes, on_reply=note)
     table.wait_for_picture()

@@ -463,7 +463,7 @@ def scoreboard_for(game: Game, table: Table, keys: tuple[tuple[str, str], ...] =
     view = table.referee.view(None)
     status = table.referee.status()
     if view is None:
-        return waiting_board(game.name, game.title, status, keys)
+        return waiting_board(game.name, game.title, status, keys, game.panel)
     return scoreboard(view, status, game.panel, keys=keys)
 
 
@@ -623,7 +623,7 @@ def _loop(
             elif not live_view:
                 print(verdict_line(v), flush=True)
         if page is not None:
-            page.update()
+            page.update(reply)
 
     try:
         table.on_reply = show

@@ -132,19 +132,30 @@ def scoreboard(
 
 
 def waiting_board(
-    game: str, title: str, status: TableStatus, keys: Sequence[tuple[str, str]] = ()
+    game: str,
+    title: str,
+    status: TableStatus,
+    keys: Sequence[tuple[str, str]] = (),
+    panel: Panel[GameView] | None = None,
+    *,
+    max_verdicts: int = MAX_VERDICTS,
 ) -> Board:
-    """The scoreboard before any game: the title, the board's health, what the table waits
-    for."""
+    """The scoreboard before any game: the title, the board's health, what the table has been
+    told so far (a game's set-up instructions, a scan's progress) and what it waits for; `panel`
+    blanks out what its game keeps secret in those verdicts."""
     head = f"upref — {title}"
     blocks: list[Block] = [line(head, meaning=TITLE)]
-    banner = _banner(status, lambda s: s)
+    banner = _banner(status, panel.scrub if panel is not None else None)
     if banner is not None:
         blocks.append(banner)
+    public = [v for v in status.verdicts if v.seat is None]
+    feed = tuple(feed_line(v, panel) for v in public[-max_verdicts:]) if max_verdicts else ()
+    if feed:
+        blocks.append(Feed(feed))
     blocks.append(line(Span("Waiting for: ", STRONG), status.waiting_for or "the board"))
     if keys:
         blocks.append(line("Keys: " + " · ".join(f"{k} {what}" for k, what in keys), meaning=DIM))
-    return Board(game, head, None, None, tuple(blocks))
+    return Board(game, head, None, feed[-1] if feed else None, tuple(blocks))
 
 
 def _banner(status: TableStatus, scrub: object) -> Box | None:

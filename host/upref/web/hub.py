@@ -107,11 +107,15 @@ class Hub:
         self._viewers.discard(v)
 
     def close_viewers(self) -> None:
-        """Tell every open stream to end (on the server's loop): the server is stopping."""
+        """Give every open stream the latest picture, then tell it to end (on the server's
+        loop): the server is stopping, and the page keeps showing how the game stood."""
+        latest = self.latest
         for v in list(self._viewers):
             self._viewers.discard(v)
             while not v.queue.empty():
                 v.queue.get_nowait()
+            if latest is not None:
+                v.queue.put_nowait(latest.message(v.seat))
             v.queue.put_nowait("")
 
     def _fan_out(self, picture: Picture) -> None:

@@ -9,18 +9,25 @@ from __future__ import annotations
 
 import itertools
 import sys
+from collections import deque
 from typing import TextIO
 
 import segno
 
 from upref.plugins.base import Game
+from upref.referee.base import Reply
+from upref.referee.status import Verdict
 from upref.table import Table
 from upref.views import html
-from upref.views.scoreboard import scoreboard, waiting_board
+from upref.views.blocks import Feed
+from upref.views.scoreboard import feed_line, scoreboard, waiting_board
 from upref.web.hub import Hub, Picture
 from upref.web.server import WebScoreboard, is_loopback, parse_address
 
-__all__ = ["LivePage", "looks_like_address"]
+__all__ = ["PRIVATE_VERDICTS", "LivePage", "looks_like_address"]
+
+PRIVATE_VERDICTS = 2
+"""The newest verdicts addressed to one seat (hints) that its own page shows."""
 
 
 def looks_like_address(text: str) -> bool:
@@ -50,6 +57,7 @@ class LivePage:
         self.hub = Hub(players)
         self.server = WebScoreboard(self.hub, host, port)
         self._count = itertools.count()
+        self._said: deque[tuple[int, Verdict]] = deque(maxlen=4 * PRIVATE_VERDICTS * len(players))
 
     def start(self, out: TextIO = sys.stderr) -> None:
         """Serve the page and say where (a QR code for phones when it is not on loopback).
@@ -71,23 +79,31 @@ class LivePage:
     def seat_url(self, seat: int) -> str:
         return self.server.seat_url(seat)
 
-    def update(self) -> None:
-        """Publish the table as it is now."""
+    def update(self, reply: Reply | None = None) -> None:
+        """Publish the table as it is now; `reply` (the referee's latest) brings the verdicts
+        addressed to one seat, which only that seat's page shows."""
         ref = self.table.referee
+        game = ref.engine.game_number if ref.engine is not None else 0
+        for v in reply.verdicts if reply is not None else ():
+            if v.seat is not None:
+                self._said.append((game, v))
         view = ref.view(None)
         status = ref.status()
         if view is None:
-            board = waiting_board(self.game.name, self.game.title, status)
-            number = 0
+            board = waiting_board(self.game.name, self.game.title, status, panel=self.game.panel)
         else:
             board = scoreboard(view, status, self.game.panel)
-            number = ref.engine.game_number if ref.engine is not None else 0
+        number = game if view is not None else 0
         private: dict[int, str] = {}
         if view is not None:
             for seat in range(len(view.names)):
                 seen = ref.view(seat)
                 if seen is not None:
-                    private[seat] = html.render_blocks(self.game.panel.private(seen))
+                    own = list(self.game.panel.private(seen))
+                    said = [feed_line(v) for n, v in self._said if v.seat == seat and n == number]
+                    if said:  # a hint, the reminder of one's own card: for this seat alone
+                        own.append(Feed(tuple(said[-PRIVATE_VERDICTS:])))
+                    private[seat] = html.render_blocks(own)
         version = f"{self.session}:{number}:{next(self._count)}"
         self.hub.publish(Picture(version, board.title, html.render(board), private))
 

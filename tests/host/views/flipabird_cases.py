@@ -17,7 +17,7 @@ def board(tb: FlipTable) -> Board:
     """The table's scoreboard, as `upref play` draws it."""
     view = tb.ref.view(None)
     if view is None:
-        return waiting_board("flipabird", "Flip a Bird", tb.ref.status())
+        return waiting_board("flipabird", "Flip a Bird", tb.ref.status(), panel=PANEL)
     return scoreboard(view, tb.ref.status(), PANEL)
 
 

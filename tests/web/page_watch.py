@@ -1,0 +1,283 @@
+"""A demo game served with `--web` and watched in headless Chromium while it is played.
+
+`PageWatch.install` wraps the demo's `start_page`: once the page is served, one browser tab
+opens the public page and another the first seat's own page; a MutationObserver in each records
+the text a person would read after every change (with the picture's version). The page's
+`update` is wrapped to record, for every picture the referee published, what was hidden at that
+moment (`secrets_of`). Chromium's performance log keeps every server-sent message the tabs
+received. When the demo stops the page, the watch first waits for the public tab to show the last
+picture, then reads it all and writes the screenshots; `check` then asserts on what it saw.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from html import unescape
+from pathlib import Path
+
+import secrets_of
+from browser import chromium
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
+from upref.referee.base import Referee
+from upref.web.live import LivePage
+
+__all__ = ["SHOTS", "PageWatch", "free_address"]
+
+SHOTS = Path(__file__).resolve().parent / "screenshots"
+"""Where the screenshots go for people to look at (not compared, not committed)."""
+
+PHONE = (390, 844)
+TV = (1920, 1080)
+
+# Records the text a person reads after every change of the board (run through WebDriver, so
+# the page's own policy of no inline script is untouched).
+_OBSERVE = """
+const board = document.getElementById('board');
+window.__seen = [];
+const note = () => window.__seen.push([board.getAttribute('data-version') || '', document.body.innerText]);
+new MutationObserver(note).observe(board, {childList: true, subtree: true, characterData: true, attributes: true});
+note();
+"""
+
+
+def free_address() -> str:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return f"127.0.0.1:{s.getsockname()[1]}"
+
+
+def _headings(html: str) -> list[str]:
+    """The titles of the boxes in a private picture ('Ann — your task card …')."""
+    return [re.sub(r"<[^>]+>", "", h) for h in re.findall(r"<h2>(.*?)</h2>", html)]
+
+
+def text_of(html: str) -> str:
+    """Roughly what a browser shows of an HTML fragment: a line per paragraph, item and row."""
+    spaced = re.sub(r"</(p|li|tr|h2|caption)>", "\n", html)
+    spaced = re.sub(r"</t[dh]>", "\t", spaced)
+    return unescape(re.sub(r"<[^>]+>", "", spaced))
+
+
+@dataclass
+class State:
+    """One picture the referee published, with what was secret when it was drawn."""
+
+    version: str
+    hidden: set[str]
+    own: set[str]  # what seat 0's own page must show
+    others: set[str]  # the other seats' own secrets that seat 0 does not share
+    headings: dict[int, list[str]]  # each seat's private box titles
+    private_notes: set[str]  # texts of verdicts addressed to one seat (hints)
+    verdict: str | None  # the newest public verdict as the page writes it
+    verdicts: tuple[str, ...]  # the table's recent public verdicts as the page writes them
+
+
+@dataclass
+class Seen:
+    """What one tab showed and received."""
+
+    texts: list[tuple[str, str]] = field(default_factory=list)  # (version, body text)
+    messages: list[dict[str, str]] = field(default_factory=list)  # the SSE data, parsed
+
+
+class PageWatch:
+    def __init__(self, game: str, driver: WebDriver) -> None:
+        self.game = game
+        self.d = driver
+        self.address = free_address()
+        self.page: LivePage | None = None
+        self.states: dict[str, State] = {}
+        self.order: list[str] = []
+        self.public = Seen()
+        self.seat = Seen()
+        self.last_version = ""
+        self.shots: list[Path] = []
+        self.header = ""  # the big line of the last verdict, at the end
+        self._tabs: dict[str, str] = {}
+
+    # --- wiring into the demo --------------------------------------------------------------
+
+    def install(self, monkeypatch: object) -> None:
+        import upref.commands.demo as demo
+
+        real = demo.start_page
+
+        def start_page(game, table, address, players, session):  # type: ignore[no-untyped-def]
+            page = real(game, table, address, players, session)
+            self.page = page
+            self._record()
+            inner_update, inner_stop = page.update, page.stop
+
+            def update(reply=None) -> None:  # type: ignore[no-untyped-def]
+                inner_update(reply)
+                self._record()
+
+            def stop() -> None:
+                self._finish()
+                inner_stop()
+
+            page.update = update  # type: ignore[method-assign]
+            page.stop = stop  # type: ignore[method-assign]
+            self._open(page)
+            return page
+
+        monkeypatch.setattr(demo, "start_page", start_page)  # type: ignore[attr-defined]
+
+    def _record(self) -> None:
+        page = self.page
+        assert page is not None
+        picture = page.hub.latest
+        assert picture is not None
+        ref: Referee = page.table.referee
+        status = ref.status()
+        mine = secrets_of.own(self.game, ref, 0)
+        others: set[str] = set()
+        for s in range(1, len(page.hub.seats)):
+            others |= secrets_of.own(self.game, ref, s)
+        public_notes = [v for v in status.verdicts if v.seat is None]
+        self.states[picture.version] = State(
+            picture.version,
+            secrets_of.hidden(self.game, ref),
+            mine,
+            others - mine,
+            {s: _headings(h) for s, h in picture.private.items()},
+            {v.text for v in status.verdicts if v.seat is not None},
+            page.game.panel.scrub(public_notes[-1].text) if public_notes else None,
+            tuple(page.game.panel.scrub(v.text) for v in public_notes),
+        )
+        self.order.append(picture.version)
+
+    def _open(self, page: LivePage) -> None:
+        d = self.d
+        d.get(page.server.url)
+        self._tabs["public"] = d.current_window_handle
+        self._wait_for(page.hub.latest.version)  # type: ignore[union-attr]
+        d.execute_script(_OBSERVE)
+        d.switch_to.new_window("tab")
+        self._tabs["seat"] = d.current_window_handle
+        d.get(page.seat_url(0))
+        self._wait_for(page.hub.latest.version)  # type: ignore[union-attr]
+        d.execute_script(_OBSERVE)
+        d.switch_to.window(self._tabs["public"])
+
+    def _wait_for(self, version: str, timeout: float = 20) -> None:
+        WebDriverWait(self.d, timeout).until(
+            lambda d: d.find_element(By.ID, "board").get_attribute("data-version") == version,
+            f"the page never showed picture {version}",
+        )
+
+    def _finish(self) -> None:
+        """Before the page stops: the public tab catches up with the last picture; then read
+        what each tab showed and received, and take the screenshots."""
+        page = self.page
+        assert page is not None
+        d = self.d
+        self.last_version = page.hub.latest.version  # type: ignore[union-attr]
+        for tab, seen in (("public", self.public), ("seat", self.seat)):
+            d.switch_to.window(self._tabs[tab])
+            self._wait_for(self.last_version)
+            seen.texts = [(v, t) for v, t in d.execute_script("return window.__seen")]
+        d.switch_to.window(self._tabs["public"])
+        self.header = d.find_element(By.CSS_SELECTOR, "header.big .last").text
+        self._messages()
+        SHOTS.mkdir(exist_ok=True)
+        for tab in ("public", "seat"):
+            d.switch_to.window(self._tabs[tab])
+            for (w, h), name in ((TV, "tv"), (PHONE, "phone")):
+                if tab == "seat" and name == "tv":
+                    continue
+                d.execute_cdp_cmd(  # the page's own size, whatever the window around it
+                    "Emulation.setDeviceMetricsOverride",
+                    {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": name == "phone"},
+                )
+                path = SHOTS / f"{self.game}-{'seat-' if tab == 'seat' else ''}{name}.png"
+                d.save_screenshot(str(path))
+                self.shots.append(path)
+            d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        d.switch_to.window(self._tabs["public"])
+
+    def _messages(self) -> None:
+        """Every server-sent message either tab received, from Chromium's performance log."""
+        urls: dict[str, str] = {}
+        for entry in self.d.get_log("performance"):
+            msg = json.loads(entry["message"])["message"]
+            params = msg.get("params", {})
+            if msg.get("method") == "Network.requestWillBeSent":
+                urls[params["requestId"]] = params["request"]["url"]
+            elif msg.get("method") == "Network.eventSourceMessageReceived":
+                url = urls.get(params["requestId"], "")
+                seen = self.seat if "/seat/" in url else self.public
+                seen.messages.append(json.loads(params["data"]))
+
+    # --- what it saw -----------------------------------------------------------------------
+
+    def check(self) -> None:
+        """Assert what a person at the table would notice (see the module's docstring)."""
+        assert self.public.texts and self.public.texts[-1][0] == self.last_version
+        shown = [t for _, t in self.public.texts]
+        # the page followed the whole game: every picture's verdict, to the end's
+        every = " ".join(" ".join(shown).split())
+        verdicts = dict.fromkeys(v for k in self.order for v in self.states[k].verdicts)
+        assert verdicts, "the game said nothing"
+        missing = [v for v in verdicts if " ".join(v.split()) not in every]
+        assert not missing, f"{len(missing)} verdicts never shown on the page: " + "\n".join(missing)
+        final = self.states[self.last_version]
+        assert final.verdict is not None
+        assert " ".join(final.verdict.split()) in " ".join(self.header.split()), (
+            f"the last verdict {final.verdict!r} is not the big line {self.header!r}"
+        )
+        # nothing hidden: not in what the page showed, not in any message it received
+        assert self.public.messages, "the public tab received no message"
+        for version, text in self.public.texts:
+            self._clean(self.states[version], text, f"the public page at picture {version}")
+        for m in self.public.messages:
+            state = self.states[m["version"]]
+            self._clean(state, json.dumps(m, ensure_ascii=False), f"message {m['version']}")
+            self._clean(state, m["html"], f"message {m['version']}")
+            self._clean(state, text_of(m["html"]), f"message {m['version']}")
+        # seat 0's page shows its own secret and no other seat's
+        assert self.seat.texts and self.seat.messages
+        owned = 0
+        for version, text in self.seat.texts:
+            st = self.states[version]
+            for h in st.headings.get(0, []):
+                assert h in text, f"seat 0's page at {version} lacks its heading {h!r}"
+            for s, hs in st.headings.items():
+                if s != 0:
+                    assert not [h for h in hs if h in text], f"seat {s}'s heading on seat 0's page"
+            lacking = [o for o in st.own if o not in text]
+            assert not lacking, f"seat 0's page at {version} does not show its own {lacking}"
+            owned += bool(st.own)
+            leaked = secrets_of.found(st.others, text)
+            assert not leaked, f"another seat's secret {leaked} on seat 0's page at {version}"
+        if self.game in ("updown", "up", "flipabird"):
+            assert owned, "seat 0 never held a secret to show"
+        for m in self.seat.messages:
+            st = self.states[m["version"]]
+            leaked = secrets_of.found(st.others, m["html"]) + secrets_of.found(st.others, text_of(m["html"]))
+            assert not leaked, f"another seat's secret {leaked} in seat 0's message {m['version']}"
+
+    def _clean(self, st: State, text: str, where: str) -> None:
+        leaked = secrets_of.found(st.hidden, text)
+        assert not leaked, f"hidden {leaked} on {where}"
+        for hs in st.headings.values():
+            for h in hs:
+                assert h not in text, f"a seat's own box {h!r} on {where}"
+        for note in st.private_notes:
+            assert note not in text, f"a seat's own verdict {note!r} on {where}"
+
+
+@contextmanager
+def watching(game: str, monkeypatch: object) -> Iterator[PageWatch]:
+    with chromium(*TV, performance_log=True) as d:
+        w = PageWatch(game, d)
+        w.install(monkeypatch)
+        yield w
+

@@ -1,0 +1,89 @@
+"""What the live page publishes from a real referee: a hint goes to its seat's own page only, each
+seat's page carries that seat's task card and no other's, and the public picture carries none.
+And the browser watch of the demo games (`page_watch`) fails when something hidden shows."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "host" / d) for d in ("views", "support")]
+
+from page_watch import PageWatch, Seen, State, text_of  # noqa: E402
+from scoreboard_cases import state_solved  # noqa: E402
+from upref.registry import find_game  # noqa: E402
+from upref.web.live import LivePage  # noqa: E402
+
+
+def test_a_hint_and_a_task_card_reach_their_own_seat_only() -> None:
+    scene = state_solved()
+    ref = scene.ref
+    last = scene.tb.replies[-1][1]
+    hint = next(v for v in last.verdicts if v.seat is not None)
+    names = ref.view(None).names  # type: ignore[union-attr]
+    page = LivePage(find_game("updown"), SimpleNamespace(referee=ref), "127.0.0.1:8765", names, "s1")  # type: ignore[arg-type]
+    page.update(last)  # not served: the picture alone
+    picture = page.hub.latest
+    assert picture is not None
+    cards = {s: ref.engine.task(s).id for s in range(len(names))}  # type: ignore[union-attr]
+    assert len(set(cards.values())) == len(names) == len(picture.private) == 3
+    assert hint.text not in text_of(picture.public)
+    for s, html in picture.private.items():
+        mine = text_of(html)
+        assert cards[s] in mine and not [c for o, c in cards.items() if o != s and c in mine]
+        assert (hint.text in mine) == (s == hint.seat), (s, mine)
+    for card in cards.values():
+        assert card not in picture.public
+    # and what a viewer is sent: the seat's own blocks before the table's, nothing else
+    assert hint.text in picture.message(hint.seat) and hint.text not in picture.message(None)
+
+
+def _watch() -> PageWatch:
+    w = PageWatch("updown", None)  # type: ignore[arg-type]
+    w.states["s:1:0"] = State(
+        "s:1:0", hidden={"T07"}, own={"T03"}, others={"T09"},
+        headings={0: ["Ann — your task card"], 1: ["Bob — your task card"]},
+        private_notes={"Ann: hole 4 then hole 2."}, verdict="Ann turned a pair.", verdicts=("Ann turned a pair.",),
+    )
+    w.order = ["s:1:0"]
+    w.last_version = "s:1:0"
+    w.header = "ok Ann turned a pair."
+    w.public = Seen([("s:1:0", "live\nAnn to move\nok Ann turned a pair.")],
+                    [{"version": "s:1:0", "html": "<p>Ann turned a pair.</p>"}])
+    w.seat = Seen([("s:1:0", "Ann — your task card\nT03: red 2\nAnn turned a pair.")],
+                  [{"version": "s:1:0", "html": "<h2>Ann — your task card</h2><p>T03</p>"}])
+    return w
+
+
+def test_the_watch_passes_a_clean_page() -> None:
+    _watch().check()
+
+
+@pytest.mark.parametrize(
+    ("where", "text", "complaint"),
+    [
+        ("public", "live\nT07 is next\nok Ann turned a pair.", "hidden ['T07']"),
+        ("public", "live\nAnn — your task card\nok Ann turned a pair.", "a seat's own box"),
+        ("public", "live\nAnn: hole 4 then hole 2.\nok Ann turned a pair.", "a seat's own verdict"),
+        ("public", "live\nAnn to move", "never shown"),
+        ("seat", "Ann — your task card\nAnn turned a pair.", "does not show its own"),
+        ("seat", "Ann — your task card\nT03, T09", "another seat's secret ['T09']"),
+        ("seat", "Ann — your task card\nBob — your task card\nT03", "heading on seat 0's page"),
+    ],
+)
+def test_the_watch_fails_a_leaking_page(where: str, text: str, complaint: str) -> None:
+    w = _watch()
+    seen = w.public if where == "public" else w.seat
+    seen.texts = [("s:1:0", text)]
+    with pytest.raises(AssertionError, match=complaint.replace("[", r"\[").replace("]", r"\]").replace("(", r"\(")):
+        w.check()
+
+
+def test_the_watch_fails_a_leaking_message() -> None:
+    w = _watch()
+    w.public.messages.append({"version": "s:1:0", "html": "<p>next: <span>T07</span></p>"})
+    with pytest.raises(AssertionError, match="hidden"):
+        w.check()
