@@ -32,6 +32,8 @@ demo: $(STAMP)
 
 ## Everything that needs no hardware and no network.
 test: lint typecheck
+	@{ command -v chromium || command -v chromium-browser; } >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || \
+	  echo "make test: Chromium and its driver are missing, so the scoreboard page's browser tests will fail; install them: sudo apt-get install chromium chromium-driver" >&2
 	$(BIN)/pytest
 
 lint: $(STAMP)

@@ -21,7 +21,7 @@ from html import unescape
 from pathlib import Path
 
 import secrets_of
-from browser import chromium
+from browser import OBSERVE, chromium
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
@@ -35,17 +35,6 @@ SHOTS = Path(__file__).resolve().parent / "screenshots"
 
 PHONE = (390, 844)
 TV = (1920, 1080)
-
-# Records the text a person reads after every change of the board (run through WebDriver, so
-# the page's own policy of no inline script is untouched).
-_OBSERVE = """
-const board = document.getElementById('board');
-window.__seen = [];
-const note = () => window.__seen.push([board.getAttribute('data-version') || '', document.body.innerText]);
-new MutationObserver(note).observe(board, {childList: true, subtree: true, characterData: true, attributes: true});
-note();
-"""
-
 
 def free_address() -> str:
     with socket.socket() as s:
@@ -159,12 +148,12 @@ class PageWatch:
         d.get(page.server.url)
         self._tabs["public"] = d.current_window_handle
         self._wait_for(page.hub.latest.version)  # type: ignore[union-attr]
-        d.execute_script(_OBSERVE)
+        d.execute_script(OBSERVE)
         d.switch_to.new_window("tab")
         self._tabs["seat"] = d.current_window_handle
         d.get(page.seat_url(0))
         self._wait_for(page.hub.latest.version)  # type: ignore[union-attr]
-        d.execute_script(_OBSERVE)
+        d.execute_script(OBSERVE)
         d.switch_to.window(self._tabs["public"])
 
     def _wait_for(self, version: str, timeout: float = 20) -> None:
@@ -183,7 +172,7 @@ class PageWatch:
         for tab, seen in (("public", self.public), ("seat", self.seat)):
             d.switch_to.window(self._tabs[tab])
             self._wait_for(self.last_version)
-            seen.texts = [(v, t) for v, t in d.execute_script("return window.__seen")]
+            seen.texts = [(v, t) for v, t, _ms in d.execute_script("return window.__seen")]
         d.switch_to.window(self._tabs["public"])
         self.header = d.find_element(By.CSS_SELECTOR, "header.big .last").text
         self._messages()

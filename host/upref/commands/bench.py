@@ -18,6 +18,9 @@ Figures (goals from the issues in brackets):
 - for every game in the registry: random playouts per second of its engine, its own heavy
   computation (`Game.figures`), and action -> verdict latency over its demo on the simulated
   board (p50, p95) [p95 <= 120 ms]
+- the scoreboard page (`bench_page`): action -> page updated in a browser, p50/p95, and how much
+  after the terminal [p95 <= 100 ms over the terminal]; with 50 viewers at once: the referee's
+  latency against the run without them, the server's CPU
 
 Machines here are shared and noisy: read the figures as a whole, compare ratios within one run.
 """
@@ -39,15 +42,12 @@ from collections import defaultdict
 from pathlib import Path
 
 from upref import paths
+from upref.commands import bench_page
+from upref.commands.bench_game import bench_game_latency
+from upref.commands.bench_game import pct as _pct
 from upref.link.protocol import Heartbeat
 from upref.plugins.base import Game
 from upref.registry import games
-
-
-def _pct(values: list[float], p: float) -> float:
-    s = sorted(values)
-    k = min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))
-    return s[k]
 
 
 def _wait(link_events: queue.Queue[object], kind: str, pred: object, timeout: float = 2.0) -> float | None:
@@ -306,69 +306,6 @@ def bench_replay(events: int) -> tuple[int, float]:
         return count, time.perf_counter() - t0
 
 
-def bench_game_latency(game: Game, limit: float = 120.0) -> list[float]:
-    """Milliseconds from each physical action of the game's demo script on the simulated board
-    (a tap, a pair put back, a button press) to the referee's reply rendered on the
-    scoreboard."""
-    from rich.console import Console
-
-    from upref.board.codes import CodeTable
-    from upref.commands.demo import enrol_all
-    from upref.commands.play import render
-    from upref.link.connection import Link
-    from upref.referee.inputs import StartGame
-    from upref.registry import titles
-    from upref.sim.server import SimBoard
-    from upref.store.gamelog import GameLog
-    from upref.store.tags import TagRegistry
-    from upref.table import Table
-
-    demo = game.demo
-    assert demo is not None
-    out: list[float] = []
-    console = Console(file=open(os.devnull, "w"), width=100)  # noqa: SIM115 - closed with the process
-    with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
-        t = Path(tmp)
-        os.environ["UPREF_RUNTIME_DIR"] = str(t / "run")
-        with SimBoard(seed=demo.seed, name=f"bench-{game.name}", flash_dir=t / "flash") as board:
-            link = Link(board.port)
-            registry = TagRegistry(t / "registry.sqlite")
-            uid_of = enrol_all(game, registry)
-            codes = CodeTable.load()
-            ref = game.referee(codes, registry, titles=titles(), **demo.settings)
-            variant = demo.variant(argparse.Namespace())
-            ref.attach(
-                GameLog.create(
-                    t / "games.sqlite", game=game.name, players=demo.players,
-                    variant=variant.to_dict(), seed=demo.seed, config=ref.config(),
-                )
-            )
-            table = Table(link, ref, codes)
-            table.wait_for_picture()
-            table.send(StartGame(demo.players, variant, demo.seed, table.clock()))
-            end = time.monotonic() + limit
-            for _what, pause in demo.script(board, table, uid_of):
-                n = len(table.replies)
-                t0 = time.monotonic()
-
-                def answered(n: int = n) -> bool:  # a verdict, not just a card leaving
-                    return any(r.verdicts for _, r in table.replies[n:])
-
-                while not answered() and time.monotonic() - t0 < pause:
-                    table.pump(0.002)
-                if answered():
-                    console.print(render(game, table, []))
-                    out.append((time.monotonic() - t0) * 1000)
-                rest = pause - (time.monotonic() - t0)
-                if rest > 0:
-                    table.pump(rest)
-                if time.monotonic() > end:
-                    break
-            link.close()
-            table.close()
-    return out
-
-
 def bench_playouts(game: Game, seconds: float) -> tuple[int, int, float]:
     """(games, actions, seconds): random playouts of the engine to the end, back to back."""
     assert game.playout is not None
@@ -416,6 +353,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  action on the simulated board -> verdict on the scoreboard, {len(gl)} actions"
                       f" of the demo: p50 {statistics.median(gl):.1f} ms   p95 {_pct(gl, 95):.1f} ms"
                       " [goal p95 <= 120 ms]")
+    shown = next((g for g in games() if g.demo is not None), None)
+    if shown is not None:
+        print(f"\nthe scoreboard page over {shown.title}'s demo (served, open in headless Chromium):")
+        for ln in bench_page.report(shown, 40.0 if args.quick else 120.0):
+            print(ln)
     count, secs = bench_replay(10_000 if args.quick else 50_000)
     print(f"referee replay of a long log from SQLite: {count} events in {secs:.2f} s = {count / secs:,.0f} events/s"
           " [goal >= 50 000/s]")

@@ -1,0 +1,113 @@
+"""A game's demo played on the simulated board for `make bench`: milliseconds from each physical
+action to the referee's verdict drawn on the terminal's scoreboard, with a hook (`Probe`) for
+what else watches the table (the web page's figures, `upref.commands.bench_page`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Protocol
+
+from upref.plugins.base import Game
+from upref.referee.base import Reply
+from upref.referee.inputs import Input
+from upref.table import Table
+
+__all__ = ["Probe", "bench_game_latency", "pct"]
+
+
+def pct(values: list[float], p: float) -> float:
+    """The p-th percentile of `values` (nearest rank)."""
+    s = sorted(values)
+    k = min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))
+    return s[k]
+
+
+class Probe(Protocol):
+    """Something else that follows the table while the demo plays."""
+
+    def attach(self, game: Game, table: Table, players: tuple[str, ...]) -> None:
+        """The table is up; the game has not started."""
+
+    def reply(self, inp: Input, reply: Reply) -> None:
+        """Each reply of the referee, as it comes."""
+
+    def answered(self, t0: float, terminal_ms: float) -> None:
+        """An action made at wall-clock `t0` (time.time()) got its verdict on the terminal's
+        scoreboard `terminal_ms` later."""
+
+    def close(self) -> None: ...
+
+
+def bench_game_latency(game: Game, limit: float = 120.0, probe: Probe | None = None) -> list[float]:
+    """Milliseconds from each physical action of the game's demo script on the simulated board
+    (a tap, a pair put back, a button press) to the referee's reply rendered on the
+    scoreboard."""
+    from rich.console import Console
+
+    from upref.board.codes import CodeTable
+    from upref.commands.demo import enrol_all
+    from upref.commands.play import render
+    from upref.link.connection import Link
+    from upref.referee.inputs import StartGame
+    from upref.registry import titles
+    from upref.sim.server import SimBoard
+    from upref.store.gamelog import GameLog
+    from upref.store.tags import TagRegistry
+
+    demo = game.demo
+    assert demo is not None
+    out: list[float] = []
+    console = Console(file=open(os.devnull, "w"), width=100)  # noqa: SIM115 - closed with the process
+    with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
+        t = Path(tmp)
+        os.environ["UPREF_RUNTIME_DIR"] = str(t / "run")
+        with SimBoard(seed=demo.seed, name=f"bench-{game.name}", flash_dir=t / "flash") as board:
+            link = Link(board.port)
+            registry = TagRegistry(t / "registry.sqlite")
+            uid_of = enrol_all(game, registry)
+            codes = CodeTable.load()
+            ref = game.referee(codes, registry, titles=titles(), **demo.settings)
+            variant = demo.variant(argparse.Namespace())
+            ref.attach(
+                GameLog.create(
+                    t / "games.sqlite", game=game.name, players=demo.players,
+                    variant=variant.to_dict(), seed=demo.seed, config=ref.config(),
+                )
+            )
+            table = Table(link, ref, codes, on_reply=probe.reply if probe is not None else None)
+            table.wait_for_picture()
+            if probe is not None:
+                probe.attach(game, table, demo.players)
+            table.send(StartGame(demo.players, variant, demo.seed, table.clock()))
+            end = time.monotonic() + limit
+            try:
+                for _what, pause in demo.script(board, table, uid_of):
+                    n = len(table.replies)
+                    t0, wall = time.monotonic(), time.time()
+
+                    def answered(n: int = n) -> bool:  # a verdict, not just a card leaving
+                        return any(r.verdicts for _, r in table.replies[n:])
+
+                    while not answered() and time.monotonic() - t0 < pause:
+                        table.pump(0.002)
+                    if answered():
+                        console.print(render(game, table, []))
+                        ms = (time.monotonic() - t0) * 1000
+                        out.append(ms)
+                        if probe is not None:
+                            probe.answered(wall, ms)
+                    rest = pause - (time.monotonic() - t0)
+                    if rest > 0:
+                        table.pump(rest)
+                    if time.monotonic() > end:
+                        break
+            finally:
+                if probe is not None:
+                    probe.close()
+                link.close()
+                table.close()
+    return out
