@@ -26,9 +26,10 @@ $(STUBS): | $(STAMP)
 
 venv: $(STAMP) $(STUBS)
 
-## The main job: a scripted game on the simulated board (GAME=upturn ... for another game).
+## The main job: a scripted game on the simulated board (GAME=upturn ... for another game;
+## ARGS=--web also serves the scoreboard page, docs/web-page.md).
 demo: $(STAMP)
-	$(BIN)/upref demo $(GAME)
+	$(BIN)/upref demo $(GAME) $(ARGS)
 
 ## Everything that needs no hardware and no network.
 test: lint typecheck

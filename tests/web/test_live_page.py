@@ -87,3 +87,43 @@ def test_the_watch_fails_a_leaking_message() -> None:
     w.public.messages.append({"version": "s:1:0", "html": "<p>next: <span>T07</span></p>"})
     with pytest.raises(AssertionError, match="hidden"):
         w.check()
+
+
+def _free() -> str:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return str(s.getsockname()[1])
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "0.0.0.0"])
+def test_the_terminal_says_where_the_page_is_and_warns_off_loopback(host: str) -> None:
+    import io
+
+    scene = state_solved()
+    names = scene.ref.view(None).names  # type: ignore[union-attr]
+    page = LivePage(find_game("updown"), SimpleNamespace(referee=scene.ref), f"{host}:{_free()}", names, "s1")  # type: ignore[arg-type]
+    out = io.StringIO()
+    page.start(out)
+    try:
+        said = out.getvalue()
+    finally:
+        page.stop()
+    assert f"The scoreboard page: http://{host}:" in said
+    qr = "█" in said or "▀" in said or "▄" in said
+    if host == "127.0.0.1":
+        assert "Warning" not in said and not qr
+    else:
+        assert "Warning: the page is served to every machine" in said and "whole network" in said and qr
+
+
+def test_a_stopping_server_sends_the_last_picture_before_it_closes() -> None:
+    from upref.web.hub import Hub, Picture
+
+    hub = Hub(("Ann",))
+    viewer = hub.join(None)
+    hub.publish(Picture("s:1:9", "t", "<p>THE END</p>"))  # not yet fanned out (no loop bound)
+    hub.close_viewers()
+    got = [viewer.queue.get_nowait() for _ in range(viewer.queue.qsize())]
+    assert len(got) == 2 and "THE END" in got[0] and got[1] == ""
