@@ -26,6 +26,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 from upref.referee.base import Referee
+from upref.referee.status import END, Verdict
 from upref.web.live import LivePage
 
 __all__ = ["SHOTS", "PageWatch", "free_address"]
@@ -54,6 +55,17 @@ def text_of(html: str) -> str:
     return unescape(re.sub(r"<[^>]+>", "", spaced))
 
 
+def _headline(public: list[Verdict], ref: Referee) -> Verdict:
+    """The verdict the page's big line must show: the newest; once the game is over, the newest
+    that says how it ended (a later note, such as the scores checked, does not replace it)."""
+    view = ref.view(None)
+    if view is not None and view.outcome is not None:
+        ends = [v for v in public if v.kind == END]
+        if ends:
+            return ends[-1]
+    return public[-1]
+
+
 @dataclass
 class State:
     """One picture the referee published, with what was secret when it was drawn."""
@@ -64,7 +76,7 @@ class State:
     others: set[str]  # the other seats' own secrets that seat 0 does not share
     headings: dict[int, list[str]]  # each seat's private box titles
     private_notes: set[str]  # texts of verdicts addressed to one seat (hints)
-    verdict: str | None  # the newest public verdict as the page writes it
+    verdict: str | None  # the public verdict the big line must show (`_headline`)
     verdicts: tuple[str, ...]  # the table's recent public verdicts as the page writes them
 
 
@@ -138,7 +150,7 @@ class PageWatch:
             others - mine,
             {s: _headings(h) for s, h in picture.private.items()},
             {v.text for v in status.verdicts if v.seat is not None},
-            page.game.panel.scrub(public_notes[-1].text) if public_notes else None,
+            page.game.panel.scrub(_headline(public_notes, ref).text) if public_notes else None,
             tuple(page.game.panel.scrub(v.text) for v in public_notes),
         )
         self.order.append(picture.version)

@@ -128,6 +128,8 @@ def scoreboard(
     if keys:
         blocks.append(line("Keys: " + " · ".join(f"{k} {what}" for k, what in keys), meaning=DIM))
     last = feed[-1] if feed else None
+    if view.outcome is not None:  # over: the big line keeps saying how it ended, not a later note
+        last = next((f for f in reversed(feed) if f.kind == END), last)
     return Board(view.game, head, panel.turn(view), last, tuple(blocks))
 
 

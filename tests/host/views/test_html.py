@@ -77,3 +77,19 @@ def test_a_verdict_for_one_seat_never_reaches_the_page() -> None:
     status = TableStatus(verdicts=(Verdict(INFO, "SECRET for Bob", seat=1),))
     out = html.render(scoreboard(s.view(), status, PANEL))
     assert "SECRET" not in out
+
+
+def test_when_the_game_is_over_the_big_line_keeps_saying_how_it_ended() -> None:
+    s = state_end()
+    status = s.status()
+    end = [v for v in status.verdicts if v.kind == "end"]
+    assert end, status.verdicts
+    later = TableStatus(verdicts=(*status.verdicts, Verdict(INFO, "Scores checked.")))
+    out = html.render(scoreboard(s.view(), later, PANEL))
+    big = out.split("</header>")[0]
+    assert end[-1].text.split(":")[0] in big and "Scores checked." not in big
+    assert "Scores checked." in out  # still in the feed
+    # during a game the newest verdict is the big line, whatever its kind
+    mid = state_illegal()
+    note = TableStatus(verdicts=(*mid.status().verdicts, Verdict(INFO, "A note.")))
+    assert "A note." in html.render(scoreboard(mid.view(), note, PANEL)).split("</header>")[0]
