@@ -10,10 +10,12 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from page_watch import free_address
 from upref.commands import demo
 from upref.sim.server import SimBoard
 from upref.store.gamelog import GameLog, list_games
@@ -115,14 +117,21 @@ def test_play_names_open_games_warns_of_no_cards_and_says_how_to_resume(
     GameLog.create(db, game="updown", players=("Dan", "Eve"), seed=1).close()
     GameLog.create(db, game="updown", players=("Fay", "Gus"), seed=2).close()
     board = make_board(seed=5)
-    host = _play(board, tmp_path, "Ann", "Bob", "--seed", "3")
+    address = free_address()
+    host = _play(board, tmp_path, "Ann", "Bob", "--seed", "3", "--web", address)
     lines: list[str] = []
     try:
         assert host.stderr is not None
-        while not (lines and lines[-1].startswith("Up And Down: game 3 in")):
+        while not [ln for ln in lines if ln.startswith("Up And Down: game 3 in")] or not [
+            ln for ln in lines if ln.startswith("The scoreboard page:")
+        ]:
             line = host.stderr.readline()
             assert line, "\n".join(lines)  # play ended before the game started
             lines.append(line.rstrip("\n"))
+        # the page is served while the game runs: its stream starts with the table as it is
+        with urllib.request.urlopen(f"http://{address}/events", timeout=10) as stream:
+            first = [stream.readline().decode() for _ in range(4)]
+        assert first[2] == "event: board\n" and "Ann" in first[3] and "Bob" in first[3], first
         host.send_signal(signal.SIGINT)  # what Ctrl-C (or q) does
         _, err = host.communicate(timeout=30)
     finally:
@@ -139,6 +148,7 @@ def test_play_names_open_games_warns_of_no_cards_and_says_how_to_resume(
         assert f"game {gid}: Up And Down, {names}, started " in before
         assert f"upref play updown --resume --game-id {gid} --db {db}" in before
     assert "continue it and press e (end the game)" in before
+    assert f"The scoreboard page: http://{address}/" in lines and not [ln for ln in lines if "Warning" in ln]
     assert "no Up And Down piece is enrolled in the tag registry" in before
     assert "upref enroll updown" in before
     assert lines[-1] == (

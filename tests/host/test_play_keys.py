@@ -143,3 +143,38 @@ def test_options_may_come_before_the_players() -> None:
     assert game.name == "updown" and args.players == ["Ann", "Bob"]
     assert args.short == 2 and args.hints
     assert game.variant_from_args(args).short_game_target == 2
+
+
+class FakePage:
+    """The page's part `w` needs: the seats and each seat's link."""
+
+    class hub:  # noqa: N801
+        seats = ("Ann", "Bob")
+
+    @staticmethod
+    def seat_url(seat: int) -> str:
+        return f"http://127.0.0.1:8765/seat/TOKEN{seat}"
+
+
+class NoGameReferee(FakeReferee):
+    def view(self, seat: int | None = None) -> None:
+        return None
+
+
+def test_w_shows_one_player_the_link_to_their_own_page_and_only_theirs() -> None:
+    table = FakeTable(OFFERS)
+    table.referee = NoGameReferee(OFFERS)  # type: ignore[assignment]
+    private: list[str] = []
+    kb = play.KeyBoard(table)  # type: ignore[arg-type]
+    kb.local = (play.page_key(FakePage, table, private),)  # type: ignore[arg-type]
+    assert ("w", "a player's own web page") in kb.key_line()
+    kb.press("w")
+    assert kb.prompt_line() == "Whose page? [Ann] > "
+    for k in ("b", "o", "b", "\r"):
+        kb.press(k)
+    assert private == ["Bob's own page (for your eyes only): http://127.0.0.1:8765/seat/TOKEN1"]
+    assert table.sent == []  # nothing reaches the referee, nothing changes the game
+    kb.press("w")
+    for k in ("Z", "o", "e", "\r"):
+        kb.press(k)
+    assert private == ["No player 'Zoe': the players are Ann, Bob."]
