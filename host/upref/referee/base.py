@@ -322,13 +322,23 @@ class Referee(ABC):
         """The keys that mean something now: the game's own (`game_keys`), then undo, end and
         next game when they apply."""
         offers = list(self.game_keys())
-        if self._phase in (PLAY, OVER) and self._engine is not None and self._stopped is None:
+        if self.can_undo():
             offers.append(KeyOffer("u", "undo", lambda t, _a: Undo(t)))
         if self._phase in (PLAY, SETUP):
             offers.append(KeyOffer("e", "end the game", lambda t, _a: EndGame(t)))
         if self._phase == OVER:
             offers.append(KeyOffer("n", "next game", lambda t, _a: NextGame(t)))
         return tuple(offers)
+
+    def can_undo(self) -> bool:
+        """Whether `u` would take something back now: the turn in progress, or the last turn
+        (so `u` is offered only then)."""
+        if self._phase not in (PLAY, OVER) or self._engine is None or self._stopped is not None:
+            return False
+        cps = self._checkpoints
+        if cps and self._plays > cps[-1][0] and self.turn_in_progress():
+            return True
+        return len(cps) >= 2
 
     def wants_time(self) -> bool:
         """Whether something waits on time alone now (the host then sends `Tick`s)."""
@@ -574,7 +584,7 @@ class Referee(ABC):
 
     def _on_undo_input(self, _inp: Undo, out: list[Verdict]) -> None:
         eng = self._engine
-        if self._phase not in (PLAY, OVER) or eng is None or self._stopped is not None:
+        if eng is None or not self.can_undo():
             out.append(Verdict(INFO, "Nothing to undo."))
             return
         if not self._online:
@@ -583,12 +593,9 @@ class Referee(ABC):
         cps = self._checkpoints
         if cps and self._plays > cps[-1][0] and self.turn_in_progress():
             target = cps[-1][0]
-        elif len(cps) >= 2:
+        else:
             cps.pop()
             target = cps[-1][0]
-        else:
-            out.append(Verdict(INFO, "Nothing to undo."))
-            return
         before = self.before_undo()
         was_over = self._phase == OVER
         while self._plays > target:

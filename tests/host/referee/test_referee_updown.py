@@ -135,6 +135,18 @@ def test_short_game_ends_on_the_target_with_solved_then_end_and_undo_reopens() -
     assert eng is not None and eng.outcome() is None and len(ref.status().corrections) == 3
 
 
+def test_u_is_offered_only_when_there_is_something_to_undo() -> None:
+    ref, tb = started()
+    keys = lambda: [o.key for o in ref.keys_now()]  # noqa: E731
+    assert "u" not in keys()  # the first turn has not begun: pressing u would undo nothing
+    assert [v.text for v in tb.feed(Undo(tb.at()))] == ["Nothing to undo."]
+    tb.flip(4)
+    assert "u" in keys()  # a turn in progress
+    vs = tb.feed(Undo(tb.at()))
+    assert vs[0].kind == OK and vs[0].text.startswith("Undone: back to the start of")
+    assert "u" not in keys()  # back at the start again
+
+
 # --- starting -------------------------------------------------------------------------------
 
 

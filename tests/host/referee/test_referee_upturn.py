@@ -195,7 +195,7 @@ def test_the_starting_tile_an_action_tile_refused_and_the_first_move_named() -> 
     assert ref.status().waiting_for == (
         "Shuffle the tiles face down; each player takes 7; then turn up the Starting tile and tap it."
     )
-    assert [o.key for o in ref.keys_now()] == ["u", "e"]  # nothing to undo yet, but u is generic
+    assert [o.key for o in ref.keys_now()] == ["e"]  # nothing to undo yet: no u
     vs = tb.tap("UD3")
     assert kinds(vs) == [ILLEGAL] and vs[0].rule == "T-1"
     assert ref.status().corrections == (
@@ -626,7 +626,7 @@ def test_a_referee_fed_from_a_config_is_the_same(tmp_path: Path) -> None:
 def test_keys_are_offered_only_while_they_mean_something() -> None:
     tb = table_at((20, 32), [[44, 40, 9], [52, 6, 4], [1, 8, 12]], "up")
     ref = tb.ref
-    assert [o.key for o in ref.keys_now()] == ["d", "u", "e"]
+    assert [o.key for o in ref.keys_now()] == ["d", "e"]  # nothing played yet: no undo
     tb.key("draw", "lay")
     assert [o.key for o in ref.keys_now()] == ["p", "u", "e"]
     tb.lay(44)
