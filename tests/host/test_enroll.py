@@ -129,6 +129,17 @@ def test_interactive_enter_takes_the_suggestion_and_an_id_names_another_card(
     assert answers.prompts[1].startswith(f"Tag {B}: which card is it? [Enter = T02")
 
 
+def test_upturn_is_enrolled_as_tiles_not_cards(reg: TagRegistry) -> None:
+    answers = Answers("", "nonsense")
+    code, out, _ = run(reg, FakeLink(*taps(A, B)), "upturn", answers=answers)
+    assert code == 0
+    assert out.startswith("Enrolling Upturn tiles on the board at ")
+    assert "There is no upturn tile 'nonsense'. The tiles are: " in out
+    assert answers.prompts[0].startswith(f"Tag {A}: which tile is it? [Enter = ")
+    assert answers.prompts[0].endswith(", a tile id, or skip] ")
+    assert "upturn tiles enrolled, all saved." in out and " card" not in out
+
+
 def test_skip_records_nothing(reg: TagRegistry) -> None:
     code, out, _ = run(reg, FakeLink(*taps(A)), "updown", answers=Answers("skip"))
     assert code == 0 and reg.tags() == []

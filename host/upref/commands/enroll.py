@@ -68,6 +68,7 @@ class Session:
     :param input_fn: asks a question and returns the answer (`input`); EOFError or
         KeyboardInterrupt end the session.
     :param poll: how long one wait on the link's queue lasts (Ctrl-C is seen between waits).
+    :param piece: what one piece is called in what the session says ('card', 'tile').
     """
 
     def __init__(
@@ -82,7 +83,9 @@ class Session:
         input_fn: Callable[[str], str] = input,
         out: TextIO | None = None,
         poll: float = 0.25,
+        piece: str = "card",
     ) -> None:
+        self.piece = piece
         self.link = link
         self.registry = registry
         self.game = game
@@ -111,17 +114,17 @@ class Session:
             missing = self.registry.missing(self.game, self.order)
             done = total - len(missing)
             if not missing and not self.replace:
-                self.say(f"All {total} {self.game} cards are enrolled.")
+                self.say(f"All {total} {self.game} {self.piece}s are enrolled.")
                 return 0
             suggested = missing[0] if missing else None
             if suggested is not None:
                 self.say(f"{done} of {total} enrolled.")
                 self.say(f"Tap {self.labels[suggested]}")
             elif self.auto:
-                self.say(f"All {total} {self.game} cards are enrolled.")
+                self.say(f"All {total} {self.game} {self.piece}s are enrolled.")
                 return 0
             else:
-                self.say(f"All {total} enrolled. Tap a card to give it a new tag (--replace).")
+                self.say(f"All {total} enrolled. Tap a {self.piece} to give it a new tag (--replace).")
             uid = self.wait_for_tap()
             self.handle(uid, suggested)
             self.wait_until_lifted(uid)
@@ -134,13 +137,13 @@ class Session:
             if known.game == self.game:
                 self.refuse(
                     f"Tag {uid} is already enrolled as {self.label(known.item)}: nothing "
-                    f"recorded. To enrol it as another card, first "
+                    f"recorded. To enrol it as another {self.piece}, first "
                     f"`upref enroll {self.game} --forget {uid}`."
                 )
             else:
                 self.refuse(
                     f"Tag {uid} is already enrolled as {known.game} {known.item} "
-                    f"({titles().get(known.game, known.game)}), not one of the {self.game} cards: "
+                    f"({titles().get(known.game, known.game)}), not one of the {self.game} {self.piece}s: "
                     f"nothing recorded. Remove it first with "
                     f"`upref enroll {known.game} --forget {uid}`."
                 )
@@ -167,30 +170,30 @@ class Session:
     def ask(self, uid: str, suggested: str | None) -> str | None:
         """Which card carries tag `uid`? An item id, or None to skip."""
         if suggested is not None:
-            prompt = f"Tag {uid}: which card is it? [Enter = {suggested}, a card id, or skip] "
+            prompt = f"Tag {uid}: which {self.piece} is it? [Enter = {suggested}, a {self.piece} id, or skip] "
         else:
-            prompt = f"Tag {uid}: which card is it? [a card id, or skip] "
+            prompt = f"Tag {uid}: which {self.piece} is it? [a {self.piece} id, or skip] "
         while True:
             answer = self.input_fn(prompt).strip()
             if not answer:
                 if suggested is not None:
                     return suggested
-                self.say("Type the card's id (or skip).")
+                self.say(f"Type the {self.piece}'s id (or skip).")
                 continue
             if answer.lower() in SKIP_WORDS:
                 return None
             item = resolve_item(answer, self.order)
             if item is None:
                 self.say(
-                    f"There is no {self.game} card {answer!r}. The cards are: "
+                    f"There is no {self.game} {self.piece} {answer!r}. The {self.piece}s are: "
                     f"{', '.join(self.order)}."
                 )
                 continue
             current = self.registry.tag_of(self.game, item)
             if current is not None and current.uid != uid and not self.replace:
                 self.say(
-                    f"{item} is already enrolled with tag {current.uid}. Type another card, or "
-                    f"skip. If this card replaces a lost one, run "
+                    f"{item} is already enrolled with tag {current.uid}. Type another {self.piece}, or "
+                    f"skip. If this {self.piece} replaces a lost one, run "
                     f"`upref enroll {self.game} --replace`."
                 )
                 continue
@@ -214,7 +217,7 @@ class Session:
             pass  # apply what came meanwhile, up to the next tap (it stays queued after)
         if self._arrived is not None or self.in_field != uid:
             return
-        self.say("Lift the card.")
+        self.say(f"Lift the {self.piece}.")
         while self.in_field == uid and self._arrived is None:
             self._next()
 
@@ -314,6 +317,14 @@ def catalogue_items(game: str) -> list[tuple[str, str]]:
         raise RegistryError(str(exc)) from None
 
 
+def _piece(game: str) -> str:
+    """What one of the game's tagged pieces is called ('card', 'tile')."""
+    try:
+        return find_game(game).piece
+    except UnknownGame:
+        return "piece"
+
+
 def list_tags(registry: TagRegistry, game: str, out: TextIO) -> int:
     tags = registry.tags(game)
     try:
@@ -401,7 +412,7 @@ def forget_tag(registry: TagRegistry, game: str, what: str, out: TextIO, err: Te
         item = resolve_item(what, ids)
         tag = registry.tag_of(game, item) if item is not None else None
         if item is None:
-            print(f"upref enroll: {bad_uid} (nor is it a {game} card id)", file=err)
+            print(f"upref enroll: {bad_uid} (nor is it a {game} {_piece(game)} id)", file=err)
             return 2
         if tag is None:
             print(f"{game} {item} has no tag enrolled: nothing to forget.", file=out)
@@ -414,7 +425,7 @@ def forget_tag(registry: TagRegistry, game: str, what: str, out: TextIO, err: Te
     if known.game != game:
         print(
             f"upref enroll: tag {uid} is enrolled as {known.game} {known.item}, not a {game} "
-            f"card; to forget it: `upref enroll {known.game} --forget {uid}`",
+            f"{_piece(game)}; to forget it: `upref enroll {known.game} --forget {uid}`",
             file=err,
         )
         return 1
@@ -511,10 +522,11 @@ def _enrol(
         print(f"upref enroll: {exc}", file=err)
         return 1
     session = Session(
-        link, reg, game, items, auto=args.auto, replace=args.replace, input_fn=input_fn, out=out
+        link, reg, game, items, auto=args.auto, replace=args.replace, input_fn=input_fn, out=out,
+        piece=_piece(game),
     )
     print(
-        f"Enrolling {titles()[game]} cards on the board at {link.url} "
+        f"Enrolling {titles()[game]} {_piece(game)}s on the board at {link.url} "
         f"(tags are saved as you go; Ctrl-C stops).",
         file=out,
         flush=True,
@@ -524,7 +536,7 @@ def _enrol(
     except (KeyboardInterrupt, EOFError):
         enrolled = len(items) - len(reg.missing(game, [i for i, _ in items]))
         print(
-            f"\nStopped: {enrolled} of {len(items)} {game} cards enrolled, all saved.",
+            f"\nStopped: {enrolled} of {len(items)} {game} {_piece(game)}s enrolled, all saved.",
             file=out,
             flush=True,
         )

@@ -52,6 +52,7 @@ class Game:
     :param engine: the rules engine's state class (pure, `upref.games.<name>`).
     :param referee: the referee class (`upref.referee.<name>`).
     :param panel: its part of the scoreboard (`upref.views.<name>`).
+    :param piece: what one tagged piece is called ('card', 'tile'), in what `upref enroll` says.
     :param items: the catalogue's tagged pieces, (item id, label a person can match against
         the printed piece), in the order `upref enroll` suggests them.
     :param variant: the variant class (`from_dict` reads a log's variant data).
@@ -81,3 +82,4 @@ class Game:
     playout: Callable[[int], int] | None = None
     figures: Callable[[bool], Sequence[str]] | None = None
     aliases: tuple[str, ...] = field(default=())
+    piece: str = "card"

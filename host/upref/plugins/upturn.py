@@ -78,6 +78,7 @@ GAME = Game(
     referee=UpturnReferee,
     panel=PANEL,
     items=items,
+    piece="tile",
     variant=Variant,
     add_options=add_options,
     variant_from_args=variant_from_args,
