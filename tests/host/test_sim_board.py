@@ -217,6 +217,11 @@ def test_simctl_cli_finds_the_one_running_board(rt: Path, fw: Path, capsys: pyte
         assert control.cli_main(["--sim", "cli", "state"]) == 0
         st = json.loads(capsys.readouterr().out)
         assert st["holes"][3]["pair"] == "P-RB" and st["holes"][3]["up"] == "R"
+        # --sim may also come after the verb, as people type it
+        assert control.cli_main(["flip", "4", "--sim", "cli"]) == 0
+        capsys.readouterr()
+        assert control.cli_main(["state", "--sim=cli"]) == 0
+        assert json.loads(capsys.readouterr().out)["holes"][3]["up"] == "B"
     assert control.cli_main(["state"]) == 1
     assert "upref sim" in capsys.readouterr().err
 

@@ -92,6 +92,23 @@ def sim_main(argv: list[str]) -> int:
     return 0
 
 
+def _sim_first(argv: list[str]) -> list[str]:
+    """`--sim NAME` (or `--sim=NAME`) wherever it stands, moved before the verb: `upref simctl
+    pull 4 --sim b` works as `upref simctl --sim b pull 4`. No verb takes words that begin with
+    '--'."""
+    rest, sim = list(argv), []
+    i = 0
+    while i < len(rest):
+        if rest[i] == "--sim" and i + 1 < len(rest):
+            sim += rest[i : i + 2]
+            del rest[i : i + 2]
+        elif rest[i].startswith("--sim="):
+            sim.append(rest.pop(i))
+        else:
+            i += 1
+    return sim + rest
+
+
 def simctl_main(argv: list[str]) -> int:
     """`upref simctl [--sim NAME] <verb> [arguments]`: one verb on a running board."""
     ap = argparse.ArgumentParser(
@@ -102,7 +119,7 @@ def simctl_main(argv: list[str]) -> int:
     )
     ap.add_argument("--sim", metavar="NAME", help="which simulator (needed when several run)")
     ap.add_argument("words", nargs=argparse.REMAINDER, help="the command and its arguments")
-    ns = ap.parse_args(argv)
+    ns = ap.parse_args(_sim_first(argv))
     if not ns.words:
         ap.print_help()
         return 2
