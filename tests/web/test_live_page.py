@@ -127,3 +127,33 @@ def test_a_stopping_server_sends_the_last_picture_before_it_closes() -> None:
     hub.close_viewers()
     got = [viewer.queue.get_nowait() for _ in range(viewer.queue.qsize())]
     assert len(got) == 2 and "THE END" in got[0] and got[1] == ""
+
+
+def test_a_bad_address_is_refused_before_anything_starts(capsys: pytest.CaptureFixture[str]) -> None:
+    from upref.commands import demo, play
+
+    for main, argv in ((play.main, ["updown", "Ann", "Bob", "--web=here:port"]), (demo.main, ["--web", "0.0.0.0:99999"])):
+        with pytest.raises(SystemExit) as stop:
+            main(argv)
+        assert stop.value.code == 2
+        err = capsys.readouterr().err
+        assert "argument --web:" in err and ("give HOST:PORT" in err or "out of range 1..65535" in err), err
+
+
+def test_a_port_in_use_says_so_and_what_to_do() -> None:
+    import socket
+
+    from upref.commands.play import page_error
+
+    scene = state_solved()
+    names = scene.ref.view(None).names  # type: ignore[union-attr]
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        address = f"127.0.0.1:{taken.getsockname()[1]}"
+        page = LivePage(find_game("updown"), SimpleNamespace(referee=scene.ref), address, names, "s1")  # type: ignore[arg-type]
+        with pytest.raises(OSError) as failed:
+            page.start()
+    said = page_error(address, failed.value)
+    assert said.startswith(f"cannot serve the page at {address}: ")
+    assert "Another program" in said and "--web 127.0.0.1:8766" in said

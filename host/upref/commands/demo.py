@@ -33,11 +33,13 @@ from rich.live import Live
 
 from upref.board.codes import CodeTable
 from upref.commands.play import (
+    page_error,
     parse_for_game,
     render,
     scoreboard_for,
     start_page,
     verdict_line,
+    web_address,
     web_argv,
 )
 from upref.demos.base import uids_for
@@ -82,6 +84,7 @@ def _parser(
         "--web",
         nargs="?",
         const=DEFAULT_ADDRESS,
+        type=web_address,
         metavar="ADDR",
         help=f"also serve the scoreboard as a live web page (default address {DEFAULT_ADDRESS})",
     )
@@ -219,7 +222,7 @@ def run_game(
         try:
             page = start_page(game, table, address, players, str(log.game_id))
         except (ValueError, OSError) as e:
-            print(f"upref demo: cannot serve the page at {address}: {e}", file=sys.stderr)
+            print(f"upref demo: {page_error(address, e)}", file=sys.stderr)
             table.close()
             log.close()
             return 1

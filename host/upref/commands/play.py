@@ -52,7 +52,7 @@ from upref.views import plain, terminal
 from upref.views.blocks import Board
 from upref.views.scoreboard import scoreboard, waiting_board
 from upref.web.live import LivePage, looks_like_address
-from upref.web.server import DEFAULT_ADDRESS
+from upref.web.server import DEFAULT_ADDRESS, parse_address
 
 __all__ = ["KeyBoard", "main", "open_table", "render", "scoreboard_for", "verdict_line"]
 
@@ -87,6 +87,7 @@ def _parser(
         "--web",
         nargs="?",
         const=DEFAULT_ADDRESS,
+        type=web_address,
         metavar="ADDR",
         help=f"also serve the scoreboard as a live web page (default address {DEFAULT_ADDRESS})",
     )
@@ -514,6 +515,29 @@ def web_argv(argv: list[str]) -> list[str]:
     return out
 
 
+def web_address(text: str) -> str:
+    """`--web`'s value, checked before anything starts.
+
+    :raises argparse.ArgumentTypeError: saying what is wrong and what to give.
+    """
+    try:
+        parse_address(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def page_error(address: str, e: ValueError | OSError) -> str:
+    """Why the page cannot be served at `address`, and what to do."""
+    if isinstance(e, ValueError):
+        return f"--web {address}: {e}"
+    return (
+        f"cannot serve the page at {address}: {e.strerror or e}. Another program (another upref?) "
+        "may be using that port, or the address is not this machine's: give another, e.g. "
+        "--web 127.0.0.1:8766."
+    )
+
+
 def start_page(
     game: Game, table: Table, address: str, players: tuple[str, ...], session: str
 ) -> LivePage:
@@ -588,8 +612,9 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
             try:
                 page = start_page(game, table, args.web, log.header.players, str(log.game_id))
             except (ValueError, OSError) as e:
-                print(f"upref play: cannot serve the page at {args.web}: {e}", file=sys.stderr)
+                print(f"upref play: {page_error(args.web, e)}", file=sys.stderr)
                 table.close()
+                print(saved_notice(game, log, args), file=sys.stderr)
                 return 1
         try:
             status = _loop(game, table, console, live, page)

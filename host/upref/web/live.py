@@ -31,13 +31,10 @@ PRIVATE_VERDICTS = 2
 
 
 def looks_like_address(text: str) -> bool:
-    """Whether a word after `--web` is its address (host:port, :port, an IP) rather than a
-    player's name."""
-    try:
-        host, _ = parse_address(text)
-    except ValueError:
-        return False
-    return ":" in text or host.replace(".", "").isdigit()
+    """Whether a word after `--web` is meant as its address (host:port, :port, an IP) rather
+    than a player's name or a game's; a wrong one ('0.0.0.0:99999') counts too, so that it is
+    refused as an address instead of taken for a name."""
+    return ":" in text or (text.replace(".", "").isdigit() and "." in text)
 
 
 class LivePage:
