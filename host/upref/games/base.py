@@ -28,6 +28,7 @@ __all__ = [
     "CHANCE",
     "TERMINAL",
     "GameState",
+    "MatchGame",
     "GameView",
     "IllegalMoveError",
     "Outcome",
@@ -253,3 +254,43 @@ class GameState(ABC, Generic[ActionT]):
             raise
         self._undo_stack.append(before)
         return text
+
+
+VariantT = TypeVar("VariantT")
+CatalogueT = TypeVar("CatalogueT")
+
+
+class MatchGame(GameState[ActionT], Generic[ActionT, VariantT, CatalogueT]):
+    """A `GameState` whose fixed facts lie in one set-up object, `_setup` (players, variant,
+    catalogue and game number; each engine's own dataclass): what every engine of upref reads off
+    it, written once."""
+
+    _setup: Any
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._setup.players  # type: ignore[no-any-return]
+
+    @property
+    def variant(self) -> VariantT:
+        return self._setup.variant  # type: ignore[no-any-return]
+
+    @property
+    def catalogue(self) -> CatalogueT:
+        return self._setup.catalogue  # type: ignore[no-any-return]
+
+    @property
+    def game_number(self) -> int:
+        return self._setup.game_number  # type: ignore[no-any-return]
+
+    def num_players(self) -> int:
+        return len(self._setup.players)
+
+    def _seat(self, seat: int) -> int:
+        """`seat` checked.
+
+        :raises ValueError: for a seat the game does not have.
+        """
+        if not (isinstance(seat, int) and 0 <= seat < self.num_players()):
+            raise ValueError(f"no seat {seat!r} (seats are 0..{self.num_players() - 1})")
+        return seat

@@ -155,7 +155,7 @@ def test_upref_enroll_upturn_walks_through_all_106_tiles(tmp_path: Path) -> None
         text = out.getvalue()
         assert "0 of 106 enrolled.\nTap N1: tile 1" in text
         assert "Tap N22: red Twin tile 22" in text and "Tap UP1: Up tile (1 of 6)" in text
-        assert "All 106 upturn cards are enrolled." in text
+        assert "All 106 upturn tiles are enrolled." in text and " card" not in text
         listing = io.StringIO()
         assert enroll.main(["upturn", "--list"], out=listing, registry=reg) == 0
         shown = listing.getvalue()

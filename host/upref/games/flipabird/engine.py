@@ -47,7 +47,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from upref.games.base import TERMINAL, GameState, GameView, IllegalMoveError, Outcome
+from upref.games.base import TERMINAL, GameView, IllegalMoveError, MatchGame, Outcome
 from upref.games.flipabird.cards import (
     COLOURS,
     Card,
@@ -420,7 +420,7 @@ def deal(
     return tuple(rest[:size]), hands, tuple(rest[size:])
 
 
-class FlipGame(GameState[Action]):
+class FlipGame(MatchGame[Action, Variant, Catalogue]):
     """One game of Flip a Bird. Build it with `FlipGame.new(...)` (or `position(...)` for a
     described position). Seats are 0..n-1 clockwise; seat 0 begins ("whoever is best at
     chirping"). "Right" is counter-clockwise: seat - 1."""
@@ -596,24 +596,8 @@ class FlipGame(GameState[Action]):
     # --- read-only accessors -----------------------------------------------------------------
 
     @property
-    def players(self) -> tuple[str, ...]:
-        return self._setup.players
-
-    @property
-    def catalogue(self) -> Catalogue:
-        return self._setup.catalogue
-
-    @property
-    def variant(self) -> Variant:
-        return self._setup.variant
-
-    @property
     def limit(self) -> int:
         return self._setup.limit
-
-    @property
-    def game_number(self) -> int:
-        return self._setup.game_number
 
     @property
     def scanned(self) -> bool:
@@ -682,9 +666,6 @@ class FlipGame(GameState[Action]):
     @property
     def removed_rows(self) -> tuple[tuple[str, ...], ...]:
         return self._s.removed_rows
-
-    def num_players(self) -> int:
-        return len(self._setup.players)
 
     def hand(self, seat: int) -> tuple[str, ...]:
         """The cards known in `seat`'s hand. Secret."""
@@ -1432,10 +1413,6 @@ class FlipGame(GameState[Action]):
 
     # --- helpers -----------------------------------------------------------------------------
 
-    def _seat(self, seat: int) -> int:
-        if not (isinstance(seat, int) and 0 <= seat < self.num_players()):
-            raise ValueError(f"no seat {seat!r} (seats are 0..{self.num_players() - 1})")
-        return seat
 
     def _name(self, seat: int) -> str:
         return self._setup.players[seat]

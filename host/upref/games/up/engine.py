@@ -59,7 +59,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from upref.games.base import TERMINAL, GameState, IllegalMoveError, Outcome
+from upref.games.base import TERMINAL, IllegalMoveError, MatchGame, Outcome
 from upref.games.up.actions import (
     DOWN,
     HAND,
@@ -223,7 +223,7 @@ class _Setup:
     rank: Mapping[str, int] = field(repr=False, compare=False, default_factory=dict)
 
 
-class UpGame(GameState[Action]):
+class UpGame(MatchGame[Action, Variant, Catalogue]):
     """One round of Up, within an evening. Build it with `UpGame.new(...)` or, for a described
     position, `UpGame.position(...)`; `next_round()` gives the next round of the evening.
 
@@ -486,18 +486,6 @@ class UpGame(GameState[Action]):
     # --- read-only ------------------------------------------------------------------------------
 
     @property
-    def players(self) -> tuple[str, ...]:
-        return self._setup.players
-
-    @property
-    def variant(self) -> Variant:
-        return self._setup.variant
-
-    @property
-    def catalogue(self) -> Catalogue:
-        return self._setup.catalogue
-
-    @property
     def deck(self) -> tuple[str, ...]:
         """The card ids in play this evening."""
         return self._setup.deck
@@ -505,10 +493,6 @@ class UpGame(GameState[Action]):
     @property
     def observed(self) -> bool:
         return self._setup.observed
-
-    @property
-    def game_number(self) -> int:
-        return self._setup.game_number
 
     @property
     def round(self) -> int:
@@ -632,9 +616,6 @@ class UpGame(GameState[Action]):
         None), ('unseen', None) for a card of the deck it has not seen, ('out', None) for a card
         not in this game."""
         return self._locate(self._s, card)
-
-    def num_players(self) -> int:
-        return len(self._setup.players)
 
     def deal_next(self) -> int | None:
         """Phase "deal": the seat whose face-up card comes next."""

@@ -41,7 +41,14 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from upref.games.base import CHANCE, TERMINAL, GameState, GameView, IllegalMoveError, Outcome
+from upref.games.base import (
+    CHANCE,
+    TERMINAL,
+    GameView,
+    IllegalMoveError,
+    MatchGame,
+    Outcome,
+)
 from upref.games.updown.cards import (
     COLOURS,
     PAIRS,
@@ -347,7 +354,7 @@ class _Setup:
     rng_state: tuple[Any, ...] = field(repr=False)  # for the next game's mixing and shuffling
 
 
-class UpDownGame(GameState[Action]):
+class UpDownGame(MatchGame[Action, Variant, Catalogue]):
     """One game of Up And Down. Build it with `UpDownGame.new(...)`.
 
     Seats are 0..n-1 in clockwise order, seat 0 (the youngest) begins (M-9). Scores are
@@ -470,22 +477,6 @@ class UpDownGame(GameState[Action]):
     # --- read-only accessors ---------------------------------------------------------------
 
     @property
-    def players(self) -> tuple[str, ...]:
-        return self._setup.players
-
-    @property
-    def variant(self) -> Variant:
-        return self._setup.variant
-
-    @property
-    def catalogue(self) -> Catalogue:
-        return self._setup.catalogue
-
-    @property
-    def game_number(self) -> int:
-        return self._setup.game_number
-
-    @property
     def history(self) -> tuple[Outcome, ...]:
         """Outcomes of the earlier games of this match."""
         return self._setup.history
@@ -528,9 +519,6 @@ class UpDownGame(GameState[Action]):
     def verdict(self) -> str:
         """The text for the table about the last thing that happened."""
         return self._s.verdict
-
-    def num_players(self) -> int:
-        return len(self._setup.players)
 
     def task(self, seat: int) -> TaskCard | None:
         """The seat's current secret task card (None between solving and drawing)."""
@@ -1009,10 +997,6 @@ class UpDownGame(GameState[Action]):
 
     # --- helpers ---------------------------------------------------------------------------
 
-    def _seat(self, seat: int) -> int:
-        if not (isinstance(seat, int) and 0 <= seat < self.num_players()):
-            raise ValueError(f"no seat {seat!r} (seats are 0..{self.num_players() - 1})")
-        return seat
 
     def _name(self, seat: int) -> str:
         return self._setup.players[seat]

@@ -43,7 +43,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from upref.games.base import TERMINAL, GameState, GameView, IllegalMoveError, Outcome
+from upref.games.base import TERMINAL, GameView, IllegalMoveError, MatchGame, Outcome
 from upref.games.upturn.tiles import ACTION_NAMES, Catalogue, Tile, load_catalogue
 from upref.text import and_join, count
 
@@ -327,7 +327,7 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-class UpturnGame(GameState[Action]):
+class UpturnGame(MatchGame[Action, Variant, Catalogue]):
     """One game of Upturn. Build it with `new` (dealt from a seed), `at_table` (refereed:
     racks unknown) or `from_position` (a described position).
 
@@ -593,22 +593,6 @@ class UpturnGame(GameState[Action]):
     # --- read-only --------------------------------------------------------------------------
 
     @property
-    def players(self) -> tuple[str, ...]:
-        return self._setup.players
-
-    @property
-    def variant(self) -> Variant:
-        return self._setup.variant
-
-    @property
-    def catalogue(self) -> Catalogue:
-        return self._setup.catalogue
-
-    @property
-    def game_number(self) -> int:
-        return self._setup.game_number
-
-    @property
     def phase(self) -> str:
         return OVER if self._s.outcome is not None else self._s.phase
 
@@ -691,9 +675,6 @@ class UpturnGame(GameState[Action]):
         return self._setup.catalogue.tile(tile_id)
 
     # --- GameState verbs ----------------------------------------------------------------------
-
-    def num_players(self) -> int:
-        return len(self._setup.players)
 
     def current_player(self) -> int:
         return TERMINAL if self._s.outcome is not None else self._s.to_move
@@ -1568,10 +1549,6 @@ class UpturnGame(GameState[Action]):
             f"counts {self.counts()} line ..{line}>"
         )
 
-    def _seat(self, seat: int) -> int:
-        if not (isinstance(seat, int) and 0 <= seat < self.num_players()):
-            raise ValueError(f"no seat {seat!r} (seats are 0..{self.num_players() - 1})")
-        return seat
 
 
 def _cap(text: str) -> str:

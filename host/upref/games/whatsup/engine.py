@@ -39,7 +39,14 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from upref.games.base import CHANCE, TERMINAL, GameState, GameView, IllegalMoveError, Outcome
+from upref.games.base import (
+    CHANCE,
+    TERMINAL,
+    GameView,
+    IllegalMoveError,
+    MatchGame,
+    Outcome,
+)
 from upref.games.whatsup.cards import (
     COLOURS,
     COUNTS,
@@ -303,7 +310,7 @@ class _Setup:
     rng_state: tuple[Any, ...] = field(repr=False)
 
 
-class WhatsUpGame(GameState[Action]):
+class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
     """One game of What's Up. Build it with `WhatsUpGame.new(...)` (from the set-up scan on) or
     `WhatsUpGame.from_position(...)` (a described position, for tests and worked examples).
 
@@ -528,22 +535,6 @@ class WhatsUpGame(GameState[Action]):
     # --- read-only accessors --------------------------------------------------------------
 
     @property
-    def players(self) -> tuple[str, ...]:
-        return self._setup.players
-
-    @property
-    def variant(self) -> Variant:
-        return self._setup.variant
-
-    @property
-    def catalogue(self) -> Catalogue:
-        return self._setup.catalogue
-
-    @property
-    def game_number(self) -> int:
-        return self._setup.game_number
-
-    @property
     def history(self) -> tuple[Outcome, ...]:
         return self._setup.history
 
@@ -578,9 +569,6 @@ class WhatsUpGame(GameState[Action]):
     def ending(self) -> str:
         """The end of the game as the last action announced it ('' when it did not end it)."""
         return self._s.ending
-
-    def num_players(self) -> int:
-        return len(self._setup.players)
 
     def rows_to_win(self) -> int:
         return ROWS_TO_WIN.get(self.num_players(), len(COLOURS))
@@ -1177,10 +1165,6 @@ class WhatsUpGame(GameState[Action]):
 
     # --- helpers ------------------------------------------------------------------------------
 
-    def _seat(self, seat: int) -> int:
-        if not (isinstance(seat, int) and 0 <= seat < self.num_players()):
-            raise ValueError(f"no seat {seat!r} (seats are 0..{self.num_players() - 1})")
-        return seat
 
     def _name(self, seat: int) -> str:
         return self._setup.players[seat]
