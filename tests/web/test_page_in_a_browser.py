@@ -64,3 +64,24 @@ def test_the_page_follows_restarts_and_new_games(browser: object) -> None:
         assert "SECRET" not in d.page_source and "PUBLIC" not in d.page_source  # type: ignore[attr-defined]
     finally:
         server.stop()
+
+
+def test_a_seat_page_from_an_earlier_session_drops_its_secrets(browser: object) -> None:
+    d = browser
+    port = _free_port()
+    first = Hub(("Ann", "Bob"))
+    first.publish(Picture("g1:1:0", "upref — X", "<p>PUBLIC</p>", {0: "<p>ANN-SECRET</p>"}))
+    server = WebScoreboard(first, "127.0.0.1", port).start()
+    try:
+        d.get(server.seat_url(0))  # type: ignore[attr-defined]
+        _until(d, lambda d: "ANN-SECRET" in _text(d), "Ann's own page")
+        server.stop()
+        # upref started again: a new session, new tokens; the old link opens nothing now
+        second = Hub(("Ann", "Bob"))
+        second.publish(Picture("g2:1:0", "upref — X", "<p>NEW PUBLIC</p>", {0: "<p>NEW-SECRET</p>"}))
+        server = WebScoreboard(second, "127.0.0.1", port).start()
+        _until(d, lambda d: "no longer valid" in _text(d), "the page to say its link is void", timeout=15)
+        assert "ANN-SECRET" not in d.page_source and "NEW-SECRET" not in d.page_source  # type: ignore[attr-defined]
+        assert "key w" in _text(d)
+    finally:
+        server.stop()

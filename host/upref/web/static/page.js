@@ -25,7 +25,18 @@
     source.addEventListener("error", function () {
       status("reconnecting to the referee…", "lost");
       if (source.readyState === EventSource.CLOSED) {
-        setTimeout(connect, 1000);
+        // Refused outright: a seat's link from an earlier session (its token is gone) must not
+        // keep showing that session's secrets as if they were current.
+        fetch(window.location.href, { method: "HEAD", cache: "no-store" }).then(function (r) {
+          if (r.status === 404) {
+            board.textContent = "";
+            board.removeAttribute("data-version");
+            status("This link is no longer valid: upref was started again. Ask at the referee's " +
+                   "laptop for your new link (key w).", "lost gone");
+            return;
+          }
+          setTimeout(connect, 1000);
+        }, function () { setTimeout(connect, 1000); });
       }
     });
   }
