@@ -119,9 +119,12 @@ class Hub:
             v.queue.put_nowait("")
 
     def _fan_out(self, picture: Picture) -> None:
+        said: dict[int | None, str] = {}  # one message per seat (and the table), however many watch
         for v in list(self._viewers):
+            if v.seat not in said:
+                said[v.seat] = picture.message(v.seat)
             try:
-                v.queue.put_nowait(picture.message(v.seat))
+                v.queue.put_nowait(said[v.seat])
             except asyncio.QueueFull:  # stalled: drop it; its browser reconnects
                 v.dropped = True
                 self.dropped += 1
