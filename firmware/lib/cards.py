@@ -43,6 +43,8 @@ class CardWatcher:
         self.ok = True  # False after error_limit errors in a row, until a read succeeds
         self.last_error = ""
         self._buf = bytearray(10)
+        self._next = bytearray(10)  # a card that replaced the last one, read but not yet reported
+        self._next_len = 0
         self._misses = 0
         self._error_run = 0
         self.reading = False  # a read is under way (step() continues it)
@@ -57,6 +59,8 @@ class CardWatcher:
     def step(self):
         """One exchange with the field: starts a read if none is under way. Returns BUSY while
         the read goes on, then ARRIVED, LEFT or NONE."""
+        if self._next_len:
+            return self._arrive_next()
         r = self._reader
         try:
             if not self.reading:
@@ -85,14 +89,33 @@ class CardWatcher:
         if self.present:
             if self._same(n):
                 return NONE
-            # Another card replaced it: report the departure now; the next poll reads the
-            # new card again and reports its arrival.
+            # Another card replaced it: report the departure now and the new card's arrival
+            # at the very next step, from this same read (`reading` stays set, so the loop
+            # comes back at once instead of a poll later).
             self.present = False
+            nxt = self._next
+            buf = self._buf
+            for i in range(n):
+                nxt[i] = buf[i]
+            self._next_len = n
+            self.reading = True
             return LEFT
         buf = self._buf
         uid = self.uid
         for i in range(n):
             uid[i] = buf[i]
+        self.uid_len = n
+        self.present = True
+        return ARRIVED
+
+    def _arrive_next(self):
+        n = self._next_len
+        self._next_len = 0
+        self.reading = False
+        nxt = self._next
+        uid = self.uid
+        for i in range(n):
+            uid[i] = nxt[i]
         self.uid_len = n
         self.present = True
         return ARRIVED

@@ -116,6 +116,19 @@ def test_card_swap_gives_left_then_arrived():
     assert events(w, 5) == [NONE] * 5
 
 
+def test_a_swap_reports_the_new_card_from_the_same_read():
+    # one read finds B where A lay: LEFT now, ARRIVED at the very next step with no second read
+    # (the script has run out: another read would find nothing), a poll period sooner
+    r = ScriptedReader([A, B])
+    w = CardWatcher(r)
+    assert w.poll() == ARRIVED
+    assert w.poll() == LEFT and bytes(w.uid[:w.uid_len]) == A
+    assert w.reading  # the loop comes back at once
+    assert w.step() == ARRIVED and bytes(w.uid[:w.uid_len]) == B
+    assert not w.reading and w.present
+    assert events(w, 3) == [NONE, LEFT, NONE]  # then gone after two missed reads
+
+
 def test_same_card_back_after_leaving_arrives_again():
     r = ScriptedReader([A, None, None, A])
     w = CardWatcher(r)
