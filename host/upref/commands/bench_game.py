@@ -8,8 +8,9 @@ import argparse
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from upref.plugins.base import Game
 from upref.referee.base import Reply
@@ -42,10 +43,35 @@ class Probe(Protocol):
     def close(self) -> None: ...
 
 
+class _Acts:
+    """The board (or table) the demo's script acts on, noting when a step last did something
+    and how many replies the table had then: a step that only waits (for a turn to end once the
+    table is still, say) is no action, and its verdict no action's latency."""
+
+    VERBS = frozenset({"tap", "remove", "pull", "insert", "flip", "button", "send"})
+
+    def __init__(self, target: object, replies: Callable[[], int]) -> None:
+        self._target = target
+        self._replies = replies
+        self.at: tuple[float, float, int] | None = None  # (monotonic, wall clock, replies so far)
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._target, name)
+        if name not in self.VERBS or not callable(attr):
+            return attr
+
+        def act(*args: Any, **kwargs: Any) -> Any:
+            self.at = (time.monotonic(), time.time(), self._replies())
+            return attr(*args, **kwargs)
+
+        return act
+
+
 def bench_game_latency(game: Game, limit: float = 120.0, probe: Probe | None = None) -> list[float]:
     """Milliseconds from each physical action of the game's demo script on the simulated board
-    (a tap, a pair put back, a button press) to the referee's reply rendered on the
-    scoreboard."""
+    (a tap, a pair put back, a button press, a key) to the first verdict after it, rendered on
+    the scoreboard; a step is timed from its last action. Steps that act on nothing are not
+    counted."""
     from rich.console import Console
 
     from upref.board.codes import CodeTable
@@ -84,25 +110,30 @@ def bench_game_latency(game: Game, limit: float = 120.0, probe: Probe | None = N
                 probe.attach(game, table, demo.players)
             table.send(StartGame(demo.players, variant, demo.seed, table.clock()))
             end = time.monotonic() + limit
+            acts = _Acts(board, lambda: len(table.replies))
+            keys = _Acts(table, lambda: len(table.replies))
             try:
-                for _what, pause in demo.script(board, table, uid_of):
-                    n = len(table.replies)
-                    t0, wall = time.monotonic(), time.time()
+                for _what, pause in demo.script(acts, keys, uid_of):  # type: ignore[arg-type]
+                    stepped = time.monotonic()
+                    did = [a.at for a in (acts, keys) if a.at is not None]
+                    if did:  # timed from the step's last action
+                        t0, wall, n = max(did)
 
-                    def answered(n: int = n) -> bool:  # a verdict, not just a card leaving
-                        return any(r.verdicts for _, r in table.replies[n:])
+                        def answered(n: int = n) -> bool:  # a verdict, not just a card leaving
+                            return any(r.verdicts for _, r in table.replies[n:])
 
-                    while not answered() and time.monotonic() - t0 < pause:
-                        table.pump(0.002)
-                    if answered():
-                        console.print(render(game, table, []))
-                        ms = (time.monotonic() - t0) * 1000
-                        out.append(ms)
-                        if probe is not None:
-                            probe.answered(wall, ms)
-                    rest = pause - (time.monotonic() - t0)
+                        while not answered() and time.monotonic() - stepped < pause:
+                            table.pump(0.002)
+                        if answered():
+                            console.print(render(game, table, []))
+                            ms = (time.monotonic() - t0) * 1000
+                            out.append(ms)
+                            if probe is not None:
+                                probe.answered(wall, ms)
+                    rest = pause - (time.monotonic() - stepped)
                     if rest > 0:
                         table.pump(rest)
+                    acts.at = keys.at = None
                     if time.monotonic() > end:
                         break
             finally:
