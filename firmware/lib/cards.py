@@ -93,29 +93,20 @@ class CardWatcher:
             # at the very next step, from this same read (`reading` stays set, so the loop
             # comes back at once instead of a poll later).
             self.present = False
-            nxt = self._next
-            buf = self._buf
-            for i in range(n):
-                nxt[i] = buf[i]
+            _copy(self._next, self._buf, n)
             self._next_len = n
             self.reading = True
             return LEFT
-        buf = self._buf
-        uid = self.uid
-        for i in range(n):
-            uid[i] = buf[i]
-        self.uid_len = n
-        self.present = True
-        return ARRIVED
+        return self._arrive(self._buf, n)
 
     def _arrive_next(self):
         n = self._next_len
         self._next_len = 0
         self.reading = False
-        nxt = self._next
-        uid = self.uid
-        for i in range(n):
-            uid[i] = nxt[i]
+        return self._arrive(self._next, n)
+
+    def _arrive(self, src, n):
+        _copy(self.uid, src, n)
         self.uid_len = n
         self.present = True
         return ARRIVED
@@ -145,3 +136,8 @@ class CardWatcher:
         except OSError as e2:
             self.errors += 1
             self.last_error = "re-init failed: " + str(e2)
+
+
+def _copy(dst, src, n):
+    for i in range(n):
+        dst[i] = src[i]
