@@ -19,9 +19,12 @@ travel as JSON data (`to_dict` / `from_dict`) in game logs and on command lines.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 __all__ = [
@@ -29,6 +32,7 @@ __all__ = [
     "TERMINAL",
     "GameState",
     "MatchGame",
+    "read_catalogue",
     "GameView",
     "IllegalMoveError",
     "Outcome",
@@ -294,3 +298,24 @@ class MatchGame(GameState[ActionT], Generic[ActionT, VariantT, CatalogueT]):
         if not (isinstance(seat, int) and 0 <= seat < self.num_players()):
             raise ValueError(f"no seat {seat!r} (seats are 0..{self.num_players() - 1})")
         return seat
+
+
+def read_catalogue(
+    package: str, name: str, path: str | Path | None, default_source: str, what: str
+) -> tuple[Any, str]:
+    """A game's catalogue as parsed JSON, with the source to name in messages: the file at
+    `path`, else `name` in the `data/` folder packaged with `package`.
+
+    :raises OSError: when `path` cannot be read.
+    :raises ValueError: '<what> <source>: not JSON: …' for a file that is not JSON.
+    """
+    if path is None:
+        text = resources.files(package).joinpath("data").joinpath(name).read_text(encoding="utf-8")
+        source = default_source
+    else:
+        text = Path(path).read_text(encoding="utf-8")
+        source = str(path)
+    try:
+        return json.loads(text), source
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{what} {source}: not JSON: {exc}") from None

@@ -11,12 +11,12 @@ differs is a data change, never a code change (docs/games/flipabird.md, "The cat
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from upref.games.base import read_catalogue
 
 __all__ = [
     "BACKS",
@@ -190,17 +190,9 @@ def load_catalogue(path: str | Path | None = None) -> Catalogue:
 
     :raises ValueError: naming every bad card or count.
     """
-    if path is None:
-        data_file = resources.files("upref.games.flipabird").joinpath("data").joinpath("cards.json")
-        text = data_file.read_text(encoding="utf-8")
-        source = DEFAULT_SOURCE
-    else:
-        text = Path(path).read_text(encoding="utf-8")
-        source = str(path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"Flip a Bird catalogue {source}: not JSON: {exc}") from None
+    data, source = read_catalogue(
+        "upref.games.flipabird", "cards.json", path, DEFAULT_SOURCE, "Flip a Bird catalogue"
+    )
     return parse_catalogue(data, source=source)
 
 

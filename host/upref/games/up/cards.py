@@ -13,13 +13,13 @@ uses one set per player, the first ones unless the variant names others.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from upref.games.base import read_catalogue
 
 __all__ = [
     "DISPOSAL",
@@ -146,18 +146,9 @@ def load_catalogue(path: str | Path | None = None) -> Catalogue:
 
     :raises ValueError: naming every fault found.
     """
-    if path is None:
-        text = resources.files("upref.games.up").joinpath("data").joinpath("cards.json").read_text(
-            encoding="utf-8"
-        )
-        source = DEFAULT_SOURCE
-    else:
-        text = Path(path).read_text(encoding="utf-8")
-        source = str(path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"Up catalogue {source}: not JSON: {exc}") from None
+    data, source = read_catalogue(
+        "upref.games.up", "cards.json", path, DEFAULT_SOURCE, "Up catalogue"
+    )
     return parse_catalogue(data, source=source)
 
 

@@ -13,13 +13,12 @@ The catalogue is data (`data/cards.json`): `load_catalogue()` reads and validate
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from upref.games.base import read_catalogue
 from upref.text import and_join
 
 __all__ = [
@@ -256,17 +255,9 @@ def load_catalogue(path: str | Path | None = None, *, strict: bool = True) -> Ca
 
     :raises ValueError: naming each bad card or field.
     """
-    if path is None:
-        data_file = resources.files("upref.games.updown").joinpath("data").joinpath("cards.json")
-        text = data_file.read_text(encoding="utf-8")
-        source = DEFAULT_SOURCE
-    else:
-        text = Path(path).read_text(encoding="utf-8")
-        source = str(path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"task-card catalogue {source}: not JSON: {exc}") from None
+    data, source = read_catalogue(
+        "upref.games.updown", "cards.json", path, DEFAULT_SOURCE, "task-card catalogue"
+    )
     return parse_catalogue(data, source=source, strict=strict)
 
 

@@ -15,12 +15,12 @@ Tile ids are what a tag is enrolled as: `N<number>` for the numbered tiles (N1 .
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from upref.games.base import read_catalogue
 
 __all__ = [
     "ACTIONS",
@@ -173,17 +173,9 @@ def load_catalogue(path: str | Path | None = None) -> Catalogue:
 
     :raises ValueError: naming every fault found.
     """
-    if path is None:
-        data_file = resources.files("upref.games.upturn").joinpath("data").joinpath("tiles.json")
-        text = data_file.read_text(encoding="utf-8")
-        source = DEFAULT_SOURCE
-    else:
-        text = Path(path).read_text(encoding="utf-8")
-        source = str(path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"Upturn tile catalogue {source}: not JSON: {exc}") from None
+    data, source = read_catalogue(
+        "upref.games.upturn", "tiles.json", path, DEFAULT_SOURCE, "Upturn tile catalogue"
+    )
     return parse_catalogue(data, source=source)
 
 

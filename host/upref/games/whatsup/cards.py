@@ -14,14 +14,14 @@ exactly five sides.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from upref.games.base import read_catalogue
 
 __all__ = [
     "CARDS",
@@ -151,17 +151,9 @@ def load_catalogue(path: str | Path | None = None) -> Catalogue:
 
     :raises ValueError: naming every fault (see `parse_catalogue`).
     """
-    if path is None:
-        data_file = resources.files("upref.games.whatsup").joinpath("data").joinpath("cards.json")
-        text = data_file.read_text(encoding="utf-8")
-        source = DEFAULT_SOURCE
-    else:
-        text = Path(path).read_text(encoding="utf-8")
-        source = str(path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"bird-card catalogue {source}: not JSON: {exc}") from None
+    data, source = read_catalogue(
+        "upref.games.whatsup", "cards.json", path, DEFAULT_SOURCE, "bird-card catalogue"
+    )
     return parse_catalogue(data, source=source)
 
 
