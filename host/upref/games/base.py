@@ -20,6 +20,7 @@ travel as JSON data (`to_dict` / `from_dict`) in game logs and on command lines.
 from __future__ import annotations
 
 import json
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
@@ -266,10 +267,11 @@ CatalogueT = TypeVar("CatalogueT")
 
 class MatchGame(GameState[ActionT], Generic[ActionT, VariantT, CatalogueT]):
     """A `GameState` whose fixed facts lie in one set-up object, `_setup` (players, variant,
-    catalogue and game number; each engine's own dataclass): what every engine of upref reads off
-    it, written once."""
+    catalogue, game number, and for matches the history and random generator; each engine's own
+    dataclass): what every engine of upref reads off it, written once."""
 
     _setup: Any
+    _s: Any  # the changing state: `outcome` once the game is over
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -289,6 +291,17 @@ class MatchGame(GameState[ActionT], Generic[ActionT, VariantT, CatalogueT]):
 
     def num_players(self) -> int:
         return len(self._setup.players)
+
+    def _next_history(self) -> tuple[Outcome, ...]:
+        """The match's history for its next game: this game's outcome joins it if it is over."""
+        done = self._s.outcome
+        return self._setup.history + ((done,) if done is not None else ())  # type: ignore[no-any-return]
+
+    def _match_rng(self) -> random.Random:
+        """The match's random generator, where this game's set-up left it."""
+        rng = random.Random(0)  # state replaced at once: no seeding from the system
+        rng.setstate(self._setup.rng_state)
+        return rng
 
     def _seat(self, seat: int) -> int:
         """`seat` checked.

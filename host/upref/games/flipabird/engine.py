@@ -581,16 +581,13 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
     def next_game(self, pile: Sequence[str] | None = None) -> FlipGame:
         """The next game with the same players, variant and catalogue (`pile` from its own
         scan); this game's outcome, if it is over, joins the history."""
-        history = self._setup.history
-        if self._s.outcome is not None:
-            history += (self._s.outcome,)
         return FlipGame.new(
             self._setup.players,
             pile=pile,
             variant=self._setup.variant,
             catalogue=self._setup.catalogue,
             game_number=self._setup.game_number + 1,
-            history=history,
+            history=self._next_history(),
         )
 
     # --- read-only accessors -----------------------------------------------------------------

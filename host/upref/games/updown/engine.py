@@ -459,11 +459,7 @@ class UpDownGame(MatchGame[Action, Variant, Catalogue]):
         """The next game of a match: same players, variant and catalogue; the pairs re-mixed
         (`board` from the sensors, else mixed by the match's random generator); a fresh stack.
         This game's outcome, if it is over, joins the match history."""
-        rng = random.Random(0)  # state replaced at once: no seeding from the system
-        rng.setstate(self._setup.rng_state)
-        history = self._setup.history
-        if self._s.outcome is not None:
-            history += (self._s.outcome,)
+        rng = self._match_rng()
         return self._start(
             self._setup.players,
             board,
@@ -471,7 +467,7 @@ class UpDownGame(MatchGame[Action, Variant, Catalogue]):
             self._setup.variant,
             self._setup.catalogue,
             game_number=self._setup.game_number + 1,
-            history=history,
+            history=self._next_history(),
         )
 
     # --- read-only accessors ---------------------------------------------------------------

@@ -579,15 +579,12 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
     def next_game(self) -> UpturnGame:
         """The next game at the table: same players and variant, racks unknown again; this
         game's outcome (if any) joins the history."""
-        history = self._setup.history
-        if self._s.outcome is not None:
-            history += (self._s.outcome,)
         return UpturnGame.at_table(
             self._setup.players,
             variant=self._setup.variant,
             catalogue=self._setup.catalogue,
             game_number=self._setup.game_number + 1,
-            history=history,
+            history=self._next_history(),
         )
 
     # --- read-only --------------------------------------------------------------------------

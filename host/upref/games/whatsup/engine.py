@@ -518,18 +518,14 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         """The next game of a match: same players, variant and deck; the cards laid out again
         with new sides up (from the match's random generator). This game's outcome, if it is
         over, joins the match history."""
-        rng = random.Random(0)  # state replaced at once: no seeding from the system
-        rng.setstate(self._setup.rng_state)
-        history = self._setup.history
-        if self._s.outcome is not None:
-            history += (self._s.outcome,)
+        rng = self._match_rng()
         return self._start(
             self._setup.players,
             rng,
             self._setup.variant,
             self._setup.catalogue,
             game_number=self._setup.game_number + 1,
-            history=history,
+            history=self._next_history(),
         )
 
     # --- read-only accessors --------------------------------------------------------------
