@@ -190,6 +190,7 @@ class Referee(ABC):
     :param settle_s: how long the table must be still before something that waits for
         stillness happens (Up And Down: a finished turn ends).
     :param hints: answer hint keys (off by default).
+    :param catalogue: the game's pieces (default: `default_catalogue()`, its packaged ones).
     :param feedback: called with each reply's feedback, if any.
     :param titles: game name -> title, to name the game of a tag enrolled for another one.
     """
@@ -210,6 +211,7 @@ class Referee(ABC):
         log: InputLog | None = None,
         settle_s: float = 1.0,
         hints: bool = False,
+        catalogue: Any = None,
         feedback: Callable[[Feedback], None] | None = None,
         titles: Mapping[str, str] | None = None,
     ) -> None:
@@ -222,6 +224,7 @@ class Referee(ABC):
         self.hints = bool(hints)
         self.feedback_sink = feedback
         self.titles: Mapping[str, str] = dict(titles or {})
+        self.catalogue: Any = catalogue or self.default_catalogue()
         self.codec = InputCodec(self.INPUTS)
         self._engine: GameState[Any] | None = None
         self._phase = IDLE
@@ -329,6 +332,11 @@ class Referee(ABC):
         if self._phase == OVER:
             offers.append(KeyOffer("n", "next game", lambda t, _a: NextGame(t)))
         return tuple(offers)
+
+    def default_catalogue(self) -> Any:
+        """The game's pieces when none are given (its packaged catalogue); None for a game with
+        no catalogue."""
+        return None
 
     def can_undo(self) -> bool:
         """Whether `u` would take something back now: the turn in progress, or the last turn

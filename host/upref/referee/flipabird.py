@@ -35,7 +35,7 @@ the pile, or a tip before all are in.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -55,8 +55,7 @@ from upref.games.flipabird.engine import (
     Variant,
     WrongWay,
 )
-from upref.referee.base import OVER, PLAY, SETUP, InputLog, KeyOffer, Referee, TagLookup
-from upref.referee.feedback import Feedback
+from upref.referee.base import OVER, PLAY, SETUP, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
 from upref.text import and_join, count
@@ -90,23 +89,10 @@ class FlipReferee(Referee):
     GAME: ClassVar[str] = NAME
     TITLE: ClassVar[str] = TITLE
 
-    def __init__(
-        self,
-        codes: CodeTable,
-        registry: TagLookup | None = None,
-        *,
-        log: InputLog | None = None,
-        settle_s: float = 1.0,
-        hints: bool = False,
-        catalogue: Catalogue | None = None,
-        feedback: Callable[[Feedback], None] | None = None,
-        titles: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(
-            codes, registry, log=log, settle_s=settle_s, hints=hints, feedback=feedback,
-            titles=titles,
-        )
-        self.catalogue = catalogue or load_catalogue()
+    catalogue: Catalogue
+
+    def __init__(self, codes: CodeTable, registry: TagLookup | None = None, **settings: Any) -> None:
+        super().__init__(codes, registry, **settings)
         self._players: tuple[str, ...] = ()
         self._variant = Variant()
         self._scan: list[str] = []
@@ -116,6 +102,9 @@ class FlipReferee(Referee):
         self._fix: str | None = None  # the correction of the last refusal, until play goes on
         self._confirm: int | None = None  # at the end: the seat tapping its won cards
         self._confirmed: set[str] = set()
+
+    def default_catalogue(self) -> Catalogue:
+        return load_catalogue()
 
     # --- config -------------------------------------------------------------------------------
 

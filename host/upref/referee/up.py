@@ -30,7 +30,7 @@ next round, undo, settings) is `upref.referee.base.Referee`'s; this module fills
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from upref.board.codes import CodeTable
@@ -57,8 +57,7 @@ from upref.games.up.engine import (
     evening_result,
     evening_winners,
 )
-from upref.referee.base import OVER, PLAY, InputLog, KeyOffer, Referee, TagLookup
-from upref.referee.feedback import Feedback
+from upref.referee.base import OVER, PLAY, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import END, ILLEGAL, INFO, OK, TURN, Verdict
 
@@ -87,28 +86,18 @@ class UpReferee(Referee):
     GAME: ClassVar[str] = NAME
     TITLE: ClassVar[str] = TITLE
 
-    def __init__(
-        self,
-        codes: CodeTable,
-        registry: TagLookup | None = None,
-        *,
-        log: InputLog | None = None,
-        settle_s: float = 1.0,
-        hints: bool = False,
-        catalogue: Catalogue | None = None,
-        feedback: Callable[[Feedback], None] | None = None,
-        titles: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(
-            codes, registry, log=log, settle_s=settle_s, hints=hints, feedback=feedback,
-            titles=titles,
-        )
-        self.catalogue = catalogue or load_catalogue()
+    catalogue: Catalogue
+
+    def __init__(self, codes: CodeTable, registry: TagLookup | None = None, **settings: Any) -> None:
+        super().__init__(codes, registry, **settings)
         self._keep = False  # k: the next tap is the kept cut card
         self._blind = False  # b: the next card is a face-down one
         self._join = False  # +: the next card joins the play just made
         self._fix: str | None = None  # the correction of the last refusal
         self._late: int | None = None  # the seat whose call came too late
+
+    def default_catalogue(self) -> Catalogue:
+        return load_catalogue()
 
     # --- config ---------------------------------------------------------------------------------
 

@@ -52,7 +52,7 @@ next game, undo, settings) is `upref.referee.base.Referee`'s; this module fills 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -75,13 +75,11 @@ from upref.referee.base import (
     OVER,
     PLAY,
     SETUP,
-    InputLog,
     KeyOffer,
     Referee,
     TagLookup,
     all_reasons,
 )
-from upref.referee.feedback import Feedback
 from upref.referee.inputs import GameInput, StartGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
 from upref.text import and_join, lower_first, plural
@@ -178,23 +176,10 @@ class UpDownReferee(Referee):
     TITLE: ClassVar[str] = TITLE
     INPUTS: ClassVar[Mapping[type[GameInput], str]] = {Hint: "_on_hint"}
 
-    def __init__(
-        self,
-        codes: CodeTable,
-        registry: TagLookup | None = None,
-        *,
-        log: InputLog | None = None,
-        settle_s: float = 1.0,
-        hints: bool = False,
-        catalogue: Catalogue | None = None,
-        feedback: Callable[[Feedback], None] | None = None,
-        titles: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(
-            codes, registry, log=log, settle_s=settle_s, hints=hints, feedback=feedback,
-            titles=titles,
-        )
-        self.catalogue = catalogue or load_catalogue()
+    catalogue: Catalogue
+
+    def __init__(self, codes: CodeTable, registry: TagLookup | None = None, **settings: Any) -> None:
+        super().__init__(codes, registry, **settings)
         self._ends: dict[int, MoleEnd] = {c: e for c in codes.codes() if (e := codes.lookup(c))}
         self._code_of: dict[tuple[str, str], int] = {
             (e.pair_id, e.hidden): c for c, e in self._ends.items()
@@ -214,6 +199,9 @@ class UpDownReferee(Referee):
         self._offline_seen: dict[int, int] = {}
         self._last_change = float("-inf")
         self._remix_pulled = False
+
+    def default_catalogue(self) -> Catalogue:
+        return load_catalogue()
 
     # --- config -------------------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ next game, undo, settings) is `upref.referee.base.Referee`'s; this module fills 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from upref.board.codes import CodeTable
@@ -54,8 +54,7 @@ from upref.games.upturn.engine import (
     Variant,
 )
 from upref.games.upturn.tiles import Catalogue, load_catalogue, parse_catalogue
-from upref.referee.base import OVER, PLAY, InputLog, KeyOffer, Referee, TagLookup
-from upref.referee.feedback import Feedback
+from upref.referee.base import OVER, PLAY, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, Verdict
 from upref.referee.status import TURN as TURN_VERDICT
@@ -127,24 +126,14 @@ class UpturnReferee(Referee):
     GAME: ClassVar[str] = NAME
     TITLE: ClassVar[str] = TITLE
 
-    def __init__(
-        self,
-        codes: CodeTable,
-        registry: TagLookup | None = None,
-        *,
-        log: InputLog | None = None,
-        settle_s: float = 1.0,
-        hints: bool = False,
-        catalogue: Catalogue | None = None,
-        feedback: Callable[[Feedback], None] | None = None,
-        titles: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(
-            codes, registry, log=log, settle_s=settle_s, hints=hints, feedback=feedback,
-            titles=titles,
-        )
-        self.catalogue = catalogue or load_catalogue()
+    catalogue: Catalogue
+
+    def __init__(self, codes: CodeTable, registry: TagLookup | None = None, **settings: Any) -> None:
+        super().__init__(codes, registry, **settings)
         self._fix: str | None = None  # the last refusal's (or undo's) correction, until play goes on
+
+    def default_catalogue(self) -> Catalogue:
+        return load_catalogue()
 
     # --- config -------------------------------------------------------------------------------
 

@@ -48,8 +48,7 @@ from upref.games.whatsup.engine import (
     Variant,
     WhatsUpGame,
 )
-from upref.referee.base import OVER, PLAY, InputLog, KeyOffer, Referee, TagLookup
-from upref.referee.feedback import Feedback
+from upref.referee.base import OVER, PLAY, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
 from upref.text import and_join, count
@@ -91,25 +90,15 @@ class WhatsUpReferee(Referee):
     GAME: ClassVar[str] = NAME
     TITLE: ClassVar[str] = TITLE
 
-    def __init__(
-        self,
-        codes: CodeTable,
-        registry: TagLookup | None = None,
-        *,
-        log: InputLog | None = None,
-        settle_s: float = 1.0,
-        hints: bool = False,
-        catalogue: Catalogue | None = None,
-        feedback: Callable[[Feedback], None] | None = None,
-        titles: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(
-            codes, registry, log=log, settle_s=settle_s, hints=hints, feedback=feedback,
-            titles=titles,
-        )
-        self.catalogue = catalogue or load_catalogue()
+    catalogue: Catalogue
+
+    def __init__(self, codes: CodeTable, registry: TagLookup | None = None, **settings: Any) -> None:
+        super().__init__(codes, registry, **settings)
         self._armed: int | None = None  # the seat whose figurine goes on the next card tapped
         self._fixes: list[str] = []  # corrections outstanding, until the next accepted action
+
+    def default_catalogue(self) -> Catalogue:
+        return load_catalogue()
 
     # --- config -------------------------------------------------------------------------------
 
