@@ -128,10 +128,10 @@ def test_play_killed_mid_turn_resumes_exactly_where_it_was(make_board, tmp_path:
 
     host = _play(board.port, db, reg_path, "Ann", "Bob", "--seed", "3")
     try:
-        _wait(lambda: (r := _state(db, registry)) is not None and r.engine is not None, "the game to start")
+        _wait(lambda: (r := _state(db, registry)) is not None and r.has_engine, "the game to start")
         for _ in range(2):  # Ann and Bob draw their cards
             ref = _state(db, registry)
-            assert ref is not None and ref.engine is not None
+            assert ref is not None and ref.has_engine
             uid = uid_of[ref.engine.stack[0]]
             board.tap(uid)
             drawn = len(ref.engine.stack)
@@ -140,7 +140,7 @@ def test_play_killed_mid_turn_resumes_exactly_where_it_was(make_board, tmp_path:
             board.remove()
             _wait(lambda u=uid: _card_left(db, u), f"card {uid} to be logged leaving the reader")
         ref = _state(db, registry)
-        assert ref is not None and ref.engine is not None
+        assert ref is not None and ref.has_engine
         holes = list(ref.engine.hint() or ())
         assert len(holes) == 3
         flip(holes[0], logged_code)
@@ -178,7 +178,7 @@ def test_play_killed_mid_turn_resumes_exactly_where_it_was(make_board, tmp_path:
     info, entries = load_log(db)
     assert len(entries) > entries_before, "the resumed game appended to the same log"
     ref = _state(db, registry)
-    assert ref is not None and ref.engine is not None
+    assert ref is not None and ref.has_engine
     view = ref.view(None)
     assert view is not None and view.turn == 2 and view.to_move == 1, err.decode()
     assert info.players == ("Ann", "Bob")

@@ -85,5 +85,5 @@ def test_a_whole_game_on_the_simulated_board_and_its_log_replayed(
     ref = referee_for(info, registry)
     for e in entries:
         ref.handle(ref.decode(e.input_dict()))
-    assert isinstance(ref, UpturnReferee) and ref.engine is not None
+    assert isinstance(ref, UpturnReferee) and ref.has_engine
     assert ref.engine.counts() == (0, 5, 4) and ref.engine.outcome() is not None

@@ -24,14 +24,18 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, overload
 
 __all__ = [
     "CHANCE",
     "TERMINAL",
+    "ActionRule",
     "GameState",
+    "StateField",
+    "Termination",
     "MatchGame",
     "read_catalogue",
     "GameView",
@@ -78,6 +82,12 @@ class IllegalMoveError(ValueError):
         )
 
 
+class Termination(StrEnum):
+    """Why a game ended: each game's own `Termination` subclasses this (an enum with no members
+    of its own, so that it can be subclassed) and lists its reasons. Members are strings, so an
+    `Outcome` read back from a log (a plain string) compares equal to its member."""
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended: why (`termination`, a short id each game documents), who won
@@ -121,6 +131,42 @@ class Variant(Protocol):
 
 
 ActionT = TypeVar("ActionT", bound=Hashable)
+FieldT = TypeVar("FieldT")
+
+
+@dataclass(frozen=True)
+class ActionRule:
+    """How a game takes one type of action: the names of its method that checks it (raises
+    `IllegalMoveError`, changes nothing) and of its method that applies a checked one (returns
+    the verdict text). Listed per action type in the game's `ACTIONS`."""
+
+    check: str
+    do: str
+
+
+class StateField(Generic[FieldT]):
+    """A read-only attribute of a game state that reads the field of the same name (or
+    `source`) of its changing state `_s`: `board = StateField[Board]("The board, hole by hole.")`
+    instead of a property written out for each field."""
+
+    def __init__(self, doc: str = "", source: str | None = None) -> None:
+        self.__doc__ = doc
+        self._source = source
+        self._name = source or ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = self._source or name
+
+    @overload
+    def __get__(self, obj: None, objtype: type | None = None) -> StateField[FieldT]: ...
+
+    @overload
+    def __get__(self, obj: object, objtype: type | None = None) -> FieldT: ...
+
+    def __get__(self, obj: object | None, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self
+        return getattr(obj._s, self._name)  # type: ignore[attr-defined]
 
 
 class GameState(ABC, Generic[ActionT]):
@@ -129,6 +175,11 @@ class GameState(ABC, Generic[ActionT]):
 
     CHANCE: ClassVar[int] = CHANCE
     TERMINAL: ClassVar[int] = TERMINAL
+    TITLE: ClassVar[str] = "this game's"
+    """The game's title as a refusal names it ("not an Up And Down action")."""
+    ACTIONS: ClassVar[Mapping[type, ActionRule]] = {}
+    """Each action type the game takes, with its check and apply methods (`check` and `_do`
+    dispatch through it)."""
 
     def __init__(self) -> None:
         self._undo_stack: list[object] = []
@@ -143,12 +194,16 @@ class GameState(ABC, Generic[ActionT]):
     def legal_actions(self) -> list[ActionT]:
         """The actions that move the game on, sorted (deterministic); empty when terminal."""
 
-    @abstractmethod
     def check(self, action: ActionT) -> None:
-        """Validate `action` against the rules.
+        """Validate `action` against the rules: refused once the game is over ("over"), then
+        checked by the method `ACTIONS` names for its type.
 
         :raises IllegalMoveError: naming the rule broken, in words for the players.
         """
+        done = self.outcome()
+        if done is not None:
+            raise IllegalMoveError("over", self._over_text(done), action=action)
+        getattr(self, self._rule_of(action).check)(action)
 
     @abstractmethod
     def outcome(self) -> Outcome | None:
@@ -171,9 +226,27 @@ class GameState(ABC, Generic[ActionT]):
     def _restore(self, snapshot: object) -> None:
         """Go back to a snapshot taken by `_snapshot()`."""
 
-    @abstractmethod
     def _do(self, action: ActionT) -> str:
-        """Apply a checked action; return the verdict text for the table."""
+        """Apply a checked action with the method `ACTIONS` names for its type; return the
+        verdict text for the table."""
+        return getattr(self, self._rule_of(action).do)(action)  # type: ignore[no-any-return]
+
+    def _rule_of(self, action: object) -> ActionRule:
+        """:raises IllegalMoveError: (rule "apply") for an action of a type the game does not take."""
+        rule = self.ACTIONS.get(type(action))
+        if rule is None:
+            title = self.TITLE
+            article = "an" if title[:1].lower() in "aeiou" else "a"
+            raise IllegalMoveError("apply", f"not {article} {title} action: {action!r}", action=action)
+        return rule
+
+    def _over_text(self, outcome: Outcome) -> str:
+        """What a refusal says once the game is over."""
+        return f"The game is over: {self._result_text(outcome)}. Start a new game to play on."
+
+    def _result_text(self, outcome: Outcome) -> str:
+        """The result in words, for verdicts."""
+        return "it has ended"
 
     # --- shared verbs ---------------------------------------------------------------------
 

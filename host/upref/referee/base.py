@@ -31,7 +31,7 @@ from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Protocol, Self
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from upref.board.codes import CodeTable, MoleEnd
 from upref.board.model import (
@@ -69,6 +69,7 @@ __all__ = [
     "SETUP",
     "InputLog",
     "KeyOffer",
+    "NoGameError",
     "Referee",
     "Reply",
     "TagLike",
@@ -177,11 +178,19 @@ def codes_from_dict(data: Mapping[str, Any]) -> CodeTable:
     return CodeTable(ends, {str(k): str(v) for k, v in data["colours"].items()}, "game log")
 
 
-class Referee(ABC):
-    """The generic part of every game's referee.
+EngineT = TypeVar("EngineT", bound=GameState[Any])
+
+
+class NoGameError(RuntimeError):
+    """The referee was asked for its engine before any game began."""
+
+
+class Referee(ABC, Generic[EngineT]):
+    """The generic part of every game's referee; `EngineT` is the game's engine class
+    (`class UpReferee(Referee[UpGame])`), so `engine` is typed as the game's own.
 
     `handle(input) -> Reply` is the one entry point; `status()`, `view(seat)`, `engine`,
-    `phase` and `keys_now()` are read-only.
+    `has_engine`, `phase` and `keys_now()` are read-only.
 
     :param codes: the magnet code table (code -> pair end); games without holes ignore it.
     :param registry: tag lookups (`lookup(uid) -> tag with .game and .item, or None`); None:
@@ -226,7 +235,7 @@ class Referee(ABC):
         self.titles: Mapping[str, str] = dict(titles or {})
         self.catalogue: Any = catalogue or self.default_catalogue()
         self.codec = InputCodec(self.INPUTS)
-        self._engine: GameState[Any] | None = None
+        self._engine: EngineT | None = None
         self._phase = IDLE
         self._pending: StartGame | None = None
         self._stopped: Outcome | None = None
@@ -285,9 +294,23 @@ class Referee(ABC):
     # --- read-only -------------------------------------------------------------------------
 
     @property
-    def engine(self) -> GameState[Any] | None:
-        """The rules engine of the current (or last) game; holds secrets: not for views."""
-        return self._engine
+    def engine(self) -> EngineT:
+        """The rules engine of the current (or last) game; holds secrets: not for views.
+
+        :raises NoGameError: before the first game has begun (see `has_engine`).
+        """
+        eng = self._engine
+        if eng is None:
+            raise NoGameError(
+                f"no {self.TITLE} game has begun on this referee yet, so it has no engine: "
+                "start a game first (and finish its set-up)"
+            )
+        return eng
+
+    @property
+    def has_engine(self) -> bool:
+        """Whether a game has begun (so that `engine` has one to give)."""
+        return self._engine is not None
 
     @property
     def phase(self) -> str:
@@ -542,8 +565,7 @@ class Referee(ABC):
     def _begin(self, out: list[Verdict]) -> None:
         """Start the pending game (or the next one of a match) now."""
         if self._pending is None:
-            assert self._engine is not None
-            eng = self.next_engine(self._engine)
+            eng = self.next_engine(self.engine)
         else:
             eng = self.make_engine(self._pending)
         self._engine = eng
@@ -642,8 +664,7 @@ class Referee(ABC):
     def _finish(self, outcome: Outcome) -> None:
         if self.log is None:
             return
-        eng = self._engine
-        assert eng is not None
+        eng = self.engine
         names = eng.players
         self.log.finish(
             {
@@ -690,20 +711,19 @@ class Referee(ABC):
         self.make_engine(start)
 
     @abstractmethod
-    def make_engine(self, start: StartGame) -> GameState[Any]:
+    def make_engine(self, start: StartGame) -> EngineT:
         """A new engine for this start, as the table is now.
 
         :raises ValueError: for players or a variant the game refuses.
         """
 
     @abstractmethod
-    def next_engine(self, engine: GameState[Any]) -> GameState[Any]:
+    def next_engine(self, engine: EngineT) -> EngineT:
         """The next game of a match after `engine`'s (same players and variant)."""
 
     def engine_verdict(self) -> str:
         """The engine's own text about the last thing that happened."""
-        assert self._engine is not None
-        return self._engine.view(None).verdict
+        return self.engine.view(None).verdict
 
     def prepare(self, start: StartGame, out: list[Verdict]) -> None:
         """A start was asked for: begin at once (the default), or say what the table must do

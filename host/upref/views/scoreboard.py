@@ -12,15 +12,36 @@ addressed to one seat is dropped, and every text from elsewhere goes through the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Generic, Protocol, TypeVar
 
-from upref.games.base import GameView
+from upref.games.base import GameView, Outcome
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, TableStatus, Verdict
-from upref.views.blocks import DIM, STRONG, TITLE, Block, Board, Box, Feed, FeedLine, Span, line
+from upref.views.blocks import (
+    DIM,
+    STRONG,
+    TITLE,
+    WINNER,
+    Block,
+    Board,
+    Box,
+    Feed,
+    FeedLine,
+    Span,
+    line,
+)
 from upref.views.blocks import ILLEGAL as ILLEGAL_MEANING
 
-__all__ = ["LABELS", "MAX_VERDICTS", "Panel", "feed_line", "scoreboard", "waiting_board"]
+__all__ = [
+    "LABELS",
+    "MAX_VERDICTS",
+    "Panel",
+    "earlier_games",
+    "feed_line",
+    "result_box",
+    "scoreboard",
+    "waiting_board",
+]
 
 MAX_VERDICTS = 5
 """How many of the latest public verdicts the scoreboard shows."""
@@ -73,6 +94,25 @@ class Panel(Protocol, Generic[V]):
     def private(self, view: V) -> Sequence[Block]:
         """One seat's own screen, from that seat's view (`view.seat` set)."""
         ...
+
+
+def result_box(headline: str, *details: str) -> Box:
+    """The result as every game's panel shows it: the headline large, then each detail line
+    ('Game over: …', the scores), all centred, in a winner's box."""
+    lines = [line(headline, meaning=STRONG, align="center")]
+    lines.extend(line(d, align="center") for d in details)
+    return Box(tuple(lines), meaning=WINNER)
+
+
+def earlier_games(
+    label: str, history: Sequence[Outcome], describe: Callable[[Outcome], str]
+) -> Block | None:
+    """One dim line for a match's earlier games: `label` then 'game 1: …; game 2: …' with each
+    game's outcome in `describe`'s words; None before the second game."""
+    if not history:
+        return None
+    games = "; ".join(f"game {i}: {describe(o)}" for i, o in enumerate(history, start=1))
+    return line(label + games, meaning=DIM)
 
 
 def feed_line(v: Verdict, scrub: Panel[GameView] | None = None) -> FeedLine:

@@ -80,7 +80,7 @@ class LivePage:
         """Publish the table as it is now; `reply` (the referee's latest) brings the verdicts
         addressed to one seat, which only that seat's page shows."""
         ref = self.table.referee
-        game = ref.engine.game_number if ref.engine is not None else 0
+        game = ref.engine.game_number if ref.has_engine else 0
         for v in reply.verdicts if reply is not None else ():
             if v.seat is not None:
                 self._said.append((game, v))

@@ -123,7 +123,7 @@ def test_each_entry_is_committed_before_the_referee_acts(tmp_path: Path) -> None
             ).fetchone()
             seen.append((seq, row[0] if row else None))
             if inp["kind"] == "start":
-                assert ref.engine is None and inp["holes"] is not None
+                assert not ref.has_engine and inp["holes"] is not None
             return seq
 
         def finish(self, outcome: object, t: float | None = None) -> None:
@@ -335,5 +335,5 @@ def test_a_long_session_of_several_games_replays_from_sqlite_to_the_same_table(t
     for e in entries:
         again.handle(again.decode(e.input_dict()))
     assert len(entries) == len(inputs)
-    assert ref.engine is not None and ref.engine.game_number > 1
+    assert ref.has_engine and ref.engine.game_number > 1
     assert again.view(None) == ref.view(None) and again.status() == ref.status()

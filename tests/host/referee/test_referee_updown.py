@@ -166,7 +166,7 @@ def test_start_refused_names_empty_and_invalid_holes_then_starts_when_filled() -
             "Put one pair into every hole.",
         )
     ]
-    assert ref.engine is None and ref.phase == "setup"
+    assert not ref.has_engine and ref.phase == "setup"
     assert ref.status().waiting_for == (
         "Every hole to hold a pair: hole 4 is empty; hole 7 reads an invalid code."
     )

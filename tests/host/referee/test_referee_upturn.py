@@ -570,7 +570,7 @@ def test_resume_after_the_host_dies_picks_up_the_counts(tmp_path: Path) -> None:
     tb = UpturnTable(ref, seed=3)
     tb.start()
     rp = RandomPlayers(tb, 3)
-    while ref.engine is None or ref.engine.turn < 12 or ref.phase != "play":
+    while not ref.has_engine or ref.engine.turn < 12 or ref.phase != "play":
         rp.step()
     live = ref.view(None)
     game_id = log.game_id

@@ -82,7 +82,7 @@ def test_start_with_one_player_or_five_is_refused() -> None:
     assert vs == [Verdict(INFO, "Cannot start: What's Up is for 2 to 4 players, not 1.")]
     vs = tb.start(("A", "B", "C", "D", "E"))
     assert vs[0].text == "Cannot start: What's Up is for 2 to 4 players, not 5."
-    assert ref.phase == "idle" and ref.engine is None
+    assert ref.phase == "idle" and not ref.has_engine
 
 
 def test_tags_not_enrolled_or_of_another_game_are_named_and_change_nothing() -> None:

@@ -205,7 +205,7 @@ class RandomPlayers:
             self.games += 1
             return tb.next_game(tb.seed + 1000)
         r = rng.random()
-        if r < 0.01 and ref.engine is not None and ref.engine.can_undo():
+        if r < 0.01 and ref.has_engine and ref.engine.can_undo():
             out = tb.feed(Undo(tb.at()))
             tb.sync_after_undo()
             return out

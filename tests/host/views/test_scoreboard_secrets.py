@@ -95,7 +95,7 @@ def test_public_scoreboard_keeps_secrets(seed: int) -> None:
     variant = Variant(mole_mix=seed % 2 == 1, super_buddler=seed % 3 == 2)
     steps = 0
     for step, scene in enumerate(random_scenes(seed, variant=variant, steps=250)):
-        if scene.ref.engine is None or scene.ref.view(None) is None:
+        if not scene.ref.has_engine or scene.ref.view(None) is None:
             continue
         game = scene.game
         status, marker = table_status(scene, step)
