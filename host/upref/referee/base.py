@@ -356,11 +356,6 @@ class Referee(ABC, Generic[EngineT]):
             offers.append(KeyOffer("n", "next game", lambda t, _a: NextGame(t)))
         return tuple(offers)
 
-    def default_catalogue(self) -> Any:
-        """The game's pieces when none are given (its packaged catalogue); None for a game with
-        no catalogue."""
-        return None
-
     def can_undo(self) -> bool:
         """Whether `u` would take something back now: the turn in progress, or the last turn
         (so `u` is offered only then)."""
@@ -370,10 +365,6 @@ class Referee(ABC, Generic[EngineT]):
         if cps and self._plays > cps[-1][0] and self.turn_in_progress():
             return True
         return len(cps) >= 2
-
-    def wants_time(self) -> bool:
-        """Whether something waits on time alone now (the host then sends `Tick`s)."""
-        return False
 
     # --- the entry point ---------------------------------------------------------------------
 
@@ -683,7 +674,14 @@ class Referee(ABC, Generic[EngineT]):
             return "A game to be started."
         return self.waiting_for_game()
 
-    # --- hooks: what each game fills in ---------------------------------------------------------
+    # --- hooks: what each game fills in (the table in docs/where-things-are.md) ----------------
+
+    # settings and set-up
+
+    def default_catalogue(self) -> Any:
+        """The game's pieces when none are given (its packaged catalogue); None for a game with
+        no catalogue."""
+        return None
 
     def config_extra(self) -> dict[str, Any]:
         """The game's own part of `config()` (a catalogue, ...)."""
@@ -710,6 +708,8 @@ class Referee(ABC, Generic[EngineT]):
         """
         self.make_engine(start)
 
+    # the engine
+
     @abstractmethod
     def make_engine(self, start: StartGame) -> EngineT:
         """A new engine for this start, as the table is now.
@@ -725,6 +725,8 @@ class Referee(ABC, Generic[EngineT]):
         """The engine's own text about the last thing that happened."""
         return self.engine.view(None).verdict
 
+    # a game's life
+
     def prepare(self, start: StartGame, out: list[Verdict]) -> None:
         """A start was asked for: begin at once (the default), or say what the table must do
         first and begin later (from `on_time` or an observation) with `self._begin(out)`."""
@@ -736,6 +738,23 @@ class Referee(ABC, Generic[EngineT]):
 
     def on_begin(self) -> None:
         """A game has just begun: reset the game's own bookkeeping."""
+
+    def on_stop(self) -> None:
+        """The game was stopped: drop whatever waits."""
+
+    @abstractmethod
+    def stop_outcome(self) -> Outcome:
+        """The result when the game is stopped early (EndGame)."""
+
+    @abstractmethod
+    def result_text(self, outcome: Outcome) -> str:
+        """The result in words: 'Ann is Buddel King with 5 shovels'."""
+
+    # inputs
+
+    def wants_time(self) -> bool:
+        """Whether something waits on time alone now (the host then sends `Tick`s)."""
+        return False
 
     def on_time(self, out: list[Verdict]) -> None:
         """Time has passed (every input, board online): whatever waits on time happens."""
@@ -763,6 +782,8 @@ class Referee(ABC, Generic[EngineT]):
     def on_online_again(self, out: list[Verdict]) -> None:
         """The board is back online (after its verdict)."""
 
+    # undo
+
     def turn_start(self) -> int | None:
         """The engine's turn number when a turn is just starting (an undo point), else None."""
         return None
@@ -780,16 +801,7 @@ class Referee(ABC, Generic[EngineT]):
         """The corrections the table must make after an undo, in words."""
         return []
 
-    @abstractmethod
-    def stop_outcome(self) -> Outcome:
-        """The result when the game is stopped early (EndGame)."""
-
-    def on_stop(self) -> None:
-        """The game was stopped: drop whatever waits."""
-
-    @abstractmethod
-    def result_text(self, outcome: Outcome) -> str:
-        """The result in words: 'Ann is Buddel King with 5 shovels'."""
+    # what the table is told
 
     def waiting_for_game(self) -> str | None:
         """What the table is waiting for, once a game is asked for (board online)."""
