@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 STUBS  := typings/.installed
 ESP32_STUBS := micropython-esp32-stubs==1.29.0.post1
 
-.PHONY: all venv demo test test-host test-firmware test-mp lint typecheck sim watch doctor bench flash deploy clean
+.PHONY: all venv browser demo test test-host test-firmware test-mp lint typecheck sim watch doctor bench flash deploy clean
 
 all: test
 
@@ -32,10 +32,24 @@ demo: $(STAMP)
 	$(BIN)/upref demo $(GAME) $(ARGS)
 
 ## Everything that needs no hardware and no network.
-test: lint typecheck
-	@{ command -v chromium || command -v chromium-browser; } >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || \
-	  echo "make test: Chromium and its driver are missing, so the scoreboard page's browser tests will fail; install them: sudo apt-get install chromium chromium-driver" >&2
+test: lint typecheck browser
 	$(BIN)/pytest
+
+## The scoreboard page's tests drive the distribution's headless Chromium and its driver: they are
+## installed here when missing (apt-get as root, through sudo otherwise).
+BROWSER_PACKAGES := chromium chromium-driver
+browser:
+	@if { command -v chromium || command -v chromium-browser; } >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then \
+	  exit 0; \
+	fi; \
+	echo "make: installing Chromium and its driver ($(BROWSER_PACKAGES)) with apt-get: the scoreboard page's tests run it headless" >&2; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=; \
+	elif command -v sudo >/dev/null 2>&1; then SUDO=sudo; \
+	else echo "make: cannot install them without root or sudo; ask for: apt-get install $(BROWSER_PACKAGES)" >&2; exit 1; fi; \
+	if ! command -v apt-get >/dev/null 2>&1; then \
+	  echo "make: no apt-get here; install Chromium and chromedriver with this system's package manager" >&2; exit 1; \
+	fi; \
+	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(BROWSER_PACKAGES) >/dev/null
 
 lint: $(STAMP)
 	$(BIN)/ruff check firmware host tests

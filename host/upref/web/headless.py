@@ -14,7 +14,7 @@ __all__ = ["INSTALL", "OBSERVE", "chromium", "find"]
 
 INSTALL = (
     "the browser tests need Chromium and its driver from the distribution: "
-    "`apt-get install chromium chromium-driver` (as root; .ci/run does it)"
+    "`apt-get install chromium chromium-driver` (`make browser` does it)"
 )
 
 OBSERVE = """
