@@ -32,7 +32,10 @@ def usage() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] in ("-h", "--help", "help"):
+    if not args:
+        print(f"upref: which command?\n\n{usage()}", file=sys.stderr)
+        return 2
+    if args[0] in ("-h", "--help", "help"):
         print(usage())
         return 0
     name, rest = args[0], args[1:]

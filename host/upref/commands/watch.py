@@ -1,7 +1,10 @@
-"""`upref watch [--port URL] [--json]`: print each board event and link notice as it arrives.
+"""`upref watch [--port URL] [--json] [--heartbeats]`: print each board event and link notice
+as it arrives.
 
 One line each: the time, what happened, and what it means (`hole 4  P-RB red up -> empty`).
-With --json, one JSON object per line with a "type" field, for scripts. Ctrl-C exits 0.
+With --json, one JSON object per line with a "type" field, for scripts. The board's heartbeat
+(once a second) is left out unless --heartbeats asks for it, so that it does not bury the
+events. Ctrl-C exits 0.
 """
 
 from __future__ import annotations
@@ -209,6 +212,11 @@ def main(
         help="device path or pyserial URL (default: find the board, else a running simulator)",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument(
+        "--heartbeats",
+        action="store_true",
+        help="also print the board's heartbeat (once a second: uptime, scan rate, counters)",
+    )
     args = parser.parse_args(argv)
     stream = out if out is not None else sys.stdout
     try:
@@ -231,6 +239,8 @@ def main(
                         return 1
                     continue
                 obs = model.apply(item)
+                if isinstance(item, Heartbeat) and not args.heartbeats:
+                    continue
                 if args.json:
                     lines = [json.dumps(item_json(item, obs, model))]
                 else:
