@@ -487,9 +487,10 @@ class App:
 
 
 def _clean(text):
-    """Make text safe as frame arguments: printable ASCII, no '@' or '*', bounded length."""
+    """Make text safe as frame arguments: printable ASCII, no '@' or '*', bounded length (170:
+    an ERR frame's reason fits whole, so a calibration naming all ten holes is not cut)."""
     out = []
-    for ch in text[:120]:
+    for ch in text[:170]:
         o = ord(ch)
         if o < 0x20 or o > 0x7E or ch == "@" or ch == "*":
             out.append("?")

@@ -147,16 +147,18 @@ class Calibrator:
             k = bad[0]
             hole, pos = self._where(k)
             off = avg[k] - mid
-            msg = "hole %d sensor %d reads %d, %d from the board's median %d: remove the pair from hole %d" % (
-                hole, pos, avg[k], off if off > 0 else -off, mid, hole)
-            others = []
+            holes = []
             for j in bad:
                 h = self._where(j)[0]
-                if h != hole and h not in others:
-                    others.append(h)
-            if others:
-                msg += " (and from hole%s %s)" % (
-                    "s" if len(others) > 1 else "", ", ".join(str(h) for h in others))
+                if h not in holes:
+                    holes.append(h)
+            if len(holes) == 1:
+                which = "the pair from hole %d" % hole
+            else:
+                which = "the pairs from holes %s and %d" % (
+                    ", ".join(str(h) for h in holes[:-1]), holes[-1])
+            msg = "hole %d sensor %d reads %d, %d from the board's median %d: remove %s" % (
+                hole, pos, avg[k], off if off > 0 else -off, mid, which)
             raise ValueError(msg + " and calibrate again")
         for k in range(n):
             zero_out[k] = avg[k]

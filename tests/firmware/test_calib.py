@@ -93,7 +93,19 @@ def test_several_holes_with_pairs_are_all_named():
     _fill(cal, [32768] * N, {13: 32768 - 9000, 14: 32768 - 9000, 38: 32768 + 12000})
     msg = _error(cal)
     assert msg.startswith("hole 4 sensor 2 reads 23768, ") and "from the board's median 327" in msg, msg
-    assert "remove the pair from hole 4 (and from hole 10) and calibrate again" in msg, msg
+    assert "remove the pairs from holes 4 and 10 and calibrate again" in msg, msg
+
+
+def test_a_pair_in_every_hole_names_all_ten_and_the_frame_keeps_the_whole_sentence():
+    cal = Calibrator(N, samples=2)
+    _fill(cal, [32768] * N, {4 * h + 1: 32768 + 9000 for h in range(10)})
+    msg = _error(cal)
+    assert msg.endswith(
+        "remove the pairs from holes 1, 2, 3, 4, 5, 6, 7, 8, 9 and 10 and calibrate again"
+    ), msg
+    import app
+
+    assert app._clean(msg) == msg  # the ERR frame carries it whole
 
 
 # What sensors at rest read on real ESP32s (read_u16 is the raw reading, uncalibrated): a
