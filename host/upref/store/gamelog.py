@@ -22,6 +22,7 @@ from upref.paths import data_dir
 
 __all__ = [
     "FORMAT",
+    "PUBLIC_FORMAT",
     "SCHEMA_VERSION",
     "Entry",
     "GameInfo",
@@ -33,6 +34,8 @@ __all__ = [
 ]
 
 FORMAT = "upref-gamelog"
+PUBLIC_FORMAT = "upref-public"
+"""The format name of a game's public export: what the table saw, nothing hidden."""
 SCHEMA_VERSION = 1
 PLAYING = "playing"
 FINISHED = "finished"
@@ -692,6 +695,14 @@ def load_jsonl(lines: Iterable[str], source: str = "the JSON Lines") -> tuple[Ga
         raise GameLogError(
             f"{source} is not an upref game log (its first line is not JSON): {_NOT_OURS}"
         ) from None
+    if isinstance(head, dict) and head.get("format") == PUBLIC_FORMAT:
+        game = head.get("id")
+        raise GameLogError(
+            f"{source} is a public export (only the verdicts the table saw, without the inputs "
+            "they came from), and a replay needs the inputs: export the game in full, without "
+            f"--public (`upref export --game {game if isinstance(game, int) else 'ID'} -o "
+            "game.jsonl`), and replay that"
+        )
     if not isinstance(head, dict) or head.get("kind") != "game" or head.get("format") != FORMAT:
         raise GameLogError(
             f"{source} is not an upref game log (its first line is not an upref game header): "

@@ -22,6 +22,7 @@ from upref.referee.base import Referee, Reply
 from upref.referee.feedback import Feedback
 from upref.referee.status import Verdict
 from upref.store.gamelog import (
+    PUBLIC_FORMAT,
     Entry,
     GameInfo,
     GameLog,
@@ -40,8 +41,6 @@ __all__ = [
     "verdict_dict",
 ]
 
-PUBLIC_FORMAT = "upref-public"
-"""The format name of a game's public export: what the table saw, nothing hidden."""
 
 RefereeMaker = Callable[[GameInfo], Referee]
 """Builds a fresh referee from a log's header (`GameLogError` for a game it does not know)."""
