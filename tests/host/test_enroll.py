@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from upref import cli
 from upref.commands import enroll
-from upref.link.connection import LinkError, LinkItem, LinkTimeout, Offline, Online, Resynced
+from upref.link.errors import LinkError, LinkTimeout
+from upref.link.notices import LinkItem, Offline, Online, Resynced
 from upref.link.protocol import CardArrived, CardLeft, Err, Ok, Snapshot
 from upref.store.tags import Tag, TagRegistry
 
