@@ -35,7 +35,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from typing import Literal, Protocol
 
-import serial
+try:
+    import serial
+except ImportError as exc:  # the one part of upref that needs pyserial: say so, and what to do
+    raise ImportError(
+        f"upref.link.connection (the serial link to the board) needs pyserial, which cannot be "
+        f"imported ({exc}): install it with `pip install pyserial==3.5`, or install upref with its "
+        "dependencies; the board model, referees, replay and views work without it"
+    ) from exc
 
 from upref.link import discovery, session
 from upref.link.errors import LinkError, LinkTimeout, PortBusy, PortNotOpen, ProtocolMismatch
