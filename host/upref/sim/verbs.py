@@ -301,7 +301,7 @@ class Verbs:
 
     @verb("pull the pair out of a hole", hole_arg(), example="pull 4")
     def pull(self, hole: int) -> str:
-        return self._send('pull', hole)
+        return self._send("pull", hole)
 
     @verb("put a pair into an empty hole, that colour down (hidden)",
           hole_arg(),
@@ -309,48 +309,48 @@ class Verbs:
           Arg("<down-colour>", lambda t, _: parse_colour(t)),
           example="insert 4 RB R")
     def insert(self, hole: int, pair: str, down: str) -> str:
-        return self._send('insert', hole, pair, down)
+        return self._send("insert", hole, pair, down)
 
     @verb("pull the pair, turn it over and put it back", hole_arg(), example="flip 4")
     def flip(self, hole: int) -> str:
-        return self._send('flip', hole)
+        return self._send("flip", hole)
 
     @verb("carry the pair from one hole to an empty one, same end down",
           hole_arg("<from>"), hole_arg("<to>"), example="move 4 7", check=_different_holes)
     def move(self, src: int, dst: int) -> str:
-        return self._send('move', src, dst)
+        return self._send("move", src, dst)
 
     @verb("a card enters the reader's field and stays there",
           Arg("<uid-hex>", lambda t, _: parse_uid(t)), example="tap 04A1B2C3D4E5F6")
     def tap(self, uid: str) -> str:
-        return self._send('tap', uid)
+        return self._send("tap", uid)
 
     @verb("a card (or every card) leaves the reader's field",
           Arg("<uid-hex>", lambda t, _: parse_uid(t), optional=True), example="remove")
     def remove(self, uid: str | None = None) -> str:
-        return self._send('remove', uid)
+        return self._send("remove", uid)
 
     @verb("the push button",
           choice_arg(("press", "release", "click"), "button",
                      "button press, button release or button click"),
           example="button click")
     def button(self, action: str) -> str:
-        return self._send('button', action)
+        return self._send("button", action)
 
     @verb("pull the USB cable (for that long; without seconds until `plug`)",
           Arg("<seconds>", lambda t, _: parse_float(t, "unplug time in seconds", 0.0, MAX_UNPLUG_S),
               optional=True),
           example="unplug 3")
     def unplug(self, seconds: float | None = None) -> str:
-        return self._send('unplug', seconds)
+        return self._send("unplug", seconds)
 
     @verb("plug the USB cable back in")
     def plug(self) -> str:
-        return self._send('plug')
+        return self._send("plug")
 
     @verb("press the EN (reset) button")
     def reset(self) -> str:
-        return self._send('reset')
+        return self._send("reset")
 
     @verb("the BOOT button: download = hold BOOT, press EN (download mode for esptool); "
           "normal = press EN alone",
@@ -358,7 +358,7 @@ class Verbs:
                      "boot download, boot normal, boot hold or boot release"),
           example="boot download")
     def boot(self, what: str) -> str:
-        return self._send('boot', what)
+        return self._send("boot", what)
 
     @verb("line noise: probability per byte of a flipped bit (0 = clean), both ways or one",
           Arg("<rate>", lambda t, _: parse_float(t, "noise rate", 0.0, 1.0)),
@@ -367,14 +367,14 @@ class Verbs:
                      optional=True, default="both", also=("both",)),
           example="noise 0.001")
     def noise(self, rate: float, direction: str = "both") -> str:
-        return self._send('noise', rate, direction)
+        return self._send("noise", rate, direction)
 
     @verb("weaken a magnet of the pair in a hole (1 = as made, 0 = lost)",
           hole_arg(), Arg("<position>", lambda t, _: parse_int(t, "position", 1, physics.POSITIONS)),
           Arg("<strength>", lambda t, _: parse_float(t, "magnet strength", 0.0, 2.0)),
           example="magnet 4 2 0")
     def magnet(self, hole: int, position: int, strength: float) -> str:
-        return self._send('magnet', hole, position, strength)
+        return self._send("magnet", hole, position, strength)
 
     @verb("hall sensor fault (k = 1..40 as in FAULT s<k>, or hole.position)",
           Arg("<k>", lambda t, _: parse_sensor(t)),
@@ -382,21 +382,21 @@ class Verbs:
                      "ok, float, rail (high) or rail-low", aliases={"rail-high": "rail"}),
           example="sensor 13 float")
     def sensor(self, k: int | str, mode: str) -> str:
-        return self._send('sensor', k, mode)
+        return self._send("sensor", k, mode)
 
     @verb("the RFID reader answers, or is dead",
           choice_arg(("ok", "dead"), "rfid", "rfid ok or rfid dead"), example="rfid dead")
     def rfid(self, mode: str) -> str:
-        return self._send('rfid', mode)
+        return self._send("rfid", mode)
 
     @verb("the whole simulated board as JSON", result=json.loads)
     def state(self) -> dict[str, Any]:
-        return self._send('state')
+        return self._send("state")
 
     @verb("this list", Arg("<command>", lambda t, _: parse_verb_name(t), optional=True),
           result=_lines)
     def help(self, command: str | None = None) -> str:
-        return self._send('help', command)
+        return self._send("help", command)
 
 
 def parse_command(line: str, pairs: Pairs | None = None) -> Command:
