@@ -9,8 +9,8 @@ import sys
 
 # subcommand -> (module, function taking argv and returning an exit status, one-line help)
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "sim": ("upref.sim.server", "cli_main", "start the simulated board (prints its port and control channel)"),
-    "simctl": ("upref.sim.control", "cli_main", "act on a running simulated board (pull 4, tap CARD, ...)"),
+    "sim": ("upref.sim.cli", "sim_main", "start the simulated board (prints its port and control channel)"),
+    "simctl": ("upref.sim.cli", "simctl_main", "act on a running simulated board (pull 4, tap CARD, ...)"),
     "watch": ("upref.commands.watch", "main", "print board events as they arrive (--json for JSON lines)"),
     "doctor": ("upref.commands.doctor", "main", "live view of every sensor, the RFID reader and the link; calibrate"),
     "play": ("upref.commands.play", "main", "referee a game at the table: upref play GAME Ann Bob Cy"),

@@ -15,8 +15,9 @@ from collections.abc import Callable
 
 from upref.board.codes import CodeTable
 from upref.board.model import BoardModel
-from upref.link.connection import BoardReset, Link, Offline, Online, Recovered, Resynced
+from upref.link.connection import Link
 from upref.link.errors import LinkError
+from upref.link.notices import BoardReset, Offline, Online, Recovered, Resynced
 from upref.referee.base import Referee, Reply
 from upref.referee.feedback import Feedback
 from upref.referee.inputs import BoardOnline, Input, Observe, Picture, Tick

@@ -12,7 +12,7 @@ from harness import Host
 
 # the page's watcher (`tests/web/page_watch.py`): the demo games are also watched in a browser
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
-from upref.sim.server import SimBoard
+from upref.sim.board import SimBoard
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from upref.board.codes import CodeTable
 from upref.board.model import BoardModel
 from upref.link.connection import Link
-from upref.sim.server import SimBoard
+from upref.sim.board import SimBoard
 
 
 class Host:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from page_watch import free_address
 from upref.commands import demo
-from upref.sim.server import SimBoard
+from upref.sim.board import SimBoard
 from upref.store.gamelog import GameLog, list_games
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from harness import Host, truth
 from upref.board.model import CardObservation, HoleObservation
-from upref.sim.server import SimBoard
+from upref.sim.board import SimBoard
 
 UID7 = "04A1B2C3D4E5F6"
 UID4 = "DEADBEEF"

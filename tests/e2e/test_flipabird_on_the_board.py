@@ -20,7 +20,7 @@ from upref.games.flipabird.engine import FlipGame, Variant, deal
 from upref.link.connection import Link
 from upref.referee.inputs import StartGame
 from upref.registry import find_game, referee_for, titles
-from upref.sim.server import SimBoard
+from upref.sim.board import SimBoard
 from upref.store.gamelog import GameLog
 from upref.store.replay import load_log, replay
 from upref.store.tags import TagRegistry

@@ -20,7 +20,7 @@ from upref.commands import demo
 from upref.link.connection import Link
 from upref.referee.updown import UpDownReferee
 from upref.registry import find_game, referee_for
-from upref.sim.server import SimBoard
+from upref.sim.board import SimBoard
 from upref.store.gamelog import GameLogError
 from upref.store.replay import load_log, replay
 from upref.store.tags import TagRegistry

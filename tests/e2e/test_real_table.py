@@ -23,7 +23,7 @@ from upref.link.connection import Link
 from upref.link.protocol import Heartbeat
 from upref.referee.inputs import StartGame
 from upref.registry import find_game, titles
-from upref.sim.server import SimBoard
+from upref.sim.board import SimBoard
 from upref.store.gamelog import GameLog
 from upref.store.tags import TagRegistry
 from upref.table import Table

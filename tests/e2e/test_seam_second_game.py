@@ -22,7 +22,7 @@ from upref.commands import demo, enroll, play
 from upref.commands.replay import export_main, replay_main
 from upref.link.connection import Link
 from upref.registry import UnknownGame, find_game, register, unregister
-from upref.sim.server import SimBoard
+from upref.sim.board import SimBoard
 from upref.store.gamelog import GameLog, list_games
 from upref.store.tags import TagRegistry
 

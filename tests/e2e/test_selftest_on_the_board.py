@@ -11,7 +11,7 @@ from upref.commands import doctor, selftest
 from upref.commands.selftest import Step
 from upref.link.connection import Link
 from upref.sim import physics
-from upref.sim.server import SimBoard
+from upref.sim.board import SimBoard
 
 SETTLE = 0.12  # the simulated hand is steady: a shorter wait for a settled code
 

@@ -54,7 +54,7 @@ def test_make_deploy_reaches_a_board_started_with_sigint_ignored(tmp_path: Path)
 
 def test_make_deploy_refuses_a_port_another_program_holds(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
     from upref.link.connection import Link
-    from upref.sim.server import SimBoard
+    from upref.sim.board import SimBoard
 
     monkeypatch.setenv("UPREF_RUNTIME_DIR", str(tmp_path / "run"))
     with SimBoard(name="held", flash_dir=tmp_path / "flash") as board, Link(board.port):

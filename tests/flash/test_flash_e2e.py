@@ -19,7 +19,7 @@ from images import ESP32_S3, app_byte_offset, merged_image
 from upref.commands import deploy
 from upref.link.connection import Link
 from upref.link.protocol import PROTO_VERSION
-from upref.sim.server import SimBoard
+from upref.sim.board import SimBoard
 
 FW_VERSION = deploy.expected_fw_version()
 

@@ -11,7 +11,7 @@ from upref.board.model import (
     FaultObservation,
     HoleObservation,
 )
-from upref.link.connection import BoardReset, Dropped, Offline, Online, Resynced
+from upref.link.notices import BoardReset, Dropped, Offline, Online, Resynced
 from upref.link.protocol import (
     Button,
     CardArrived,

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from upref import cli
 from upref.commands import enroll
-from upref.link.connection import LinkError, LinkItem, LinkTimeout, Offline, Online, Resynced
+from upref.link.errors import LinkError, LinkTimeout
+from upref.link.notices import LinkItem, Offline, Online, Resynced
 from upref.link.protocol import CardArrived, CardLeft, Err, Ok, Snapshot
 from upref.store.tags import Tag, TagRegistry
 
@@ -327,7 +328,7 @@ def wait(cond: Callable[[], bool], timeout: float = 5.0) -> None:
 def test_enrolment_through_the_simulated_board(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from upref.sim.server import SimBoard
+    from upref.sim.board import SimBoard
 
     monkeypatch.setenv("UPREF_RUNTIME_DIR", str(tmp_path / "run"))
     monkeypatch.setenv("UPREF_DATA_DIR", str(tmp_path / "data"))

@@ -20,8 +20,9 @@ import serial
 from serial_helpers import read_until
 from upref.link import protocol
 from upref.sim import control, physics
+from upref.sim.board import SimBoard
 from upref.sim.control import SimControl
-from upref.sim.server import SimBoard, SimError
+from upref.sim.errors import SimError
 
 T = TypeVar("T")
 

@@ -15,7 +15,7 @@ import pytest
 import serial
 from serial_helpers import read_until as _read_until
 from upref.sim import rom
-from upref.sim.server import SimBoard
+from upref.sim.board import SimBoard
 
 BOOT = 'print("boot ran")\n'
 MAIN = r'''

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 from upref.sim import control, verbs
+from upref.sim.board import SimBoard
+from upref.sim.errors import SimError
 from upref.sim.hands import Hands
-from upref.sim.server import SimBoard, SimError
 
 MAIN = "import time\nwhile True:\n    time.sleep_ms(5)\n"
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from upref.board.codes import EMPTY, CodeTable, MoleEnd
-from upref.link.connection import BoardReset, LinkItem, Offline, Online, Resynced
+from upref.link.notices import BoardReset, LinkItem, Offline, Online, Resynced
 from upref.link.protocol import (
     Button,
     CardArrived,

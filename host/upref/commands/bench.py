@@ -64,7 +64,7 @@ def _wait(link_events: queue.Queue[object], kind: str, pred: object, timeout: fl
 
 def bench_latency(changes: int, cards: int, backend: str) -> dict[str, object]:
     from upref.link.connection import Link
-    from upref.sim.server import SimBoard
+    from upref.sim.board import SimBoard
 
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
         os.environ["UPREF_RUNTIME_DIR"] = str(Path(tmp) / "run")
@@ -116,7 +116,7 @@ def bench_micropython_scan_rate(seconds: float) -> list[int]:
     """Scans per second reported in the heartbeats of the firmware under the unix port."""
     from upref.link.connection import Link
     from upref.link.protocol import Heartbeat
-    from upref.sim.server import SimBoard
+    from upref.sim.board import SimBoard
 
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
         os.environ["UPREF_RUNTIME_DIR"] = str(Path(tmp) / "run")
@@ -139,7 +139,7 @@ def bench_scan_timing(seconds: float, backend: str = "cpython") -> dict[str, lis
     """Heartbeats of the cost-modelled board: with no card, with a card lying on the reader,
     and with a card while the host asks for a RAW dump every second (as `upref doctor`)."""
     from upref.link.connection import Link
-    from upref.sim.server import SimBoard
+    from upref.sim.board import SimBoard
 
     out: dict[str, list[Heartbeat]] = {}
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
@@ -258,7 +258,7 @@ def bench_deploy() -> dict[str, dict[str, float]]:
     baud), then again with nothing changed: seconds (build, hashes, copy, soft reset and
     handshake included), bytes each way on the line, files and bytes copied."""
     from upref.commands import deploy
-    from upref.sim.server import SimBoard
+    from upref.sim.board import SimBoard
 
     figures: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:

@@ -80,7 +80,7 @@ def bench_game_latency(game: Game, limit: float = 120.0, probe: Probe | None = N
     from upref.link.connection import Link
     from upref.referee.inputs import StartGame
     from upref.registry import titles
-    from upref.sim.server import SimBoard
+    from upref.sim.board import SimBoard
     from upref.store.gamelog import GameLog
     from upref.store.tags import TagRegistry
 

@@ -49,7 +49,7 @@ from upref.plugins.base import Demo, Game
 from upref.referee.base import Reply
 from upref.referee.inputs import Input, StartGame
 from upref.registry import UnknownGame, games, titles
-from upref.sim.server import SimBoard
+from upref.sim.board import SimBoard
 from upref.store.gamelog import GameLog
 from upref.store.tags import TagRegistry
 from upref.table import Table

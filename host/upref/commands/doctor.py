@@ -34,16 +34,8 @@ from upref.board.model import BoardModel, FaultObservation
 from upref.commands.common import open_link
 from upref.commands.selftest import Ask, ask_person
 from upref.commands.selftest import run as run_selftest
-from upref.link.connection import (
-    Link,
-    LinkCounters,
-    LinkError,
-    LinkItem,
-    Offline,
-    Online,
-    Recovered,
-    counter_names,
-)
+from upref.link.connection import Link, LinkCounters, LinkError, counter_names
+from upref.link.notices import LinkItem, Offline, Online, Recovered
 from upref.link.protocol import Err, Heartbeat, Hello, RawLevels, rfid_text
 
 RAW_EVERY = 1.0  # seconds between RAW requests in the live view

@@ -24,7 +24,8 @@ import sys
 from collections.abc import Callable
 from typing import Protocol, TextIO
 
-from upref.link.connection import Link, LinkError, LinkItem, Offline, Online, Resynced
+from upref.link.connection import Link, LinkError
+from upref.link.notices import LinkItem, Offline, Online, Resynced
 from upref.link.protocol import CardArrived, CardLeft, Echo, Err, Ok, Snapshot
 from upref.registry import UnknownGame, find_game, games, titles
 from upref.store.tags import (

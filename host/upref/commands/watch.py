@@ -30,10 +30,10 @@ from upref.board.model import (
     fault_advice,
 )
 from upref.commands.common import open_link
-from upref.link.connection import (
+from upref.link.connection import Link
+from upref.link.notices import (
     BoardReset,
     Dropped,
-    Link,
     LinkItem,
     Offline,
     Online,

@@ -25,7 +25,7 @@ from upref.plugins.base import DemoStep
 from upref.referee.inputs import Key, Observe
 
 if TYPE_CHECKING:
-    from upref.sim.server import SimBoard
+    from upref.sim.board import SimBoard
     from upref.table import Table
 
 __all__ = ["FlipDemo", "events", "guess", "pick_take", "wants_claim"]

@@ -37,7 +37,7 @@ from upref.plugins.base import DemoStep
 from upref.referee.inputs import Key, NextGame
 
 if TYPE_CHECKING:
-    from upref.sim.server import SimBoard
+    from upref.sim.board import SimBoard
     from upref.table import Table
 
 __all__ = ["Step", "UpDemo", "choose", "count_steps", "deal_steps", "steps_for"]

@@ -13,7 +13,7 @@ from upref.games.updown.engine import UpDownGame, UpDownView, Variant
 from upref.plugins.base import DemoStep
 
 if TYPE_CHECKING:
-    from upref.sim.server import SimBoard
+    from upref.sim.board import SimBoard
     from upref.table import Table
 
 __all__ = ["UpDownDemo"]

@@ -20,7 +20,7 @@ from upref.plugins.base import DemoStep
 from upref.referee.inputs import Observe
 
 if TYPE_CHECKING:
-    from upref.sim.server import SimBoard
+    from upref.sim.board import SimBoard
     from upref.table import Table
 
 __all__ = ["DEAL", "RACKS", "STEPS", "UpturnDemo"]

@@ -23,7 +23,7 @@ from upref.referee.inputs import Key
 from upref.referee.whatsup import FIGURINE_KEY
 
 if TYPE_CHECKING:
-    from upref.sim.server import SimBoard
+    from upref.sim.board import SimBoard
     from upref.table import Table
 
 __all__ = ["WhatsUpDemo"]

@@ -35,10 +35,27 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from typing import Literal, Protocol
 
-import serial
+try:
+    import serial
+except ImportError as exc:  # the one part of upref that needs pyserial: say so, and what to do
+    raise ImportError(
+        f"upref.link.connection (the serial link to the board) needs pyserial, which cannot be "
+        f"imported ({exc}): install it with `pip install pyserial==3.5`, or install upref with its "
+        "dependencies; the board model, referees, replay and views work without it"
+    ) from exc
 
 from upref.link import discovery, session
 from upref.link.errors import LinkError, LinkTimeout, PortBusy, PortNotOpen, ProtocolMismatch
+from upref.link.notices import (
+    BoardReset,
+    Dropped,
+    LinkItem,
+    Notice,
+    Offline,
+    Online,
+    Recovered,
+    Resynced,
+)
 from upref.link.protocol import (
     HOST_FRAMES,
     PROTO_VERSION,
@@ -95,63 +112,6 @@ class LinkCounters:
     commands: int = 0  # frames sent to the board (commands, HELLO and SNAP requests)
     retries: int = 0  # frames sent again because their answer did not come
     recoveries: int = 0  # times the board was found at its prompt and restarted
-
-
-# --- notices: what the link itself has to say, delivered on `events` with the board events --
-
-
-@dataclass(frozen=True)
-class Online:
-    """Frames flow from the board (after the handshake, or after silence)."""
-
-    url: str
-
-
-@dataclass(frozen=True)
-class Offline:
-    """The board went silent or its port was lost; `reason` says which."""
-
-    reason: str
-
-
-@dataclass(frozen=True)
-class Resynced:
-    """A snapshot taken to resynchronise (on connect, after a gap, an error, a reset...);
-    apply it like any Snapshot."""
-
-    snapshot: Snapshot
-    reason: str = ""
-
-
-@dataclass(frozen=True)
-class BoardReset:
-    """The board sent a HELLO nobody asked for: it has rebooted. A resync follows."""
-
-    hello: Hello
-
-
-@dataclass(frozen=True)
-class Recovered:
-    """The board had stopped at its MicroPython prompt (`what`: "prompt", "raw REPL",
-    "traceback") and the link restarted it; `text` says so in one line. A resync follows. With
-    `gave_up` the link did not restart it (it keeps stopping), and `text` says what to do."""
-
-    what: str
-    text: str
-    gave_up: bool = False
-
-
-@dataclass(frozen=True)
-class Dropped:
-    """A line that was dropped and counted under `kind` (never acted on)."""
-
-    kind: str
-    line: bytes
-    reason: str = ""
-
-
-Notice = Online | Offline | Resynced | BoardReset | Recovered | Dropped
-LinkItem = Event | Notice
 
 
 class SerialPort(Protocol):

@@ -8,7 +8,13 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from serial.tools import list_ports
+try:
+    from serial.tools import list_ports
+except ImportError as exc:  # the transport's part: say so, and what to do
+    raise ImportError(
+        f"upref.link.discovery (finding the board's port) needs pyserial, which cannot be "
+        f"imported ({exc}): install it with `pip install pyserial==3.5`"
+    ) from exc
 
 from upref import paths
 from upref.link.errors import LinkError

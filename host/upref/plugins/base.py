@@ -13,7 +13,7 @@ from upref.referee.base import Referee
 from upref.views.scoreboard import Panel
 
 if TYPE_CHECKING:  # type names only: the demo's board and table are the commands' business
-    from upref.sim.server import SimBoard
+    from upref.sim.board import SimBoard
     from upref.table import Table
 
 __all__ = ["Demo", "DemoStep", "Game"]

@@ -1,7 +1,7 @@
 """The simulated board's two commands: `upref sim` (start a board, and take control commands
 typed at its console) and `upref simctl` (act on a running board over its control socket).
-Both speak the verbs of verbs.py; `help` is that table's help. (`upref` finds them as
-upref.sim.server.cli_main and upref.sim.control.cli_main.)
+Both speak the verbs of verbs.py; `help` is that table's help. (`upref` finds them here, as
+`sim_main` and `simctl_main`.)
 """
 
 from __future__ import annotations

@@ -2,12 +2,14 @@
 is parsed, its help text, and the Python method that runs it.
 
 A verb is a method of `Verbs` with the `@verb(...)` decorator: the decorator records the verb in
-`VERBS` (in the order of this file, the order of `help`) and replaces the method's body with one
-that turns the call into a command line and hands it to `_verb(line)`. The two sides only
-supply that one method, as mpremote's transports only supply the bytes under `fs_ls`, `fs_cp`:
+`VERBS` (in the order of this file, the order of `help`) and checks the method's signature
+against the verb's arguments. The method's body hands its arguments to `_send`, which turns
+them into the command line and gives it to `_verb(line)`. The two sides only supply that one
+method, as mpremote's transports only supply the bytes under `fs_ls`, `fs_cp`:
 
-  * `SimBoard` (server.py) runs the line in-process, on its loop thread;
-  * `SimControl` (control.py) sends the same line over the control socket.
+  * `SimBoard` (board.py) runs the line in-process, on its loop thread;
+  * `SimControl` (channel.py, also reached as control.py) sends the same line over the control
+    socket.
 
 So `board.pull(4)` and `SimControl(path).pull(4)` are the same method, with the same signature,
 sending the same line `pull 4`, and get the same answer. `parse_command` is the one parser of a
@@ -18,7 +20,6 @@ verbs.
 
 from __future__ import annotations
 
-import functools
 import inspect
 import json
 from collections.abc import Callable, Sequence
@@ -245,12 +246,13 @@ _Method = TypeVar("_Method", bound=Callable[..., Any])
 def verb(summary: str, *args: Arg, example: str | None = None,
          check: Callable[..., None] | None = None,
          result: Callable[[str], Any] = str) -> Callable[[_Method], _Method]:
-    """Make a method of `Verbs` a control verb named after it. Its signature is the verb's
-    Python signature: one parameter per Arg, an optional Arg a parameter with a default."""
+    """Record a method of `Verbs` as the control verb named after it, in `VERBS`; the method
+    itself is returned as written. Its signature is the verb's Python signature: one parameter
+    per Arg, an optional Arg a parameter with a default (checked here, once, at import)."""
 
-    def decorate(stub: _Method) -> _Method:
-        name = stub.__name__
-        sig = inspect.signature(stub)
+    def decorate(method: _Method) -> _Method:
+        name = method.__name__
+        sig = inspect.signature(method)
         params = list(sig.parameters.values())[1:]  # after self
         if len(params) != len(args):
             raise TypeError(f"verb {name}: {len(params)} parameters for {len(args)} arguments")
@@ -262,15 +264,7 @@ def verb(summary: str, *args: Arg, example: str | None = None,
             raise TypeError(f"verb {name} is defined twice")
         v = Verb(name, tuple(args), summary, example, check, result)
         VERBS[name] = v
-
-        @functools.wraps(stub)
-        def method(self: Verbs, *a: Any, **kw: Any) -> Any:
-            bound = sig.bind(self, *a, **kw)
-            bound.apply_defaults()
-            return v.result(self._verb(v.line([bound.arguments[p.name] for p in params])))
-
-        method.verb = v  # type: ignore[attr-defined]
-        return method  # type: ignore[return-value]
+        return method
 
     return decorate
 
@@ -296,55 +290,75 @@ class Verbs:
         """
         raise NotImplementedError
 
+    def _send(self, name: str, *values: Any) -> Any:
+        """Verb `name` with these argument values, on this side: its command line (values left
+        out or None are not sent), run by `_verb`, and its answer's details as the verb's value.
+
+        :raises CommandError: for a value that is not one word (it would change the line).
+        """
+        v = VERBS[name]
+        return v.result(self._verb(v.line(values)))
+
     @verb("pull the pair out of a hole", hole_arg(), example="pull 4")
-    def pull(self, hole: int) -> str: ...
+    def pull(self, hole: int) -> str:
+        return self._send("pull", hole)
 
     @verb("put a pair into an empty hole, that colour down (hidden)",
           hole_arg(),
           Arg("<pair>", lambda t, p: parse_pair(t, p if p is not None else physics.load_pairs())),
           Arg("<down-colour>", lambda t, _: parse_colour(t)),
           example="insert 4 RB R")
-    def insert(self, hole: int, pair: str, down: str) -> str: ...
+    def insert(self, hole: int, pair: str, down: str) -> str:
+        return self._send("insert", hole, pair, down)
 
     @verb("pull the pair, turn it over and put it back", hole_arg(), example="flip 4")
-    def flip(self, hole: int) -> str: ...
+    def flip(self, hole: int) -> str:
+        return self._send("flip", hole)
 
     @verb("carry the pair from one hole to an empty one, same end down",
           hole_arg("<from>"), hole_arg("<to>"), example="move 4 7", check=_different_holes)
-    def move(self, src: int, dst: int) -> str: ...
+    def move(self, src: int, dst: int) -> str:
+        return self._send("move", src, dst)
 
     @verb("a card enters the reader's field and stays there",
           Arg("<uid-hex>", lambda t, _: parse_uid(t)), example="tap 04A1B2C3D4E5F6")
-    def tap(self, uid: str) -> str: ...
+    def tap(self, uid: str) -> str:
+        return self._send("tap", uid)
 
     @verb("a card (or every card) leaves the reader's field",
           Arg("<uid-hex>", lambda t, _: parse_uid(t), optional=True), example="remove")
-    def remove(self, uid: str | None = None) -> str: ...
+    def remove(self, uid: str | None = None) -> str:
+        return self._send("remove", uid)
 
     @verb("the push button",
           choice_arg(("press", "release", "click"), "button",
                      "button press, button release or button click"),
           example="button click")
-    def button(self, action: str) -> str: ...
+    def button(self, action: str) -> str:
+        return self._send("button", action)
 
     @verb("pull the USB cable (for that long; without seconds until `plug`)",
           Arg("<seconds>", lambda t, _: parse_float(t, "unplug time in seconds", 0.0, MAX_UNPLUG_S),
               optional=True),
           example="unplug 3")
-    def unplug(self, seconds: float | None = None) -> str: ...
+    def unplug(self, seconds: float | None = None) -> str:
+        return self._send("unplug", seconds)
 
     @verb("plug the USB cable back in")
-    def plug(self) -> str: ...
+    def plug(self) -> str:
+        return self._send("plug")
 
     @verb("press the EN (reset) button")
-    def reset(self) -> str: ...
+    def reset(self) -> str:
+        return self._send("reset")
 
     @verb("the BOOT button: download = hold BOOT, press EN (download mode for esptool); "
           "normal = press EN alone",
           choice_arg(("download", "normal", "hold", "release"), "boot",
                      "boot download, boot normal, boot hold or boot release"),
           example="boot download")
-    def boot(self, what: str) -> str: ...
+    def boot(self, what: str) -> str:
+        return self._send("boot", what)
 
     @verb("line noise: probability per byte of a flipped bit (0 = clean), both ways or one",
           Arg("<rate>", lambda t, _: parse_float(t, "noise rate", 0.0, 1.0)),
@@ -352,31 +366,37 @@ class Verbs:
                      "to-board or from-board (or nothing: both)",
                      optional=True, default="both", also=("both",)),
           example="noise 0.001")
-    def noise(self, rate: float, direction: str = "both") -> str: ...
+    def noise(self, rate: float, direction: str = "both") -> str:
+        return self._send("noise", rate, direction)
 
     @verb("weaken a magnet of the pair in a hole (1 = as made, 0 = lost)",
           hole_arg(), Arg("<position>", lambda t, _: parse_int(t, "position", 1, physics.POSITIONS)),
           Arg("<strength>", lambda t, _: parse_float(t, "magnet strength", 0.0, 2.0)),
           example="magnet 4 2 0")
-    def magnet(self, hole: int, position: int, strength: float) -> str: ...
+    def magnet(self, hole: int, position: int, strength: float) -> str:
+        return self._send("magnet", hole, position, strength)
 
     @verb("hall sensor fault (k = 1..40 as in FAULT s<k>, or hole.position)",
           Arg("<k>", lambda t, _: parse_sensor(t)),
           choice_arg(("ok", "float", "rail", "rail-low"), "sensor mode",
                      "ok, float, rail (high) or rail-low", aliases={"rail-high": "rail"}),
           example="sensor 13 float")
-    def sensor(self, k: int | str, mode: str) -> str: ...
+    def sensor(self, k: int | str, mode: str) -> str:
+        return self._send("sensor", k, mode)
 
     @verb("the RFID reader answers, or is dead",
           choice_arg(("ok", "dead"), "rfid", "rfid ok or rfid dead"), example="rfid dead")
-    def rfid(self, mode: str) -> str: ...
+    def rfid(self, mode: str) -> str:
+        return self._send("rfid", mode)
 
     @verb("the whole simulated board as JSON", result=json.loads)
-    def state(self) -> dict[str, Any]: ...
+    def state(self) -> dict[str, Any]:
+        return self._send("state")
 
     @verb("this list", Arg("<command>", lambda t, _: parse_verb_name(t), optional=True),
           result=_lines)
-    def help(self, command: str | None = None) -> str: ...
+    def help(self, command: str | None = None) -> str:
+        return self._send("help", command)
 
 
 def parse_command(line: str, pairs: Pairs | None = None) -> Command:

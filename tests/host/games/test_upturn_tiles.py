@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from upref.commands import enroll
 from upref.games.upturn.tiles import ACTION_COUNTS, Catalogue, load_catalogue, parse_catalogue
-from upref.link.connection import LinkItem
+from upref.link.notices import LinkItem
 from upref.link.protocol import CardArrived, CardLeft, Ok
 from upref.registry import find_game
 from upref.store.tags import TagRegistry

@@ -23,7 +23,8 @@ from upref.games.whatsup.cards import (
     parse_catalogue,
     parse_face,
 )
-from upref.link.connection import LinkError, LinkItem
+from upref.link.errors import LinkError
+from upref.link.notices import LinkItem
 from upref.link.protocol import CardArrived, CardLeft, Ok
 from upref.registry import find_game
 from upref.store.tags import TagRegistry
