@@ -81,7 +81,11 @@ def _parser(
     ap.add_argument("--seed", type=int, help="seed of the shuffles (default: random)")
     ap.add_argument("--settle", type=float, default=1.0, help="seconds the table must be still before a turn ends by itself")
     ap.add_argument("--db", type=Path, help="games database (default: the user's data folder)")
-    ap.add_argument("--registry", type=Path, help="tag registry (default: the user's data folder)")
+    ap.add_argument(
+        "--tags", type=Path, metavar="PATH", help="the tags `upref enroll` wrote (default: the user's data folder)"
+    )
+    # the option's old name, still understood; --help shows only --tags
+    ap.add_argument("--registry", dest="tags", type=Path, metavar="PATH", help=argparse.SUPPRESS)
     ap.add_argument("--plain", action="store_true", help="print verdicts as lines, no live scoreboard")
     add_web_option(ap)
     if game is not None:
@@ -509,7 +513,7 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
     console = Console()
     codes = CodeTable.load()
     try:
-        registry = TagRegistry(args.registry, read_only=True)
+        registry = TagRegistry(args.tags, read_only=True)
     except RegistryError as e:
         print(f"upref play: {e}", file=sys.stderr)
         return 1
