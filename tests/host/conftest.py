@@ -1,5 +1,5 @@
 """Shared by the host tests: the runtime folder of a simulated board, and `support/` (the
-physical tables that feed referees) importable from every folder below."""
+physical tables that feed referees, the fake serial port) importable from every folder below."""
 
 from __future__ import annotations
 

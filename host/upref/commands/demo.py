@@ -32,16 +32,8 @@ from rich.console import Console
 from rich.live import Live
 
 from upref.board.codes import CodeTable
-from upref.commands.play import (
-    page_error,
-    parse_for_game,
-    render,
-    scoreboard_for,
-    start_page,
-    verdict_line,
-    web_address,
-    web_argv,
-)
+from upref.commands.play import parse_for_game, render, scoreboard_for, verdict_line
+from upref.commands.web_option import add_web_option, page_error, start_page, web_argv
 from upref.demos.base import uids_for
 from upref.link.connection import Link
 from upref.paths import data_dir, pid_alive
@@ -55,7 +47,6 @@ from upref.store.tags import TagRegistry
 from upref.table import Table
 from upref.views import plain
 from upref.web.live import LivePage
-from upref.web.server import DEFAULT_ADDRESS
 
 __all__ = ["enrol_all", "log_path", "main", "run_game", "sweep_stale_folders"]
 
@@ -80,14 +71,7 @@ def _parser(
     ap.add_argument("--backend", choices=("cpython", "micropython"), default="cpython")
     ap.add_argument("--seed", type=int, help="the board's and the game's seed (default: the demo's own)")
     ap.add_argument("--plain", action="store_true", help="print lines even on a terminal")
-    ap.add_argument(
-        "--web",
-        nargs="?",
-        const=DEFAULT_ADDRESS,
-        type=web_address,
-        metavar="ADDR",
-        help=f"also serve the scoreboard as a live web page (default address {DEFAULT_ADDRESS})",
-    )
+    add_web_option(ap)
     if game is not None:
         game.add_options(ap)
     return ap

@@ -36,6 +36,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from upref.board.codes import CodeTable
+from upref.commands.web_option import add_web_option, page_error, start_page, web_argv
 from upref.link.connection import Link
 from upref.link.errors import LinkError
 from upref.plugins.base import Game
@@ -51,8 +52,7 @@ from upref.text import count
 from upref.views import plain, terminal
 from upref.views.blocks import Board
 from upref.views.scoreboard import scoreboard, waiting_board
-from upref.web.live import LivePage, looks_like_address
-from upref.web.server import DEFAULT_ADDRESS, parse_address
+from upref.web.live import LivePage
 
 __all__ = ["KeyBoard", "main", "open_table", "render", "scoreboard_for", "verdict_line"]
 
@@ -81,16 +81,13 @@ def _parser(
     ap.add_argument("--seed", type=int, help="seed of the shuffles (default: random)")
     ap.add_argument("--settle", type=float, default=1.0, help="seconds the table must be still before a turn ends by itself")
     ap.add_argument("--db", type=Path, help="games database (default: the user's data folder)")
-    ap.add_argument("--registry", type=Path, help="tag registry (default: the user's data folder)")
-    ap.add_argument("--plain", action="store_true", help="print verdicts as lines, no live scoreboard")
     ap.add_argument(
-        "--web",
-        nargs="?",
-        const=DEFAULT_ADDRESS,
-        type=web_address,
-        metavar="ADDR",
-        help=f"also serve the scoreboard as a live web page (default address {DEFAULT_ADDRESS})",
+        "--tags", type=Path, metavar="PATH", help="the tags `upref enroll` wrote (default: the user's data folder)"
     )
+    # the option's old name, still understood; --help shows only --tags
+    ap.add_argument("--registry", dest="tags", type=Path, metavar="PATH", help=argparse.SUPPRESS)
+    ap.add_argument("--plain", action="store_true", help="print verdicts as lines, no live scoreboard")
+    add_web_option(ap)
     if game is not None:
         game.add_options(ap)
     return ap
@@ -506,51 +503,6 @@ def keys() -> Iterator[Callable[[], str | None]]:
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
 
 
-def web_argv(argv: list[str]) -> list[str]:
-    """`--web` followed by a player's name (not an address) means the default address."""
-    out = list(argv)
-    for i, word in enumerate(out):
-        if word == "--web" and (i + 1 == len(out) or not looks_like_address(out[i + 1])):
-            out[i] = f"--web={DEFAULT_ADDRESS}"
-    return out
-
-
-def web_address(text: str) -> str:
-    """`--web`'s value, checked before anything starts.
-
-    :raises argparse.ArgumentTypeError: saying what is wrong and what to give.
-    """
-    try:
-        parse_address(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-    return text
-
-
-def page_error(address: str, e: ValueError | OSError) -> str:
-    """Why the page cannot be served at `address`, and what to do."""
-    if isinstance(e, ValueError):
-        return f"--web {address}: {e}"
-    return (
-        f"cannot serve the page at {address}: {e.strerror or e}. Another program (another upref?) "
-        "may be using that port, or the address is not this machine's: give another, e.g. "
-        "--web 127.0.0.1:8766."
-    )
-
-
-def start_page(
-    game: Game, table: Table, address: str, players: tuple[str, ...], session: str
-) -> LivePage:
-    """The live page, served; its URL printed.
-
-    :raises ValueError: for an address that is not one.
-    :raises OSError: when it cannot be served there.
-    """
-    page = LivePage(game, table, address, players, session)
-    page.start()
-    return page
-
-
 def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] = Link) -> int:
     args_in = web_argv(list(sys.argv[1:] if argv is None else argv))
     try:
@@ -561,7 +513,7 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
     console = Console()
     codes = CodeTable.load()
     try:
-        registry = TagRegistry(args.registry, read_only=True)
+        registry = TagRegistry(args.tags, read_only=True)
     except RegistryError as e:
         print(f"upref play: {e}", file=sys.stderr)
         return 1

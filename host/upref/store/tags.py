@@ -196,7 +196,7 @@ class TagRegistry:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise RegistryError(
                 f"cannot open the tag registry {self.path} ({why}): make its folder writable, "
-                "or give --registry a file in a folder you can write to"
+                "or give --tags a file in a folder you can write to"
             ) from None
 
     def _open_read_only(self) -> None:
@@ -219,7 +219,7 @@ class TagRegistry:
                 self._db.close()
             raise RegistryError(
                 f"cannot read the tag registry {self.path} ({exc}): it is damaged or not a tag "
-                "registry; give --registry the registry.sqlite that `upref enroll` wrote"
+                "registry; give --tags the registry.sqlite that `upref enroll` wrote"
             ) from None
 
     def _check_read_only(self) -> None:
@@ -233,7 +233,7 @@ class TagRegistry:
             )
         if not {"uid", "game", "item", "enrolled_at"} <= columns:
             raise RegistryError(
-                f"{self.path} is not an upref tag registry (no tags table); give --registry the "
+                f"{self.path} is not an upref tag registry (no tags table); give --tags the "
                 "registry.sqlite that `upref enroll` wrote"
             )
 

@@ -1,6 +1,6 @@
 """The self-test's analysis: from readings (expected end, reported code, raw levels) to a
-verdict per sensor and findings per magnet. Pure: no board here (tests/e2e/test_selftest.py
-runs the whole self-test on the simulated board)."""
+verdict per sensor and findings per magnet. Pure: no board here
+(tests/e2e/test_selftest_on_the_board.py runs the whole self-test on the simulated board)."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ from upref.link.protocol import (
 )
 
 VECTORS = json.loads(
-    (Path(__file__).resolve().parents[1] / "vectors" / "frames.json").read_text(encoding="utf-8")
+    (Path(__file__).resolve().parents[2] / "vectors" / "frames.json").read_text(encoding="utf-8")
 )
 VALID = VECTORS["valid"]
 INVALID = VECTORS["invalid"]

@@ -18,7 +18,7 @@ import pytest
 from upref.registry import referee_for
 from upref.store.replay import load_log, replay, verdict_dict
 
-LOGS = Path(__file__).resolve().parents[1] / "golden" / "logs"
+LOGS = Path(__file__).resolve().parents[2] / "golden" / "logs"
 NAMES = sorted(p.name.removesuffix(".jsonl") for p in LOGS.glob("*.jsonl") if ".verdicts" not in p.name)
 CORRECTED = {"updown_golden_session", "updown_random"}
 """The frozen logs whose verdicts issue 13 changed (several reasons at once)."""

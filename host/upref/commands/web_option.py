@@ -1,0 +1,81 @@
+"""The `--web [ADDR]` option of the commands that can serve the scoreboard as a live web page
+(`upref play`, `upref demo`), defined once: the option, its address checked before anything
+starts, a bare `--web` before a name, why a page could not be served, and serving it.
+
+    ap = argparse.ArgumentParser()
+    add_web_option(ap)
+    args = ap.parse_args(web_argv(argv))   # args.web: the address, or None without --web
+    page = start_page(game, table, args.web, players, session)
+
+Kept apart from `commands.common` so that the commands without a page (watch, doctor) do not
+load the web server to open a link.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from upref.plugins.base import Game
+from upref.table import Table
+from upref.web.live import LivePage, looks_like_address
+from upref.web.server import DEFAULT_ADDRESS, parse_address
+
+__all__ = ["add_web_option", "page_error", "start_page", "web_address", "web_argv"]
+
+
+def add_web_option(ap: argparse.ArgumentParser) -> None:
+    """Give `ap` the `--web [ADDR]` option: `args.web` is the address to serve the page on
+    (the default address for a bare `--web`), or None without it."""
+    ap.add_argument(
+        "--web",
+        nargs="?",
+        const=DEFAULT_ADDRESS,
+        type=web_address,
+        metavar="ADDR",
+        help=f"also serve the scoreboard as a live web page (default address {DEFAULT_ADDRESS})",
+    )
+
+
+def web_argv(argv: list[str]) -> list[str]:
+    """`--web` followed by a player's name (not an address) means the default address."""
+    out = list(argv)
+    for i, word in enumerate(out):
+        if word == "--web" and (i + 1 == len(out) or not looks_like_address(out[i + 1])):
+            out[i] = f"--web={DEFAULT_ADDRESS}"
+    return out
+
+
+def web_address(text: str) -> str:
+    """`--web`'s value, checked before anything starts.
+
+    :raises argparse.ArgumentTypeError: saying what is wrong and what to give.
+    """
+    try:
+        parse_address(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def page_error(address: str, e: ValueError | OSError) -> str:
+    """Why the page cannot be served at `address`, and what to do."""
+    if isinstance(e, ValueError):
+        return f"--web {address}: {e}"
+    return (
+        f"cannot serve the page at {address}: {e.strerror or e}. Another program (another upref?) "
+        "may be using that port, or the address is not this machine's: give another, e.g. "
+        "--web 127.0.0.1:8766."
+    )
+
+
+def start_page(
+    game: Game, table: Table, address: str, players: tuple[str, ...], session: str
+) -> LivePage:
+    """The live page, served; its URL printed.
+
+    :raises ValueError: for an address that is not one.
+    :raises OSError: when it cannot be served there.
+    """
+    page = LivePage(game, table, address, players, session)
+    page.start()
+    return page
