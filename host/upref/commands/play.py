@@ -66,7 +66,20 @@ def _parser(
     game: Game | None, cls: type[argparse.ArgumentParser] = argparse.ArgumentParser
 ) -> argparse.ArgumentParser:
     names = ", ".join(g.name for g in games())
-    ap = cls(prog="upref play", description=__doc__.split("\n\n")[0])
+    if game is None:
+        listed = "\n".join(f"  {g.name:<10} {g.title}" for g in games())
+        epilog = (
+            f"games:\n{listed}\n\n`upref play GAME --help` shows that game's own options "
+            "(its variants) as well."
+        )
+    else:
+        epilog = f"These are the options of {game.title}; `upref play --help` lists every game."
+    ap = cls(
+        prog="upref play",
+        description=__doc__.split("\n\n")[0],
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     ap.add_argument("game", help=f"the game: {names}")
     ap.add_argument("players", nargs="*", help="players' names in seat order (who begins first)")
     ap.add_argument("--port", help="the board's port or pyserial URL (default: find it)")
@@ -134,6 +147,8 @@ def parse_for_game(
     if ns is not None and isinstance(ns.game, str):
         game = find_game(ns.game)  # raises UnknownGame, naming the games
     else:
+        # no game named: the help (or the usage error) of every game at once, not of one
+        build(None, argparse.ArgumentParser).parse_intermixed_args(argv)
         game = games()[0]
     # the game's own parser says what is wrong (usage, exit 2)
     return game, build(game, argparse.ArgumentParser).parse_intermixed_args(argv)
