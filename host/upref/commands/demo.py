@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 import shutil
 import signal
@@ -72,9 +73,56 @@ def _parser(
     ap.add_argument("--seed", type=int, help="the board's and the game's seed (default: the demo's own)")
     ap.add_argument("--plain", action="store_true", help="print lines even on a terminal")
     add_web_option(ap)
+    ap.add_argument(
+        "--linger",
+        type=_seconds,
+        metavar="SECONDS",
+        help="with --web: keep serving the final picture this long after the game "
+        "(default: until Ctrl-C on a terminal, 0 otherwise)",
+    )
     if game is not None:
         game.add_options(ap)
     return ap
+
+
+def _seconds(text: str) -> float:
+    """A `--linger` value: seconds, 0 or more.
+
+    :raises argparse.ArgumentTypeError: for anything else.
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (0 <= value < math.inf):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (0 or more)")
+    return value
+
+
+def linger(
+    seconds: float | None,
+    url: str,
+    interactive: bool,
+    say: Callable[[str], None],
+    sleep: Callable[[float], None] = time.sleep,
+) -> None:
+    """Keep the process (and so the page's server) up after the game, so that a TV keeps the
+    final picture: `seconds`, or with None until Ctrl-C when `interactive`, else not at all."""
+    if seconds is None:
+        seconds = math.inf if interactive else 0.0
+    if seconds <= 0:
+        return
+    if seconds == math.inf:
+        say(f"The page {url} keeps showing the final picture: Ctrl-C to stop.")
+    else:
+        say(f"The page {url} keeps showing the final picture for {seconds:g} s (Ctrl-C stops it).")
+    try:
+        while seconds > 0:
+            step = min(seconds, 0.5)
+            sleep(step)
+            seconds -= step
+    except KeyboardInterrupt:
+        pass
 
 
 TEMP_PREFIX = "upref-demo-"
@@ -238,6 +286,12 @@ def run_game(
         table.pump(1.0)
     table.close()
     if page is not None:
+        linger(
+            getattr(args, "linger", None),
+            page.server.url,
+            console.is_terminal and sys.stdin.isatty(),
+            lambda text: console.print(text, soft_wrap=True),
+        )
         page.stop()
     view = referee.view(None)
     if not live_view and view is not None:
