@@ -239,6 +239,7 @@ class Referee(ABC, Generic[EngineT]):
         self._phase = IDLE
         self._pending: StartGame | None = None
         self._stopped: Outcome | None = None
+        self._reopen_due = False  # the next game was asked for: the log reopens at its first act
         self._online = True
         self._faults: dict[str, str] = {}
         self._now = float("-inf")
@@ -327,8 +328,9 @@ class Referee(ABC, Generic[EngineT]):
         return self._stopped
 
     def view(self, seat: int | None = None) -> GameView | None:
-        """The engine's view for `seat` (None: the public one), or None before any game."""
-        if self._engine is None:
+        """The engine's view for `seat` (None: the public one), or None before any game and
+        while the next game of a match is being set up (the screen starts clean for it)."""
+        if self._engine is None or (self._phase == SETUP and self._pending is None):
             return None
         v = self._engine.view(seat)
         if self._stopped is not None:
@@ -377,6 +379,9 @@ class Referee(ABC, Generic[EngineT]):
         inp = self._complete(inp)
         if self.log is not None:
             self.log.append(self.codec.to_dict(inp))
+            if self._reopen_due and _is_an_act(inp):
+                self._reopen_due = False
+                self.log.reopen()  # the session goes on: a resume picks it up
         out: list[Verdict] = []
         if inp.t > self._now:
             self._now = inp.t
@@ -599,8 +604,10 @@ class Referee(ABC, Generic[EngineT]):
             return  # the next game is already asked for
         self._phase = SETUP
         self._pending = None
-        if self.log is not None:
-            self.log.reopen()  # the session goes on: a resume picks it up
+        # The log stays finished until someone acts in the next game (`handle`): `n` then `q`
+        # leaves no game that only looks unfinished. The screen starts clean for it.
+        self._reopen_due = True
+        self._recent.clear()
         self.prepare_next(out)
 
     def _on_undo_input(self, _inp: Undo, out: list[Verdict]) -> None:
@@ -810,6 +817,14 @@ class Referee(ABC, Generic[EngineT]):
     def corrections(self) -> tuple[str, ...]:
         """Physical corrections still outstanding, in words."""
         return ()
+
+
+def _is_an_act(inp: Input) -> bool:
+    """Whether an input is something a person did (a tap, a pair moved, a key), not the board's
+    or the clock's own (a tick, a picture, the board coming back)."""
+    return isinstance(inp, Observe | Key | Undo | EndGame | StartGame) or (
+        isinstance(inp, GameInput) and not isinstance(inp, Tick | NextGame)
+    )
 
 
 def _fault_place(obs: FaultObservation) -> str:

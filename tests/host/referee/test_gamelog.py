@@ -250,7 +250,9 @@ def test_finish_reopen_and_open_latest(tmp_path: Path) -> None:
     latest = GameLog.open_latest(db, unfinished=False)
     assert latest is not None and latest.game_id == log.game_id
     tb.feed(NextGame(tb.at()))
-    assert log.header.status == "playing"
+    assert log.header.status == "finished"  # `n` alone: nothing of the next game yet
+    tb.feed(Key("x", tb.at()))
+    assert log.header.status == "playing"  # someone acted: the session goes on
     assert [g.id for g in list_games(db)] == [log.game_id]
     with pytest.raises(GameLogError):
         GameLog.open(db, 999)
