@@ -19,8 +19,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from upref.board.model import CardObservation
+from upref.games.flipabird.actions import Claim, Pass, Play, Take, Tip
 from upref.games.flipabird.cards import Catalogue, load_catalogue
-from upref.games.flipabird.engine import Claim, FlipGame, Pass, Play, Take, Tip, Variant, deal
+from upref.games.flipabird.engine import FlipGame
+from upref.games.flipabird.position import deal
+from upref.games.flipabird.variant import Variant
 from upref.plugins.base import DemoStep
 from upref.referee.inputs import Key, Observe
 

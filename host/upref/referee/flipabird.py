@@ -41,20 +41,10 @@ from typing import Any, ClassVar
 
 from upref.board.codes import CodeTable
 from upref.games.base import IllegalMoveError, Outcome
+from upref.games.flipabird.actions import Action, Claim, Pass, Play, Take, Tip, WrongWay
 from upref.games.flipabird.cards import Catalogue, load_catalogue, parse_catalogue
-from upref.games.flipabird.engine import (
-    NAME,
-    TITLE,
-    Action,
-    Claim,
-    FlipGame,
-    Pass,
-    Play,
-    Take,
-    Tip,
-    Variant,
-    WrongWay,
-)
+from upref.games.flipabird.engine import NAME, TITLE, FlipGame
+from upref.games.flipabird.variant import Variant
 from upref.referee.base import OVER, PLAY, SETUP, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict

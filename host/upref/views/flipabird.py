@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from upref.games.flipabird.engine import CardView, ClaimView, FlipView, RowView
+from upref.games.flipabird.view import CardView, ClaimView, FlipView, RowView
 from upref.text import and_join, count
 from upref.views.blocks import (
     DIM,

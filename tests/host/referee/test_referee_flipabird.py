@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from flipabird_table import CAT, UID, Chaos, FlipTable, new_table
-from upref.games.flipabird.engine import Variant
+from upref.games.flipabird.variant import Variant
 from upref.referee.feedback import FEEDBACK
 from upref.referee.inputs import EndGame, NextGame, StartGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict

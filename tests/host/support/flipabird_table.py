@@ -17,7 +17,9 @@ from pathlib import Path
 from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation
 from upref.games.flipabird.cards import load_catalogue
-from upref.games.flipabird.engine import FlipGame, Variant, deal
+from upref.games.flipabird.engine import FlipGame
+from upref.games.flipabird.position import deal
+from upref.games.flipabird.variant import Variant
 from upref.referee.base import Reply
 from upref.referee.flipabird import FlipReferee
 from upref.referee.inputs import Input, Key, Observe, StartGame, Undo

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from flipabird_table import Chaos, FlipTable, new_table
 from scoreboard_cases import console_text
-from upref.games.flipabird.engine import CardView, Variant
+from upref.games.flipabird.variant import Variant
+from upref.games.flipabird.view import CardView
 from upref.referee.status import INFO, TableStatus, Verdict
 from upref.registry import referee_for
 from upref.store.gamelog import GameLog

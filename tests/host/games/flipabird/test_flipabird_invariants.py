@@ -15,20 +15,11 @@ from typing import Any
 
 import pytest
 from upref.games.base import TERMINAL, IllegalMoveError
+from upref.games.flipabird.actions import Action, Claim, Pass, Play, Take, Tip, WrongWay
 from upref.games.flipabird.cards import load_catalogue
-from upref.games.flipabird.engine import (
-    HAND,
-    Action,
-    Claim,
-    FlipGame,
-    Pass,
-    Play,
-    Take,
-    Tip,
-    Variant,
-    WrongWay,
-    deal,
-)
+from upref.games.flipabird.engine import FlipGame
+from upref.games.flipabird.position import deal
+from upref.games.flipabird.variant import HAND, Variant
 
 CAT = load_catalogue()
 
@@ -212,7 +203,7 @@ def test_a_leak_fails_the_public_view_check() -> None:
     leaky: Any = game.view(None)
     from dataclasses import replace
 
-    from upref.games.flipabird.engine import CardView
+    from upref.games.flipabird.view import CardView
 
     shown = replace(leaky.row[0], card=CardView.of(CAT.card("R2c")))
     doctored = replace(leaky, row=(shown, leaky.row[1]))

@@ -8,20 +8,12 @@ from collections.abc import Sequence
 
 import pytest
 from upref.games.base import IllegalMoveError
+from upref.games.flipabird.actions import Claim, Pass, Play, Take, Tip, WrongWay
 from upref.games.flipabird.cards import load_catalogue
-from upref.games.flipabird.engine import (
-    Claim,
-    FlipGame,
-    Pass,
-    Play,
-    RowCard,
-    Take,
-    Tip,
-    Variant,
-    WrongWay,
-    deal,
-    score,
-)
+from upref.games.flipabird.engine import FlipGame
+from upref.games.flipabird.evaluation import score
+from upref.games.flipabird.position import RowCard, deal
+from upref.games.flipabird.variant import Variant
 
 CAT = load_catalogue()
 ABC = ("Ann", "Bob", "Cy")
