@@ -123,9 +123,9 @@ class FlipDemo:
             yield from tap(card, f"Scan: card {k} of {len(pile)} onto the draw pile" if k in (1, len(pile)) else "")
         mistake = False
         for _ in range(600):
-            eng = ref.engine
-            if not isinstance(eng, FlipGame) or ref.phase != "play":
+            if not ref.has_engine or ref.phase != "play":
                 break
+            eng = ref.engine
             names = eng.players
             if eng.phase == "tips":
                 tips = eng.tips() or ()
@@ -176,9 +176,9 @@ class FlipDemo:
                 yield f"{name} puts it back on the pile", 0.3
             card = hand.pop(0)
             yield from tap(card, f"{name} draws and plays a card")
-        eng = ref.engine
-        if not isinstance(eng, FlipGame) or eng.outcome() is None:
+        if not ref.has_engine or ref.engine.outcome() is None:
             return
+        eng = ref.engine
         for seat, name in enumerate(eng.players):
             for c in eng.won(seat):
                 yield from tap(c.id, "")

@@ -41,9 +41,9 @@ class Secrets:
         out = set(tb.truth.stack) | set(tb.truth.box)
         for h in tb.truth.hands:
             out |= set(h)
-        eng = tb.ref.engine
-        if eng is None or tb.ref.phase == "setup":
+        if not tb.ref.has_engine or tb.ref.phase == "setup":
             return out | set(tb.pile)
+        eng = tb.ref.engine
         out |= set(eng.pile or ())
         for s in range(eng.num_players()):
             out |= set(eng.hand(s))
@@ -60,9 +60,9 @@ class Secrets:
     @staticmethod
     def tips(tb: FlipTable) -> list[str]:
         """Names of the players whose tip is in but not public yet."""
-        eng = tb.ref.engine
-        if eng is None or eng.phase != "tips":
+        if not tb.ref.has_engine or tb.ref.engine.phase != "tips":
             return []
+        eng = tb.ref.engine
         claim = eng.claim_state
         assert claim is not None
         return [
