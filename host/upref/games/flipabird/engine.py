@@ -23,12 +23,13 @@ the row up for `evaluation.evaluate` (F-1 ... F-5, F-10); `Take(card)` at the sh
 F-7); `WrongWay()` (F-16); `Pass()`, the end without evaluation (F-11). The other modules of
 the package: `variant`, `position` (the state's parts and its builders), `view`, `cards`.
 
-Refusals (`IllegalMoveError.rule`): F-11, F-14, F-16 for their rulings; "hand" a card that
-cannot be in the player's hand; "row" a card already in the row; "won" a card someone won;
-"out" a card out of the game; "face" a face the draw pile does not give; "tips" an action while
-the tips are collected, or a tip that is fixed or already in; "take" a take of a card that is not
-to be shared, or an action while the row is shared out; "card" an id that is no game card;
-"seat" a seat that does not play; "over" any action after the end.
+Refusals (`IllegalMoveError.rule`): F-6, F-11, F-14, F-16 for their rulings (F-6: a take of a
+card that is not left to take, or anything but the take of the player whose take it is while
+the claimed row is shared out); "hand" a card that cannot be in the player's hand; "row" a card
+already in the row; "won" a card someone won; "out" a card out of the game; "face" a face the
+draw pile does not give; "tips" an action while the tips are collected, or a tip that is fixed
+or already in; "card" an id that is no game card; "seat" a seat that does not play; "over" any
+action after the end.
 
 Hidden information: face-down cards in the row, every hand, the pile's order, other players'
 tips until all are in, and the cards that leave the game unseen. `view(None)` holds none of them.
@@ -413,7 +414,7 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
             taker = self.taker()
             assert taker is not None
             raise IllegalMoveError(
-                "take",
+                "F-6",
                 f"The claimed row is being shared out: it is {self._name(taker)}'s take.",
                 f"{self._name(taker)}: take a card of the claimed row and tap it.",
                 action,
@@ -560,21 +561,21 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
         if s.phase != TAKE or s.claim is None:
             self._not_now(a)
             raise IllegalMoveError(
-                "take", "No claimed row is being shared out now.", "Put the card back.", a
+                "F-6", "No claimed row is being shared out now.", "Put the card back.", a
             )
         taker = self.taker()
         assert taker is not None
         if a.card in dict((c, None) for _, c in s.claim.taken):
             who = next(seat for seat, c in s.claim.taken if c == a.card)
             raise IllegalMoveError(
-                "take",
+                "F-6",
                 f"{a.card} was taken already, by {self._name(who)}.",
                 f"{a.card} stays with {self._name(who)}.",
                 a,
             )
         if a.card not in s.claim.left:
             raise IllegalMoveError(
-                "take",
+                "F-6",
                 "That card is not one of the claimed row's cards: only they are shared out.",
                 "Put it back where it came from.",
                 a,
