@@ -271,6 +271,8 @@ def _check_placed(placed: Sequence[str], cat: Catalogue) -> None:
 
 
 def _check_players(names: tuple[str, ...], cat: Catalogue) -> None:
+    """:raises ValueError: for a name that is empty or not text, names given twice, or a number
+    of players the catalogue has no limit for."""
     if any(not isinstance(p, str) or not p.strip() for p in names):
         raise ValueError(f"player names must be non-empty text: {names!r}")
     if len(set(names)) != len(names):
