@@ -16,7 +16,9 @@ from rich.console import Console
 from upref.board.codes import CodeTable
 from upref.commands import demo
 from upref.commands.play import open_table, verdict_line
-from upref.games.flipabird.engine import FlipGame, Variant, deal
+from upref.games.flipabird.engine import FlipGame
+from upref.games.flipabird.position import deal
+from upref.games.flipabird.variant import Variant
 from upref.link.connection import Link
 from upref.referee.inputs import StartGame
 from upref.registry import find_game, referee_for, titles

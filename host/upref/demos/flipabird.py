@@ -19,8 +19,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from upref.board.model import CardObservation
+from upref.games.flipabird.actions import Claim, Pass, Play, Take, Tip
 from upref.games.flipabird.cards import Catalogue, load_catalogue
-from upref.games.flipabird.engine import Claim, FlipGame, Pass, Play, Take, Tip, Variant, deal
+from upref.games.flipabird.engine import FlipGame
+from upref.games.flipabird.position import deal
+from upref.games.flipabird.variant import Variant
 from upref.plugins.base import DemoStep
 from upref.referee.inputs import Key, Observe
 
@@ -120,9 +123,9 @@ class FlipDemo:
             yield from tap(card, f"Scan: card {k} of {len(pile)} onto the draw pile" if k in (1, len(pile)) else "")
         mistake = False
         for _ in range(600):
-            eng = ref.engine
-            if not isinstance(eng, FlipGame) or ref.phase != "play":
+            if not ref.has_engine or ref.phase != "play":
                 break
+            eng = ref.engine
             names = eng.players
             if eng.phase == "tips":
                 tips = eng.tips() or ()
@@ -173,9 +176,9 @@ class FlipDemo:
                 yield f"{name} puts it back on the pile", 0.3
             card = hand.pop(0)
             yield from tap(card, f"{name} draws and plays a card")
-        eng = ref.engine
-        if not isinstance(eng, FlipGame) or eng.outcome() is None:
+        if not ref.has_engine or ref.engine.outcome() is None:
             return
+        eng = ref.engine
         for seat, name in enumerate(eng.players):
             for c in eng.won(seat):
                 yield from tap(c.id, "")

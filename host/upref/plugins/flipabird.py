@@ -8,8 +8,10 @@ import time
 
 from upref.demos.flipabird import FlipDemo
 from upref.games.flipabird.cards import load_catalogue
-from upref.games.flipabird.engine import NAME, TITLE, FlipGame, Variant, deal
+from upref.games.flipabird.engine import NAME, TITLE, FlipGame
 from upref.games.flipabird.evaluation import evaluate
+from upref.games.flipabird.position import deal
+from upref.games.flipabird.variant import Variant
 from upref.plugins.base import Game
 from upref.referee.flipabird import FlipReferee
 from upref.views.flipabird import PANEL

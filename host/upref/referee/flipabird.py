@@ -41,20 +41,10 @@ from typing import Any, ClassVar
 
 from upref.board.codes import CodeTable
 from upref.games.base import IllegalMoveError, Outcome
+from upref.games.flipabird.actions import Action, Claim, Pass, Play, Take, Tip, WrongWay
 from upref.games.flipabird.cards import Catalogue, load_catalogue, parse_catalogue
-from upref.games.flipabird.engine import (
-    NAME,
-    TITLE,
-    Action,
-    Claim,
-    FlipGame,
-    Pass,
-    Play,
-    Take,
-    Tip,
-    Variant,
-    WrongWay,
-)
+from upref.games.flipabird.engine import NAME, TITLE, FlipGame, Termination
+from upref.games.flipabird.variant import Variant
 from upref.referee.base import OVER, PLAY, SETUP, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
@@ -79,7 +69,7 @@ class _Before:
     over: bool
 
 
-class FlipReferee(Referee):
+class FlipReferee(Referee[FlipGame]):
     """Referees Flip a Bird from card taps, the button and keys (see the module's text).
 
     :param catalogue: the cards (default: the packaged catalogue).
@@ -121,13 +111,6 @@ class FlipReferee(Referee):
     # --- read-only ------------------------------------------------------------------------------
 
     @property
-    def engine(self) -> FlipGame | None:
-        """The rules engine of the current (or last) game; holds secrets: not for views."""
-        eng = self._engine
-        assert eng is None or isinstance(eng, FlipGame)
-        return eng
-
-    @property
     def scan_target(self) -> int:
         """How many cards the set-up scan takes (the draw pile's size)."""
         return self._variant.pile_size(len(self._players), DECK) if self._players else 0
@@ -164,8 +147,7 @@ class FlipReferee(Referee):
             catalogue=self.catalogue,
         )
 
-    def next_engine(self, engine: Any) -> FlipGame:
-        assert isinstance(engine, FlipGame)
+    def next_engine(self, engine: FlipGame) -> FlipGame:
         return engine.next_game(self._pile())
 
     def _pile(self) -> tuple[str, ...] | None:
@@ -180,7 +162,6 @@ class FlipReferee(Referee):
 
     def prepare_next(self, out: list[Verdict]) -> None:
         eng = self.engine
-        assert eng is not None
         self._players, self._variant = eng.players, eng.variant
         self._ask_scan(out)
 
@@ -215,7 +196,6 @@ class FlipReferee(Referee):
 
     def engine_verdict(self) -> str:
         eng = self.engine
-        assert eng is not None
         text = eng.verdict
         if eng.scanned:
             return (
@@ -236,14 +216,12 @@ class FlipReferee(Referee):
 
     def stop_outcome(self) -> Outcome:
         eng = self.engine
-        assert eng is not None
         scores = tuple(eng.score(s).points for s in range(eng.num_players()))
         best = max(scores)
-        return Outcome("stopped", tuple(i for i, x in enumerate(scores) if x == best), scores)
+        return Outcome(Termination.STOPPED, tuple(i for i, x in enumerate(scores) if x == best), scores)
 
     def result_text(self, outcome: Outcome) -> str:
         eng = self.engine
-        assert eng is not None
         names = [eng.players[w] for w in outcome.winners]
         best = outcome.scores[outcome.winners[0]] if outcome.winners else 0
         if len(names) == 1:
@@ -255,9 +233,9 @@ class FlipReferee(Referee):
     def game_keys(self) -> tuple[KeyOffer, ...]:
         if self.scanning:
             return (KeyOffer("s", "skip the pile scan", lambda t, _a: Key("skip-scan", t)),)
-        eng = self.engine
-        if eng is None:
+        if not self.has_engine:
             return ()
+        eng = self.engine
         if self._phase == OVER and self._confirm is not None and self._stopped is None:
             name = eng.players[self._confirm]
             return (
@@ -315,8 +293,7 @@ class FlipReferee(Referee):
             return True
         if name not in ("claim", "pass", "wrong-way", "open", "covered", "tip"):
             return False
-        eng = self.engine
-        if self._phase != PLAY or eng is None:
+        if self._phase != PLAY or not self.has_engine:
             out.append(Verdict(INFO, "No game is on: that key waits for one."))
             return True
         if name == "claim":
@@ -343,7 +320,6 @@ class FlipReferee(Referee):
 
     def _face_key(self, up: bool, out: list[Verdict]) -> None:
         eng = self.engine
-        assert eng is not None
         if eng.scanned:
             out.append(
                 Verdict(INFO, "No key needed: the referee knows the pile's backs from the scan.")
@@ -366,7 +342,6 @@ class FlipReferee(Referee):
 
     def _key_tip(self, arg: str | None, out: list[Verdict]) -> None:
         eng = self.engine
-        assert eng is not None
         words = (arg or "").replace(",", " ").split()
         seat = int(words[0]) - 1 if words and words[0].isdigit() else None
         colour = words[1].lower() if len(words) > 1 else ""
@@ -389,9 +364,9 @@ class FlipReferee(Referee):
             if self._scanning:
                 self._scan_tap(item, out)
             return
-        eng = self.engine
-        if eng is None:
+        if not self.has_engine:
             return
+        eng = self.engine
         if self._phase == OVER:
             self._confirm_tap(item, out)
             return
@@ -473,7 +448,6 @@ class FlipReferee(Referee):
 
     def _act(self, action: Action, out: list[Verdict]) -> None:
         eng = self.engine
-        assert eng is not None
         before_phase = eng.phase
         try:
             text = eng.play(action)
@@ -525,7 +499,6 @@ class FlipReferee(Referee):
         """Every tip is in: say them, then the evaluation step by step, the result and the
         takers."""
         eng = self.engine
-        assert eng is not None
         claim = eng.claim_state
         assert claim is not None and claim.evaluation is not None
         ev = claim.evaluation
@@ -565,9 +538,9 @@ class FlipReferee(Referee):
         if self._phase == OVER and self._confirm is not None and self._stopped is None:
             self._confirm_next(out)
             return
-        eng = self.engine
-        if self._phase != PLAY or eng is None:
+        if self._phase != PLAY or not self.has_engine:
             return
+        eng = self.engine
         if eng.phase == "turn":
             self._act(Claim(), out)
         elif eng.phase == "tips":
@@ -581,7 +554,6 @@ class FlipReferee(Referee):
 
     def _confirm_tap(self, item: str, out: list[Verdict]) -> None:
         eng = self.engine
-        assert eng is not None
         seat = self._confirm
         if seat is None or self._stopped is not None:
             return
@@ -623,11 +595,11 @@ class FlipReferee(Referee):
         )
 
     def _confirm_next(self, out: list[Verdict]) -> None:
-        eng = self.engine
         seat = self._confirm
-        if eng is None or seat is None or self._phase != OVER:
+        if not self.has_engine or seat is None or self._phase != OVER:
             out.append(Verdict(INFO, "No scores to confirm now."))
             return
+        eng = self.engine
         name = eng.players[seat]
         mine = [c.id for c in eng.won(seat)]
         missing = [c for c in mine if c not in self._confirmed]
@@ -665,7 +637,6 @@ class FlipReferee(Referee):
 
     def turn_start(self) -> int | None:
         eng = self.engine
-        assert eng is not None
         if eng.outcome() is None and eng.phase == "turn":
             return eng.turn
         return None
@@ -675,7 +646,6 @@ class FlipReferee(Referee):
 
     def before_undo(self) -> _Before:
         eng = self.engine
-        assert eng is not None
         claim = eng.claim_state
         return _Before(
             phase=eng.phase,
@@ -690,7 +660,7 @@ class FlipReferee(Referee):
 
     def after_undo(self, before: Any) -> list[str]:
         eng = self.engine
-        assert eng is not None and isinstance(before, _Before)
+        assert isinstance(before, _Before)
         self._fix = None
         self._next_up = None
         self._confirm = None
@@ -739,9 +709,9 @@ class FlipReferee(Referee):
                 f"Pile scan: {len(self._scan)} of {self.scan_target} cards tapped. Tap the next "
                 "card and lay it face down on the pile (s skips the scan)."
             )
-        eng = self.engine
-        if eng is None:
+        if not self.has_engine:
             return None
+        eng = self.engine
         if self._phase == OVER:
             if self._confirm is not None and self._stopped is None:
                 return (

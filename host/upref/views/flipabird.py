@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from upref.games.flipabird.engine import CardView, ClaimView, FlipView, RowView
+from upref.games.base import Outcome
+from upref.games.flipabird.view import CardView, ClaimView, FlipView, RowView
 from upref.text import and_join, count
 from upref.views.blocks import (
     DIM,
@@ -30,6 +31,7 @@ from upref.views.blocks import (
     colour,
     line,
 )
+from upref.views.scoreboard import earlier_games, result_box
 
 __all__ = ["PANEL", "FlipPanel"]
 
@@ -141,18 +143,9 @@ class FlipPanel:
         if out is None:
             return None
         names = view.names
-        winners = [names[w] for w in out.winners]
-        best = out.scores[out.winners[0]] if out.winners else 0
         why = _TERMINATIONS.get(out.termination, out.termination)
         scores = ", ".join(f"{n} {s}" for n, s in zip(names, out.scores, strict=True))
-        return Box(
-            (
-                line(self._headline(winners, best), meaning=STRONG, align="center"),
-                line(f"Game over: {why}.", align="center"),
-                line(f"Points: {scores}", align="center"),
-            ),
-            meaning=WINNER,
-        )
+        return result_box(self._describe(names, out), f"Game over: {why}.", f"Points: {scores}")
 
     def footer(self, view: FlipView) -> Sequence[Block]:
         blocks: list[Block] = []
@@ -163,12 +156,11 @@ class FlipPanel:
             blocks.append(
                 line(f"Out of the game: {count(view.out, 'card')}{extra}{box}.", meaning=DIM)
             )
-        if view.history:
-            games = "; ".join(
-                f"game {i}: {self._headline([view.names[w] for w in o.winners], o.scores[o.winners[0]] if o.winners else 0)}"
-                for i, o in enumerate(view.history, start=1)
-            )
-            blocks.append(line("Earlier games: " + games, meaning=DIM))
+        earlier = earlier_games(
+            "Earlier games: ", view.history, lambda o: self._describe(view.names, o)
+        )
+        if earlier is not None:
+            blocks.append(earlier)
         cannot = "which way up a card lies (w: F-16) and who takes a card (each tap counts for the taker named)"
         if not view.scanned:
             cannot = "the pile's backs (o for an open cage), whether a card can be in its player's hand, " + cannot
@@ -346,6 +338,12 @@ class FlipPanel:
             title="Evaluation, card by card (F-1 … F-5)",
         )
         return [box, table]
+
+    @classmethod
+    def _describe(cls, names: Sequence[str], out: Outcome) -> str:
+        """A game's result as its headline says it: the winners and their points."""
+        best = out.scores[out.winners[0]] if out.winners else 0
+        return cls._headline([names[w] for w in out.winners], best)
 
     @staticmethod
     def _headline(winners: list[str], best: int) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from flipabird_table import CAT, UID, Chaos, FlipTable, new_table
-from upref.games.flipabird.engine import Variant
+from upref.games.flipabird.variant import Variant
 from upref.referee.feedback import FEEDBACK
 from upref.referee.inputs import EndGame, NextGame, StartGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
@@ -232,7 +232,7 @@ def test_a_claim_by_the_button_tips_by_tag_and_key_evaluation_and_sharing() -> N
     assert claim is not None
     first = "Bob" if ev.red_right else "Ann"
     assert vs[4].text.endswith(f"{first}: take a card and tap it.")
-    assert kinds(tb.tap("B3d" if "B3d" not in claim.left else "B3c")) == [(ILLEGAL, "take")]
+    assert kinds(tb.tap("B3d" if "B3d" not in claim.left else "B3c")) == [(ILLEGAL, "F-6")]
     taker = tb.eng.taker()
     card = claim.left[-1]
     vs = tb.tap(card)

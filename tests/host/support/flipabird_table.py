@@ -17,7 +17,9 @@ from pathlib import Path
 from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation
 from upref.games.flipabird.cards import load_catalogue
-from upref.games.flipabird.engine import FlipGame, Variant, deal
+from upref.games.flipabird.engine import FlipGame
+from upref.games.flipabird.position import deal
+from upref.games.flipabird.variant import Variant
 from upref.referee.base import Reply
 from upref.referee.flipabird import FlipReferee
 from upref.referee.inputs import Input, Key, Observe, StartGame, Undo
@@ -81,9 +83,7 @@ class FlipTable:
 
     @property
     def eng(self) -> FlipGame:
-        eng = self.ref.engine
-        assert eng is not None
-        return eng
+        return self.ref.engine
 
     def at(self) -> float:
         self.t = round(self.t + self.step, 6)
@@ -98,8 +98,10 @@ class FlipTable:
         return list(reply.verdicts)
 
     def _turn(self) -> tuple[int, int] | None:
+        if not self.ref.has_engine or self.ref.phase != "play":
+            return None
         eng = self.ref.engine
-        if eng is None or self.ref.phase != "play" or eng.phase != "turn":
+        if eng.phase != "turn":
             return None
         return (eng.game_number, eng.turn)
 

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from flipabird_table import Chaos, FlipTable, new_table
 from scoreboard_cases import console_text
-from upref.games.flipabird.engine import CardView, Variant
+from upref.games.flipabird.variant import Variant
+from upref.games.flipabird.view import CardView
 from upref.referee.status import INFO, TableStatus, Verdict
 from upref.registry import referee_for
 from upref.store.gamelog import GameLog
@@ -40,9 +41,9 @@ class Secrets:
         out = set(tb.truth.stack) | set(tb.truth.box)
         for h in tb.truth.hands:
             out |= set(h)
-        eng = tb.ref.engine
-        if eng is None or tb.ref.phase == "setup":
+        if not tb.ref.has_engine or tb.ref.phase == "setup":
             return out | set(tb.pile)
+        eng = tb.ref.engine
         out |= set(eng.pile or ())
         for s in range(eng.num_players()):
             out |= set(eng.hand(s))
@@ -59,9 +60,9 @@ class Secrets:
     @staticmethod
     def tips(tb: FlipTable) -> list[str]:
         """Names of the players whose tip is in but not public yet."""
-        eng = tb.ref.engine
-        if eng is None or eng.phase != "tips":
+        if not tb.ref.has_engine or tb.ref.engine.phase != "tips":
             return []
+        eng = tb.ref.engine
         claim = eng.claim_state
         assert claim is not None
         return [

@@ -204,122 +204,139 @@ def parse_catalogue(data: Any, *, source: str = "") -> Catalogue:
     where = source or "(data)"
     if not isinstance(data, dict):
         raise ValueError(f"Flip a Bird catalogue {where}: expected a JSON object")
-    problems: list[str] = []
-    ids: set[str] = set()
-    cards: list[Card] = []
+    read = _Reader()
+    cards = read.birds(data.get("birds")) + read.specials(data.get("specials"))
+    read.problems += _count_problems(cards, data.get("special_counts"))
+    tips = read.tips(data.get("tips", []))
+    limits = read.limits(data.get("limits"))
+    if read.problems:
+        raise ValueError(
+            f"Flip a Bird catalogue {where} is invalid:\n  - " + "\n  - ".join(read.problems)
+        )
+    return Catalogue(tuple(cards), tuple(tips), limits, source)
 
-    def new_id(raw: Any, what: str, index: int) -> str | None:
+
+class _Reader:
+    """Reads the parts of a catalogue's data, noting every problem instead of stopping at the
+    first (and every id met, so that a card given twice is named)."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+        self.ids: set[str] = set()
+
+    def _list(self, raw: Any, key: str, what: str) -> list[Any]:
+        if not isinstance(raw, list):
+            self.problems.append(f"'{key}' must be a list of {what}s")
+            return []
+        return raw
+
+    def _new_id(self, raw: Any, what: str, index: int) -> str | None:
         cid = raw.get("id") if isinstance(raw, dict) else None
         if not isinstance(cid, str) or not cid.strip():
-            problems.append(f"{what} #{index + 1} has no id")
+            self.problems.append(f"{what} #{index + 1} has no id")
             return None
-        if cid in ids:
-            problems.append(f"{cid} appears twice")
+        if cid in self.ids:
+            self.problems.append(f"{cid} appears twice")
             return None
-        ids.add(cid)
+        self.ids.add(cid)
         return cid
 
-    def back_of(raw: Mapping[str, Any], cid: str) -> str | None:
+    def _back(self, raw: Mapping[str, Any], cid: str) -> str | None:
         back = raw.get("back")
         if back not in BACKS:
-            problems.append(f"{cid} has no back (open or covered), got {back!r}")
+            self.problems.append(f"{cid} has no back (open or covered), got {back!r}")
             return None
         return str(back)
 
-    birds = data.get("birds")
-    if not isinstance(birds, list):
-        problems.append("'birds' must be a list of bird cards")
-        birds = []
-    for i, raw in enumerate(birds):
-        cid = new_id(raw, "bird card", i)
-        if cid is None:
-            continue
-        colour, n = raw.get("colour"), raw.get("birds")
-        back = back_of(raw, cid)
-        if colour not in COLOURS:
-            problems.append(f"{cid} has colour {colour!r}; colours are {', '.join(COLOURS)}")
-            continue
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            problems.append(f"{cid} shows {n!r} birds; a bird card shows 1 or more")
-            continue
-        if back is not None:
-            cards.append(Card(cid, BIRD, colour, n, back))
+    def birds(self, data: Any) -> list[Card]:
+        """The bird cards: an id, a colour, one or more birds and a back each."""
+        cards: list[Card] = []
+        for i, raw in enumerate(self._list(data, "birds", "bird card")):
+            cid = self._new_id(raw, "bird card", i)
+            if cid is None:
+                continue
+            colour, n = raw.get("colour"), raw.get("birds")
+            back = self._back(raw, cid)
+            if colour not in COLOURS:
+                self.problems.append(f"{cid} has colour {colour!r}; colours are {', '.join(COLOURS)}")
+                continue
+            if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+                self.problems.append(f"{cid} shows {n!r} birds; a bird card shows 1 or more")
+                continue
+            if back is not None:
+                cards.append(Card(cid, BIRD, colour, n, back))
+        return cards
 
-    specials = data.get("specials")
-    if not isinstance(specials, list):
-        problems.append("'specials' must be a list of special cards")
-        specials = []
-    for i, raw in enumerate(specials):
-        cid = new_id(raw, "special card", i)
-        if cid is None:
-            continue
-        kind, colour = raw.get("kind"), raw.get("colour")
-        back = back_of(raw, cid)
-        if kind not in SPECIAL_KINDS:
-            problems.append(f"{cid} is of kind {kind!r}; kinds are {', '.join(SPECIAL_KINDS)}")
-            continue
-        coloured = kind in (COLOUR_NOT, COLOUR_DOUBLE)
-        if coloured and colour not in COLOURS:
-            problems.append(f"{cid} ({kind}) needs a colour of {', '.join(COLOURS)}, got {colour!r}")
-            continue
-        if not coloured and colour is not None:
-            problems.append(f"{cid} ({kind}) has a colour {colour!r} but its kind has none")
-            continue
-        if back is not None:
-            cards.append(Card(cid, kind, colour if coloured else None, 0, back))
+    def specials(self, data: Any) -> list[Card]:
+        """The special cards: an id, a kind, a colour for the colour kinds only, and a back."""
+        cards: list[Card] = []
+        for i, raw in enumerate(self._list(data, "specials", "special card")):
+            cid = self._new_id(raw, "special card", i)
+            if cid is None:
+                continue
+            kind, colour = raw.get("kind"), raw.get("colour")
+            back = self._back(raw, cid)
+            if kind not in SPECIAL_KINDS:
+                self.problems.append(f"{cid} is of kind {kind!r}; kinds are {', '.join(SPECIAL_KINDS)}")
+                continue
+            coloured = kind in (COLOUR_NOT, COLOUR_DOUBLE)
+            if coloured and colour not in COLOURS:
+                self.problems.append(f"{cid} ({kind}) needs a colour of {', '.join(COLOURS)}, got {colour!r}")
+                continue
+            if not coloured and colour is not None:
+                self.problems.append(f"{cid} ({kind}) has a colour {colour!r} but its kind has none")
+                continue
+            if back is not None:
+                cards.append(Card(cid, kind, colour if coloured else None, 0, back))
+        return cards
 
-    problems += _count_problems(cards, data.get("special_counts"))
+    def tips(self, data: Any) -> list[TipCard]:
+        """The tip cards: red or green, bound to a seat; one of each colour per seat."""
+        tips: list[TipCard] = []
+        raw_tips = self._list(data, "tips", "tip card")
+        for i, raw in enumerate(raw_tips):
+            tid = self._new_id(raw, "tip card", i)
+            if tid is None:
+                continue
+            colour, seat = raw.get("colour"), raw.get("seat")
+            if colour not in TIP_COLOURS:
+                self.problems.append(f"{tid} is {colour!r}; tip cards are red or green")
+            elif isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= MAX_PLAYERS:
+                self.problems.append(f"{tid} belongs to seat {seat!r}; seats are 1 to {MAX_PLAYERS}")
+            else:
+                tips.append(TipCard(tid, str(colour), seat))
+        if raw_tips:
+            for colour in TIP_COLOURS:
+                seats = sorted(t.seat for t in tips if t.colour == colour)
+                if seats != list(range(1, MAX_PLAYERS + 1)):
+                    self.problems.append(
+                        f"the {colour} tip cards must be one per seat 1 to {MAX_PLAYERS}, got seats "
+                        f"{seats}"
+                    )
+        return tips
 
-    tips: list[TipCard] = []
-    raw_tips = data.get("tips", [])
-    if not isinstance(raw_tips, list):
-        problems.append("'tips' must be a list of tip cards")
-        raw_tips = []
-    for i, raw in enumerate(raw_tips):
-        tid = new_id(raw, "tip card", i)
-        if tid is None:
-            continue
-        colour, seat = raw.get("colour"), raw.get("seat")
-        if colour not in TIP_COLOURS:
-            problems.append(f"{tid} is {colour!r}; tip cards are red or green")
-        elif isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= MAX_PLAYERS:
-            problems.append(f"{tid} belongs to seat {seat!r}; seats are 1 to {MAX_PLAYERS}")
-        else:
-            tips.append(TipCard(tid, str(colour), seat))
-    if raw_tips:
-        for colour in TIP_COLOURS:
-            seats = sorted(t.seat for t in tips if t.colour == colour)
-            if seats != list(range(1, MAX_PLAYERS + 1)):
-                problems.append(
-                    f"the {colour} tip cards must be one per seat 1 to {MAX_PLAYERS}, got seats "
-                    f"{seats}"
-                )
-
-    limits: dict[int, int] = {}
-    raw_limits = data.get("limits")
-    if not isinstance(raw_limits, dict):
-        problems.append("'limits' must map a number of players to the most birds a row may hold")
-    else:
-        for k, v in raw_limits.items():
+    def limits(self, data: Any) -> dict[int, int]:
+        """The most birds a row may hold, for each number of players the game is for."""
+        limits: dict[int, int] = {}
+        if not isinstance(data, dict):
+            self.problems.append("'limits' must map a number of players to the most birds a row may hold")
+            return limits
+        for k, v in data.items():
             try:
                 players = int(k)
             except ValueError:
-                problems.append(f"limit for {k!r} players: not a number of players")
+                self.problems.append(f"limit for {k!r} players: not a number of players")
                 continue
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                problems.append(f"limit for {players} players is {v!r}; a limit is a positive number")
+                self.problems.append(f"limit for {players} players is {v!r}; a limit is a positive number")
                 continue
             limits[players] = v
         if sorted(limits) != list(range(MIN_PLAYERS, MAX_PLAYERS + 1)):
-            problems.append(
+            self.problems.append(
                 f"'limits' must give the limit for {MIN_PLAYERS} to {MAX_PLAYERS} players, got "
                 f"{sorted(limits)}"
             )
-    if problems:
-        raise ValueError(
-            f"Flip a Bird catalogue {where} is invalid:\n  - " + "\n  - ".join(problems)
-        )
-    return Catalogue(tuple(cards), tuple(tips), limits, source)
+        return limits
 
 
 def _count_problems(cards: Iterable[Card], declared: Any) -> list[str]:

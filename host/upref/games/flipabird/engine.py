@@ -16,25 +16,20 @@ somewhere else. Every card is always in exactly one place: the pile, a hand (kno
 slot), the row, someone's won cards, or out of the game (known, or unknown: cards left in the box
 by a short pile, unknown hand cards at the end).
 
-Actions (frozen dataclasses, `legal_actions()` sorted):
+Actions (`actions`, taken through `ACTIONS`): `Play(card, up)` draws (not in the final phase) and
+plays, the all-face-up rule (F-9) and the start of the final phase following from it; `Claim()`
+against the right-hand neighbour (F-13, F-14); `Tip(seat, red)`, after which the last tip turns
+the row up for `evaluation.evaluate` (F-1 ... F-5, F-10); `Take(card)` at the sharing (F-6,
+F-7); `WrongWay()` (F-16); `Pass()`, the end without evaluation (F-11). The other modules of
+the package: `variant`, `position` (the state's parts and its builders), `view`, `cards`.
 
-- `Play(card, up)`: the player to move draws the top card (not in the final phase) and plays
-  `card` face up (`up`) or face down; the all-face-up rule (F-9) and the start of the final
-  phase follow from it;
-- `Claim()`: "Bei dir piept's wohl!" against the right-hand neighbour (F-13, F-14);
-- `Tip(seat, red)`: another player's tip, entered after all were revealed at once; when the
-  last is in, the row is turned face up and evaluated (`evaluation.evaluate`, F-1 ... F-5, F-10);
-- `Take(card)`: the player whose take it is takes a card of the claimed row (F-6, F-7);
-- `WrongWay()`: the last card went the wrong way up; it is turned over, the play stands (F-16);
-- `Pass()`: the player to move has no card in the final phase and does not claim: the game
-  ends without evaluation (F-11).
-
-Refusals (`IllegalMoveError.rule`): F-11, F-14, F-16 for their rulings; "hand" a card that
-cannot be in the player's hand; "row" a card already in the row; "won" a card someone won;
-"out" a card out of the game; "face" a face the draw pile does not give; "tips" an action while
-the tips are collected, or a tip that is fixed or already in; "take" a take of a card that is not
-to be shared, or an action while the row is shared out; "card" an id that is no game card;
-"seat" a seat that does not play; "over" any action after the end.
+Refusals (`IllegalMoveError.rule`): F-6, F-11, F-14, F-16 for their rulings (F-6: a take of a
+card that is not left to take, or anything but the take of the player whose take it is while
+the claimed row is shared out); "hand" a card that cannot be in the player's hand; "row" a card
+already in the row; "won" a card someone won; "out" a card out of the game; "face" a face the
+draw pile does not give; "tips" an action while the tips are collected, or a tip that is fixed
+or already in; "card" an id that is no game card; "seat" a seat that does not play; "over" any
+action after the end.
 
 Hidden information: face-down cards in the row, every hand, the pile's order, other players'
 tips until all are in, and the cards that leave the game unseen. `view(None)` holds none of them.
@@ -42,20 +37,30 @@ tips until all are in, and the cards that leave the game unseen. `view(None)` ho
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
-from upref.games.base import TERMINAL, GameView, IllegalMoveError, MatchGame, Outcome
-from upref.games.flipabird.cards import (
-    COLOURS,
-    Card,
-    Catalogue,
-    colour_name,
-    load_catalogue,
+from upref.games import base
+from upref.games.base import TERMINAL, ActionRule, IllegalMoveError, MatchGame, Outcome, StateField
+from upref.games.flipabird.actions import Action, Claim, Pass, Play, Take, Tip, WrongWay
+from upref.games.flipabird.cards import Card, Catalogue
+from upref.games.flipabird.evaluation import Evaluation, Score, evaluate, score
+from upref.games.flipabird.position import (
+    OVER,
+    TAKE,
+    TIPS,
+    TURN,
+    ClaimState,
+    Core,
+    RowCard,
+    Setup,
+    deal,
+    described_position,
+    new_position,
 )
-from upref.games.flipabird.evaluation import Evaluation, evaluate
+from upref.games.flipabird.variant import HAND, Variant
+from upref.games.flipabird.view import CardView, ClaimView, FlipView, PlayerView, RowView, flip_view
 from upref.text import and_join, count
 
 __all__ = [
@@ -76,6 +81,7 @@ __all__ = [
     "RowView",
     "Score",
     "Take",
+    "Termination",
     "Tip",
     "Variant",
     "WrongWay",
@@ -85,339 +91,17 @@ __all__ = [
 
 NAME = "flipabird"
 TITLE = "Flip a Bird"
-HAND = 2
-"""Cards in each hand between turns in the normal phase (F-15)."""
 
-TURN, TIPS, TAKE, OVER = "turn", "tips", "take", "over"
 RED, GREEN = "red", "green"
 
 
-# --- variant -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Variant:
-    """`pile`: a short game with a draw pile of that many cards; the rest of the shuffled deck
-    goes back into the box unseen (None: the whole deck, 60 minus two per player)."""
-
-    pile: int | None = None
-
-    def __post_init__(self) -> None:
-        p = self.pile
-        if p is not None and (isinstance(p, bool) or not isinstance(p, int) or p < 1):
-            raise ValueError(f"a short game's draw pile must be a positive number of cards: {p!r}")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"pile": self.pile}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> Variant:
-        """:raises ValueError: for a pile that is not a positive whole number."""
-        data = data or {}
-        return cls(pile=data.get("pile"))
-
-    def describe(self) -> str:
-        if self.pile is not None:
-            return f"short game, a draw pile of {self.pile} cards"
-        return "the whole deck"
-
-    def pile_size(self, players: int, deck: int) -> int:
-        """The draw pile's size with this many players and cards.
-
-        :raises ValueError: when the pile asked for is bigger than what is left after the deal.
-        """
-        left = deck - HAND * players
-        if self.pile is None:
-            return left
-        if self.pile > left:
-            raise ValueError(
-                f"a draw pile of {self.pile} cards is more than the {left} left after dealing "
-                f"{HAND} cards to each of {players} players"
-            )
-        return self.pile
-
-
-# --- actions --------------------------------------------------------------------------------
-
-
-class _Ordered:
-    """Actions of different kinds sort by kind first, then by their fields."""
-
-    RANK: ClassVar[int] = 0
-
-    def _key(self) -> tuple[Any, ...]:
-        return (self.RANK, *self.__dict__.values())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, _Ordered):
-            return NotImplemented
-        return self._key() < other._key()
-
-
-@dataclass(frozen=True)
-class Play(_Ordered):
-    """The player to move draws (outside the final phase) and plays `card`, face up if `up`."""
-
-    RANK: ClassVar[int] = 1
-    card: str
-    up: bool
-
-
-@dataclass(frozen=True)
-class Claim(_Ordered):
-    """The player to move claims the row holds too many birds ("Bei dir piept's wohl!")."""
-
-    RANK: ClassVar[int] = 2
-
-
-@dataclass(frozen=True)
-class Pass(_Ordered):
-    """Final phase, no hand card, no claim: the game ends without evaluation (F-11)."""
-
-    RANK: ClassVar[int] = 3
-
-
-@dataclass(frozen=True)
-class WrongWay(_Ordered):
-    """The last card played went the wrong way up: it is turned over, the play stands (F-16)."""
-
-    RANK: ClassVar[int] = 4
-
-
-@dataclass(frozen=True)
-class Tip(_Ordered):
-    """`seat`'s tip at a claim: red (too many birds) or green."""
-
-    RANK: ClassVar[int] = 5
-    seat: int
-    red: bool
-
-
-@dataclass(frozen=True)
-class Take(_Ordered):
-    """The player whose take it is takes `card` from the claimed row (F-6)."""
-
-    RANK: ClassVar[int] = 6
-    card: str
-
-
-Action = Play | Claim | Pass | WrongWay | Tip | Take
-
-
-# --- scoring ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Score:
-    """Won cards scored: sets of four colours (10 each), single bird cards (1), special cards
-    (2). The grouping is the best one: as many sets as the rarest colour allows."""
-
-    sets: int
-    singles: int
-    specials: int
-
-    @property
-    def points(self) -> int:
-        return 10 * self.sets + self.singles + 2 * self.specials
-
-    def describe(self) -> str:
-        parts = []
-        if self.sets:
-            parts.append(f"{count(self.sets, 'set')} ×10")
-        if self.singles:
-            parts.append(f"{self.singles} single ×1")
-        if self.specials:
-            parts.append(f"{self.specials} special ×2")
-        return (" + ".join(parts) or "no cards") + f" = {self.points}"
-
-
-def score(cards: Iterable[Card]) -> Score:
-    """The score of won cards: m = the fewest bird cards of any colour gives m sets of four
-    colours; the other bird cards score 1, special cards 2."""
-    cards = list(cards)
-    per = {c: 0 for c in COLOURS}
-    specials = 0
-    for c in cards:
-        if c.is_bird and c.colour in per:
-            per[c.colour] += 1
-        elif c.is_special:
-            specials += 1
-    sets = min(per.values())
-    birds = sum(per.values())
-    return Score(sets, birds - 4 * sets, specials)
-
-
-# --- the view --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CardView:
-    """A card everyone may see: its id, its face in words, kind, colour name, birds, back."""
-
-    id: str
-    face: str
-    kind: str
-    colour: str | None
-    birds: int
-    back: str
-
-    @classmethod
-    def of(cls, card: Card) -> CardView:
-        return cls(
-            card.id, card.face, card.kind, colour_name(card.colour) or None, card.birds, card.back
-        )
-
-
-@dataclass(frozen=True)
-class RowView:
-    """A card in the row: its place (1 = next to the draw pile), the card when it lies face up
-    (None face down), who played it, and whether it went the wrong way (F-16)."""
-
-    position: int
-    card: CardView | None
-    up: bool
-    by: int
-    flagged: bool
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    seat: int
-    name: str
-    hand: int  # cards in hand (the count is public)
-    won: tuple[CardView, ...]
-    score: Score
-    tip: str | None  # "red" / "green" once public (the claim's two at once, the others at reveal)
-    tipped: bool  # a tip is in (its colour may still be secret)
-
-
-@dataclass(frozen=True)
-class ClaimView:
-    """A claim: who claims, who is accused, how many tips are in, and once they all are the
-    evaluation, the side that was right, the takers in their order and the sharing so far."""
-
-    claimant: int
-    accused: int
-    tips_in: int
-    tips_of: int
-    row: tuple[RowView, ...]  # the claimed row (face up once the tips are all in)
-    evaluation: Evaluation | None
-    takers: tuple[int, ...]
-    taker: int | None  # whose take it is
-    left: tuple[CardView, ...]  # cards still to be taken
-    taken: tuple[tuple[int, CardView], ...]  # (seat, card) in the order taken
-
-
-@dataclass(frozen=True, kw_only=True)
-class FlipView(GameView):
-    """Flip a Bird's view. Public: face-up cards, hand sizes, won cards, the pile's size and the
-    back on top of it, tips once public; never a face-down card, a hand, the pile's order or a
-    secret tip. A seat's own view adds its hand (the cards the referee knows) and its tip."""
-
-    variant: str
-    limit: int
-    turn: int
-    scanned: bool  # the pile's order is known (set-up scan)
-    pile: int
-    pile_top: str | None  # the back on top of the pile ("open"/"covered"; None unknown or empty)
-    final: bool
-    face: bool | None  # the face the next play must take when it is public (else None)
-    row: tuple[RowView, ...]
-    players: tuple[PlayerView, ...]
-    claim: ClaimView | None
-    out: int  # cards that left the game (removed rows, the end), not counting the box
-    boxed: int  # cards a short game left in the box unseen at the start
-    removed_rows: tuple[tuple[CardView, ...], ...]  # rows removed by the all-face-up rule (F-9)
-    can_pass: bool  # the player to move has no card in the final phase (F-11)
-    last_play: int | None  # the row position of the card just played (F-16 may flag it)
-    history: tuple[Outcome, ...]
-    hand: tuple[CardView, ...] | None = None  # own view: the cards the referee knows in hand
-    hand_unknown: int | None = None  # own view: cards dealt that the referee does not know
-    own_tip: str | None = None
-
-
-# --- state ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RowCard:
-    """A card in the row: which, face up or down, who played it, flagged by F-16."""
-
-    card: str
-    up: bool
-    by: int
-    flagged: bool = False
-
-
-@dataclass(frozen=True)
-class ClaimState:
-    """A claim being settled, as the engine keeps it (secret: tips before all are in, the
-    claimed row's face-down cards before the reveal): claimant, accused, each seat's tip, the
-    row as it lay (face up once evaluated), the evaluation, the takers in their order, whose
-    take it is (an index into `takers`), the cards left and those taken (seat, card)."""
-
-    claimant: int
-    accused: int
-    tips: tuple[str | None, ...]
-    row: tuple[RowCard, ...]  # the claimed row as it lay
-    evaluation: Evaluation | None = None
-    takers: tuple[int, ...] = ()
-    taker: int = 0  # index into takers
-    left: tuple[str, ...] = ()
-    taken: tuple[tuple[int, str], ...] = ()
-
-
-@dataclass(frozen=True)
-class _Core:
-    """Everything that changes during a game; never mutated (replaced)."""
-
-    pile: tuple[str, ...] | None  # top first, when the scan made it known
-    pile_left: int
-    hands: tuple[tuple[str, ...], ...]  # the cards known in each hand
-    unknown: tuple[int, ...]  # each hand's cards the engine does not know individually
-    unseen: frozenset[str]  # cards whose place the engine does not know
-    row: tuple[RowCard, ...]
-    won: tuple[tuple[str, ...], ...]
-    out: tuple[str, ...]  # known cards out of the game
-    out_unknown: int  # cards out of the game the engine does not know
-    removed_rows: tuple[tuple[str, ...], ...]
-    to_move: int
-    turn: int
-    phase: str
-    final: bool
-    claim: ClaimState | None
-    last_play: int | None  # row index of the card just played, until the next action
-    outcome: Outcome | None
-    verdict: str
-
-
-@dataclass(frozen=True)
-class _Setup:
-    players: tuple[str, ...]
-    catalogue: Catalogue
-    variant: Variant
-    limit: int
-    game_number: int
-    history: tuple[Outcome, ...]
-    scanned: bool
-    boxed: int = 0  # cards left in the box unseen at the start (a short pile)
-
-
-def deal(
-    players: int, rng: random.Random | int = 0, variant: Variant | None = None,
-    catalogue: Catalogue | None = None,
-) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...], tuple[str, ...]]:
-    """A shuffled deal, as the table makes it: (the draw pile, top first; each hand's two cards
-    in seat order; the cards left in the box by a short pile). For simulations and tests; a real
-    game learns its pile from the set-up scan."""
-    cat = catalogue or load_catalogue()
-    r = rng if isinstance(rng, random.Random) else random.Random(rng)
-    cards = list(cat.ids())
-    r.shuffle(cards)
-    hands = tuple(tuple(cards[HAND * s : HAND * s + HAND]) for s in range(players))
-    rest = cards[HAND * players :]
-    size = (variant or Variant()).pile_size(players, len(cards))
-    return tuple(rest[:size]), hands, tuple(rest[size:])
+class Termination(base.Termination):
+    """Why a game of Flip a Bird ended: the final phase's claim was settled, a player with no
+    card did not claim (F-11), or the table stopped it early."""
+
+    CLAIM = "claim"
+    NO_CLAIM = "no-claim"
+    STOPPED = "stopped"
 
 
 class FlipGame(MatchGame[Action, Variant, Catalogue]):
@@ -425,7 +109,17 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
     described position). Seats are 0..n-1 clockwise; seat 0 begins ("whoever is best at
     chirping"). "Right" is counter-clockwise: seat - 1."""
 
-    def __init__(self, setup: _Setup, core: _Core) -> None:
+    TITLE: ClassVar[str] = TITLE
+    ACTIONS: ClassVar[Mapping[type, ActionRule]] = {
+        Play: ActionRule(check="_check_play", do="_do_play"),
+        Claim: ActionRule(check="_check_claim", do="_do_claim"),
+        Tip: ActionRule(check="_check_tip", do="_do_tip"),
+        Take: ActionRule(check="_check_take", do="_do_take"),
+        WrongWay: ActionRule(check="_check_wrong_way", do="_do_wrong_way"),
+        Pass: ActionRule(check="_check_pass", do="_do_pass"),
+    }
+
+    def __init__(self, setup: Setup, core: Core) -> None:
         super().__init__()
         self._setup = setup
         self._s = core
@@ -450,51 +144,16 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
         :raises ValueError: for 2 or 7 players, repeated names, or a pile that is not the
             right number of different cards of the catalogue.
         """
-        cat = catalogue or load_catalogue()
-        names = tuple(players)
-        _check_players(names, cat)
-        variant = variant or Variant()
-        size = variant.pile_size(len(names), len(cat.cards))
-        n = len(names)
-        if pile is not None:
-            pile = tuple(pile)
-            unknown_ids = [c for c in pile if c not in cat]
-            if unknown_ids:
-                raise ValueError(f"not Flip a Bird cards: {', '.join(map(str, unknown_ids))}")
-            if len(set(pile)) != len(pile):
-                raise ValueError("the pile holds a card twice")
-            if len(pile) != size:
-                raise ValueError(f"the pile must hold {size} cards, not {len(pile)}")
-        unseen = frozenset(cat.ids()) - frozenset(pile or ())
-        boxed = len(cat.cards) - size - HAND * n
-        setup = _Setup(
-            names, cat, variant, cat.limit(n), game_number, history, pile is not None, boxed
+        return cls(
+            *new_position(
+                players,
+                pile=pile,
+                variant=variant,
+                catalogue=catalogue,
+                game_number=game_number,
+                history=history,
+            )
         )
-        text = (
-            f"Game {game_number} ({variant.describe()}): {and_join(list(names))}. A row may hold "
-            f"{cat.limit(n)} birds with {n} players. {names[0]} begins."
-        )
-        core = _Core(
-            pile=pile,
-            pile_left=size,
-            hands=((),) * n,
-            unknown=(HAND,) * n,
-            unseen=unseen,
-            row=(),
-            won=((),) * n,
-            out=(),
-            out_unknown=boxed,
-            removed_rows=(),
-            to_move=0,
-            turn=1,
-            phase=TURN,
-            final=False,
-            claim=None,
-            last_play=None,
-            outcome=None,
-            verdict=text,
-        )
-        return cls(setup, core)
 
     @classmethod
     def position(
@@ -525,58 +184,23 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
         :raises ValueError: for a card placed twice, an unknown id, or more unknown slots than
             unplaced cards.
         """
-        cat = catalogue or load_catalogue()
-        names = tuple(players)
-        _check_players(names, cat)
-        n = len(names)
-        hands_t = tuple(tuple(h) for h in (hands or [()] * n))
-        unknown_t = tuple(
-            unknown if unknown is not None else [max(0, HAND - len(h)) for h in hands_t]
+        return cls(
+            *described_position(
+                players,
+                pile=pile,
+                pile_left=pile_left,
+                hands=hands,
+                unknown=unknown,
+                row=row,
+                won=won,
+                out=out,
+                to_move=to_move,
+                final=final,
+                turn=turn,
+                variant=variant,
+                catalogue=catalogue,
+            )
         )
-        won_t = tuple(tuple(w) for w in (won or [()] * n))
-        rows = tuple(r if isinstance(r, RowCard) else RowCard(r[0], bool(r[1]), int(r[2])) for r in row)
-        if len(hands_t) != n or len(unknown_t) != n or len(won_t) != n:
-            raise ValueError(f"hands, unknown and won need one entry per player ({n})")
-        placed = [
-            *(pile or ()), *(c for h in hands_t for c in h), *(r.card for r in rows),
-            *(c for w in won_t for c in w), *out,
-        ]
-        bad = [c for c in placed if c not in cat]
-        if bad:
-            raise ValueError(f"not Flip a Bird cards: {', '.join(bad)}")
-        twice = sorted({c for c in placed if placed.count(c) > 1})
-        if twice:
-            raise ValueError(f"placed twice: {', '.join(twice)}")
-        unseen = frozenset(cat.ids()) - frozenset(placed)
-        left = len(pile) if pile is not None else int(pile_left or 0)
-        slots = sum(unknown_t) + (0 if pile is not None else left)
-        if slots > len(unseen):
-            raise ValueError(f"{slots} unknown cards but only {len(unseen)} unplaced cards")
-        variant = variant or Variant()
-        setup = _Setup(
-            names, cat, variant, cat.limit(n), 1, (), pile is not None, len(unseen) - slots
-        )
-        core = _Core(
-            pile=tuple(pile) if pile is not None else None,
-            pile_left=left,
-            hands=hands_t,
-            unknown=unknown_t,
-            unseen=unseen,
-            row=rows,
-            won=won_t,
-            out=tuple(out),
-            out_unknown=len(unseen) - slots,
-            removed_rows=(),
-            to_move=to_move,
-            turn=turn,
-            phase=TURN,
-            final=(left == 0) if final is None else final,
-            claim=None,
-            last_play=None,
-            outcome=None,
-            verdict="A described position.",
-        )
-        return cls(setup, core)
 
     def next_game(self, pile: Sequence[str] | None = None) -> FlipGame:
         """The next game with the same players, variant and catalogue (`pile` from its own
@@ -601,68 +225,33 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
         """Whether the pile's order is known (the set-up scan was made)."""
         return self._setup.scanned
 
-    @property
-    def phase(self) -> str:
-        """'turn', 'tips', 'take' or 'over'."""
-        return self._s.phase
-
-    @property
-    def turn(self) -> int:
-        return self._s.turn
-
-    @property
-    def final(self) -> bool:
-        """The last card of the draw pile has been drawn."""
-        return self._s.final
-
-    @property
-    def pile(self) -> tuple[str, ...] | None:
-        """The draw pile, top first, when known. Secret."""
-        return self._s.pile
-
-    @property
-    def pile_left(self) -> int:
-        return self._s.pile_left
-
-    @property
-    def row(self) -> tuple[RowCard, ...]:
-        """The row from the draw pile outwards. Holds face-down cards: not for public views."""
-        return self._s.row
-
-    @property
-    def verdict(self) -> str:
-        return self._s.verdict
-
-    @property
-    def last_play(self) -> int | None:
-        return self._s.last_play
+    phase = StateField[str]("'turn', 'tips', 'take' or 'over'.")
+    turn = StateField[int]("The turn's number, from 1.")
+    final = StateField[bool]("The last card of the draw pile has been drawn.")
+    pile = StateField[tuple[str, ...] | None]("The draw pile, top first, when known. Secret.")
+    pile_left = StateField[int]("How many cards the draw pile holds.")
+    row = StateField[tuple[RowCard, ...]](
+        "The row from the draw pile outwards. Holds face-down cards: not for public views."
+    )
+    verdict = StateField[str]("The engine's text about the last thing that happened.")
+    last_play = StateField[int | None](
+        "The row index of the card just played, until the next action (F-16 may flag it)."
+    )
+    claim_state = StateField[ClaimState | None]("The claim being settled, if any.", source="claim")
+    unseen = StateField[frozenset[str]](
+        "Cards whose place is not known (unknown hand slots, the box, an unknown pile)."
+    )
+    out = StateField[tuple[str, ...]]("The known cards out of the game.")
+    out_unknown = StateField[int]("How many cards are out of the game unseen.")
+    removed_rows = StateField[tuple[tuple[str, ...], ...]](
+        "The rows the all-face-up rule took out of the game (F-9)."
+    )
 
     @property
     def evaluation(self) -> Evaluation | None:
         """The evaluation of the claim being settled (once every tip is in)."""
         c = self._s.claim
         return c.evaluation if c is not None else None
-
-    @property
-    def claim_state(self) -> ClaimState | None:
-        return self._s.claim
-
-    @property
-    def unseen(self) -> frozenset[str]:
-        """Cards whose place is not known (unknown hand slots, the box, an unknown pile)."""
-        return self._s.unseen
-
-    @property
-    def out(self) -> tuple[str, ...]:
-        return self._s.out
-
-    @property
-    def out_unknown(self) -> int:
-        return self._s.out_unknown
-
-    @property
-    def removed_rows(self) -> tuple[tuple[str, ...], ...]:
-        return self._s.removed_rows
 
     def hand(self, seat: int) -> tuple[str, ...]:
         """The cards known in `seat`'s hand. Secret."""
@@ -790,34 +379,11 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
             out += sorted(s.unseen)  # the draw brings an unseen card into an unknown slot
         return out
 
-    def check(self, action: Action) -> None:
-        s = self._s
-        if s.outcome is not None:
-            raise IllegalMoveError(
-                "over",
-                f"The game is over: {self._result_text(s.outcome)}. Start the next game to play on.",
-                action=action,
-            )
-        if isinstance(action, Play):
-            self._check_play(action)
-        elif isinstance(action, Claim):
-            self._check_claim(action)
-        elif isinstance(action, Tip):
-            self._check_tip(action)
-        elif isinstance(action, Take):
-            self._check_take(action)
-        elif isinstance(action, WrongWay):
-            self._check_wrong_way(action)
-        elif isinstance(action, Pass):
-            self._check_pass(action)
-        else:
-            raise IllegalMoveError("apply", f"not a Flip a Bird action: {action!r}", action=action)
-
     def _snapshot(self) -> object:
         return self._s
 
     def _restore(self, snapshot: object) -> None:
-        if not isinstance(snapshot, _Core):
+        if not isinstance(snapshot, Core):
             raise TypeError(f"not a Flip a Bird snapshot: {snapshot!r}")
         self._s = snapshot
 
@@ -848,7 +414,7 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
             taker = self.taker()
             assert taker is not None
             raise IllegalMoveError(
-                "take",
+                "F-6",
                 f"The claimed row is being shared out: it is {self._name(taker)}'s take.",
                 f"{self._name(taker)}: take a card of the claimed row and tap it.",
                 action,
@@ -995,21 +561,21 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
         if s.phase != TAKE or s.claim is None:
             self._not_now(a)
             raise IllegalMoveError(
-                "take", "No claimed row is being shared out now.", "Put the card back.", a
+                "F-6", "No claimed row is being shared out now.", "Put the card back.", a
             )
         taker = self.taker()
         assert taker is not None
         if a.card in dict((c, None) for _, c in s.claim.taken):
             who = next(seat for seat, c in s.claim.taken if c == a.card)
             raise IllegalMoveError(
-                "take",
+                "F-6",
                 f"{a.card} was taken already, by {self._name(who)}.",
                 f"{a.card} stays with {self._name(who)}.",
                 a,
             )
         if a.card not in s.claim.left:
             raise IllegalMoveError(
-                "take",
+                "F-6",
                 "That card is not one of the claimed row's cards: only they are shared out.",
                 "Put it back where it came from.",
                 a,
@@ -1053,19 +619,6 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
             )
 
     # --- applying ----------------------------------------------------------------------------
-
-    def _do(self, action: Action) -> str:
-        if isinstance(action, Play):
-            return self._do_play(action)
-        if isinstance(action, Claim):
-            return self._do_claim()
-        if isinstance(action, Tip):
-            return self._do_tip(action)
-        if isinstance(action, Take):
-            return self._do_take(action)
-        if isinstance(action, WrongWay):
-            return self._do_wrong_way()
-        return self._do_pass()
 
     def _set(self, **changes: Any) -> str:
         self._s = replace(self._s, **changes)
@@ -1147,7 +700,7 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
             return None
         return f"{'open' if up else 'covered'} cage on the pile"
 
-    def _do_claim(self) -> str:
+    def _do_claim(self, a: Claim) -> str:
         s = self._s
         n = self.num_players()
         p = s.to_move
@@ -1242,7 +795,7 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
             + ")."
         )
         if s.final:
-            out = self._make_outcome("claim", won)
+            out = self._make_outcome(Termination.CLAIM, won)
             text += f" That was the final phase's claim: the game ends. {self._result_text(out)}."
             return self._end(out, text, won=tuple(won), row=(), claim=replace(c, left=(), taken=taken))
         text += f" {self._name(c.claimant)} starts a new row: draw and play."
@@ -1251,7 +804,7 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
             turn=s.turn + 1, verdict=text,
         )
 
-    def _do_wrong_way(self) -> str:
+    def _do_wrong_way(self, a: WrongWay) -> str:
         s = self._s
         i = s.last_play
         assert i is not None
@@ -1264,11 +817,11 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
         )
         return self._set(row=row, verdict=text)
 
-    def _do_pass(self) -> str:
+    def _do_pass(self, a: Pass) -> str:
         s = self._s
         name = self._name(s.to_move)
         won = s.won
-        out = self._make_outcome("no-claim", won)
+        out = self._make_outcome(Termination.NO_CLAIM, won)
         text = (
             f"{name} has no card left and does not claim: the game ends without evaluating the "
             f"row (F-11). {self._result_text(out)}."
@@ -1293,10 +846,13 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
             **changes,
         )
 
-    def _make_outcome(self, termination: str, won: Sequence[tuple[str, ...]]) -> Outcome:
+    def _make_outcome(self, termination: Termination, won: Sequence[tuple[str, ...]]) -> Outcome:
         scores = tuple(score(self.catalogue.card(c) for c in w).points for w in won)
         best = max(scores)
         return Outcome(termination, tuple(i for i, x in enumerate(scores) if x == best), scores)
+
+    def _over_text(self, outcome: Outcome) -> str:
+        return f"The game is over: {self._result_text(outcome)}. Start the next game to play on."
 
     def _result_text(self, out: Outcome) -> str:
         names = [self._name(w) for w in out.winners]
@@ -1309,95 +865,17 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
 
     def view(self, seat: int | None) -> FlipView:
         """What `seat` may see, or with None what the whole table may see."""
-        s = self._s
-        cat = self.catalogue
-        names = self._setup.players
         if seat is not None:
             seat = self._seat(seat)
-        c = s.claim
-        revealed = c is not None and c.evaluation is not None
-        players = []
-        for i in range(len(names)):
-            tip: str | None = None
-            tipped = False
-            if c is not None:
-                tipped = c.tips[i] is not None
-                fixed = i in (c.claimant, c.accused)
-                tip = c.tips[i] if (revealed or fixed) else None
-            players.append(
-                PlayerView(
-                    seat=i,
-                    name=names[i],
-                    hand=self.hand_size(i) if s.phase != OVER else 0,
-                    won=tuple(CardView.of(cat.card(x)) for x in s.won[i]),
-                    score=score(cat.card(x) for x in s.won[i]),
-                    tip=tip,
-                    tipped=tipped,
-                )
-            )
-        claim_view = None
-        if c is not None:
-            need = sum(1 for i in range(len(names)) if i not in (c.claimant, c.accused))
-            have = sum(
-                1 for i, t in enumerate(c.tips) if t is not None and i not in (c.claimant, c.accused)
-            )
-            claim_view = ClaimView(
-                claimant=c.claimant,
-                accused=c.accused,
-                tips_in=have,
-                tips_of=need,
-                row=self._row_view(c.row),
-                evaluation=c.evaluation,
-                takers=c.takers,
-                taker=self.taker(),
-                left=tuple(CardView.of(cat.card(x)) for x in c.left),
-                taken=tuple((t, CardView.of(cat.card(x))) for t, x in c.taken),
-            )
-        hand = hand_unknown = own_tip = None
-        if seat is not None:
-            hand = tuple(CardView.of(cat.card(x)) for x in s.hands[seat])
-            hand_unknown = s.unknown[seat]
-            own_tip = c.tips[seat] if c is not None else None
-        phase = s.phase if s.outcome is None else OVER
-        top = None
-        if s.pile is not None and s.pile:
-            top = cat.card(s.pile[0]).back
-        return FlipView(
-            game=NAME,
-            game_number=self._setup.game_number,
-            names=names,
-            phase=phase,
-            to_move=None if phase == OVER else self.current_player(),
-            outcome=s.outcome,
-            verdict=s.verdict,
-            seat=seat,
-            variant=self.variant.describe(),
-            limit=self.limit,
-            turn=s.turn,
-            scanned=self.scanned,
-            pile=s.pile_left,
-            pile_top=top,
-            final=s.final,
+        return flip_view(
+            NAME,
+            self._setup,
+            self._s,
+            seat,
+            current=self.current_player(),
+            taker=self.taker(),
             face=self.public_face(),
-            row=self._row_view(s.row),
-            players=tuple(players),
-            claim=claim_view,
-            out=len(s.out) + s.out_unknown - self._setup.boxed,
-            boxed=self._setup.boxed,
-            removed_rows=tuple(tuple(CardView.of(cat.card(x)) for x in r) for r in s.removed_rows),
             can_pass=self.can_pass(),
-            last_play=None if s.last_play is None else s.last_play + 1,
-            history=self._setup.history,
-            hand=hand,
-            hand_unknown=hand_unknown,
-            own_tip=own_tip,
-        )
-
-    def _row_view(self, row: Sequence[RowCard]) -> tuple[RowView, ...]:
-        cat = self.catalogue
-        return tuple(
-            RowView(i + 1, CardView.of(cat.card(r.card)) if r.up else None, r.up, r.by, r.flagged)
-            for i, r in enumerate(row)
         )
 
     def __repr__(self) -> str:
@@ -1410,15 +888,5 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
 
     # --- helpers -----------------------------------------------------------------------------
 
-
     def _name(self, seat: int) -> str:
         return self._setup.players[seat]
-
-
-def _check_players(names: tuple[str, ...], cat: Catalogue) -> None:
-    if any(not isinstance(p, str) or not p.strip() for p in names):
-        raise ValueError(f"player names must be non-empty text: {names!r}")
-    if len(set(names)) != len(names):
-        raise ValueError(f"player names must differ: {names!r}")
-    cat.limit(len(names))  # raises for a count the game is not for
-

@@ -1,4 +1,5 @@
-"""The evaluation of a row at a claim: a pure function that explains itself card by card.
+"""How cards count: the evaluation of a row at a claim, a pure function that explains itself
+card by card (`evaluate`), and the score of won cards at the end (`score`).
 
 The ruled order (docs/games/flipabird.md, F-1 ... F-5, F-10), on the row as it lay:
 
@@ -16,11 +17,14 @@ The ruled order (docs/games/flipabird.md, F-1 ... F-5, F-10), on the row as it l
 4. The total is the birds on the bird cards still in the row, each times its colour's factor.
    Cards taken out count nothing but are shared out with the row (F-5). Red is right only when
    the total is more than the limit (F-10).
+
+At the end, won cards score 10 for each set of four colours, 2 for each special card and 1 for
+each other bird card, grouped the best way (`Score`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from upref.games.flipabird.cards import (
@@ -32,9 +36,9 @@ from upref.games.flipabird.cards import (
     Card,
     colour_name,
 )
-from upref.text import and_join
+from upref.text import and_join, count
 
-__all__ = ["CardLine", "Evaluation", "evaluate"]
+__all__ = ["CardLine", "Evaluation", "Score", "evaluate", "score"]
 
 
 @dataclass(frozen=True)
@@ -223,3 +227,46 @@ def _why(
     if f == 0:
         return f"{colour_name(col)} does not count ({decider}): 0"
     return f"{c.birds} × 2 = {c.birds * 2} ({decider}: {colour_name(col)} counts double)"
+
+
+# --- scoring won cards -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Score:
+    """Won cards scored: sets of four colours (10 each), single bird cards (1), special cards
+    (2). The grouping is the best one: as many sets as the rarest colour allows."""
+
+    sets: int
+    singles: int
+    specials: int
+
+    @property
+    def points(self) -> int:
+        return 10 * self.sets + self.singles + 2 * self.specials
+
+    def describe(self) -> str:
+        parts = []
+        if self.sets:
+            parts.append(f"{count(self.sets, 'set')} ×10")
+        if self.singles:
+            parts.append(f"{self.singles} single ×1")
+        if self.specials:
+            parts.append(f"{self.specials} special ×2")
+        return (" + ".join(parts) or "no cards") + f" = {self.points}"
+
+
+def score(cards: Iterable[Card]) -> Score:
+    """The score of won cards: m = the fewest bird cards of any colour gives m sets of four
+    colours; the other bird cards score 1, special cards 2."""
+    cards = list(cards)
+    per = {c: 0 for c in COLOURS}
+    specials = 0
+    for c in cards:
+        if c.is_bird and c.colour in per:
+            per[c.colour] += 1
+        elif c.is_special:
+            specials += 1
+    sets = min(per.values())
+    birds = sum(per.values())
+    return Score(sets, birds - 4 * sets, specials)

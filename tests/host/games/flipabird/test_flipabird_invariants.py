@@ -1,8 +1,8 @@
 """Invariants over random legal playouts of Flip a Bird (seeded, 3 to 6 players, with and without
 the pile scan), checked after every action: the 60 cards conserved over their places, two cards
 in every hand in the normal phase, legal actions sorted and legal, refused actions raising and
-changing nothing, clones independent, undo back to the start, and no face-down card, hand card,
-pile card or secret tip in the public view."""
+changing nothing (each with a rule the game's guide explains), clones independent, undo back to
+the start, and no face-down card, hand card, pile card or secret tip in the public view."""
 
 from __future__ import annotations
 
@@ -14,21 +14,13 @@ from dataclasses import asdict
 from typing import Any
 
 import pytest
+from rule_ids import undocumented
 from upref.games.base import TERMINAL, IllegalMoveError
+from upref.games.flipabird.actions import Action, Claim, Pass, Play, Take, Tip, WrongWay
 from upref.games.flipabird.cards import load_catalogue
-from upref.games.flipabird.engine import (
-    HAND,
-    Action,
-    Claim,
-    FlipGame,
-    Pass,
-    Play,
-    Take,
-    Tip,
-    Variant,
-    WrongWay,
-    deal,
-)
+from upref.games.flipabird.engine import FlipGame
+from upref.games.flipabird.position import deal
+from upref.games.flipabird.variant import HAND, Variant
 
 CAT = load_catalogue()
 
@@ -143,6 +135,7 @@ def playout(seed: int) -> None:
     game = FlipGame.new(players, pile=pile if seed % 2 == 0 else None, variant=variant)
     first = game._snapshot()
     seen: Counter[str] = Counter()
+    rules: set[str] = set()
     for _ in range(3000):
         check_conservation(game)
         check_hands(game)
@@ -158,8 +151,9 @@ def playout(seed: int) -> None:
         assert actions, game
         before = (game._snapshot(), len(game._undo_stack))
         for probe in probes(game, rng):
-            with pytest.raises(IllegalMoveError):
+            with pytest.raises(IllegalMoveError) as refused:
                 game.play(probe)
+            rules.add(refused.value.rule)
             with pytest.raises(IllegalMoveError):
                 game.apply(probe)
             assert (game._snapshot(), len(game._undo_stack)) == before
@@ -173,6 +167,7 @@ def playout(seed: int) -> None:
     else:
         raise AssertionError(f"no end after 3000 actions: {game!r}")
     assert seen["Play"] > 10 and seen["Claim"] >= 1
+    assert undocumented("flipabird", rules) == [], f"refusals the guide does not explain: {rules}"
     while game.can_undo():
         game.undo()
     assert game._snapshot() == first
@@ -212,7 +207,7 @@ def test_a_leak_fails_the_public_view_check() -> None:
     leaky: Any = game.view(None)
     from dataclasses import replace
 
-    from upref.games.flipabird.engine import CardView
+    from upref.games.flipabird.view import CardView
 
     shown = replace(leaky.row[0], card=CardView.of(CAT.card("R2c")))
     doctored = replace(leaky, row=(shown, leaky.row[1]))

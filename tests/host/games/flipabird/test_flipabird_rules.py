@@ -8,20 +8,12 @@ from collections.abc import Sequence
 
 import pytest
 from upref.games.base import IllegalMoveError
+from upref.games.flipabird.actions import Claim, Pass, Play, Take, Tip, WrongWay
 from upref.games.flipabird.cards import load_catalogue
-from upref.games.flipabird.engine import (
-    Claim,
-    FlipGame,
-    Pass,
-    Play,
-    RowCard,
-    Take,
-    Tip,
-    Variant,
-    WrongWay,
-    deal,
-    score,
-)
+from upref.games.flipabird.engine import FlipGame
+from upref.games.flipabird.evaluation import score
+from upref.games.flipabird.position import RowCard, deal
+from upref.games.flipabird.variant import Variant
 
 CAT = load_catalogue()
 ABC = ("Ann", "Bob", "Cy")
@@ -438,11 +430,11 @@ def test_tips_fixed_tips_a_tip_twice_and_actions_while_tips_are_collected() -> N
 def test_take_only_the_claimed_rows_cards_each_once() -> None:
     game = row_game([("R1a", True, 0), ("R1b", False, 1)], ABC, to_move=2)
     settle(game, {0: True})
-    refused(game, Take("B3a"), "take", "not one of the claimed row's cards")
+    refused(game, Take("B3a"), "F-6", "not one of the claimed row's cards")
     assert game.evaluation is not None and game.evaluation.right == "green"  # 2 birds
     game.play(Take("R1b"))  # Bob, the accused, alone was right
-    refused(game, Take("R1b"), "take", "R1b was taken already, by Bob")
-    refused(game, Claim(), "take", "it is Bob's take")
+    refused(game, Take("R1b"), "F-6", "R1b was taken already, by Bob")
+    refused(game, Claim(), "F-6", "it is Bob's take")
 
 
 # --- scoring -------------------------------------------------------------------------------------------
