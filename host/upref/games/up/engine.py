@@ -57,9 +57,17 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
 
-from upref.games.base import TERMINAL, IllegalMoveError, MatchGame, Outcome
+from upref.games.base import (
+    TERMINAL,
+    ActionRule,
+    IllegalMoveError,
+    MatchGame,
+    Outcome,
+    StateField,
+)
+from upref.games.base import Termination as BaseTermination
 from upref.games.up.actions import (
     DOWN,
     HAND,
@@ -95,6 +103,7 @@ __all__ = [
     "BONUS",
     "BONUS_BLIND_MINUS2",
     "DOWN",
+    "EVENING_OVER",
     "HAND",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
@@ -102,6 +111,7 @@ __all__ = [
     "SCORINGS",
     "SOURCES",
     "TITLE",
+    "Termination",
     "UP",
     "UP300",
     "Action",
@@ -136,6 +146,20 @@ BONUS_BLIND_MINUS2 = 80
 _SOURCE_WORDS = {HAND: "from hand", UP: "from face-up", DOWN: "blind"}
 _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
+
+class Termination(BaseTermination):
+    """Why a round ended (`Outcome.termination`): a player went out, nobody could start a
+    tower, the evening ended (Up300 passed, or its last round played), or it was stopped."""
+
+    OUT = "out"
+    BLOCKED = "blocked"
+    UP300 = "up300"
+    ROUNDS = "rounds"
+    STOPPED = "stopped"
+
+
+EVENING_OVER = (Termination.UP300, Termination.ROUNDS)
+"""The terminations that end the evening, not only the round."""
 
 # --- state ---------------------------------------------------------------------------------------
 
@@ -230,6 +254,20 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
     Seats are 0..n-1 clockwise. Scores are minus points (lowest total wins the evening), or
     cards or tokens with children's scoring.
     """
+
+    TITLE: ClassVar[str] = TITLE
+    ACTIONS: ClassVar[Mapping[type, ActionRule]] = {
+        Cut: ActionRule("_check_cut", "_take"),
+        DealUp: ActionRule("_check_deal_up", "_take"),
+        Reveal: ActionRule("_check_count", "_take"),
+        Points: ActionRule("_check_count", "_take"),
+        Play: ActionRule("_check_play", "_take"),
+        Join: ActionRule("_check_join", "_take"),
+        Call: ActionRule("_check_call", "_take"),
+        Pass: ActionRule("_check_pass", "_take"),
+        DirtyOne: ActionRule("_check_dirty_one", "_take"),
+    }
+    """Every action computes the state after it when it is checked (`_take` applies that)."""
 
     def __init__(self, setup: _Setup, core: _Core) -> None:
         super().__init__()
@@ -360,10 +398,10 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
         rng.setstate(st.rng_state)
         out = self._s.outcome
         totals, table = st.totals, st.table
-        if out is not None and out.termination in ("out", "blocked"):
+        if out is not None and out.termination in (Termination.OUT, Termination.BLOCKED):
             totals, table = out.scores, table + (self.round_score(),)
         evening, round_ = st.evening, st.round + 1
-        if out is not None and out.termination in ("up300", "rounds"):
+        if out is not None and out.termination in EVENING_OVER:
             evening, round_, totals, table = st.evening + 1, 1, (0,) * n, ()
         setup = replace(
             st,
@@ -510,57 +548,25 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
     def leader(self) -> int:
         return (self._setup.dealer + 1) % self.num_players()
 
-    @property
-    def phase(self) -> str:
-        return self._s.phase
-
-    @property
-    def turn(self) -> int:
-        """Counts the starts of turns (and of deal and count steps): the referee's undo points."""
-        return self._s.turn
-
-    @property
-    def tower(self) -> tuple[str, ...]:
-        return self._s.tower
-
-    @property
-    def threshold(self) -> int | None:
-        return self._s.threshold
-
-    @property
-    def founding(self) -> bool:
-        return self._s.founding
-
-    @property
-    def removed(self) -> tuple[str, ...]:
-        return self._s.removed
+    phase = StateField[str]("Where the round stands: cut, deal, play, count or over.")
+    turn = StateField[int](
+        "Counts the starts of turns (and of deal and count steps): the referee's undo points."
+    )
+    tower = StateField[tuple[str, ...]]("The tower's cards, bottom first.")
+    threshold = StateField[int | None]("The highest value that keeps the tower standing (None: empty).")
+    founding = StateField[bool]("Whether the player to move lays a foundation.")
+    removed = StateField[tuple[str, ...]]("The cards out of the game (disposal).")
+    counting = StateField[int | None]("Phase count: the seat tapping its remaining cards.")
+    to_move = StateField[int]("The player to move.")
+    finisher = StateField[int | None]("The seat that went out, once the round is over.")
+    said = StateField[tuple[Said, ...]]("What the engine said about the last action, part by part.")
+    verdict = StateField[str]("What the engine said about the last action, in one text.")
 
     @property
     def call_due(self) -> int | None:
         """The seat that owes "last card" and has not called it, else None."""
         s = self._s
         return None if s.called else s.call_due
-
-    @property
-    def counting(self) -> int | None:
-        return self._s.counting
-
-    @property
-    def to_move(self) -> int:
-        return self._s.to_move
-
-    @property
-    def finisher(self) -> int | None:
-        return self._s.finisher
-
-    @property
-    def said(self) -> tuple[Said, ...]:
-        """What the engine said about the last action, part by part."""
-        return self._s.said
-
-    @property
-    def verdict(self) -> str:
-        return self._s.verdict
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -647,7 +653,7 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
         :raises ValueError: before the round is scored.
         """
         s = self._s
-        if s.outcome is None or s.outcome.termination == "stopped":
+        if s.outcome is None or s.outcome.termination == Termination.STOPPED:
             raise ValueError("the round has not been scored")
         points = self._round_points(s)
         return RoundScore(
@@ -734,23 +740,24 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
             out.append(Pass(seat))
         return out
 
-    def check(self, action: Action) -> None:
-        self._checked = (self._s, action, self._next(action))
-
     def _applicable(self, action: Action) -> bool:
         # legal_actions() lists one choice among equal cards: any other is as good
         return self.is_legal(action)
 
-    def _do(self, action: Action) -> str:
-        # the state `check` just computed for this very state and action (states are immutable)
+    def _over_text(self, outcome: Outcome) -> str:
+        return f"Round {self._setup.round} is over: start the next round (key n)."
+
+    def _take(self, action: Action) -> str:
+        """Apply a checked action: the state `check` just computed for this very state and
+        action (states are immutable), or, when there is none, the state `check` computes."""
         cached = self._checked
-        if cached is not None and cached[0] is self._s and cached[1] == action:
-            core = cached[2]
-        else:
-            core = self._next(action)
+        if cached is None or cached[0] is not self._s or cached[1] != action:
+            self.check(action)
+            cached = self._checked
+            assert cached is not None
         self._checked = None
-        self._s = core
-        return core.verdict
+        self._s = cached[2]
+        return self._s.verdict
 
     def clone(self) -> UpGame:
         twin = UpGame(self._setup, self._s)
@@ -766,22 +773,43 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
 
     # --- the rules: one action at a time ------------------------------------------------------------
 
-    def _next(self, a: Action) -> _Core:
-        """The state after `a`; raises (changing nothing) when the rules forbid it."""
+    def _checked_as(self, a: Action, core: _Core) -> None:
+        """Remember the state after `a`, for `_take` (a check computes it)."""
+        self._checked = (self._s, a, core)
+
+    def _check_cut(self, a: Cut) -> None:
+        self._checked_as(a, self._cut(self._s, a))
+
+    def _check_deal_up(self, a: DealUp) -> None:
+        self._checked_as(a, self._deal_up(self._s, a))
+
+    def _check_count(self, a: Reveal | Points) -> None:
+        self._checked_as(a, self._count(self._s, a))
+
+    def _check_play(self, a: Play) -> None:
+        self._in_play(a)
+        self._checked_as(a, self._play(self._s, a))
+
+    def _check_join(self, a: Join) -> None:
+        self._in_play(a)
+        self._checked_as(a, self._join(self._s, a))
+
+    def _check_call(self, a: Call) -> None:
+        self._in_play(a)
+        self._checked_as(a, self._call(self._s, a))
+
+    def _check_pass(self, a: Pass) -> None:
+        self._in_play(a)
+        self._checked_as(a, self._pass(self._s, a))
+
+    def _check_dirty_one(self, a: DirtyOne) -> None:
+        self._in_play(a)
+        self._checked_as(a, self._dirty_one(self._s, a))
+
+    def _in_play(self, a: Action) -> None:
+        """:raises IllegalMoveError: ("deal" or "count") for a card played during the cut, the
+        deal or the count."""
         s = self._s
-        if s.outcome is not None:
-            raise IllegalMoveError(
-                "over",
-                f"Round {self._setup.round} is over: start the next round (key n).",
-                None,
-                a,
-            )
-        if isinstance(a, Cut):
-            return self._cut(s, a)
-        if isinstance(a, DealUp):
-            return self._deal_up(s, a)
-        if isinstance(a, Reveal | Points):
-            return self._count(s, a)
         if s.phase != "play":
             what = {"cut": "the cut", "deal": "the deal", "count": "the count"}.get(s.phase, s.phase)
             raise IllegalMoveError(
@@ -790,17 +818,6 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
                 None,
                 a,
             )
-        if isinstance(a, Play):
-            return self._play(s, a)
-        if isinstance(a, Join):
-            return self._join(s, a)
-        if isinstance(a, Call):
-            return self._call(s, a)
-        if isinstance(a, Pass):
-            return self._pass(s, a)
-        if isinstance(a, DirtyOne):
-            return self._dirty_one(s, a)
-        raise IllegalMoveError("apply", f"not an Up action: {a!r}", None, a)
 
     # the cut and the deal -----------------------------------------------------------------------
 
@@ -1656,15 +1673,15 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
             typed = " typed in" if s.typed[p] is not None else ""
             parts.append(f"{names[p]} {points[p]} {plural(points[p], unit)}{typed} ({totals[p]} in all)")
         text = f"Round {st.round} scored: " + "; ".join(parts) + "."
-        termination = "blocked" if s.finisher is None else "out"
+        termination = Termination.BLOCKED if s.finisher is None else Termination.OUT
         winners: tuple[int, ...] = () if s.finisher is None else (s.finisher,)
         ended = ""
         if self.variant.up300 and any(t > UP300 for t in totals):
             over = [names[p] for p in range(n) if totals[p] > UP300]
-            termination = "up300"
+            termination = Termination.UP300
             ended = f"Up300: {and_join(over)} passed {UP300} (U-8): the evening is over."
         elif self.variant.rounds is not None and st.round >= self.variant.rounds:
-            termination = "rounds"
+            termination = Termination.ROUNDS
             ended = f"That was round {st.round} of {self.variant.rounds}: the evening is over."
         rule = "U-7" if any(st.totals[p] + points[p] < 0 for p in range(n)) else None
         said = [*s.said, Said("end", text, rule)]
@@ -1674,7 +1691,7 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
                 Said(
                     "end",
                     f"{ended} {evening_result(names, winners, totals, scoring)}.",
-                    "U-8" if termination == "up300" else None,
+                    "U-8" if termination == Termination.UP300 else None,
                 )
             )
         else:
@@ -1698,7 +1715,7 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
             raise ValueError(f"no seat {seat!r} (seats are 0..{n - 1})")
         table = st.table
         totals = st.totals
-        if s.outcome is not None and s.outcome.termination != "stopped":
+        if s.outcome is not None and s.outcome.termination != Termination.STOPPED:
             table = table + (self.round_score(),)
             totals = s.outcome.scores
         faces = self._faces
