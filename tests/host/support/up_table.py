@@ -111,9 +111,7 @@ class UpTable:
 
     @property
     def engine(self) -> UpGame:
-        eng = self.ref.engine
-        assert eng is not None
-        return eng
+        return self.ref.engine
 
     def view(self) -> UpView:
         v = self.ref.view(None)
@@ -270,9 +268,9 @@ class Chaos:
     def step(self) -> list[Verdict]:
         tb, rng = self.tb, self.rng
         ref = tb.ref
-        eng = ref.engine
-        if eng is None:
+        if not ref.has_engine:
             return tb.start()
+        eng = ref.engine
         if ref.phase == "over":
             self.marks = []
             return tb.next_round()
