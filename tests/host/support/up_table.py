@@ -17,17 +17,11 @@ from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation
 from upref.demos.base import uids_for
 from upref.demos.up import Step, choose, count_steps, deal_steps, steps_for
+from upref.games.up.actions import Action, Call, DirtyOne, Pass
 from upref.games.up.cards import Card
-from upref.games.up.engine import (
-    Action,
-    Call,
-    DirtyOne,
-    Pass,
-    UpGame,
-    UpView,
-    Variant,
-    card_points,
-)
+from upref.games.up.engine import UpGame
+from upref.games.up.variant import Variant, card_points
+from upref.games.up.view import UpView
 from upref.plugins.up import items
 from upref.referee.base import Reply
 from upref.referee.inputs import EndGame, Input, Key, NextGame, Observe, StartGame, Undo

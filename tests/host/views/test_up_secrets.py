@@ -19,9 +19,11 @@ from dataclasses import replace
 
 import pytest
 from scoreboard_cases import console_text
-from up_scenes import STATES
+from up_cases import STATES
 from up_table import Chaos, UpTable
-from upref.games.up.engine import UpGame, UpView, Variant
+from upref.games.up.engine import UpGame
+from upref.games.up.variant import Variant
+from upref.games.up.view import UpView
 from upref.referee.status import INFO, TableStatus, Verdict
 from upref.views import plain, terminal
 from upref.views.blocks import Board

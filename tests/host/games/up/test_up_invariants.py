@@ -8,11 +8,10 @@ from collections import Counter
 
 import pytest
 from upref.games.base import TERMINAL, IllegalMoveError
-from upref.games.up.engine import (
+from upref.games.up.actions import (
     DOWN,
     HAND,
     UP,
-    UP300,
     Action,
     Call,
     Cut,
@@ -22,10 +21,10 @@ from upref.games.up.engine import (
     Pass,
     Play,
     Reveal,
-    UpGame,
-    Variant,
     action_key,
 )
+from upref.games.up.engine import UpGame
+from upref.games.up.variant import UP300, Variant
 from upref.plugins.up import evening, playout
 
 VARIANTS = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from upref.games.base import IllegalMoveError
-from upref.games.up.engine import (
+from upref.games.up.actions import (
     DOWN,
     HAND,
     UP,
@@ -19,12 +19,12 @@ from upref.games.up.engine import (
     Play,
     Points,
     Reveal,
-    RoundScore,
-    UpGame,
-    Variant,
     format_action,
     parse_action,
 )
+from upref.games.up.engine import UpGame
+from upref.games.up.variant import Variant
+from upref.games.up.view import RoundScore
 
 ANN, BOB, CY = 0, 1, 2
 NAMES = ("Ann", "Bob", "Cy")
