@@ -31,12 +31,13 @@ Actions (frozen dataclasses; `format_action` / `parse_action` give a text form):
   remaining card tapped, or the points of the cards not tapped, typed in by hand).
 
 Refusals name a ruling (`IllegalMoveError.rule`): "U-2" a -2 as a foundation, "U-4" blind
-cards together, "U-9" the dirty One announced late or by another player, "U-10" a -2 kept at the
-cut without -2, "U-12" face-up or face-down cards in a player's first turn, "U-14" face-down
-cards while face-up ones remain, "U-15" mixed sources; or a short word: "turn" (not that
-player's turn, or another player's card), "source" (the card is not where the play says),
-"equal" (cards of different values together), "deck" (not a card of this game), "deal", "cut",
-"count" (the bookkeeping does not add up), "join", "call", "pass", "over".
+cards together, "U-6" a 'last card' call nobody owes, "U-9" the dirty One announced late or by
+another player, "U-10" a -2 kept at the cut without -2, "U-11" a 'last card' call after the next
+card, "U-12" face-up or face-down cards in a player's first turn, "U-14" face-down cards while
+face-up ones remain, "U-15" mixed sources; or a short word: "turn" (not that player's turn, or
+another player's card), "source" (the card is not where the play says), "equal" (cards of
+different values together), "deck" (not a card of this game), "deal", "cut", "count" (the
+bookkeeping does not add up), "join", "pass", "over".
 
 Decisions where the rules are silent (docs/games/up.md): the first dealer is the last player
 named (so the first named leads round 1) unless the variant names one; a disposal card is played

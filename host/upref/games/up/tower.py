@@ -98,8 +98,14 @@ class TowerRules(RoundBase):
     def _call(self, s: _Core, a: Call) -> _Core:
         names = self._setup.players
         if s.call_due != a.seat or s.called:
+            # a player whose next turn is skipped let the next card come first (too late, U-11);
+            # any other owes no call: it is due only when a play leaves one card (U-6)
+            late = isinstance(a.seat, int) and 0 <= a.seat < len(s.skip) and s.skip[a.seat]
             raise IllegalMoveError(
-                "call", f"No 'last card' call is due from {self._who(a.seat)} now.", None, a
+                "U-11" if late else "U-6",
+                f"No 'last card' call is due from {self._who(a.seat)} now.",
+                None,
+                a,
             )
         text = f"{names[a.seat]} calls 'last card' (U-6)."
         return _with(s, called=True, said=(Said("play", text, "U-6"),))
