@@ -19,20 +19,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from upref.board.model import ButtonObservation, CardObservation
+from upref.games.up.actions import DOWN, HAND, UP, Action, Call, Cut, DirtyOne, Pass, Play
 from upref.games.up.cards import DISPOSAL, MINUS2, NUMBER
-from upref.games.up.engine import (
-    DOWN,
-    HAND,
-    UP,
-    Action,
-    Call,
-    Cut,
-    DirtyOne,
-    Pass,
-    Play,
-    UpGame,
-    Variant,
-)
+from upref.games.up.engine import UpGame
+from upref.games.up.scoring import EVENING_OVER
+from upref.games.up.variant import Variant
 from upref.plugins.base import DemoStep
 from upref.referee.inputs import Key, NextGame
 
@@ -160,8 +151,7 @@ class UpDemo:
 
     def script(self, board: SimBoard, table: Table, uid_of: dict[str, str]) -> Iterator[DemoStep]:
         ref = table.referee
-        eng = ref.engine
-        variant = eng.variant if isinstance(eng, UpGame) else self.variant(argparse.Namespace())
+        variant = ref.engine.variant if ref.has_engine else self.variant(argparse.Namespace())
         truth = UpGame.new(self.players, rng=self.seed, variant=variant)
         rng = random.Random(self.seed)
         names = self.players
@@ -212,15 +202,15 @@ class UpDemo:
                     yield "the referee sees another table than the script: the demo stops", 0.1
                     return
             eng = ref.engine
-            while isinstance(eng, UpGame) and eng.phase == "count" and eng.counting is not None:
+            while eng.phase == "count" and eng.counting is not None:
                 seat = eng.counting
                 known = {c for c in truth.deck if eng.locate(c)[0] != "unseen"}
                 steps = count_steps(truth, seat, known)
                 if not steps:
                     return
                 yield from do(steps[:1], names[seat] + " counts:")
-            out = eng.outcome() if isinstance(eng, UpGame) else None
-            if out is None or out.termination in ("up300", "rounds") or ref.stopped is not None:
+            out = eng.outcome()
+            if out is None or out.termination in EVENING_OVER or ref.stopped is not None:
                 return
             table.send(NextGame(table.clock()))
             yield "The next round", 0.1

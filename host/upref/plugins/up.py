@@ -8,7 +8,9 @@ import time
 
 from upref.demos.up import UpDemo
 from upref.games.up.cards import load_catalogue
-from upref.games.up.engine import MAX_PLAYERS, MIN_PLAYERS, NAME, TITLE, UpGame, Variant
+from upref.games.up.engine import MAX_PLAYERS, MIN_PLAYERS, NAME, TITLE, UpGame
+from upref.games.up.scoring import EVENING_OVER
+from upref.games.up.variant import Variant
 from upref.plugins.base import Game
 from upref.referee.up import UpReferee
 from upref.views.up import PANEL
@@ -72,7 +74,7 @@ def evening(seed: int, players: int = 10, variant: Variant | None = None) -> UpG
             game.apply(rng.choice(game.legal_actions()))
         out = game.outcome()
         assert out is not None
-        if out.termination in ("up300", "rounds"):
+        if out.termination in EVENING_OVER:
             return game
         game = game.next_round()
 

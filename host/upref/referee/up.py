@@ -35,12 +35,9 @@ from typing import Any, ClassVar
 
 from upref.board.codes import CodeTable
 from upref.games.base import IllegalMoveError, Outcome
-from upref.games.up.cards import Catalogue, load_catalogue, parse_catalogue
-from upref.games.up.engine import (
+from upref.games.up.actions import (
     DOWN,
     HAND,
-    NAME,
-    TITLE,
     UP,
     Action,
     Call,
@@ -52,11 +49,11 @@ from upref.games.up.engine import (
     Play,
     Points,
     Reveal,
-    UpGame,
-    Variant,
-    evening_result,
-    evening_winners,
 )
+from upref.games.up.cards import Catalogue, load_catalogue, parse_catalogue
+from upref.games.up.engine import NAME, TITLE, UpGame
+from upref.games.up.scoring import EVENING_OVER, Termination, evening_result, evening_winners
+from upref.games.up.variant import Variant
 from upref.referee.base import OVER, PLAY, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import END, ILLEGAL, INFO, OK, TURN, Verdict
@@ -76,7 +73,7 @@ KEYS: Mapping[str, str] = {
 _SAID_KIND = {"play": OK, "skip": TURN, "penalty": TURN, "call": INFO, "end": END, "info": INFO}
 
 
-class UpReferee(Referee):
+class UpReferee(Referee[UpGame]):
     """Referees Up from card taps, the button and keys (see the module's text).
 
     :param catalogue: the cards (default: the packaged ten sets).
@@ -113,13 +110,6 @@ class UpReferee(Referee):
     # --- read-only ------------------------------------------------------------------------------
 
     @property
-    def engine(self) -> UpGame | None:
-        """The rules engine of the current (or last) round; holds secrets: not for views."""
-        eng = self._engine
-        assert eng is None or isinstance(eng, UpGame)
-        return eng
-
-    @property
     def pending(self) -> tuple[str, ...]:
         """The keys pressed whose card has not come yet ('keep', 'blind', 'join')."""
         return tuple(
@@ -130,9 +120,9 @@ class UpReferee(Referee):
         return (self._fix,) if self._fix else ()
 
     def game_keys(self) -> tuple[KeyOffer, ...]:
-        eng = self.engine
-        if self._phase != PLAY or eng is None:
+        if self._phase != PLAY or not self.has_engine:
             return ()
+        eng = self.engine
         offers: list[KeyOffer] = []
         names = eng.players
         if eng.phase == "cut":
@@ -178,8 +168,7 @@ class UpReferee(Referee):
             observed=True,
         )
 
-    def next_engine(self, engine: Any) -> UpGame:
-        assert isinstance(engine, UpGame)
+    def next_engine(self, engine: UpGame) -> UpGame:
         return engine.next_round()
 
     def on_begin(self) -> None:
@@ -195,14 +184,12 @@ class UpReferee(Referee):
 
     def stop_outcome(self) -> Outcome:
         eng = self.engine
-        assert eng is not None
         totals = eng.totals
-        return Outcome("stopped", evening_winners(totals, eng.variant.scoring), totals)
+        return Outcome(Termination.STOPPED, evening_winners(totals, eng.variant.scoring), totals)
 
     def result_text(self, outcome: Outcome) -> str:
         eng = self.engine
-        assert eng is not None
-        stopped = outcome.termination == "stopped"
+        stopped = outcome.termination == Termination.STOPPED
         text = evening_result(
             eng.players, outcome.winners, outcome.scores, eng.variant.scoring, lead=stopped
         )
@@ -211,12 +198,12 @@ class UpReferee(Referee):
     # --- taps -----------------------------------------------------------------------------------
 
     def on_tap(self, item: str, uid: str, out: list[Verdict]) -> None:
-        eng = self.engine
         if self._phase == OVER:
             out.append(Verdict(INFO, self._over_words()))
             return
-        if self._phase != PLAY or eng is None:
+        if self._phase != PLAY or not self.has_engine:
             return
+        eng = self.engine
         if eng.phase == "cut":
             self._tap_cut(eng, item, out)
         elif eng.phase == "deal":
@@ -305,10 +292,10 @@ class UpReferee(Referee):
     # --- the button and keys ----------------------------------------------------------------------
 
     def on_button(self, out: list[Verdict]) -> None:
-        eng = self.engine
-        if self._phase != PLAY or eng is None or eng.phase != "play":
+        if self._phase != PLAY or not self.has_engine or self.engine.phase != "play":
             out.append(Verdict(INFO, "The button is 'last card': no card is being played now.", "call"))
             return
+        eng = self.engine
         due = eng.call_due
         if due is not None:
             self._act(Call(due), out)
@@ -327,9 +314,9 @@ class UpReferee(Referee):
         out.append(Verdict(INFO, "No 'last card' call is due now.", "call"))
 
     def on_key(self, name: str, arg: str | None, out: list[Verdict]) -> bool:
-        eng = self.engine
-        if self._phase != PLAY or eng is None or name not in KEYS:
+        if self._phase != PLAY or not self.has_engine or name not in KEYS:
             return False
+        eng = self.engine
         names = eng.players
         if name == "keep" and eng.phase == "cut":
             self._keep = not self._keep
@@ -393,7 +380,6 @@ class UpReferee(Referee):
 
     def _act(self, action: Action, out: list[Verdict]) -> None:
         eng = self.engine
-        assert eng is not None
         due = eng.call_due
         try:
             eng.play(action)
@@ -444,18 +430,15 @@ class UpReferee(Referee):
 
     def turn_start(self) -> int | None:
         eng = self.engine
-        assert eng is not None
         return eng.turn if eng.current_player() >= 0 else None
 
     def before_undo(self) -> tuple[tuple[str, ...], list[tuple[int, tuple[str, ...], int]]]:
         eng = self.engine
-        assert eng is not None
         view = eng.view(None)
         return view.tower, [(p.hand, p.up, p.down) for p in view.players]
 
     def after_undo(self, before: Any) -> list[str]:
         eng = self.engine
-        assert eng is not None
         self._clear()
         tower_before, players_before = before
         view = eng.view(None)
@@ -479,17 +462,16 @@ class UpReferee(Referee):
 
     def _over_words(self) -> str:
         eng = self.engine
-        assert eng is not None
         out = eng.outcome()
-        if out is not None and out.termination in ("up300", "rounds"):
+        if out is not None and out.termination in EVENING_OVER:
             return "The evening is over: press n for a new evening."
         nxt = eng.players[(eng.dealer + 1) % eng.num_players()]
         return f"Round {eng.round} is over: press n for the next round ({nxt} deals)."
 
     def waiting_for_game(self) -> str | None:
-        eng = self.engine
-        if eng is None:
+        if not self.has_engine:
             return None
+        eng = self.engine
         if self._phase == OVER:
             return self._over_words()
         names = eng.players

@@ -15,7 +15,9 @@ from collections.abc import Sequence
 from functools import cache
 
 from upref.games.up.cards import load_catalogue
-from upref.games.up.engine import UP300, RoundScore, UpView, evening_result
+from upref.games.up.scoring import EVENING_OVER, Termination, evening_result
+from upref.games.up.variant import UP300
+from upref.games.up.view import RoundScore, UpView
 from upref.text import and_join, count
 from upref.views.blocks import (
     DIM,
@@ -31,6 +33,7 @@ from upref.views.blocks import (
     Table,
     line,
 )
+from upref.views.scoreboard import result_box
 
 __all__ = ["PANEL", "UpPanel"]
 
@@ -134,31 +137,23 @@ class UpPanel:
         if out is None:
             return None
         names = view.names
-        lines = []
-        if out.termination == "stopped":
+        details: list[str] = []
+        if out.termination == Termination.STOPPED:
             head = "Stopped: " + evening_result(
                 names, out.winners, out.scores, view.scoring, lead=True
             )
-            lines.append(line(head, meaning=STRONG, align="center"))
         else:
             last = view.table[-1] if view.table else None
             if last is not None and last.finisher is not None:
                 head = f"Round {last.round}: {names[last.finisher]} went out"
             else:
                 head = f"Round {view.round}: nobody could start a tower (blocked)"
-            lines.append(line(head, meaning=STRONG, align="center"))
             if self._evening_over(view):
-                lines.append(
-                    line(
-                        evening_result(names, out.winners, out.scores, view.scoring) + ".",
-                        meaning=STRONG,
-                        align="center",
-                    )
-                )
+                details.append(evening_result(names, out.winners, out.scores, view.scoring) + ".")
         unit = _UNITS[view.scoring]
         totals = ", ".join(f"{n} {t}" for n, t in zip(names, out.scores, strict=True))
-        lines.append(line(f"Totals ({unit}s): {totals}", align="center"))
-        return Box(tuple(lines), meaning=WINNER)
+        details.append(f"Totals ({unit}s): {totals}")
+        return result_box(head, *details)
 
     def footer(self, view: UpView) -> Sequence[Block]:
         return ()
@@ -193,7 +188,7 @@ class UpPanel:
 
     @staticmethod
     def _evening_over(view: UpView) -> bool:
-        return view.outcome is not None and view.outcome.termination in ("up300", "rounds")
+        return view.outcome is not None and view.outcome.termination in EVENING_OVER
 
     def _tower(self, view: UpView) -> Block:
         if not view.tower:

@@ -15,7 +15,8 @@ import pytest
 from referee_table import MemoryLog
 from up_table import CODES, UID, Chaos, UpTable, assert_agrees, shared_registry
 from upref.demos.up import choose
-from upref.games.up.engine import DOWN, Play, Variant, card_points
+from upref.games.up.actions import DOWN, Play
+from upref.games.up.variant import Variant, card_points
 from upref.referee.feedback import FEEDBACK
 from upref.referee.inputs import NextGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, TURN, Verdict

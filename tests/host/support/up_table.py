@@ -17,17 +17,11 @@ from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation
 from upref.demos.base import uids_for
 from upref.demos.up import Step, choose, count_steps, deal_steps, steps_for
+from upref.games.up.actions import Action, Call, DirtyOne, Pass
 from upref.games.up.cards import Card
-from upref.games.up.engine import (
-    Action,
-    Call,
-    DirtyOne,
-    Pass,
-    UpGame,
-    UpView,
-    Variant,
-    card_points,
-)
+from upref.games.up.engine import UpGame
+from upref.games.up.variant import Variant, card_points
+from upref.games.up.view import UpView
 from upref.plugins.up import items
 from upref.referee.base import Reply
 from upref.referee.inputs import EndGame, Input, Key, NextGame, Observe, StartGame, Undo
@@ -111,9 +105,7 @@ class UpTable:
 
     @property
     def engine(self) -> UpGame:
-        eng = self.ref.engine
-        assert eng is not None
-        return eng
+        return self.ref.engine
 
     def view(self) -> UpView:
         v = self.ref.view(None)
@@ -270,9 +262,9 @@ class Chaos:
     def step(self) -> list[Verdict]:
         tb, rng = self.tb, self.rng
         ref = tb.ref
-        eng = ref.engine
-        if eng is None:
+        if not ref.has_engine:
             return tb.start()
+        eng = ref.engine
         if ref.phase == "over":
             self.marks = []
             return tb.next_round()

@@ -1,6 +1,6 @@
 """Up's scoreboard: golden texts (tests/golden/up/<state>.txt: the terminal, no colour, 80
 columns; <state>.plain.txt: the plain rendering) for states a real referee reached from a table
-(`up_scenes`). Each file was read against the rules when it was written (the tower and the
+(`up_cases`). Each file was read against the rules when it was written (the tower and the
 number to beat, the cards by source, the call owed, the skip, the evening's arithmetic); what each
 state must show is asserted below as well, partly recomputed from the referee's own state, so a
 golden regenerated blindly from wrong output still fails."""
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from scoreboard_cases import console_text
-from up_scenes import STATES, board
+from up_cases import STATES, board
 from up_table import UpTable
 from upref.views import plain, terminal
 from upref.views.blocks import HIDDEN, Box
@@ -111,7 +111,8 @@ def test_no_stray_golden_files() -> None:
 
 
 def test_a_last_face_down_minus_two_on_an_empty_tower_shows_no_number_to_beat() -> None:
-    from upref.games.up.engine import DOWN, Play, UpGame
+    from upref.games.up.actions import DOWN, Play
+    from upref.games.up.engine import UpGame
 
     g = UpGame.position(("Ann", "Bob"), founding=True, down={"Ann": ["-2"]}, hands={"Bob": ["5"]}, to_move="Ann")
     g.play(Play(0, DOWN, g.face_down(0)))

@@ -19,9 +19,11 @@ from dataclasses import replace
 
 import pytest
 from scoreboard_cases import console_text
-from up_scenes import STATES
+from up_cases import STATES
 from up_table import Chaos, UpTable
-from upref.games.up.engine import UpGame, UpView, Variant
+from upref.games.up.engine import UpGame
+from upref.games.up.variant import Variant
+from upref.games.up.view import UpView
 from upref.referee.status import INFO, TableStatus, Verdict
 from upref.views import plain, terminal
 from upref.views.blocks import Board
@@ -77,10 +79,10 @@ def assert_same_without_the_secrets(game: UpGame, status: TableStatus, rng: rand
 
 def _check(tb: UpTable, step: int, rng: random.Random) -> None:
     ref, truth = tb.ref, tb.truth
-    eng = ref.engine
     view = ref.view(None)
-    if eng is None or not isinstance(view, UpView):
+    if not ref.has_engine or not isinstance(view, UpView):
         return
+    eng = ref.engine
     status = ref.status()
     secret = hidden(truth) | hidden(eng)
     for v in status.verdicts:

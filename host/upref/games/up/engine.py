@@ -31,12 +31,13 @@ Actions (frozen dataclasses; `format_action` / `parse_action` give a text form):
   remaining card tapped, or the points of the cards not tapped, typed in by hand).
 
 Refusals name a ruling (`IllegalMoveError.rule`): "U-2" a -2 as a foundation, "U-4" blind
-cards together, "U-9" the dirty One announced late or by another player, "U-10" a -2 kept at the
-cut without -2, "U-12" face-up or face-down cards in a player's first turn, "U-14" face-down
-cards while face-up ones remain, "U-15" mixed sources; or a short word: "turn" (not that
-player's turn, or another player's card), "source" (the card is not where the play says),
-"equal" (cards of different values together), "deck" (not a card of this game), "deal", "cut",
-"count" (the bookkeeping does not add up), "join", "call", "pass", "over".
+cards together, "U-6" a 'last card' call nobody owes, "U-9" the dirty One announced late or by
+another player, "U-10" a -2 kept at the cut without -2, "U-11" a 'last card' call after the next
+card, "U-12" face-up or face-down cards in a player's first turn, "U-14" face-down cards while
+face-up ones remain, "U-15" mixed sources; or a short word: "turn" (not that player's turn, or
+another player's card), "source" (the card is not where the play says), "equal" (cards of
+different values together), "deck" (not a card of this game), "deal", "cut", "count" (the
+bookkeeping does not add up), "join", "pass", "over".
 
 Decisions where the rules are silent (docs/games/up.md): the first dealer is the last player
 named (so the first named leads round 1) unless the variant names one; a disposal card is played
@@ -50,16 +51,21 @@ equal cards (the lowest ids), while any other choice of equal cards is just as l
 `current_player()` is the seat the table waits on: the cutter at the cut, the seat whose face-up
 card is dealt next, the player to move (a `Call` is due from another seat meanwhile), the seat
 being counted; `TERMINAL` once the round is scored.
+
+The rules live in mixins of the state class, one module for what each rules: `deal.py` (the cut
+and the deal), `tower.py` (a turn's plays onto the tower, joins, passes, the dirty One, 'last
+card'), `scoring.py` (the end of a round, the count, the scores); `state.py` holds the round's
+state and what every rule asks of it, `position.py` builds a described position.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import ClassVar
 
-from upref.games.base import TERMINAL, IllegalMoveError, MatchGame, Outcome
+from upref.games.base import TERMINAL, ActionRule, IllegalMoveError, Outcome, StateField
 from upref.games.up.actions import (
     DOWN,
     HAND,
@@ -79,22 +85,38 @@ from upref.games.up.actions import (
     format_action,
     parse_action,
 )
-from upref.games.up.cards import (
-    DISPOSAL,
-    MINUS2,
-    NUMBER,
-    Card,
-    Catalogue,
-    load_catalogue,
+from upref.games.up.cards import DISPOSAL, NUMBER, Catalogue, load_catalogue
+from upref.games.up.deal import DealRules
+from upref.games.up.position import position as _position
+from upref.games.up.scoring import (
+    BONUS,
+    BONUS_BLIND_MINUS2,
+    EVENING_OVER,
+    ScoringRules,
+    Termination,
+    evening_result,
+    evening_winners,
 )
+from upref.games.up.state import (
+    FACE_UP,
+    Said,
+    _card_order,
+    _Core,
+    _holding,
+    _Setup,
+    _unseen,
+    _with,
+)
+from upref.games.up.tower import TowerRules
 from upref.games.up.variant import SCORINGS, UP300, Variant, card_points
 from upref.games.up.view import PlayerView, RoundScore, UpView
-from upref.text import and_join, plural
+from upref.text import and_join
 
 __all__ = [
     "BONUS",
     "BONUS_BLIND_MINUS2",
     "DOWN",
+    "EVENING_OVER",
     "HAND",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
@@ -102,6 +124,7 @@ __all__ = [
     "SCORINGS",
     "SOURCES",
     "TITLE",
+    "Termination",
     "UP",
     "UP300",
     "Action",
@@ -130,113 +153,30 @@ __all__ = [
 NAME = "up"
 TITLE = "Up"
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
-FACE_UP = FACE_DOWN = 4
-BONUS = 10
-BONUS_BLIND_MINUS2 = 80
-_SOURCE_WORDS = {HAND: "from hand", UP: "from face-up", DOWN: "blind"}
-_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
-# --- state ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Core:
-    """Everything that changes during a round; never mutated (replaced), so a snapshot is a
-    reference. Card tuples hold ids; `*_unseen` count cards the engine has not seen."""
-
-    phase: str  # cut | deal | play | count | over
-    stock: tuple[str, ...]  # dealt by the engine: the shuffled deck before the cut
-    uncovered: str | None  # dealt by the engine: the card the cut uncovers
-    stock_unseen: int  # observed: cards still with the dealer
-    hands: tuple[tuple[str, ...], ...]
-    hand_unseen: tuple[int, ...]
-    ups: tuple[tuple[str, ...], ...]
-    downs: tuple[tuple[str, ...], ...]
-    down_unseen: tuple[int, ...]
-    tower: tuple[str, ...]
-    threshold: int | None
-    removed: tuple[str, ...]
-    kept_by: int | None
-    dealt_up: int
-    to_move: int
-    founding: bool
-    first_done: tuple[bool, ...]
-    started: bool  # a card was played this round
-    dirty_round: bool
-    call_due: int | None
-    called: bool
-    skip: tuple[bool, ...]
-    passes: int  # foundations passed in a row
-    last: _Last | None
-    finisher: int | None
-    bonus: int
-    counting: int | None
-    typed: tuple[int | None, ...]
-    turn: int
-    outcome: Outcome | None
-    said: tuple[Said, ...]
-
-    @property
-    def verdict(self) -> str:
-        return " ".join(s.text for s in self.said)
-
-
-@dataclass(frozen=True)
-class _Last:
-    """The play just made, with the state before it (for `Join`)."""
-
-    seat: int
-    source: str
-    cards: tuple[str, ...]
-    base: _Core
-
-
-@dataclass(frozen=True)
-class Said:
-    """One thing the engine says about an action: `kind` "play", "skip" (a turn skipped,
-    U-11), "penalty" (a skip earned by a forgotten 'last card', U-11), "call" (the reminder that
-    'last card' is due, U-6), "end" (the round is over, the scores) or "info"; `rule` the ruling
-    it applies, if any."""
-
-    kind: str
-    text: str
-    rule: str | None = None
-
-
-@dataclass(frozen=True)
-class _Setup:
-    """What stays fixed during one round."""
-
-    players: tuple[str, ...]
-    catalogue: Catalogue
-    variant: Variant
-    deck: tuple[str, ...]
-    observed: bool
-    game_number: int  # rounds since the session began (monotonic, for the referee base)
-    round: int  # round of this evening
-    evening: int
-    dealer: int
-    totals: tuple[int, ...]  # before this round
-    table: tuple[RoundScore, ...]  # earlier rounds of this evening
-    rng_state: tuple[Any, ...] = field(repr=False)
-    rank: Mapping[str, int] = field(repr=False, compare=False, default_factory=dict)
-
-
-class UpGame(MatchGame[Action, Variant, Catalogue]):
+class UpGame(DealRules, TowerRules, ScoringRules):
     """One round of Up, within an evening. Build it with `UpGame.new(...)` or, for a described
     position, `UpGame.position(...)`; `next_round()` gives the next round of the evening.
 
     Seats are 0..n-1 clockwise. Scores are minus points (lowest total wins the evening), or
-    cards or tokens with children's scoring.
+    cards or tokens with children's scoring. The rules it applies come from its mixins: the cut
+    and the deal (`DealRules`), a turn (`TowerRules`), the end of a round (`ScoringRules`).
     """
 
-    def __init__(self, setup: _Setup, core: _Core) -> None:
-        super().__init__()
-        self._setup = setup
-        self._s = core
-        self._cards = setup.catalogue
-        self._checked: tuple[_Core, Action, _Core] | None = None
+    TITLE: ClassVar[str] = TITLE
+    ACTIONS: ClassVar[Mapping[type, ActionRule]] = {
+        Cut: ActionRule("_check_cut", "_take"),
+        DealUp: ActionRule("_check_deal_up", "_take"),
+        Reveal: ActionRule("_check_count", "_take"),
+        Points: ActionRule("_check_count", "_take"),
+        Play: ActionRule("_check_play", "_take"),
+        Join: ActionRule("_check_join", "_take"),
+        Call: ActionRule("_check_call", "_take"),
+        Pass: ActionRule("_check_pass", "_take"),
+        DirtyOne: ActionRule("_check_dirty_one", "_take"),
+    }
+    """Every action computes the state after it when it is checked (`_take` applies that)."""
 
     # --- construction ---------------------------------------------------------------------------
 
@@ -291,65 +231,6 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
         )
         return cls._deal(setup, r)
 
-    @classmethod
-    def _deal(cls, setup: _Setup, rng: random.Random) -> UpGame:
-        """A round about to be cut: the deck shuffled (by the engine) or with the dealer."""
-        n = len(setup.players)
-        stock: tuple[str, ...] = ()
-        uncovered = None
-        if not setup.observed:
-            order = list(setup.deck)
-            rng.shuffle(order)
-            stock = tuple(order)
-            uncovered = stock[rng.randrange(len(stock))]
-        setup = replace(setup, rng_state=rng.getstate())
-        dealer, cutter = setup.dealer, (setup.dealer - 1) % n
-        leader = (dealer + 1) % n
-        name = setup.players
-        text = (
-            f"Round {setup.round} ({setup.variant.describe()}): {name[dealer]} deals, "
-            f"{name[cutter]} cuts (a -2 or disposal card uncovered may be kept"
-        )
-        if setup.variant.without_minus2:
-            text = text.replace("a -2 or disposal card", "a disposal card (U-10)")
-        text += f"). {name[leader]} leads."
-        if setup.observed:
-            text += f" Tap each face-up card as it is dealt, {name[leader]}'s first."
-        core = _Core(
-            phase="cut",
-            stock=stock,
-            uncovered=uncovered,
-            stock_unseen=len(setup.deck) if setup.observed else 0,
-            hands=((),) * n,
-            hand_unseen=(0,) * n,
-            ups=((),) * n,
-            downs=((),) * n,
-            down_unseen=(0,) * n,
-            tower=(),
-            threshold=None,
-            removed=(),
-            kept_by=None,
-            dealt_up=0,
-            to_move=cutter,
-            founding=True,
-            first_done=(False,) * n,
-            started=False,
-            dirty_round=False,
-            call_due=None,
-            called=False,
-            skip=(False,) * n,
-            passes=0,
-            last=None,
-            finisher=None,
-            bonus=0,
-            counting=None,
-            typed=(None,) * n,
-            turn=1,
-            outcome=None,
-            said=(Said("info", text),),
-        )
-        return cls(setup, core)
-
     def next_round(self) -> UpGame:
         """The next round of the evening (the dealer's left neighbour deals), with this round's
         scores carried; after the evening's last round (Up300, a set number of rounds) a new
@@ -360,10 +241,10 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
         rng.setstate(st.rng_state)
         out = self._s.outcome
         totals, table = st.totals, st.table
-        if out is not None and out.termination in ("out", "blocked"):
+        if out is not None and out.termination in (Termination.OUT, Termination.BLOCKED):
             totals, table = out.scores, table + (self.round_score(),)
         evening, round_ = st.evening, st.round + 1
-        if out is not None and out.termination in ("up300", "rounds"):
+        if out is not None and out.termination in EVENING_OVER:
             evening, round_, totals, table = st.evening + 1, 1, (0,) * n, ()
         setup = replace(
             st,
@@ -380,108 +261,8 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
             game._s = _with(game._s, said=(first,))
         return game
 
-    @classmethod
-    def position(
-        cls,
-        players: Sequence[str],
-        *,
-        hands: Mapping[str, Sequence[str]] | None = None,
-        up: Mapping[str, Sequence[str]] | None = None,
-        down: Mapping[str, Sequence[str]] | None = None,
-        tower: Sequence[str] = (),
-        to_beat: int | None = None,
-        to_move: str | None = None,
-        founding: bool | None = None,
-        first_turn: Iterable[str] = (),
-        skip: Iterable[str] = (),
-        call_due: str | None = None,
-        dirty_round: bool = False,
-        totals: Mapping[str, int] | None = None,
-        table: Sequence[RoundScore] = (),
-        round: int = 1,
-        dealer: str | None = None,
-        variant: Variant | None = None,
-        catalogue: Catalogue | None = None,
-    ) -> UpGame:
-        """A round in play, described (the rulebook's worked examples, tests): each player's
-        hand, face-up and face-down cards and the tower (bottom first), as card ids ('B7') or
-        faces ('7', '-2', 'D' for a disposal card: the first free card of that face is taken).
-        Cards placed nowhere count as removed by a disposal card. `to_beat` defaults to what the
-        tower makes (its top number, less 2 for each -2 above it). Everyone has had a first turn
-        except those in `first_turn`; `dirty_round`: the leader announced the dirty One. Dealt by
-        the engine (every card known).
-
-        :raises ValueError: for an unknown card or face, a card placed twice, a bad name.
-        """
-        game = cls.new(players, variant=variant, catalogue=catalogue)
-        st = game._setup
-        names = st.players
-        n = len(names)
-        free = list(st.deck)
-
-        def take(token: str) -> str:
-            if token in free:
-                free.remove(token)
-                return token
-            face = "disposal" if token in ("D", "disposal") else token
-            for cid in free:
-                if st.catalogue.card(cid).face == face:
-                    free.remove(cid)
-                    return cid
-            raise ValueError(f"no free card {token!r} in this game's deck")
-
-        def seat(name: str) -> int:
-            if name not in names:
-                raise ValueError(f"{name!r} is not one of the players {and_join(list(names))}")
-            return names.index(name)
-
-        def per_seat(spec: Mapping[str, Sequence[str]] | None) -> list[tuple[str, ...]]:
-            out: list[tuple[str, ...]] = [() for _ in range(n)]
-            for name, cards in (spec or {}).items():
-                out[seat(name)] = game._sorted(take(c) for c in cards)
-            return out
-
-        hs, us, ds = per_seat(hands), per_seat(up), per_seat(down)
-        tw = tuple(take(c) for c in tower)
-        if to_beat is None and tw:
-            to_beat = 0
-            for cid in tw:
-                card = st.catalogue.card(cid)
-                if card.kind == NUMBER:
-                    to_beat = card.value
-                elif card.kind == MINUS2:
-                    to_beat -= 2
-        mover = seat(to_move) if to_move is not None else 0
-        firsts = {seat(p) for p in first_turn}
-        dealer_seat = seat(dealer) if dealer is not None else (mover - 1) % n
-        tot = [0] * n
-        for name, t in (totals or {}).items():
-            tot[seat(name)] = int(t)
-        game._setup = replace(
-            st, round=round, game_number=round, dealer=dealer_seat, totals=tuple(tot),
-            table=tuple(table),
-        )
-        game._s = _with(
-            game._s,
-            phase="play",
-            stock=(),
-            uncovered=None,
-            hands=tuple(hs),
-            ups=tuple(us),
-            downs=tuple(ds),
-            tower=tw,
-            threshold=to_beat if tw else None,
-            removed=tuple(free),
-            to_move=mover,
-            founding=not tw if founding is None else founding,
-            first_done=tuple(s not in firsts for s in range(n)),
-            started=True,
-            call_due=seat(call_due) if call_due is not None else None,
-            dirty_round=dirty_round,
-            skip=tuple(s in {seat(p) for p in skip} for s in range(n)),
-            said=(Said("info", f"Round {round}: a position as described."),),
-        )
-        return game
+    position = classmethod(_position)
+    """A round in play, described (`upref.games.up.position.position`)."""
 
     # --- read-only ------------------------------------------------------------------------------
 
@@ -491,10 +272,6 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
         return self._setup.deck
 
     @property
-    def observed(self) -> bool:
-        return self._setup.observed
-
-    @property
     def round(self) -> int:
         return self._setup.round
 
@@ -502,65 +279,25 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
     def dealer(self) -> int:
         return self._setup.dealer
 
-    @property
-    def cutter(self) -> int:
-        return (self._setup.dealer - 1) % self.num_players()
-
-    @property
-    def leader(self) -> int:
-        return (self._setup.dealer + 1) % self.num_players()
-
-    @property
-    def phase(self) -> str:
-        return self._s.phase
-
-    @property
-    def turn(self) -> int:
-        """Counts the starts of turns (and of deal and count steps): the referee's undo points."""
-        return self._s.turn
-
-    @property
-    def tower(self) -> tuple[str, ...]:
-        return self._s.tower
-
-    @property
-    def threshold(self) -> int | None:
-        return self._s.threshold
-
-    @property
-    def founding(self) -> bool:
-        return self._s.founding
-
-    @property
-    def removed(self) -> tuple[str, ...]:
-        return self._s.removed
+    phase = StateField[str]("Where the round stands: cut, deal, play, count or over.")
+    turn = StateField[int](
+        "Counts the starts of turns (and of deal and count steps): the referee's undo points."
+    )
+    tower = StateField[tuple[str, ...]]("The tower's cards, bottom first.")
+    threshold = StateField[int | None]("The highest value that keeps the tower standing (None: empty).")
+    founding = StateField[bool]("Whether the player to move lays a foundation.")
+    removed = StateField[tuple[str, ...]]("The cards out of the game (disposal).")
+    counting = StateField[int | None]("Phase count: the seat tapping its remaining cards.")
+    to_move = StateField[int]("The player to move.")
+    finisher = StateField[int | None]("The seat that went out, once the round is over.")
+    said = StateField[tuple[Said, ...]]("What the engine said about the last action, part by part.")
+    verdict = StateField[str]("What the engine said about the last action, in one text.")
 
     @property
     def call_due(self) -> int | None:
         """The seat that owes "last card" and has not called it, else None."""
         s = self._s
         return None if s.called else s.call_due
-
-    @property
-    def counting(self) -> int | None:
-        return self._s.counting
-
-    @property
-    def to_move(self) -> int:
-        return self._s.to_move
-
-    @property
-    def finisher(self) -> int | None:
-        return self._s.finisher
-
-    @property
-    def said(self) -> tuple[Said, ...]:
-        """What the engine said about the last action, part by part."""
-        return self._s.said
-
-    @property
-    def verdict(self) -> str:
-        return self._s.verdict
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -617,47 +354,8 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
         not in this game."""
         return self._locate(self._s, card)
 
-    def deal_next(self) -> int | None:
-        """Phase "deal": the seat whose face-up card comes next."""
-        s = self._s
-        if s.phase != "deal":
-            return None
-        return (self._setup.dealer + 1 + s.dealt_up) % self.num_players()
-
-    def may_play_blind(self, seat: int) -> bool:
-        """Whether `seat` may turn a face-down card now (all face-up cards gone, U-14; not in
-        the first turn, U-12)."""
-        s = self._s
-        return (
-            s.first_done[seat]
-            and not s.ups[seat]
-            and (len(s.downs[seat]) + s.down_unseen[seat]) > 0
-        )
-
     def first_turn(self, seat: int) -> bool:
         return not self._s.first_done[seat]
-
-    def dirty(self) -> bool:
-        """Whether 1s count 30 this round."""
-        return self.variant.dirty_one or self._s.dirty_round
-
-    def round_score(self) -> RoundScore:
-        """This round's row of the evening's table (once scored).
-
-        :raises ValueError: before the round is scored.
-        """
-        s = self._s
-        if s.outcome is None or s.outcome.termination == "stopped":
-            raise ValueError("the round has not been scored")
-        points = self._round_points(s)
-        return RoundScore(
-            self._setup.round,
-            s.finisher,
-            s.bonus,
-            points,
-            s.outcome.scores,
-            tuple(t is not None for t in s.typed),
-        )
 
     # --- GameState verbs ------------------------------------------------------------------------
 
@@ -734,23 +432,24 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
             out.append(Pass(seat))
         return out
 
-    def check(self, action: Action) -> None:
-        self._checked = (self._s, action, self._next(action))
-
     def _applicable(self, action: Action) -> bool:
         # legal_actions() lists one choice among equal cards: any other is as good
         return self.is_legal(action)
 
-    def _do(self, action: Action) -> str:
-        # the state `check` just computed for this very state and action (states are immutable)
+    def _over_text(self, outcome: Outcome) -> str:
+        return f"Round {self._setup.round} is over: start the next round (key n)."
+
+    def _take(self, action: Action) -> str:
+        """Apply a checked action: the state `check` just computed for this very state and
+        action (states are immutable), or, when there is none, the state `check` computes."""
         cached = self._checked
-        if cached is not None and cached[0] is self._s and cached[1] == action:
-            core = cached[2]
-        else:
-            core = self._next(action)
+        if cached is None or cached[0] is not self._s or cached[1] != action:
+            self.check(action)
+            cached = self._checked
+            assert cached is not None
         self._checked = None
-        self._s = core
-        return core.verdict
+        self._s = cached[2]
+        return self._s.verdict
 
     def clone(self) -> UpGame:
         twin = UpGame(self._setup, self._s)
@@ -766,22 +465,43 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
 
     # --- the rules: one action at a time ------------------------------------------------------------
 
-    def _next(self, a: Action) -> _Core:
-        """The state after `a`; raises (changing nothing) when the rules forbid it."""
+    def _checked_as(self, a: Action, core: _Core) -> None:
+        """Remember the state after `a`, for `_take` (a check computes it)."""
+        self._checked = (self._s, a, core)
+
+    def _check_cut(self, a: Cut) -> None:
+        self._checked_as(a, self._cut(self._s, a))
+
+    def _check_deal_up(self, a: DealUp) -> None:
+        self._checked_as(a, self._deal_up(self._s, a))
+
+    def _check_count(self, a: Reveal | Points) -> None:
+        self._checked_as(a, self._count(self._s, a))
+
+    def _check_play(self, a: Play) -> None:
+        self._in_play(a)
+        self._checked_as(a, self._play(self._s, a))
+
+    def _check_join(self, a: Join) -> None:
+        self._in_play(a)
+        self._checked_as(a, self._join(self._s, a))
+
+    def _check_call(self, a: Call) -> None:
+        self._in_play(a)
+        self._checked_as(a, self._call(self._s, a))
+
+    def _check_pass(self, a: Pass) -> None:
+        self._in_play(a)
+        self._checked_as(a, self._pass(self._s, a))
+
+    def _check_dirty_one(self, a: DirtyOne) -> None:
+        self._in_play(a)
+        self._checked_as(a, self._dirty_one(self._s, a))
+
+    def _in_play(self, a: Action) -> None:
+        """:raises IllegalMoveError: ("deal" or "count") for a card played during the cut, the
+        deal or the count."""
         s = self._s
-        if s.outcome is not None:
-            raise IllegalMoveError(
-                "over",
-                f"Round {self._setup.round} is over: start the next round (key n).",
-                None,
-                a,
-            )
-        if isinstance(a, Cut):
-            return self._cut(s, a)
-        if isinstance(a, DealUp):
-            return self._deal_up(s, a)
-        if isinstance(a, Reveal | Points):
-            return self._count(s, a)
         if s.phase != "play":
             what = {"cut": "the cut", "deal": "the deal", "count": "the count"}.get(s.phase, s.phase)
             raise IllegalMoveError(
@@ -790,901 +510,6 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
                 None,
                 a,
             )
-        if isinstance(a, Play):
-            return self._play(s, a)
-        if isinstance(a, Join):
-            return self._join(s, a)
-        if isinstance(a, Call):
-            return self._call(s, a)
-        if isinstance(a, Pass):
-            return self._pass(s, a)
-        if isinstance(a, DirtyOne):
-            return self._dirty_one(s, a)
-        raise IllegalMoveError("apply", f"not an Up action: {a!r}", None, a)
-
-    # the cut and the deal -----------------------------------------------------------------------
-
-    def _keepable(self, cid: str) -> bool:
-        card = self._cards.get(cid)
-        if card is None or cid not in self._setup.deck:
-            return False
-        return card.kind == DISPOSAL or (card.kind == MINUS2 and not self.variant.without_minus2)
-
-    def _cut(self, s: _Core, a: Cut) -> _Core:
-        names = self._setup.players
-        cutter = self.cutter
-        if s.phase != "cut":
-            raise IllegalMoveError("cut", "The cut is over: the cards are dealt.", None, a)
-        said: list[Said] = []
-        hands = list(s.hands)
-        kept_by = None
-        if a.card is not None:
-            card = self._cards.get(a.card)
-            if card is not None and card.kind == MINUS2 and self.variant.without_minus2:
-                raise IllegalMoveError(
-                    "U-10",
-                    "Without -2 only a disposal card may be kept at the cut, and this game has "
-                    "no -2 cards.",
-                    "Put the -2 card back in the box.",
-                    a,
-                )
-            self._in_deck(a.card, a)
-            assert card is not None
-            if not self._keepable(a.card):
-                keep = "a disposal card (U-10)" if self.variant.without_minus2 else "a -2 or a disposal card"
-                raise IllegalMoveError(
-                    "cut",
-                    f"Only {keep} may be kept at the cut, not a {card.face}.",
-                    f"{names[cutter]}: put the {card.face} back into the deck.",
-                    a,
-                )
-            if not self.observed and a.card != s.uncovered:
-                raise IllegalMoveError(
-                    "cut", "That is not the card the cut uncovered.", None, a
-                )
-            if self._locate(s, a.card)[0] not in ("unseen", "stock"):
-                raise IllegalMoveError("count", "That card is already in play.", None, a)
-            hands[cutter] = self._sorted((*hands[cutter], a.card))
-            kept_by = cutter
-            said.append(Said("play", f"{names[cutter]} keeps the cut {card.face} card (one hand card fewer)."))
-        else:
-            said.append(Said("play", f"{names[cutter]} keeps no card from the cut."))
-        if self.observed:
-            return _with(
-                s,
-                phase="deal",
-                hands=tuple(hands),
-                kept_by=kept_by,
-                stock_unseen=s.stock_unseen - (1 if kept_by is not None else 0),
-                turn=s.turn + 1,
-                said=tuple(said),
-                to_move=self.leader,
-            )
-        # dealt by the engine: the whole deal at once
-        n = self.num_players()
-        order = [(self.leader + i) % n for i in range(n)]
-        stock = [c for c in s.stock if c != a.card]
-        downs: list[list[str]] = [[] for _ in range(n)]
-        ups: list[list[str]] = [[] for _ in range(n)]
-        hs: list[list[str]] = [list(h) for h in hands]
-        i = 0
-        for pile in (downs, ups):
-            for _ in range(FACE_DOWN):
-                for p in order:
-                    pile[p].append(stock[i])
-                    i += 1
-        for r in range(self.variant.hand):
-            for p in order:
-                if p == kept_by and r == self.variant.hand - 1:
-                    continue
-                hs[p].append(stock[i])
-                i += 1
-        assert i == len(stock)
-        said.append(Said("info", self._lead_words()))
-        return _with(
-            s,
-            phase="play",
-            stock=(),
-            uncovered=None,
-            hands=tuple(self._sorted(h) for h in hs),
-            ups=tuple(self._sorted(u) for u in ups),
-            downs=tuple(self._sorted(d) for d in downs),
-            kept_by=kept_by,
-            to_move=self.leader,
-            founding=True,
-            turn=s.turn + 1,
-            said=tuple(said),
-        )
-
-    def _lead_words(self) -> str:
-        return (
-            f"The deal is done. {self._setup.players[self.leader]} leads: lay the first tower "
-            "from your hand."
-        )
-
-    def _deal_up(self, s: _Core, a: DealUp) -> _Core:
-        names = self._setup.players
-        if not self.observed:
-            raise IllegalMoveError("deal", "This round is dealt by the engine.", None, a)
-        if s.phase == "cut":
-            raise IllegalMoveError(
-                "deal", "The cut comes first: keep a cut card or none.", None, a
-            )
-        if s.phase != "deal":
-            raise IllegalMoveError("deal", "The deal is over: the round is on.", None, a)
-        nxt = self.deal_next()
-        assert nxt is not None
-        if a.seat != nxt:
-            raise IllegalMoveError(
-                "deal",
-                f"The next face-up card goes to {names[nxt]}, not to {self._who(a.seat)}.",
-                None,
-                a,
-            )
-        self._in_deck(a.card, a)
-        where, seat = self._locate(s, a.card)
-        if where != "unseen":
-            raise IllegalMoveError(
-                "deal", f"That card is already dealt ({self._place_words(where, seat)}).", None, a
-            )
-        ups = list(s.ups)
-        ups[nxt] = (*ups[nxt], a.card)
-        face = self._cards.card(a.card).face
-        n = self.num_players()
-        dealt = s.dealt_up + 1
-        k = (dealt - 1) // n + 1
-        text = f"{names[nxt]}'s face-up card {k} of {FACE_UP}: {face}."
-        core = _with(
-            s,
-            ups=tuple(ups),
-            dealt_up=dealt,
-            stock_unseen=s.stock_unseen - 1,
-            turn=s.turn + 1,
-            said=(Said("play", text),),
-        )
-        if dealt < FACE_UP * n:
-            return core
-        hand = self.variant.hand
-        hand_unseen = tuple(
-            hand - (1 if p == s.kept_by else 0) for p in range(n)
-        )
-        rest = core.stock_unseen - sum(hand_unseen) - FACE_DOWN * n
-        assert rest == 0, rest
-        return _with(
-            core,
-            phase="play",
-            hand_unseen=hand_unseen,
-            down_unseen=(FACE_DOWN,) * n,
-            stock_unseen=0,
-            to_move=self.leader,
-            founding=True,
-            said=(*core.said, Said("info", self._lead_words())),
-        )
-
-    # playing ------------------------------------------------------------------------------------
-
-    def _dirty_allowed(self, s: _Core, seat: int) -> bool:
-        return (
-            s.phase == "play"
-            and not s.started
-            and not s.dirty_round
-            and not self.variant.dirty_one
-            and self.variant.scoring == "points"
-            and seat == self.leader
-        )
-
-    def _dirty_one(self, s: _Core, a: DirtyOne) -> _Core:
-        names = self._setup.players
-        if self.variant.dirty_one:
-            raise IllegalMoveError(
-                "U-9", "The dirty One is on for the whole evening already.", None, a
-            )
-        if self.variant.scoring != "points":
-            raise IllegalMoveError(
-                "U-9", "The dirty One changes points: not with children's scoring.", None, a
-            )
-        if s.dirty_round:
-            raise IllegalMoveError("U-9", "The dirty One is announced already.", None, a)
-        if a.seat != self.leader:
-            raise IllegalMoveError(
-                "U-9",
-                f"Only {names[self.leader]}, who leads this round, may announce the dirty One.",
-                None,
-                a,
-            )
-        if s.started:
-            raise IllegalMoveError(
-                "U-9",
-                "The dirty One must be announced before the round's first card is played.",
-                None,
-                a,
-            )
-        text = f"{names[a.seat]}: this round we play with the dirty One: every 1 counts 30 (U-9)."
-        return _with(s, dirty_round=True, said=(Said("info", text, "U-9"),))
-
-    def _call(self, s: _Core, a: Call) -> _Core:
-        names = self._setup.players
-        if s.call_due != a.seat or s.called:
-            raise IllegalMoveError(
-                "call", f"No 'last card' call is due from {self._who(a.seat)} now.", None, a
-            )
-        text = f"{names[a.seat]} calls 'last card' (U-6)."
-        return _with(s, called=True, said=(Said("play", text, "U-6"),))
-
-    def _pass(self, s: _Core, a: Pass) -> _Core:
-        names = self._setup.players
-        seat = a.seat
-        self._check_turn(s, seat, a)
-        if not s.founding:
-            raise IllegalMoveError(
-                "pass",
-                "A tower is standing: every card may be played on it (a higher one brings it "
-                "down).",
-                None,
-                a,
-            )
-        hand_ok = [c for c in s.hands[seat] if self._cards.card(c).kind != MINUS2]
-        up_ok = [c for c in s.ups[seat] if self._cards.card(c).kind != MINUS2] if s.first_done[seat] else []
-        if hand_ok or up_ok:
-            where = "hand" if hand_ok else "face-up cards"
-            raise IllegalMoveError(
-                "pass",
-                f"{names[seat]} can start a tower with a card from the {where}.",
-                None,
-                a,
-            )
-        if self.may_play_blind(seat):
-            raise IllegalMoveError(
-                "pass",
-                f"{names[seat]} can turn a face-down card as the foundation.",
-                None,
-                a,
-            )
-        said = self._penalty(s, seat)
-        if s.hand_unseen[seat]:
-            why = (
-                f" (the referee cannot see {names[seat]}'s hand: it takes {names[seat]}'s word)"
-            )
-        elif not s.first_done[seat] and not s.hands[seat]:
-            why = ": an empty hand in the first turn (U-12)"
-        else:
-            why = ": only -2 cards"
-        said.append(Said("play", f"{names[seat]} cannot start a tower{why}.", "pass"))
-        passes = s.passes + 1
-        first_done = _set(s.first_done, seat, True)
-        if passes >= self.num_players():
-            core = _with(
-                s, first_done=first_done, passes=passes, call_due=None, called=False, last=None
-            )
-            said.append(
-                Said(
-                    "end",
-                    "Nobody can start a tower: round "
-                    f"{self._setup.round} ends with nobody out (blocked).",
-                    "pass",
-                )
-            )
-            return self._end_round(_with(core, said=tuple(said)), None, 0)
-        skip = list(s.skip)
-        for p in self._skipped_by(s, seat):
-            skip[p] = True
-        nxt, skip2, notes = self._next_seat(seat, tuple(skip))
-        said.extend(notes)
-        said.append(Said("play", f"{names[nxt]} lays the foundation.", "pass"))
-        return _with(
-            s,
-            to_move=nxt,
-            founding=True,
-            first_done=first_done,
-            skip=skip2,
-            passes=passes,
-            call_due=s.call_due if s.call_due == seat else None,
-            called=s.called if s.call_due == seat else False,
-            last=None,
-            turn=s.turn + 1,
-            said=tuple(said),
-        )
-
-    def _join(self, s: _Core, a: Join) -> _Core:
-        names = self._setup.players
-        last = s.last
-        if last is None or last.seat != a.seat:
-            who = self._who(a.seat)
-            raise IllegalMoveError(
-                "join",
-                f"There is no play of {who}'s to add a card to now: several equal cards are "
-                "added right after the first, before anyone else plays.",
-                f"{who}: take the card back.",
-                a,
-            )
-        if last.source == DOWN:
-            raise IllegalMoveError(
-                "U-4",
-                "Blind cards are played one at a time: no card joins a face-down card.",
-                f"{names[a.seat]}: take the card back.",
-                a,
-            )
-        if a.card in last.cards:
-            raise IllegalMoveError("join", "That card is part of the play already.", None, a)
-        base = last.base
-        self._in_deck(a.card, a)
-        where, owner = self._locate(base, a.card)
-        source = where if where in (HAND, UP, DOWN) and owner == a.seat else HAND if where == "unseen" else None
-        if source is not None and source != last.source:
-            raise IllegalMoveError(
-                "U-15",
-                f"Cards played together come from one source: this card is {_SOURCE_WORDS[source]}, "
-                f"the play {_SOURCE_WORDS[last.source]}.",
-                f"{names[a.seat]}: take the card back.",
-                a,
-            )
-        core = self._play(base, Play(a.seat, last.source, (*last.cards, a.card)))
-        # the skip the play earned a forgetful player, and the skipped turns as the turn passed,
-        # were said with the play already (a joined card changes neither)
-        repeat = {"penalty"} if s.founding else {"penalty", "skip"}
-        said = [x for x in core.said if x.kind not in repeat]
-        for i, x in enumerate(said):
-            if x.kind == "play":
-                said[i] = replace(x, text=f"{names[a.seat]} adds a card to the play: {x.text}")
-                break
-        return _with(core, said=tuple(said))
-
-    def _play(self, s: _Core, a: Play) -> _Core:
-        names = self._setup.players
-        seat = a.seat
-        name = self._who(seat)
-        self._check_turn(s, seat, a)
-        if a.source not in SOURCES:
-            raise IllegalMoveError("source", f"No source {a.source!r} (hand, up, down).", None, a)
-        if not a.cards or len(set(a.cards)) != len(a.cards):
-            raise IllegalMoveError("source", "A play is one or more different cards.", None, a)
-        for cid in a.cards:
-            self._in_deck(cid, a)
-        cards = [self._cards.card(c) for c in a.cards]
-        back = f"{name}: take the card{'s' if len(cards) > 1 else ''} back"
-        # equal value (U-15 is about the source; different values are simply not allowed)
-        kinds = {c.kind for c in cards}
-        if len(kinds) > 1 or (NUMBER in kinds and len({c.value for c in cards}) > 1):
-            raise IllegalMoveError(
-                "equal",
-                "Cards played together must have the same value: "
-                f"{and_join([c.face for c in cards])} do not.",
-                back + ".",
-                a,
-            )
-        kind = cards[0].kind
-        if kind == DISPOSAL and len(cards) > 1:
-            raise IllegalMoveError(
-                "equal", "A disposal card is played on its own.", back + ".", a
-            )
-        # the source
-        first = not s.first_done[seat]
-        if first and a.source != HAND:
-            raise IllegalMoveError(
-                "U-12",
-                f"In {name}'s first turn of the round every card comes from the hand, also a "
-                f"new foundation: no {'face-up' if a.source == UP else 'face-down'} card yet.",
-                _back_to(name, a.source),
-                a,
-            )
-        if a.source == DOWN:
-            if len(cards) > 1:
-                raise IllegalMoveError(
-                    "U-4", "Blind cards are played one at a time.", _back_to(name, DOWN), a
-                )
-            if s.ups[seat]:
-                raise IllegalMoveError(
-                    "U-14",
-                    f"Face-down cards come only once all four face-up cards are played: {name} "
-                    f"still has {len(s.ups[seat])} face up.",
-                    _back_to(name, DOWN),
-                    a,
-                )
-        self._check_source(s, seat, a, back)
-        if kind == MINUS2 and s.founding and a.source != DOWN:
-            raise IllegalMoveError(
-                "U-2",
-                "A -2 cannot start a tower: it needs a number to lower. Lay a number card (or a "
-                "disposal card).",
-                _back_to(name, a.source, len(cards)),
-                a,
-            )
-        # --- it is legal: apply ---
-        before = _holding(s, seat)
-        said = self._penalty(s, seat)
-        skip = list(s.skip)
-        for p in self._skipped_by(s, seat):
-            skip[p] = True
-        hands, hand_unseen = list(s.hands), list(s.hand_unseen)
-        ups, downs, down_unseen = list(s.ups), list(s.downs), list(s.down_unseen)
-        if a.source == HAND:
-            known = [c for c in a.cards if c in s.hands[seat]]
-            hands[seat] = tuple(c for c in s.hands[seat] if c not in a.cards)
-            hand_unseen[seat] -= len(a.cards) - len(known)
-        elif a.source == UP:
-            ups[seat] = tuple(c for c in s.ups[seat] if c not in a.cards)
-        elif a.cards[0] in s.downs[seat]:
-            downs[seat] = tuple(c for c in s.downs[seat] if c != a.cards[0])
-        else:
-            down_unseen[seat] -= 1
-        tower, threshold, removed = s.tower, s.threshold, s.removed
-        founding = False
-        k = len(cards)
-        face = cards[0].face
-        what = _count_face(k, cards[0])
-        src = _SOURCE_WORDS[a.source]
-        blind = a.source == DOWN
-        lead = (
-            f"{names[seat]} turns a face-down card{' as the foundation' if s.founding else ''}: "
-            f"{'the disposal card' if kind == DISPOSAL else face}."
-            if blind
-            else f"{names[seat]} plays {what} {src}"
-            + (" as the foundation" if s.founding and kind == NUMBER else "")
-            + "."
-        )
-        texts = [lead]
-        rule: str | None = None
-        collapse = False
-        u16 = False
-        if blind and kind == MINUS2 and before == 1 and (s.founding or (s.threshold or 0) - 2 < 1):
-            # U-16: the very last card is a face-down -2 that cannot be played here: played anyway
-            tower = (*tower, *a.cards)
-            texts.append(
-                f"It cannot be played here, but it was {names[seat]}'s very last card: it counts "
-                "as played (U-16)."
-            )
-            rule, u16 = "U-16", True
-        elif kind == DISPOSAL:
-            if tower:
-                texts.append(
-                    f"Disposal: the tower is out of the game ({len(tower) + 1} cards); "
-                    f"{names[seat]} starts again."
-                )
-            else:
-                texts.append(
-                    "Disposal on an empty tower: only the disposal card leaves the game; "
-                    f"{names[seat]} starts again" + (" (U-5)." if blind else ".")
-                )
-                rule = "U-5" if blind else None
-            removed = (*removed, *tower, *a.cards)
-            tower, threshold, founding = (), None, True
-        elif kind == MINUS2 and s.founding:
-            # a blind -2 turned as a foundation goes into the hand (U-2)
-            hands[seat] = self._sorted((*hands[seat], *a.cards))
-            texts.append(
-                f"A -2 cannot start a tower (U-2): {names[seat]} takes it into hand and lays "
-                "another card."
-            )
-            rule, founding = "U-2", True
-        elif kind == MINUS2:
-            assert s.threshold is not None
-            t = s.threshold - 2 * k
-            words = f"{what.capitalize()} on {s.threshold} make{'s' if k == 1 else ''} {t}"
-            if t < 1:
-                texts.append(f"{words}, below 1 (U-1): the tower falls.")
-                rule, collapse = "U-1", True
-            else:
-                texts.append(f"{words}: the tower stands at {t}, {t} or lower to play.")
-                tower, threshold = (*tower, *a.cards), t
-                rule = "U-1" if k > 1 else None
-        else:
-            v = cards[0].value
-            if s.founding:
-                tower, threshold = tuple(a.cards), v
-                texts.append(f"{v} or lower to play.")
-            elif s.threshold is not None and v <= s.threshold:
-                tower, threshold = (*tower, *a.cards), v
-                texts.append(f"{v} on {s.threshold}: {v} or lower to play.")
-            else:
-                texts.append(f"{v} on {s.threshold} is higher, so the tower falls.")
-                collapse = True
-        if collapse:
-            taken = (*tower, *a.cards)
-            hands[seat] = self._sorted((*hands[seat], *taken))
-            texts.append(
-                f"{names[seat]} takes {len(taken)} cards and lays a new foundation; the next "
-                "player plays on it (U-13)."
-            )
-            rule = rule or "U-13"
-            tower, threshold, founding = (), None, True
-        core = _with(
-            s,
-            hands=tuple(hands),
-            hand_unseen=tuple(hand_unseen),
-            ups=tuple(ups),
-            downs=tuple(downs),
-            down_unseen=tuple(down_unseen),
-            tower=tower,
-            threshold=threshold,
-            removed=removed,
-            skip=tuple(skip),
-            started=True,
-            passes=0,
-            call_due=s.call_due if s.call_due == seat else None,
-            called=s.called if s.call_due == seat else False,
-        )
-        after = _holding(core, seat)
-        said.append(Said("play", " ".join(texts), rule))
-        if u16 or after == 0:
-            blind_minus2 = blind and kind == MINUS2
-            end = f"{names[seat]} has played every card: round {self._setup.round} is over"
-            if blind_minus2:
-                end += f", with the finisher's bonus of {BONUS_BLIND_MINUS2} for a face-down -2 (U-17)."
-            else:
-                end += "."
-            said.append(Said("end", end, "U-17" if blind_minus2 else None))
-            return self._end_round(
-                _with(core, said=tuple(said)),
-                seat,
-                BONUS_BLIND_MINUS2 if blind_minus2 else BONUS,
-            )
-        # a Join may add to this play (and is refused when it may not: U-4, a disposal card)
-        last = _Last(seat, a.source, tuple(a.cards), _with(s, last=None))
-        call_due, called = core.call_due, core.called
-        reminder: list[Said] = []
-        if after == 1:
-            call_due, called = seat, False
-            reminder.append(
-                Said(
-                    "call",
-                    f"{names[seat]} has one card left: 'last card' is due, before the next "
-                    "player's card (U-6).",
-                    "U-6",
-                )
-            )
-        elif call_due == seat:
-            call_due, called = None, False
-        if founding:
-            return _with(
-                core, founding=True, to_move=seat, last=last, call_due=call_due, called=called,
-                said=(*said, *reminder),
-            )
-        nxt, skip2, notes = self._next_seat(seat, core.skip)
-        if notes:
-            said.extend(notes)
-        else:
-            said[-1] = replace(said[-1], text=f"{said[-1].text} {names[nxt]}'s turn.")
-        said.extend(reminder)
-        return _with(
-            core,
-            founding=False,
-            to_move=nxt,
-            skip=skip2,
-            first_done=_set(core.first_done, seat, True),
-            last=last,
-            call_due=call_due,
-            called=called,
-            turn=core.turn + 1,
-            said=tuple(said),
-        )
-
-    def _check_turn(self, s: _Core, seat: int, a: Action) -> None:
-        if not (isinstance(seat, int) and 0 <= seat < self.num_players()):
-            raise IllegalMoveError("turn", f"There is no seat {seat!r}.", None, a)
-        if seat != s.to_move:
-            names = self._setup.players
-            what = "lay the foundation" if s.founding else "play"
-            raise IllegalMoveError(
-                "turn",
-                f"It is {names[s.to_move]}'s turn to {what}, not {names[seat]}'s.",
-                f"{names[seat]}: take the card back.",
-                a,
-            )
-
-    def _check_source(self, s: _Core, seat: int, a: Play, back: str) -> None:
-        """Each card is where the play says (known there, or unseen with room for it)."""
-        name = self._who(seat)
-        unseen_needed = 0
-        for cid in a.cards:
-            where, owner = self._locate(s, cid)
-            if where == a.source and owner == seat:
-                continue
-            if where == "unseen" and a.source in (HAND, DOWN):
-                unseen_needed += 1
-                continue
-            face = self._cards.card(cid).face
-            if where in (HAND, UP, DOWN) and owner == seat:
-                raise IllegalMoveError(
-                    "U-15" if len(a.cards) > 1 else "source",
-                    f"That {face} is {_PLACE[where]} of {name}'s, not {_PLACE_OF[a.source]}."
-                    + (" Cards played together come from one source." if len(a.cards) > 1 else ""),
-                    back + ".",
-                    a,
-                )
-            if where == UP:
-                assert owner is not None
-                raise IllegalMoveError(
-                    "turn",
-                    f"That {face} is one of {self._who(owner)}'s face-up cards, not {name}'s.",
-                    f"Put the {face} back among {self._who(owner)}'s face-up cards.",
-                    a,
-                )
-            if where in ("tower", "removed"):
-                on = "on the tower" if where == "tower" else "out of the game (disposal)"
-                raise IllegalMoveError(
-                    "count",
-                    f"That {face} is {on} by the referee's count.",
-                    None if where == "tower" else "Put it back with the cards out of the game.",
-                    a,
-                )
-            if a.source == UP:
-                raise IllegalMoveError(
-                    "source", f"That {face} is not one of {name}'s face-up cards.", back + ".", a
-                )
-            raise IllegalMoveError(
-                "count",
-                f"That {face} cannot come from {name}'s "
-                f"{'hand' if a.source == HAND else 'face-down cards'}: the referee has it "
-                "elsewhere.",
-                back + ".",
-                a,
-            )
-        if unseen_needed:
-            room = s.hand_unseen[seat] if a.source == HAND else s.down_unseen[seat]
-            if unseen_needed > room:
-                have = (
-                    f"{name} has no {'hand' if a.source == HAND else 'face-down'} cards left"
-                    if not (room or (s.hands[seat] if a.source == HAND else s.downs[seat]))
-                    else f"{name} holds only {room} {'hand' if a.source == HAND else 'face-down'} "
-                    f"{plural(room, 'card')} the referee has not seen"
-                )
-                raise IllegalMoveError(
-                    "count" if room else "source",
-                    f"{have}: that play does not add up.",
-                    back + ".",
-                    a,
-                )
-
-    def _penalty(self, s: _Core, seat: int) -> list[Said]:
-        """A 'last card' call owed by another player and not made before this play: that
-        player's next turn is skipped (U-11)."""
-        p = self._skipped_by_one(s, seat)
-        if p is None:
-            return []
-        names = self._setup.players
-        return [
-            Said(
-                "penalty",
-                f"{names[p]} did not call 'last card' before {names[seat]}'s card: {names[p]}'s "
-                "next turn is skipped (U-11).",
-                "U-11",
-            )
-        ]
-
-    def _skipped_by_one(self, s: _Core, seat: int) -> int | None:
-        if s.call_due is not None and s.call_due != seat and not s.called:
-            return s.call_due
-        return None
-
-    def _skipped_by(self, s: _Core, seat: int) -> list[int]:
-        p = self._skipped_by_one(s, seat)
-        return [] if p is None else [p]
-
-    def _next_seat(
-        self, seat: int, skip: tuple[bool, ...]
-    ) -> tuple[int, tuple[bool, ...], list[Said]]:
-        """The next player clockwise after `seat`, passing over (and clearing) skipped turns."""
-        names = self._setup.players
-        n = self.num_players()
-        sk = list(skip)
-        nxt = (seat + 1) % n
-        skipped: list[str] = []
-        for _ in range(n + 1):
-            if not sk[nxt]:
-                break
-            sk[nxt] = False
-            skipped.append(names[nxt])
-            nxt = (nxt + 1) % n
-        if not skipped:
-            return nxt, tuple(sk), []
-        verb = "turn is" if len(skipped) == 1 else "turns are"
-        text = f"{and_join(skipped)}'s {verb} skipped (U-11): {names[nxt]}'s turn."
-        return nxt, tuple(sk), [Said("skip", text, "U-11")]
-
-    # the end of a round ---------------------------------------------------------------------------
-
-    def _end_round(self, s: _Core, finisher: int | None, bonus: int) -> _Core:
-        """The round ends: score it, or (observed, points) count the unseen cards first."""
-        core = _with(
-            s,
-            finisher=finisher,
-            bonus=bonus if self.variant.scoring == "points" else 0,
-            call_due=None,
-            called=False,
-            skip=(False,) * self.num_players(),
-            last=None,
-            founding=False,
-            turn=s.turn + 1,
-        )
-        nxt = self._next_to_count(core, finisher)
-        if nxt is None:
-            return self._score(core)
-        names = self._setup.players
-        said = (
-            *core.said,
-            Said(
-                "info",
-                "The count: each player still holding cards taps them (hand and face-down; the "
-                f"face-up ones are known). {names[nxt]} first: "
-                f"{_unseen(core, nxt)} {plural(_unseen(core, nxt), 'card')} not seen yet.",
-            ),
-        )
-        return _with(core, phase="count", counting=nxt, to_move=nxt, said=said)
-
-    def _next_to_count(self, s: _Core, after: int | None) -> int | None:
-        """The next seat clockwise (from `after`'s left) whose cards are not all seen."""
-        if self.variant.scoring != "points":
-            return None  # children count cards or tokens: the counts are known
-        n = self.num_players()
-        start = ((after if after is not None else self._setup.dealer) + 1) % n
-        for i in range(n):
-            p = (start + i) % n
-            if _unseen(s, p) and s.typed[p] is None:
-                return p
-        return None
-
-    def _count(self, s: _Core, a: Reveal | Points) -> _Core:
-        names = self._setup.players
-        if s.phase != "count":
-            raise IllegalMoveError(
-                "count", f"There is no count now: {self._waiting_words(s)}", None, a
-            )
-        seat = a.seat
-        if seat != s.counting:
-            assert s.counting is not None
-            raise IllegalMoveError(
-                "count",
-                f"{names[s.counting]}'s cards are being counted, not {self._who(seat)}'s.",
-                None,
-                a,
-            )
-        if isinstance(a, Points):
-            if isinstance(a.points, bool) or not isinstance(a.points, int) or a.points < 0:
-                raise IllegalMoveError(
-                    "count", f"Points are a whole number, 0 or more, not {a.points!r}.", None, a
-                )
-            typed = _set(s.typed, seat, a.points)
-            n_unseen = _unseen(s, seat)
-            said: list[Said] = [
-                Said(
-                    "info",
-                    f"{names[seat]}'s {n_unseen} untapped {plural(n_unseen, 'card')}: "
-                    f"{a.points} {plural(a.points, 'point')}, counted by hand (the referee cannot "
-                    "check them).",
-                    "count",
-                )
-            ]
-            core = _with(s, typed=typed)
-        else:
-            self._in_deck(a.card, a)
-            where, owner = self._locate(s, a.card)
-            card = self._cards.card(a.card)
-            if where != "unseen":
-                if owner == seat:
-                    raise IllegalMoveError(
-                        "count", f"That {card.face} of {names[seat]}'s is counted already.", None, a
-                    )
-                raise IllegalMoveError(
-                    "count",
-                    f"That {card.face} cannot be {names[seat]}'s: the referee has it "
-                    f"{self._place_words(where, owner)}.",
-                    None,
-                    a,
-                )
-            hands, hand_unseen = list(s.hands), list(s.hand_unseen)
-            downs, down_unseen = list(s.downs), list(s.down_unseen)
-            if hand_unseen[seat]:
-                hand_unseen[seat] -= 1
-                hands[seat] = self._sorted((*hands[seat], a.card))
-            else:
-                down_unseen[seat] -= 1
-                downs[seat] = self._sorted((*downs[seat], a.card))
-            core = _with(
-                s,
-                hands=tuple(hands),
-                hand_unseen=tuple(hand_unseen),
-                downs=tuple(downs),
-                down_unseen=tuple(down_unseen),
-            )
-            left = _unseen(core, seat)
-            said = [
-                Said(
-                    "play",
-                    f"{names[seat]}: {card.face} ({card_points(card, self.dirty())}), "
-                    f"{left} still to tap.",
-                )
-            ]
-        if _unseen(core, seat) and core.typed[seat] is None:
-            return _with(core, said=tuple(said))
-        nxt = self._next_to_count(core, seat)
-        core = _with(core, turn=core.turn + 1)
-        if nxt is None:
-            return self._score(_with(core, said=tuple(said)))
-        said.append(
-            Said(
-                "info",
-                f"{names[nxt]}'s turn to tap: {_unseen(core, nxt)} "
-                f"{plural(_unseen(core, nxt), 'card')} not seen yet.",
-            )
-        )
-        return _with(core, counting=nxt, to_move=nxt, said=tuple(said))
-
-    def _round_points(self, s: _Core) -> tuple[int, ...]:
-        out: list[int] = []
-        scoring = self.variant.scoring
-        dirty = self.dirty()
-        for p in range(self.num_players()):
-            if p == s.finisher:
-                out.append(1 if scoring == "tokens" else -s.bonus if scoring == "points" else 0)
-                continue
-            if scoring == "tokens":
-                out.append(0)
-            elif scoring == "cards":
-                out.append(_holding(s, p))
-            else:
-                known = (*s.hands[p], *s.ups[p], *s.downs[p])
-                pts = sum(card_points(self._cards.card(c), dirty) for c in known)
-                out.append(pts + (s.typed[p] or 0))
-        return tuple(out)
-
-    def _score(self, s: _Core) -> _Core:
-        st = self._setup
-        names = st.players
-        n = self.num_players()
-        points = self._round_points(s)
-        scoring = self.variant.scoring
-        if scoring == "tokens":
-            totals = tuple(st.totals[p] + points[p] for p in range(n))
-        else:
-            totals = tuple(max(0, st.totals[p] + points[p]) for p in range(n))  # U-7
-        parts: list[str] = []
-        for p in range(n):
-            if scoring == "tokens":
-                if p == s.finisher:
-                    parts.append(f"{names[p]} wins a token ({totals[p]} in all)")
-                continue
-            if p == s.finisher:
-                if scoring == "points":
-                    floor = ", never below 0: U-7" if st.totals[p] + points[p] < 0 else ""
-                    parts.append(
-                        f"{names[p]} went out: −{s.bonus} ({st.totals[p]} → {totals[p]}{floor})"
-                    )
-                else:
-                    parts.append(f"{names[p]} went out: 0 ({totals[p]} in all)")
-                continue
-            unit = "card" if scoring == "cards" else "point"
-            typed = " typed in" if s.typed[p] is not None else ""
-            parts.append(f"{names[p]} {points[p]} {plural(points[p], unit)}{typed} ({totals[p]} in all)")
-        text = f"Round {st.round} scored: " + "; ".join(parts) + "."
-        termination = "blocked" if s.finisher is None else "out"
-        winners: tuple[int, ...] = () if s.finisher is None else (s.finisher,)
-        ended = ""
-        if self.variant.up300 and any(t > UP300 for t in totals):
-            over = [names[p] for p in range(n) if totals[p] > UP300]
-            termination = "up300"
-            ended = f"Up300: {and_join(over)} passed {UP300} (U-8): the evening is over."
-        elif self.variant.rounds is not None and st.round >= self.variant.rounds:
-            termination = "rounds"
-            ended = f"That was round {st.round} of {self.variant.rounds}: the evening is over."
-        rule = "U-7" if any(st.totals[p] + points[p] < 0 for p in range(n)) else None
-        said = [*s.said, Said("end", text, rule)]
-        if ended:
-            winners = evening_winners(totals, scoring)
-            said.append(
-                Said(
-                    "end",
-                    f"{ended} {evening_result(names, winners, totals, scoring)}.",
-                    "U-8" if termination == "up300" else None,
-                )
-            )
-        else:
-            said.append(
-                Said("end", f"Next round: {names[(st.dealer + 1) % n]} deals (key n).")
-            )
-        outcome = Outcome(termination, winners, totals)
-        return _with(
-            s, phase="over", counting=None, outcome=outcome, said=tuple(said)
-        )
 
     # --- views -------------------------------------------------------------------------------------
 
@@ -1698,25 +523,11 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
             raise ValueError(f"no seat {seat!r} (seats are 0..{n - 1})")
         table = st.table
         totals = st.totals
-        if s.outcome is not None and s.outcome.termination != "stopped":
+        if s.outcome is not None and s.outcome.termination != Termination.STOPPED:
             table = table + (self.round_score(),)
             totals = s.outcome.scores
         faces = self._faces
-        players = tuple(
-            PlayerView(
-                seat=p,
-                name=st.players[p],
-                hand=len(s.hands[p]) + s.hand_unseen[p],
-                up=faces(s.ups[p]),
-                down=len(s.downs[p]) + s.down_unseen[p],
-                total=totals[p],
-                skip=s.skip[p],
-                owes_call=s.call_due == p and not s.called,
-                first_turn=not s.first_done[p],
-                out=s.finisher == p,
-            )
-            for p in range(n)
-        )
+        players = self._player_views(totals)
         phase = "over" if s.outcome is not None else s.phase
         to_move: int | None
         if phase == "over":
@@ -1766,6 +577,26 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
             own_unseen=s.hand_unseen[seat] if seat is not None else 0,
         )
 
+    def _player_views(self, totals: tuple[int, ...]) -> tuple[PlayerView, ...]:
+        """Each player as the whole table sees them: counts of hand and face-down cards."""
+        s, st = self._s, self._setup
+        faces = self._faces
+        return tuple(
+            PlayerView(
+                seat=p,
+                name=st.players[p],
+                hand=len(s.hands[p]) + s.hand_unseen[p],
+                up=faces(s.ups[p]),
+                down=len(s.downs[p]) + s.down_unseen[p],
+                total=totals[p],
+                skip=s.skip[p],
+                owes_call=s.call_due == p and not s.called,
+                first_turn=not s.first_done[p],
+                out=s.finisher == p,
+            )
+            for p in range(self.num_players())
+        )
+
     def __repr__(self) -> str:
         s = self._s
         tower = " ".join(self._faces(s.tower, sort=False)) or "-"
@@ -1773,169 +604,3 @@ class UpGame(MatchGame[Action, Variant, Catalogue]):
             f"<UpGame round {self._setup.round} {s.phase} to move {s.to_move} tower [{tower}] "
             f"to beat {s.threshold} holdings {[_holding(s, p) for p in range(self.num_players())]}>"
         )
-
-    # --- helpers ------------------------------------------------------------------------------------
-
-    def _faces(self, cards: Iterable[str], sort: bool = True) -> tuple[str, ...]:
-        ids = self._sorted(cards) if sort else tuple(cards)
-        return tuple(self._cards.card(c).face for c in ids)
-
-    def _sorted(self, cards: Iterable[str]) -> tuple[str, ...]:
-        rank = self._setup.rank
-        return tuple(sorted(cards, key=lambda c: rank.get(c, 1 << 20)))
-
-    def _known(self, s: _Core) -> list[str]:
-        out: list[str] = [*s.tower, *s.removed, *s.stock]
-        for p in range(self.num_players()):
-            out.extend(s.hands[p])
-            out.extend(s.ups[p])
-            out.extend(s.downs[p])
-        return out
-
-    def _locate(self, s: _Core, card: str) -> tuple[str, int | None]:
-        if card not in self._setup.deck:
-            return ("out", None)
-        for p in range(self.num_players()):
-            if card in s.hands[p]:
-                return (HAND, p)
-            if card in s.ups[p]:
-                return (UP, p)
-            if card in s.downs[p]:
-                return (DOWN, p)
-        if card in s.tower:
-            return ("tower", None)
-        if card in s.removed:
-            return ("removed", None)
-        if card in s.stock:
-            return ("stock", None)
-        return ("unseen", None)
-
-    def _place_words(self, where: str, seat: int | None) -> str:
-        if where in (HAND, UP, DOWN) and seat is not None:
-            if where == UP:
-                return f"face up in front of {self._who(seat)}"
-            return "in a player's hand" if where == HAND else "face down"
-        return {"tower": "on the tower", "removed": "out of the game", "stock": "in the deck"}.get(
-            where, where
-        )
-
-    def _in_deck(self, card: str, a: Action) -> None:
-        if card in self._setup.deck:
-            return
-        c = self._cards.get(card)
-        if c is None:
-            raise IllegalMoveError("deck", f"{card!r} is no Up card.", None, a)
-        if c.kind == MINUS2 and self.variant.without_minus2:
-            raise IllegalMoveError(
-                "U-10",
-                "This evening is played without -2: the -2 cards stay in the box.",
-                "Put the -2 card back in the box.",
-                a,
-            )
-        sets = self.variant.sets or self.catalogue.default_sets(self.num_players())
-        raise IllegalMoveError(
-            "deck",
-            f"That card belongs to set {c.set}, which is not in this game (sets "
-            f"{', '.join(sets)}).",
-            f"Put the set {c.set} card aside.",
-            a,
-        )
-
-    def _who(self, seat: object) -> str:
-        if isinstance(seat, int) and 0 <= seat < self.num_players():
-            return self._setup.players[seat]
-        return f"seat {seat!r}"
-
-    def _waiting_words(self, s: _Core) -> str:
-        names = self._setup.players
-        if s.phase == "cut":
-            return f"{names[self.cutter]} cuts first."
-        if s.phase == "deal":
-            nxt = self.deal_next()
-            assert nxt is not None
-            return f"the next face-up card is dealt to {names[nxt]}."
-        if s.phase == "count":
-            assert s.counting is not None
-            return f"{names[s.counting]} taps the remaining cards."
-        return f"it is {names[s.to_move]}'s turn."
-
-
-def _card_order(c: Card) -> tuple[int, int, str]:
-    """Cards in a hand, low to high: numbers, then -2, then the disposal card."""
-    return ({NUMBER: 0, MINUS2: 1, DISPOSAL: 2}[c.kind], c.value, c.id)
-
-
-def _with(core: _Core, **changes: Any) -> _Core:
-    """`dataclasses.replace` for the core, without re-running `__init__` (the hot path of
-    playouts); the core stays frozen: only a new object gets the changed fields."""
-    unknown = changes.keys() - _CORE_FIELDS
-    if unknown:
-        raise TypeError(f"no such field of a round's state: {sorted(unknown)}")
-    new = object.__new__(_Core)
-    new.__dict__.update(core.__dict__)
-    new.__dict__.update(changes)
-    return new
-
-
-_CORE_FIELDS = frozenset(_Core.__dataclass_fields__)
-
-
-def _holding(s: _Core, p: int) -> int:
-    return len(s.hands[p]) + s.hand_unseen[p] + len(s.ups[p]) + len(s.downs[p]) + s.down_unseen[p]
-
-
-def _unseen(s: _Core, p: int) -> int:
-    return s.hand_unseen[p] + s.down_unseen[p]
-
-
-def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
-    return t[:i] + (v,) + t[i + 1 :]
-
-
-def _count_face(k: int, card: Card) -> str:
-    """'7', 'two 7s', '-2', 'two -2', 'the disposal card'."""
-    if card.kind == DISPOSAL:
-        return "the disposal card"
-    if k == 1:
-        return card.face
-    word = _NUMBER_WORDS[k] if k < len(_NUMBER_WORDS) else str(k)
-    return f"{word} {card.face}" + ("s" if card.kind == NUMBER else "")
-
-
-_PLACE = {HAND: "a hand card", UP: "a face-up card", DOWN: "a face-down card"}
-_PLACE_OF = {HAND: "from the hand", UP: "a face-up card", DOWN: "a face-down card"}
-
-
-def _back_to(name: str, source: str, k: int = 1) -> str:
-    it = "them" if k > 1 else "it"
-    if source == UP:
-        return f"{name}: put the card{'s' if k > 1 else ''} back face up."
-    if source == DOWN:
-        return f"{name}: turn the card face down again and put {it} back."
-    return f"{name}: take the card{'s' if k > 1 else ''} back into your hand."
-
-
-def evening_winners(totals: Sequence[int], scoring: str) -> tuple[int, ...]:
-    """Who wins an evening with these totals: the lowest (the most tokens with children's
-    tokens); several on a tie."""
-    best = max(totals) if scoring == "tokens" else min(totals)
-    return tuple(p for p, t in enumerate(totals) if t == best)
-
-
-def evening_result(
-    names: Sequence[str],
-    winners: Sequence[int],
-    totals: Sequence[int],
-    scoring: str,
-    *,
-    lead: bool = False,
-) -> str:
-    """'Ann wins the evening with 45 points' / 'Ann and Bob share the evening with 3 tokens
-    each'; with `lead` (an evening not over): 'Ann leads the evening with ...' (no full stop)."""
-    best = totals[winners[0]] if winners else 0
-    unit = {"points": "point", "cards": "card", "tokens": "token"}[scoring]
-    who = and_join([names[w] for w in winners])
-    amount = f"{best} {plural(best, unit)}"
-    if len(winners) == 1:
-        return f"{who} {'leads' if lead else 'wins'} the evening with {amount}"
-    return f"{who} share {'the lead of ' if lead else ''}the evening with {amount} each"

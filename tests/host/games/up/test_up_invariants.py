@@ -7,12 +7,12 @@ import random
 from collections import Counter
 
 import pytest
+from rule_ids import undocumented
 from upref.games.base import TERMINAL, IllegalMoveError
-from upref.games.up.engine import (
+from upref.games.up.actions import (
     DOWN,
     HAND,
     UP,
-    UP300,
     Action,
     Call,
     Cut,
@@ -22,10 +22,10 @@ from upref.games.up.engine import (
     Pass,
     Play,
     Reveal,
-    UpGame,
-    Variant,
     action_key,
 )
+from upref.games.up.engine import UpGame
+from upref.games.up.variant import UP300, Variant
 from upref.plugins.up import evening, playout
 
 VARIANTS = [
@@ -108,6 +108,7 @@ def illegal_probes(game: UpGame, rng: random.Random) -> list[Action]:
 
 @pytest.mark.parametrize("players", range(2, 11))
 def test_random_playouts_keep_the_invariants(players: int) -> None:
+    rules: set[str] = set()  # every rule a probe is refused with: each one in the guide
     for seed in range(2 if players > 5 else 3):
         variant = VARIANTS[(seed + players) % len(VARIANTS)]
         rng = random.Random(seed * 100 + players)
@@ -125,8 +126,9 @@ def test_random_playouts_keep_the_invariants(players: int) -> None:
             assert len({game.holding(p) for p in range(players)}) >= 1
             before = (game._snapshot(), game.view(None), len(game._undo_stack))
             for probe in illegal_probes(game, rng):
-                with pytest.raises(IllegalMoveError):
+                with pytest.raises(IllegalMoveError) as refused:
                     game.play(probe)
+                rules.add(refused.value.rule)
                 with pytest.raises(IllegalMoveError):
                     game.apply(probe)
                 assert (game._snapshot(), game.view(None), len(game._undo_stack)) == before
@@ -155,6 +157,7 @@ def test_random_playouts_keep_the_invariants(players: int) -> None:
         while game.can_undo():
             game.undo()
         assert game._snapshot() == first
+    assert undocumented("up", rules) == []
 
 
 def _points(game: UpGame, cid: str) -> int:

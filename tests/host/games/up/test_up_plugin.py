@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 from upref.commands.play import parse
-from upref.games.up.engine import UpGame, Variant
+from upref.games.up.engine import UpGame
+from upref.games.up.variant import Variant
 from upref.plugins.up import evening, figures, playout
 from upref.referee.up import UpReferee
 from upref.registry import find_game, games

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from upref.games.base import IllegalMoveError
-from upref.games.up.engine import (
+from upref.games.up.actions import (
     DOWN,
     HAND,
     UP,
@@ -19,12 +19,12 @@ from upref.games.up.engine import (
     Play,
     Points,
     Reveal,
-    RoundScore,
-    UpGame,
-    Variant,
     format_action,
     parse_action,
 )
+from upref.games.up.engine import UpGame
+from upref.games.up.variant import Variant
+from upref.games.up.view import RoundScore
 
 ANN, BOB, CY = 0, 1, 2
 NAMES = ("Ann", "Bob", "Cy")
@@ -207,10 +207,10 @@ def test_u6_last_card_counts_every_card_a_player_holds() -> None:
     g = pos(tower=["9"], hands={"Ann": ["5"]}, down={"Ann": ["8"]})
     text = play(g, ANN, ["5"])
     assert g.call_due == ANN and "Ann has one card left: 'last card' is due" in text
-    refused(g, Call(BOB), "call")
+    refused(g, Call(BOB), "U-6")
     assert "Ann calls 'last card' (U-6)" in g.play(Call(ANN))
     assert g.call_due is None
-    refused(g, Call(ANN), "call")
+    refused(g, Call(ANN), "U-6")
 
 
 def test_u6_going_out_with_several_equal_cards_needs_no_call() -> None:
@@ -315,7 +315,7 @@ def test_u11_a_forgotten_call_skips_the_next_turn() -> None:
     text = play(g, BOB, ["7"])
     assert "Ann did not call 'last card' before Bob's card: Ann's next turn is skipped (U-11)." in text
     assert g.view(None).players[ANN].skip
-    refused(g, Call(ANN), "call")  # too late
+    refused(g, Call(ANN), "U-11")  # too late
     text = play(g, CY, ["5"])
     assert "Ann's turn is skipped (U-11): Bob's turn." in text
     assert g.to_move == BOB and not g.view(None).players[ANN].skip

@@ -1,0 +1,667 @@
+"""Up's turn: plays onto the tower (one or more equal cards from one source, U-15; the hand
+only in a first turn, U-12; face-down cards one at a time once the face-up ones are gone, U-4,
+U-14), what they do there (a -2 lowers the tower, U-1, and never starts one, U-2; a disposal
+card clears it; a higher card brings it down, U-13), equal cards joined to the play just made,
+a foundation passed when nothing can start a tower, the dirty One (U-9), and 'last card'
+(due at one card left, U-6; forgotten, the next turn is skipped, U-11).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from upref.games.base import IllegalMoveError
+from upref.games.up.actions import DOWN, HAND, SOURCES, UP, Action, Call, DirtyOne, Join, Pass, Play
+from upref.games.up.cards import DISPOSAL, MINUS2, NUMBER, Card
+from upref.games.up.scoring import BONUS, BONUS_BLIND_MINUS2
+from upref.games.up.state import RoundBase, Said, _Core, _holding, _Last, _set, _with
+from upref.text import and_join, plural
+
+__all__ = ["TowerRules"]
+
+_SOURCE_WORDS = {HAND: "from hand", UP: "from face-up", DOWN: "blind"}
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_PLACE = {HAND: "a hand card", UP: "a face-up card", DOWN: "a face-down card"}
+_PLACE_OF = {HAND: "from the hand", UP: "a face-up card", DOWN: "a face-down card"}
+
+
+@dataclass
+class _Piles:
+    """Every seat's cards while a play is applied (lists, replaced seat by seat)."""
+
+    hands: list[tuple[str, ...]]
+    hand_unseen: list[int]
+    ups: list[tuple[str, ...]]
+    downs: list[tuple[str, ...]]
+    down_unseen: list[int]
+
+
+@dataclass
+class _Landing:
+    """The tower while a play lands on it: what it holds and makes, what leaves the game, what
+    the engine says, the ruling applied, and whether a foundation is due next, the tower
+    falls, or a last face-down -2 ends the round (U-16)."""
+
+    tower: tuple[str, ...]
+    threshold: int | None
+    removed: tuple[str, ...]
+    texts: list[str]
+    rule: str | None = None
+    founding: bool = False
+    collapse: bool = False
+    u16: bool = False
+
+
+class TowerRules(RoundBase):
+    """A turn's actions: plays, joins, passes, the dirty One, 'last card' (a mixin of
+    `UpGame`)."""
+
+    def _dirty_allowed(self, s: _Core, seat: int) -> bool:
+        return (
+            s.phase == "play"
+            and not s.started
+            and not s.dirty_round
+            and not self.variant.dirty_one
+            and self.variant.scoring == "points"
+            and seat == self.leader
+        )
+
+    def _dirty_one(self, s: _Core, a: DirtyOne) -> _Core:
+        names = self._setup.players
+        if self.variant.dirty_one:
+            raise IllegalMoveError(
+                "U-9", "The dirty One is on for the whole evening already.", None, a
+            )
+        if self.variant.scoring != "points":
+            raise IllegalMoveError(
+                "U-9", "The dirty One changes points: not with children's scoring.", None, a
+            )
+        if s.dirty_round:
+            raise IllegalMoveError("U-9", "The dirty One is announced already.", None, a)
+        if a.seat != self.leader:
+            raise IllegalMoveError(
+                "U-9",
+                f"Only {names[self.leader]}, who leads this round, may announce the dirty One.",
+                None,
+                a,
+            )
+        if s.started:
+            raise IllegalMoveError(
+                "U-9",
+                "The dirty One must be announced before the round's first card is played.",
+                None,
+                a,
+            )
+        text = f"{names[a.seat]}: this round we play with the dirty One: every 1 counts 30 (U-9)."
+        return _with(s, dirty_round=True, said=(Said("info", text, "U-9"),))
+
+    def _call(self, s: _Core, a: Call) -> _Core:
+        names = self._setup.players
+        if s.call_due != a.seat or s.called:
+            # a player whose next turn is skipped let the next card come first (too late, U-11);
+            # any other owes no call: it is due only when a play leaves one card (U-6)
+            late = isinstance(a.seat, int) and 0 <= a.seat < len(s.skip) and s.skip[a.seat]
+            raise IllegalMoveError(
+                "U-11" if late else "U-6",
+                f"No 'last card' call is due from {self._who(a.seat)} now.",
+                None,
+                a,
+            )
+        text = f"{names[a.seat]} calls 'last card' (U-6)."
+        return _with(s, called=True, said=(Said("play", text, "U-6"),))
+
+    def _pass(self, s: _Core, a: Pass) -> _Core:
+        names = self._setup.players
+        seat = a.seat
+        self._check_turn(s, seat, a)
+        if not s.founding:
+            raise IllegalMoveError(
+                "pass",
+                "A tower is standing: every card may be played on it (a higher one brings it "
+                "down).",
+                None,
+                a,
+            )
+        hand_ok = [c for c in s.hands[seat] if self._cards.card(c).kind != MINUS2]
+        up_ok = [c for c in s.ups[seat] if self._cards.card(c).kind != MINUS2] if s.first_done[seat] else []
+        if hand_ok or up_ok:
+            where = "hand" if hand_ok else "face-up cards"
+            raise IllegalMoveError(
+                "pass",
+                f"{names[seat]} can start a tower with a card from the {where}.",
+                None,
+                a,
+            )
+        if self.may_play_blind(seat):
+            raise IllegalMoveError(
+                "pass",
+                f"{names[seat]} can turn a face-down card as the foundation.",
+                None,
+                a,
+            )
+        said = self._penalty(s, seat)
+        if s.hand_unseen[seat]:
+            why = (
+                f" (the referee cannot see {names[seat]}'s hand: it takes {names[seat]}'s word)"
+            )
+        elif not s.first_done[seat] and not s.hands[seat]:
+            why = ": an empty hand in the first turn (U-12)"
+        else:
+            why = ": only -2 cards"
+        said.append(Said("play", f"{names[seat]} cannot start a tower{why}.", "pass"))
+        passes = s.passes + 1
+        first_done = _set(s.first_done, seat, True)
+        if passes >= self.num_players():
+            core = _with(
+                s, first_done=first_done, passes=passes, call_due=None, called=False, last=None
+            )
+            said.append(
+                Said(
+                    "end",
+                    "Nobody can start a tower: round "
+                    f"{self._setup.round} ends with nobody out (blocked).",
+                    "pass",
+                )
+            )
+            return self._end_round(_with(core, said=tuple(said)), None, 0)
+        skip = list(s.skip)
+        for p in self._skipped_by(s, seat):
+            skip[p] = True
+        nxt, skip2, notes = self._next_seat(seat, tuple(skip))
+        said.extend(notes)
+        said.append(Said("play", f"{names[nxt]} lays the foundation.", "pass"))
+        return _with(
+            s,
+            to_move=nxt,
+            founding=True,
+            first_done=first_done,
+            skip=skip2,
+            passes=passes,
+            call_due=s.call_due if s.call_due == seat else None,
+            called=s.called if s.call_due == seat else False,
+            last=None,
+            turn=s.turn + 1,
+            said=tuple(said),
+        )
+
+    def _join(self, s: _Core, a: Join) -> _Core:
+        names = self._setup.players
+        last = s.last
+        if last is None or last.seat != a.seat:
+            who = self._who(a.seat)
+            raise IllegalMoveError(
+                "join",
+                f"There is no play of {who}'s to add a card to now: several equal cards are "
+                "added right after the first, before anyone else plays.",
+                f"{who}: take the card back.",
+                a,
+            )
+        if last.source == DOWN:
+            raise IllegalMoveError(
+                "U-4",
+                "Blind cards are played one at a time: no card joins a face-down card.",
+                f"{names[a.seat]}: take the card back.",
+                a,
+            )
+        if a.card in last.cards:
+            raise IllegalMoveError("join", "That card is part of the play already.", None, a)
+        base = last.base
+        self._in_deck(a.card, a)
+        where, owner = self._locate(base, a.card)
+        source = where if where in (HAND, UP, DOWN) and owner == a.seat else HAND if where == "unseen" else None
+        if source is not None and source != last.source:
+            raise IllegalMoveError(
+                "U-15",
+                f"Cards played together come from one source: this card is {_SOURCE_WORDS[source]}, "
+                f"the play {_SOURCE_WORDS[last.source]}.",
+                f"{names[a.seat]}: take the card back.",
+                a,
+            )
+        core = self._play(base, Play(a.seat, last.source, (*last.cards, a.card)))
+        # the skip the play earned a forgetful player, and the skipped turns as the turn passed,
+        # were said with the play already (a joined card changes neither)
+        repeat = {"penalty"} if s.founding else {"penalty", "skip"}
+        said = [x for x in core.said if x.kind not in repeat]
+        for i, x in enumerate(said):
+            if x.kind == "play":
+                said[i] = replace(x, text=f"{names[a.seat]} adds a card to the play: {x.text}")
+                break
+        return _with(core, said=tuple(said))
+
+    def _play(self, s: _Core, a: Play) -> _Core:
+        cards = self._equal_cards(s, a)
+        self._check_play_source(s, a, cards)
+        # --- it is legal: apply ---
+        seat = a.seat
+        before = _holding(s, seat)
+        said = self._penalty(s, seat)
+        skip = list(s.skip)
+        for p in self._skipped_by(s, seat):
+            skip[p] = True
+        piles = self._taken_from_source(s, a)
+        land = _Landing(s.tower, s.threshold, s.removed, [self._play_words(s, a, cards)])
+        self._land(s, a, cards, before, piles, land)
+        core = _with(
+            s,
+            hands=tuple(piles.hands),
+            hand_unseen=tuple(piles.hand_unseen),
+            ups=tuple(piles.ups),
+            downs=tuple(piles.downs),
+            down_unseen=tuple(piles.down_unseen),
+            tower=land.tower,
+            threshold=land.threshold,
+            removed=land.removed,
+            skip=tuple(skip),
+            started=True,
+            passes=0,
+            call_due=s.call_due if s.call_due == seat else None,
+            called=s.called if s.call_due == seat else False,
+        )
+        said.append(Said("play", " ".join(land.texts), land.rule))
+        return self._after_play(s, a, cards[0], core, land, said)
+
+    def _equal_cards(self, s: _Core, a: Play) -> list[Card]:
+        """The play's cards, once it is the player's turn, the source is one of the three and the
+        cards are of this game, different and of equal value (a disposal card alone).
+
+        :raises IllegalMoveError: ("turn", "source", "deck", "equal") when they are not.
+        """
+        self._check_turn(s, a.seat, a)
+        if a.source not in SOURCES:
+            raise IllegalMoveError("source", f"No source {a.source!r} (hand, up, down).", None, a)
+        if not a.cards or len(set(a.cards)) != len(a.cards):
+            raise IllegalMoveError("source", "A play is one or more different cards.", None, a)
+        for cid in a.cards:
+            self._in_deck(cid, a)
+        cards = [self._cards.card(c) for c in a.cards]
+        back = _take_back(self._who(a.seat), len(cards))
+        # equal value (U-15 is about the source; different values are simply not allowed)
+        kinds = {c.kind for c in cards}
+        if len(kinds) > 1 or (NUMBER in kinds and len({c.value for c in cards}) > 1):
+            raise IllegalMoveError(
+                "equal",
+                "Cards played together must have the same value: "
+                f"{and_join([c.face for c in cards])} do not.",
+                back + ".",
+                a,
+            )
+        if cards[0].kind == DISPOSAL and len(cards) > 1:
+            raise IllegalMoveError(
+                "equal", "A disposal card is played on its own.", back + ".", a
+            )
+        return cards
+
+    def _check_play_source(self, s: _Core, a: Play, cards: list[Card]) -> None:
+        """The source is allowed now: the hand only in a first turn (U-12), face-down cards one
+        at a time (U-4) once the face-up ones are gone (U-14), each card where the play says,
+        and no -2 to start a tower (U-2).
+
+        :raises IllegalMoveError: naming the rule broken.
+        """
+        seat = a.seat
+        name = self._who(seat)
+        first = not s.first_done[seat]
+        if first and a.source != HAND:
+            raise IllegalMoveError(
+                "U-12",
+                f"In {name}'s first turn of the round every card comes from the hand, also a "
+                f"new foundation: no {'face-up' if a.source == UP else 'face-down'} card yet.",
+                _back_to(name, a.source),
+                a,
+            )
+        if a.source == DOWN:
+            if len(cards) > 1:
+                raise IllegalMoveError(
+                    "U-4", "Blind cards are played one at a time.", _back_to(name, DOWN), a
+                )
+            if s.ups[seat]:
+                raise IllegalMoveError(
+                    "U-14",
+                    f"Face-down cards come only once all four face-up cards are played: {name} "
+                    f"still has {len(s.ups[seat])} face up.",
+                    _back_to(name, DOWN),
+                    a,
+                )
+        self._check_source(s, seat, a, _take_back(name, len(cards)))
+        if cards[0].kind == MINUS2 and s.founding and a.source != DOWN:
+            raise IllegalMoveError(
+                "U-2",
+                "A -2 cannot start a tower: it needs a number to lower. Lay a number card (or a "
+                "disposal card).",
+                _back_to(name, a.source, len(cards)),
+                a,
+            )
+
+    def _taken_from_source(self, s: _Core, a: Play) -> _Piles:
+        """Every seat's cards once the play's cards have left their source (an unseen hand or
+        face-down card leaves a count)."""
+        seat = a.seat
+        piles = _Piles(
+            list(s.hands), list(s.hand_unseen), list(s.ups), list(s.downs), list(s.down_unseen)
+        )
+        if a.source == HAND:
+            known = [c for c in a.cards if c in s.hands[seat]]
+            piles.hands[seat] = tuple(c for c in s.hands[seat] if c not in a.cards)
+            piles.hand_unseen[seat] -= len(a.cards) - len(known)
+        elif a.source == UP:
+            piles.ups[seat] = tuple(c for c in s.ups[seat] if c not in a.cards)
+        elif a.cards[0] in s.downs[seat]:
+            piles.downs[seat] = tuple(c for c in s.downs[seat] if c != a.cards[0])
+        else:
+            piles.down_unseen[seat] -= 1
+        return piles
+
+    def _play_words(self, s: _Core, a: Play, cards: list[Card]) -> str:
+        """'Ann plays two 7s from hand.', 'Ann turns a face-down card as the foundation: 9.'"""
+        names = self._setup.players
+        seat = a.seat
+        kind = cards[0].kind
+        if a.source == DOWN:
+            return (
+                f"{names[seat]} turns a face-down card{' as the foundation' if s.founding else ''}: "
+                f"{'the disposal card' if kind == DISPOSAL else cards[0].face}."
+            )
+        return (
+            f"{names[seat]} plays {_count_face(len(cards), cards[0])} {_SOURCE_WORDS[a.source]}"
+            + (" as the foundation" if s.founding and kind == NUMBER else "")
+            + "."
+        )
+
+    def _land(
+        self, s: _Core, a: Play, cards: list[Card], before: int, piles: _Piles, land: _Landing
+    ) -> None:
+        """What the cards do on the tower: a last face-down -2 counts as played (U-16), a
+        disposal card clears the tower, a -2 lowers it (U-1; a face-down one as a foundation
+        goes into the hand, U-2), a number keeps it standing or brings it down."""
+        names = self._setup.players
+        seat = a.seat
+        kind = cards[0].kind
+        blind = a.source == DOWN
+        if blind and kind == MINUS2 and before == 1 and (s.founding or (s.threshold or 0) - 2 < 1):
+            # U-16: the very last card is a face-down -2 that cannot be played here: played anyway
+            land.tower = (*land.tower, *a.cards)
+            land.texts.append(
+                f"It cannot be played here, but it was {names[seat]}'s very last card: it counts "
+                "as played (U-16)."
+            )
+            land.rule, land.u16 = "U-16", True
+        elif kind == DISPOSAL:
+            self._land_disposal(a, land)
+        elif kind == MINUS2 and s.founding:
+            # a blind -2 turned as a foundation goes into the hand (U-2)
+            piles.hands[seat] = self._sorted((*piles.hands[seat], *a.cards))
+            land.texts.append(
+                f"A -2 cannot start a tower (U-2): {names[seat]} takes it into hand and lays "
+                "another card."
+            )
+            land.rule, land.founding = "U-2", True
+        elif kind == MINUS2:
+            _land_minus2(s, a, cards, land)
+        else:
+            _land_number(s, cards[0], a, land)
+        if land.collapse:
+            taken = (*land.tower, *a.cards)
+            piles.hands[seat] = self._sorted((*piles.hands[seat], *taken))
+            land.texts.append(
+                f"{names[seat]} takes {len(taken)} cards and lays a new foundation; the next "
+                "player plays on it (U-13)."
+            )
+            land.rule = land.rule or "U-13"
+            land.tower, land.threshold, land.founding = (), None, True
+
+    def _land_disposal(self, a: Play, land: _Landing) -> None:
+        """A disposal card: the tower and the card leave the game; the player starts again."""
+        name = self._setup.players[a.seat]
+        blind = a.source == DOWN
+        if land.tower:
+            land.texts.append(
+                f"Disposal: the tower is out of the game ({len(land.tower) + 1} cards); "
+                f"{name} starts again."
+            )
+        else:
+            land.texts.append(
+                "Disposal on an empty tower: only the disposal card leaves the game; "
+                f"{name} starts again" + (" (U-5)." if blind else ".")
+            )
+            land.rule = "U-5" if blind else None
+        land.removed = (*land.removed, *land.tower, *a.cards)
+        land.tower, land.threshold, land.founding = (), None, True
+
+    def _after_play(
+        self, s: _Core, a: Play, card: Card, core: _Core, land: _Landing, said: list[Said]
+    ) -> _Core:
+        """After the cards have landed: the round ends when the player has none left; else the
+        play may be joined, 'last card' falls due (U-6), and the turn passes on (after a
+        foundation laid on a fallen or cleared tower it stays: U-13 says who plays next)."""
+        names = self._setup.players
+        seat = a.seat
+        after = _holding(core, seat)
+        if land.u16 or after == 0:
+            blind_minus2 = a.source == DOWN and card.kind == MINUS2
+            end = f"{names[seat]} has played every card: round {self._setup.round} is over"
+            if blind_minus2:
+                end += f", with the finisher's bonus of {BONUS_BLIND_MINUS2} for a face-down -2 (U-17)."
+            else:
+                end += "."
+            said.append(Said("end", end, "U-17" if blind_minus2 else None))
+            return self._end_round(
+                _with(core, said=tuple(said)),
+                seat,
+                BONUS_BLIND_MINUS2 if blind_minus2 else BONUS,
+            )
+        # a Join may add to this play (and is refused when it may not: U-4, a disposal card)
+        last = _Last(seat, a.source, tuple(a.cards), _with(s, last=None))
+        call_due, called = core.call_due, core.called
+        reminder: list[Said] = []
+        if after == 1:
+            call_due, called = seat, False
+            reminder.append(
+                Said(
+                    "call",
+                    f"{names[seat]} has one card left: 'last card' is due, before the next "
+                    "player's card (U-6).",
+                    "U-6",
+                )
+            )
+        elif call_due == seat:
+            call_due, called = None, False
+        if land.founding:
+            return _with(
+                core, founding=True, to_move=seat, last=last, call_due=call_due, called=called,
+                said=(*said, *reminder),
+            )
+        nxt, skip2, notes = self._next_seat(seat, core.skip)
+        if notes:
+            said.extend(notes)
+        else:
+            said[-1] = replace(said[-1], text=f"{said[-1].text} {names[nxt]}'s turn.")
+        said.extend(reminder)
+        return _with(
+            core,
+            founding=False,
+            to_move=nxt,
+            skip=skip2,
+            first_done=_set(core.first_done, seat, True),
+            last=last,
+            call_due=call_due,
+            called=called,
+            turn=core.turn + 1,
+            said=tuple(said),
+        )
+
+    def _check_turn(self, s: _Core, seat: int, a: Action) -> None:
+        if not (isinstance(seat, int) and 0 <= seat < self.num_players()):
+            raise IllegalMoveError("turn", f"There is no seat {seat!r}.", None, a)
+        if seat != s.to_move:
+            names = self._setup.players
+            what = "lay the foundation" if s.founding else "play"
+            raise IllegalMoveError(
+                "turn",
+                f"It is {names[s.to_move]}'s turn to {what}, not {names[seat]}'s.",
+                f"{names[seat]}: take the card back.",
+                a,
+            )
+
+    def _check_source(self, s: _Core, seat: int, a: Play, back: str) -> None:
+        """Each card is where the play says (known there, or unseen with room for it)."""
+        name = self._who(seat)
+        unseen_needed = 0
+        for cid in a.cards:
+            where, owner = self._locate(s, cid)
+            if where == a.source and owner == seat:
+                continue
+            if where == "unseen" and a.source in (HAND, DOWN):
+                unseen_needed += 1
+                continue
+            face = self._cards.card(cid).face
+            if where in (HAND, UP, DOWN) and owner == seat:
+                raise IllegalMoveError(
+                    "U-15" if len(a.cards) > 1 else "source",
+                    f"That {face} is {_PLACE[where]} of {name}'s, not {_PLACE_OF[a.source]}."
+                    + (" Cards played together come from one source." if len(a.cards) > 1 else ""),
+                    back + ".",
+                    a,
+                )
+            if where == UP:
+                assert owner is not None
+                raise IllegalMoveError(
+                    "turn",
+                    f"That {face} is one of {self._who(owner)}'s face-up cards, not {name}'s.",
+                    f"Put the {face} back among {self._who(owner)}'s face-up cards.",
+                    a,
+                )
+            if where in ("tower", "removed"):
+                on = "on the tower" if where == "tower" else "out of the game (disposal)"
+                raise IllegalMoveError(
+                    "count",
+                    f"That {face} is {on} by the referee's count.",
+                    None if where == "tower" else "Put it back with the cards out of the game.",
+                    a,
+                )
+            if a.source == UP:
+                raise IllegalMoveError(
+                    "source", f"That {face} is not one of {name}'s face-up cards.", back + ".", a
+                )
+            raise IllegalMoveError(
+                "count",
+                f"That {face} cannot come from {name}'s "
+                f"{'hand' if a.source == HAND else 'face-down cards'}: the referee has it "
+                "elsewhere.",
+                back + ".",
+                a,
+            )
+        if unseen_needed:
+            room = s.hand_unseen[seat] if a.source == HAND else s.down_unseen[seat]
+            if unseen_needed > room:
+                have = (
+                    f"{name} has no {'hand' if a.source == HAND else 'face-down'} cards left"
+                    if not (room or (s.hands[seat] if a.source == HAND else s.downs[seat]))
+                    else f"{name} holds only {room} {'hand' if a.source == HAND else 'face-down'} "
+                    f"{plural(room, 'card')} the referee has not seen"
+                )
+                raise IllegalMoveError(
+                    "count" if room else "source",
+                    f"{have}: that play does not add up.",
+                    back + ".",
+                    a,
+                )
+
+    def _penalty(self, s: _Core, seat: int) -> list[Said]:
+        """A 'last card' call owed by another player and not made before this play: that
+        player's next turn is skipped (U-11)."""
+        p = self._skipped_by_one(s, seat)
+        if p is None:
+            return []
+        names = self._setup.players
+        return [
+            Said(
+                "penalty",
+                f"{names[p]} did not call 'last card' before {names[seat]}'s card: {names[p]}'s "
+                "next turn is skipped (U-11).",
+                "U-11",
+            )
+        ]
+
+    def _skipped_by_one(self, s: _Core, seat: int) -> int | None:
+        if s.call_due is not None and s.call_due != seat and not s.called:
+            return s.call_due
+        return None
+
+    def _skipped_by(self, s: _Core, seat: int) -> list[int]:
+        p = self._skipped_by_one(s, seat)
+        return [] if p is None else [p]
+
+    def _next_seat(
+        self, seat: int, skip: tuple[bool, ...]
+    ) -> tuple[int, tuple[bool, ...], list[Said]]:
+        """The next player clockwise after `seat`, passing over (and clearing) skipped turns."""
+        names = self._setup.players
+        n = self.num_players()
+        sk = list(skip)
+        nxt = (seat + 1) % n
+        skipped: list[str] = []
+        for _ in range(n + 1):
+            if not sk[nxt]:
+                break
+            sk[nxt] = False
+            skipped.append(names[nxt])
+            nxt = (nxt + 1) % n
+        if not skipped:
+            return nxt, tuple(sk), []
+        verb = "turn is" if len(skipped) == 1 else "turns are"
+        text = f"{and_join(skipped)}'s {verb} skipped (U-11): {names[nxt]}'s turn."
+        return nxt, tuple(sk), [Said("skip", text, "U-11")]
+
+
+def _land_minus2(s: _Core, a: Play, cards: list[Card], land: _Landing) -> None:
+    """k -2 cards lower the tower by 2k; below 1 it falls (U-1)."""
+    assert s.threshold is not None
+    k = len(cards)
+    what = _count_face(k, cards[0])
+    t = s.threshold - 2 * k
+    words = f"{what.capitalize()} on {s.threshold} make{'s' if k == 1 else ''} {t}"
+    if t < 1:
+        land.texts.append(f"{words}, below 1 (U-1): the tower falls.")
+        land.rule, land.collapse = "U-1", True
+    else:
+        land.texts.append(f"{words}: the tower stands at {t}, {t} or lower to play.")
+        land.tower, land.threshold = (*land.tower, *a.cards), t
+        land.rule = "U-1" if k > 1 else None
+
+
+def _land_number(s: _Core, card: Card, a: Play, land: _Landing) -> None:
+    """A number starts a tower, keeps it standing (its value or lower) or brings it down."""
+    v = card.value
+    if s.founding:
+        land.tower, land.threshold = tuple(a.cards), v
+        land.texts.append(f"{v} or lower to play.")
+    elif s.threshold is not None and v <= s.threshold:
+        land.tower, land.threshold = (*land.tower, *a.cards), v
+        land.texts.append(f"{v} on {s.threshold}: {v} or lower to play.")
+    else:
+        land.texts.append(f"{v} on {s.threshold} is higher, so the tower falls.")
+        land.collapse = True
+
+
+def _take_back(name: str, k: int) -> str:
+    """'Ann: take the cards back' (without a full stop)."""
+    return f"{name}: take the card{'s' if k > 1 else ''} back"
+
+
+def _count_face(k: int, card: Card) -> str:
+    """'7', 'two 7s', '-2', 'two -2', 'the disposal card'."""
+    if card.kind == DISPOSAL:
+        return "the disposal card"
+    if k == 1:
+        return card.face
+    word = _NUMBER_WORDS[k] if k < len(_NUMBER_WORDS) else str(k)
+    return f"{word} {card.face}" + ("s" if card.kind == NUMBER else "")
+
+
+def _back_to(name: str, source: str, k: int = 1) -> str:
+    it = "them" if k > 1 else "it"
+    if source == UP:
+        return f"{name}: put the card{'s' if k > 1 else ''} back face up."
+    if source == DOWN:
+        return f"{name}: turn the card face down again and put {it} back."
+    return f"{name}: take the card{'s' if k > 1 else ''} back into your hand."
