@@ -36,18 +36,10 @@ from typing import Any, ClassVar
 
 from upref.board.codes import CodeTable
 from upref.games.base import IllegalMoveError, Outcome
+from upref.games.whatsup.actions import Flip, Lay, Pass, Reserve
 from upref.games.whatsup.cards import Catalogue, load_catalogue, parse_catalogue
-from upref.games.whatsup.engine import (
-    NAME,
-    TITLE,
-    Flip,
-    Lay,
-    Pass,
-    Reserve,
-    Termination,
-    Variant,
-    WhatsUpGame,
-)
+from upref.games.whatsup.engine import NAME, TITLE, Termination, WhatsUpGame
+from upref.games.whatsup.variant import Variant
 from upref.referee.base import OVER, PLAY, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict

@@ -16,7 +16,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from upref.games.whatsup.cards import COLOURS, COUNTS
-from upref.games.whatsup.engine import GRID_COLUMNS, GRID_ROWS, WhatsUpView
+from upref.games.whatsup.variant import GRID_COLUMNS, GRID_ROWS
+from upref.games.whatsup.view import WhatsUpView
 from upref.text import and_join, count, plural
 from upref.views.blocks import (
     DIM,

@@ -7,20 +7,10 @@ import random
 
 import pytest
 from upref.games.base import CHANCE, TERMINAL, IllegalMoveError
+from upref.games.whatsup.actions import Action, Flip, Lay, Pass, Reserve, action_key
 from upref.games.whatsup.cards import COLOURS, COUNTS
-from upref.games.whatsup.engine import (
-    SPENT,
-    STALL_TURNS,
-    TABLE_END,
-    Action,
-    Flip,
-    Lay,
-    Pass,
-    Reserve,
-    Variant,
-    WhatsUpGame,
-    action_key,
-)
+from upref.games.whatsup.engine import SPENT, STALL_TURNS, TABLE_END, WhatsUpGame
+from upref.games.whatsup.variant import Variant
 from whatsup_table import check_view
 
 PLAYERS = ("Ann", "Bob", "Cy", "Dee")

@@ -22,7 +22,9 @@ from typing import Any
 from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation
 from upref.games.whatsup.cards import COLOURS, Face, load_catalogue
-from upref.games.whatsup.engine import Variant, WhatsUpGame, WhatsUpView
+from upref.games.whatsup.engine import WhatsUpGame
+from upref.games.whatsup.variant import Variant
+from upref.games.whatsup.view import WhatsUpView
 from upref.referee.base import Reply
 from upref.referee.inputs import EndGame, Input, Key, NextGame, Observe, StartGame, Undo
 from upref.referee.status import Verdict

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 from scoreboard_cases import console_text
-from upref.games.whatsup.engine import Variant, WhatsUpGame
+from upref.games.whatsup.engine import WhatsUpGame
+from upref.games.whatsup.variant import Variant
 from upref.views import plain, terminal
 from upref.views.blocks import Board
 from upref.views.plain import render_blocks

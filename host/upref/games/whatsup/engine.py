@@ -42,10 +42,19 @@ from typing import Any
 from upref.games.base import (
     CHANCE,
     TERMINAL,
-    GameView,
     IllegalMoveError,
     MatchGame,
     Outcome,
+)
+from upref.games.whatsup.actions import (
+    Action,
+    Flip,
+    Lay,
+    Pass,
+    Reserve,
+    action_key,
+    format_action,
+    parse_action,
 )
 from upref.games.whatsup.cards import (
     COLOURS,
@@ -56,6 +65,8 @@ from upref.games.whatsup.cards import (
     load_catalogue,
     parse_face,
 )
+from upref.games.whatsup.variant import GRID_COLUMNS, GRID_ROWS, Variant, grid_cell
+from upref.games.whatsup.view import CardView, PlayerView, WhatsUpView
 from upref.text import and_join, count
 
 __all__ = [
@@ -93,35 +104,10 @@ TABLE_END = 3
 """The game ends when this many cards or fewer are left on the table (A-2)."""
 ROWS_TO_WIN: Mapping[int, int] = {2: 4, 3: 3, 4: 2}
 """Completed rows that win at once, by number of players."""
-GRID_COLUMNS = 6
-GRID_ROWS = 5
-"""The first game's rectangle: 6 cards by 5 (places 1-6 are row 1, left to right)."""
 UNUSED = -1
 SPENT = -2
 """A figurine's state besides the index of the card it stands on."""
 _TABLE = -1  # a card's owner while it lies on the table (or is not laid yet)
-
-
-# --- the variant -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Variant:
-    """`first_game`: the rulebook's advice for a first game: the cards laid out as a rectangle of
-    6 by 5, and a flipped card that does not fit goes back to the same place. Otherwise a card
-    that does not fit is put back anywhere on the table (never overlapping another)."""
-
-    first_game: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"first_game": self.first_game}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> Variant:
-        return cls(first_game=bool((data or {}).get("first_game", False)))
-
-    def describe(self) -> str:
-        return "first game: same place" if self.first_game else "free placement"
 
 
 class Termination(StrEnum):
@@ -133,145 +119,9 @@ class Termination(StrEnum):
     """Eight turns in a row without an addition (A-3)."""
 
 
-# --- actions -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, order=True)
-class Lay:
-    """Set-up (chance): `card` is laid on the table, tapped as it is laid."""
-
-    card: str
-
-
-@dataclass(frozen=True, order=True)
-class Reserve:
-    """`seat` puts the figurine on table card `card` (before the flip, once per game)."""
-
-    seat: int
-    card: str
-
-
-@dataclass(frozen=True, order=True)
-class Flip:
-    """`seat` flips table card `card` over."""
-
-    seat: int
-    card: str
-
-
-@dataclass(frozen=True, order=True)
-class Pass:
-    """`seat` cannot flip any card: every one carries another player's figurine (A-11)."""
-
-    seat: int
-
-
-Action = Lay | Reserve | Flip | Pass
-_RANK: Mapping[type, int] = {Lay: 0, Pass: 1, Flip: 2, Reserve: 3}
-
-
-def action_key(action: Action) -> tuple[int, int, str]:
-    """The order of `legal_actions()`: lays, a pass, flips, then reserves; by seat and card."""
-    seat = getattr(action, "seat", -1)
-    return _RANK[type(action)], seat, getattr(action, "card", "")
-
-
-def format_action(action: Action) -> str:
-    """Text notation: 'lay W05', 'reserve 0 W05', 'flip 1 W07', 'pass 2'."""
-    if isinstance(action, Lay):
-        return f"lay {action.card}"
-    if isinstance(action, Reserve):
-        return f"reserve {action.seat} {action.card}"
-    if isinstance(action, Flip):
-        return f"flip {action.seat} {action.card}"
-    return f"pass {action.seat}"
-
-
-def parse_action(text: str) -> Action:
-    """The inverse of `format_action`.
-
-    :raises ValueError: for text that is not an action.
-    """
-    words = text.split()
-    try:
-        if words[0] == "lay" and len(words) == 2:
-            return Lay(words[1])
-        if words[0] == "reserve" and len(words) == 3:
-            return Reserve(int(words[1]), words[2])
-        if words[0] == "flip" and len(words) == 3:
-            return Flip(int(words[1]), words[2])
-        if words[0] == "pass" and len(words) == 2:
-            return Pass(int(words[1]))
-    except (IndexError, ValueError):
-        pass
-    raise ValueError(f"not a What's Up action: {text!r}")
-
-
 def row_words(counts: Sequence[int]) -> str:
     """A row's cards by their counts: '(1, 2)'; an empty row: '(none)'."""
     return "(" + (", ".join(str(n) for n in counts) or "none") + ")"
-
-
-# --- the view ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CardView:
-    """A card on the table as everyone sees it: its place (laying order), its row and column in
-    the first game's rectangle, the face up, and the seat whose figurine stands on it."""
-
-    place: int
-    row: int | None
-    column: int | None
-    count: int
-    colour: str
-    figurine: int | None
-
-    @property
-    def up(self) -> str:
-        return f"{self.count} {self.colour}"
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    """One player: the collection as rows by colour (each the counts of its cards, a prefix of
-    1, 2, 3), birds and cards, completed rows, and the figurine ('unused', 'placed', 'spent'
-    with the place of the card it stands on)."""
-
-    seat: int
-    name: str
-    rows: tuple[tuple[str, tuple[int, ...]], ...]
-    birds: int
-    cards: int
-    completed: int
-    figurine: str
-    figurine_on: int | None
-    fits: tuple[str, ...]  # the faces that would fit the collection now, colours in order
-
-
-@dataclass(frozen=True, kw_only=True)
-class WhatsUpView(GameView):
-    """What's Up's view. Public: the face up of every table card (never the side face down, never
-    a card's id), the collections, the figurines, the counters. A seat's view is the same (the
-    game hides nothing from one player that it shows another)."""
-
-    variant: str
-    first_game: bool
-    turn: int
-    laid: int
-    deck: int
-    table: tuple[CardView, ...]  # by place
-    players: tuple[PlayerView, ...]
-    since: int  # turns in a row without an addition
-    stall_turns: int
-    table_end: int
-    rows_to_win: int
-    reserved_now: bool  # the player to move placed the figurine this turn
-    history: tuple[Outcome, ...]
-
-    @property
-    def cards_left(self) -> int:
-        return len(self.table)
 
 
 # --- state -------------------------------------------------------------------------------------
@@ -913,7 +763,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         place = s.place[:i] + (laid,) + s.place[i + 1 :]
         self._s = replace(s, place=place, laid=laid)
         total = len(self._cards)
-        where = f" in row {_grid(laid)[0]}, column {_grid(laid)[1]}" if self.variant.first_game else ""
+        where = f" in row {grid_cell(laid)[0]}, column {grid_cell(laid)[1]}" if self.variant.first_game else ""
         text = f"Card {laid} of {total}: lay it{where} with {self._card_face(i)} up."
         if laid == total:
             first = self._name(s.to_move)
@@ -963,7 +813,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
             since = s.since + 1
             text += f" It does not fit: {self._why_not(seat, face, row)}."
             if self.variant.first_game:
-                r, c = _grid(s.place[i])
+                r, c = grid_cell(s.place[i])
                 text += f" It stays on the table, {face} up, back in its place (row {r}, column {c})."
             else:
                 text += (
@@ -1099,7 +949,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         for cid in self.table():
             i = self._index[cid]
             face = self._cards[i].face(s.side[i])
-            r, c = _grid(s.place[i]) if first else (None, None)
+            r, c = grid_cell(s.place[i]) if first else (None, None)
             table.append(
                 CardView(s.place[i], r, c, face.count, face.colour, self.figurine_on(cid))
             )
@@ -1177,20 +1027,15 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         """' (row 2, column 3)' in the first game; '' otherwise."""
         if not self.variant.first_game or self._s.place[i] == 0:
             return ""
-        r, c = _grid(self._s.place[i])
+        r, c = grid_cell(self._s.place[i])
         return f" (row {r}, column {c})"
 
     def _where(self, i: int) -> str:
         p = self._s.place[i]
         if self.variant.first_game:
-            r, c = _grid(p)
+            r, c = grid_cell(p)
             return f"card {p}, row {r}, column {c}"
         return f"card {p}"
-
-
-def _grid(place: int) -> tuple[int, int]:
-    """(row, column) of a place in the first game's rectangle, 6 cards to a row."""
-    return (place - 1) // GRID_COLUMNS + 1, (place - 1) % GRID_COLUMNS + 1
 
 
 def _check_players(players: tuple[str, ...]) -> None:
