@@ -11,7 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-__all__ = ["Action", "Flip", "Lay", "Pass", "Reserve", "action_key", "format_action", "parse_action"]
+__all__ = [
+    "Action",
+    "Flip",
+    "Lay",
+    "Pass",
+    "Reserve",
+    "action_key",
+    "format_action",
+    "parse_action",
+]
 
 
 @dataclass(frozen=True, order=True)

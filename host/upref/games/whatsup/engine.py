@@ -63,8 +63,8 @@ from upref.games.whatsup.cards import (
     Catalogue,
     Face,
     load_catalogue,
-    parse_face,
 )
+from upref.games.whatsup.position import ON_TABLE, SPENT, UNUSED, check_players, position
 from upref.games.whatsup.variant import GRID_COLUMNS, GRID_ROWS, Variant, grid_cell
 from upref.games.whatsup.view import CardView, PlayerView, WhatsUpView
 from upref.text import and_join, count
@@ -104,10 +104,6 @@ TABLE_END = 3
 """The game ends when this many cards or fewer are left on the table (A-2)."""
 ROWS_TO_WIN: Mapping[int, int] = {2: 4, 3: 3, 4: 2}
 """Completed rows that win at once, by number of players."""
-UNUSED = -1
-SPENT = -2
-"""A figurine's state besides the index of the card it stands on."""
-_TABLE = -1  # a card's owner while it lies on the table (or is not laid yet)
 
 
 class Termination(StrEnum):
@@ -212,7 +208,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         game_number: int,
         history: tuple[Outcome, ...],
     ) -> WhatsUpGame:
-        _check_players(players)
+        check_players(players)
         start = tuple(rng.randrange(2) for _ in catalogue.cards)
         setup = _Setup(players, catalogue, variant, game_number, history, start, rng.getstate())
         n = len(catalogue.cards)
@@ -229,7 +225,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         core = _Core(
             place=(0,) * n,
             side=start,
-            owner=(_TABLE,) * n,
+            owner=(ON_TABLE,) * n,
             figurine=(UNUSED,) * len(players),
             laid=0,
             to_move=0,
@@ -275,91 +271,27 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         :raises ValueError: for a description that does not fit the deck or the rules.
         """
         names = tuple(players)
-        _check_players(names)
+        check_players(names)
         cat = catalogue or load_catalogue()
-        index = {c.id: i for i, c in enumerate(cat.cards)}
-        seat_of = {name: s for s, name in enumerate(names)}
-        up = dict(up or {})
-        for cid in up:
-            if cid not in index:
-                raise ValueError(f"no card {cid!r} in the deck")
-        named = set(up) | set(table or ())
-        # the collections: rows by colour, cards picked from the deck
-        want: list[tuple[int, Face]] = []
-        for name, rows in (collections or {}).items():
-            if name not in seat_of:
-                raise ValueError(f"no player {name!r} (players: {', '.join(names)})")
-            for colour, length in rows.items():
-                if colour not in COLOURS or not (
-                    isinstance(length, int) and 0 <= length <= len(COUNTS)
-                ):
-                    raise ValueError(f"{name}'s {colour!r} row of {length!r}: not a row")
-                want.extend((seat_of[name], Face(n, colour)) for n in COUNTS[:length])
-        free = [i for i, c in enumerate(cat.cards) if c.id not in named]
-        picked = _match(want, free, cat.cards)
-        if picked is None:
-            raise ValueError("the deck has no cards left for those collections")
-        n = len(cat.cards)
-        owner = [_TABLE] * n
-        side = [0] * n
-        for (seat, face), i in zip(want, picked, strict=True):
-            owner[i] = seat
-            side[i] = cat.cards[i].side_of(face)
-        if table is None:
-            on_table = [i for i in range(n) if owner[i] == _TABLE]
-        else:
-            on_table = []
-            for cid in table:
-                if cid not in index:
-                    raise ValueError(f"no card {cid!r} in the deck")
-                on_table.append(index[cid])
-            if len(set(on_table)) != len(on_table):
-                raise ValueError("a card is on the table twice")
-            lost = [cat.cards[i].id for i in range(n) if owner[i] == _TABLE and i not in on_table]
-            if lost:
-                raise ValueError(
-                    f"{count(len(lost), 'card')} neither on the table nor in a collection "
-                    f"({', '.join(lost)}): the {n} cards are all somewhere"
-                )
-        for cid, text in up.items():
-            i = index[cid]
-            if owner[i] != _TABLE:
-                raise ValueError(f"{cid} is in a collection, not on the table")
-            side[i] = cat.cards[i].side_of(parse_face(text))
-        place = [0] * n
-        for p, i in enumerate(on_table, start=1):
-            place[i] = p
-        fig = [UNUSED] * len(names)
-        for name, where in (figurines or {}).items():
-            if name not in seat_of:
-                raise ValueError(f"no player {name!r} (players: {', '.join(names)})")
-            if where == "spent":
-                fig[seat_of[name]] = SPENT
-                continue
-            i = index.get(where, -1)
-            if i < 0 or owner[i] != _TABLE or place[i] == 0:
-                raise ValueError(f"{name}'s figurine: {where!r} is not a card on the table")
-            if i in fig:
-                raise ValueError(f"two figurines on {where}: only one bird stands on a card")
-            fig[seat_of[name]] = i
-        seat = seat_of[to_move] if isinstance(to_move, str) else int(to_move)
-        if not 0 <= seat < len(names):
-            raise ValueError(f"no seat {to_move!r} to move")
-        variant = variant or Variant()
-        setup = _Setup(names, cat, variant, 1, (), tuple(side), random.Random(0).getstate())
+        pos = position(
+            names, cat, up=up, table=table, collections=collections, figurines=figurines,
+            to_move=to_move,
+        )
+        rng_state = random.Random(0).getstate()
+        setup = _Setup(names, cat, variant or Variant(), 1, (), pos.side, rng_state)
         core = _Core(
-            place=tuple(place),
-            side=tuple(side),
-            owner=tuple(owner),
-            figurine=tuple(fig),
-            laid=n,
-            to_move=seat,
+            place=pos.place,
+            side=pos.side,
+            owner=pos.owner,
+            figurine=pos.figurine,
+            laid=len(cat.cards),
+            to_move=pos.to_move,
             turn=turn,
             since=since,
             reserved_now=False,
             last_taken=None,
             outcome=None,
-            verdict=f"{names[seat]}'s turn: flip a card.",
+            verdict=f"{names[pos.to_move]}'s turn: flip a card.",
             ending="",
         )
         return cls(setup, core)
@@ -441,7 +373,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
     def owner(self, card_id: str) -> int | None:
         """The seat whose collection holds the card, or None while it is on the table."""
         o = self._s.owner[self._index[card_id]]
-        return None if o == _TABLE else o
+        return None if o == ON_TABLE else o
 
     def at(self, card_id: str) -> str:
         """Where the card lies, for a verdict: ' (row 2, column 3)' in the first game's
@@ -525,7 +457,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
     def _on_table(self) -> list[int]:
         """Indices of the table cards, by place."""
         s = self._s
-        ids = [i for i, p in enumerate(s.place) if p > 0 and s.owner[i] == _TABLE]
+        ids = [i for i, p in enumerate(s.place) if p > 0 and s.owner[i] == ON_TABLE]
         ids.sort(key=s.place.__getitem__)
         return ids
 
@@ -676,7 +608,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
                 a,
             )
         o = s.owner[i]
-        if o != _TABLE:
+        if o != ON_TABLE:
             raise IllegalMoveError(
                 "figurine",
                 f"That card is in {self._name(o)}'s collection: a figurine goes on a card on "
@@ -701,7 +633,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         s = self._s
         face = self._card_face(i)
         o = s.owner[i]
-        if o != _TABLE:
+        if o != ON_TABLE:
             colour = self._cards[i].face(s.side[i]).colour
             back = f"Put it back in {self._name(o)}'s {colour} row, {face} up."
             if s.last_taken == (o, i):
@@ -1036,37 +968,3 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
             r, c = grid_cell(p)
             return f"card {p}, row {r}, column {c}"
         return f"card {p}"
-
-
-def _check_players(players: tuple[str, ...]) -> None:
-    if not 2 <= len(players) <= 4:
-        raise ValueError(f"What's Up is for 2 to 4 players, not {len(players)}")
-    if any(not isinstance(p, str) or not p.strip() for p in players):
-        raise ValueError(f"player names must be non-empty text: {players!r}")
-    if len(set(players)) != len(players):
-        raise ValueError(f"player names must differ: {players!r}")
-
-
-def _match(want: list[tuple[int, Face]], free: list[int], cards: Sequence[Card]) -> list[int] | None:
-    """A distinct card for each wanted face (a bipartite matching by augmenting paths); the
-    card indices in `want`'s order, or None when there is none."""
-    holders = [[i for i in free if f in (cards[i].a, cards[i].b)] for _, f in want]
-    taken: dict[int, int] = {}  # card -> position in want
-
-    def place(k: int, seen: set[int]) -> bool:
-        for i in holders[k]:
-            if i in seen:
-                continue
-            seen.add(i)
-            if i not in taken or place(taken[i], seen):
-                taken[i] = k
-                return True
-        return False
-
-    for k in range(len(want)):
-        if not place(k, set()):
-            return None
-    out = [0] * len(want)
-    for i, k in taken.items():
-        out[k] = i
-    return out
