@@ -36,16 +36,18 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from upref.games.base import (
     CHANCE,
     TERMINAL,
+    ActionRule,
     IllegalMoveError,
     MatchGame,
     Outcome,
+    StateField,
 )
+from upref.games.base import Termination as BaseTermination
 from upref.games.whatsup.actions import (
     Action,
     Flip,
@@ -106,13 +108,18 @@ ROWS_TO_WIN: Mapping[int, int] = {2: 4, 3: 3, 4: 2}
 """Completed rows that win at once, by number of players."""
 
 
-class Termination(StrEnum):
+class Termination(BaseTermination):
+    """Why a game of What's Up ended (`Outcome.termination`)."""
+
     ROWS = "rows"
     """A player completed the rows the number of players asks for."""
     TABLE = "table"
     """Three cards or fewer are left on the table (A-2)."""
     STALL = "stall"
     """Eight turns in a row without an addition (A-3)."""
+    STOPPED = "stopped"
+    """The game was stopped early (the referee's end key): the most birds, then the fewest
+    cards, lead."""
 
 
 def row_words(counts: Sequence[int]) -> str:
@@ -163,6 +170,14 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
     Seats are 0..n-1 clockwise; seat 0 begins. Scores are birds: the sum of the counts on the
     collected cards (A-5).
     """
+
+    TITLE: ClassVar[str] = TITLE
+    ACTIONS: ClassVar[Mapping[type, ActionRule]] = {
+        Lay: ActionRule(check="_check_lay", do="_do_lay"),
+        Reserve: ActionRule(check="_check_reserve", do="_do_reserve"),
+        Flip: ActionRule(check="_check_flip", do="_do_flip"),
+        Pass: ActionRule(check="_check_pass", do="_do_pass"),
+    }
 
     def __init__(self, setup: _Setup, core: _Core) -> None:
         super().__init__()
@@ -316,37 +331,21 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
     def history(self) -> tuple[Outcome, ...]:
         return self._setup.history
 
-    @property
-    def turn(self) -> int:
-        return self._s.turn
-
-    @property
-    def since(self) -> int:
-        """Turns in a row without an addition (A-3)."""
-        return self._s.since
-
-    @property
-    def laid(self) -> int:
-        """Cards laid so far at set-up."""
-        return self._s.laid
+    turn = StateField[int]("The turn being played, 1 for the first turn after the set-up.")
+    since = StateField[int]("Turns in a row without an addition (A-3).")
+    laid = StateField[int]("Cards laid so far at set-up.")
 
     @property
     def in_setup(self) -> bool:
         return self._s.outcome is None and self._s.laid < len(self._cards)
 
-    @property
-    def reserved_now(self) -> bool:
-        """Whether the player to move has placed the figurine this turn."""
-        return self._s.reserved_now
-
-    @property
-    def verdict(self) -> str:
-        return self._s.verdict
-
-    @property
-    def ending(self) -> str:
-        """The end of the game as the last action announced it ('' when it did not end it)."""
-        return self._s.ending
+    reserved_now = StateField[bool](
+        "Whether the player to move has placed the figurine this turn."
+    )
+    verdict = StateField[str]("The text of the last thing that happened, for the table.")
+    ending = StateField[str](
+        "The end of the game as the last action announced it ('' when it did not end it)."
+    )
 
     def rows_to_win(self) -> int:
         return ROWS_TO_WIN.get(self.num_players(), len(COLOURS))
@@ -502,25 +501,6 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         acts = [a for a in self.legal_actions() if isinstance(a, Lay)]
         return [(a, 1.0 / len(acts)) for a in acts]
 
-    def check(self, action: Action) -> None:
-        s = self._s
-        if s.outcome is not None:
-            raise IllegalMoveError(
-                "over",
-                f"The game is over: {self._result_text(s.outcome)}. Start a new game to play on.",
-                action=action,
-            )
-        if isinstance(action, Lay):
-            self._check_lay(action)
-        elif isinstance(action, Reserve):
-            self._check_reserve(action)
-        elif isinstance(action, Flip):
-            self._check_flip(action)
-        elif isinstance(action, Pass):
-            self._check_pass(action)
-        else:
-            raise IllegalMoveError("apply", f"not a What's Up action: {action!r}", action=action)
-
     def _applicable(self, action: Action) -> bool:
         # `check` accepts exactly the legal actions (the invariant tests hold it to that)
         return self.is_legal(action)
@@ -675,15 +655,6 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
 
     # --- applying -----------------------------------------------------------------------------
 
-    def _do(self, action: Action) -> str:
-        if isinstance(action, Lay):
-            return self._do_lay(action)
-        if isinstance(action, Reserve):
-            return self._do_reserve(action)
-        if isinstance(action, Flip):
-            return self._do_flip(action)
-        return self._do_pass(action)
-
     def _set(self, **changes: Any) -> str:
         self._s = replace(self._s, **changes)
         return self._s.verdict
@@ -815,8 +786,8 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         n = self.num_players()
         birds = tuple(self.birds(p) for p in range(n))
         if termination is Termination.ROWS:
-            return Outcome(str(termination), (seat,), birds)
-        return Outcome(str(termination), self.leaders(), birds)
+            return Outcome(termination, (seat,), birds)
+        return Outcome(termination, self.leaders(), birds)
 
     def leaders(self) -> tuple[int, ...]:
         """The seats ahead now: the most birds, then the fewest cards; several on a tie (A-5)."""
