@@ -10,14 +10,9 @@ take it into the collection; otherwise it stays on the table with the new face u
 count asks for, when three cards or fewer are left on the table (A-2), or after eight turns in a
 row without an addition (A-3).
 
-What the referee feeds in (all actions are frozen dataclasses):
-
-- `Lay(card)`: set-up, chance: the card tapped as it is laid; the engine says which side goes up
-  (from the seed), and the card gets the next place (its laying order);
-- `Reserve(seat, card)`: the player to move puts the figurine on a table card (A-7: it does not
-  take the card);
-- `Flip(seat, card)`: the player to move flips a table card (a tap);
-- `Pass(seat)`: only when every table card carries another player's figurine (A-11).
+What the referee feeds in: the actions of `actions.py`. `Lay(card)` at set-up (chance: the
+engine says which side goes up, from the seed, and the card gets the next place), then, by the
+player to move, `Reserve` (the figurine; A-7: it takes nothing), `Flip` (a tap) and `Pass` (A-11).
 
 Hidden information: the side of every table card that lies face down, which is what the players
 must remember. `view(None)` shows only the faces up; verdicts and error messages name a table
@@ -143,11 +138,11 @@ class _Core:
     to_move: int
     turn: int
     since: int
-    reserved_now: bool
-    last_taken: tuple[int, int] | None  # (seat, card index) taken on the turn just played
-    outcome: Outcome | None
     verdict: str
-    ending: str  # the end of the game, announced in the last action's verdict ('' when none)
+    reserved_now: bool = False
+    last_taken: tuple[int, int] | None = None  # (seat, card index) taken on the turn just played
+    outcome: Outcome | None = None
+    ending: str = ""  # the end of the game, announced in the last action's verdict ('' when none)
 
 
 @dataclass(frozen=True)
@@ -246,11 +241,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
             to_move=0,
             turn=1,
             since=0,
-            reserved_now=False,
-            last_taken=None,
-            outcome=None,
             verdict=text,
-            ending="",
         )
         return cls(setup, core)
 
@@ -269,19 +260,9 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         variant: Variant | None = None,
         catalogue: Catalogue | None = None,
     ) -> WhatsUpGame:
-        """A position in play, from a description (the rulebook's examples, tests):
-
-        - `collections`: player name -> colour -> length of that row (2: the row holds the
-          cards of 1 and 2 birds); the cards are picked from the deck, avoiding cards named
-          in `up` and `table`;
-        - `table`: the ids of the cards on the table (default: every card not in a
-          collection), laid in this order (their places);
-        - `up`: card id -> the face up ('1 red'); other table cards lie with side a up;
-        - `figurines`: player name -> the id of the table card the figurine stands on, or
-          'spent';
-        - `to_move` (a seat or a name), `turn`, `since` (turns without an addition).
-
-        Every card of the deck must be either on the table or in a collection (30 in all).
+        """A position in play, from a description (the rulebook's examples, tests): the
+        collections, the table, the faces up, the figurines and the seat `to_move` as
+        `position.position` reads them; `turn`, `since` (turns without an addition).
 
         :raises ValueError: for a description that does not fit the deck or the rules.
         """
@@ -303,11 +284,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
             to_move=pos.to_move,
             turn=turn,
             since=since,
-            reserved_now=False,
-            last_taken=None,
-            outcome=None,
             verdict=f"{names[pos.to_move]}'s turn: flip a card.",
-            ending="",
         )
         return cls(setup, core)
 
@@ -429,7 +406,9 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
 
     def figurine_on(self, card_id: str) -> int | None:
         """The seat whose figurine stands on the card, if any."""
-        i = self._index[card_id]
+        return self._figurine_at(self._index[card_id])
+
+    def _figurine_at(self, i: int) -> int | None:
         for seat, f in enumerate(self._s.figurine):
             if f == i:
                 return seat
@@ -535,15 +514,13 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
                 "setup",
                 f"The cards are still being laid out ({s.laid} of {len(self._cards)}): the "
                 "turns begin once every card is on the table.",
-                None,
-                action,
+                action=action,
             )
         if action.seat != s.to_move:
             raise IllegalMoveError(
                 "turn",
                 f"It is {self._name(s.to_move)}'s turn, not {self._who(action.seat)}'s.",
-                None,
-                action,
+                action=action,
             )
 
     def _check_lay(self, a: Lay) -> None:
@@ -553,8 +530,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
             raise IllegalMoveError(
                 "setup",
                 f"All {len(self._cards)} cards are laid already: a card is laid only at set-up.",
-                None,
-                a,
+                action=a,
             )
         if s.place[i] > 0:
             raise IllegalMoveError(
@@ -562,8 +538,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
                 f"That card is on the table already, {self._card_face(i)} up "
                 f"({self._where(i)}): tap the next card as you lay it "
                 f"({s.laid} of {len(self._cards)} laid).",
-                None,
-                a,
+                action=a,
             )
 
     def _check_reserve(self, a: Reserve) -> None:
@@ -576,16 +551,14 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
             raise IllegalMoveError(
                 "figurine",
                 f"{name}'s figurine went back into the box: a figurine is placed once per game.",
-                None,
-                a,
+                action=a,
             )
         if f != UNUSED:
             raise IllegalMoveError(
                 "figurine",
                 f"{name}'s figurine already stands on the card showing {self._card_face(f)}: "
                 "a figurine is placed once per game and cannot be moved.",
-                None,
-                a,
+                action=a,
             )
         o = s.owner[i]
         if o != ON_TABLE:
@@ -649,8 +622,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
                 "A-11",
                 f"{self._name(a.seat)} can flip a card: a player passes only when every card on "
                 "the table carries another player's figurine.",
-                None,
-                a,
+                action=a,
             )
 
     # --- applying -----------------------------------------------------------------------------
@@ -848,32 +820,16 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
             seat = self._seat(seat)
         phase = "over" if s.outcome is not None else "setup" if self.in_setup else "turn"
         first = self.variant.first_game
-        table = []
-        for cid in self.table():
-            i = self._index[cid]
-            face = self._cards[i].face(s.side[i])
-            r, c = grid_cell(s.place[i]) if first else (None, None)
-            table.append(
-                CardView(s.place[i], r, c, face.count, face.colour, self.figurine_on(cid))
-            )
+        table = tuple(
+            CardView.laid(s.place[i], self._cards[i].face(s.side[i]), self._figurine_at(i), first)
+            for i in self._on_table()
+        )
         players = []
         for p, name in enumerate(names):
-            rows = self.rows(p)
             f = s.figurine[p]
             state = "unused" if f == UNUSED else "spent" if f == SPENT else "placed"
-            players.append(
-                PlayerView(
-                    seat=p,
-                    name=name,
-                    rows=tuple((c, rows[c]) for c in COLOURS),
-                    birds=sum(sum(r) for r in rows.values()),
-                    cards=sum(len(r) for r in rows.values()),
-                    completed=sum(1 for r in rows.values() if len(r) == len(COUNTS)),
-                    figurine=state,
-                    figurine_on=s.place[f] if f >= 0 else None,
-                    fits=tuple(str(x) for x in self.fitting(p)),
-                )
-            )
+            on = s.place[f] if f >= 0 else None
+            players.append(PlayerView.of(p, name, self.rows(p), state, on, self.fitting(p)))
         return WhatsUpView(
             game=NAME,
             game_number=self._setup.game_number,
@@ -888,7 +844,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
             turn=s.turn,
             laid=s.laid,
             deck=len(self._cards),
-            table=tuple(table),
+            table=table,
             players=tuple(players),
             since=s.since,
             stall_turns=STALL_TURNS,

@@ -57,8 +57,19 @@ def position(
     figurines: Mapping[str, str] | None = None,
     to_move: int | str = 0,
 ) -> Position:
-    """The position `WhatsUpGame.from_position` describes (its text says what each argument
-    holds), for the checked players `names` and the deck `cat`.
+    """The position in play that `WhatsUpGame.from_position` starts from, for the players
+    `names` (checked) and the deck `cat`:
+
+    - `collections`: player name -> colour -> length of that row (2: the row holds the cards
+      of 1 and 2 birds); the cards are picked from the deck, avoiding cards named in `up` and
+      `table`;
+    - `table`: the ids of the cards on the table (default: every card not in a collection),
+      laid in this order (their places);
+    - `up`: card id -> the face up ('1 red'); other table cards lie with side a up;
+    - `figurines`: player name -> the id of the table card the figurine stands on, or 'spent';
+    - `to_move`: a seat or a name.
+
+    Every card of the deck must be either on the table or in a collection (30 in all).
 
     :raises ValueError: for a description that does not fit the deck or the rules.
     """

@@ -4,9 +4,12 @@ dataclasses. Only faces up: never the side of a table card that lies face down, 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from upref.games.base import GameView, Outcome
+from upref.games.whatsup.cards import COLOURS, COUNTS, Face
+from upref.games.whatsup.variant import grid_cell
 
 __all__ = ["CardView", "PlayerView", "WhatsUpView"]
 
@@ -27,6 +30,12 @@ class CardView:
     def up(self) -> str:
         return f"{self.count} {self.colour}"
 
+    @classmethod
+    def laid(cls, place: int, face: Face, figurine: int | None, first_game: bool) -> CardView:
+        """The card at `place` with `face` up; in the first game, with its row and column."""
+        r, c = grid_cell(place) if first_game else (None, None)
+        return cls(place, r, c, face.count, face.colour, figurine)
+
 
 @dataclass(frozen=True)
 class PlayerView:
@@ -43,6 +52,30 @@ class PlayerView:
     figurine: str
     figurine_on: int | None
     fits: tuple[str, ...]  # the faces that would fit the collection now, colours in order
+
+    @classmethod
+    def of(
+        cls,
+        seat: int,
+        name: str,
+        rows: Mapping[str, tuple[int, ...]],
+        figurine: str,
+        figurine_on: int | None,
+        fits: Sequence[Face],
+    ) -> PlayerView:
+        """The player with the collection `rows` (colour -> counts): birds, cards and
+        completed rows counted from them."""
+        return cls(
+            seat=seat,
+            name=name,
+            rows=tuple((c, rows[c]) for c in COLOURS),
+            birds=sum(sum(r) for r in rows.values()),
+            cards=sum(len(r) for r in rows.values()),
+            completed=sum(1 for r in rows.values() if len(r) == len(COUNTS)),
+            figurine=figurine,
+            figurine_on=figurine_on,
+            fits=tuple(str(x) for x in fits),
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
