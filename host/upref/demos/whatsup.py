@@ -51,6 +51,8 @@ class WhatsUpDemo:
         ref = table.referee
 
         def game() -> WhatsUpGame | None:
+            if not ref.has_engine:
+                return None
             eng = ref.engine
             return eng if isinstance(eng, WhatsUpGame) else None
 
