@@ -17,7 +17,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from upref.board.model import CardObservation
-from upref.games.whatsup.engine import Variant, WhatsUpGame
+from upref.games.whatsup.engine import WhatsUpGame
+from upref.games.whatsup.variant import Variant
 from upref.plugins.base import DemoStep
 from upref.referee.inputs import Key
 from upref.referee.whatsup import FIGURINE_KEY
@@ -50,6 +51,8 @@ class WhatsUpDemo:
         ref = table.referee
 
         def game() -> WhatsUpGame | None:
+            if not ref.has_engine:
+                return None
             eng = ref.engine
             return eng if isinstance(eng, WhatsUpGame) else None
 

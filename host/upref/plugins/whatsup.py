@@ -9,7 +9,8 @@ import time
 from upref.board.codes import CodeTable
 from upref.demos.whatsup import WhatsUpDemo
 from upref.games.whatsup.cards import load_catalogue
-from upref.games.whatsup.engine import NAME, TITLE, Variant, WhatsUpGame
+from upref.games.whatsup.engine import NAME, TITLE, WhatsUpGame
+from upref.games.whatsup.variant import Variant
 from upref.plugins.base import Game
 from upref.referee.inputs import Key, StartGame
 from upref.referee.whatsup import COUNT_KEY, FIGURINE_KEY, WhatsUpReferee

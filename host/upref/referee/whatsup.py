@@ -36,18 +36,10 @@ from typing import Any, ClassVar
 
 from upref.board.codes import CodeTable
 from upref.games.base import IllegalMoveError, Outcome
+from upref.games.whatsup.actions import Flip, Lay, Pass, Reserve
 from upref.games.whatsup.cards import Catalogue, load_catalogue, parse_catalogue
-from upref.games.whatsup.engine import (
-    NAME,
-    TITLE,
-    Flip,
-    Lay,
-    Pass,
-    Reserve,
-    Termination,
-    Variant,
-    WhatsUpGame,
-)
+from upref.games.whatsup.engine import NAME, TITLE, Termination, WhatsUpGame
+from upref.games.whatsup.variant import Variant
 from upref.referee.base import OVER, PLAY, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
@@ -80,7 +72,7 @@ def catalogue_from_dict(data: Mapping[str, Any]) -> Catalogue:
     return parse_catalogue(data, source=str(data.get("source", "game log")))
 
 
-class WhatsUpReferee(Referee):
+class WhatsUpReferee(Referee[WhatsUpGame]):
     """Referees What's Up from card taps and keys (see the module's text).
 
     :param catalogue: the deck (default: the packaged 30 cards).
@@ -114,14 +106,6 @@ class WhatsUpReferee(Referee):
     # --- read-only ------------------------------------------------------------------------------
 
     @property
-    def engine(self) -> WhatsUpGame | None:
-        """The rules engine of the current (or last) game; holds the faces down: not for
-        views."""
-        eng = self._engine
-        assert eng is None or isinstance(eng, WhatsUpGame)
-        return eng
-
-    @property
     def armed(self) -> int | None:
         """The seat whose figurine the next tap places, if any."""
         return self._armed
@@ -134,17 +118,18 @@ class WhatsUpReferee(Referee):
 
     def _turn_seat(self) -> int | None:
         """The seat to move while a turn is on (not in set-up, not over)."""
-        eng = self.engine
-        if self._phase != PLAY or eng is None:
+        if self._phase != PLAY or not self.has_engine:
             return None
-        seat = eng.current_player()
+        seat = self.engine.current_player()
         return seat if seat >= 0 else None
 
     def game_keys(self) -> tuple[KeyOffer, ...]:
+        if not self.has_engine:
+            return ()
         eng = self.engine
         offers: list[KeyOffer] = []
         seat = self._turn_seat()
-        if eng is not None and seat is not None:
+        if seat is not None:
             name = eng.players[seat]
             if self._armed == seat:
                 offers.append(
@@ -157,7 +142,7 @@ class WhatsUpReferee(Referee):
                         _key(FIGURINE_KEY),
                     )
                 )
-        if eng is not None and self._phase == PLAY:
+        if self._phase == PLAY:
             if eng.in_setup:
                 own = eng.laid
                 what = "cards laid"
@@ -185,8 +170,7 @@ class WhatsUpReferee(Referee):
             catalogue=self.catalogue,
         )
 
-    def next_engine(self, engine: Any) -> WhatsUpGame:
-        assert isinstance(engine, WhatsUpGame)
+    def next_engine(self, engine: WhatsUpGame) -> WhatsUpGame:
         return engine.next_game()
 
     def on_begin(self) -> None:
@@ -199,13 +183,11 @@ class WhatsUpReferee(Referee):
 
     def stop_outcome(self) -> Outcome:
         eng = self.engine
-        assert eng is not None
         birds = tuple(eng.birds(s) for s in range(eng.num_players()))
-        return Outcome("stopped", eng.leaders(), birds)
+        return Outcome(Termination.STOPPED, eng.leaders(), birds)
 
     def result_text(self, outcome: Outcome) -> str:
         eng = self.engine
-        assert eng is not None
         names = [eng.players[w] for w in outcome.winners]
         if outcome.termination == Termination.ROWS:
             done = len(eng.completed(outcome.winners[0]))
@@ -222,9 +204,9 @@ class WhatsUpReferee(Referee):
     # --- taps ---------------------------------------------------------------------------------
 
     def on_tap(self, item: str, uid: str, out: list[Verdict]) -> None:
-        eng = self.engine
-        if eng is None:
+        if not self.has_engine:
             return
+        eng = self.engine
         if self._phase == OVER:
             self._after_the_end(item, out)
             return
@@ -315,7 +297,6 @@ class WhatsUpReferee(Referee):
 
     def _after_the_end(self, item: str, out: list[Verdict]) -> None:
         eng = self.engine
-        assert eng is not None
         result = self.result_text(self._stopped or eng.outcome() or self.stop_outcome())
         text = f"The game is over ({result}): that flip does not count."
         fix = None
@@ -333,10 +314,10 @@ class WhatsUpReferee(Referee):
         return False
 
     def _figurine_key(self, out: list[Verdict]) -> bool:
-        eng = self.engine
         seat = self._turn_seat()
-        if eng is None or seat is None:
+        if seat is None:
             return False
+        eng = self.engine
         name = eng.players[seat]
         if self._armed == seat:
             self._armed = None
@@ -376,9 +357,9 @@ class WhatsUpReferee(Referee):
         return True
 
     def _count_key(self, arg: str | None, out: list[Verdict]) -> bool:
-        eng = self.engine
-        if eng is None or self._phase != PLAY:
+        if not self.has_engine or self._phase != PLAY:
             return False
+        eng = self.engine
         setup = eng.in_setup
         own = eng.laid if setup else len(eng.table())
         where = "laid" if setup else "on the table"
@@ -443,7 +424,6 @@ class WhatsUpReferee(Referee):
 
     def turn_start(self) -> int | None:
         eng = self.engine
-        assert eng is not None
         seat = eng.current_player()
         if seat < 0 or eng.reserved_now:
             return None
@@ -453,17 +433,14 @@ class WhatsUpReferee(Referee):
 
     def turn_in_progress(self) -> bool:
         eng = self.engine
-        assert eng is not None
         return eng.reserved_now or eng.is_terminal()
 
     def before_undo(self) -> WhatsUpGame:
         eng = self.engine
-        assert eng is not None
         return eng.clone()
 
-    def after_undo(self, before: Any) -> list[str]:
+    def after_undo(self, before: WhatsUpGame) -> list[str]:
         eng = self.engine
-        assert eng is not None and isinstance(before, WhatsUpGame)
         self._armed = None
         seat = eng.current_player()
         who = eng.players[seat] if seat >= 0 else "the player"
@@ -498,9 +475,9 @@ class WhatsUpReferee(Referee):
     # --- what the table is waiting for ----------------------------------------------------------
 
     def waiting_for_game(self) -> str | None:
-        eng = self.engine
-        if eng is None:
+        if not self.has_engine:
             return None
+        eng = self.engine
         if self._phase == OVER:
             return "The next game (or a new one)."
         if self._phase != PLAY:

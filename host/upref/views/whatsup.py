@@ -15,11 +15,12 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
+from upref.games.base import Outcome
 from upref.games.whatsup.cards import COLOURS, COUNTS
-from upref.games.whatsup.engine import GRID_COLUMNS, GRID_ROWS, WhatsUpView
+from upref.games.whatsup.variant import GRID_COLUMNS, GRID_ROWS
+from upref.games.whatsup.view import WhatsUpView
 from upref.text import and_join, count, plural
 from upref.views.blocks import (
-    DIM,
     STRONG,
     TURN,
     WINNER,
@@ -32,6 +33,7 @@ from upref.views.blocks import (
     colour,
     line,
 )
+from upref.views.scoreboard import earlier_games, result_box
 
 __all__ = ["PANEL", "WhatsUpPanel", "face_cell", "row_cell"]
 
@@ -112,28 +114,17 @@ class WhatsUpPanel:
         why = _TERMINATIONS.get(out.termination, out.termination)
         birds = ", ".join(f"{n} {s}" for n, s in zip(names, out.scores, strict=True))
         held = ", ".join(f"{p.name} {p.cards}" for p in view.players)
-        return Box(
-            (
-                line(headline, meaning=STRONG, align="center"),
-                line(f"Game over: {why}.", align="center"),
-                line(f"Birds: {birds} · cards: {held}", align="center"),
-            ),
-            meaning=WINNER,
-        )
+        return result_box(headline, f"Game over: {why}.", f"Birds: {birds} · cards: {held}")
 
     def footer(self, view: WhatsUpView) -> Sequence[Block]:
-        if not view.history:
-            return ()
-        games = "; ".join(
-            f"game {i}: "
-            + (
-                and_join([view.names[w] for w in o.winners])
-                + (" won" if len(o.winners) == 1 else " shared the win")
-                + f" ({', '.join(f'{n} {s}' for n, s in zip(view.names, o.scores, strict=True))})"
-            )
-            for i, o in enumerate(view.history, start=1)
-        )
-        return (line("Earlier games (birds): " + games, meaning=DIM),)
+        def describe(o: Outcome) -> str:
+            winners = and_join([view.names[w] for w in o.winners])
+            won = " won" if len(o.winners) == 1 else " shared the win"
+            birds = ", ".join(f"{n} {s}" for n, s in zip(view.names, o.scores, strict=True))
+            return f"{winners}{won} ({birds})"
+
+        earlier = earlier_games("Earlier games (birds): ", view.history, describe)
+        return (earlier,) if earlier is not None else ()
 
     def scrub(self, text: str) -> str:
         """Blank out card ids: an id names both sides of a card, so also the one face down."""

@@ -12,7 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from upref.games.whatsup.engine import Termination, Variant, WhatsUpGame
+from upref.games.whatsup.engine import Termination, WhatsUpGame
+from upref.games.whatsup.variant import Variant
 from upref.referee.feedback import FEEDBACK
 from upref.referee.inputs import StartGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict

@@ -22,7 +22,9 @@ from typing import Any
 from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation
 from upref.games.whatsup.cards import COLOURS, Face, load_catalogue
-from upref.games.whatsup.engine import Variant, WhatsUpGame, WhatsUpView
+from upref.games.whatsup.engine import WhatsUpGame
+from upref.games.whatsup.variant import Variant
+from upref.games.whatsup.view import WhatsUpView
 from upref.referee.base import Reply
 from upref.referee.inputs import EndGame, Input, Key, NextGame, Observe, StartGame, Undo
 from upref.referee.status import Verdict
@@ -84,8 +86,8 @@ class Table:
     # --- plumbing -------------------------------------------------------------------------
 
     def feed(self, inp: Input) -> list[Verdict]:
-        eng = self.ref.engine
-        before = eng.clone() if self.watch is not None and eng is not None else None
+        has = self.ref.has_engine
+        before = self.ref.engine.clone() if self.watch is not None and has else None
         reply = self.ref.handle(inp)
         self.replies.append((inp, reply))
         if self.watch is not None:
@@ -98,9 +100,7 @@ class Table:
 
     @property
     def game(self) -> WhatsUpGame:
-        eng = self.ref.engine
-        assert eng is not None
-        return eng
+        return self.ref.engine
 
     # --- what people do ---------------------------------------------------------------------
 
@@ -311,7 +311,7 @@ def watch_secrets(table: Table) -> list[int]:
     checked = [0]
 
     def watch(before: WhatsUpGame | None, inp: Input, reply: Reply) -> None:
-        after = table.ref.engine
+        after = table.ref.engine if table.ref.has_engine else None
         if before is not None and after is not None and before.game_number != after.game_number:
             before = None
         check_verdicts(before, after, inp, reply.verdicts, tapped(inp))

@@ -1,6 +1,6 @@
 """What's Up's scoreboard panel. Golden texts (tests/golden/whatsup/<state>.txt: the terminal, no
 colour, 80 columns; <state>.plain.txt: the plain rendering) for states a real referee reached
-from taps and keys (`whatsup_scenes`). Each file was read against the rules when it was written,
+from taps and keys (`whatsup_cases`). Each file was read against the rules when it was written,
 and what each must show is asserted here too, mostly computed from the engine, so a golden
 regenerated blindly from wrong output still fails. Then: the public scoreboard never shows a card
 id or a face down, over random sessions, and the check sees a planted leak."""
@@ -16,13 +16,14 @@ from pathlib import Path
 
 import pytest
 from scoreboard_cases import console_text
-from upref.games.whatsup.engine import Variant, WhatsUpGame
+from upref.games.whatsup.engine import WhatsUpGame
+from upref.games.whatsup.variant import Variant
 from upref.views import plain, terminal
 from upref.views.blocks import Board
 from upref.views.plain import render_blocks
 from upref.views.scoreboard import scoreboard
 from upref.views.whatsup import PANEL
-from whatsup_scenes import STATES, Scene
+from whatsup_cases import STATES, Scene
 from whatsup_table import Chaos, new_table, table_cells
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "whatsup"

@@ -10,14 +10,9 @@ take it into the collection; otherwise it stays on the table with the new face u
 count asks for, when three cards or fewer are left on the table (A-2), or after eight turns in a
 row without an addition (A-3).
 
-What the referee feeds in (all actions are frozen dataclasses):
-
-- `Lay(card)`: set-up, chance: the card tapped as it is laid; the engine says which side goes up
-  (from the seed), and the card gets the next place (its laying order);
-- `Reserve(seat, card)`: the player to move puts the figurine on a table card (A-7: it does not
-  take the card);
-- `Flip(seat, card)`: the player to move flips a table card (a tap);
-- `Pass(seat)`: only when every table card carries another player's figurine (A-11).
+What the referee feeds in: the actions of `actions.py`. `Lay(card)` at set-up (chance: the
+engine says which side goes up, from the seed, and the card gets the next place), then, by the
+player to move, `Reserve` (the figurine; A-7: it takes nothing), `Flip` (a tap) and `Pass` (A-11).
 
 Hidden information: the side of every table card that lies face down, which is what the players
 must remember. `view(None)` shows only the faces up; verdicts and error messages name a table
@@ -36,16 +31,27 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from upref.games.base import (
     CHANCE,
     TERMINAL,
-    GameView,
+    ActionRule,
     IllegalMoveError,
     MatchGame,
     Outcome,
+    StateField,
+)
+from upref.games.base import Termination as BaseTermination
+from upref.games.whatsup.actions import (
+    Action,
+    Flip,
+    Lay,
+    Pass,
+    Reserve,
+    action_key,
+    format_action,
+    parse_action,
 )
 from upref.games.whatsup.cards import (
     COLOURS,
@@ -54,8 +60,10 @@ from upref.games.whatsup.cards import (
     Catalogue,
     Face,
     load_catalogue,
-    parse_face,
 )
+from upref.games.whatsup.position import ON_TABLE, SPENT, UNUSED, check_players, position
+from upref.games.whatsup.variant import GRID_COLUMNS, GRID_ROWS, Variant, grid_cell
+from upref.games.whatsup.view import CardView, PlayerView, WhatsUpView
 from upref.text import and_join, count
 
 __all__ = [
@@ -93,185 +101,25 @@ TABLE_END = 3
 """The game ends when this many cards or fewer are left on the table (A-2)."""
 ROWS_TO_WIN: Mapping[int, int] = {2: 4, 3: 3, 4: 2}
 """Completed rows that win at once, by number of players."""
-GRID_COLUMNS = 6
-GRID_ROWS = 5
-"""The first game's rectangle: 6 cards by 5 (places 1-6 are row 1, left to right)."""
-UNUSED = -1
-SPENT = -2
-"""A figurine's state besides the index of the card it stands on."""
-_TABLE = -1  # a card's owner while it lies on the table (or is not laid yet)
 
 
-# --- the variant -------------------------------------------------------------------------------
+class Termination(BaseTermination):
+    """Why a game of What's Up ended (`Outcome.termination`)."""
 
-
-@dataclass(frozen=True)
-class Variant:
-    """`first_game`: the rulebook's advice for a first game: the cards laid out as a rectangle of
-    6 by 5, and a flipped card that does not fit goes back to the same place. Otherwise a card
-    that does not fit is put back anywhere on the table (never overlapping another)."""
-
-    first_game: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"first_game": self.first_game}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> Variant:
-        return cls(first_game=bool((data or {}).get("first_game", False)))
-
-    def describe(self) -> str:
-        return "first game: same place" if self.first_game else "free placement"
-
-
-class Termination(StrEnum):
     ROWS = "rows"
     """A player completed the rows the number of players asks for."""
     TABLE = "table"
     """Three cards or fewer are left on the table (A-2)."""
     STALL = "stall"
     """Eight turns in a row without an addition (A-3)."""
-
-
-# --- actions -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, order=True)
-class Lay:
-    """Set-up (chance): `card` is laid on the table, tapped as it is laid."""
-
-    card: str
-
-
-@dataclass(frozen=True, order=True)
-class Reserve:
-    """`seat` puts the figurine on table card `card` (before the flip, once per game)."""
-
-    seat: int
-    card: str
-
-
-@dataclass(frozen=True, order=True)
-class Flip:
-    """`seat` flips table card `card` over."""
-
-    seat: int
-    card: str
-
-
-@dataclass(frozen=True, order=True)
-class Pass:
-    """`seat` cannot flip any card: every one carries another player's figurine (A-11)."""
-
-    seat: int
-
-
-Action = Lay | Reserve | Flip | Pass
-_RANK: Mapping[type, int] = {Lay: 0, Pass: 1, Flip: 2, Reserve: 3}
-
-
-def action_key(action: Action) -> tuple[int, int, str]:
-    """The order of `legal_actions()`: lays, a pass, flips, then reserves; by seat and card."""
-    seat = getattr(action, "seat", -1)
-    return _RANK[type(action)], seat, getattr(action, "card", "")
-
-
-def format_action(action: Action) -> str:
-    """Text notation: 'lay W05', 'reserve 0 W05', 'flip 1 W07', 'pass 2'."""
-    if isinstance(action, Lay):
-        return f"lay {action.card}"
-    if isinstance(action, Reserve):
-        return f"reserve {action.seat} {action.card}"
-    if isinstance(action, Flip):
-        return f"flip {action.seat} {action.card}"
-    return f"pass {action.seat}"
-
-
-def parse_action(text: str) -> Action:
-    """The inverse of `format_action`.
-
-    :raises ValueError: for text that is not an action.
-    """
-    words = text.split()
-    try:
-        if words[0] == "lay" and len(words) == 2:
-            return Lay(words[1])
-        if words[0] == "reserve" and len(words) == 3:
-            return Reserve(int(words[1]), words[2])
-        if words[0] == "flip" and len(words) == 3:
-            return Flip(int(words[1]), words[2])
-        if words[0] == "pass" and len(words) == 2:
-            return Pass(int(words[1]))
-    except (IndexError, ValueError):
-        pass
-    raise ValueError(f"not a What's Up action: {text!r}")
+    STOPPED = "stopped"
+    """The game was stopped early (the referee's end key): the most birds, then the fewest
+    cards, lead."""
 
 
 def row_words(counts: Sequence[int]) -> str:
     """A row's cards by their counts: '(1, 2)'; an empty row: '(none)'."""
     return "(" + (", ".join(str(n) for n in counts) or "none") + ")"
-
-
-# --- the view ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CardView:
-    """A card on the table as everyone sees it: its place (laying order), its row and column in
-    the first game's rectangle, the face up, and the seat whose figurine stands on it."""
-
-    place: int
-    row: int | None
-    column: int | None
-    count: int
-    colour: str
-    figurine: int | None
-
-    @property
-    def up(self) -> str:
-        return f"{self.count} {self.colour}"
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    """One player: the collection as rows by colour (each the counts of its cards, a prefix of
-    1, 2, 3), birds and cards, completed rows, and the figurine ('unused', 'placed', 'spent'
-    with the place of the card it stands on)."""
-
-    seat: int
-    name: str
-    rows: tuple[tuple[str, tuple[int, ...]], ...]
-    birds: int
-    cards: int
-    completed: int
-    figurine: str
-    figurine_on: int | None
-    fits: tuple[str, ...]  # the faces that would fit the collection now, colours in order
-
-
-@dataclass(frozen=True, kw_only=True)
-class WhatsUpView(GameView):
-    """What's Up's view. Public: the face up of every table card (never the side face down, never
-    a card's id), the collections, the figurines, the counters. A seat's view is the same (the
-    game hides nothing from one player that it shows another)."""
-
-    variant: str
-    first_game: bool
-    turn: int
-    laid: int
-    deck: int
-    table: tuple[CardView, ...]  # by place
-    players: tuple[PlayerView, ...]
-    since: int  # turns in a row without an addition
-    stall_turns: int
-    table_end: int
-    rows_to_win: int
-    reserved_now: bool  # the player to move placed the figurine this turn
-    history: tuple[Outcome, ...]
-
-    @property
-    def cards_left(self) -> int:
-        return len(self.table)
 
 
 # --- state -------------------------------------------------------------------------------------
@@ -290,11 +138,11 @@ class _Core:
     to_move: int
     turn: int
     since: int
-    reserved_now: bool
-    last_taken: tuple[int, int] | None  # (seat, card index) taken on the turn just played
-    outcome: Outcome | None
     verdict: str
-    ending: str  # the end of the game, announced in the last action's verdict ('' when none)
+    reserved_now: bool = False
+    last_taken: tuple[int, int] | None = None  # (seat, card index) taken on the turn just played
+    outcome: Outcome | None = None
+    ending: str = ""  # the end of the game, announced in the last action's verdict ('' when none)
 
 
 @dataclass(frozen=True)
@@ -317,6 +165,14 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
     Seats are 0..n-1 clockwise; seat 0 begins. Scores are birds: the sum of the counts on the
     collected cards (A-5).
     """
+
+    TITLE: ClassVar[str] = TITLE
+    ACTIONS: ClassVar[Mapping[type, ActionRule]] = {
+        Lay: ActionRule(check="_check_lay", do="_do_lay"),
+        Reserve: ActionRule(check="_check_reserve", do="_do_reserve"),
+        Flip: ActionRule(check="_check_flip", do="_do_flip"),
+        Pass: ActionRule(check="_check_pass", do="_do_pass"),
+    }
 
     def __init__(self, setup: _Setup, core: _Core) -> None:
         super().__init__()
@@ -362,7 +218,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         game_number: int,
         history: tuple[Outcome, ...],
     ) -> WhatsUpGame:
-        _check_players(players)
+        check_players(players)
         start = tuple(rng.randrange(2) for _ in catalogue.cards)
         setup = _Setup(players, catalogue, variant, game_number, history, start, rng.getstate())
         n = len(catalogue.cards)
@@ -379,17 +235,13 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         core = _Core(
             place=(0,) * n,
             side=start,
-            owner=(_TABLE,) * n,
+            owner=(ON_TABLE,) * n,
             figurine=(UNUSED,) * len(players),
             laid=0,
             to_move=0,
             turn=1,
             since=0,
-            reserved_now=False,
-            last_taken=None,
-            outcome=None,
             verdict=text,
-            ending="",
         )
         return cls(setup, core)
 
@@ -408,109 +260,31 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         variant: Variant | None = None,
         catalogue: Catalogue | None = None,
     ) -> WhatsUpGame:
-        """A position in play, from a description (the rulebook's examples, tests):
-
-        - `collections`: player name -> colour -> length of that row (2: the row holds the
-          cards of 1 and 2 birds); the cards are picked from the deck, avoiding cards named
-          in `up` and `table`;
-        - `table`: the ids of the cards on the table (default: every card not in a
-          collection), laid in this order (their places);
-        - `up`: card id -> the face up ('1 red'); other table cards lie with side a up;
-        - `figurines`: player name -> the id of the table card the figurine stands on, or
-          'spent';
-        - `to_move` (a seat or a name), `turn`, `since` (turns without an addition).
-
-        Every card of the deck must be either on the table or in a collection (30 in all).
+        """A position in play, from a description (the rulebook's examples, tests): the
+        collections, the table, the faces up, the figurines and the seat `to_move` as
+        `position.position` reads them; `turn`, `since` (turns without an addition).
 
         :raises ValueError: for a description that does not fit the deck or the rules.
         """
         names = tuple(players)
-        _check_players(names)
+        check_players(names)
         cat = catalogue or load_catalogue()
-        index = {c.id: i for i, c in enumerate(cat.cards)}
-        seat_of = {name: s for s, name in enumerate(names)}
-        up = dict(up or {})
-        for cid in up:
-            if cid not in index:
-                raise ValueError(f"no card {cid!r} in the deck")
-        named = set(up) | set(table or ())
-        # the collections: rows by colour, cards picked from the deck
-        want: list[tuple[int, Face]] = []
-        for name, rows in (collections or {}).items():
-            if name not in seat_of:
-                raise ValueError(f"no player {name!r} (players: {', '.join(names)})")
-            for colour, length in rows.items():
-                if colour not in COLOURS or not (
-                    isinstance(length, int) and 0 <= length <= len(COUNTS)
-                ):
-                    raise ValueError(f"{name}'s {colour!r} row of {length!r}: not a row")
-                want.extend((seat_of[name], Face(n, colour)) for n in COUNTS[:length])
-        free = [i for i, c in enumerate(cat.cards) if c.id not in named]
-        picked = _match(want, free, cat.cards)
-        if picked is None:
-            raise ValueError("the deck has no cards left for those collections")
-        n = len(cat.cards)
-        owner = [_TABLE] * n
-        side = [0] * n
-        for (seat, face), i in zip(want, picked, strict=True):
-            owner[i] = seat
-            side[i] = cat.cards[i].side_of(face)
-        if table is None:
-            on_table = [i for i in range(n) if owner[i] == _TABLE]
-        else:
-            on_table = []
-            for cid in table:
-                if cid not in index:
-                    raise ValueError(f"no card {cid!r} in the deck")
-                on_table.append(index[cid])
-            if len(set(on_table)) != len(on_table):
-                raise ValueError("a card is on the table twice")
-            lost = [cat.cards[i].id for i in range(n) if owner[i] == _TABLE and i not in on_table]
-            if lost:
-                raise ValueError(
-                    f"{count(len(lost), 'card')} neither on the table nor in a collection "
-                    f"({', '.join(lost)}): the {n} cards are all somewhere"
-                )
-        for cid, text in up.items():
-            i = index[cid]
-            if owner[i] != _TABLE:
-                raise ValueError(f"{cid} is in a collection, not on the table")
-            side[i] = cat.cards[i].side_of(parse_face(text))
-        place = [0] * n
-        for p, i in enumerate(on_table, start=1):
-            place[i] = p
-        fig = [UNUSED] * len(names)
-        for name, where in (figurines or {}).items():
-            if name not in seat_of:
-                raise ValueError(f"no player {name!r} (players: {', '.join(names)})")
-            if where == "spent":
-                fig[seat_of[name]] = SPENT
-                continue
-            i = index.get(where, -1)
-            if i < 0 or owner[i] != _TABLE or place[i] == 0:
-                raise ValueError(f"{name}'s figurine: {where!r} is not a card on the table")
-            if i in fig:
-                raise ValueError(f"two figurines on {where}: only one bird stands on a card")
-            fig[seat_of[name]] = i
-        seat = seat_of[to_move] if isinstance(to_move, str) else int(to_move)
-        if not 0 <= seat < len(names):
-            raise ValueError(f"no seat {to_move!r} to move")
-        variant = variant or Variant()
-        setup = _Setup(names, cat, variant, 1, (), tuple(side), random.Random(0).getstate())
+        pos = position(
+            names, cat, up=up, table=table, collections=collections, figurines=figurines,
+            to_move=to_move,
+        )
+        rng_state = random.Random(0).getstate()
+        setup = _Setup(names, cat, variant or Variant(), 1, (), pos.side, rng_state)
         core = _Core(
-            place=tuple(place),
-            side=tuple(side),
-            owner=tuple(owner),
-            figurine=tuple(fig),
-            laid=n,
-            to_move=seat,
+            place=pos.place,
+            side=pos.side,
+            owner=pos.owner,
+            figurine=pos.figurine,
+            laid=len(cat.cards),
+            to_move=pos.to_move,
             turn=turn,
             since=since,
-            reserved_now=False,
-            last_taken=None,
-            outcome=None,
-            verdict=f"{names[seat]}'s turn: flip a card.",
-            ending="",
+            verdict=f"{names[pos.to_move]}'s turn: flip a card.",
         )
         return cls(setup, core)
 
@@ -534,37 +308,21 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
     def history(self) -> tuple[Outcome, ...]:
         return self._setup.history
 
-    @property
-    def turn(self) -> int:
-        return self._s.turn
-
-    @property
-    def since(self) -> int:
-        """Turns in a row without an addition (A-3)."""
-        return self._s.since
-
-    @property
-    def laid(self) -> int:
-        """Cards laid so far at set-up."""
-        return self._s.laid
+    turn = StateField[int]("The turn being played, 1 for the first turn after the set-up.")
+    since = StateField[int]("Turns in a row without an addition (A-3).")
+    laid = StateField[int]("Cards laid so far at set-up.")
 
     @property
     def in_setup(self) -> bool:
         return self._s.outcome is None and self._s.laid < len(self._cards)
 
-    @property
-    def reserved_now(self) -> bool:
-        """Whether the player to move has placed the figurine this turn."""
-        return self._s.reserved_now
-
-    @property
-    def verdict(self) -> str:
-        return self._s.verdict
-
-    @property
-    def ending(self) -> str:
-        """The end of the game as the last action announced it ('' when it did not end it)."""
-        return self._s.ending
+    reserved_now = StateField[bool](
+        "Whether the player to move has placed the figurine this turn."
+    )
+    verdict = StateField[str]("The text of the last thing that happened, for the table.")
+    ending = StateField[str](
+        "The end of the game as the last action announced it ('' when it did not end it)."
+    )
 
     def rows_to_win(self) -> int:
         return ROWS_TO_WIN.get(self.num_players(), len(COLOURS))
@@ -591,7 +349,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
     def owner(self, card_id: str) -> int | None:
         """The seat whose collection holds the card, or None while it is on the table."""
         o = self._s.owner[self._index[card_id]]
-        return None if o == _TABLE else o
+        return None if o == ON_TABLE else o
 
     def at(self, card_id: str) -> str:
         """Where the card lies, for a verdict: ' (row 2, column 3)' in the first game's
@@ -648,7 +406,9 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
 
     def figurine_on(self, card_id: str) -> int | None:
         """The seat whose figurine stands on the card, if any."""
-        i = self._index[card_id]
+        return self._figurine_at(self._index[card_id])
+
+    def _figurine_at(self, i: int) -> int | None:
         for seat, f in enumerate(self._s.figurine):
             if f == i:
                 return seat
@@ -675,7 +435,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
     def _on_table(self) -> list[int]:
         """Indices of the table cards, by place."""
         s = self._s
-        ids = [i for i, p in enumerate(s.place) if p > 0 and s.owner[i] == _TABLE]
+        ids = [i for i, p in enumerate(s.place) if p > 0 and s.owner[i] == ON_TABLE]
         ids.sort(key=s.place.__getitem__)
         return ids
 
@@ -720,25 +480,6 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         acts = [a for a in self.legal_actions() if isinstance(a, Lay)]
         return [(a, 1.0 / len(acts)) for a in acts]
 
-    def check(self, action: Action) -> None:
-        s = self._s
-        if s.outcome is not None:
-            raise IllegalMoveError(
-                "over",
-                f"The game is over: {self._result_text(s.outcome)}. Start a new game to play on.",
-                action=action,
-            )
-        if isinstance(action, Lay):
-            self._check_lay(action)
-        elif isinstance(action, Reserve):
-            self._check_reserve(action)
-        elif isinstance(action, Flip):
-            self._check_flip(action)
-        elif isinstance(action, Pass):
-            self._check_pass(action)
-        else:
-            raise IllegalMoveError("apply", f"not a What's Up action: {action!r}", action=action)
-
     def _applicable(self, action: Action) -> bool:
         # `check` accepts exactly the legal actions (the invariant tests hold it to that)
         return self.is_legal(action)
@@ -773,15 +514,13 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
                 "setup",
                 f"The cards are still being laid out ({s.laid} of {len(self._cards)}): the "
                 "turns begin once every card is on the table.",
-                None,
-                action,
+                action=action,
             )
         if action.seat != s.to_move:
             raise IllegalMoveError(
                 "turn",
                 f"It is {self._name(s.to_move)}'s turn, not {self._who(action.seat)}'s.",
-                None,
-                action,
+                action=action,
             )
 
     def _check_lay(self, a: Lay) -> None:
@@ -791,8 +530,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
             raise IllegalMoveError(
                 "setup",
                 f"All {len(self._cards)} cards are laid already: a card is laid only at set-up.",
-                None,
-                a,
+                action=a,
             )
         if s.place[i] > 0:
             raise IllegalMoveError(
@@ -800,8 +538,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
                 f"That card is on the table already, {self._card_face(i)} up "
                 f"({self._where(i)}): tap the next card as you lay it "
                 f"({s.laid} of {len(self._cards)} laid).",
-                None,
-                a,
+                action=a,
             )
 
     def _check_reserve(self, a: Reserve) -> None:
@@ -814,19 +551,17 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
             raise IllegalMoveError(
                 "figurine",
                 f"{name}'s figurine went back into the box: a figurine is placed once per game.",
-                None,
-                a,
+                action=a,
             )
         if f != UNUSED:
             raise IllegalMoveError(
                 "figurine",
                 f"{name}'s figurine already stands on the card showing {self._card_face(f)}: "
                 "a figurine is placed once per game and cannot be moved.",
-                None,
-                a,
+                action=a,
             )
         o = s.owner[i]
-        if o != _TABLE:
+        if o != ON_TABLE:
             raise IllegalMoveError(
                 "figurine",
                 f"That card is in {self._name(o)}'s collection: a figurine goes on a card on "
@@ -851,7 +586,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         s = self._s
         face = self._card_face(i)
         o = s.owner[i]
-        if o != _TABLE:
+        if o != ON_TABLE:
             colour = self._cards[i].face(s.side[i]).colour
             back = f"Put it back in {self._name(o)}'s {colour} row, {face} up."
             if s.last_taken == (o, i):
@@ -887,20 +622,10 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
                 "A-11",
                 f"{self._name(a.seat)} can flip a card: a player passes only when every card on "
                 "the table carries another player's figurine.",
-                None,
-                a,
+                action=a,
             )
 
     # --- applying -----------------------------------------------------------------------------
-
-    def _do(self, action: Action) -> str:
-        if isinstance(action, Lay):
-            return self._do_lay(action)
-        if isinstance(action, Reserve):
-            return self._do_reserve(action)
-        if isinstance(action, Flip):
-            return self._do_flip(action)
-        return self._do_pass(action)
 
     def _set(self, **changes: Any) -> str:
         self._s = replace(self._s, **changes)
@@ -913,7 +638,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         place = s.place[:i] + (laid,) + s.place[i + 1 :]
         self._s = replace(s, place=place, laid=laid)
         total = len(self._cards)
-        where = f" in row {_grid(laid)[0]}, column {_grid(laid)[1]}" if self.variant.first_game else ""
+        where = f" in row {grid_cell(laid)[0]}, column {grid_cell(laid)[1]}" if self.variant.first_game else ""
         text = f"Card {laid} of {total}: lay it{where} with {self._card_face(i)} up."
         if laid == total:
             first = self._name(s.to_move)
@@ -963,7 +688,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
             since = s.since + 1
             text += f" It does not fit: {self._why_not(seat, face, row)}."
             if self.variant.first_game:
-                r, c = _grid(s.place[i])
+                r, c = grid_cell(s.place[i])
                 text += f" It stays on the table, {face} up, back in its place (row {r}, column {c})."
             else:
                 text += (
@@ -1033,8 +758,8 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         n = self.num_players()
         birds = tuple(self.birds(p) for p in range(n))
         if termination is Termination.ROWS:
-            return Outcome(str(termination), (seat,), birds)
-        return Outcome(str(termination), self.leaders(), birds)
+            return Outcome(termination, (seat,), birds)
+        return Outcome(termination, self.leaders(), birds)
 
     def leaders(self) -> tuple[int, ...]:
         """The seats ahead now: the most birds, then the fewest cards; several on a tie (A-5)."""
@@ -1095,32 +820,16 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
             seat = self._seat(seat)
         phase = "over" if s.outcome is not None else "setup" if self.in_setup else "turn"
         first = self.variant.first_game
-        table = []
-        for cid in self.table():
-            i = self._index[cid]
-            face = self._cards[i].face(s.side[i])
-            r, c = _grid(s.place[i]) if first else (None, None)
-            table.append(
-                CardView(s.place[i], r, c, face.count, face.colour, self.figurine_on(cid))
-            )
+        table = tuple(
+            CardView.laid(s.place[i], self._cards[i].face(s.side[i]), self._figurine_at(i), first)
+            for i in self._on_table()
+        )
         players = []
         for p, name in enumerate(names):
-            rows = self.rows(p)
             f = s.figurine[p]
             state = "unused" if f == UNUSED else "spent" if f == SPENT else "placed"
-            players.append(
-                PlayerView(
-                    seat=p,
-                    name=name,
-                    rows=tuple((c, rows[c]) for c in COLOURS),
-                    birds=sum(sum(r) for r in rows.values()),
-                    cards=sum(len(r) for r in rows.values()),
-                    completed=sum(1 for r in rows.values() if len(r) == len(COUNTS)),
-                    figurine=state,
-                    figurine_on=s.place[f] if f >= 0 else None,
-                    fits=tuple(str(x) for x in self.fitting(p)),
-                )
-            )
+            on = s.place[f] if f >= 0 else None
+            players.append(PlayerView.of(p, name, self.rows(p), state, on, self.fitting(p)))
         return WhatsUpView(
             game=NAME,
             game_number=self._setup.game_number,
@@ -1135,7 +844,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
             turn=s.turn,
             laid=s.laid,
             deck=len(self._cards),
-            table=tuple(table),
+            table=table,
             players=tuple(players),
             since=s.since,
             stall_turns=STALL_TURNS,
@@ -1177,51 +886,12 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         """' (row 2, column 3)' in the first game; '' otherwise."""
         if not self.variant.first_game or self._s.place[i] == 0:
             return ""
-        r, c = _grid(self._s.place[i])
+        r, c = grid_cell(self._s.place[i])
         return f" (row {r}, column {c})"
 
     def _where(self, i: int) -> str:
         p = self._s.place[i]
         if self.variant.first_game:
-            r, c = _grid(p)
+            r, c = grid_cell(p)
             return f"card {p}, row {r}, column {c}"
         return f"card {p}"
-
-
-def _grid(place: int) -> tuple[int, int]:
-    """(row, column) of a place in the first game's rectangle, 6 cards to a row."""
-    return (place - 1) // GRID_COLUMNS + 1, (place - 1) % GRID_COLUMNS + 1
-
-
-def _check_players(players: tuple[str, ...]) -> None:
-    if not 2 <= len(players) <= 4:
-        raise ValueError(f"What's Up is for 2 to 4 players, not {len(players)}")
-    if any(not isinstance(p, str) or not p.strip() for p in players):
-        raise ValueError(f"player names must be non-empty text: {players!r}")
-    if len(set(players)) != len(players):
-        raise ValueError(f"player names must differ: {players!r}")
-
-
-def _match(want: list[tuple[int, Face]], free: list[int], cards: Sequence[Card]) -> list[int] | None:
-    """A distinct card for each wanted face (a bipartite matching by augmenting paths); the
-    card indices in `want`'s order, or None when there is none."""
-    holders = [[i for i in free if f in (cards[i].a, cards[i].b)] for _, f in want]
-    taken: dict[int, int] = {}  # card -> position in want
-
-    def place(k: int, seen: set[int]) -> bool:
-        for i in holders[k]:
-            if i in seen:
-                continue
-            seen.add(i)
-            if i not in taken or place(taken[i], seen):
-                taken[i] = k
-                return True
-        return False
-
-    for k in range(len(want)):
-        if not place(k, set()):
-            return None
-    out = [0] * len(want)
-    for i, k in taken.items():
-        out[k] = i
-    return out

@@ -6,21 +6,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from rule_ids import undocumented
 from upref.games.base import CHANCE, TERMINAL, IllegalMoveError
+from upref.games.whatsup.actions import Action, Flip, Lay, Pass, Reserve, action_key
 from upref.games.whatsup.cards import COLOURS, COUNTS
-from upref.games.whatsup.engine import (
-    SPENT,
-    STALL_TURNS,
-    TABLE_END,
-    Action,
-    Flip,
-    Lay,
-    Pass,
-    Reserve,
-    Variant,
-    WhatsUpGame,
-    action_key,
-)
+from upref.games.whatsup.engine import SPENT, STALL_TURNS, TABLE_END, WhatsUpGame
+from upref.games.whatsup.variant import Variant
 from whatsup_table import check_view
 
 PLAYERS = ("Ann", "Bob", "Cy", "Dee")
@@ -76,6 +67,7 @@ def test_random_playouts_keep_the_invariants(seed: int) -> None:
     game = WhatsUpGame.new(players, rng=seed, variant=Variant(first_game=seed % 2 == 1))
     first = game._snapshot()
     steps = 0
+    rules: set[str] = set()  # the rule of every refusal the probes meet
     while True:
         check_state(game)
         check_view(game, game.view(None))
@@ -90,6 +82,10 @@ def test_random_playouts_keep_the_invariants(seed: int) -> None:
                 assert len(game.table()) <= TABLE_END
             if out.termination == "stall":
                 assert game.since == STALL_TURNS
+            for probe in probes(game, rng):  # after the end, everything is refused
+                with pytest.raises(IllegalMoveError) as over:
+                    game.play(probe)
+                rules.add(over.value.rule)
             break
         assert game.returns() == (0.0,) * len(players)
         assert game.current_player() in (CHANCE, *range(len(players)))
@@ -99,10 +95,11 @@ def test_random_playouts_keep_the_invariants(seed: int) -> None:
             if probe in actions:
                 assert game.is_legal(probe)
                 continue
-            with pytest.raises(IllegalMoveError):
+            with pytest.raises(IllegalMoveError) as played:
                 game.play(probe)
-            with pytest.raises(IllegalMoveError):
+            with pytest.raises(IllegalMoveError) as applied:
                 game.apply(probe)
+            rules |= {played.value.rule, applied.value.rule}
             assert (game._snapshot(), game.view(None), len(game._undo_stack)) == before
         action = rng.choice(actions)
         # a clone is independent in both directions
@@ -115,6 +112,8 @@ def test_random_playouts_keep_the_invariants(seed: int) -> None:
         steps += 1
         assert steps < 2000
     assert steps >= 31  # the 30 cards laid, then at least one flip
+    # every refusal names a rule a player can look up in docs/games/whatsup.md
+    assert undocumented("whatsup", rules) == []
     while game.can_undo():
         game.undo()
     assert game._snapshot() == first

@@ -8,7 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from upref.board.model import FaultObservation
-from upref.games.whatsup.engine import Variant, WhatsUpGame, WhatsUpView
+from upref.games.whatsup.engine import WhatsUpGame
+from upref.games.whatsup.variant import Variant
+from upref.games.whatsup.view import WhatsUpView
 from upref.referee.inputs import BoardOnline, Observe
 from upref.views.blocks import Board
 from upref.views.scoreboard import scoreboard

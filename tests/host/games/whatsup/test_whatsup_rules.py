@@ -8,18 +8,10 @@ import itertools
 
 import pytest
 from upref.games.base import CHANCE, TERMINAL, IllegalMoveError
+from upref.games.whatsup.actions import Flip, Lay, Pass, Reserve, format_action, parse_action
 from upref.games.whatsup.cards import COLOURS, COUNTS, Face
-from upref.games.whatsup.engine import (
-    Flip,
-    Lay,
-    Pass,
-    Reserve,
-    Termination,
-    Variant,
-    WhatsUpGame,
-    format_action,
-    parse_action,
-)
+from upref.games.whatsup.engine import Termination, WhatsUpGame
+from upref.games.whatsup.variant import Variant
 
 
 def refused(game: WhatsUpGame, action: object, rule: str) -> IllegalMoveError:

@@ -30,7 +30,7 @@ from upref.registry import find_game
 from upref.store.tags import TagRegistry
 
 DATA: dict[str, Any] = json.loads(
-    (Path(__file__).parents[3] / "host/upref/games/whatsup/data/cards.json").read_text("utf-8")
+    (Path(__file__).parents[4] / "host/upref/games/whatsup/data/cards.json").read_text("utf-8")
 )
 
 # The deck as the rules' component table lists it (side a, side b), written out here by hand.
