@@ -14,8 +14,8 @@ tests) knows every rack and the pool's order. A game refereed at a table
 (`UpturnGame.at_table`) knows only what the table shows: the tiles on the line, and each rack's
 *count* (7 dealt, -1 per tile laid, +1 per draw, plus gifts and penalties) and the pool's. Every
 rule is checked against what is known, and counts are public while racks never are
-(`position.py` holds the record and its builders, `actions.py` what the referee feeds in,
-`view.py` what a seat may see).
+(`position.py` holds the record, what can be read off it, `UpturnPosition`, and its
+builders; `actions.py` what the referee feeds in; `view.py` what a seat may see).
 
 Refusals (`IllegalMoveError.rule`): the ruling ids, and "direction" (a numbered tile against
 the direction), "line" (a tile already on the line), "rack" (a tile its player is known not to
@@ -28,16 +28,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import ClassVar, Literal
+from typing import ClassVar
 
-from upref.games.base import (
-    TERMINAL,
-    ActionRule,
-    IllegalMoveError,
-    MatchGame,
-    Outcome,
-    StateField,
-)
+from upref.games.base import ActionRule, IllegalMoveError, Outcome
 from upref.games.upturn.actions import Action, Call, Draw, Gift, Lay, Pass, Start, gift_splits
 from upref.games.upturn.position import (
     DOWN,
@@ -51,12 +44,11 @@ from upref.games.upturn.position import (
     UP,
     Core,
     Note,
-    Setup,
     TwinRun,
+    UpturnPosition,
     at_table,
     check_players,
     deal,
-    described,
     direction_step,
     seat_order,
 )
@@ -104,7 +96,7 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-class UpturnGame(MatchGame[Action, Variant, Catalogue]):
+class UpturnGame(UpturnPosition):
     """One game of Upturn. Build it with `new` (dealt from a seed), `at_table` (refereed:
     racks unknown) or `from_position` (a described position).
 
@@ -120,11 +112,6 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
         Gift: ActionRule("_check_gift", "_do_gift"),
         Call: ActionRule("_check_call", "_do_call"),
     }
-
-    def __init__(self, setup: Setup, core: Core) -> None:
-        super().__init__()
-        self._setup = setup
-        self._s = core
 
     # --- construction ------------------------------------------------------------------
 
@@ -171,44 +158,6 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
         cat = catalogue or load_catalogue()
         return cls(*at_table(names, variant or Variant(), cat, game_number, history))
 
-    @classmethod
-    def from_position(
-        cls,
-        players: Sequence[str],
-        *,
-        line: Sequence[str | int] = (),
-        racks: Sequence[Sequence[str | int] | int],
-        pool: Sequence[str | int] | int | None = None,
-        direction: str | None = None,
-        to_move: int = 0,
-        owing: int | None = None,
-        variant: Variant | None = None,
-        catalogue: Catalogue | None = None,
-    ) -> UpturnGame:
-        """A position described directly (tests, the rulebook's examples). Tiles are named by
-        id ('N42', 'JOKER1'), by number (42) or by kind ('joker', 'up'): the first unused tile
-        of that kind. `racks[seat]` lists its tiles, or is a count of tiles the engine does not
-        know; `pool` is a list (top first), a count, or None for every tile left (in catalogue
-        order; only a count when some rack is a count). An empty `line` leaves the Starting tile to be turned up.
-
-        :raises ValueError: for tiles that do not exist or appear twice, counts that do not add
-            up to the set, a direction other than up, down or None, or a bad seat.
-        """
-        names = check_players(players)
-        cat = catalogue or load_catalogue()
-        setup, core = described(
-            names,
-            cat,
-            variant or Variant(),
-            line=line,
-            racks=racks,
-            pool=pool,
-            direction=direction,
-            to_move=to_move,
-            owing=owing,
-        )
-        return cls(setup, core)
-
     def next_game(self) -> UpturnGame:
         """The next game at the table: same players and variant, racks unknown again; this
         game's outcome (if any) joins the history."""
@@ -222,86 +171,7 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
 
     # --- read-only --------------------------------------------------------------------------
 
-    @property
-    def phase(self) -> str:
-        return OVER if self._s.outcome is not None else self._s.phase
-
-    line = StateField[tuple[str, ...]]("The tiles on the line, in the order they lie.")
-    last_number = StateField[int | None](
-        "The last numbered tile's value (action tiles never change it, T-18).", source="last"
-    )
-    direction = StateField[str | None]("'up', 'down', or None before the first move.")
-    turn = StateField[int]("The turn in progress (0 before the Starting tile).")
-    pool_count = StateField[int]("How many tiles the pool holds (public).")
-    pool = StateField[tuple[str, ...] | None]("The pool, top first, when the engine knows it (secret).")
-    owing = StateField[int | None]('The seat whose "one tile" call is due, if any (T-13).')
-
-    @property
-    def gifts(self) -> int:
-        """Tiles the player to move may give now (0 when no gift is open)."""
-        s = self._s
-        return min(s.gifts, s.pool_count) if s.phase in (TWIN, GIFT) else 0
-
-    @property
-    def acted(self) -> bool:
-        """Whether anything has happened in the turn in progress."""
-        return self._s.acts > 0
-
-    notes = StateField[tuple[Note, ...]](
-        "What the last action did, sentence by sentence, with the rules applied."
-    )
-
-    @property
-    def twin(self) -> tuple[str, int, tuple[str, ...], bool] | None:
-        """(the Twin, the number before it, its run tiles as laid, still open) or None."""
-        t = self._s.twin
-        return None if t is None else (t.tile, t.after, t.run, self._s.twin_open)
-
-    def rack(self, seat: int) -> tuple[str, ...]:
-        """The tiles the engine knows `seat` holds (secret)."""
-        return self._s.racks[self._seat(seat)]
-
-    def unknown(self, seat: int) -> int:
-        """How many of `seat`'s tiles the engine does not know."""
-        return self._s.unknown[self._seat(seat)]
-
-    def tiles(self, seat: int) -> int:
-        """How many tiles `seat` holds (public)."""
-        s = self._s
-        return len(s.racks[self._seat(seat)]) + s.unknown[seat]
-
-    def counts(self) -> tuple[int, ...]:
-        return tuple(self.tiles(s) for s in range(self.num_players()))
-
-    def next_seat(self, steps: int = 1) -> int:
-        """The seat `steps` places on from the player to move, in the current direction."""
-        s = self._s
-        return (s.to_move + direction_step(s.direction) * steps) % self.num_players()
-
-    def tile(self, tile_id: str) -> Tile:
-        """:raises KeyError: for an id the set does not have."""
-        return self._setup.catalogue.tile(tile_id)
-
     # --- GameState verbs ----------------------------------------------------------------------
-
-    def current_player(self) -> int:
-        return TERMINAL if self._s.outcome is not None else self._s.to_move
-
-    def outcome(self) -> Outcome | None:
-        return self._s.outcome
-
-    def _snapshot(self) -> object:
-        return self._s
-
-    def _restore(self, snapshot: object) -> None:
-        if not isinstance(snapshot, Core):
-            raise TypeError(f"not an Upturn snapshot: {snapshot!r}")
-        self._s = snapshot
-
-    def clone(self) -> UpturnGame:
-        other = type(self)(self._setup, self._s)
-        other._undo_stack = list(self._undo_stack)
-        return other
 
     def _applicable(self, action: Action) -> bool:
         return self.is_legal(action)
@@ -331,24 +201,6 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
         if self._call_ok():
             out.append(Call())
         return sorted(out)
-
-    def _candidates(self, seat: int) -> list[str]:
-        s = self._s
-        tiles = list(s.racks[seat])
-        if s.unknown[seat]:
-            tiles.extend(self._unseen())
-        return tiles
-
-    def _unseen(self) -> list[str]:
-        """Tiles the engine cannot place: not on the line, in no known rack, not in a known
-        pool."""
-        s = self._s
-        seen = set(s.line)
-        for r in s.racks:
-            seen.update(r)
-        if s.pool is not None:
-            seen.update(s.pool)
-        return [t for t in self._setup.catalogue.ids() if t not in seen]
 
     def _gifts(self) -> list[Gift]:
         s = self._s
@@ -394,19 +246,6 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
             raise IllegalMoveError(
                 "start", f"{t.words()} is not in the pool: turn up a tile from the pool.", None, a
             )
-
-    def _name(self, seat: int) -> str:
-        return self._setup.players[seat]
-
-    def _holds(self, seat: int, tile_id: str) -> bool:
-        s = self._s
-        if tile_id in s.racks[seat]:
-            return True
-        if not s.unknown[seat] or tile_id in s.line:
-            return False
-        if any(tile_id in r for r in s.racks) or (s.pool is not None and tile_id in s.pool):
-            return False
-        return True
 
     def _penalty(self, seat: int) -> int:
         """Tiles `seat` takes when the next tile is laid now (a missed call)."""
@@ -706,14 +545,6 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
     def _do_start(self, a: Start) -> None:
         self._s = self._started(a.tile)
 
-    def _note(
-        self,
-        kind: Literal["step", "turn", "penalty", "call", "end"],
-        text: str,
-        rule: str | None = None,
-    ) -> None:
-        self._s = replace(self._s, notes=self._s.notes + (Note(kind, text, rule),))
-
     def _started(self, tile_id: str) -> Core:
         s = self._s
         t = self.tile(tile_id)
@@ -740,40 +571,6 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
             acts=0,
             notes=(Note("turn", text, "T-1" if self._setup.start_note else None),),
         )
-
-    def _take_from(self, seat: int, tile_id: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
-        s = self._s
-        racks, unknown = list(s.racks), list(s.unknown)
-        if tile_id in racks[seat]:
-            racks[seat] = tuple(x for x in racks[seat] if x != tile_id)
-        else:
-            unknown[seat] -= 1
-        return tuple(racks), tuple(unknown)  # type: ignore[return-value]
-
-    def _give_from_pool(self, seat: int, k: int) -> None:
-        """`seat` takes k tiles from the pool (a draw, a gift, a penalty)."""
-        s = self._s
-        racks, unknown = list(s.racks), list(s.unknown)
-        pool = s.pool
-        if pool is not None:
-            got, pool = pool[:k], pool[k:]
-            racks[seat] = tuple(sorted(racks[seat] + got, key=self._setup.index.__getitem__))
-        else:
-            unknown[seat] += k
-        self._s = replace(
-            s, racks=tuple(racks), unknown=tuple(unknown), pool=pool, pool_count=s.pool_count - k
-        )
-
-    def need(self) -> str:
-        """What the next numbered tile must be, in words: 'lower than 32'."""
-        return self._need()
-
-    def _need(self) -> str:
-        """What the next numbered tile must be, in words."""
-        s = self._s
-        if s.direction is None:
-            return f"the first move, a numbered tile against {s.last}"
-        return f"{'higher' if s.direction == UP else 'lower'} than {s.last}"
 
     def _do_lay(self, a: Lay) -> None:
         tile_id = a.tile
@@ -1091,15 +888,6 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
         if seat is not None:
             seat = self._seat(seat)
         return table_view(NAME, self._setup, self._s, seat, self.gifts)
-
-    def __repr__(self) -> str:
-        s = self._s
-        line = " ".join(self.tile(t).short for t in s.line[-6:])
-        return (
-            f"<UpturnGame game {self._setup.game_number} turn {s.turn} {self.phase} "
-            f"seat {s.to_move} {s.direction or '-'} last {s.last} pool {s.pool_count} "
-            f"counts {self.counts()} line ..{line}>"
-        )
 
 
 
