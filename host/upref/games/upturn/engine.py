@@ -9,13 +9,9 @@ add rack tiles strictly between and give tiles from the pool; a Penalty tile let
 one. The first empty rack wins; with the pool empty, a full round of passes ends the game
 (docs/games/upturn.md, rulings T-1 ... T-18).
 
-**Two ways to know the racks.** A game dealt by the engine (`UpturnGame.new`, random playouts,
-tests) knows every rack and the pool's order. A game refereed at a table
-(`UpturnGame.at_table`) knows only what the table shows: the tiles on the line, and each rack's
-*count* (7 dealt, -1 per tile laid, +1 per draw, plus gifts and penalties) and the pool's. Every
-rule is checked against what is known, and counts are public while racks never are
-(`position.py` holds the record, what can be read off it, `UpturnPosition`, and its
-builders; `actions.py` what the referee feeds in; `view.py` what a seat may see).
+A game dealt by the engine (`UpturnGame.new`) knows every rack; a game refereed at a table
+(`UpturnGame.at_table`) knows only the line and each rack's *count*, and every rule is checked
+against what is known (`position.py`: the record and what can be read off it).
 
 Refusals (`IllegalMoveError.rule`): the ruling ids, and "direction" (a numbered tile against
 the direction), "line" (a tile already on the line), "rack" (a tile its player is known not to
@@ -31,6 +27,7 @@ from dataclasses import replace
 from typing import ClassVar
 
 from upref.games.base import ActionRule, IllegalMoveError, Outcome
+from upref.games.base import Termination as GameTermination
 from upref.games.upturn.actions import Action, Call, Draw, Gift, Lay, Pass, Start, gift_splits
 from upref.games.upturn.position import (
     DOWN,
@@ -64,6 +61,7 @@ __all__ = [
     "RACK",
     "TITLE",
     "UP",
+    "Termination",
     "Action",
     "Call",
     "Draw",
@@ -85,6 +83,14 @@ NAME = "upturn"
 TITLE = "Upturn"
 CALL_PENALTY = 3
 """Tiles taken for a missed "one tile left" call (the rulebook)."""
+
+
+class Termination(GameTermination):
+    """Why an Upturn game ended."""
+
+    EMPTY_RACK = "empty-rack"  # the first empty rack wins
+    POOL_EXHAUSTED = "pool-exhausted"  # every player passed in a row, the pool empty (T-12)
+    STOPPED = "stopped"  # stopped at the table: the fewest tiles win
 
 _ORDINALS = {1: "first", 2: "second", 3: "third"}
 
@@ -503,22 +509,6 @@ class UpturnGame(UpturnPosition):
                 a,
             )
 
-    def gift_reason(self) -> str:
-        """What earned the open gift, in words: 'Twin 22 and 2 run tiles: 3'."""
-        return self._gift_reason()
-
-    def _gift_reason(self) -> str:
-        s = self._s
-        parts = []
-        if s.twin_open and s.twin is not None:
-            tw = s.twin
-            run = f" and {count(len(tw.run), 'run tile')}" if tw.run else ""
-            parts.append(f"{1 + len(tw.run)} for Twin {s.last}{run}")
-        pens = [self.tile(t) for t in s.gift_for if self.tile(t).penalty]
-        for t in pens:
-            parts.append(f"1 for penalty tile {t.number}")
-        return and_join(parts)
-
     def _call_ok(self) -> bool:
         s = self._s
         if s.outcome is not None or s.phase == START:
@@ -634,7 +624,7 @@ class UpturnGame(UpturnPosition):
         if self.tiles(p) > 0:
             return False
         name = self._name(p)
-        out = Outcome("empty-rack", (p,), self.counts())
+        out = Outcome(Termination.EMPTY_RACK, (p,), self.counts())
         self._s = replace(s, outcome=out, phase=OVER, twin_open=False)
         self._note("end", f"{text} {name}'s rack is empty: {name} wins!")
         return True
@@ -855,7 +845,7 @@ class UpturnGame(UpturnPosition):
             counts = self.counts()
             fewest = min(counts)
             winners = tuple(i for i, c in enumerate(counts) if c == fewest)
-            out = Outcome("pool-exhausted", winners, counts)
+            out = Outcome(Termination.POOL_EXHAUSTED, winners, counts)
             self._s = replace(s, outcome=out, phase=OVER)
             parts.append(
                 f"Every player has passed in a row with the pool empty: the game ends (T-12). "
@@ -870,7 +860,7 @@ class UpturnGame(UpturnPosition):
 
     def _result_text(self, out: Outcome) -> str:
         names = [self._name(w) for w in out.winners]
-        if out.termination == "empty-rack" and len(names) == 1:
+        if out.termination == Termination.EMPTY_RACK and len(names) == 1:
             return f"{names[0]} wins with an empty rack"
         fewest = out.scores[out.winners[0]] if out.winners else 0
         if len(names) == 1:

@@ -21,7 +21,7 @@ from upref.games.base import TERMINAL, MatchGame, Outcome, StateField
 from upref.games.upturn.actions import Action
 from upref.games.upturn.tiles import ACTION_NAMES, Catalogue, Tile, load_catalogue
 from upref.games.upturn.variant import Variant
-from upref.text import and_join
+from upref.text import and_join, count
 
 __all__ = [
     "DOWN",
@@ -428,6 +428,22 @@ class UpturnPosition(MatchGame[Action, Variant, Catalogue]):
     def need(self) -> str:
         """What the next numbered tile must be, in words: 'lower than 32'."""
         return self._need()
+
+    def gift_reason(self) -> str:
+        """What earned the open gift, in words: 'Twin 22 and 2 run tiles: 3'."""
+        return self._gift_reason()
+
+    def _gift_reason(self) -> str:
+        s = self._s
+        parts = []
+        if s.twin_open and s.twin is not None:
+            tw = s.twin
+            run = f" and {count(len(tw.run), 'run tile')}" if tw.run else ""
+            parts.append(f"{1 + len(tw.run)} for Twin {s.last}{run}")
+        pens = [self.tile(t) for t in s.gift_for if self.tile(t).penalty]
+        for t in pens:
+            parts.append(f"1 for penalty tile {t.number}")
+        return and_join(parts)
 
     # --- GameState verbs ----------------------------------------------------------------------
 
