@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
 from upref.board.model import ButtonObservation, CardObservation
-from upref.games.upturn.engine import Variant
+from upref.games.upturn.variant import Variant
 from upref.plugins.base import DemoStep
 from upref.referee.inputs import Observe
 

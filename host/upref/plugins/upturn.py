@@ -7,8 +7,10 @@ import random
 import time
 
 from upref.demos.upturn import UpturnDemo
-from upref.games.upturn.engine import NAME, RACK, TITLE, Lay, UpturnGame, Variant
+from upref.games.upturn.actions import Lay
+from upref.games.upturn.engine import NAME, TITLE, UpturnGame
 from upref.games.upturn.tiles import load_catalogue
+from upref.games.upturn.variant import RACK, Variant
 from upref.plugins.base import Game
 from upref.referee.upturn import UpturnReferee
 from upref.views.upturn import PANEL

@@ -34,26 +34,11 @@ from typing import Any, ClassVar
 
 from upref.board.codes import CodeTable
 from upref.games.base import IllegalMoveError, Outcome
-from upref.games.upturn.engine import (
-    DRAWN,
-    GIFT,
-    JOKER,
-    NAME,
-    START,
-    TITLE,
-    TURN,
-    TWIN,
-    Action,
-    Call,
-    Draw,
-    Gift,
-    Lay,
-    Pass,
-    Start,
-    UpturnGame,
-    Variant,
-)
+from upref.games.upturn.actions import Action, Call, Draw, Gift, Lay, Pass, Start
+from upref.games.upturn.engine import NAME, TITLE, Termination, UpturnGame
+from upref.games.upturn.position import DRAWN, GIFT, JOKER, START, TURN, TWIN
 from upref.games.upturn.tiles import Catalogue, load_catalogue, parse_catalogue
+from upref.games.upturn.variant import Variant
 from upref.referee.base import OVER, PLAY, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, Verdict
@@ -115,7 +100,7 @@ def parse_gift(
     return tuple(sorted(split.items()))
 
 
-class UpturnReferee(Referee):
+class UpturnReferee(Referee[UpturnGame]):
     """Referees Upturn from the tiles' tags, the host's keys and the board's button (see the
     module's text).
 
@@ -149,18 +134,6 @@ class UpturnReferee(Referee):
 
     # --- read-only ----------------------------------------------------------------------------
 
-    @property
-    def engine(self) -> UpturnGame | None:
-        """The rules engine of the current (or last) game (counts only: it sees no rack)."""
-        eng = self._engine
-        assert eng is None or isinstance(eng, UpturnGame)
-        return eng
-
-    def _eng(self) -> UpturnGame:
-        eng = self.engine
-        assert eng is not None
-        return eng
-
     def piece_name(self) -> str:
         return "tile"
 
@@ -168,9 +141,9 @@ class UpturnReferee(Referee):
         return (self._fix,) if self._fix else ()
 
     def game_keys(self) -> tuple[KeyOffer, ...]:
-        eng = self.engine
-        if self._phase != PLAY or eng is None or eng.is_terminal():
+        if self._phase != PLAY or not self.has_engine or self.engine.is_terminal():
             return ()
+        eng = self.engine
         ph = eng.phase
         name = eng.players[eng.current_player()]
         if ph == TURN:
@@ -229,8 +202,7 @@ class UpturnReferee(Referee):
     def make_engine(self, start: StartGame) -> UpturnGame:
         return self._new(start)
 
-    def next_engine(self, engine: Any) -> UpturnGame:
-        assert isinstance(engine, UpturnGame)
+    def next_engine(self, engine: UpturnGame) -> UpturnGame:
         return engine.next_game()
 
     def on_begin(self) -> None:
@@ -240,17 +212,18 @@ class UpturnReferee(Referee):
         self._fix = None
 
     def stop_outcome(self) -> Outcome:
-        counts = self._eng().counts()
+        counts = self.engine.counts()
         fewest = min(counts)
-        return Outcome("stopped", tuple(i for i, c in enumerate(counts) if c == fewest), counts)
+        winners = tuple(i for i, c in enumerate(counts) if c == fewest)
+        return Outcome(Termination.STOPPED, winners, counts)
 
     def result_text(self, outcome: Outcome) -> str:
-        return self._eng().result_text(outcome)
+        return self.engine.result_text(outcome)
 
     # --- engine calls ---------------------------------------------------------------------------
 
     def _play(self, action: Action, out: list[Verdict]) -> bool:
-        eng = self._eng()
+        eng = self.engine
         try:
             eng.play(action)
         except IllegalMoveError as err:
@@ -266,7 +239,7 @@ class UpturnReferee(Referee):
         return True
 
     def _refuse(self, err: IllegalMoveError, out: list[Verdict]) -> None:
-        eng = self._eng()
+        eng = self.engine
         text = err.message
         if err.rule == "T-9":
             text += _COUNT_HINT.format(name=eng.players[eng.current_player()])
@@ -280,12 +253,12 @@ class UpturnReferee(Referee):
     # --- taps, the button, keys ------------------------------------------------------------------
 
     def on_tap(self, item: str, uid: str, out: list[Verdict]) -> None:
-        if self._phase == OVER and self._engine is not None:
+        if self._phase == OVER and self.has_engine:
             out.append(Verdict(INFO, self._over_text(item), "over"))
             return
         if self._phase != PLAY:
             return
-        eng = self._eng()
+        eng = self.engine
         if eng.phase == START:
             self._play(Start(item), out)
             return
@@ -312,13 +285,13 @@ class UpturnReferee(Referee):
         self._play(lay, out)
 
     def _over_text(self, item: str) -> str:
-        eng = self._eng()
+        eng = self.engine
         out = self._stopped or eng.outcome()
         tile = eng.catalogue.get(item)
         what = tile.words() if tile is not None else item
         text = f"The game is over ({self.result_text(out)}" if out else "The game is over ("
         text += f"): {what} does not count. The next game: n."
-        if out is not None and out.termination == "empty-rack" and self._stopped is None:
+        if out is not None and out.termination == Termination.EMPTY_RACK and self._stopped is None:
             name = eng.players[out.winners[0]]
             text += (
                 f" If {name} still holds tiles, the count missed a draw, a gift or a penalty: "
@@ -329,7 +302,7 @@ class UpturnReferee(Referee):
     def on_button(self, out: list[Verdict]) -> None:
         if self._phase != PLAY:
             return
-        eng = self._eng()
+        eng = self.engine
         try:
             eng.check(Call())
         except IllegalMoveError as err:
@@ -340,7 +313,7 @@ class UpturnReferee(Referee):
     def on_key(self, name: str, arg: str | None, out: list[Verdict]) -> bool:
         if self._phase != PLAY:
             return False
-        eng = self._eng()
+        eng = self.engine
         if name == "draw":
             answer = (arg or "keep").strip().lower()
             if not ("keep".startswith(answer) or "lay".startswith(answer)):
@@ -375,21 +348,21 @@ class UpturnReferee(Referee):
     # --- undo -------------------------------------------------------------------------------------
 
     def turn_start(self) -> int | None:
-        eng = self._eng()
+        eng = self.engine
         if eng.phase == TURN and not eng.acted:
             return eng.turn
         return None
 
     def turn_in_progress(self) -> bool:
-        eng = self._eng()
+        eng = self.engine
         return eng.acted or eng.is_terminal()
 
     def before_undo(self) -> tuple[tuple[str, ...], tuple[int, ...]]:
-        eng = self._eng()
+        eng = self.engine
         return eng.line, eng.counts()
 
     def after_undo(self, before: Any) -> list[str]:
-        eng = self._eng()
+        eng = self.engine
         line, counts = before
         taken = [t for t in line if t not in eng.line]
         now = eng.counts()
@@ -410,7 +383,7 @@ class UpturnReferee(Referee):
     # --- what the table is waiting for -------------------------------------------------------
 
     def waiting_for_game(self) -> str | None:
-        eng = self._eng()
+        eng = self.engine
         if self._phase == OVER:
             return "The next game (n), or a new one."
         ph = eng.phase

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from upref.games.upturn.engine import TileView, UpturnView
+from upref.games.base import Outcome
+from upref.games.upturn.engine import Termination
+from upref.games.upturn.view import TileView, UpturnView
 from upref.text import and_join, count
 from upref.views.blocks import (
-    DIM,
     HIDDEN,
     ILLEGAL,
     STRONG,
@@ -29,15 +30,16 @@ from upref.views.blocks import (
     colour,
     line,
 )
+from upref.views.scoreboard import earlier_games, result_box
 
 __all__ = ["PANEL", "UpturnPanel"]
 
 SHOWN = 8
 """How many of the line's last tiles the scoreboard shows."""
 _TERMINATIONS: Mapping[str, str] = {
-    "empty-rack": "the first empty rack wins",
-    "pool-exhausted": "the pool was empty and every player passed in a row (T-12)",
-    "stopped": "the game was stopped; the fewest tiles win",
+    Termination.EMPTY_RACK: "the first empty rack wins",
+    Termination.POOL_EXHAUSTED: "the pool was empty and every player passed in a row (T-12)",
+    Termination.STOPPED: "the game was stopped; the fewest tiles win",
 }
 
 
@@ -118,7 +120,7 @@ class UpturnPanel:
             return None
         names = view.names
         winners = [names[w] for w in out.winners]
-        if out.termination == "empty-rack":
+        if out.termination == Termination.EMPTY_RACK:
             headline = f"{winners[0]} wins: the rack is empty"
         elif len(winners) == 1:
             headline = f"{winners[0]} wins with the fewest tiles, {out.scores[out.winners[0]]}"
@@ -127,23 +129,14 @@ class UpturnPanel:
             headline = f"Shared win: {and_join(winners)} with {count(fewest, 'tile')} each"
         why = _TERMINATIONS.get(out.termination, out.termination)
         left = ", ".join(f"{n} {s}" for n, s in zip(names, out.scores, strict=True))
-        return Box(
-            (
-                line(headline, meaning=STRONG, align="center"),
-                line(f"Game over: {why}.", align="center"),
-                line(f"Tiles left: {left}", align="center"),
-            ),
-            meaning=WINNER,
-        )
+        return result_box(headline, f"Game over: {why}.", f"Tiles left: {left}")
 
     def footer(self, view: UpturnView) -> Sequence[Block]:
-        if not view.history:
-            return ()
-        games = "; ".join(
-            f"game {i}: {and_join([view.names[w] for w in o.winners])}"
-            for i, o in enumerate(view.history, start=1)
-        )
-        return (line("Earlier games won by " + games, meaning=DIM),)
+        def winners(o: Outcome) -> str:
+            return and_join([view.names[w] for w in o.winners])
+
+        earlier = earlier_games("Earlier games won by ", view.history, winners)
+        return () if earlier is None else (earlier,)
 
     def scrub(self, text: str) -> str:
         """Nothing to blank out: no text for the table names a rack's tile."""

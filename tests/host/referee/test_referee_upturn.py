@@ -13,17 +13,9 @@ import pytest
 from upref.commands.replay import export_main
 from upref.demos.upturn import RACKS, STEPS, TURNED_UP
 from upref.games.base import IllegalMoveError
-from upref.games.upturn.engine import (
-    Action,
-    Call,
-    Draw,
-    Gift,
-    Lay,
-    Pass,
-    Start,
-    UpturnGame,
-    Variant,
-)
+from upref.games.upturn.actions import Action, Call, Draw, Gift, Lay, Pass, Start
+from upref.games.upturn.engine import UpturnGame
+from upref.games.upturn.variant import Variant
 from upref.referee.base import KeyOffer
 from upref.referee.feedback import FEEDBACK
 from upref.referee.inputs import EndGame, NextGame, StartGame, Undo

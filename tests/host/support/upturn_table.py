@@ -20,17 +20,10 @@ from typing import Any
 from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation
 from upref.demos.base import uids_for
-from upref.games.upturn.engine import (
-    Action,
-    Call,
-    Draw,
-    Gift,
-    Lay,
-    Pass,
-    UpturnGame,
-    Variant,
-)
+from upref.games.upturn.actions import Action, Call, Draw, Gift, Lay, Pass
+from upref.games.upturn.engine import UpturnGame
 from upref.games.upturn.tiles import load_catalogue
+from upref.games.upturn.variant import Variant
 from upref.referee.base import Reply
 from upref.referee.inputs import EndGame, Input, Key, NextGame, Observe, StartGame, Undo
 from upref.referee.status import Verdict

@@ -9,25 +9,9 @@ add rack tiles strictly between and give tiles from the pool; a Penalty tile let
 one. The first empty rack wins; with the pool empty, a full round of passes ends the game
 (docs/games/upturn.md, rulings T-1 ... T-18).
 
-**Two ways to know the racks.** A game dealt by the engine (`UpturnGame.new`, random playouts,
-tests) knows every rack and the pool's order. A game refereed at a table
-(`UpturnGame.at_table`) knows only what the table shows: the tiles on the line, and each rack's
-*count* (7 dealt, -1 per tile laid, +1 per draw, plus gifts and penalties) and the pool's. The
-state holds, per seat, the tiles it knows and how many it does not (`from_position` builds any
-mix, for tests and the rulebook's examples); every rule is checked against what is known, and
-counts are public while racks never are.
-
-What the referee feeds in (frozen dataclasses):
-
-- `Start(tile)`: the Starting tile turned up at a table (T-1: never an action tile);
-- `Lay(tile)`: the player to move lays this tile (the first move, a normal tile, an action
-  tile, a Twin's run tile, a Joker's extra tile);
-- `Draw()`: the player to move takes a tile from the pool (and may then lay one, T-4);
-- `Pass()`: keep all tiles and end the turn: after a draw, after a Joker (no extra tile), or
-  instead of drawing when the pool is empty (T-12);
-- `Gift(split)`: the player gives tiles from the pool to others after a Twin run or a Penalty
-  tile (T-7, T-8, T-11); an empty split gives none;
-- `Call()`: the "one tile left" call (the board's button), T-13.
+A game dealt by the engine (`UpturnGame.new`) knows every rack; a game refereed at a table
+(`UpturnGame.at_table`) knows only the line and each rack's *count*, and every rule is checked
+against what is known (`position.py`: the record and what can be read off it).
 
 Refusals (`IllegalMoveError.rule`): the ruling ids, and "direction" (a numbered tile against
 the direction), "line" (a tile already on the line), "rack" (a tile its player is known not to
@@ -37,23 +21,49 @@ one is), "start" (a lay before the Starting tile), "tile" (no tile of this set),
 
 from __future__ import annotations
 
-import itertools
 import random
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import ClassVar
 
-from upref.games.base import TERMINAL, GameView, IllegalMoveError, MatchGame, Outcome
+from upref.games.base import ActionRule, IllegalMoveError, Outcome
+from upref.games.base import Termination as GameTermination
+from upref.games.upturn.actions import Action, Call, Draw, Gift, Lay, Pass, Start, gift_splits
+from upref.games.upturn.position import (
+    DOWN,
+    DRAWN,
+    GIFT,
+    JOKER,
+    OVER,
+    PLAYERS,
+    START,
+    TURN,
+    TWIN,
+    UP,
+    Core,
+    Note,
+    TwinRun,
+    UpturnPosition,
+    at_table,
+    check_players,
+    deal,
+    direction_step,
+    seat_order,
+)
 from upref.games.upturn.tiles import ACTION_NAMES, Catalogue, Tile, load_catalogue
+from upref.games.upturn.variant import RACK, Variant
+from upref.games.upturn.view import SeatView, TileView, TwinView, UpturnView, table_view
 from upref.text import and_join, count
 
 __all__ = [
     "CALL_PENALTY",
     "DOWN",
     "NAME",
+    "PLAYERS",
     "RACK",
     "TITLE",
     "UP",
+    "Termination",
     "Action",
     "Call",
     "Draw",
@@ -73,249 +83,16 @@ __all__ = [
 
 NAME = "upturn"
 TITLE = "Upturn"
-RACK = 7
-"""Tiles each player takes at the start (the rulebook)."""
 CALL_PENALTY = 3
 """Tiles taken for a missed "one tile left" call (the rulebook)."""
-UP, DOWN = "up", "down"
-PLAYERS = (2, 4)
 
-# phases
-START = "start"  # the Starting tile is to be turned up (a game at a table)
-TURN = "turn"  # a turn begins: lay, draw (or pass on an empty pool)
-DRAWN = "drawn"  # drawn: lay one tile or keep all (T-4)
-TWIN = "twin"  # a Twin is down: run tiles, then the gift (T-7)
-JOKER = "joker"  # a Joker is down: one extra tile or none (T-6)
-GIFT = "gift"  # a gift may be given before the turn ends (T-11)
-OVER = "over"
 
+class Termination(GameTermination):
+    """Why an Upturn game ended."""
 
-def _step(direction: str | None) -> int:
-    """+1 (clockwise) for up and before the direction is set (T-3), -1 for down."""
-    return -1 if direction == DOWN else 1
-
-
-def seat_order(direction: str | None, first: int, players: int) -> tuple[int, ...]:
-    """The seats in playing order from `first` under `direction` (up = clockwise)."""
-    step = _step(direction)
-    return tuple((first + step * k) % players for k in range(players))
-
-
-# --- variants ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Variant:
-    """`deal`: tiles each player takes at the start (7 in the rulebook; fewer make a short
-    game, e.g. for a first game with children or the demo)."""
-
-    deal: int = RACK
-
-    def __post_init__(self) -> None:
-        d = self.deal
-        if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 20:
-            raise ValueError(f"tiles dealt to each player must be a whole number 1 to 20: {d!r}")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"deal": self.deal}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> Variant:
-        """:raises ValueError: for a deal that is not a whole number 1 to 20."""
-        data = data or {}
-        return cls(deal=data.get("deal", RACK))
-
-    def describe(self) -> str:
-        if self.deal == RACK:
-            return "basic game"
-        return f"{'short' if self.deal < RACK else 'long'} game: {self.deal} tiles each"
-
-
-# --- actions ---------------------------------------------------------------------------------
-
-_RANK = {"Start": 0, "Lay": 1, "Draw": 2, "Pass": 3, "Gift": 4, "Call": 5}
-
-
-class _Action:
-    """Actions sort by kind, then by their fields (`legal_actions()` is sorted)."""
-
-    def _key(self) -> tuple[Any, ...]:
-        return (_RANK[type(self).__name__], *vars(self).values())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, _Action):
-            return NotImplemented
-        return self._key() < other._key()
-
-
-@dataclass(frozen=True)
-class Start(_Action):
-    """The Starting tile, turned up from the pool at the table."""
-
-    tile: str
-
-
-@dataclass(frozen=True)
-class Lay(_Action):
-    """The player to move lays `tile` on the line."""
-
-    tile: str
-
-
-@dataclass(frozen=True)
-class Draw(_Action):
-    """The player to move takes one tile from the pool."""
-
-
-@dataclass(frozen=True)
-class Pass(_Action):
-    """Keep all tiles and end the turn."""
-
-
-@dataclass(frozen=True)
-class Gift(_Action):
-    """The player to move gives tiles from the pool: (seat, tiles) per recipient, by seat."""
-
-    split: tuple[tuple[int, int], ...] = ()
-
-    @property
-    def total(self) -> int:
-        return sum(n for _, n in self.split)
-
-
-@dataclass(frozen=True)
-class Call(_Action):
-    """The "one tile left" call (the board's button)."""
-
-
-Action = Start | Lay | Draw | Pass | Gift | Call
-
-
-@dataclass(frozen=True)
-class Note:
-    """One thing the last action did, for the table: `kind` "step" (within a turn), "turn"
-    (the turn passed), "penalty" (a missed call's penalty), "call", "end" (the game ended);
-    `rule` the ruling it applies, if any."""
-
-    kind: Literal["step", "turn", "penalty", "call", "end"]
-    text: str
-    rule: str | None = None
-
-
-# --- the view ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TileView:
-    id: str
-    text: str  # '41', 'Up', 'Joker'
-    number: int | None
-    action: str | None
-    twin: bool
-    penalty: bool
-
-    @classmethod
-    def of(cls, t: Tile) -> TileView:
-        return cls(t.id, t.short, t.number, t.action, t.twin, t.penalty)
-
-
-@dataclass(frozen=True)
-class SeatView:
-    seat: int
-    name: str
-    tiles: int  # how many tiles the rack holds (public)
-    owes_call: bool  # their turn ended with one tile and the call has not come yet
-    skipped: bool  # skipped by the last turn's Skip tiles
-
-
-@dataclass(frozen=True)
-class TwinView:
-    """A Twin run: the Twin, the number it was laid against, the tiles added between (in line
-    order) and the tiles its player may give (N = 1 + tiles added, plus one per penalty tile)."""
-
-    twin: TileView
-    after: int
-    run: tuple[TileView, ...]
-    open: bool  # its player may still add tiles
-    gives: int
-
-
-@dataclass(frozen=True, kw_only=True)
-class UpturnView(GameView):
-    """Upturn's view. Public: the line, the direction and seat order, every rack's count, the
-    pool's count; never a rack's tiles. A seat's own view adds `rack`: the tiles the engine
-    knows that seat holds (none at a table: the referee does not see racks)."""
-
-    variant: str
-    turn: int
-    direction: str | None
-    order: tuple[int, ...]  # seats in playing order from the player to move
-    last_number: int | None
-    line: tuple[TileView, ...]
-    players: tuple[SeatView, ...]
-    pool: int
-    twin: TwinView | None
-    gifts: int  # tiles the player to move may give now
-    drew: bool  # the player to move has drawn this turn
-    passes: int  # passes in a row with the pool empty (T-12)
-    history: tuple[Outcome, ...]
-    rack: tuple[TileView, ...] | None = None
-    rack_unknown: int = 0
-
-
-# --- state -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Twin:
-    tile: str
-    after: int  # the last number before the Twin
-    at: int  # where its run starts in the line
-    run: tuple[str, ...]  # run tiles, in the order laid
-    turn: int  # the turn it was laid in
-
-
-@dataclass(frozen=True)
-class _Core:
-    """Everything that changes; replaced, never mutated, so a snapshot is a reference."""
-
-    phase: str
-    line: tuple[str, ...]
-    last: int | None
-    direction: str | None
-    to_move: int
-    pool: tuple[str, ...] | None  # top first, when known
-    pool_count: int
-    racks: tuple[tuple[str, ...], ...]  # known tiles per seat
-    unknown: tuple[int, ...]  # tiles per seat the engine does not know
-    turn: int
-    laid: int  # tiles laid this turn
-    acts: int  # actions this turn
-    drew: bool
-    twin: _Twin | None  # the open run, or the last one (shown until the next turn ends)
-    twin_open: bool
-    gifts: int  # tiles the player may give (T-7, T-11)
-    gift_for: tuple[str, ...]  # the tiles that earned them
-    skips: int
-    precalled: bool
-    owing: int | None  # seat that owes the call (T-13)
-    passes: int
-    skipped: tuple[int, ...]
-    outcome: Outcome | None
-    notes: tuple[Note, ...]
-    penalized: int | None = None  # took the missed call's penalty in the last action
-
-
-@dataclass(frozen=True)
-class _Setup:
-    players: tuple[str, ...]
-    catalogue: Catalogue
-    variant: Variant
-    game_number: int
-    history: tuple[Outcome, ...]
-    index: dict[str, int] = field(repr=False, compare=False)
-    start_note: tuple[str, ...] = ()
-
+    EMPTY_RACK = "empty-rack"  # the first empty rack wins
+    POOL_EXHAUSTED = "pool-exhausted"  # every player passed in a row, the pool empty (T-12)
+    STOPPED = "stopped"  # stopped at the table: the fewest tiles win
 
 _ORDINALS = {1: "first", 2: "second", 3: "third"}
 
@@ -327,44 +104,24 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-class UpturnGame(MatchGame[Action, Variant, Catalogue]):
+class UpturnGame(UpturnPosition):
     """One game of Upturn. Build it with `new` (dealt from a seed), `at_table` (refereed:
     racks unknown) or `from_position` (a described position).
 
     Seats 0..n-1 are clockwise; seat 0 is the youngest and makes the first move.
     """
 
-    def __init__(self, setup: _Setup, core: _Core) -> None:
-        super().__init__()
-        self._setup = setup
-        self._s = core
+    TITLE: ClassVar[str] = TITLE
+    ACTIONS: ClassVar[Mapping[type, ActionRule]] = {
+        Start: ActionRule("_check_start", "_do_start"),
+        Lay: ActionRule("_check_lay", "_do_lay"),
+        Draw: ActionRule("_check_draw", "_draw"),
+        Pass: ActionRule("_check_pass", "_do_pass"),
+        Gift: ActionRule("_check_gift", "_do_gift"),
+        Call: ActionRule("_check_call", "_do_call"),
+    }
 
     # --- construction ------------------------------------------------------------------
-
-    @staticmethod
-    def _check_players(players: Sequence[str]) -> tuple[str, ...]:
-        names = tuple(players)
-        if not PLAYERS[0] <= len(names) <= PLAYERS[1]:
-            raise ValueError(
-                f"Upturn is for {PLAYERS[0]} to {PLAYERS[1]} players, not {len(names)}"
-            )
-        if any(not isinstance(p, str) or not p.strip() for p in names):
-            raise ValueError(f"player names must be non-empty text: {names!r}")
-        if len({p.lower() for p in names}) != len(names):
-            raise ValueError(f"player names must differ: {names!r}")
-        return names
-
-    @staticmethod
-    def _make_setup(
-        players: tuple[str, ...],
-        catalogue: Catalogue,
-        variant: Variant,
-        game_number: int = 1,
-        history: tuple[Outcome, ...] = (),
-        start_note: tuple[str, ...] = (),
-    ) -> _Setup:
-        index = {t.id: i for i, t in enumerate(catalogue.tiles)}
-        return _Setup(players, catalogue, variant, game_number, history, index, start_note)
 
     @classmethod
     def new(
@@ -382,27 +139,10 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
 
         :raises ValueError: for fewer than 2 or more than 4 players, or repeated names.
         """
-        names = cls._check_players(players)
-        variant = variant or Variant()
-        cat = catalogue or load_catalogue()
+        names = check_players(players)
         r = rng if isinstance(rng, random.Random) else random.Random(rng)
-        tiles = list(cat.ids())
-        r.shuffle(tiles)
-        n, d = len(names), variant.deal
-        racks = [tiles[i * d : (i + 1) * d] for i in range(n)]
-        pool = tiles[n * d :]
-        returned: list[str] = []
-        while cat.tile(pool[0]).action is not None:  # T-1
-            returned.append(pool[0])
-            r.shuffle(pool)
-        start = pool[0]  # `_started` takes it out of the pool
-        notes = tuple(
-            f"{_cap(cat.tile(t).words())} was turned up first: back into the pool, the pool "
-            "reshuffled (T-1)."
-            for t in returned
-        )
-        setup = cls._make_setup(names, cat, variant, start_note=notes)
-        game = cls(setup, cls._blank(setup, racks=racks, pool=tuple(pool)))
+        setup, core, start = deal(names, r, variant or Variant(), catalogue or load_catalogue())
+        game = cls(setup, core)
         game._s = game._started(start)
         return game
 
@@ -422,159 +162,9 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
 
         :raises ValueError: for fewer than 2 or more than 4 players, or repeated names.
         """
-        names = cls._check_players(players)
-        variant = variant or Variant()
+        names = check_players(players)
         cat = catalogue or load_catalogue()
-        setup = cls._make_setup(names, cat, variant, game_number, history)
-        core = cls._blank(setup, unknown=[variant.deal] * len(names))
-        text = (
-            f"Game {game_number} ({variant.describe()}): {and_join(list(names))}. Shuffle the "
-            f"tiles face down; each player takes {variant.deal}; turn up the Starting tile "
-            "and tap it."
-        )
-        return cls(setup, replace(core, notes=(Note("step", text),)))
-
-    @classmethod
-    def from_position(
-        cls,
-        players: Sequence[str],
-        *,
-        line: Sequence[str | int] = (),
-        racks: Sequence[Sequence[str | int] | int],
-        pool: Sequence[str | int] | int | None = None,
-        direction: str | None = None,
-        to_move: int = 0,
-        owing: int | None = None,
-        variant: Variant | None = None,
-        catalogue: Catalogue | None = None,
-    ) -> UpturnGame:
-        """A position described directly (tests, the rulebook's examples). Tiles are named by
-        id ('N42', 'JOKER1'), by number (42) or by kind ('joker', 'up'): the first unused tile
-        of that kind. `racks[seat]` lists its tiles, or is a count of tiles the engine does not
-        know; `pool` is a list (top first), a count, or None for every tile left (in catalogue
-        order; only a count when some rack is a count). An empty `line` leaves the Starting tile to be turned up.
-
-        :raises ValueError: for tiles that do not exist or appear twice, counts that do not add
-            up to the set, a direction other than up, down or None, or a bad seat.
-        """
-        names = cls._check_players(players)
-        cat = catalogue or load_catalogue()
-        variant = variant or Variant()
-        if direction not in (None, UP, DOWN):
-            raise ValueError(f"direction must be 'up', 'down' or None: {direction!r}")
-        if len(racks) != len(names):
-            raise ValueError(f"{len(names)} players need {len(names)} racks, got {len(racks)}")
-        if not 0 <= to_move < len(names) or (owing is not None and not 0 <= owing < len(names)):
-            raise ValueError(f"no such seat: to_move {to_move!r}, owing {owing!r}")
-        used: set[str] = set()
-        line_ids = cls._resolve(cat, line, used)
-        known: list[tuple[str, ...]] = []
-        unknown: list[int] = []
-        for r in racks:
-            if isinstance(r, int):
-                known.append(())
-                unknown.append(r)
-            else:
-                known.append(cls._resolve(cat, r, used))
-                unknown.append(0)
-        pool_ids: tuple[str, ...] | None
-        left = [t for t in cat.ids() if t not in used]
-        if pool is None and not any(unknown):
-            pool_ids, pool_count = tuple(left), len(left)
-            used.update(left)
-        elif pool is None:  # the rest, less the racks the engine does not see
-            pool_ids, pool_count = None, len(left) - sum(unknown)
-        elif isinstance(pool, int):
-            pool_ids, pool_count = None, pool
-        else:
-            pool_ids = cls._resolve(cat, pool, used)
-            pool_count = len(pool_ids)
-        unaccounted = len(cat) - len(used)
-        hidden = sum(unknown) + (pool_count if pool_ids is None else 0)
-        if unaccounted != hidden:
-            raise ValueError(
-                f"the position accounts for {len(used) + hidden} tiles, but the set has "
-                f"{len(cat)}: every tile must be on the line, on a rack or in the pool"
-            )
-        setup = cls._make_setup(names, cat, variant)
-        core = cls._blank(setup, racks=known, pool=pool_ids, unknown=unknown)
-        numbers = [cat.tile(t).number for t in line_ids if cat.tile(t).numbered]
-        last = numbers[-1] if numbers else None
-        if line_ids and last is None:
-            raise ValueError("the line must hold a numbered tile (the Starting tile)")
-        core = replace(
-            core,
-            pool_count=pool_count,
-            phase=TURN if line_ids else START,
-            line=line_ids,
-            last=last,
-            direction=direction,
-            to_move=to_move,
-            owing=owing,
-            turn=1 if line_ids else 0,
-            notes=(Note("step", "A position set up for a test."),),
-        )
-        return cls(setup, core)
-
-    @staticmethod
-    def _resolve(cat: Catalogue, specs: Iterable[str | int], used: set[str]) -> tuple[str, ...]:
-        out: list[str] = []
-        for spec in specs:
-            found: str | None = None
-            if isinstance(spec, int) and not isinstance(spec, bool):
-                found = next((t.id for t in cat if t.number == spec and t.id not in used), None)
-            elif isinstance(spec, str) and spec in cat:
-                found = spec
-            elif isinstance(spec, str):
-                kind = {v.lower(): k for k, v in ACTION_NAMES.items()}.get(spec.lower(), spec)
-                found = next((t.id for t in cat if t.action == kind and t.id not in used), None)
-            if found is None:
-                raise ValueError(f"no tile {spec!r} is left in the set")
-            if found in used:
-                raise ValueError(f"tile {found} appears twice in the position")
-            used.add(found)
-            out.append(found)
-        return tuple(out)
-
-    @staticmethod
-    def _blank(
-        setup: _Setup,
-        *,
-        racks: Sequence[Sequence[str]] | None = None,
-        pool: tuple[str, ...] | None = None,
-        unknown: Sequence[int] | None = None,
-    ) -> _Core:
-        n = len(setup.players)
-        index = setup.index
-        known = tuple(tuple(sorted(r, key=index.__getitem__)) for r in (racks or [()] * n))
-        hidden = tuple(unknown or [0] * n)
-        in_racks = sum(len(r) for r in known) + sum(hidden)
-        return _Core(
-            phase=START,
-            line=(),
-            last=None,
-            direction=None,
-            to_move=0,
-            pool=pool,
-            pool_count=len(pool) if pool is not None else len(setup.catalogue) - in_racks,
-            racks=known,
-            unknown=hidden,
-            turn=0,
-            laid=0,
-            acts=0,
-            drew=False,
-            twin=None,
-            twin_open=False,
-            gifts=0,
-            gift_for=(),
-            skips=0,
-            precalled=False,
-            owing=None,
-            passes=0,
-            skipped=(),
-            outcome=None,
-            notes=(),
-        )
+        return cls(*at_table(names, variant or Variant(), cat, game_number, history))
 
     def next_game(self) -> UpturnGame:
         """The next game at the table: same players and variant, racks unknown again; this
@@ -589,108 +179,7 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
 
     # --- read-only --------------------------------------------------------------------------
 
-    @property
-    def phase(self) -> str:
-        return OVER if self._s.outcome is not None else self._s.phase
-
-    @property
-    def line(self) -> tuple[str, ...]:
-        return self._s.line
-
-    @property
-    def last_number(self) -> int | None:
-        """The last numbered tile's value (action tiles never change it, T-18)."""
-        return self._s.last
-
-    @property
-    def direction(self) -> str | None:
-        return self._s.direction
-
-    @property
-    def turn(self) -> int:
-        return self._s.turn
-
-    @property
-    def pool_count(self) -> int:
-        return self._s.pool_count
-
-    @property
-    def pool(self) -> tuple[str, ...] | None:
-        """The pool, top first, when the engine knows it (secret)."""
-        return self._s.pool
-
-    @property
-    def owing(self) -> int | None:
-        """The seat whose "one tile" call is due, if any (T-13)."""
-        return self._s.owing
-
-    @property
-    def gifts(self) -> int:
-        """Tiles the player to move may give now (0 when no gift is open)."""
-        s = self._s
-        return min(s.gifts, s.pool_count) if s.phase in (TWIN, GIFT) else 0
-
-    @property
-    def acted(self) -> bool:
-        """Whether anything has happened in the turn in progress."""
-        return self._s.acts > 0
-
-    @property
-    def notes(self) -> tuple[Note, ...]:
-        """What the last action did, sentence by sentence, with the rules applied."""
-        return self._s.notes
-
-    @property
-    def twin(self) -> tuple[str, int, tuple[str, ...], bool] | None:
-        """(the Twin, the number before it, its run tiles as laid, still open) or None."""
-        t = self._s.twin
-        return None if t is None else (t.tile, t.after, t.run, self._s.twin_open)
-
-    def rack(self, seat: int) -> tuple[str, ...]:
-        """The tiles the engine knows `seat` holds (secret)."""
-        return self._s.racks[self._seat(seat)]
-
-    def unknown(self, seat: int) -> int:
-        """How many of `seat`'s tiles the engine does not know."""
-        return self._s.unknown[self._seat(seat)]
-
-    def tiles(self, seat: int) -> int:
-        """How many tiles `seat` holds (public)."""
-        s = self._s
-        return len(s.racks[self._seat(seat)]) + s.unknown[seat]
-
-    def counts(self) -> tuple[int, ...]:
-        return tuple(self.tiles(s) for s in range(self.num_players()))
-
-    def next_seat(self, steps: int = 1) -> int:
-        """The seat `steps` places on from the player to move, in the current direction."""
-        s = self._s
-        return (s.to_move + _step(s.direction) * steps) % self.num_players()
-
-    def tile(self, tile_id: str) -> Tile:
-        """:raises KeyError: for an id the set does not have."""
-        return self._setup.catalogue.tile(tile_id)
-
     # --- GameState verbs ----------------------------------------------------------------------
-
-    def current_player(self) -> int:
-        return TERMINAL if self._s.outcome is not None else self._s.to_move
-
-    def outcome(self) -> Outcome | None:
-        return self._s.outcome
-
-    def _snapshot(self) -> object:
-        return self._s
-
-    def _restore(self, snapshot: object) -> None:
-        if not isinstance(snapshot, _Core):
-            raise TypeError(f"not an Upturn snapshot: {snapshot!r}")
-        self._s = snapshot
-
-    def clone(self) -> UpturnGame:
-        other = type(self)(self._setup, self._s)
-        other._undo_stack = list(self._undo_stack)
-        return other
 
     def _applicable(self, action: Action) -> bool:
         return self.is_legal(action)
@@ -721,63 +210,16 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
             out.append(Call())
         return sorted(out)
 
-    def _candidates(self, seat: int) -> list[str]:
-        s = self._s
-        tiles = list(s.racks[seat])
-        if s.unknown[seat]:
-            tiles.extend(self._unseen())
-        return tiles
-
-    def _unseen(self) -> list[str]:
-        """Tiles the engine cannot place: not on the line, in no known rack, not in a known
-        pool."""
-        s = self._s
-        seen = set(s.line)
-        for r in s.racks:
-            seen.update(r)
-        if s.pool is not None:
-            seen.update(s.pool)
-        return [t for t in self._setup.catalogue.ids() if t not in seen]
-
     def _gifts(self) -> list[Gift]:
         s = self._s
         others = [p for p in range(self.num_players()) if p != s.to_move]
-        most = min(s.gifts, s.pool_count)
-        out = [Gift(())]
-        for total in range(1, most + 1):
-            for cut in itertools.combinations(range(total + len(others) - 1), len(others) - 1):
-                bounds = (-1, *cut, total + len(others) - 1)
-                parts = [bounds[i + 1] - bounds[i] - 1 for i in range(len(others))]
-                out.append(Gift(tuple((p, k) for p, k in zip(others, parts, strict=True) if k)))
-        return out
+        return gift_splits(others, min(s.gifts, s.pool_count))
 
     # --- checks ----------------------------------------------------------------------------
 
-    def check(self, action: Action) -> None:
-        s = self._s
-        if s.outcome is not None:
-            raise IllegalMoveError(
-                "over",
-                f"The game is over: {self._result_text(s.outcome)}. Start a new game to play on.",
-                action=action,
-            )
-        if isinstance(action, Start):
-            self._check_start(action)
-        elif isinstance(action, Lay):
-            self._check_lay(action)
-        elif isinstance(action, Draw):
-            self._check_draw(action)
-        elif isinstance(action, Pass):
-            self._check_pass(action)
-        elif isinstance(action, Gift):
-            self._check_gift(action)
-        elif isinstance(action, Call):
-            if not self._call_ok():
-                raise IllegalMoveError(
-                    "T-13", "Nobody owes the 'one tile left' call now.", None, action
-                )
-        else:
-            raise IllegalMoveError("apply", f"not an Upturn action: {action!r}", action=action)
+    def _check_call(self, a: Call) -> None:
+        if not self._call_ok():
+            raise IllegalMoveError("T-13", "Nobody owes the 'one tile left' call now.", None, a)
 
     def _known_tile(self, tile_id: str, action: Action) -> Tile:
         t = self._setup.catalogue.get(tile_id)
@@ -813,19 +255,6 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
                 "start", f"{t.words()} is not in the pool: turn up a tile from the pool.", None, a
             )
 
-    def _name(self, seat: int) -> str:
-        return self._setup.players[seat]
-
-    def _holds(self, seat: int, tile_id: str) -> bool:
-        s = self._s
-        if tile_id in s.racks[seat]:
-            return True
-        if not s.unknown[seat] or tile_id in s.line:
-            return False
-        if any(tile_id in r for r in s.racks) or (s.pool is not None and tile_id in s.pool):
-            return False
-        return True
-
     def _penalty(self, seat: int) -> int:
         """Tiles `seat` takes when the next tile is laid now (a missed call)."""
         s = self._s
@@ -858,6 +287,9 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
         return t.number > s.last if s.direction == UP else t.number < s.last
 
     def _check_lay(self, a: Lay) -> None:
+        """A lay: the Starting tile is down, the tile is not on the line yet, no gift is open,
+        its player may hold it; then the rule of what is being laid: a Twin run's tile, an
+        action tile or a numbered tile."""
         s = self._s
         t = self._known_tile(a.tile, a)
         p = s.to_move
@@ -891,55 +323,75 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
             raise IllegalMoveError(
                 "rack", f"{name} does not hold {t.words()}.", f"Take {t.short} back.", a
             )
-        back = f"Take {t.short} back."
         if s.phase == TWIN:
-            tw = s.twin
-            assert tw is not None and s.last is not None
-            lo, hi = sorted((tw.after, s.last))
-            if t.number is None or not lo < t.number < hi:
+            self._check_run_tile(t, a)
+        elif t.number is None:
+            self._check_action_tile(t, a)
+        else:
+            self._check_numbered(t, a)
+
+    def _check_run_tile(self, t: Tile, a: Lay) -> None:
+        """A Twin run's tile: numbered, strictly between the number before the Twin and the
+        Twin (T-7)."""
+        s = self._s
+        tw = s.twin
+        assert tw is not None and s.last is not None
+        lo, hi = sorted((tw.after, s.last))
+        if t.number is None or not lo < t.number < hi:
+            raise IllegalMoveError(
+                "T-7",
+                f"Only numbered tiles strictly between {tw.after} and {s.last} may be added "
+                f"to {self._name(s.to_move)}'s Twin run; {t.words()} is not one.",
+                f"Take {t.short} back.",
+                a,
+            )
+
+    def _check_action_tile(self, t: Tile, a: Lay) -> None:
+        """An action tile: not the first move (T-3), not the rack's last tile by the count,
+        penalty tiles about to be taken included (T-9, T-22), an Up only while down and a
+        Down only while up (T-16)."""
+        s = self._s
+        p = s.to_move
+        if s.direction is None:
+            raise IllegalMoveError(
+                "T-3",
+                f"The first move must be a numbered tile, which sets the direction; "
+                f"{t.words()} cannot be.",
+                f"Take {t.the()} back; lay a numbered tile, or draw.",
+                a,
+            )
+        held = self.tiles(p) + self._penalty(p)
+        if held <= 1:
+            then = (
+                "draw instead, or pass when the pool is empty"
+                if s.phase == TURN
+                else "lay a numbered tile, or none"
+            )
+            raise IllegalMoveError(
+                "T-9",
+                f"By the count {self._name(p)} holds 1 tile, so {t.the()} would be the last "
+                "one, and the last tile may not be an action tile.",
+                f"Take {t.the()} back; {then}.",
+                a,
+            )
+        for kind, wrong in (("up", UP), ("down", DOWN)):
+            if t.action == kind and s.direction == wrong:
+                need = DOWN if wrong == UP else UP
                 raise IllegalMoveError(
-                    "T-7",
-                    f"Only numbered tiles strictly between {tw.after} and {s.last} may be added "
-                    f"to {name}'s Twin run; {t.words()} is not one.",
-                    back,
+                    "T-16",
+                    f"{ACTION_NAMES[kind]} may only be laid while the direction is {need}, "
+                    f"and it is {wrong}.",
+                    f"Take {t.the()} back.",
                     a,
                 )
-            return
-        if t.number is None:
-            if s.direction is None:
-                raise IllegalMoveError(
-                    "T-3",
-                    f"The first move must be a numbered tile, which sets the direction; "
-                    f"{t.words()} cannot be.",
-                    f"Take {t.the()} back; lay a numbered tile, or draw.",
-                    a,
-                )
-            held = self.tiles(p) + self._penalty(p)
-            if held <= 1:
-                then = (
-                    "draw instead, or pass when the pool is empty"
-                    if s.phase == TURN
-                    else "lay a numbered tile, or none"
-                )
-                raise IllegalMoveError(
-                    "T-9",
-                    f"By the count {name} holds 1 tile, so {t.the()} would be the last one, and "
-                    "the last tile may not be an action tile.",
-                    f"Take {t.the()} back; {then}.",
-                    a,
-                )
-            for kind, wrong in (("up", UP), ("down", DOWN)):
-                if t.action == kind and s.direction == wrong:
-                    need = DOWN if wrong == UP else UP
-                    raise IllegalMoveError(
-                        "T-16",
-                        f"{ACTION_NAMES[kind]} may only be laid while the direction is {need}, "
-                        f"and it is {wrong}.",
-                        f"Take {t.the()} back.",
-                        a,
-                    )
-            return
-        assert s.last is not None
+
+    def _check_numbered(self, t: Tile, a: Lay) -> None:
+        """A numbered tile: never equal to the last number (T-15); once the direction is set,
+        higher while up and lower while down (a Twin too, T-17), against the last numbered
+        tile (T-18)."""
+        s = self._s
+        back = f"Take {t.short} back."
+        assert s.last is not None and t.number is not None
         if t.number == s.last:
             raise IllegalMoveError(
                 "T-15",
@@ -952,25 +404,26 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
             return
         need = "higher" if s.direction == UP else "lower"
         fits = t.number > s.last if s.direction == UP else t.number < s.last
-        if not fits:
-            if t.twin:
-                raise IllegalMoveError(
-                    "T-17",
-                    f"A Twin is a numbered tile and follows the direction too: the direction is "
-                    f"{s.direction}, so it must be {need} than {s.last}; {t.number} is not.",
-                    back,
-                    a,
-                )
-            after = ""
-            if self.tile(s.line[-1]).action is not None:
-                after = " (the last numbered tile: action tiles never change the number, T-18)"
+        if fits:
+            return
+        if t.twin:
             raise IllegalMoveError(
-                "direction",
-                f"The direction is {s.direction}, so the next number must be {need} than "
-                f"{s.last}{after}; {t.number} is not.",
+                "T-17",
+                f"A Twin is a numbered tile and follows the direction too: the direction is "
+                f"{s.direction}, so it must be {need} than {s.last}; {t.number} is not.",
                 back,
                 a,
             )
+        after = ""
+        if self.tile(s.line[-1]).action is not None:
+            after = " (the last numbered tile: action tiles never change the number, T-18)"
+        raise IllegalMoveError(
+            "direction",
+            f"The direction is {s.direction}, so the next number must be {need} than "
+            f"{s.last}{after}; {t.number} is not.",
+            back,
+            a,
+        )
 
     def _check_draw(self, a: Draw) -> None:
         s = self._s
@@ -1058,22 +511,6 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
                 a,
             )
 
-    def gift_reason(self) -> str:
-        """What earned the open gift, in words: 'Twin 22 and 2 run tiles: 3'."""
-        return self._gift_reason()
-
-    def _gift_reason(self) -> str:
-        s = self._s
-        parts = []
-        if s.twin_open and s.twin is not None:
-            tw = s.twin
-            run = f" and {count(len(tw.run), 'run tile')}" if tw.run else ""
-            parts.append(f"{1 + len(tw.run)} for Twin {s.last}{run}")
-        pens = [self.tile(t) for t in s.gift_for if self.tile(t).penalty]
-        for t in pens:
-            parts.append(f"1 for penalty tile {t.number}")
-        return and_join(parts)
-
     def _call_ok(self) -> bool:
         s = self._s
         if s.outcome is not None or s.phase == START:
@@ -1090,31 +527,17 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
     # --- applying -------------------------------------------------------------------------------
 
     def _do(self, action: Action) -> str:
+        """A new action: the last one's notes go, then `ACTIONS` applies it; its notes are the
+        verdict."""
         s = self._s
         self._s = replace(s, notes=(), acts=s.acts + 1, penalized=None)
-        if isinstance(action, Start):
-            self._s = self._started(action.tile)
-        elif isinstance(action, Lay):
-            self._do_lay(action.tile)
-        elif isinstance(action, Draw):
-            self._do_draw()
-        elif isinstance(action, Pass):
-            self._do_pass()
-        elif isinstance(action, Gift):
-            self._do_gift(action)
-        else:
-            self._do_call()
+        super()._do(action)
         return " ".join(n.text for n in self._s.notes)
 
-    def _note(
-        self,
-        kind: Literal["step", "turn", "penalty", "call", "end"],
-        text: str,
-        rule: str | None = None,
-    ) -> None:
-        self._s = replace(self._s, notes=self._s.notes + (Note(kind, text, rule),))
+    def _do_start(self, a: Start) -> None:
+        self._s = self._started(a.tile)
 
-    def _started(self, tile_id: str) -> _Core:
+    def _started(self, tile_id: str) -> Core:
         s = self._s
         t = self.tile(tile_id)
         pool = s.pool
@@ -1141,41 +564,8 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
             notes=(Note("turn", text, "T-1" if self._setup.start_note else None),),
         )
 
-    def _take_from(self, seat: int, tile_id: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
-        s = self._s
-        racks, unknown = list(s.racks), list(s.unknown)
-        if tile_id in racks[seat]:
-            racks[seat] = tuple(x for x in racks[seat] if x != tile_id)
-        else:
-            unknown[seat] -= 1
-        return tuple(racks), tuple(unknown)  # type: ignore[return-value]
-
-    def _give_from_pool(self, seat: int, k: int) -> None:
-        """`seat` takes k tiles from the pool (a draw, a gift, a penalty)."""
-        s = self._s
-        racks, unknown = list(s.racks), list(s.unknown)
-        pool = s.pool
-        if pool is not None:
-            got, pool = pool[:k], pool[k:]
-            racks[seat] = tuple(sorted(racks[seat] + got, key=self._setup.index.__getitem__))
-        else:
-            unknown[seat] += k
-        self._s = replace(
-            s, racks=tuple(racks), unknown=tuple(unknown), pool=pool, pool_count=s.pool_count - k
-        )
-
-    def need(self) -> str:
-        """What the next numbered tile must be, in words: 'lower than 32'."""
-        return self._need()
-
-    def _need(self) -> str:
-        """What the next numbered tile must be, in words."""
-        s = self._s
-        if s.direction is None:
-            return f"the first move, a numbered tile against {s.last}"
-        return f"{'higher' if s.direction == UP else 'lower'} than {s.last}"
-
-    def _do_lay(self, tile_id: str) -> None:
+    def _do_lay(self, a: Lay) -> None:
+        tile_id = a.tile
         s = self._s
         p = s.to_move
         name = self._name(p)
@@ -1236,7 +626,7 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
         if self.tiles(p) > 0:
             return False
         name = self._name(p)
-        out = Outcome("empty-rack", (p,), self.counts())
+        out = Outcome(Termination.EMPTY_RACK, (p,), self.counts())
         self._s = replace(s, outcome=out, phase=OVER, twin_open=False)
         self._note("end", f"{text} {name}'s rack is empty: {name} wins!")
         return True
@@ -1270,7 +660,7 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
             self._s = replace(
                 s,
                 phase=TWIN,
-                twin=_Twin(t.id, before, at, (), s.turn),
+                twin=TwinRun(t.id, before, at, (), s.turn),
                 twin_open=True,
                 gifts=gifts,
                 gift_for=gift_for,
@@ -1340,7 +730,11 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
             return
         self._end_turn(text, rule)
 
+    def _draw(self, a: Draw) -> None:
+        self._do_draw()
+
     def _do_draw(self) -> None:
+        """The player to move takes a tile from the pool."""
         s = self._s
         name = self._name(s.to_move)
         self._give_from_pool(s.to_move, 1)
@@ -1354,7 +748,7 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
             rule,
         )
 
-    def _do_pass(self) -> None:
+    def _do_pass(self, a: Pass) -> None:
         s = self._s
         name = self._name(s.to_move)
         if s.phase == DRAWN:
@@ -1386,7 +780,7 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
         self._s = replace(self._s, twin_open=False, gifts=0, gift_for=())
         self._end_turn(text, "T-11")
 
-    def _do_call(self) -> None:
+    def _do_call(self, a: Call) -> None:
         s = self._s
         if s.owing is not None:
             who = self._name(s.owing)
@@ -1413,9 +807,9 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
                     f"{name} has one tile left and must call it (the button) before the next "
                     "tile is laid (T-13)."
                 )
-        step = _step(s.direction)
-        skipped = tuple((p + step * (k + 1)) % n for k in range(s.skips))
-        nxt = (p + step * (s.skips + 1)) % n
+        way = direction_step(s.direction)
+        skipped = tuple((p + way * (k + 1)) % n for k in range(s.skips))
+        nxt = (p + way * (s.skips + 1)) % n
         if skipped:
             lost = and_join([self._name(x) for x in skipped])
             again = " again" if nxt == p else " next"
@@ -1453,7 +847,7 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
             counts = self.counts()
             fewest = min(counts)
             winners = tuple(i for i, c in enumerate(counts) if c == fewest)
-            out = Outcome("pool-exhausted", winners, counts)
+            out = Outcome(Termination.POOL_EXHAUSTED, winners, counts)
             self._s = replace(s, outcome=out, phase=OVER)
             parts.append(
                 f"Every player has passed in a row with the pool empty: the game ends (T-12). "
@@ -1468,7 +862,7 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
 
     def _result_text(self, out: Outcome) -> str:
         names = [self._name(w) for w in out.winners]
-        if out.termination == "empty-rack" and len(names) == 1:
+        if out.termination == Termination.EMPTY_RACK and len(names) == 1:
             return f"{names[0]} wins with an empty rack"
         fewest = out.scores[out.winners[0]] if out.winners else 0
         if len(names) == 1:
@@ -1483,68 +877,9 @@ class UpturnGame(MatchGame[Action, Variant, Catalogue]):
         """What `seat` may see, or with None what the whole table may see: never a rack's
         tiles nor the pool's order (a seat's own view adds the tiles the engine knows it
         holds)."""
-        s = self._s
-        names = self._setup.players
-        n = len(names)
-        phase = OVER if s.outcome is not None else s.phase
-        rack: tuple[TileView, ...] | None = None
-        rack_unknown = 0
         if seat is not None:
             seat = self._seat(seat)
-            rack = tuple(TileView.of(self.tile(t)) for t in s.racks[seat])
-            rack_unknown = s.unknown[seat]
-        twin = None
-        if s.twin is not None:
-            tw = s.twin
-            run_in_line = tuple(
-                TileView.of(self.tile(x)) for x in s.line[tw.at : tw.at + len(tw.run)]
-            )
-            pens = sum(1 for x in tw.run if self.tile(x).penalty)
-            twin_tile = self.tile(tw.tile)
-            twin = TwinView(
-                TileView.of(twin_tile),
-                tw.after,
-                run_in_line,
-                s.twin_open and phase == TWIN,
-                1 + len(tw.run) + pens,
-            )
-        return UpturnView(
-            game=NAME,
-            game_number=self._setup.game_number,
-            names=names,
-            phase=phase,
-            to_move=None if phase == OVER else s.to_move,
-            outcome=s.outcome,
-            verdict=" ".join(x.text for x in s.notes),
-            seat=seat,
-            variant=self._setup.variant.describe(),
-            turn=s.turn,
-            direction=s.direction,
-            order=seat_order(s.direction, s.to_move, n),
-            last_number=s.last,
-            line=tuple(TileView.of(self.tile(t)) for t in s.line),
-            players=tuple(
-                SeatView(i, names[i], self.tiles(i), s.owing == i, i in s.skipped)
-                for i in range(n)
-            ),
-            pool=s.pool_count,
-            twin=twin,
-            gifts=self.gifts,
-            drew=s.drew,
-            passes=s.passes,
-            history=self._setup.history,
-            rack=rack,
-            rack_unknown=rack_unknown,
-        )
-
-    def __repr__(self) -> str:
-        s = self._s
-        line = " ".join(self.tile(t).short for t in s.line[-6:])
-        return (
-            f"<UpturnGame game {self._setup.game_number} turn {s.turn} {self.phase} "
-            f"seat {s.to_move} {s.direction or '-'} last {s.last} pool {s.pool_count} "
-            f"counts {self.counts()} line ..{line}>"
-        )
+        return table_view(NAME, self._setup, self._s, seat, self.gifts)
 
 
 

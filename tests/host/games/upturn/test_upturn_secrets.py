@@ -18,7 +18,9 @@ from dataclasses import replace
 
 import pytest
 from rich.console import Console, RenderableType
-from upref.games.upturn.engine import Draw, TileView, UpturnGame, UpturnView
+from upref.games.upturn.actions import Draw
+from upref.games.upturn.engine import UpturnGame
+from upref.games.upturn.view import TileView, UpturnView
 from upref.referee.status import INFO, TableStatus, Verdict
 from upref.views import plain, terminal
 from upref.views.blocks import Board

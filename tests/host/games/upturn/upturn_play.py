@@ -9,19 +9,11 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from upref.games.upturn.engine import (
-    Action,
-    Call,
-    Draw,
-    Gift,
-    Lay,
-    Pass,
-    Start,
-    UpturnGame,
-    Variant,
-    seat_order,
-)
+from upref.games.upturn.actions import Action, Call, Draw, Gift, Lay, Pass, Start
+from upref.games.upturn.engine import UpturnGame
+from upref.games.upturn.position import seat_order
 from upref.games.upturn.tiles import load_catalogue
+from upref.games.upturn.variant import Variant
 
 CAT = load_catalogue()
 NAMES = ("Ann", "Bob", "Cy", "Dee")

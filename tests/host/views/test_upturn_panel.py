@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 from scoreboard_cases import console_text
 from upref.demos.upturn import STEPS
-from upref.games.upturn.engine import UpturnGame, UpturnView, Variant
+from upref.games.upturn.engine import UpturnGame
+from upref.games.upturn.variant import Variant
+from upref.games.upturn.view import UpturnView
 from upref.referee.inputs import StartGame
 from upref.referee.upturn import UpturnReferee
 from upref.registry import titles

@@ -8,17 +8,9 @@ from collections.abc import Sequence
 
 import pytest
 from upref.games.base import TERMINAL, IllegalMoveError
-from upref.games.upturn.engine import (
-    DOWN,
-    UP,
-    Call,
-    Draw,
-    Gift,
-    Lay,
-    Pass,
-    Start,
-    UpturnGame,
-)
+from upref.games.upturn.actions import Call, Draw, Gift, Lay, Pass, Start
+from upref.games.upturn.engine import UpturnGame
+from upref.games.upturn.position import DOWN, UP
 from upref.games.upturn.tiles import load_catalogue, parse_catalogue
 
 CAT = load_catalogue()

@@ -1,15 +1,18 @@
 """Invariants over random Upturn playouts from 2 to 4 players (seeded), after every action: the
 106 tiles conserved across pool, racks and line; the direction and the seat order agree; every
-legal action is accepted; refused ones raise and change nothing; and a game refereed at a table
-(racks only counted) follows a dealt game exactly."""
+legal action is accepted; refused ones raise, change nothing and name a rule the guide explains;
+and a game refereed at a table (racks only counted) follows a dealt game exactly."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
+from rule_ids import undocumented
 from upref.games.base import TERMINAL, IllegalMoveError
-from upref.games.upturn.engine import Call, Draw, Gift, Lay, Pass, Start, UpturnGame, Variant
+from upref.games.upturn.actions import Call, Draw, Gift, Lay, Pass, Start
+from upref.games.upturn.engine import UpturnGame
+from upref.games.upturn.variant import Variant
 from upturn_play import (
     NAMES,
     conservation,
@@ -30,6 +33,7 @@ def test_random_playouts_keep_the_invariants(seed: int) -> None:
     first = None
     game = None
     seen: set[str] = set()
+    raised: set[str] = set()  # the rules the probes were refused by
     for game, action in random_playout(seed, players, variant):
         if first is None:
             first = game._snapshot()
@@ -59,6 +63,7 @@ def test_random_playouts_keep_the_invariants(seed: int) -> None:
             with pytest.raises(IllegalMoveError) as info:
                 game.play(probe)
             assert info.value.rule and info.value.message
+            raised.add(info.value.rule)
             with pytest.raises(IllegalMoveError):
                 game.apply(probe)
             assert (game._snapshot(), game.view(None), len(game._undo_stack)) == before
@@ -71,6 +76,7 @@ def test_random_playouts_keep_the_invariants(seed: int) -> None:
         assert twin._snapshot() == before[0]
     assert game is not None and first is not None and game.is_terminal()
     assert {"turn", "drawn"} <= seen
+    assert undocumented("upturn", raised) == []  # every refusal names a rule the guide explains
     while game.can_undo():  # undo walks all the way back
         game.undo()
     assert game._snapshot() == first
