@@ -58,19 +58,12 @@ from typing import Any, ClassVar
 
 from upref.board.codes import EMPTY, MAX_CODE, CodeTable, MoleEnd, magnet_count, one_flip_neighbours
 from upref.games.base import CHANCE, GameView, IllegalMoveError, Outcome
+from upref.games.updown.actions import DrawTask, EndTurn, Reinsert
 from upref.games.updown.cards import Catalogue, TaskCard, colour_name, load_catalogue
-from upref.games.updown.engine import (
-    FLIPS_PER_TURN,
-    HOLES,
-    NAME,
-    TITLE,
-    DrawTask,
-    EndTurn,
-    Reinsert,
-    UpDownGame,
-    UpDownView,
-    Variant,
-)
+from upref.games.updown.engine import FLIPS_PER_TURN, NAME, TITLE, UpDownGame
+from upref.games.updown.position import HOLES
+from upref.games.updown.variant import Variant
+from upref.games.updown.view import UpDownView
 from upref.referee.base import (
     OVER,
     PLAY,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from upref.games.updown.engine import UpDownView
+from upref.games.updown.view import UpDownView
 from upref.referee.updown import TableView
 from upref.text import and_join, count, plural
 from upref.views.blocks import (

@@ -8,7 +8,7 @@ import random
 import pytest
 from updown_play import check_public_text, check_views, illegal_probes, random_playout
 from upref.games.base import CHANCE, TERMINAL, IllegalMoveError
-from upref.games.updown.engine import Variant
+from upref.games.updown.variant import Variant
 
 VARIANTS = [
     Variant(),

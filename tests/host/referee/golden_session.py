@@ -18,7 +18,8 @@ from referee_table import (
 from upref.board.codes import one_flip_neighbours
 from upref.board.model import FaultObservation
 from upref.games.base import CHANCE
-from upref.games.updown.engine import Variant, mix_board
+from upref.games.updown.position import mix_board
+from upref.games.updown.variant import Variant
 from upref.referee.inputs import (
     BoardOnline,
     EndGame,

@@ -24,7 +24,7 @@ from referee_table import (
 )
 from upref.board.model import ButtonObservation, CardObservation, FaultObservation, HoleObservation
 from upref.commands.replay import export_main, replay_main
-from upref.games.updown.engine import Variant
+from upref.games.updown.variant import Variant
 from upref.referee.inputs import (
     BoardOnline,
     EndGame,

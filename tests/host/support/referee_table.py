@@ -19,7 +19,8 @@ from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation, HoleObservation, HoleState
 from upref.games.base import CHANCE
 from upref.games.updown.cards import colour_name, load_catalogue
-from upref.games.updown.engine import Board, PairEnd, Variant, mix_board
+from upref.games.updown.position import Board, PairEnd, mix_board
+from upref.games.updown.variant import Variant
 from upref.referee.base import Reply
 from upref.referee.inputs import Input, Observe, StartGame, Tick
 from upref.referee.status import Verdict

@@ -14,7 +14,9 @@ from rich.console import Console, RenderableType
 from upref.board.model import FaultObservation
 from upref.games.base import CHANCE
 from upref.games.updown.cards import Catalogue, load_catalogue
-from upref.games.updown.engine import UpDownGame, UpDownView, Variant
+from upref.games.updown.engine import UpDownGame
+from upref.games.updown.variant import Variant
+from upref.games.updown.view import UpDownView
 from upref.referee.inputs import BoardOnline, Observe, StartGame
 from upref.referee.status import END, ILLEGAL, SOLVED, TableStatus
 from upref.referee.updown import Hint, UpDownReferee
