@@ -41,6 +41,8 @@ class UpDownDemo:
             return st
 
         while True:
+            if not ref.has_engine:
+                return
             eng = ref.engine
             view = ref.view(None)
             if not isinstance(eng, UpDownGame) or not isinstance(view, UpDownView):
