@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from referee_table import PLAYERS, Table, tag_registry
+from updown_table import PLAYERS, Table, tag_registry
 from upref import cli
 from upref.board.codes import CodeTable
 from upref.commands import demo, play

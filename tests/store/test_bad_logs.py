@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from referee_table import PLAYERS, Table, tag_registry
+from updown_table import PLAYERS, Table, tag_registry
 from upref import cli
 from upref.board.codes import CodeTable
 from upref.games.updown.variant import Variant

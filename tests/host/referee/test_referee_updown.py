@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from referee_table import (
+from updown_table import (
     CODES,
     PLAYERS,
     Chaos,

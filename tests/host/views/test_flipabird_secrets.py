@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from flipabird_table import Chaos, FlipTable, new_table
-from scoreboard_cases import console_text
+from panel_text import console_text
 from upref.games.flipabird.engine import CardView, Variant
 from upref.referee.status import INFO, TableStatus, Verdict
 from upref.registry import referee_for

@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from scoreboard_cases import console_text
+from panel_text import console_text
 from upref.games.whatsup.engine import Variant, WhatsUpGame
 from upref.views import plain, terminal
 from upref.views.blocks import Board

@@ -19,7 +19,7 @@ from upref.games.updown.position import Board, PairEnd
 from upref.games.updown.solver import counts_of
 from upref.games.updown.variant import Variant
 
-GOLDEN_DIR = Path(__file__).parent / "golden"
+GOLDEN_DIR = Path(__file__).resolve().parents[3] / "golden" / "updown"
 COLOUR_WORDS = tuple(COLOUR_NAMES.values())
 
 
