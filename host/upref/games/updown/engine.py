@@ -1,4 +1,6 @@
-"""Up And Down (moles): the rules engine.
+"""Up And Down (moles): the rules engine. The actions and their text form are in `actions`, the
+views in `view`, the board and its builders in `position`, the variants in `variant`; this module
+keeps the rules (and exports those names too).
 
 Model (docs/games/updown.md, rulings M-1 ... M-13): ten holes, each holding one mole pair with one
 colour hidden in the hole and the other up; a stack of secret task cards; each player's current
