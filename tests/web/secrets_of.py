@@ -56,7 +56,7 @@ _HIDDEN: dict[str, Callable[[object], set[str]]] = {
 
 def hidden(game: str, ref: Referee) -> set[str]:
     """Ids of the pieces nobody at the table may see now."""
-    eng = ref.engine
+    eng = ref.engine if ref.has_engine else None
     return set() if eng is None else _HIDDEN[game](eng)
 
 
@@ -65,7 +65,7 @@ def own(game: str, ref: Referee, seat: int) -> set[str]:
     cards of its hand the referee knows (Flip a Bird), the faces of its hand as one run (Up shows
     faces, not ids: its whole 'Hand:' line). Upturn's referee never sees a rack and What's Up has no hand: for them a
     seat's page is told apart by its heading alone."""
-    eng = ref.engine
+    eng = ref.engine if ref.has_engine else None
     if eng is None:
         return set()
     if game == "updown":
