@@ -13,7 +13,7 @@ import pytest
 sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "host" / d) for d in ("views", "support")]
 
 from page_watch import PageWatch, Seen, State, text_of  # noqa: E402
-from scoreboard_cases import state_solved  # noqa: E402
+from updown_cases import state_solved  # noqa: E402
 from upref.registry import find_game  # noqa: E402
 from upref.web.live import LivePage  # noqa: E402
 

@@ -286,7 +286,7 @@ def bench_replay(events: int) -> tuple[int, float]:
     """(events, seconds) to replay a long game log from SQLite through the referee. The log
     comes from random play driven by board observations (the referee tests' physical table)."""
     sys.path.insert(0, str(paths.repo_root() / "tests" / "host" / "support"))
-    from referee_table import PLAYERS, random_session  # type: ignore[import-not-found]
+    from updown_table import PLAYERS, random_session  # type: ignore[import-not-found]
 
     from upref.registry import referee_for
     from upref.store.gamelog import GameLog

@@ -9,7 +9,9 @@ import argparse
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from upref.games.updown.engine import UpDownGame, UpDownView, Variant
+from upref.games.updown.engine import UpDownGame
+from upref.games.updown.variant import Variant
+from upref.games.updown.view import UpDownView
 from upref.plugins.base import DemoStep
 
 if TYPE_CHECKING:
@@ -39,6 +41,8 @@ class UpDownDemo:
             return st
 
         while True:
+            if not ref.has_engine:
+                return
             eng = ref.engine
             view = ref.view(None)
             if not isinstance(eng, UpDownGame) or not isinstance(view, UpDownView):

@@ -8,8 +8,9 @@ import time
 
 from upref.demos.updown import UpDownDemo
 from upref.games.updown.cards import colour_name, load_catalogue
-from upref.games.updown.engine import NAME, TITLE, UpDownGame, Variant
+from upref.games.updown.engine import NAME, TITLE, UpDownGame
 from upref.games.updown.solver import analyse_all
+from upref.games.updown.variant import Variant
 from upref.plugins.base import Game
 from upref.referee.updown import UpDownReferee
 from upref.text import count

@@ -58,19 +58,12 @@ from typing import Any, ClassVar
 
 from upref.board.codes import EMPTY, MAX_CODE, CodeTable, MoleEnd, magnet_count, one_flip_neighbours
 from upref.games.base import CHANCE, GameView, IllegalMoveError, Outcome
+from upref.games.updown.actions import DrawTask, EndTurn, Reinsert
 from upref.games.updown.cards import Catalogue, TaskCard, colour_name, load_catalogue
-from upref.games.updown.engine import (
-    FLIPS_PER_TURN,
-    HOLES,
-    NAME,
-    TITLE,
-    DrawTask,
-    EndTurn,
-    Reinsert,
-    UpDownGame,
-    UpDownView,
-    Variant,
-)
+from upref.games.updown.engine import FLIPS_PER_TURN, NAME, TITLE, Termination, UpDownGame
+from upref.games.updown.position import HOLES
+from upref.games.updown.variant import Variant
+from upref.games.updown.view import UpDownView
 from upref.referee.base import (
     OVER,
     PLAY,
@@ -165,7 +158,7 @@ def catalogue_from_dict(data: Mapping[str, Any]) -> Catalogue:
 # --- the referee -----------------------------------------------------------------------------
 
 
-class UpDownReferee(Referee):
+class UpDownReferee(Referee[UpDownGame]):
     """Referees Up And Down from the sensor board (see the module's text).
 
     :param catalogue: the task cards (default: the packaged catalogue).
@@ -217,13 +210,6 @@ class UpDownReferee(Referee):
     # --- read-only ------------------------------------------------------------------------------
 
     @property
-    def engine(self) -> UpDownGame | None:
-        """The rules engine of the current (or last) game; holds secrets: not for views."""
-        eng = self._engine
-        assert eng is None or isinstance(eng, UpDownGame)
-        return eng
-
-    @property
     def picture(self) -> tuple[int, ...]:
         """The codes the referee believes holes 1..10 read."""
         return tuple(self._phys[1:])
@@ -242,9 +228,9 @@ class UpDownReferee(Referee):
     def table_now(self) -> tuple[HoleNow, ...] | None:
         """Every hole as it physically is and what the table must do there, or None when the
         board agrees with the game's everywhere (nothing to show beyond the game's view)."""
-        eng = self.engine
-        if eng is None or self._phase == SETUP:
+        if not self.has_engine or self._phase == SETUP:
             return None
+        eng = self.engine
         holes = []
         differs = False
         for h in range(1, HOLES + 1):
@@ -267,17 +253,13 @@ class UpDownReferee(Referee):
         return tuple(holes) if differs else None
 
     def wants_time(self) -> bool:
+        if self._phase != PLAY or not self.has_engine:
+            return False
         eng = self.engine
-        return (
-            self._phase == PLAY
-            and eng is not None
-            and eng.current_player() >= 0
-            and len(eng.turned) >= FLIPS_PER_TURN
-        )
+        return eng.current_player() >= 0 and len(eng.turned) >= FLIPS_PER_TURN
 
     def game_keys(self) -> tuple[KeyOffer, ...]:
-        eng = self.engine
-        if self.hints and self._phase == PLAY and eng is not None and eng.current_player() >= 0:
+        if self.hints and self._phase == PLAY and self.has_engine and self.engine.current_player() >= 0:
             return (KeyOffer("h", "a hint for the player to move", lambda t, _a: Hint(t)),)
         return ()
 
@@ -310,8 +292,7 @@ class UpDownReferee(Referee):
             catalogue=self.catalogue,
         )
 
-    def next_engine(self, engine: Any) -> UpDownGame:
-        assert isinstance(engine, UpDownGame)
+    def next_engine(self, engine: UpDownGame) -> UpDownGame:
         return engine.next_game(self._board())
 
     def _board(self) -> dict[int, tuple[str, str]]:
@@ -366,14 +347,12 @@ class UpDownReferee(Referee):
 
     def stop_outcome(self) -> Outcome:
         eng = self.engine
-        assert eng is not None
         scores = tuple(eng.shovels(s) for s in range(eng.num_players()))
         best = max(scores)
-        return Outcome("stopped", tuple(i for i, s in enumerate(scores) if s == best), scores)
+        return Outcome(Termination.STOPPED, tuple(i for i, s in enumerate(scores) if s == best), scores)
 
     def result_text(self, out: Outcome) -> str:
         eng = self.engine
-        assert eng is not None
         names = [eng.players[w] for w in out.winners]
         best = out.scores[out.winners[0]] if out.winners else 0
         if len(names) == 1:
@@ -388,7 +367,6 @@ class UpDownReferee(Referee):
     def on_time(self, out: list[Verdict]) -> None:
         if self._phase == PLAY:
             eng = self.engine
-            assert eng is not None
             if (
                 self._settled()
                 and len(eng.turned) == FLIPS_PER_TURN
@@ -417,7 +395,6 @@ class UpDownReferee(Referee):
     def _exp(self, h: int) -> int:
         """The code the engine has in hole h."""
         eng = self.engine
-        assert eng is not None
         e = eng.board[h - 1]
         return self._code_of[(e.pair, e.hidden)]
 
@@ -479,9 +456,9 @@ class UpDownReferee(Referee):
         self._reconcile(out)
 
     def _count_words(self) -> str:
-        eng = self.engine
-        if eng is None or eng.current_player() < 0:
+        if not self.has_engine or self.engine.current_player() < 0:
             return ""
+        eng = self.engine
         return f" ({len(eng.turned)} of {FLIPS_PER_TURN} turned)"
 
     def _reconcile(self, out: list[Verdict]) -> None:
@@ -496,7 +473,6 @@ class UpDownReferee(Referee):
     def _evaluate(self, h: int, out: list[Verdict]) -> None:
         """Judge what hole h reads now, as if the pair had just been put in."""
         eng = self.engine
-        assert eng is not None
         code = self._phys[h]
         home = eng.board[h - 1]
         exp = self._code_of[(home.pair, home.hidden)]
@@ -592,7 +568,6 @@ class UpDownReferee(Referee):
 
     def _play(self, action: Reinsert, h: int, out: list[Verdict]) -> None:
         eng = self.engine
-        assert eng is not None
         unturned = action.to_hole == action.from_hole and action.hidden == eng.board[h - 1].hidden
         try:
             text = eng.play(action)
@@ -613,7 +588,6 @@ class UpDownReferee(Referee):
         """What puts hole h back as the engine has it: its own pair turned back, or another
         pair moved back home."""
         eng = self.engine
-        assert eng is not None
         if kind == "own":
             up = colour_name(eng.board[h - 1].visible)
             return f"Turn the pair in hole {h} back so that {up} is up again."
@@ -627,7 +601,6 @@ class UpDownReferee(Referee):
         if self._phase != PLAY:
             return
         eng = self.engine
-        assert eng is not None
         empty = tuple(h for h in range(1, HOLES + 1) if self._phys[h] == EMPTY)
         if eng.current_player() < 0:
             self._end_turn(empty, out)  # the engine says a card is to be drawn first
@@ -653,7 +626,6 @@ class UpDownReferee(Referee):
         outstanding corrections in hole order, then the empty holes (M-4), then the pairs
         still to turn (M-1), the order in which the table can put them right."""
         eng = self.engine
-        assert eng is not None
         reasons = [
             Verdict(ILLEGAL, issue.correction, issue.rule, issue.correction)
             for _, issue in sorted(self._issues.items())
@@ -690,7 +662,6 @@ class UpDownReferee(Referee):
 
     def _end_turn(self, empty: tuple[int, ...], out: list[Verdict]) -> None:
         eng = self.engine
-        assert eng is not None
         seat = eng.current_player()
         won_before = len(eng.won(seat)) if seat >= 0 else 0
         try:
@@ -726,7 +697,6 @@ class UpDownReferee(Referee):
         if self._phase != PLAY:
             return
         eng = self.engine
-        assert eng is not None
         if eng.current_player() == CHANCE:
             seat = eng.deal_action().seat
             try:
@@ -753,24 +723,20 @@ class UpDownReferee(Referee):
 
     def turn_start(self) -> int | None:
         eng = self.engine
-        assert eng is not None
         if eng.current_player() >= 0 and not eng.turned:
             return eng.turn
         return None
 
     def turn_in_progress(self) -> bool:
         eng = self.engine
-        assert eng is not None
         return bool(eng.turned) or eng.current_player() < 0
 
     def before_undo(self) -> tuple[list[int], int]:
         eng = self.engine
-        assert eng is not None
         return [len(eng.won(s)) for s in range(eng.num_players())], len(eng.stack)
 
     def after_undo(self, before: Any) -> list[str]:
         eng = self.engine
-        assert eng is not None
         won_before, stack_before = before
         fixes: list[str] = []
         for s in range(eng.num_players()):
@@ -800,10 +766,10 @@ class UpDownReferee(Referee):
         if not self.hints:
             out.append(Verdict(INFO, "Hints are off."))
             return
-        eng = self.engine
-        if self._phase != PLAY or eng is None or eng.current_player() < 0:
+        if self._phase != PLAY or not self.has_engine or self.engine.current_player() < 0:
             out.append(Verdict(INFO, "No hint now: no turn is on."))
             return
+        eng = self.engine
         seat = eng.current_player()
         name = eng.players[seat]
         holes = eng.hint()
@@ -834,7 +800,6 @@ class UpDownReferee(Referee):
         if self._phase == SETUP:
             return "The pairs to be re-mixed: take them out, mix them, put one into every hole."
         eng = self.engine
-        assert eng is not None
         if self._phase == OVER:
             return "The next game (or a new one)."
         if self._issues:

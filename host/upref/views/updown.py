@@ -15,7 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from upref.games.updown.engine import UpDownView
+from upref.games.base import Outcome
+from upref.games.updown.engine import Termination
+from upref.games.updown.view import UpDownView
 from upref.referee.updown import TableView
 from upref.text import and_join, count, plural
 from upref.views.blocks import (
@@ -32,15 +34,16 @@ from upref.views.blocks import (
     colour,
     line,
 )
+from upref.views.scoreboard import earlier_games, result_box
 
 __all__ = ["PANEL", "UpDownPanel"]
 
 _PAIR_ID = re.compile(r"\bP-[A-Z]{2}\b")
 _ORDINALS = ("1st", "2nd", "3rd")
 _TERMINATIONS: Mapping[str, str] = {
-    "stack-empty": "a task card was due and the stack was empty",
-    "short-game-target": "a player reached the agreed number of cards (short game)",
-    "stopped": "the game was stopped",
+    Termination.STACK_EMPTY: "a task card was due and the stack was empty",
+    Termination.TARGET: "a player reached the agreed number of cards (short game)",
+    Termination.STOPPED: "the game was stopped",
 }
 
 
@@ -101,23 +104,13 @@ class UpDownPanel:
         headline = self._headline(winners, best)
         why = _TERMINATIONS.get(out.termination, out.termination)
         scores = ", ".join(f"{n} {s}" for n, s in zip(names, out.scores, strict=True))
-        return Box(
-            (
-                line(headline, meaning=STRONG, align="center"),
-                line(f"Game over: {why}.", align="center"),
-                line(f"Shovels: {scores}", align="center"),
-            ),
-            meaning=WINNER,
-        )
+        return result_box(headline, f"Game over: {why}.", f"Shovels: {scores}")
 
     def footer(self, view: UpDownView) -> Sequence[Block]:
         blocks: list[Block] = []
-        if view.history:
-            games = "; ".join(
-                f"game {i}: {self._headline([view.names[w] for w in o.winners], o.scores[o.winners[0]] if o.winners else 0)}"
-                for i, o in enumerate(view.history, start=1)
-            )
-            blocks.append(line("Earlier games: " + games, meaning=DIM))
+        earlier = earlier_games("Earlier games: ", view.history, lambda o: self._outcome_words(view, o))
+        if earlier is not None:
+            blocks.append(earlier)
         if view.removed:
             blocks.append(
                 line(f"Removed at setup (no board solves them): {', '.join(view.removed)}")
@@ -227,6 +220,11 @@ class UpDownPanel:
         if any(h.todo for h in now):
             rows.append((Span("to do", STRONG),) + tuple(Span(h.todo, STRONG) for h in now))
         return Table(columns, tuple(rows), title="Molehills", style="grid")
+
+    def _outcome_words(self, view: UpDownView, out: Outcome) -> str:
+        """An earlier game's result: its winners and their shovels."""
+        best = out.scores[out.winners[0]] if out.winners else 0
+        return self._headline([view.names[w] for w in out.winners], best)
 
     @staticmethod
     def _headline(winners: list[str], best: int) -> str:

@@ -1,4 +1,4 @@
-"""The scripted session behind the golden game log (golden/updown_game.jsonl): a short game to
+"""The scripted session behind the golden game log (tests/golden/updown/session.jsonl): a short game to
 two solved cards with every kind of trouble on the way, then the next game and a stop."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from referee_table import (
+from updown_table import (
     CODES,
     Table,
     expected,
@@ -18,7 +18,8 @@ from referee_table import (
 from upref.board.codes import one_flip_neighbours
 from upref.board.model import FaultObservation
 from upref.games.base import CHANCE
-from upref.games.updown.engine import Variant, mix_board
+from upref.games.updown.position import mix_board
+from upref.games.updown.variant import Variant
 from upref.referee.inputs import (
     BoardOnline,
     EndGame,

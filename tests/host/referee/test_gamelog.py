@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from golden_session import golden_session
-from referee_table import (
+from updown_table import (
     CODES,
     PLAYERS,
     Chaos,
@@ -24,7 +24,7 @@ from referee_table import (
 )
 from upref.board.model import ButtonObservation, CardObservation, FaultObservation, HoleObservation
 from upref.commands.replay import export_main, replay_main
-from upref.games.updown.engine import Variant
+from upref.games.updown.variant import Variant
 from upref.referee.inputs import (
     BoardOnline,
     EndGame,
@@ -44,9 +44,9 @@ from upref.registry import referee_for
 from upref.store.gamelog import GameLog, GameLogError, list_games, load_jsonl
 from upref.store.replay import load_log, replay, resume, verdict_dict
 
-GOLDEN = Path(__file__).parent / "golden"
-GOLDEN_LOG = GOLDEN / "updown_game.jsonl"
-GOLDEN_VERDICTS = GOLDEN / "updown_game.verdicts.jsonl"
+GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "updown"
+GOLDEN_LOG = GOLDEN / "session.jsonl"
+GOLDEN_VERDICTS = GOLDEN / "session.verdicts.jsonl"
 
 
 def new_session(db: Path, seed: int = 4, **kwargs: object) -> tuple[GameLog, UpDownReferee, Table]:

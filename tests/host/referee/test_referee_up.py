@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from referee_table import MemoryLog
 from up_table import CODES, UID, Chaos, UpTable, assert_agrees, shared_registry
+from updown_table import MemoryLog
 from upref.demos.up import choose
 from upref.games.up.actions import DOWN, Play
 from upref.games.up.variant import Variant, card_points

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from referee_table import (
+from updown_table import (
     CODES,
     PLAYERS,
     Chaos,
@@ -25,7 +25,8 @@ from upref.board.codes import one_flip_neighbours
 from upref.board.model import CardObservation, FaultObservation
 from upref.games.base import CHANCE
 from upref.games.updown.cards import colour_name
-from upref.games.updown.engine import Variant, mix_board
+from upref.games.updown.position import mix_board
+from upref.games.updown.variant import Variant
 from upref.referee.feedback import FEEDBACK
 from upref.referee.inputs import (
     BoardOnline,

@@ -18,10 +18,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from referee_table import PLAYERS, Table, tag_registry
+from updown_table import PLAYERS, Table, tag_registry
 from upref import cli
 from upref.board.codes import CodeTable
-from upref.games.updown.engine import Variant
+from upref.games.updown.variant import Variant
 from upref.referee.inputs import StartGame
 from upref.referee.updown import UpDownReferee
 from upref.store.gamelog import GameLog, GameLogError, list_games

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from flipabird_cases import STATES, board, state_end, state_no_scan, state_row, state_sharing, view
-from scoreboard_cases import console_text
+from panel_text import console_text
 from upref.games.flipabird.evaluation import evaluate
 from upref.views import plain, terminal
 from upref.views.blocks import HIDDEN, Box

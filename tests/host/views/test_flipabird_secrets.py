@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from flipabird_table import Chaos, FlipTable, new_table
-from scoreboard_cases import console_text
+from panel_text import console_text
 from upref.games.flipabird.variant import Variant
 from upref.games.flipabird.view import CardView
 from upref.referee.status import INFO, TableStatus, Verdict

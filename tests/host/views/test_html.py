@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from scoreboard_cases import state_end, state_illegal, state_solved
+from updown_cases import state_end, state_illegal, state_solved
 from upref.referee.status import INFO, TableStatus, Verdict
 from upref.views import html
 from upref.views.blocks import Board, Box, Column, Feed, FeedLine, Span, Table, colour, line

@@ -7,10 +7,9 @@ import copy
 import json
 
 import pytest
-from referee_table import CODES
-from scoreboard_cases import (
+from panel_text import console_text
+from updown_cases import (
     STATES,
-    console_text,
     new_scene,
     state_end,
     state_mid_turn,
@@ -18,6 +17,7 @@ from scoreboard_cases import (
     state_solved,
     state_tie,
 )
+from updown_table import CODES
 from upref.games.updown.cards import COLOUR_NAMES
 from upref.referee.inputs import Undo
 from upref.referee.status import ILLEGAL, INFO, OK, TableStatus, Verdict

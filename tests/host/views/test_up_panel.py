@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from scoreboard_cases import console_text
+from panel_text import console_text
 from up_cases import STATES, board
 from up_table import UpTable
 from upref.views import plain, terminal

@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 
 import pytest
-from scoreboard_cases import console_text
+from panel_text import console_text
 from up_cases import STATES
 from up_table import Chaos, UpTable
 from upref.games.up.engine import UpGame

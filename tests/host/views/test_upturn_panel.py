@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from scoreboard_cases import console_text
+from panel_text import console_text
 from upref.demos.upturn import STEPS
 from upref.games.upturn.engine import UpturnGame
 from upref.games.upturn.variant import Variant

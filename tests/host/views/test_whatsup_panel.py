@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from scoreboard_cases import console_text
+from panel_text import console_text
 from upref.games.whatsup.engine import WhatsUpGame
 from upref.games.whatsup.variant import Variant
 from upref.views import plain, terminal

@@ -1,4 +1,6 @@
-"""Up And Down (moles): the rules engine.
+"""Up And Down (moles): the rules engine. The actions and their text form are in `actions`, the
+views in `view`, the board and its builders in `position`, the variants in `variant`; this module
+keeps the rules (and exports those names too).
 
 Model (docs/games/updown.md, rulings M-1 ... M-13): ten holes, each holding one mole pair with one
 colour hidden in the hole and the other up; a stack of secret task cards; each player's current
@@ -38,20 +40,28 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, ClassVar
 
+from upref.games import base
 from upref.games.base import (
     CHANCE,
     TERMINAL,
-    GameView,
+    ActionRule,
     IllegalMoveError,
     MatchGame,
     Outcome,
+    StateField,
+)
+from upref.games.updown.actions import (
+    Action,
+    DrawTask,
+    EndTurn,
+    Reinsert,
+    format_action,
+    parse_action,
 )
 from upref.games.updown.cards import (
     COLOURS,
-    PAIRS,
     Catalogue,
     TaskCard,
     colour_name,
@@ -59,7 +69,10 @@ from upref.games.updown.cards import (
     pair_colours,
     validate_card,
 )
+from upref.games.updown.position import HOLES, Board, PairEnd, make_board, mix_board
 from upref.games.updown.solver import Hint, analyse, hint, mask_of
+from upref.games.updown.variant import Variant
+from upref.games.updown.view import CardView, HoleView, PlayerView, UpDownView
 from upref.text import and_join, plural
 
 __all__ = [
@@ -91,232 +104,19 @@ __all__ = [
 
 NAME = "updown"
 TITLE = "Up And Down"
-HOLES = len(PAIRS)  # one pair per molehill
 FLIPS_PER_TURN = 3
 _NUMBER_WORDS = ("no", "one", "two", "three")
 
 
-# --- components ----------------------------------------------------------------------------
+class Termination(base.Termination):
+    """Why a game of Up And Down ended (the values are what game logs hold)."""
 
-
-class PairEnd(NamedTuple):
-    """What a hole holds: a pair and the colour hidden in the hole (what the sensors read)."""
-
-    pair: str
-    hidden: str
-
-    @property
-    def visible(self) -> str:
-        a, b = pair_colours(self.pair)
-        return b if self.hidden == a else a
-
-
-Board = tuple[PairEnd, ...]
-"""Holes 1..10 in order (index 0 is hole 1)."""
-
-
-def make_board(board: Sequence[tuple[str, str]] | Mapping[int, tuple[str, str]]) -> Board:
-    """A board from the sensors: (pair id, hidden colour) for holes 1..10, as a sequence in
-    hole order or a mapping hole -> (pair, hidden).
-
-    :raises ValueError: unless every hole holds one pair, each of the ten pairs once, with one
-        of its own colours hidden.
-    """
-    if isinstance(board, Mapping):
-        missing = [h for h in range(1, HOLES + 1) if h not in board]
-        extra = sorted(h for h in board if not (isinstance(h, int) and 1 <= h <= HOLES))
-        if missing or extra:
-            raise ValueError(f"board needs holes 1..{HOLES}: missing {missing}, unknown {extra}")
-        items = [board[h] for h in range(1, HOLES + 1)]
-    else:
-        items = list(board)
-    if len(items) != HOLES:
-        raise ValueError(f"board needs {HOLES} holes, got {len(items)}: {items!r}")
-    out: list[PairEnd] = []
-    for h, item in enumerate(items, start=1):
-        pair, hidden = item
-        if pair not in PAIRS:
-            raise ValueError(f"hole {h}: unknown mole pair {pair!r}")
-        if hidden not in pair_colours(pair):
-            raise ValueError(f"hole {h}: pair {pair} cannot hide {hidden!r}")
-        out.append(PairEnd(pair, hidden))
-    seen = [e.pair for e in out]
-    dupes = sorted({p for p in seen if seen.count(p) > 1})
-    if dupes:
-        raise ValueError(f"board holds pair(s) {', '.join(dupes)} more than once: {items!r}")
-    return tuple(out)
-
-
-def mix_board(rng: random.Random) -> Board:
-    """Pairs put into the holes in random order and orientation (the rulebook's set-up)."""
-    pairs = list(PAIRS)
-    rng.shuffle(pairs)
-    return tuple(PairEnd(p, rng.choice(pair_colours(p))) for p in pairs)
-
-
-@dataclass(frozen=True)
-class Variant:
-    """Rule variants: `short_game_target` ends the game as soon as a player has solved that
-    many cards (M-12); `super_buddler` plays the 4-shovel cards instead of the 1-shovel ones;
-    `mole_mix` has the box turned by one corner after each solved card (display only, M-10)."""
-
-    short_game_target: int | None = None
-    super_buddler: bool = False
-    mole_mix: bool = False
-
-    def __post_init__(self) -> None:
-        t = self.short_game_target
-        if t is not None and (isinstance(t, bool) or not isinstance(t, int) or t < 1):
-            raise ValueError(f"short_game_target must be a positive whole number: {t!r}")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "short_game_target": self.short_game_target,
-            "super_buddler": self.super_buddler,
-            "mole_mix": self.mole_mix,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> Variant:
-        """:raises ValueError: for a target that is not a positive whole number."""
-        data = data or {}
-        return cls(
-            short_game_target=data.get("short_game_target"),
-            super_buddler=bool(data.get("super_buddler", False)),
-            mole_mix=bool(data.get("mole_mix", False)),
-        )
-
-    def describe(self) -> str:
-        parts = []
-        if self.short_game_target is not None:
-            parts.append(f"short game to {self.short_game_target} cards")
-        if self.super_buddler:
-            parts.append("Super Buddler")
-        if self.mole_mix:
-            parts.append("Mole Mix")
-        return ", ".join(parts) or "basic game"
-
-
-class Termination(StrEnum):
     STACK_EMPTY = "stack-empty"
     """A player who solved a card had to draw and the stack was empty (M-5)."""
     TARGET = "short-game-target"
     """A player solved the agreed number of cards (short game, M-12)."""
-
-
-# --- actions -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, order=True)
-class DrawTask:
-    """Chance: `seat` draws task card `card` (its id) from the stack."""
-
-    seat: int
-    card: str
-
-
-@dataclass(frozen=True, order=True)
-class Reinsert:
-    """The pair `pair`, pulled out of its own hole `from_hole`, was put into `to_hole` with
-    colour `hidden` down. A flip when `to_hole == from_hole` and the other end is now up."""
-
-    from_hole: int
-    to_hole: int
-    pair: str
-    hidden: str
-
-
-@dataclass(frozen=True, order=True)
-class EndTurn:
-    """The player ends the turn. `empty_holes`: holes the referee sees empty right now."""
-
-    empty_holes: tuple[int, ...] = ()
-
-
-Action = DrawTask | Reinsert | EndTurn
-
-
-def format_action(action: Action) -> str:
-    """Text notation: 'draw 0 T07', 'reinsert 3 3 P-RB R', 'end', 'end empty=4,7'."""
-    if isinstance(action, DrawTask):
-        return f"draw {action.seat} {action.card}"
-    if isinstance(action, Reinsert):
-        return f"reinsert {action.from_hole} {action.to_hole} {action.pair} {action.hidden}"
-    if action.empty_holes:
-        return "end empty=" + ",".join(str(h) for h in action.empty_holes)
-    return "end"
-
-
-def parse_action(text: str) -> Action:
-    """The inverse of `format_action`.
-
-    :raises ValueError: for text that is not an action.
-    """
-    words = text.split()
-    try:
-        if words[0] == "draw" and len(words) == 3:
-            return DrawTask(int(words[1]), words[2])
-        if words[0] == "reinsert" and len(words) == 5:
-            return Reinsert(int(words[1]), int(words[2]), words[3], words[4])
-        if words == ["end"]:
-            return EndTurn()
-        if words[0] == "end" and len(words) == 2 and words[1].startswith("empty="):
-            return EndTurn(tuple(int(h) for h in words[1][len("empty=") :].split(",")))
-    except (IndexError, ValueError):
-        pass
-    raise ValueError(f"not an Up And Down action: {text!r}")
-
-
-# --- the view --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CardView:
-    """A task card as the table sees it once it is won (or its owner, while it is secret)."""
-
-    id: str
-    shovels: int
-    card: str  # its short form, 'K3 R1'
-    counts: tuple[tuple[str, int], ...]  # (colour name, count) as printed
-
-    @classmethod
-    def of(cls, card: TaskCard) -> CardView:
-        return cls(card.id, card.shovels, card.code, tuple((colour_name(c), n) for c, n in card.counts))
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    seat: int
-    name: str
-    shovels: int
-    won: tuple[CardView, ...]
-    has_task: bool  # a face-down task card lies in front of the player
-
-
-@dataclass(frozen=True)
-class HoleView:
-    hole: int
-    up: str  # the visible colour's name
-
-
-@dataclass(frozen=True, kw_only=True)
-class UpDownView(GameView):
-    """Up And Down's view. Public: visible colours only (no pair id, no hidden colour) and no
-    unsolved card; a seat's own view adds `task`, that seat's current card."""
-
-    variant: str
-    turn: int
-    drawing: int | None  # the seat drawing a card (phase "draw")
-    players: tuple[PlayerView, ...]
-    holes: tuple[HoleView, ...]
-    visible: tuple[tuple[str, int], ...]  # (colour name, moles up), colours in rule order
-    turned: tuple[int, ...]  # holes turned this turn, in order
-    turned_of: int
-    stack: int
-    removed: tuple[str, ...]  # cards removed at setup as impossible (M-11)
-    history: tuple[Outcome, ...]  # earlier games of this match
-    rotations: int | None  # Mole Mix only: times the box was turned
-    task: CardView | None = None
+    STOPPED = "stopped"
+    """The table ended the game early (the `e` key): most shovels wins."""
 
 
 # --- state ---------------------------------------------------------------------------------
@@ -360,6 +160,13 @@ class UpDownGame(MatchGame[Action, Variant, Catalogue]):
     Seats are 0..n-1 in clockwise order, seat 0 (the youngest) begins (M-9). Scores are
     shovels; the player(s) with the most shovels win, a tie is a shared win (M-8).
     """
+
+    TITLE: ClassVar[str] = TITLE
+    ACTIONS: ClassVar[Mapping[type, ActionRule]] = {
+        DrawTask: ActionRule(check="_check_draw", do="_do_draw"),
+        Reinsert: ActionRule(check="_check_reinsert", do="_do_reinsert"),
+        EndTurn: ActionRule(check="_check_end", do="_do_end"),
+    }
 
     def __init__(self, setup: _Setup, core: _Core) -> None:
         super().__init__()
@@ -487,34 +294,17 @@ class UpDownGame(MatchGame[Action, Variant, Catalogue]):
         """Cards the variant leaves out (4-shovel in the basic game, 1-shovel in Super Buddler)."""
         return self._setup.set_aside
 
-    @property
-    def board(self) -> Board:
-        """The referee's board (holes 1..10). Holds hidden colours: not for public views."""
-        return self._s.holes
-
-    @property
-    def stack(self) -> tuple[str, ...]:
-        """The face-down stack, top first (secret)."""
-        return self._s.stack
-
-    @property
-    def turned(self) -> tuple[int, ...]:
-        """Holes turned this turn, in order."""
-        return self._s.turned
-
-    @property
-    def turn(self) -> int:
-        return self._s.turn
-
-    @property
-    def rotations(self) -> int:
-        """Mole Mix: how often the box has been turned by one corner (display only, M-10)."""
-        return self._s.rotations
-
-    @property
-    def verdict(self) -> str:
-        """The text for the table about the last thing that happened."""
-        return self._s.verdict
+    board = StateField[Board](
+        "The referee's board (holes 1..10). Holds hidden colours: not for public views.",
+        source="holes",
+    )
+    stack = StateField[tuple[str, ...]]("The face-down stack, top first (secret).")
+    turned = StateField[tuple[int, ...]]("Holes turned this turn, in order.")
+    turn = StateField[int]("The number of the turn in progress, from 1.")
+    rotations = StateField[int](
+        "Mole Mix: how often the box has been turned by one corner (display only, M-10)."
+    )
+    verdict = StateField[str]("The text for the table about the last thing that happened.")
 
     def task(self, seat: int) -> TaskCard | None:
         """The seat's current secret task card (None between solving and drawing)."""
@@ -587,23 +377,6 @@ class UpDownGame(MatchGame[Action, Variant, Catalogue]):
         if s.outcome is not None or not s.drawing:
             raise IllegalMoveError("draw", "No task card is to be drawn now.")
         return DrawTask(s.drawing[0], s.stack[0])
-
-    def check(self, action: Action) -> None:
-        s = self._s
-        if s.outcome is not None:
-            raise IllegalMoveError(
-                "over",
-                f"The game is over: {self._result_text(s.outcome)}. Start a new game to play on.",
-                action=action,
-            )
-        if isinstance(action, DrawTask):
-            self._check_draw(action)
-        elif isinstance(action, Reinsert):
-            self._check_reinsert(action)
-        elif isinstance(action, EndTurn):
-            self._check_end(action)
-        else:
-            raise IllegalMoveError("apply", f"not an Up And Down action: {action!r}", action=action)
 
     def _applicable(self, action: Action) -> bool:
         return action in self.legal_actions() or (
@@ -795,13 +568,6 @@ class UpDownGame(MatchGame[Action, Variant, Catalogue]):
 
     # --- applying --------------------------------------------------------------------------
 
-    def _do(self, action: Action) -> str:
-        if isinstance(action, DrawTask):
-            return self._do_draw(action)
-        if isinstance(action, Reinsert):
-            return self._do_reinsert(action)
-        return self._do_end()
-
     def _set(self, **changes: Any) -> str:
         self._s = replace(self._s, **changes)
         return self._s.verdict
@@ -846,7 +612,7 @@ class UpDownGame(MatchGame[Action, Variant, Catalogue]):
             text += " Three different pairs turned: the turn can end."
         return self._set(holes=holes, turned=turned, verdict=text)
 
-    def _do_end(self) -> str:
+    def _do_end(self, a: EndTurn) -> str:
         s = self._s
         seat = s.to_move
         n = self.num_players()
@@ -900,7 +666,7 @@ class UpDownGame(MatchGame[Action, Variant, Catalogue]):
         scores = tuple(sum(self.catalogue.card(c).shovels for c in w) for w in won)
         best = max(scores)
         winners = tuple(i for i, sc in enumerate(scores) if sc == best)
-        return Outcome(str(termination), winners, scores)
+        return Outcome(termination, winners, scores)
 
     def _result_text(self, out: Outcome) -> str:
         best = out.scores[out.winners[0]] if out.winners else 0

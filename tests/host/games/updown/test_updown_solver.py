@@ -8,8 +8,9 @@ import random
 
 import pytest
 from updown_play import board_of_mask, deal_all, flip_of
+from upref.games.updown.actions import EndTurn
 from upref.games.updown.cards import PAIRS, TaskCard, load_catalogue
-from upref.games.updown.engine import EndTurn, UpDownGame
+from upref.games.updown.engine import UpDownGame
 from upref.games.updown.solver import (
     N_ORIENTATIONS,
     UNREACHABLE,

@@ -12,21 +12,14 @@ from dataclasses import asdict
 from pathlib import Path
 
 from upref.games.base import CHANCE, IllegalMoveError
+from upref.games.updown.actions import Action, EndTurn, Reinsert, format_action, parse_action
 from upref.games.updown.cards import COLOUR_NAMES, PAIRS, Catalogue, load_catalogue, pair_colours
-from upref.games.updown.engine import (
-    Action,
-    Board,
-    EndTurn,
-    PairEnd,
-    Reinsert,
-    UpDownGame,
-    Variant,
-    format_action,
-    parse_action,
-)
+from upref.games.updown.engine import UpDownGame
+from upref.games.updown.position import Board, PairEnd
 from upref.games.updown.solver import counts_of
+from upref.games.updown.variant import Variant
 
-GOLDEN_DIR = Path(__file__).parent / "golden"
+GOLDEN_DIR = Path(__file__).resolve().parents[3] / "golden" / "updown"
 COLOUR_WORDS = tuple(COLOUR_NAMES.values())
 
 

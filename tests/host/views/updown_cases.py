@@ -1,20 +1,20 @@
 """Scenes for the scoreboard tests: a real `UpDownReferee` fed by the physical table of
-`referee_table` (pairs pulled and put back, cards tapped, the button, the board going away),
+`updown_table` (pairs pulled and put back, cards tapped, the button, the board going away),
 so every verdict, correction and "waiting for" line on the scoreboard is the referee's own."""
 
 from __future__ import annotations
 
-import io
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from referee_table import CODES, Chaos, Table, tag_registry
-from rich.console import Console, RenderableType
+from updown_table import CODES, Chaos, Table, tag_registry
 from upref.board.model import FaultObservation
 from upref.games.base import CHANCE
 from upref.games.updown.cards import Catalogue, load_catalogue
-from upref.games.updown.engine import UpDownGame, UpDownView, Variant
+from upref.games.updown.engine import UpDownGame
+from upref.games.updown.variant import Variant
+from upref.games.updown.view import UpDownView
 from upref.referee.inputs import BoardOnline, Observe, StartGame
 from upref.referee.status import END, ILLEGAL, SOLVED, TableStatus
 from upref.referee.updown import Hint, UpDownReferee
@@ -24,15 +24,6 @@ from upref.views.scoreboard import scoreboard
 from upref.views.updown import PANEL
 
 PLAYERS = ("Ann", "Bob", "Cy")
-
-
-def console_text(renderable: RenderableType, width: int = 80) -> str:
-    """What a terminal shows, without colour; trailing blanks cut from each line (so the golden
-    files survive editors)."""
-    console = Console(width=width, file=io.StringIO(), color_system=None, force_terminal=True)
-    console.print(renderable)
-    out = console.file.getvalue()  # type: ignore[attr-defined]
-    return "\n".join(line.rstrip() for line in out.splitlines()) + "\n"
 
 
 def subset_catalogue(ids: list[str]) -> Catalogue:
@@ -185,7 +176,7 @@ STATES: dict[str, Callable[[], Scene]] = {
 
 
 def random_scenes(seed: int, variant: Variant | None = None, steps: int = 250) -> Iterator[Scene]:
-    """Random table behaviour, legal and not (`referee_table.Chaos`), fed to a real referee;
+    """Random table behaviour, legal and not (`updown_table.Chaos`), fed to a real referee;
     the scene after each step."""
     s = new_scene(seed, variant=variant)
     chaos = Chaos(s.tb, seed)

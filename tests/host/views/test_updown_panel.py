@@ -1,6 +1,6 @@
-"""Golden scoreboards (tests/golden/scoreboard_<state>.txt: the terminal, no colour, 80
-columns; scoreboard_<state>.plain.txt: the plain-text rendering) for states a real referee
-reached from a physical table (`scoreboard_cases`). Each file was read against the rules when it
+"""Golden scoreboards of Up And Down (tests/golden/updown/<state>.txt: the terminal, no colour,
+80 columns; <state>.plain.txt: the plain-text rendering) for states a real referee
+reached from a physical table (`updown_cases`). Each file was read against the rules when it
 was written: what each state must show is asserted below as well, so a golden regenerated
 blindly from wrong output still fails. `pytest --update-golden` rewrites them and fails the run:
 review the diff."""
@@ -11,10 +11,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from scoreboard_cases import STATES, console_text
+from panel_text import console_text
+from updown_cases import STATES
 from upref.views import plain, terminal
 
-GOLDEN = Path(__file__).resolve().parents[2] / "golden"
+GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "updown"
 
 MUST_SHOW: dict[str, tuple[str, ...]] = {
     "start": ("Ann's turn: turned 0/3.", "▶   Ann", "Cy drew a task card. Ann's turn"),
@@ -33,14 +34,15 @@ def test_terminal_golden(name: str, golden: Callable[[Path, str], None]) -> None
     text = console_text(terminal.render(STATES[name]().board()))
     for words in MUST_SHOW[name]:
         assert words in text, words
-    golden(GOLDEN / f"scoreboard_{name}.txt", text)
+    golden(GOLDEN / f"{name}.txt", text)
 
 
 @pytest.mark.parametrize("name", list(STATES))
 def test_plain_golden(name: str, golden: Callable[[Path, str], None]) -> None:
-    golden(GOLDEN / f"scoreboard_{name}.plain.txt", plain.render(STATES[name]().board()))
+    golden(GOLDEN / f"{name}.plain.txt", plain.render(STATES[name]().board()))
 
 
 def test_no_stray_golden_files() -> None:
-    names = {f"scoreboard_{n}.txt" for n in STATES} | {f"scoreboard_{n}.plain.txt" for n in STATES}
-    assert {p.name for p in GOLDEN.glob("scoreboard_*.txt")} <= names
+    names = {f"{n}.txt" for n in STATES} | {f"{n}.plain.txt" for n in STATES}
+    panels = {p.name for p in GOLDEN.glob("*.txt")} - {p.name for p in GOLDEN.glob("playthrough_*.txt")}
+    assert panels <= names

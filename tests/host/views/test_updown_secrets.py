@@ -11,10 +11,12 @@ import re
 from dataclasses import replace
 
 import pytest
-from referee_table import CODE_OF, CODES
-from scoreboard_cases import Scene, console_text, random_scenes
+from panel_text import console_text
+from updown_cases import Scene, random_scenes
+from updown_table import CODE_OF, CODES
 from upref.games.updown.cards import COLOUR_NAMES
-from upref.games.updown.engine import UpDownGame, Variant
+from upref.games.updown.engine import UpDownGame
+from upref.games.updown.variant import Variant
 from upref.referee.status import INFO, TableStatus, Verdict
 from upref.referee.updown import TableView
 from upref.views import plain, terminal

@@ -1,4 +1,4 @@
-"""Golden playthroughs of Up And Down (tests/host/games/golden/updown_*.txt), replayed line by
+"""Golden playthroughs of Up And Down (tests/golden/updown/playthrough_*.txt), replayed line by
 line. Each file: comment lines, a header (players, seed, optional cards / board / variant),
 then commands ('> new', '> draw 0 T03', '> reinsert 3 3 P-RB R', '> end', '> deal', '> hint',
 '> undo', '> next-game') each followed by the engine's output, indented: '= verdict',
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from updown_play import GOLDEN_DIR, replay
 
-FILES = sorted(GOLDEN_DIR.glob("updown_*.txt"))
+FILES = sorted(GOLDEN_DIR.glob("playthrough_*.txt"))
 
 
 def test_golden_files_exist() -> None:

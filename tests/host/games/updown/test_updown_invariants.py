@@ -6,9 +6,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from rule_ids import undocumented
 from updown_play import check_public_text, check_views, illegal_probes, random_playout
 from upref.games.base import CHANCE, TERMINAL, IllegalMoveError
-from upref.games.updown.engine import Variant
+from upref.games.updown.variant import Variant
 
 VARIANTS = [
     Variant(),
@@ -24,6 +25,7 @@ def test_random_playouts_keep_the_invariants(seed: int) -> None:
     players = ("Ann", "Bob", "Cy", "Dee")[: 2 + seed % 3]
     first = None
     game = None
+    rules: set[str] = set()
     for game, action in random_playout(seed, players, variant, max_actions=300):
         if first is None:
             first = game._snapshot()
@@ -48,6 +50,7 @@ def test_random_playouts_keep_the_invariants(seed: int) -> None:
         for probe in illegal_probes(game, rng):
             with pytest.raises(IllegalMoveError) as info:
                 game.play(probe)
+            rules.add(info.value.rule)
             check_public_text(game, info.value.message)
             check_public_text(game, info.value.correction or "")
             with pytest.raises(IllegalMoveError):
@@ -62,6 +65,8 @@ def test_random_playouts_keep_the_invariants(seed: int) -> None:
         twin.undo()
         assert twin._snapshot() == before[0]
     assert game is not None and first is not None
+    # Every refusal names a rule a player can look up in docs/games/updown.md.
+    assert undocumented("updown", rules) == []
     # Undo walks all the way back to the start.
     while game.can_undo():
         game.undo()

@@ -19,7 +19,8 @@ from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation, HoleObservation, HoleState
 from upref.games.base import CHANCE
 from upref.games.updown.cards import colour_name, load_catalogue
-from upref.games.updown.engine import Board, PairEnd, Variant, mix_board
+from upref.games.updown.position import Board, PairEnd, mix_board
+from upref.games.updown.variant import Variant
 from upref.referee.base import Reply
 from upref.referee.inputs import Input, Observe, StartGame, Tick
 from upref.referee.status import Verdict
@@ -159,7 +160,7 @@ class Table:
 
     def draw_all(self) -> list[Verdict]:
         out: list[Verdict] = []
-        eng = self.ref.engine
+        eng = self.ref.engine if self.ref.has_engine else None
         while eng is not None and eng.current_player() == CHANCE:
             out += self.draw()
         return out
@@ -349,7 +350,7 @@ _SOLVED = re.compile(r"solved T\d+ \([^)]*\)")
 def check_public(ref: UpDownReferee, v: Verdict) -> None:
     """A verdict for the table names a colour only as what is up in a hole (or on a card just
     solved); never a pair id, never an unsolved task card."""
-    eng = ref.engine
+    eng = ref.engine if ref.has_engine else None
     assert v.seat is None
     for text in (v.text, v.correction or ""):
         assert "P-" not in text, text
@@ -378,7 +379,7 @@ def check_status(ref: UpDownReferee) -> None:
     st = ref.status()
     for v in st.verdicts:
         assert v.seat is None
-    eng = ref.engine
+    eng = ref.engine if ref.has_engine else None
     text = json.dumps(
         {
             "waiting": st.waiting_for,

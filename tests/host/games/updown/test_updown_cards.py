@@ -56,7 +56,7 @@ SCORE_SEQUENCES = [
 
 DEFAULT_DATA: dict[str, Any] = json.loads(
     (
-        Path(__file__).parents[3] / "host" / "upref" / "games" / "updown" / "data" / "cards.json"
+        Path(__file__).parents[4] / "host" / "upref" / "games" / "updown" / "data" / "cards.json"
     ).read_text(encoding="utf-8")
 )
 

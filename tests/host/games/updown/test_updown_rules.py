@@ -17,19 +17,11 @@ from updown_play import (
     unturned,
 )
 from upref.games.base import CHANCE, TERMINAL, IllegalMoveError
+from upref.games.updown.actions import Action, DrawTask, EndTurn, Reinsert
 from upref.games.updown.cards import load_catalogue, parse_catalogue
-from upref.games.updown.engine import (
-    Action,
-    Board,
-    DrawTask,
-    EndTurn,
-    Reinsert,
-    Termination,
-    UpDownGame,
-    Variant,
-    make_board,
-    mix_board,
-)
+from upref.games.updown.engine import Termination, UpDownGame
+from upref.games.updown.position import Board, make_board, mix_board
+from upref.games.updown.variant import Variant
 
 CATALOGUE = load_catalogue()
 
