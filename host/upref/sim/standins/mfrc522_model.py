@@ -23,7 +23,8 @@
 # RxLastBits; TimerIRq when no card answers (TModeReg TAuto); TxControlReg (no field: no card
 # answers, and cards lose power back to IDLE); TxASKReg (type A cards need 100 % ASK); RFCfgReg
 # (stored only); CRCResultReg (CRC_A, ModeReg CRCPreset); Status1/2Reg; TxModeReg TxCRCEn and
-# RxModeReg RxCRCEn. Everything is instant: a command is complete when the next byte moves.
+# RxModeReg RxCRCEn. Without a clock everything is instant: a command is complete when the next
+# byte moves; with one, Transmit and Transceive raise their IRQ bits when the air has taken its time.
 # Not modelled: timing, analog behaviour, the self test, MIFARE Crypto1, card memory.
 #
 # Cards: ISO/IEC 14443-3 states IDLE, READY, ACTIVE, HALT. REQA wakes IDLE cards, WUPA IDLE
@@ -477,9 +478,10 @@ class MFRC522Model:
             self._crc = _CRC_PRESETS[regs[_MODE] & 0x03]
             self._run_crc()
         elif cmd == _CMD_TRANSMIT:
-            self._send(self._take_tx())
-            regs[_COM_IRQ] |= _TX_IRQ
-            self._done()
+            tx = self._take_tx()
+            self._send(tx)
+            regs[_COMMAND] &= 0x30
+            self._later(_TX_IRQ | _IDLE_IRQ, self._tx_us(tx))
         elif cmd == _CMD_TRANSCEIVE:
             if regs[_BIT_FRAMING] & _START_SEND:
                 self._transceive()
@@ -535,6 +537,10 @@ class MFRC522Model:
         reload = (regs[_T_RELOAD_H] << 8) | regs[_T_RELOAD_L]
         return reload * (2 * presc + 1) * 1000 // _FC_KHZ
 
+    def _tx_us(self, tx):
+        # a frame of these bits on the air: data, a parity bit per byte, start and end
+        return (len(tx) + len(tx) // 8 + 2) * _BIT_NS // 1000
+
     def _transceive(self):
         self.transceives += 1
         if self.on_transceive is not None:
@@ -542,7 +548,7 @@ class MFRC522Model:
         regs = self._regs
         rx_align = (regs[_BIT_FRAMING] >> 4) & 0x07
         tx = self._take_tx()
-        tx_us = (len(tx) + len(tx) // 8 + 2) * _BIT_NS // 1000  # data, parity, start and end
+        tx_us = self._tx_us(tx)
         answers = self._send(tx)
         regs[_ERROR] = 0
         regs[_COLL] = (regs[_COLL] & _VALUES_AFTER_COLL) | _COLL_POS_NOT_VALID
