@@ -311,6 +311,12 @@ class App:
         ev = cw.step()
         if ev == BUSY:
             return ev
+        if cw.crowded != self.crowded:
+            self.crowded = cw.crowded
+            if cw.crowded:
+                self.fault(b"rfid", b"field", b"two cards on the reader")
+            else:
+                self.clear(b"rfid", b"field")
         if ev == ARRIVED or ev == LEFT:
             w = self.w
             w.begin(b"CARD")
@@ -325,12 +331,6 @@ class App:
                 self.clear(b"rfid", b"reader")
             else:
                 self.fault(b"rfid", b"reader", _clean(cw.last_error).encode())
-        if cw.crowded != self.crowded:
-            self.crowded = cw.crowded
-            if cw.crowded:
-                self.fault(b"rfid", b"field", b"two cards on the reader")
-            else:
-                self.clear(b"rfid", b"field")
         return ev
 
     def _rfid_left_us(self):

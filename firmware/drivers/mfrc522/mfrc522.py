@@ -168,6 +168,7 @@ class MFRC522:
         self._size = 0
         self._known = 0
         self._halt_due = False  # the card read last is still ACTIVE: the next read halts it
+        self._stale = False  # the last read may have left cards READY: WUPA twice if need be
         self.collided = False
         self.garbled = False
         cs.value(1)
@@ -530,8 +531,14 @@ class MFRC522:
                 return BUSY
             if st == _ST_WUPA:
                 if self.request(True) is None:
+                    if self._stale:
+                        # cards the last read left READY took this WUPA as a stray frame and
+                        # went back to IDLE (ISO/IEC 14443-3 6.2): the next one wakes them
+                        self._stale = False
+                        return BUSY
                     self._st = _ST_IDLE
                     return 0
+                self._stale = True  # until the read is done cleanly
                 self._begin_select()
                 return BUSY
             if st == _ST_ANTICOLL or st == _ST_SELECT:
@@ -539,9 +546,11 @@ class MFRC522:
                 if n != BUSY:
                     self._st = _ST_IDLE
                     self._halt_due = True
+                    self._stale = self.collided  # a card that lost the anticollision is READY
                 return n
         except OSError:
             self._st = _ST_IDLE
+            self._stale = True  # a read cut short may leave cards READY
             raise
         raise ValueError("no read under way: call read_start() first")
 
