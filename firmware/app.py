@@ -42,6 +42,7 @@ RFID_MS = const(20)
 HB_MS = const(1000)
 BUTTON_MS = const(20)
 _CTRL_C = const(3)
+_SCANS_WRAP = const(1000000000)  # the heartbeat's scan count wraps here, below 2**30
 _OUT_BYTES = const(1024)  # room for a RAW reply, a snapshot and a heartbeat at once
 _SLEEP_MAX_MS = const(2)  # longest sleep while output waits for the FIFO or a read goes on
 # An RFID exchange takes at most the reader's timer (1 ms) and about 14 register accesses of
@@ -116,6 +117,12 @@ class App:
         self.bad = 0
         self.faults = 0
         self.boot_ms = time.ticks_ms()
+        # uptime as whole seconds and ms: ticks_diff wraps after 2**29 ms (6.2 days), and an
+        # uptime in ms leaves the small ints of the 32-bit chip after 12.4 days (then every
+        # heartbeat would allocate); seconds last 34 years
+        self._up_s = 0
+        self._up_ms = 0
+        self._up_at = self.boot_ms
         # button
         self.button = 0
         self.presses = 0  # since boot: a snapshot lets the host count presses it missed
@@ -205,7 +212,19 @@ class App:
     def send_heartbeat(self, now):
         w = self.w
         w.begin(b"HB")
-        w.kv(b"up", time.ticks_diff(now, self.boot_ms))
+        ms = self._up_ms + time.ticks_diff(now, self._up_at)
+        self._up_at = now
+        self._up_s += ms // 1000
+        ms %= 1000
+        self._up_ms = ms
+        w.arg(b"up=")
+        if self._up_s:  # seconds, then the ms as three digits: no big int is ever made
+            w.int(self._up_s)
+            w.int(ms // 100)
+            w.int(ms // 10 % 10)
+            w.int(ms % 10)
+        else:
+            w.int(ms)
         w.kv(b"scans", self.scans)
         w.kv(b"sps", self.sps)
         w.kv(b"cmd", self.cmds)
@@ -272,6 +291,8 @@ class App:
         sc = self.scanner
         sc.update(self.levels, now)
         self.scans += 1
+        if self.scans >= _SCANS_WRAP:
+            self.scans = 0  # 115 days at 100 a second: stays a small int (sps is modular)
         if not quiet:
             w = self.w
             for i in range(sc.n_changed):
@@ -458,7 +479,7 @@ class App:
         self.poll_button(now)
         self.run_rfid(now)
         if time.ticks_diff(now, self._next_hb) >= 0:
-            self.sps = self.scans - self._scans_at_hb
+            self.sps = (self.scans - self._scans_at_hb) % _SCANS_WRAP
             self._scans_at_hb = self.scans
             self.send_heartbeat(now)
             self._next_hb = time.ticks_add(self._next_hb, HB_MS)

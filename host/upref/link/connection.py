@@ -125,9 +125,21 @@ class Resynced:
 
 @dataclass(frozen=True)
 class BoardReset:
-    """The board sent a HELLO nobody asked for: it has rebooted. A resync follows."""
+    """The board sent a HELLO nobody asked for: it has rebooted. A resync follows. `advice`
+    says what to do when the reboot tells of a cause (a brown-out), else it is empty."""
 
     hello: Hello
+    advice: str = ""
+
+
+# What the ESP32 prints when its supply sagged below the brown-out detector's level, before it
+# restarts (ESP-IDF's brownout handler); MicroPython then reports the reset as a power-on.
+BROWNOUT_LINE = b"Brownout detector was triggered"
+BROWNOUT_ADVICE = (
+    "the board restarted because its supply dropped for a moment (brown-out): check the USB "
+    "cable and the port or hub it is plugged into; a short cable on a powered hub or straight "
+    "into the computer helps"
+)
 
 
 @dataclass(frozen=True)
@@ -318,6 +330,7 @@ class Link:
         self._recover_sent = 0.0
         self._recover_streak = 0  # restarts since the firmware last sent a frame
         self._recovered: Recovered | None = None  # the notice, sent once the board is back
+        self._brownout = False  # the ROM said "Brownout detector was triggered" before a reboot
         self._gave_up = False
         self._left_alone = False
 
@@ -765,6 +778,8 @@ class Link:
         self._last_dropped = line
         self._emit(Dropped(err.kind, bytes(line), str(err)))
         if err.kind == "junk":
+            if BROWNOUT_LINE in line:
+                self._brownout = True
             kind = _repl_kind(line)
             if kind is not None:
                 self._repl_seen(kind, time.monotonic())
@@ -874,7 +889,9 @@ class Link:
             self._emit(hello)
         else:
             self._hello_outstanding = 0
-            self._emit(BoardReset(hello))
+            brownout = self._brownout and hello.reset == "power"
+            self._brownout = False
+            self._emit(BoardReset(hello, BROWNOUT_ADVICE if brownout else ""))
             self._resync("board reset", force=True)
 
     def _handshake_failure(self, timeout: float) -> str:
