@@ -4,8 +4,10 @@
 # feedback commands. The loop runs at a fixed rate on ticks_ms: the sensors are scanned every
 # SCAN_MS, the RFID reader read every RFID_MS, a heartbeat sent every HB_MS, host commands read
 # without blocking in between. No pass of the loop may hold up the next scan: a card read is
-# done one exchange per pass (cards.CardWatcher.step), and frames leave through a queue that
-# writes only what the UART's FIFO has room for (outq.OutQueue). The heartbeat says how the
+# done one exchange at a time (cards.CardWatcher.step), each started only while the time left
+# before the next scan, counted in ticks_us, holds its budget (_RFID_STEP_US); a card is sent
+# to the host as soon as its last SELECT is done (the card is halted by the next read); frames
+# leave through a queue that writes only what the UART's FIFO has room for (outq.OutQueue). The heartbeat says how the
 # loop keeps up: the worst lateness of a scan, the mean and worst time spent per scan period.
 # A scan cycle allocates nothing (tests/firmware prove it under the MicroPython unix port with
 # the heap locked). Calibration and RAW dumps are loaded when asked for and let go afterwards.
@@ -36,13 +38,20 @@ FW_VERSION = "0.2.0"
 CALIB_FILE = "calib.json"
 
 SCAN_MS = const(10)
-RFID_MS = const(100)
+RFID_MS = const(20)
 HB_MS = const(1000)
 BUTTON_MS = const(20)
 _CTRL_C = const(3)
+_SCANS_WRAP = const(1000000000)  # the heartbeat's scan count wraps here, below 2**30
 _OUT_BYTES = const(1024)  # room for a RAW reply, a snapshot and a heartbeat at once
 _SLEEP_MAX_MS = const(2)  # longest sleep while output waits for the FIFO or a read goes on
-_RFID_SLOT_MS = const(3)  # an RFID exchange takes up to ~2 ms: one starts only if this is left
+# An RFID exchange takes at most the reader's timer (1 ms) and about 14 register accesses of
+# ~30 us each, plus the interpreter around them: one starts only while this much is left
+# before the next scan (docs/simulator.md has the figures).
+_RFID_STEP_US = const(2000)
+_MS_US = const(1000)  # what a scan's start time in whole ms may hide: the slot is that much shorter
+MISS_LIMIT = const(3)  # polls without the card before it is gone: 60 ms, and a card at the
+# edge of the field (answering one read in two or three) never flaps
 
 
 def _forget(name):
@@ -93,9 +102,10 @@ class App:
             self.scanner.set_zero(zeros)
         self.calibrated = zeros is not None
         self.reader = hw.reader
-        self.cards = CardWatcher(self.reader)
+        self.cards = CardWatcher(self.reader, miss_limit=MISS_LIMIT)
         self.rfid_version = -1
         self.rfid_ok = True
+        self.crowded = False  # several cards on the reader (told to the host as a fault)
         self.feedback = Feedback(hw.led, hw.buzzer)
         self.cal = None
         self.cal_seq = 0
@@ -107,6 +117,12 @@ class App:
         self.bad = 0
         self.faults = 0
         self.boot_ms = time.ticks_ms()
+        # uptime as whole seconds and ms: ticks_diff wraps after 2**29 ms (6.2 days), and an
+        # uptime in ms leaves the small ints of the 32-bit chip after 12.4 days (then every
+        # heartbeat would allocate); seconds last 34 years
+        self._up_s = 0
+        self._up_ms = 0
+        self._up_at = self.boot_ms
         # button
         self.button = 0
         self.presses = 0  # since boot: a snapshot lets the host count presses it missed
@@ -119,6 +135,8 @@ class App:
         self._per_n = 0
         self._per_max = 0
         self._period_us = 0  # busy time of the scan period under way
+        self._scan_us = time.ticks_us()  # when the last scan began, and the time it left
+        self._slot_us = 0  # for RFID steps before the next scan
         now = time.ticks_ms()
         self._next_scan = now
         self._next_rfid = now
@@ -178,6 +196,11 @@ class App:
                 w.raw(b",")
             w.raw(b"rfid")
             first = False
+        if self.crowded:
+            if not first:
+                w.raw(b",")
+            w.raw(b"cards")
+            first = False
         if first:
             w.raw(b"-")
         w.end()
@@ -189,7 +212,19 @@ class App:
     def send_heartbeat(self, now):
         w = self.w
         w.begin(b"HB")
-        w.kv(b"up", time.ticks_diff(now, self.boot_ms))
+        ms = self._up_ms + time.ticks_diff(now, self._up_at)
+        self._up_at = now
+        self._up_s += ms // 1000
+        ms %= 1000
+        self._up_ms = ms
+        w.arg(b"up=")
+        if self._up_s:  # seconds, then the ms as three digits: no big int is ever made
+            w.int(self._up_s)
+            w.int(ms // 100)
+            w.int(ms // 10 % 10)
+            w.int(ms % 10)
+        else:
+            w.int(ms)
         w.kv(b"scans", self.scans)
         w.kv(b"sps", self.sps)
         w.kv(b"cmd", self.cmds)
@@ -256,6 +291,8 @@ class App:
         sc = self.scanner
         sc.update(self.levels, now)
         self.scans += 1
+        if self.scans >= _SCANS_WRAP:
+            self.scans = 0  # 115 days at 100 a second: stays a small int (sps is modular)
         if not quiet:
             w = self.w
             for i in range(sc.n_changed):
@@ -289,11 +326,18 @@ class App:
         w.end()
 
     def poll_rfid(self):
-        """One exchange with the RFID field (a read takes a few, one per pass of the loop)."""
+        """One exchange with the RFID field (a read takes a few); returns the event: BUSY while
+        the read goes on, ARRIVED and LEFT once sent to the host."""
         cw = self.cards
         ev = cw.step()
         if ev == BUSY:
-            return
+            return ev
+        if cw.crowded != self.crowded:
+            self.crowded = cw.crowded
+            if cw.crowded:
+                self.fault(b"rfid", b"field", b"two cards on the reader")
+            else:
+                self.clear(b"rfid", b"field")
         if ev == ARRIVED or ev == LEFT:
             w = self.w
             w.begin(b"CARD")
@@ -308,6 +352,28 @@ class App:
                 self.clear(b"rfid", b"reader")
             else:
                 self.fault(b"rfid", b"reader", _clean(cw.last_error).encode())
+        return ev
+
+    def _rfid_left_us(self):
+        """Microseconds left for RFID steps before the next scan."""
+        return self._slot_us - time.ticks_diff(time.ticks_us(), self._scan_us)
+
+    def run_rfid(self, now):
+        """RFID exchanges while a read is due or under way and each fits its budget before
+        the next scan; a card that arrives or leaves ends the pass's reading, so its CARD
+        frame goes out at once."""
+        cw = self.cards
+        while self._rfid_left_us() >= _RFID_STEP_US:
+            if not cw.reading:
+                if time.ticks_diff(now, self._next_rfid) < 0:
+                    return
+                self._next_rfid = time.ticks_add(self._next_rfid, RFID_MS)
+                if time.ticks_diff(now, self._next_rfid) > RFID_MS:
+                    self._next_rfid = time.ticks_add(now, RFID_MS)
+            ev = self.poll_rfid()
+            if ev != BUSY:
+                if ev == ARRIVED or ev == LEFT or not cw.reading:
+                    return
 
     def poll_button(self, now):
         v = self.hw.button_pressed()
@@ -400,23 +466,20 @@ class App:
             if p > self._per_max:
                 self._per_max = p
             self._period_us = 0
+            self._scan_us = t0
             self.scan_cycle(now)
             self._next_scan = time.ticks_add(self._next_scan, SCAN_MS)
-            if time.ticks_diff(now, self._next_scan) > 5 * SCAN_MS:
-                self._next_scan = time.ticks_add(now, SCAN_MS)  # fell far behind: no burst
+            if time.ticks_diff(now, self._next_scan) > 0:
+                # a whole period behind: the next scan one period from now, not a burst of
+                # late ones (so no scan is ever late by more than a period)
+                self._next_scan = time.ticks_add(now, SCAN_MS)
+            # the slot for RFID steps: up to the next scan, less the ms that `now` may hide
+            self._slot_us = time.ticks_diff(self._next_scan, now) * _MS_US - _MS_US
         self.poll_host()
         self.poll_button(now)
-        # one RFID exchange, if a read is due or under way and it fits before the next scan
-        if time.ticks_diff(self._next_scan, time.ticks_ms()) >= _RFID_SLOT_MS:
-            if self.cards.reading:
-                self.poll_rfid()
-            elif time.ticks_diff(now, self._next_rfid) >= 0:
-                self._next_rfid = time.ticks_add(self._next_rfid, RFID_MS)
-                if time.ticks_diff(now, self._next_rfid) > RFID_MS:
-                    self._next_rfid = time.ticks_add(now, RFID_MS)
-                self.poll_rfid()
+        self.run_rfid(now)
         if time.ticks_diff(now, self._next_hb) >= 0:
-            self.sps = self.scans - self._scans_at_hb
+            self.sps = (self.scans - self._scans_at_hb) % _SCANS_WRAP
             self._scans_at_hb = self.scans
             self.send_heartbeat(now)
             self._next_hb = time.ticks_add(self._next_hb, HB_MS)
@@ -440,7 +503,7 @@ class App:
         while until is None or not until():
             self.step(time.ticks_ms())
             wait = time.ticks_diff(self._next_scan, time.ticks_ms())
-            if self.cards.reading and wait >= _RFID_SLOT_MS:
+            if self.cards.reading and self._rfid_left_us() >= _RFID_STEP_US:
                 wait = 0  # the read's next exchange at once, while it fits before the scan
             elif self.out.queued and wait > _SLEEP_MAX_MS:
                 wait = _SLEEP_MAX_MS  # the FIFO drains 23 bytes in 2 ms

@@ -1,8 +1,11 @@
-# Card arrival and departure from an RFID reader polled about ten times a second.
+# Card arrival and departure from an RFID reader polled every 20 ms or so.
 #
 # Pure logic, no `import machine`: the reader is anything with read_start(), read_step(buf) ->
 # BUSY (-1) while a read goes on, else a length (0 when no card answers), OSError on a fault, and
-# init(wait_ms) (the MFRC522 driver in drivers/mfrc522).
+# init(wait_ms) (the MFRC522 driver in drivers/mfrc522). A reader that can also tell whether it
+# still answers (alive()) and what its last read heard (collided: several cards answered at
+# once; garbled: the read failed on a corrupt answer) lets the watcher tell the air from the
+# reader: errors while the chip answers are not a reader fault, and several cards are named.
 #
 #   watcher = CardWatcher(reader)
 #   ev = watcher.poll()          # a whole read: ARRIVED, LEFT or NONE
@@ -16,15 +19,23 @@ ARRIVED = const(1)
 LEFT = const(2)
 BUSY = const(-1)
 _REINIT_WAIT_MS = const(3)  # a re-init from the main loop waits this long for the chip at most
+_CROWD_READS = const(3)  # reads in a row that heard several cards (or garbled answers): crowded
 
 
 class CardWatcher:
     """Turns per-poll reads into one ARRIVED and one LEFT per card, however long it lies there.
 
-    A card is reported gone only after `miss_limit` consecutive polls without it, so a single
-    missed read never produces LEFT then ARRIVED. A poll that raises is neither a hit nor a
-    miss. After `error_limit` consecutive errors the reader is re-initialised (and again after
-    each further `error_limit` errors while it keeps failing). poll() never raises OSError.
+    A card is reported gone only after `miss_limit` consecutive polls without it, so a missed
+    read (a card at the edge of the field answers only now and then: the board uses 3) never
+    produces LEFT then ARRIVED. A poll that raises is neither a hit nor a miss. After `error_limit`
+    consecutive errors the reader is a fault and re-initialised (and again after each further
+    `error_limit` errors while it keeps failing) unless it still answers its version register
+    (alive()): then the errors come from the air. poll() never raises OSError.
+
+    Several cards on the reader: a read that heard a collision, or `_CROWD_READS` reads in a
+    row that failed on garbled answers (how overlapping cards mostly sound on real air), set
+    `crowded`; neither counts as the card arriving or leaving. The first clean read (one card,
+    or none) clears it.
     """
 
     def __init__(self, reader, miss_limit=2, error_limit=5):
@@ -48,6 +59,9 @@ class CardWatcher:
         self._misses = 0
         self._error_run = 0
         self.reading = False  # a read is under way (step() continues it)
+        self.crowded = False  # several cards on the reader, as the last reads tell
+        self._crowd_run = 0
+        self._hears = hasattr(reader, "collided")  # the reader says what its reads heard
 
     def poll(self):
         """Read the field once, all at once. Returns ARRIVED, LEFT or NONE."""
@@ -69,6 +83,10 @@ class CardWatcher:
             n = r.read_step(self._buf)
         except OSError as e:
             self.reading = False
+            if self._hears and r.garbled:
+                self._crowd_run += 1
+                if self._crowd_run >= _CROWD_READS:
+                    self.crowded = True
             self._fault(e)
             return NONE
         if n == BUSY:
@@ -76,6 +94,13 @@ class CardWatcher:
         self.reading = False
         self._error_run = 0
         self.ok = True
+        if self._hears and r.collided:
+            # one card won the anticollision, but another answered too: no card is taken
+            self._crowd_run = _CROWD_READS
+            self.crowded = True
+            return NONE
+        self._crowd_run = 0
+        self.crowded = False
         if n == 0:
             if not self.present:
                 return NONE
@@ -128,8 +153,14 @@ class CardWatcher:
         self._error_run += 1
         if self._error_run < self._error_limit:
             return
-        self.ok = False
         self._error_run = 0
+        if self._hears:
+            try:
+                if self._reader.alive():
+                    return  # the chip answers: the errors are the air's, not the reader's
+            except OSError:
+                pass
+        self.ok = False
         self.reinits += 1
         try:
             self._reader.init(_REINIT_WAIT_MS)

@@ -124,7 +124,10 @@ class Table:
         elif isinstance(item, Online) and self.synced:
             self.send(BoardOnline(True, self.clock()))
         elif isinstance(item, BoardReset):
-            pass  # the snapshot that follows brings any change as observations
+            # the snapshot that follows brings any change as observations
+            if item.advice:
+                self.notices.append(item.advice)
+                self.on_notice(item.advice)
         elif isinstance(item, Recovered):
             self.notices.append(item.text)
             self.on_notice(item.text)

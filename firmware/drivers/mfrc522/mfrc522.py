@@ -10,22 +10,23 @@
 #   n = reader.read_uid(uid)            # 0: no card; else 4, 7 or 10 bytes in uid[:n]
 #
 # A read is a handful of exchanges with the card (WUPA, anticollision and SELECT per cascade
-# level, HLTA). A main loop that must not stall does them one at a time: read_start(), then
-# read_step(uid) once per pass until it returns something other than BUSY. Each step is one
-# exchange: at most about 1 ms of the chip's timer plus the register accesses around it.
+# level). A main loop that must not stall does them one at a time: read_start(), then
+# read_step(uid) until it returns something other than BUSY. Each step is one exchange: at
+# most the chip's timer (1 ms) plus about 14 register accesses. The UID is returned by the step
+# of the last SELECT; the card is halted (HLTA) by the first step of the next read, so the
+# caller can report the card before that exchange. The chip adds and checks the CRC_A of
+# SELECT and HLTA itself (TxModeReg/RxModeReg TxCRCEn/RxCRCEn), and the FIFO is written and
+# read in one SPI transaction each.
 
 from micropython import const
 import time
 
 def _setup(name, *args):
-    import sys
-
+    # The set-up code is imported at the first call and stays loaded (about 1 KB of heap):
+    # importing a .mpy from flash again at each re-init would cost several ms of the loop.
     import mfrc522_setup
 
-    try:
-        return getattr(mfrc522_setup, name)(*args)
-    finally:
-        del sys.modules["mfrc522_setup"]
+    return getattr(mfrc522_setup, name)(*args)
 
 
 # ---- Registers (datasheet 9.2, table 20) ----
@@ -39,17 +40,29 @@ _FIFO_LEVEL_REG = const(0x0A)
 _CONTROL_REG = const(0x0C)
 _BIT_FRAMING_REG = const(0x0D)
 _COLL_REG = const(0x0E)
+# Page 1: communication (9.3.2)
+_TX_MODE_REG = const(0x12)
+_RX_MODE_REG = const(0x13)
+_TX_CONTROL_REG = const(0x14)
 # Page 2: configuration (9.3.3)
 _CRC_RESULT_REG_H = const(0x21)
 _CRC_RESULT_REG_L = const(0x22)
+# Page 3: test (9.3.4)
+_VERSION_REG = const(0x37)
 # (the registers only set-up writes are in mfrc522_setup.py)
 
 # ---- Register bits ----
 # ComIrqReg (9.3.1.5); writing with bit 7 (Set1) clear clears the bits written as 1
+_TX_IRQ = const(0x40)
 _RX_IRQ = const(0x20)
 _IDLE_IRQ = const(0x10)
 _TIMER_IRQ = const(0x01)
 _ALL_COM_IRQ = const(0x7F)
+# TxModeReg (9.3.2.3) TxCRCEn, RxModeReg (9.3.2.4) RxCRCEn: the chip appends the CRC_A to what
+# it sends and checks (and removes) it on what it receives; 106 kBd in both (bits 6..4 = 0)
+_CRC_EN = const(0x80)
+# TxControlReg (9.3.2.5): Tx1RFEn, Tx2RFEn drive the antenna
+_TX_RF_EN = const(0x03)
 # DivIrqReg (9.3.1.6)
 _CRC_IRQ = const(0x04)
 # ErrorReg (9.3.1.7)
@@ -73,6 +86,7 @@ _COLL_POS_MASK = const(0x1F)
 # ---- Commands (10.3) ----
 _CMD_IDLE = const(0x00)
 _CMD_CALC_CRC = const(0x03)
+_CMD_TRANSMIT = const(0x04)
 _CMD_TRANSCEIVE = const(0x0C)
 
 # ---- ISO/IEC 14443-3 type A (6.3, 6.4) ----
@@ -92,14 +106,17 @@ _ST_WUPA = const(1)
 _ST_ANTICOLL = const(2)
 _ST_SELECT = const(3)
 _ST_HALT = const(4)
+# the FIFO moves in one SPI transaction of up to this many data bytes: the longest frame sent
+# (SELECT without its CRC: 7 bytes) and the longest answer (anticollision: 5 bytes) fit
+_FIFO_TXN = const(10)
 
 # ---- Timeouts ----
 _RESET_MS = const(50)  # soft reset / oscillator start-up
 _CRC_MS = const(10)  # CRC coprocessor, a few bytes take microseconds
 _IRQ_MARGIN_MS = const(3)  # software bound beyond the chip's own timer (a chip that stopped)
 # ISO/IEC 14443-3: a card answers REQA/WUPA, anticollision and SELECT about 91 us after the
-# reader's frame ends (FDT = (n * 128 + 84) / fc), and HLTA counts as done when nothing has
-# answered for 1 ms (6.4.3). 1 ms covers both, ten times over for the answers.
+# reader's frame ends (FDT = (n * 128 + 84) / fc): the chip's timer waits 1 ms, ten times that.
+# HLTA is sent without waiting for an answer (6.4.3: the card never gives one).
 _DEFAULT_TIMEOUT_MS = const(1)
 
 
@@ -107,23 +124,41 @@ _DEFAULT_TIMEOUT_MS = const(1)
 #   spi: write(buf), readinto(buf), write_readinto(tx, rx) (machine.SPI: mode 0, MSB first,
 #        up to 10 MHz); cs: chip-select Pin, active low; rst: optional Pin on NRSTPD.
 # Device faults and timeouts raise OSError("..."), bad arguments ValueError("...").
-# Public: init(), version, antenna(on), set_gain(level), gain(), set_timeout(ms),
-# calc_crc(data), request(wakeup), select(into), halt(), read_uid(into).
+# Public: init(), version, alive(), antenna(on), set_gain(level), gain(), set_timeout(ms),
+# calc_crc(data), request(wakeup), select(into), halt(), read_uid(into), read_start(),
+# read_step(into), and after a read: collided (several cards answered at once) and garbled
+# (the read failed on a corrupt answer: parity, CRC, BCC, a collision it could not resolve).
 class MFRC522:
     def __init__(self, spi, cs, rst=None):
         self._spi = spi
         self._cs = cs
         self._rst = rst
         self.version = 0  # VersionReg as read by init()
+        self._init_version = -1  # VersionReg of the last init() that succeeded
         self._gain = -1  # RxGain to re-apply on init(); -1 keeps the chip's default
         self._timeout_ms = _DEFAULT_TIMEOUT_MS
         # scratch buffers, allocated once
         self._tx2 = bytearray(2)
         self._rx2 = bytearray(2)
-        self._tx1 = bytearray(1)
-        self._rx1 = bytearray(1)
-        self._tx = bytearray(9)  # longest frame sent: SELECT
-        self._rx = bytearray(64)  # the whole FIFO
+        # FIFO transactions: the address byte, then the data. A frame is built in _tx, the
+        # data part of _txb; _txv[n] is the transaction that writes n bytes of it (views made
+        # once: a slice at run time would allocate). Reads send the address byte n times then
+        # 00h (_rdb, _rdv[n]) and receive X, d0 .. d(n-1) into _rxb, whose data part is _rx.
+        self._txb = bytearray(1 + _FIFO_TXN)
+        self._txb[0] = (_FIFO_DATA_REG << 1) & 0x7E
+        self._rdb = bytearray(1 + _FIFO_TXN)
+        self._rxb = bytearray(1 + _FIFO_TXN)
+        for i in range(1 + _FIFO_TXN):
+            self._rdb[i] = ((_FIFO_DATA_REG << 1) & 0x7E) | 0x80
+        t = memoryview(self._txb)
+        d = memoryview(self._rdb)
+        r = memoryview(self._rxb)
+        self._tx = t[1:]
+        self._rx = r[1:]
+        self._txv = tuple(t[0:k + 1] for k in range(1 + _FIFO_TXN))
+        self._rdv = tuple(d[0:k + 1] for k in range(1 + _FIFO_TXN))
+        self._rxv = tuple(r[0:k + 1] for k in range(1 + _FIFO_TXN))
+        self._crc_on = False  # TxCRCEn/RxCRCEn as last written (init() writes them off)
         self._cl = bytearray(5)  # UID CLn and BCC of the cascade level in progress
         self._rx_bits = 0  # valid bits in the last received byte, 0 = all 8
         self._coll = 0  # CollPos of the last reception: 1..32; 0 none; -1 not valid
@@ -132,6 +167,10 @@ class MFRC522:
         self._level = 0
         self._size = 0
         self._known = 0
+        self._halt_due = False  # the card read last is still ACTIVE: the next read halts it
+        self._stale = False  # the last read may have left cards READY: WUPA twice if need be
+        self.collided = False
+        self.garbled = False
         cs.value(1)
 
     # ---- bus access: the only methods that touch SPI (datasheet 8.1.2) ----
@@ -164,39 +203,31 @@ class MFRC522:
     def _clear_bits(self, reg, mask):
         self._write_reg(reg, self._read_reg(reg) & ~mask)
 
-    def _write_fifo(self, buf, n):
-        # 8.1.2.2: one address byte, then each data byte goes to that register.
-        b = self._tx1
-        b[0] = (_FIFO_DATA_REG << 1) & 0x7E
+    def _write_fifo(self, txn):
+        # 8.1.2.2: one address byte, then each data byte goes to that register, in one
+        # transaction: txn is the address byte and the data (self._txv[n] for self._tx[:n]).
         self._cs.value(0)
         try:
-            self._spi.write(b)
-            for i in range(n):
-                b[0] = buf[i]
-                self._spi.write(b)
+            self._spi.write(txn)
         finally:
             self._cs.value(1)
 
-    def _read_fifo(self, buf, n):
-        # 8.1.2.1: MOSI sends the address n times then 00h; MISO answers X, d0 .. d(n-1).
-        t = self._tx1
-        r = self._rx1
-        t[0] = ((_FIFO_DATA_REG << 1) & 0x7E) | 0x80
+    def _read_fifo(self, n):
+        # 8.1.2.1: MOSI sends the address n times then 00h; MISO answers X, d0 .. d(n-1), in
+        # one transaction: the data lands in self._rx[:n].
+        rd = self._rdb
+        rd[n] = 0
         self._cs.value(0)
         try:
-            self._spi.write_readinto(t, r)
-            for i in range(n):
-                if i == n - 1:
-                    t[0] = 0
-                self._spi.write_readinto(t, r)
-                buf[i] = r[0]
+            self._spi.write_readinto(self._rdv[n], self._rxv[n])
         finally:
             self._cs.value(1)
+            rd[n] = rd[0]
 
     # ---- set-up ----
 
-    # Set-up: the code of these is loaded from mfrc522_setup.py when called (at boot, and when a
-    # failed reader is re-initialised) and let go after, so it takes no heap while cards are read.
+    # Set-up: the code of these is loaded from mfrc522_setup.py at the first call (at boot) and
+    # kept, so re-initialising a failed reader from the main loop reads nothing from flash.
 
     def init(self, wait_ms=_RESET_MS):
         # Hard reset (if rst), check VersionReg, soft reset, timer, 100 % ASK, CRC preset
@@ -222,17 +253,19 @@ class MFRC522:
 
     # ---- chip commands ----
 
-    def _load_fifo(self, buf, n):
+    def _load_fifo(self, txn, n):
+        # Idle, flush, then the n data bytes of the transaction txn into the FIFO; OSError when
+        # the FIFO did not take them.
         self._write_reg(_COMMAND_REG, _CMD_IDLE)
         self._write_reg(_FIFO_LEVEL_REG, _FLUSH_BUFFER)
-        self._write_fifo(buf, n)
+        self._write_fifo(txn)
         level = self._read_reg(_FIFO_LEVEL_REG)
         if level != n:  # a dead bus reads 00h or FFh: the FIFO did not take the bytes
             raise OSError("MFRC522 not answering: FIFO holds %d bytes after writing %d; check wiring of SPI, CS and 3.3 V" % (level, n))
 
-    def _calc_crc(self, buf, n):
-        # CRC_A of buf[:n] by the coprocessor (CalcCRC, 10.3.1.4); low byte goes first on air.
-        self._load_fifo(buf, n)
+    def _calc_crc(self, txn, n):
+        # CRC_A of the n data bytes of txn by the coprocessor (CalcCRC, 10.3.1.4).
+        self._load_fifo(txn, n)
         self._write_reg(_DIV_IRQ_REG, _CRC_IRQ)  # Set2 = 0: clear CRCIRq
         self._write_reg(_COMMAND_REG, _CMD_CALC_CRC)
         start = time.ticks_ms()
@@ -245,21 +278,37 @@ class MFRC522:
 
     def calc_crc(self, data):
         # CRC_A (ISO/IEC 14443-3 annex B) of up to 64 bytes as an int, low byte first on air.
-        if len(data) > 64:
-            raise ValueError("CRC input longer than the FIFO: %d bytes" % len(data))
-        return self._calc_crc(data, len(data))
+        # (Reads do not need it: the chip adds and checks the CRC_A of their frames itself.)
+        n = len(data)
+        if n > 64:
+            raise ValueError("CRC input longer than the FIFO: %d bytes" % n)
+        txn = bytearray(n + 1)  # one transaction: the FIFO's address byte, then the data
+        txn[0] = self._txb[0]
+        txn[1:] = data
+        return self._calc_crc(txn, n)
 
-    def _transceive(self, n, tx_bits=0, rx_align=0):
-        # Send self._tx[:n] with tx_bits valid bits in the last byte (0 = 8); the answer's
-        # first bit lands at bit rx_align of the first FIFO byte. Returns the byte count
-        # received into self._rx, or -1 when no card answered before the timer ran out. Sets
-        # _rx_bits and _coll. OSError on a dead chip or a receive error other than a collision.
-        framing = (rx_align << 4) | tx_bits
+    def _crc_mode(self, on):
+        # TxCRCEn and RxCRCEn on (SELECT, HLTA) or off (REQA/WUPA, anticollision), written
+        # only when they change.
+        if on != self._crc_on:
+            v = _CRC_EN if on else 0
+            self._write_reg(_TX_MODE_REG, v)
+            self._write_reg(_RX_MODE_REG, v)
+            self._crc_on = on
+
+    def _transceive(self, n, tx_bits=0, rx_align=0, crc=False):
+        # Send self._tx[:n] with tx_bits valid bits in the last byte (0 = 8), and the chip's
+        # CRC_A after it when crc (which the chip then checks on the answer, and removes); the
+        # answer's first bit lands at bit rx_align of the first FIFO byte. Returns the byte
+        # count received into self._rx, or -1 when no card answered before the timer ran out.
+        # Sets _rx_bits and _coll. OSError on a dead chip or a receive error other than a
+        # collision (garbled is set then).
+        self._crc_mode(crc)
         self._write_reg(_COM_IRQ_REG, _ALL_COM_IRQ)  # Set1 = 0: clear every request
-        self._load_fifo(self._tx, n)
-        self._write_reg(_BIT_FRAMING_REG, framing)
+        self._load_fifo(self._txv[n], n)
         self._write_reg(_COMMAND_REG, _CMD_TRANSCEIVE)
-        self._write_reg(_BIT_FRAMING_REG, _START_SEND | framing)
+        # StartSend with the framing in one write (10.3.1.8: Transceive sends on StartSend)
+        self._write_reg(_BIT_FRAMING_REG, _START_SEND | (rx_align << 4) | tx_bits)
         limit = self._timeout_ms + _IRQ_MARGIN_MS
         start = time.ticks_ms()
         while True:
@@ -278,13 +327,24 @@ class MFRC522:
         if err & _COLL_ERR and not err & _BUFFER_OVFL:
             c = self._read_reg(_COLL_REG)
             coll = -1 if c & _COLL_POS_NOT_VALID else ((c & _COLL_POS_MASK) or 32)
+            self.collided = True
         elif err & (_BUFFER_OVFL | _PROTOCOL_ERR | _PARITY_ERR | _CRC_ERR):
+            self.garbled = True
             raise OSError("MFRC522 receive error: ErrorReg=0x%02X" % err)
         self._coll = coll
         count = self._read_reg(_FIFO_LEVEL_REG) & _FIFO_LEVEL_MASK
         self._rx_bits = self._read_reg(_CONTROL_REG) & _RX_LAST_BITS_MASK
-        self._read_fifo(self._rx, count)
+        if count > _FIFO_TXN:  # no answer of type A is this long: noise, or several cards
+            self.garbled = True
+            raise OSError("MFRC522 receive error: %d bytes, longer than any answer" % count)
+        self._read_fifo(count)
         return count
+
+    def _garbled(self, text):
+        # A corrupt answer: parity, CRC, BCC, a collision in the wrong place. On real air
+        # overlapping cards give these more often than clean collisions.
+        self.garbled = True
+        return OSError(text)
 
     # ---- ISO/IEC 14443-3 type A ----
 
@@ -297,7 +357,7 @@ class MFRC522:
         if n < 0:
             return None
         if n != 2 or (self._rx_bits and not self._coll):
-            raise OSError("bad ATQA: %d bytes, %d bits" % (n, self._rx_bits))
+            raise self._garbled("bad ATQA: %d bytes, %d bits" % (n, self._rx_bits))
         return self._rx[0] | (self._rx[1] << 8)
 
     def select(self, into):
@@ -343,7 +403,7 @@ class MFRC522:
                 into[size + i] = cl[i]
             return size + 4
         if not (more and tagged) or level == 2:
-            raise OSError("SAK and cascade tag disagree at CL%d" % (level + 1))
+            raise self._garbled("SAK and cascade tag disagree at CL%d" % (level + 1))
         for i in range(3):
             into[size + i] = cl[i + 1]
         self._size = size + 3
@@ -371,7 +431,7 @@ class MFRC522:
         if n < 0:
             raise OSError("card stopped answering in anticollision CL%d" % (level + 1))
         if nbytes + n > 5:
-            raise OSError("anticollision answer too long")
+            raise self._garbled("anticollision answer too long")
         # The first bit received sits at bit nbits of rx[0], after the bits we sent.
         keep = (1 << nbits) - 1
         for i in range(n):
@@ -382,15 +442,15 @@ class MFRC522:
         c = self._coll
         if c == 0:
             if nbytes + n != 5 or self._rx_bits:
-                raise OSError("anticollision answer of wrong length")
+                raise self._garbled("anticollision answer of wrong length")
             if cl[0] ^ cl[1] ^ cl[2] ^ cl[3] != cl[4]:
-                raise OSError("BCC mismatch in CL%d" % (level + 1))
+                raise self._garbled("BCC mismatch in CL%d" % (level + 1))
             self._st = _ST_SELECT
             return
         # CollPos counts from bit 0 of the first FIFO byte, RxAlign included (1 = first).
         pos = (nbytes << 3) + c - 1
         if c < 0 or pos < known or pos >= 32:
-            raise OSError("collision at impossible position in CL%d" % (level + 1))
+            raise self._garbled("collision at impossible position in CL%d" % (level + 1))
         # Keep the bits before the collision, choose 1 for the collided bit (6.4.3.1
         # step 7), clear the rest, and ask again with one more known bit.
         j = pos >> 3
@@ -401,72 +461,96 @@ class MFRC522:
         self._known = pos + 1
 
     def _select_cl(self):
-        # SELECT: SEL, NVB = 70h, UID CLn, BCC, CRC_A; the answer is SAK + CRC_A. Returns SAK.
+        # SELECT: SEL, NVB = 70h, UID CLn, BCC, and the chip's CRC_A; the answer is SAK and
+        # CRC_A, which the chip checks and removes. Returns SAK.
         level = self._level
         cl = self._cl
         tx = self._tx
-        rx = self._rx
         tx[0] = _PICC_SEL_CL1 + 2 * level
         tx[1] = _NVB_SELECT
         for i in range(5):
             tx[2 + i] = cl[i]
-        crc = self._calc_crc(tx, 7)
-        tx[7] = crc & 0xFF
-        tx[8] = crc >> 8
-        n = self._transceive(9)
-        if n != 3 or self._coll or self._rx_bits:
-            raise OSError("no valid SAK at CL%d" % (level + 1))
-        sak = rx[0]
-        crc = rx[1] | (rx[2] << 8)
-        if self._calc_crc(rx, 1) != crc:
-            raise OSError("SAK CRC_A mismatch at CL%d" % (level + 1))
-        return sak
+        n = self._transceive(7, crc=True)
+        if n < 0:
+            raise OSError("card stopped answering at SELECT CL%d" % (level + 1))
+        if n != 1 or self._coll or self._rx_bits:
+            raise self._garbled("no valid SAK at CL%d" % (level + 1))
+        return self._rx[0]
 
     def halt(self):
-        # HLTA (50h 00h CRC_A). True when the card went quiet, the expected outcome: the card
-        # never answers HLTA, so this waits out the timer (1 ms).
+        # HLTA (50h 00h and the chip's CRC_A), sent with Transmit: a card never answers HLTA
+        # (ISO/IEC 14443-3 6.4.3), so nothing is waited for but the frame itself (about
+        # 0.4 ms), not a timer. True once the frame is out.
+        self._halt_due = False
         tx = self._tx
         tx[0] = _PICC_HLTA
         tx[1] = 0
-        crc = self._calc_crc(tx, 2)
-        tx[2] = crc & 0xFF
-        tx[3] = crc >> 8
-        return self._transceive(4) < 0
+        self._crc_mode(True)
+        self._write_reg(_COM_IRQ_REG, _ALL_COM_IRQ)  # Set1 = 0: clear every request
+        self._load_fifo(self._txv[2], 2)
+        self._write_reg(_COMMAND_REG, _CMD_TRANSMIT)
+        start = time.ticks_ms()
+        while not self._read_reg(_COM_IRQ_REG) & _TX_IRQ:
+            if time.ticks_diff(time.ticks_ms(), start) >= _IRQ_MARGIN_MS:
+                self._write_reg(_COMMAND_REG, _CMD_IDLE)
+                raise OSError("MFRC522 transmit timed out: no TxIRq in %d ms" % _IRQ_MARGIN_MS)
+        return True
+
+    def alive(self):
+        # True when the chip still answers its VersionReg as at the last good init() and its
+        # antenna is still on (a chip that reset itself has it off): receive errors then come
+        # from the air (cards at the edge, several cards), not from the reader.
+        v = self._init_version
+        return v >= 0 and self._read_reg(_VERSION_REG) == v and \
+            self._read_reg(_TX_CONTROL_REG) & _TX_RF_EN == _TX_RF_EN
 
     def read_start(self):
-        # Begin a read: the next read_step() sends WUPA.
-        self._st = _ST_WUPA
+        # Begin a read: the next read_step() sends WUPA (after halting the card the last read
+        # selected, if it is still ACTIVE).
+        self._st = _ST_HALT if self._halt_due else _ST_WUPA
+        self.collided = False
+        self.garbled = False
 
     def read_step(self, into):
         # One exchange of the read begun by read_start(). Returns BUSY while the read goes on,
         # 0 when no card answered, else the UID's length (4, 7 or 10) with the UID in `into`
-        # (a bytearray of at least 10). OSError on a protocol error once a card answered (bad
-        # BCC, CRC, timeout) or when the chip does not answer; the read is over then.
+        # (a bytearray of at least 10), from the step of the last SELECT: the card stays
+        # ACTIVE until the next read halts it. OSError on a protocol error once a card
+        # answered (bad BCC, CRC, timeout) or when the chip does not answer; the read is
+        # over then. After a read, `collided` tells whether several cards answered at once.
         if len(into) < 10:
             raise ValueError("UID buffer too small: %d bytes (need 10)" % len(into))
         st = self._st
         try:
+            if st == _ST_HALT:
+                self._st = _ST_WUPA
+                try:
+                    self.halt()  # housekeeping: the last UID was complete and checked
+                except OSError:
+                    pass
+                return BUSY
             if st == _ST_WUPA:
                 if self.request(True) is None:
+                    if self._stale:
+                        # cards the last read left READY took this WUPA as a stray frame and
+                        # went back to IDLE (ISO/IEC 14443-3 6.2): the next one wakes them
+                        self._stale = False
+                        return BUSY
                     self._st = _ST_IDLE
                     return 0
+                self._stale = True  # until the read is done cleanly
                 self._begin_select()
                 return BUSY
             if st == _ST_ANTICOLL or st == _ST_SELECT:
                 n = self._select_step(into)
                 if n != BUSY:
-                    self._size = n
-                    self._st = _ST_HALT
-                return BUSY
-            if st == _ST_HALT:
-                self._st = _ST_IDLE
-                try:
-                    self.halt()  # housekeeping: the UID is already complete and checked
-                except OSError:
-                    pass
-                return self._size
+                    self._st = _ST_IDLE
+                    self._halt_due = True
+                    self._stale = self.collided  # a card that lost the anticollision is READY
+                return n
         except OSError:
             self._st = _ST_IDLE
+            self._stale = True  # a read cut short may leave cards READY
             raise
         raise ValueError("no read under way: call read_start() first")
 
@@ -478,4 +562,10 @@ class MFRC522:
         while True:
             n = self.read_step(into)
             if n != BUSY:
-                return n
+                break
+        if self._halt_due:
+            try:
+                self.halt()
+            except OSError:
+                pass
+        return n

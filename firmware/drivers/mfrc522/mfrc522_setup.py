@@ -1,8 +1,8 @@
 # MFRC522 set-up (NXP datasheet rev 3.9): hard and soft reset, the timer, the modulation, the CRC
 # preset, the antenna, the receiver gain. mfrc522.MFRC522 loads this module when one of its
-# set-up methods is called (at boot, and when a failed reader is re-initialised) and lets it go
-# after: the registers below are the ones only set-up writes; the reader's own are in
-# mfrc522.py. Everything goes through the reader's _read_reg/_write_reg (its one choke point).
+# set-up methods is first called (at boot) and keeps it (about 1 KB): a re-init from the main
+# loop must not wait for a .mpy read from flash. The registers below are the ones only set-up
+# writes; the reader's own are in mfrc522.py. Everything goes through the reader's _read_reg/_write_reg (its one choke point).
 
 from micropython import const
 import time
@@ -44,6 +44,7 @@ _KNOWN_VERSIONS = (0x91, 0x92, 0x90, 0x88, 0x12, 0xB2)
 def init(r, wait_ms):
     """Hard reset (if r has rst), check VersionReg, soft reset, timer, 100 % ASK, CRC preset
     6363h, antenna on. OSError when the chip does not answer within wait_ms of the reset."""
+    r._init_version = -1  # until this init has succeeded
     rst = r._rst
     if rst is not None:
         rst.value(0)
@@ -67,14 +68,16 @@ def init(r, wait_ms):
     r._write_reg(_T_MODE_REG, _T_AUTO | (_T_PRESCALER >> 8))
     r._write_reg(_T_PRESCALER_REG, _T_PRESCALER & 0xFF)
     set_timeout(r, r._timeout_ms)
-    r._write_reg(_TX_MODE_REG, 0)  # 106 kBd, CRC_A added explicitly, not by TxCRCEn
+    r._write_reg(_TX_MODE_REG, 0)  # 106 kBd; TxCRCEn/RxCRCEn off until a frame needs them
     r._write_reg(_RX_MODE_REG, 0)
+    r._crc_on = False
     r._write_reg(_TX_ASK_REG, _FORCE_100_ASK)  # type A needs 100 % ASK
     r._write_reg(_MODE_REG, _MODE_CRC_6363)
     r._clear_bits(_STATUS2_REG, _MF_CRYPTO1_ON)
     if r._gain >= 0:
         set_gain(r, r._gain)
     antenna(r, True)
+    r._init_version = v
 
 
 def antenna(r, on):

@@ -25,17 +25,18 @@ from upref.link.protocol import (
     Snapshot,
 )
 
-# Fault kinds whose state the snapshot carries (faults=s<k>,h<n>,rfid). Others (exc, cal, ...)
-# are events of a moment: observed, not kept.
+# Fault kinds whose state the snapshot carries (faults=s<k>,h<n>,rfid,cards). Others (exc, cal,
+# ...) are events of a moment: observed, not kept.
 PERSISTENT_FAULT_KINDS = ("sensor", "hole", "rfid")
 
 
 def fault_key(kind: str, where: str) -> str | None:
-    """The snapshot's name for a fault (`s7`, `h3`, `rfid`), or None for a momentary one."""
+    """The snapshot's name for a fault (`s7`, `h3`, `rfid`; `cards` for several cards on the
+    reader, FAULT rfid field), or None for a momentary one."""
     if kind in ("sensor", "hole"):
         return where
     if kind == "rfid":
-        return "rfid"
+        return "cards" if where == "field" else "rfid"
     return None
 
 
@@ -54,6 +55,8 @@ def fault_advice(kind: str, where: str, text: str = "", per_hole: int = 4) -> st
             f"hole {where[1:]} {text or 'never settles'}: its code keeps changing. Seat the pair "
             f"firmly and keep hands off; if it goes on, check that hole's sensors with upref doctor"
         )
+    if kind == "rfid" and where == "field":
+        return "two cards on the reader: tap one at a time"
     if kind == "rfid":
         return (
             f"RFID reader: {text or 'not answering'}. Check the MFRC522's SPI wiring and its 3.3 V "
@@ -70,6 +73,8 @@ def fault_advice(kind: str, where: str, text: str = "", per_hole: int = 4) -> st
 def _kind_of_key(key: str) -> tuple[str, str]:
     if key == "rfid":
         return "rfid", "reader"
+    if key == "cards":
+        return "rfid", "field"
     if key.startswith("s"):
         return "sensor", key
     if key.startswith("h"):

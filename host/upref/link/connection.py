@@ -114,6 +114,16 @@ class LinkCounters:
     recoveries: int = 0  # times the board was found at its prompt and restarted
 
 
+# What the ESP32 prints when its supply sagged below the brown-out detector's level, before it
+# restarts (ESP-IDF's brownout handler); MicroPython then reports the reset as a power-on.
+BROWNOUT_LINE = b"Brownout detector was triggered"
+BROWNOUT_ADVICE = (
+    "the board restarted because its supply dropped for a moment (brown-out): check the USB "
+    "cable and the port or hub it is plugged into; a short cable on a powered hub or straight "
+    "into the computer helps"
+)
+
+
 class SerialPort(Protocol):
     """The subset of pyserial's `Serial` the link uses."""
 
@@ -278,6 +288,7 @@ class Link:
         self._recover_sent = 0.0
         self._recover_streak = 0  # restarts since the firmware last sent a frame
         self._recovered: Recovered | None = None  # the notice, sent once the board is back
+        self._brownout = False  # the ROM said "Brownout detector was triggered" before a reboot
         self._gave_up = False
         self._left_alone = False
 
@@ -725,6 +736,8 @@ class Link:
         self._last_dropped = line
         self._emit(Dropped(err.kind, bytes(line), str(err)))
         if err.kind == "junk":
+            if BROWNOUT_LINE in line:
+                self._brownout = True
             kind = _repl_kind(line)
             if kind is not None:
                 self._repl_seen(kind, time.monotonic())
@@ -834,7 +847,9 @@ class Link:
             self._emit(hello)
         else:
             self._hello_outstanding = 0
-            self._emit(BoardReset(hello))
+            brownout = self._brownout and hello.reset == "power"
+            self._brownout = False
+            self._emit(BoardReset(hello, BROWNOUT_ADVICE if brownout else ""))
             self._resync("board reset", force=True)
 
     def _handshake_failure(self, timeout: float) -> str:

@@ -47,9 +47,11 @@ class Resynced:
 
 @dataclass(frozen=True)
 class BoardReset:
-    """The board sent a HELLO nobody asked for: it has rebooted. A resync follows."""
+    """The board sent a HELLO nobody asked for: it has rebooted. A resync follows. `advice`
+    says what to do when the reboot tells of a cause (a brown-out), else it is empty."""
 
     hello: Hello
+    advice: str = ""
 
 
 @dataclass(frozen=True)

@@ -833,5 +833,5 @@ def _fault_place(obs: FaultObservation) -> str:
     if obs.kind == "hole":
         return f"hole {obs.where[1:]}"
     if obs.kind == "rfid":
-        return "RFID reader"
+        return "one card on the reader" if obs.where == "field" else "RFID reader"
     return f"{obs.kind} {obs.where}"

@@ -163,6 +163,59 @@ def _chip_time(standins):
     return chip
 
 
+def _chip_flash(dirs):
+    """Under CPython, what the flash costs the chip: importing one of the firmware's modules
+    (a .mpy read from the flash) and writing a file (a sector erased, pages programmed, the CPU
+    stalled meanwhile), charged on the chip's clock (standins/chip.py)."""
+    import builtins
+
+    names = set()
+    for d in dirs:
+        for f in _listdir(d):
+            if f.endswith(".py") or f.endswith(".mpy"):
+                names.add(f[: f.rfind(".")])
+    real_import = builtins.__import__
+    real_open = builtins.open
+    chip = _chip
+
+    def chip_import(name, globals=None, locals=None, fromlist=(), level=0):
+        if level == 0 and name in names and name not in sys.modules:
+            chip.mpy_import()
+        return real_import(name, globals, locals, fromlist, level)
+
+    class Written:
+        def __init__(self, f):
+            self._f = f
+            self._n = 0
+
+        def write(self, data):
+            self._n += len(data)
+            return self._f.write(data)
+
+        def close(self):
+            self._f.close()
+            chip.flash_write(self._n)
+            self._n = 0
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.close()
+
+        def __getattr__(self, name):
+            return getattr(self._f, name)
+
+    def chip_open(file, mode="r", *args, **kwargs):
+        f = real_open(file, mode, *args, **kwargs)
+        if isinstance(file, int) or not any(c in mode for c in "wax+"):
+            return f
+        return Written(f)
+
+    builtins.__import__ = chip_import
+    builtins.open = chip_open
+
+
 class _ChipOut:
     """sys.stdout.buffer for firmware under the unix port: each write goes through the UART's
     FIFO model first (the unix port's own sys.stdout cannot be replaced)."""
@@ -599,6 +652,8 @@ def main():
         sys.path.insert(0, p)
 
     _chip_time(standins)
+    if not MICROPYTHON and _chip is not None and _chip.on:
+        _chip_flash([p for p in paths if p != standins])
     if MICROPYTHON:
         import esp32_micropython
 

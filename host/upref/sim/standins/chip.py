@@ -8,8 +8,9 @@
 # bytes on the bus, a pin written, the MFRC522's timer and the card's answer on the air
 # (mfrc522_model.py), a frame written into the UART's 128-byte FIFO at 115200 baud (a write
 # that finds it full waits for the next FreeRTOS tick, as MicroPython's uart_stdout_tx_strn
-# does). The firmware's own bytecode between those calls costs nothing here: the model counts
-# what the hardware takes, not the interpreter.
+# does). The interpreter is charged too: each call from bytecode into a built-in (a pin write,
+# an ADC read, a sleep, a clock read) and the bytecode of the scan's loop around each sensor
+# read; the rest of the firmware's bytecode (classifying, building frames) is not counted.
 #
 # The clock is paced against the machine's: a sleep waits in real time until real time has
 # caught up with the chip's, so the simulated board never runs ahead of the chip it models.
@@ -39,8 +40,18 @@ _TICKS_HALF = 1 << 29
 
 # ---- what an operation costs on the chip (us at 240 MHz; CPU-bound costs scale with the clock)
 REF_MHZ = 240
-ADC_READ_US = 40  # one ADC1 conversion through the driver: 27.2 ksps measured (labfruits.com,
-# "ESP32 ADC Speed", adc1_get_raw at 240 MHz) = 36.8 us, plus MicroPython's call
+ADC_READ_US = 37  # one ADC1 conversion through the driver: 27.2 ksps measured (labfruits.com,
+# "ESP32 ADC Speed", adc1_get_raw at 240 MHz) = 36.8 us
+PY_CALL_US = 3  # MicroPython calling a built-in method from bytecode (look-up, arguments, the
+# return): read_u16, Pin.value, sleep_us, ticks_us (estimate: issue 22 puts a read_u16 call at
+# 25-40 us and a whole channel at 55-65 us, read, select, sleep_us(10) and loop together)
+SCAN_LOOP_US = 6  # the bytecode around each sensor read in HallMux.scan: the loop, the plan's
+# array subscripts, the select's bit tests (estimate, the rest of issue 22's 55-65 us a channel)
+MPY_IMPORT_US = 5000  # importing a .mpy module from the flash's filesystem: open, read, link
+# (3-10 ms, issue 22's estimate for a rarely used module)
+FLASH_SECTOR_ERASE_US = 45000  # 4 KB sector erase of the module's SPI flash, typical (GD25Q32C
+# datasheet tSE 45 ms typ.; W25Q32JV the same), the CPU stalled with the flash cache off
+FLASH_PAGE_US = 700  # 256-byte page program, typical (GD25Q32C tPP 0.7 ms)
 SPI_TXN_US = 23  # one SPI transaction of up to 4 bytes, interrupt-driven: 22-23 us (ESP-IDF SPI
 # Master driver docs, "Transaction Duration"; MicroPython's machine.SPI uses spi_device_transmit)
 PIN_US = 2  # Pin.value(): MicroPython's call and gpio_set_level (estimate)
@@ -144,6 +155,16 @@ class Chip:
         if r > self.us:
             self.us = r
 
+    def flash_write(self, n):
+        """n bytes written to a file on the flash: a sector erased and its pages programmed,
+        with the CPU stalled meanwhile (the flash cache is off while the flash is written)."""
+        if self.on and n > 0:
+            self.us += FLASH_SECTOR_ERASE_US + (n + 255) // 256 * FLASH_PAGE_US
+
+    def mpy_import(self):
+        """A module imported from the flash: the CPU reads and links its .mpy."""
+        self.cpu(MPY_IMPORT_US)
+
     def set_mhz(self, mhz):
         self.mhz = mhz
 
@@ -185,13 +206,13 @@ chip = Chip()
 
 def ticks_us():
     c = chip
-    c.cpu(TICKS_CALL_US)
+    c.cpu(TICKS_CALL_US + PY_CALL_US)
     return c.now_us() & TICKS_MASK
 
 
 def ticks_ms():
     c = chip
-    c.cpu(TICKS_CALL_US)
+    c.cpu(TICKS_CALL_US + PY_CALL_US)
     return (c.now_us() // 1000) & TICKS_MASK
 
 
@@ -208,10 +229,12 @@ def ticks_diff(t1, t2):
 
 
 def sleep_ms(ms):
+    chip.cpu(PY_CALL_US)
     chip.sleep_us(ms * 1000)
 
 
 def sleep_us(us):
+    chip.cpu(PY_CALL_US)
     chip.sleep_us(us)
 
 

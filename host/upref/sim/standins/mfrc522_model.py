@@ -23,7 +23,8 @@
 # RxLastBits; TimerIRq when no card answers (TModeReg TAuto); TxControlReg (no field: no card
 # answers, and cards lose power back to IDLE); TxASKReg (type A cards need 100 % ASK); RFCfgReg
 # (stored only); CRCResultReg (CRC_A, ModeReg CRCPreset); Status1/2Reg; TxModeReg TxCRCEn and
-# RxModeReg RxCRCEn. Everything is instant: a command is complete when the next byte moves.
+# RxModeReg RxCRCEn. Without a clock everything is instant: a command is complete when the next
+# byte moves; with one, Transmit and Transceive raise their IRQ bits when the air has taken its time.
 # Not modelled: timing, analog behaviour, the self test, MIFARE Crypto1, card memory.
 #
 # Cards: ISO/IEC 14443-3 states IDLE, READY, ACTIVE, HALT. REQA wakes IDLE cards, WUPA IDLE
@@ -31,6 +32,16 @@
 # NTAG21x (ATQA 0044h, SAK 00h, CL1 = 88h + 3 bytes), 10-byte with ATQA 0084h, SAK 00h.
 # Bit-oriented anticollision with NVB; answers of several cards are superposed bit by bit and
 # the first bit where they differ is a collision. SELECT is checked with CRC_A; HLTA halts.
+#
+# The air (real_air=True, as the simulated board has it; off for the driver's own tests): on
+# real air cards that answer together mostly give parity or CRC errors, not a clean collision,
+# so answers that differ give a clean collision one time in four (CLEAN_COLLISION_PCT) and a
+# parity error (CRC error with RxCRCEn) with their bits ORed otherwise; identical answers (two
+# ATQAs of the same card type) add up cleanly. A card at the edge of the field
+# (set_edge(uid, pct)) gets too little power now and then: at a REQA/WUPA it is unpowered with
+# that chance (back to IDLE, silent for the whole read), never more than EDGE_MAX_MISSES reads
+# in a row, which is what makes a card at the edge intermittent rather than gone. Chance comes
+# from a seeded generator (`seed`), the same sequence under CPython and MicroPython.
 #
 # Runs under CPython and the MicroPython unix port alike (no typing, dataclasses or enum).
 
@@ -103,6 +114,10 @@ _FORCE_100_ASK = const(0x40)
 _T_AUTO = const(0x80)
 _CRC_EN = const(0x80)  # TxModeReg TxCRCEn, RxModeReg RxCRCEn
 
+CLEAN_COLLISION_PCT = 25
+EDGE_MAX_MISSES = 2
+_PARITY_ERR = const(0x02)
+
 # Reset values (9.3) as (register, value) pairs; the others reset to 00h.
 _RESET_VALUES = (
     0x01, 0x20, 0x02, 0x80, 0x04, 0x14, 0x07, 0x21, 0x0B, 0x08, 0x0C, 0x10, 0x0E, 0xA0,
@@ -171,6 +186,8 @@ class Card:
         self.uid = uid
         # UID CLn + BCC of each cascade level
         self.levels = [p + bytes((p[0] ^ p[1] ^ p[2] ^ p[3],)) for p in parts]
+        self.edge = 0  # chance in % of being unpowered at a REQA/WUPA (0: well inside the field)
+        self.edge_run = 0  # reads missed in a row
         self.power_off()
 
     def power_off(self):
@@ -242,9 +259,11 @@ class MFRC522Model:
     # clock: None (every command is done at once), or a function giving the chip's time in us:
     # then a transceive's IRQ bits appear only once the frame, the card's answer or the timer
     # has taken its time on that clock.
-    def __init__(self, version=0x92, clock=None):
+    def __init__(self, version=0x92, clock=None, real_air=False, seed=1):
         self.version = version
         self.clock = clock
+        self.real_air = real_air
+        self._rng = seed & 0x7FFFFFFF or 1
         self._irq_pending = 0
         self._irq_at = 0
         self.on_transceive = None
@@ -330,6 +349,17 @@ class MFRC522Model:
     def remove_card(self, uid):
         uid = bytes(uid)
         self._cards = [c for c in self._cards if c.uid != uid]
+
+    def set_edge(self, uid, pct):
+        # The card lies at the edge of the field: unpowered at a REQA/WUPA with this chance (%).
+        c = self.card(uid)
+        if c is not None:
+            c.edge = pct
+            c.edge_run = 0
+
+    def _chance(self, pct):
+        self._rng = (self._rng * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self._rng >> 16) % 100 < pct
 
     def cards_in_field(self):
         return [c.uid for c in self._cards]
@@ -477,9 +507,10 @@ class MFRC522Model:
             self._crc = _CRC_PRESETS[regs[_MODE] & 0x03]
             self._run_crc()
         elif cmd == _CMD_TRANSMIT:
-            self._send(self._take_tx())
-            regs[_COM_IRQ] |= _TX_IRQ
-            self._done()
+            tx = self._take_tx()
+            self._send(tx)
+            regs[_COMMAND] &= 0x30
+            self._later(_TX_IRQ | _IDLE_IRQ, self._tx_us(tx))
         elif cmd == _CMD_TRANSCEIVE:
             if regs[_BIT_FRAMING] & _START_SEND:
                 self._transceive()
@@ -516,6 +547,12 @@ class MFRC522Model:
             return []
         answers = []
         for card in self._cards:
+            if card.edge and len(bits) == 7:
+                if card.edge_run < EDGE_MAX_MISSES and self._chance(card.edge):
+                    card.edge_run += 1
+                    card.power_off()
+                    continue
+                card.edge_run = 0
             a = card.receive(bits)
             if a:
                 answers.append(a)
@@ -535,6 +572,10 @@ class MFRC522Model:
         reload = (regs[_T_RELOAD_H] << 8) | regs[_T_RELOAD_L]
         return reload * (2 * presc + 1) * 1000 // _FC_KHZ
 
+    def _tx_us(self, tx):
+        # a frame of these bits on the air: data, a parity bit per byte, start and end
+        return (len(tx) + len(tx) // 8 + 2) * _BIT_NS // 1000
+
     def _transceive(self):
         self.transceives += 1
         if self.on_transceive is not None:
@@ -542,7 +583,7 @@ class MFRC522Model:
         regs = self._regs
         rx_align = (regs[_BIT_FRAMING] >> 4) & 0x07
         tx = self._take_tx()
-        tx_us = (len(tx) + len(tx) // 8 + 2) * _BIT_NS // 1000  # data, parity, start and end
+        tx_us = self._tx_us(tx)
         answers = self._send(tx)
         regs[_ERROR] = 0
         regs[_COLL] = (regs[_COLL] & _VALUES_AFTER_COLL) | _COLL_POS_NOT_VALID
@@ -552,8 +593,15 @@ class MFRC522Model:
             if regs[_T_MODE] & _T_AUTO:
                 self._later(_TIMER_IRQ, tx_us + self._timer_us())
             return
-        # Superpose the answers: where cards disagree the PCD sees a collision.
+        # Superpose the answers: where cards disagree the PCD sees a collision, or on real air
+        # mostly a garbled frame.
         length = max(len(a) for a in answers)
+        garble = False
+        if self.real_air and len(answers) > 1:
+            for a in answers:
+                if a != answers[0]:
+                    garble = not self._chance(CLEAN_COLLISION_PCT)
+                    break
         keep_after = regs[_COLL] & _VALUES_AFTER_COLL
         bits = []
         coll = -1
@@ -562,6 +610,9 @@ class MFRC522Model:
             for a in answers:
                 if i < len(a):
                     seen |= 2 if a[i] else 1
+            if garble:
+                bits.append(1 if seen & 2 else 0)
+                continue
             if seen == 3 and coll < 0:
                 coll = i
             bits.append(0 if coll >= 0 and not keep_after else seen >> 1)
@@ -573,6 +624,8 @@ class MFRC522Model:
             pos = rx_align + coll + 1  # 1 = bit 0 of the first FIFO byte; 32 reads as 0
             if pos <= 32:
                 regs[_COLL] = (regs[_COLL] & _VALUES_AFTER_COLL) | (pos & 0x1F)
+        if garble:
+            err = _PARITY_ERR
         if regs[_RX_MODE] & _CRC_EN:
             crc = _CRC_PRESETS[regs[_MODE] & 3]
             if total & 7 == 0 and len(rx) >= 3 and crc_a(rx[0:-2], crc) == rx[-2] | (rx[-1] << 8):

@@ -32,6 +32,8 @@
 #   K0                                   the RFID field is empty
 #   K+ <uid hex>                         a card lies in the field (stays until K- or K0)
 #   K- <uid hex>                         the card left the field
+#   KE <uid hex> <pct>                   the card lies at the edge of the field: unpowered at a
+#                                        read with this chance (%), never three reads in a row
 #   R <version>                          the MFRC522's VersionReg (0 or 255: a dead reader)
 #
 # Reports (here -> simulator), one line each on stderr: REPORT_PREFIX, then
@@ -227,6 +229,7 @@ class World:
         self.rfid = None
         self.rfid_version = 0x92
         self.cards = []
+        self.edges = {}  # UID -> chance (%) of being unpowered at a read (KE)
         self.spi_ok = True
 
         # what the firmware drives
@@ -369,6 +372,8 @@ class World:
         elif op == "K-":
             uid = _unhex(words[1])
             self.set_cards([c for c in self.cards if c != uid])
+        elif op == "KE":
+            self.set_edge(_unhex(words[1]), int(words[2]))
         elif op == "R":
             self.set_rfid_version(int(words[1]))
 
@@ -537,8 +542,12 @@ class World:
                 r = _NoReader()
             else:
                 # with the cost model on, the reader keeps the chip's time (its timer, the air)
-                r = MFRC522Model(self.rfid_version, self.chip.now_us if self.chip.on else None)
+                # and the air is real: overlapping cards garble each other
+                r = MFRC522Model(self.rfid_version, self.chip.now_us if self.chip.on else None,
+                                 real_air=True)
                 r.set_field(self.cards)
+                for uid in self.edges:
+                    r.set_edge(uid, self.edges[uid])
             self.rfid = r
         return r
 
@@ -549,8 +558,16 @@ class World:
 
     def set_cards(self, uids):
         self.cards = [bytes(u) for u in uids]
+        for uid in [u for u in self.edges if u not in self.cards]:
+            del self.edges[uid]  # a card laid again lies where it is put
         if self.rfid is not None:
             self.rfid.set_field(self.cards)
+
+    def set_edge(self, uid, pct):
+        """A card in the field at its edge: unpowered at a read with chance pct (%)."""
+        self.edges[bytes(uid)] = pct
+        if self.rfid is not None:
+            self.rfid.set_edge(uid, pct)
 
     def set_rfid_version(self, v):
         self.rfid_version = v
