@@ -152,14 +152,13 @@ class Calibrator:
                 h = self._where(j)[0]
                 if h not in holes:
                     holes.append(h)
-            if len(holes) == 1:
-                which = "the pair from hole %d" % hole
-            else:
-                which = "the pairs from holes %s and %d" % (
-                    ", ".join(str(h) for h in holes[:-1]), holes[-1])
-            msg = "hole %d sensor %d reads %d, %d from the board's median %d: remove %s" % (
-                hole, pos, avg[k], off if off > 0 else -off, mid, which)
-            raise ValueError(msg + " and calibrate again")
+            last = holes.pop()
+            s = "s" if holes else ""
+            raise ValueError(
+                "hole %d sensor %d reads %d, %d from the board's median %d: remove the pair%s "
+                "from hole%s %s%d and calibrate again" % (
+                    hole, pos, avg[k], off if off > 0 else -off, mid, s, s,
+                    ", ".join(str(h) for h in holes) + " and " if holes else "", last))
         for k in range(n):
             zero_out[k] = avg[k]
         return zero_out
