@@ -58,7 +58,7 @@ from upref.link.notices import (
 )
 from upref.link.protocol import (
     HOST_FRAMES,
-    PROTO_VERSION,
+    SUPPORTED_PROTOS,
     Echo,
     Err,
     Event,
@@ -758,7 +758,7 @@ class Link:
             event = parse_event(frame, holes=self._holes)
         except InvalidFrameError as err:
             proto = _raw_proto(frame) if is_hello else None
-            if proto is not None and proto != PROTO_VERSION:
+            if proto is not None and proto not in SUPPORTED_PROTOS:
                 self._fail(ProtocolMismatch(self.url, proto))
                 return
             self._drop(err, line)
@@ -811,7 +811,7 @@ class Link:
     def _on_hello(
         self, hello: Hello, frame: Frame, expected_before: int | None, now: float
     ) -> None:
-        if hello.proto != PROTO_VERSION:
+        if hello.proto not in SUPPORTED_PROTOS:
             self._fail(ProtocolMismatch(self.url, hello.proto))
             return
         self.hello = hello
