@@ -330,23 +330,42 @@ class Snapshot:
 
 @dataclass(frozen=True)
 class HoleChanged:
+    """A hole's code changed (HOLE). Every kept event (HOLE, CARD, BTN, FAULT, CLEAR) carries
+    `seq` and `board_ms` as the link received it."""
+
     hole: int  # 1..N
     code: int  # 0..80, 0 = empty
+    # where the link had it from (not part of the event's meaning): the frame's sequence
+    # number, and for an event replayed from the board's memory its board time in ms
+    seq: int | None = field(default=None, compare=False, repr=False)
+    board_ms: int | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
 class CardArrived:
     uid: str  # upper-case hex
+    # where the link had it from (not part of the event's meaning): the frame's sequence
+    # number, and for an event replayed from the board's memory its board time in ms
+    seq: int | None = field(default=None, compare=False, repr=False)
+    board_ms: int | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
 class CardLeft:
     uid: str
+    # where the link had it from (not part of the event's meaning): the frame's sequence
+    # number, and for an event replayed from the board's memory its board time in ms
+    seq: int | None = field(default=None, compare=False, repr=False)
+    board_ms: int | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
 class Button:
     pressed: bool
+    # where the link had it from (not part of the event's meaning): the frame's sequence
+    # number, and for an event replayed from the board's memory its board time in ms
+    seq: int | None = field(default=None, compare=False, repr=False)
+    board_ms: int | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -378,12 +397,20 @@ class Fault:
     kind: str  # sensor, hole, rfid, exc, cal, ...
     where: str  # s<k>, h<n>, reader, loop, -
     text: str = ""
+    # where the link had it from (not part of the event's meaning): the frame's sequence
+    # number, and for an event replayed from the board's memory its board time in ms
+    seq: int | None = field(default=None, compare=False, repr=False)
+    board_ms: int | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
 class FaultCleared:
     kind: str
     where: str
+    # where the link had it from (not part of the event's meaning): the frame's sequence
+    # number, and for an event replayed from the board's memory its board time in ms
+    seq: int | None = field(default=None, compare=False, repr=False)
+    board_ms: int | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
