@@ -436,6 +436,16 @@ class Link:
             raise LinkError(f"the board answered ECHO with {reply!r}")
         return reply.text
 
+    def ask_since(self, boot: str, seq: int, reason: str = "resume") -> bool:
+        """Ask the board for the events it kept after frame `seq` of boot `boot` (a resumed
+        game's last applied event): they come on `events` in order, then a `Resynced`. False
+        (nothing asked) when the board has booted since, or keeps no events."""
+        with self._lock:
+            if self._state != "ready" or not self._keeps or boot != self.boot:
+                return False
+            self._since(seq, reason)
+            return True
+
     def request_snapshot(self, reason: str = "asked") -> None:
         """Ask for a fresh SNAP; it arrives on `events` as `Resynced`."""
         with self._lock:
