@@ -436,6 +436,15 @@ class Link:
             raise LinkError(f"the board answered ECHO with {reply!r}")
         return reply.text
 
+    def ask_history(self) -> bool:
+        """Ask the board for every event it still keeps (`SINCE all`, for `upref watch
+        --history`): they come on `events` with their board time. False when it keeps none."""
+        with self._lock:
+            if self._state != "ready" or not self._keeps:
+                return False
+            self._since(None, "history")
+            return True
+
     def ask_since(self, boot: str, seq: int, reason: str = "resume") -> bool:
         """Ask the board for the events it kept after frame `seq` of boot `boot` (a resumed
         game's last applied event): they come on `events` in order, then a `Resynced`. False
