@@ -33,6 +33,7 @@ from holes import from_thresholds, SENSOR, KIND_WORDS, REASON_WORDS
 from cards import CardWatcher, ARRIVED, LEFT, BUSY
 from feedback import Feedback, parse_rgb, parse_pattern
 from outq import OutQueue
+from ring import boot_ring
 
 FW_VERSION = "0.2.0"
 CALIB_FILE = "calib.json"
@@ -68,6 +69,13 @@ def _seldom():
     return seldom
 
 
+def _since():
+    """The replay of the kept events for SINCE (since.py), loaded while one goes on."""
+    import since
+
+    return since
+
+
 def _load_zeros(path, n):
     import calib
 
@@ -86,8 +94,12 @@ class App:
     def __init__(self, hw, calib_path=CALIB_FILE):
         self.hw = hw
         self.calib_path = calib_path
+        self.boot_ms = time.ticks_ms()
+        self.boot_id = None  # 4 hex digits, made by the first HELLO (seldom.boot_id)
+        self.ring = boot_ring(self.boot_ms)  # the recent events, kept for SINCE (ring.py)
+        self.replay = None  # since.py while a replay for SINCE goes on
         self.out = OutQueue(hw.port, _OUT_BYTES)
-        self.w = wire.FrameWriter(self.out)
+        self.w = wire.FrameWriter(self.out, self.ring)
         self.lines = wire.LineReader()
         n = hw.holes * hw.per_hole
         self.n_sensors = n
@@ -116,7 +128,6 @@ class App:
         self.cmds = 0
         self.bad = 0
         self.faults = 0
-        self.boot_ms = time.ticks_ms()
         # uptime as whole seconds and ms: ticks_diff wraps after 2**29 ms (6.2 days), and an
         # uptime in ms leaves the small ints of the 32-bit chip after 12.4 days (then every
         # heartbeat would allocate); seconds last 34 years
@@ -143,6 +154,10 @@ class App:
         self._next_hb = time.ticks_add(now, HB_MS)
 
     # ---- frames -------------------------------------------------------------------------
+
+    def uptime(self):
+        """The board's time in ms since boot (the heartbeat's up=, the ring's times)."""
+        return time.ticks_diff(time.ticks_ms(), self.boot_ms)
 
     def send_hello(self):
         _seldom().hello(self)
@@ -247,7 +262,7 @@ class App:
         """FAULT <kind> <where> <text>; kind/where/text are bytes."""
         self.faults += 1
         w = self.w
-        w.begin(b"FAULT")
+        w.begin(b"FAULT", True)
         w.arg(kind)
         w.arg(where)
         w.arg(text)
@@ -255,7 +270,7 @@ class App:
 
     def clear(self, kind, where):
         w = self.w
-        w.begin(b"CLEAR")
+        w.begin(b"CLEAR", True)
         w.arg(kind)
         w.arg(where)
         w.end()
@@ -297,7 +312,7 @@ class App:
             w = self.w
             for i in range(sc.n_changed):
                 h = sc.changed[i]
-                w.begin(b"HOLE")
+                w.begin(b"HOLE", True)
                 w.arg_int(h + 1)
                 w.arg_int(sc.codes[h])
                 w.end()
@@ -315,9 +330,9 @@ class App:
         w = self.w
         if reason:
             self.faults += 1
-            w.begin(b"FAULT")
+            w.begin(b"FAULT", True)
         else:
-            w.begin(b"CLEAR")
+            w.begin(b"CLEAR", True)
         w.arg(KIND_WORDS[kind])
         w.arg(b"s" if kind == SENSOR else b"h")
         w.int(index + 1)
@@ -340,7 +355,7 @@ class App:
                 self.clear(b"rfid", b"field")
         if ev == ARRIVED or ev == LEFT:
             w = self.w
-            w.begin(b"CARD")
+            w.begin(b"CARD", True)
             w.arg(b"+" if ev == ARRIVED else b"-")
             w.arg(b"")
             self._uid(cw.uid, cw.uid_len)
@@ -385,7 +400,7 @@ class App:
             if v:
                 self.presses += 1
             w = self.w
-            w.begin(b"BTN")
+            w.begin(b"BTN", True)
             w.arg_int(v)
             w.end()
 
@@ -435,6 +450,12 @@ class App:
                 raise ValueError("BEEP needs a pattern hz:ms,...")
             self.feedback.beep(parse_pattern(args[0]), time.ticks_ms())
             self.reply_ok(seq, cmd)
+        elif cmd == "SINCE":  # replay the kept events after a sequence number (ring.py)
+            if len(args) != 1 or not (args[0] == "all" or len(args[0]) == 4):
+                raise ValueError("SINCE needs a sequence number (4 hex digits) or all")
+            since = None if args[0] == "all" else int(args[0], 16)
+            self.replay = _since()
+            self.replay.start(self.ring, seq, since)
         else:
             _seldom().command(self, seq, cmd, args)
 
@@ -486,6 +507,11 @@ class App:
             if time.ticks_diff(now, self._next_hb) > HB_MS:
                 self._next_hb = time.ticks_add(now, HB_MS)
         self.feedback.update(now)
+        if self.replay is not None:  # OLD frames for SINCE, as the output queue has room
+            self.replay.step(self.ring, self.w, _OUT_BYTES - self.out.queued)
+            if not self.ring.replaying:
+                self.replay = None
+                _forget("since")  # the replay is over: let its code go
         if "seldom" in sys.modules:
             _forget("seldom")  # loaded for a seldom command: let it go
         t1 = time.ticks_us()

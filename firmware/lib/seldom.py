@@ -17,7 +17,7 @@ _DEBOUNCE_MAX = const(500)
 
 
 def hello(a):
-    """HELLO fw= proto= board= holes= caps= rfid= reset= (docs/protocol.md)."""
+    """HELLO fw= proto= board= holes= caps= rfid= reset= boot= (docs/protocol.md)."""
     from app import FW_VERSION
 
     w = a.w
@@ -28,7 +28,7 @@ def hello(a):
     w.arg(b"board=")
     w.raw(a.hw.board_id)
     w.kv(b"holes", a.hw.holes)
-    w.arg(b"caps=hall,rfid,led,buzzer,button")
+    w.arg(b"caps=hall,rfid,led,buzzer,button,since")
     w.arg(b"rfid=")
     if a.rfid_version < 0:
         w.raw(b"none")
@@ -36,7 +36,26 @@ def hello(a):
         w.hex(a.rfid_version, 2)
     w.arg(b"reset=")
     w.raw(a.hw.reset_cause)
+    w.arg(b"boot=")
+    if a.boot_id is None:
+        a.boot_id = boot_id()
+    w.raw(a.boot_id)
     w.end()
+
+
+def boot_id():
+    """Four hex digits, random per boot: the host tells by them whether sequence numbers it
+    saved belong to this boot."""
+    try:
+        import os
+
+        r = os.urandom(2)
+        v = (r[0] << 8) | r[1]
+    except (ImportError, AttributeError, OSError):
+        import random
+
+        v = random.getrandbits(16)
+    return ("%04X" % v).encode()
 
 
 def boot(a):

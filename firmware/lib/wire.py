@@ -22,7 +22,7 @@ except ImportError:  # CPython
         return x
 
 
-PROTO_VERSION = const(1)
+PROTO_VERSION = const(2)  # 2: the event ring (SINCE, OLD, HELLO boot=)
 MAX_LINE = const(200)
 MAX_ARGS_LEN = const(186)  # MAX_LINE - len("@SSSS ") - len("*CCCC\r\n") - 1
 
@@ -46,6 +46,7 @@ BOARD_FRAMES = (
     "OK",  # <cmd seq> <command> [details]
     "ERR",  # <cmd seq> <command> <reason words...>
     "ECHO",  # <cmd seq> <text...>
+    "OLD",  # <orig seq hex> <board ms> <TYPE> <args...>: a kept event replayed for SINCE
 )
 
 # Commands the host sends, framed the same way with the host's own sequence numbers.
@@ -59,7 +60,11 @@ HOST_FRAMES = (
     "SET",  # <key>=<value> ...: debounce=<ms>
     "ECHO",  # <text...>: loopback
     "REBOOT",  # reset the board after OK
+    "SINCE",  # <seq hex> or all: replay the kept events after seq as OLD frames, then OK
 )
+
+# Board frames that are events, kept in the board's ring for SINCE (firmware/lib/ring.py).
+EVENT_FRAMES = ("HOLE", "CARD", "BTN", "FAULT", "CLEAR")
 
 # Fault kinds in FAULT/CLEAR frames.
 FAULT_KINDS = ("sensor", "hole", "rfid", "exc", "cal", "link")
@@ -155,14 +160,19 @@ class FrameWriter:
     length argument and so need no slice (a slice or memoryview would allocate).
     begin/arg*/end allocate nothing; the sequence number advances per frame. A frame whose
     arguments would overflow MAX_LINE is cut at the limit, still well formed.
+
+    With a `ring` (the board's ring.Ring), end() tells it of every frame, and it keeps those
+    begun with keep=True (the events) for SINCE.
     """
 
-    def __init__(self, out):
+    def __init__(self, out, ring=None):
         self._out = out
         self.buf = bytearray(MAX_LINE)
         self.n = 0
         self.seq = 0
         self.frames = 0
+        self.ring = ring
+        self._keep = False
 
     def _byte(self, c):
         n = self.n
@@ -206,8 +216,10 @@ class FrameWriter:
             i += 1
             j -= 1
 
-    def begin(self, ftype):
-        """Start a frame of type `ftype` (bytes, e.g. b"HOLE")."""
+    def begin(self, ftype, keep=False):
+        """Start a frame of type `ftype` (bytes, e.g. b"HOLE"); `keep`: an event, which the
+        ring keeps."""
+        self._keep = keep
         self.buf[0] = _AT
         self.n = 1
         self._hex(self.seq, 4)
@@ -222,6 +234,11 @@ class FrameWriter:
     def raw(self, data):
         """Append data with no separator (continues the current token)."""
         self._bytes(data)
+
+    def copy(self, data, start, end):
+        """Append data[start:end] with no separator, without making the slice."""
+        for i in range(start, end):
+            self._byte(data[i])
 
     def arg_int(self, v):
         self._byte(_SPACE)
@@ -245,6 +262,8 @@ class FrameWriter:
     def end(self):
         """Close the frame with its CRC and line end, write it out, advance the sequence."""
         n = self.n
+        if self.ring is not None:
+            self.ring.frame(self.buf, 6, n, self.seq, self.frames, self._keep)
         crc = crc16(self.buf, 1, n)
         b = self.buf
         b[n] = _STAR

@@ -17,7 +17,16 @@ from upref.board.codes import CodeTable
 from upref.board.model import BoardModel
 from upref.link.connection import Link
 from upref.link.errors import LinkError
-from upref.link.notices import BoardReset, Offline, Online, Recovered, Resynced
+from upref.link.notices import (
+    BoardReset,
+    EventsLost,
+    NoMemory,
+    Offline,
+    Online,
+    Recovered,
+    Resynced,
+)
+from upref.link.protocol import Heartbeat
 from upref.referee.base import Referee, Reply
 from upref.referee.feedback import Feedback
 from upref.referee.inputs import BoardOnline, Input, Observe, Picture, Tick
@@ -57,6 +66,9 @@ class Table:
         self.notices: list[str] = []
         self.replies: list[tuple[Input, Reply]] = []
         self.synced = False
+        # the host's clock when the board's was at 0: from each heartbeat (host time minus up=),
+        # so an event replayed from the board's memory is timed when it happened there
+        self.board_epoch: float | None = None
         self._last_tick = 0.0
         self._fb: queue.Queue[Feedback | None] = queue.Queue()
         self._fb_thread = threading.Thread(target=self._send_feedback, name="upref-feedback", daemon=True)
@@ -117,8 +129,22 @@ class Table:
             # resume, holes that changed while the host was away are taken up from it)
             self.send(Picture(self.picture(), self.clock()))
         else:
+            seq = getattr(item, "seq", None)
+            board_ms = getattr(item, "board_ms", None)
+            t = self.clock()
+            if board_ms is not None and self.board_epoch is not None:
+                t = self.board_epoch + board_ms / 1000
+            boot = getattr(self.link, "boot", None) if seq is not None else None
             for obs in observations:
-                self.send(Observe(obs, self.clock()))
+                self.send(Observe(obs, t, board_ms=board_ms, seq=seq, boot=boot))
+        if isinstance(item, Heartbeat):
+            epoch = self.clock() - item.uptime_ms / 1000
+            if self.board_epoch is None or abs(epoch - self.board_epoch) > 2.0:
+                self.board_epoch = epoch  # a first heartbeat, or another boot
+            else:
+                self.board_epoch = min(self.board_epoch, epoch)  # the least delayed one
+        elif isinstance(item, BoardReset):
+            self.board_epoch = None
         if isinstance(item, Offline):
             self.send(BoardOnline(False, self.clock()))
         elif isinstance(item, Online) and self.synced:
@@ -128,7 +154,7 @@ class Table:
             if item.advice:
                 self.notices.append(item.advice)
                 self.on_notice(item.advice)
-        elif isinstance(item, Recovered):
+        elif isinstance(item, Recovered | EventsLost | NoMemory):
             self.notices.append(item.text)
             self.on_notice(item.text)
 

@@ -15,7 +15,7 @@ from upref.sim.board import SimBoard
 class Host:
     """The host side: a Link and a BoardModel fed from its events, pumped by the test."""
 
-    def __init__(self, port: str, **link_options: float) -> None:
+    def __init__(self, port: str, **link_options: object) -> None:
         self.link = Link(port, **link_options)
         self.model = BoardModel(CodeTable.load())
         self.items: list[object] = []

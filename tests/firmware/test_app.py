@@ -52,7 +52,7 @@ def test_boot_says_hello_then_snapshots_what_is_already_in_the_holes():
     frames = sent(a)
     assert frames[0][0] == "HELLO"
     hello = dict(x.split("=", 1) for x in frames[0][1])
-    assert hello["proto"] == "1" and hello["holes"] == "10" and hello["board"] == "A4CF12345678"
+    assert hello["proto"] == "2" and hello["holes"] == "10" and hello["board"] == "A4CF12345678"
     assert hello["rfid"] == "92" and hello["reset"] == "power" and "hall" in hello["caps"]
     assert frames[1][0] == "SNAP"
     snap = dict(x.split("=", 1) for x in frames[1][1])

@@ -563,6 +563,8 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
             resuming[0].close()
         registry.close()
         return 1
+    if resuming is not None:
+        _ask_since(link, resuming[0])
     try:
         try:
             table, log = open_table(game, args, link, codes, registry, resuming)
@@ -598,6 +600,18 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
     finally:
         link.close()
         registry.close()
+
+
+def _ask_since(link: Link, log: GameLog) -> None:
+    """A resumed game: ask the board for what it sensed after the last event the log applied,
+    when it has not booted since (its boot id is the log's)."""
+    for entry in reversed(log.entries()):
+        boot, seq = entry.payload.get("boot"), entry.payload.get("seq")
+        if isinstance(boot, str) and isinstance(seq, int):
+            ask = getattr(link, "ask_since", None)
+            if ask is not None:
+                ask(boot, seq)
+            return
 
 
 def _loop(

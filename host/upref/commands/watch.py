@@ -1,4 +1,4 @@
-"""`upref watch [--port URL] [--json] [--heartbeats]`: print each board event and link notice
+"""`upref watch [--port URL] [--json] [--heartbeats] [--history]`: print each board event and link notice
 as it arrives.
 
 One line each: the time, what happened, and what it means (`hole 4  P-RB red up -> empty`).
@@ -180,6 +180,11 @@ def item_json(item: LinkItem, obs: list[Observation], model: BoardModel) -> dict
     """The JSON object for one item: "type", "time", its fields, and what it meant."""
     out: dict[str, Any] = {"type": type_name(item), "time": round(time.time(), 3)}
     out.update(_jsonable(dataclasses.asdict(item)))
+    if out.get("board_ms", 0) is None:  # a live event: where the link had it from is not news
+        out.pop("board_ms")
+        out.pop("seq", None)
+    elif "board_ms" in out:
+        out["from_memory"] = True  # replayed from the board's memory (--history, SINCE)
     codes = model.codes
     if isinstance(item, HoleChanged):
         out["meaning"] = codes.describe(item.code)
@@ -217,6 +222,12 @@ def main(
         action="store_true",
         help="also print the board's heartbeat (once a second: uptime, scan rate, counters)",
     )
+    parser.add_argument(
+        "--history",
+        action="store_true",
+        help="first print the events the board still keeps (its last 64, with their board "
+        "time), then go on live",
+    )
     args = parser.parse_args(argv)
     stream = out if out is not None else sys.stdout
     try:
@@ -228,6 +239,9 @@ def main(
     if link is None:
         return 1
     model = BoardModel(codes)
+    if args.history and not getattr(link, "ask_history", lambda: False)():
+        print("upref watch: this board keeps no events (protocol 1): no history to show; "
+              "`make deploy` brings firmware that keeps them", file=sys.stderr)
     try:
         with link:
             while True:
@@ -249,7 +263,12 @@ def main(
                         time.strftime("%H:%M:%S", time.localtime(now))
                         + f".{int(now * 1000) % 1000:03d}"
                     )
+                    board_ms = getattr(item, "board_ms", None)
+                    if board_ms is not None:  # from the board's memory: its own time
+                        stamp = f"board {board_ms / 1000:10.3f}s"
                     lines = [f"{stamp}  {line}" for line in item_lines(item, obs, model)]
+                    if board_ms is not None:
+                        lines = [f"{line}  (from the board's memory)" for line in lines]
                 for line in lines:
                     print(line, file=stream, flush=True)
     except KeyboardInterrupt:

@@ -49,7 +49,9 @@ from upref.link.errors import LinkError, LinkTimeout, PortBusy, PortNotOpen, Pro
 from upref.link.notices import (
     BoardReset,
     Dropped,
+    EventsLost,
     LinkItem,
+    NoMemory,
     Notice,
     Offline,
     Online,
@@ -57,8 +59,9 @@ from upref.link.notices import (
     Resynced,
 )
 from upref.link.protocol import (
+    EVENT_FRAMES,
     HOST_FRAMES,
-    PROTO_VERSION,
+    SUPPORTED_PROTOS,
     Echo,
     Err,
     Event,
@@ -68,6 +71,7 @@ from upref.link.protocol import (
     InvalidFrameError,
     LineSplitter,
     Ok,
+    Old,
     RawLevels,
     Snapshot,
     decode,
@@ -112,6 +116,9 @@ class LinkCounters:
     commands: int = 0  # frames sent to the board (commands, HELLO and SNAP requests)
     retries: int = 0  # frames sent again because their answer did not come
     recoveries: int = 0  # times the board was found at its prompt and restarted
+    since: int = 0  # SINCE requests sent (the board's kept events asked for again)
+    replayed: int = 0  # events delivered from the board's memory (OLD frames)
+    lost: int = 0  # events the board's memory no longer held when asked
 
 
 # What the ESP32 prints when its supply sagged below the brown-out detector's level, before it
@@ -158,6 +165,12 @@ def _is_device_path(url: str) -> bool:
 REPL_PAUSE = 0.3  # a traceback or banner with no frame after it this long: the board stopped
 RECOVER_LIMIT = 3  # restarts in a row with no frame from the firmware: leave the board be
 RECOVER_KEYS = b"\x03\x03\x02\x04"  # Ctrl-C (twice), Ctrl-B (leave raw REPL), Ctrl-D (soft reset)
+SINCE_RETRY = 1.0  # a SINCE unanswered this long is sent again
+DELIVERED_KEPT = 1024  # event sequence numbers remembered, so that each is delivered once
+NO_MEMORY_TEXT = (
+    "this board's firmware keeps no events (protocol 1): taps made while the link is down may "
+    "be lost; `make deploy` brings firmware that keeps them"
+)
 
 
 _ERROR_LINE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*(Error|Exception|Interrupt|Exit)\b")
@@ -213,6 +226,9 @@ class Link:
     :param hello_retry: a HELLO unanswered this long is sent again (doubling to `backoff_max`).
     :param backoff_start, backoff_max: reconnect delays, doubling from start to max.
     :param poll: read timeout of the reader thread; timers are checked at least this often.
+    :param since: (boot id, sequence number) of the last event a previous host applied (a
+        resumed game's log): when the board's HELLO has that boot id, the events after it are
+        asked for (SINCE) once the handshake is done.
     :raises LinkError: no board found, or the port cannot be opened.
     :raises ProtocolMismatch: the board speaks another protocol version.
     :raises LinkTimeout: the board did not complete the handshake in time.
@@ -233,6 +249,7 @@ class Link:
         backoff_max: float = 2.0,
         poll: float = 0.05,
         write_timeout: float = 1.0,
+        since: tuple[str, int] | None = None,
     ) -> None:
         self._factory = serial_factory
         self._locate = locate
@@ -291,6 +308,23 @@ class Link:
         self._brownout = False  # the ROM said "Brownout detector was triggered" before a reboot
         self._gave_up = False
         self._left_alone = False
+        # the board's kept events (protocol 2): what was delivered, from where to ask again
+        self.boot: str | None = None  # the board's boot id, from its HELLO
+        self._keeps = False  # the board keeps events (caps since)
+        self._anchor: int | None = None  # every event up to this frame has been delivered
+        self._delivered: set[int] = set()
+        self._delivered_order: list[int] = []
+        self._since_pending = False
+        self._since_seqs: set[int] = set()
+        self._since_sent = 0.0
+        self._since_clean = True  # no frame lost since the SINCE was sent
+        self._since_live = False  # a live event was held back meanwhile (the next round has it)
+        self._since_reason = ""
+        self._since_told = False  # this recovery's EventsLost said
+        self._after_ready: tuple[int | None, str] | None = None  # SINCE due once ready
+        self._no_memory_told = False
+        self._resume = since
+        self.hello_count = 0  # HELLOs taken
 
         self._url_given = url
         if url is None:
@@ -412,6 +446,25 @@ class Link:
         if not isinstance(reply, Echo):
             raise LinkError(f"the board answered ECHO with {reply!r}")
         return reply.text
+
+    def ask_history(self) -> bool:
+        """Ask the board for every event it still keeps (`SINCE all`, for `upref watch
+        --history`): they come on `events` with their board time. False when it keeps none."""
+        with self._lock:
+            if self._state != "ready" or not self._keeps:
+                return False
+            self._since(None, "history")
+            return True
+
+    def ask_since(self, boot: str, seq: int, reason: str = "resume") -> bool:
+        """Ask the board for the events it kept after frame `seq` of boot `boot` (a resumed
+        game's last applied event): they come on `events` in order, then a `Resynced`. False
+        (nothing asked) when the board has booted since, or keeps no events."""
+        with self._lock:
+            if self._state != "ready" or not self._keeps or boot != self.boot:
+                return False
+            self._since(seq, reason)
+            return True
 
     def request_snapshot(self, reason: str = "asked") -> None:
         """Ask for a fresh SNAP; it arrives on `events` as `Resynced`."""
@@ -584,6 +637,102 @@ class Link:
         self._c.resyncs += 1
         self._request_snap(reason, time.monotonic())
 
+    # -- the board's kept events (SINCE, OLD) ---------------------------------------------------
+
+    def _trouble(self, reason: str) -> None:
+        """Something may have been lost (a gap, a bad frame, the board back online): ask the
+        board for its kept events after the last one delivered, then a snapshot; a board that
+        keeps none gives only the snapshot."""
+        if self._state != "ready" or not self._keeps or self._anchor is None:
+            if self._state == "ready" and not self._keeps and not self._no_memory_told:
+                self._no_memory_told = True  # said once: the first time something was missed
+                self._emit(NoMemory(NO_MEMORY_TEXT))
+            self._resync(reason)
+            return
+        if self._since_pending:
+            self._since_clean = False  # this round lost something: another follows
+            return
+        self._since(self._anchor, reason)
+
+    def _since(self, since: int | None, reason: str) -> None:
+        self._since_pending = True
+        self._since_clean = True
+        self._since_live = False
+        if reason:
+            self._since_reason = reason
+            self._since_told = False
+        self._since_sent = time.monotonic()
+        self._c.since += 1
+        try:
+            seq = self._send("SINCE", "all" if since is None else f"{since:04X}")
+        except PortNotOpen:
+            return
+        self._since_seqs.add(seq)
+
+    def _on_old(self, old: Old) -> None:
+        if not self._since_pending or not self._since_clean:
+            return  # after a loss in this round: the next round sends it again, in order
+        self._anchor = old.seq
+        if old.seq in self._delivered:
+            return
+        self._mark_delivered(old.seq)
+        self._c.replayed += 1
+        self._emit(replace(old.event, seq=old.seq, board_ms=old.board_ms))  # type: ignore[type-var]
+
+    def _on_since_answer(self, answer: Ok | Err, frame: Frame) -> None:
+        self._since_seqs.discard(answer.cmd_seq)
+        if not self._since_pending:
+            return
+        if isinstance(answer, Err):  # a board that cannot: the snapshot alone, as protocol 1
+            self._since_pending = False
+            self._keeps = False
+            self._resync(self._since_reason)
+            return
+        words = dict(w.partition("=")[::2] for w in answer.detail.split())
+        lost = words.get("lost", "0")
+        at_least = lost.startswith(">")
+        count = int(lost.lstrip(">")) if lost.lstrip(">").isdigit() else 0
+        if count and not self._since_told:
+            self._since_told = True
+            self._c.lost += count
+            more = "at least " if at_least else ""
+            self._emit(EventsLost(count, at_least, (
+                f"the board's memory no longer reaches back: {more}{count} event"
+                f"{'s' if count != 1 or at_least else ''} while the link was down "
+                f"{'are' if count != 1 or at_least else 'is'} gone; going on from the board as "
+                "it is now")))
+        if self._since_clean and not self._since_live:
+            self._since_pending = False
+            self._since_seqs.clear()
+            self._anchor = frame.seq
+            self._resync(self._since_reason, force=True)  # check the picture
+        else:
+            self._since(self._anchor, "")  # the rest, from the last event delivered in order
+
+    def _mark_delivered(self, seq: int) -> None:
+        if seq in self._delivered:
+            return
+        self._delivered.add(seq)
+        self._delivered_order.append(seq)
+        if len(self._delivered_order) > DELIVERED_KEPT:
+            old = self._delivered_order[: DELIVERED_KEPT // 2]
+            del self._delivered_order[: DELIVERED_KEPT // 2]
+            self._delivered.difference_update(old)
+
+    def _forget_delivered(self) -> None:
+        """A new boot: its sequence numbers start again."""
+        self._delivered.clear()
+        self._delivered_order.clear()
+        self._since_pending = False
+        self._since_seqs.clear()
+
+    @property
+    def applied(self) -> tuple[str | None, int | None]:
+        """(boot id, sequence number) up to which every event of the board has been delivered:
+        what a resumed host asks SINCE from."""
+        with self._lock:
+            return self.boot, self._anchor
+
     def _wait_usable(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
         while True:
@@ -617,6 +766,8 @@ class Link:
         self._online = False
         self._state = "closed"
         self._snap_pending = False
+        self._since_pending = False
+        self._since_seqs.clear()
         self._last_error = reason
         self._backoff = self._backoff_start
         self._fail_pending(PortNotOpen(f"lost the board at {self.url}: {reason}"))
@@ -654,6 +805,9 @@ class Link:
                 self._hello_interval * 2, max(self._backoff_max, self._hello_retry)
             )
             self._send_hello(now)
+        if self._since_pending and self._online and now - self._since_sent >= SINCE_RETRY:
+            self._c.retries += 1
+            self._since(self._anchor, "")
         if self._snap_pending and self._online and now - self._snap_sent >= self._snap_retry:
             self._c.retries += 1
             self._snap_sent = now
@@ -757,7 +911,7 @@ class Link:
             if err.seq is not None:  # a sound frame of a type we do not know: the board is alive
                 self._heard(err.seq, now, False)
             elif err.kind in ("crc", "shape") or (err.kind == "long" and line[:1] == b"@"):
-                self._resync(f"{err.kind} error")
+                self._trouble(f"{err.kind} error")
             return
         is_hello = frame.type == "HELLO"
         expected_before = self._rx_expected
@@ -771,11 +925,11 @@ class Link:
             event = parse_event(frame, holes=self._holes)
         except InvalidFrameError as err:
             proto = _raw_proto(frame) if is_hello else None
-            if proto is not None and proto != PROTO_VERSION:
+            if proto is not None and proto not in SUPPORTED_PROTOS:
                 self._fail(ProtocolMismatch(self.url, proto))
                 return
             self._drop(err, line)
-            self._resync(f"malformed {frame.type}")
+            self._trouble(f"malformed {frame.type}")
             return
         self._c.frames += 1
         self._dispatch(event, frame, expected_before, now)
@@ -785,10 +939,12 @@ class Link:
         if not self._online and self._state == "ready":
             self._online = True
             self._emit(Online(self.url))
-            self._resync("back online")
+            self._trouble("back online")
         if self._rx_expected is not None and seq != self._rx_expected and not is_hello:
             self._c.gaps += 1
-            self._resync(f"sequence gap: expected {self._rx_expected:04X}, got {seq:04X}")
+            self._trouble(f"sequence gap: expected {self._rx_expected:04X}, got {seq:04X}")
+        elif not self._since_pending and not is_hello and self._state == "ready":
+            self._anchor = seq  # every frame up to here has come
         self._rx_expected = (seq + 1) & 0xFFFF
 
     def _dispatch(
@@ -799,6 +955,16 @@ class Link:
             return
         if self._state == "hello":
             return  # before the handshake: the snapshot that follows covers it
+        if isinstance(event, Old):
+            self._on_old(event)
+            return
+        if frame.type in EVENT_FRAMES:
+            event = replace(event, seq=frame.seq)  # type: ignore[type-var]
+            if self._since_pending:
+                if frame.seq not in self._delivered:
+                    self._since_live = True  # the board keeps it: the next SINCE brings it in order
+                return
+            self._mark_delivered(frame.seq)
         if isinstance(event, Snapshot):
             self.snapshot = event
             if self._snap_pending:
@@ -809,11 +975,18 @@ class Link:
             if self._state == "snap":
                 self._state = "ready"
                 self._cv.notify_all()
+                self._anchor = frame.seq
+                if self._after_ready is not None:
+                    (since, reason), self._after_ready = self._after_ready, None
+                    self._since(since, reason)
             return
         if isinstance(event, Heartbeat):
             self.heartbeat = event
         elif isinstance(event, RawLevels):
             self._raw[event.hole] = event
+        elif isinstance(event, Ok | Err) and event.cmd_seq in self._since_seqs:
+            self._on_since_answer(event, frame)
+            return
         elif isinstance(event, Ok | Err | Echo):
             pending = self._pending.get(event.cmd_seq)
             if pending is not None and pending.reply is None and pending.error is None:
@@ -824,18 +997,32 @@ class Link:
     def _on_hello(
         self, hello: Hello, frame: Frame, expected_before: int | None, now: float
     ) -> None:
-        if hello.proto != PROTO_VERSION:
+        if hello.proto not in SUPPORTED_PROTOS:
             self._fail(ProtocolMismatch(self.url, hello.proto))
             return
         self.hello = hello
         self._holes = hello.holes
         booted = frame.seq == 0 and expected_before not in (None, 0)
+        same_boot = hello.boot is not None and hello.boot == self.boot
+        first = self.boot is None and self.hello_count == 0
+        self.hello_count += 1
+        self.boot = hello.boot
+        self._keeps = hello.keeps_events
+
         if self._recovered is not None:
             notice, self._recovered = self._recovered, None
             self._recover_sent = 0.0
             self._emit(notice)
         if self._state == "hello":
             self._hello_outstanding = max(0, self._hello_outstanding - 1)
+            if self._keeps:
+                if first and self._resume is not None and self._resume[0] == hello.boot:
+                    self._after_ready = (self._resume[1], "resume")
+                elif not first and same_boot and self._anchor is not None:
+                    self._after_ready = (self._anchor, "reconnect")
+                elif not first:
+                    self._forget_delivered()
+                    self._after_ready = (None, "reconnect to a restarted board")
             self._state = "snap"
             self._emit(hello)
             self._online = True
@@ -850,7 +1037,12 @@ class Link:
             brownout = self._brownout and hello.reset == "power"
             self._brownout = False
             self._emit(BoardReset(hello, BROWNOUT_ADVICE if brownout else ""))
-            self._resync("board reset", force=True)
+            self._forget_delivered()
+            if self._keeps and self._state == "ready":
+                self._anchor = None
+                self._since(None, "board reset")  # what it sensed since it booted, in order
+            else:
+                self._resync("board reset", force=True)
 
     def _handshake_failure(self, timeout: float) -> str:
         url = self.url

@@ -13,7 +13,9 @@ from upref.link.protocol import Event, Hello, Snapshot
 __all__ = [
     "BoardReset",
     "Dropped",
+    "EventsLost",
     "LinkItem",
+    "NoMemory",
     "Notice",
     "Offline",
     "Online",
@@ -74,5 +76,24 @@ class Dropped:
     reason: str = ""
 
 
-Notice = Online | Offline | Resynced | BoardReset | Recovered | Dropped
+@dataclass(frozen=True)
+class EventsLost:
+    """The board's memory no longer reached back to where the host lost the thread: `count`
+    events (at least, with `at_least`) are gone; `text` says so in one line. The snapshot that
+    follows brings the board's picture as it is now."""
+
+    count: int
+    at_least: bool
+    text: str
+
+
+@dataclass(frozen=True)
+class NoMemory:
+    """The board keeps no events (protocol 1): what the link missed is taken from snapshots
+    alone. Said once per link, in one line (`text`)."""
+
+    text: str
+
+
+Notice = Online | Offline | Resynced | BoardReset | Recovered | Dropped | EventsLost | NoMemory
 LinkItem = Event | Notice

@@ -19,7 +19,7 @@ from __future__ import annotations
 import binascii
 import importlib.util
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Final, Literal
@@ -31,9 +31,11 @@ __all__ = [
     "FAULT_KINDS",
     "HOST_FRAMES",
     "MAX_CODE",
+    "EVENT_FRAMES",
     "MAX_LINE",
     "POSITIONS",
     "PROTO_VERSION",
+    "SUPPORTED_PROTOS",
     "Button",
     "CardArrived",
     "CardLeft",
@@ -49,6 +51,7 @@ __all__ = [
     "InvalidFrameError",
     "LineSplitter",
     "Ok",
+    "Old",
     "RawLevels",
     "Snapshot",
     "crc16",
@@ -78,6 +81,10 @@ MAX_LINE: Final[int] = int(wire.MAX_LINE)
 BOARD_FRAMES: Final[tuple[str, ...]] = tuple(wire.BOARD_FRAMES)
 HOST_FRAMES: Final[tuple[str, ...]] = tuple(wire.HOST_FRAMES)
 FAULT_KINDS: Final[tuple[str, ...]] = tuple(wire.FAULT_KINDS)
+EVENT_FRAMES: Final[tuple[str, ...]] = tuple(wire.EVENT_FRAMES)
+SUPPORTED_PROTOS: Final[tuple[int, ...]] = (1, PROTO_VERSION)
+"""The board protocols this host speaks: 2 (the event ring, SINCE), and 1, whose boards keep no
+events (the host resyncs from snapshots alone, and says that taps may be lost)."""
 
 POSITIONS: Final[int] = 4
 """Hall sensors per hole (magnet positions P1..P4 under a pair's base)."""
@@ -301,6 +308,12 @@ class Hello:
     caps: tuple[str, ...]
     rfid: str | None  # MFRC522 VersionReg in hex ("92" = v2.0), None when it does not answer
     reset: str
+    boot: str | None = None  # 4 hex digits, random per boot (protocol 2); None from a proto 1 board
+
+    @property
+    def keeps_events(self) -> bool:
+        """Whether the board keeps its recent events for SINCE (protocol 2, caps `since`)."""
+        return "since" in self.caps
 
 
 @dataclass(frozen=True)
@@ -317,23 +330,42 @@ class Snapshot:
 
 @dataclass(frozen=True)
 class HoleChanged:
+    """A hole's code changed (HOLE). Every kept event (HOLE, CARD, BTN, FAULT, CLEAR) carries
+    `seq` and `board_ms` as the link received it."""
+
     hole: int  # 1..N
     code: int  # 0..80, 0 = empty
+    # where the link had it from (not part of the event's meaning): the frame's sequence
+    # number, and for an event replayed from the board's memory its board time in ms
+    seq: int | None = field(default=None, compare=False, repr=False)
+    board_ms: int | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
 class CardArrived:
     uid: str  # upper-case hex
+    # where the link had it from (not part of the event's meaning): the frame's sequence
+    # number, and for an event replayed from the board's memory its board time in ms
+    seq: int | None = field(default=None, compare=False, repr=False)
+    board_ms: int | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
 class CardLeft:
     uid: str
+    # where the link had it from (not part of the event's meaning): the frame's sequence
+    # number, and for an event replayed from the board's memory its board time in ms
+    seq: int | None = field(default=None, compare=False, repr=False)
+    board_ms: int | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
 class Button:
     pressed: bool
+    # where the link had it from (not part of the event's meaning): the frame's sequence
+    # number, and for an event replayed from the board's memory its board time in ms
+    seq: int | None = field(default=None, compare=False, repr=False)
+    board_ms: int | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -365,12 +397,20 @@ class Fault:
     kind: str  # sensor, hole, rfid, exc, cal, ...
     where: str  # s<k>, h<n>, reader, loop, -
     text: str = ""
+    # where the link had it from (not part of the event's meaning): the frame's sequence
+    # number, and for an event replayed from the board's memory its board time in ms
+    seq: int | None = field(default=None, compare=False, repr=False)
+    board_ms: int | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
 class FaultCleared:
     kind: str
     where: str
+    # where the link had it from (not part of the event's meaning): the frame's sequence
+    # number, and for an event replayed from the board's memory its board time in ms
+    seq: int | None = field(default=None, compare=False, repr=False)
+    board_ms: int | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -393,6 +433,16 @@ class Echo:
     text: str
 
 
+@dataclass(frozen=True)
+class Old:
+    """A kept event replayed by the board for SINCE: the event, the sequence number it was
+    first sent with, and the board's time of it in ms since boot (the heartbeat's up=)."""
+
+    seq: int
+    board_ms: int
+    event: HoleChanged | CardArrived | CardLeft | Button | Fault | FaultCleared
+
+
 Event = (
     Hello
     | Snapshot
@@ -407,6 +457,7 @@ Event = (
     | Ok
     | Err
     | Echo
+    | Old
 )
 
 _UINT = re.compile(r"[0-9]{1,10}")
@@ -513,7 +564,16 @@ def _hello(a: _Args, holes: int) -> Hello:
         caps=a.token_list(kv["caps"], "caps"),
         rfid=None if rfid == "none" else rfid,
         reset=kv["reset"],
+        boot=_boot(a, kv.get("boot")),
     )
+
+
+def _boot(a: _Args, text: str | None) -> str | None:
+    if text is None:
+        return None
+    if not _HEX4.fullmatch(text.encode()):
+        raise a.bad(f"boot= is not 4 upper-case hex digits: {text!r}")
+    return text
 
 
 def _snap(a: _Args, holes: int) -> Snapshot:
@@ -600,7 +660,19 @@ def _echo(a: _Args, holes: int) -> Echo:
     return Echo(a.cmd_seq(args[0]), " ".join(args[1:]))
 
 
-_PARSERS = {
+def _old(a: _Args, holes: int) -> Old:
+    args = a.count(3)
+    seq = a.cmd_seq(args[0])
+    ms = a.uint(args[1], "board time")
+    inner_type = args[2]
+    if inner_type not in EVENT_FRAMES:
+        raise a.bad(f"{inner_type!r} is not a kept event ({', '.join(EVENT_FRAMES)})")
+    inner = Frame(seq, inner_type, args[3:], a.frame.raw)
+    event = _PARSERS[inner_type](_Args(inner), holes)
+    return Old(seq, ms, event)  # type: ignore[arg-type]
+
+
+_PARSERS: dict[str, Callable[[_Args, int], Event]] = {
     "HELLO": _hello,
     "SNAP": _snap,
     "HOLE": _hole,
@@ -613,6 +685,7 @@ _PARSERS = {
     "OK": _ok,
     "ERR": _err,
     "ECHO": _echo,
+    "OLD": _old,
 }
 if set(_PARSERS) != set(BOARD_FRAMES):  # pragma: no cover - caught by the tests at once
     raise ImportError(f"protocol.py parses {sorted(_PARSERS)}, wire.py has {sorted(BOARD_FRAMES)}")
@@ -657,6 +730,7 @@ def encode_event(seq: int, event: Event) -> bytes:
                 f"caps={','.join(event.caps)}",
                 f"rfid={event.rfid or 'none'}",
                 f"reset={event.reset}",
+                *([f"boot={event.boot}"] if event.boot is not None else []),
             )
         case Snapshot():
             return encode_frame(
@@ -716,6 +790,11 @@ def encode_event(seq: int, event: Event) -> bytes:
             )
         case Echo():
             return encode_frame(seq, "ECHO", f"{event.cmd_seq:04X}", *_words(event.text))
+        case Old():
+            inner = decode(encode_event(event.seq, event.event))
+            return encode_frame(
+                seq, "OLD", f"{event.seq:04X}", event.board_ms, inner.type, *inner.args
+            )
     raise ValueError(f"not a board event: {event!r}")  # pragma: no cover
 
 

@@ -445,7 +445,7 @@ class Referee(ABC, Generic[EngineT]):
         if isinstance(inp, Observe) and inp.tag is None:
             obs = inp.observation
             if isinstance(obs, CardObservation) and obs.arrived:
-                return Observe(obs, inp.t, self._resolve(obs.uid))
+                return replace(inp, tag=self._resolve(obs.uid))
         elif isinstance(inp, StartGame) and inp.setup is None:
             return replace(inp, setup=self.start_setup())
         return inp

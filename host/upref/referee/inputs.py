@@ -19,7 +19,7 @@ the board's codes) and `Observe.tag` (what the tag registry said about a card wh
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, ClassVar, Self
 
@@ -92,11 +92,20 @@ class TagInfo:
 @dataclass(frozen=True)
 class Observe:
     """A board observation (`upref.board.model`) made at time `t`. For a card that arrived,
-    `tag` is filled in by the referee (from its registry) before the input is logged."""
+    `tag` is filled in by the referee (from its registry) before the input is logged.
+
+    Where the board said when and which: `board_ms`, the board's own time of the event in ms
+    since its boot (for an event replayed from the board's memory, whose `t` is then when it
+    happened on the board, not when it reached the host), and `seq`/`boot`, the event's frame
+    sequence number and the board's boot id (a resumed host asks the board for what came after
+    them). All None when unknown (older logs, a board of protocol 1, a snapshot's difference)."""
 
     observation: Observation
     t: float
     tag: TagInfo | None = None
+    board_ms: int | None = None
+    seq: int | None = None
+    boot: str | None = None
 
 
 @dataclass(frozen=True)
@@ -247,6 +256,9 @@ class InputCodec:
                 d.update(
                     key=obs.key, raised=obs.raised, fault=obs.kind, where=obs.where, text=obs.text
                 )
+            for key in ("board_ms", "seq", "boot"):
+                if getattr(inp, key) is not None:
+                    d[key] = getattr(inp, key)
         elif isinstance(inp, StartGame):
             d.update(players=list(inp.players), variant=inp.variant_data, seed=inp.seed)
             for k, v in (inp.setup or {}).items():
@@ -266,54 +278,69 @@ class InputCodec:
         :raises ValueError: for an unknown kind or missing or malformed fields.
         """
         try:
-            kind = d["kind"]
-            t = float(d["t"])
-            if kind == "hole":
-                old, new = int(d["old"]), int(d["new"])
-                obs: Observation = HoleObservation(
-                    int(d["hole"]), old, new, _state(codes, old), _state(codes, new)
-                )
-                return Observe(obs, t)
-            if kind == "card":
-                tag: TagInfo | None = None
-                if "tag" in d:
-                    raw = d["tag"]
-                    tag = TagInfo(None, None) if raw is None else TagInfo(raw["game"], raw["item"])
-                return Observe(CardObservation(bool(d["arrived"]), str(d["uid"])), t, tag)
-            if kind == "button":
-                return Observe(ButtonObservation(bool(d["pressed"])), t)
-            if kind == "fault":
-                return Observe(
-                    FaultObservation(
-                        str(d["key"]),
-                        bool(d["raised"]),
-                        str(d["fault"]),
-                        str(d["where"]),
-                        str(d.get("text", "")),
-                    ),
-                    t,
-                )
-            if kind == "start":
-                fixed = ("kind", "t", "players", "variant", "seed")
-                return StartGame(
-                    tuple(str(p) for p in d["players"]),
-                    dict(d.get("variant") or {}),
-                    int(d.get("seed", 0)),
-                    t,
-                    {k: v for k, v in d.items() if k not in fixed},
-                )
-            if kind == "online":
-                return BoardOnline(bool(d["online"]), t)
-            if kind == "picture":
-                return Picture(tuple(int(c) for c in d["holes"]), t)
-            cls = self._classes.get(str(kind))
-            if cls is None:
-                raise ValueError(
-                    f"unknown input kind {kind!r} (this game knows {', '.join(self.kinds)})"
-                )
-            return cls.from_fields(t, d)
+            inp = self._from_dict(d, codes)
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"not a referee input: {dict(d)!r} ({exc!r})") from None
+        if isinstance(inp, Observe) and ("board_ms" in d or "seq" in d or "boot" in d):
+            try:
+                inp = replace(
+                    inp,
+                    board_ms=None if d.get("board_ms") is None else int(d["board_ms"]),
+                    seq=None if d.get("seq") is None else int(d["seq"]),
+                    boot=None if d.get("boot") is None else str(d["boot"]),
+                )
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"not a referee input: {dict(d)!r} ({exc!r})") from None
+        return inp
+
+    def _from_dict(self, d: Mapping[str, Any], codes: CodeTable) -> Input:
+        """The input of an entry's kind and fields; from_dict turns its errors into ValueError."""
+        kind = d["kind"]
+        t = float(d["t"])
+        if kind == "hole":
+            old, new = int(d["old"]), int(d["new"])
+            obs: Observation = HoleObservation(
+                int(d["hole"]), old, new, _state(codes, old), _state(codes, new)
+            )
+            return Observe(obs, t)
+        if kind == "card":
+            tag: TagInfo | None = None
+            if "tag" in d:
+                raw = d["tag"]
+                tag = TagInfo(None, None) if raw is None else TagInfo(raw["game"], raw["item"])
+            return Observe(CardObservation(bool(d["arrived"]), str(d["uid"])), t, tag)
+        if kind == "button":
+            return Observe(ButtonObservation(bool(d["pressed"])), t)
+        if kind == "fault":
+            return Observe(
+                FaultObservation(
+                    str(d["key"]),
+                    bool(d["raised"]),
+                    str(d["fault"]),
+                    str(d["where"]),
+                    str(d.get("text", "")),
+                ),
+                t,
+            )
+        if kind == "start":
+            fixed = ("kind", "t", "players", "variant", "seed")
+            return StartGame(
+                tuple(str(p) for p in d["players"]),
+                dict(d.get("variant") or {}),
+                int(d.get("seed", 0)),
+                t,
+                {k: v for k, v in d.items() if k not in fixed},
+            )
+        if kind == "online":
+            return BoardOnline(bool(d["online"]), t)
+        if kind == "picture":
+            return Picture(tuple(int(c) for c in d["holes"]), t)
+        cls = self._classes.get(str(kind))
+        if cls is None:
+            raise ValueError(
+                f"unknown input kind {kind!r} (this game knows {', '.join(self.kinds)})"
+            )
+        return cls.from_fields(t, d)
 
 
 @lru_cache(maxsize=1024)

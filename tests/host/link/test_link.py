@@ -136,13 +136,13 @@ def test_handshake_sends_hello_then_snap(fake: FakeSerial, board: BoardFrames) -
 def test_protocol_mismatch_names_both_versions_and_the_fix(
     fake: FakeSerial, board: BoardFrames
 ) -> None:
-    fake.expect(encode_command(0, "HELLO"), board.hello(proto=2))
+    fake.expect(encode_command(0, "HELLO"), board.hello(proto=3))
     with pytest.raises(ProtocolMismatch) as info:
         Link("/dev/ttyUSB7", serial_factory=FakeFactory(fake), **CALM)
     text = str(info.value)
-    assert "protocol 2" in text and "protocol 1" in text
+    assert "protocol 3" in text and "protocol 2" in text
     assert "make deploy PORT=/dev/ttyUSB7" in text and "update the host" in text
-    assert (info.value.board_proto, info.value.host_proto) == (2, 1)
+    assert (info.value.board_proto, info.value.host_proto) == (3, 2)
     assert not fake.is_open
 
 

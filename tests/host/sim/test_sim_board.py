@@ -481,7 +481,7 @@ def test_real_firmware_runs_under_micropython(rt: Path) -> None:
     with SimBoard(name="mp", backend="micropython", seed=6) as board:
         ser = open_port(board)
         ser.write(protocol.encode_command(1, "HELLO"))
-        assert b" proto=1 " in read_frame(ser, b"HELLO")
+        assert b" proto=2 " in read_frame(ser, b"HELLO")
         board.tap("04A1B2C3D4E5F6")
         read_until(ser, b"CARD + 04A1B2C3D4E5F6*")
         ser.write(b"\x03")

@@ -25,7 +25,6 @@ from typing import Any
 import serial
 from upref.link.protocol import (
     HOST_FRAMES,
-    PROTO_VERSION,
     Event,
     Frame,
     Hello,
@@ -246,8 +245,8 @@ class BoardFrames:
         return encode_event(self._next(), event)
 
     def hello(
-        self, proto: int = PROTO_VERSION, reset: str = "power", rfid: str | None = "92"
-    ) -> bytes:
+        self, proto: int = 1, reset: str = "power", rfid: str | None = "92"
+    ) -> bytes:  # a protocol 1 board by default: it keeps no events, the link asks no SINCE
         return self.event(
             Hello(
                 fw="0.1.0",

@@ -1,0 +1,117 @@
+"""The board keeps its recent events until the host has them (issue 24), end to end on the
+simulated board: a tap and a press made while no host listens come back in order to the host
+that resumes from the last event it applied; more events than the board keeps give one line
+with how many are gone; a noisy line loses no tap."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from harness import Host
+from upref.board.model import ButtonObservation, CardObservation
+from upref.link.notices import EventsLost
+from upref.link.protocol import Button, CardArrived, CardLeft
+from upref.sim.board import SimBoard
+
+UID7 = "04A1B2C3D4E5F6"
+
+
+def _wait_kept(board: SimBoard, seconds: float) -> None:
+    time.sleep(seconds)  # the board senses on its own: nothing to wait for but its scan
+
+
+@pytest.mark.parametrize("backend", ["cpython", "micropython"])
+def test_a_tap_and_a_press_made_while_the_host_is_away_come_back_in_order(
+    make_board, make_host, backend: str
+) -> None:
+    board = make_board(backend=backend, seed=3)
+    host = make_host(board.port)
+    host.drain(0.3)
+    boot, seq = host.link.applied
+    assert boot is not None and seq is not None
+    host.close()  # the host is killed
+
+    board.tap(UID7)
+    _wait_kept(board, 0.5)
+    board.remove(UID7)
+    _wait_kept(board, 0.5)
+    board.button("press")
+    _wait_kept(board, 0.2)
+    board.button("release")
+    _wait_kept(board, 0.2)
+
+    again = Host(board.port, since=(boot, seq))
+    try:
+        want = [(CardArrived, UID7), (CardLeft, UID7), (Button, True), (Button, False)]
+
+        def got() -> list[tuple[type, object]]:
+            return [
+                (type(i), getattr(i, "uid", getattr(i, "pressed", None)))
+                for i in again.items
+                if isinstance(i, CardArrived | CardLeft | Button)
+            ]
+
+        assert again.pump(lambda: got() == want, 10), got()
+        replayed = [i for i in again.items if isinstance(i, CardArrived | CardLeft | Button)]
+        times = [i.board_ms for i in replayed]
+        assert None not in times and times == sorted(times), times
+        assert [i.seq for i in replayed] == sorted(i.seq for i in replayed)
+        obs = [o for o in again.observations if isinstance(o, CardObservation | ButtonObservation)]
+        assert obs == [
+            CardObservation(True, UID7), CardObservation(False, UID7),
+            ButtonObservation(True), ButtonObservation(False),
+        ], obs
+    finally:
+        again.close()
+
+
+def test_more_events_than_the_board_keeps_say_in_one_line_how_many_are_gone(
+    make_board, make_host
+) -> None:
+    board = make_board(seed=4)
+    host = make_host(board.port)
+    host.drain(0.3)
+    boot, seq = host.link.applied
+    host.close()
+    clicks = 40  # 80 events, the ring keeps 64
+    for _ in range(clicks):
+        board.button("press")
+        time.sleep(0.04)
+        board.button("release")
+        time.sleep(0.04)
+    again = Host(board.port, since=(boot, seq))
+    try:
+        assert again.pump(lambda: bool(again.of_type("EventsLost")) and bool(again.of_type("Resynced")), 10)
+        (lost,) = again.of_type("EventsLost")
+        assert isinstance(lost, EventsLost)
+        assert lost.count == 2 * clicks - 64 and not lost.at_least, lost
+        assert f"{lost.count} events while the link was down are gone" in lost.text
+        again.drain(0.5)
+        presses = [i for i in again.items if isinstance(i, Button)]
+        assert len(presses) == 64 and all(p.board_ms is not None for p in presses)
+        assert not again.model.button
+    finally:
+        again.close()
+
+
+def test_a_noisy_line_loses_no_tap(make_board, make_host) -> None:
+    board = make_board(seed=8)
+    host = make_host(board.port)
+    board.noise(1e-2)
+    taps = ["04A1B2C3D4E5F6", "DEADBEEF", "04112233445566"]
+    for uid in taps:
+        board.tap(uid)
+        time.sleep(0.4)
+        board.remove(uid)
+        time.sleep(0.4)
+
+    def cards() -> list[tuple[bool, str]]:
+        return [(o.arrived, o.uid) for o in host.observations if isinstance(o, CardObservation)]
+
+    want = [(arrived, uid) for uid in taps for arrived in (True, False)]
+    assert host.pump(lambda: cards() == want, 15), (cards(), host.link.counters)
+    board.noise(0)
+    host.drain(1.0)
+    assert cards() == want, cards()
+    assert host.link.counters.since > 0
