@@ -1,6 +1,6 @@
 """What a person meets at a real table (issue 13, section 5), end to end through the simulated
 board: `make demo` keeps its game log and says how to replay it, a killed demo leaves no
-temporary folder, and `upref play` names the unfinished games, warns of an empty tag registry
+temporary folder, and `upref play` names the unfinished games, warns of an empty tag book
 before the game starts and says, when it is left, that the game is saved and how to resume it."""
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def test_the_folder_of_a_demo_killed_outright_is_swept_by_the_next(tmp_path: Pat
 def _play(board: SimBoard, tmp_path: Path, *argv: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "upref", "play", "updown", *argv, "--port", board.port, "--plain",
-         "--db", str(tmp_path / "games.sqlite"), "--registry", str(tmp_path / "registry.sqlite")],
+         "--db", str(tmp_path / "games.sqlite"), "--registry", str(tmp_path / "tags.sqlite")],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         env=_env(tmp_path),
     )
@@ -149,10 +149,10 @@ def test_play_names_open_games_warns_of_no_cards_and_says_how_to_resume(
         assert f"upref play updown --resume --game-id {gid} --db {db}" in before
     assert "continue it and press e (end the game)" in before
     assert f"The scoreboard page: http://{address}/" in lines and not [ln for ln in lines if "Warning" in ln]
-    assert "no Up And Down piece is enrolled in the tag registry" in before
+    assert "no Up And Down piece is enrolled in the tag book" in before
     assert "upref enroll updown" in before
     assert lines[-1] == (
         f"Game 3 is saved in {db}: `upref play updown --resume --db {db}` continues it where "
         "it was."
     )
-    assert not (tmp_path / "registry.sqlite").exists()  # play only reads the registry
+    assert not (tmp_path / "tags.sqlite").exists()  # play only reads the tag_book

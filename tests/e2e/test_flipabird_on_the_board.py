@@ -25,7 +25,7 @@ from upref.registry import find_game, referee_for, titles
 from upref.sim.board import SimBoard
 from upref.store.gamelog import GameLog
 from upref.store.replay import load_log, replay
-from upref.store.tags import TagRegistry
+from upref.store.tags import TagBook
 from upref.table import Table
 
 FLIP = find_game("flipabird")
@@ -58,9 +58,9 @@ def test_a_whole_game_with_both_claim_outcomes_the_all_face_up_rule_and_a_refusa
     assert "*** Winner: Ann with" in out
     # the log replays to exactly the verdicts the table saw
     info, entries = load_log(tmp_path / "games.sqlite")
-    registry = TagRegistry(tmp_path / "registry.sqlite")
+    tag_book = TagBook(tmp_path / "tags.sqlite")
     verdicts = [
-        v for r in replay(info, entries, lambda i: referee_for(i, registry)) for v in r.reply.public
+        v for r in replay(info, entries, lambda i: referee_for(i, tag_book)) for v in r.reply.public
     ]
     printed = [ln.strip() for ln in out.splitlines() if ln.startswith("   [")]
     assert [verdict_line(v) for v in verdicts] == printed
@@ -87,14 +87,14 @@ def _tap(board: SimBoard, table: Table, uid: str) -> None:
 
 def test_a_game_resumes_from_its_log_where_it_was(make_board: Callable[..., SimBoard], tmp_path: Path) -> None:
     board = make_board(seed=3)
-    db, reg_path = tmp_path / "games.sqlite", tmp_path / "registry.sqlite"
-    registry = TagRegistry(reg_path)
-    uid_of = demo.enrol_all(FLIP, registry)
+    db, reg_path = tmp_path / "games.sqlite", tmp_path / "tags.sqlite"
+    tag_book = TagBook(reg_path)
+    uid_of = demo.enrol_all(FLIP, tag_book)
     codes = CodeTable.load()
     players = ("Ann", "Bob", "Cy")
     variant = Variant(pile=8)
     pile, hands, _ = deal(3, 21, variant)
-    ref = FLIP.referee(codes, registry, titles=titles())
+    ref = FLIP.referee(codes, tag_book, titles=titles())
     log = GameLog.create(db, game=FLIP.name, players=players, variant=variant.to_dict(), seed=5, config=ref.config())
     ref.attach(log)
     link = Link(board.port)
@@ -118,7 +118,7 @@ def test_a_game_resumes_from_its_log_where_it_was(make_board: Callable[..., SimB
         resume=True, game_id=None, db=db, players=[], seed=None, settle=1.0, hints=False
     )
     link = Link(board.port)
-    table, log = open_table(FLIP, args, link, codes, registry)
+    table, log = open_table(FLIP, args, link, codes, tag_book)
     try:
         eng = table.referee.engine
         assert isinstance(eng, FlipGame) and eng.pile == pile[1:] and len(eng.row) == 1

@@ -25,7 +25,7 @@ from upref.referee.inputs import StartGame
 from upref.registry import find_game, titles
 from upref.sim.board import SimBoard
 from upref.store.gamelog import GameLog
-from upref.store.tags import TagRegistry
+from upref.store.tags import TagBook
 from upref.table import Table
 
 UPDOWN = find_game("updown")
@@ -47,9 +47,9 @@ def play_demo(board: SimBoard, folder: Path, interrupt_at: int | None = None) ->
     demo_ = UPDOWN.demo
     assert demo_ is not None
     codes = CodeTable.load()
-    registry = TagRegistry(folder / "registry.sqlite")
-    uid_of = demo.enrol_all(UPDOWN, registry)
-    referee = UPDOWN.referee(codes, registry, titles=titles(), **demo_.settings)
+    tag_book = TagBook(folder / "tags.sqlite")
+    uid_of = demo.enrol_all(UPDOWN, tag_book)
+    referee = UPDOWN.referee(codes, tag_book, titles=titles(), **demo_.settings)
     variant = demo_.variant(argparse.Namespace(short=2))
     referee.attach(GameLog.create(folder / "games.sqlite", game=UPDOWN.name, players=demo_.players,
                                   variant=variant.to_dict(), seed=demo_.seed, config=referee.config()))

@@ -24,7 +24,7 @@ from upref.link.connection import Link
 from upref.registry import UnknownGame, find_game, register, unregister
 from upref.sim.board import SimBoard
 from upref.store.gamelog import GameLog, list_games
-from upref.store.tags import TagRegistry
+from upref.store.tags import TagBook
 
 
 @pytest.fixture
@@ -66,9 +66,9 @@ def test_a_game_no_generic_module_knows_is_played_replayed_exported_and_enrolled
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
     board = make_board(seed=2)
-    db, reg_path = tmp_path / "games.sqlite", tmp_path / "registry.sqlite"
+    db, reg_path = tmp_path / "games.sqlite", tmp_path / "tags.sqlite"
     game = find_game("pile")
-    with TagRegistry(reg_path) as reg:
+    with TagBook(reg_path) as reg:
         uid_of = demo.enrol_all(game, reg)
     keys: queue.Queue[str] = queue.Queue()
 
@@ -136,9 +136,9 @@ def test_a_game_no_generic_module_knows_is_played_replayed_exported_and_enrolled
     assert public[0]["format"] == "upref-public" and public[0]["game"] == "pile"
     assert all("uid" not in line and "tag" not in line for line in public)
     # enrol: the catalogue's pieces, listed
-    with TagRegistry(reg_path) as reg:
+    with TagBook(reg_path) as reg:
         out_buf = io.StringIO()
-        assert enroll.main(["pile", "--list"], out=out_buf, registry=reg) == 0
+        assert enroll.main(["pile", "--list"], out=out_buf, tag_book=reg) == 0
     assert "Pile (pile): 2 of 2 enrolled" in out_buf.getvalue()
 
 

@@ -17,7 +17,7 @@ from upref.commands import demo
 from upref.link.connection import Link
 from upref.registry import find_game, referee_for
 from upref.store.replay import load_log, replay
-from upref.store.tags import TagRegistry
+from upref.store.tags import TagBook
 
 UP = find_game("up")
 
@@ -51,9 +51,9 @@ def test_a_whole_round_on_the_board_with_every_kind_of_play(
     assert out.count("face-up card") >= 12  # the deal tapped
     # the log replays to exactly the verdicts the table saw
     info, entries = load_log(tmp_path / "games.sqlite")
-    registry = TagRegistry(tmp_path / "registry.sqlite")
+    tag_book = TagBook(tmp_path / "tags.sqlite")
     verdicts = [
-        v.text for r in replay(info, entries, lambda i: referee_for(i, registry)) for v in r.reply.public
+        v.text for r in replay(info, entries, lambda i: referee_for(i, tag_book)) for v in r.reply.public
     ]
     assert len(verdicts) > 80
     for text in verdicts:

@@ -23,7 +23,7 @@ from upref.registry import find_game, referee_for
 from upref.sim.board import SimBoard
 from upref.store.gamelog import GameLogError
 from upref.store.replay import load_log, replay
-from upref.store.tags import TagRegistry
+from upref.store.tags import TagBook
 
 UPDOWN = find_game("updown")
 
@@ -50,10 +50,10 @@ def test_a_whole_three_player_game_with_a_wrong_hole_corrected_and_cards_solved(
     assert "Buddel King" in out
     # the log replays to exactly the verdicts the table saw
     info, entries = load_log(tmp_path / "games.sqlite")
-    registry = TagRegistry(tmp_path / "registry.sqlite")
+    tag_book = TagBook(tmp_path / "tags.sqlite")
     verdicts = [
         v.text
-        for r in replay(info, entries, lambda i: referee_for(i, registry))
+        for r in replay(info, entries, lambda i: referee_for(i, tag_book))
         for v in r.reply.public
     ]
     for text in verdicts:
@@ -61,7 +61,7 @@ def test_a_whole_three_player_game_with_a_wrong_hole_corrected_and_cards_solved(
     assert any("Buddel King" in v for v in verdicts)
 
 
-def _state(db: Path, registry: TagRegistry) -> UpDownReferee | None:
+def _state(db: Path, tag_book: TagBook) -> UpDownReferee | None:
     """What the game log says now: a read-only replay of everything appended so far."""
     if not db.exists():
         return None
@@ -69,7 +69,7 @@ def _state(db: Path, registry: TagRegistry) -> UpDownReferee | None:
         info, entries = load_log(db)
     except GameLogError:
         return None
-    ref = referee_for(info, registry)
+    ref = referee_for(info, tag_book)
     for e in entries:
         ref.handle(ref.decode(e.input_dict()))
     assert isinstance(ref, UpDownReferee)
@@ -105,18 +105,18 @@ def _play(port: str, db: Path, reg: Path, *extra: str) -> subprocess.Popen[bytes
 
 def test_play_killed_mid_turn_resumes_exactly_where_it_was(make_board, tmp_path: Path) -> None:
     board: SimBoard = make_board(seed=5)
-    db, reg_path = tmp_path / "games.sqlite", tmp_path / "registry.sqlite"
-    registry = TagRegistry(reg_path)
-    uid_of = demo.enrol_all(UPDOWN, registry)
+    db, reg_path = tmp_path / "games.sqlite", tmp_path / "tags.sqlite"
+    tag_book = TagBook(reg_path)
+    uid_of = demo.enrol_all(UPDOWN, tag_book)
 
     def turned() -> int:
-        ref = _state(db, registry)
+        ref = _state(db, tag_book)
         view = ref.view(None) if ref else None
         return len(view.turned) if view and view.phase == "turn" else -1
 
     def logged_code(hole: int) -> int | None:
         """The code the referee, from the game log, believes `hole` reads."""
-        ref = _state(db, registry)
+        ref = _state(db, tag_book)
         return ref.picture[hole - 1] if ref is not None else None
 
     def flip(hole: int, code_seen: Callable[[int], int | None]) -> None:
@@ -128,18 +128,18 @@ def test_play_killed_mid_turn_resumes_exactly_where_it_was(make_board, tmp_path:
 
     host = _play(board.port, db, reg_path, "Ann", "Bob", "--seed", "3")
     try:
-        _wait(lambda: (r := _state(db, registry)) is not None and r.has_engine, "the game to start")
+        _wait(lambda: (r := _state(db, tag_book)) is not None and r.has_engine, "the game to start")
         for _ in range(2):  # Ann and Bob draw their cards
-            ref = _state(db, registry)
+            ref = _state(db, tag_book)
             assert ref is not None and ref.has_engine
             uid = uid_of[ref.engine.stack[0]]
             board.tap(uid)
             drawn = len(ref.engine.stack)
-            _wait(lambda d=drawn: (r := _state(db, registry)) is not None and len(r.engine.stack) == d - 1,
+            _wait(lambda d=drawn: (r := _state(db, tag_book)) is not None and len(r.engine.stack) == d - 1,
                   f"card {uid} to be drawn")
             board.remove()
             _wait(lambda u=uid: _card_left(db, u), f"card {uid} to be logged leaving the reader")
-        ref = _state(db, registry)
+        ref = _state(db, tag_book)
         assert ref is not None and ref.has_engine
         holes = list(ref.engine.hint() or ())
         assert len(holes) == 3
@@ -170,14 +170,14 @@ def test_play_killed_mid_turn_resumes_exactly_where_it_was(make_board, tmp_path:
     try:
         _wait(lambda: turned() == 2, "the flip made while the host was down to be taken up")
         flip(holes[2], logged_code)
-        _wait(lambda: (r := _state(db, registry)) is not None and r.view(None).to_move == 1,
+        _wait(lambda: (r := _state(db, tag_book)) is not None and r.view(None).to_move == 1,
               "the turn to pass to Bob", 15)
     finally:
         host.terminate()
         _, err = host.communicate(timeout=10)
     info, entries = load_log(db)
     assert len(entries) > entries_before, "the resumed game appended to the same log"
-    ref = _state(db, registry)
+    ref = _state(db, tag_book)
     assert ref is not None and ref.has_engine
     view = ref.view(None)
     assert view is not None and view.turn == 2 and view.to_move == 1, err.decode()

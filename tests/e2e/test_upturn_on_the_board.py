@@ -17,7 +17,7 @@ from upref.link.connection import Link
 from upref.referee.upturn import UpturnReferee
 from upref.registry import find_game, referee_for
 from upref.store.replay import load_log, replay
-from upref.store.tags import TagRegistry
+from upref.store.tags import TagBook
 
 UPTURN = find_game("upturn")
 
@@ -76,13 +76,13 @@ def test_a_whole_game_on_the_simulated_board_and_its_log_replayed(
     ]
     # the log replays to exactly the verdicts the table saw, in order
     info, entries = load_log(tmp_path / "games.sqlite")
-    registry = TagRegistry(tmp_path / "registry.sqlite")
-    replayed = [r.reply for r in replay(info, entries, lambda i: referee_for(i, registry))]
+    tag_book = TagBook(tmp_path / "tags.sqlite")
+    replayed = [r.reply for r in replay(info, entries, lambda i: referee_for(i, tag_book))]
     again = [
         f"[{v.kind}{' ' + v.rule if v.rule else ''}] {v.text}" for r in replayed for v in r.public
     ]
     assert [ln.split("  -> ")[0] for ln in said] == again
-    ref = referee_for(info, registry)
+    ref = referee_for(info, tag_book)
     for e in entries:
         ref.handle(ref.decode(e.input_dict()))
     assert isinstance(ref, UpturnReferee) and ref.has_engine

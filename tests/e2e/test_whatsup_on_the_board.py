@@ -16,7 +16,7 @@ from upref.commands import demo
 from upref.link.connection import Link
 from upref.registry import find_game, referee_for
 from upref.store.replay import load_log, replay
-from upref.store.tags import TagRegistry
+from upref.store.tags import TagBook
 
 WHATSUP = find_game("whatsup")
 
@@ -59,12 +59,12 @@ def test_a_whole_game_with_a_reservation_a_refused_flip_a_card_taken_and_one_lef
     # the log replays to exactly the verdicts the table saw
     info, entries = load_log(tmp_path / "games.sqlite")
     assert info.game == "whatsup" and info.status == "finished"
-    registry = TagRegistry(tmp_path / "registry.sqlite")
+    tag_book = TagBook(tmp_path / "tags.sqlite")
     said = [
         f"[{v.kind}{' ' + v.rule if v.rule else ''}] {v.text}"
-        for r in replay(info, entries, lambda i: referee_for(i, registry))
+        for r in replay(info, entries, lambda i: referee_for(i, tag_book))
         for v in r.reply.public
     ]
     lines = [ln.strip() for ln in out.splitlines() if ln.startswith("   [")]
     assert [ln.split("  -> ")[0] for ln in lines] == said
-    registry.close()
+    tag_book.close()

@@ -33,13 +33,13 @@ def test_make_deploy_reaches_a_board_started_with_sigint_ignored(tmp_path: Path)
         text=True,
     )
     try:
-        registry = run / "sim-bg.json"
+        tag_book = run / "sim-bg.json"
         end = time.monotonic() + 30
-        while not registry.exists():
+        while not tag_book.exists():
             assert sim.poll() is None, sim.communicate()[0]
             assert time.monotonic() < end, "the simulated board did not start"
             time.sleep(0.05)
-        port = json.loads(registry.read_text())["port"]
+        port = json.loads(tag_book.read_text())["port"]
         ignored = Path(f"/proc/{sim.pid}/status").read_text()
         sigign = int(next(ln for ln in ignored.splitlines() if ln.startswith("SigIgn:")).split()[1], 16)
         assert sigign & (1 << (signal.SIGINT - 1)), "the simulator should run with SIGINT ignored"

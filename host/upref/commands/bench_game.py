@@ -82,7 +82,7 @@ def bench_game_latency(game: Game, limit: float = 120.0, probe: Probe | None = N
     from upref.registry import titles
     from upref.sim.board import SimBoard
     from upref.store.gamelog import GameLog
-    from upref.store.tags import TagRegistry
+    from upref.store.tags import TagBook
 
     demo = game.demo
     assert demo is not None
@@ -93,10 +93,10 @@ def bench_game_latency(game: Game, limit: float = 120.0, probe: Probe | None = N
         os.environ["UPREF_RUNTIME_DIR"] = str(t / "run")
         with SimBoard(seed=demo.seed, name=f"bench-{game.name}", flash_dir=t / "flash") as board:
             link = Link(board.port)
-            registry = TagRegistry(t / "registry.sqlite")
-            uid_of = enrol_all(game, registry)
+            tag_book = TagBook(t / "tags.sqlite")
+            uid_of = enrol_all(game, tag_book)
             codes = CodeTable.load()
-            ref = game.referee(codes, registry, titles=titles(), **demo.settings)
+            ref = game.referee(codes, tag_book, titles=titles(), **demo.settings)
             variant = demo.variant(argparse.Namespace())
             ref.attach(
                 GameLog.create(

@@ -1,7 +1,7 @@
 """`upref demo [GAME]` (`make demo GAME=...`): a whole scripted game on the simulated board.
 
 A simulated board starts with the unchanged firmware; every piece of the game's catalogue gets
-an NFC tag in a fresh registry; the host connects over the board's pty exactly as to a USB port
+an NFC tag in a fresh tag_book; the host connects over the board's pty exactly as to a USB port
 and referees. The game's scripted players (`upref.demos.<game>`) then do at the table what real
 ones would: tap what they play, move pieces, press the button, make a mistake and put it right
 when the referee says so. Every physical action flows through the firmware, the link and the
@@ -10,7 +10,7 @@ referee to the scoreboard, which ends by naming the winner. Needs no input; exit
 On a terminal it shows the live scoreboard; elsewhere (or with --plain) it prints the same story
 as lines. The game log is kept in the data folder (`demo.sqlite`, beside the games database, one
 game per run) and the last line says how to replay it; the board's flash, its runtime files and
-the demo's tag registry live in a temporary folder that is removed however the demo ends: Ctrl-C,
+the demo's tag book live in a temporary folder that is removed however the demo ends: Ctrl-C,
 a SIGTERM or SIGHUP (a closed terminal), and, for a demo killed outright, by the next demo.
 Options may come before or after the game's name.
 """
@@ -44,7 +44,7 @@ from upref.referee.inputs import Input, StartGame
 from upref.registry import UnknownGame, games, titles
 from upref.sim.board import SimBoard
 from upref.store.gamelog import GameLog
-from upref.store.tags import TagRegistry
+from upref.store.tags import TagBook
 from upref.table import Table
 from upref.views import plain
 from upref.web.live import LivePage
@@ -55,11 +55,11 @@ DEADLINE_S = 600.0
 """A demo that has not ended after this long stops (a script that never ends is a bug)."""
 
 
-def enrol_all(game: Game, registry: TagRegistry) -> dict[str, str]:
+def enrol_all(game: Game, tag_book: TagBook) -> dict[str, str]:
     """Give every piece of the game's catalogue a tag; item id -> UID."""
     uid_of = uids_for(game.name, game.items())
     for item, uid in uid_of.items():
-        registry.enroll(uid, game.name, item)
+        tag_book.enroll(uid, game.name, item)
     return uid_of
 
 
@@ -216,15 +216,15 @@ def run_game(
     log_path: Path | None = None,
 ) -> int:
     """Play the game's demo on `board` over `link`, logging to `log_path` (default
-    `folder/games.sqlite`) with a tag registry in `folder/registry.sqlite`; 0 when the game
+    `folder/games.sqlite`) with a tag book in `folder/tags.sqlite`; 0 when the game
     ended with a result."""
     demo: Demo | None = game.demo
     assert demo is not None, f"{game.name} has no demo"
     seed = demo.seed if seed is None else seed
     codes = CodeTable.load()
-    registry = TagRegistry(folder / "registry.sqlite")
-    uid_of = enrol_all(game, registry)
-    referee = game.referee(codes, registry, titles=titles(), **demo.settings)
+    tag_book = TagBook(folder / "tags.sqlite")
+    uid_of = enrol_all(game, tag_book)
+    referee = game.referee(codes, tag_book, titles=titles(), **demo.settings)
     variant = demo.variant(args)
     players = demo.players
     log = GameLog.create(

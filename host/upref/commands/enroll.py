@@ -2,7 +2,7 @@
 
 Connects to the board, suggests the next card not yet enrolled ("Tap T13: 2 shovels — yellow 2,
 red 3"), waits for a tag on the reader, asks which card it is (Enter = the suggested one),
-records it at once in the tag registry (`upref.store.tags`), answers on the board (green LED and a
+records it at once in the tag book (`upref.store.tags`), answers on the board (green LED and a
 beep; red and a low beep when refused) and waits for the card to leave before the next.
 
     upref enroll updown                 # interactive
@@ -30,9 +30,9 @@ from upref.link.protocol import CardArrived, CardLeft, Echo, Err, Ok, Snapshot
 from upref.registry import UnknownGame, find_game, games, titles
 from upref.store.tags import (
     ItemTaken,
-    RegistryError,
     Tag,
-    TagRegistry,
+    TagBook,
+    TagBookError,
     TagTaken,
     normalize_uid,
 )
@@ -75,7 +75,7 @@ class Session:
     def __init__(
         self,
         link: BoardLink,
-        registry: TagRegistry,
+        tag_book: TagBook,
         game: str,
         items: list[tuple[str, str]],
         *,
@@ -88,7 +88,7 @@ class Session:
     ) -> None:
         self.piece = piece
         self.link = link
-        self.registry = registry
+        self.tag_book = tag_book
         self.game = game
         self.order = [item for item, _ in items]
         self.labels = dict(items)
@@ -112,7 +112,7 @@ class Session:
         """
         total = len(self.order)
         while True:
-            missing = self.registry.missing(self.game, self.order)
+            missing = self.tag_book.missing(self.game, self.order)
             done = total - len(missing)
             if not missing and not self.replace:
                 self.say(f"All {total} {self.game} {self.piece}s are enrolled.")
@@ -133,7 +133,7 @@ class Session:
     def handle(self, uid: str, suggested: str | None) -> Tag | None:
         """Decide what the tapped tag is and record it; returns the enrolment, or None when
         nothing was recorded (refused or skipped)."""
-        known = self.registry.lookup(uid)
+        known = self.tag_book.lookup(uid)
         if known is not None:
             if known.game == self.game:
                 self.refuse(
@@ -157,7 +157,7 @@ class Session:
             self.say(f"Skipped tag {uid}: nothing recorded.")
             return None
         try:
-            result = self.registry.enroll(uid, self.game, item, replace=self.replace)
+            result = self.tag_book.enroll(uid, self.game, item, replace=self.replace)
         except (TagTaken, ItemTaken) as exc:  # another process enrolled meanwhile
             self.refuse(f"Refused: {exc}.")
             return None
@@ -190,7 +190,7 @@ class Session:
                     f"{', '.join(self.order)}."
                 )
                 continue
-            current = self.registry.tag_of(self.game, item)
+            current = self.tag_book.tag_of(self.game, item)
             if current is not None and current.uid != uid and not self.replace:
                 self.say(
                     f"{item} is already enrolled with tag {current.uid}. Type another {self.piece}, or "
@@ -309,13 +309,13 @@ def resolve_item(text: str, items: list[str]) -> str | None:
 def catalogue_items(game: str) -> list[tuple[str, str]]:
     """(item id, label) of every tagged piece of the game, in catalogue order.
 
-    :raises RegistryError: for a game upref does not know.
+    :raises TagBookError: for a game upref does not know.
     :raises ValueError: when the game's catalogue data file is invalid.
     """
     try:
         return list(find_game(game).items())
     except UnknownGame as exc:
-        raise RegistryError(str(exc)) from None
+        raise TagBookError(str(exc)) from None
 
 
 def _piece(game: str) -> str:
@@ -326,11 +326,11 @@ def _piece(game: str) -> str:
         return "piece"
 
 
-def list_tags(registry: TagRegistry, game: str, out: TextIO) -> int:
-    tags = registry.tags(game)
+def list_tags(tag_book: TagBook, game: str, out: TextIO) -> int:
+    tags = tag_book.tags(game)
     try:
         items = catalogue_items(game)
-    except RegistryError as exc:
+    except TagBookError as exc:
         items = []
         note = str(exc)
     else:
@@ -350,7 +350,7 @@ def list_tags(registry: TagRegistry, game: str, out: TextIO) -> int:
         print(f"Not in the {game} catalogue ({len(stale)}):", file=out)
     for t in stale:
         print(f"  {t.uid:<20}  {t.item}  ({t.enrolled_at})", file=out)
-    missing = registry.missing(game, [item for item, _ in items])
+    missing = tag_book.missing(game, [item for item, _ in items])
     if missing:
         print(f"Missing ({len(missing)}):", file=out)
         for item in missing:
@@ -362,36 +362,36 @@ def list_tags(registry: TagRegistry, game: str, out: TextIO) -> int:
     return 0
 
 
-def export_tags(registry: TagRegistry, game: str, path: str, out: TextIO) -> int:
+def export_tags(tag_book: TagBook, game: str, path: str, out: TextIO) -> int:
     if path == "-":
-        registry.export_csv(out, game)
+        tag_book.export_csv(out, game)
         return 0
     try:
         with open(path, "w", encoding="utf-8", newline="") as f:
-            n = registry.export_csv(f, game)
+            n = tag_book.export_csv(f, game)
     except OSError as exc:
-        raise RegistryError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise TagBookError(f"cannot write {path}: {exc.strerror or exc}") from None
     print(f"Wrote {n} {game} tags to {path}.", file=out)
     return 0
 
 
 def import_tags(
-    registry: TagRegistry, game: str, path: str, replace: bool, out: TextIO, err: TextIO
+    tag_book: TagBook, game: str, path: str, replace: bool, out: TextIO, err: TextIO
 ) -> int:
     try:
         with open(path, encoding="utf-8", newline="") as f:
             lines = f.read().splitlines()
     except OSError as exc:
-        raise RegistryError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise TagBookError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
-        raise RegistryError(f"{path} is not a text file: a tag list is CSV") from None
+        raise TagBookError(f"{path} is not a text file: a tag list is CSV") from None
     games_in = {row.split(",")[1].strip() for row in lines[1:] if row.count(",") >= 2}
     if games_in - {game}:
-        raise RegistryError(
+        raise TagBookError(
             f"{path} holds tags of {', '.join(sorted(games_in - {game}))}, not only {game}: "
             f"import it with `upref enroll <that game> --import {path}`"
         )
-    result = registry.import_csv(lines, replace=replace)
+    result = tag_book.import_csv(lines, replace=replace)
     print(
         f"Imported {path}: {result.added} tags added, {result.unchanged} already enrolled, "
         f"{len(result.refused)} refused.",
@@ -402,16 +402,16 @@ def import_tags(
     return 1 if result.refused else 0
 
 
-def forget_tag(registry: TagRegistry, game: str, what: str, out: TextIO, err: TextIO) -> int:
+def forget_tag(tag_book: TagBook, game: str, what: str, out: TextIO, err: TextIO) -> int:
     try:
         uid = normalize_uid(what)
-    except RegistryError as bad_uid:
+    except TagBookError as bad_uid:
         try:
             ids = [item for item, _ in catalogue_items(game)]
-        except RegistryError:
-            ids = [t.item for t in registry.tags(game)]
+        except TagBookError:
+            ids = [t.item for t in tag_book.tags(game)]
         item = resolve_item(what, ids)
-        tag = registry.tag_of(game, item) if item is not None else None
+        tag = tag_book.tag_of(game, item) if item is not None else None
         if item is None:
             print(f"upref enroll: {bad_uid} (nor is it a {game} {_piece(game)} id)", file=err)
             return 2
@@ -419,7 +419,7 @@ def forget_tag(registry: TagRegistry, game: str, what: str, out: TextIO, err: Te
             print(f"{game} {item} has no tag enrolled: nothing to forget.", file=out)
             return 0
         uid = tag.uid
-    known = registry.lookup(uid)
+    known = tag_book.lookup(uid)
     if known is None:
         print(f"Tag {uid} is not enrolled: nothing to forget.", file=out)
         return 0
@@ -430,7 +430,7 @@ def forget_tag(registry: TagRegistry, game: str, what: str, out: TextIO, err: Te
             file=err,
         )
         return 1
-    registry.forget(uid)
+    tag_book.forget(uid)
     print(f"Forgot tag {uid} (was {game} {known.item}).", file=out)
     return 0
 
@@ -442,7 +442,7 @@ def main(
     input_fn: Callable[[str], str] = input,
     out: TextIO | None = None,
     err: TextIO | None = None,
-    registry: TagRegistry | None = None,
+    tag_book: TagBook | None = None,
 ) -> int:
     parser = argparse.ArgumentParser(
         prog="upref enroll",
@@ -478,11 +478,11 @@ def main(
     errs = err if err is not None else sys.stderr
     game: str = args.game
 
-    own_registry = registry is None
+    own_book = tag_book is None
     try:
         reading = args.list or args.export is not None  # nothing to change: read only
-        reg = registry if registry is not None else TagRegistry(read_only=reading)
-    except RegistryError as exc:
+        reg = tag_book if tag_book is not None else TagBook(read_only=reading)
+    except TagBookError as exc:
         print(f"upref enroll: {exc}", file=errs)
         return 1
     try:
@@ -495,17 +495,17 @@ def main(
         if args.import_ is not None:
             return import_tags(reg, game, args.import_, args.replace, stream, errs)
         return _enrol(args, reg, opener, input_fn, stream, errs)
-    except RegistryError as exc:
+    except TagBookError as exc:
         print(f"upref enroll: {exc}", file=errs)
         return 1
     finally:
-        if own_registry:
+        if own_book:
             reg.close()
 
 
 def _enrol(
     args: argparse.Namespace,
-    reg: TagRegistry,
+    reg: TagBook,
     opener: Callable[[str | None], BoardLink],
     input_fn: Callable[[str], str],
     out: TextIO,
@@ -514,7 +514,7 @@ def _enrol(
     game: str = args.game
     try:
         items = catalogue_items(game)
-    except ValueError as exc:  # RegistryError, or an invalid catalogue file
+    except ValueError as exc:  # TagBookError, or an invalid catalogue file
         print(f"upref enroll: {exc}", file=err)
         return 1
     try:

@@ -9,8 +9,8 @@ quitting says so). A key that asks a question (a gift's recipients) shows its de
 accepts it, Esc cancels; `e` asks first whether to end the game (y ends it).
 
 Before a new game starts, `play` says which games of the log are still unfinished (and how to
-continue or close each), and warns when no piece of the game is enrolled in the tag registry.
-The registry is only read; the game log is checked to be an upref log before anything is
+continue or close each), and warns when no piece of the game is enrolled in the tag book.
+The tag_book is only read; the game log is checked to be an upref log before anything is
 written to it. Options may come anywhere: before the game, between or after the players.
 
 The game is found by name in the registry (`upref.registry`); nothing here knows one game from
@@ -46,7 +46,7 @@ from upref.referee.status import Verdict
 from upref.registry import UnknownGame, find_game, games, referee_for, titles
 from upref.store.gamelog import GameLog, GameLogError, default_path, list_games
 from upref.store.replay import resume
-from upref.store.tags import RegistryError, TagRegistry
+from upref.store.tags import TagBook, TagBookError
 from upref.table import Table
 from upref.text import count
 from upref.views import plain, terminal
@@ -171,7 +171,7 @@ def parse(argv: list[str]) -> tuple[Game, argparse.Namespace]:
 
 
 def resumed(
-    game: Game, args: argparse.Namespace, registry: TagRegistry
+    game: Game, args: argparse.Namespace, tag_book: TagBook
 ) -> tuple[GameLog, Referee]:
     """The unfinished game --resume continues, its referee rebuilt from the log (no board
     needed: a log that cannot be read is refused before the board is opened).
@@ -181,7 +181,7 @@ def resumed(
     """
     log = _log_to_resume(game, args)
     try:
-        return log, resume(log, lambda info: referee_for(info, registry))
+        return log, resume(log, lambda info: referee_for(info, tag_book))
     except GameLogError:
         log.close()
         raise
@@ -192,7 +192,7 @@ def open_table(
     args: argparse.Namespace,
     link: Link,
     codes: CodeTable,
-    registry: TagRegistry,
+    tag_book: TagBook,
     resuming: tuple[GameLog, Referee] | None = None,
 ) -> tuple[Table, GameLog]:
     """A table with a new game started, or the last unfinished one resumed (`resuming`, from
@@ -202,7 +202,7 @@ def open_table(
     :raises ValueError: no players for a new game, or a variant the game refuses.
     """
     if args.resume:
-        log, referee = resuming if resuming is not None else resumed(game, args, registry)
+        log, referee = resuming if resuming is not None else resumed(game, args, tag_book)
         table = Table(link, referee, codes)
         table.wait_for_picture()
         return table, log
@@ -210,7 +210,7 @@ def open_table(
         raise ValueError(_NAME_THE_PLAYERS.format(game=game.name))
     variant = game.variant_from_args(args)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
-    referee = game.referee(codes, registry, settle_s=args.settle, hints=args.hints, titles=titles())
+    referee = game.referee(codes, tag_book, settle_s=args.settle, hints=args.hints, titles=titles())
     log = GameLog.create(
         args.db,
         game=game.name,
@@ -289,14 +289,14 @@ def unfinished_notice(game: Game, args: argparse.Namespace) -> list[str]:
     return lines
 
 
-def empty_registry_notice(game: Game, registry: TagRegistry) -> str | None:
+def empty_book_notice(game: Game, tag_book: TagBook) -> str | None:
     """A warning when none of the game's tagged pieces is enrolled (None: some are, or the
     game has none)."""
     items = [item for item, _ in game.items()]
-    if not items or registry.items(game.name):
+    if not items or tag_book.items(game.name):
         return None
     return (
-        f"upref play: no {game.title} piece is enrolled in the tag registry {registry.path}: "
+        f"upref play: no {game.title} piece is enrolled in the tag book {tag_book.path}: "
         f"every card tapped will be refused as not enrolled. Enrol them first with "
         f"`upref enroll {game.name}` (Ctrl-C now), or play on and enrol later."
     )
@@ -528,13 +528,13 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
     console = Console()
     codes = CodeTable.load()
     try:
-        registry = TagRegistry(args.tags, read_only=True)
-    except RegistryError as e:
+        tag_book = TagBook(args.tags, read_only=True)
+    except TagBookError as e:
         print(f"upref play: {e}", file=sys.stderr)
         return 1
     if not args.resume and not args.players:
         print(f"upref play: {_NAME_THE_PLAYERS.format(game=game.name)}", file=sys.stderr)
-        registry.close()
+        tag_book.close()
         return 2
     notices: list[str] = []
     db_path = args.db if args.db is not None else default_path(create=False)
@@ -545,13 +545,13 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
         if not args.resume or db_path.exists():
             GameLog.prepare(args.db)
         if args.resume:
-            resuming = resumed(game, args, registry)
+            resuming = resumed(game, args, tag_book)
     except GameLogError as e:
         print(f"upref play: {e}", file=sys.stderr)
-        registry.close()
+        tag_book.close()
         return 1
     if not args.resume:
-        if (empty := empty_registry_notice(game, registry)) is not None:
+        if (empty := empty_book_notice(game, tag_book)) is not None:
             notices.append(empty)
         for line in notices:
             print(line, file=sys.stderr, flush=True)
@@ -561,13 +561,13 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
         print(f"upref play: {e}", file=sys.stderr)
         if resuming is not None:
             resuming[0].close()
-        registry.close()
+        tag_book.close()
         return 1
     if resuming is not None:
         _ask_since(link, resuming[0])
     try:
         try:
-            table, log = open_table(game, args, link, codes, registry, resuming)
+            table, log = open_table(game, args, link, codes, tag_book, resuming)
         except (GameLogError, LinkError) as e:
             print(f"upref play: {e}", file=sys.stderr)
             return 1
@@ -599,7 +599,7 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
         return status
     finally:
         link.close()
-        registry.close()
+        tag_book.close()
 
 
 def _ask_since(link: Link, log: GameLog) -> None:

@@ -5,7 +5,7 @@ verdicts and board feedback. What does not depend on the game lives here:
 
 - **the log first**: every input is appended to the game log (as its JSON form) before the
   referee acts on it, so a replay of the log reproduces every verdict;
-- **tags**: a card's UID is looked up in the tag registry when it arrives, and the answer is
+- **tags**: a card's UID is looked up in the tag book when it arrives, and the answer is
   logged with the input; a tag that is not enrolled, or is enrolled for another game, gets a
   BOARD verdict before the game sees anything;
 - **the board's health**: offline and back online, faults raised and cleared;
@@ -22,7 +22,7 @@ through tables, never an `isinstance` chain: a game's own inputs (`GameInput` su
 listed in its `INPUTS` with the name of the method that handles each.
 
 **No I/O.** Time comes from the inputs; the log (anything with `append`, `finish`, `reopen`),
-the tag registry (`lookup`) and the feedback sink are passed in.
+the tag book (`lookup`) and the feedback sink are passed in.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ class TagLike(Protocol):
 
 
 class TagLookup(Protocol):
-    """The tag registry as a referee uses it (`upref.store.tags.TagRegistry` fits)."""
+    """The tag book as a referee uses it (`upref.store.tags.TagBook` fits)."""
 
     def lookup(self, uid: str) -> TagLike | None: ...
 
@@ -193,7 +193,7 @@ class Referee(ABC, Generic[EngineT]):
     `has_engine`, `phase` and `keys_now()` are read-only.
 
     :param codes: the magnet code table (code -> pair end); games without holes ignore it.
-    :param registry: tag lookups (`lookup(uid) -> tag with .game and .item, or None`); None:
+    :param tag_book: tag lookups (`lookup(uid) -> tag with .game and .item, or None`); None:
         every tag counts as not enrolled unless the input already carries its `tag`.
     :param log: every input is appended here (as JSON) before the referee acts on it.
     :param settle_s: how long the table must be still before something that waits for
@@ -215,7 +215,7 @@ class Referee(ABC, Generic[EngineT]):
     def __init__(
         self,
         codes: CodeTable,
-        registry: TagLookup | None = None,
+        tag_book: TagLookup | None = None,
         *,
         log: InputLog | None = None,
         settle_s: float = 1.0,
@@ -227,7 +227,7 @@ class Referee(ABC, Generic[EngineT]):
         if settle_s < 0:
             raise ValueError(f"settle_s must not be negative: {settle_s!r}")
         self.codes = codes
-        self.registry = registry
+        self.tag_book = tag_book
         self.log = log
         self.settle_s = float(settle_s)
         self.hints = bool(hints)
@@ -266,7 +266,7 @@ class Referee(ABC, Generic[EngineT]):
     def from_config(
         cls,
         config: Mapping[str, Any],
-        registry: TagLookup | None = None,
+        tag_book: TagLookup | None = None,
         *,
         log: InputLog | None = None,
         feedback: Callable[[Feedback], None] | None = None,
@@ -279,7 +279,7 @@ class Referee(ABC, Generic[EngineT]):
         codes = codes_from_dict(config["codes"]) if "codes" in config else CodeTable.load()
         return cls(
             codes,
-            registry,
+            tag_book,
             log=log,
             settle_s=float(config.get("settle_s", 1.0)),
             hints=bool(config.get("hints", False)),
@@ -440,7 +440,7 @@ class Referee(ABC, Generic[EngineT]):
                 self._recent.append((number, self._plays, v))
 
     def _complete(self, inp: Input) -> Input:
-        """Fill in what a replay needs and only the live referee knows: a card's registry entry,
+        """Fill in what a replay needs and only the live referee knows: a card's tag_book entry,
         the table at a start."""
         if isinstance(inp, Observe) and inp.tag is None:
             obs = inp.observation
@@ -451,10 +451,10 @@ class Referee(ABC, Generic[EngineT]):
         return inp
 
     def _resolve(self, uid: str) -> TagInfo:
-        if self.registry is None:
+        if self.tag_book is None:
             return TagInfo(None, None)
         try:
-            tag = self.registry.lookup(uid)
+            tag = self.tag_book.lookup(uid)
         except ValueError:  # a malformed UID: not enrolled either
             return TagInfo(None, None)
         return TagInfo(None, None) if tag is None else TagInfo(str(tag.game), str(tag.item))

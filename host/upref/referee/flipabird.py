@@ -81,8 +81,8 @@ class FlipReferee(Referee[FlipGame]):
 
     catalogue: Catalogue
 
-    def __init__(self, codes: CodeTable, registry: TagLookup | None = None, **settings: Any) -> None:
-        super().__init__(codes, registry, **settings)
+    def __init__(self, codes: CodeTable, tag_book: TagLookup | None = None, **settings: Any) -> None:
+        super().__init__(codes, tag_book, **settings)
         self._players: tuple[str, ...] = ()
         self._variant = Variant()
         self._scan: list[str] = []

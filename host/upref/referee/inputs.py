@@ -13,7 +13,7 @@ a key that only names an action and perhaps one answer needs no class at all: `K
 
 Two inputs carry a field the referee fills in before it logs them, so that a replay needs
 nothing but the log: `StartGame.setup` (what the game needs of the table at the start, e.g.
-the board's codes) and `Observe.tag` (what the tag registry said about a card when it arrived).
+the board's codes) and `Observe.tag` (what the tag book said about a card when it arrived).
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ class StartGame:
 
 @dataclass(frozen=True)
 class TagInfo:
-    """What the tag registry said about a card's UID: its game and item, or both None for a
+    """What the tag book said about a card's UID: its game and item, or both None for a
     tag that is not enrolled."""
 
     game: str | None
@@ -92,7 +92,7 @@ class TagInfo:
 @dataclass(frozen=True)
 class Observe:
     """A board observation (`upref.board.model`) made at time `t`. For a card that arrived,
-    `tag` is filled in by the referee (from its registry) before the input is logged.
+    `tag` is filled in by the referee (from its tag_book) before the input is logged.
 
     Where the board said when and which: `board_ms`, the board's own time of the event in ms
     since its boot (for an event replayed from the board's memory, whose `t` is then when it

@@ -85,8 +85,8 @@ class UpReferee(Referee[UpGame]):
 
     catalogue: Catalogue
 
-    def __init__(self, codes: CodeTable, registry: TagLookup | None = None, **settings: Any) -> None:
-        super().__init__(codes, registry, **settings)
+    def __init__(self, codes: CodeTable, tag_book: TagLookup | None = None, **settings: Any) -> None:
+        super().__init__(codes, tag_book, **settings)
         self._keep = False  # k: the next tap is the kept cut card
         self._blind = False  # b: the next card is a face-down one
         self._join = False  # +: the next card joins the play just made

@@ -171,8 +171,8 @@ class UpDownReferee(Referee[UpDownGame]):
 
     catalogue: Catalogue
 
-    def __init__(self, codes: CodeTable, registry: TagLookup | None = None, **settings: Any) -> None:
-        super().__init__(codes, registry, **settings)
+    def __init__(self, codes: CodeTable, tag_book: TagLookup | None = None, **settings: Any) -> None:
+        super().__init__(codes, tag_book, **settings)
         self._ends: dict[int, MoleEnd] = {c: e for c in codes.codes() if (e := codes.lookup(c))}
         self._code_of: dict[tuple[str, str], int] = {
             (e.pair_id, e.hidden): c for c, e in self._ends.items()

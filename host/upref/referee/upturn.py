@@ -113,8 +113,8 @@ class UpturnReferee(Referee[UpturnGame]):
 
     catalogue: Catalogue
 
-    def __init__(self, codes: CodeTable, registry: TagLookup | None = None, **settings: Any) -> None:
-        super().__init__(codes, registry, **settings)
+    def __init__(self, codes: CodeTable, tag_book: TagLookup | None = None, **settings: Any) -> None:
+        super().__init__(codes, tag_book, **settings)
         self._fix: str | None = None  # the last refusal's (or undo's) correction, until play goes on
 
     def default_catalogue(self) -> Catalogue:

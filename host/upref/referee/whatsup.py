@@ -84,8 +84,8 @@ class WhatsUpReferee(Referee[WhatsUpGame]):
 
     catalogue: Catalogue
 
-    def __init__(self, codes: CodeTable, registry: TagLookup | None = None, **settings: Any) -> None:
-        super().__init__(codes, registry, **settings)
+    def __init__(self, codes: CodeTable, tag_book: TagLookup | None = None, **settings: Any) -> None:
+        super().__init__(codes, tag_book, **settings)
         self._armed: int | None = None  # the seat whose figurine goes on the next card tapped
         self._fixes: list[str] = []  # corrections outstanding, until the next accepted action
 

@@ -1,12 +1,12 @@
-"""The tag registry: which physical card or tile each NFC tag is stuck on, for all five games.
+"""The tag book: which physical card or tile each NFC tag is stuck on, for all five games.
 
-One SQLite table, `data_dir()/registry.sqlite` by default: a tag's UID (upper-case hex, 4, 7 or
+One SQLite table, `data_dir()/tags.sqlite` by default: a tag's UID (upper-case hex, 4, 7 or
 10 bytes) -> (game, item id, when it was enrolled). A tag belongs to one item of one game (a
 sticker sits on one card). An item has **one** tag: giving it another (the card was lost and
 replaced, or re-stickered) must be asked for with `replace=True`, which drops the old tag, so a
 stale sticker never keeps meaning the card. Every change is committed at once.
 
-The registry knows no game: a game is a name (`updown`, `upturn` ...) and an item an id from
+The tag_book knows no game: a game is a name (`updown`, `upturn` ...) and an item an id from
 that game's catalogue; which names and ids exist is the game registry's business
 (`upref.registry`), asked by the commands before they enrol anything.
 """
@@ -31,9 +31,9 @@ __all__ = [
     "Enrolled",
     "ImportResult",
     "ItemTaken",
-    "RegistryError",
+    "TagBookError",
     "Tag",
-    "TagRegistry",
+    "TagBook",
     "TagTaken",
     "check_game",
     "default_path",
@@ -54,12 +54,12 @@ _ITEM = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,31}")
 _UID_SEPARATORS = re.compile(r"[\s:.-]")
 
 
-class RegistryError(ValueError):
-    """A registry operation that cannot be done: a bad UID, game or item, a tag or item already
-    taken, or a registry file that cannot be read. The message says what to do."""
+class TagBookError(ValueError):
+    """A tag_book operation that cannot be done: a bad UID, game or item, a tag or item already
+    taken, or a tag_book file that cannot be read. The message says what to do."""
 
 
-class TagTaken(RegistryError):
+class TagTaken(TagBookError):
     """The tag is already enrolled as another item (`existing`)."""
 
     def __init__(self, existing: Tag, wanted_game: str, wanted_item: str) -> None:
@@ -71,7 +71,7 @@ class TagTaken(RegistryError):
         )
 
 
-class ItemTaken(RegistryError):
+class ItemTaken(TagBookError):
     """The item already has another tag (`existing`); enrolling a new one needs replace=True."""
 
     def __init__(self, existing: Tag, new_uid: str) -> None:
@@ -88,7 +88,7 @@ CSV_COLUMNS = ("uid", "game", "item", "enrolled_at")
 
 @dataclass
 class ImportResult:
-    """What `TagRegistry.import_csv` did: tags added, rows already enrolled as they are, and
+    """What `TagBook.import_csv` did: tags added, rows already enrolled as they are, and
     the rows refused, each with its line and why."""
 
     added: int = 0
@@ -106,7 +106,7 @@ class Tag:
 
 @dataclass(frozen=True)
 class Enrolled:
-    """What `TagRegistry.enroll` did: `created` is False when the tag was already this item
+    """What `TagBook.enroll` did: `created` is False when the tag was already this item
     (nothing changed); `replaced` is the item's previous tag, forgotten for this one."""
 
     tag: Tag
@@ -114,26 +114,36 @@ class Enrolled:
     replaced: Tag | None = None
 
 
+OLD_NAME = "registry.sqlite"
+"""The tag book's file name before it was called the tag book: still used where it exists."""
+
+
 def default_path(create: bool = True) -> Path:
-    """`data_dir()/registry.sqlite` (the folder is created unless `create` is False)."""
-    return data_dir(create) / "registry.sqlite"
+    """`data_dir()/tags.sqlite` (the folder is created unless `create` is False); the file of
+    an older upref, `registry.sqlite`, while it is there and `tags.sqlite` is not, so that the
+    tags a table enrolled are never left behind (it is not renamed: SQLite's journal files
+    would stay behind under the old name)."""
+    folder = data_dir(create)
+    old = folder / OLD_NAME
+    new = folder / "tags.sqlite"
+    return old if old.exists() and not new.exists() else new
 
 
 def normalize_uid(text: str) -> str:
     """'04:a1:b2:c3:d4:e5:f6' -> '04A1B2C3D4E5F6' (spaces, colons, dots and dashes are dropped).
 
-    :raises RegistryError: unless it is 4, 7 or 10 bytes of hex.
+    :raises TagBookError: unless it is 4, 7 or 10 bytes of hex.
     """
     if not isinstance(text, str):
-        raise RegistryError(f"a tag UID is text in hex, not {text!r}")
+        raise TagBookError(f"a tag UID is text in hex, not {text!r}")
     uid = _UID_SEPARATORS.sub("", text).upper()
     lengths = ", ".join(str(n) for n in UID_HEX_LENGTHS)
     if not uid or not all(c in "0123456789ABCDEF" for c in uid):
-        raise RegistryError(
+        raise TagBookError(
             f"not a tag UID: {text!r}; a UID is hex digits 0-9 A-F, e.g. 04A1B2C3D4E5F6"
         )
     if len(uid) not in UID_HEX_LENGTHS:
-        raise RegistryError(
+        raise TagBookError(
             f"not a tag UID: {text!r} has {len(uid)} hex digits; UIDs are 4, 7 or 10 bytes "
             f"({lengths} hex digits), e.g. 04A1B2C3D4E5F6 (NTAG) or DEADBEEF"
         )
@@ -144,16 +154,16 @@ _GAME = re.compile(r"[a-z][a-z0-9]{0,31}")
 
 
 def check_game(game: str) -> str:
-    """:raises RegistryError: for text that cannot be a game's name (lower-case letters and
+    """:raises TagBookError: for text that cannot be a game's name (lower-case letters and
     digits, as `upref play` takes them)."""
     if not isinstance(game, str) or not _GAME.fullmatch(game):
-        raise RegistryError(f"not a game's name: {game!r} (names are like updown, upturn)")
+        raise TagBookError(f"not a game's name: {game!r} (names are like updown, upturn)")
     return game
 
 
 def _check_item(item: str) -> str:
     if not isinstance(item, str) or not _ITEM.fullmatch(item):
-        raise RegistryError(
+        raise TagBookError(
             f"not an item id: {item!r}; ids are 1 to 32 letters, digits and _.+- "
             "(e.g. T07, W12, S-NC1)"
         )
@@ -164,12 +174,12 @@ def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-class TagRegistry:
+class TagBook:
     """The enrolled tags, in an SQLite file shared by all games (and by several processes: a
     referee may read while `upref enroll` writes).
 
-    :param path: the database file (default `data_dir()/registry.sqlite`); created on first use.
-    :raises RegistryError: when the file cannot be opened or is not a registry.
+    :param path: the database file (default `data_dir()/tags.sqlite`); created on first use.
+    :raises TagBookError: when the file cannot be opened or is not a tag_book.
     """
 
     def __init__(self, path: str | Path | None = None, *, read_only: bool = False) -> None:
@@ -185,8 +195,8 @@ class TagRegistry:
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > _SCHEMA_VERSION:
                 self._db.close()
-                raise RegistryError(
-                    f"the tag registry {self.path} was written by a newer upref (schema "
+                raise TagBookError(
+                    f"the tag book {self.path} was written by a newer upref (schema "
                     f"{version}, this one knows {_SCHEMA_VERSION}): update upref"
                 )
             self._db.executescript(_SCHEMA)
@@ -194,14 +204,14 @@ class TagRegistry:
                 self._db.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
         except (sqlite3.Error, OSError) as exc:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise RegistryError(
-                f"cannot open the tag registry {self.path} ({why}): make its folder writable, "
+            raise TagBookError(
+                f"cannot open the tag book {self.path} ({why}): make its folder writable, "
                 "or give --tags a file in a folder you can write to"
             ) from None
 
     def _open_read_only(self) -> None:
         """Open to look tags up only: nothing is created or changed, a missing file is an empty
-        registry, and a folder that cannot be written is no obstacle."""
+        tag_book, and a folder that cannot be written is no obstacle."""
         if not self.path.exists():
             return
         uri = self.path.resolve().as_uri()
@@ -217,9 +227,9 @@ class TagRegistry:
         except sqlite3.Error as exc:
             if self._db is not None:
                 self._db.close()
-            raise RegistryError(
-                f"cannot read the tag registry {self.path} ({exc}): it is damaged or not a tag "
-                "registry; give --tags the registry.sqlite that `upref enroll` wrote"
+            raise TagBookError(
+                f"cannot read the tag book {self.path} ({exc}): it is damaged or not a tag "
+                "tag_book; give --tags the tags.sqlite that `upref enroll` wrote"
             ) from None
 
     def _check_read_only(self) -> None:
@@ -227,14 +237,14 @@ class TagRegistry:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(tags)")}
         if version > _SCHEMA_VERSION:
-            raise RegistryError(
-                f"the tag registry {self.path} was written by a newer upref (schema "
+            raise TagBookError(
+                f"the tag book {self.path} was written by a newer upref (schema "
                 f"{version}, this one knows {_SCHEMA_VERSION}): update upref"
             )
         if not {"uid", "game", "item", "enrolled_at"} <= columns:
-            raise RegistryError(
-                f"{self.path} is not an upref tag registry (no tags table); give --tags the "
-                "registry.sqlite that `upref enroll` wrote"
+            raise TagBookError(
+                f"{self.path} is not an upref tag book (no tags table); give --tags the "
+                "tags.sqlite that `upref enroll` wrote"
             )
 
     # -- reading ------------------------------------------------------------------------------
@@ -242,7 +252,7 @@ class TagRegistry:
     def lookup(self, uid: str) -> Tag | None:
         """The tag's enrolment, or None for a tag never enrolled.
 
-        :raises RegistryError: for a malformed UID.
+        :raises TagBookError: for a malformed UID.
         """
         row = self._one(
             "SELECT uid, game, item, enrolled_at FROM tags WHERE uid = ?", (normalize_uid(uid),)
@@ -285,7 +295,7 @@ class TagRegistry:
         :raises TagTaken: the tag is enrolled as another item (of any game): forget it first.
         :raises ItemTaken: the item has another tag and `replace` is False. With `replace`, the
             old tag is forgotten and reported in `replaced`.
-        :raises RegistryError: a malformed UID, an unknown game, a malformed item id.
+        :raises TagBookError: a malformed UID, an unknown game, a malformed item id.
         """
         uid = normalize_uid(uid)
         check_game(game)
@@ -316,7 +326,7 @@ class TagRegistry:
     def forget(self, uid: str) -> Tag | None:
         """Remove the tag's enrolment; returns what it was, or None if it was not enrolled.
 
-        :raises RegistryError: for a malformed UID.
+        :raises TagBookError: for a malformed UID.
         """
         uid = normalize_uid(uid)
         with self._transaction():
@@ -346,11 +356,11 @@ class TagRegistry:
         lets an item take the new tag. All rows are checked first: a malformed file changes
         nothing.
 
-        :raises RegistryError: for a file that is not such a CSV (naming the line).
+        :raises TagBookError: for a file that is not such a CSV (naming the line).
         """
         rows = list(csv.reader(lines))
         if not rows or [c.strip().lower() for c in rows[0][:3]] != list(CSV_COLUMNS[:3]):
-            raise RegistryError(
+            raise TagBookError(
                 "not a tag list: the first line must be the header "
                 f"{','.join(CSV_COLUMNS)} (as `upref enroll GAME --export FILE` writes it)"
             )
@@ -359,13 +369,13 @@ class TagRegistry:
             if not any(cell.strip() for cell in row):
                 continue
             if len(row) < 3:
-                raise RegistryError(f"tag list line {number}: {row!r} needs uid, game and item")
+                raise TagBookError(f"tag list line {number}: {row!r} needs uid, game and item")
             try:
                 uid = normalize_uid(row[0].strip())
                 game = check_game(row[1].strip())
                 item = _check_item(row[2].strip())
-            except RegistryError as exc:
-                raise RegistryError(f"tag list line {number}: {exc}") from None
+            except TagBookError as exc:
+                raise TagBookError(f"tag list line {number}: {exc}") from None
             wanted.append((number, uid, game, item))
         result = ImportResult()
         for number, uid, game, item in wanted:
@@ -384,7 +394,7 @@ class TagRegistry:
         if self._db is not None:
             self._db.close()
 
-    def __enter__(self) -> TagRegistry:
+    def __enter__(self) -> TagBook:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -405,11 +415,11 @@ class TagRegistry:
 
     def _exec(self, sql: str) -> None:
         if self._db is None or self.read_only:
-            raise RegistryError(f"the tag registry {self.path} was opened to read only")
+            raise TagBookError(f"the tag book {self.path} was opened to read only")
         try:
             self._db.execute(sql)
         except sqlite3.Error as exc:
-            raise RegistryError(f"tag registry {self.path}: {exc}") from None
+            raise TagBookError(f"tag book {self.path}: {exc}") from None
 
     def _one(self, sql: str, args: tuple[str, ...]) -> tuple[str, str, str, str] | None:
         rows = self._all(sql, args)
@@ -417,8 +427,8 @@ class TagRegistry:
 
     def _all(self, sql: str, args: tuple[str, ...]) -> list[tuple[str, str, str, str]]:
         if self._db is None:
-            return []  # read-only, and no registry file yet: nothing is enrolled
+            return []  # read-only, and no tag_book file yet: nothing is enrolled
         try:
             return list(self._db.execute(sql, args).fetchall())
         except sqlite3.Error as exc:
-            raise RegistryError(f"tag registry {self.path}: {exc}") from None
+            raise TagBookError(f"tag book {self.path}: {exc}") from None

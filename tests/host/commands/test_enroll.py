@@ -20,7 +20,7 @@ from upref.commands import enroll
 from upref.link.errors import LinkError, LinkTimeout
 from upref.link.notices import LinkItem, Offline, Online, Resynced
 from upref.link.protocol import CardArrived, CardLeft, Err, Ok, Snapshot
-from upref.store.tags import Tag, TagRegistry
+from upref.store.tags import Tag, TagBook
 
 A, B, C, D = "04A1B2C3D4E5F6", "04112233445566", "DEADBEEF", "04AABBCCDDEEFF"
 
@@ -82,14 +82,14 @@ class Answers:
 
 
 @pytest.fixture
-def reg(tmp_path: Path) -> Iterator[TagRegistry]:
-    r = TagRegistry(tmp_path / "registry.sqlite")
+def reg(tmp_path: Path) -> Iterator[TagBook]:
+    r = TagBook(tmp_path / "tags.sqlite")
     yield r
     r.close()
 
 
 def run(
-    reg: TagRegistry, link: FakeLink, *argv: str, answers: Answers | None = None
+    reg: TagBook, link: FakeLink, *argv: str, answers: Answers | None = None
 ) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = enroll.main(
@@ -98,12 +98,12 @@ def run(
         input_fn=answers or Answers(),
         out=out,
         err=err,
-        registry=reg,
+        tag_book=reg,
     )
     return code, out.getvalue(), err.getvalue()
 
 
-def test_auto_takes_each_tap_as_the_next_card_with_green_feedback(reg: TagRegistry) -> None:
+def test_auto_takes_each_tap_as_the_next_card_with_green_feedback(reg: TagBook) -> None:
     link = FakeLink(*taps(A, B, C))
     code, out, _ = run(reg, link, "updown", "--auto")
     assert code == 0
@@ -118,7 +118,7 @@ def test_auto_takes_each_tap_as_the_next_card_with_green_feedback(reg: TagRegist
 
 
 def test_interactive_enter_takes_the_suggestion_and_an_id_names_another_card(
-    reg: TagRegistry,
+    reg: TagBook,
 ) -> None:
     answers = Answers("", "nonsense", "t13", "7")
     code, out, _ = run(reg, FakeLink(*taps(A, B, C)), "updown", answers=answers)
@@ -130,7 +130,7 @@ def test_interactive_enter_takes_the_suggestion_and_an_id_names_another_card(
     assert answers.prompts[1].startswith(f"Tag {B}: which card is it? [Enter = T02")
 
 
-def test_upturn_is_enrolled_as_tiles_not_cards(reg: TagRegistry) -> None:
+def test_upturn_is_enrolled_as_tiles_not_cards(reg: TagBook) -> None:
     answers = Answers("", "nonsense")
     code, out, _ = run(reg, FakeLink(*taps(A, B)), "upturn", answers=answers)
     assert code == 0
@@ -141,13 +141,13 @@ def test_upturn_is_enrolled_as_tiles_not_cards(reg: TagRegistry) -> None:
     assert "upturn tiles enrolled, all saved." in out and " card" not in out
 
 
-def test_skip_records_nothing(reg: TagRegistry) -> None:
+def test_skip_records_nothing(reg: TagBook) -> None:
     code, out, _ = run(reg, FakeLink(*taps(A)), "updown", answers=Answers("skip"))
     assert code == 0 and reg.tags() == []
     assert f"Skipped tag {A}: nothing recorded." in out
 
 
-def test_a_tag_tapped_again_is_refused_red_naming_its_card(reg: TagRegistry) -> None:
+def test_a_tag_tapped_again_is_refused_red_naming_its_card(reg: TagBook) -> None:
     reg.enroll(A, "updown", "T07")
     link = FakeLink(*taps(A))
     answers = Answers()
@@ -162,7 +162,7 @@ def test_a_tag_tapped_again_is_refused_red_naming_its_card(reg: TagRegistry) -> 
     assert reg.items("updown") == {"T07": A}
 
 
-def test_a_tag_of_another_game_is_refused_in_auto_mode_too(reg: TagRegistry) -> None:
+def test_a_tag_of_another_game_is_refused_in_auto_mode_too(reg: TagBook) -> None:
     reg.enroll(A, "whatsup", "W03")
     link = FakeLink(*taps(A))
     code, out, _ = run(reg, link, "updown", "--auto")
@@ -173,7 +173,7 @@ def test_a_tag_of_another_game_is_refused_in_auto_mode_too(reg: TagRegistry) -> 
     assert reg.items("updown") == {}
 
 
-def test_a_card_that_has_a_tag_is_not_given_another_without_replace(reg: TagRegistry) -> None:
+def test_a_card_that_has_a_tag_is_not_given_another_without_replace(reg: TagBook) -> None:
     reg.enroll(A, "updown", "T07")
     code, out, _ = run(reg, FakeLink(*taps(B)), "updown", answers=Answers("T07", ""))
     assert code == 0
@@ -181,7 +181,7 @@ def test_a_card_that_has_a_tag_is_not_given_another_without_replace(reg: TagRegi
     assert reg.items("updown") == {"T07": A, "T01": B}
 
 
-def test_replace_gives_a_card_the_new_tag_and_forgets_the_old(reg: TagRegistry) -> None:
+def test_replace_gives_a_card_the_new_tag_and_forgets_the_old(reg: TagBook) -> None:
     reg.enroll(A, "updown", "T07")
     code, out, _ = run(reg, FakeLink(*taps(B)), "updown", "--replace", answers=Answers("T07"))
     assert code == 0
@@ -189,7 +189,7 @@ def test_replace_gives_a_card_the_new_tag_and_forgets_the_old(reg: TagRegistry) 
     assert reg.items("updown") == {"T07": B}
 
 
-def test_the_next_card_waits_until_the_last_one_is_lifted(reg: TagRegistry) -> None:
+def test_the_next_card_waits_until_the_last_one_is_lifted(reg: TagBook) -> None:
     # B arrives while A still lies there (two cards at once): A counts as gone, B is the next tap
     link = FakeLink(CardArrived(A), CardArrived(B), CardLeft(B))
     code, out, _ = run(reg, link, "updown", "--auto")
@@ -201,14 +201,14 @@ def test_the_next_card_waits_until_the_last_one_is_lifted(reg: TagRegistry) -> N
     assert out.index("Enrolled T03") < out.index("Lift the card.") < out.index("Stopped")
 
 
-def test_a_card_lying_on_the_reader_at_start_counts_as_a_tap(reg: TagRegistry) -> None:
+def test_a_card_lying_on_the_reader_at_start_counts_as_a_tap(reg: TagBook) -> None:
     snap = Snapshot(holes=(0,) * 10, card=C, button=False)
     link = FakeLink(Online("fake://board"), Resynced(snap, "connect"), CardLeft(C))
     code, _, _ = run(reg, link, "updown", "--auto")
     assert code == 0 and reg.items("updown") == {"T01": C}
 
 
-def test_offline_is_told_and_feedback_failures_do_not_stop_enrolment(reg: TagRegistry) -> None:
+def test_offline_is_told_and_feedback_failures_do_not_stop_enrolment(reg: TagBook) -> None:
     link = FakeLink(
         Offline("no frame for 3.0 s"), Online("fake://board"), *taps(A), fail_commands=True
     )
@@ -218,20 +218,20 @@ def test_offline_is_told_and_feedback_failures_do_not_stop_enrolment(reg: TagReg
     assert out.count("(no LED/beep from the board: no answer to LED)") == 1
 
 
-def test_ctrl_d_at_the_question_stops_with_what_was_saved(reg: TagRegistry) -> None:
+def test_ctrl_d_at_the_question_stops_with_what_was_saved(reg: TagBook) -> None:
     code, out, _ = run(reg, FakeLink(*taps(A, B)), "updown", answers=Answers(""))
     assert code == 0 and reg.items("updown") == {"T01": A}
     assert "Stopped: 1 of 30 updown cards enrolled, all saved." in out
 
 
-def test_when_every_card_is_enrolled_there_is_nothing_to_do(reg: TagRegistry) -> None:
+def test_when_every_card_is_enrolled_there_is_nothing_to_do(reg: TagBook) -> None:
     for n in range(1, 31):
         reg.enroll(f"04{n:012X}", "updown", f"T{n:02d}")
     code, out, _ = run(reg, FakeLink(), "updown")
     assert code == 0 and "All 30 updown cards are enrolled." in out
 
 
-def test_list_shows_enrolled_tags_and_what_is_missing(reg: TagRegistry) -> None:
+def test_list_shows_enrolled_tags_and_what_is_missing(reg: TagBook) -> None:
     reg.enroll(A, "updown", "T07")
     reg.enroll(B, "updown", "T99")  # not (or no longer) in the catalogue
     code, out, _ = run(reg, FakeLink(), "updown", "--list")
@@ -243,7 +243,7 @@ def test_list_shows_enrolled_tags_and_what_is_missing(reg: TagRegistry) -> None:
     assert "  T07:" not in out.split("Missing")[1]
 
 
-def test_forget_removes_one_tag_by_uid_or_by_card(reg: TagRegistry) -> None:
+def test_forget_removes_one_tag_by_uid_or_by_card(reg: TagBook) -> None:
     reg.enroll(A, "updown", "T07")
     reg.enroll(B, "updown", "T08")
     code, out, _ = run(reg, FakeLink(), "updown", "--forget", A.lower())
@@ -255,7 +255,7 @@ def test_forget_removes_one_tag_by_uid_or_by_card(reg: TagRegistry) -> None:
     assert reg.tags() == []
 
 
-def test_forget_refuses_a_tag_of_another_game_and_a_bad_uid(reg: TagRegistry) -> None:
+def test_forget_refuses_a_tag_of_another_game_and_a_bad_uid(reg: TagBook) -> None:
     reg.enroll(A, "whatsup", "W03")
     code, _, err = run(reg, FakeLink(), "updown", "--forget", A)
     assert code == 1 and f"`upref enroll whatsup --forget {A}`" in err
@@ -265,24 +265,24 @@ def test_forget_refuses_a_tag_of_another_game_and_a_bad_uid(reg: TagRegistry) ->
 
 
 def test_a_game_upref_does_not_know_is_refused_with_the_games_there_are(
-    reg: TagRegistry, capsys: pytest.CaptureFixture[str]
+    reg: TagBook, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as info:
-        enroll.main(["chess"], opener=lambda port: FakeLink(), registry=reg)
+        enroll.main(["chess"], opener=lambda port: FakeLink(), tag_book=reg)
     assert info.value.code == 2
     assert "invalid choice: 'chess' (choose from 'updown'" in capsys.readouterr().err
 
 
-def test_no_board_is_a_clear_error(reg: TagRegistry) -> None:
+def test_no_board_is_a_clear_error(reg: TagBook) -> None:
     def no_board(port: str | None) -> FakeLink:
         raise LinkError("no upref board found.")
 
     err = io.StringIO()
-    code = enroll.main(["updown"], opener=no_board, out=io.StringIO(), err=err, registry=reg)
+    code = enroll.main(["updown"], opener=no_board, out=io.StringIO(), err=err, tag_book=reg)
     assert code == 1 and err.getvalue() == "upref enroll: no upref board found.\n"
 
 
-def test_options_may_come_before_the_game(reg: TagRegistry) -> None:
+def test_options_may_come_before_the_game(reg: TagBook) -> None:
     reg.enroll(A, "updown", "T07")
     code, out, _ = run(reg, FakeLink(), "--list", "updown")
     assert code == 0 and out.startswith("Up And Down (updown): 1 of 30 enrolled\n")
@@ -292,7 +292,7 @@ def test_options_may_come_before_the_game(reg: TagRegistry) -> None:
 
 def test_list_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     """`upref enroll updown --list | head -1`: the reader goes away; no BrokenPipeError, no
-    traceback, the shell's usual status for a closed pipe, and no registry file made by a
+    traceback, the shell's usual status for a closed pipe, and no tag_book file made by a
     command that only reads."""
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader has gone before the first line
@@ -345,7 +345,7 @@ def test_enrolment_through_the_simulated_board(
 
         worker = threading.Thread(target=session, daemon=True)
         worker.start()
-        with TagRegistry() as reg:  # the same file, as another process would see it
+        with TagBook() as reg:  # the same file, as another process would see it
 
             def outcomes() -> int:
                 text = out.getvalue()
@@ -383,6 +383,6 @@ def test_enrolment_through_the_simulated_board(
     assert f"Tag {A} is already enrolled as T01: 1 shovel — red 1: nothing recorded." in text
     assert "Stopped: 3 of 30 updown cards enrolled, all saved." in text
     assert len(answers.prompts) == 5  # A, B twice, C, D; none for the refused tap
-    with TagRegistry() as reg:
+    with TagBook() as reg:
         assert reg.lookup(D) is None
         assert reg.tag_of("updown", "T05") == Tag(B, "updown", "T05")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from updown_table import PLAYERS, Table, tag_registry
+from updown_table import PLAYERS, Table, enrolled_tags
 from upref import cli
 from upref.board.codes import CodeTable
 from upref.commands import demo, play
@@ -51,7 +51,7 @@ def db(tmp_path: Path) -> Path:
     path = tmp_path / "games.sqlite"
     codes = CodeTable.load()
     for seed in (4, 5):
-        ref = UpDownReferee(codes, tag_registry(path=tmp_path / f"registry{seed}.sqlite"))
+        ref = UpDownReferee(codes, enrolled_tags(path=tmp_path / f"tag_book{seed}.sqlite"))
         log = GameLog.create(path, game="updown", players=PLAYERS, seed=seed, config=ref.config())
         ref.attach(log)
         tb = Table(ref, seed=seed)

@@ -25,12 +25,12 @@ def test_both_spellings_give_the_tags_file(spelling: str, tmp_path: Path) -> Non
         game, args = play.parse(argv)
         assert game.name == "updown" and args.players == ["Ann", "Bob"]
         assert args.tags == path
-        assert not hasattr(args, "registry")
+        assert not hasattr(args, "tag_book")
 
 
 def test_without_the_option_the_default_file_is_read(tmp_path: Path) -> None:
     _, args = play.parse(["updown", "Ann", "Bob"])
-    assert args.tags is None  # TagRegistry's default: the user's data folder
+    assert args.tags is None  # TagBook's default: the user's data folder
 
 
 @pytest.mark.parametrize("spelling", ["--tags", "--registry"])
@@ -43,7 +43,7 @@ def test_play_reads_the_file_either_spelling_names(
     assert play.main(argv, opener=lambda port: NoLink()) == 1  # type: ignore[arg-type,return-value]
     err = capsys.readouterr().err
     assert err.startswith("upref play: ") and str(path) in err, err
-    assert "give --tags the registry.sqlite that `upref enroll` wrote" in err, err
+    assert "give --tags the tags.sqlite that `upref enroll` wrote" in err, err
 
 
 def test_help_shows_tags_and_not_the_old_name(capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,10 +9,10 @@ from pathlib import Path
 from updown_table import (
     CODES,
     Table,
+    enrolled_tags,
     expected,
     invalid_code,
     other_end,
-    tag_registry,
     wrong_hole_pair,
 )
 from upref.board.codes import one_flip_neighbours
@@ -40,7 +40,7 @@ SEED = 7
 
 def golden_session(db: Path) -> tuple[GameLog, Table]:
     ref = UpDownReferee(
-        CODES, tag_registry({"04112233": ("upturn", "N42")}, db.with_name("registry.sqlite")),
+        CODES, enrolled_tags({"04112233": ("upturn", "N42")}, db.with_name("tags.sqlite")),
         hints=True, titles=titles(),
     )
     log = GameLog.create(

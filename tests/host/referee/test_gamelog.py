@@ -17,10 +17,10 @@ from updown_table import (
     PLAYERS,
     Chaos,
     Table,
+    enrolled_tags,
     other_end,
     random_session,
     state,
-    tag_registry,
 )
 from upref.board.model import ButtonObservation, CardObservation, FaultObservation, HoleObservation
 from upref.commands.replay import export_main, replay_main
@@ -50,7 +50,7 @@ GOLDEN_VERDICTS = GOLDEN / "session.verdicts.jsonl"
 
 
 def new_session(db: Path, seed: int = 4, **kwargs: object) -> tuple[GameLog, UpDownReferee, Table]:
-    ref = UpDownReferee(CODES, tag_registry(path=db.with_name("registry.sqlite")), **kwargs)  # type: ignore[arg-type]
+    ref = UpDownReferee(CODES, enrolled_tags(path=db.with_name("tags.sqlite")), **kwargs)  # type: ignore[arg-type]
     log = GameLog.create(
         db, game="updown", players=PLAYERS, seed=seed, config=ref.config(), created=1000.0
     )
@@ -109,7 +109,7 @@ def test_every_input_round_trips_through_json() -> None:
 
 def test_each_entry_is_committed_before_the_referee_acts(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite"
-    ref = UpDownReferee(CODES, tag_registry(path=tmp_path / "registry.sqlite"))
+    ref = UpDownReferee(CODES, enrolled_tags(path=tmp_path / "tags.sqlite"))
     log = GameLog.create(db, game="updown", players=PLAYERS, seed=1, config=ref.config())
     seen: list[tuple[int, str | None]] = []
     other = sqlite3.connect(db)
@@ -142,7 +142,7 @@ def test_each_entry_is_committed_before_the_referee_acts(tmp_path: Path) -> None
     start = json.loads(other.execute("SELECT payload FROM entries WHERE seq = 11").fetchone()[0])
     assert start["holes"] == [tb.codes[h] for h in range(1, 11)]
     card = json.loads(other.execute("SELECT payload FROM entries WHERE seq = 12").fetchone()[0])
-    assert card["tag"]["game"] == "updown"  # what the registry said is in the log
+    assert card["tag"]["game"] == "updown"  # what the tag_book said is in the log
     assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     other.close()
     log.close()
@@ -167,7 +167,7 @@ def test_resume_after_the_host_dies_mid_turn(tmp_path: Path) -> None:
 
     log2 = GameLog.open_latest(db)
     assert log2 is not None and log2.game_id == game_id and log2.header.status == "playing"
-    ref2 = resume(log2, referee_for)  # no registry needed: the log holds what it said
+    ref2 = resume(log2, referee_for)  # no tag_book needed: the log holds what it said
     assert state_of(ref2) == before
     # while the host was away, hole 6 was turned; the board's picture brings it in
     tb.ref = ref2

@@ -430,9 +430,9 @@ def test_next_game_asks_for_a_new_scan_and_stop_scores_the_won_cards() -> None:
 
 
 def test_a_tag_of_another_game_gets_a_board_verdict() -> None:
-    reg = __import__("flipabird_table").tag_registry()
+    reg = __import__("flipabird_table").enrolled_tags()
     reg.enroll("04DEADBEEF0001", "updown", "T07")
-    tb = new_table(registry=reg)
+    tb = new_table(tag_book=reg)
     tb.started()
     UID["T07"] = "04DEADBEEF0001"
     try:

@@ -15,10 +15,10 @@ from updown_table import (
     card_uid,
     check_public,
     check_status,
+    enrolled_tags,
     expected,
     invalid_code,
     other_end,
-    tag_registry,
     wrong_hole_pair,
 )
 from upref.board.codes import one_flip_neighbours
@@ -50,8 +50,8 @@ def started(
     variant: Variant | None = None,
     **kwargs: object,
 ) -> tuple[UpDownReferee, Table]:
-    registry = kwargs.pop("registry", None) or tag_registry()
-    ref = UpDownReferee(CODES, registry, titles=titles(), **kwargs)  # type: ignore[arg-type]
+    tag_book = kwargs.pop("tag_book", None) or enrolled_tags()
+    ref = UpDownReferee(CODES, tag_book, titles=titles(), **kwargs)  # type: ignore[arg-type]
     tb = Table(ref, seed=seed)
     vs = tb.feed(StartGame(players, variant or Variant(), seed, tb.at()))
     assert [v.kind for v in vs] == [INFO] and vs[0].text.startswith("Game 1"), vs
@@ -152,7 +152,7 @@ def test_u_is_offered_only_when_there_is_something_to_undo() -> None:
 
 
 def test_start_refused_names_empty_and_invalid_holes_then_starts_when_filled() -> None:
-    ref = UpDownReferee(CODES, tag_registry())
+    ref = UpDownReferee(CODES, enrolled_tags())
     tb = Table(ref, seed=2)
     c4, c7 = tb.codes[4], tb.codes[7]
     tb.pull(4)
@@ -182,7 +182,7 @@ def test_start_refused_names_empty_and_invalid_holes_then_starts_when_filled() -
 
 
 def test_start_refused_for_the_same_pair_in_two_holes() -> None:
-    ref = UpDownReferee(CODES, tag_registry())
+    ref = UpDownReferee(CODES, enrolled_tags())
     tb = Table(ref, seed=2)
     tb.put(5, other_end(tb.codes[2]))  # a stray reading: pair of hole 2 in hole 5 as well
     vs = tb.feed(StartGame(("Ann",), Variant(), 1, tb.at()))
@@ -191,7 +191,7 @@ def test_start_refused_for_the_same_pair_in_two_holes() -> None:
 
 
 def test_start_with_bad_players_is_refused() -> None:
-    ref = UpDownReferee(CODES, tag_registry())
+    ref = UpDownReferee(CODES, enrolled_tags())
     tb = Table(ref, seed=2)
     vs = tb.feed(StartGame(("Ann", "Ann"), Variant(), 1, tb.at()))
     assert vs[0].kind == INFO and vs[0].text.startswith("Cannot start: player names must differ")
@@ -436,8 +436,8 @@ def test_wrong_cards_drawn_are_refused_and_the_state_is_unchanged() -> None:
 
 
 def test_unknown_tag_and_another_games_tag_are_named() -> None:
-    reg = tag_registry({"04112233": ("upturn", "N42")})
-    ref, tb = started(draw=False, registry=reg)
+    reg = enrolled_tags({"04112233": ("upturn", "N42")})
+    ref, tb = started(draw=False, tag_book=reg)
     before = snapshot(ref)
     vs = tb.tap(uid="04DEADBEEF0001")
     assert vs == [

@@ -424,7 +424,7 @@ def test_a_random_sessions_log_replays_to_the_same_replies(tmp_path: Path, seed:
     log, tb = logged_session(db, seed, 400)
     info, entries = load_log(db, log.game_id)
     assert info.game == "whatsup" and len(entries) == len(tb.replies)
-    first = [r.reply for r in replay(info, entries, referee_for)]  # no registry: the log has it
+    first = [r.reply for r in replay(info, entries, referee_for)]  # no tag_book: the log has it
     second = [r.reply for r in replay(info, entries, referee_for)]
     assert first == second == [r for _, r in tb.replies]
     kinds = {v.kind for r in first for v in r.verdicts}

@@ -1,4 +1,4 @@
-"""The simulated board as a process: pty, pacing, line noise, registry, control socket, power,
+"""The simulated board as a process: pty, pacing, line noise, tag_book, control socket, power,
 resets, watchdog, Ctrl-C/REPL. Most tests run a tiny stand-in firmware (below) so they do not
 depend on the real one; the last ones start the real firmware/main.py."""
 

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from updown_table import PLAYERS, Table, tag_registry
+from updown_table import PLAYERS, Table, enrolled_tags
 from upref import cli
 from upref.board.codes import CodeTable
 from upref.games.updown.variant import Variant
@@ -32,7 +32,7 @@ CODES = CodeTable.load()
 
 def make_log(db: Path, *, finish: bool = False) -> GameLog:
     """A real upref log: a game started and three pairs turned (one turned twice, refused)."""
-    ref = UpDownReferee(CODES, tag_registry(path=db.with_name("registry.sqlite")))
+    ref = UpDownReferee(CODES, enrolled_tags(path=db.with_name("tags.sqlite")))
     log = GameLog.create(db, game="updown", players=PLAYERS, seed=4, config=ref.config())
     ref.attach(log)
     tb = Table(ref, seed=4)
@@ -283,7 +283,7 @@ def read_only_folder() -> Iterator[Path]:
     folder = Path(tempfile.mkdtemp(prefix="upref-ro-"))
     folder.chmod(0o755)
     make_log(folder / "games.sqlite").close()
-    (folder / "registry.sqlite").unlink()
+    (folder / "tags.sqlite").unlink()
     assert sorted(p.name for p in folder.iterdir()) == ["games.sqlite"]
     (folder / "games.sqlite").chmod(0o444)
     folder.chmod(0o555)

@@ -1,4 +1,4 @@
-"""The tag registry: enrol, look up, forget, refusals, UID checks, persistence, catalogues."""
+"""The tag book: enrol, look up, forget, refusals, UID checks, persistence, catalogues."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from upref.registry import UnknownGame, find_game
 from upref.store.tags import (
     ItemTaken,
-    RegistryError,
     Tag,
-    TagRegistry,
+    TagBook,
+    TagBookError,
     TagTaken,
     check_game,
     normalize_uid,
@@ -24,13 +24,13 @@ UID10 = "0102030405060708090A"
 
 
 @pytest.fixture
-def reg(tmp_path: Path) -> Iterator[TagRegistry]:
-    r = TagRegistry(tmp_path / "registry.sqlite")
+def reg(tmp_path: Path) -> Iterator[TagBook]:
+    r = TagBook(tmp_path / "tags.sqlite")
     yield r
     r.close()
 
 
-def test_an_enrolled_tag_is_found_and_forgotten(reg: TagRegistry) -> None:
+def test_an_enrolled_tag_is_found_and_forgotten(reg: TagBook) -> None:
     assert reg.lookup(UID7) is None
     result = reg.enroll(UID7, "updown", "T07")
     assert result.created and result.replaced is None
@@ -43,7 +43,7 @@ def test_an_enrolled_tag_is_found_and_forgotten(reg: TagRegistry) -> None:
     assert reg.forget(UID7) is None
 
 
-def test_a_tag_known_under_another_card_is_refused_naming_both(reg: TagRegistry) -> None:
+def test_a_tag_known_under_another_card_is_refused_naming_both(reg: TagBook) -> None:
     reg.enroll(UID7, "updown", "T07")
     with pytest.raises(TagTaken) as info:
         reg.enroll(UID7, "updown", "T13")
@@ -56,13 +56,13 @@ def test_a_tag_known_under_another_card_is_refused_naming_both(reg: TagRegistry)
     assert reg.items("updown") == {"T07": UID7}
 
 
-def test_a_tag_of_one_game_is_refused_for_another(reg: TagRegistry) -> None:
+def test_a_tag_of_one_game_is_refused_for_another(reg: TagBook) -> None:
     reg.enroll(UID7, "whatsup", "W03")
     with pytest.raises(TagTaken, match=r"whatsup W03.*upref enroll whatsup --forget"):
         reg.enroll(UID7, "updown", "T01")
 
 
-def test_the_same_tag_as_the_same_card_again_changes_nothing(reg: TagRegistry) -> None:
+def test_the_same_tag_as_the_same_card_again_changes_nothing(reg: TagBook) -> None:
     first = reg.enroll(UID7, "updown", "T07")
     again = reg.enroll(UID7.lower(), "updown", "T07")
     assert not again.created
@@ -70,7 +70,7 @@ def test_the_same_tag_as_the_same_card_again_changes_nothing(reg: TagRegistry) -
     assert reg.tags("updown") == [Tag(UID7, "updown", "T07")]
 
 
-def test_a_card_has_one_tag_and_a_new_one_needs_replace(reg: TagRegistry) -> None:
+def test_a_card_has_one_tag_and_a_new_one_needs_replace(reg: TagBook) -> None:
     reg.enroll(UID7, "updown", "T07")
     with pytest.raises(
         ItemTaken, match=rf"updown T07 is already enrolled with tag {UID7}.*--replace"
@@ -83,7 +83,7 @@ def test_a_card_has_one_tag_and_a_new_one_needs_replace(reg: TagRegistry) -> Non
     assert reg.items("updown") == {"T07": UID7B}
 
 
-def test_the_same_item_id_in_two_games_is_two_cards(reg: TagRegistry) -> None:
+def test_the_same_item_id_in_two_games_is_two_cards(reg: TagBook) -> None:
     reg.enroll(UID7, "updown", "X1")
     reg.enroll(UID7B, "whatsup", "X1")
     assert reg.items("updown") == {"X1": UID7}
@@ -115,43 +115,43 @@ def test_uids_are_normalised_to_upper_case_hex(text: str, uid: str) -> None:
     ],
 )
 def test_a_malformed_uid_is_refused_with_what_a_uid_is(
-    reg: TagRegistry, text: str, why: str
+    reg: TagBook, text: str, why: str
 ) -> None:
-    with pytest.raises(RegistryError, match=why) as info:
+    with pytest.raises(TagBookError, match=why) as info:
         reg.enroll(text, "updown", "T01")
     assert repr(text) in str(info.value)
     if text:
         assert "4, 7 or 10 bytes" in str(info.value) or "e.g." in str(info.value)
-    with pytest.raises(RegistryError):
+    with pytest.raises(TagBookError):
         reg.lookup(text)
     assert reg.tags() == []
 
 
-def test_malformed_game_names_and_items_are_refused(reg: TagRegistry) -> None:
-    with pytest.raises(RegistryError, match=r"not a game's name: 'Chess!'"):
+def test_malformed_game_names_and_items_are_refused(reg: TagBook) -> None:
+    with pytest.raises(TagBookError, match=r"not a game's name: 'Chess!'"):
         reg.enroll(UID7, "Chess!", "T01")
-    with pytest.raises(RegistryError, match="not an item id"):
+    with pytest.raises(TagBookError, match="not an item id"):
         reg.enroll(UID7, "updown", "T 07")
-    with pytest.raises(RegistryError, match="not an item id"):
+    with pytest.raises(TagBookError, match="not an item id"):
         reg.enroll(UID7, "updown", "")
     assert reg.tags() == []
 
 
 def test_enrolments_persist_across_instances(tmp_path: Path) -> None:
-    path = tmp_path / "sub" / "registry.sqlite"
-    with TagRegistry(path) as a:
+    path = tmp_path / "sub" / "tags.sqlite"
+    with TagBook(path) as a:
         a.enroll(UID7, "updown", "T01")
         a.enroll(UID4, "updown", "T02")
-    with TagRegistry(path) as b:
+    with TagBook(path) as b:
         assert b.lookup(UID4) == Tag(UID4, "updown", "T02")
         b.forget(UID7)
-    with TagRegistry(path) as c:
+    with TagBook(path) as c:
         assert c.items("updown") == {"T02": UID4}
 
 
 def test_two_open_registries_see_each_others_writes(tmp_path: Path) -> None:
-    path = tmp_path / "registry.sqlite"
-    with TagRegistry(path) as writer, TagRegistry(path) as reader:
+    path = tmp_path / "tags.sqlite"
+    with TagBook(path) as writer, TagBook(path) as reader:
         writer.enroll(UID7, "updown", "T01")
         assert reader.lookup(UID7) == Tag(UID7, "updown", "T01")
         with pytest.raises(TagTaken):
@@ -162,20 +162,20 @@ def test_the_default_file_is_in_the_data_dir(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("UPREF_DATA_DIR", str(tmp_path / "data"))
-    with TagRegistry() as reg:
+    with TagBook() as reg:
         reg.enroll(UID7, "updown", "T01")
-        assert reg.path == tmp_path / "data" / "registry.sqlite"
-    assert (tmp_path / "data" / "registry.sqlite").is_file()
+        assert reg.path == tmp_path / "data" / "tags.sqlite"
+    assert (tmp_path / "data" / "tags.sqlite").is_file()
 
 
 def test_a_file_that_is_not_a_registry_is_reported(tmp_path: Path) -> None:
-    path = tmp_path / "registry.sqlite"
+    path = tmp_path / "tags.sqlite"
     path.write_bytes(b"this is not an sqlite database, just text " * 50)
-    with pytest.raises(RegistryError, match="cannot open the tag registry"):
-        TagRegistry(path)
+    with pytest.raises(TagBookError, match="cannot open the tag book"):
+        TagBook(path)
 
 
-def test_missing_lists_the_unenrolled_items_in_order(reg: TagRegistry) -> None:
+def test_missing_lists_the_unenrolled_items_in_order(reg: TagBook) -> None:
     reg.enroll(UID7, "updown", "T02")
     reg.enroll(UID4, "whatsup", "T01")  # another game's T01 does not count
     assert reg.missing("updown", ["T01", "T02", "T03"]) == ["T01", "T03"]
@@ -196,8 +196,8 @@ def test_the_updown_catalogue_is_the_thirty_task_cards_with_labels() -> None:
 def test_an_unknown_game_is_named_with_the_games_there_are() -> None:
     with pytest.raises(UnknownGame, match=r"unknown game 'monopoly': the games are updown"):
         find_game("monopoly")
-    with pytest.raises(RegistryError, match="not a game's name"):
-        check_game("Up And Down")  # the tag registry itself checks only a name's form
+    with pytest.raises(TagBookError, match="not a game's name"):
+        check_game("Up And Down")  # the tag book itself checks only a name's form
 
 
 # --- sharing as CSV ----------------------------------------------------------------------------
@@ -206,7 +206,7 @@ def test_an_unknown_game_is_named_with_the_games_there_are() -> None:
 def test_a_club_shares_its_tags_as_csv(tmp_path: Path) -> None:
     import io
 
-    with TagRegistry(tmp_path / "a.sqlite") as a, TagRegistry(tmp_path / "b.sqlite") as b:
+    with TagBook(tmp_path / "a.sqlite") as a, TagBook(tmp_path / "b.sqlite") as b:
         a.enroll(UID7, "updown", "T07")
         a.enroll(UID4, "updown", "T01")
         a.enroll(UID10, "whatsup", "W03")
@@ -223,39 +223,39 @@ def test_a_club_shares_its_tags_as_csv(tmp_path: Path) -> None:
 
 
 def test_an_import_reports_conflicts_by_line_and_refuses_a_malformed_file(tmp_path: Path) -> None:
-    with TagRegistry(tmp_path / "r.sqlite") as reg:
+    with TagBook(tmp_path / "r.sqlite") as reg:
         reg.enroll(UID7, "updown", "T02")
         lines = ["uid,game,item,enrolled_at", f"{UID7},updown,T07,", f"{UID4},updown,T08,"]
         result = reg.import_csv(lines)
         assert result.added == 1 and len(result.refused) == 1
         assert result.refused[0].startswith("line 2: tag 04A1B2C3D4E5F6 is already enrolled")
-        with pytest.raises(RegistryError, match="first line must be the header"):
+        with pytest.raises(TagBookError, match="first line must be the header"):
             reg.import_csv(["a,b,c", "x,y,z"])
         before = reg.tags()
-        with pytest.raises(RegistryError, match="tag list line 3: not a tag UID"):
+        with pytest.raises(TagBookError, match="tag list line 3: not a tag UID"):
             reg.import_csv(["uid,game,item", f"{UID10},updown,T09", "XYZ,updown,T10"])
         assert reg.tags() == before  # all rows checked before anything is enrolled
 
 
 def test_read_only_creates_nothing_and_a_missing_file_is_an_empty_registry(tmp_path: Path) -> None:
-    """`upref play` only looks tags up: it opens the registry read-only."""
-    missing = tmp_path / "none" / "registry.sqlite"
-    ro = TagRegistry(missing, read_only=True)
+    """`upref play` only looks tags up: it opens the tag_book read-only."""
+    missing = tmp_path / "none" / "tags.sqlite"
+    ro = TagBook(missing, read_only=True)
     assert ro.lookup(UID7) is None and ro.tags() == [] and ro.items("updown") == {}
-    with pytest.raises(RegistryError, match="opened to read only"):
+    with pytest.raises(TagBookError, match="opened to read only"):
         ro.enroll(UID7, "updown", "T07")
     ro.close()
     assert not missing.parent.exists()
-    path = tmp_path / "registry.sqlite"
-    with TagRegistry(path) as rw:
+    path = tmp_path / "tags.sqlite"
+    with TagBook(path) as rw:
         rw.enroll(UID7, "updown", "T07")
     before = path.read_bytes()
-    with TagRegistry(path, read_only=True) as ro:
+    with TagBook(path, read_only=True) as ro:
         assert ro.lookup(UID7) == Tag(UID7, "updown", "T07")
-        with pytest.raises(RegistryError, match="opened to read only"):
+        with pytest.raises(TagBookError, match="opened to read only"):
             ro.forget(UID7)
     assert path.read_bytes() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["registry.sqlite"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tags.sqlite"]
 
 
 def test_read_only_refuses_a_file_that_is_not_a_registry_untouched(tmp_path: Path) -> None:
@@ -267,6 +267,6 @@ def test_read_only_refuses_a_file_that_is_not_a_registry_untouched(tmp_path: Pat
     conn.commit()
     conn.close()
     before = path.read_bytes()
-    with pytest.raises(RegistryError, match="is not an upref tag registry"):
-        TagRegistry(path, read_only=True)
+    with pytest.raises(TagBookError, match="is not an upref tag book"):
+        TagBook(path, read_only=True)
     assert path.read_bytes() == before

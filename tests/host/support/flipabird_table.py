@@ -1,5 +1,5 @@
 """A Flip a Bird table for referee tests: the real deck dealt from a seed, every card and tip card
-with a tag in a real tag registry (SQLite in a temporary folder), and the people at the table,
+with a tag in a real tag book (SQLite in a temporary folder), and the people at the table,
 who tap, press the button and use keys as a real table would, feeding a `FlipReferee`. The table
 keeps the physical truth (the pile as it lies, each hand) apart from the referee, so tests can
 compare the two. No sleeps: time is a number the table moves on."""
@@ -25,7 +25,7 @@ from upref.referee.flipabird import FlipReferee
 from upref.referee.inputs import Input, Key, Observe, StartGame, Undo
 from upref.referee.status import Verdict
 from upref.registry import titles
-from upref.store.tags import TagRegistry
+from upref.store.tags import TagBook
 
 CODES = CodeTable.load()
 CAT = load_catalogue()
@@ -34,13 +34,13 @@ UID: dict[str, str] = {item: f"04F1B2{n:04X}{(n * 37) & 0xFF:02X}C3" for n, item
 PLAYERS4 = ("Anton", "Pia", "Simon", "Hannah")
 
 
-def tag_registry(path: Path | None = None) -> TagRegistry:
-    """A real tag registry with every Flip a Bird card and tip card enrolled under `UID`."""
+def enrolled_tags(path: Path | None = None) -> TagBook:
+    """A real tag book with every Flip a Bird card and tip card enrolled under `UID`."""
     if path is None:
         folder = tempfile.mkdtemp(prefix="upref-test-flip-")
         atexit.register(shutil.rmtree, folder, True)
-        path = Path(folder) / "registry.sqlite"
-    reg = TagRegistry(path)
+        path = Path(folder) / "tags.sqlite"
+    reg = TagBook(path)
     for item, uid in UID.items():
         reg.enroll(uid, "flipabird", item)
     return reg
@@ -328,6 +328,6 @@ def new_table(
     **kwargs: object,
 ) -> FlipTable:
     """A referee with every card enrolled, and its table; nothing started yet."""
-    registry = kwargs.pop("registry", None) or tag_registry()
-    ref = FlipReferee(CODES, registry, titles=titles(), **kwargs)  # type: ignore[arg-type]
+    tag_book = kwargs.pop("tag_book", None) or enrolled_tags()
+    ref = FlipReferee(CODES, tag_book, titles=titles(), **kwargs)  # type: ignore[arg-type]
     return FlipTable(ref, players, seed, variant or Variant())

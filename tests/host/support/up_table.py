@@ -1,7 +1,7 @@
 """A physical Up table for tests: where every card really is (an `UpGame` dealt by the engine
 from a seed: the *truth*), the people at it (sensible players from `upref.demos.up`, or the
 test's own moves) and what their actions show a real `UpReferee`: card taps (arriving, then
-leaving the reader), the board's button, keys at the host. A real tag registry (SQLite in a
+leaving the reader), the board's button, keys at the host. A real tag book (SQLite in a
 temporary folder) knows every card. No sleeps: time is a number the table moves on."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from upref.referee.inputs import EndGame, Input, Key, NextGame, Observe, StartGa
 from upref.referee.status import Verdict
 from upref.referee.up import UpReferee
 from upref.registry import titles
-from upref.store.tags import TagRegistry
+from upref.store.tags import TagBook
 
 CODES = CodeTable.load()
 UID = uids_for("up", items())
@@ -37,25 +37,25 @@ ITEM = {uid: item for item, uid in UID.items()}
 PLAYERS = ("Ann", "Bob", "Cy")
 
 
-def tag_registry(path: Path | None = None) -> TagRegistry:
-    """A real tag registry with every card of the catalogue enrolled under `UID`."""
+def enrolled_tags(path: Path | None = None) -> TagBook:
+    """A real tag book with every card of the catalogue enrolled under `UID`."""
     if path is None:
         folder = tempfile.mkdtemp(prefix="upref-test-up-")
         atexit.register(shutil.rmtree, folder, True)
-        path = Path(folder) / "registry.sqlite"
-    reg = TagRegistry(path)
+        path = Path(folder) / "tags.sqlite"
+    reg = TagBook(path)
     for item, uid in UID.items():
         reg.enroll(uid, "up", item)
     return reg
 
 
-_REGISTRY: TagRegistry | None = None
+_REGISTRY: TagBook | None = None
 
 
-def shared_registry() -> TagRegistry:
+def shared_registry() -> TagBook:
     global _REGISTRY
     if _REGISTRY is None:
-        _REGISTRY = tag_registry()
+        _REGISTRY = enrolled_tags()
     return _REGISTRY
 
 
@@ -362,6 +362,6 @@ __all__ = [
     "assert_agrees",
     "public",
     "shared_registry",
-    "tag_registry",
+    "enrolled_tags",
     "texts",
 ]

@@ -1,4 +1,4 @@
-"""A physical table for referee tests: hole codes, a clock and a real tag registry (SQLite in a
+"""A physical table for referee tests: hole codes, a clock and a real tag book (SQLite in a
 temporary folder), all feeding an `UpDownReferee` with the observations a real board model would
 make. No sleeps: time is a number the test moves on."""
 
@@ -25,7 +25,7 @@ from upref.referee.base import Reply
 from upref.referee.inputs import Input, Observe, StartGame, Tick
 from upref.referee.status import Verdict
 from upref.referee.updown import UpDownReferee
-from upref.store.tags import TagRegistry
+from upref.store.tags import TagBook
 
 CODES = CodeTable.load()
 CODE_OF: dict[tuple[str, str], int] = {
@@ -39,16 +39,16 @@ def card_uid(card_id: str) -> str:
     return f"04A1B2C3D4{int(card_id[1:]):02X}80"
 
 
-def tag_registry(
+def enrolled_tags(
     extra: dict[str, tuple[str, str]] | None = None, path: Path | None = None
-) -> TagRegistry:
-    """A real tag registry (SQLite; in a temporary folder unless `path` is given) with every
+) -> TagBook:
+    """A real tag book (SQLite; in a temporary folder unless `path` is given) with every
     default task card enrolled under `card_uid`, plus `extra` (uid -> (game, item))."""
     if path is None:
-        folder = tempfile.mkdtemp(prefix="upref-test-registry-")
+        folder = tempfile.mkdtemp(prefix="upref-test-tag_book-")
         atexit.register(shutil.rmtree, folder, True)
-        path = Path(folder) / "registry.sqlite"
-    reg = TagRegistry(path)
+        path = Path(folder) / "tags.sqlite"
+    reg = TagBook(path)
     for c in load_catalogue().cards:
         reg.enroll(card_uid(c.id), "updown", c.id)
     for uid, (game, item) in (extra or {}).items():
@@ -419,7 +419,7 @@ def random_session(events: int, seed: int = 8) -> tuple[UpDownReferee, list[dict
     """A long session of random play driven by board observations (with illegal moves, bad
     readings, undos and several games): the referee and every input it was fed, as the log
     records them."""
-    ref = UpDownReferee(CODES, tag_registry(), hints=True)
+    ref = UpDownReferee(CODES, enrolled_tags(), hints=True)
     mem = MemoryLog()
     ref.attach(mem)
     tb = Table(ref, seed=seed)

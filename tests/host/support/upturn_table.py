@@ -29,7 +29,7 @@ from upref.referee.inputs import EndGame, Input, Key, NextGame, Observe, StartGa
 from upref.referee.status import Verdict
 from upref.referee.upturn import UpturnReferee
 from upref.registry import find_game, titles
-from upref.store.tags import TagRegistry
+from upref.store.tags import TagBook
 
 CODES = CodeTable.load()
 CAT = load_catalogue()
@@ -39,14 +39,14 @@ TILE: dict[str, str] = {uid: tile for tile, uid in UID.items()}
 PLAYERS = ("Ann", "Bob", "Cy")
 
 
-def tile_registry(path: Path | None = None) -> TagRegistry:
-    """A real tag registry (SQLite; in a temporary folder unless `path` is given) with all 106
+def tile_registry(path: Path | None = None) -> TagBook:
+    """A real tag book (SQLite; in a temporary folder unless `path` is given) with all 106
     tiles enrolled."""
     if path is None:
         folder = tempfile.mkdtemp(prefix="upref-test-upturn-")
         atexit.register(shutil.rmtree, folder, True)
-        path = Path(folder) / "registry.sqlite"
-    reg = TagRegistry(path)
+        path = Path(folder) / "tags.sqlite"
+    reg = TagBook(path)
     for tile, uid in UID.items():
         reg.enroll(uid, "upturn", tile)
     return reg

@@ -1,5 +1,5 @@
 """A What's Up table for referee, view and log tests: the bird cards with real tags in a real tag
-registry (SQLite in a temporary folder), a clock, and people who tap cards, press keys and the
+tag_book (SQLite in a temporary folder), a clock, and people who tap cards, press keys and the
 button, all feeding a `WhatsUpReferee` with the inputs a real board model and host would make.
 No sleeps: time is a number the test moves on.
 
@@ -30,7 +30,7 @@ from upref.referee.inputs import EndGame, Input, Key, NextGame, Observe, StartGa
 from upref.referee.status import Verdict
 from upref.referee.whatsup import COUNT_KEY, FIGURINE_KEY, WhatsUpReferee
 from upref.registry import titles
-from upref.store.tags import TagRegistry
+from upref.store.tags import TagBook
 
 CODES = CodeTable.load()
 CATALOGUE = load_catalogue()
@@ -45,14 +45,14 @@ def card_uid(card_id: str) -> str:
     return f"04B1C2D3E4{int(card_id[1:]):02X}80"
 
 
-def tag_registry(path: Path | None = None) -> TagRegistry:
-    """A real tag registry with every bird card enrolled under `card_uid`, and one Up And Down
+def enrolled_tags(path: Path | None = None) -> TagBook:
+    """A real tag book with every bird card enrolled under `card_uid`, and one Up And Down
     card (another game's tag)."""
     if path is None:
         folder = tempfile.mkdtemp(prefix="upref-test-whatsup-")
         atexit.register(shutil.rmtree, folder, True)
-        path = Path(folder) / "registry.sqlite"
-    reg = TagRegistry(path)
+        path = Path(folder) / "tags.sqlite"
+    reg = TagBook(path)
     for cid in CARD_IDS:
         reg.enroll(card_uid(cid), "whatsup", cid)
     reg.enroll(UPDOWN_UID, "updown", "T07")
@@ -60,14 +60,14 @@ def tag_registry(path: Path | None = None) -> TagRegistry:
 
 
 _CARD_OF_UID = {card_uid(c): c for c in CARD_IDS}
-_REGISTRY: TagRegistry | None = None
+_REGISTRY: TagBook | None = None
 
 
-def shared_registry() -> TagRegistry:
-    """One registry for the whole test session (enrolling 31 tags costs a few milliseconds)."""
+def shared_registry() -> TagBook:
+    """One tag_book for the whole test session (enrolling 31 tags costs a few milliseconds)."""
     global _REGISTRY
     if _REGISTRY is None:
-        _REGISTRY = tag_registry()
+        _REGISTRY = enrolled_tags()
     return _REGISTRY
 
 

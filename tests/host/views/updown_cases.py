@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from updown_table import CODES, Chaos, Table, tag_registry
+from updown_table import CODES, Chaos, Table, enrolled_tags
 from upref.board.model import FaultObservation
 from upref.games.base import CHANCE
 from upref.games.updown.cards import Catalogue, load_catalogue
@@ -80,7 +80,7 @@ def new_scene(
     variant: Variant | None = None,
     catalogue: Catalogue | None = None,
 ) -> Scene:
-    ref = UpDownReferee(CODES, tag_registry(), hints=True, catalogue=catalogue, titles=titles())
+    ref = UpDownReferee(CODES, enrolled_tags(), hints=True, catalogue=catalogue, titles=titles())
     tb = Table(ref, seed=seed)
     tb.feed(StartGame(players, variant or Variant(), seed, tb.at()))
     return Scene(ref, tb)

@@ -13,7 +13,7 @@ import pytest
 from upref.commands.enroll import list_tags, resolve_item
 from upref.games.up.cards import load_catalogue, parse_catalogue
 from upref.registry import find_game
-from upref.store.tags import TagRegistry
+from upref.store.tags import TagBook
 
 FACES = [str(v) for v in range(1, 12)] + ["-2", "disposal"]
 
@@ -61,7 +61,7 @@ def test_enrol_walks_through_every_card_set_by_set_with_labels_people_can_match(
 
 def test_a_club_with_one_box_sees_its_four_sets_enrolled_and_the_rest_missing(tmp_path: Path) -> None:
     ids = [i for i, _ in find_game("up").items()]
-    with TagRegistry(tmp_path / "r.sqlite") as reg:
+    with TagBook(tmp_path / "r.sqlite") as reg:
         for n, item in enumerate(ids[:52]):
             reg.enroll(f"04AA{n:010X}", "up", item)
         out = io.StringIO()

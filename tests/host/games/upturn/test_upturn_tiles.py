@@ -17,7 +17,7 @@ from upref.games.upturn.tiles import ACTION_COUNTS, Catalogue, load_catalogue, p
 from upref.link.notices import LinkItem
 from upref.link.protocol import CardArrived, CardLeft, Ok
 from upref.registry import find_game
-from upref.store.tags import TagRegistry
+from upref.store.tags import TagBook
 
 CAT = load_catalogue()
 DATA: dict[str, Any] = CAT.to_dict()
@@ -144,10 +144,10 @@ class _Script(queue.Queue[LinkItem]):
 def test_upref_enroll_upturn_walks_through_all_106_tiles(tmp_path: Path) -> None:
     uids = [f"04A1B2{n:08X}" for n in range(106)]
     out = io.StringIO()
-    with TagRegistry(tmp_path / "registry.sqlite") as reg:
+    with TagBook(tmp_path / "tags.sqlite") as reg:
         code = enroll.main(
             ["upturn", "--auto"], opener=lambda _port: FakeLink(uids), out=out, err=io.StringIO(),
-            registry=reg,
+            tag_book=reg,
         )
         assert code == 0
         items = reg.items("upturn")
@@ -157,7 +157,7 @@ def test_upref_enroll_upturn_walks_through_all_106_tiles(tmp_path: Path) -> None
         assert "Tap N22: red Twin tile 22" in text and "Tap UP1: Up tile (1 of 6)" in text
         assert "All 106 upturn tiles are enrolled." in text and " card" not in text
         listing = io.StringIO()
-        assert enroll.main(["upturn", "--list"], out=listing, registry=reg) == 0
+        assert enroll.main(["upturn", "--list"], out=listing, tag_book=reg) == 0
         shown = listing.getvalue()
         assert shown.startswith("Upturn (upturn): 106 of 106 enrolled")
         assert "Nothing missing." in shown and "JOKER2: Joker tile (2 of 2)" in shown

@@ -27,7 +27,7 @@ from upref.link.errors import LinkError
 from upref.link.notices import LinkItem
 from upref.link.protocol import CardArrived, CardLeft, Ok
 from upref.registry import find_game
-from upref.store.tags import TagRegistry
+from upref.store.tags import TagBook
 
 DATA: dict[str, Any] = json.loads(
     (Path(__file__).parents[4] / "host/upref/games/whatsup/data/cards.json").read_text("utf-8")
@@ -183,7 +183,7 @@ class _Link:
         pass
 
 
-def _enroll(reg: TagRegistry, *argv: str, uids: list[str] | None = None) -> tuple[int, str]:
+def _enroll(reg: TagBook, *argv: str, uids: list[str] | None = None) -> tuple[int, str]:
     out = io.StringIO()
     code = enroll.main(
         ["whatsup", *argv],
@@ -191,14 +191,14 @@ def _enroll(reg: TagRegistry, *argv: str, uids: list[str] | None = None) -> tupl
         input_fn=lambda prompt: "",
         out=out,
         err=out,
-        registry=reg,
+        tag_book=reg,
     )
     return code, out.getvalue()
 
 
 def test_upref_enroll_whatsup_walks_the_deck_lists_it_and_shares_it_as_csv(tmp_path: Path) -> None:
     uids = [f"04C0FFEE{n:06X}" for n in range(1, 31)]
-    with TagRegistry(tmp_path / "a.sqlite") as reg:
+    with TagBook(tmp_path / "a.sqlite") as reg:
         code, out = _enroll(reg, "--auto", uids=uids[:3])
         assert code == 0
         assert "0 of 30 enrolled.\nTap W01: 1 red / 1 yellow\n" in out
@@ -212,11 +212,11 @@ def test_upref_enroll_whatsup_walks_the_deck_lists_it_and_shares_it_as_csv(tmp_p
         assert f"  {uids[4]}        W05: 1 red / 3 red" in out
         csv = tmp_path / "deck.csv"
         assert _enroll(reg, "--export", str(csv))[0] == 0
-    with TagRegistry(tmp_path / "b.sqlite") as other:
+    with TagBook(tmp_path / "b.sqlite") as other:
         code, out = _enroll(other, "--import", str(csv))
         assert code == 0 and other.items("whatsup") == reg_items(tmp_path / "a.sqlite")
 
 
 def reg_items(path: Path) -> dict[str, str]:
-    with TagRegistry(path) as reg:
+    with TagBook(path) as reg:
         return reg.items("whatsup")
