@@ -351,25 +351,27 @@ def test_enrolment_through_the_simulated_board(
                 text = out.getvalue()
                 return text.count("Enrolled T") + text.count("nothing recorded")
 
-            def tap(uid: str, n: int) -> None:
-                """Tap; wait for the n-th outcome; lift; wait for the next suggestion."""
+            def beeps() -> int:
+                return [e["hz"] for e in board.state()["buzzer"]["log"]].count(1200)
+
+            def tap(uid: str, n: int, beeped: int | None = None) -> None:
+                """Tap; wait for the n-th outcome (and, for an enrolment, its beep to have
+                sounded: beeps closer than a beep's length would sound as one); lift; wait for
+                the next suggestion."""
                 board.tap(uid)
                 wait(lambda: outcomes() >= n or bool(result))
+                if beeped is not None:
+                    wait(lambda: beeps() >= beeped)
                 board.remove(uid)
                 wait(lambda: out.getvalue().count(" of 30 enrolled.") > n or bool(result))
 
             wait(lambda: "0 of 30 enrolled.\nTap T01" in out.getvalue() or bool(result), 10)
             assert not result, err.getvalue()
-            tap(A, 1)  # Enter: the suggested T01
-            tap(B, 2)  # an unknown id is refused with the list, then T05
-            tap(C, 3)  # Enter: the suggested one is now T02
+            tap(A, 1, beeped=1)  # Enter: the suggested T01
+            tap(B, 2, beeped=2)  # an unknown id is refused with the list, then T05
+            tap(C, 3, beeped=3)  # Enter: the suggested one is now T02
             assert reg.items("updown") == {"T01": A, "T05": B, "T02": C}
-            # each enrolment beeps once; the third BEEP may still be on its way to the board
-            def beeps() -> int:
-                return [e["hz"] for e in board.state()["buzzer"]["log"]].count(1200)
-
-            wait(lambda: beeps() >= 3)
-            assert beeps() == 3
+            assert beeps() == 3  # one beep for each enrolment
 
             tap(A, 4)  # again, for another card: refused, nothing changes
             assert reg.items("updown") == {"T01": A, "T05": B, "T02": C}
