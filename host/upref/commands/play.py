@@ -24,6 +24,7 @@ import contextlib
 import os
 import select
 import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -343,7 +344,7 @@ class LocalKey:
     act: Callable[[str], str]
 
 
-def page_key(page: LivePage, table: Table, private: list[str]) -> LocalKey:
+def page_key(page: LivePage, table: Table, private: Private) -> LocalKey:
     """w: the link to one player's own page, shown in the panel for one player's eyes only."""
 
     def default() -> str:
@@ -359,10 +360,36 @@ def page_key(page: LivePage, table: Table, private: list[str]) -> LocalKey:
         else:
             seat = names.index(answer.strip().lower())
             text = f"{page.hub.seats[seat]}'s own page (for your eyes only): {page.seat_url(seat)}"
-        private[:] = [text]
+        private.show(text)
         return text
 
     return LocalKey("w", "a player's own web page", "Whose page?", default, act)
+
+
+PRIVATE_S = 20.0
+"""How long the panel for one player's eyes stays on the shared screen (a key clears it too)."""
+
+
+@dataclass
+class Private:
+    """What one player alone may read (the link to their own page, a verdict for one seat): on
+    the shared screen until the next key, or for PRIVATE_S seconds, whichever comes first."""
+
+    lines: list[str] = field(default_factory=list)
+    shown: float = 0.0
+    clock: Callable[[], float] = time.monotonic
+
+    def show(self, text: str) -> None:
+        self.lines[:] = [text]
+        self.shown = self.clock()
+
+    def clear(self) -> None:
+        self.lines.clear()
+
+    def current(self) -> list[str]:
+        if self.lines and self.clock() - self.shown > PRIVATE_S:
+            self.lines.clear()
+        return self.lines
 
 
 @dataclass
@@ -378,6 +405,7 @@ class KeyBoard:
     confirming: bool = False
     local: tuple[LocalKey, ...] = ()
     asking_local: LocalKey | None = None
+    private: Private | None = None
 
     def offers(self) -> tuple[KeyOffer, ...]:
         return self.table.referee.keys_now()
@@ -425,6 +453,8 @@ class KeyBoard:
     def press(self, k: str) -> bool:
         """One key; False for quit."""
         self.notes.clear()  # a note lasts until the next key
+        if self.private is not None and self.asking_local is None:
+            self.private.clear()  # one player's secret leaves the shared screen at the next key
         if self.asking_local is not None:
             self._press_local(k)
             return True
@@ -468,7 +498,22 @@ class KeyBoard:
                 else:
                     self.table.send(offer.make(self.table.clock(), None))
                 break
+        else:
+            if k.isprintable() and not k.isspace():
+                self.notes.append(self._not_now(k))
         return True
+
+    def _not_now(self, k: str) -> str:
+        """Why a key does nothing now, in one line."""
+        if k == "h" and not getattr(self.table.referee, "hints", True):
+            return "Hints are off: start upref play with --hints to have them."
+        if k == "n":
+            return "n (the next game) applies once this game is over: e ends it first."
+        if k == "u":
+            return "Nothing to undo now."
+        if k == "e":
+            return "No game is on to end."
+        return f"The key {k!r} does nothing now: the keys that apply are on the last line."
 
 
 def scoreboard_for(game: Game, table: Table, keys: tuple[tuple[str, str], ...] = ()) -> Board:
@@ -617,15 +662,15 @@ def _ask_since(link: Link, log: GameLog) -> None:
 def _loop(
     game: Game, table: Table, console: Console, live_view: bool, page: LivePage | None = None
 ) -> int:
-    private: list[str] = []
-    kb = KeyBoard(table)
+    private = Private()
+    kb = KeyBoard(table, private=private)
     if page is not None:
         kb.local = (page_key(page, table, private),)
 
     def show(_inp: Input, reply: Reply) -> None:
         for v in reply.verdicts:
             if v.seat is not None:
-                private[:] = [verdict_line(v)]
+                private.show(verdict_line(v))
             elif not live_view:
                 print(verdict_line(v), flush=True)
         if page is not None:
@@ -637,12 +682,14 @@ def _loop(
             show(inp, reply)
         with keys() as key:
             if live_view:
-                with Live(render(game, table, private, kb), console=console, refresh_per_second=6) as live:
+                with Live(render(game, table, private.current(), kb), console=console, refresh_per_second=6) as live:
                     while _step(table, key, kb):
-                        live.update(render(game, table, private, kb))
+                        live.update(render(game, table, private.current(), kb))
             else:
                 while _step(table, key, kb) and table.referee.stopped is None:
-                    pass
+                    for note in kb.notes:
+                        print(note, flush=True)
+                    kb.notes.clear()
                 console.print(plain.render(scoreboard_for(game, table)), end="")
     except KeyboardInterrupt:
         pass

@@ -164,7 +164,7 @@ class NoGameReferee(FakeReferee):
 def test_w_shows_one_player_the_link_to_their_own_page_and_only_theirs() -> None:
     table = FakeTable(OFFERS)
     table.referee = NoGameReferee(OFFERS)  # type: ignore[assignment]
-    private: list[str] = []
+    private = play.Private()
     kb = play.KeyBoard(table)  # type: ignore[arg-type]
     kb.local = (play.page_key(FakePage, table, private),)  # type: ignore[arg-type]
     assert ("w", "a player's own web page") in kb.key_line()
@@ -172,9 +172,45 @@ def test_w_shows_one_player_the_link_to_their_own_page_and_only_theirs() -> None
     assert kb.prompt_line() == "Whose page? [Ann] > "
     for k in ("b", "o", "b", "\r"):
         kb.press(k)
-    assert private == ["Bob's own page (for your eyes only): http://127.0.0.1:8765/seat/TOKEN1"]
+    assert private.current() == ["Bob's own page (for your eyes only): http://127.0.0.1:8765/seat/TOKEN1"]
     assert table.sent == []  # nothing reaches the referee, nothing changes the game
     kb.press("w")
     for k in ("Z", "o", "e", "\r"):
         kb.press(k)
-    assert private == ["No player 'Zoe': the players are Ann, Bob."]
+    assert private.current() == ["No player 'Zoe': the players are Ann, Bob."]
+
+
+class _HintsOff(FakeReferee):
+    hints = False
+
+
+def test_a_key_that_does_not_apply_says_so_in_one_line() -> None:
+    table = FakeTable(OFFERS[1:2])  # only u is offered
+    table.referee = _HintsOff(OFFERS[1:2])
+    kb = play.KeyBoard(table)  # type: ignore[arg-type]
+    answers = {}
+    for k in ("h", "x", "n", "e"):
+        kb.press(k)
+        assert len(kb.notes) == 1
+        answers[k] = kb.notes[0]
+    assert answers["h"] == "Hints are off: start upref play with --hints to have them."
+    assert answers["x"] == "The key 'x' does nothing now: the keys that apply are on the last line."
+    assert answers["n"].startswith("n (the next game) applies once this game is over")
+    assert table.sent == []
+    kb.press("u")
+    assert kb.notes == [] and len(table.sent) == 1
+
+
+def test_one_players_panel_leaves_the_shared_screen_at_the_next_key_or_after_20_s() -> None:
+    now = [100.0]
+    private = play.Private(clock=lambda: now[0])
+    table = FakeTable(OFFERS)
+    kb = play.KeyBoard(table, private=private)  # type: ignore[arg-type]
+    private.show("Ann's own page (for your eyes only): http://127.0.0.1:8765/s/abc")
+    now[0] += 19.0
+    assert private.current() == ["Ann's own page (for your eyes only): http://127.0.0.1:8765/s/abc"]
+    now[0] += 1.5
+    assert private.current() == []  # 20 s are up
+    private.show("Bob's own page (for your eyes only): http://127.0.0.1:8765/s/def")
+    kb.press("x")  # any key
+    assert private.current() == []
