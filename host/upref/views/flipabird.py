@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 
 from upref.games.base import Outcome
 from upref.games.flipabird.view import CardView, ClaimView, FlipView, RowView
+from upref.referee.status import SOLVED
 from upref.text import and_join, count
 from upref.views.blocks import (
     DIM,
@@ -83,6 +84,7 @@ class FlipPanel:
     """The Flip a Bird panel (`upref.views.scoreboard.Panel`)."""
 
     title = "Flip a Bird"
+    labels = {SOLVED: "CLAIM"}  # the feed's word for a claim's result, as the guide says
 
     def header(self, view: FlipView) -> str:
         parts = [f"Game {view.game_number} ({view.variant})"]

@@ -66,6 +66,8 @@ class Panel(Protocol, Generic[V]):
 
     title: str
     """The game's title, 'Up And Down'."""
+    # A panel may also have `labels`, a mapping of verdict kinds to the game's own word for the
+    # feed ({SOLVED: "TAKEN"}): the words its guide uses; LABELS gives the rest.
 
     def header(self, view: V) -> str:
         """One line under the title: the game number, variant, turn, what is left."""
@@ -118,7 +120,9 @@ def earlier_games(
 def feed_line(v: Verdict, scrub: Panel[GameView] | None = None) -> FeedLine:
     """A verdict as a feed line (label 'ILLEGAL M-2' for a refusal with its rule)."""
     clean = scrub.scrub if scrub is not None else (lambda s: s)
-    label = LABELS.get(v.kind, v.kind) + (f" {v.rule}" if v.rule and v.kind == ILLEGAL else "")
+    own = getattr(scrub, "labels", None) or {}
+    label = own.get(v.kind) or LABELS.get(v.kind, v.kind)
+    label += f" {v.rule}" if v.rule and v.kind == ILLEGAL else ""
     return FeedLine(v.kind, label, clean(v.text), clean(v.correction) if v.correction else None)
 
 

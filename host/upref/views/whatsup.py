@@ -19,6 +19,7 @@ from upref.games.base import Outcome
 from upref.games.whatsup.cards import COLOURS, COUNTS
 from upref.games.whatsup.variant import GRID_COLUMNS, GRID_ROWS
 from upref.games.whatsup.view import WhatsUpView
+from upref.referee.status import SOLVED
 from upref.text import and_join, count, plural
 from upref.views.blocks import (
     STRONG,
@@ -62,6 +63,7 @@ class WhatsUpPanel:
     """The What's Up panel (`upref.views.scoreboard.Panel`)."""
 
     title = "What's Up"
+    labels = {SOLVED: "TAKEN"}  # the feed's word for a card taken into a collection, as the guide says
 
     def header(self, view: WhatsUpView) -> str:
         parts = [f"Game {view.game_number} ({view.variant})"]
