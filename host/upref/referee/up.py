@@ -418,9 +418,9 @@ class UpReferee(Referee[UpGame]):
             self._fix = err.correction
 
     def _joinable(self, item: str) -> bool:
-        """Whether equal cards may join a play of this card (not a disposal card)."""
-        card = self.catalogue.get(item)
-        return card is not None and card.kind != "disposal"
+        """Whether equal cards may join a play of this card (a card of the catalogue: a disposal
+        card too, U-18)."""
+        return self.catalogue.get(item) is not None
 
     def _face(self, item: str) -> str:
         card = self.catalogue.get(item)

@@ -16,9 +16,10 @@ from up_table import CODES, UID, Chaos, UpTable, assert_agrees, shared_registry
 from updown_table import MemoryLog
 from upref.demos.up import choose
 from upref.games.up.actions import DOWN, Play
+from upref.games.up.engine import UpGame
 from upref.games.up.variant import Variant, card_points
 from upref.referee.feedback import FEEDBACK
-from upref.referee.inputs import NextGame
+from upref.referee.inputs import NextGame, StartGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, TURN, Verdict
 from upref.referee.up import UpReferee
 from upref.registry import referee_for, titles
@@ -582,3 +583,65 @@ def test_a_saved_evening_keeps_its_verdicts(tmp_path: Path, golden: Callable[[Pa
     rules = {json.loads(s)["rule"] for s in said}
     assert {"U-6", "U-11", "U-13", "undo", "count"} <= rules, rules
     golden(GOLDEN / "session.verdicts.jsonl", "\n".join(said) + "\n")
+
+
+# --- rulings at the table, from described positions ---------------------------------------------
+
+
+class _Described(UpReferee):
+    """A referee whose round is a described position (`UpGame.position`) instead of a deal."""
+
+    def __init__(self, game: UpGame) -> None:
+        super().__init__(CODES, shared_registry(), titles=titles())
+        self._described = game
+
+    def make_engine(self, start: StartGame) -> UpGame:
+        return self._described.clone()
+
+
+def described(**kw: object) -> UpTable:
+    """A three-player table (Ann, Bob, Cy) whose referee starts in the described position."""
+    game = UpGame.position(("Ann", "Bob", "Cy"), **kw)  # type: ignore[arg-type]
+    tb = UpTable(ref=_Described(game))
+    tb.start()
+    assert tb.engine.phase == "play"
+    return tb
+
+
+def ids(tb: UpTable, seat: int, face: str, n: int = 1) -> list[str]:
+    """The ids of `n` cards of that face the seat holds (hand, face-up, face-down)."""
+    eng = tb.engine
+    pile = (*eng.hand(seat), *eng.face_up(seat), *eng.face_down(seat))
+    found = [c for c in pile if eng.catalogue.card(c).face == face][:n]
+    assert len(found) == n, (face, pile)
+    return found
+
+
+def test_u18_two_disposal_cards_tapped_with_plus_clear_the_tower_together() -> None:
+    tb = described(tower=["7", "7"], hands={"Ann": ["3", "6", "11", "D", "D"]}, to_move="Ann")
+    first, second = ids(tb, ANN, "disposal", 2)
+    vs = tb.tap(first)
+    assert said(vs) == [(OK, None)] and "the tower is out of the game (3 cards)" in vs[0].text
+    assert any(k.key == "+" for k in tb.ref.keys_now())
+    tb.key("join")
+    vs = tb.tap(second)
+    assert said(vs) == [(OK, "U-18")]
+    assert vs[0].text == (
+        "Ann adds a card to the play: Ann plays two disposal cards from hand. Disposal: the "
+        "tower is out of the game (4 cards); Ann starts again (U-18)."
+    )
+    view = tb.view()
+    assert view.tower == () and view.founding and view.to_move == ANN and view.players[ANN].hand == 3
+    vs = tb.tap(ids(tb, ANN, "11")[0])
+    assert said(vs) == [(OK, None)] and tb.view().to_move == BOB
+
+
+def test_u18_a_hand_disposal_card_with_a_face_up_one_is_u15_at_the_table() -> None:
+    tb = described(tower=["9"], hands={"Ann": ["D", "4"]}, up={"Ann": ["D"]}, to_move="Ann")
+    hand = next(c for c in ids(tb, ANN, "disposal", 2) if c in tb.engine.hand(ANN))
+    up = next(c for c in ids(tb, ANN, "disposal", 2) if c in tb.engine.face_up(ANN))
+    tb.tap(up)
+    tb.key("join")
+    vs = tb.tap(hand)
+    assert said(vs) == [(ILLEGAL, "U-15")]
+    assert "this card is from hand, the play from face-up" in vs[0].text

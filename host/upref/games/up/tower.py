@@ -261,16 +261,24 @@ class TowerRules(RoundBase):
         return self._after_play(s, a, cards[0], core, land, said)
 
     def _equal_cards(self, s: _Core, a: Play) -> list[Card]:
-        """The play's cards, once it is the player's turn, the source is one of the three and the
-        cards are of this game, different and of equal value (a disposal card alone).
+        """The play's cards, once it is the player's turn, the source is one of the three, it is
+        not several face-down cards (U-4) and the cards are of this game, different and of equal
+        value (several disposal cards too, U-18).
 
-        :raises IllegalMoveError: ("turn", "source", "deck", "equal") when they are not.
+        :raises IllegalMoveError: ("turn", "source", "U-12", "U-4", "deck", "equal") when they
+            are not.
         """
         self._check_turn(s, a.seat, a)
         if a.source not in SOURCES:
             raise IllegalMoveError("source", f"No source {a.source!r} (hand, up, down).", None, a)
         if not a.cards or len(set(a.cards)) != len(a.cards):
             raise IllegalMoveError("source", "A play is one or more different cards.", None, a)
+        if a.source == DOWN and len(a.cards) > 1:
+            # refused before anything is read off the cards: their values are face down (U-4)
+            self._check_first_turn(s, a)
+            raise IllegalMoveError(
+                "U-4", "Blind cards are played one at a time.", _back_to(self._who(a.seat), DOWN), a
+            )
         for cid in a.cards:
             self._in_deck(cid, a)
         cards = [self._cards.card(c) for c in a.cards]
@@ -285,35 +293,19 @@ class TowerRules(RoundBase):
                 back + ".",
                 a,
             )
-        if cards[0].kind == DISPOSAL and len(cards) > 1:
-            raise IllegalMoveError(
-                "equal", "A disposal card is played on its own.", back + ".", a
-            )
         return cards
 
     def _check_play_source(self, s: _Core, a: Play, cards: list[Card]) -> None:
-        """The source is allowed now: the hand only in a first turn (U-12), face-down cards one
-        at a time (U-4) once the face-up ones are gone (U-14), each card where the play says,
-        and no -2 to start a tower (U-2).
+        """The source is allowed now: the hand only in a first turn (U-12), face-down cards
+        once the face-up ones are gone (U-14; one at a time, U-4, is checked before), each card
+        where the play says, and no -2 to start a tower (U-2).
 
         :raises IllegalMoveError: naming the rule broken.
         """
         seat = a.seat
         name = self._who(seat)
-        first = not s.first_done[seat]
-        if first and a.source != HAND:
-            raise IllegalMoveError(
-                "U-12",
-                f"In {name}'s first turn of the round every card comes from the hand, also a "
-                f"new foundation: no {'face-up' if a.source == UP else 'face-down'} card yet.",
-                _back_to(name, a.source),
-                a,
-            )
+        self._check_first_turn(s, a)
         if a.source == DOWN:
-            if len(cards) > 1:
-                raise IllegalMoveError(
-                    "U-4", "Blind cards are played one at a time.", _back_to(name, DOWN), a
-                )
             if s.ups[seat]:
                 raise IllegalMoveError(
                     "U-14",
@@ -331,6 +323,20 @@ class TowerRules(RoundBase):
                 _back_to(name, a.source, len(cards)),
                 a,
             )
+
+    def _check_first_turn(self, s: _Core, a: Play) -> None:
+        """:raises IllegalMoveError: ("U-12") for a face-up or face-down card in the player's
+        first turn of the round."""
+        if a.source == HAND or s.first_done[a.seat]:
+            return
+        name = self._who(a.seat)
+        raise IllegalMoveError(
+            "U-12",
+            f"In {name}'s first turn of the round every card comes from the hand, also a "
+            f"new foundation: no {'face-up' if a.source == UP else 'face-down'} card yet.",
+            _back_to(name, a.source),
+            a,
+        )
 
     def _taken_from_source(self, s: _Core, a: Play) -> _Piles:
         """Every seat's cards once the play's cards have left their source (an unseen hand or
@@ -410,14 +416,23 @@ class TowerRules(RoundBase):
             land.tower, land.threshold, land.founding = (), None, True
 
     def _land_disposal(self, a: Play, land: _Landing) -> None:
-        """A disposal card: the tower and the card leave the game; the player starts again."""
+        """Disposal cards (one, or several together, U-18): the tower and the cards leave the
+        game; the player starts again."""
         name = self._setup.players[a.seat]
         blind = a.source == DOWN
+        k = len(a.cards)
         if land.tower:
             land.texts.append(
-                f"Disposal: the tower is out of the game ({len(land.tower) + 1} cards); "
-                f"{name} starts again."
+                f"Disposal: the tower is out of the game ({len(land.tower) + k} cards); "
+                f"{name} starts again" + (" (U-18)." if k > 1 else ".")
             )
+            land.rule = "U-18" if k > 1 else None
+        elif k > 1:
+            land.texts.append(
+                f"Disposal on an empty tower: only the {_number_word(k)} disposal cards leave "
+                f"the game; {name} starts again (U-18)."
+            )
+            land.rule = "U-18"
         else:
             land.texts.append(
                 "Disposal on an empty tower: only the disposal card leaves the game; "
@@ -449,7 +464,7 @@ class TowerRules(RoundBase):
                 seat,
                 BONUS_BLIND_MINUS2 if blind_minus2 else BONUS,
             )
-        # a Join may add to this play (and is refused when it may not: U-4, a disposal card)
+        # a Join may add to this play (and is refused when it may not: a face-down card, U-4)
         last = _Last(seat, a.source, tuple(a.cards), _with(s, last=None))
         call_due, called = core.call_due, core.called
         reminder: list[Said] = []
@@ -513,7 +528,8 @@ class TowerRules(RoundBase):
             if where == "unseen" and a.source in (HAND, DOWN):
                 unseen_needed += 1
                 continue
-            face = self._cards.card(cid).face
+            c = self._cards.card(cid)
+            face = "disposal card" if c.kind == DISPOSAL else c.face
             if where in (HAND, UP, DOWN) and owner == seat:
                 raise IllegalMoveError(
                     "U-15" if len(a.cards) > 1 else "source",
@@ -649,13 +665,20 @@ def _take_back(name: str, k: int) -> str:
 
 
 def _count_face(k: int, card: Card) -> str:
-    """'7', 'two 7s', '-2', 'two -2', 'the disposal card'."""
-    if card.kind == DISPOSAL:
+    """'7', 'two 7s', '-2', 'two -2', 'the disposal card', 'two disposal cards'."""
+    if card.kind == DISPOSAL and k == 1:
         return "the disposal card"
     if k == 1:
         return card.face
-    word = _NUMBER_WORDS[k] if k < len(_NUMBER_WORDS) else str(k)
+    word = _number_word(k)
+    if card.kind == DISPOSAL:
+        return f"{word} disposal cards"
     return f"{word} {card.face}" + ("s" if card.kind == NUMBER else "")
+
+
+def _number_word(k: int) -> str:
+    """'two', 'three' ... 'ten', then digits."""
+    return _NUMBER_WORDS[k] if k < len(_NUMBER_WORDS) else str(k)
 
 
 def _back_to(name: str, source: str, k: int = 1) -> str:

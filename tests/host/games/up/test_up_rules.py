@@ -1,4 +1,4 @@
-"""Up's rules, one ruling at a time (U-1 ... U-17), the rulebook's worked examples (the -2 on a 7,
+"""Up's rules, one ruling at a time (U-1 ... U-20), the rulebook's worked examples (the -2 on a 7,
 three -2 on a 7, the disposal card played first, the blind -2 foundation, Victoria's 78 -> 68),
 the deal and the cut, and every refusal's rule. Positions are built from descriptions."""
 
@@ -185,6 +185,20 @@ def test_u4_face_down_cards_one_at_a_time() -> None:
     g.play(Play(ANN, DOWN, (a,)))
     err = refused(g, Join(ANN, b), "U-4")
     assert "no card joins a face-down card" in err.message
+
+
+def test_u4_two_face_down_cards_are_refused_whatever_they_show() -> None:
+    # hand 10 and 11, four face-down cards of different values, tower 5, past the first turn
+    g = pos(tower=["5"], hands={"Ann": ["10", "11"]}, down={"Ann": ["3", "8", "9", "2"]})
+    two = (card(g, ANN, "3", DOWN)[0], card(g, ANN, "8", DOWN)[0])
+    err = refused(g, Play(ANN, DOWN, two), "U-4")
+    assert err.message == "Blind cards are played one at a time."
+    equal = pos(tower=["5"], hands={"Ann": ["10"]}, down={"Ann": ["4", "4"]})
+    assert refused(equal, Play(ANN, DOWN, card(equal, ANN, "4", DOWN, 2)), "U-4").message == err.message
+    # in a first turn the hand-only rule comes first (U-12)
+    first = pos(tower=["5"], hands={"Ann": ["10", "11"]}, down={"Ann": ["3", "8"]}, first_turn=["Ann"])
+    two = (card(first, ANN, "3", DOWN)[0], card(first, ANN, "8", DOWN)[0])
+    assert "every card comes from the hand" in refused(first, Play(ANN, DOWN, two), "U-12").message
 
 
 def test_u5_a_face_down_disposal_as_foundation_removes_itself() -> None:
@@ -412,6 +426,53 @@ def test_u17_the_bonus_is_eighty_only_after_a_face_down_minus_two() -> None:
     assert number.round_score().bonus == 10
 
 
+def test_u18_two_disposal_cards_together_clear_the_tower_and_the_player_lays_a_foundation() -> None:
+    g = pos(tower=["7", "7"], hands={"Ann": ["3", "6", "11", "D", "D"]})
+    removed = len(g.removed)
+    tower = g.tower
+    both = card(g, ANN, "disposal", n=2)
+    text = g.play(Play(ANN, HAND, both))
+    assert text == (
+        "Ann plays two disposal cards from hand. Disposal: the tower is out of the game (4 "
+        "cards); Ann starts again (U-18)."
+    )
+    assert set(g.removed[removed:]) == {*tower, *both} and len(g.removed) == removed + 4
+    assert g.tower == () and g.threshold is None
+    assert g.to_move == ANN and g.founding and g.hand(ANN) == g._sorted(card(g, ANN, f)[0] for f in ("3", "6", "11"))
+    assert g.said[-1].rule == "U-18"
+    play(g, ANN, ["11"])
+    assert g.tower and g.threshold == 11 and g.to_move == BOB
+
+
+def test_u18_disposal_cards_joined_one_by_one_and_on_an_empty_tower() -> None:
+    g = pos(tower=["9"], hands={"Ann": ["5", "D", "D", "D"]})
+    a, b, c = card(g, ANN, "disposal", n=3)
+    removed = len(g.removed)
+    g.play(Play(ANN, HAND, (a,)))
+    text = g.play(Join(ANN, b))
+    assert text.startswith("Ann adds a card to the play: Ann plays two disposal cards from hand.")
+    assert "the tower is out of the game (3 cards)" in text
+    g.play(Join(ANN, c))
+    assert len(g.removed) == removed + 4 and g.hand(ANN) == card(g, ANN, "5") and g.founding
+    assert g.card_count() == len(g.deck)
+    empty = pos(founding=True, hands={"Ann": ["D", "D", "4"]})
+    text = empty.play(Play(ANN, HAND, card(empty, ANN, "disposal", n=2)))
+    assert "only the two disposal cards leave the game; Ann starts again (U-18)" in text
+    assert empty.to_move == ANN and empty.founding
+
+
+def test_u18_disposal_cards_from_two_sources_are_u15_and_going_out_with_two_needs_no_call() -> None:
+    g = pos(tower=["9"], hands={"Ann": ["D", "4"]}, up={"Ann": ["D"]})
+    mixed = (card(g, ANN, "disposal")[0], card(g, ANN, "disposal", UP)[0])
+    err = refused(g, Play(ANN, HAND, mixed), "U-15")
+    assert "That disposal card is a face-up card of Ann's" in err.message
+    g.play(Play(ANN, UP, card(g, ANN, "disposal", UP)))
+    refused(g, Join(ANN, card(g, ANN, "disposal")[0]), "U-15")
+    out = pos(tower=["9"], hands={"Ann": ["D", "D"], "Bob": ["5"], "Cy": ["4"]})
+    out.play(Play(ANN, HAND, card(out, ANN, "disposal", n=2)))
+    assert out.is_terminal() and out.finisher == ANN and out.round_score().points == (-10, 5, 4)
+
+
 # --- the deal and the cut ----------------------------------------------------------------------
 
 
@@ -475,7 +536,7 @@ def test_other_refusals_name_their_rule_and_change_nothing() -> None:
     err = refused(g, Play(ANN, UP, card(g, CY, "6", UP)), "turn")
     assert "one of Cy's face-up cards" in err.message
     refused(g, Play(ANN, HAND, (card(g, ANN, "7")[0], card(g, ANN, "5")[0])), "equal")
-    refused(g, Play(ANN, HAND, (card(g, ANN, "disposal")[0], card(g, ANN, "disposal", UP)[0])), "equal")
+    refused(g, Play(ANN, HAND, (card(g, ANN, "disposal")[0], card(g, ANN, "disposal", UP)[0])), "U-15")  # U-18: two disposal cards may go together, from one source
     refused(g, Play(ANN, UP, card(g, ANN, "7")), "source")
     refused(g, Play(ANN, HAND, ("D9",)), "deck")
     refused(g, Play(ANN, "pocket", card(g, ANN, "7")), "source")
