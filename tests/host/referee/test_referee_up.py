@@ -599,10 +599,10 @@ class _Described(UpReferee):
         return self._described.clone()
 
 
-def described(**kw: object) -> UpTable:
-    """A three-player table (Ann, Bob, Cy) whose referee starts in the described position."""
-    game = UpGame.position(("Ann", "Bob", "Cy"), **kw)  # type: ignore[arg-type]
-    tb = UpTable(ref=_Described(game))
+def described(players: tuple[str, ...] = ("Ann", "Bob", "Cy"), **kw: object) -> UpTable:
+    """A table (three players: Ann, Bob, Cy) whose referee starts in the described position."""
+    game = UpGame.position(players, **kw)  # type: ignore[arg-type]
+    tb = UpTable(players, ref=_Described(game))
     tb.start()
     assert tb.engine.phase == "play"
     return tb
@@ -645,3 +645,26 @@ def test_u18_a_hand_disposal_card_with_a_face_up_one_is_u15_at_the_table() -> No
     vs = tb.tap(hand)
     assert said(vs) == [(ILLEGAL, "U-15")]
     assert "this card is from hand, the play from face-up" in vs[0].text
+
+
+def test_u20_two_forgotten_calls_at_the_table_each_skip_their_own_turn() -> None:
+    tb = described(("Ann", "Bob"), tower=["10"], hands={"Ann": ["8", "1"], "Bob": ["9", "2"]}, to_move="Bob")
+    vs = tb.tap(ids(tb, BOB, "9")[0])
+    assert said(vs) == [(OK, None), (INFO, "U-6")]
+    vs = tb.tap(ids(tb, ANN, "8")[0])  # Bob did not press the button; Ann does not either
+    assert said(vs) == [(TURN, "U-11"), (OK, None), (TURN, "U-20"), (INFO, "U-6")]
+    assert vs[2].text.endswith("unless Ann calls before Bob's card (U-20). Bob's turn.")
+    assert tb.view().to_move == BOB and "Bob: play 8 or lower" in (tb.ref.status().waiting_for or "")
+    vs = tb.tap(ids(tb, BOB, "2")[0])
+    assert (END, None) in said(vs) and tb.engine.finisher == BOB and tb.engine.holding(ANN) == 1
+
+
+def test_u20_the_button_before_the_next_card_gives_the_turn_back_at_the_table() -> None:
+    tb = described(("Ann", "Bob"), tower=["10"], hands={"Ann": ["8", "1"], "Bob": ["9", "2"]}, to_move="Bob")
+    tb.tap(ids(tb, BOB, "9")[0])
+    tb.tap(ids(tb, ANN, "8")[0])
+    vs = tb.press()
+    assert said(vs) == [(OK, "U-20")] and "Ann's turn is not skipped after all" in vs[0].text
+    assert tb.view().to_move == ANN
+    vs = tb.tap(ids(tb, ANN, "1")[0])
+    assert (END, None) in said(vs) and tb.engine.finisher == ANN

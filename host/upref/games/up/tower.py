@@ -1,9 +1,10 @@
 """Up's turn: plays onto the tower (one or more equal cards from one source, U-15; the hand
 only in a first turn, U-12; face-down cards one at a time once the face-up ones are gone, U-4,
-U-14), what they do there (a -2 lowers the tower, U-1, and never starts one, U-2; a disposal
-card clears it; a higher card brings it down, U-13), equal cards joined to the play just made,
-a foundation passed when nothing can start a tower, the dirty One (U-9), and 'last card'
-(due at one card left, U-6; forgotten, the next turn is skipped, U-11).
+U-14), what they do there (a -2 lowers the tower, U-1, and never starts one, U-2; disposal
+cards, one or several, U-18, clear it; a higher card brings it down, U-13), equal cards joined
+to the play just made, a foundation passed when nothing can start a tower, the dirty One (U-9),
+and 'last card' (due at one card left, U-6; forgotten, the next turn is skipped, U-11, also
+when the turn comes straight back to the player who owes it, U-20).
 """
 
 from __future__ import annotations
@@ -108,6 +109,17 @@ class TowerRules(RoundBase):
                 a,
             )
         text = f"{names[a.seat]} calls 'last card' (U-6)."
+        if s.passed_over == a.seat:
+            # the turn came back to a.seat before anyone else's card: called in time, it is
+            # a.seat's turn after all (U-20)
+            text += (
+                f" It came before {names[s.to_move]}'s card: {names[a.seat]}'s turn is not "
+                "skipped after all (U-20)."
+            )
+            return _with(
+                s, called=True, passed_over=None, to_move=a.seat,
+                said=(Said("play", text, "U-20"),),
+            )
         return _with(s, called=True, said=(Said("play", text, "U-6"),))
 
     def _pass(self, s: _Core, a: Pass) -> _Core:
@@ -167,7 +179,8 @@ class TowerRules(RoundBase):
         skip = list(s.skip)
         for p in self._skipped_by(s, seat):
             skip[p] = True
-        nxt, skip2, notes = self._next_seat(seat, tuple(skip))
+        debtor = seat if s.call_due == seat and not s.called else None
+        nxt, skip2, notes, passed = self._next_seat(seat, tuple(skip), debtor)
         said.extend(notes)
         said.append(Said("play", f"{names[nxt]} lays the foundation.", "pass"))
         return _with(
@@ -179,6 +192,7 @@ class TowerRules(RoundBase):
             passes=passes,
             call_due=s.call_due if s.call_due == seat else None,
             called=s.called if s.call_due == seat else False,
+            passed_over=passed,
             last=None,
             turn=s.turn + 1,
             said=tuple(said),
@@ -256,6 +270,7 @@ class TowerRules(RoundBase):
             passes=0,
             call_due=s.call_due if s.call_due == seat else None,
             called=s.called if s.call_due == seat else False,
+            passed_over=None,
         )
         said.append(Said("play", " ".join(land.texts), land.rule))
         return self._after_play(s, a, cards[0], core, land, said)
@@ -485,7 +500,8 @@ class TowerRules(RoundBase):
                 core, founding=True, to_move=seat, last=last, call_due=call_due, called=called,
                 said=(*said, *reminder),
             )
-        nxt, skip2, notes = self._next_seat(seat, core.skip)
+        debtor = seat if call_due == seat and not called else None
+        nxt, skip2, notes, passed = self._next_seat(seat, core.skip, debtor)
         if notes:
             said.extend(notes)
         else:
@@ -500,6 +516,7 @@ class TowerRules(RoundBase):
             last=last,
             call_due=call_due,
             called=called,
+            passed_over=passed,
             turn=core.turn + 1,
             said=tuple(said),
         )
@@ -584,7 +601,8 @@ class TowerRules(RoundBase):
 
     def _penalty(self, s: _Core, seat: int) -> list[Said]:
         """A 'last card' call owed by another player and not made before this play: that
-        player's next turn is skipped (U-11)."""
+        player's next turn is skipped (U-11), unless the turn has passed over it for that call
+        already (U-20)."""
         p = self._skipped_by_one(s, seat)
         if p is None:
             return []
@@ -600,7 +618,7 @@ class TowerRules(RoundBase):
 
     def _skipped_by_one(self, s: _Core, seat: int) -> int | None:
         if s.call_due is not None and s.call_due != seat and not s.called:
-            return s.call_due
+            return None if s.passed_over == s.call_due else s.call_due
         return None
 
     def _skipped_by(self, s: _Core, seat: int) -> list[int]:
@@ -608,25 +626,39 @@ class TowerRules(RoundBase):
         return [] if p is None else [p]
 
     def _next_seat(
-        self, seat: int, skip: tuple[bool, ...]
-    ) -> tuple[int, tuple[bool, ...], list[Said]]:
-        """The next player clockwise after `seat`, passing over (and clearing) skipped turns."""
+        self, seat: int, skip: tuple[bool, ...], debtor: int | None = None
+    ) -> tuple[int, tuple[bool, ...], list[Said], int | None]:
+        """The next player clockwise after `seat`, passing over (and clearing) skipped turns;
+        and the seat whose turn it passed over for `debtor`, who owes 'last card' and has not
+        called it, when the turn comes back to `debtor` before anyone else's card (U-20)."""
         names = self._setup.players
         n = self.num_players()
         sk = list(skip)
         nxt = (seat + 1) % n
         skipped: list[str] = []
-        for _ in range(n + 1):
-            if not sk[nxt]:
+        passed: int | None = None
+        for _ in range(n + 2):
+            if sk[nxt]:
+                sk[nxt] = False
+                skipped.append(names[nxt])
+            elif nxt == debtor and passed is None:
+                passed = nxt
+            else:
                 break
-            sk[nxt] = False
-            skipped.append(names[nxt])
             nxt = (nxt + 1) % n
         if not skipped:
-            return nxt, tuple(sk), []
+            return nxt, tuple(sk), [], passed
         verb = "turn is" if len(skipped) == 1 else "turns are"
-        text = f"{and_join(skipped)}'s {verb} skipped (U-11): {names[nxt]}'s turn."
-        return nxt, tuple(sk), [Said("skip", text, "U-11")]
+        if passed is None:
+            text = f"{and_join(skipped)}'s {verb} skipped (U-11): {names[nxt]}'s turn."
+            return nxt, tuple(sk), [Said("skip", text, "U-11")], None
+        who = names[passed]
+        text = (
+            f"{and_join(skipped)}'s {verb} skipped (U-11). {who} has not called 'last card' and "
+            f"would play next: {who}'s turn is skipped too, unless {who} calls before "
+            f"{names[nxt]}'s card (U-20). {names[nxt]}'s turn."
+        )
+        return nxt, tuple(sk), [Said("skip", text, "U-20")], passed
 
 
 def _land_minus2(s: _Core, a: Play, cards: list[Card], land: _Landing) -> None:

@@ -356,6 +356,73 @@ def test_u11_the_skip_stays_whatever_happens_to_the_cards_meanwhile() -> None:
     assert "Ann's turn is skipped (U-11)" in text and g.to_move == BOB
 
 
+def two(**kw: object) -> UpGame:
+    """The issue's two players: Ann (P) and Bob (Q)."""
+    return UpGame.position(("Ann", "Bob"), **kw)  # type: ignore[arg-type]
+
+
+def test_u20_two_forgotten_calls_each_skip_their_own_next_turn() -> None:
+    # P (Ann) holds 8 and 1, Q (Bob) 9 and 2, tower 10, Q to move: neither calls 'last card'
+    g = two(tower=["10"], hands={"Ann": ["8", "1"], "Bob": ["9", "2"]}, to_move="Bob")
+    play(g, BOB, ["9"])
+    assert g.call_due == BOB and g.to_move == ANN
+    text = play(g, ANN, ["8"])
+    assert "Bob did not call 'last card' before Ann's card: Bob's next turn is skipped (U-11)." in text
+    assert (
+        "Bob's turn is skipped (U-11). Ann has not called 'last card' and would play next: "
+        "Ann's turn is skipped too, unless Ann calls before Bob's card (U-20). Bob's turn."
+    ) in text
+    assert [x.rule for x in g.said if x.kind == "skip"] == ["U-20"]
+    assert g.to_move == BOB and g.call_due == ANN  # Ann's turn is the one skipped
+    text = play(g, BOB, ["2"])  # no second skip for Ann: she has had it
+    assert "did not call" not in text
+    out = g.outcome()
+    assert out is not None and out.winners == (BOB,) and g.holding(ANN) == 1
+
+
+def test_u20_the_call_before_the_next_card_gives_the_turn_back() -> None:
+    g = two(tower=["10"], hands={"Ann": ["8", "1"], "Bob": ["9", "2"]}, to_move="Bob")
+    play(g, BOB, ["9"])
+    play(g, ANN, ["8"])
+    assert g.to_move == BOB and Call(ANN) in g.legal_actions()
+    text = g.play(Call(ANN))
+    assert text == (
+        "Ann calls 'last card' (U-6). It came before Bob's card: Ann's turn is not skipped "
+        "after all (U-20)."
+    )
+    assert g.to_move == ANN and g.call_due is None and not g.view(None).players[BOB].skip
+    play(g, ANN, ["1"])
+    assert g.is_terminal() and g.finisher == ANN and g.holding(BOB) == 1
+
+
+def test_u20_the_call_after_the_next_card_is_too_late() -> None:
+    normal = two(tower=["10"], hands={"Ann": ["8", "1"], "Bob": ["9", "3", "2"]}, to_move="Bob")
+    play(normal, BOB, ["9"])  # Bob still holds two cards: no call due
+    play(normal, ANN, ["8"])
+    assert normal.to_move == BOB and all(x.rule != "U-20" for x in normal.said)  # plain U-11
+    g = two(tower=["10"], hands={"Ann": ["8", "1"], "Bob": ["9", "5", "2"]}, to_move="Ann", skip=["Bob"])
+    play(g, ANN, ["8"])
+    assert g.to_move == BOB and g.call_due == ANN
+    play(g, BOB, ["5"])
+    refused(g, Call(ANN), "U-6")
+    assert g.to_move == ANN and not g.view(None).players[ANN].skip  # the skip was taken: once
+
+
+def test_u20_forgotten_calls_one_after_the_other_round_the_table() -> None:
+    # Bob forgets, then Cy forgets: each is skipped at their own next turn
+    g = pos(
+        tower=["11"],
+        hands={"Ann": ["10", "3", "4"], "Bob": ["9", "1"], "Cy": ["8", "2"]},
+        to_move="Bob",
+    )
+    play(g, BOB, ["9"])
+    text = play(g, CY, ["8"])
+    assert "Bob did not call" in text and g.view(None).players[BOB].skip
+    text = play(g, ANN, ["4"])
+    assert "Cy did not call" in text
+    assert "Bob and Cy's turns are skipped (U-11): Ann's turn." in text and g.to_move == ANN
+
+
 def test_u12_the_first_turn_plays_from_the_hand_only() -> None:
     g = pos(
         tower=["9"],
