@@ -668,3 +668,27 @@ def test_u20_the_button_before_the_next_card_gives_the_turn_back_at_the_table() 
     assert tb.view().to_move == ANN
     vs = tb.tap(ids(tb, ANN, "1")[0])
     assert (END, None) in said(vs) and tb.engine.finisher == ANN
+
+
+def test_u19_childrens_card_counting_at_the_table_the_child_out_writes_zero() -> None:
+    # a described round: Ann goes out with her last face-down card, a -2 (no bonus for children)
+    tb = described(
+        variant=Variant(scoring="cards"), tower=["7"], down={"Ann": ["-2"]},
+        hands={"Bob": ["5", "D"], "Cy": ["4"]}, to_move="Ann",
+    )
+    tb.key("blind")
+    vs = tb.tap(ids(tb, ANN, "-2")[0])
+    end = " ".join(v.text for v in vs if v.kind == END)
+    assert "Ann went out: 0 (0 in all)" in end and "bonus" not in end
+    row = tb.view().table[-1]
+    assert row.finisher == ANN and row.bonus == 0 and row.points == (0, 2, 1)
+    # a whole observed round of children's card counting: the finisher writes 0, the others
+    # as many as the cards they still hold
+    tb = UpTable(seed=4, variant=Variant(scoring="cards"))
+    tb.start()
+    tb.cut_and_deal()
+    tb.play_round()
+    row = tb.view().table[-1]
+    finisher = row.finisher
+    assert finisher is not None and row.points[finisher] == 0 and row.bonus == 0
+    assert row.points == tuple(0 if p == finisher else tb.truth.holding(p) for p in range(3))

@@ -469,11 +469,13 @@ class TowerRules(RoundBase):
         if land.u16 or after == 0:
             blind_minus2 = a.source == DOWN and card.kind == MINUS2
             end = f"{names[seat]} has played every card: round {self._setup.round} is over"
-            if blind_minus2:
+            # children count cards or tokens: no bonus, not even for a face-down -2 (U-19)
+            bonus_words = blind_minus2 and self.variant.scoring == "points"
+            if bonus_words:
                 end += f", with the finisher's bonus of {BONUS_BLIND_MINUS2} for a face-down -2 (U-17)."
             else:
                 end += "."
-            said.append(Said("end", end, "U-17" if blind_minus2 else None))
+            said.append(Said("end", end, "U-17" if bonus_words else None))
             return self._end_round(
                 _with(core, said=tuple(said)),
                 seat,

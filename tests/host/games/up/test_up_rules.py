@@ -540,6 +540,23 @@ def test_u18_disposal_cards_from_two_sources_are_u15_and_going_out_with_two_need
     assert out.is_terminal() and out.finisher == ANN and out.round_score().points == (-10, 5, 4)
 
 
+def test_u19_with_childrens_card_counting_the_child_who_went_out_writes_zero() -> None:
+    cards = Variant(scoring="cards")
+    blind = pos(
+        variant=cards, tower=["7"], down={"Ann": ["-2"]}, hands={"Bob": ["5", "D"], "Cy": ["4"]},
+        up={"Cy": ["11"]}, totals={"Ann": 6, "Bob": 3, "Cy": 0},
+    )
+    text = blind.play(Play(ANN, DOWN, card(blind, ANN, "-2", DOWN)))
+    assert "round 1 is over." in text and "bonus" not in text  # no blind -2 bonus (U-17 is for points)
+    row = blind.round_score()
+    assert row.finisher == ANN and row.bonus == 0 and row.points == (0, 2, 2)
+    assert blind.outcome().scores == (6, 5, 2)  # type: ignore[union-attr]
+    assert "Ann went out: 0 (6 in all)" in text and "Bob 2 cards (5 in all)" in text
+    hand = pos(variant=cards, tower=["9"], hands={"Ann": ["8"], "Bob": ["5"]})
+    hand.play(Play(ANN, HAND, card(hand, ANN, "8")))
+    assert hand.round_score().points == (0, 1, 0) and hand.round_score().bonus == 0
+
+
 # --- the deal and the cut ----------------------------------------------------------------------
 
 
