@@ -692,3 +692,16 @@ def test_u19_childrens_card_counting_at_the_table_the_child_out_writes_zero() ->
     finisher = row.finisher
     assert finisher is not None and row.points[finisher] == 0 and row.bonus == 0
     assert row.points == tuple(0 if p == finisher else tb.truth.holding(p) for p in range(3))
+
+
+def test_u4_a_face_down_card_is_one_play_and_plus_after_it_says_why() -> None:
+    # Ann holds 10 and 11 and four face-down cards, tower 5, past her first turn
+    tb = described(tower=["5"], hands={"Ann": ["10", "11"]}, down={"Ann": ["3", "8", "9", "2"]}, to_move="Ann")
+    assert all(k.key != "+" for k in tb.ref.keys_now())
+    tb.key("blind")
+    vs = tb.tap(ids(tb, ANN, "3")[0])
+    assert said(vs) == [(OK, None)] and vs[0].text.startswith("Ann turns a face-down card: 3.")
+    assert all(k.key != "+" for k in tb.ref.keys_now())
+    vs = tb.key("join")
+    assert said(vs) == [(INFO, "U-4")] and "played one at a time" in vs[0].text
+    assert tb.ref.pending == () and tb.view().to_move == BOB
