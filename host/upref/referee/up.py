@@ -330,7 +330,17 @@ class UpReferee(Referee[UpGame]):
         if eng.phase == "play":
             seat = eng.to_move
             last = eng.last_play
-            if name == "join" and last is not None and last[1] != DOWN and self._joinable(last[2][0]):
+            if name == "join" and last is not None and last[1] == DOWN:
+                out.append(
+                    Verdict(
+                        INFO,
+                        f"Face-down cards are played one at a time: no card joins "
+                        f"{names[last[0]]}'s face-down card (U-4).",
+                        "U-4",
+                    )
+                )
+                return True
+            if name == "join" and last is not None and self._joinable(last[2][0]):
                 self._join = not self._join
                 who = names[last[0]]
                 out.append(
@@ -418,9 +428,9 @@ class UpReferee(Referee[UpGame]):
             self._fix = err.correction
 
     def _joinable(self, item: str) -> bool:
-        """Whether equal cards may join a play of this card (not a disposal card)."""
-        card = self.catalogue.get(item)
-        return card is not None and card.kind != "disposal"
+        """Whether equal cards may join a play of this card (a card of the catalogue: a disposal
+        card too, U-18)."""
+        return self.catalogue.get(item) is not None
 
     def _face(self, item: str) -> str:
         card = self.catalogue.get(item)

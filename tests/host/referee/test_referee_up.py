@@ -16,9 +16,10 @@ from up_table import CODES, UID, Chaos, UpTable, assert_agrees, shared_registry
 from updown_table import MemoryLog
 from upref.demos.up import choose
 from upref.games.up.actions import DOWN, Play
+from upref.games.up.engine import UpGame
 from upref.games.up.variant import Variant, card_points
 from upref.referee.feedback import FEEDBACK
-from upref.referee.inputs import NextGame
+from upref.referee.inputs import NextGame, StartGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, TURN, Verdict
 from upref.referee.up import UpReferee
 from upref.registry import referee_for, titles
@@ -582,3 +583,125 @@ def test_a_saved_evening_keeps_its_verdicts(tmp_path: Path, golden: Callable[[Pa
     rules = {json.loads(s)["rule"] for s in said}
     assert {"U-6", "U-11", "U-13", "undo", "count"} <= rules, rules
     golden(GOLDEN / "session.verdicts.jsonl", "\n".join(said) + "\n")
+
+
+# --- rulings at the table, from described positions ---------------------------------------------
+
+
+class _Described(UpReferee):
+    """A referee whose round is a described position (`UpGame.position`) instead of a deal."""
+
+    def __init__(self, game: UpGame) -> None:
+        super().__init__(CODES, shared_registry(), titles=titles())
+        self._described = game
+
+    def make_engine(self, start: StartGame) -> UpGame:
+        return self._described.clone()
+
+
+def described(players: tuple[str, ...] = ("Ann", "Bob", "Cy"), **kw: object) -> UpTable:
+    """A table (three players: Ann, Bob, Cy) whose referee starts in the described position."""
+    game = UpGame.position(players, **kw)  # type: ignore[arg-type]
+    tb = UpTable(players, ref=_Described(game))
+    tb.start()
+    assert tb.engine.phase == "play"
+    return tb
+
+
+def ids(tb: UpTable, seat: int, face: str, n: int = 1) -> list[str]:
+    """The ids of `n` cards of that face the seat holds (hand, face-up, face-down)."""
+    eng = tb.engine
+    pile = (*eng.hand(seat), *eng.face_up(seat), *eng.face_down(seat))
+    found = [c for c in pile if eng.catalogue.card(c).face == face][:n]
+    assert len(found) == n, (face, pile)
+    return found
+
+
+def test_u18_two_disposal_cards_tapped_with_plus_clear_the_tower_together() -> None:
+    tb = described(tower=["7", "7"], hands={"Ann": ["3", "6", "11", "D", "D"]}, to_move="Ann")
+    first, second = ids(tb, ANN, "disposal", 2)
+    vs = tb.tap(first)
+    assert said(vs) == [(OK, None)] and "the tower is out of the game (3 cards)" in vs[0].text
+    assert any(k.key == "+" for k in tb.ref.keys_now())
+    tb.key("join")
+    vs = tb.tap(second)
+    assert said(vs) == [(OK, "U-18")]
+    assert vs[0].text == (
+        "Ann adds a card to the play: Ann plays two disposal cards from hand. Disposal: the "
+        "tower is out of the game (4 cards); Ann starts again (U-18)."
+    )
+    view = tb.view()
+    assert view.tower == () and view.founding and view.to_move == ANN and view.players[ANN].hand == 3
+    vs = tb.tap(ids(tb, ANN, "11")[0])
+    assert said(vs) == [(OK, None)] and tb.view().to_move == BOB
+
+
+def test_u18_a_hand_disposal_card_with_a_face_up_one_is_u15_at_the_table() -> None:
+    tb = described(tower=["9"], hands={"Ann": ["D", "4"]}, up={"Ann": ["D"]}, to_move="Ann")
+    hand = next(c for c in ids(tb, ANN, "disposal", 2) if c in tb.engine.hand(ANN))
+    up = next(c for c in ids(tb, ANN, "disposal", 2) if c in tb.engine.face_up(ANN))
+    tb.tap(up)
+    tb.key("join")
+    vs = tb.tap(hand)
+    assert said(vs) == [(ILLEGAL, "U-15")]
+    assert "this card is from hand, the play from face-up" in vs[0].text
+
+
+def test_u20_two_forgotten_calls_at_the_table_each_skip_their_own_turn() -> None:
+    tb = described(("Ann", "Bob"), tower=["10"], hands={"Ann": ["8", "1"], "Bob": ["9", "2"]}, to_move="Bob")
+    vs = tb.tap(ids(tb, BOB, "9")[0])
+    assert said(vs) == [(OK, None), (INFO, "U-6")]
+    vs = tb.tap(ids(tb, ANN, "8")[0])  # Bob did not press the button; Ann does not either
+    assert said(vs) == [(TURN, "U-11"), (OK, None), (TURN, "U-20"), (INFO, "U-6")]
+    assert vs[2].text.endswith("unless Ann calls before Bob's card (U-20). Bob's turn.")
+    assert tb.view().to_move == BOB and "Bob: play 8 or lower" in (tb.ref.status().waiting_for or "")
+    vs = tb.tap(ids(tb, BOB, "2")[0])
+    assert (END, None) in said(vs) and tb.engine.finisher == BOB and tb.engine.holding(ANN) == 1
+
+
+def test_u20_the_button_before_the_next_card_gives_the_turn_back_at_the_table() -> None:
+    tb = described(("Ann", "Bob"), tower=["10"], hands={"Ann": ["8", "1"], "Bob": ["9", "2"]}, to_move="Bob")
+    tb.tap(ids(tb, BOB, "9")[0])
+    tb.tap(ids(tb, ANN, "8")[0])
+    vs = tb.press()
+    assert said(vs) == [(OK, "U-20")] and "Ann's turn is not skipped after all" in vs[0].text
+    assert tb.view().to_move == ANN
+    vs = tb.tap(ids(tb, ANN, "1")[0])
+    assert (END, None) in said(vs) and tb.engine.finisher == ANN
+
+
+def test_u19_childrens_card_counting_at_the_table_the_child_out_writes_zero() -> None:
+    # a described round: Ann goes out with her last face-down card, a -2 (no bonus for children)
+    tb = described(
+        variant=Variant(scoring="cards"), tower=["7"], down={"Ann": ["-2"]},
+        hands={"Bob": ["5", "D"], "Cy": ["4"]}, to_move="Ann",
+    )
+    tb.key("blind")
+    vs = tb.tap(ids(tb, ANN, "-2")[0])
+    end = " ".join(v.text for v in vs if v.kind == END)
+    assert "Ann went out: 0 (0 in all)" in end and "bonus" not in end
+    row = tb.view().table[-1]
+    assert row.finisher == ANN and row.bonus == 0 and row.points == (0, 2, 1)
+    # a whole observed round of children's card counting: the finisher writes 0, the others
+    # as many as the cards they still hold
+    tb = UpTable(seed=4, variant=Variant(scoring="cards"))
+    tb.start()
+    tb.cut_and_deal()
+    tb.play_round()
+    row = tb.view().table[-1]
+    finisher = row.finisher
+    assert finisher is not None and row.points[finisher] == 0 and row.bonus == 0
+    assert row.points == tuple(0 if p == finisher else tb.truth.holding(p) for p in range(3))
+
+
+def test_u4_a_face_down_card_is_one_play_and_plus_after_it_says_why() -> None:
+    # Ann holds 10 and 11 and four face-down cards, tower 5, past her first turn
+    tb = described(tower=["5"], hands={"Ann": ["10", "11"]}, down={"Ann": ["3", "8", "9", "2"]}, to_move="Ann")
+    assert all(k.key != "+" for k in tb.ref.keys_now())
+    tb.key("blind")
+    vs = tb.tap(ids(tb, ANN, "3")[0])
+    assert said(vs) == [(OK, None)] and vs[0].text.startswith("Ann turns a face-down card: 3.")
+    assert all(k.key != "+" for k in tb.ref.keys_now())
+    vs = tb.key("join")
+    assert said(vs) == [(INFO, "U-4")] and "played one at a time" in vs[0].text
+    assert tb.ref.pending == () and tb.view().to_move == BOB

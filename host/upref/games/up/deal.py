@@ -67,6 +67,7 @@ class DealRules(RoundBase):
             dirty_round=False,
             call_due=None,
             called=False,
+            passed_over=None,
             skip=(False,) * n,
             passes=0,
             last=None,

@@ -31,7 +31,7 @@ Actions (frozen dataclasses; `format_action` / `parse_action` give a text form):
   remaining card tapped, or the points of the cards not tapped, typed in by hand).
 
 Refusals name a ruling (`IllegalMoveError.rule`): "U-2" a -2 as a foundation, "U-4" blind
-cards together, "U-6" a 'last card' call nobody owes, "U-9" the dirty One announced late or by
+cards together (refused before their values are read, which are face down), "U-6" a 'last card' call nobody owes, "U-9" the dirty One announced late or by
 another player, "U-10" a -2 kept at the cut without -2, "U-11" a 'last card' call after the next
 card, "U-12" face-up or face-down cards in a player's first turn, "U-14" face-down cards while
 face-up ones remain, "U-15" mixed sources; or a short word: "turn" (not that player's turn, or
@@ -40,13 +40,14 @@ different values together), "deck" (not a card of this game), "deal", "cut", "co
 bookkeeping does not add up), "join", "pass", "over".
 
 Decisions where the rules are silent (docs/games/up.md): the first dealer is the last player
-named (so the first named leads round 1) unless the variant names one; a disposal card is played
-alone (each disposal is a play of its own); a player who must lay a foundation but holds nothing
-that may start a tower (only -2 cards, first turn with an empty hand) passes the foundation to
-the next player, and when it has gone round the whole table without a card laid the round ends
-with nobody out ("blocked"); a skipped turn still owed when a round ends is dropped; children's
-card counting gives the finisher 0 and no bonus; `legal_actions()` lists one play per number of
-equal cards (the lowest ids), while any other choice of equal cards is just as legal.
+named (so the first named leads round 1) unless the variant names one; a player who must lay a
+foundation but holds nothing that may start a tower (only -2 cards, first turn with an empty
+hand) passes the foundation to the next player, and when it has gone round the whole table
+without a card laid the round ends with nobody out ("blocked"); a skipped turn still owed when
+a round ends is dropped; children's card counting gives the finisher 0 and no bonus (U-19);
+`legal_actions()` lists one play per number of equal cards (the lowest ids), disposal cards one
+at a time (several together, U-18, do what one after the other does), while any other choice of
+equal cards is just as legal.
 
 `current_player()` is the seat the table waits on: the cutter at the cut, the seat whose face-up
 card is dealt next, the player to move (a `Call` is due from another seat meanwhile), the seat
@@ -414,6 +415,7 @@ class UpGame(DealRules, TowerRules, ScoringRules):
                 groups.setdefault((card.kind, card.value), []).append(cid)
             for (kind, _v), ids in groups.items():
                 if kind == DISPOSAL:
+                    # several together are legal too (U-18), and do what one after the other does
                     plays.append(Play(seat, src, (ids[0],)))
                 elif kind == NUMBER or not s.founding:
                     plays.extend(Play(seat, src, tuple(ids[:k])) for k in range(1, len(ids) + 1))

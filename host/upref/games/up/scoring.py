@@ -74,6 +74,7 @@ class ScoringRules(RoundBase):
             bonus=bonus if self.variant.scoring == "points" else 0,
             call_due=None,
             called=False,
+            passed_over=None,
             skip=(False,) * self.num_players(),
             last=None,
             founding=False,

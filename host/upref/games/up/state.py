@@ -54,6 +54,7 @@ class _Core:
     dirty_round: bool
     call_due: int | None
     called: bool
+    passed_over: int | None  # the debtor whose turn the turn passed over (U-20)
     skip: tuple[bool, ...]
     passes: int  # foundations passed in a row
     last: _Last | None
@@ -83,7 +84,7 @@ class _Last:
 @dataclass(frozen=True)
 class Said:
     """One thing the engine says about an action: `kind` "play", "skip" (a turn skipped,
-    U-11), "penalty" (a skip earned by a forgotten 'last card', U-11), "call" (the reminder that
+    U-11, U-20), "penalty" (a skip earned by a forgotten 'last card', U-11), "call" (the reminder that
     'last card' is due, U-6), "end" (the round is over, the scores) or "info"; `rule` the ruling
     it applies, if any."""
 

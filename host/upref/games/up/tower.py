@@ -1,9 +1,10 @@
 """Up's turn: plays onto the tower (one or more equal cards from one source, U-15; the hand
 only in a first turn, U-12; face-down cards one at a time once the face-up ones are gone, U-4,
-U-14), what they do there (a -2 lowers the tower, U-1, and never starts one, U-2; a disposal
-card clears it; a higher card brings it down, U-13), equal cards joined to the play just made,
-a foundation passed when nothing can start a tower, the dirty One (U-9), and 'last card'
-(due at one card left, U-6; forgotten, the next turn is skipped, U-11).
+U-14), what they do there (a -2 lowers the tower, U-1, and never starts one, U-2; disposal
+cards, one or several, U-18, clear it; a higher card brings it down, U-13), equal cards joined
+to the play just made, a foundation passed when nothing can start a tower, the dirty One (U-9),
+and 'last card' (due at one card left, U-6; forgotten, the next turn is skipped, U-11, also
+when the turn comes straight back to the player who owes it, U-20).
 """
 
 from __future__ import annotations
@@ -108,6 +109,17 @@ class TowerRules(RoundBase):
                 a,
             )
         text = f"{names[a.seat]} calls 'last card' (U-6)."
+        if s.passed_over == a.seat:
+            # the turn came back to a.seat before anyone else's card: called in time, it is
+            # a.seat's turn after all (U-20)
+            text += (
+                f" It came before {names[s.to_move]}'s card: {names[a.seat]}'s turn is not "
+                "skipped after all (U-20)."
+            )
+            return _with(
+                s, called=True, passed_over=None, to_move=a.seat,
+                said=(Said("play", text, "U-20"),),
+            )
         return _with(s, called=True, said=(Said("play", text, "U-6"),))
 
     def _pass(self, s: _Core, a: Pass) -> _Core:
@@ -167,7 +179,8 @@ class TowerRules(RoundBase):
         skip = list(s.skip)
         for p in self._skipped_by(s, seat):
             skip[p] = True
-        nxt, skip2, notes = self._next_seat(seat, tuple(skip))
+        debtor = seat if s.call_due == seat and not s.called else None
+        nxt, skip2, notes, passed = self._next_seat(seat, tuple(skip), debtor)
         said.extend(notes)
         said.append(Said("play", f"{names[nxt]} lays the foundation.", "pass"))
         return _with(
@@ -179,6 +192,7 @@ class TowerRules(RoundBase):
             passes=passes,
             call_due=s.call_due if s.call_due == seat else None,
             called=s.called if s.call_due == seat else False,
+            passed_over=passed,
             last=None,
             turn=s.turn + 1,
             said=tuple(said),
@@ -256,21 +270,30 @@ class TowerRules(RoundBase):
             passes=0,
             call_due=s.call_due if s.call_due == seat else None,
             called=s.called if s.call_due == seat else False,
+            passed_over=None,
         )
         said.append(Said("play", " ".join(land.texts), land.rule))
         return self._after_play(s, a, cards[0], core, land, said)
 
     def _equal_cards(self, s: _Core, a: Play) -> list[Card]:
-        """The play's cards, once it is the player's turn, the source is one of the three and the
-        cards are of this game, different and of equal value (a disposal card alone).
+        """The play's cards, once it is the player's turn, the source is one of the three, it is
+        not several face-down cards (U-4) and the cards are of this game, different and of equal
+        value (several disposal cards too, U-18).
 
-        :raises IllegalMoveError: ("turn", "source", "deck", "equal") when they are not.
+        :raises IllegalMoveError: ("turn", "source", "U-12", "U-4", "deck", "equal") when they
+            are not.
         """
         self._check_turn(s, a.seat, a)
         if a.source not in SOURCES:
             raise IllegalMoveError("source", f"No source {a.source!r} (hand, up, down).", None, a)
         if not a.cards or len(set(a.cards)) != len(a.cards):
             raise IllegalMoveError("source", "A play is one or more different cards.", None, a)
+        if a.source == DOWN and len(a.cards) > 1:
+            # refused before anything is read off the cards: their values are face down (U-4)
+            self._check_first_turn(s, a)
+            raise IllegalMoveError(
+                "U-4", "Blind cards are played one at a time.", _back_to(self._who(a.seat), DOWN), a
+            )
         for cid in a.cards:
             self._in_deck(cid, a)
         cards = [self._cards.card(c) for c in a.cards]
@@ -285,35 +308,19 @@ class TowerRules(RoundBase):
                 back + ".",
                 a,
             )
-        if cards[0].kind == DISPOSAL and len(cards) > 1:
-            raise IllegalMoveError(
-                "equal", "A disposal card is played on its own.", back + ".", a
-            )
         return cards
 
     def _check_play_source(self, s: _Core, a: Play, cards: list[Card]) -> None:
-        """The source is allowed now: the hand only in a first turn (U-12), face-down cards one
-        at a time (U-4) once the face-up ones are gone (U-14), each card where the play says,
-        and no -2 to start a tower (U-2).
+        """The source is allowed now: the hand only in a first turn (U-12), face-down cards
+        once the face-up ones are gone (U-14; one at a time, U-4, is checked before), each card
+        where the play says, and no -2 to start a tower (U-2).
 
         :raises IllegalMoveError: naming the rule broken.
         """
         seat = a.seat
         name = self._who(seat)
-        first = not s.first_done[seat]
-        if first and a.source != HAND:
-            raise IllegalMoveError(
-                "U-12",
-                f"In {name}'s first turn of the round every card comes from the hand, also a "
-                f"new foundation: no {'face-up' if a.source == UP else 'face-down'} card yet.",
-                _back_to(name, a.source),
-                a,
-            )
+        self._check_first_turn(s, a)
         if a.source == DOWN:
-            if len(cards) > 1:
-                raise IllegalMoveError(
-                    "U-4", "Blind cards are played one at a time.", _back_to(name, DOWN), a
-                )
             if s.ups[seat]:
                 raise IllegalMoveError(
                     "U-14",
@@ -331,6 +338,20 @@ class TowerRules(RoundBase):
                 _back_to(name, a.source, len(cards)),
                 a,
             )
+
+    def _check_first_turn(self, s: _Core, a: Play) -> None:
+        """:raises IllegalMoveError: ("U-12") for a face-up or face-down card in the player's
+        first turn of the round."""
+        if a.source == HAND or s.first_done[a.seat]:
+            return
+        name = self._who(a.seat)
+        raise IllegalMoveError(
+            "U-12",
+            f"In {name}'s first turn of the round every card comes from the hand, also a "
+            f"new foundation: no {'face-up' if a.source == UP else 'face-down'} card yet.",
+            _back_to(name, a.source),
+            a,
+        )
 
     def _taken_from_source(self, s: _Core, a: Play) -> _Piles:
         """Every seat's cards once the play's cards have left their source (an unseen hand or
@@ -410,14 +431,23 @@ class TowerRules(RoundBase):
             land.tower, land.threshold, land.founding = (), None, True
 
     def _land_disposal(self, a: Play, land: _Landing) -> None:
-        """A disposal card: the tower and the card leave the game; the player starts again."""
+        """Disposal cards (one, or several together, U-18): the tower and the cards leave the
+        game; the player starts again."""
         name = self._setup.players[a.seat]
         blind = a.source == DOWN
+        k = len(a.cards)
         if land.tower:
             land.texts.append(
-                f"Disposal: the tower is out of the game ({len(land.tower) + 1} cards); "
-                f"{name} starts again."
+                f"Disposal: the tower is out of the game ({len(land.tower) + k} cards); "
+                f"{name} starts again" + (" (U-18)." if k > 1 else ".")
             )
+            land.rule = "U-18" if k > 1 else None
+        elif k > 1:
+            land.texts.append(
+                f"Disposal on an empty tower: only the {_number_word(k)} disposal cards leave "
+                f"the game; {name} starts again (U-18)."
+            )
+            land.rule = "U-18"
         else:
             land.texts.append(
                 "Disposal on an empty tower: only the disposal card leaves the game; "
@@ -439,17 +469,19 @@ class TowerRules(RoundBase):
         if land.u16 or after == 0:
             blind_minus2 = a.source == DOWN and card.kind == MINUS2
             end = f"{names[seat]} has played every card: round {self._setup.round} is over"
-            if blind_minus2:
+            # children count cards or tokens: no bonus, not even for a face-down -2 (U-19)
+            bonus_words = blind_minus2 and self.variant.scoring == "points"
+            if bonus_words:
                 end += f", with the finisher's bonus of {BONUS_BLIND_MINUS2} for a face-down -2 (U-17)."
             else:
                 end += "."
-            said.append(Said("end", end, "U-17" if blind_minus2 else None))
+            said.append(Said("end", end, "U-17" if bonus_words else None))
             return self._end_round(
                 _with(core, said=tuple(said)),
                 seat,
                 BONUS_BLIND_MINUS2 if blind_minus2 else BONUS,
             )
-        # a Join may add to this play (and is refused when it may not: U-4, a disposal card)
+        # a Join may add to this play (and is refused when it may not: a face-down card, U-4)
         last = _Last(seat, a.source, tuple(a.cards), _with(s, last=None))
         call_due, called = core.call_due, core.called
         reminder: list[Said] = []
@@ -470,7 +502,8 @@ class TowerRules(RoundBase):
                 core, founding=True, to_move=seat, last=last, call_due=call_due, called=called,
                 said=(*said, *reminder),
             )
-        nxt, skip2, notes = self._next_seat(seat, core.skip)
+        debtor = seat if call_due == seat and not called else None
+        nxt, skip2, notes, passed = self._next_seat(seat, core.skip, debtor)
         if notes:
             said.extend(notes)
         else:
@@ -485,6 +518,7 @@ class TowerRules(RoundBase):
             last=last,
             call_due=call_due,
             called=called,
+            passed_over=passed,
             turn=core.turn + 1,
             said=tuple(said),
         )
@@ -513,7 +547,8 @@ class TowerRules(RoundBase):
             if where == "unseen" and a.source in (HAND, DOWN):
                 unseen_needed += 1
                 continue
-            face = self._cards.card(cid).face
+            c = self._cards.card(cid)
+            face = "disposal card" if c.kind == DISPOSAL else c.face
             if where in (HAND, UP, DOWN) and owner == seat:
                 raise IllegalMoveError(
                     "U-15" if len(a.cards) > 1 else "source",
@@ -568,7 +603,8 @@ class TowerRules(RoundBase):
 
     def _penalty(self, s: _Core, seat: int) -> list[Said]:
         """A 'last card' call owed by another player and not made before this play: that
-        player's next turn is skipped (U-11)."""
+        player's next turn is skipped (U-11), unless the turn has passed over it for that call
+        already (U-20)."""
         p = self._skipped_by_one(s, seat)
         if p is None:
             return []
@@ -584,7 +620,7 @@ class TowerRules(RoundBase):
 
     def _skipped_by_one(self, s: _Core, seat: int) -> int | None:
         if s.call_due is not None and s.call_due != seat and not s.called:
-            return s.call_due
+            return None if s.passed_over == s.call_due else s.call_due
         return None
 
     def _skipped_by(self, s: _Core, seat: int) -> list[int]:
@@ -592,25 +628,39 @@ class TowerRules(RoundBase):
         return [] if p is None else [p]
 
     def _next_seat(
-        self, seat: int, skip: tuple[bool, ...]
-    ) -> tuple[int, tuple[bool, ...], list[Said]]:
-        """The next player clockwise after `seat`, passing over (and clearing) skipped turns."""
+        self, seat: int, skip: tuple[bool, ...], debtor: int | None = None
+    ) -> tuple[int, tuple[bool, ...], list[Said], int | None]:
+        """The next player clockwise after `seat`, passing over (and clearing) skipped turns;
+        and the seat whose turn it passed over for `debtor`, who owes 'last card' and has not
+        called it, when the turn comes back to `debtor` before anyone else's card (U-20)."""
         names = self._setup.players
         n = self.num_players()
         sk = list(skip)
         nxt = (seat + 1) % n
         skipped: list[str] = []
-        for _ in range(n + 1):
-            if not sk[nxt]:
+        passed: int | None = None
+        for _ in range(n + 2):
+            if sk[nxt]:
+                sk[nxt] = False
+                skipped.append(names[nxt])
+            elif nxt == debtor and passed is None:
+                passed = nxt
+            else:
                 break
-            sk[nxt] = False
-            skipped.append(names[nxt])
             nxt = (nxt + 1) % n
         if not skipped:
-            return nxt, tuple(sk), []
+            return nxt, tuple(sk), [], passed
         verb = "turn is" if len(skipped) == 1 else "turns are"
-        text = f"{and_join(skipped)}'s {verb} skipped (U-11): {names[nxt]}'s turn."
-        return nxt, tuple(sk), [Said("skip", text, "U-11")]
+        if passed is None:
+            text = f"{and_join(skipped)}'s {verb} skipped (U-11): {names[nxt]}'s turn."
+            return nxt, tuple(sk), [Said("skip", text, "U-11")], None
+        who = names[passed]
+        text = (
+            f"{and_join(skipped)}'s {verb} skipped (U-11). {who} has not called 'last card' and "
+            f"would play next: {who}'s turn is skipped too, unless {who} calls before "
+            f"{names[nxt]}'s card (U-20). {names[nxt]}'s turn."
+        )
+        return nxt, tuple(sk), [Said("skip", text, "U-20")], passed
 
 
 def _land_minus2(s: _Core, a: Play, cards: list[Card], land: _Landing) -> None:
@@ -649,13 +699,20 @@ def _take_back(name: str, k: int) -> str:
 
 
 def _count_face(k: int, card: Card) -> str:
-    """'7', 'two 7s', '-2', 'two -2', 'the disposal card'."""
-    if card.kind == DISPOSAL:
+    """'7', 'two 7s', '-2', 'two -2', 'the disposal card', 'two disposal cards'."""
+    if card.kind == DISPOSAL and k == 1:
         return "the disposal card"
     if k == 1:
         return card.face
-    word = _NUMBER_WORDS[k] if k < len(_NUMBER_WORDS) else str(k)
+    word = _number_word(k)
+    if card.kind == DISPOSAL:
+        return f"{word} disposal cards"
     return f"{word} {card.face}" + ("s" if card.kind == NUMBER else "")
+
+
+def _number_word(k: int) -> str:
+    """'two', 'three' ... 'ten', then digits."""
+    return _NUMBER_WORDS[k] if k < len(_NUMBER_WORDS) else str(k)
 
 
 def _back_to(name: str, source: str, k: int = 1) -> str:

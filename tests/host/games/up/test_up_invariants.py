@@ -160,6 +160,37 @@ def test_random_playouts_keep_the_invariants(players: int) -> None:
     assert undocumented("up", rules) == []
 
 
+def _together(game: UpGame, action: Action) -> Action:
+    """A disposal card played from hand or face-up becomes every disposal card of that source
+    played together (U-18; `legal_actions()` lists the one card, which does the same)."""
+    if not isinstance(action, Play) or action.source == DOWN:
+        return action
+    if game.catalogue.card(action.cards[0]).kind != "disposal":
+        return action
+    pile = game.hand(action.seat) if action.source == HAND else game.face_up(action.seat)
+    return Play(action.seat, action.source, tuple(c for c in pile if game.catalogue.card(c).kind == "disposal"))
+
+
+def test_u18_several_disposal_cards_together_keep_every_card_accounted_for() -> None:
+    together = 0
+    for players in (3, 6, 10):
+        for seed in range(6):
+            rng = random.Random(seed)
+            game = UpGame.new([f"P{i}" for i in range(players)], rng=seed)
+            removed = 0
+            while not game.is_terminal():
+                removed = check_conservation(game, removed)
+                action = _together(game, rng.choice(game.legal_actions()))
+                tower, before = game.tower, game.removed
+                game.play(action)
+                if isinstance(action, Play) and len(action.cards) > 1 and action.cards[0] in game.removed:
+                    together += 1  # the tower and every one of the cards left the game
+                    assert game.removed == (*before, *tower, *action.cards)
+                    assert game.tower == () and (game.founding or game.is_terminal())
+            check_conservation(game, removed)
+    assert together >= 3, together
+
+
 def _points(game: UpGame, cid: str) -> int:
     card = game.catalogue.card(cid)
     if card.kind == "number":

@@ -1,4 +1,4 @@
-"""Up's rules, one ruling at a time (U-1 ... U-17), the rulebook's worked examples (the -2 on a 7,
+"""Up's rules, one ruling at a time (U-1 ... U-20), the rulebook's worked examples (the -2 on a 7,
 three -2 on a 7, the disposal card played first, the blind -2 foundation, Victoria's 78 -> 68),
 the deal and the cut, and every refusal's rule. Positions are built from descriptions."""
 
@@ -187,6 +187,20 @@ def test_u4_face_down_cards_one_at_a_time() -> None:
     assert "no card joins a face-down card" in err.message
 
 
+def test_u4_two_face_down_cards_are_refused_whatever_they_show() -> None:
+    # hand 10 and 11, four face-down cards of different values, tower 5, past the first turn
+    g = pos(tower=["5"], hands={"Ann": ["10", "11"]}, down={"Ann": ["3", "8", "9", "2"]})
+    two = (card(g, ANN, "3", DOWN)[0], card(g, ANN, "8", DOWN)[0])
+    err = refused(g, Play(ANN, DOWN, two), "U-4")
+    assert err.message == "Blind cards are played one at a time."
+    equal = pos(tower=["5"], hands={"Ann": ["10"]}, down={"Ann": ["4", "4"]})
+    assert refused(equal, Play(ANN, DOWN, card(equal, ANN, "4", DOWN, 2)), "U-4").message == err.message
+    # in a first turn the hand-only rule comes first (U-12)
+    first = pos(tower=["5"], hands={"Ann": ["10", "11"]}, down={"Ann": ["3", "8"]}, first_turn=["Ann"])
+    two = (card(first, ANN, "3", DOWN)[0], card(first, ANN, "8", DOWN)[0])
+    assert "every card comes from the hand" in refused(first, Play(ANN, DOWN, two), "U-12").message
+
+
 def test_u5_a_face_down_disposal_as_foundation_removes_itself() -> None:
     g = pos(hands={"Ann": ["8"]}, down={"Ann": ["D", "3"]}, founding=True)
     removed = len(g.removed)
@@ -342,6 +356,73 @@ def test_u11_the_skip_stays_whatever_happens_to_the_cards_meanwhile() -> None:
     assert "Ann's turn is skipped (U-11)" in text and g.to_move == BOB
 
 
+def two(**kw: object) -> UpGame:
+    """The issue's two players: Ann (P) and Bob (Q)."""
+    return UpGame.position(("Ann", "Bob"), **kw)  # type: ignore[arg-type]
+
+
+def test_u20_two_forgotten_calls_each_skip_their_own_next_turn() -> None:
+    # P (Ann) holds 8 and 1, Q (Bob) 9 and 2, tower 10, Q to move: neither calls 'last card'
+    g = two(tower=["10"], hands={"Ann": ["8", "1"], "Bob": ["9", "2"]}, to_move="Bob")
+    play(g, BOB, ["9"])
+    assert g.call_due == BOB and g.to_move == ANN
+    text = play(g, ANN, ["8"])
+    assert "Bob did not call 'last card' before Ann's card: Bob's next turn is skipped (U-11)." in text
+    assert (
+        "Bob's turn is skipped (U-11). Ann has not called 'last card' and would play next: "
+        "Ann's turn is skipped too, unless Ann calls before Bob's card (U-20). Bob's turn."
+    ) in text
+    assert [x.rule for x in g.said if x.kind == "skip"] == ["U-20"]
+    assert g.to_move == BOB and g.call_due == ANN  # Ann's turn is the one skipped
+    text = play(g, BOB, ["2"])  # no second skip for Ann: she has had it
+    assert "did not call" not in text
+    out = g.outcome()
+    assert out is not None and out.winners == (BOB,) and g.holding(ANN) == 1
+
+
+def test_u20_the_call_before_the_next_card_gives_the_turn_back() -> None:
+    g = two(tower=["10"], hands={"Ann": ["8", "1"], "Bob": ["9", "2"]}, to_move="Bob")
+    play(g, BOB, ["9"])
+    play(g, ANN, ["8"])
+    assert g.to_move == BOB and Call(ANN) in g.legal_actions()
+    text = g.play(Call(ANN))
+    assert text == (
+        "Ann calls 'last card' (U-6). It came before Bob's card: Ann's turn is not skipped "
+        "after all (U-20)."
+    )
+    assert g.to_move == ANN and g.call_due is None and not g.view(None).players[BOB].skip
+    play(g, ANN, ["1"])
+    assert g.is_terminal() and g.finisher == ANN and g.holding(BOB) == 1
+
+
+def test_u20_the_call_after_the_next_card_is_too_late() -> None:
+    normal = two(tower=["10"], hands={"Ann": ["8", "1"], "Bob": ["9", "3", "2"]}, to_move="Bob")
+    play(normal, BOB, ["9"])  # Bob still holds two cards: no call due
+    play(normal, ANN, ["8"])
+    assert normal.to_move == BOB and all(x.rule != "U-20" for x in normal.said)  # plain U-11
+    g = two(tower=["10"], hands={"Ann": ["8", "1"], "Bob": ["9", "5", "2"]}, to_move="Ann", skip=["Bob"])
+    play(g, ANN, ["8"])
+    assert g.to_move == BOB and g.call_due == ANN
+    play(g, BOB, ["5"])
+    refused(g, Call(ANN), "U-6")
+    assert g.to_move == ANN and not g.view(None).players[ANN].skip  # the skip was taken: once
+
+
+def test_u20_forgotten_calls_one_after_the_other_round_the_table() -> None:
+    # Bob forgets, then Cy forgets: each is skipped at their own next turn
+    g = pos(
+        tower=["11"],
+        hands={"Ann": ["10", "3", "4"], "Bob": ["9", "1"], "Cy": ["8", "2"]},
+        to_move="Bob",
+    )
+    play(g, BOB, ["9"])
+    text = play(g, CY, ["8"])
+    assert "Bob did not call" in text and g.view(None).players[BOB].skip
+    text = play(g, ANN, ["4"])
+    assert "Cy did not call" in text
+    assert "Bob and Cy's turns are skipped (U-11): Ann's turn." in text and g.to_move == ANN
+
+
 def test_u12_the_first_turn_plays_from_the_hand_only() -> None:
     g = pos(
         tower=["9"],
@@ -412,6 +493,70 @@ def test_u17_the_bonus_is_eighty_only_after_a_face_down_minus_two() -> None:
     assert number.round_score().bonus == 10
 
 
+def test_u18_two_disposal_cards_together_clear_the_tower_and_the_player_lays_a_foundation() -> None:
+    g = pos(tower=["7", "7"], hands={"Ann": ["3", "6", "11", "D", "D"]})
+    removed = len(g.removed)
+    tower = g.tower
+    both = card(g, ANN, "disposal", n=2)
+    text = g.play(Play(ANN, HAND, both))
+    assert text == (
+        "Ann plays two disposal cards from hand. Disposal: the tower is out of the game (4 "
+        "cards); Ann starts again (U-18)."
+    )
+    assert set(g.removed[removed:]) == {*tower, *both} and len(g.removed) == removed + 4
+    assert g.tower == () and g.threshold is None
+    assert g.to_move == ANN and g.founding and g.hand(ANN) == g._sorted(card(g, ANN, f)[0] for f in ("3", "6", "11"))
+    assert g.said[-1].rule == "U-18"
+    play(g, ANN, ["11"])
+    assert g.tower and g.threshold == 11 and g.to_move == BOB
+
+
+def test_u18_disposal_cards_joined_one_by_one_and_on_an_empty_tower() -> None:
+    g = pos(tower=["9"], hands={"Ann": ["5", "D", "D", "D"]})
+    a, b, c = card(g, ANN, "disposal", n=3)
+    removed = len(g.removed)
+    g.play(Play(ANN, HAND, (a,)))
+    text = g.play(Join(ANN, b))
+    assert text.startswith("Ann adds a card to the play: Ann plays two disposal cards from hand.")
+    assert "the tower is out of the game (3 cards)" in text
+    g.play(Join(ANN, c))
+    assert len(g.removed) == removed + 4 and g.hand(ANN) == card(g, ANN, "5") and g.founding
+    assert g.card_count() == len(g.deck)
+    empty = pos(founding=True, hands={"Ann": ["D", "D", "4"]})
+    text = empty.play(Play(ANN, HAND, card(empty, ANN, "disposal", n=2)))
+    assert "only the two disposal cards leave the game; Ann starts again (U-18)" in text
+    assert empty.to_move == ANN and empty.founding
+
+
+def test_u18_disposal_cards_from_two_sources_are_u15_and_going_out_with_two_needs_no_call() -> None:
+    g = pos(tower=["9"], hands={"Ann": ["D", "4"]}, up={"Ann": ["D"]})
+    mixed = (card(g, ANN, "disposal")[0], card(g, ANN, "disposal", UP)[0])
+    err = refused(g, Play(ANN, HAND, mixed), "U-15")
+    assert "That disposal card is a face-up card of Ann's" in err.message
+    g.play(Play(ANN, UP, card(g, ANN, "disposal", UP)))
+    refused(g, Join(ANN, card(g, ANN, "disposal")[0]), "U-15")
+    out = pos(tower=["9"], hands={"Ann": ["D", "D"], "Bob": ["5"], "Cy": ["4"]})
+    out.play(Play(ANN, HAND, card(out, ANN, "disposal", n=2)))
+    assert out.is_terminal() and out.finisher == ANN and out.round_score().points == (-10, 5, 4)
+
+
+def test_u19_with_childrens_card_counting_the_child_who_went_out_writes_zero() -> None:
+    cards = Variant(scoring="cards")
+    blind = pos(
+        variant=cards, tower=["7"], down={"Ann": ["-2"]}, hands={"Bob": ["5", "D"], "Cy": ["4"]},
+        up={"Cy": ["11"]}, totals={"Ann": 6, "Bob": 3, "Cy": 0},
+    )
+    text = blind.play(Play(ANN, DOWN, card(blind, ANN, "-2", DOWN)))
+    assert "round 1 is over." in text and "bonus" not in text  # no blind -2 bonus (U-17 is for points)
+    row = blind.round_score()
+    assert row.finisher == ANN and row.bonus == 0 and row.points == (0, 2, 2)
+    assert blind.outcome().scores == (6, 5, 2)  # type: ignore[union-attr]
+    assert "Ann went out: 0 (6 in all)" in text and "Bob 2 cards (5 in all)" in text
+    hand = pos(variant=cards, tower=["9"], hands={"Ann": ["8"], "Bob": ["5"]})
+    hand.play(Play(ANN, HAND, card(hand, ANN, "8")))
+    assert hand.round_score().points == (0, 1, 0) and hand.round_score().bonus == 0
+
+
 # --- the deal and the cut ----------------------------------------------------------------------
 
 
@@ -475,7 +620,7 @@ def test_other_refusals_name_their_rule_and_change_nothing() -> None:
     err = refused(g, Play(ANN, UP, card(g, CY, "6", UP)), "turn")
     assert "one of Cy's face-up cards" in err.message
     refused(g, Play(ANN, HAND, (card(g, ANN, "7")[0], card(g, ANN, "5")[0])), "equal")
-    refused(g, Play(ANN, HAND, (card(g, ANN, "disposal")[0], card(g, ANN, "disposal", UP)[0])), "equal")
+    refused(g, Play(ANN, HAND, (card(g, ANN, "disposal")[0], card(g, ANN, "disposal", UP)[0])), "U-15")  # U-18: two disposal cards may go together, from one source
     refused(g, Play(ANN, UP, card(g, ANN, "7")), "source")
     refused(g, Play(ANN, HAND, ("D9",)), "deck")
     refused(g, Play(ANN, "pocket", card(g, ANN, "7")), "source")
