@@ -666,3 +666,35 @@ def test_doctor_calibrate_ok(fake: FakeSerial, board: BoardFrames) -> None:
         == 0
     )
     assert "calibration OK" in console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_an_old_board_falls_back_to_snapshots_and_says_once_that_taps_may_be_lost(
+    fake: FakeSerial, board: BoardFrames
+) -> None:
+    """A board of protocol 1 keeps no events (issue 24): the host resynchronises from snapshots
+    alone, and says so once, in one line, with what brings firmware that keeps them."""
+    from upref.link.notices import NoMemory
+
+    seen: list[LinkItem] = []
+
+    def upto(kind: type) -> Any:
+        while True:
+            item = link.events.get(timeout=WAIT)
+            seen.append(item)
+            if isinstance(item, kind):
+                return item
+
+    with connect(fake, board) as link:
+        upto(Resynced)
+        for n in range(2):  # two gaps: two snapshots, one line
+            board.seq += 3
+            fake.expect(encode_command(2 + n, "SNAP"), board.snap(card="DEADBEEF"))
+            fake.feed(board.frame("HOLE", 2, 17))
+            assert upto(HoleChanged) == HoleChanged(2, 17)
+            assert "gap" in upto(Resynced).reason
+        seen.extend(drain(link))
+        fake.assert_done()
+    notes = [i for i in seen if isinstance(i, NoMemory)]
+    assert len(notes) == 1, seen
+    assert "may be lost" in notes[0].text and "make deploy" in notes[0].text, notes[0].text
+    assert "\n" not in notes[0].text
