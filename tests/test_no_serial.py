@@ -1,6 +1,6 @@
 """The referee side runs without pyserial (docs/where-things-are.md, "The host package, by
 layer"): with `serial` made unimportable, the board model, the referee base, every game's referee
-and engine reached through the tag_book, the store (game log, replay, tags) and every view
+and engine reached through the tag book, the store (game log, replay, tags) and every view
 import, and a frozen log replays to its verdicts. The transport (`upref.link.connection`) is the
 part that needs pyserial, and says so.
 

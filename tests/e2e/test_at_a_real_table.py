@@ -122,7 +122,7 @@ def test_play_names_open_games_warns_of_no_cards_and_says_how_to_resume(
     lines: list[str] = []
     try:
         assert host.stderr is not None
-        while not [ln for ln in lines if ln.startswith("Up And Down: game 3 in")] or not [
+        while not [ln for ln in lines if ln.startswith("Up And Down: saved as log 3 in")] or not [
             ln for ln in lines if ln.startswith("The scoreboard page:")
         ]:
             line = host.stderr.readline()
@@ -141,18 +141,18 @@ def test_play_names_open_games_warns_of_no_cards_and_says_how_to_resume(
     lines += err.splitlines()
     assert host.returncode == 0, lines
     assert "Traceback" not in err
-    started = next(i for i, ln in enumerate(lines) if ln.startswith("Up And Down: game 3 in"))
+    started = next(i for i, ln in enumerate(lines) if ln.startswith("Up And Down: saved as log 3 in"))
     before = "\n".join(lines[:started])
-    assert f"upref play: 2 games in {db} are unfinished" in before
+    assert f"upref play: 2 game logs in {db} are unfinished" in before
     for gid, names in ((1, "Dan, Eve"), (2, "Fay, Gus")):
-        assert f"game {gid}: Up And Down, {names}, started " in before
+        assert f"log {gid}: Up And Down, {names}, started " in before
         assert f"upref play updown --resume --game-id {gid} --db {db}" in before
     assert "continue it and press e (end the game)" in before
     assert f"The scoreboard page: http://{address}/" in lines and not [ln for ln in lines if "Warning" in ln]
     assert "no Up And Down piece is enrolled in the tag book" in before
     assert "upref enroll updown" in before
     assert lines[-1] == (
-        f"Game 3 is saved in {db}: `upref play updown --resume --db {db}` continues it where "
+        f"Log 3 is saved in {db}: `upref play updown --resume --db {db}` continues it where "
         "it was."
     )
-    assert not (tmp_path / "tags.sqlite").exists()  # play only reads the tag_book
+    assert not (tmp_path / "tags.sqlite").exists()  # play only reads the tag book

@@ -15,7 +15,7 @@ Figures (goals from the issues in brackets):
 - bytes per frame for each frame type
 - `make deploy` to the simulated board at 115200 baud with the real mpremote: time and bytes
   for the whole firmware onto a fresh board, then for a deploy that finds nothing changed
-- for every game in the tag_book: random playouts per second of its engine, its own heavy
+- for every game in the registry: random playouts per second of its engine, its own heavy
   computation (`Game.figures`), and action -> verdict latency over its demo on the simulated
   board (p50, p95) [p95 <= 60 ms]
 - the scoreboard page (`bench_page`): action -> page updated in a browser, p50/p95, and how much

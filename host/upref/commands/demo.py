@@ -1,7 +1,7 @@
 """`upref demo [GAME]` (`make demo GAME=...`): a whole scripted game on the simulated board.
 
 A simulated board starts with the unchanged firmware; every piece of the game's catalogue gets
-an NFC tag in a fresh tag_book; the host connects over the board's pty exactly as to a USB port
+an NFC tag in a fresh tag book; the host connects over the board's pty exactly as to a USB port
 and referees. The game's scripted players (`upref.demos.<game>`) then do at the table what real
 ones would: tap what they play, move pieces, press the button, make a mistake and put it right
 when the referee says so. Every physical action flows through the firmware, the link and the
@@ -299,7 +299,7 @@ def run_game(
         print(plain.render(scoreboard_for(game, table)), end="")
     illegal = sum(1 for ln in lines if ln.startswith("[illegal"))
     console.print(
-        f"\ngame log {log.path} (game {log.game_id}): {len(log.entries())} entries; "
+        f"\ngame log {log.path} (log {log.game_id}): {len(log.entries())} entries; "
         f"{illegal} illegal move(s) refused and put right; link: {link.counters.frames} frames, "
         f"{link.counters.crc} CRC errors",
         soft_wrap=True,

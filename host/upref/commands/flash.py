@@ -17,7 +17,7 @@
    has none).
 4. `esptool --chip esp32 --port PORT erase-flash`, then `write-flash -z 0x1000 IMAGE` (faster
    at 460800 baud), showing esptool's progress. "Wrong boot mode" and "no serial data" are
-   explained: hold BOOT, press EN. A simulated board (found by its tag_book) is put into
+   explained: hold BOOT, press EN. A simulated board (found by its registry file) is put into
    download mode through its control channel, as holding BOOT does, and esptool is told
    `--before no-reset --after no-reset` (a pty has no DTR/RTS lines to reset it with).
 5. `make deploy`.
@@ -314,7 +314,7 @@ def verify_image(path: Path) -> ImageReport:
 
 
 def sim_for_port(port: str) -> dict[str, Any] | None:
-    """The tag_book entry of the running simulated board whose port this is, if any."""
+    """The registry entry of the running simulated board whose port this is, if any."""
     from upref.sim.control import find_running
 
     real = os.path.realpath(port)

@@ -10,7 +10,7 @@ accepts it, Esc cancels; `e` asks first whether to end the game (y ends it).
 
 Before a new game starts, `play` says which games of the log are still unfinished (and how to
 continue or close each), and warns when no piece of the game is enrolled in the tag book.
-The tag_book is only read; the game log is checked to be an upref log before anything is
+The tag book is only read; the game log is checked to be an upref log before anything is
 written to it. Options may come anywhere: before the game, between or after the players.
 
 The game is found by name in the registry (`upref.registry`); nothing here knows one game from
@@ -276,14 +276,14 @@ def unfinished_notice(game: Game, args: argparse.Namespace) -> list[str]:
     db = _db_words(args)
     n = len(open_games)
     lines = [
-        f"upref play: {count(n, 'game')} in {db_path} {'is' if n == 1 else 'are'} unfinished "
+        f"upref play: {count(n, 'game log')} in {db_path} {'is' if n == 1 else 'are'} unfinished "
         "(the new game leaves them as they are):"
     ]
     for g in open_games:
         title = titles().get(g.game, g.game)
         when = datetime.fromtimestamp(g.created).strftime("%Y-%m-%d %H:%M")
         lines.append(
-            f"  game {g.id}: {title}, {', '.join(g.players)}, started {when}; continue it with "
+            f"  log {g.id}: {title}, {', '.join(g.players)}, started {when}; continue it with "
             f"upref play {g.game} --resume --game-id {g.id}{db}"
         )
     lines.append("  To close one for good, continue it and press e (end the game).")
@@ -312,12 +312,12 @@ def saved_notice(game: Game, log: GameLog, args: argparse.Namespace) -> str:
         return f"The game log is {log.path}."
     if info.status == "playing":
         return (
-            f"Game {info.id} is saved in {log.path}: `upref play {game.name} --resume{db}` "
+            f"Log {info.id} is saved in {log.path}: `upref play {game.name} --resume{db}` "
             "continues it where it was."
         )
     where = f" {args.db}" if args.db is not None else ""
     return (
-        f"Game {info.id} is over and saved in {log.path}: `upref replay{where} --game {info.id}` "
+        f"Log {info.id} is over and saved in {log.path}: `upref replay{where} --game {info.id}` "
         "shows its verdicts."
     )
 
@@ -619,7 +619,11 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
         except ValueError as e:
             print(f"upref play: {e}", file=sys.stderr)
             return 2
-        print(f"{game.title}: game {log.game_id} in {log.path}", file=sys.stderr)
+        print(
+            f"{game.title}: saved as log {log.game_id} in {log.path} (the log's number, for "
+            "--game-id and replay; the scoreboard numbers the games of the match)",
+            file=sys.stderr,
+        )
         live = console.is_terminal and not args.plain
         page: LivePage | None = None
         if args.web is not None:

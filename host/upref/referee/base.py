@@ -440,7 +440,7 @@ class Referee(ABC, Generic[EngineT]):
                 self._recent.append((number, self._plays, v))
 
     def _complete(self, inp: Input) -> Input:
-        """Fill in what a replay needs and only the live referee knows: a card's tag_book entry,
+        """Fill in what a replay needs and only the live referee knows: a card's tag book entry,
         the table at a start."""
         if isinstance(inp, Observe) and inp.tag is None:
             obs = inp.observation

@@ -92,7 +92,7 @@ class TagInfo:
 @dataclass(frozen=True)
 class Observe:
     """A board observation (`upref.board.model`) made at time `t`. For a card that arrived,
-    `tag` is filled in by the referee (from its tag_book) before the input is logged.
+    `tag` is filled in by the referee (from its tag book) before the input is logged.
 
     Where the board said when and which: `board_ms`, the board's own time of the event in ms
     since its boot (for an event replayed from the board's memory, whose `t` is then when it

@@ -3,7 +3,7 @@
 
 A replay feeds a log's entries, in order, to a fresh referee built from the log's header (the
 game's settings, code table, catalogue): time comes only from the entries and the seed from the
-StartGame entry, and card entries carry what the tag_book said when they were logged, so every
+StartGame entry, and card entries carry what the tag book said when they were logged, so every
 verdict comes out exactly as it did at the table.
 
 The store knows no game: whoever asks for a replay hands in `make`, which builds the right

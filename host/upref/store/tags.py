@@ -6,7 +6,7 @@ sticker sits on one card). An item has **one** tag: giving it another (the card 
 replaced, or re-stickered) must be asked for with `replace=True`, which drops the old tag, so a
 stale sticker never keeps meaning the card. Every change is committed at once.
 
-The tag_book knows no game: a game is a name (`updown`, `upturn` ...) and an item an id from
+The tag book knows no game: a game is a name (`updown`, `upturn` ...) and an item an id from
 that game's catalogue; which names and ids exist is the game registry's business
 (`upref.registry`), asked by the commands before they enrol anything.
 """
@@ -55,8 +55,8 @@ _UID_SEPARATORS = re.compile(r"[\s:.-]")
 
 
 class TagBookError(ValueError):
-    """A tag_book operation that cannot be done: a bad UID, game or item, a tag or item already
-    taken, or a tag_book file that cannot be read. The message says what to do."""
+    """A tag book operation that cannot be done: a bad UID, game or item, a tag or item already
+    taken, or a tag book file that cannot be read. The message says what to do."""
 
 
 class TagTaken(TagBookError):
@@ -179,7 +179,7 @@ class TagBook:
     referee may read while `upref enroll` writes).
 
     :param path: the database file (default `data_dir()/tags.sqlite`); created on first use.
-    :raises TagBookError: when the file cannot be opened or is not a tag_book.
+    :raises TagBookError: when the file cannot be opened or is not a tag book.
     """
 
     def __init__(self, path: str | Path | None = None, *, read_only: bool = False) -> None:
@@ -229,7 +229,7 @@ class TagBook:
                 self._db.close()
             raise TagBookError(
                 f"cannot read the tag book {self.path} ({exc}): it is damaged or not a tag "
-                "tag_book; give --tags the tags.sqlite that `upref enroll` wrote"
+                "tag book; give --tags the tags.sqlite that `upref enroll` wrote"
             ) from None
 
     def _check_read_only(self) -> None:
@@ -427,7 +427,7 @@ class TagBook:
 
     def _all(self, sql: str, args: tuple[str, ...]) -> list[tuple[str, str, str, str]]:
         if self._db is None:
-            return []  # read-only, and no tag_book file yet: nothing is enrolled
+            return []  # read-only, and no tag book file yet: nothing is enrolled
         try:
             return list(self._db.execute(sql, args).fetchall())
         except sqlite3.Error as exc:

@@ -292,7 +292,7 @@ def test_options_may_come_before_the_game(reg: TagBook) -> None:
 
 def test_list_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     """`upref enroll updown --list | head -1`: the reader goes away; no BrokenPipeError, no
-    traceback, the shell's usual status for a closed pipe, and no tag_book file made by a
+    traceback, the shell's usual status for a closed pipe, and no tag book file made by a
     command that only reads."""
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader has gone before the first line

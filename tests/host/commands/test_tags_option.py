@@ -25,7 +25,7 @@ def test_both_spellings_give_the_tags_file(spelling: str, tmp_path: Path) -> Non
         game, args = play.parse(argv)
         assert game.name == "updown" and args.players == ["Ann", "Bob"]
         assert args.tags == path
-        assert not hasattr(args, "tag_book")
+        assert not hasattr(args, "registry")
 
 
 def test_without_the_option_the_default_file_is_read(tmp_path: Path) -> None:

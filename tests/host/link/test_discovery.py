@@ -1,4 +1,4 @@
-"""Finding the board: USB VID:PID, else a live simulator's tag_book file."""
+"""Finding the board: USB VID:PID, else a live simulator's registry file."""
 
 from __future__ import annotations
 

@@ -142,7 +142,7 @@ def test_each_entry_is_committed_before_the_referee_acts(tmp_path: Path) -> None
     start = json.loads(other.execute("SELECT payload FROM entries WHERE seq = 11").fetchone()[0])
     assert start["holes"] == [tb.codes[h] for h in range(1, 11)]
     card = json.loads(other.execute("SELECT payload FROM entries WHERE seq = 12").fetchone()[0])
-    assert card["tag"]["game"] == "updown"  # what the tag_book said is in the log
+    assert card["tag"]["game"] == "updown"  # what the tag book said is in the log
     assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     other.close()
     log.close()
@@ -167,7 +167,7 @@ def test_resume_after_the_host_dies_mid_turn(tmp_path: Path) -> None:
 
     log2 = GameLog.open_latest(db)
     assert log2 is not None and log2.game_id == game_id and log2.header.status == "playing"
-    ref2 = resume(log2, referee_for)  # no tag_book needed: the log holds what it said
+    ref2 = resume(log2, referee_for)  # no tag book needed: the log holds what it said
     assert state_of(ref2) == before
     # while the host was away, hole 6 was turned; the board's picture brings it in
     tb.ref = ref2

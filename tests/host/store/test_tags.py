@@ -238,7 +238,7 @@ def test_an_import_reports_conflicts_by_line_and_refuses_a_malformed_file(tmp_pa
 
 
 def test_read_only_creates_nothing_and_a_missing_file_is_an_empty_registry(tmp_path: Path) -> None:
-    """`upref play` only looks tags up: it opens the tag_book read-only."""
+    """`upref play` only looks tags up: it opens the tag book read-only."""
     missing = tmp_path / "none" / "tags.sqlite"
     ro = TagBook(missing, read_only=True)
     assert ro.lookup(UID7) is None and ro.tags() == [] and ro.items("updown") == {}

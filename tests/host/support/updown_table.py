@@ -45,7 +45,7 @@ def enrolled_tags(
     """A real tag book (SQLite; in a temporary folder unless `path` is given) with every
     default task card enrolled under `card_uid`, plus `extra` (uid -> (game, item))."""
     if path is None:
-        folder = tempfile.mkdtemp(prefix="upref-test-tag_book-")
+        folder = tempfile.mkdtemp(prefix="upref-test-tags-")
         atexit.register(shutil.rmtree, folder, True)
         path = Path(folder) / "tags.sqlite"
     reg = TagBook(path)

@@ -1,5 +1,5 @@
 """A What's Up table for referee, view and log tests: the bird cards with real tags in a real tag
-tag_book (SQLite in a temporary folder), a clock, and people who tap cards, press keys and the
+tag book (SQLite in a temporary folder), a clock, and people who tap cards, press keys and the
 button, all feeding a `WhatsUpReferee` with the inputs a real board model and host would make.
 No sleeps: time is a number the test moves on.
 
@@ -64,7 +64,7 @@ _REGISTRY: TagBook | None = None
 
 
 def shared_registry() -> TagBook:
-    """One tag_book for the whole test session (enrolling 31 tags costs a few milliseconds)."""
+    """One tag book for the whole test session (enrolling 31 tags costs a few milliseconds)."""
     global _REGISTRY
     if _REGISTRY is None:
         _REGISTRY = enrolled_tags()

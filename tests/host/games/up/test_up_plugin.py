@@ -1,4 +1,4 @@
-"""Up's tag_book entry: found by name, its options on `upref play` and `upref demo`, the bench's
+"""Up's registry entry: found by name, its options on `upref play` and `upref demo`, the bench's
 playout and figures."""
 
 from __future__ import annotations
