@@ -655,7 +655,7 @@ def _ask_since(link: Link, log: GameLog) -> None:
     """A resumed game: ask the board for what it sensed after the last event the log applied,
     when it has not booted since (its boot id is the log's)."""
     for entry in reversed(log.entries()):
-        boot, seq = entry.payload.get("boot"), entry.payload.get("seq")
+        boot, seq = entry.payload.get("boot"), entry.payload.get("board_seq")
         if isinstance(boot, str) and isinstance(seq, int):
             ask = getattr(link, "ask_since", None)
             if ask is not None:

@@ -256,9 +256,10 @@ class InputCodec:
                 d.update(
                     key=obs.key, raised=obs.raised, fault=obs.kind, where=obs.where, text=obs.text
                 )
-            for key in ("board_ms", "seq", "boot"):
+            # "board_seq", not "seq": a log entry's own number is its "seq" (docs/log-format.md)
+            for key, name in (("board_ms", "board_ms"), ("seq", "board_seq"), ("boot", "boot")):
                 if getattr(inp, key) is not None:
-                    d[key] = getattr(inp, key)
+                    d[name] = getattr(inp, key)
         elif isinstance(inp, StartGame):
             d.update(players=list(inp.players), variant=inp.variant_data, seed=inp.seed)
             for k, v in (inp.setup or {}).items():
@@ -281,12 +282,12 @@ class InputCodec:
             inp = self._from_dict(d, codes)
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"not a referee input: {dict(d)!r} ({exc!r})") from None
-        if isinstance(inp, Observe) and ("board_ms" in d or "seq" in d or "boot" in d):
+        if isinstance(inp, Observe) and ("board_ms" in d or "board_seq" in d or "boot" in d):
             try:
                 inp = replace(
                     inp,
                     board_ms=None if d.get("board_ms") is None else int(d["board_ms"]),
-                    seq=None if d.get("seq") is None else int(d["seq"]),
+                    seq=None if d.get("board_seq") is None else int(d["board_seq"]),
                     boot=None if d.get("boot") is None else str(d["boot"]),
                 )
             except (TypeError, ValueError) as exc:
