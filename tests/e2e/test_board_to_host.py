@@ -156,5 +156,6 @@ def test_a_whole_session_under_the_micropython_unix_port(make_board, make_host) 
     board.reset()
     assert host.pump(lambda: len(host.of_type("BoardReset")) >= 1 and host.codes() == truth(board), 8)
     flip_and_check(board, host, 7)
+    host.pump(lambda: host.link.heartbeat is not None, 3)  # one a second, the first since the reset
     hb = host.link.heartbeat
     assert hb is not None and hb.sps >= 50, f"the firmware scans too slowly under MicroPython: {hb}"
