@@ -6,13 +6,12 @@ log replayed to the same verdicts; and a game resumed from its log after the hos
 from __future__ import annotations
 
 import argparse
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from page_watch import watching
-from rich.console import Console
+import pytest
+from demo_run import DemoRun, play_demo
 from upref.board.codes import CodeTable
 from upref.commands import demo
 from upref.commands.play import open_table, verdict_line
@@ -31,22 +30,18 @@ from upref.table import Table
 FLIP = find_game("flipabird")
 
 
-def test_a_whole_game_with_both_claim_outcomes_the_all_face_up_rule_and_a_refusal(
-    make_board: Callable[..., SimBoard], tmp_path: Path, capsys, monkeypatch
-) -> None:
-    board = make_board(seed=FLIP.demo.seed)  # type: ignore[union-attr]
-    link = Link(board.port)
-    with watching("flipabird", monkeypatch) as page:
-        try:
-            rc = demo.run_game(
-                FLIP, board, link, tmp_path, argparse.Namespace(web=page.address),
-                Console(file=open(os.devnull, "w")), live_view=False,
-            )
-        finally:
-            link.close()
-    # the page in a browser followed it all, showed no secret, and seat 0's page its own hand
-    page.check()
-    out = capsys.readouterr().out
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> DemoRun:
+    return play_demo(FLIP, tmp_path_factory.mktemp("flipabird"), FLIP.demo.seed)  # type: ignore[union-attr]
+
+
+def test_the_page_followed_the_whole_game(played: DemoRun) -> None:
+    """The page in a browser followed it all, showed no secret, and seat 0's page its own hand."""
+    played.check_page()
+
+
+def test_a_whole_game_with_both_claim_outcomes_the_all_face_up_rule_and_a_refusal(played: DemoRun) -> None:
+    rc, out, tmp_path = played.rc, played.out, played.folder
     assert rc == 0, out
     assert "[ok setup] Pile scan complete: 15 of 15, the draw pile is known." in out
     assert "[illegal hand] By the set-up scan that card lay in the draw pile" in out

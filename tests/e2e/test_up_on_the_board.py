@@ -6,15 +6,10 @@ and its log replayed to the very verdicts the table saw."""
 
 from __future__ import annotations
 
-import argparse
-import os
 import re
-from pathlib import Path
 
-from page_watch import watching
-from rich.console import Console
-from upref.commands import demo
-from upref.link.connection import Link
+import pytest
+from demo_run import DemoRun, play_demo
 from upref.registry import find_game, referee_for
 from upref.store.replay import load_log, replay
 from upref.store.tags import TagBook
@@ -22,22 +17,18 @@ from upref.store.tags import TagBook
 UP = find_game("up")
 
 
-def test_a_whole_round_on_the_board_with_every_kind_of_play(
-    make_board, tmp_path: Path, capsys, monkeypatch
-) -> None:
-    board = make_board(seed=UP.demo.seed if UP.demo else 0)
-    link = Link(board.port)
-    with watching("up", monkeypatch) as page:
-        try:
-            args = argparse.Namespace(rounds=None, web=page.address)
-            rc = demo.run_game(
-                UP, board, link, tmp_path, args, Console(file=open(os.devnull, "w")), live_view=False
-            )
-        finally:
-            link.close()
-    # the page in a browser followed it all, showed no secret, and seat 0's page its own hand
-    page.check()
-    out = capsys.readouterr().out
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> DemoRun:
+    return play_demo(UP, tmp_path_factory.mktemp("up"), UP.demo.seed, rounds=None)  # type: ignore[union-attr]
+
+
+def test_the_page_followed_the_whole_game(played: DemoRun) -> None:
+    """The page in a browser followed it all, showed no secret, and seat 0's page its own hand."""
+    played.check_page()
+
+
+def test_a_whole_round_on_the_board_with_every_kind_of_play(played: DemoRun) -> None:
+    rc, out, tmp_path = played.rc, played.out, played.folder
     assert rc == 0, out
     assert "the tower falls" in out  # a collapse
     assert "Disposal: the tower is out of the game" in out  # a disposal card on a tower

@@ -3,7 +3,6 @@ script), and `upref play` killed mid-turn and resumed with nothing lost."""
 
 from __future__ import annotations
 
-import argparse
 import os
 import signal
 import subprocess
@@ -12,12 +11,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+from demo_run import DemoRun, play_demo
 from harness import Host, truth
-from page_watch import watching
-from rich.console import Console
 from upref.board.codes import EMPTY
 from upref.commands import demo
-from upref.link.connection import Link
 from upref.referee.updown import UpDownReferee
 from upref.registry import find_game, referee_for
 from upref.sim.board import SimBoard
@@ -28,22 +26,18 @@ from upref.store.tags import TagBook
 UPDOWN = find_game("updown")
 
 
-def test_a_whole_three_player_game_with_a_wrong_hole_corrected_and_cards_solved(
-    make_board, tmp_path: Path, capsys, monkeypatch
-) -> None:
-    board = make_board(seed=7)
-    link = Link(board.port)
-    with watching("updown", monkeypatch) as page:
-        try:
-            args = argparse.Namespace(short=2, web=page.address)
-            rc = demo.run_game(
-                UPDOWN, board, link, tmp_path, args, Console(file=open(os.devnull, "w")), live_view=False
-            )
-        finally:
-            link.close()
-    # the page in a browser followed it all, showed no secret, and seat 0's page its task card
-    page.check()
-    out = capsys.readouterr().out
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> DemoRun:
+    return play_demo(UPDOWN, tmp_path_factory.mktemp("updown"), 7, short=2)  # type: ignore[union-attr]
+
+
+def test_the_page_followed_the_whole_game(played: DemoRun) -> None:
+    """The page in a browser followed it all, showed no secret, and seat 0's page its task card."""
+    played.check_page()
+
+
+def test_a_whole_three_player_game_with_a_wrong_hole_corrected_and_cards_solved(played: DemoRun) -> None:
+    rc, out, tmp_path = played.rc, played.out, played.folder
     assert rc == 0, out
     assert "[illegal M-2]" in out and "put it back in hole" in out
     assert out.count("[solved]") >= 2

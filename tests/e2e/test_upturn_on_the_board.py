@@ -6,14 +6,8 @@ then its log replayed to the very same verdicts."""
 
 from __future__ import annotations
 
-import argparse
-import os
-from pathlib import Path
-
-from page_watch import watching
-from rich.console import Console
-from upref.commands import demo
-from upref.link.connection import Link
+import pytest
+from demo_run import DemoRun, play_demo
 from upref.referee.upturn import UpturnReferee
 from upref.registry import find_game, referee_for
 from upref.store.replay import load_log, replay
@@ -22,27 +16,18 @@ from upref.store.tags import TagBook
 UPTURN = find_game("upturn")
 
 
-def test_a_whole_game_on_the_simulated_board_and_its_log_replayed(
-    make_board, tmp_path: Path, capsys, monkeypatch
-) -> None:
-    board = make_board(seed=UPTURN.demo.seed)  # type: ignore[union-attr]
-    link = Link(board.port)
-    with watching("upturn", monkeypatch) as page:
-        try:
-            rc = demo.run_game(
-                UPTURN,
-                board,
-                link,
-                tmp_path,
-                argparse.Namespace(web=page.address),
-                Console(file=open(os.devnull, "w")),  # noqa: SIM115 - closed with the process
-                live_view=False,
-            )
-        finally:
-            link.close()
-    # the page in a browser followed it all, showed no secret, and seat 0's page its own rack
-    page.check()
-    out = capsys.readouterr().out
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> DemoRun:
+    return play_demo(UPTURN, tmp_path_factory.mktemp("upturn"), UPTURN.demo.seed)  # type: ignore[union-attr]
+
+
+def test_the_page_followed_the_whole_game(played: DemoRun) -> None:
+    """The page in a browser followed it all, showed no secret, and seat 0's page its own rack."""
+    played.check_page()
+
+
+def test_a_whole_game_on_the_simulated_board_and_its_log_replayed(played: DemoRun) -> None:
+    rc, out, tmp_path = played.rc, played.out, played.folder
     assert rc == 0, out
     lines = [ln.strip() for ln in out.splitlines()]
     said = [ln for ln in lines if ln.startswith("[")]

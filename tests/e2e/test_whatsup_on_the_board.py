@@ -5,15 +5,10 @@ the very verdicts the table saw."""
 
 from __future__ import annotations
 
-import argparse
-import os
 import re
-from pathlib import Path
 
-from page_watch import watching
-from rich.console import Console
-from upref.commands import demo
-from upref.link.connection import Link
+import pytest
+from demo_run import DemoRun, play_demo
 from upref.registry import find_game, referee_for
 from upref.store.replay import load_log, replay
 from upref.store.tags import TagBook
@@ -21,22 +16,18 @@ from upref.store.tags import TagBook
 WHATSUP = find_game("whatsup")
 
 
-def test_a_whole_game_with_a_reservation_a_refused_flip_a_card_taken_and_one_left(
-    make_board, tmp_path: Path, capsys, monkeypatch
-) -> None:
-    board = make_board(seed=WHATSUP.demo.seed)
-    link = Link(board.port)
-    with watching("whatsup", monkeypatch) as page:
-        try:
-            rc = demo.run_game(
-                WHATSUP, board, link, tmp_path, argparse.Namespace(web=page.address),
-                Console(file=open(os.devnull, "w")), live_view=False,  # noqa: SIM115
-            )
-        finally:
-            link.close()
-    # the page in a browser followed it all, showed no secret, and seat 0's page its own
-    page.check()
-    out = capsys.readouterr().out
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> DemoRun:
+    return play_demo(WHATSUP, tmp_path_factory.mktemp("whatsup"), WHATSUP.demo.seed)  # type: ignore[union-attr]
+
+
+def test_the_page_followed_the_whole_game(played: DemoRun) -> None:
+    """The page in a browser followed it all, showed no secret, and seat 0's page its own."""
+    played.check_page()
+
+
+def test_a_whole_game_with_a_reservation_a_refused_flip_a_card_taken_and_one_left(played: DemoRun) -> None:
+    rc, out, tmp_path = played.rc, played.out, played.folder
     assert rc == 0, out
     # the set-up scan: every card tapped and laid, then the first turn
     assert out.count("[ok] Card ") == 29 and "[turn] Card 30 of 30:" in out
