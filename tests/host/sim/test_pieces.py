@@ -188,3 +188,37 @@ def test_simctl_taps_and_removes_a_piece_by_its_id(
         assert simctl.simctl_main(["tap", "T55"]) == 1
         assert capsys.readouterr().err.startswith("upref simctl: tap: 'T55' is neither a tag's UID")
         assert board.world.cards == [w03]
+
+
+# ---- the guide ----------------------------------------------------------------------------------
+
+DOC = Path(__file__).resolve().parents[3] / "docs" / "simulator.md"
+
+
+def test_the_simulator_guide_opens_with_a_game_by_hand_for_every_game() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    sections = re.findall(r"^## (.+)$", text, flags=re.M)
+    assert sections[0] == "Play a game by hand in five minutes"
+    first = text.split("\n## ")[1]
+    for step in ("upref sim ", "--simulated", "upref play updown"):
+        assert step in first
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| ([^|]+?) \| (.+) \|$", first, re.M)}
+    pieces = cli.Pieces(simctl.catalogues)
+    for game in games():
+        row = rows[game.title]
+        assert f"upref enroll {game.name} --simulated" in row and f"upref play {game.name}" in row
+        actions = re.findall(r"`simctl ([^`]+)`", row)
+        assert len(actions) >= 3, row
+        for action in actions:  # each parses, and names pieces of this very game
+            line = pieces.line(action)
+            verbs.parse_command(line)
+            for word in action.split()[1:]:
+                if not word.isdigit():
+                    assert find_piece(word, simctl.catalogues()).game == game.name, action
+
+
+def test_the_guide_gives_the_rule_with_a_worked_example() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    assert "the first six bytes of SHA-256 of `game/item`" in text
+    assert f"T05 carries `{sim_uid('updown', 'T05')}`" in text
+    assert "Flip a Bird's `TIP-G2`" in text
