@@ -9,8 +9,8 @@ import sys
 
 # subcommand -> (module, function taking argv and returning an exit status, one-line help)
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "sim": ("upref.sim.cli", "sim_main", "start the simulated board (prints its port and control channel)"),
-    "simctl": ("upref.sim.cli", "simctl_main", "act on a running simulated board (pull 4, tap CARD, ...)"),
+    "sim": ("upref.commands.simctl", "sim_main", "start the simulated board (prints its port and control channel)"),
+    "simctl": ("upref.commands.simctl", "simctl_main", "act on a running simulated board (pull 4, tap T05, ...)"),
     "watch": ("upref.commands.watch", "main", "print board events as they arrive (--json for JSON lines)"),
     "doctor": ("upref.commands.doctor", "main", "live view of every sensor, the RFID reader and the link; calibrate"),
     "play": ("upref.commands.play", "main", "referee a game at the table: upref play GAME Ann Bob Cy"),

@@ -33,9 +33,9 @@ from rich.console import Console
 from rich.live import Live
 
 from upref.board.codes import CodeTable
+from upref.board.simtags import sim_uids
 from upref.commands.play import parse_for_game, render, scoreboard_for, verdict_line
 from upref.commands.web_option import add_web_option, page_error, start_page, web_argv
-from upref.demos.base import uids_for
 from upref.link.connection import Link
 from upref.paths import data_dir, pid_alive
 from upref.plugins.base import Demo, Game
@@ -56,8 +56,9 @@ DEADLINE_S = 600.0
 
 
 def enrol_all(game: Game, tag_book: TagBook) -> dict[str, str]:
-    """Give every piece of the game's catalogue a tag; item id -> UID."""
-    uid_of = uids_for(game.name, game.items())
+    """Enrol the simulated board's tag of every piece of the game's catalogue (the UIDs of
+    upref.board.simtags, as `upref enroll GAME --simulated` does); item id -> UID."""
+    uid_of = sim_uids(game.name, game.items())
     for item, uid in uid_of.items():
         tag_book.enroll(uid, game.name, item)
     return uid_of

@@ -10,6 +10,7 @@ beep; red and a low beep when refused) and waits for the card to leave before th
     upref enroll updown --list          # what is enrolled, what is missing
     upref enroll updown --forget UID    # drop one tag (or --forget T07: that card's tag)
     upref enroll updown --replace       # a card may get a new tag (a replaced card)
+    upref enroll updown --simulated     # the simulated board's deck, every tag at once
 
 A tag already enrolled is refused, naming the card it belongs to. Ctrl-C (or Ctrl-D at the
 question) stops; every enrolment is already saved.
@@ -24,6 +25,7 @@ import sys
 from collections.abc import Callable
 from typing import Protocol, TextIO
 
+from upref.board.simtags import sim_uids
 from upref.link.connection import Link, LinkError
 from upref.link.notices import LinkItem, Offline, Online, Resynced
 from upref.link.protocol import CardArrived, CardLeft, Echo, Err, Ok, Snapshot
@@ -37,7 +39,7 @@ from upref.store.tags import (
     normalize_uid,
 )
 
-__all__ = ["ACCEPTED", "REFUSED", "BoardLink", "Session", "main"]
+__all__ = ["ACCEPTED", "REFUSED", "BoardLink", "Session", "enrol_simulated", "main"]
 
 # Board feedback: (LED colour, LED milliseconds, BEEP pattern)
 ACCEPTED = ("00FF00", "300", "1200:80")
@@ -362,6 +364,70 @@ def list_tags(tag_book: TagBook, game: str, out: TextIO) -> int:
     return 0
 
 
+def enrol_simulated(
+    tag_book: TagBook, game: str, replace: bool, out: TextIO, err: TextIO
+) -> int:
+    """Enrol the simulated board's tags of every piece of the game in one step (the UIDs its
+    deck carries by the rule of upref.board.simtags); no board is needed. A piece enrolled with
+    another tag (a real deck's) keeps it unless `replace`; a simulated UID enrolled as another
+    piece is refused. 0 when every piece has its simulated tag afterwards, else 1."""
+    try:
+        items = catalogue_items(game)
+    except ValueError as exc:  # TagBookError, or an invalid catalogue file
+        print(f"upref enroll: {exc}", file=err)
+        return 1
+    piece = _piece(game)
+    added = unchanged = 0
+    kept: list[Tag] = []
+    refused: list[str] = []
+    replaced: list[Tag] = []
+    for item, uid in sim_uids(game, items).items():
+        try:
+            result = tag_book.enroll(uid, game, item, replace=replace)
+        except ItemTaken as exc:
+            kept.append(exc.existing)
+            continue
+        except TagTaken as exc:
+            refused.append(str(exc))
+            continue
+        if not result.created:
+            unchanged += 1
+            continue
+        added += 1
+        if result.replaced is not None:
+            replaced.append(result.replaced)
+    total = len(items)
+    done = added + unchanged
+    count = f"the simulated board's {total} {piece}s" if done == total else \
+        f"{done} of the simulated board's {total} {piece}s"
+    print(
+        f"{titles()[game]}: {count} are enrolled ({added} added, {unchanged} already enrolled).",
+        file=out,
+    )
+    if replaced:
+        print(
+            f"{len(replaced)} {piece}s had another tag, now forgotten: "
+            f"{', '.join(t.item for t in replaced)}",
+            file=out,
+        )
+    if kept:
+        print(
+            f"{len(kept)} {piece}s already have another tag (a real deck's) and keep it, so "
+            f"their simulated tags mean nothing to upref: {', '.join(t.item for t in kept)}. "
+            f"To play them on the simulated board: `upref enroll {game} --simulated --replace` "
+            "(their other tags are then forgotten).",
+            file=err,
+        )
+    for why in refused:
+        print(f"  refused: {why}", file=err)
+    if not kept and not refused:
+        print(
+            f"Tap them on the simulated board by their ids: `upref simctl tap {items[0][0]}`.",
+            file=out,
+        )
+    return 1 if kept or refused else 0
+
+
 def export_tags(tag_book: TagBook, game: str, path: str, out: TextIO) -> int:
     if path == "-":
         tag_book.export_csv(out, game)
@@ -465,6 +531,12 @@ def main(
     what.add_argument(
         "--import", dest="import_", metavar="FILE", help="enrol the tags of a CSV written by --export"
     )
+    what.add_argument(
+        "--simulated",
+        action="store_true",
+        help="enrol the simulated board's tags of every piece at once (no tapping; a real deck "
+        "goes through tapping)",
+    )
     parser.add_argument(
         "--auto", action="store_true", help="take each tap as the suggested card, without asking"
     )
@@ -494,6 +566,8 @@ def main(
             return export_tags(reg, game, args.export, stream)
         if args.import_ is not None:
             return import_tags(reg, game, args.import_, args.replace, stream, errs)
+        if args.simulated:
+            return enrol_simulated(reg, game, args.replace, stream, errs)
         return _enrol(args, reg, opener, input_fn, stream, errs)
     except TagBookError as exc:
         print(f"upref enroll: {exc}", file=errs)

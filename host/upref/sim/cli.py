@@ -1,7 +1,12 @@
 """The simulated board's two commands: `upref sim` (start a board, and take control commands
 typed at its console) and `upref simctl` (act on a running board over its control socket).
-Both speak the verbs of verbs.py; `help` is that table's help. (`upref` finds them here, as
-`sim_main` and `simctl_main`.)
+Both speak the verbs of verbs.py; `help` is that table's help. (`upref` finds them through
+upref.commands.simctl, which hands them the games' catalogues.)
+
+Given the catalogues, both take a piece by its catalogue id wherever a verb takes a card's UID
+(`tap T05`, `tap updown:T05`, `remove W03`): the word becomes the UID of the piece's simulated
+tag (upref.board.simtags) before the line goes to the board, and an answer naming a simulated
+tag names its piece too. The sim itself knows UIDs only.
 """
 
 from __future__ import annotations
@@ -9,17 +14,81 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import re
 import signal
 import sys
 import threading
+from collections.abc import Callable
 
+from upref.board import simtags
 from upref.sim.board import SimBoard
 from upref.sim.channel import SimControl, SimControlError
 from upref.sim.errors import SimError
-from upref.sim.verbs import ANSWER_NEWLINE, help_text
+from upref.sim.verbs import ANSWER_NEWLINE, help_text, piece_words
+
+CatalogueSource = Callable[[], simtags.Catalogues]
+"""Gives the games' catalogues (game -> (item id, label)), asked once, when first needed."""
+
+_SIM_UID = re.compile(r"\b04[0-9A-F]{12}\b")
 
 
-def sim_main(argv: list[str]) -> int:
+class Pieces:
+    """What a front end knows of the simulated deck: which piece a word names, and which piece
+    a simulated tag's UID is on. Without a source of catalogues it knows none (UIDs only)."""
+
+    def __init__(self, source: CatalogueSource | None = None) -> None:
+        self.source = source
+        self._catalogues: simtags.Catalogues | None = None
+        self._by_uid: dict[str, simtags.Piece] | None = None
+
+    @property
+    def catalogues(self) -> simtags.Catalogues:
+        if self._catalogues is None:
+            self._catalogues = self.source() if self.source is not None else {}
+        return self._catalogues
+
+    def line(self, line: str) -> str:
+        """The command line with each piece named where a card goes replaced by the UID of its
+        simulated tag. A line with nothing to replace (or no catalogues) comes back as it is.
+
+        :raises simtags.PieceError: for a word that names no piece, or several.
+        """
+        words = line.split()
+        where = piece_words(words) if self.source is not None else []
+        if not where:
+            return line
+        for i in where:
+            try:
+                piece = simtags.find_piece(words[i], self.catalogues)
+            except simtags.PieceError as e:
+                raise simtags.PieceError(f"{words[0].lower()}: {e}") from None
+            words[i] = piece.uid
+        return " ".join(words)
+
+    def piece_of(self, uid: str) -> simtags.Piece | None:
+        """The piece whose simulated tag has this UID, or None."""
+        if self._by_uid is None:
+            self._by_uid = {
+                simtags.sim_uid(game, item): simtags.Piece(game, item, label)
+                for game, items in self.catalogues.items()
+                for item, label in items
+            }
+        return self._by_uid.get(uid.upper())
+
+    def told(self, details: str) -> str:
+        """An answer's details, each simulated tag's UID followed by its piece:
+        `card 04… (updown T05: 1 shovel — black 2) in the field`."""
+        if self.source is None:
+            return details
+
+        def name(m: re.Match[str]) -> str:
+            piece = self.piece_of(m.group(0))
+            return m.group(0) if piece is None else f"{m.group(0)} ({piece.game} {piece.label})"
+
+        return _SIM_UID.sub(name, details)
+
+
+def sim_main(argv: list[str], catalogues: CatalogueSource | None = None) -> int:
     """`upref sim`: run a simulated board until Ctrl-C (or SIGTERM)."""
     ap = argparse.ArgumentParser(
         prog="upref sim",
@@ -66,6 +135,7 @@ def sim_main(argv: list[str]) -> int:
         print("Ctrl-C stops the board.")
     sys.stdout.flush()
     stop = threading.Event()
+    pieces = Pieces(catalogues)
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
     try:
         if interactive:
@@ -77,11 +147,16 @@ def sim_main(argv: list[str]) -> int:
                 if line.strip() in ("quit", "exit"):
                     break
                 if line.strip():
+                    try:
+                        line = pieces.line(line)
+                    except simtags.PieceError as e:
+                        print(f"error {e}")
+                        continue
                     answer = board.command(line)
                     if answer.startswith("ok {"):
                         print(json.dumps(json.loads(answer[3:]), indent=2))
                     else:
-                        print(answer)
+                        print(pieces.told(answer))
         else:
             while not stop.wait(0.5):
                 pass
@@ -109,11 +184,15 @@ def _sim_first(argv: list[str]) -> list[str]:
     return sim + rest
 
 
-def simctl_main(argv: list[str]) -> int:
-    """`upref simctl [--sim NAME] <verb> [arguments]`: one verb on a running board."""
+def simctl_main(argv: list[str], catalogues: CatalogueSource | None = None) -> int:
+    """`upref simctl [--sim NAME] <verb> [arguments]`: one verb on a running board; with the
+    games' catalogues, a card may be named by its piece's id (`tap T05`)."""
+    pieces = Pieces(catalogues)
+    described = "tap T05 (a piece by its catalogue id) or tap 04A1B2C3D4E5F6 (a UID)" if catalogues \
+        else "tap 04A1B2C3D4E5F6"
     ap = argparse.ArgumentParser(
         prog="upref simctl",
-        description="Act on a running simulated board: pull 4, insert 4 RB R, tap 04A1B2C3D4E5F6, ...",
+        description=f"Act on a running simulated board: pull 4, insert 4 RB R, {described}, ...",
         epilog="commands:\n" + help_text(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -123,7 +202,11 @@ def simctl_main(argv: list[str]) -> int:
     if not ns.words:
         ap.print_help()
         return 2
-    line = " ".join(ns.words)
+    try:
+        line = pieces.line(" ".join(ns.words))
+    except simtags.PieceError as e:
+        print(f"upref simctl: {e}", file=sys.stderr)
+        return 1
     try:
         with SimControl.find(ns.sim) as ctl:
             answer = ctl.raw(line)
@@ -131,14 +214,14 @@ def simctl_main(argv: list[str]) -> int:
         print(f"upref simctl: {e}", file=sys.stderr)
         return 1
     if answer.startswith("error "):
-        print(f"upref simctl: {answer[6:]}", file=sys.stderr)
+        print(f"upref simctl: {pieces.told(answer[6:])}", file=sys.stderr)
         return 1
     details = answer[3:] if answer.startswith("ok ") else ""
     verb = ns.words[0].lower()
     if verb == "state" and details:
         print(json.dumps(json.loads(details), indent=2))
     elif details:
-        print(details.replace(ANSWER_NEWLINE, "\n") if verb == "help" else details)
+        print(details.replace(ANSWER_NEWLINE, "\n") if verb == "help" else pieces.told(details))
     else:
         print("ok")
     return 0

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from upref.board import simtags
 from upref.sim import physics
 
 COLOUR_WORDS = {"red": "R", "blue": "B", "yellow": "Y", "white": "W", "black": "K"}
@@ -111,7 +112,11 @@ def parse_uid(text: str) -> str:
     try:
         raw = bytes.fromhex(t)
     except ValueError:
-        raise CommandError(f"card UID must be hex, e.g. 04A1B2C3D4E5F6, not {text!r}") from None
+        raise CommandError(
+            f"card UID must be hex, e.g. 04A1B2C3D4E5F6, not {text!r}; a piece is named by its "
+            "catalogue id (T05) through `upref simctl` or the `upref sim` console, which know "
+            "the games' catalogues"
+        ) from None
     if len(raw) not in (4, 7, 10):
         raise CommandError(
             f"card UID {text!r} has {len(raw)} bytes: NFC cards have 4, 7 or 10 "
@@ -150,12 +155,16 @@ class Arg:
 
     optional: the word may be left out (shown in [brackets]); then `default` is the value, or,
     when that is None, the argument is left out of the parsed command too.
+    piece: the word is a card's UID, which a front end that knows the games' catalogues
+    (`upref simctl`, the `upref sim` console) also takes as a piece's catalogue id and turns
+    into the UID of its simulated tag before the line is parsed (upref.board.simtags).
     """
 
     usage: str
     parse: Callable[[str, Pairs | None], Any]  # (word, the board's pairs if known) -> value
     optional: bool = False
     default: Any = None
+    piece: bool = False
 
     def shown(self) -> str:
         return f"[{self.usage}]" if self.optional else self.usage
@@ -320,13 +329,13 @@ class Verbs:
     def move(self, src: int, dst: int) -> str:
         return self._send("move", src, dst)
 
-    @verb("a card enters the reader's field and stays there",
-          Arg("<uid-hex>", lambda t, _: parse_uid(t)), example="tap 04A1B2C3D4E5F6")
+    @verb("a card enters the reader's field and stays there (simctl: also a piece's id, tap T05)",
+          Arg("<uid-hex>", lambda t, _: parse_uid(t), piece=True), example="tap 04A1B2C3D4E5F6")
     def tap(self, uid: str) -> str:
         return self._send("tap", uid)
 
-    @verb("a card (or every card) leaves the reader's field",
-          Arg("<uid-hex>", lambda t, _: parse_uid(t), optional=True), example="remove")
+    @verb("a card (or every card) leaves the reader's field (simctl: also a piece's id)",
+          Arg("<uid-hex>", lambda t, _: parse_uid(t), optional=True, piece=True), example="remove")
     def remove(self, uid: str | None = None) -> str:
         return self._send("remove", uid)
 
@@ -397,6 +406,19 @@ class Verbs:
           result=_lines)
     def help(self, command: str | None = None) -> str:
         return self._send("help", command)
+
+
+def piece_words(words: Sequence[str]) -> list[int]:
+    """The positions in `words` (a command line split, the verb first) that take a card and
+    are not written as a UID: the words a front end that knows the catalogues turns into the
+    UIDs of the pieces they name."""
+    if not words:
+        return []
+    v = VERBS.get(words[0].lower())
+    if v is None:
+        return []
+    return [i for i, arg in enumerate(v.args, start=1)
+            if arg.piece and i < len(words) and not simtags.looks_like_uid(words[i])]
 
 
 def parse_command(line: str, pairs: Pairs | None = None) -> Command:
