@@ -7,7 +7,8 @@ turned up (an action tile is refused and goes back, T-1). What no sensor sees is
 draw (its prompt asks whether the player keeps all tiles, the default, or lays one now, T-4),
 `p` pass (keep all tiles after a draw, no extra tile after a Joker, or pass on an empty pool),
 `g` give tiles after a Twin run or a Penalty tile (its prompt offers all of them to the next
-player in the current direction; Enter accepts). The button is the "one tile left" call,
+player in the current direction; Enter accepts; a gift larger than the pool holds is given as far
+as the pool goes, and the verdict says how many went, T-19). The button is the "one tile left" call,
 kept in order with the taps (T-13).
 
 **Who laid a tile.** The reader does not say who tapped. The tile belongs to the player to

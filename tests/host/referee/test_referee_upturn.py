@@ -15,6 +15,7 @@ from upref.demos.upturn import RACKS, STEPS, TURNED_UP
 from upref.games.base import IllegalMoveError
 from upref.games.upturn.actions import Action, Call, Draw, Gift, Lay, Pass, Start
 from upref.games.upturn.engine import UpturnGame
+from upref.games.upturn.tiles import load_catalogue
 from upref.games.upturn.variant import Variant
 from upref.referee.base import KeyOffer
 from upref.referee.feedback import FEEDBACK
@@ -47,14 +48,16 @@ def table_at(
     direction: str | None,
     players: tuple[str, ...] = PLAYERS,
     to_move: int = 0,
+    owing: int | None = None,
     **kw: object,
 ) -> UpturnTable:
     """A referee whose game has reached a described position: the table's tiles (the shadow)
-    hold `racks`, the referee counts them; the line is tapped down first, as laid."""
+    hold `racks`, the referee counts them; the line is tapped down first, as laid; `owing`
+    owes the "one tile left" call."""
     ref = referee(**kw)
     tb = UpturnTable(ref, players, variant=Variant(deal=len(racks[0])))
     tb.shadow = UpturnGame.from_position(
-        list(players), line=line, racks=racks, direction=direction, to_move=to_move
+        list(players), line=line, racks=racks, direction=direction, to_move=to_move, owing=owing
     )
     tb.feed(StartGame(players, tb.variant, 1, tb.at()))
     eng = ref.engine
@@ -65,11 +68,28 @@ def table_at(
         racks=[len(r) for r in racks],
         direction=direction,
         to_move=to_move,
+        owing=owing,
     )
     eng._s = rebuilt._s  # the referee has followed the game to here
     ref._played()
     tb.offset = 0
     return tb
+
+
+def short_pool(
+    racks: list[list[str | int]],
+    line: tuple[str | int, ...],
+    pool: int,
+    direction: str | None = "up",
+    players: tuple[str, ...] = PLAYERS,
+    owing: int | None = None,
+) -> UpturnTable:
+    """`table_at` with only `pool` tiles left in the pool: every other tile lies on the line
+    before `line` (racks and line name tiles by number or id)."""
+    named = {f"N{x}" if isinstance(x, int) else x for r in racks for x in r}
+    named |= {f"N{x}" if isinstance(x, int) else x for x in line}
+    rest = [t for t in load_catalogue().ids() if t not in named]
+    return table_at((*rest[pool:], *line), racks, direction, players, owing=owing)
 
 
 def keys(ref: UpturnReferee) -> dict[str, KeyOffer]:
@@ -452,6 +472,84 @@ def test_a_draw_from_a_pool_empty_by_the_count_is_refused_with_the_count() -> No
         "lays nothing passes."
     )
     assert [o.key for o in ref.game_keys()] == ["p"]
+
+
+# --- the last rulings (T-19 ... T-22) ----------------------------------------------------------
+
+
+def test_t19_at_the_table_a_gift_larger_than_the_pool_is_given_and_the_verdict_says_how_many() -> None:
+    tb = short_pool([[22, 31, 40, 9], [8, 6], [4, 2]], (62, 51), pool=1, direction="down")
+    ref = tb.ref
+    tb.lay(22, 31, 40)
+    g = keys(ref)["g"]
+    assert g.label == "end the Twin run and give up to 1 tile" and g.default == "Cy 1"
+    vs = tb.key("gift", "Bob 3")  # Ann asks for all 3 she earned: the pool holds 1
+    assert kinds(vs) == [TURN] and vs[0].rule == "T-19"
+    assert vs[0].text.startswith(
+        "Ann gives 1 tile to Bob from the pool: the pool held only 1 of the 3 tiles asked, so "
+        "only 1 could be given (T-19). Ann has one tile left and must call it"
+    )
+    assert counts(ref) == (1, 3, 2) and ref.engine.pool_count == 0  # type: ignore[union-attr]
+
+
+def test_t19_at_the_table_a_penalty_tile_on_an_empty_pool_says_nothing_could_be_given() -> None:
+    tb = short_pool([[37, 9, 8], [41, 6], [4, 2]], (20, 32), pool=0)
+    ref = tb.ref
+    vs = tb.lay(37)
+    assert kinds(vs) == [TURN] and vs[0].rule == "T-19"
+    assert vs[0].text == (
+        "Ann lays penalty tile 37. The pool is empty, so no tile could be given for penalty "
+        "tile 37 (T-19). Bob's turn: higher than 37."
+    )
+    assert "g" not in keys(ref) and counts(ref) == (2, 2, 2)
+
+
+def test_t19_at_the_table_a_missed_call_penalty_that_empties_the_pool_leaves_the_gift_none() -> None:
+    tb = short_pool([[44, 40, 9], [8], [6, 4]], (20, 32), pool=3, owing=1)
+    ref = tb.ref
+    vs = tb.lay(44)
+    assert kinds(vs) == [OK, OK] and "Bob takes 3 tiles from the pool" in vs[0].text
+    tb.lay(40)
+    assert keys(ref)["g"].label == "end the Twin run (the pool is empty: no gift)"
+    vs = tb.key("gift", "Cy 2")
+    assert kinds(vs) == [TURN] and vs[0].rule == "T-19"
+    assert vs[0].text.startswith(
+        "Ann gives no tiles: the pool is empty, 2 tiles asked, none could be given (T-19)."
+    )
+    assert counts(ref) == (1, 4, 2)
+
+
+def test_t20_at_the_table_a_pass_with_the_called_tile_owes_no_new_call() -> None:
+    tb = short_pool([[40, 9], [52, "UD1", 8], [7, 4]], (20, 32), pool=0)
+    ref = tb.ref
+    tb.lay(40)
+    tb.do(Call())  # Ann presses the button
+    tb.lay(52)
+    tb.do(Pass())  # Cy
+    vs = tb.do(Pass())  # Ann, with the tile she called
+    assert kinds(vs) == [TURN] and "one tile left" not in vs[0].text
+    assert ref.engine.owing is None  # type: ignore[union-attr]
+    vs = tb.lay("UD1")
+    assert kinds(vs) == [TURN] and counts(ref) == (1, 1, 2)  # no penalty for Ann
+
+
+def test_t21_at_the_table_the_winning_twin_run_gives_no_gift() -> None:
+    tb = table_at((20, 32), [[44, 40], [52, 8, 6], [62, 7, 4]], "up")
+    ref = tb.ref
+    vs = tb.lay(44, 40)
+    assert kinds(vs) == [OK, END] and "Ann's rack is empty: Ann wins!" in vs[-1].text
+    assert ref.phase == "over" and "g" not in keys(ref)
+    assert tb.key("gift", "Bob 2") == [Verdict(INFO, "The key 'gift' means nothing in Upturn now.")]
+    assert counts(ref) == (0, 3, 3)
+
+
+def test_t22_at_the_table_an_action_tile_after_the_penalty_tiles_is_not_the_last() -> None:
+    tb = table_at((20, 32), [["SKIP1", "UD1"], [52, 8]], "up", players=("Ann", "Bob"))
+    ref = tb.ref
+    tb.lay("SKIP1")  # Bob loses his turn; Ann plays again, owing the call
+    vs = tb.lay("UD1")
+    assert kinds(vs) == [OK, TURN] and "Ann takes 3 tiles from the pool" in vs[0].text
+    assert counts(ref) == (3, 2)
 
 
 # --- undo, stop, next game ------------------------------------------------------------------------

@@ -6,8 +6,9 @@ gives the turn back to the player before. Numbered tiles go strictly in the dire
 the last *numbered* tile (action tiles never change it, T-18); action tiles turn the direction
 (Up, Down, Up & Down, Joker) or skip players (Skip, Double Skip); a Twin tile lets its player
 add rack tiles strictly between and give tiles from the pool; a Penalty tile lets its player give
-one. The first empty rack wins; with the pool empty, a full round of passes ends the game
-(docs/games/upturn.md, rulings T-1 ... T-18).
+one; a pool short of a gift gives what it holds (T-19, `gifts.py`). The first empty rack wins, and
+the gifts of the winning turn are not given (T-21); with the pool empty, a full round of passes
+ends the game (docs/games/upturn.md, rulings T-1 ... T-22).
 
 A game dealt by the engine (`UpturnGame.new`) knows every rack; a game refereed at a table
 (`UpturnGame.at_table`) knows only the line and each rack's *count*, and every rule is checked
@@ -29,6 +30,7 @@ from typing import ClassVar
 from upref.games.base import ActionRule, IllegalMoveError, Outcome
 from upref.games.base import Termination as GameTermination
 from upref.games.upturn.actions import Action, Call, Draw, Gift, Lay, Pass, Start, gift_splits
+from upref.games.upturn.gifts import check_split, fill, gift_text
 from upref.games.upturn.position import (
     DOWN,
     DRAWN,
@@ -188,8 +190,9 @@ class UpturnGame(UpturnPosition):
         """Every action the rules allow now, sorted: the Starting tiles; the tiles the player
         to move may lay (of those the engine knows they hold, or of every tile not yet seen
         when it does not know their rack); a draw, or a pass on an empty pool; a pass after a
-        draw or a Joker; every gift the player may give (each recipient, each count); the call
-        when one is due or may be made ahead."""
+        draw or a Joker; every gift the player may give (each recipient, each count, up to what
+        the pool holds: a larger one, up to what was earned, is legal too and gives what the
+        pool holds, T-19); the call when one is due or may be made ahead."""
         s = self._s
         if s.outcome is not None:
             return []
@@ -471,45 +474,12 @@ class UpturnGame(UpturnPosition):
         )
 
     def _check_gift(self, a: Gift) -> None:
+        """A gift: one is open, and it names others, each once, up to what was earned; a pool
+        short of it is no reason to refuse (T-19: `_do_gift` gives what it holds)."""
         s = self._s
-        p = s.to_move
-        name = self._name(p)
         if s.phase not in (TWIN, GIFT):
             raise IllegalMoveError("gift", "No gift is open now.", None, a)
-        seats = [seat for seat, _ in a.split]
-        for seat, k in a.split:
-            if not (isinstance(seat, int) and 0 <= seat < self.num_players()):
-                raise IllegalMoveError("gift", f"There is no seat {seat!r}.", None, a)
-            if seat == p:
-                raise IllegalMoveError(
-                    "T-11",
-                    f"Gifts go to other players: {name} cannot give tiles to {name}.",
-                    None,
-                    a,
-                )
-            if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-                raise IllegalMoveError(
-                    "gift", f"Give each recipient at least one tile, not {k!r}.", None, a
-                )
-        if len(set(seats)) != len(seats) or seats != sorted(seats):
-            raise IllegalMoveError("gift", "Name each recipient once, in seat order.", None, a)
-        earned = s.gifts
-        if a.total > earned:
-            why = self._gift_reason()
-            raise IllegalMoveError(
-                "T-7" if s.twin_open else "T-11",
-                f"{name} may give {count(earned, 'tile')} ({why}), not {a.total}.",
-                None,
-                a,
-            )
-        if a.total > s.pool_count:
-            raise IllegalMoveError(
-                "T-11",
-                f"The pool holds only {count(s.pool_count, 'tile')}: {name} can give "
-                f"{s.pool_count} at most.",
-                None,
-                a,
-            )
+        check_split(a, s.to_move, self.players, s.gifts, self._gift_reason(), s.twin_open)
 
     def _call_ok(self) -> bool:
         s = self._s
@@ -715,7 +685,8 @@ class UpturnGame(UpturnPosition):
         self._after_laying(f"{name} lays {t.words()}{extra}.", rule)
 
     def _after_laying(self, text: str, rule: str | None = None) -> None:
-        """The player has laid their tiles: a gift may follow, else the turn ends."""
+        """The player has laid their tiles: a gift may follow while the pool holds a tile to
+        give, else the turn ends (saying so when a Penalty tile found the pool empty, T-19)."""
         s = self._s
         if s.gifts and s.pool_count:
             self._s = replace(s, phase=GIFT)
@@ -728,6 +699,10 @@ class UpturnGame(UpturnPosition):
                 rule or "T-11",
             )
             return
+        if s.gifts:  # a Penalty tile, the pool empty: the gift gives none (T-19)
+            tiles = and_join([self.tile(t).words() for t in s.gift_for])
+            text += f" The pool is empty, so no tile could be given for {tiles} (T-19)."
+            rule = rule or "T-19"
         self._end_turn(text, rule)
 
     def _draw(self, a: Draw) -> None:
@@ -765,20 +740,14 @@ class UpturnGame(UpturnPosition):
             )
 
     def _do_gift(self, a: Gift) -> None:
+        """The gift's tiles go from the pool, as far as it holds them (T-19)."""
         s = self._s
-        name = self._name(s.to_move)
-        for seat, k in a.split:
+        given = fill(a.split, s.pool_count)
+        for seat, k in given:
             self._give_from_pool(seat, k)
-        if a.split:
-            parts = [
-                f"{count(k, 'tile') if i == 0 else k} to {self._name(seat)}"
-                for i, (seat, k) in enumerate(a.split)
-            ]
-            text = f"{name} gives {and_join(parts)} from the pool."
-        else:
-            text = f"{name} gives no tiles."
+        text, rule = gift_text(self._name(s.to_move), self.players, a.split, given)
         self._s = replace(self._s, twin_open=False, gifts=0, gift_for=())
-        self._end_turn(text, "T-11")
+        self._end_turn(text, rule)
 
     def _do_call(self, a: Call) -> None:
         s = self._s

@@ -381,9 +381,17 @@ class UpturnPosition(MatchGame[Action, Variant, Catalogue]):
 
     @property
     def gifts(self) -> int:
-        """Tiles the player to move may give now (0 when no gift is open)."""
+        """Tiles the player to move may give now (0 when no gift is open): what was earned, as
+        far as the pool holds it."""
         s = self._s
         return min(s.gifts, s.pool_count) if s.phase in (TWIN, GIFT) else 0
+
+    @property
+    def gifts_earned(self) -> int:
+        """Tiles the open gift was earned for (0 when none is open), whatever the pool holds: a
+        gift may ask for up to this many, and gets what the pool holds (T-19)."""
+        s = self._s
+        return s.gifts if s.phase in (TWIN, GIFT) else 0
 
     @property
     def acted(self) -> bool:

@@ -1,5 +1,5 @@
 """Upturn's rules, from positions built directly: the rulebook's four worked examples, one test
-per ruling T-1 ... T-18, and the basic rules (direction and seat order, the action tiles, the
+per ruling T-1 ... T-22, and the basic rules (direction and seat order, the action tiles, the
 win). Every refusal names its rule and leaves the state exactly as it was."""
 
 from __future__ import annotations
@@ -36,9 +36,10 @@ def crowded(
     pool: int = 0,
     direction: str | None = UP,
     players: Sequence[str] = ABC,
+    owing: int | None = None,
 ) -> UpturnGame:
     """A position whose pool holds only `pool` tiles: every other tile lies on the line before
-    `line` (so the number to beat is `line`'s)."""
+    `line` (so the number to beat is `line`'s); `owing` owes the "one tile left" call."""
     named = {f"N{x}" if isinstance(x, int) else x for r in racks for x in r}
     named |= {f"N{x}" if isinstance(x, int) else x for x in line}
     rest = [t for t in CAT.ids() if t not in named]
@@ -48,6 +49,7 @@ def crowded(
         racks=racks,
         pool=rest[:pool],
         direction=direction,
+        owing=owing,
     )
 
 
@@ -301,7 +303,9 @@ def test_t11_gifts_go_to_others_are_optional_and_limited_by_the_pool() -> None:
     lay(short, 44, 40, 38)
     assert short.gifts == 2  # 3 earned, 2 in the pool
     refused(short, Gift(((1, 4),)), "T-7")  # more than earned
-    refused(short, Gift(((1, 2), (2, 1))), "T-11")  # more than the pool holds
+    over = short.clone()  # more than the pool holds: what it holds is given (T-19)
+    over.play(Gift(((1, 2), (2, 1))))
+    assert over.pool_count == 0 and over.counts() == (1, 3, 1)
     short.play(Gift(((1, 1), (2, 1))))
     assert short.pool_count == 0 and short.counts() == (1, 2, 2)
 
@@ -442,6 +446,127 @@ def test_t18_action_tiles_never_change_the_number_to_beat() -> None:
     assert "strictly between 32 (the last numbered tile counts" in text
     lay(twin, 34)  # between 32 and 44, though a Skip follows 32
     assert numbers(twin.line) == [20, 32, 34, 44]
+
+
+def test_t19_a_twin_gift_larger_than_the_pool_gives_what_it_holds_and_says_how_many() -> None:
+    # the issue's table: last 51 (the set has no 50), down; the pool holds 1 tile
+    game = crowded([[22, 31, 40, 9], [8], [6]], line=(62, 51), pool=1, direction=DOWN)
+    lay(game, 22, 31, 40)
+    assert game.gifts == 1 and game.gifts_earned == 3
+    refused(game, Gift(((1, 4),)), "T-7")  # more than earned is still refused
+    assert Gift(((1, 3),)) not in game.legal_actions() and game.is_legal(Gift(((1, 3),)))
+    text = game.play(Gift(((1, 3),)))
+    assert text.startswith(
+        "Ann gives 1 tile to Bob from the pool: the pool held only 1 of the 3 tiles asked, so "
+        "only 1 could be given (T-19)."
+    )
+    assert game.notes[-1].rule == "T-19" and game.owing == 0  # Ann's one tile: the call is due
+    assert game.pool_count == 0 and game.counts() == (1, 2, 1) and game.current_player() == 2
+    split = crowded([[22, 31, 40, 9], [8], [6]], line=(62, 51), pool=2, direction=DOWN)
+    lay(split, 22, 31, 40)
+    both = split.clone()
+    text = split.play(Gift(((1, 2), (2, 1))))  # in the split asked, as far as the tiles go
+    assert "Ann gives 2 tiles to Bob from the pool; Cy gets none: the pool held only 2" in text
+    assert split.counts() == (1, 3, 1)
+    both.play(Gift(((1, 1), (2, 2))))
+    assert both.counts() == (1, 2, 2) and both.pool_count == 0
+    exact = crowded([[22, 31, 9], [8], [6]], line=(62, 51), pool=2, direction=DOWN)
+    lay(exact, 22, 31)
+    assert exact.play(Gift(((1, 2),))).startswith("Ann gives 2 tiles to Bob from the pool. ")
+    assert exact.notes[-1].rule == "T-11"  # the pool held enough: nothing to say
+
+
+def test_t19_a_penalty_gift_on_an_empty_pool_gives_none_and_says_so() -> None:
+    run = crowded([[44, 37, 9], [8], [6]], pool=0)
+    lay(run, 44, 37)  # a penalty tile in a Twin run: 3 earned, the pool empty
+    assert run.gifts == 0 and run.gifts_earned == 3
+    text = run.play(Gift(((1, 1),)))
+    assert text.startswith(
+        "Ann gives no tiles: the pool is empty, 1 tile asked, none could be given (T-19)."
+    )
+    assert run.counts() == (1, 1, 1) and run.notes[-1].rule == "T-19"
+    alone = crowded([[37, 9, 8], [6], [4]], pool=0)
+    text = lay(alone, 37)  # nothing to give: the turn ends at once and says so
+    assert "The pool is empty, so no tile could be given for penalty tile 37 (T-19)." in text
+    assert alone.notes[-1].rule == "T-19" and alone.current_player() == 1
+    assert alone.counts() == (2, 1, 1)
+    refused(alone, Gift(((2, 1),)), "gift")  # no gift is open any more
+
+
+def test_t19_a_missed_call_penalty_that_empties_the_pool_leaves_the_gift_none() -> None:
+    twin = crowded([[44, 40, 9], [8], [6, 4]], pool=3, owing=1)
+    lay(twin, 44)  # Bob owed the call: the pool's 3 tiles are his penalty
+    assert twin.notes[0].kind == "penalty" and twin.pool_count == 0 and twin.counts()[1] == 4
+    lay(twin, 40)
+    text = twin.play(Gift(((2, 2),)))
+    assert text.startswith("Ann gives no tiles: the pool is empty, 2 tiles asked, none could")
+    assert twin.counts() == (1, 4, 2)
+    short = crowded([[44, 40, 9], [8], [6, 4]], pool=4, owing=1)
+    lay(short, 44, 40)  # the penalty leaves 1 tile of the 2 earned
+    assert short.gifts == 1 and short.gifts_earned == 2
+    assert "the pool held only 1 of the 2 tiles asked" in short.play(Gift(((2, 2),)))
+    assert short.counts() == (1, 4, 3)
+    penalty = crowded([[37, 9, 8], [6], [4, 2]], pool=2, owing=1)
+    text = lay(penalty, 37)
+    assert penalty.notes[0].kind == "penalty" and "Bob takes 2 tiles" in penalty.notes[0].text
+    assert "no tile could be given for penalty tile 37 (T-19)" in text
+    assert penalty.current_player() == 1 and penalty.counts() == (2, 3, 2)
+
+
+def test_t20_a_pass_with_the_same_one_tile_owes_no_new_call() -> None:
+    racks: list[list[str | int]] = [[40, 9], [52, "UD1", 8], [7, 4]]  # crowded names ids
+    called = crowded(racks, pool=0)
+    lay(called, 40)
+    called.play(Call())
+    lay(called, 52)
+    called.play(Pass())  # Cy
+    text = called.play(Pass())  # Ann passes with the one tile she called
+    assert called.owing is None and "one tile left" not in text and called.counts()[0] == 1
+    lay(called, "UD1")
+    assert [n.kind for n in called.notes] == ["turn"]  # no penalty for Ann
+    penalised = crowded(racks, pool=0)
+    lay(penalised, 40)  # Ann does not call
+    lay(penalised, 52)
+    assert penalised.notes[0].kind == "penalty" and "no penalty tiles" in penalised.notes[0].text
+    penalised.play(Pass())
+    penalised.play(Pass())  # Ann, still with one tile: no new call
+    assert penalised.owing is None and penalised.counts()[0] == 1
+    lay(penalised, "UD1")
+    assert [n.kind for n in penalised.notes] == ["turn"]
+
+
+def test_t21_the_winning_turn_gives_no_gifts() -> None:
+    cases: list[tuple[list[str | int], tuple[str | int, ...]]] = [
+        ([44, 40], (44, 40)),  # a Twin run that empties the rack
+        ([44], (44,)),  # a Twin as the last tile
+        ([37], (37,)),  # a Penalty tile as the last tile
+        (["joker", 27], ("JOKER1", 27)),  # a Penalty tile as the Joker's extra tile
+    ]
+    for rack, tiles in cases:
+        game = pos([rack, 9, 9], line=(20, 32), direction=UP)
+        pool = game.pool_count
+        text = lay(game, *tiles)
+        assert game.is_terminal() and "Ann's rack is empty: Ann wins!" in text, tiles
+        assert game.gifts == 0 and game.pool_count == pool and game.counts() == (0, 9, 9)
+        refused(game, Gift(((1, 1),)), "over")
+
+
+def test_t22_t9_counts_the_missed_call_penalty_tiles_taken_before_the_action_tile() -> None:
+    two = ("Ann", "Bob")
+    game = pos([["skip", "updown"], 9], line=(20, 32), direction=UP, players=two)
+    lay(game, "SKIP1")  # Bob loses his turn: Ann plays again, one tile left and owing the call
+    assert game.owing == 0 and game.current_player() == 0 and game.counts()[0] == 1
+    lay(game, "UD1")  # the penalty comes first: 4 tiles, so the Up & Down is not the last
+    assert game.notes[0].kind == "penalty" and "Ann takes 3 tiles" in game.notes[0].text
+    assert game.counts() == (3, 9) and game.direction == DOWN
+    one = crowded([["SKIP1", "UD1"], [8]], pool=1, players=two)
+    lay(one, "SKIP1")
+    lay(one, "UD1")  # one penalty tile is enough: 2 held when it is laid
+    assert one.counts() == (1, 1)
+    empty = crowded([["SKIP1", "UD1"], [8]], pool=0, players=two)
+    lay(empty, "SKIP1")
+    err = refused(empty, Lay("UD1"), "T-9")  # no penalty tiles to take: it would be the last
+    assert err.message.startswith("By the count Ann holds 1 tile")
 
 
 # --- the basic rules -----------------------------------------------------------------------------

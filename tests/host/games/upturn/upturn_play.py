@@ -88,9 +88,9 @@ def illegal_probes(game: UpturnGame, rng: random.Random) -> list[Action]:
         if others:
             probes.append(Lay(rng.choice(others)))
         probes.append(Gift(((seat, 1),)))
-        if game.gifts:
+        if game.gifts:  # more than was earned (more than the pool holds is given, T-19)
             other = (seat + 1) % game.num_players()
-            probes.append(Gift(((other, game.gifts + 1),)))
+            probes.append(Gift(((other, game.gifts_earned + 1),)))
     probes += [Draw(), Pass(), Call(), Start("N42"), Lay("N3"), Gift()]
     return [p for p in probes if p not in legal]
 
