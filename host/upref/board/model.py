@@ -6,6 +6,15 @@ picture, so a change lost on the wire still comes out as an observation (a card 
 that the picture lacks gives an arrival; a card that came and went unseen gives nothing).
 Codes are mapped to mole ends through the code table; an invalid code is named invalid, never
 taken for another pair.
+
+A board that has just booted (a reset, an unplug and replug) sends its first snapshot before its
+reader has looked at the field: that snapshot says "no card" even when a card lies there, and
+the reader then reports the card as an arrival. So a card the picture held when the board booted
+is kept, with no observation, until the new boot's reader has spoken: the same card arriving
+gives nothing (it lay there throughout), another card is the first one's departure and the new
+one's arrival (a tap made during the reset counts), and when the board has run `READER_LOOK_MS`
+with no word of a card, the card left during the reset. Holes need none of this: the board
+settles its holes before its first snapshot.
 """
 
 from __future__ import annotations
@@ -20,6 +29,7 @@ from upref.link.protocol import (
     CardLeft,
     Fault,
     FaultCleared,
+    Heartbeat,
     Hello,
     HoleChanged,
     Snapshot,
@@ -28,6 +38,11 @@ from upref.link.protocol import (
 # Fault kinds whose state the snapshot carries (faults=s<k>,h<n>,rfid,cards). Others (exc, cal,
 # ...) are events of a moment: observed, not kept.
 PERSISTENT_FAULT_KINDS = ("sensor", "hole", "rfid")
+
+READER_LOOK_MS = 2000
+"""Board time after a boot by which its reader has surely reported a card lying on it (it reads
+the field 50 times a second; a heartbeat comes every second). Until then a card the picture held
+before the boot is not taken as gone; a heartbeat with this uptime or more settles it."""
 
 
 def fault_key(kind: str, where: str) -> str | None:
@@ -137,6 +152,8 @@ class BoardModel:
     - `faults`: the current faults by their snapshot names (`s7`, `h3`, `rfid`); the text of
       each, when a FAULT frame gave one, in `fault_texts`
     - `online`: whether the link reports the board online
+    - `unread`: the card the picture held when the board booted, while the new boot's reader
+      has not reported it (see the module's docstring), else None
     """
 
     def __init__(self, codes: CodeTable, holes: int = 10) -> None:
@@ -149,6 +166,8 @@ class BoardModel:
         self.fault_texts: dict[str, str] = {}
         self.online = False
         self.hello: Hello | None = None
+        self.unread: str | None = None
+        self._unread_denied = False  # a snapshot since the boot said the field is empty
         self._resize(holes)
 
     def _resize(self, n: int) -> None:
@@ -173,10 +192,17 @@ class BoardModel:
             case HoleChanged(hole=hole, code=code):
                 return self._set_hole(hole, code)
             case CardArrived(uid=uid):
+                self._read()
                 return self._set_card(uid)
             case CardLeft(uid=uid):
                 # The board says the field is empty now. If the picture held another card, that
                 # one left unseen; the departing card's own arrival was lost, which is nothing.
+                self._read()
+                return self._set_card(None)
+            case Heartbeat(uptime_ms=uptime_ms):
+                if self.unread is None or not self._unread_denied or uptime_ms < READER_LOOK_MS:
+                    return []
+                self._read()  # the reader has had its look and found nothing: the card left
                 return self._set_card(None)
             case Button(pressed=pressed):
                 if pressed == self.button:
@@ -208,9 +234,12 @@ class BoardModel:
                     self.presses = None  # a new host: presses before it came are not its business
                 return self._apply_snapshot(snapshot)
             case Hello():
+                if self.hello is not None and (item.boot is None or item.boot != self.hello.boot):
+                    self._booted()  # another boot (or a board that cannot say: perhaps one)
                 self._take_hello(item)
                 return []
             case BoardReset(hello=hello):
+                self._booted()
                 self._take_hello(hello)
                 self.presses = 0  # the board counts presses from its boot
                 return []
@@ -221,6 +250,16 @@ class BoardModel:
                 self.online = False
                 return []
         return []
+
+    def _booted(self) -> None:
+        """The board has booted: its reader has not yet looked at the card the picture holds."""
+        self.unread = self.card
+        self._unread_denied = False
+
+    def _read(self) -> None:
+        """The new boot's reader has spoken about the field (or has had time to)."""
+        self.unread = None
+        self._unread_denied = False
 
     def _take_hello(self, hello: Hello) -> None:
         self.hello = hello
@@ -254,7 +293,12 @@ class BoardModel:
         out: list[Observation] = []
         for hole, code in enumerate(snap.holes, start=1):
             out += self._set_hole(hole, code)
-        out += self._set_card(snap.card)
+        if snap.card is None and self.unread is not None:
+            self._unread_denied = True  # taken before the reader looked: not yet a departure
+        else:
+            if snap.card is not None:
+                self._read()
+            out += self._set_card(snap.card)
         if self.presses is not None and snap.presses > self.presses:
             # presses lost on the wire: the press we saw (if any) has ended, each lost whole
             # click is a press and a release, and a press still held comes out just below
