@@ -2,7 +2,7 @@
 left as they were, through a board reset, an unplug and replug or a resync, give the referee
 nothing to judge; a piece tapped during the gap is judged as any tap.
 
-Each game of the registry is played from its demo's start (players, variant, settings, tags)
+Each game of the tag_book is played from its demo's start (players, variant, settings, tags)
 on the host's own `Table`, fed what the link delivers, so the board model between the link and
 the referee is the real one."""
 
@@ -24,7 +24,7 @@ from upref.plugins.base import Game
 from upref.referee.inputs import Input, Observe, StartGame
 from upref.referee.status import Verdict
 from upref.registry import games, titles
-from upref.store.tags import TagRegistry
+from upref.store.tags import TagBook
 from upref.table import Table
 
 CODES = CodeTable.load()
@@ -65,14 +65,14 @@ class FakeLink:
 
 
 class Played:
-    """A game of the registry at its demo's start, on a Table fed by the test."""
+    """A game of the tag_book at its demo's start, on a Table fed by the test."""
 
     def __init__(self, game: Game, folder: Path, name: str = "tags") -> None:
         assert game.demo is not None, f"{game.name} has no demo"
         self.game = game
-        self.registry = TagRegistry(folder / f"{game.name}-{name}.sqlite")
-        self.uid_of = enrol_all(game, self.registry)
-        referee = game.referee(CODES, self.registry, titles=titles(), **game.demo.settings)
+        self.tag_book = TagBook(folder / f"{game.name}-{name}.sqlite")
+        self.uid_of = enrol_all(game, self.tag_book)
+        referee = game.referee(CODES, self.tag_book, titles=titles(), **game.demo.settings)
         self.link = FakeLink()
         self.table = Table(self.link, referee, CODES, clock=lambda: T)  # type: ignore[arg-type]
         self.feed(hello(FakeLink.boot), Online("fake://"), Resynced(snap(None), "connect"))
@@ -91,7 +91,7 @@ class Played:
 
     def close(self) -> None:
         self.table.close()
-        self.registry.close()
+        self.tag_book.close()
 
 
 GAMES = [g for g in games() if g.demo is not None]

@@ -270,3 +270,16 @@ def test_read_only_refuses_a_file_that_is_not_a_registry_untouched(tmp_path: Pat
     with pytest.raises(TagBookError, match="is not an upref tag book"):
         TagBook(path, read_only=True)
     assert path.read_bytes() == before
+
+
+def test_an_older_uprefs_tag_file_is_still_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tag book's file had another name (registry.sqlite) before: where only that file
+    exists, it is the one used, so a club's enrolled deck is not left behind."""
+    from upref.store.tags import default_path
+
+    monkeypatch.setenv("UPREF_DATA_DIR", str(tmp_path))
+    assert default_path() == tmp_path / "tags.sqlite"
+    (tmp_path / "registry.sqlite").write_bytes(b"")
+    assert default_path() == tmp_path / "registry.sqlite"
+    (tmp_path / "tags.sqlite").write_bytes(b"")
+    assert default_path() == tmp_path / "tags.sqlite"
