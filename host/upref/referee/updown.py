@@ -22,25 +22,22 @@ How a hole's change is read (holes 1..10, during a game):
   (BOARD): "reseat the pair", never a wrong-hole ruling.
 
 **Corrections.** When the engine refuses a change (or a reading is bad, or an undo leaves a
-pair the wrong way up), the hole gets an outstanding correction (`status().corrections`). While
-any is outstanding, a further flip that the rules would accept is not taken: the verdict says
-"First <correction> Hole N is taken into account after that." (ILLEGAL, with that correction),
-and once the last correction is carried out the waiting holes are looked at again, in the order
-the flips were made (not in hole order: of flips 9 then 3 waiting with two pairs turned, 9 is
-the third and 3 the fourth, refused). A correction for the hole's own pair (turn it back, put it back) survives the pair being
-pulled out, and is met when the hole reads what the engine has there ("Hole N is right
-again."); one for another pair or a bad reading ends when that pair leaves the hole, and the
-next reading is judged afresh. Card draws are taken even while a correction is outstanding
+pair the wrong way up), the hole gets an outstanding correction (`status().corrections`). A
+flip of another pair while a correction is outstanding counts at once, in the order it was
+made (ruling M-14: the flip broke no rule); the correction stays due, and the turn cannot end
+until it is made. A correction for the hole's own pair (turn it back, put it back) survives the
+pair being pulled out, and is met when the hole reads what the engine has there ("Hole N is
+right again."); one for another pair or a bad reading ends when that pair leaves the hole, and
+the next reading is judged afresh. Card draws are taken even while a correction is outstanding
 (they do not depend on the board); the button and the automatic end of a turn are not.
 
 **Turn end.** Once three different pairs are turned, the board agrees with the engine
 everywhere (every hole filled, no correction) and no hole's reading has changed for
 `settle_s` seconds (measured with input times only), the referee ends the turn. A button press
 ends it at once (`EndTurn(empty_holes=...)`), or is refused with every reason the turn cannot
-end, in this order: the outstanding corrections (in hole order), the empty holes that no
-correction fills (M-4), the pairs still to turn (M-1), counting the flips that wait for a
-correction. One reason is said alone; several make one verdict that numbers them all
-(`upref.referee.base.all_reasons`).
+end, in the order of ruling M-14: the outstanding corrections (in hole order), the empty holes
+that no correction fills (M-4), the pairs still to turn (M-1). One reason is said alone;
+several make one verdict that numbers them all (`upref.referee.base.all_reasons`).
 
 **Secrets.** Verdicts for the table (`seat=None`) never name a hidden colour, a pair id or an
 unsolved task card; a verdict with `seat` set (a hint, the reminder of one's own card) is for
@@ -101,8 +98,7 @@ class HoleNow:
 
     hole: int
     up: str  # the colour up now; "out" for an empty hole, "?" for a code no pair has
-    todo: str = ""  # "turn" (turn it back), "to N" (move it to hole N), "reseat", "waits" (a
-    # flip counted once the corrections are made), or "" (nothing)
+    todo: str = ""  # "turn" (turn it back), "to N" (move it to hole N), "reseat", or "" (nothing)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -187,8 +183,6 @@ class UpDownReferee(Referee[UpDownGame]):
             self._near[pair] = near - {c for c, e in self._ends.items() if e.pair_id == pair}
         self._phys: list[int] = [EMPTY] * (HOLES + 1)  # index 1..10
         self._issues: dict[int, _Issue] = {}
-        # holes whose flip waits for a correction, in the order they were made (dict: ordered)
-        self._deferred: dict[int, None] = {}
         self._offline_seen: dict[int, int] = {}
         self._last_change = float("-inf")
         self._remix_pulled = False
@@ -246,8 +240,6 @@ class UpDownReferee(Referee[UpDownGame]):
                 todo = f"to {k}"
             elif issue is not None:
                 todo = "reseat"
-            elif h in self._deferred:
-                todo = "waits"
             differs = differs or code != self._exp(h) or bool(todo)
             holes.append(HoleNow(h, up, todo))
         return tuple(holes) if differs else None
@@ -328,7 +320,6 @@ class UpDownReferee(Referee[UpDownGame]):
     def prepare_next(self, out: list[Verdict]) -> None:
         self._remix_pulled = False
         self._issues.clear()
-        self._deferred.clear()
         out.append(
             Verdict(
                 INFO,
@@ -339,11 +330,9 @@ class UpDownReferee(Referee[UpDownGame]):
 
     def on_begin(self) -> None:
         self._issues.clear()
-        self._deferred.clear()
 
     def on_stop(self) -> None:
         self._issues.clear()
-        self._deferred.clear()
 
     def stop_outcome(self) -> Outcome:
         eng = self.engine
@@ -399,7 +388,7 @@ class UpDownReferee(Referee[UpDownGame]):
         return self._code_of[(e.pair, e.hidden)]
 
     def _agrees(self) -> bool:
-        if self._issues or self._deferred:
+        if self._issues:
             return False
         return all(self._phys[h] == self._exp(h) for h in range(1, HOLES + 1))
 
@@ -440,35 +429,22 @@ class UpDownReferee(Referee[UpDownGame]):
         if self._phase != PLAY:
             return
         issue = self._issues.get(h)
-        self._deferred.pop(h, None)
         if code == EMPTY:  # pulled out
             if issue is not None and issue.kind != "own":
                 del self._issues[h]
-                self._reconcile(out)
             return
         if issue is not None:
             del self._issues[h]
             if issue.kind == "own" and code == self._exp(h):
                 out.append(Verdict(OK, f"Hole {h} is right again{self._count_words()}."))
-                self._reconcile(out)
                 return
         self._evaluate(h, out)
-        self._reconcile(out)
 
     def _count_words(self) -> str:
         if not self.has_engine or self.engine.current_player() < 0:
             return ""
         eng = self.engine
         return f" ({len(eng.turned)} of {FLIPS_PER_TURN} turned)"
-
-    def _reconcile(self, out: list[Verdict]) -> None:
-        """With no correction left, look again at the holes whose flips waited, in the order
-        they were made (not in hole order: the fourth flip made is the one refused)."""
-        while self._deferred and not self._issues:
-            h = next(iter(self._deferred))
-            del self._deferred[h]
-            if self._phys[h] != EMPTY:
-                self._evaluate(h, out)
 
     def _evaluate(self, h: int, out: list[Verdict]) -> None:
         """Judge what hole h reads now, as if the pair had just been put in."""
@@ -513,28 +489,9 @@ class UpDownReferee(Referee[UpDownGame]):
             self._issues[h] = _Issue("reading", "sensor", f"Reseat the pair in hole {h}.")
             out.append(self._invalid_verdict(h, code))
             return
-        # the hole's own pair, the other end up: a flip
-        action = Reinsert(h, h, home.pair, end.hidden)
-        if self._issues:
-            try:
-                eng.check(action)
-            except IllegalMoveError as err:
-                self._refuse(err, h, "own", out)
-                return
-            self._deferred[h] = None
-            first = min(self._issues)
-            issue = self._issues[first]
-            out.append(
-                Verdict(
-                    ILLEGAL,
-                    f"First {lower_first(issue.correction)} Hole {h} is taken into account "
-                    "after that.",
-                    issue.rule,
-                    issue.correction,
-                )
-            )
-            return
-        self._play(action, h, out)
+        # the hole's own pair, the other end up: a flip, which counts even while a correction
+        # elsewhere is due (M-14)
+        self._play(Reinsert(h, h, home.pair, end.hidden), h, out)
 
     def _suspect(self, h: int, out: list[Verdict]) -> None:
         self._reading(
@@ -575,7 +532,21 @@ class UpDownReferee(Referee[UpDownGame]):
             self._refuse(err, h, "own" if action.to_hole == action.from_hole else "foreign", out)
             return
         self._played()
-        out.append(Verdict(INFO, text, "M-3") if unturned else Verdict(OK, text))
+        if unturned:
+            out.append(Verdict(INFO, text, "M-3"))
+            return
+        out.append(Verdict(OK, self._still_due(text)))
+
+    def _still_due(self, text: str) -> str:
+        """A flip's words, where the engine says the turn can end while a correction is still
+        due (M-14): the turn can end once those holes are put right."""
+        can_end = " the turn can end."
+        if not self._issues or not text.endswith(can_end):
+            return text
+        holes = sorted(self._issues)
+        which = plural(len(holes), "hole") + " " + and_join([str(h) for h in holes])
+        verb = "is" if len(holes) == 1 else "are"
+        return f"{text[: -len(can_end)]} the turn can end once {which} {verb} put right."
 
     def _refuse(self, err: IllegalMoveError, h: int, kind: str, out: list[Verdict]) -> None:
         """The engine refused what hole h shows: say so and record the correction, worded
@@ -635,29 +606,13 @@ class UpDownReferee(Referee[UpDownGame]):
             if issue.kind == "foreign" and (end := self._ends.get(self._phys[h])) is not None:
                 covered.update(k for k, e in enumerate(eng.board, start=1) if e.pair == end.pair_id)
         holes = tuple(h for h in empty if h not in covered)
-        checks = ([EndTurn(holes)] if holes else []) + ([] if self._deferred else [EndTurn()])
+        checks = ([EndTurn(holes)] if holes else []) + [EndTurn()]
         for end in checks:
             try:
                 eng.check(end)
             except IllegalMoveError as err:
                 if err.rule == ("M-4" if end.empty_holes else "M-1"):
                     reasons.append(Verdict(ILLEGAL, err.message, err.rule, err.correction))
-        waiting = len(self._deferred)
-        if waiting and len(eng.turned) + waiting < FLIPS_PER_TURN:
-            more = FLIPS_PER_TURN - len(eng.turned) - waiting
-            pairs = f"{('no', 'one', 'two', 'three')[more]} more different {plural(more, 'pair')}"
-            which = plural(waiting, "hole") + " " + and_join([str(h) for h in self._deferred])
-            turned = len(eng.turned)
-            done = f"Only {turned} of {FLIPS_PER_TURN} pairs turned" if turned else "No pair turned yet"
-            reasons.append(
-                Verdict(
-                    ILLEGAL,
-                    f"{done}, and {which} {'waits' if waiting == 1 else 'wait'} for the "
-                    f"correction: turn {pairs}.",
-                    "M-1",
-                    f"Turn {pairs}.",
-                )
-            )
         return reasons
 
     def _end_turn(self, empty: tuple[int, ...], out: list[Verdict]) -> None:
@@ -745,7 +700,6 @@ class UpDownReferee(Referee[UpDownGame]):
                 if len(eng.stack) > stack_before:
                     fix += "; put the card you drew after it back on top of the stack"
                 fixes.append(fix + ".")
-        self._deferred.clear()
         for h in range(1, HOLES + 1):
             issue = self._issues.get(h)
             if issue is not None and issue.kind == "reading":

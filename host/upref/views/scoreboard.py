@@ -13,6 +13,7 @@ addressed to one seat is dropped, and every text from elsewhere goes through the
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Generic, Protocol, TypeVar
 
 from upref.games.base import GameView, Outcome
@@ -159,11 +160,15 @@ def scoreboard(
         # No referee verdict yet: the engine's own verdict is public text for the table.
         kind = END if view.phase == "over" else INFO
         feed = (FeedLine(kind, LABELS[kind], scrub(view.verdict)),)
+    # a correction still due is said once, as TO FIX: not again as a verdict's fix or as what
+    # the table waits for
+    due = tuple(scrub(fix) for fix in status.corrections)
+    feed = tuple(_without(f, due) for f in feed)
     if feed:
         blocks.append(Feed(feed))
-    for fix in status.corrections:
-        blocks.append(line(Span("TO FIX ", ILLEGAL_MEANING), " ", scrub(fix)))
-    if status.waiting_for:
+    for fix in due:
+        blocks.append(line(Span("TO FIX ", ILLEGAL_MEANING), " ", fix))
+    if status.waiting_for and scrub(status.waiting_for) not in due:
         blocks.append(line(Span("Waiting for: ", STRONG), scrub(status.waiting_for)))
     result = panel.result(view)
     if result is not None:
@@ -202,6 +207,29 @@ def waiting_board(
     if keys:
         blocks.append(line("Keys: " + " · ".join(f"{k} {what}" for k, what in keys), meaning=DIM))
     return Board(game, head, None, feed[-1] if feed else None, tuple(blocks))
+
+
+def _without(f: FeedLine, due: Sequence[str]) -> FeedLine:
+    """The feed line saying each sentence once: the corrections still due (TO FIX says them)
+    taken out of its text and fix, and out of its fix what its text says already (an undo's
+    verdict names its corrections in both)."""
+    text = _strip(f.text, due) or f.text
+    fix = _strip(f.correction, (*due, *_sentences(f.text))) if f.correction else None
+    if (text, fix) == (f.text, f.correction):
+        return f
+    return replace(f, text=text, correction=fix or None)
+
+
+def _sentences(text: str) -> list[str]:
+    return [s if s.endswith(".") else s + "." for s in text.split(". ") if s]
+
+
+def _strip(text: str, said: Sequence[str]) -> str:
+    """`text` without the sentences in `said` (each as it is written there)."""
+    for s in said:
+        if s and s in text:
+            text = text.replace(s, "")
+    return " ".join(text.split())
 
 
 def _banner(status: TableStatus, scrub: object) -> Box | None:

@@ -38,7 +38,7 @@ from upref.referee.inputs import (
     Tick,
     Undo,
 )
-from upref.referee.status import ILLEGAL
+from upref.referee.status import OK
 from upref.referee.updown import Hint, UpDownReferee
 from upref.registry import referee_for
 from upref.store.gamelog import GameLog, GameLogError, list_games, load_jsonl
@@ -173,9 +173,10 @@ def test_resume_after_the_host_dies_mid_turn(tmp_path: Path) -> None:
     tb.ref = ref2
     tb.codes[6] = other_end(tb.codes[6])
     tb.feed(Picture(tuple(tb.codes[h] for h in range(1, 11)), tb.at()))
-    assert [v.kind for v in tb.replies[-1][1].verdicts] == [ILLEGAL]  # waits: hole 2 first
-    tb.flip(2)  # right again, and hole 6 is taken
-    assert [v.text.split(" ")[:2] for v in tb.replies[-1][1].verdicts][-1] == ["Hole", "6"]
+    assert [v.kind for v in tb.replies[-1][1].verdicts] == [OK]  # counts at once (M-14)
+    assert tb.replies[-1][1].verdicts[0].text.startswith("Hole 6 turned")
+    tb.flip(2)  # right again
+    assert [v.text.split(" ")[:2] for v in tb.replies[-1][1].verdicts] == [["Hole", "2"]]
     tb.tick()
     # the log now holds the whole session: a replay agrees with what was said live
     info, entries = load_log(db, game_id)

@@ -201,7 +201,7 @@ def test_start_with_bad_players_is_refused() -> None:
 # --- rulings M-1 .. M-4 -----------------------------------------------------------------------
 
 
-def test_m1_turned_twice_then_correction_and_the_waiting_flip_counts() -> None:
+def test_m1_turned_twice_then_corrected() -> None:
     ref, tb = started()
     vs = tb.flip(2)
     assert vs == [Verdict(OK, f"Hole 2 turned: {up(ref, 2)} up (1 of 3).")]
@@ -209,11 +209,14 @@ def test_m1_turned_twice_then_correction_and_the_waiting_flip_counts() -> None:
     colour = up(ref, 2)
     fix = f"Turn the pair in hole 2 back so that {colour} is up again."
     vs = tb.flip(2)  # turned a second time
+    now = colour_name(CODES.lookup(tb.codes[2]).visible)  # type: ignore[union-attr]
+    assert now != colour
     assert vs == [
         Verdict(
             ILLEGAL,
-            f"The pair in hole 2 ({colour} up) was already turned this turn, and a turn needs "
-            "three different pairs: turn it back and choose another pair.",
+            f"Hole 2 shows {now} now, but its pair was already turned this turn, and a turn "
+            f"needs three different pairs: turn it back so that {colour} is up again, and choose "
+            "another pair.",
             "M-1",
             fix,
         )
@@ -221,31 +224,74 @@ def test_m1_turned_twice_then_correction_and_the_waiting_flip_counts() -> None:
     assert snapshot(ref) == before
     assert ref.status().corrections == (fix,)
     assert ref.status().waiting_for == fix
-    # a further (legal) flip waits for the correction
-    vs = tb.flip(5)
-    first = f"First turn the pair in hole 2 back so that {colour} is up again."
-    assert vs == [Verdict(ILLEGAL, f"{first} Hole 5 is taken into account after that.", "M-1", fix)]
     assert tb.press() == [
         Verdict(
             ILLEGAL,
             f"The turn cannot end yet, for 2 reasons. (1) {fix[:-1]} [M-1]. (2) Only 1 of 3 "
-            "pairs turned, and hole 5 waits for the correction: turn one more different pair "
-            "[M-1].",
+            "pairs turned: turn two more different pairs [M-1].",
             "M-1",
-            f"{fix} Turn one more different pair.",
+            f"{fix} Turn two more different pairs.",
+        )
+    ]
+    assert tb.flip(2) == [Verdict(OK, "Hole 2 is right again (1 of 3 turned).")]
+    assert ref.status().corrections == ()
+    tb.flip(5)
+    tb.flip(7)
+    assert [v.kind for v in tb.tick()] in ([TURN], [SOLVED])
+
+
+def test_m14_flip_1_twice_then_2_counts_and_the_turn_waits_for_the_correction() -> None:
+    """M-14: flip hole 1, flip hole 1 again (M-1), flip hole 2. Hole 2 counts as the turn's
+    second flip at once; the correction for hole 1 stays due; the turn cannot end until it is
+    made, and a refused end names every reason in one verdict, in M-14's order (corrections
+    in hole order, empty holes, flips still missing)."""
+    ref, tb = started()
+    tb.flip(1)
+    colour1 = up(ref, 1)
+    fix1 = f"Turn the pair in hole 1 back so that {colour1} is up again."
+    assert [v.rule for v in tb.flip(1)] == ["M-1"]
+    assert tb.flip(2) == [Verdict(OK, f"Hole 2 turned: {up(ref, 2)} up (2 of 3).")]
+    eng = ref.engine
+    assert eng is not None and eng.turned == (1, 2)
+    assert ref.status().corrections == (fix1,)
+    tb.pull(6)
+    tb.pull(4)
+    before = snapshot(ref)
+    assert tb.press() == [
+        Verdict(
+            ILLEGAL,
+            "The turn cannot end yet, for 3 reasons. "
+            f"(1) {fix1[:-1]} [M-1]. "
+            "(2) Holes 4 and 6 are empty: every molehill needs its pair before the turn can "
+            "end [M-4]. "
+            "(3) Only 2 of 3 pairs turned: turn one more different pair [M-1].",
+            "M-1",
+            f"{fix1} Put the pairs back into holes 4 and 6. Turn one more different pair.",
         )
     ]
     assert snapshot(ref) == before
-    # the correction, and then the waiting flip is taken
-    vs = tb.flip(2)
-    assert vs == [
-        Verdict(OK, "Hole 2 is right again (1 of 3 turned)."),
-        Verdict(OK, f"Hole 5 turned: {up(ref, 5)} up (2 of 3)."),
+    tb.put(4, expected(ref, 4))
+    tb.put(6, expected(ref, 6))
+    # the third flip counts too, and says the turn ends only once hole 1 is put right
+    assert tb.flip(9) == [
+        Verdict(
+            OK,
+            f"Hole 9 turned: {up(ref, 9)} up (3 of 3). Three different pairs turned: the turn "
+            "can end once hole 1 is put right.",
+        )
     ]
-    assert ref.status().corrections == ()
-    eng = ref.engine
-    assert eng is not None and eng.turned == (2, 5)
-    tb.flip(7)
+    assert tb.tick(5) == []  # no end while the correction is due
+    assert tb.press() == [
+        Verdict(
+            ILLEGAL,
+            f"First turn the pair in hole 1 back so that {colour1} is up again. The turn can "
+            "end after that.",
+            "M-1",
+            fix1,
+        )
+    ]
+    assert tb.flip(1) == [Verdict(OK, "Hole 1 is right again (3 of 3 turned).")]
+    assert eng.turned == (1, 2, 9)
     assert [v.kind for v in tb.tick()] in ([TURN], [SOLVED])
 
 
@@ -264,26 +310,27 @@ def test_m1_fourth_flip_must_be_turned_back_before_the_turn_ends() -> None:
 
 
 def test_flips_made_during_a_correction_count_in_the_order_they_were_made() -> None:
-    """Issue 13's second ruling: flip 1, flip 2, flip 2 again (M-1), flip 9, flip 3, then turn
-    hole 2 back: holes 1, 2 and 9 are counted and hole 3 is the fourth, refused."""
+    """M-14: flip 1, flip 2, flip 2 again (M-1), flip 9, flip 3: hole 9 is the third flip when
+    it is made, and hole 3 the fourth, refused at once; turning hole 2 back then leaves hole 3
+    to turn back."""
     ref, tb = started()
     tb.flip(1)
     tb.flip(2)
     assert [v.rule for v in tb.flip(2)] == ["M-1"]
     colour3 = up(ref, 3)
-    for h in (9, 3):
-        vs = tb.flip(h)
-        assert len(vs) == 1 and vs[0].kind == ILLEGAL
-        assert vs[0].text.endswith(f"Hole {h} is taken into account after that.")
-    vs = tb.flip(2)  # turned back: the correction is made
-    assert vs[0] == Verdict(OK, "Hole 2 is right again (2 of 3 turned).")
-    assert vs[1].kind == OK and vs[1].text.startswith(f"Hole 9 turned: {up(ref, 9)} up (3 of 3).")
-    assert vs[2].kind == ILLEGAL and vs[2].rule == "M-1"
-    assert vs[2].text.startswith("Three pairs are turned already (holes 1, 2 and 9)")
-    assert vs[2].correction == f"Turn the pair in hole 3 back so that {colour3} is up again."
-    assert len(vs) == 3
+    vs = tb.flip(9)
+    assert len(vs) == 1 and vs[0].kind == OK
+    assert vs[0].text.startswith(f"Hole 9 turned: {up(ref, 9)} up (3 of 3).")
+    vs = tb.flip(3)
+    assert len(vs) == 1 and vs[0].kind == ILLEGAL and vs[0].rule == "M-1"
+    assert vs[0].text.startswith("Three pairs are turned already (holes 1, 2 and 9)")
+    assert vs[0].correction == f"Turn the pair in hole 3 back so that {colour3} is up again."
+    assert tb.flip(2) == [Verdict(OK, "Hole 2 is right again (3 of 3 turned).")]
     eng = ref.engine
     assert eng is not None and eng.turned == (1, 2, 9)
+    assert ref.status().corrections == (
+        f"Turn the pair in hole 3 back so that {colour3} is up again.",
+    )
 
 
 def test_a_turn_that_cannot_end_for_several_reasons_names_them_all_in_order() -> None:
@@ -337,8 +384,8 @@ def test_m2_wrong_hole_then_moved_back_and_turned() -> None:
     assert vs == [
         Verdict(
             ILLEGAL,
-            f"The pair from hole {a} ({up(ref, a)} up) went into hole {b}, but a pair must go "
-            f"back into its own molehill: put it back in hole {a}.",
+            f"The pair from hole {a} went into hole {b} ({up(ref, a)} up now), but a pair must "
+            f"go back into its own molehill: put it back in hole {a}.",
             "M-2",
             fix,
         )
@@ -546,11 +593,12 @@ def test_the_exact_code_of_a_pair_in_hand_in_another_hole_is_m2_even_one_pole_aw
     tb.pull(k)
     tb.pull(h)
     vs = tb.put(h, near)
+    now = colour_name(CODES.lookup(near).visible)  # type: ignore[union-attr]
     fix = f"Move the pair from hole {h} back into hole {k}."
     assert vs == [
         Verdict(
             ILLEGAL,
-            f"The pair from hole {k} ({up(ref, k)} up) went into hole {h}, but a pair must go "
+            f"The pair from hole {k} went into hole {h} ({now} up now), but a pair must go "
             f"back into its own molehill: put it back in hole {k}.",
             "M-2",
             fix,
@@ -679,14 +727,10 @@ def test_undo_the_turn_in_progress_prescribes_turning_back() -> None:
     ]
     assert snapshot(ref) == before
     assert ref.status().corrections == tuple(fixes)
-    vs = tb.flip(3)
-    assert vs[0].kind == ILLEGAL and vs[0].text.startswith("First turn the pair in hole 1 back")
-    assert tb.flip(1) == [Verdict(OK, "Hole 1 is right again (0 of 3 turned).")]
-    vs = tb.flip(2)
-    assert [v.text.split(":")[0] for v in vs] == [
-        "Hole 2 is right again (0 of 3 turned).",
-        "Hole 3 turned",
-    ]
+    vs = tb.flip(3)  # counts at once, the corrections stay due (M-14)
+    assert vs == [Verdict(OK, f"Hole 3 turned: {up(ref, 3)} up (1 of 3).")]
+    assert tb.flip(1) == [Verdict(OK, "Hole 1 is right again (1 of 3 turned).")]
+    assert tb.flip(2) == [Verdict(OK, "Hole 2 is right again (1 of 3 turned).")]
 
 
 def test_undo_a_solved_turn_takes_the_card_back() -> None:

@@ -345,17 +345,23 @@ _COLOURS = ("red", "blue", "yellow", "white", "black")
 _HOLE_UP = re.compile(r"\b[Hh]ole (\d+)(?: \(| turned: )(\w+) up")
 _SO_UP = re.compile(r"so that (\w+) is up again")
 _SOLVED = re.compile(r"solved T\d+ \([^)]*\)")
+_NOW_UP = re.compile(r"\b[Hh]ole (\d+)(?: shows | \()(\w+)(?: up)? now")
 
 
 def check_public(ref: UpDownReferee, v: Verdict) -> None:
     """A verdict for the table names a colour only as what is up in a hole (or on a card just
-    solved); never a pair id, never an unsolved task card."""
+    solved), or as what a hole physically shows now ('hole 3 shows red now', for everyone to
+    see); never a pair id, never an unsolved task card."""
     eng = ref.engine if ref.has_engine else None
     assert v.seat is None
     for text in (v.text, v.correction or ""):
         assert "P-" not in text, text
         if eng is None:
             continue
+        for m in _NOW_UP.finditer(text):
+            end = CODES.lookup(ref.picture[int(m.group(1)) - 1])
+            assert end is not None and m.group(2) == colour_name(end.visible), text
+        text = _NOW_UP.sub(lambda m: f"hole {m.group(1)}", text)
         shown = _SOLVED.sub("", text)  # a card is shown to all when it is solved
         for s in range(eng.num_players()):
             card = eng.task(s)

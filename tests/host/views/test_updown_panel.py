@@ -13,7 +13,11 @@ from pathlib import Path
 import pytest
 from panel_text import console_text
 from updown_cases import STATES
+from upref.referee.inputs import Undo
+from upref.referee.status import ILLEGAL, OK, TableStatus, Verdict
 from upref.views import plain, terminal
+from upref.views.scoreboard import scoreboard
+from upref.views.updown import PANEL
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "updown"
 
@@ -46,3 +50,39 @@ def test_no_stray_golden_files() -> None:
     names = {f"{n}.txt" for n in STATES} | {f"{n}.plain.txt" for n in STATES}
     panels = {p.name for p in GOLDEN.glob("*.txt")} - {p.name for p in GOLDEN.glob("playthrough_*.txt")}
     assert panels <= names
+
+
+def test_after_undo_each_correction_is_read_once() -> None:
+    """Issue 20: after `u` the same sentence stood four times (the ok line, its fix, TO FIX and
+    Waiting for). The frame says each correction still due once, as TO FIX."""
+    scene = STATES["start"]()
+    scene.tb.flip(4)
+    scene.tb.feed(Undo(scene.tb.at()))
+    fix = scene.status().corrections[0]
+    assert fix.startswith("Turn the pair in hole 4 back")
+    for text in (plain.render(scene.board()), console_text(terminal.render(scene.board()))):
+        assert " ".join(text.split()).count(fix) == 1, text
+        assert "Undone: back to the start of Ann's turn." in text
+
+
+def test_the_frame_says_a_correction_once_for_every_game() -> None:
+    """The frame itself (every game's): a fix still due is not repeated as a verdict's fix or as
+    what the table waits for, and a fix that a verdict's text says already is not said again;
+    a fix that is not due any more still shows with its verdict."""
+    due, old = "Take 31 back.", "Put the card back."
+    status = TableStatus(
+        waiting_for=due,
+        corrections=(due,),
+        verdicts=(
+            Verdict(ILLEGAL, "Not that one.", "x", old),
+            Verdict(OK, f"Undone: back to the start of Ann's turn. {due} Ann: draw again.", "undo",
+                    f"{due} Ann: draw again."),
+            Verdict(ILLEGAL, "31 is not higher than 52.", "direction", due),
+        ),
+    )
+    scene = STATES["start"]()
+    text = " ".join(plain.render(scoreboard(scene.view(), status, PANEL)).split())
+    assert text.count(due) == 1 and f"TO FIX {due}" in text
+    assert text.count("Ann: draw again.") == 1
+    assert "Undone: back to the start of Ann's turn. Ann: draw again." in text
+    assert f"-> fix: {old}" in text

@@ -484,32 +484,38 @@ class UpDownGame(MatchGame[Action, Variant, Catalogue]):
                 None,
                 a,
             )
+        # the words name what the hole shows now (the reinserted end's other colour) and what
+        # puts it right (the colour the game has there)
         up = colour_name(home.visible)
-        if a.to_hole != a.from_hole:
+        now = colour_name(PairEnd(home.pair, a.hidden).visible)
+        h = a.from_hole
+        if a.to_hole != h:
             raise IllegalMoveError(
                 "M-2",
-                f"The pair from hole {a.from_hole} ({up} up) went into hole {a.to_hole}, but a "
-                f"pair must go back into its own molehill: put it back in hole {a.from_hole}.",
-                f"Move the pair from hole {a.to_hole} back into hole {a.from_hole}.",
+                f"The pair from hole {h} went into hole {a.to_hole} ({now} up now), but a pair "
+                f"must go back into its own molehill: put it back in hole {h}.",
+                f"Move the pair from hole {a.to_hole} back into hole {h}.",
                 a,
             )
         if a.hidden == home.hidden:
             return  # not turned: allowed, changes nothing (M-3)
-        if a.from_hole in s.turned:
+        back = f"Turn the pair in hole {h} back so that {up} is up again."
+        if h in s.turned:
             raise IllegalMoveError(
                 "M-1",
-                f"The pair in hole {a.from_hole} ({up} up) was already turned this turn, and a "
-                "turn needs three different pairs: turn it back and choose another pair.",
-                f"Turn the pair in hole {a.from_hole} back so that {up} is up again.",
+                f"Hole {h} shows {now} now, but its pair was already turned this turn, and a "
+                f"turn needs three different pairs: turn it back so that {up} is up again, and "
+                "choose another pair.",
+                back,
                 a,
             )
         if len(s.turned) >= FLIPS_PER_TURN:
             raise IllegalMoveError(
                 "M-1",
-                f"Three pairs are turned already (holes {and_join([str(h) for h in s.turned])}):"
-                f" the pair in hole {a.from_hole} ({up} up) may not be turned as well. Turn it "
-                "back and end the turn.",
-                f"Turn the pair in hole {a.from_hole} back so that {up} is up again.",
+                f"Three pairs are turned already (holes {and_join([str(t) for t in s.turned])}):"
+                f" hole {h} shows {now} now, but its pair may not be turned as well. Turn the "
+                f"pair in hole {h} back so that {up} is up again, and end the turn.",
+                back,
                 a,
             )
 

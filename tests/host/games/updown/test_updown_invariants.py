@@ -51,8 +51,8 @@ def test_random_playouts_keep_the_invariants(seed: int) -> None:
             with pytest.raises(IllegalMoveError) as info:
                 game.play(probe)
             rules.add(info.value.rule)
-            check_public_text(game, info.value.message)
-            check_public_text(game, info.value.correction or "")
+            check_public_text(game, info.value.message, probe)
+            check_public_text(game, info.value.correction or "", probe)
             with pytest.raises(IllegalMoveError):
                 game.apply(probe)
             assert (game._snapshot(), game.view(None), len(game._undo_stack)) == before

@@ -173,10 +173,14 @@ def test_M1_same_pair_turned_twice_is_refused() -> None:
     game.play(flip_of(game, 3))
     err = refused(game, flip_of(game, 3))  # turned back again: the same pair twice
     assert err.rule == "M-1"
-    up = {"R": "red", "B": "blue", "Y": "yellow", "W": "white", "K": "black"}[game.visible()[2]]
+    names = {"R": "red", "B": "blue", "Y": "yellow", "W": "white", "K": "black"}
+    up = names[game.visible()[2]]
+    now = names[game.board[2].hidden]  # turned again: the colour hidden in the game shows
+    assert now != up
+    # issue 20: the words name what the hole shows now, and what to do
     assert err.message == (
-        f"The pair in hole 3 ({up} up) was already turned this turn, and a turn needs three "
-        "different pairs: turn it back and choose another pair."
+        f"Hole 3 shows {now} now, but its pair was already turned this turn, and a turn needs "
+        f"three different pairs: turn it back so that {up} is up again, and choose another pair."
     )
     assert err.correction == f"Turn the pair in hole 3 back so that {up} is up again."
     assert game.turned == (3,)
@@ -190,6 +194,43 @@ def test_M1_a_fourth_pair_is_refused() -> None:
     assert err.rule == "M-1"
     assert err.message.startswith("Three pairs are turned already (holes 1, 2 and 3)")
     assert "end the turn" in err.message
+
+
+def test_M1_and_M2_words_name_what_the_hole_shows_now_and_what_to_do() -> None:
+    """Issue 20: the refusals named the colour the game has in the hole, while the hole shows
+    the other one; they say what is up now and which colour the fix brings back."""
+    names = {"R": "red", "B": "blue", "Y": "yellow", "W": "white", "K": "black"}
+    game = new_game(["T07", "T08"], ["T07", "T08"])
+    for h in (1, 2, 3):
+        game.play(flip_of(game, h))
+    e = game.board[3]
+    err = refused(game, flip_of(game, 4))
+    assert err.message == (
+        f"Three pairs are turned already (holes 1, 2 and 3): hole 4 shows {names[e.hidden]} "
+        "now, but its pair may not be turned as well. Turn the pair in hole 4 back so that "
+        f"{names[e.visible]} is up again, and end the turn."
+    )
+    game = new_game(["T07", "T08"], ["T07", "T08"])
+    e = game.board[2]
+    err = refused(game, Reinsert(3, 7, e.pair, e.visible))  # in hole 7, its hidden colour up
+    assert err.message == (
+        f"The pair from hole 3 went into hole 7 ({names[e.hidden]} up now), but a pair must go "
+        "back into its own molehill: put it back in hole 3."
+    )
+
+
+def test_m14_a_flip_after_a_refused_second_flip_counts_in_its_order() -> None:
+    """M-14, position built directly: hole 1 flipped, hole 1 flipped again (refused, M-1: the
+    game keeps hole 1 turned once), then hole 2: the turn's second flip. The correction of hole
+    1 is the table's to make (the referee keeps it due); the game counts 1 then 2."""
+    game = new_game(["T07", "T08"], ["T07", "T08"])
+    game.play(flip_of(game, 1))
+    assert refused(game, flip_of(game, 1)).rule == "M-1"
+    assert game.play(flip_of(game, 2)).endswith("(2 of 3).")
+    assert game.turned == (1, 2)
+    assert refused(game, EndTurn()).message == (
+        "Only 2 of 3 pairs turned: turn one more different pair."
+    )
 
 
 def test_M1_turn_ends_only_after_three_different_pairs() -> None:

@@ -99,12 +99,18 @@ def deal_all(game: UpDownGame) -> None:
 _HOLE_UP = re.compile(r"\b[Hh]ole (\d+)(?: \(| turned: )(\w+) up")
 _SO_UP = re.compile(r"so that (\w+) is up again")
 _SOLVED = re.compile(r"solved T\d+ \([^)]*\)")
+_NOW_UP = re.compile(r"\b[Hh]ole (\d+)(?: shows | \()(\w+)(?: up)? now")
 
 
-def check_public_text(game: UpDownGame, text: str) -> None:
+def check_public_text(game: UpDownGame, text: str, action: Action | None = None) -> None:
     """Colours in a text for the table are only ever the colour up in a named hole (or the
-    colours of a card just solved): never a hidden colour, never a pair id."""
+    colours of a card just solved), or what a refused `action` left showing in its hole
+    ('hole 3 shows red now', for everyone to see): never a hidden colour, never a pair id."""
     assert "P-" not in text, text
+    for m in _NOW_UP.finditer(text):
+        assert isinstance(action, Reinsert) and int(m.group(1)) == action.to_hole, text
+        assert m.group(2) == COLOUR_NAMES[PairEnd(action.pair, action.hidden).visible], text
+    text = _NOW_UP.sub(lambda m: f"hole {m.group(1)}", text)
     rest = _SOLVED.sub("", text)
     for m in _HOLE_UP.finditer(text):
         hole, colour = int(m.group(1)), m.group(2)
