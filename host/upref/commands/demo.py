@@ -43,7 +43,7 @@ from upref.referee.base import Reply
 from upref.referee.inputs import Input, StartGame
 from upref.registry import UnknownGame, games, titles
 from upref.sim.board import SimBoard
-from upref.store.gamelog import GameLog
+from upref.store.gamelog import GameLog, GameLogError
 from upref.store.tags import TagBook
 from upref.table import Table
 from upref.views import plain
@@ -194,14 +194,47 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             keep = None
+        try:  # the log first: a full disk is told before any board starts
+            log = _create_log(game, args, seed, keep if keep is not None else t / "games.sqlite")
+        except GameLogError as exc:
+            print(f"upref demo: {_log_trouble(exc)}", file=sys.stderr)
+            return 1
         with SimBoard(backend=args.backend, seed=seed, name="demo", flash_dir=t / "flash") as board:
             link = Link(board.port)
             try:
                 return run_game(
-                    game, board, link, t, args, console, live_view, seed=seed, log_path=keep
+                    game, board, link, t, args, console, live_view, seed=seed, log_path=keep,
+                    log=log,
                 )
             finally:
                 link.close()
+                log.close()
+
+
+def _log_trouble(exc: GameLogError) -> str:
+    """The log's message, with the demo's own way out (it has no --db: the data folder)."""
+    return str(exc).replace(
+        "or give --db a file in a folder you can write to",
+        "or set UPREF_DATA_DIR to a folder you can write to",
+    )
+
+
+def _create_log(game: Game, args: argparse.Namespace, seed: int, path: Path) -> GameLog:
+    """The demo's game row in `path`, with what a replay needs.
+
+    :raises GameLogError: when it cannot be written (a full disk, a read-only folder).
+    """
+    demo = game.demo
+    assert demo is not None, f"{game.name} has no demo"
+    referee = game.referee(CodeTable.load(), None, titles=titles(), **demo.settings)
+    return GameLog.create(
+        path,
+        game=game.name,
+        players=demo.players,
+        variant=demo.variant(args).to_dict(),
+        seed=seed,
+        config=referee.config(),
+    )
 
 
 def run_game(
@@ -215,10 +248,12 @@ def run_game(
     *,
     seed: int | None = None,
     log_path: Path | None = None,
+    log: GameLog | None = None,
 ) -> int:
-    """Play the game's demo on `board` over `link`, logging to `log_path` (default
-    `folder/games.sqlite`) with a tag book in `folder/tags.sqlite`; 0 when the game
-    ended with a result."""
+    """Play the game's demo on `board` over `link`, logging to `log` (already created: see
+    `main`) or else to `log_path` (default `folder/games.sqlite`), with a tag book in
+    `folder/tags.sqlite`; 0 when the game ended with a result, 1 when it did not or the
+    log cannot be written (said in one line)."""
     demo: Demo | None = game.demo
     assert demo is not None, f"{game.name} has no demo"
     seed = demo.seed if seed is None else seed
@@ -228,14 +263,12 @@ def run_game(
     referee = game.referee(codes, tag_book, titles=titles(), **demo.settings)
     variant = demo.variant(args)
     players = demo.players
-    log = GameLog.create(
-        log_path if log_path is not None else folder / "games.sqlite",
-        game=game.name,
-        players=players,
-        variant=variant.to_dict(),
-        seed=seed,
-        config=referee.config(),
-    )
+    if log is None:
+        try:
+            log = _create_log(game, args, seed, log_path if log_path is not None else folder / "games.sqlite")
+        except GameLogError as exc:
+            print(f"upref demo: {_log_trouble(exc)}", file=sys.stderr)
+            return 1
     referee.attach(log)
     lines: list[str] = []
     page: LivePage | None = None

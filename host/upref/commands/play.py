@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 import select
 import sys
@@ -45,7 +46,7 @@ from upref.referee.base import KeyOffer, Referee, Reply
 from upref.referee.inputs import Input, StartGame
 from upref.referee.status import Verdict
 from upref.registry import UnknownGame, find_game, games, referee_for, titles
-from upref.store.gamelog import GameLog, GameLogError, default_path, list_games
+from upref.store.gamelog import GameLog, GameLogError, check_writable, default_path, list_games
 from upref.store.replay import resume
 from upref.store.tags import TagBook, TagBookError
 from upref.table import Table
@@ -93,7 +94,7 @@ def _parser(
     )
     ap.add_argument("--hints", action="store_true", help="allow the hint key (where the game has hints)")
     ap.add_argument("--seed", type=int, help="seed of the shuffles (default: random)")
-    ap.add_argument("--settle", type=float, default=1.0, help="seconds the table must be still before a turn ends by itself")
+    ap.add_argument("--settle", type=_settle, default=1.0, metavar="SECONDS", help="seconds the table must be still before a turn ends by itself")
     ap.add_argument("--db", type=Path, help="games database (default: the user's data folder)")
     ap.add_argument(
         "--tags", type=Path, metavar="PATH", help="the tags `upref enroll` wrote (default: the user's data folder)"
@@ -105,6 +106,77 @@ def _parser(
     if game is not None:
         game.add_options(ap)
     return ap
+
+
+SETTLE_MAX_S = 3600.0
+"""The longest --settle: an hour of stillness before a turn ends by itself."""
+NAME_MAX = 40
+"""The longest player's name (the scoreboard's columns, a verdict's line)."""
+
+
+def _settle(text: str) -> float:
+    """A `--settle` value: seconds, from 0 to `SETTLE_MAX_S`.
+
+    :raises argparse.ArgumentTypeError: for anything else (negative, nan, inf, not a number).
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= SETTLE_MAX_S:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a number of seconds from 0 to {SETTLE_MAX_S:g}"
+        )
+    return value
+
+
+def check_players(game: Game, names: list[str]) -> None:
+    """The players' names as a game can take them: as many as the game is for, each one
+    printable text of at most `NAME_MAX` characters, no name twice (in any case).
+
+    :raises ValueError: saying which name is wrong and what to do.
+    """
+    fewest, most = game.players
+    if not fewest <= len(names) <= most:
+        raise ValueError(
+            f"{game.title} is for {fewest} to {most} players, not {len(names)}: "
+            + _NAME_THE_PLAYERS.format(game=game.name)
+        )
+    seen: dict[str, str] = {}
+    for name in names:
+        shown = name if len(name) <= NAME_MAX else name[:NAME_MAX] + "…"
+        if not name.strip():
+            raise ValueError(f"a player's name is empty: {_NAME_THE_PLAYERS.format(game=game.name)}")
+        if len(name) > NAME_MAX:
+            raise ValueError(
+                f"the player's name {shown!r} is {len(name)} characters long: give at most "
+                f"{NAME_MAX}"
+            )
+        if not name.isprintable():
+            raise ValueError(
+                f"the player's name {shown!r} holds a character that cannot be shown: give "
+                "letters, digits, spaces and punctuation"
+            )
+        key = name.strip().casefold()
+        if key in seen:
+            raise ValueError(
+                f"two players are called {name!r}: give each player a name of their own "
+                "(Ann2, Ann B)"
+            )
+        seen[key] = name
+
+
+def check_new_game(game: Game, args: argparse.Namespace) -> None:
+    """What a new game needs from the command line, checked before any board is opened: the
+    players (see `check_players`) and the variant the game's options make.
+
+    :raises ValueError: saying what is wrong.
+    """
+    check_players(game, list(args.players))
+    try:
+        game.variant_from_args(args)
+    except ValueError as exc:
+        raise ValueError(f"{game.title} cannot be played so: {exc}") from None
 
 
 class _ProbeFailed(Exception):
@@ -570,6 +642,15 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
     except UnknownGame as e:
         print(f"upref play: {e}", file=sys.stderr)
         return 2
+    if not args.resume and not args.players:
+        print(f"upref play: {_NAME_THE_PLAYERS.format(game=game.name)}", file=sys.stderr)
+        return 2
+    if not args.resume:
+        try:
+            check_new_game(game, args)
+        except ValueError as e:
+            print(f"upref play: {e}", file=sys.stderr)
+            return 2
     console = Console()
     codes = CodeTable.load()
     try:
@@ -577,18 +658,16 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
     except TagBookError as e:
         print(f"upref play: {e}", file=sys.stderr)
         return 1
-    if not args.resume and not args.players:
-        print(f"upref play: {_NAME_THE_PLAYERS.format(game=game.name)}", file=sys.stderr)
-        tag_book.close()
-        return 2
     notices: list[str] = []
     db_path = args.db if args.db is not None else default_path(create=False)
     resuming: tuple[GameLog, Referee] | None = None
     try:  # the log first: refused now, before the board is opened
         if not args.resume:
             notices = unfinished_notice(game, args)
-        if not args.resume or db_path.exists():
+        if db_path.exists():
             GameLog.prepare(args.db)
+        elif not args.resume:  # created only once the game can start
+            check_writable(args.db if args.db is not None else _data_folder_path())
         if args.resume:
             resuming = resumed(game, args, tag_book)
     except GameLogError as e:
@@ -649,6 +728,21 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
     finally:
         link.close()
         tag_book.close()
+
+
+def _data_folder_path() -> Path:
+    """The default games database's path, its folder (upref's own) made if need be.
+
+    :raises GameLogError: when the folder cannot be made.
+    """
+    try:
+        return default_path(create=True)
+    except OSError as exc:
+        raise GameLogError(
+            f"cannot make the data folder {default_path(create=False).parent} "
+            f"({exc.strerror or exc}): make its parent writable, or give --db a file in a "
+            "folder you can write to"
+        ) from None
 
 
 def _ask_since(link: Link, log: GameLog) -> None:

@@ -10,7 +10,9 @@ games. docs/log-format.md describes the tables, the entry kinds and the JSONL fo
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping
@@ -28,6 +30,7 @@ __all__ = [
     "GameInfo",
     "GameLog",
     "GameLogError",
+    "check_writable",
     "default_path",
     "list_games",
     "load_jsonl",
@@ -178,8 +181,9 @@ def _sqlite_header(p: Path) -> bytes:
 
 def _check_file(p: Path, *, creating: bool) -> bool:
     """Judge the file from its first 100 bytes, without opening it with SQLite, so that a file
-    that is not an upref log is never touched. True when it is still to be made (missing, or
-    empty and `creating`).
+    that is not an upref log is never touched. True when it is still to be made (missing and
+    `creating`): a file that exists, even an empty one, was made by someone else and is never
+    turned into a log.
 
     :raises GameLogError: a missing file (when reading), or one that is not an upref games
         database: not SQLite, cut short, another program's database, a newer upref's.
@@ -195,7 +199,11 @@ def _check_file(p: Path, *, creating: bool) -> bool:
     head = _sqlite_header(p)
     if not head:
         if creating:
-            return True
+            raise GameLogError(
+                f"{p} is empty, not an upref game log, and upref leaves it untouched: give --db "
+                "a file that does not exist yet (upref creates it), or the games.sqlite that "
+                "`upref play` wrote"
+            )
         raise GameLogError(f"{p} is empty, not an upref game log: {_NOT_OURS}")
     if not head.startswith(_SQLITE_MAGIC):
         raise GameLogError(f"{p} is not an upref game log (not an SQLite database): {_NOT_OURS}")
@@ -237,6 +245,19 @@ def _check_schema(conn: sqlite3.Connection, p: Path) -> None:
         raise GameLogError(
             f"{p} is an SQLite database but not an upref game log (no upref table "
             f"{' or '.join(missing)}); upref leaves it untouched: {_NOT_OURS}"
+        )
+
+
+def _check_whole(conn: sqlite3.Connection, p: Path) -> None:
+    """SQLite's own check of every page (an index that lies would hide a game).
+
+    :raises GameLogError: when it finds damage.
+    """
+    found = [str(r[0]) for r in conn.execute("PRAGMA integrity_check(1)")]
+    if found != ["ok"]:
+        raise GameLogError(
+            f"game log {p} is damaged (SQLite's check: {found[0] if found else 'no answer'}); "
+            f"{_DAMAGED}"
         )
 
 
@@ -316,6 +337,8 @@ def _connect(path: Path | str, durable: bool) -> sqlite3.Connection:
     except (sqlite3.Error, OSError) as exc:
         if conn is not None:
             conn.close()
+        if new:
+            _remove_new(p)
         if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
             raise _damaged(p, exc) from None
         raise _unwritable(p, exc) from None
@@ -324,6 +347,34 @@ def _connect(path: Path | str, durable: bool) -> sqlite3.Connection:
             conn.close()
         raise
     return conn
+
+
+def _remove_new(p: Path) -> None:
+    """Remove a log this process began to create and could not finish (a full disk): nothing
+    is left behind, not even an empty file that a later command would refuse."""
+    for name in (p.name, p.name + "-wal", p.name + "-shm", p.name + "-journal"):
+        with contextlib.suppress(OSError):
+            p.with_name(name).unlink()
+
+
+def check_writable(path: Path | str) -> None:
+    """Whether a log could be created at `path`, without creating anything: its folder exists
+    and this process may write in it.
+
+    :raises GameLogError: saying which folder and what to do.
+    """
+    p = Path(path)
+    folder = p.parent
+    if not folder.is_dir():
+        raise GameLogError(
+            f"cannot write the game log {p}: the folder {folder} does not exist; create it, or "
+            "give --db a file in a folder that exists"
+        )
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise GameLogError(
+            f"cannot write the game log {p} (permission denied): make its folder writable, or "
+            "give --db a file in a folder you can write to"
+        )
 
 
 _COLUMNS = "id, game, created, players, variant, seed, config, status, finished, outcome"
@@ -344,7 +395,7 @@ def _info(row: tuple[Any, ...], p: Path | str = "") -> GameInfo:
             finished,
             None if outcome is None else json.loads(outcome),
         )
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, RecursionError) as exc:
         raise GameLogError(
             f"game log {p}, game {gid}: its header is damaged ({exc}); {_DAMAGED}"
         ) from None
@@ -391,8 +442,15 @@ class GameLog:
         self.game_id = game_id
         self.path = path
         self.read_only = read_only
-        row = self._read("SELECT MAX(seq) FROM entries WHERE game_id = ?", (game_id,)).fetchone()
-        self._seq = int(row[0] or 0)
+        row = self._row("SELECT MAX(seq) FROM entries WHERE game_id = ?", (game_id,))
+        try:
+            self._seq = int(row[0] or 0) if row is not None else 0
+        except (TypeError, ValueError):
+            conn.close()
+            raise GameLogError(
+                f"game log {path}, game {game_id}: its entries are numbered wrongly: it is "
+                f"damaged; {_DAMAGED}"
+            ) from None
 
     # --- opening ----------------------------------------------------------------------------
 
@@ -500,9 +558,14 @@ class GameLog:
             args.append(PLAYING)
         try:
             row = conn.execute(sql + " ORDER BY id DESC LIMIT 1", args).fetchone()
+            if row is None:
+                _check_whole(conn, p)
         except sqlite3.Error as exc:
             conn.close()
             raise _damaged(p, exc) from None
+        except GameLogError:
+            conn.close()
+            raise
         if row is None:
             conn.close()
             return None
@@ -534,7 +597,12 @@ class GameLog:
 
     @property
     def header(self) -> GameInfo:
-        row = self._read(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (self.game_id,)).fetchone()
+        row = self._row(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (self.game_id,))
+        if row is None:
+            raise GameLogError(
+                f"game log {self.path}: the header of game {self.game_id} cannot be found: it is "
+                f"damaged; {_DAMAGED}"
+            )
         return _info(row, self.path)
 
     def entries(self, game_id: int | None = None) -> list[Entry]:
@@ -543,9 +611,9 @@ class GameLog:
         :raises GameLogError: for an entry whose payload is not a JSON object, naming it.
         """
         gid = self.game_id if game_id is None else game_id
-        rows = self._read(
+        rows = self._rows(
             "SELECT seq, t, kind, payload FROM entries WHERE game_id = ? ORDER BY seq", (gid,)
-        ).fetchall()
+        )
         out = []
         for seq, t, kind, payload in rows:
             try:
@@ -553,7 +621,7 @@ class GameLog:
                 if not isinstance(fields, dict):
                     raise ValueError(f"a JSON object was expected, not {payload[:40]!r}")
                 out.append(Entry(int(seq), float(t), str(kind), fields))
-            except (ValueError, TypeError) as exc:
+            except (ValueError, TypeError, RecursionError) as exc:
                 raise GameLogError(
                     f"game log {self.path}, game {gid}, entry {seq}: its payload is damaged "
                     f"({exc}); {_DAMAGED}"
@@ -597,7 +665,7 @@ class GameLog:
         """Write a game (this one with None) as JSON Lines: the header line, then one line per
         entry. Returns the number of lines."""
         gid = self.game_id if game_id is None else game_id
-        row = self._read(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (gid,)).fetchone()
+        row = self._row(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (gid,))
         if row is None:
             raise GameLogError(f"game log {self.path} has no game {gid}")
         out.write(_dumps(_info(row, self.path).as_dict()) + "\n")
@@ -618,11 +686,16 @@ class GameLog:
 
     # --- internals ---------------------------------------------------------------------------
 
-    def _read(self, sql: str, args: tuple[Any, ...] | list[Any] = ()) -> sqlite3.Cursor:
+    def _rows(self, sql: str, args: tuple[Any, ...] | list[Any] = ()) -> list[Any]:
+        """Every row of a query (SQLite finds damage while it reads them, not only at once)."""
         try:
-            return self._conn.execute(sql, args)
+            return self._conn.execute(sql, args).fetchall()
         except sqlite3.Error as exc:
             raise _damaged(self.path, exc) from None
+
+    def _row(self, sql: str, args: tuple[Any, ...] | list[Any] = ()) -> Any:
+        rows = self._rows(sql, args)
+        return rows[0] if rows else None
 
     def _write(self, sql: str, args: tuple[Any, ...] | list[Any] = ()) -> sqlite3.Cursor:
         if self.read_only:
@@ -691,7 +764,7 @@ def load_jsonl(lines: Iterable[str], source: str = "the JSON Lines") -> tuple[Ga
         raise GameLogError(f"{source} is empty, not an upref game log: {_NOT_OURS}") from None
     try:
         head = json.loads(first)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         raise GameLogError(
             f"{source} is not an upref game log (its first line is not JSON): {_NOT_OURS}"
         ) from None
@@ -725,6 +798,11 @@ def load_jsonl(lines: Iterable[str], source: str = "the JSON Lines") -> tuple[Ga
             if not isinstance(d, dict):
                 raise TypeError("not a JSON object")
             entries.append(Entry.from_dict(d))
+        except RecursionError:
+            raise GameLogError(
+                f"{source}, line {number}: not a game log entry (JSON nested too deep to read); "
+                f"{todo}"
+            ) from None
         except (KeyError, TypeError, ValueError) as exc:
             raise GameLogError(
                 f"{source}, line {number}: not a game log entry ({exc!r}); {todo}"

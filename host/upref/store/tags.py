@@ -170,6 +170,25 @@ def _check_item(item: str) -> str:
     return item
 
 
+def _csv_rows(lines: Iterable[str]) -> list[list[str]]:
+    """The rows of a CSV text.
+
+    :raises TagBookError: for text the CSV reader refuses (a field longer than it takes, a
+        stray NUL), naming the line.
+    """
+    reader = csv.reader(lines)
+    rows: list[list[str]] = []
+    try:
+        for row in reader:
+            rows.append(row)
+    except csv.Error as exc:
+        raise TagBookError(
+            f"tag list line {reader.line_num}: not a tag list ({exc}); give the CSV that "
+            "`upref enroll GAME --export FILE` writes"
+        ) from None
+    return rows
+
+
 def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
@@ -315,9 +334,9 @@ class TagBook:
             if replaced is not None:
                 if not replace:
                     raise ItemTaken(replaced, uid)
-                self._db.execute("DELETE FROM tags WHERE uid = ?", (replaced.uid,))
+                self._change("DELETE FROM tags WHERE uid = ?", (replaced.uid,))
             tag = Tag(uid, game, item, _now())
-            self._db.execute(
+            self._change(
                 "INSERT INTO tags (uid, game, item, enrolled_at) VALUES (?, ?, ?, ?)",
                 (tag.uid, tag.game, tag.item, tag.enrolled_at),
             )
@@ -333,7 +352,7 @@ class TagBook:
             row = self._one("SELECT uid, game, item, enrolled_at FROM tags WHERE uid = ?", (uid,))
             if row is None:
                 return None
-            self._db.execute("DELETE FROM tags WHERE uid = ?", (uid,))
+            self._change("DELETE FROM tags WHERE uid = ?", (uid,))
         return Tag(*row)
 
     # -- sharing: CSV --------------------------------------------------------------------------
@@ -358,7 +377,7 @@ class TagBook:
 
         :raises TagBookError: for a file that is not such a CSV (naming the line).
         """
-        rows = list(csv.reader(lines))
+        rows = _csv_rows(lines)
         if not rows or [c.strip().lower() for c in rows[0][:3]] != list(CSV_COLUMNS[:3]):
             raise TagBookError(
                 "not a tag list: the first line must be the header "
@@ -409,9 +428,25 @@ class TagBook:
         try:
             yield
         except BaseException:  # Ctrl-C included: nothing half-written stays
-            self._exec("ROLLBACK")
+            with contextlib.suppress(TagBookError):  # the first error is the one to tell
+                self._exec("ROLLBACK")
             raise
         self._exec("COMMIT")
+
+    def _change(self, sql: str, args: tuple[str, ...]) -> None:
+        """One change inside a transaction.
+
+        :raises TagBookError: when the file cannot be written (a read-only folder, a full
+            disk), saying what to do; the transaction is then rolled back, nothing changed.
+        """
+        assert self._db is not None
+        try:
+            self._db.execute(sql, args)
+        except sqlite3.Error as exc:
+            raise TagBookError(
+                f"cannot change the tag book {self.path} ({exc}): nothing was changed; make "
+                "the file and its folder writable and free some space, then try again"
+            ) from None
 
     def _exec(self, sql: str) -> None:
         if self._db is None or self.read_only:

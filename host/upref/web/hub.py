@@ -15,10 +15,12 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["QUEUE", "Hub", "Picture", "Viewer"]
+__all__ = ["MAX_VIEWERS", "QUEUE", "Hub", "Picture", "Viewer"]
 
 QUEUE = 8
 """Pictures a viewer may have waiting before it counts as stalled and is dropped."""
+MAX_VIEWERS = 200
+"""Open pages the server feeds at most; one more is told to come back later (503)."""
 
 
 @dataclass(frozen=True)

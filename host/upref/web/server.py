@@ -22,13 +22,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import logging
 import threading
+import time
 from importlib import resources
 from typing import Any
 
 from aiohttp import web
 
-from upref.web.hub import Hub
+from upref.web.hub import MAX_VIEWERS, Hub
 
 __all__ = ["DEFAULT_ADDRESS", "WebScoreboard", "is_loopback", "parse_address"]
 
@@ -45,6 +47,8 @@ HEADERS = {
 NO_STORE = {"Cache-Control": "no-store, private", "Pragma": "no-cache"}
 STATIC = {"scoreboard.css": "text/css", "page.js": "text/javascript"}
 KEEPALIVE_S = 15.0
+QUIET_S = 60.0
+"""At most one line per this many seconds about requests that were refused as malformed."""
 
 
 def parse_address(text: str | None) -> tuple[str, int]:
@@ -84,6 +88,35 @@ def _page(title: str, events: str) -> str:
         f"<body><p id=\"link\" class=\"link\">connecting…</p><main id=\"board\" data-events=\"{events}\">"
         "</main></body></html>\n"
     )
+
+
+class _QuietLog(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """What aiohttp says about a request it cannot handle, as one line without a traceback, and
+    at most one line a minute (anyone on the network may send garbage: it must not scroll the
+    scoreboard's terminal away)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.getLogger("upref.web"), {})
+        self._last = -QUIET_S
+        self._unsaid = 0
+
+    def exception(self, msg: object, *args: object, exc_info: object = True, **kwargs: object) -> None:
+        self._unsaid += 1
+        now = time.monotonic()
+        if now - self._last < QUIET_S:
+            return
+        self._last = now
+        what = exc_info if isinstance(exc_info, BaseException) else None
+        why = str(getattr(what, "message", "") or what or "").strip().splitlines()
+        text = str(msg) % args if args else str(msg)
+        more = f" (and {self._unsaid - 1} more this minute)" if self._unsaid > 1 else ""
+        self._unsaid = 0
+        self.logger.warning(
+            "upref web: a request was refused%s: %s%s",
+            more,
+            why[0] if why else type(what).__name__ if what else "malformed",
+            f" [{text}]" if text else "",
+        )
 
 
 class WebScoreboard:
@@ -158,7 +191,8 @@ class WebScoreboard:
         self._stopping = asyncio.Event()
         self.hub.bind(asyncio.get_running_loop())
         runner = web.AppRunner(
-            self.app(), handle_signals=False, access_log=None, shutdown_timeout=2.0
+            self.app(), handle_signals=False, access_log=None, shutdown_timeout=2.0,
+            logger=_QuietLog(),
         )
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
@@ -211,11 +245,17 @@ class WebScoreboard:
         return await self._stream(request, seat)
 
     async def _stream(self, request: web.Request, seat: int | None) -> web.StreamResponse:
+        if self.hub.viewers >= MAX_VIEWERS:
+            raise web.HTTPServiceUnavailable(
+                text=f"{MAX_VIEWERS} pages are watching this table already, the most it serves: "
+                "close one of them, then reload this page",
+                headers={"Retry-After": "30"},
+            )
         headers = {**HEADERS, "Content-Type": "text/event-stream", "Cache-Control": "no-store"}
         resp = web.StreamResponse(headers=headers)
-        await resp.prepare(request)
-        viewer = self.hub.join(seat)
+        viewer = self.hub.join(seat)  # before the first await: the cap holds however many ask
         try:
+            await resp.prepare(request)
             await resp.write(b"retry: 1000\n\n")
             while True:
                 try:

@@ -1,0 +1,206 @@
+"""A disk that fills up: before a game (`upref demo` cannot create its log) and during one (an
+input that cannot be logged). Each is told in one line or one verdict, nothing is acted on
+unlogged, and nothing is left half-written.
+
+How the disk fills, and why so:
+- during a game, SQLite's own limit `PRAGMA max_page_count` on the log's connection: SQLite
+  then fails the very INSERT it would fail on a full disk, with the same error
+  (`database or disk is full`), and raising the limit again is "space freed";
+- for `upref demo`, the whole command in a subprocess under `RLIMIT_FSIZE` (SIGXFSZ ignored, so
+  a write past the limit fails with EFBIG as the file system refuses it), which needs no root;
+  and, where this process may mount (root, as in CI), a real 256 KB tmpfs filled up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from updown_table import PLAYERS, Table, enrolled_tags
+from upref.board.codes import CodeTable
+from upref.games.updown.variant import Variant
+from upref.referee.inputs import StartGame
+from upref.referee.status import Verdict
+from upref.referee.updown import UpDownReferee
+from upref.registry import referee_for
+from upref.store.gamelog import GameLog
+from upref.store.replay import load_log, replay
+
+CODES = CodeTable.load()
+HOLES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+
+
+def _started(db: Path) -> tuple[Table, GameLog]:
+    ref = UpDownReferee(CODES, enrolled_tags(path=db.with_name("tags.sqlite")))
+    log = GameLog.create(db, game="updown", players=PLAYERS, seed=4, config=ref.config())
+    ref.attach(log)
+    tb = Table(ref, seed=4)
+    tb.feed(StartGame(PLAYERS, Variant(), 4, tb.at()))
+    tb.draw_all()
+    return tb, log
+
+
+def _fill(log: GameLog) -> None:
+    """No page more for the log: the next INSERT that needs one fails as on a full disk."""
+    pages = log._conn.execute("PRAGMA page_count").fetchone()[0]
+    log._conn.execute(f"PRAGMA max_page_count = {pages}")
+
+
+def _free(log: GameLog) -> None:
+    log._conn.execute("PRAGMA max_page_count = 1073741823")
+
+
+def _said(verdicts: list[Verdict]) -> list[tuple[str, str, str | None]]:
+    return [(v.kind, v.text, v.rule) for v in verdicts if v.rule != "log"]
+
+
+def test_an_input_the_full_disk_refuses_is_not_acted_on_and_the_game_goes_on_once_freed(
+    tmp_path: Path,
+) -> None:
+    tb, log = _started(tmp_path / "games.sqlite")
+    live: list[Verdict] = []
+    _fill(log)
+    told: list[Verdict] = []
+    plays_before = 0
+    for n in range(400):  # turn pairs until the log has no room left for one
+        plays_before = tb.ref._plays
+        entries_before = len(log)
+        out = tb.flip(HOLES[n % len(HOLES)])
+        told = [v for v in out if v.rule == "log"]
+        live += out
+        if told:
+            break
+    assert told, "the log never filled up"
+    assert told[0].kind == "board" and "cannot be written" in told[0].text
+    assert "database or disk is full" in (told[0].correction or "")
+    held = tb.ref.held
+    assert held >= 1
+    # more happens at the table while the disk is full: held, not judged, told only once
+    for hole in (3, 4):
+        out = tb.flip(hole)
+        live += out
+        assert out == [], out
+    assert tb.ref.held > held
+    assert tb.ref._plays <= plays_before + 1
+    assert len(log) <= entries_before + 1
+    _free(log)
+    out = tb.flip(5)
+    live += out
+    assert tb.ref.held == 0
+    assert any(v.rule == "log" and "written again" in v.text for v in out)
+    assert len([v for v in live if v.rule == "log"]) == 2  # told once, and once it is over
+    # nothing was lost: the log replays to every verdict the table heard, in order
+    info, entries = load_log(log.path)
+    replayed = [v for r in replay(info, entries, referee_for) for v in r.reply.verdicts]
+    assert _said(replayed[-len(_said(live)):]) == _said(live)
+    log.close()
+
+
+def _limited(size: int) -> None:
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def _demo(data: Path, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, UPREF_DATA_DIR=str(data))
+    return subprocess.run(
+        [sys.executable, "-m", "upref", "demo", "--plain"],
+        capture_output=True, text=True, env=env, timeout=180, check=False, **kwargs,  # type: ignore[call-overload]
+    )
+
+
+def _one_line(err: str) -> str:
+    assert "Traceback" not in err, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def test_demo_with_no_room_for_its_log_says_so_in_one_line_and_changes_nothing(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    # a new log cannot be made (its first page is past the limit) ...
+    done = _demo(data, preexec_fn=lambda: _limited(1024))
+    assert done.returncode == 1
+    line = _one_line(done.stderr)
+    assert line.startswith(f"upref demo: cannot write the game log {data / 'demo.sqlite'} (")
+    assert "free some space" in line and "UPREF_DATA_DIR" in line and "--db" not in line
+    assert _snapshot(data) == {}  # no half-made log left to refuse next time
+    # ... and an existing one cannot grow: it stays as it was
+    _started(data / "demo.sqlite")[1].close()
+    (data / "tags.sqlite").unlink()
+    before = _snapshot(data)
+    done = _demo(data, preexec_fn=lambda: _limited(len(before["demo.sqlite"])))
+    assert done.returncode == 1
+    assert _one_line(done.stderr).startswith(f"upref demo: cannot write the game log {data / 'demo.sqlite'}")
+    after = _snapshot(data)
+    assert after["demo.sqlite"] == before["demo.sqlite"]
+    # SQLite's own side files may stay, holding nothing (a WAL with no frame)
+    assert set(after) <= {"demo.sqlite", "demo.sqlite-wal", "demo.sqlite-shm"}
+    assert after.get("demo.sqlite-wal", b"") == b""
+
+
+def _fill_up(folder: Path) -> None:
+    """Write a file until the file system has not one byte left."""
+    with (folder / "filler").open("ab", buffering=0) as f:
+        for chunk in (65536, 4096, 512, 1):
+            with contextlib.suppress(OSError):
+                while f.write(b"\0" * chunk):
+                    pass
+
+
+@contextlib.contextmanager
+def _full_tmpfs() -> Iterator[Path]:
+    """A 256 KB tmpfs, filled to the last byte (skips where this process may not mount)."""
+    mount = shutil.which("mount")
+    if os.geteuid() != 0 or mount is None:
+        pytest.skip("mounting a tmpfs needs root")
+    folder = Path(tempfile.mkdtemp(prefix="upref-full-"))
+    done = subprocess.run(
+        [mount, "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(folder)],
+        capture_output=True, text=True, check=False,
+    )
+    if done.returncode != 0:
+        folder.rmdir()
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    try:
+        _fill_up(folder)
+        yield folder
+    finally:
+        if subprocess.run(["umount", str(folder)], capture_output=True, check=False).returncode:
+            subprocess.run(["umount", "-l", str(folder)], capture_output=True, check=False)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_demo_on_a_real_full_disk_says_so_in_one_line() -> None:
+    with _full_tmpfs() as folder:
+        before = _snapshot(folder)
+        done = _demo(folder)
+        assert done.returncode == 1
+        line = _one_line(done.stderr)
+        assert line.startswith(f"upref demo: cannot write the game log {folder / 'demo.sqlite'}")
+        assert "full" in line
+        assert _snapshot(folder) == before
+        # the same with a log already there: it stays as it was
+        (folder / "filler").unlink()
+        _started(folder / "demo.sqlite")[1].close()
+        (folder / "tags.sqlite").unlink()
+        _fill_up(folder)
+        log = (folder / "demo.sqlite").read_bytes()
+        done = _demo(folder)
+        assert done.returncode == 1
+        assert "full" in _one_line(done.stderr)
+        assert (folder / "demo.sqlite").read_bytes() == log
