@@ -103,13 +103,17 @@ class App:
         self.lines = wire.LineReader()
         n = hw.holes * hw.per_hole
         self.n_sensors = n
-        self.levels = array("H", [0] * n)
         self.mux = hw.mux
+        self.has_ref = getattr(hw.mux, "has_ref", False)  # levels[n]: the reference channel
+        self.levels = array("H", [0] * (n + 1 if self.has_ref else n))
         t = hw.thresholds
         self.scanner = from_thresholds(hw.holes, hw.per_hole, t)
+        self.scanner.ref = self.has_ref
         self.cal_limits = (t.get("cal_max_offset", 3000), t.get("cal_zero_low", 25000),
                            t.get("cal_zero_high", 35500))
-        zeros = _load_zeros(calib_path, n)
+        zeros = _load_zeros(calib_path, n + 1) if self.has_ref else None
+        if zeros is None:  # saved without the reference: its zero is its first reading
+            zeros = _load_zeros(calib_path, n)
         if zeros is not None:
             self.scanner.set_zero(zeros)
         self.calibrated = zeros is not None
