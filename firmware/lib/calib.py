@@ -12,8 +12,10 @@
 # hardware/pinmap.json's thresholds carry the limits; upref.hardware.magnetics checks them.
 #
 # With a reference channel (ref=True: levels[n_sensors] is the VCC/2 divider, hallmux.py) the
-# calibration averages it too and its zero follows the sensors' (zero_out[n_sensors], and the
-# file's last entry): holes.HoleScanner corrects every zero by how far it moves later on.
+# calibration averages it too (zero_out[n_sensors]), kept in a file of its own next to the
+# sensors' (ref_path): holes.HoleScanner corrects every zero by how far it moves later on. It is
+# removed before the sensors' zeros are written and written after them, so a reset in between
+# leaves no reference zero (the firmware then takes its first reading) rather than a stale one.
 #
 # The zeros are stored as a JSON list of ints, written atomically (path + ".tmp", then rename),
 # so a reset in the middle of a save leaves the previous file intact. Runs on MicroPython and
@@ -218,6 +220,19 @@ def save(path, zeros):
         except OSError:
             pass
         os.rename(tmp, path)
+
+
+def ref_path(path):
+    """Where the reference channel's zero is kept, next to the sensors' zeros at path."""
+    return (path[:-5] if path.endswith(".json") else path) + "_ref.json"
+
+
+def forget(path):
+    """Remove the file at path, if there is one."""
+    try:
+        os.remove(path)
+    except OSError:
+        pass
 
 
 def load(path, n):

@@ -149,6 +149,9 @@ def calibrated(a, cal):
     """A calibration's scans are all in: check, save and use the zeros, or say why not."""
     from array import array
 
+    import calib
+
+    n = a.n_sensors
     zeros = array("H", [0] * cal.n_levels)  # the reference's zero last, if there is one
     try:
         cal.result(zeros)
@@ -156,7 +159,11 @@ def calibrated(a, cal):
         a.reply_err(a.cal_seq, "CAL", str(e))
         return
     try:
-        cal.save(a.calib_path, zeros)
+        ref = calib.ref_path(a.calib_path)
+        calib.forget(ref)
+        cal.save(a.calib_path, zeros[:n])
+        if cal.n_levels > n:
+            cal.save(ref, zeros[n:])
     except OSError as e:
         a.reply_err(a.cal_seq, "CAL", "cannot write %s: %s" % (a.calib_path, e))
         return

@@ -168,3 +168,17 @@ def test_a_scan_with_the_reference_and_re_zeroing_allocates_nothing():
         micropython.heap_unlock()
     assert lock_works
     assert -1702 <= hs.shift <= -1700 and list(hs.codes) == [0] * 10  # 20 scans into the smoothing
+
+
+def test_the_reference_zero_is_kept_in_a_file_of_its_own():
+    import calib
+    import time
+
+    assert calib.ref_path("calib.json") == "calib_ref.json"
+    path = "/tmp/upref_ref_%d.json" % time.ticks_us()
+    calib.save(calib.ref_path(path), [30123])
+    got = calib.load(calib.ref_path(path), 1)
+    assert got is not None and list(got) == [30123]
+    calib.forget(calib.ref_path(path))
+    assert calib.load(calib.ref_path(path), 1) is None
+    calib.forget(calib.ref_path(path))  # nothing there: no error
