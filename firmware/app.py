@@ -76,11 +76,17 @@ def _since():
     return since
 
 
-def _load_zeros(path, n):
+def _load_zeros(path, n, ref=False):
+    # the sensors' n zeros, and the reference channel's after them when it was saved
     import calib
 
     try:
-        return calib.load(path, n)
+        zeros = calib.load(path, n)
+        if zeros is not None and ref:
+            r = calib.load(calib.ref_path(path), 1)
+            if r is not None:
+                zeros.append(r[0])
+        return zeros
     finally:
         _forget("calib")
 
@@ -103,13 +109,15 @@ class App:
         self.lines = wire.LineReader()
         n = hw.holes * hw.per_hole
         self.n_sensors = n
-        self.levels = array("H", [0] * n)
         self.mux = hw.mux
+        self.has_ref = getattr(hw.mux, "has_ref", False)  # levels[n]: the reference channel
+        self.levels = array("H", [0] * (n + 1 if self.has_ref else n))
         t = hw.thresholds
         self.scanner = from_thresholds(hw.holes, hw.per_hole, t)
+        self.scanner.ref = self.has_ref
         self.cal_limits = (t.get("cal_max_offset", 3000), t.get("cal_zero_low", 25000),
                            t.get("cal_zero_high", 35500))
-        zeros = _load_zeros(calib_path, n)
+        zeros = _load_zeros(calib_path, n, self.has_ref)  # no reference zero: its first reading
         if zeros is not None:
             self.scanner.set_zero(zeros)
         self.calibrated = zeros is not None

@@ -68,8 +68,10 @@ def build(b, path, port):
     b.holes = hall["holes"]
     b.per_hole = hall["sensors_per_hole"]
     b.thresholds = hall.get("thresholds", {})
+    ref = mux.get("ref")  # the VCC/2 divider that corrects every zero (holes.py)
     b.mux = HallMux(b.mux_adcs, b.mux_select, [(c[0], c[1]) for c in hall["channels"]],
-                    b.settle_us, power_pins=b.mux_power, power_on_us=b.power_on_us)
+                    b.settle_us, power_pins=b.mux_power, power_on_us=b.power_on_us,
+                    ref=(ref["bank"], ref["channel"]) if ref else None)
 
     btn = sig["button"]
     b._button = Pin(btn["gpio"], Pin.IN, Pin.PULL_UP if btn.get("pull") == "up" else Pin.PULL_DOWN)

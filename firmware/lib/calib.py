@@ -11,6 +11,12 @@
 # rest reads on any ESP32 (most holes hold a pair, or the sensors are unpowered).
 # hardware/pinmap.json's thresholds carry the limits; upref.hardware.magnetics checks them.
 #
+# With a reference channel (ref=True: levels[n_sensors] is the VCC/2 divider, hallmux.py) the
+# calibration averages it too (zero_out[n_sensors]), kept in a file of its own next to the
+# sensors' (ref_path): holes.HoleScanner corrects every zero by how far it moves later on. It is
+# removed before the sensors' zeros are written and written after them, so a reset in between
+# leaves no reference zero (the firmware then takes its first reading) rather than a stale one.
+#
 # The zeros are stored as a JSON list of ints, written atomically (path + ".tmp", then rename),
 # so a reset in the middle of a save leaves the previous file intact. Runs on MicroPython and
 # CPython; not used in the scan loop, so it may allocate. The firmware loads this module only
@@ -30,13 +36,14 @@ _MAX_SAMPLES = 32767  # keeps the per-sensor sums within 31 bits
 
 class Calibrator:
     """Calibrator(n_sensors, samples=32, cal_max_offset=3000, per_hole=4, rail_low=1500,
-    rail_high=64000, zero_low=25000, zero_high=35500)
+    rail_high=64000, zero_low=25000, zero_high=35500, ref=False)
 
-    add(levels) once per scan until done(), then result(zero_out).
+    add(levels) once per scan until done(), then result(zero_out). With ref, levels and zero_out
+    have one more entry, the reference channel's.
     """
 
     def __init__(self, n_sensors, samples=32, cal_max_offset=3000, per_hole=4, rail_low=1500,
-                 rail_high=64000, zero_low=25000, zero_high=35500):
+                 rail_high=64000, zero_low=25000, zero_high=35500, ref=False):
         if n_sensors < 1:
             raise ValueError("invalid sensor count: %d" % n_sensors)
         if samples < 1 or samples > _MAX_SAMPLES:
@@ -55,13 +62,16 @@ class Calibrator:
         self.rail_high = rail_high
         self.zero_low = zero_low
         self.zero_high = zero_high
-        self._sum = array("l", [0] * n_sensors)
-        self._min = array("H", [65535] * n_sensors)
-        self._max = array("H", [0] * n_sensors)
+        self.ref = ref
+        m = n_sensors + 1 if ref else n_sensors
+        self.n_levels = m
+        self._sum = array("l", [0] * m)
+        self._min = array("H", [65535] * m)
+        self._max = array("H", [0] * m)
         self.count = 0
 
     def reset(self):
-        for k in range(self.n_sensors):
+        for k in range(self.n_levels):
             self._sum[k] = 0
             self._min[k] = 65535
             self._max[k] = 0
@@ -72,12 +82,12 @@ class Calibrator:
         Returns done()."""
         if self.count >= self.samples:
             return True
-        if len(levels) < self.n_sensors:
-            raise ValueError("need %d levels, got %d" % (self.n_sensors, len(levels)))
+        if len(levels) < self.n_levels:
+            raise ValueError("need %d levels, got %d" % (self.n_levels, len(levels)))
         s = self._sum
         lo = self._min
         hi = self._max
-        for k in range(self.n_sensors):
+        for k in range(self.n_levels):
             v = levels[k]
             s[k] += v
             if v < lo[k]:
@@ -113,8 +123,8 @@ class Calibrator:
         n = self.n_sensors
         if self.count < self.samples:
             raise ValueError("calibration needs %d scans, has %d" % (self.samples, self.count))
-        if len(zero_out) < n:
-            raise ValueError("need room for %d zeros, got %d" % (n, len(zero_out)))
+        if len(zero_out) < self.n_levels:
+            raise ValueError("need room for %d zeros, got %d" % (self.n_levels, len(zero_out)))
         c = self.count
         lim = self.cal_max_offset
         # wiring faults first: they say more than an offset does
@@ -130,10 +140,16 @@ class Calibrator:
                     "hole %d sensor %d is unsteady (%d..%d): keep the board still and empty, "
                     "check its wiring and calibrate again" % (hole, pos, self._min[k], self._max[k])
                 )
+        if self.ref and (self._min[n] < self.rail_low or self._max[n] > self.rail_high
+                         or self._max[n] - self._min[n] > lim):
+            raise ValueError(
+                "the reference channel reads %d..%d: check its divider (two 10 kOhm resistors "
+                "from the sensors' switched supply to its mux channel) and calibrate again"
+                % (self._min[n], self._max[n]))
         # the averages go where the highs were (read for the last time above): a calibration ends
         # while the heap is at its fullest, so no list and no sorted copy is made
         avg = self._max
-        for k in range(n):
+        for k in range(self.n_levels):
             avg[k] = (self._sum[k] + c // 2) // c
         mid = _median(avg, n)
         if mid < self.zero_low or mid > self.zero_high:
@@ -162,7 +178,7 @@ class Calibrator:
                 "from hole%s %s%d and calibrate again" % (
                     hole, pos, avg[k], off if off > 0 else -off, mid, s, s,
                     ", ".join(str(h) for h in holes) + " and " if holes else "", last))
-        for k in range(n):
+        for k in range(self.n_levels):
             zero_out[k] = avg[k]
         return zero_out
 
@@ -204,6 +220,19 @@ def save(path, zeros):
         except OSError:
             pass
         os.rename(tmp, path)
+
+
+def ref_path(path):
+    """Where the reference channel's zero is kept, next to the sensors' zeros at path."""
+    return (path[:-5] if path.endswith(".json") else path) + "_ref.json"
+
+
+def forget(path):
+    """Remove the file at path, if there is one."""
+    try:
+        os.remove(path)
+    except OSError:
+        pass
 
 
 def load(path, n):

@@ -32,6 +32,18 @@
 # reason > 0 sets the fault (RAIL_LOW, RAIL_HIGH, RANGE for sensors; UNSTABLE for holes),
 # reason 0 (CLEARED) clears it. KIND_WORDS/REASON_WORDS give the words for FAULT/CLEAR frames.
 #
+# Zeros that stay put. The sensors are ratiometric (they rest at VCC/2) but the ADC has its own
+# reference, so a change of the sensors' supply, or of the ADC as the chip warms, moves every
+# zero together. With a reference channel (`ref` on: levels[n_sensors] is the reading of a VCC/2
+# divider on the sensors' switched supply) every delta is taken against zero[k] + shift, shift
+# being how far the reference has moved from its own zero (ref_zero: its level at calibration,
+# or its first reading when the zeros came without one). The reference is smoothed (a quarter
+# of each new reading) unless it jumps by more than _REF_JUMP, which it follows at once. A
+# reference reading at a rail (a broken divider) keeps the last shift. What the reference does
+# not see (a sensor's own drift) the empty holes take up slowly: every rezero_scans scans (0:
+# never) each sensor of a hole that reads and reports empty moves its zero one count towards its
+# reading, while its delta is within off / 2.
+#
 # Times are time.ticks_ms() values and are compared with time.ticks_diff, so they wrap safely.
 
 from micropython import const
@@ -57,11 +69,13 @@ SOUTH = const(2)
 MID_SCALE = const(32768)
 _NO_CODE = const(255)  # candidate after a sensor fault: the next code is always a change
 _MAX_PER_HOLE = const(5)  # 3**5 - 1 = 242 still fits array('B')
+_REF_SMOOTH = const(2)  # the reference takes 1 / 2**_REF_SMOOTH of each new reading
+_REF_JUMP = const(1200)  # counts (8 sigma of the ADC's noise): a step of the supply, followed at once
 
 
 class HoleScanner:
     """HoleScanner(n_holes, per_hole=4, on=4500, off=3500, rail_low=1500, rail_high=64000,
-    max_delta=24000, debounce_ms=30, unstable_ms=1500, settle_ms=10, magnets=3)
+    max_delta=24000, debounce_ms=30, unstable_ms=1500, settle_ms=10, magnets=3, rezero_scans=0)
 
     Public state (read it, do not replace it):
       zero           array('H') per-sensor zero levels (default 32768); set with set_zero()
@@ -73,10 +87,14 @@ class HoleScanner:
       n_fault_events how many events the last update produced
       sensor_fault   array('B') per-sensor current fault reason, 0 = healthy
       hole_fault     array('B') per-hole current fault reason, 0 = healthy
+      ref            True: levels[n_sensors] is the reference channel's reading (set it)
+      ref_zero       the reference's zero (0: its next reading)
+      shift          what the reference has moved since ref_zero: added to every zero
     """
 
     def __init__(self, n_holes, per_hole=4, on=4500, off=3500, rail_low=1500, rail_high=64000,
-                 max_delta=24000, debounce_ms=30, unstable_ms=1500, settle_ms=10, magnets=3):
+                 max_delta=24000, debounce_ms=30, unstable_ms=1500, settle_ms=10, magnets=3,
+                 rezero_scans=0):
         if n_holes < 1 or n_holes > 255:
             raise ValueError("invalid hole count: %d" % n_holes)
         if per_hole < 1 or per_hole > _MAX_PER_HOLE:
@@ -90,6 +108,8 @@ class HoleScanner:
             raise ValueError("invalid unstable time: %d ms" % unstable_ms)
         if settle_ms < 0 or magnets < 0 or magnets > per_hole:
             raise ValueError("invalid settle time %d ms or magnet count %d" % (settle_ms, magnets))
+        if rezero_scans < 0:
+            raise ValueError("invalid re-zero period: %d scans" % rezero_scans)
         n = n_holes * per_hole
         self.n_holes = n_holes
         self.per_hole = per_hole
@@ -103,6 +123,12 @@ class HoleScanner:
         self.debounce_ms = 0
         self.settle_ms = settle_ms
         self.magnets = magnets
+        self.rezero_scans = rezero_scans
+        self._rezero_in = rezero_scans
+        self.ref = False
+        self.ref_zero = 0
+        self._ref16 = 0  # the smoothed reference, in 1/16 counts (0: none yet)
+        self.shift = 0
         self.set_debounce(debounce_ms)
 
         self.zero = array("H", [MID_SCALE] * n)
@@ -129,17 +155,21 @@ class HoleScanner:
         self.debounce_ms = ms
 
     def set_zero(self, levels):
-        """Copy per-sensor zero levels (any sequence of n_sensors ints 0..65535)."""
+        """Copy per-sensor zero levels (any sequence of n_sensors ints 0..65535), and one more,
+        the reference's zero, if given; without it the reference's next reading is its zero."""
         n = self.n_sensors
-        if len(levels) != n:
+        if len(levels) != n and len(levels) != n + 1:
             raise ValueError("need %d zero levels, got %d" % (n, len(levels)))
-        for k in range(n):
+        for k in range(len(levels)):
             v = levels[k]
             if v < 0 or v > 65535:
                 raise ValueError("invalid zero level %d for sensor %d" % (v, k))
         z = self.zero
         for k in range(n):
             z[k] = levels[k]
+        self.ref_zero = levels[n] if len(levels) > n else 0
+        self._ref16 = 0
+        self.shift = 0
 
     def update(self, levels, now_ms):
         """Process one scan (levels[k] per sensor) taken at now_ms (time.ticks_ms()).
@@ -160,6 +190,15 @@ class HoleScanner:
         full = self.magnets
         unstable = self.unstable_ms
         zero = self.zero
+        if self.ref:
+            self._follow_ref(levels[self.n_sensors])
+        shift = self.shift
+        rezero = False
+        if self.rezero_scans:
+            self._rezero_in -= 1
+            if self._rezero_in <= 0:
+                self._rezero_in = self.rezero_scans
+                rezero = True
         state = self.state
         sfault = self.sensor_fault
         bad_at = self._bad_at
@@ -181,7 +220,7 @@ class HoleScanner:
             k = base + per - 1
             while k >= base:
                 lv = levels[k]
-                d = lv - zero[k]
+                d = lv - zero[k] - shift
                 if lv < rail_low:
                     why = RAIL_LOW
                 elif lv > rail_high:
@@ -233,6 +272,14 @@ class HoleScanner:
                 cand[h] = _NO_CODE
                 quiet[h] = 1
                 continue
+            if rezero and code == 0 and codes[h] == 0 and cand[h] == 0 and quiet[h]:
+                lim = off >> 1
+                for k in range(base, base + per):
+                    d = levels[k] - zero[k] - shift
+                    if 0 < d <= lim:
+                        zero[k] += 1
+                    elif -lim <= d < 0:
+                        zero[k] -= 1
             if code != cand[h]:
                 cand[h] = code
                 since[h] = now_ms
@@ -261,6 +308,21 @@ class HoleScanner:
                 n_ev += 3
         self.n_changed = n_ch
         self.n_fault_events = n_ev // 3
+
+    def _follow_ref(self, r):
+        if r < self.rail_low or r > self.rail_high:
+            return  # a broken divider: the last shift stands
+        f = self._ref16
+        r16 = r << 4
+        if not f or r16 - f > _REF_JUMP << 4 or f - r16 > _REF_JUMP << 4:
+            f = r16
+        else:
+            f += (r16 - f) >> _REF_SMOOTH
+        self._ref16 = f
+        now = (f + 8) >> 4
+        if not self.ref_zero:
+            self.ref_zero = now
+        self.shift = now - self.ref_zero
 
     def faulted_sensors(self):
         """Bitmask (bit k = sensor k) of faulted sensors. May allocate (a long int): snapshots only."""
@@ -299,4 +361,5 @@ def from_thresholds(n_holes, per_hole, t):
         t.get("unstable_ms", 1500),
         t.get("settle_ms", 10),
         t.get("magnets", 3),
+        t.get("rezero_scans", 0),
     )

@@ -97,7 +97,7 @@ def raw(a):
         for p in range(per):
             if p:
                 w.raw(b",")
-            w.int(zeros[h * per + p])
+            w.int(zeros[h * per + p] + a.scanner.shift)  # the zero as the scan uses it
         w.end()
 
 
@@ -115,7 +115,7 @@ def command(a, seq, cmd, args):
         sc = a.scanner
         lim, lo, hi = a.cal_limits
         a.cal = calib.Calibrator(a.n_sensors, _CAL_SAMPLES, lim, sc.per_hole, sc.rail_low,
-                                 sc.rail_high, lo, hi)
+                                 sc.rail_high, lo, hi, a.has_ref)
         a.cal_seq = seq
     elif cmd == "SET":
         for arg in args:
@@ -149,14 +149,21 @@ def calibrated(a, cal):
     """A calibration's scans are all in: check, save and use the zeros, or say why not."""
     from array import array
 
-    zeros = array("H", [0] * a.n_sensors)
+    import calib
+
+    n = a.n_sensors
+    zeros = array("H", [0] * cal.n_levels)  # the reference's zero last, if there is one
     try:
         cal.result(zeros)
     except ValueError as e:
         a.reply_err(a.cal_seq, "CAL", str(e))
         return
     try:
-        cal.save(a.calib_path, zeros)
+        ref = calib.ref_path(a.calib_path)
+        calib.forget(ref)
+        cal.save(a.calib_path, zeros[:n])
+        if cal.n_levels > n:
+            cal.save(ref, zeros[n:])
     except OSError as e:
         a.reply_err(a.cal_seq, "CAL", "cannot write %s: %s" % (a.calib_path, e))
         return

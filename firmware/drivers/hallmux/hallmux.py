@@ -12,6 +12,12 @@
 #   * always powered (no power_pins): channel by channel, reading every bank that has a sensor
 #     on that channel, so each channel is selected once per scan.
 #
+# A reference channel (ref, optional): a VCC/2 divider from a bank's switched sensor supply to a
+# free channel of that bank's multiplexer, read with the bank like one more sensor into
+# out[n_sensors]. The hall sensors are ratiometric and the ADC has its own reference, so a
+# change of the supply (or of the ADC as the chip warms) moves every zero as it moves this
+# reading: holes.HoleScanner corrects every zero by it.
+#
 # The driver never builds pins or ADCs (board.py does) and allocates nothing in scan(): the
 # channel plan is turned into flat lookup arrays once, in __init__.
 
@@ -28,7 +34,8 @@ _POWER_OFF = const(1)
 
 
 class HallMux:
-    """HallMux(adcs, select_pins, channels, settle_us=10, power_pins=None, power_on_us=350)
+    """HallMux(adcs, select_pins, channels, settle_us=10, power_pins=None, power_on_us=350,
+            ref=None)
 
     adcs: one object per multiplexer bank with read_u16() (machine.ADC).
     select_pins: the 4 shared select lines S0..S3, objects with value(v) (machine.Pin, output).
@@ -38,10 +45,12 @@ class HallMux:
         value(v), active low: value(0) powers the bank's sensors, value(1) switches them off.
         The caller makes them outputs at 1 (off); scan() leaves every bank off.
     power_on_us: wait after switching a bank on, before its first read.
+    ref: None, or (bank, channel) of the reference divider: scan() reads it into
+        out[n_sensors], so out needs n_levels = n_sensors + 1 entries.
     """
 
     def __init__(self, adcs, select_pins, channels, settle_us=10, power_pins=None,
-                 power_on_us=350):
+                 power_on_us=350, ref=None):
         if len(select_pins) != _N_SELECT:
             raise ValueError("need %d mux select pins, got %d" % (_N_SELECT, len(select_pins)))
         if len(adcs) < 1:
@@ -72,6 +81,15 @@ class HallMux:
                     "mux bank %d channel %d used by sensors %d and %d" % (bank, ch, owner[i] - 1, k)
                 )
             owner[i] = k + 1
+        if ref is not None:  # read as one more sensor, index n: out[n]
+            bank, ch = ref
+            if ch < 0 or ch >= _N_CHANNELS or bank < 0 or bank >= nb:
+                raise ValueError("invalid reference channel: bank %d channel %d" % (bank, ch))
+            i = bank * _N_CHANNELS + ch
+            if owner[i]:
+                raise ValueError("mux bank %d channel %d is sensor %d's, not free for the reference"
+                                 % (bank, ch, owner[i] - 1))
+            owner[i] = n + 1
         # Flat plan, as (channel, bank, sensor) triples in scan order: _chan[j], _bank[j],
         # _sensor[j]; step i of the scan reads triples _first[i] .. _first[i + 1] - 1.
         # Switched supply: one step per bank (its channels ascending; _step_bank[i] is the bank).
@@ -115,6 +133,8 @@ class HallMux:
         self._settle_us = settle_us
         self._sel = -1  # select lines not driven yet: the first scan sets all four
         self.n_sensors = n
+        self.n_levels = n + 1 if ref is not None else n
+        self.has_ref = ref is not None
         self.switched = power_pins is not None
 
     def select(self, ch):
@@ -140,9 +160,10 @@ class HallMux:
                 p.value(_POWER_OFF)
 
     def scan(self, out):
-        """Read every sensor into out[k] (an array('H') of at least n_sensors). Allocates nothing."""
-        if len(out) < self.n_sensors:
-            raise ValueError("scan buffer too short: %d < %d" % (len(out), self.n_sensors))
+        """Read every sensor into out[k] (an array('H') of at least n_levels), and the reference,
+        if any, into out[n_sensors]. Allocates nothing."""
+        if len(out) < self.n_levels:
+            raise ValueError("scan buffer too short: %d < %d" % (len(out), self.n_levels))
         power = self._power
         if power is not None:
             self._scan_switched(out, power)

@@ -131,6 +131,8 @@ def check(
     if isinstance(power, list) and power:
         # the switched sensor supply: a P-MOSFET and its gate pull-up per bank
         want.update(pmos=len(power), resistor_10k=len(power))
+    if pinmap["mux"].get("ref"):
+        want["ref_divider"] = 2  # the reference channel: the switched supply halved
     for key, n in want.items():
         if key not in by_id:
             out.append(f"no '{key}' line (need {n})")

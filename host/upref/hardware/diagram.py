@@ -36,6 +36,9 @@ def _sensor_label(pinmap: dict[str, Any], bank: int, ch: int) -> str:
     for k, (b, c) in enumerate(pinmap["hall"]["channels"]):
         if b == bank and c == ch:
             return f"C{ch}: hole {k // per_hole + 1} P{k % per_hole + 1}"
+    ref = pinmap["mux"].get("ref")
+    if ref and ref["bank"] == bank and ref["channel"] == ch:
+        return f"C{ch}: reference, VCC/2"
     return f"C{ch}: unused, to GND"
 
 
@@ -307,7 +310,13 @@ def wiring_svg(pinmap: dict[str, Any]) -> str:
             .at((part_x, y + 2.5))
             .label(
                 "each channel: one DRV5055A2\n(VCC from its bank's switch, GND, OUT to the channel)\n"
-                "with 100 nF from VCC to GND at the sensor;\n100 nF at every multiplexer",
+                "with 100 nF from VCC to GND at the sensor;\n100 nF at every multiplexer"
+                + (
+                    f";\nreference: 2 x 10 kOhm in series from bank {chr(ord('A') + mux['ref']['bank'])}'s"
+                    f" switched VCC\nto GND, the midpoint to its C{mux['ref']['channel']}"
+                    if mux.get("ref")
+                    else ""
+                ),
                 fontsize=FONT - 1,
                 halign="left",
             )

@@ -57,7 +57,9 @@ ESP32-DevKitC V4 user guide):
   (10 ms).
 - ``hall-channels``: ``hall.channels`` has ``holes * sensors_per_hole`` entries ``[bank,
   channel]`` with ``0 <= bank < len(mux.banks)``, ``0 <= channel < 16``, no entry twice, and
-  every bank of ``mux.banks`` used.
+  every bank of ``mux.banks`` used. ``mux.ref`` (optional), the reference divider, is
+  ``{"bank", "channel"}`` on a channel no sensor uses, on a bank with a supply switch when the
+  supplies are switched (the divider hangs on that bank's switched supply).
 """
 
 from __future__ import annotations
@@ -580,6 +582,21 @@ def _hall(hall: Any, mux: Any) -> list[Problem]:
             out.append(bad(f"sensors {seen[(bank, ch)]} and {k} both on bank {bank} channel {ch}"))
         seen.setdefault((bank, ch), k)
         used.add(bank)
+    ref = mux.get("ref") if isinstance(mux, dict) else None
+    if ref is not None:
+        if not isinstance(ref, dict) or not all(
+            isinstance(ref.get(x), int) and not isinstance(ref.get(x), bool) for x in ("bank", "channel")
+        ):
+            out.append(bad(f"mux.ref must be {{\"bank\": b, \"channel\": c}}, not {ref!r}"))
+        elif not (0 <= ref["bank"] < n_banks and 0 <= ref["channel"] < MUX_CHANNELS):
+            out.append(bad(f"mux.ref: bank {ref['bank']} channel {ref['channel']} does not exist"))
+        elif (ref["bank"], ref["channel"]) in seen:
+            out.append(
+                bad(
+                    f"mux.ref: bank {ref['bank']} channel {ref['channel']} is sensor "
+                    f"{seen[(ref['bank'], ref['channel'])]}'s: the reference needs a free channel"
+                )
+            )
     if n_banks and not out and len(used) != n_banks:
         out.append(
             bad(

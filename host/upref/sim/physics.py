@@ -28,6 +28,7 @@ are checked against exactly these ranges by `magnetics.analyse`, with 5 sigma of
 from __future__ import annotations
 
 import json
+import math
 import random
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -52,6 +53,22 @@ GAP_MM = (magnetics.LAYOUT.gap_mm - magnetics.LAYOUT.gap_tol_mm,
 BR_T = (magnetics.MAGNET.br_min_T, magnetics.MAGNET.br_max_T)  # per magnet
 VREF_MV = (esp32_adc.VREF_MIN_MV, esp32_adc.VREF_MAX_MV)  # the chip's ADC reference, per seed
 NOISE_SIGMA = magnetics.NOISE_SIGMA  # counts, added by the firmware process's ADC
+
+# The sensors' supply and the chip's warm-up, as the firmware's process models them
+# (standins/sim_world.py, its P and T records; docs/simulator.md). A weak USB port (or a long
+# thin cable) leaves the 3.3 V rail 50 mV low and lets the status LED at full white pull it down
+# 50 mV more; after power-on the chip and the board warm by WARMUP_RISE_C, most of it within
+# the first WARMUP_TAU_S.
+WEAK_PORT_SUPPLY_UV = SUPPLY_UV - 50_000
+WEAK_PORT_LED_DROP_UV = 50_000
+WARMUP_RISE_C = 20.0
+WARMUP_TAU_S = 480.0
+
+
+def warmup_c(seconds: float) -> float:
+    """Degrees the board has warmed `seconds` after power-on (a first-order rise)."""
+    return WARMUP_RISE_C * (1.0 - math.exp(-max(0.0, seconds) / WARMUP_TAU_S))
+
 
 # timing of hand movements, in milliseconds
 INSERT_SPREAD_MS = 8  # magnets of one pair reach their sensors up to this far apart

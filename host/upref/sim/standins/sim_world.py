@@ -10,6 +10,17 @@
 # (HALL_TON_US) after switch-on they read a low, wrong level. Without mux.power every sensor is
 # always powered.
 #
+# The sensors' supply rail and the chip's warm-up. The DRV5055 is ratiometric: its output,
+# resting level and sensitivity alike, scales with its supply, while the ADC reads against its
+# own reference. The rail is supply_uv (3.3 V unless a P record says otherwise: a weak USB port
+# or a long cable leaves less) less led_drop_uv times the status LED's share of full white (the
+# LED's current through the port's and the cable's resistance: it steps every time the LED
+# switches). A reference channel (mux.ref in the pin map) reads the rail halved, through the
+# bank's switch like that bank's sensors. The chip warms after power-on (a T record gives how
+# much, in tenths of a degree): its ADC reference moves VREF_UV_PER_C per degree, and each
+# sensor's resting output SENSOR_UV_PER_C[k] per degree (the model's figures: Espressif and TI
+# publish none for these; see docs/simulator.md).
+#
 # Two modes:
 #   * connected (the simulator started this process): UPREF_SIM_FIFO names a FIFO on which the
 #     simulator sends world records (below); reports go to stderr as lines starting with
@@ -35,6 +46,9 @@
 #   KE <uid hex> <pct>                   the card lies at the edge of the field: unpowered at a
 #                                        read with this chance (%), never three reads in a row
 #   R <version>                          the MFRC522's VersionReg (0 or 255: a dead reader)
+#   P <supply_uv> <led_drop_uv>          the sensors' supply rail, and how far the LED at full
+#                                        white pulls it down
+#   T <tenths of a degree>               how far the chip and the board have warmed since power-on
 #
 # Reports (here -> simulator), one line each on stderr: REPORT_PREFIX, then
 #   boot <backend>        the stand-ins are up
@@ -92,6 +106,9 @@ HALL_TON_US = 330
 OFF_UV_MAX = 16383  # an unpowered sensor's output: 0..16 mV (noise on ground), reads 0
 SUPPLY_UV = 3300000  # the sensors' supply: a railed-high output
 REST_UV = 1650000  # a sensor at rest, nominally (VCC / 2)
+REF_K = -2  # sensor_at's mark of the reference channel (mux.ref)
+VREF_UV_PER_C = 200  # the ADC reference's drift as the chip warms, uV per degree (the model's)
+SENSOR_UV_MAX_PER_C = 30  # a sensor's own resting drift, up to +-this uV per degree (the model's)
 
 N_GPIO = 40
 MUX_CHANNELS = 16
@@ -198,6 +215,9 @@ class World:
             bank, ch = chans[k][0], chans[k][1]
             if 0 <= bank < self.n_banks and 0 <= ch < MUX_CHANNELS:
                 self.sensor_at[bank * MUX_CHANNELS + ch] = k
+        ref = mux.get("ref")
+        if ref and 0 <= ref["bank"] < self.n_banks and 0 <= ref["channel"] < MUX_CHANNELS:
+            self.sensor_at[ref["bank"] * MUX_CHANNELS + ref["channel"]] = REF_K
         del pm, sig, hall, chans
 
         # sensor levels: a ramp from lv_from to lv_to over ramp ms from t_start (ms since _t0)
@@ -210,8 +230,19 @@ class World:
         self.mode[n] = MODE_FLOAT
         self.wander = array("i", [REST_UV] * m)
         self.noise = 0
+        # the sensors' supply rail (P records, the LED), and the warm-up (T records)
+        self.supply_uv = SUPPLY_UV
+        self.led_drop_uv = 0
+        self.rail_uv = SUPPLY_UV
+        self._rail_f = 0  # (rail - 3.3 V) / 3.3 V in 1/16384: what the sensors' outputs scale by
+        self.warm_c10 = 0
+        self.drift_uv = array("i", [0] * m)
+        # each sensor's own drift per degree, spread over +-SENSOR_UV_MAX_PER_C by its index
+        self._sensor_tc = array("b", [((k * 40503) >> 4) % (2 * SENSOR_UV_MAX_PER_C + 1)
+                                      - SENSOR_UV_MAX_PER_C for k in range(m)])
         # the chip's ADC: one curve per attenuation, for its reference voltage
         self.vref_mv = esp32_adc.VREF_NOMINAL_MV
+        self.vref_cold_mv = self.vref_mv
         self.curves = None
         self.set_vref(self.vref_mv)
         self._rng = 0x2545F491
@@ -376,6 +407,10 @@ class World:
             self.set_edge(_unhex(words[1]), int(words[2]))
         elif op == "R":
             self.set_rfid_version(int(words[1]))
+        elif op == "P":
+            self.set_supply(int(words[1]), int(words[2]))
+        elif op == "T":
+            self.set_warm(int(words[1]))
 
     # ---- sensors ---------------------------------------------------------------------------
 
@@ -427,9 +462,44 @@ class World:
             self.wander[k] = REST_UV
 
     def set_vref(self, mv):
-        """The chip's ADC reference (mV): every attenuation's curve follows it."""
+        """The chip's ADC reference (mV), cold: every attenuation's curve follows it (warmed
+        up by set_warm)."""
+        self.vref_cold_mv = mv
+        self._set_curves()
+
+    def _set_curves(self):
+        mv = self.vref_cold_mv + (self.warm_c10 * VREF_UV_PER_C + 5000) // 10000
         self.vref_mv = mv
         self.curves = tuple(esp32_adc.Curve(mv, a) for a in range(4))
+
+    def set_warm(self, c10):
+        """The chip and the board have warmed by c10 tenths of a degree since power-on."""
+        self.warm_c10 = c10
+        for k in range(len(self.drift_uv)):
+            self.drift_uv[k] = c10 * self._sensor_tc[k] // 10
+        self._set_curves()
+
+    def set_supply(self, supply_uv, led_drop_uv):
+        """The sensors' supply rail (uV) with the LED dark, and its drop with the LED at full white."""
+        self.supply_uv = supply_uv
+        self.led_drop_uv = led_drop_uv
+        self._set_rail()
+
+    def _set_rail(self):
+        r, g, b = self.led
+        rail = self.supply_uv - self.led_drop_uv * (r + g + b) // 765
+        if rail < SUPPLY_UV - 1000000:
+            rail = SUPPLY_UV - 1000000  # below that the ESP32 has browned out long before
+        self.rail_uv = rail
+        self._rail_f = (rail - SUPPLY_UV) // 32 * 16384 // (SUPPLY_UV // 32)  # small ints only
+
+    def _powered(self, k):
+        # sensor k's output on the rail as it is, warmed as the board is
+        v = self.sensor_read(k)
+        f = self._rail_f
+        if f:
+            v += ((v >> 4) * f) >> 10
+        return v + self.drift_uv[k]
 
     def adc_noise(self):
         """One reading's noise, read_u16 counts (zero-mean, sigma set by the N record)."""
@@ -469,6 +539,10 @@ class World:
         if bank < 0:
             return self.sensor_read(-1)
         k = self.sensor_at[bank * MUX_CHANNELS + self.mux_sel]
+        if k == REF_K:  # the divider: half the rail while the bank's switch is on, at once
+            if not self.bank_on[bank]:
+                return self._rand() & OFF_UV_MAX
+            return self.rail_uv >> 1
         if k < 0 or self.mode[k] == MODE_FLOAT:
             return self.sensor_read(k)  # a floating input floats, powered or not
         if not self.bank_on[bank]:
@@ -479,8 +553,8 @@ class World:
                 # still powering up: a low level on its way, not the sensor's reading
                 if dt < 0:
                     dt = 0
-                return self.sensor_read(k) * dt // (2 * self.t_on_us)
-        return self.sensor_read(k)
+                return self._powered(k) * dt // (2 * self.t_on_us)
+        return self._powered(k)
 
     def set_bank_power(self, bank, on):
         """Switch bank `bank`'s sensors on (1) or off (0), as its supply switch does."""
@@ -580,6 +654,8 @@ class World:
         c = (r, g, b)
         if c != self.led:
             self.led = c
+            if self.led_drop_uv:
+                self._set_rail()
             self.report("led %d %d %d" % c)
 
     def set_tone(self, hz, duty):
