@@ -166,6 +166,7 @@ REPL_PAUSE = 0.3  # a traceback or banner with no frame after it this long: the 
 RECOVER_LIMIT = 3  # restarts in a row with no frame from the firmware: leave the board be
 RECOVER_KEYS = b"\x03\x03\x02\x04"  # Ctrl-C (twice), Ctrl-B (leave raw REPL), Ctrl-D (soft reset)
 SINCE_RETRY = 1.0  # a SINCE unanswered this long is sent again
+SINCE_AGAIN = 0.2  # a round that lost a frame asks again this soon, without waiting for its end
 DELIVERED_KEPT = 1024  # event sequence numbers remembered, so that each is delivered once
 NO_MEMORY_TEXT = (
     "this board's firmware keeps no events (protocol 1): taps made while the link is down may "
@@ -316,9 +317,14 @@ class Link:
         self._delivered_order: list[int] = []
         self._since_pending = False
         self._since_seqs: set[int] = set()
+        self._since_latest: int | None = None  # the SINCE whose replay the board runs now
         self._since_sent = 0.0
-        self._since_clean = True  # no frame lost since the SINCE was sent
-        self._since_live = False  # a live event was held back meanwhile (the next round has it)
+        self._since_clean = True  # the OLD frames still fit: no frame lost since the last one
+        self._since_again = False  # this round lost a frame: ask again soon
+        self._since_overlap = False  # asked from just before the last event delivered
+        self._held: set[int] = set()  # live events held back during the round
+        self._board_idle = True  # no replay can be under way on the board
+        self._last_event: int | None = None  # the last event delivered
         self._since_reason = ""
         self._since_told = False  # this recovery's EventsLost said
         self._after_ready: tuple[int | None, str] | None = None  # SINCE due once ready
@@ -650,14 +656,31 @@ class Link:
             self._resync(reason)
             return
         if self._since_pending:
-            self._since_clean = False  # this round lost something: another follows
+            self._since_clean = False  # the OLD frames after this one may not follow on
+            self._since_again = True  # ask again from the last event delivered, soon
             return
         self._since(self._anchor, reason)
 
     def _since(self, since: int | None, reason: str) -> None:
+        """Ask the board for its kept events after frame `since` (None: all it keeps).
+
+        When an event has been delivered up to `since`, the board is asked from just before
+        the last one, so that the replay starts with an event the host has: OLD frames that
+        follow it without a frame lost in between are the next events, whatever replay the
+        board was running when this SINCE reached it."""
         self._since_pending = True
-        self._since_clean = True
-        self._since_live = False
+        self._since_again = False
+        last = self._last_event
+        self._since_overlap = (
+            since is not None and last is not None and last in self._delivered
+            and (since - last) & 0xFFFF < 0x8000
+        )
+        if self._since_overlap:
+            assert last is not None
+            since = (last - 1) & 0xFFFF
+        else:
+            self._anchor = since  # a resume, a history or a new boot: from there on, in order
+            self._since_clean = self._board_idle  # the first OLD to come is this replay's first
         if reason:
             self._since_reason = reason
             self._since_told = False
@@ -667,22 +690,38 @@ class Link:
             seq = self._send("SINCE", "all" if since is None else f"{since:04X}")
         except PortNotOpen:
             return
+        self._board_idle = False
+        self._since_latest = seq
         self._since_seqs.add(seq)
 
+    def _done(self, seq: int) -> bool:
+        """Was event `seq` delivered (or does it lie before the anchor, all delivered)?"""
+        if seq in self._delivered:
+            return True
+        anchor = self._anchor
+        return anchor is not None and (anchor - seq) & 0xFFFF < 0x8000
+
     def _on_old(self, old: Old) -> None:
-        if not self._since_pending or not self._since_clean:
-            return  # after a loss in this round: the next round sends it again, in order
-        self._anchor = old.seq
-        if old.seq in self._delivered:
+        if not self._since_pending:
+            return  # the rest of a replay no longer asked for
+        if self._done(old.seq):
+            # an event the host has: the OLD frames after it, none lost between, are the events
+            # after it in order
+            self._since_clean = True
             return
+        if not self._since_clean:
+            return  # a frame was lost since the last OLD: it may have been an event
+        self._anchor = old.seq
         self._mark_delivered(old.seq)
         self._c.replayed += 1
         self._emit(replace(old.event, seq=old.seq, board_ms=old.board_ms))  # type: ignore[type-var]
 
     def _on_since_answer(self, answer: Ok | Err, frame: Frame) -> None:
         self._since_seqs.discard(answer.cmd_seq)
-        if not self._since_pending:
-            return
+        if not self._since_pending or answer.cmd_seq != self._since_latest:
+            return  # an earlier round's end: the board runs the latest one's replay now
+        self._since_latest = None
+        self._board_idle = True
         if isinstance(answer, Err):  # a board that cannot: the snapshot alone, as protocol 1
             self._since_pending = False
             self._keeps = False
@@ -692,6 +731,8 @@ class Link:
         lost = words.get("lost", "0")
         at_least = lost.startswith(">")
         count = int(lost.lstrip(">")) if lost.lstrip(">").isdigit() else 0
+        if self._since_overlap and count:
+            count -= 1  # the event asked for again, delivered already, has left the ring
         if count and not self._since_told:
             self._since_told = True
             self._c.lost += count
@@ -701,7 +742,9 @@ class Link:
                 f"{'s' if count != 1 or at_least else ''} while the link was down "
                 f"{'are' if count != 1 or at_least else 'is'} gone; going on from the board as "
                 "it is now")))
-        if self._since_clean and not self._since_live:
+        held = {s for s in self._held if s not in self._delivered}
+        self._held = held
+        if self._since_clean and not held:
             self._since_pending = False
             self._since_seqs.clear()
             self._anchor = frame.seq
@@ -710,6 +753,7 @@ class Link:
             self._since(self._anchor, "")  # the rest, from the last event delivered in order
 
     def _mark_delivered(self, seq: int) -> None:
+        self._last_event = seq
         if seq in self._delivered:
             return
         self._delivered.add(seq)
@@ -725,6 +769,10 @@ class Link:
         self._delivered_order.clear()
         self._since_pending = False
         self._since_seqs.clear()
+        self._since_latest = None
+        self._held.clear()
+        self._last_event = None
+        self._board_idle = True
 
     @property
     def applied(self) -> tuple[str | None, int | None]:
@@ -768,6 +816,9 @@ class Link:
         self._snap_pending = False
         self._since_pending = False
         self._since_seqs.clear()
+        self._since_latest = None
+        self._held.clear()
+        self._board_idle = False  # a replay the board began may still be under way
         self._last_error = reason
         self._backoff = self._backoff_start
         self._fail_pending(PortNotOpen(f"lost the board at {self.url}: {reason}"))
@@ -805,10 +856,18 @@ class Link:
                 self._hello_interval * 2, max(self._backoff_max, self._hello_retry)
             )
             self._send_hello(now)
-        if self._since_pending and self._online and now - self._since_sent >= SINCE_RETRY:
+        if self._since_pending and self._online and (
+            now - self._since_sent >= SINCE_RETRY
+            or (self._since_again and now - self._since_sent >= SINCE_AGAIN)
+        ):
             self._c.retries += 1
             self._since(self._anchor, "")
-        if self._snap_pending and self._online and now - self._snap_sent >= self._snap_retry:
+        if (
+            self._snap_pending
+            and not self._since_pending
+            and self._online
+            and now - self._snap_sent >= self._snap_retry
+        ):
             self._c.retries += 1
             self._snap_sent = now
             self._send_quiet("SNAP")
@@ -920,6 +979,7 @@ class Link:
             self._recover_streak = 0
             self._gave_up = False
             self._left_alone = False
+        anchor = self._anchor
         self._heard(frame.seq, now, is_hello)
         try:
             event = parse_event(frame, holes=self._holes)
@@ -928,6 +988,8 @@ class Link:
             if proto is not None and proto not in SUPPORTED_PROTOS:
                 self._fail(ProtocolMismatch(self.url, proto))
                 return
+            if not self._since_pending:
+                self._anchor = anchor  # not taken: it may have been an event, asked for again
             self._drop(err, line)
             self._trouble(f"malformed {frame.type}")
             return
@@ -962,10 +1024,14 @@ class Link:
             event = replace(event, seq=frame.seq)  # type: ignore[type-var]
             if self._since_pending:
                 if frame.seq not in self._delivered:
-                    self._since_live = True  # the board keeps it: the next SINCE brings it in order
+                    self._held.add(frame.seq)  # the board keeps it: a SINCE brings it in order
                 return
             self._mark_delivered(frame.seq)
         if isinstance(event, Snapshot):
+            if self._since_pending and self._state == "ready":
+                # taken before the replayed events are all in: diffed against the picture now,
+                # it would bring again what they bring. The round asks for a fresh one.
+                return
             self.snapshot = event
             if self._snap_pending:
                 self._snap_pending = False
