@@ -166,7 +166,8 @@ REPL_PAUSE = 0.3  # a traceback or banner with no frame after it this long: the 
 RECOVER_LIMIT = 3  # restarts in a row with no frame from the firmware: leave the board be
 RECOVER_KEYS = b"\x03\x03\x02\x04"  # Ctrl-C (twice), Ctrl-B (leave raw REPL), Ctrl-D (soft reset)
 SINCE_RETRY = 1.0  # a SINCE unanswered this long is sent again
-SINCE_AGAIN = 0.2  # a round that lost a frame asks again this soon, without waiting for its end
+SINCE_AGAIN = 0.1  # a round that lost a frame asks again this soon, without waiting for its end
+SINCE_QUIET = 0.3  # a SINCE followed by no frame at all this long is taken as lost, and sent again
 DELIVERED_KEPT = 1024  # event sequence numbers remembered, so that each is delivered once
 NO_MEMORY_TEXT = (
     "this board's firmware keeps no events (protocol 1): taps made while the link is down may "
@@ -859,6 +860,7 @@ class Link:
         if self._since_pending and self._online and (
             now - self._since_sent >= SINCE_RETRY
             or (self._since_again and now - self._since_sent >= SINCE_AGAIN)
+            or (now - self._since_sent >= SINCE_QUIET and self._last_frame < self._since_sent)
         ):
             self._c.retries += 1
             self._since(self._anchor, "")
