@@ -57,8 +57,9 @@ __all__ = ["FAULTS", "SHORT", "Result", "first_difference", "main", "matrix_line
 FAULTS = ("noise", "reset", "unplug", "ctrl-c", "burst", "kill")
 """Every fault, in the matrix's order."""
 
-SHORT: dict[str, dict[str, int]] = {"updown": {"short": 1}, "flipabird": {"pile": 9}}
-"""The options of each game's short variant (`--short`); a game not named has none shorter."""
+SHORT: dict[str, dict[str, int]] = {"updown": {"short": 1}}
+"""The options of each game's short variant (`--short`); a game not named has none shorter
+(Flip a Bird's script deals for its own pile of 15, so a shorter pile cannot be played)."""
 
 NOISE = 1e-2
 UNPLUG_S = 3.0
