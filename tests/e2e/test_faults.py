@@ -55,3 +55,12 @@ def test_the_first_difference_is_named_in_words() -> None:
         "verdict 3, 'Refused.', is one the clean game never said")
     assert first_difference(clean, Result(clean.verdicts, (2, 2), ("B",))) == (
         "scores (2, 2) where the clean game had (1, 2)")
+
+
+def test_an_unplug_must_say_offline_and_back_online_together_and_nothing_else() -> None:
+    clean = Result(("A plays.", "B wins."), (1, 2), ("B",))
+    pair = ("Offline.", "Online.")
+    assert first_difference(clean, Result(("A plays.", *pair, "B wins."), (1, 2), ("B",)), pair) is None
+    assert first_difference(clean, clean, pair) == "the fault's notices 'Offline.' / 'Online.' never came together"
+    assert first_difference(clean, Result(("Offline.", "A plays.", "Online.", "B wins."), (1, 2), ("B",)), pair)
+    assert first_difference(clean, Result((*pair, *pair, "A plays.", "B wins."), (1, 2), ("B",)), pair)

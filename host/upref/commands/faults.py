@@ -15,8 +15,10 @@ The faults:
     what is done.
 
 What is compared: the public verdicts in order (their words, from the game log's replay, which
-the tests prove gives what the table heard), the scores and the winner. One line per game and
-fault: `<game> <fault>: identical` or `<game> <fault>: DIFFERS (<first difference>)`.
+the tests prove gives what the table heard), the scores and the winner. An unplug makes the
+referee say two things the clean game never says, the board offline and back online: its game
+must say exactly those two, together (the players stop while the board is offline, as people
+at a table do), and otherwise what the clean game said. One line per game and fault: `<game> <fault>: identical` or `<game> <fault>: DIFFERS (<first difference>)`.
 
 `--short` plays each game's short variant (`SHORT`), as the tests do.
 """
@@ -38,7 +40,7 @@ from typing import Any
 from upref.board.codes import CodeTable
 from upref.commands.demo import DEADLINE_S, enrol_all
 from upref.commands.play import _ask_since
-from upref.demos.base import uids_for
+from upref.demos.base import uids_for, wait_for_offline, wait_while_offline
 from upref.link.connection import Link
 from upref.plugins.base import Game
 from upref.referee.base import Reply
@@ -70,6 +72,11 @@ CHILD_S = 300.0
 """The longest a host process may take for its part of a game."""
 _KILL_POINT = "kill-point"
 
+OFFLINE = "The board is offline: nothing counts until it is back. Check its USB cable."
+ONLINE = "The board is back online."
+NOTICES: dict[str, tuple[str, ...]] = {"unplug": (OFFLINE, ONLINE)}
+"""What a fault itself makes the referee say, once and together, beside the clean game's words."""
+
 
 @dataclass(frozen=True)
 class Result:
@@ -84,10 +91,18 @@ class Result:
     error: str | None = None
 
 
-def first_difference(clean: Result, got: Result) -> str | None:
-    """The first way `got` differs from the clean run, in words (None: identical)."""
+def first_difference(clean: Result, got: Result, notices: Sequence[str] = ()) -> str | None:
+    """The first way `got` differs from the clean run, in words (None: identical); `notices`,
+    what the fault itself makes the referee say: `got` must say them once, together, and
+    otherwise what the clean run said."""
     if got.error is not None:
         return got.error
+    if notices:
+        n = len(notices)
+        at = next((i for i in range(len(got.verdicts)) if got.verdicts[i:i + n] == tuple(notices)), None)
+        if at is None:
+            return f"the fault's notices {' / '.join(repr(t) for t in notices)} never came together"
+        got = Result(got.verdicts[:at] + got.verdicts[at + n:], got.scores, got.winners, got.steps)
     for i, (want, have) in enumerate(zip(clean.verdicts, got.verdicts, strict=False), start=1):
         if want != have:
             return f"verdict {i} is {have!r} where the clean game said {want!r}"
@@ -105,7 +120,7 @@ def first_difference(clean: Result, got: Result) -> str | None:
 
 def matrix_line(game: str, fault: str, clean: Result, got: Result) -> str:
     """`<game> <fault>: identical` or `<game> <fault>: DIFFERS (<first difference>)`."""
-    diff = first_difference(clean, got)
+    diff = first_difference(clean, got, NOTICES.get(fault, ()))
     return f"{game} {fault}: identical" if diff is None else f"{game} {fault}: DIFFERS ({diff})"
 
 
@@ -202,7 +217,8 @@ def _play(
 ) -> int:
     """The demo's script played to its end on `table`; `fault()` after step `at`; with
     `kill_point`, at the first still moment from step `at` on, that file is written and the host
-    waits to be killed. The number of steps taken."""
+    waits to be killed. The players stop while the referee says the board is offline. The
+    number of steps taken."""
     demo = game.demo
     assert demo is not None
     uid_of = uids_for(game.name, game.items())
@@ -219,17 +235,22 @@ def _play(
                 kill_point.write_text(f"{steps}\n")
                 table.pump(KILL_WAIT_S)
                 raise SystemExit(f"the host at its kill point (step {steps}) was not killed")
-        if time.monotonic() > deadline:
+        if not wait_while_offline(table) or time.monotonic() > deadline:
             break
     table.pump(1.0)
     return steps
 
 
-def _fault(board: SimBoard, fault: str) -> Callable[[], None] | None:
+def _fault(board: SimBoard, table: Table, fault: str) -> Callable[[], None] | None:
     """What the fault does mid-game (None: nothing, noise is on from the start)."""
+
+    def unplug() -> None:
+        board.unplug(UNPLUG_S)
+        wait_for_offline(table, UNPLUG_S)  # the players saw the cable go: they wait for the referee
+
     actions: dict[str, Callable[[], Any]] = {
         "reset": board.reset,
-        "unplug": lambda: board.unplug(UNPLUG_S),
+        "unplug": unplug,
         "ctrl-c": lambda: board.inject("03"),
         "burst": lambda: board.inject(f"random:{BURST}"),
     }
@@ -253,7 +274,7 @@ def run_case(game: Game, fault: str | None, folder: Path, *, at: int | None = No
             try:
                 if fault == "noise":
                     board.noise(NOISE)
-                steps = _play(game, board, table, at, _fault(board, fault) if fault else None)
+                steps = _play(game, board, table, at, _fault(board, table, fault) if fault else None)
             finally:
                 table.close()
                 log.close()
