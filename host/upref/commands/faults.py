@@ -20,12 +20,15 @@ referee say two things the clean game never says, the board offline and back onl
 must say exactly those two, together (the players stop while the board is offline, as people
 at a table do), and otherwise what the clean game said. One line per game and fault: `<game> <fault>: identical` or `<game> <fault>: DIFFERS (<first difference>)`.
 
-`--short` plays each game's short variant (`SHORT`), as the tests do.
+`--short` plays each game's short variant (`SHORT`), as the tests do; `--jobs N` plays N games
+at once, each in a process of its own (the games mostly wait on the table's pace, so more than
+the machine's cores fit).
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -33,7 +36,8 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +58,7 @@ from upref.store.replay import load_log
 from upref.store.tags import TagRegistry
 from upref.table import Table
 
-__all__ = ["FAULTS", "SHORT", "Result", "first_difference", "main", "matrix_line", "run_case"]
+__all__ = ["FAULTS", "SHORT", "Result", "first_difference", "main", "matrix_line", "run_case", "run_matrix"]
 
 FAULTS = ("noise", "reset", "unplug", "ctrl-c", "burst", "kill")
 """Every fault, in the matrix's order."""
@@ -68,6 +72,12 @@ UNPLUG_S = 3.0
 BURST = 4096
 KILL_WAIT_S = 30.0
 """How long a host that reached its kill point waits to be killed (then it says so and exits)."""
+CASE_S = 180.0
+"""The longest a game of the matrix may go on (a whole one takes at most 90 s here): a game that
+hangs is cut there, and its missing verdicts are its difference."""
+JOBS = 12
+"""Games played at once by default: each waits on the table's pace most of the time, so a dozen
+fit on two cores (many more and the table's pace slips)."""
 CHILD_S = 300.0
 """The longest a host process may take for its part of a game."""
 _KILL_POINT = "kill-point"
@@ -89,6 +99,7 @@ class Result:
     winners: tuple[str, ...] | None = None
     steps: int = 0
     error: str | None = None
+    seconds: float = 0.0
 
 
 def first_difference(clean: Result, got: Result, notices: Sequence[str] = ()) -> str | None:
@@ -214,15 +225,16 @@ def _play(
     at: int | None = None,
     fault: Callable[[], None] | None = None,
     kill_point: Path | None = None,
+    limit: float = DEADLINE_S,
 ) -> int:
     """The demo's script played to its end on `table`; `fault()` after step `at`; with
     `kill_point`, at the first still moment from step `at` on, that file is written and the host
-    waits to be killed. The players stop while the referee says the board is offline. The
+    waits to be killed; the game is cut after `limit` seconds. The players stop while the referee says the board is offline. The
     number of steps taken."""
     demo = game.demo
     assert demo is not None
     uid_of = uids_for(game.name, game.items())
-    deadline = time.monotonic() + DEADLINE_S
+    deadline = time.monotonic() + limit
     filled = _filled(board.state())
     steps = 0
     for steps, (_what, pause) in enumerate(demo.script(board, table, uid_of), start=1):  # type: ignore[arg-type]
@@ -274,7 +286,8 @@ def run_case(game: Game, fault: str | None, folder: Path, *, at: int | None = No
             try:
                 if fault == "noise":
                     board.noise(NOISE)
-                steps = _play(game, board, table, at, _fault(board, table, fault) if fault else None)
+                steps = _play(game, board, table, at, _fault(board, table, fault) if fault else None,
+                              limit=CASE_S)
             finally:
                 table.close()
                 log.close()
@@ -343,10 +356,43 @@ def host_main(ns: argparse.Namespace) -> int:
     return 0
 
 
-def cases(names: Sequence[str], faults: Sequence[str]) -> Iterator[tuple[Game, str]]:
-    for name in names:
-        for fault in faults:
-            yield find_game(name), fault
+def _case(name: str, fault: str | None, folder: Path, at: int | None, short: bool) -> Result:
+    """`run_case` by the game's name (for a worker process), timed."""
+    start = time.monotonic()
+    got = run_case(find_game(name), fault, folder, at=at, short=short)
+    return replace(got, seconds=time.monotonic() - start)
+
+
+def run_matrix(
+    names: Sequence[str], faults: Sequence[str], folder: Path, *, short: bool = False, jobs: int = 1
+) -> Iterator[tuple[str, str, str, float]]:
+    """Each game clean, then under each fault from the middle of its clean game on, `jobs` games
+    at a time: (game, fault, its matrix line, the seconds it took) in the matrix's order; a game
+    whose clean run did not end gives one line, with the fault "clean"."""
+    ctx = multiprocessing.get_context("spawn")  # no link threads copied into a worker
+    with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=ctx) as pool:
+        cleans = {pool.submit(_case, n, None, folder / n / "clean", None, short): n for n in names}
+        clean_of: dict[str, Result] = {}
+        runs: dict[tuple[str, str], Future[Result]] = {}
+        for done in as_completed(cleans):
+            name = cleans[done]
+            clean = clean_of[name] = done.result()
+            if clean.error is not None or clean.winners is None:
+                continue
+            for fault in faults:
+                runs[name, fault] = pool.submit(
+                    _case, name, fault, folder / name / fault, clean.steps // 2, short
+                )
+        for name in names:
+            clean = clean_of[name]
+            if (name, faults[0]) not in runs:
+                yield name, "clean", (
+                    f"{name} clean: the clean game did not end ({clean.error or 'no result'})"
+                ), clean.seconds
+                continue
+            for fault in faults:
+                got = runs[name, fault].result()
+                yield name, fault, matrix_line(name, fault, clean, got), got.seconds
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -355,6 +401,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--game", action="append", choices=demo_games, help="only this game (again for more)")
     ap.add_argument("--fault", action="append", choices=FAULTS, help="only this fault (again for more)")
     ap.add_argument("--short", action="store_true", help="each game's short variant")
+    ap.add_argument("--jobs", type=int, default=JOBS, help=f"games played at once (default {JOBS})")
     ap.add_argument("--host", choices=demo_games, help=argparse.SUPPRESS)
     ap.add_argument("--port", help=argparse.SUPPRESS)
     ap.add_argument("--control", help=argparse.SUPPRESS)
@@ -368,18 +415,9 @@ def main(argv: list[str] | None = None) -> int:
     faults = ns.fault or list(FAULTS)
     differs = 0
     with tempfile.TemporaryDirectory(prefix="upref-faults-") as tmp:
-        for name in names:
-            game = find_game(name)
-            clean = run_case(game, None, Path(tmp) / name / "clean", short=ns.short)
-            if clean.error is not None or clean.winners is None:
-                print(f"{name} clean: the clean game did not end ({clean.error or 'no result'})", flush=True)
-                differs += 1
-                continue
-            for fault in faults:
-                got = run_case(game, fault, Path(tmp) / name / fault, at=clean.steps // 2, short=ns.short)
-                line = matrix_line(name, fault, clean, got)
-                differs += "DIFFERS" in line
-                print(line, flush=True)
+        for _name, _fault, line, _s in run_matrix(names, faults, Path(tmp), short=ns.short, jobs=ns.jobs):
+            differs += not line.endswith(": identical")
+            print(line, flush=True)
     return 1 if differs else 0
 
 
