@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 STUBS  := typings/.installed
 ESP32_STUBS := micropython-esp32-stubs==1.29.0.post1
 
-.PHONY: all venv browser demo test test-host test-firmware test-mp lint typecheck sim watch doctor bench flash deploy clean
+.PHONY: all venv browser demo test test-host test-firmware test-mp lint typecheck sim watch doctor bench faults flash deploy clean
 
 all: test
 
@@ -81,6 +81,11 @@ deploy: $(STAMP)
 ## Measurements (printed, never asserted).
 bench: $(STAMP)
 	$(PY) -m upref.commands.bench
+
+## Every game's demo clean and under each fault (noise, reset, unplug, Ctrl-C, a burst, a killed
+## host resumed): one line per game and fault, identical or the first difference. ARGS=--short.
+faults: $(STAMP)
+	$(PY) -m upref.commands.faults $(ARGS)
 
 ## build/ and the egg-info are what `pip install .` leaves here; a stale build/ would ship files
 ## that are gone from firmware/ in the next wheel built from this folder.

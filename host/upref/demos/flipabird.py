@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from upref.board.model import CardObservation
@@ -36,13 +35,6 @@ __all__ = ["FlipDemo", "events", "guess", "pick_take", "wants_claim"]
 PILE = 15
 TAP_S = 0.3  # a card on the reader: the reader is polled ten times a second
 OFF_S = 0.1
-
-
-@dataclass
-class Seat:
-    """What one player physically holds: hand cards in the order they came in."""
-
-    hand: list[str] = field(default_factory=list)
 
 
 def guess(eng: FlipGame) -> int:
@@ -92,8 +84,14 @@ class FlipDemo:
         cat = getattr(ref, "catalogue", None) or load_catalogue()
         variant = self.variant(argparse.Namespace())
         pile, hands, box = deal(len(self.players), random.Random(self.seed), variant, cat)
-        seats = [Seat(list(h)) for h in hands]
-        stack = list(pile)  # the draw pile, top first, as it lies on the table
+
+        def hand_of(eng: FlipGame, seat: int) -> list[str]:
+            """What the player holds, oldest first, as the engine knows it (a resumed game's
+            players go on with what they hold): the dealt cards not played yet (the players
+            play their oldest card first) and the cards they drew."""
+            dealt = list(hands[seat])
+            left = eng.unknown(seat)
+            return dealt[len(dealt) - left:] + list(eng.hand(seat))
 
         def tap(card: str, what: str) -> Iterator[DemoStep]:
             """Tap a card and take it off once the referee has it (or after 3 s)."""
@@ -119,9 +117,17 @@ class FlipDemo:
             "the box",
             0.2,
         )
+        seen_cards = {
+            i.observation.uid
+            for i, _r in table.replies
+            if isinstance(i, Observe) and isinstance(i.observation, CardObservation) and i.observation.arrived
+        }
+        scanned = ref.has_engine and ref.engine.scanned
         for k, card in enumerate(reversed(pile), start=1):
+            if scanned or uid_of[card] in seen_cards:
+                continue  # the referee has it (a resumed game)
             yield from tap(card, f"Scan: card {k} of {len(pile)} onto the draw pile" if k in (1, len(pile)) else "")
-        mistake = False
+        mistake = any(v.kind == "illegal" for _i, reply in table.replies for v in reply.public)
         for _ in range(600):
             if not ref.has_engine or ref.phase != "play":
                 break
@@ -165,14 +171,13 @@ class FlipDemo:
                     table.send(Key("claim", table.clock()))
                     yield "", 0.3
                 continue
-            hand = seats[seat].hand
+            hand = hand_of(eng, seat)
+            stack = list(eng.pile or ())
             if not eng.final:
                 hand.append(stack.pop(0))
             if not mistake and seat == 1 and len(stack) >= 2:
                 mistake = True
-                extra = stack.pop(0)
-                yield from tap(extra, f"{name} draws two cards by mistake and plays the second")
-                stack.insert(0, extra)
+                yield from tap(stack[0], f"{name} draws two cards by mistake and plays the second")
                 yield f"{name} puts it back on the pile", 0.3
             card = hand.pop(0)
             yield from tap(card, f"{name} draws and plays a card")

@@ -25,7 +25,7 @@ from upref.games.up.engine import UpGame
 from upref.games.up.scoring import EVENING_OVER
 from upref.games.up.variant import Variant
 from upref.plugins.base import DemoStep
-from upref.referee.inputs import Key, NextGame
+from upref.referee.inputs import Key, NextGame, Observe
 
 if TYPE_CHECKING:
     from upref.sim.board import SimBoard
@@ -157,7 +157,17 @@ class UpDemo:
         names = self.players
         faces = truth.catalogue
 
+        # a resumed game's table starts with the log's replies: the players go through the story
+        # without doing anything until their table is the referee's, and go on from there
+        live = [not any(isinstance(inp, Key | Observe) for inp, _reply in table.replies)]
+
+        def catch_up() -> None:
+            if not live[0] and _agrees(ref, truth):
+                live[0] = True
+
         def do(steps: list[Step], who: str) -> Iterator[DemoStep]:
+            if not live[0]:
+                return
             for st in steps:
                 mark = len(table.replies)
                 if st.kind == "tap":
@@ -184,6 +194,7 @@ class UpDemo:
             yield from do(steps_for(truth, cut), names[truth.cutter])
             truth.play(cut)
             yield from do(deal_steps(truth), names[truth.dealer] + " deals;")
+            catch_up()
             forgot = tried = not first  # the mistakes are made in the first round
             second = (truth.leader + 1) % len(names)
             while not truth.is_terminal():
@@ -198,9 +209,13 @@ class UpDemo:
                     yield f"{names[seat]} takes the card back", 0.2
                 yield from do(steps_for(truth, action), names[getattr(action, "seat", seat)])
                 truth.play(action)
-                if not _agrees(ref, truth):
+                catch_up()
+                if live[0] and not _agrees(ref, truth):
                     yield "the referee sees another table than the script: the demo stops", 0.1
                     return
+            if not live[0]:
+                yield "the script never came to the referee's table: the demo stops", 0.1
+                return
             eng = ref.engine
             while eng.phase == "count" and eng.counting is not None:
                 seat = eng.counting

@@ -34,7 +34,9 @@ class UpDownDemo:
 
     def script(self, board: SimBoard, table: Table, uid_of: dict[str, str]) -> Iterator[DemoStep]:
         ref = table.referee
-        mistake_made = False
+        # the referee says whether the wrong hole was tried already (a resumed game's table
+        # starts with the log's replies)
+        mistake_made = any(v.rule == "M-2" for _inp, reply in table.replies for v in reply.public)
 
         def hole(h: int) -> dict[str, str]:
             st: dict[str, str] = board.state()["holes"][h - 1]

@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any, Literal
 from upref.board.model import ButtonObservation, CardObservation
 from upref.games.upturn.variant import Variant
 from upref.plugins.base import DemoStep
-from upref.referee.inputs import Observe
+from upref.referee.inputs import Key, Observe
 
 if TYPE_CHECKING:
     from upref.sim.board import SimBoard
     from upref.table import Table
 
-__all__ = ["DEAL", "RACKS", "STEPS", "UpturnDemo"]
+__all__ = ["DEAL", "RACKS", "STEPS", "UpturnDemo", "steps_done"]
 
 DEAL = 5
 """Tiles each player takes in the demo (the scripted game needs exactly this many)."""
@@ -66,6 +66,20 @@ STEPS: tuple[Step, ...] = (
 """The scripted game: each tap, key and press in order, with what the players do in words."""
 
 
+def steps_done(table: Table) -> int:
+    """How many of the STEPS the referee has had: each is one tile arriving on the reader, one
+    key or one press of the button (a resumed game's table starts with the log's replies, so
+    the players go on where the game is)."""
+    done = 0
+    for inp, _reply in table.replies:
+        obs = getattr(inp, "observation", None)
+        if isinstance(inp, Key) or (isinstance(obs, CardObservation) and obs.arrived) or (
+            isinstance(obs, ButtonObservation) and obs.pressed
+        ):
+            done += 1
+    return done
+
+
 class UpturnDemo:
     """The scripted players (`upref.plugins.base.Demo`)."""
 
@@ -94,7 +108,7 @@ class UpturnDemo:
                     return
                 yield "", 0.05
 
-        for kind, what, words in STEPS:
+        for kind, what, words in STEPS[steps_done(table):]:
             if ref.stopped is not None:
                 return
             if kind == "tap":

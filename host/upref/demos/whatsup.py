@@ -88,14 +88,33 @@ class WhatsUpDemo:
         eng = game()
         if eng is None:
             return
-        order = sorted(eng.unlaid())
+        # the players ask the referee what is done (a resumed game's table starts with the
+        # log's replies): which cards are laid, where the figurines stand, whether the refusal
+        # came; each turn's choices are seeded by its number, so a resumed game chooses alike
+        order = sorted({*eng.unlaid(), *eng.table()})
         random.Random(self.seed).shuffle(order)
-        yield "The players lay out the 30 cards, 6 by 5, and tap each card as they lay it", 0.1
+        laid = set(eng.table())
+        if len(laid) < len(order):
+            yield "The players lay out the 30 cards, 6 by 5, and tap each card as they lay it", 0.1
         for card in order:
-            yield from tap(card)
-        reserved: str | None = None
-        refused = False
-        pick = random.Random(self.seed)  # which of the cards that suit the plan
+            if card not in laid:
+                yield from tap(card)
+
+        def pick(turn: int, what: str) -> random.Random:
+            """The random choice of turn `turn` (`what`: which of its choices)."""
+            return random.Random(f"{self.seed}/{turn}/{what}")
+
+        def refused() -> bool:
+            return any(v.rule == "A-1" for _inp, reply in table.replies for v in reply.public)
+
+        def reserved_card(g: WhatsUpGame) -> str | None:
+            """The card a figurine stands on, if any."""
+            for s in range(len(self.players)):
+                where = g.figurine(s)
+                if where not in (None, "spent"):
+                    return where
+            return None
+
         while (eng := game()) is not None and ref.phase == "play" and not eng.is_terminal():
             seat = eng.current_player()
             if seat < 0:
@@ -103,6 +122,7 @@ class WhatsUpDemo:
                 continue
             name = self.players[seat]
             turn = eng.turn
+            reserved = reserved_card(eng)
             free = [c for c in eng.flippable(seat) if c != reserved or eng.figurine_on(c) == seat]
 
             def fitting(cards: list[str], g: WhatsUpGame = eng, s: int = seat) -> list[str]:
@@ -111,21 +131,21 @@ class WhatsUpDemo:
             def unfitting(cards: list[str], g: WhatsUpGame = eng, s: int = seat) -> list[str]:
                 return [c for c in cards if not g.fits(s, g.down(c))]
 
-            if turn == 2 and reserved is None:
+            if turn == 2 and eng.figurine(seat) is None:
                 # Bob reserves a card whose other side he wants, then flips one that will not fit
-                target = pick.choice(fitting(free) or free)
-                yield f"{name} presses f on the host for the figurine", 0.0
-                table.send(Key(FIGURINE_KEY, table.clock()))
+                target = pick(turn, "reserve").choice(fitting(free) or free)
+                if ref.armed != seat:
+                    yield f"{name} presses f on the host for the figurine", 0.0
+                    table.send(Key(FIGURINE_KEY, table.clock()))
                 yield f"{name} puts the figurine on a card and taps that card", 0.2
                 yield from tap(target)
-                reserved = target
-                free = [c for c in free if c != target]
-                choice = pick.choice(unfitting(free) or free)
+                continue
+            if turn == 2 and reserved is not None and eng.figurine_on(reserved) == seat:
+                choice = pick(turn, "flip").choice(unfitting([c for c in free if c != reserved]) or free)
                 yield f"{name} flips another card and taps it", 0.0
                 yield from tap(choice)
                 continue
-            if reserved is not None and not refused and eng.figurine_on(reserved) not in (None, seat):
-                refused = True
+            if reserved is not None and not refused() and eng.figurine_on(reserved) not in (None, seat):
                 yield f"{name} flips {self.players[eng.figurine_on(reserved) or 0]}'s reserved card", 0.0
                 yield from tap(reserved)
                 yield f"{name} turns it back as the referee says", 0.3
@@ -134,8 +154,8 @@ class WhatsUpDemo:
             elif turn in (1, 3, 7):
                 fit = fitting(free)
                 grows = [c for c in fit if eng.down(c).count > 1]  # a row's second card
-                choice = pick.choice(grows or fit or free)
+                choice = pick(turn, "flip").choice(grows or fit or free)
             else:
-                choice = pick.choice(unfitting(free) or free)
+                choice = pick(turn, "flip").choice(unfitting(free) or free)
             yield f"{name} flips a card and taps it", 0.0
             yield from tap(choice)

@@ -40,6 +40,7 @@ import importlib.util
 import json
 import logging
 import os
+import random
 import shutil
 import time
 from collections.abc import Callable
@@ -57,7 +58,14 @@ from upref.sim.faces import HARD_RESET, PWRON_RESET, SOFT_RESET
 from upref.sim.hands import Hands
 from upref.sim.line import BUSY_S, Port
 from upref.sim.loop import Loop
-from upref.sim.verbs import CommandError, Verbs, help_text, parse_command, split_answer
+from upref.sim.verbs import (
+    CommandError,
+    Verbs,
+    help_text,
+    inject_bytes,
+    parse_command,
+    split_answer,
+)
 
 log = logging.getLogger("upref.sim")
 
@@ -173,6 +181,7 @@ class SimBoard(Verbs):
             raise ValueError(str(e)) from None
         self.restored = saved is not None and self._restore_table(saved)
         self.mac = mac_for(self.name)
+        self._inject_rng = random.Random(f"upref-inject-{seed}")  # `inject random:N`
 
         self.loop = Loop(f"upref-sim-{self.name}")
         self.line = Port(self.port, baud, noise, seed, self.loop.watch, self.loop.unwatch)
@@ -743,6 +752,16 @@ class SimBoard(Verbs):
     def _verb_noise(self, ok: Callable[..., None], rate: float, direction: str) -> None:
         self.line.set_noise(rate, direction)
         ok(f"line noise {rate:g} per byte" + ("" if direction == "both" else f" {direction}"))
+
+    def _verb_inject(self, ok: Callable[..., None], data: str, direction: str) -> None:
+        if not self.line.plugged:
+            raise SimError("the board is unplugged: `plug` it in first")
+        raw = inject_bytes(data, self._inject_rng)
+        if direction == "to-host":
+            self.line.to_host(raw)
+        else:
+            self.line.h2b.push(raw, time.monotonic())
+        ok(f"{len(raw)} byte(s) on the line {direction}")
 
     def _verb_state(self, ok: Callable[..., None]) -> None:
         ok(json.dumps(self._state(), separators=(",", ":")))

@@ -139,6 +139,34 @@ def parse_sensor(text: str) -> int:
     return parse_int(t, "sensor", 1, n)
 
 
+MAX_INJECT = 65536  # bytes one `inject` puts on the line at most
+
+
+def parse_bytes(text: str) -> str:
+    """Bytes for `inject`: hex (`03`, `0d0a03`), or `random:<count>`; returned as given,
+    checked (the board turns it into bytes with its seeded random source)."""
+    t = text.strip().lower()
+    if t.startswith("random:"):
+        parse_int(t[len("random:"):], "random byte count", 1, MAX_INJECT)
+        return t
+    try:
+        raw = bytes.fromhex(t)
+    except ValueError:
+        raise CommandError(
+            f"bytes must be hex (03, 0d0a03) or random:<count> (random:4096), not {text!r}"
+        ) from None
+    if not 1 <= len(raw) <= MAX_INJECT:
+        raise CommandError(f"inject takes 1..{MAX_INJECT} bytes, not {len(raw)}")
+    return raw.hex()
+
+
+def inject_bytes(spec: str, rng: Any) -> bytes:
+    """The bytes an `inject` spec (from `parse_bytes`) stands for; `rng` draws random ones."""
+    if spec.startswith("random:"):
+        return bytes(rng.randrange(256) for _ in range(int(spec[len("random:"):])))
+    return bytes.fromhex(spec)
+
+
 def parse_verb_name(text: str) -> str:
     name = text.lower()
     if name not in VERBS:
@@ -377,6 +405,17 @@ class Verbs:
           example="noise 0.001")
     def noise(self, rate: float, direction: str = "both") -> str:
         return self._send("noise", rate, direction)
+
+    @verb("bytes onto the line from outside the link (a person at a serial monitor, a glitch): "
+          "hex or random:<count> (seeded), to the board after what the host has sent so far "
+          "(so at a line start), or to the host",
+          Arg("<bytes>", lambda t, _: parse_bytes(t)),
+          choice_arg(("to-board", "to-host"), "inject direction",
+                     "to-board or to-host (or nothing: to-board)",
+                     optional=True, default="to-board"),
+          example="inject 03")
+    def inject(self, data: str, direction: str = "to-board") -> str:
+        return self._send("inject", data, direction)
 
     @verb("weaken a magnet of the pair in a hole (1 = as made, 0 = lost)",
           hole_arg(), Arg("<position>", lambda t, _: parse_int(t, "position", 1, physics.POSITIONS)),

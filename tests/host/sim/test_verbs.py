@@ -39,7 +39,7 @@ class Recorder(verbs.Verbs):
 
 def test_every_verb_is_the_same_method_on_the_board_and_the_client() -> None:
     assert list(verbs.VERBS) == ["pull", "insert", "flip", "move", "tap", "remove", "button",
-                                 "unplug", "plug", "reset", "boot", "noise", "magnet", "sensor",
+                                 "unplug", "plug", "reset", "boot", "noise", "inject", "magnet", "sensor",
                                  "rfid", "state", "help"]
     for name, verb in verbs.VERBS.items():
         method = getattr(verbs.Verbs, name)
@@ -126,6 +126,7 @@ def script(world: Any) -> Iterator[tuple[str, tuple[Any, ...]]]:
     yield "sensor", (13, "ok")
     yield "rfid", ("dead",)
     yield "noise", (0.0, "to-board")
+    yield "inject", ("0d0a", "to-board")
     yield "boot", ("hold",)
     yield "boot", ("release",)
     yield "reset", ()
@@ -188,7 +189,8 @@ def test_a_verb_gives_the_same_answer_in_process_and_over_the_socket(
     assert first["remove"] == "removed 04A1B2C3D4E5F6"
     assert str(first["help move"]).startswith("move <from> <to>")
     assert first["help dance"] == "error: no command 'dance': commands are pull, insert, flip, " \
-        "move, tap, remove, button, unplug, plug, reset, boot, noise, magnet, sensor, rfid, state, help"
+        "move, tap, remove, button, unplug, plug, reset, boot, noise, inject, magnet, sensor, rfid, state, " \
+        "help"
     state = got_here[-1]
     assert isinstance(state, dict)
     assert state["cards"] == [] and state["button"] is True and state["rfid"] == "dead"

@@ -1,0 +1,425 @@
+"""`make faults` (`python -m upref.commands.faults`): every game's demo played whole on the
+simulated board, clean, and then once under each fault, mid-game; each faulted game must say to
+the table exactly what the clean one said.
+
+The faults:
+
+  * noise: line noise 1e-2 both ways for the whole game;
+  * reset: the board's EN button, mid-game;
+  * unplug: the USB cable out for 3 s (`upref simctl unplug 3`), mid-game;
+  * ctrl-c: one 0x03 on the line at the start of a line (`inject 03`), mid-game;
+  * burst: 4 KB of random bytes on the line to the board (`inject random:4096`), mid-game;
+  * kill: the host, a process of its own, killed with SIGKILL mid-turn while the table is still;
+    a second host resumes the game from its log (as `upref play --resume` does: it asks the
+    board for what it sensed meanwhile) and the scripted players finish it, asking the referee
+    what is done.
+
+What is compared: the public verdicts in order (their words, from the game log's replay, which
+the tests prove gives what the table heard), the scores and the winner. An unplug makes the
+referee say two things the clean game never says, the board offline and back online: its game
+must say exactly those two, together (the players stop while the board is offline, as people
+at a table do), and otherwise what the clean game said. One line per game and fault: `<game> <fault>: identical` or `<game> <fault>: DIFFERS (<first difference>)`.
+
+`--short` plays each game's short variant (`SHORT`), as the tests do; `--jobs N` plays N games
+at once, each in a process of its own (the games mostly wait on the table's pace, so more than
+the machine's cores fit).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from upref.board.codes import CodeTable
+from upref.commands.demo import DEADLINE_S, enrol_all
+from upref.commands.play import _ask_since
+from upref.demos.base import uids_for, wait_for_offline, wait_while_offline
+from upref.link.connection import Link
+from upref.plugins.base import Game
+from upref.referee.base import Reply
+from upref.referee.inputs import Input, StartGame
+from upref.registry import find_game, games, referee_for, titles
+from upref.sim.board import SimBoard
+from upref.sim.channel import SimControl
+from upref.sim.verbs import Verbs
+from upref.store.gamelog import GameLog, GameLogError
+from upref.store.replay import load_log
+from upref.store.tags import TagBook
+from upref.table import Table
+
+__all__ = ["FAULTS", "SHORT", "Result", "first_difference", "main", "matrix_line", "run_case", "run_matrix"]
+
+FAULTS = ("noise", "reset", "unplug", "ctrl-c", "burst", "kill")
+"""Every fault, in the matrix's order."""
+
+SHORT: dict[str, dict[str, int]] = {"updown": {"short": 1}}
+"""The options of each game's short variant (`--short`); a game not named has none shorter
+(Flip a Bird's script deals for its own pile of 15, so a shorter pile cannot be played)."""
+
+NOISE = 1e-2
+UNPLUG_S = 3.0
+BURST = 4096
+KILL_WAIT_S = 30.0
+"""How long a host that reached its kill point waits to be killed (then it says so and exits)."""
+CASE_S = 180.0
+"""The longest a game of the matrix may go on (a whole one takes at most 90 s here): a game that
+hangs is cut there, and its missing verdicts are its difference."""
+JOBS = 12
+"""Games played at once by default: each waits on the table's pace most of the time, so a dozen
+fit on two cores (many more and the table's pace slips)."""
+CHILD_S = 300.0
+"""The longest a host process may take for its part of a game."""
+_KILL_POINT = "kill-point"
+
+OFFLINE = "The board is offline: nothing counts until it is back. Check its USB cable."
+ONLINE = "The board is back online."
+NOTICES: dict[str, tuple[str, ...]] = {"unplug": (OFFLINE, ONLINE)}
+"""What a fault itself makes the referee say, once and together, beside the clean game's words."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a game said to the table: the public verdicts' words in order, the final scores
+    and the winners' names (None: the game had no result); `steps`, how many steps the script
+    took; `error`, why the game could not be played or read back."""
+
+    verdicts: tuple[str, ...] = ()
+    scores: tuple[int, ...] | None = None
+    winners: tuple[str, ...] | None = None
+    steps: int = 0
+    error: str | None = None
+    seconds: float = 0.0
+
+
+def first_difference(clean: Result, got: Result, notices: Sequence[str] = ()) -> str | None:
+    """The first way `got` differs from the clean run, in words (None: identical); `notices`,
+    what the fault itself makes the referee say: `got` must say them once, together, and
+    otherwise what the clean run said."""
+    if got.error is not None:
+        return got.error
+    if notices:
+        n = len(notices)
+        at = next((i for i in range(len(got.verdicts)) if got.verdicts[i:i + n] == tuple(notices)), None)
+        if at is None:
+            return f"the fault's notices {' / '.join(repr(t) for t in notices)} never came together"
+        got = Result(got.verdicts[:at] + got.verdicts[at + n:], got.scores, got.winners, got.steps)
+    for i, (want, have) in enumerate(zip(clean.verdicts, got.verdicts, strict=False), start=1):
+        if want != have:
+            return f"verdict {i} is {have!r} where the clean game said {want!r}"
+    n = len(clean.verdicts)
+    if len(got.verdicts) > n:
+        return f"verdict {n + 1}, {got.verdicts[n]!r}, is one the clean game never said"
+    if len(got.verdicts) < n:
+        return f"verdict {len(got.verdicts) + 1}, {clean.verdicts[len(got.verdicts)]!r}, never came"
+    if got.scores != clean.scores:
+        return f"scores {got.scores} where the clean game had {clean.scores}"
+    if got.winners != clean.winners:
+        return f"winner {got.winners} where the clean game had {clean.winners}"
+    return None
+
+
+def matrix_line(game: str, fault: str, clean: Result, got: Result) -> str:
+    """`<game> <fault>: identical` or `<game> <fault>: DIFFERS (<first difference>)`."""
+    diff = first_difference(clean, got, NOTICES.get(fault, ()))
+    return f"{game} {fault}: identical" if diff is None else f"{game} {fault}: DIFFERS ({diff})"
+
+
+def _options(game: Game, short: bool) -> argparse.Namespace:
+    return argparse.Namespace(**(SHORT.get(game.name, {}) if short else {}))
+
+
+def read_result(game: Game, folder: Path, steps: int = 0) -> Result:
+    """What the game logged in `folder` said, from a replay of its log."""
+    try:
+        info, entries = load_log(folder / "games.sqlite")
+    except GameLogError as e:
+        return Result(steps=steps, error=f"no game log: {e}")
+    tag_book = TagBook(folder / "tags.sqlite", read_only=True)
+    try:
+        ref = referee_for(info, tag_book)
+        verdicts = [
+            v.text for e in entries for v in ref.handle(ref.decode(e.input_dict())).public
+        ]
+    finally:
+        tag_book.close()
+    view = ref.view(None)
+    out = view.outcome if view is not None else None
+    if out is None:
+        return Result(tuple(verdicts), steps=steps)
+    names = info.players
+    return Result(tuple(verdicts), out.scores, tuple(names[s] for s in out.winners), steps)
+
+
+def _new_table(game: Game, link: Link, folder: Path, options: argparse.Namespace) -> tuple[Table, GameLog]:
+    """A new game of the demo on `link`, logged in `folder/games.sqlite`."""
+    demo = game.demo
+    assert demo is not None, f"{game.name} has no demo"
+    codes = CodeTable.load()
+    tag_book = TagBook(folder / "tags.sqlite")
+    enrol_all(game, tag_book)
+    referee = game.referee(codes, tag_book, titles=titles(), **demo.settings)
+    variant = demo.variant(options)
+    log = GameLog.create(
+        folder / "games.sqlite",
+        game=game.name,
+        players=demo.players,
+        variant=variant.to_dict(),
+        seed=demo.seed,
+        config=referee.config(),
+    )
+    referee.attach(log)
+    table = Table(link, referee, codes, on_notice=lambda _text: None)
+    table.wait_for_picture()
+    table.send(StartGame(demo.players, variant, demo.seed, table.clock()))
+    return table, log
+
+
+def _resumed_table(game: Game, link: Link, folder: Path) -> tuple[Table, GameLog]:
+    """The unfinished game in `folder/games.sqlite` resumed on `link` (as `upref play --resume`
+    does: the board asked for what it sensed after the log's last event); the table's replies
+    start with the log's, so that the scripted players can ask what is done."""
+    codes = CodeTable.load()
+    tag_book = TagBook(folder / "tags.sqlite", read_only=True)
+    log = GameLog.open_latest(folder / "games.sqlite", game=game.name)
+    if log is None:
+        raise GameLogError(f"no unfinished {game.title} game in {folder / 'games.sqlite'} to resume")
+    referee = referee_for(log.header, tag_book)
+    history: list[tuple[Input, Reply]] = []
+    for e in log.entries():
+        inp = referee.decode(e.input_dict())
+        history.append((inp, referee.handle(inp)))
+    referee.attach(log)
+    _ask_since(link, log)
+    table = Table(link, referee, codes, on_notice=lambda _text: None)
+    table.replies.extend(history)
+    table.wait_for_picture()
+    return table, log
+
+
+def _filled(st: dict[str, Any]) -> int:
+    return sum(1 for h in st["holes"] if h.get("pair"))
+
+
+def _at_rest(board: Verbs, filled: int) -> bool:
+    """No card on the reader, no pair out of its hole (`filled` holes hold one, as at the
+    start), the button up: a still table."""
+    st = board.state()
+    return not st["cards"] and not st["hand"] and not st["button"] and _filled(st) == filled
+
+
+def _play(
+    game: Game,
+    board: Verbs,
+    table: Table,
+    at: int | None = None,
+    fault: Callable[[], None] | None = None,
+    kill_point: Path | None = None,
+    limit: float = DEADLINE_S,
+) -> int:
+    """The demo's script played to its end on `table`; `fault()` after step `at`; with
+    `kill_point`, at the first still moment from step `at` on, that file is written and the host
+    waits to be killed; the game is cut after `limit` seconds. The players stop while the referee says the board is offline. The
+    number of steps taken."""
+    demo = game.demo
+    assert demo is not None
+    uid_of = uids_for(game.name, game.items())
+    deadline = time.monotonic() + limit
+    filled = _filled(board.state())
+    steps = 0
+    for steps, (_what, pause) in enumerate(demo.script(board, table, uid_of), start=1):  # type: ignore[arg-type]
+        table.pump(pause)
+        if at is not None and steps >= at:
+            if fault is not None:
+                fault()
+                fault = None
+            if kill_point is not None and _at_rest(board, filled):
+                kill_point.write_text(f"{steps}\n")
+                table.pump(KILL_WAIT_S)
+                raise SystemExit(f"the host at its kill point (step {steps}) was not killed")
+        if not wait_while_offline(table) or time.monotonic() > deadline:
+            break
+    table.pump(1.0)
+    return steps
+
+
+def _fault(board: SimBoard, table: Table, fault: str) -> Callable[[], None] | None:
+    """What the fault does mid-game (None: nothing, noise is on from the start)."""
+
+    def unplug() -> None:
+        board.unplug(UNPLUG_S)
+        wait_for_offline(table, UNPLUG_S)  # the players saw the cable go: they wait for the referee
+
+    actions: dict[str, Callable[[], Any]] = {
+        "reset": board.reset,
+        "unplug": unplug,
+        "ctrl-c": lambda: board.inject("03"),
+        "burst": lambda: board.inject(f"random:{BURST}"),
+    }
+    return actions.get(fault)
+
+
+def run_case(game: Game, fault: str | None, folder: Path, *, at: int | None = None, short: bool = False) -> Result:
+    """The game's demo on a fresh simulated board in `folder`: clean (`fault` None) or with the
+    fault after step `at` (the kill: at the first still moment from then on)."""
+    demo = game.demo
+    assert demo is not None, f"{game.name} has no demo"
+    if fault is not None and fault not in FAULTS:
+        raise ValueError(f"no fault {fault!r}: the faults are {', '.join(FAULTS)}")
+    folder.mkdir(parents=True, exist_ok=True)
+    os.environ["UPREF_RUNTIME_DIR"] = str(folder / "run")
+    with SimBoard(seed=demo.seed, name="faults", flash_dir=folder / "flash") as board:
+        if fault == "kill":
+            return _killed_and_resumed(game, board, folder, at or 1, short)
+        with Link(board.port) as link:
+            table, log = _new_table(game, link, folder, _options(game, short))
+            try:
+                if fault == "noise":
+                    board.noise(NOISE)
+                steps = _play(game, board, table, at, _fault(board, table, fault) if fault else None,
+                              limit=CASE_S)
+            finally:
+                table.close()
+                log.close()
+    return read_result(game, folder, steps)
+
+
+def _child_argv(game: Game, board: SimBoard, folder: Path, short: bool, *extra: str) -> list[str]:
+    return [
+        sys.executable, "-m", "upref.commands.faults", "--host", game.name, "--port", board.port,
+        "--control", board.control_path, "--folder", str(folder), *(["--short"] if short else []),
+        *extra,
+    ]
+
+
+def _killed_and_resumed(game: Game, board: SimBoard, folder: Path, at: int, short: bool) -> Result:
+    """The host in a process of its own, killed with SIGKILL at its kill point; a second one
+    resumes the game and finishes it."""
+    point = folder / _KILL_POINT
+    point.unlink(missing_ok=True)
+    first = subprocess.Popen(
+        _child_argv(game, board, folder, short, "--kill-at", str(at)),
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    end = time.monotonic() + CHILD_S
+    while not point.exists() and first.poll() is None and time.monotonic() < end:
+        time.sleep(0.05)
+    if not point.exists():
+        first.kill()
+        _, err = first.communicate(timeout=10)
+        return Result(error=f"the host never reached its kill point: {_last_line(err)}")
+    first.send_signal(signal.SIGKILL)
+    first.communicate(timeout=10)
+    steps = int(point.read_text())
+    second = subprocess.run(
+        _child_argv(game, board, folder, short, "--resume"),
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        timeout=CHILD_S, check=False,
+    )
+    if second.returncode != 0:
+        return Result(error=f"the resumed host failed: {_last_line(second.stderr)}")
+    return read_result(game, folder, steps)
+
+
+def _last_line(err: bytes) -> str:
+    lines = err.decode(errors="replace").strip().splitlines()
+    return lines[-1] if lines else "it said nothing"
+
+
+def host_main(ns: argparse.Namespace) -> int:
+    """A host process of the kill case: a new game (killed at its kill point) or the resumed one,
+    on the board's port, its players acting through the board's control socket."""
+    game = find_game(ns.host)
+    folder = Path(ns.folder)
+    with SimControl(ns.control) as board, Link(ns.port) as link:
+        if ns.resume:
+            table, log = _resumed_table(game, link, folder)
+            at = point = None
+        else:
+            table, log = _new_table(game, link, folder, _options(game, ns.short))
+            at, point = ns.kill_at, folder / _KILL_POINT
+        try:
+            _play(game, board, table, at, kill_point=point)
+        finally:
+            table.close()
+            log.close()
+    return 0
+
+
+def _case(name: str, fault: str | None, folder: Path, at: int | None, short: bool) -> Result:
+    """`run_case` by the game's name (for a worker process), timed."""
+    start = time.monotonic()
+    got = run_case(find_game(name), fault, folder, at=at, short=short)
+    return replace(got, seconds=time.monotonic() - start)
+
+
+def run_matrix(
+    names: Sequence[str], faults: Sequence[str], folder: Path, *, short: bool = False, jobs: int = 1
+) -> Iterator[tuple[str, str, str, float]]:
+    """Each game clean, then under each fault from the middle of its clean game on, `jobs` games
+    at a time: (game, fault, its matrix line, the seconds it took) in the matrix's order; a game
+    whose clean run did not end gives one line, with the fault "clean"."""
+    ctx = multiprocessing.get_context("spawn")  # no link threads copied into a worker
+    with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=ctx) as pool:
+        cleans = {pool.submit(_case, n, None, folder / n / "clean", None, short): n for n in names}
+        clean_of: dict[str, Result] = {}
+        runs: dict[tuple[str, str], Future[Result]] = {}
+        for done in as_completed(cleans):
+            name = cleans[done]
+            clean = clean_of[name] = done.result()
+            if clean.error is not None or clean.winners is None:
+                continue
+            for fault in faults:
+                runs[name, fault] = pool.submit(
+                    _case, name, fault, folder / name / fault, clean.steps // 2, short
+                )
+        for name in names:
+            clean = clean_of[name]
+            if (name, faults[0]) not in runs:
+                yield name, "clean", (
+                    f"{name} clean: the clean game did not end ({clean.error or 'no result'})"
+                ), clean.seconds
+                continue
+            for fault in faults:
+                got = runs[name, fault].result()
+                yield name, fault, matrix_line(name, fault, clean, got), got.seconds
+
+
+def main(argv: list[str] | None = None) -> int:
+    demo_games = [g.name for g in games() if g.demo is not None]
+    ap = argparse.ArgumentParser(prog="python -m upref.commands.faults", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", action="append", choices=demo_games, help="only this game (again for more)")
+    ap.add_argument("--fault", action="append", choices=FAULTS, help="only this fault (again for more)")
+    ap.add_argument("--short", action="store_true", help="each game's short variant")
+    ap.add_argument("--jobs", type=int, default=JOBS, help=f"games played at once (default {JOBS})")
+    ap.add_argument("--host", choices=demo_games, help=argparse.SUPPRESS)
+    ap.add_argument("--port", help=argparse.SUPPRESS)
+    ap.add_argument("--control", help=argparse.SUPPRESS)
+    ap.add_argument("--folder", help=argparse.SUPPRESS)
+    ap.add_argument("--kill-at", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--resume", action="store_true", help=argparse.SUPPRESS)
+    ns = ap.parse_args(argv)
+    if ns.host is not None:
+        return host_main(ns)
+    names = ns.game or demo_games
+    faults = ns.fault or list(FAULTS)
+    differs = 0
+    with tempfile.TemporaryDirectory(prefix="upref-faults-") as tmp:
+        for _name, _fault, line, _s in run_matrix(names, faults, Path(tmp), short=ns.short, jobs=ns.jobs):
+            differs += not line.endswith(": identical")
+            print(line, flush=True)
+    return 1 if differs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
