@@ -42,9 +42,10 @@ from pathlib import Path
 from typing import Any
 
 from upref.board.codes import CodeTable
+from upref.board.simtags import sim_uids
 from upref.commands.demo import DEADLINE_S, enrol_all
 from upref.commands.play import _ask_since
-from upref.demos.base import uids_for, wait_for_offline, wait_while_offline
+from upref.demos.base import wait_for_offline, wait_while_offline
 from upref.link.connection import Link
 from upref.plugins.base import Game
 from upref.referee.base import Reply
@@ -233,7 +234,7 @@ def _play(
     number of steps taken."""
     demo = game.demo
     assert demo is not None
-    uid_of = uids_for(game.name, game.items())
+    uid_of = sim_uids(game.name, game.items())  # the tags enrol_all enrolled
     deadline = time.monotonic() + limit
     filled = _filled(board.state())
     steps = 0
