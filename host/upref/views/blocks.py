@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from upref.views.pieces import Picture
+
 __all__ = [
     "DIM",
     "HIDDEN",
@@ -36,6 +38,7 @@ __all__ = [
     "Feed",
     "FeedLine",
     "Line",
+    "Picture",
     "Span",
     "Table",
     "colour",
@@ -135,13 +138,13 @@ class Box:
     """Lines and tables in a frame: `meaning` ILLEGAL for an alarm (the board offline), WINNER
     for the result of a game, HIDDEN for what only one seat may see, None for a plain frame."""
 
-    blocks: tuple[Line | Table, ...]
+    blocks: tuple[Line | Table | Picture, ...]
     title: str | None = None
     meaning: str | None = None
     kind: Literal["box"] = "box"
 
 
-Block = Line | Table | Feed | Box
+Block = Line | Table | Feed | Box | Picture
 
 
 @dataclass(frozen=True)
