@@ -32,9 +32,10 @@ from upref.views.blocks import (
     colour,
     line,
 )
+from upref.views.pieces import Big, Card, CardMark, Face, Picture, Piece, Row, Seat, Seats
 from upref.views.scoreboard import earlier_games, result_box
 
-__all__ = ["PANEL", "FlipPanel"]
+__all__ = ["PANEL", "FlipPanel", "card_piece", "face_of", "tip_piece"]
 
 _TERMINATIONS: Mapping[str, str] = {
     "claim": "the final phase's claim was settled",
@@ -42,6 +43,8 @@ _TERMINATIONS: Mapping[str, str] = {
     "stopped": "the game was stopped",
 }
 _COLOURS = ("blue", "green", "red", "yellow")
+_MARKS: Mapping[str, str] = {"blue": "B", "green": "G", "red": "R", "yellow": "Y"}
+"""The letter each colour carries on the picture, so no one needs to tell colours apart."""
 
 
 def card_span(card: CardView) -> Span:
@@ -61,6 +64,29 @@ def short_face(card: CardView) -> str:
     if card.kind == "colour-not":
         return f"no {card.colour}"
     return f"{card.colour} ×2"
+
+
+def face_of(card: CardView) -> Face:
+    """A face-up card as the picture draws it: a bird card its birds (1 to 3) in their colour
+    with the colour's letter; a special card its symbol, and its colour and letter when it has
+    one ('no red', 'red ×2')."""
+    mark = _MARKS.get(card.colour) if card.colour else None
+    if card.kind == "bird":
+        return Face(str(card.birds), card.colour, mark, "bird", card.birds)
+    return Face(short_face(card), card.colour, mark, card.kind)
+
+
+def card_piece(card: CardView, marks: tuple[CardMark, ...] = (), note: str | None = None) -> Card:
+    """A face-up card as a piece, with its id (public once it lies face up)."""
+    return Card(face_of(card), marks=marks, note=note, id=card.id)
+
+
+def tip_piece(tip: str | None) -> Card:
+    """A tip card in front of its player: its colour once public ('red' R, 'green' G), else its
+    back."""
+    if tip is None:
+        return Card(None)
+    return Card(Face(tip, tip, _MARKS[tip], "tip"))
 
 
 def won_words(cards: Sequence[CardView]) -> str:
@@ -173,6 +199,28 @@ class FlipPanel:
         """Nothing to blank out: no verdict for the table names a secret card or tip."""
         return text
 
+    def picture(self, view: FlipView) -> Picture:
+        """The table as it lies: the players round it (their hands as backs, their won cards,
+        their tip cards at a claim, face up once public), then the row (face-down cards as
+        backs) or, at a claim, the claimed row; once the tips are all in, its evaluation on the
+        cards themselves (a card taken out "struck", a colour counting double "doubled", a
+        colour that does not count "faded", each card's birds under it) and the total against
+        the limit. Only the public view goes in."""
+        pieces: list[Piece] = [self._seats(view)]
+        c = view.claim
+        if c is None:
+            pieces.append(self._row_piece(view))
+            pieces.append(Big("pile", "empty" if view.final else str(view.pile)))
+            pieces.append(Big("birds a row may hold", str(view.limit)))
+        elif c.evaluation is None:
+            cards = tuple(self._lying(r, None) for r in c.row)
+            note = f"{c.tips_in} of {c.tips_of} tips in; shown once all are in"
+            pieces.append(Row(cards, caption="claimed row", note=note))
+            pieces.append(Big("birds a row may hold", str(view.limit)))
+        else:
+            pieces.extend(self._evaluated(view, c))
+        return Picture(tuple(pieces), title="The table")
+
     def private(self, view: FlipView) -> Sequence[Block]:
         """The seat's own screen: the cards of their hand the referee knows, how many it does
         not, and their tip at a claim.
@@ -183,7 +231,7 @@ class FlipPanel:
             raise ValueError("the private panel needs one seat's view, FlipGame.view(seat)")
         name = view.names[view.seat]
         title = f"{name} — your hand (keep it to yourself)"
-        lines: list[Line | Table] = []
+        lines: list[Line | Table | Picture] = []
         hand = view.hand or ()
         if hand:
             spans: list[str | Span] = ["Drawn: "]
@@ -204,9 +252,98 @@ class FlipPanel:
             lines.append(line("No card in your hand."))
         if view.own_tip:
             lines.append(line(f"Your tip: {view.own_tip}.", meaning=STRONG))
+        lines.append(self._own_picture(view))
         return (Box(tuple(lines), title, HIDDEN),)
 
+    @staticmethod
+    def _own_picture(view: FlipView) -> Picture:
+        """The seat's hand as cards: the ones the referee knows face up, the others as backs;
+        and their tip card at a claim."""
+        hand = view.hand or ()
+        unknown = view.hand_unknown or 0
+        cards = tuple(card_piece(c) for c in hand) + tuple(Card(None) for _ in range(unknown))
+        note = f"{unknown} the referee does not know" if unknown else None
+        pieces: list[Piece] = [Row(cards, caption="your hand", note=note, overlap=len(cards) > 6)]
+        if view.claim is not None and view.own_tip:
+            pieces.append(Row((tip_piece(view.own_tip),), caption="your tip"))
+        return Picture(tuple(pieces), title="Your hand")
+
     # --- parts ---------------------------------------------------------------------------------
+
+    def _seats(self, view: FlipView) -> Seats:
+        """The players in their order: hand size and points as badges, the hand as backs, the
+        won cards face up, the tip card at a claim. At the sharing the takers go round
+        counter-clockwise (F-6), otherwise turns go clockwise."""
+        winners = view.outcome.winners if view.outcome is not None else ()
+        c = view.claim
+        seats = []
+        for p in view.players:
+            badges = [count(p.hand, "card") + " in hand", count(p.score.points, "point")]
+            if c is not None and p.seat == c.claimant:
+                badges.append("claims")
+            elif c is not None and p.seat == c.accused:
+                badges.append("accused")
+            rows: list[Row] = []
+            if p.hand:
+                backs = tuple(Card(None) for _ in range(p.hand))
+                rows.append(Row(backs, caption="hand", note=str(p.hand), overlap=True))
+            if p.won:
+                won = tuple(card_piece(w) for w in p.won)
+                rows.append(Row(won, caption="won", note=str(len(p.won)), overlap=True))
+            if c is not None and (p.tipped or p.tip):
+                rows.append(Row((tip_piece(p.tip),), caption="tip"))
+            seats.append(Seat(p.seat, p.name, tuple(badges), tuple(rows), p.seat in winners))
+        to_move = None if view.phase == "over" else view.to_move
+        return Seats(tuple(seats), to_move, "ccw" if view.phase == "take" else "cw")
+
+    @staticmethod
+    def _lying(r: RowView, last: int | None) -> Card:
+        """A card of the row as it lies: face up with its face, face down as a back."""
+        if r.card is None:
+            return Card(None, note="turned (F-16)" if r.flagged else None)
+        marks: tuple[CardMark, ...] = ("new",) if last == r.position else ()
+        return card_piece(r.card, marks, "turned (F-16)" if r.flagged else None)
+
+    def _row_piece(self, view: FlipView) -> Row:
+        up = sum(1 for r in view.row if r.up)
+        note = f"{up} of {count(len(view.row), 'card')} face up" if view.row else "none yet"
+        cards = tuple(self._lying(r, view.last_play) for r in view.row)
+        return Row(cards, caption="row", note=note)
+
+    @staticmethod
+    def _evaluated(view: FlipView, c: ClaimView) -> list[Piece]:
+        """The claimed row turned face up, evaluated on the cards: struck, doubled, faded, the
+        birds each adds under it (and who took it, at the sharing); the total against the
+        limit."""
+        ev = c.evaluation
+        assert ev is not None
+        factor = dict(ev.factors)
+        taker_of = {card.id: view.names[seat] for seat, card in c.taken}
+        cards = []
+        for x in ev.lines:
+            cv = CardView.of(x.card)
+            marks: tuple[CardMark, ...] = ()
+            f = factor.get(x.card.colour or "", 1)
+            if not x.stays:
+                marks = ("struck",)
+            elif x.card.colour is not None and f == 2:
+                marks = ("doubled",)
+            elif x.card.colour is not None and f == 0:
+                marks = ("faded",)
+            note = None
+            if not x.stays:
+                note = "out"
+            elif x.card.is_bird:
+                note = count(x.birds, "bird")
+            taker = taker_of.get(cv.id)
+            if taker is not None:
+                note = f"{note}, to {taker}" if note else f"to {taker}"
+            cards.append(card_piece(cv, marks, note))
+        verdict = f"{ev.total} birds, limit {ev.limit}: {ev.right} is right (F-10)"
+        return [
+            Row(tuple(cards), caption="claimed row, evaluated", note=verdict),
+            Big(f"birds against the limit of {ev.limit}", str(ev.total)),
+        ]
 
     def _players(self, view: FlipView) -> Table:
         winners = view.outcome.winners if view.outcome is not None else ()

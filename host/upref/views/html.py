@@ -105,5 +105,5 @@ def _feed(x: b.Feed) -> str:
 def _box(x: b.Box) -> str:
     classes = " ".join(c for c in ("box", _meaning(x.meaning)) if c)
     title = f"<h2>{escape(x.title)}</h2>" if x.title else ""
-    inner = "".join(_line(i) if isinstance(i, b.Line) else _table(i) for i in x.blocks)
+    inner = "".join(_line(i) if isinstance(i, b.Line) else _table(i) for i in x.blocks if not isinstance(i, b.Picture))
     return f'<section class="{classes}">{title}{inner}</section>'

@@ -11,7 +11,8 @@ The pieces:
   "reverse", "wild"…), how many of it are drawn (1 to 3 birds).
 - `Card` — a card or a tile (`shape`), face up (`face`) or face down (`face` None: its back),
   with `marks` for what the table should see on it ("struck", "doubled", "faded", "new",
-  "chosen"), and a small `note` under it.
+  "chosen"), a small `note` under it, and, where a game's public view names a face-up card by
+  its id (Flip a Bird's "R2a"), that `id`; a face-down card never carries one.
 - `Mole` / `Hole` — a hole of the board at its place (`x`, `y` from 0 to 1 over the board, from
   one source: the pin map or the build drawings), the mole pair's visible end in it or empty,
   the order it was turned in this turn, a correction due on it.
@@ -78,11 +79,21 @@ class Card:
     shape: Literal["card", "tile"] = "card"
     marks: tuple[CardMark, ...] = ()
     note: str | None = None
+    id: str | None = None
     kind: Literal["card"] = "card"
+
+    def __post_init__(self) -> None:
+        if self.face is None and self.id is not None:
+            raise ValueError(
+                f"a face-down card was given the id {self.id!r}: that would tell the table what "
+                "lies face down; give a card an id only when it lies face up"
+            )
 
     def data(self) -> dict[str, str]:
         out = {"piece": self.shape, "down": "1" if self.face is None else "0"}
         if self.face is not None:
+            if self.id is not None:
+                out["card"] = self.id
             out["face"] = self.face.label
             if self.face.colour:
                 out["colour"] = self.face.colour

@@ -61,6 +61,8 @@ def _feed(x: b.Feed) -> list[str]:
 def _box(x: b.Box) -> list[str]:
     texts: list[str] = []
     for i in x.blocks:
+        if isinstance(i, b.Picture):  # drawn by the page; the text keeps its lines
+            continue
         texts.extend([i.text] if isinstance(i, b.Line) else _table(i))
     if x.meaning == b.WINNER:
         return [f"*** {texts[0]} ***", *texts[1:]] if texts else []

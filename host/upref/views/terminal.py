@@ -119,7 +119,7 @@ def _feed(x: b.Feed) -> RichTable:
 
 
 def _box(x: b.Box) -> Panel:
-    body = Group(*(_line(i) if isinstance(i, b.Line) else _table(i) for i in x.blocks))
+    body = Group(*(_line(i) if isinstance(i, b.Line) else _table(i) for i in x.blocks if not isinstance(i, b.Picture)))
     if x.meaning == b.WINNER:
         return Panel(body, title=x.title, border_style="bold green", box=box.DOUBLE)
     if x.meaning == b.ILLEGAL:

@@ -29,13 +29,27 @@ from upref.views.blocks import (
     Block,
     Box,
     Column,
+    Line,
     Span,
     Table,
     line,
 )
+from upref.views.pieces import (
+    Big,
+    Card,
+    Chart,
+    Face,
+    Picture,
+    Piece,
+    Row,
+    Seat,
+    Seats,
+    Series,
+    Tower,
+)
 from upref.views.scoreboard import result_box
 
-__all__ = ["PANEL", "UpPanel"]
+__all__ = ["PANEL", "UpPanel", "face_of"]
 
 
 
@@ -50,6 +64,20 @@ _UNITS = {"points": "point", "cards": "card", "tokens": "token"}
 
 def _faces(faces: Sequence[str]) -> str:
     return " · ".join(faces)
+
+
+def face_of(face: str) -> Face:
+    """A card's face as the picture draws it: a number ('11'), the -2 card, the disposal card
+    (the big arrows). Up's sets differ in colour only, which no rule looks at: none is drawn."""
+    if face == "-2":
+        return Face("-2", symbol="minus2")
+    if face == "disposal":
+        return Face("disposal", symbol="disposal")
+    return Face(face)
+
+
+def _backs(n: int) -> tuple[Card, ...]:
+    return tuple(Card(None) for _ in range(n))
 
 
 class UpPanel:
@@ -162,6 +190,28 @@ class UpPanel:
         """Blank out card ids: a public text names cards by their face only."""
         return _card_id().sub("a card", text)
 
+    def picture(self, view: UpView) -> Picture:
+        """The table as it lies: the tower (top last) with the number to beat, the players in
+        their order with their hand and face-down cards as backs with counts and their face-up
+        cards drawn, the cards out of the game, and over an evening each player's total round
+        by round. Only the public view goes in: hands and face-down cards are counts."""
+        caption = "tower"
+        if not view.tower and view.phase == "play" and view.to_move is not None:
+            caption = f"tower: empty, {view.names[view.to_move]} lays a foundation"
+        to_beat = None if view.to_beat is None or not view.tower else str(view.to_beat)
+        pieces: list[Piece] = [
+            Tower(tuple(Card(face_of(f)) for f in view.tower), to_beat, caption),
+            self._seats(view),
+            Big("cards out of the game", str(view.removed)),
+        ]
+        if view.table:
+            series = tuple(
+                Series(name, tuple(r.totals[p] for r in view.table))
+                for p, name in enumerate(view.names)
+            )
+            pieces.append(Chart(series, caption=f"the evening: totals in {view.scoring}"))
+        return Picture(tuple(pieces), title="The table")
+
     def private(self, view: UpView) -> Sequence[Block]:
         """The seat's own cards: the hand (as far as the referee has seen it), the face-up
         cards, how many lie face down, and a reminder when 'last card' is owed.
@@ -182,9 +232,51 @@ class UpPanel:
         ]
         if me.owes_call:
             lines.append(line("You hold one card: press the button for 'last card'!", meaning=ILLEGAL))
-        return (Box(tuple(lines), title, HIDDEN),)
+        hand_row = Row(
+            tuple(Card(face_of(f)) for f in view.own_hand) + _backs(view.own_unseen),
+            caption="your hand",
+            note=f"{view.own_unseen} the referee has not seen" if view.own_unseen else None,
+            overlap=len(view.own_hand) + view.own_unseen > 6,
+        )
+        mine = Picture(
+            (
+                hand_row,
+                Row(tuple(Card(face_of(f)) for f in me.up), caption="face up"),
+                Row(_backs(me.down), caption="face down", note=str(me.down)),
+            ),
+            title="Your cards",
+        )
+        blocks: tuple[Line | Table | Picture, ...] = (*lines, mine)
+        return (Box(blocks, title, HIDDEN),)
 
     # --- parts --------------------------------------------------------------------------------
+
+    def _seats(self, view: UpView) -> Seats:
+        """The players in their order (turns go clockwise): each one's hand as backs with its
+        count, face-up cards drawn, face-down cards as backs with their count, and badges for
+        the total and what is owed."""
+        over = view.phase == "over"
+        winners = view.outcome.winners if view.outcome is not None else ()
+        seats = []
+        for p in view.players:
+            badges = [f"total {p.total}"]
+            if p.owes_call:
+                badges.append("owes 'last card'")
+            if p.skip:
+                badges.append("skips next turn")
+            if p.out:
+                badges.append("went out")
+            if view.phase == "play" and p.first_turn and not p.out:
+                badges.append("1st turn: hand only")
+            rows = (
+                Row(_backs(p.hand), caption="hand", note=str(p.hand), overlap=True),
+                Row(tuple(Card(face_of(f)) for f in p.up), caption="face up"),
+                Row(_backs(p.down), caption="face down", note=str(p.down)),
+            )
+            won = p.out or (over and p.seat in winners and self._evening_over(view))
+            seats.append(Seat(p.seat, p.name, tuple(badges), rows, won))
+        to_move = None if over else view.to_move
+        return Seats(tuple(seats), to_move, "cw")
 
     @staticmethod
     def _evening_over(view: UpView) -> bool:

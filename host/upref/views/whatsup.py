@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from upref.games.base import Outcome
 from upref.games.whatsup.cards import COLOURS, COUNTS
 from upref.games.whatsup.variant import GRID_COLUMNS, GRID_ROWS
-from upref.games.whatsup.view import WhatsUpView
+from upref.games.whatsup.view import CardView, PlayerView, WhatsUpView
 from upref.referee.status import SOLVED
 from upref.text import and_join, count, plural
 from upref.views.blocks import (
@@ -34,9 +34,10 @@ from upref.views.blocks import (
     colour,
     line,
 )
+from upref.views.pieces import Big, Card, Face, Figure, Picture, Piece, Row, Seat, Seats
 from upref.views.scoreboard import earlier_games, result_box
 
-__all__ = ["PANEL", "WhatsUpPanel", "face_cell", "row_cell"]
+__all__ = ["PANEL", "WhatsUpPanel", "bird_face", "face_cell", "row_cell"]
 
 _CARD_ID = re.compile(r"\bW\d{2}\b")
 _TERMINATIONS: Mapping[str, str] = {
@@ -45,6 +46,27 @@ _TERMINATIONS: Mapping[str, str] = {
     "stall": "eight turns in a row without an addition (A-3)",
     "stopped": "the game was stopped",
 }
+
+
+_MARKS: Mapping[str, str] = {"red": "R", "yellow": "Y", "green": "G", "purple": "P"}
+"""The letter each colour carries on the picture, so no one needs to tell colours apart."""
+
+
+def bird_face(n: int, colour_name: str) -> Face:
+    """A face as the picture draws it: `n` birds (1 to 3) in their colour, with its letter."""
+    return Face(str(n), colour_name, _MARKS.get(colour_name, colour_name[:1].upper()), "bird", n)
+
+
+def _collection(p: PlayerView) -> tuple[Row, ...]:
+    """A collection as four rows of bird cards, one per colour, 1 then 2 then 3 birds."""
+    return tuple(
+        Row(
+            tuple(Card(bird_face(n, c)) for n in counts),
+            caption=c,
+            note="complete" if len(counts) == len(COUNTS) else None,
+        )
+        for c, counts in p.rows
+    )
 
 
 def row_cell(colour_name: str, counts: Sequence[int]) -> Span:
@@ -132,6 +154,23 @@ class WhatsUpPanel:
         """Blank out card ids: an id names both sides of a card, so also the one face down."""
         return _CARD_ID.sub("a card", text)
 
+    def picture(self, view: WhatsUpView) -> Picture:
+        """The table as it lies: the players in their order, each with their collection as four
+        rows of bird cards; the table's cards by their face up (the first game's rectangle row
+        by row, with free placement grouped by colour), a card a figurine stands on noted;
+        the figurines where they stand; the cards left and the turns without an addition. Only
+        faces up go in: never a side face down, never a card's id (it names both sides)."""
+        pieces: list[Piece] = [self._seats(view)]
+        pieces.extend(self._table_rows(view))
+        for p in view.players:
+            if p.figurine == "placed":
+                where = self._figurine(view, p.figurine, p.figurine_on)
+                pieces.append(Figure(p.name, where))
+        if view.phase != "setup":
+            pieces.append(Big("cards on the table", str(view.cards_left)))
+            pieces.append(Big("turns without an addition", f"{view.since} of {view.stall_turns}"))
+        return Picture(tuple(pieces), title="The table")
+
     def private(self, view: WhatsUpView) -> Sequence[Block]:
         """The seat's own screen: the collection row by row, the faces that would fit it now,
         and the figurine.
@@ -155,15 +194,65 @@ class WhatsUpPanel:
             "placed": self._figurine(view, me.figurine, me.figurine_on, long=True),
             "spent": "back in the box",
         }[me.figurine]
-        blocks: tuple[Line | Table, ...] = (
+        fitting = []
+        for f in me.fits:
+            n, c = f.split(" ", 1)
+            fitting.append(Card(bird_face(int(n), c)))
+        mine = Picture(
+            (*_collection(me), Row(tuple(fitting), caption="fits next")),
+            title="Your collection",
+        )
+        blocks: tuple[Line | Table | Picture, ...] = (
             line(f"{count(me.birds, 'bird')} on {count(me.cards, 'card')}", meaning=STRONG),
             table,
             line(f"A flip fits you now if it shows: {fits}."),
             line(f"Your figurine: {figurine}."),
+            mine,
         )
         return (Box(blocks, f"{me.name} — your collection"),)
 
     # --- parts --------------------------------------------------------------------------------
+
+    def _seats(self, view: WhatsUpView) -> Seats:
+        """The players in their order (turns go clockwise), each with their collection."""
+        winners = view.outcome.winners if view.outcome is not None else ()
+        where = {"unused": "figurine in hand", "spent": "figurine in the box"}
+        seats = []
+        for p in view.players:
+            badges = [
+                count(p.birds, "bird"),
+                count(p.cards, "card"),
+                f"{p.completed} of {view.rows_to_win} rows",
+            ]
+            if p.figurine in where:
+                badges.append(where[p.figurine])
+            won = view.phase == "over" and p.seat in winners
+            seats.append(Seat(p.seat, p.name, tuple(badges), _collection(p), won))
+        to_move = view.to_move if view.phase == "turn" else None
+        return Seats(tuple(seats), to_move, "cw")
+
+    def _table_rows(self, view: WhatsUpView) -> list[Row]:
+        """The table's cards by their face up: the first game's rectangle row by row (a taken
+        card's place left out), or with free placement one row per colour, fewest birds
+        first."""
+        def card(c: CardView) -> Card:
+            note = f"{view.names[c.figurine]}'s figurine" if c.figurine is not None else None
+            return Card(bird_face(c.count, c.colour), note=note)
+
+        if view.first_game:
+            rows = []
+            for r in range(1, GRID_ROWS + 1):
+                cards = sorted((c for c in view.table if c.row == r), key=lambda c: c.column or 0)
+                rows.append(Row(tuple(card(c) for c in cards), caption=f"row {r}"))
+            return rows
+        rows = []
+        for colour_name in COLOURS:
+            cards = sorted(
+                (c for c in view.table if c.colour == colour_name), key=lambda c: (c.count, c.place)
+            )
+            note = count(len(cards), "card")
+            rows.append(Row(tuple(card(c) for c in cards), caption=f"{colour_name} up", note=note))
+        return rows
 
     def _players(self, view: WhatsUpView) -> Table:
         winners = view.outcome.winners if view.outcome is not None else ()

@@ -1,0 +1,80 @@
+"""The browser test's expectations for Flip a Bird, What's Up and Up (`pictures_games`), worked
+out from the public view alone, agree with what the panels put in their pictures, piece by piece
+and in drawing order, over random games played on the engines (every phase: a claim's tips, its
+evaluation and sharing; a round's end and the next; the first game's rectangle); and they catch a
+picture that differs."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from pictures_games import drawn, expected_flipabird, expected_up, expected_whatsup
+from upref.games.flipabird.engine import FlipGame
+from upref.games.up.engine import UpGame
+from upref.games.whatsup.engine import WhatsUpGame
+from upref.games.whatsup.variant import Variant as WhatsUpVariant
+from upref.views import flipabird, up, whatsup
+
+PLAYERS = ("Ann", "Bob", "Cy", "Dee")
+
+
+def playout(game: Any, rng: random.Random, steps: int) -> Any:
+    """Random legal play (chance too), yielding each position; a finished Up round goes on to
+    the next, so an evening has rounds to chart."""
+    for _ in range(steps):
+        yield game
+        if game.outcome() is not None:
+            if isinstance(game, UpGame) and game.round < 3:
+                game = game.next_round()
+                continue
+            return
+        acts = game.legal_actions()
+        if not acts:
+            acts = [a for a, _ in game.chance_outcomes()]
+        game.play(rng.choice(acts))
+
+
+CASES: list[tuple[str, Callable[[int], Any], Any, Callable[[Any], list[dict[str, str]]]]] = [
+    ("flipabird", lambda n: FlipGame.new(PLAYERS[:n]), flipabird.PANEL, expected_flipabird),
+    ("up", lambda n: UpGame.new(PLAYERS[:n]), up.PANEL, expected_up),
+    ("whatsup", lambda n: WhatsUpGame.new(PLAYERS[:n]), whatsup.PANEL, expected_whatsup),
+    (
+        "whatsup-first",
+        lambda n: WhatsUpGame.new(PLAYERS[:n], variant=WhatsUpVariant(first_game=True)),
+        whatsup.PANEL,
+        expected_whatsup,
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "new", "panel", "expected"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("seed", range(3))
+def test_the_expectations_agree_with_the_pictures_over_random_games(
+    name: str, new: Callable[[int], Any], panel: Any, expected: Callable[[Any], list[dict[str, str]]], seed: int
+) -> None:
+    rng = random.Random(seed)
+    phases: set[str] = set()
+    for game in playout(new(3 + seed % 2), rng, 600):
+        view = game.view(None)
+        assert drawn(panel.picture(view)) == expected(view), f"{name}, phase {view.phase}"
+        phases.add(view.phase)
+    assert "over" in phases, phases
+    if name == "flipabird":
+        assert {"tips", "take"} <= phases
+
+
+def test_the_expectations_catch_a_picture_that_differs() -> None:
+    game = FlipGame.position(
+        PLAYERS, row=[("R2a", True, 0), ("S-DBL-R", True, 1), ("B1a", False, 2)], to_move=3, pile_left=20
+    )
+    view = game.view(None)
+    honest = drawn(flipabird.PANEL.picture(view))
+    assert honest == expected_flipabird(view)
+    backs = [d for d in honest if d.get("piece") == "card" and d["down"] == "1"]
+    assert len(backs) == 4 * 2 + 1  # two hand cards each, one face-down row card
+    moved = replace(view, row=view.row[::-1])  # the row drawn the wrong way round
+    assert drawn(flipabird.PANEL.picture(moved)) != expected_flipabird(view)
