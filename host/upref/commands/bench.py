@@ -13,7 +13,8 @@ Figures (goals from the issues in brackets):
 - scans per second of the firmware loop under the MicroPython unix port [>= 100]
 - heap in use after boot under the MicroPython unix port, and its peak during a calibration and
   a RAW dump (the sensor self-test's); and an estimate of the heap after boot on the 32-bit chip:
-  byte data at its size, everything else (words) at half [after boot <= 40 KB]
+  byte data (bytecode, interned names, buffers) at its size, everything else (words) at half
+  [our goal after boot <= 40 KB, not reached: docs/simulator.md, "The firmware's heap"]
 - bytes per frame for each frame type
 - `make deploy` to the simulated board at 115200 baud with the real mpremote: time and bytes
   for the whole firmware onto a fresh board, then for a deploy that finds nothing changed
@@ -140,6 +141,7 @@ def bench_micropython_scan_rate(seconds: float) -> list[int]:
 SCAN_CLOCKS_MHZ = (160, 240)  # ESP32_GENERIC's clock at reset, and what boot.py sets
 SCAN_PERIOD_MS = 10  # firmware/app.py SCAN_MS
 MPY_IMPORT_MS = 5.0  # standins/chip.py MPY_IMPORT_US at 240 MHz
+HEAP_GOAL_KB = 40  # the heap after boot on the chip we aimed at (the issue asks only for the estimate)
 
 
 def bench_scan_timing(seconds: float, mhz: int = 240, backend: str = "cpython") -> dict[str, list[Heartbeat]]:
@@ -219,13 +221,22 @@ def used():
     return gc.mem_alloc()
 
 
+def qstr_chars():
+    # the characters of the names interned since the start: qstr_info() prints them
+    esp32_micropython.qstr_info()
+
+
 before = used()
+print("QSTR before")
+qstr_chars()
 import board, app
 a = app.App(board.Board())
 a.out._port = Sink()
 a.boot()
 a.step(time.ticks_ms())  # one pass of the loop: what was loaded for the boot is let go
 after = used() - before
+print("QSTR after")
+qstr_chars()
 code = sorted(k for k in sys.modules if k not in ("machine", "neopixel", "sim_world", "esp32_micropython", "micropython", "mfrc522_model", "esp32_adc", "chip"))
 
 
@@ -246,8 +257,9 @@ def peak_of(command, until):
 
 
 def byte_data(roots):
-    # bytes the firmware's objects hold in buffers and strings, and the bytecode and names
-    # its modules loaded from .mpy: data that takes as many bytes on a 32-bit chip
+    # bytes the firmware's objects hold in buffers and arrays: data that takes as many bytes
+    # on a 32-bit chip (a str is left out: the names are counted as interned, qstr_info, and
+    # string constants with the bytecode they came with)
     n, seen, todo = 0, set(), list(roots)
     while todo:
         o = todo.pop()
@@ -255,7 +267,7 @@ def byte_data(roots):
             continue
         seen.add(id(o))
         t = type(o)
-        if t in (bytes, bytearray, str):
+        if t in (bytes, bytearray):
             n += len(o)
         elif t.__name__ == "array":
             n += len(bytes(o))
@@ -265,11 +277,6 @@ def byte_data(roots):
             todo.extend(o.values())
         elif t is type(sys) or (not isinstance(o, type) and hasattr(o, "__dict__")):
             todo.extend(o.__dict__.values())  # a module's globals, an instance's attributes
-    for m in code:
-        try:
-            n += os.stat(mpy + "/" + m + ".mpy")[6]
-        except OSError:
-            n += os.stat(mpy + "/lib/" + m + ".mpy")[6]
     return n
 
 
@@ -286,8 +293,8 @@ def chip_heap(unix_bytes: int, byte_data: int) -> int:
     are four words on both (32 bytes here, 16 on the chip) and an object made of words (a list,
     a dict, an instance, a function) holds as many words on both, so it takes the same number
     of blocks: half the bytes on the chip. Byte data (buffers, strings, the bytecode and names
-    loaded from .mpy) takes the same bytes on both. So: the byte data counted once, plus half
-    of the rest (never less than half the whole)."""
+    loaded from .mpy, the names interned) takes the same bytes on both. So: the byte data
+    counted once, plus half of the rest (never less than half the whole)."""
     byte_data = min(byte_data, unix_bytes)
     return byte_data + (unix_bytes - byte_data) // 2
 
@@ -315,14 +322,66 @@ def bench_heap() -> dict[str, object] | None:
             [tool("micropython"), "-X", "heapsize=400K", str(t / "probe.py"), str(root), str(t / "mpy"), str(t / "flash")],
             capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
         )
+        chars = _qstr_chars(res.stdout)
         for line in res.stderr.splitlines():
-            if line.startswith("HEAP "):
+            if line.startswith("HEAP ") and chars is not None:
                 after, cal, raw, rest, held, mods = line.split()[1:]
+                modules = mods.split(",")
+                files = [f for m in modules for f in (t / "mpy" / f"{m}.mpy", t / "mpy" / "lib" / f"{m}.mpy")
+                         if f.exists()]
+                code = sum(f.stat().st_size - mpy_names_bytes(f.read_bytes()) for f in files)
+                data = int(held) + code + chars
                 return {"after_boot": int(after), "calibration": int(cal), "raw": int(raw),
-                        "after": int(rest), "bytes": int(held), "modules": mods.split(","),
-                        "chip_after_boot": chip_heap(int(after), int(held))}
-        print(res.stderr[-2000:], file=sys.stderr)
+                        "after": int(rest), "bytes": data, "buffers": int(held), "code": code,
+                        "names": chars, "modules": modules, "chip_after_boot": chip_heap(int(after), data)}
+        print(res.stdout[-1000:], res.stderr[-2000:], file=sys.stderr)
         return None
+
+
+def _qstr_chars(stdout: str) -> int | None:
+    """Bytes of the names interned between the probe's two `micropython.qstr_info()` (its
+    line `qstr pool: n_pool=.., n_qstr=.., n_str_data_bytes=N, ...` after each mark)."""
+    got: dict[str, int] = {}
+    mark = ""
+    for line in stdout.splitlines():
+        if line.startswith("QSTR "):
+            mark = line.split()[1]
+        elif line.startswith("qstr pool:") and mark:
+            fields = dict(f.strip().split("=") for f in line.split(":", 1)[1].split(","))
+            got[mark] = int(fields["n_str_data_bytes"])
+    if "before" not in got or "after" not in got:
+        return None
+    return got["after"] - got["before"]
+
+
+def _vuint(data: bytes, i: int) -> tuple[int, int]:
+    v = 0
+    while True:
+        b = data[i]
+        i += 1
+        v = (v << 7) | (b & 0x7F)
+        if not b & 0x80:
+            return v, i
+
+
+def mpy_names_bytes(data: bytes) -> int:
+    """Bytes the names table of a .mpy file (format 6: py/persistentcode.c) takes: each name
+    not among MicroPython's static ones is stored whole (length, characters, NUL). Loading the
+    module interns them, and a name already interned (by the port's ROM or another module)
+    takes nothing again: they are counted by what the probe sees interned, not here."""
+    if len(data) < 4 or data[0] != ord("M") or data[1] != 6:
+        raise ValueError("not a .mpy file of format 6")
+    i = 4
+    if data[2] & 0xFC:  # an architecture's flags follow the header
+        _, i = _vuint(data, i)
+    n_qstr, i = _vuint(data, i)
+    _, i = _vuint(data, i)  # the constant objects, after the names
+    start = i
+    for _ in range(n_qstr):
+        v, i = _vuint(data, i)
+        if not v & 1:  # a name stored whole: its characters and a NUL
+            i += (v >> 1) + 1
+    return i - start
 
 
 def bench_deploy() -> dict[str, dict[str, float]]:
@@ -441,12 +500,20 @@ def main(argv: list[str] | None = None) -> int:
               f"\n  after boot {kb['after_boot']:.1f} KB; peak during a calibration"
               f" {kb['calibration']:.1f} KB, during a RAW dump {kb['raw']:.1f} KB; after them"
               f" {kb['after']:.1f} KB\n  modules kept loaded: {', '.join(heap['modules'])}")  # type: ignore[arg-type]
-        print(f"  after boot on the 32-bit ESP32, estimated: {kb['chip_after_boot']:.1f} KB [goal <= 40 KB]"
-              f"\n  (method: of the {kb['after_boot']:.1f} KB, {min(kb['bytes'], kb['after_boot']):.1f} KB is byte data"
-              " (buffers and strings the firmware holds, bytecode and names loaded from .mpy) and takes"
-              "\n  the same bytes on the chip; the rest is words, 8 bytes here and 4 there, in blocks of"
-              " 32 bytes here and 16 there: half;\n  the .mpy files count whole, so the estimate errs high:"
-              " names the chip's firmware already holds are not allocated again)")
+        reached = kb["chip_after_boot"] <= HEAP_GOAL_KB
+        print(f"  after boot on the 32-bit ESP32, estimated: {kb['chip_after_boot']:.1f} KB [our goal <= {HEAP_GOAL_KB} KB"
+              f"{'' if reached else ': not reached, see below'}]"
+              f"\n  (method: of the {kb['after_boot']:.1f} KB here, {min(kb['bytes'], kb['after_boot']):.1f} KB is byte data,"
+              " the same bytes on the chip:"
+              f" {kb['code']:.1f} KB of bytecode and constants from the .mpy files kept loaded,"
+              f"\n  {kb['names']:.1f} KB of names interned (micropython.qstr_info), {kb['buffers']:.1f} KB of buffers and"
+              " arrays the firmware holds; the rest is words, 8 bytes here and 4 there,\n  in blocks of 32 bytes here"
+              " and 16 there: half. It errs high: names the ESP32's ROM holds and the unix port's does not are counted)")
+        if not reached:
+            print(f"  why not {HEAP_GOAL_KB} KB: the code kept loaded ({kb['code'] + kb['names']:.1f} KB of bytecode and names, and"
+                  " the objects of its functions and classes) is most of it,\n  and what runs all the time must stay"
+                  " loaded: importing a .mpy takes about 5 ms of a 10 ms scan period; boot-only and seldom code is loaded"
+                  "\n  for the occasion and let go (docs/simulator.md, \"The firmware's heap\")")
 
     print("\nthe firmware's time per scan on the ESP32, as the simulator's cost model puts it"
           "\n(hardware operations, MicroPython's calls into them and the scan loop's bytecode, .mpy imports"
