@@ -389,8 +389,9 @@ class App:
             self.reply_err(seq, cmd, str(e))
 
     def command(self, seq, cmd, args):
-        """Carry out a host command: the ones a game sends all the time here, the rest
-        (HELLO, RAW, CAL, SET, ECHO, REBOOT) by the seldom module, loaded for them."""
+        """Carry out a host command: the ones a game sends all the time (LED, BEEP) and SINCE
+        here, the rest (SNAP, HELLO, RAW, CAL, SET, ECHO, REBOOT) by the seldom module, loaded
+        for them."""
         if cmd == "SNAP":
             self.send_snapshot()
         elif cmd == "LED":
