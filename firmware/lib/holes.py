@@ -1,7 +1,9 @@
 # Molehill codes from hall sensor levels: classification, debounce and faults.
 #
 # Pure logic: never imports machine, so it runs on the board, under CPython and in tests.
-# update() allocates nothing: every result goes into arrays made in __init__.
+# update() allocates nothing: every result goes into arrays made in __init__. The checks of the
+# configuration are in holes_check.py, loaded while a scanner is made (up to 5 sensors a hole:
+# 3**5 - 1 = 242 still fits array('B')).
 #
 # Sensors. Sensor k = (hole - 1) * per_hole + (position - 1) reads a level 0..65535 (ADC
 # read_u16). delta = level - zero[k], zero being its calibrated no-magnet level. With hysteresis
@@ -48,6 +50,7 @@
 
 from micropython import const
 from array import array
+import sys
 import time
 
 SENSOR = const(0)  # same order as wire.FAULT_KINDS: "sensor", "hole"
@@ -68,7 +71,6 @@ SOUTH = const(2)
 
 MID_SCALE = const(32768)
 _NO_CODE = const(255)  # candidate after a sensor fault: the next code is always a change
-_MAX_PER_HOLE = const(5)  # 3**5 - 1 = 242 still fits array('B')
 _REF_SMOOTH = const(2)  # the reference takes 1 / 2**_REF_SMOOTH of each new reading
 _REF_JUMP = const(1200)  # counts (8 sigma of the ADC's noise): a step of the supply, followed at once
 
@@ -95,21 +97,14 @@ class HoleScanner:
     def __init__(self, n_holes, per_hole=4, on=4500, off=3500, rail_low=1500, rail_high=64000,
                  max_delta=24000, debounce_ms=30, unstable_ms=1500, settle_ms=10, magnets=3,
                  rezero_scans=0):
-        if n_holes < 1 or n_holes > 255:
-            raise ValueError("invalid hole count: %d" % n_holes)
-        if per_hole < 1 or per_hole > _MAX_PER_HOLE:
-            raise ValueError("invalid sensors per hole: %d" % per_hole)
-        if not 0 < off < on <= max_delta:
-            raise ValueError("need 0 < off < on <= max_delta, got off=%d on=%d max_delta=%d"
-                             % (off, on, max_delta))
-        if not 0 <= rail_low < rail_high <= 65535:
-            raise ValueError("invalid rails: %d..%d" % (rail_low, rail_high))
-        if unstable_ms < 1:
-            raise ValueError("invalid unstable time: %d ms" % unstable_ms)
-        if settle_ms < 0 or magnets < 0 or magnets > per_hole:
-            raise ValueError("invalid settle time %d ms or magnet count %d" % (settle_ms, magnets))
-        if rezero_scans < 0:
-            raise ValueError("invalid re-zero period: %d scans" % rezero_scans)
+        # the checks are boot-only code: loaded for them and let go (holes_check.py)
+        import holes_check
+
+        try:
+            holes_check.check(n_holes, per_hole, on, off, rail_low, rail_high, max_delta,
+                              unstable_ms, settle_ms, magnets, rezero_scans)
+        finally:
+            del sys.modules["holes_check"]
         n = n_holes * per_hole
         self.n_holes = n_holes
         self.per_hole = per_hole

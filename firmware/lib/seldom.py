@@ -1,9 +1,11 @@
-# What the board does seldom: start up, say HELLO, answer RAW (every sensor's raw level, for
-# `upref doctor` and the sensor self-test), start and finish a calibration, SET, ECHO, REBOOT.
+# What the board does seldom: start up, say HELLO, send a snapshot (SNAP: at the handshake and
+# when the host lost a frame), answer RAW (every sensor's raw level, for `upref doctor` and the
+# sensor self-test), start and finish a calibration, SET, ECHO, REBOOT.
 #
 # app.App loads this module for the occasion and lets it go at the next pass of its loop, so its
-# code takes no heap while a game runs (the commands a game sends all the time, SNAP, LED and
-# BEEP, stay in app.py). Everything here works on the App it is given.
+# code takes no heap while a game runs (the commands a game sends all the time, LED and BEEP,
+# stay in app.py; loading this module from flash takes about 5 ms of the scan period, which
+# holds it). Everything here works on the App it is given.
 
 import time
 
@@ -77,6 +79,68 @@ def boot(a):
         time.sleep_ms(SCAN_MS)
     a.send_snapshot()
     a.out.pump(time.ticks_us())
+
+
+def snapshot(a):
+    """SNAP holes= card= btn= presses= faults= (docs/protocol.md): the codes of the holes, the card
+    on the reader, the button, its presses since boot, and every fault as runs of sensors
+    s<a>-<b>, holes h<n>, rfid (the reader), cards (several on the reader)."""
+    w = a.w
+    sc = a.scanner
+    w.begin(b"SNAP")
+    w.arg(b"holes=")
+    for h in range(a.hw.holes):
+        if h:
+            w.raw(b",")
+        w.int(sc.codes[h])
+    w.arg(b"card=")
+    if a.cards.present:
+        a._uid(a.cards.uid, a.cards.uid_len)
+    else:
+        w.raw(b"-")
+    w.arg(b"btn=")
+    w.int(a.button)
+    w.kv(b"presses", a.presses)
+    w.arg(b"faults=")
+    first = True
+    k = 0
+    n = a.n_sensors
+    while k < n:  # runs of faulted sensors as s<a>-<b>, so all 40 fit in one frame
+        if not sc.sensor_fault[k]:
+            k += 1
+            continue
+        j = k
+        while j + 1 < n and sc.sensor_fault[j + 1]:
+            j += 1
+        if not first:
+            w.raw(b",")
+        w.raw(b"s")
+        w.int(k + 1)
+        if j > k:
+            w.raw(b"-")
+            w.int(j + 1)
+        first = False
+        k = j + 1
+    for h in range(a.hw.holes):
+        if sc.hole_fault[h]:
+            if not first:
+                w.raw(b",")
+            w.raw(b"h")
+            w.int(h + 1)
+            first = False
+    if not a.rfid_ok:
+        if not first:
+            w.raw(b",")
+        w.raw(b"rfid")
+        first = False
+    if a.crowded:
+        if not first:
+            w.raw(b",")
+        w.raw(b"cards")
+        first = False
+    if first:
+        w.raw(b"-")
+    w.end()
 
 
 def raw(a):

@@ -5,3 +5,4 @@ metadata(
 )
 
 module("hallmux.py", opt=3)
+module("hallmux_plan.py", opt=3)

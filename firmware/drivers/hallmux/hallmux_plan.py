@@ -1,0 +1,82 @@
+# HallMux's set-up (hallmux.py): the checks of its configuration and its channel plan, as flat
+# lists in scan order. Code needed only when a HallMux is built (at boot): HallMux.__init__
+# imports this module and lets it go again, so its code takes no heap while the board runs.
+
+from micropython import const
+
+_N_CHANNELS = const(16)  # CD74HC4067: 16 channels, selected by S3..S0
+_N_SELECT = const(4)
+
+
+def plan(nb, n_select, channels, settle_us, power_pins, power_on_us, ref):
+    """(chan, bank_of, sensor_of, first, step_bank) for HallMux(...) with nb bank ADCs and
+    n_select select pins; ValueError saying what is wrong with a configuration."""
+    if n_select != _N_SELECT:
+        raise ValueError("need %d mux select pins, got %d" % (_N_SELECT, n_select))
+    if nb < 1:
+        raise ValueError("need at least one mux bank ADC")
+    if settle_us < 0:
+        raise ValueError("invalid mux settle time: %d us" % settle_us)
+    if power_pins is not None:
+        if len(power_pins) != nb:
+            raise ValueError("need one power pin per mux bank (%d), got %d"
+                             % (nb, len(power_pins)))
+        if power_on_us < 0:
+            raise ValueError("invalid sensor power-on time: %d us" % power_on_us)
+    n = len(channels)
+    if n < 1:
+        raise ValueError("no hall sensor channels")
+    # owner[bank * 16 + channel] = sensor index + 1 (0: unused)
+    owner = [0] * (nb * _N_CHANNELS)
+    for k in range(n):
+        bank, ch = channels[k]
+        if ch < 0 or ch >= _N_CHANNELS:
+            raise ValueError("invalid mux channel: %d" % ch)
+        if bank < 0 or bank >= nb:
+            raise ValueError("invalid mux bank: %d" % bank)
+        i = bank * _N_CHANNELS + ch
+        if owner[i]:
+            raise ValueError(
+                "mux bank %d channel %d used by sensors %d and %d" % (bank, ch, owner[i] - 1, k)
+            )
+        owner[i] = k + 1
+    if ref is not None:  # read as one more sensor, index n: out[n]
+        bank, ch = ref
+        if ch < 0 or ch >= _N_CHANNELS or bank < 0 or bank >= nb:
+            raise ValueError("invalid reference channel: bank %d channel %d" % (bank, ch))
+        i = bank * _N_CHANNELS + ch
+        if owner[i]:
+            raise ValueError("mux bank %d channel %d is sensor %d's, not free for the reference"
+                             % (bank, ch, owner[i] - 1))
+        owner[i] = n + 1
+    # Flat plan, as (channel, bank, sensor) triples in scan order: _chan[j], _bank[j],
+    # _sensor[j]; step i of the scan reads triples _first[i] .. _first[i + 1] - 1.
+    # Switched supply: one step per bank (its channels ascending; _step_bank[i] is the bank).
+    # Always powered: one step per channel in use (every bank with a sensor on it).
+    chan = []
+    bank_of = []
+    sensor_of = []
+    first = [0]
+    step_bank = []
+    if power_pins is not None:
+        for b in range(nb):
+            for ch in range(_N_CHANNELS):
+                k1 = owner[b * _N_CHANNELS + ch]
+                if k1:
+                    chan.append(ch)
+                    bank_of.append(b)
+                    sensor_of.append(k1 - 1)
+            if len(chan) > first[-1]:
+                first.append(len(chan))
+                step_bank.append(b)
+    else:
+        for ch in range(_N_CHANNELS):
+            for b in range(nb):
+                k1 = owner[b * _N_CHANNELS + ch]
+                if k1:
+                    chan.append(ch)
+                    bank_of.append(b)
+                    sensor_of.append(k1 - 1)
+            if len(chan) > first[-1]:
+                first.append(len(chan))
+    return chan, bank_of, sensor_of, first, step_bank
