@@ -22,6 +22,7 @@ from pathlib import Path
 
 import secrets_of
 from browser import OBSERVE, chromium
+from pictures_games import EXPECTED, matches
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
@@ -36,6 +37,18 @@ SHOTS = Path(__file__).resolve().parent / "screenshots"
 
 PHONE = (390, 844)
 TV = (1920, 1080)
+
+PIECES = """
+const board = document.getElementById('board');
+window.__pieces = [];
+const grab = () => window.__pieces.push([board.getAttribute('data-version') || '',
+  Array.from(board.querySelectorAll('[data-piece]'), e => Object.fromEntries(
+    Array.from(e.attributes).filter(a => a.name.startsWith('data-')).map(a => [a.name.slice(5), a.value])))]);
+new MutationObserver(grab).observe(board, {childList: true, subtree: true});
+grab();
+"""
+"""After every change of the board: [the picture's version, every drawn piece's data-* attributes
+in document order]."""
 
 def free_address() -> str:
     with socket.socket() as s:
@@ -78,6 +91,7 @@ class State:
     private_notes: set[str]  # texts of verdicts addressed to one seat (hints)
     verdict: str | None  # the public verdict the big line must show (`_headline`)
     verdicts: tuple[str, ...]  # the table's recent public verdicts as the page writes them
+    expected: list[dict[str, str]] | None = None  # the pieces the public view says are drawn
 
 
 @dataclass
@@ -102,6 +116,8 @@ class PageWatch:
         self.shots: list[Path] = []
         self.header = ""  # the big line of the last verdict, at the end
         self._tabs: dict[str, str] = {}
+        self.pieces: dict[str, list[dict[str, str]]] = {}  # the public tab's pieces per picture
+        self.widths: dict[str, tuple[int, int]] = {}  # "public phone": (document, window) width
 
     # --- wiring into the demo --------------------------------------------------------------
 
@@ -152,6 +168,7 @@ class PageWatch:
             {v.text for v in status.verdicts if v.seat is not None},
             page.game.panel.scrub(_headline(public_notes, ref).text) if public_notes else None,
             tuple(page.game.panel.scrub(v.text) for v in public_notes),
+            EXPECTED[self.game](view) if (view := ref.view(None)) is not None else None,
         )
         self.order.append(picture.version)
 
@@ -161,6 +178,7 @@ class PageWatch:
         self._tabs["public"] = d.current_window_handle
         self._wait_for(page.hub.latest.version)  # type: ignore[union-attr]
         d.execute_script(OBSERVE)
+        d.execute_script(PIECES)
         d.switch_to.new_window("tab")
         self._tabs["seat"] = d.current_window_handle
         d.get(page.seat_url(0))
@@ -187,6 +205,7 @@ class PageWatch:
             seen.texts = [(v, t) for v, t, _ms in d.execute_script("return window.__seen")]
         d.switch_to.window(self._tabs["public"])
         self.header = d.find_element(By.CSS_SELECTOR, "header.big .last").text
+        self.pieces = {v: p for v, p in d.execute_script("return window.__pieces")}
         self._messages()
         SHOTS.mkdir(exist_ok=True)
         for tab in ("public", "seat"):
@@ -199,6 +218,8 @@ class PageWatch:
                     {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": name == "phone"},
                 )
                 path = SHOTS / f"{self.game}-{'seat-' if tab == 'seat' else ''}{name}.png"
+                wide = d.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+                self.widths[f"{tab} {name}"] = (int(wide[0]), int(wide[1]))
                 d.save_screenshot(str(path))
                 self.shots.append(path)
             d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
@@ -234,6 +255,19 @@ class PageWatch:
         assert " ".join(final.verdict.split()) in " ".join(self.header.split()), (
             f"the last verdict {final.verdict!r} is not the big line {self.header!r}"
         )
+        # the picture: after every verdict the drawn pieces carry what the public view says
+        compared = 0
+        for version, shown in self.pieces.items():
+            want = self.states[version].expected if version in self.states else None
+            if want is None:
+                continue
+            wrong = matches(want, shown)
+            assert wrong is None, f"the picture at {version} differs from the public view: {wrong}"
+            compared += 1
+        assert compared and self.last_version in self.pieces, "the picture was never compared"
+        # no sideways scrolling on a phone or a TV: the document is no wider than the window
+        for where, (doc, win) in self.widths.items():
+            assert doc <= win, f"the {where} page is {doc} px wide in a {win} px window"
         # nothing hidden: not in what the page showed, not in any message it received
         assert self.public.messages, "the public tab received no message"
         for version, text in self.public.texts:

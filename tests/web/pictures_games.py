@@ -31,10 +31,21 @@ from upref.games.flipabird.view import CardView as FlipCard
 from upref.games.flipabird.view import FlipView
 from upref.games.up.view import UpView
 from upref.games.whatsup.cards import COLOURS
+from upref.games.updown.view import UpDownView
+from upref.games.upturn.view import UpturnView
 from upref.games.whatsup.view import WhatsUpView
 from upref.views.pieces import Card, Picture, Piece, Row, Seats, Tower
 
-__all__ = ["drawn", "expected_flipabird", "expected_up", "expected_whatsup"]
+__all__ = [
+    "EXPECTED",
+    "drawn",
+    "expected_flipabird",
+    "expected_up",
+    "expected_updown",
+    "expected_upturn",
+    "expected_whatsup",
+    "matches",
+]
 
 Data = dict[str, str]
 BACK: Data = {"piece": "card", "down": "1"}
@@ -227,3 +238,91 @@ def expected_up(view: UpView) -> list[Data]:
     if view.table:
         out.append({"piece": "chart", "rounds": str(len(view.table))})
     return out
+
+
+# --- Up And Down -----------------------------------------------------------------------------
+
+
+def expected_updown(view: UpDownView) -> list[Data]:
+    """The ten molehills (each its colour up, "empty" for a hole with no pair, the order it was
+    turned in this turn, a correction due: as the table lies, when the referee's table view says
+    it differs from the game's board), then the players with their won cards drawn as the
+    colours they ask for and a face-down task card as a back."""
+    now = {h.hole: h for h in getattr(view, "table", ())}
+    out: list[Data] = []
+    for h in view.holes:
+        seen = now.get(h.hole)
+        up = seen.up if seen is not None else h.up
+        hole = {"piece": "hole", "hole": str(h.hole), "up": "empty" if up in ("out", "?") else up}
+        if h.hole in view.turned:
+            hole["order"] = str(view.turned.index(h.hole) + 1)
+        if seen is not None and (seen.todo or seen.up == "?"):
+            hole["correction"] = "1"
+        out.append(hole)
+    mover = view.drawing if view.phase == "draw" else view.to_move
+    seats = {"piece": "seats", "size": str(len(view.players))}
+    if view.phase != "over" and mover is not None:
+        seats["to-move"] = str(mover)
+    out.append(seats)
+    for p in view.players:
+        won = [
+            {"piece": "card", "down": "0", "face": c.id, "colours": " ".join(f"{k} {n}" for k, n in c.counts)}
+            for c in p.won
+        ]
+        out += _row("won", won)
+        if p.has_task:
+            out += _row("task card", [BACK])
+    return out
+
+
+# --- Upturn ----------------------------------------------------------------------------------
+
+
+def expected_upturn(view: UpturnView) -> list[Data]:
+    """The line's last eight tiles (a number as its number, an action tile by its action), the
+    number to beat and the direction, the seats in playing order and the one to move, the
+    pool's count."""
+    tiles: list[Data] = []
+    for t in view.line[-8:]:
+        tile: Data = {"piece": "tile", "down": "0"}
+        if t.number is not None:
+            tile["face"] = str(t.number)
+        else:
+            tile["symbol"] = str(t.action)
+        tiles.append(tile)
+    out = [{"piece": "row", "size": str(len(tiles)), "caption": "the line"}, *tiles]
+    out.append(_big("to beat", "—" if view.last_number is None else view.last_number))
+    way = {"up": "↑ higher", "down": "↓ lower"}.get(view.direction or "", "not set yet")
+    out.append(_big("direction", way))
+    seats = {"piece": "seats", "size": str(len(view.players))}
+    if view.phase != "over" and view.to_move is not None:
+        seats["to-move"] = str(view.to_move)
+    out.append(seats)
+    out.append(_big("pool", view.pool))
+    return out
+
+
+EXPECTED = {
+    "updown": expected_updown,
+    "upturn": expected_upturn,
+    "flipabird": expected_flipabird,
+    "whatsup": expected_whatsup,
+    "up": expected_up,
+}
+"""Each game's expectation, by the game's name."""
+
+
+def matches(expected: list[Data], shown: list[Data]) -> str | None:
+    """None when the drawn pieces carry what the public view says (every expected attribute,
+    with its value; a back carries no face); else the first difference, in words."""
+    if len(expected) != len(shown):
+        return f"{len(shown)} pieces drawn, the public view has {len(expected)}"
+    for i, (want, got) in enumerate(zip(expected, shown, strict=True)):
+        wrong = {k: (v, got.get(k)) for k, v in want.items() if got.get(k) != v}
+        if wrong:
+            return f"piece {i} ({want.get('piece')}): " + ", ".join(
+                f"{k} is {g!r}, the public view says {w!r}" for k, (w, g) in wrong.items()
+            )
+        if got.get("down") == "1" and "face" in got:
+            return f"piece {i}: a back carries the face {got['face']!r}"
+    return None

@@ -16,12 +16,14 @@ from collections.abc import Iterable
 from html import escape
 
 from upref.views import blocks as b
+from upref.views.svg import render_picture
 
 __all__ = ["render", "render_blocks"]
 
 
 def render(board: b.Board) -> str:
-    """A whole scoreboard: the big turn and last verdict, then the blocks."""
+    """A whole scoreboard: the big turn and last verdict, then the picture of the table (if the
+    game's panel draws one) with the other blocks beside it."""
     head = ['<header class="big">']
     head.append(f'<p class="turn">{escape(board.turn or "")}</p>')
     if board.last is not None:
@@ -30,7 +32,19 @@ def render(board: b.Board) -> str:
             f"{escape(board.last.label)}</span> {escape(board.last.text)}</p>"
         )
     head.append("</header>")
-    return "\n".join(head) + "\n" + render_blocks(board.blocks)
+    pictures = [x for x in board.blocks if isinstance(x, b.Picture)]
+    words = [x for x in board.blocks if not isinstance(x, b.Picture)]
+    if not pictures:
+        return "\n".join(head) + "\n" + render_blocks(words)
+    # the picture of the table and the words beside it (a TV) or under it (a phone)
+    return (
+        "\n".join(head)
+        + '\n<div class="layout"><div class="table-picture">\n'
+        + render_blocks(pictures)
+        + '</div><div class="words">\n'
+        + render_blocks(words)
+        + "</div></div>\n"
+    )
 
 
 def render_blocks(items: Iterable[b.Block]) -> str:
@@ -64,6 +78,8 @@ def _block(x: b.Block) -> str:
         return _table(x)
     if isinstance(x, b.Feed):
         return _feed(x)
+    if isinstance(x, b.Picture):
+        return render_picture(x)
     return _box(x)
 
 
@@ -105,5 +121,13 @@ def _feed(x: b.Feed) -> str:
 def _box(x: b.Box) -> str:
     classes = " ".join(c for c in ("box", _meaning(x.meaning)) if c)
     title = f"<h2>{escape(x.title)}</h2>" if x.title else ""
-    inner = "".join(_line(i) if isinstance(i, b.Line) else _table(i) for i in x.blocks if not isinstance(i, b.Picture))
+    inner = "".join(_inner(i) for i in x.blocks)
     return f'<section class="{classes}">{title}{inner}</section>'
+
+
+def _inner(i: b.Line | b.Table | b.Picture) -> str:
+    if isinstance(i, b.Line):
+        return _line(i)
+    if isinstance(i, b.Picture):
+        return render_picture(i)
+    return _table(i)

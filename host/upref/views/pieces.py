@@ -66,6 +66,8 @@ class Face:
     mark: str | None = None
     symbol: str | None = None
     count: int = 1
+    colours: tuple[tuple[str, int, str], ...] = ()
+    """A card that asks for colours (a task card): each colour, how many, and its letter."""
 
 
 CardMark = Literal["struck", "doubled", "faded", "new", "chosen", "turn"]
@@ -101,6 +103,8 @@ class Card:
                 out["symbol"] = self.face.symbol
             if self.face.count != 1:
                 out["count"] = str(self.face.count)
+            if self.face.colours:
+                out["colours"] = " ".join(f"{c} {n}" for c, n, _ in self.face.colours)
         if self.marks:
             out["marks"] = " ".join(self.marks)
         return out

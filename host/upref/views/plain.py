@@ -28,6 +28,8 @@ def render_blocks(items: Iterable[b.Block]) -> str:
             out.extend(_table(x))
         elif isinstance(x, b.Feed):
             out.extend(_feed(x))
+        elif isinstance(x, b.Picture):  # drawn by the page; the text keeps its own lines
+            continue
         else:
             out.extend(_box(x))
     return "\n".join(out) + "\n"

@@ -98,6 +98,10 @@ class Panel(Protocol, Generic[V]):
         """One seat's own screen, from that seat's view (`view.seat` set)."""
         ...
 
+    # A panel may also have `picture(view) -> Picture | None`: what lies on the table, as table
+    # pieces (`upref.views.pieces`), from the public view only; the page draws it
+    # (`upref.views.svg`), first among the game's blocks. A panel without it shows words only.
+
 
 def result_box(headline: str, *details: str) -> Box:
     """The result as every game's panel shows it: the headline large, then each detail line
@@ -151,6 +155,10 @@ def scoreboard(
     banner = _banner(status, scrub)
     if banner is not None:
         blocks.append(banner)
+    drawn = getattr(panel, "picture", None)
+    picture = drawn(view) if drawn is not None else None
+    if picture is not None:
+        blocks.append(picture)
     blocks.extend(panel.body(view))
     public = [v for v in status.verdicts if v.seat is None]
     feed: tuple[FeedLine, ...] = ()

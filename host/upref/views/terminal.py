@@ -62,8 +62,9 @@ def render(board: b.Board) -> RenderableType:
 
 
 def render_blocks(items: Iterable[b.Block]) -> RenderableType:
-    """Blocks, one under the other."""
-    return Group(*(_block(x) for x in items))
+    """Blocks, one under the other. A picture of the table is the page's: the terminal keeps
+    its text scoreboard, which says the same in words."""
+    return Group(*(_block(x) for x in items if not isinstance(x, b.Picture)))
 
 
 def _block(x: b.Block) -> RenderableType:

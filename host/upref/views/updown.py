@@ -12,12 +12,15 @@ elsewhere might carry, since a pair id names the hidden colour too.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
+from functools import cache
 
 from upref.games.base import Outcome
 from upref.games.updown.engine import Termination
-from upref.games.updown.view import UpDownView
+from upref.games.updown.view import CardView, UpDownView
+from upref.paths import pinmap_path
 from upref.referee.updown import TableView
 from upref.text import and_join, count, plural
 from upref.views.blocks import (
@@ -34,12 +37,33 @@ from upref.views.blocks import (
     colour,
     line,
 )
+from upref.views.pieces import Card, Face, Hole, Mole, Picture, Piece, Row, Seat, Seats
 from upref.views.scoreboard import earlier_games, result_box
 
 __all__ = ["PANEL", "UpDownPanel"]
 
 _PAIR_ID = re.compile(r"\bP-[A-Z]{2}\b")
 _ORDINALS = ("1st", "2nd", "3rd")
+_LETTERS: Mapping[str, str] = {"red": "R", "blue": "B", "yellow": "Y", "white": "W", "black": "K"}
+
+
+def _letter(colour_name: str) -> str:
+    """The letter drawn on a colour (the code table's: black is K)."""
+    return _LETTERS.get(colour_name, colour_name[:1].upper())
+
+
+@cache
+def hole_places() -> tuple[tuple[float, float], ...]:
+    """Each hole's place on the board, 0..1 across and down, from the pin map's layout (the
+    one source the build guide drills by)."""
+    layout = json.loads(pinmap_path().read_text(encoding="utf-8"))["layout"]
+    w, h = layout["size_mm"]
+    return tuple((x / w, y / h) for x, y in layout["holes"])
+
+
+def task_face(card: CardView) -> Face:
+    """A task card drawn as the colours it asks for, each with its letter."""
+    return Face(card.id, colours=tuple((c, n, _letter(c)) for c, n in card.counts))
 _TERMINATIONS: Mapping[str, str] = {
     Termination.STACK_EMPTY: "a task card was due and the stack was empty",
     Termination.TARGET: "a player reached the agreed number of cards (short game)",
@@ -121,6 +145,36 @@ class UpDownPanel:
         """Blank out pair ids: a pair id names both colours, so also the hidden one."""
         return _PAIR_ID.sub("a mole pair", text)
 
+    def picture(self, view: UpDownView) -> Picture:
+        """The board as it lies: the ten molehills where they are on the board, each with the
+        colour up (or empty), the pairs turned this turn in order, a correction due on its hole;
+        then the players with their won cards drawn as their colours and a face-down task card
+        as its back. What is physically up wins over the game's board (`TableView`)."""
+        places = hole_places()
+        now = {h.hole: h for h in view.table} if isinstance(view, TableView) else {}
+        pieces: list[Piece] = []
+        for h in view.holes:
+            x, y = places[h.hole - 1]
+            seen = now.get(h.hole)
+            up = seen.up if seen is not None else h.up
+            mole = None if up in ("out", "?") else Mole(up, _letter(up))
+            todo = seen.todo if seen is not None and seen.todo else None
+            if seen is not None and seen.up == "?":
+                todo = todo or "reseat"
+            order = view.turned.index(h.hole) + 1 if h.hole in view.turned else None
+            pieces.append(Hole(h.hole, x, y, mole, order, todo))
+        winners = view.outcome.winners if view.outcome is not None else ()
+        seats = []
+        for p in view.players:
+            rows = [Row(tuple(Card(task_face(c)) for c in p.won), caption="won")]
+            if p.has_task:
+                rows.append(Row((Card(None),), caption="task card"))
+            badges = (count(p.shovels, "shovel"),)
+            seats.append(Seat(p.seat, p.name, badges, tuple(rows), p.seat in winners))
+        mover = view.drawing if view.phase == "draw" else view.to_move
+        pieces.append(Seats(tuple(seats), None if view.phase == "over" else mover))
+        return Picture(tuple(pieces), title="The board", layout="board")
+
     def private(self, view: UpDownView) -> Sequence[Block]:
         """The seat's current task card: each colour it asks for, the number asked and the
         number up now, and whether the card matches the board right now.
@@ -159,7 +213,8 @@ class UpDownPanel:
             if matches
             else line("The board does not match your card yet.")
         )
-        return (Box((head, table, state), title, HIDDEN),)
+        card = Picture((Row((Card(task_face(task)),), caption="your task card"),), title="Your card")
+        return (Box((head, card, table, state), title, HIDDEN),)
 
     def _players(self, view: UpDownView) -> Table:
         done, of = len(view.turned), view.turned_of

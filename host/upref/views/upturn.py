@@ -30,7 +30,24 @@ from upref.views.blocks import (
     colour,
     line,
 )
+from upref.views.pieces import Big, Card, Face, Picture, Piece, Row, Seat, Seats
 from upref.views.scoreboard import earlier_games, result_box
+
+PICTURE_TILES = 8
+"""How many of the line's last tiles the picture draws."""
+
+_SYMBOLS: Mapping[str, str] = {
+    "up": "↑", "down": "↓", "updown": "↕", "skip": "⤼", "doubleskip": "⤼⤼", "joker": "★",
+}
+
+
+def tile_piece(t: TileView) -> Card:
+    """A tile drawn as it lies: its number, or its action's symbol with its name."""
+    if t.number is not None:
+        return Card(Face(str(t.number)), shape="tile", note="twin" if t.twin else None)
+    action = t.action or ""
+    return Card(Face(_SYMBOLS.get(action, t.text), symbol=action or None), shape="tile", note=t.text)
+
 
 __all__ = ["PANEL", "UpturnPanel"]
 
@@ -142,6 +159,31 @@ class UpturnPanel:
         """Nothing to blank out: no text for the table names a rack's tile."""
         return text
 
+    def picture(self, view: UpturnView) -> Picture:
+        """The line as it lies: its last tiles (numbers and action symbols), the number to beat
+        large, the direction, the seats in playing order with each rack's count and a call owed,
+        the pool's count."""
+        tiles = tuple(tile_piece(t) for t in view.line[-PICTURE_TILES:])
+        hidden = len(view.line) - len(tiles)
+        note = f"{count(hidden, 'earlier tile')} under them" if hidden else None
+        pieces: list[Piece] = [Row(tiles, caption="the line", note=note)]
+        beat = "—" if view.last_number is None else str(view.last_number)
+        way = {"up": "↑ higher", "down": "↓ lower"}.get(view.direction or "", "not set yet")
+        pieces += [Big("to beat", beat), Big("direction", way)]
+        seats = []
+        winners = view.outcome.winners if view.outcome is not None else ()
+        for i in view.order or tuple(p.seat for p in view.players):
+            p = view.players[i]
+            badges = [f"rack {p.tiles}"]
+            if p.owes_call:
+                badges.append("call owed")
+            if p.skipped:
+                badges.append("skipped")
+            seats.append(Seat(p.seat, p.name, tuple(badges), winner=p.seat in winners))
+        pieces.append(Seats(tuple(seats), None if view.phase == "over" else view.to_move))
+        pieces.append(Big("pool", str(view.pool)))
+        return Picture(tuple(pieces), title="The line")
+
     def private(self, view: UpturnView) -> Sequence[Block]:
         """The seat's own rack: how many tiles the referee counts, the tiles it knows (none at a
         table: it never sees a rack), and whether a call is due.
@@ -152,7 +194,7 @@ class UpturnPanel:
             raise ValueError("the private panel needs one seat's view, UpturnGame.view(seat)")
         me = view.players[view.seat]
         title = f"{me.name} — your rack (keep it to yourself)"
-        blocks: list[Line | Table] = [
+        blocks: list[Line | Table | Picture] = [
             line(f"You hold {count(me.tiles, 'tile')} by the count.", meaning=STRONG)
         ]
         if view.rack:
@@ -175,6 +217,9 @@ class UpturnPanel:
                     meaning=ILLEGAL,
                 )
             )
+        if view.rack:
+            rack = Row(tuple(tile_piece(t) for t in view.rack), caption="your tiles")
+            blocks.insert(1, Picture((rack,), title="Your rack"))
         return (Box(tuple(blocks), title, HIDDEN),)
 
     def _line(self, view: UpturnView) -> Block:
