@@ -30,9 +30,9 @@ from collections.abc import Iterator
 from upref.games.flipabird.view import CardView as FlipCard
 from upref.games.flipabird.view import FlipView
 from upref.games.up.view import UpView
-from upref.games.whatsup.cards import COLOURS
 from upref.games.updown.view import UpDownView
 from upref.games.upturn.view import UpturnView
+from upref.games.whatsup.cards import COLOURS
 from upref.games.whatsup.view import WhatsUpView
 from upref.views.pieces import Card, Picture, Piece, Row, Seats, Tower
 
