@@ -25,7 +25,8 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from upref.commands.bench_game import bench_game_latency, pct
 from upref.plugins.base import Game
@@ -135,15 +136,37 @@ class PageProbe:
         raise TimeoutError(f"the page never showed picture {version}")
 
 
+def _added(pictures: list[float], words: list[float]) -> str:
+    if not pictures or not words:
+        return "no samples"
+    return f"{pct(pictures, 95) - pct(words, 95):+.1f} ms"
+
+
 def _p(values: list[float]) -> str:
     if not values:
         return "no samples"
     return f"p50 {statistics.median(values):.1f} ms   p95 {pct(values, 95):.1f} ms"
 
 
+class _WordsOnly:
+    """A game's panel without its picture: the page as it was before the pictures, to measure
+    what drawing them costs in the same run."""
+
+    def __init__(self, panel: Any) -> None:
+        self._panel = panel
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "picture":
+            raise AttributeError(name)
+        return getattr(self._panel, name)
+
+
 def report(game: Game, limit: float) -> list[str]:
     """The page's figures over `game`'s demo, as lines to print."""
     try:
+        with chromium() as d:
+            words = PageProbe(d)
+            bench_game_latency(replace(game, panel=_WordsOnly(game.panel)), limit, words)
         with chromium() as d:
             alone = PageProbe(d)
             bench_game_latency(game, limit, alone)
@@ -159,6 +182,9 @@ def report(game: Game, limit: float) -> list[str]:
         f"  action -> page updated in headless Chromium, {len(alone.page_ms)} actions: {_p(alone.page_ms)}",
         f"  the terminal's own scoreboard, same actions:      {_p(term)}",
         f"  page later than the terminal:                     {_p(alone.over_terminal_ms)} [goal p95 <= 100 ms]",
+        f"  the same page without its pictures (words only):  {_p(words.page_ms)}; later than the"
+        f" terminal {_p(words.over_terminal_ms)}",
+        f"  the pictures add at p95: {_added(alone.over_terminal_ms, words.over_terminal_ms)} [goal <= 30 ms]",
         f"  web server thread CPU over the game: {cpu(alone):.1f}% of one core (one browser)",
         f"  with {VIEWERS} more viewers: action -> terminal {_p(term_crowd)} (without them {_p(term)})",
         f"    action -> page {_p(crowd.page_ms)}; server thread CPU {cpu(crowd):.1f}% of one core;"
