@@ -297,6 +297,8 @@ def expected_upturn(view: UpturnView) -> list[Data]:
     seats = {"piece": "seats", "size": str(len(view.players))}
     if view.phase != "over" and view.to_move is not None:
         seats["to-move"] = str(view.to_move)
+    if view.direction in ("up", "down"):  # higher: play passes left (clockwise); lower: right
+        seats["direction"] = "cw" if view.direction == "up" else "ccw"
     out.append(seats)
     out.append(_big("pool", view.pool))
     return out

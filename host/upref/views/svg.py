@@ -107,9 +107,17 @@ def _card(c: p.Card, x: float, y: float) -> str:
     if "doubled" in c.marks:
         out.append(_text(w - 10, 16, "×2", "mark"))
     out.append("</g>")
-    if c.note:
-        out.append(_text(x + w / 2, y + h + 14, c.note, "note"))
+    for i, part in enumerate(_note_lines(c.note)):
+        out.append(_text(x + w / 2, y + h + 12 + 11 * i, part, "note"))
     return "".join(out)
+
+
+def _note_lines(note: str | None) -> list[str]:
+    """A card's note in short lines that stay under the card: split at commas, at most two."""
+    if not note:
+        return []
+    parts = [s.strip() for s in note.split(",") if s.strip()]
+    return [parts[0], " ".join(parts[1:])] if len(parts) > 1 else parts
 
 
 def _stripes(colours: tuple[tuple[str, int, str], ...], w: float, h: float) -> str:
@@ -144,7 +152,10 @@ def _text(x: float, y: float, text: str, cls: str) -> str:
 
 def _row(r: p.Row) -> str:
     step = (CARD_W * 0.45) if r.overlap else (CARD_W + GAP)
-    h = max((_card_h(c) for c in r.pieces), default=CARD_H) + (16 if any(c.note for c in r.pieces) else 0)
+    if any(c.note for c in r.pieces):  # room under each card for its note
+        step = max(step, CARD_W + 2 * GAP)
+    lines = max((len(_note_lines(c.note)) for c in r.pieces), default=0)
+    h = max((_card_h(c) for c in r.pieces), default=CARD_H) + 12 * lines + (4 if lines else 0)
     x = 0.0
     cards = []
     for c in r.pieces:

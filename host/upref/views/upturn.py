@@ -180,7 +180,9 @@ class UpturnPanel:
             if p.skipped:
                 badges.append("skipped")
             seats.append(Seat(p.seat, p.name, tuple(badges), winner=p.seat in winners))
-        pieces.append(Seats(tuple(seats), None if view.phase == "over" else view.to_move))
+        turn = {"up": "cw", "down": "ccw"}.get(view.direction or "")  # play passes left or right
+        mover = None if view.phase == "over" else view.to_move
+        pieces.append(Seats(tuple(seats), mover, turn))  # type: ignore[arg-type]
         pieces.append(Big("pool", str(view.pool)))
         return Picture(tuple(pieces), title="The line")
 
