@@ -66,6 +66,7 @@ _SAID_RULES = {
     "F-11": "only a player with no card left may end the game without a claim",
     "F-14": "there is no row to claim against yet",
     "F-16": "that card was turned over already",
+    "hand": "by the pile scan that card lay in the draw pile, so it cannot be in your hand",
 }
 """Refusals said in words of their own where the engine's words name a rule."""
 
@@ -254,6 +255,15 @@ class FlipReferee(Referee[FlipGame]):
         if len(names) == 1:
             return f"{names[0]} wins, with {said_count(best, 'point')}!"
         return f"{and_join(names)} share the win, with {said_count(best, 'point')} each!"
+
+    def turn_words(self, seat: int) -> str | None:
+        phase = self.engine.phase
+        name = self.engine.players[seat]
+        if phase == "take":
+            return f"{name}, take a card."
+        if phase == "tips":
+            return None  # every player tips at once
+        return f"{name}, your turn."
 
     def _said_refusal(self, err: IllegalMoveError) -> str:
         eng = self.engine
@@ -574,7 +584,7 @@ class FlipReferee(Referee[FlipGame]):
             who = f"they take one at a time, counter-clockwise: {takers} (F-6)"
         right = "more" if ev.red_right else "not more"
         said = (
-            f"{number_words(ev.total)} birds, limit {number_words(ev.limit)}: {right} than the "
+            f"{number_words(ev.total).capitalize()} birds, limit {number_words(ev.limit)}: {right} than the "
             f"limit, so {ev.right} is right. {and_join([names[t] for t in claim.takers])} "
             f"{'takes' if len(claim.takers) == 1 else 'take'} the cards. "
             f"{names[claim.takers[0]]}, take a card and tap it."

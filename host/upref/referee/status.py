@@ -47,7 +47,7 @@ class Verdict:
 def refusal_words(who: str | None, reason: str, correction: str | None = None) -> str:
     """A refusal for the ear: the player addressed, what is wrong, and what to do
     ("Ann, no. That card carries Bob's figurine. Turn it back, then flip another card.")."""
-    said = (f"{who}, no. " if who else "No. ") + _sentence(reason)
+    said = (f"{who}, no. " if who else "No. ") + _sentence(reason[:1].upper() + reason[1:])
     if correction:
         said += " " + _sentence(correction)
     return said

@@ -426,6 +426,15 @@ class UpReferee(Referee[UpGame]):
         if outcome is not None:
             self._game_over(outcome)
 
+    def turn_words(self, seat: int) -> str | None:
+        phase = self.engine.phase
+        name = self.engine.players[seat]
+        if phase == "play":
+            return f"{name}, your turn."
+        if phase == "count":
+            return f"{name}, tap the cards you still hold."
+        return None  # the cut and the deal go round the table without turns
+
     def _said(self, kind: str, action: Action, due: int | None, last_end: bool) -> str | None:
         """What the engine said of `action`, for the ear (`due`: who owed 'last card' before
         it; `last_end`: the last word of an evening that is over)."""

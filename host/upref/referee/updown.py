@@ -93,6 +93,13 @@ __all__ = [
     "catalogue_to_dict",
 ]
 
+_SAID_RULES = {
+    "M-1": "A turn needs three different pairs, each turned once.",
+    "M-2": "A pair must go back into its own molehill.",
+    "M-4": "Every hole must hold its pair before the turn ends.",
+}
+"""Refusals said in words of their own where the engine's words are not for the ear."""
+
 
 @dataclass(frozen=True)
 class Hint(GameInput):
@@ -366,14 +373,16 @@ class UpDownReferee(Referee[UpDownGame]):
             return f"{names[0]} is Buddel King, with {said_count(best, 'shovel')}!"
         return f"{and_join(names)} share the win, with {said_count(best, 'shovel')} each!"
 
-    def _said_refusal(self, reason: str, correction: str | None, who: str | None = None) -> str:
+    def _said_refusal(
+        self, reason: str, correction: str | None, who: str | None = None, rule: str | None = None
+    ) -> str:
         """A refusal for the ear, to `who` (default: the player whose turn it is)."""
         seat = self.engine.current_player()
         if who is None and seat >= 0:
             who = self.engine.players[seat]
         fix = numbers_in_words(correction) if correction else None
         if "(" in reason or "[" in reason:
-            reason = "that is not allowed now"
+            reason = _SAID_RULES.get(rule or "", "That is not allowed now.")
         return refusal_words(who, numbers_in_words(reason), fix)
 
     # --- time ------------------------------------------------------------------------------
@@ -592,12 +601,18 @@ class UpDownReferee(Referee[UpDownGame]):
         fix = self._fix_text(h, kind)
         self._issues[h] = _Issue(kind, err.rule, fix)
         out.append(
-            Verdict(ILLEGAL, err.message, err.rule, fix, spoken=self._said_refusal(err.message, fix))
+            Verdict(
+                ILLEGAL,
+                err.message,
+                err.rule,
+                fix,
+                spoken=self._said_refusal(err.message, fix, rule=err.rule),
+            )
         )
 
     def _illegal(self, err: IllegalMoveError, who: str | None = None) -> Verdict:
         """The engine's refusal as a verdict, with its form for the ear."""
-        said = self._said_refusal(err.message, err.correction, who)
+        said = self._said_refusal(err.message, err.correction, who, err.rule)
         return Verdict(ILLEGAL, err.message, err.rule, err.correction, spoken=said)
 
     def _fix_text(self, h: int, kind: str) -> str:

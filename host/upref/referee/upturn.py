@@ -60,7 +60,7 @@ _SAID_RULES = {"line": "that tile is already on the line: a tile is laid only on
 """Refusals said in words of their own where the engine's words are not for the ear."""
 
 
-def _did(action: Action, who: str, eng: UpturnGame) -> str:
+def _did(action: Action, who: str, eng: UpturnGame, drew: bool = False) -> str:
     """What `who` did, for the ear."""
     if isinstance(action, Lay | Start):
         tile = eng.catalogue.get(action.tile)
@@ -69,9 +69,12 @@ def _did(action: Action, who: str, eng: UpturnGame) -> str:
     if isinstance(action, Draw):
         return f"{who} draws a tile."
     if isinstance(action, Pass):
-        return f"{who} lays nothing more."
+        return f"{who} keeps all tiles." if drew else f"{who} lays no more tiles."
     if isinstance(action, Gift):
-        return f"{who} gives the tiles."
+        gifts = [
+            f"{said_count(k, 'tile')} to {eng.players[seat]}" for seat, k in action.split if k
+        ]
+        return f"{who} gives {and_join(gifts)}." if gifts else f"{who} gives no tiles."
     return f"{who} calls one tile left."
 
 
@@ -273,7 +276,7 @@ class UpturnReferee(Referee[UpturnGame]):
             return f"{and_join(owing)} did not call one tile left in time: take the penalty tiles."
         if kind == "call":
             return f"{owing[0] if owing else who} calls one tile left."
-        said = [_did(action, who, eng)]
+        said = [_did(action, who, eng, before.drew)]
         after = eng.view(None)
         if kind == "step" and after.gifts:
             said.append(f"{who}, give {said_count(after.gifts, 'tile')} from the pool.")

@@ -45,6 +45,9 @@ from upref.referee.inputs import Key, StartGame
 from upref.referee.status import END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict, refusal_words
 from upref.text import and_join, count, numbers_in_words, said_count
 
+_SAID_FIXES = {"A-1": "Turn it back as it was, then flip another card."}
+"""Corrections said in words of their own where the engine's words are not for the ear."""
+
 __all__ = [
     "COUNT_KEY",
     "FIGURINE_KEY",
@@ -218,11 +221,13 @@ class WhatsUpReferee(Referee[WhatsUpGame]):
         if who is None:
             seat = self.engine.current_player()
             who = self.engine.players[seat] if seat >= 0 else None
-        fix = numbers_in_words(err.correction) if err.correction else None
+        fix = err.correction
+        if fix and ("(" in fix or "[" in fix):
+            fix = _SAID_FIXES.get(err.rule, "Put it right as the screen says.")
         reason = err.message
         if "(" in reason or "[" in reason:
             reason = "that is not allowed now"
-        return refusal_words(who, numbers_in_words(reason), fix)
+        return refusal_words(who, numbers_in_words(reason), numbers_in_words(fix) if fix else None)
 
     # --- taps ---------------------------------------------------------------------------------
 
