@@ -373,6 +373,10 @@ class UpDownReferee(Referee[UpDownGame]):
             return f"{names[0]} is Buddel King, with {said_count(best, 'shovel')}!"
         return f"{and_join(names)} share the win, with {said_count(best, 'shovel')} each!"
 
+    def turn_words(self, seat: int) -> str | None:
+        pairs = number_words(FLIPS_PER_TURN)
+        return f"{self.engine.players[seat]}, your turn: turn {pairs} different pairs."
+
     def _said_refusal(
         self, reason: str, correction: str | None, who: str | None = None, rule: str | None = None
     ) -> str:

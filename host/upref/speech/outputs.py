@@ -78,7 +78,10 @@ class SoundDevice:
         try:
             sounddevice.query_devices(kind="output")
         except Exception as exc:  # PortAudioError, ValueError: no default output device
-            raise NoSoundDevice(f"this machine has no sound device to play on ({exc})") from None
+            raise NoSoundDevice(
+                f"this machine has no sound device to play on ({exc}): plug one in, or give "
+                "--speak-to DIR to write the spoken lines as WAV files"
+            ) from None
         self._sd = sounddevice
         self._stream: Any = None
         self._rate = 0
