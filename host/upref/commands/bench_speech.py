@@ -28,11 +28,11 @@ __all__ = ["LINES", "bench_voice", "report", "voice_lines"]
 
 LINES = (
     "Bob, your turn: higher than fifty-two.",
-    "Bob, no. The direction is up, so the next number must be higher than fifty-two; "
-    "thirty-one is not. Take thirty-one back.",
-    "Ann solved the task card two black: one shovel in all. Draw a new task card.",
+    "Bob, no. The next number must be higher than fifty-two; thirty-one is not. Take "
+    "thirty-one back.",
+    "Ann solved a card: three points in all. Draw a new card.",
     "Cy, two purple does not fit: it stays on the table.",
-    "The game is over. Ann is Buddel King, with two shovels!",
+    "The game is over. Ann wins, with two points!",
 )
 """Lines like the ones a game says: a turn, a refusal with its correction, a solved card, a
 card that does not fit, the winner."""
