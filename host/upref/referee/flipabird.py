@@ -496,6 +496,7 @@ class FlipReferee(Referee[FlipGame]):
     def _act(self, action: Action, out: list[Verdict]) -> None:
         eng = self.engine
         before_phase = eng.phase
+        who = eng.players[eng.current_player()] if eng.current_player() >= 0 else ""
         try:
             text = eng.play(action)
         except IllegalMoveError as err:
@@ -508,7 +509,10 @@ class FlipReferee(Referee[FlipGame]):
         if isinstance(action, Play):
             self._next_up = None
             f9 = "(F-9)" in text
-            out.append(Verdict(OK, text, "F-9" if f9 else None))
+            said = f"{who} plays a card face {'up' if action.up else 'down'}."
+            if f9:
+                said += " The whole row is face up with more birds than the limit: it leaves the game."
+            out.append(Verdict(OK, text, "F-9" if f9 else None, spoken=said))
         elif isinstance(action, WrongWay):
             i = eng.last_play
             assert i is not None

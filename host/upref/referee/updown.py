@@ -586,7 +586,13 @@ class UpDownReferee(Referee[UpDownGame]):
             said = f"Hole {number_words(h)} was put back without turning: it does not count."
             out.append(Verdict(INFO, text, "M-3", spoken=said))
             return
-        out.append(Verdict(OK, self._still_due(text)))
+        said = f"Hole {number_words(h)} is turned{self._said_count()}."
+        out.append(Verdict(OK, self._still_due(text), spoken=said))
+
+    def _said_count(self) -> str:
+        """How many pairs the turn has turned, for the ear: ': two of three'."""
+        done = len(self.engine.turned)
+        return f": {number_words(done)} of {number_words(FLIPS_PER_TURN)}"
 
     def _still_due(self, text: str) -> str:
         """A flip's words, where the engine says the turn can end while a correction is still
@@ -742,7 +748,7 @@ class UpDownReferee(Referee[UpDownGame]):
                 out.append(self._illegal(err, eng.players[seat]))
                 return
             self._played()
-            out.append(Verdict(OK, text))
+            out.append(Verdict(OK, text, spoken=f"{eng.players[seat]} drew a task card."))
             return
         out.append(Verdict(INFO, "No task card is to be drawn now."))
         for s in range(eng.num_players()):
