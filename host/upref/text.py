@@ -67,5 +67,8 @@ def said_count(n: int, word: str, many: str | None = None) -> str:
 
 def numbers_in_words(text: str) -> str:
     """Every whole number standing alone in a sentence for the ear, in words ('higher than 52'
-    -> 'higher than fifty-two'); numbers inside names (T05, R2c) stay."""
-    return re.sub(r"(?<![\w.,])\d+(?![\w]|[.,]\d)", lambda m: number_words(int(m.group())), text)
+    -> 'higher than fifty-two', '-2' -> 'minus two'); numbers inside names (T05, R2c) stay."""
+    return _NUMBER.sub(lambda m: number_words(int(m.group().replace("\u2212", "-"))), text)
+
+
+_NUMBER = re.compile(r"(?:(?<![\w.,])[-\u2212](?=\d)|(?<![\w.,\-\u2212]))\d+(?![\w]|[.,]\d)")

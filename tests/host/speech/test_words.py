@@ -23,6 +23,7 @@ def test_numbers_in_a_sentence_become_words_but_not_inside_names() -> None:
         numbers_in_words("Bob lays 63 against T05 and R2c: 2 of 8, 1.5 s.")
         == "Bob lays sixty-three against T05 and R2c: two of eight, 1.5 s."
     )
+    assert numbers_in_words("Ann plays -2; U-12 is a rule.") == "Ann plays minus two; U-12 is a rule."
 
 
 def test_said_count() -> None:
