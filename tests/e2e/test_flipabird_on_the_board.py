@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from demo_run import DemoRun, play_demo
+from spoken_check import check_spoken
 from upref.board.codes import CodeTable
 from upref.commands import demo
 from upref.commands.play import open_table, verdict_line
@@ -125,3 +126,9 @@ def test_a_game_resumes_from_its_log_where_it_was(make_board: Callable[..., SimB
         link.close()
     info, entries = load_log(db)
     assert info.players == players and sum(1 for e in entries if e.kind == "start") == 1
+
+
+def test_the_demo_was_heard(played: DemoRun) -> None:
+    """With --speak-to, every refusal, every turn that passed and the winner were said, each a
+    valid WAV of plausible length beside its text; the verdicts above are the same as without."""
+    check_spoken(played)

@@ -10,6 +10,7 @@ import re
 
 import pytest
 from demo_run import DemoRun, play_demo
+from spoken_check import check_spoken
 from upref.registry import find_game, referee_for
 from upref.store.replay import load_log, replay
 from upref.store.tags import TagBook
@@ -50,3 +51,9 @@ def test_a_whole_round_on_the_board_with_every_kind_of_play(played: DemoRun) -> 
     for text in verdicts:
         assert text in out
     assert any("wins the evening" in v for v in verdicts)
+
+
+def test_the_demo_was_heard(played: DemoRun) -> None:
+    """With --speak-to, every refusal, every turn that passed and the winner were said, each a
+    valid WAV of plausible length beside its text; the verdicts above are the same as without."""
+    check_spoken(played)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from demo_run import DemoRun, play_demo
 from harness import Host, truth
+from spoken_check import check_spoken
 from upref.board.codes import EMPTY
 from upref.commands import demo
 from upref.referee.updown import UpDownReferee
@@ -176,3 +177,9 @@ def test_play_killed_mid_turn_resumes_exactly_where_it_was(make_board, tmp_path:
     view = ref.view(None)
     assert view is not None and view.turn == 2 and view.to_move == 1, err.decode()
     assert info.players == ("Ann", "Bob")
+
+
+def test_the_demo_was_heard(played: DemoRun) -> None:
+    """With --speak-to, every refusal, every turn that passed and the winner were said, each a
+    valid WAV of plausible length beside its text; the verdicts above are the same as without."""
+    check_spoken(played)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from demo_run import DemoRun, play_demo
+from spoken_check import check_spoken
 from upref.referee.upturn import UpturnReferee
 from upref.registry import find_game, referee_for
 from upref.store.replay import load_log, replay
@@ -72,3 +73,9 @@ def test_a_whole_game_on_the_simulated_board_and_its_log_replayed(played: DemoRu
         ref.handle(ref.decode(e.input_dict()))
     assert isinstance(ref, UpturnReferee) and ref.has_engine
     assert ref.engine.counts() == (0, 5, 4) and ref.engine.outcome() is not None
+
+
+def test_the_demo_was_heard(played: DemoRun) -> None:
+    """With --speak-to, every refusal, every turn that passed and the winner were said, each a
+    valid WAV of plausible length beside its text; the verdicts above are the same as without."""
+    check_spoken(played)

@@ -9,6 +9,7 @@ import re
 
 import pytest
 from demo_run import DemoRun, play_demo
+from spoken_check import check_spoken
 from upref.registry import find_game, referee_for
 from upref.store.replay import load_log, replay
 from upref.store.tags import TagBook
@@ -59,3 +60,9 @@ def test_a_whole_game_with_a_reservation_a_refused_flip_a_card_taken_and_one_lef
     lines = [ln.strip() for ln in out.splitlines() if ln.startswith("   [")]
     assert [ln.split("  -> ")[0] for ln in lines] == said
     tag_book.close()
+
+
+def test_the_demo_was_heard(played: DemoRun) -> None:
+    """With --speak-to, every refusal, every turn that passed and the winner were said, each a
+    valid WAV of plausible length beside its text; the verdicts above are the same as without."""
+    check_spoken(played)

@@ -24,6 +24,9 @@ Figures (goals from the issues in brackets):
 - the scoreboard page (`bench_page`): action -> page updated in a browser, p50/p95, and how much
   after the terminal [p95 <= 100 ms over the terminal]; with 50 viewers at once: the referee's
   latency against the run without them, the server's CPU
+- the spoken referee (`bench_speech`): verdict -> first audio sample p50/p95 and CPU per spoken
+  second for each voice (espeak-ng; piper where `upref[voice]` is installed), and action ->
+  verdict on the scoreboard over a demo with --speak against the same without [the same]
 
 Machines here are shared and noisy: read the figures as a whole, compare ratios within one run.
 """
@@ -45,7 +48,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from upref import paths
-from upref.commands import bench_page
+from upref.commands import bench_page, bench_speech
 from upref.commands.bench_game import bench_game_latency
 from upref.commands.bench_game import pct as _pct
 from upref.link.protocol import Heartbeat
@@ -471,6 +474,7 @@ def main(argv: list[str] | None = None) -> int:
     for t, sizes in sorted(frame_sizes().items()):
         print(f"  {t:<6} {min(sizes):>4}..{max(sizes):<4} bytes  = {max(sizes) * 10 / 115200 * 1000:.1f} ms at 115200 baud")
 
+    plain: dict[str, list[float]] = {}  # each game's action -> verdict latencies, without speech
     for game in games():
         print(f"\n{game.title}:")
         if game.playout is not None:
@@ -480,6 +484,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {figure}")
         if game.demo is not None:
             gl = bench_game_latency(game, 40.0 if args.quick else 120.0)
+            plain[game.name] = gl
             if gl:
                 print(f"  action on the simulated board -> verdict on the scoreboard, {len(gl)} actions"
                       f" of the demo: p50 {statistics.median(gl):.1f} ms   p95 {_pct(gl, 95):.1f} ms"
@@ -489,6 +494,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nthe scoreboard page over {shown.title}'s demo (served, open in headless Chromium):")
         for ln in bench_page.report(shown, 40.0 if args.quick else 120.0):
             print(ln)
+        print("\nthe spoken referee (--speak): each voice, then the referee with speech on")
+        for ln in bench_speech.report(shown, 40.0 if args.quick else 120.0, plain.get(shown.name)):
+            print(ln, flush=True)
     count, secs = bench_replay(10_000 if args.quick else 50_000)
     print(f"referee replay of a long log from SQLite: {count} events in {secs:.2f} s = {count / secs:,.0f} events/s"
           " [goal >= 50 000/s]")

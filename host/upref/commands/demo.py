@@ -35,6 +35,7 @@ from rich.live import Live
 from upref.board.codes import CodeTable
 from upref.board.simtags import sim_uids
 from upref.commands.play import parse_for_game, render, scoreboard_for, verdict_line
+from upref.commands.speech_option import add_speech_options, speak_argv, start_speaker
 from upref.commands.web_option import add_web_option, page_error, start_page, web_argv
 from upref.link.connection import Link
 from upref.paths import data_dir, pid_alive
@@ -74,6 +75,7 @@ def _parser(
     ap.add_argument("--seed", type=int, help="the board's and the game's seed (default: the demo's own)")
     ap.add_argument("--plain", action="store_true", help="print lines even on a terminal")
     add_web_option(ap)
+    add_speech_options(ap)
     ap.add_argument(
         "--linger",
         type=_seconds,
@@ -168,7 +170,7 @@ def _ended_by_signals() -> Iterator[None]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args_in = web_argv(list(sys.argv[1:] if argv is None else argv))
+    args_in = speak_argv(web_argv(list(sys.argv[1:] if argv is None else argv)))
     try:
         game, args = parse_for_game(args_in, _parser)
     except UnknownGame as e:
@@ -272,6 +274,7 @@ def run_game(
     referee.attach(log)
     lines: list[str] = []
     page: LivePage | None = None
+    speaker = start_speaker(args)
 
     def note(_inp: Input, reply: Reply) -> None:
         for v in reply.public:
@@ -280,6 +283,8 @@ def run_game(
                 print("   " + verdict_line(v), flush=True)
         if page is not None:
             page.update(reply)
+        if speaker is not None:  # after the scoreboard: speech never holds it up
+            speaker.offer(reply)
 
     table = Table(link, referee, codes, on_reply=note)
     table.wait_for_picture()
@@ -291,6 +296,8 @@ def run_game(
             print(f"upref demo: {page_error(address, e)}", file=sys.stderr)
             table.close()
             log.close()
+            if speaker is not None:
+                speaker.close(0)
             return 1
     say: Callable[[str], None] = (lambda s: None) if live_view else (lambda s: print(s, flush=True))
     say(
@@ -319,6 +326,8 @@ def run_game(
                 break
         table.pump(1.0)
     table.close()
+    if speaker is not None:
+        speaker.close()  # the winner is said (or written) before the demo ends
     if page is not None:
         linger(
             getattr(args, "linger", None),

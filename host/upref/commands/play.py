@@ -38,6 +38,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from upref.board.codes import CodeTable
+from upref.commands.speech_option import add_speech_options, speak_argv, start_speaker
 from upref.commands.web_option import add_web_option, page_error, start_page, web_argv
 from upref.link.connection import Link
 from upref.link.errors import LinkError
@@ -46,6 +47,7 @@ from upref.referee.base import KeyOffer, Referee, Reply
 from upref.referee.inputs import Input, StartGame
 from upref.referee.status import Verdict
 from upref.registry import UnknownGame, find_game, games, referee_for, titles
+from upref.speech.speaker import Speaker
 from upref.store.gamelog import GameLog, GameLogError, check_writable, default_path, list_games
 from upref.store.replay import resume
 from upref.store.tags import TagBook, TagBookError
@@ -103,6 +105,7 @@ def _parser(
     ap.add_argument("--registry", dest="tags", type=Path, metavar="PATH", help=argparse.SUPPRESS)
     ap.add_argument("--plain", action="store_true", help="print verdicts as lines, no live scoreboard")
     add_web_option(ap)
+    add_speech_options(ap)
     if game is not None:
         game.add_options(ap)
     return ap
@@ -636,7 +639,7 @@ def keys() -> Iterator[Callable[[], str | None]]:
 
 
 def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] = Link) -> int:
-    args_in = web_argv(list(sys.argv[1:] if argv is None else argv))
+    args_in = speak_argv(web_argv(list(sys.argv[1:] if argv is None else argv)))
     try:
         game, args = parse(args_in)
     except UnknownGame as e:
@@ -713,8 +716,9 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
                 table.close()
                 print(saved_notice(game, log, args), file=sys.stderr)
                 return 1
+        speaker = start_speaker(args)
         try:
-            status = _loop(game, table, console, live, page)
+            status = _loop(game, table, console, live, page, speaker)
         except GameLogError as e:
             print(f"upref play: {e}", file=sys.stderr)
             return 1
@@ -723,6 +727,8 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
         finally:
             if page is not None:
                 page.stop()
+            if speaker is not None:
+                speaker.close(5.0)
         print(saved_notice(game, log, args), file=sys.stderr)
         return status
     finally:
@@ -758,7 +764,12 @@ def _ask_since(link: Link, log: GameLog) -> None:
 
 
 def _loop(
-    game: Game, table: Table, console: Console, live_view: bool, page: LivePage | None = None
+    game: Game,
+    table: Table,
+    console: Console,
+    live_view: bool,
+    page: LivePage | None = None,
+    speaker: Speaker | None = None,
 ) -> int:
     private = Private()
     kb = KeyBoard(table, private=private)
@@ -773,6 +784,8 @@ def _loop(
                 print(verdict_line(v), flush=True)
         if page is not None:
             page.update(reply)
+        if speaker is not None:  # after the scoreboard: speech never holds it up
+            speaker.offer(reply)
 
     try:
         table.on_reply = show

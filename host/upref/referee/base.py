@@ -30,7 +30,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from upref.board.codes import CodeTable, MoleEnd
@@ -60,6 +60,7 @@ from upref.referee.inputs import (
     Undo,
 )
 from upref.referee.status import BOARD, END, INFO, OK, TableStatus, Verdict
+from upref.text import and_join, number_words
 
 __all__ = [
     "IDLE",
@@ -117,10 +118,14 @@ class InputLog(Protocol):
 @dataclass(frozen=True)
 class Reply:
     """What the referee says to one input: its verdicts, in order, and the board feedback for
-    the most important public one (None: nothing to signal, or the board is offline)."""
+    the most important public one (None: nothing to signal, or the board is offline).
+
+    `turn` is whose turn it is, for the ear ("Bob, your turn."), when this input passed the turn
+    (or began a game); None when the player to act did not change."""
 
     verdicts: tuple[Verdict, ...]
     feedback: Feedback | None = None
+    turn: str | None = field(default=None, compare=False)
 
     @property
     def public(self) -> tuple[Verdict, ...]:
@@ -160,7 +165,16 @@ def all_reasons(head: str, reasons: Sequence[Verdict]) -> Verdict:
     ]
     fixes = " ".join(r.correction for r in reasons if r.correction)
     text = f"{head}, for {len(reasons)} reasons. {' '.join(parts)}"
-    return Verdict(reasons[0].kind, text, reasons[0].rule, fixes or None)
+    said = [r.spoken for r in reasons if r.spoken]
+    spoken = None
+    if said:
+        spoken = f"{head}, for {number_words(len(reasons))} reasons. " + " ".join(
+            f"{_ORDINALS[min(n, len(_ORDINALS)) - 1]}: {s}" for n, s in enumerate(said, start=1)
+        )
+    return Verdict(reasons[0].kind, text, reasons[0].rule, fixes or None, spoken=spoken)
+
+
+_ORDINALS = ("First", "Second", "Third", "Fourth", "Then")
 
 
 def codes_to_dict(codes: CodeTable) -> dict[str, Any]:
@@ -385,6 +399,7 @@ class Referee(ABC, Generic[EngineT]):
         self._handler(inp)
         inp = self._complete(inp)
         out: list[Verdict] = []
+        seat = self._to_act()
         if self.log is None:
             self._act_logged(inp, out)
         else:
@@ -396,7 +411,16 @@ class Referee(ABC, Generic[EngineT]):
         fb = feedback_for(out) if self._online else None
         if fb is not None and self.feedback_sink is not None:
             self.feedback_sink(fb)
-        return Reply(tuple(out), fb)
+        now = self._to_act()
+        turn = self.turn_words(now) if now is not None and now != seat else None
+        return Reply(tuple(out), fb, turn)
+
+    def _to_act(self) -> int | None:
+        """The seat the game waits on now (None: no game on, or nobody's turn)."""
+        if self._phase != PLAY or self._engine is None:
+            return None
+        seat = self._engine.current_player()
+        return seat if seat >= 0 else None
 
     def _log_held(self, out: list[Verdict]) -> None:
         """Log and act on the held inputs in order, up to one the log cannot take."""
@@ -534,6 +558,8 @@ class Referee(ABC, Generic[EngineT]):
                     BOARD,
                     f"Tag {uid} is not enrolled: run upref enroll {self.GAME} to enrol the card.",
                     "tag",
+                    spoken=f"That {self.piece_name()} is not known to the referee yet: enrol it "
+                    "first, then tap it again.",
                 )
             )
             return
@@ -545,6 +571,7 @@ class Referee(ABC, Generic[EngineT]):
                     f"Tag {uid} is enrolled for {title}, not for {self.TITLE}: that is not a "
                     f"{self.piece_name()} of this game.",
                     "tag",
+                    spoken=f"That is a piece of {title}, not of {self.TITLE}: put it away.",
                 )
             )
             return
@@ -563,7 +590,14 @@ class Referee(ABC, Generic[EngineT]):
         if obs.raised:
             if ":" not in obs.key:
                 self._faults[obs.key] = advice
-            out.append(Verdict(BOARD, f"Board fault: {advice}.", "board"))
+            out.append(
+                Verdict(
+                    BOARD,
+                    f"Board fault: {advice}.",
+                    "board",
+                    spoken="The board reports a fault: look at the screen.",
+                )
+            )
         elif obs.key in self._faults:
             del self._faults[obs.key]
             out.append(Verdict(INFO, f"Board fault cleared: {_fault_place(obs)}.", "board"))
@@ -586,10 +620,13 @@ class Referee(ABC, Generic[EngineT]):
                     BOARD,
                     "The board is offline: nothing counts until it is back. Check its USB cable.",
                     "board",
+                    spoken="The board is offline: nothing counts until it is back. Check its cable.",
                 )
             )
             return
-        out.append(Verdict(BOARD, "The board is back online.", "board"))
+        out.append(
+            Verdict(BOARD, "The board is back online.", "board", spoken="The board is back.")
+        )
         self.on_online_again(out)
 
     # --- host inputs -----------------------------------------------------------------------
@@ -639,7 +676,13 @@ class Referee(ABC, Generic[EngineT]):
         self._stopped = outcome
         self._phase = OVER
         self.on_stop()
-        out.append(Verdict(END, f"Game stopped. {self.result_text(outcome)}."))
+        out.append(
+            Verdict(
+                END,
+                f"Game stopped. {self.result_text(outcome)}.",
+                spoken=f"The game is stopped. {self.result_words(outcome)}",
+            )
+        )
         self._finish(outcome)
 
     def _on_next_input(self, _inp: NextGame, out: list[Verdict]) -> None:
@@ -688,7 +731,16 @@ class Referee(ABC, Generic[EngineT]):
         seat = eng.current_player()
         parts = [f"Undone: back to the start of {eng.players[seat]}'s turn."]
         fixes = self.after_undo(before)
-        out.append(Verdict(OK, " ".join(parts + fixes), "undo", " ".join(fixes) or None))
+        said = f"Undone: back to the start of {eng.players[seat]}'s turn."
+        out.append(
+            Verdict(
+                OK,
+                " ".join(parts + fixes),
+                "undo",
+                " ".join(fixes) or None,
+                spoken=" ".join([said, *fixes]),
+            )
+        )
 
     def _on_key_input(self, inp: Key, out: list[Verdict]) -> None:
         if not self.on_key(inp.name, inp.arg, out):
@@ -805,6 +857,24 @@ class Referee(ABC, Generic[EngineT]):
     @abstractmethod
     def result_text(self, outcome: Outcome) -> str:
         """The result in words: 'Ann is Buddel King with 5 shovels'."""
+
+    def result_words(self, outcome: Outcome) -> str:
+        """The result for the ear, a sentence: 'Ann wins with five shovels.' (default: the
+        winners and their scores in words)."""
+        names = self.engine.players
+        winners = [names[w] for w in outcome.winners]
+        if not winners:
+            return "Nobody wins."
+        verb = "wins" if len(winners) == 1 else "win"
+        tail = ""
+        if outcome.scores:
+            tail = f" with {number_words(outcome.scores[outcome.winners[0]])} points"
+        return f"{and_join(winners)} {verb}{tail}."
+
+    def turn_words(self, seat: int) -> str | None:
+        """Whose turn it is, for the ear, when the turn passes to `seat` ('Bob, your turn.');
+        None: nothing to say."""
+        return f"{self.engine.players[seat]}, your turn."
 
     # inputs
 

@@ -47,10 +47,28 @@ from upref.games.flipabird.engine import NAME, TITLE, FlipGame, Termination
 from upref.games.flipabird.variant import Variant
 from upref.referee.base import OVER, PLAY, SETUP, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
-from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
-from upref.text import and_join, count
+from upref.referee.status import (
+    BOARD,
+    END,
+    ILLEGAL,
+    INFO,
+    OK,
+    SOLVED,
+    TURN,
+    Verdict,
+    refusal_words,
+)
+from upref.text import and_join, count, number_words, numbers_in_words, said_count
 
 __all__ = ["FlipReferee"]
+
+_SAID_RULES = {
+    "F-11": "only a player with no card left may end the game without a claim",
+    "F-14": "there is no row to claim against yet",
+    "F-16": "that card was turned over already",
+    "hand": "by the pile scan that card lay in the draw pile, so it cannot be in your hand",
+}
+"""Refusals said in words of their own where the engine's words name a rule."""
 
 DECK = 60
 
@@ -227,6 +245,35 @@ class FlipReferee(Referee[FlipGame]):
         if len(names) == 1:
             return f"{names[0]} wins with {count(best, 'point')}"
         return f"{and_join(names)} share the win with {count(best, 'point')} each (F-12)"
+
+    def result_words(self, outcome: Outcome) -> str:
+        eng = self.engine
+        names = [eng.players[w] for w in outcome.winners]
+        best = outcome.scores[outcome.winners[0]] if outcome.winners else 0
+        if not names:
+            return "Nobody wins."
+        if len(names) == 1:
+            return f"{names[0]} wins, with {said_count(best, 'point')}!"
+        return f"{and_join(names)} share the win, with {said_count(best, 'point')} each!"
+
+    def turn_words(self, seat: int) -> str | None:
+        phase = self.engine.phase
+        name = self.engine.players[seat]
+        if phase == "take":
+            return f"{name}, take a card."
+        if phase == "tips":
+            return None  # every player tips at once
+        return f"{name}, your turn."
+
+    def _said_refusal(self, err: IllegalMoveError) -> str:
+        eng = self.engine
+        seat = eng.current_player()
+        who = eng.players[seat] if seat >= 0 else None
+        reason = err.message
+        if "(" in reason or "[" in reason:
+            reason = _SAID_RULES.get(err.rule, "that is not allowed now")
+        fix = numbers_in_words(err.correction) if err.correction else None
+        return refusal_words(who, numbers_in_words(reason), fix)
 
     # --- keys -------------------------------------------------------------------------------
 
@@ -449,29 +496,36 @@ class FlipReferee(Referee[FlipGame]):
     def _act(self, action: Action, out: list[Verdict]) -> None:
         eng = self.engine
         before_phase = eng.phase
+        who = eng.players[eng.current_player()] if eng.current_player() >= 0 else ""
         try:
             text = eng.play(action)
         except IllegalMoveError as err:
             self._fix = err.correction
-            out.append(Verdict(ILLEGAL, err.message, err.rule, err.correction))
+            said = self._said_refusal(err)
+            out.append(Verdict(ILLEGAL, err.message, err.rule, err.correction, spoken=said))
             return
         self._played()
         self._fix = None
         if isinstance(action, Play):
             self._next_up = None
             f9 = "(F-9)" in text
-            out.append(Verdict(OK, text, "F-9" if f9 else None))
+            said = f"{who} plays a card face {'up' if action.up else 'down'}."
+            if f9:
+                said += " The whole row is face up with more birds than the limit: it leaves the game."
+            out.append(Verdict(OK, text, "F-9" if f9 else None, spoken=said))
         elif isinstance(action, WrongWay):
             i = eng.last_play
             assert i is not None
             way = "up" if eng.row[i].up else "down"
             self._fix = f"Turn the card at position {i + 1} face {way}."
-            out.append(Verdict(INFO, text, "F-16", self._fix))
+            said = f"Turn the card at position {number_words(i + 1)} face {way}."
+            out.append(Verdict(INFO, text, "F-16", self._fix, spoken=said))
         elif isinstance(action, Tip) and before_phase == "tips" and eng.phase != "tips":
             self._revealed(out)
         elif isinstance(action, Take) and eng.phase != "take":
             if eng.outcome() is None:
-                out.append(Verdict(TURN, text))
+                said = "All the cards are shared. A new row begins: draw and play."
+                out.append(Verdict(TURN, text, spoken=said))
         elif isinstance(action, Pass):
             pass
         else:
@@ -480,10 +534,17 @@ class FlipReferee(Referee[FlipGame]):
         if outcome is not None:
             if isinstance(action, Take):
                 head, _, rest = text.partition(" That was the final phase's claim")
+                said = f"That was the last claim: the game is over. {self.result_words(outcome)}"
                 out.append(Verdict(OK, head))
-                out.append(Verdict(END, ("That was the final phase's claim" + rest).strip()))
+                out.append(
+                    Verdict(
+                        END, ("That was the final phase's claim" + rest).strip(), spoken=said
+                    )
+                )
             else:
-                out.append(Verdict(END, text, "F-11" if isinstance(action, Pass) else None))
+                said = f"The game is over. {self.result_words(outcome)}"
+                rule = "F-11" if isinstance(action, Pass) else None
+                out.append(Verdict(END, text, rule, spoken=said))
             self._game_over(outcome)
             self._confirm = 0
             self._confirmed = set()
@@ -525,10 +586,18 @@ class FlipReferee(Referee[FlipGame]):
             who = f"{takers} alone was right and takes them all (F-7)"
         else:
             who = f"they take one at a time, counter-clockwise: {takers} (F-6)"
+        right = "more" if ev.red_right else "not more"
+        said = (
+            f"{number_words(ev.total).capitalize()} birds, limit {number_words(ev.limit)}: {right} than the "
+            f"limit, so {ev.right} is right. {and_join([names[t] for t in claim.takers])} "
+            f"{'takes' if len(claim.takers) == 1 else 'take'} the cards. "
+            f"{names[claim.takers[0]]}, take a card and tap it."
+        )
         out.append(
             Verdict(
                 SOLVED,
                 f"{ev.summary} {share}; {who}. {names[claim.takers[0]]}: take a card and tap it.",
+                spoken=said,
             )
         )
 
@@ -581,6 +650,8 @@ class FlipReferee(Referee[FlipGame]):
                     "the record counts.",
                     "score",
                     f"Give {item} to {eng.players[owner]}.",
+                    spoken=f"{name}, no. That card is {eng.players[owner]}'s by the record: "
+                    "give it to them.",
                 )
             )
             return
@@ -591,6 +662,8 @@ class FlipReferee(Referee[FlipGame]):
                 f"It does not count for {name}.",
                 "score",
                 "Put it with the cards out of the game.",
+                spoken=f"{name}, no. That card left the game by the record: put it with the "
+                "cards out of the game.",
             )
         )
 
@@ -612,6 +685,8 @@ class FlipReferee(Referee[FlipGame]):
                     f"{and_join(missing)}. The record counts: {count(points, 'point')}.",
                     "score",
                     f"{name}: look for {and_join(missing)}.",
+                    spoken=f"{name}, by the record {said_count(len(missing), 'won card')} "
+                    "not tapped: the record counts. Look at the screen.",
                 )
             )
         elif not mine:

@@ -4,7 +4,12 @@ hidden colour, no unsolved task card, no hint), so every view may show all of it
 
 A `Verdict` with `seat` set is addressed to that seat alone (a hint, the reminder of one's own
 task card): a view shows it to that seat only, never on the public scoreboard. Verdicts for
-the whole table have `seat=None` (their text names the players it concerns)."""
+the whole table have `seat=None` (their text names the players it concerns).
+
+`spoken` is the verdict's form for the ear (`upref play --speak`), written where the verdict is
+written: a short sentence or two, no rule id, no brackets, numbers in words where that reads
+better ("Ann, that card does not fit: it stays on the table."). None: nothing to say aloud.
+It is not part of the game log or of any export (the log keeps inputs; exports keep the text)."""
 
 from __future__ import annotations
 
@@ -29,11 +34,28 @@ class Verdict:
     rule: str | None = None
     correction: str | None = None
     seat: int | None = None  # set: addressed to that seat ONLY (a hint); None: for everyone
+    # the form for the ear (no rule id, no brackets); None: not said. Not compared: two verdicts
+    # that say the same are equal however they are spoken
+    spoken: str | None = field(default=None, compare=False)
 
     @property
     def public(self) -> bool:
         """True for a verdict every view may show; False for one addressed to `seat` alone."""
         return self.seat is None
+
+
+def refusal_words(who: str | None, reason: str, correction: str | None = None) -> str:
+    """A refusal for the ear: the player addressed, what is wrong, and what to do
+    ("Ann, no. That card carries Bob's figurine. Turn it back, then flip another card.")."""
+    said = (f"{who}, no. " if who else "No. ") + _sentence(reason[:1].upper() + reason[1:])
+    if correction:
+        said += " " + _sentence(correction)
+    return said
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,8 @@ from upref.games.up.scoring import EVENING_OVER, Termination, evening_result, ev
 from upref.games.up.variant import Variant
 from upref.referee.base import OVER, PLAY, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
-from upref.referee.status import END, ILLEGAL, INFO, OK, TURN, Verdict
+from upref.referee.status import END, ILLEGAL, INFO, OK, TURN, Verdict, refusal_words
+from upref.text import numbers_in_words
 
 __all__ = ["KEYS", "UpReferee"]
 
@@ -379,6 +380,7 @@ class UpReferee(Referee[UpGame]):
                         f"Points are a whole number, not {arg!r}: press p again and type the "
                         "points.",
                         "count",
+                        spoken="Points are a whole number: press p again and type them.",
                     )
                 )
                 return True
@@ -407,23 +409,67 @@ class UpReferee(Referee[UpGame]):
         if isinstance(action, Play | Pass):  # (a Join belongs to the play before it)
             late = due is not None and due != action.seat and eng.call_due != due
             self._late = due if late else None
-        merged: list[tuple[str, list[str], str | None]] = []
-        for said in eng.said:
+        merged: list[tuple[str, list[str], str | None, str | None]] = []
+        outcome = eng.outcome()
+        ends = [i for i, x in enumerate(eng.said) if x.kind == "end"]
+        for i, said in enumerate(eng.said):
             kind = _SAID_KIND.get(said.kind, INFO)
             rule = said.rule
+            words = self._said(said.kind, action, due, outcome is not None and i == ends[-1])
             if merged and merged[-1][0] == kind == OK:
                 merged[-1][1].append(said.text)
-                merged[-1] = (kind, merged[-1][1], merged[-1][2] or rule)
+                merged[-1] = (kind, merged[-1][1], merged[-1][2] or rule, merged[-1][3] or words)
             else:
-                merged.append((kind, [said.text], rule))
-        for kind, texts, rule in merged:
-            out.append(Verdict(kind, " ".join(texts), rule))
-        outcome = eng.outcome()
+                merged.append((kind, [said.text], rule, words))
+        for kind, texts, rule, words in merged:
+            out.append(Verdict(kind, " ".join(texts), rule, spoken=words))
         if outcome is not None:
             self._game_over(outcome)
 
+    def turn_words(self, seat: int) -> str | None:
+        phase = self.engine.phase
+        name = self.engine.players[seat]
+        if phase == "play":
+            return f"{name}, your turn."
+        if phase == "count":
+            return f"{name}, tap the cards you still hold."
+        return None  # the cut and the deal go round the table without turns
+
+    def _said(self, kind: str, action: Action, due: int | None, last_end: bool) -> str | None:
+        """What the engine said of `action`, for the ear (`due`: who owed 'last card' before
+        it; `last_end`: the last word of an evening that is over)."""
+        eng = self.engine
+        names = eng.players
+        if kind == "end":
+            if last_end:
+                outcome = eng.outcome()
+                if outcome is not None:
+                    return f"The evening is over. {self.result_words(outcome)}"
+            if isinstance(action, Play):
+                return "The round is over: count the cards still held."
+            return "The round is scored: the points are on the screen."
+        if kind == "penalty" and due is not None:
+            return f"{names[due]} did not call last card in time: {names[due]}'s next turn is skipped."
+        if kind == "skip":
+            return "A turn is skipped."
+        if kind == "call" and eng.call_due is not None:
+            return f"{names[eng.call_due]}, one card left: press the button for last card!"
+        if kind == "play" and isinstance(action, Play):
+            values = [self._face(c) for c in action.cards]
+            what = numbers_in_words(" and ".join(values)) if values else "a card"
+            return f"{names[action.seat]} plays {what}."
+        return None
+
     def _refuse(self, err: IllegalMoveError, out: list[Verdict]) -> None:
-        out.append(Verdict(ILLEGAL, err.message, err.rule, err.correction))
+        eng = self.engine
+        seat = eng.to_move if eng.phase == "play" else None
+        who = eng.players[seat] if seat is not None and seat >= 0 else None
+        reason = err.message
+        if "(" in reason or "[" in reason:
+            reason = "that is not allowed now"
+        fix = numbers_in_words(err.correction) if err.correction else None
+        said = refusal_words(who, numbers_in_words(reason), fix)
+        out.append(Verdict(ILLEGAL, err.message, err.rule, err.correction, spoken=said))
         if err.correction:
             self._fix = err.correction
 

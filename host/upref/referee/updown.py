@@ -71,8 +71,18 @@ from upref.referee.base import (
     all_reasons,
 )
 from upref.referee.inputs import GameInput, StartGame
-from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
-from upref.text import and_join, lower_first, plural
+from upref.referee.status import (
+    BOARD,
+    END,
+    ILLEGAL,
+    INFO,
+    OK,
+    SOLVED,
+    TURN,
+    Verdict,
+    refusal_words,
+)
+from upref.text import and_join, lower_first, number_words, numbers_in_words, plural, said_count
 
 __all__ = [
     "Hint",
@@ -82,6 +92,13 @@ __all__ = [
     "catalogue_from_dict",
     "catalogue_to_dict",
 ]
+
+_SAID_RULES = {
+    "M-1": "A turn needs three different pairs, each turned once.",
+    "M-2": "A pair must go back into its own molehill.",
+    "M-4": "Every hole must hold its pair before the turn ends.",
+}
+"""Refusals said in words of their own where the engine's words are not for the ear."""
 
 
 @dataclass(frozen=True)
@@ -348,6 +365,30 @@ class UpDownReferee(Referee[UpDownGame]):
             return f"{names[0]} is Buddel King with {best} {plural(best, 'shovel')}"
         return f"{and_join(names)} share the win with {best} {plural(best, 'shovel')} each"
 
+    def result_words(self, outcome: Outcome) -> str:
+        eng = self.engine
+        names = [eng.players[w] for w in outcome.winners]
+        best = outcome.scores[outcome.winners[0]] if outcome.winners else 0
+        if len(names) == 1:
+            return f"{names[0]} is Buddel King, with {said_count(best, 'shovel')}!"
+        return f"{and_join(names)} share the win, with {said_count(best, 'shovel')} each!"
+
+    def turn_words(self, seat: int) -> str | None:
+        pairs = number_words(FLIPS_PER_TURN)
+        return f"{self.engine.players[seat]}, your turn: turn {pairs} different pairs."
+
+    def _said_refusal(
+        self, reason: str, correction: str | None, who: str | None = None, rule: str | None = None
+    ) -> str:
+        """A refusal for the ear, to `who` (default: the player whose turn it is)."""
+        seat = self.engine.current_player()
+        if who is None and seat >= 0:
+            who = self.engine.players[seat]
+        fix = numbers_in_words(correction) if correction else None
+        if "(" in reason or "[" in reason:
+            reason = _SAID_RULES.get(rule or "", "That is not allowed now.")
+        return refusal_words(who, numbers_in_words(reason), fix)
+
     # --- time ------------------------------------------------------------------------------
 
     def _settled(self) -> bool:
@@ -504,7 +545,15 @@ class UpDownReferee(Referee[UpDownGame]):
 
     def _reading(self, h: int, text: str, correction: str, out: list[Verdict]) -> None:
         self._issues[h] = _Issue("reading", "sensor", correction)
-        out.append(Verdict(BOARD, text, "sensor", correction))
+        out.append(
+            Verdict(
+                BOARD,
+                text,
+                "sensor",
+                correction,
+                spoken=f"Hole {number_words(h)} reads oddly: reseat its pair.",
+            )
+        )
 
     def _invalid_verdict(self, h: int, code: int) -> Verdict:
         n = magnet_count(code) if 0 <= code <= MAX_CODE else -1
@@ -519,6 +568,7 @@ class UpDownReferee(Referee[UpDownGame]):
             f"Hole {h} reads an invalid code ({why}): reseat the pair or check its magnets.",
             "sensor",
             f"Reseat the pair in hole {h}.",
+            spoken=f"Hole {number_words(h)} reads no pair I know: reseat the pair.",
         )
 
     # --- engine calls ------------------------------------------------------------------------
@@ -533,9 +583,16 @@ class UpDownReferee(Referee[UpDownGame]):
             return
         self._played()
         if unturned:
-            out.append(Verdict(INFO, text, "M-3"))
+            said = f"Hole {number_words(h)} was put back without turning: it does not count."
+            out.append(Verdict(INFO, text, "M-3", spoken=said))
             return
-        out.append(Verdict(OK, self._still_due(text)))
+        said = f"Hole {number_words(h)} is turned{self._said_count()}."
+        out.append(Verdict(OK, self._still_due(text), spoken=said))
+
+    def _said_count(self) -> str:
+        """How many pairs the turn has turned, for the ear: ': two of three'."""
+        done = len(self.engine.turned)
+        return f": {number_words(done)} of {number_words(FLIPS_PER_TURN)}"
 
     def _still_due(self, text: str) -> str:
         """A flip's words, where the engine says the turn can end while a correction is still
@@ -553,7 +610,20 @@ class UpDownReferee(Referee[UpDownGame]):
         for this hole (the engine's own M-1 and M-2 corrections read the same)."""
         fix = self._fix_text(h, kind)
         self._issues[h] = _Issue(kind, err.rule, fix)
-        out.append(Verdict(ILLEGAL, err.message, err.rule, fix))
+        out.append(
+            Verdict(
+                ILLEGAL,
+                err.message,
+                err.rule,
+                fix,
+                spoken=self._said_refusal(err.message, fix, rule=err.rule),
+            )
+        )
+
+    def _illegal(self, err: IllegalMoveError, who: str | None = None) -> Verdict:
+        """The engine's refusal as a verdict, with its form for the ear."""
+        said = self._said_refusal(err.message, err.correction, who, err.rule)
+        return Verdict(ILLEGAL, err.message, err.rule, err.correction, spoken=said)
 
     def _fix_text(self, h: int, kind: str) -> str:
         """What puts hole h back as the engine has it: its own pair turned back, or another
@@ -587,6 +657,10 @@ class UpDownReferee(Referee[UpDownGame]):
                     f"First {lower_first(issue.correction)} The turn can end after that.",
                     issue.rule,
                     issue.correction,
+                    spoken=self._said_refusal(
+                        "The turn cannot end yet.",
+                        f"First {lower_first(issue.correction)} Then it can.",
+                    ),
                 )
             )
         else:
@@ -598,7 +672,13 @@ class UpDownReferee(Referee[UpDownGame]):
         still to turn (M-1), the order in which the table can put them right."""
         eng = self.engine
         reasons = [
-            Verdict(ILLEGAL, issue.correction, issue.rule, issue.correction)
+            Verdict(
+                ILLEGAL,
+                issue.correction,
+                issue.rule,
+                issue.correction,
+                spoken=numbers_in_words(issue.correction),
+            )
             for _, issue in sorted(self._issues.items())
         ]
         covered = set(self._issues)  # a correction puts a pair back into these holes too
@@ -612,7 +692,10 @@ class UpDownReferee(Referee[UpDownGame]):
                 eng.check(end)
             except IllegalMoveError as err:
                 if err.rule == ("M-4" if end.empty_holes else "M-1"):
-                    reasons.append(Verdict(ILLEGAL, err.message, err.rule, err.correction))
+                    said = numbers_in_words(" ".join(filter(None, (err.message, err.correction))))
+                    reasons.append(
+                        Verdict(ILLEGAL, err.message, err.rule, err.correction, spoken=said)
+                    )
         return reasons
 
     def _end_turn(self, empty: tuple[int, ...], out: list[Verdict]) -> None:
@@ -622,7 +705,7 @@ class UpDownReferee(Referee[UpDownGame]):
         try:
             text = eng.play(EndTurn(empty))
         except IllegalMoveError as err:
-            out.append(Verdict(ILLEGAL, err.message, err.rule, err.correction))
+            out.append(self._illegal(err))
             return
         self._played()
         outcome = eng.outcome()
@@ -630,20 +713,25 @@ class UpDownReferee(Referee[UpDownGame]):
             out.append(Verdict(TURN, text))
             return
         card = eng.won(seat)[-1]
-        if outcome is None:
-            out.append(Verdict(SOLVED, text))
-            return
         total = eng.shovels(seat)
+        solved = (
+            f"{eng.players[seat]} solved the task card {numbers_in_words(card.describe())}: "
+            f"{said_count(total, 'shovel')} in all."
+        )
+        if outcome is None:
+            out.append(Verdict(SOLVED, text, spoken=f"{solved} Draw a new task card."))
+            return
         head = (
             f"{eng.players[seat]} solved {card.id} ({card.describe()}): +{card.shovels} "
             f"{plural(card.shovels, 'shovel')}, {total} in all."
         )
+        said_end = f"The game is over. {self.result_words(outcome)}"
         if text.startswith(head):
-            out.append(Verdict(SOLVED, head))
-            out.append(Verdict(END, text[len(head) :].strip()))
+            out.append(Verdict(SOLVED, head, spoken=solved))
+            out.append(Verdict(END, text[len(head) :].strip(), spoken=said_end))
         else:
-            out.append(Verdict(SOLVED, text))
-            out.append(Verdict(END, f"The game ends. {self.result_text(outcome)}."))
+            out.append(Verdict(SOLVED, text, spoken=solved))
+            out.append(Verdict(END, f"The game ends. {self.result_text(outcome)}.", spoken=said_end))
         self._game_over(outcome)
 
     # --- cards ---------------------------------------------------------------------------------
@@ -657,10 +745,10 @@ class UpDownReferee(Referee[UpDownGame]):
             try:
                 text = eng.play(DrawTask(seat, item))
             except IllegalMoveError as err:
-                out.append(Verdict(ILLEGAL, err.message, err.rule, err.correction))
+                out.append(self._illegal(err, eng.players[seat]))
                 return
             self._played()
-            out.append(Verdict(OK, text))
+            out.append(Verdict(OK, text, spoken=f"{eng.players[seat]} drew a task card."))
             return
         out.append(Verdict(INFO, "No task card is to be drawn now."))
         for s in range(eng.num_players()):

@@ -42,9 +42,9 @@ from upref.games.upturn.tiles import Catalogue, load_catalogue, parse_catalogue
 from upref.games.upturn.variant import Variant
 from upref.referee.base import OVER, PLAY, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
-from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, Verdict
+from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, Verdict, refusal_words
 from upref.referee.status import TURN as TURN_VERDICT
-from upref.text import and_join, count
+from upref.text import and_join, count, number_words, numbers_in_words, said_count
 
 __all__ = ["UpturnReferee", "parse_gift"]
 
@@ -54,6 +54,28 @@ _COUNT_HINT = (
     " If {name} holds more tiles than that, a draw, a gift or a penalty was not entered: undo "
     "(u) and enter it."
 )
+
+
+_SAID_RULES = {"line": "that tile is already on the line: a tile is laid only once"}
+"""Refusals said in words of their own where the engine's words are not for the ear."""
+
+
+def _did(action: Action, who: str, eng: UpturnGame, drew: bool = False) -> str:
+    """What `who` did, for the ear."""
+    if isinstance(action, Lay | Start):
+        tile = eng.catalogue.get(action.tile)
+        what = numbers_in_words(tile.words()) if tile is not None else "a tile"
+        return f"The starting tile is {what}." if isinstance(action, Start) else f"{who} lays {what}."
+    if isinstance(action, Draw):
+        return f"{who} draws a tile."
+    if isinstance(action, Pass):
+        return f"{who} keeps all tiles." if drew else f"{who} lays no more tiles."
+    if isinstance(action, Gift):
+        gifts = [
+            f"{said_count(k, 'tile')} to {eng.players[seat]}" for seat, k in action.split if k
+        ]
+        return f"{who} gives {and_join(gifts)}." if gifts else f"{who} gives no tiles."
+    return f"{who} calls one tile left."
 
 
 def parse_gift(
@@ -225,6 +247,7 @@ class UpturnReferee(Referee[UpturnGame]):
 
     def _play(self, action: Action, out: list[Verdict]) -> bool:
         eng = self.engine
+        before = eng.view(None)
         try:
             eng.play(action)
         except IllegalMoveError as err:
@@ -233,11 +256,57 @@ class UpturnReferee(Referee[UpturnGame]):
         self._played()
         self._fix = None
         for note in eng.notes:
-            out.append(Verdict(_KINDS[note.kind], note.text, note.rule))
+            said = self._said(note.kind, action, before)
+            out.append(Verdict(_KINDS[note.kind], note.text, note.rule, spoken=said))
         outcome = eng.outcome()
         if outcome is not None:
             self._game_over(outcome)
         return True
+
+    def _said(self, kind: str, action: Action, before: Any) -> str:
+        """A note of the engine's, for the ear: what was done, and what the table must do now
+        (whose turn it is comes with the reply)."""
+        eng = self.engine
+        who = before.players[before.to_move].name if before.to_move is not None else ""
+        owing = [p.name for p in before.players if p.owes_call]
+        if kind == "end":
+            outcome = eng.outcome()
+            return self.result_words(outcome) if outcome is not None else "The game is over."
+        if kind == "penalty":
+            return f"{and_join(owing)} did not call one tile left in time: take the penalty tiles."
+        if kind == "call":
+            return f"{owing[0] if owing else who} calls one tile left."
+        said = [_did(action, who, eng, before.drew)]
+        after = eng.view(None)
+        if kind == "step" and after.gifts:
+            said.append(f"{who}, give {said_count(after.gifts, 'tile')} from the pool.")
+        elif kind == "step" and isinstance(action, Draw):
+            said.append("Lay one tile, or keep them all.")
+        for p in after.players:
+            if p.owes_call and p.name not in owing:
+                said.append(f"{p.name}, call one tile left!")
+        lost = [p.name for p in after.players if p.skipped]
+        if kind == "turn" and lost:
+            said.append(f"{and_join(lost)} {'loses' if len(lost) == 1 else 'lose'} a turn.")
+        return " ".join(said)
+
+    def turn_words(self, seat: int) -> str | None:
+        v = self.engine.view(None)
+        name = self.engine.players[seat]
+        if v.last_number is None or v.direction is None:
+            return f"{name}, your turn."
+        way = "higher" if v.direction == "up" else "lower"
+        return f"{name}, your turn: {way} than {number_words(v.last_number)}."
+
+    def result_words(self, outcome: Outcome) -> str:
+        names = [self.engine.players[w] for w in outcome.winners]
+        if outcome.termination == Termination.EMPTY_RACK and names:
+            return f"{names[0]}'s rack is empty: {names[0]} wins!"
+        if not names:
+            return "Nobody wins."
+        fewest = outcome.scores[outcome.winners[0]] if outcome.scores else 0
+        verb = "wins" if len(names) == 1 else "win"
+        return f"{and_join(names)} {verb}, with the fewest tiles: {number_words(fewest)}."
 
     def _refuse(self, err: IllegalMoveError, out: list[Verdict]) -> None:
         eng = self.engine
@@ -245,9 +314,18 @@ class UpturnReferee(Referee[UpturnGame]):
         if err.rule == "T-9":
             text += _COUNT_HINT.format(name=eng.players[eng.current_player()])
         if err.rule == "tile":
-            out.append(Verdict(BOARD, text, "tag"))
+            said = "That tile does not belong here: put it away."
+            out.append(Verdict(BOARD, text, "tag", spoken=said))
             return
-        out.append(Verdict(ILLEGAL, text, err.rule, err.correction))
+        seat = eng.current_player()
+        who = eng.players[seat] if seat >= 0 else None
+        reason = err.message
+        if "(" in reason or "[" in reason:
+            reason = _SAID_RULES.get(err.rule, "that is not allowed now")
+        reason = numbers_in_words(reason)
+        fix = numbers_in_words(err.correction) if err.correction else None
+        said = refusal_words(who, reason, fix)
+        out.append(Verdict(ILLEGAL, text, err.rule, err.correction, spoken=said))
         if err.correction:
             self._fix = err.correction
 

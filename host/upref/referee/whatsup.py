@@ -42,8 +42,11 @@ from upref.games.whatsup.engine import NAME, TITLE, Termination, WhatsUpGame
 from upref.games.whatsup.variant import Variant
 from upref.referee.base import OVER, PLAY, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
-from upref.referee.status import END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
-from upref.text import and_join, count
+from upref.referee.status import END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict, refusal_words
+from upref.text import and_join, count, numbers_in_words, said_count
+
+_SAID_FIXES = {"A-1": "Turn it back as it was, then flip another card."}
+"""Corrections said in words of their own where the engine's words are not for the ear."""
 
 __all__ = [
     "COUNT_KEY",
@@ -201,6 +204,31 @@ class WhatsUpReferee(Referee[WhatsUpGame]):
             f"{count(cards, 'card')} each"
         )
 
+    def result_words(self, outcome: Outcome) -> str:
+        eng = self.engine
+        names = [eng.players[w] for w in outcome.winners]
+        if not names:
+            return "Nobody wins."
+        if outcome.termination == Termination.ROWS:
+            done = len(eng.completed(outcome.winners[0]))
+            return f"{names[0]} wins, with {said_count(done, 'complete row')}!"
+        best = outcome.scores[outcome.winners[0]]
+        if len(names) == 1:
+            return f"{names[0]} wins, with {said_count(best, 'bird')}!"
+        return f"{and_join(names)} share the win, with {said_count(best, 'bird')} each!"
+
+    def _said_refusal(self, err: IllegalMoveError, who: str | None = None) -> str:
+        if who is None:
+            seat = self.engine.current_player()
+            who = self.engine.players[seat] if seat >= 0 else None
+        fix = err.correction
+        if fix and ("(" in fix or "[" in fix):
+            fix = _SAID_FIXES.get(err.rule, "Put it right as the screen says.")
+        reason = err.message
+        if "(" in reason or "[" in reason:
+            reason = "that is not allowed now"
+        return refusal_words(who, numbers_in_words(reason), numbers_in_words(fix) if fix else None)
+
     # --- taps ---------------------------------------------------------------------------------
 
     def on_tap(self, item: str, uid: str, out: list[Verdict]) -> None:
@@ -230,7 +258,8 @@ class WhatsUpReferee(Referee[WhatsUpGame]):
             text = eng.play(Lay(item))
         except IllegalMoveError as err:
             kind = INFO if err.rule == "setup" else ILLEGAL
-            out.append(Verdict(kind, err.message, err.rule, err.correction))
+            said = self._said_refusal(err) if kind == ILLEGAL else None
+            out.append(Verdict(kind, err.message, err.rule, err.correction, spoken=said))
             return
         self._accepted()
         if eng.in_setup:
@@ -241,6 +270,7 @@ class WhatsUpReferee(Referee[WhatsUpGame]):
                     TURN,
                     text + " The referee cannot see faces: it counts on every card lying as it "
                     "said.",
+                    spoken="All the cards are laid.",
                 )
             )
 
@@ -252,7 +282,7 @@ class WhatsUpReferee(Referee[WhatsUpGame]):
             return
         self._armed = None
         self._accepted()
-        out.append(Verdict(OK, text))
+        out.append(Verdict(OK, text, spoken=f"{eng.players[seat]}'s figurine marks that card."))
 
     def _flip(self, eng: WhatsUpGame, seat: int, item: str, out: list[Verdict]) -> None:
         try:
@@ -262,7 +292,13 @@ class WhatsUpReferee(Referee[WhatsUpGame]):
             return
         self._accepted()
         taken = eng.owner(item) == seat
-        self._turn_verdicts(eng, SOLVED if taken else TURN, out)
+        face = numbers_in_words(str(eng.up(item)))
+        name = eng.players[seat]
+        if taken:
+            said = f"{name} flips {face}. It fits: take it into your collection."
+        else:
+            said = f"{name}, {face} does not fit: it stays on the table."
+        self._turn_verdicts(eng, SOLVED if taken else TURN, out, said)
         self._forced_passes(eng, out)
 
     def _forced_passes(self, eng: WhatsUpGame, out: list[Verdict]) -> None:
@@ -270,23 +306,28 @@ class WhatsUpReferee(Referee[WhatsUpGame]):
         while (nxt := eng.current_player()) >= 0 and eng.legal_actions() == [Pass(nxt)]:
             eng.play(Pass(nxt))
             self._accepted()
-            self._turn_verdicts(eng, TURN, out)
+            said = f"{eng.players[nxt]} can flip nothing and passes."
+            self._turn_verdicts(eng, TURN, out, said)
 
-    def _turn_verdicts(self, eng: WhatsUpGame, kind: str, out: list[Verdict]) -> None:
-        """The verdict of a turn just played and, when it ended the game, the end on its own."""
+    def _turn_verdicts(
+        self, eng: WhatsUpGame, kind: str, out: list[Verdict], said: str | None = None
+    ) -> None:
+        """The verdict of a turn just played (`said`: its form for the ear) and, when it ended
+        the game, the end on its own."""
         text, ending = eng.verdict, eng.ending
         outcome = eng.outcome()
         if outcome is None or not ending:
-            out.append(Verdict(kind, text))
+            out.append(Verdict(kind, text, spoken=said))
             return
         head = text[: len(text) - len(ending)].strip()
-        out.append(Verdict(kind, head))
-        out.append(Verdict(END, ending))
+        out.append(Verdict(kind, head, spoken=said))
+        out.append(Verdict(END, ending, spoken=f"The game is over. {self.result_words(outcome)}"))
         self._armed = None
         self._game_over(outcome)
 
     def _refuse(self, err: IllegalMoveError, out: list[Verdict]) -> None:
-        out.append(Verdict(ILLEGAL, err.message, err.rule, err.correction))
+        said = self._said_refusal(err)
+        out.append(Verdict(ILLEGAL, err.message, err.rule, err.correction, spoken=said))
         if err.correction:
             self._fixes = [err.correction]
 
@@ -302,7 +343,8 @@ class WhatsUpReferee(Referee[WhatsUpGame]):
         fix = None
         if item in eng.catalogue and eng.is_laid(item) and eng.owner(item) is None:
             fix = f"Turn the card back so that {eng.up(item)} is up again."
-        out.append(Verdict(ILLEGAL, text, "over", fix))
+        said = "The game is over: that flip does not count." + (f" {fix}" if fix else "")
+        out.append(Verdict(ILLEGAL, text, "over", fix, spoken=numbers_in_words(said)))
 
     # --- keys and the button ------------------------------------------------------------------
 
@@ -333,6 +375,7 @@ class WhatsUpReferee(Referee[WhatsUpGame]):
                     f"{name}'s figurine went back into the box: a figurine is placed once per "
                     "game.",
                     "figurine",
+                    spoken=f"{name}, no. Your figurine is back in the box: it is placed once.",
                 )
             )
             return True
@@ -343,6 +386,7 @@ class WhatsUpReferee(Referee[WhatsUpGame]):
                     f"{name}'s figurine already stands on the card showing {eng.up(where)}: a "
                     "figurine is placed once per game and cannot be moved.",
                     "figurine",
+                    spoken=f"{name}, no. Your figurine stands on a card already: it stays there.",
                 )
             )
             return True
@@ -407,7 +451,10 @@ class WhatsUpReferee(Referee[WhatsUpGame]):
                 "Check each collection against the scoreboard: a card that fits must be taken "
                 "(A-8), and one that does not stays on the table."
             )
-        out.append(Verdict(ILLEGAL, text, "count", fix))
+        said = (
+            f"The count is wrong: you count {seen}, the referee {own}. Look at the screen."
+        )
+        out.append(Verdict(ILLEGAL, text, "count", fix, spoken=numbers_in_words(said)))
         return True
 
     def on_button(self, out: list[Verdict]) -> None:
