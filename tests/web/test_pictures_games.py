@@ -1,4 +1,4 @@
-"""The browser test's expectations for Flip a Bird, What's Up and Up (`pictures_games`), worked
+"""The browser test's expectations for every game (`pictures_games`), worked
 out from the public view alone, agree with what the panels put in their pictures, piece by piece
 and in drawing order, over random games played on the engines (every phase: a claim's tips, its
 evaluation and sharing; a round's end and the next; the first game's rectangle); and they catch a
@@ -12,12 +12,22 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from pictures_games import drawn, expected_flipabird, expected_up, expected_whatsup
+from pictures_games import (
+    drawn,
+    expected_flipabird,
+    expected_up,
+    expected_updown,
+    expected_upturn,
+    expected_whatsup,
+    matches,
+)
 from upref.games.flipabird.engine import FlipGame
 from upref.games.up.engine import UpGame
+from upref.games.updown.engine import UpDownGame
+from upref.games.upturn.engine import UpturnGame
 from upref.games.whatsup.engine import WhatsUpGame
 from upref.games.whatsup.variant import Variant as WhatsUpVariant
-from upref.views import flipabird, up, whatsup
+from upref.views import flipabird, up, updown, upturn, whatsup
 
 PLAYERS = ("Ann", "Bob", "Cy", "Dee")
 
@@ -78,3 +88,36 @@ def test_the_expectations_catch_a_picture_that_differs() -> None:
     assert len(backs) == 4 * 2 + 1  # two hand cards each, one face-down row card
     moved = replace(view, row=view.row[::-1])  # the row drawn the wrong way round
     assert drawn(flipabird.PANEL.picture(moved)) != expected_flipabird(view)
+
+
+ENGINES: list[tuple[str, Callable[[int], Any], Any, Callable[[Any], list[dict[str, str]]]]] = [
+    ("updown", lambda seed: UpDownGame.new(PLAYERS[:3], rng=seed), updown.PANEL, expected_updown),
+    ("upturn", lambda seed: UpturnGame.new(PLAYERS[:3], rng=seed), upturn.PANEL, expected_upturn),
+]
+
+
+@pytest.mark.parametrize(("name", "new", "panel", "expected"), ENGINES, ids=[c[0] for c in ENGINES])
+@pytest.mark.parametrize("seed", range(3))
+def test_up_and_down_and_upturn_pictures_carry_what_the_public_view_says(
+    name: str, new: Callable[[int], Any], panel: Any, expected: Callable[[Any], list[dict[str, str]]], seed: int
+) -> None:
+    """The molehills' colours and the order they were turned, the won cards' colours, the
+    line's tiles, the number to beat, the seat to move: what the browser test compares, here
+    over random games on the engines (a tile's symbol and a hole's letter are the renderer's)."""
+    rng = random.Random(seed)
+    seen = 0
+    for game in playout(new(seed), rng, 400):
+        view = game.view(None)
+        wrong = matches(expected(view), drawn(panel.picture(view)))
+        assert wrong is None, f"{name}, phase {view.phase}: {wrong}"
+        seen += 1
+    assert seen > 10
+
+
+def test_a_picture_that_shows_another_colour_in_a_hole_is_caught() -> None:
+    view = UpDownGame.new(PLAYERS[:3], rng=1).view(None)
+    shown = drawn(updown.PANEL.picture(view))
+    shown[0] = {**shown[0], "up": "green"}
+    assert matches(expected_updown(view), shown) == (
+        f"piece 0 (hole): up is 'green', the public view says {view.holes[0].up!r}"
+    )
