@@ -44,7 +44,7 @@ from typing import Any
 from upref.board.codes import CodeTable
 from upref.board.simtags import sim_uids
 from upref.commands.demo import DEADLINE_S, enrol_all
-from upref.commands.play import _ask_since
+from upref.commands.play import since_of
 from upref.demos.base import wait_for_offline, wait_while_offline
 from upref.link.connection import Link
 from upref.plugins.base import Game
@@ -186,22 +186,26 @@ def _new_table(game: Game, link: Link, folder: Path, options: argparse.Namespace
     return table, log
 
 
-def _resumed_table(game: Game, link: Link, folder: Path) -> tuple[Table, GameLog]:
-    """The unfinished game in `folder/games.sqlite` resumed on `link` (as `upref play --resume`
-    does: the board asked for what it sensed after the log's last event); the table's replies
-    start with the log's, so that the scripted players can ask what is done."""
-    codes = CodeTable.load()
-    tag_book = TagBook(folder / "tags.sqlite", read_only=True)
+def _resumed_log(game: Game, folder: Path) -> GameLog:
+    """The unfinished game in `folder/games.sqlite`."""
     log = GameLog.open_latest(folder / "games.sqlite", game=game.name)
     if log is None:
         raise GameLogError(f"no unfinished {game.title} game in {folder / 'games.sqlite'} to resume")
+    return log
+
+
+def _resumed_table(game: Game, link: Link, log: GameLog) -> tuple[Table, GameLog]:
+    """The unfinished game of `log` resumed on `link` (opened as `upref play --resume` opens it:
+    asking the board for what it sensed after the log's last event); the table's replies start
+    with the log's, so that the scripted players can ask what is done."""
+    codes = CodeTable.load()
+    tag_book = TagBook(log.path.parent / "tags.sqlite", read_only=True)
     referee = referee_for(log.header, tag_book)
     history: list[tuple[Input, Reply]] = []
     for e in log.entries():
         inp = referee.decode(e.input_dict())
         history.append((inp, referee.handle(inp)))
     referee.attach(log)
-    _ask_since(link, log)
     table = Table(link, referee, codes, on_notice=lambda _text: None)
     table.replies.extend(history)
     table.wait_for_picture()
@@ -342,9 +346,11 @@ def host_main(ns: argparse.Namespace) -> int:
     on the board's port, its players acting through the board's control socket."""
     game = find_game(ns.host)
     folder = Path(ns.folder)
-    with SimControl(ns.control) as board, Link(ns.port) as link:
-        if ns.resume:
-            table, log = _resumed_table(game, link, folder)
+    resumed = _resumed_log(game, folder) if ns.resume else None
+    since = since_of(resumed) if resumed is not None else None
+    with SimControl(ns.control) as board, Link(ns.port, since=since) as link:
+        if resumed is not None:
+            table, log = _resumed_table(game, link, resumed)
             at = point = None
         else:
             table, log = _new_table(game, link, folder, _options(game, ns.short))
