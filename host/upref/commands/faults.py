@@ -101,6 +101,9 @@ class Result:
     steps: int = 0
     error: str | None = None
     seconds: float = 0.0
+    bad_frames: int = 0
+    """Frames the host's link dropped as damaged (CRC, shape, length, arguments) or missed (a
+    sequence gap): what the line's noise did, so that a noise case is seen to have had some."""
 
 
 def first_difference(clean: Result, got: Result, notices: Sequence[str] = ()) -> str | None:
@@ -296,7 +299,9 @@ def run_case(game: Game, fault: str | None, folder: Path, *, at: int | None = No
             finally:
                 table.close()
                 log.close()
-    return read_result(game, folder, steps)
+            c = link.counters
+            bad = c.crc + c.shape + c.long + c.args + c.gaps
+    return replace(read_result(game, folder, steps), bad_frames=bad)
 
 
 def _child_argv(game: Game, board: SimBoard, folder: Path, short: bool, *extra: str) -> list[str]:
@@ -372,10 +377,11 @@ def _case(name: str, fault: str | None, folder: Path, at: int | None, short: boo
 
 def run_matrix(
     names: Sequence[str], faults: Sequence[str], folder: Path, *, short: bool = False, jobs: int = 1
-) -> Iterator[tuple[str, str, str, float]]:
+) -> Iterator[tuple[str, str, str, Result]]:
     """Each game clean, then under each fault from the middle of its clean game on, `jobs` games
-    at a time: (game, fault, its matrix line, the seconds it took) in the matrix's order; a game
-    whose clean run did not end gives one line, with the fault "clean"."""
+    at a time: (game, fault, its matrix line, what the faulted game said and how long it took)
+    in the matrix's order; a game whose clean run did not end gives one line, with the fault
+    "clean" (and the clean run's result)."""
     ctx = multiprocessing.get_context("spawn")  # no link threads copied into a worker
     with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=ctx) as pool:
         cleans = {pool.submit(_case, n, None, folder / n / "clean", None, short): n for n in names}
@@ -395,11 +401,11 @@ def run_matrix(
             if (name, faults[0]) not in runs:
                 yield name, "clean", (
                     f"{name} clean: the clean game did not end ({clean.error or 'no result'})"
-                ), clean.seconds
+                ), clean
                 continue
             for fault in faults:
                 got = runs[name, fault].result()
-                yield name, fault, matrix_line(name, fault, clean, got), got.seconds
+                yield name, fault, matrix_line(name, fault, clean, got), got
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -422,7 +428,7 @@ def main(argv: list[str] | None = None) -> int:
     faults = ns.fault or list(FAULTS)
     differs = 0
     with tempfile.TemporaryDirectory(prefix="upref-faults-") as tmp:
-        for _name, _fault, line, _s in run_matrix(names, faults, Path(tmp), short=ns.short, jobs=ns.jobs):
+        for _name, _fault, line, _got in run_matrix(names, faults, Path(tmp), short=ns.short, jobs=ns.jobs):
             differs += not line.endswith(": identical")
             print(line, flush=True)
     return 1 if differs else 0
