@@ -59,7 +59,9 @@ from upref.store.replay import load_log
 from upref.store.tags import TagBook
 from upref.table import Table
 
-__all__ = ["FAULTS", "SHORT", "Result", "first_difference", "main", "matrix_line", "run_case", "run_matrix"]
+__all__ = [
+    "FAULTS", "SHORT", "Result", "catch_up", "first_difference", "main", "matrix_line", "run_case", "run_matrix",
+]
 
 FAULTS = ("noise", "reset", "unplug", "ctrl-c", "burst", "kill")
 """Every fault, in the matrix's order."""
@@ -79,6 +81,9 @@ hangs is cut there, and its missing verdicts are its difference."""
 JOBS = 12
 """Games played at once by default: each waits on the table's pace most of the time, so a dozen
 fit on two cores (many more and the table's pace slips)."""
+CATCH_UP_MS = 2000
+"""How much later by the board's clock a heartbeat must be than the script's end before the game
+is over for the runner: any frame the board sent before it, lost or not, has been seen by then."""
 CHILD_S = 300.0
 """The longest a host process may take for its part of a game."""
 _KILL_POINT = "kill-point"
@@ -252,13 +257,36 @@ def _play(
                 fault()
                 fault = None
             if kill_point is not None and _at_rest(board, filled):
-                kill_point.write_text(f"{steps}\n")
+                part = kill_point.with_suffix(".part")
+                part.write_text(f"{steps}\n")
+                part.replace(kill_point)  # whole when it appears: the runner reads it at once
                 table.pump(KILL_WAIT_S)
                 raise SystemExit(f"the host at its kill point (step {steps}) was not killed")
         if not wait_while_offline(table) or time.monotonic() > deadline:
             break
+    catch_up(table, max(0.0, deadline - time.monotonic()))
     table.pump(1.0)
     return steps
+
+
+def catch_up(table: Table, limit: float) -> bool:
+    """Pump until the referee has heard everything the board sensed before now: two heartbeats
+    later by the board's own clock (a frame lost before them shows as a gap by then), with the
+    link recovering nothing and none of its events left to apply (at most `limit` seconds).
+    What the players did last then counts however slow the line or the machine."""
+    link = table.link
+    start: int | None = None
+    end = time.monotonic() + limit
+    while True:
+        hb = link.heartbeat
+        if hb is not None:
+            if start is None or hb.uptime_ms < start:  # the first heartbeat, or a new boot's
+                start = hb.uptime_ms
+            elif hb.uptime_ms >= start + CATCH_UP_MS and link.caught_up and link.events.empty():
+                return True
+        if time.monotonic() >= end:
+            return False
+        table.pump(0.1)
 
 
 def _fault(board: SimBoard, table: Table, fault: str) -> Callable[[], None] | None:

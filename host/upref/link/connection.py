@@ -386,6 +386,17 @@ class Link:
             return self._online
 
     @property
+    def caught_up(self) -> bool:
+        """True while nothing is being recovered: the board is online and no `SINCE` round or
+        snapshot is on its way (what a frame lost just now did is known only once the next
+        frame, a heartbeat at the latest, shows the gap)."""
+        with self._lock:
+            return (
+                self._state == "ready" and self._online
+                and not self._since_pending and not self._snap_pending
+            )
+
+    @property
     def error(self) -> LinkError | None:
         """The error that stopped the link for good (a protocol mismatch), or None."""
         with self._lock:

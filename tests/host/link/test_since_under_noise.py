@@ -155,5 +155,6 @@ def test_a_resumed_host_gets_the_kept_events_before_its_first_picture() -> None:
         assert got == kept, items  # each once, in the board's order, before the picture
         assert [i for i in items if isinstance(i, Resynced)][0].reason == "resume"
         assert int(fake.wait_command("SINCE")[0].args[0], 16) == last
+        assert link.caught_up  # the round is over and its snapshot taken: nothing on its way
     finally:
         link.close()
