@@ -10,7 +10,7 @@ Down's full game (to two cards, with its wrong-hole step), which only `make faul
 other game has no shorter variant and is played whole here.
 
 Nothing here waits on the clock: the players wait until the referee has heard what they did,
-the kill waits for the host's own kill point, and a game is cut only after 3 minutes (a hang,
+the kill waits for the host's own kill point, and a game is cut only after 5 minutes (a hang,
 whose missing verdicts are then its difference)."""
 
 from __future__ import annotations

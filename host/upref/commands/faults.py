@@ -75,8 +75,8 @@ UNPLUG_S = 3.0
 BURST = 4096
 KILL_WAIT_S = 30.0
 """How long a host that reached its kill point waits to be killed (then it says so and exits)."""
-CASE_S = 180.0
-"""The longest a game of the matrix may go on (a whole one takes at most 90 s here): a game that
+CASE_S = 300.0
+"""The longest a game of the matrix may go on (a whole one takes at most 90 s on a quiet machine): a game that
 hangs is cut there, and its missing verdicts are its difference."""
 JOBS = 12
 """Games played at once by default: each waits on the table's pace most of the time, so a dozen
@@ -84,7 +84,12 @@ fit on two cores (many more and the table's pace slips)."""
 CATCH_UP_MS = 2000
 """How much later by the board's clock a heartbeat must be than the script's end before the game
 is over for the runner: any frame the board sent before it, lost or not, has been seen by then."""
-CHILD_S = 300.0
+HEARTBEAT_S = 20.0
+"""The runner's links take the board for offline after this long without a frame (3 s in a real
+game): a machine so loaded that a board's heartbeat waits 3 s is not one of the faults, and the
+faults' own offline moments are seen at once (an unplug's port vanishes, a Ctrl-C's REPL and a
+reset's HELLO speak for themselves)."""
+CHILD_S = 400.0
 """The longest a host process may take for its part of a game."""
 _KILL_POINT = "kill-point"
 
@@ -240,10 +245,12 @@ def _play(
     kill_point: Path | None = None,
     limit: float = DEADLINE_S,
 ) -> int:
-    """The demo's script played to its end on `table`; `fault()` after step `at`; with
-    `kill_point`, at the first still moment from step `at` on, that file is written and the host
-    waits to be killed; the game is cut after `limit` seconds. The players stop while the referee says the board is offline. The
-    number of steps taken."""
+    """The demo's script played to its end on `table`; `fault()` once the referee has said `at`
+    public verdicts (a point in the game, not a count of the script's steps, whose short waits
+    for the referee vary with the machine's speed); with `kill_point`, at the first still moment
+    from then on, that file is written and the host waits to be killed; the game is cut after
+    `limit` seconds. The players stop while the referee says the board is offline. The number
+    of steps taken."""
     demo = game.demo
     assert demo is not None
     uid_of = sim_uids(game.name, game.items())  # the tags enrol_all enrolled
@@ -252,7 +259,7 @@ def _play(
     steps = 0
     for steps, (_what, pause) in enumerate(demo.script(board, table, uid_of), start=1):  # type: ignore[arg-type]
         table.pump(pause)
-        if at is not None and steps >= at:
+        if at is not None and _said(table) >= at:
             if fault is not None:
                 fault()
                 fault = None
@@ -289,6 +296,11 @@ def catch_up(table: Table, limit: float) -> bool:
         table.pump(0.1)
 
 
+def _said(table: Table) -> int:
+    """How many public verdicts the referee has said in this game (a resumed one's included)."""
+    return sum(len(reply.public) for _inp, reply in table.replies)
+
+
 def _fault(board: SimBoard, table: Table, fault: str) -> Callable[[], None] | None:
     """What the fault does mid-game (None: nothing, noise is on from the start)."""
 
@@ -307,7 +319,8 @@ def _fault(board: SimBoard, table: Table, fault: str) -> Callable[[], None] | No
 
 def run_case(game: Game, fault: str | None, folder: Path, *, at: int | None = None, short: bool = False) -> Result:
     """The game's demo on a fresh simulated board in `folder`: clean (`fault` None) or with the
-    fault after step `at` (the kill: at the first still moment from then on)."""
+    fault once the referee has said `at` verdicts (the kill: at the first still moment from
+    then on)."""
     demo = game.demo
     assert demo is not None, f"{game.name} has no demo"
     if fault is not None and fault not in FAULTS:
@@ -317,7 +330,7 @@ def run_case(game: Game, fault: str | None, folder: Path, *, at: int | None = No
     with SimBoard(seed=demo.seed, name="faults", flash_dir=folder / "flash") as board:
         if fault == "kill":
             return _killed_and_resumed(game, board, folder, at or 1, short)
-        with Link(board.port) as link:
+        with Link(board.port, heartbeat_timeout=HEARTBEAT_S) as link:
             table, log = _new_table(game, link, folder, _options(game, short))
             try:
                 if fault == "noise":
@@ -381,7 +394,7 @@ def host_main(ns: argparse.Namespace) -> int:
     folder = Path(ns.folder)
     resumed = _resumed_log(game, folder) if ns.resume else None
     since = since_of(resumed) if resumed is not None else None
-    with SimControl(ns.control) as board, Link(ns.port, since=since) as link:
+    with SimControl(ns.control) as board, Link(ns.port, since=since, heartbeat_timeout=HEARTBEAT_S) as link:
         if resumed is not None:
             table, log = _resumed_table(game, link, resumed)
             at = point = None
@@ -422,7 +435,7 @@ def run_matrix(
                 continue
             for fault in faults:
                 runs[name, fault] = pool.submit(
-                    _case, name, fault, folder / name / fault, clean.steps // 2, short
+                    _case, name, fault, folder / name / fault, len(clean.verdicts) // 2, short
                 )
         for name in names:
             clean = clean_of[name]
