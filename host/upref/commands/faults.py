@@ -366,9 +366,14 @@ def _killed_and_resumed(game: Game, board: SimBoard, folder: Path, at: int, shor
     while not point.exists() and first.poll() is None and time.monotonic() < end:
         time.sleep(0.05)
     if not point.exists():
+        status = first.poll()
         first.kill()
         _, err = first.communicate(timeout=10)
-        return Result(error=f"the host never reached its kill point: {_last_line(err)}")
+        if status is None:
+            why = f"it was still playing after {CHILD_S:.0f} s"
+        else:
+            why = f"it ended (exit status {status}) first: {_last_line(err)}"
+        return Result(error=f"the host never reached its kill point: {why}")
     first.send_signal(signal.SIGKILL)
     first.communicate(timeout=10)
     steps = int(point.read_text())
