@@ -31,10 +31,12 @@ from upref.referee.base import Referee, Reply
 from upref.referee.feedback import Feedback
 from upref.referee.inputs import BoardOnline, Input, Observe, Picture, Tick
 
-__all__ = ["TICK_S", "Table"]
+__all__ = ["RECOVERY_WAIT_S", "TICK_S", "Table"]
 
 TICK_S = 0.25
 """How often time is told to the referee while something waits on time alone."""
+RECOVERY_WAIT_S = 30.0
+"""The longest the first snapshot is waited for while the link brings the board's kept events."""
 
 
 class Table:
@@ -89,13 +91,16 @@ class Table:
         return reply
 
     def wait_for_picture(self, timeout: float = 5.0) -> None:
-        """Pump until the board model holds the board's first snapshot.
+        """Pump until the board model holds the board's first snapshot. A resumed game's first
+        snapshot comes after the events the board kept meanwhile: while the board is online and
+        the link is still bringing them (`Link.caught_up` false), up to `RECOVERY_WAIT_S`.
 
         :raises LinkError: when none comes in time.
         """
-        end = time.monotonic() + timeout
+        start = time.monotonic()
         while not self.synced:
-            left = end - time.monotonic()
+            recovering = getattr(self.link, "online", False) and not getattr(self.link, "caught_up", True)
+            left = start + (max(timeout, RECOVERY_WAIT_S) if recovering else timeout) - time.monotonic()
             if left <= 0:
                 raise LinkError("the board sent no snapshot: check it with upref doctor")
             self.pump(min(left, 0.1))

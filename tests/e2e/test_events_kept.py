@@ -8,10 +8,10 @@ from __future__ import annotations
 import time
 
 import pytest
-from harness import Host
+from harness import Host, truth
 from upref.board.model import ButtonObservation, CardObservation
-from upref.link.notices import EventsLost
-from upref.link.protocol import Button, CardArrived, CardLeft
+from upref.link.notices import EventsLost, Resynced
+from upref.link.protocol import Button, CardArrived, CardLeft, HoleChanged
 from upref.sim.board import SimBoard
 
 UID7 = "04A1B2C3D4E5F6"
@@ -62,6 +62,38 @@ def test_a_tap_and_a_press_made_while_the_host_is_away_come_back_in_order(
             CardObservation(True, UID7), CardObservation(False, UID7),
             ButtonObservation(True), ButtonObservation(False),
         ], obs
+    finally:
+        again.close()
+
+
+def test_a_pair_turned_while_the_host_is_away_comes_back_before_the_picture(make_board, make_host) -> None:
+    """The resumed host's first snapshot is newer than every event the board kept meanwhile:
+    the pull and the insert come first, in order, and the picture after them, so that nothing
+    older than the picture is applied after it (the referee would see the pair turned twice)."""
+    board = make_board(seed=5)
+    host = make_host(board.port)
+    host.drain(0.3)
+    boot, seq = host.link.applied
+    assert boot is not None and seq is not None
+    host.close()  # the host is killed
+
+    before = truth(board)
+    board.flip(3)  # pulled, turned over, put back
+    board.wait_for(lambda st: bool(st["holes"][2].get("pair")))
+    _wait_kept(board, 0.5)
+    after = truth(board)
+    assert after[2] != before[2]
+
+    again = Host(board.port, since=(boot, seq))
+    try:
+        assert again.pump(lambda: bool(again.of_type("Resynced")), 10), again.items
+        again.drain(0.5)
+        first = next(i for i, item in enumerate(again.items) if isinstance(item, Resynced))
+        hole3 = [(i, item.code) for i, item in enumerate(again.items)
+                 if isinstance(item, HoleChanged) and item.hole == 3]
+        assert [code for _i, code in hole3] == [0, after[2]], hole3
+        assert all(i < first for i, _code in hole3), (hole3, first)
+        assert again.codes() == after
     finally:
         again.close()
 

@@ -44,7 +44,7 @@ from typing import Any
 from upref.board.codes import CodeTable
 from upref.board.simtags import sim_uids
 from upref.commands.demo import DEADLINE_S, enrol_all
-from upref.commands.play import _ask_since
+from upref.commands.play import since_of
 from upref.demos.base import wait_for_offline, wait_while_offline
 from upref.link.connection import Link
 from upref.plugins.base import Game
@@ -59,7 +59,9 @@ from upref.store.replay import load_log
 from upref.store.tags import TagBook
 from upref.table import Table
 
-__all__ = ["FAULTS", "SHORT", "Result", "first_difference", "main", "matrix_line", "run_case", "run_matrix"]
+__all__ = [
+    "FAULTS", "SHORT", "Result", "catch_up", "first_difference", "main", "matrix_line", "run_case", "run_matrix",
+]
 
 FAULTS = ("noise", "reset", "unplug", "ctrl-c", "burst", "kill")
 """Every fault, in the matrix's order."""
@@ -73,13 +75,21 @@ UNPLUG_S = 3.0
 BURST = 4096
 KILL_WAIT_S = 30.0
 """How long a host that reached its kill point waits to be killed (then it says so and exits)."""
-CASE_S = 180.0
-"""The longest a game of the matrix may go on (a whole one takes at most 90 s here): a game that
+CASE_S = 300.0
+"""The longest a game of the matrix may go on (a whole one takes at most 90 s on a quiet machine): a game that
 hangs is cut there, and its missing verdicts are its difference."""
 JOBS = 12
 """Games played at once by default: each waits on the table's pace most of the time, so a dozen
 fit on two cores (many more and the table's pace slips)."""
-CHILD_S = 300.0
+CATCH_UP_MS = 2000
+"""How much later by the board's clock a heartbeat must be than the script's end before the game
+is over for the runner: any frame the board sent before it, lost or not, has been seen by then."""
+HEARTBEAT_S = 20.0
+"""The runner's links take the board for offline after this long without a frame (3 s in a real
+game): a machine so loaded that a board's heartbeat waits 3 s is not one of the faults, and the
+faults' own offline moments are seen at once (an unplug's port vanishes, a Ctrl-C's REPL and a
+reset's HELLO speak for themselves)."""
+CHILD_S = 400.0
 """The longest a host process may take for its part of a game."""
 _KILL_POINT = "kill-point"
 
@@ -101,6 +111,9 @@ class Result:
     steps: int = 0
     error: str | None = None
     seconds: float = 0.0
+    bad_frames: int = 0
+    """Frames the host's link dropped as damaged (CRC, shape, length, arguments) or missed (a
+    sequence gap): what the line's noise did, so that a noise case is seen to have had some."""
 
 
 def first_difference(clean: Result, got: Result, notices: Sequence[str] = ()) -> str | None:
@@ -186,22 +199,26 @@ def _new_table(game: Game, link: Link, folder: Path, options: argparse.Namespace
     return table, log
 
 
-def _resumed_table(game: Game, link: Link, folder: Path) -> tuple[Table, GameLog]:
-    """The unfinished game in `folder/games.sqlite` resumed on `link` (as `upref play --resume`
-    does: the board asked for what it sensed after the log's last event); the table's replies
-    start with the log's, so that the scripted players can ask what is done."""
-    codes = CodeTable.load()
-    tag_book = TagBook(folder / "tags.sqlite", read_only=True)
+def _resumed_log(game: Game, folder: Path) -> GameLog:
+    """The unfinished game in `folder/games.sqlite`."""
     log = GameLog.open_latest(folder / "games.sqlite", game=game.name)
     if log is None:
         raise GameLogError(f"no unfinished {game.title} game in {folder / 'games.sqlite'} to resume")
+    return log
+
+
+def _resumed_table(game: Game, link: Link, log: GameLog) -> tuple[Table, GameLog]:
+    """The unfinished game of `log` resumed on `link` (opened as `upref play --resume` opens it:
+    asking the board for what it sensed after the log's last event); the table's replies start
+    with the log's, so that the scripted players can ask what is done."""
+    codes = CodeTable.load()
+    tag_book = TagBook(log.path.parent / "tags.sqlite", read_only=True)
     referee = referee_for(log.header, tag_book)
     history: list[tuple[Input, Reply]] = []
     for e in log.entries():
         inp = referee.decode(e.input_dict())
         history.append((inp, referee.handle(inp)))
     referee.attach(log)
-    _ask_since(link, log)
     table = Table(link, referee, codes, on_notice=lambda _text: None)
     table.replies.extend(history)
     table.wait_for_picture()
@@ -228,10 +245,12 @@ def _play(
     kill_point: Path | None = None,
     limit: float = DEADLINE_S,
 ) -> int:
-    """The demo's script played to its end on `table`; `fault()` after step `at`; with
-    `kill_point`, at the first still moment from step `at` on, that file is written and the host
-    waits to be killed; the game is cut after `limit` seconds. The players stop while the referee says the board is offline. The
-    number of steps taken."""
+    """The demo's script played to its end on `table`; `fault()` once the referee has said `at`
+    public verdicts (a point in the game, not a count of the script's steps, whose short waits
+    for the referee vary with the machine's speed); with `kill_point`, at the first still moment
+    from then on, that file is written and the host waits to be killed; the game is cut after
+    `limit` seconds. The players stop while the referee says the board is offline. The number
+    of steps taken."""
     demo = game.demo
     assert demo is not None
     uid_of = sim_uids(game.name, game.items())  # the tags enrol_all enrolled
@@ -240,18 +259,46 @@ def _play(
     steps = 0
     for steps, (_what, pause) in enumerate(demo.script(board, table, uid_of), start=1):  # type: ignore[arg-type]
         table.pump(pause)
-        if at is not None and steps >= at:
+        if at is not None and _said(table) >= at:
             if fault is not None:
                 fault()
                 fault = None
             if kill_point is not None and _at_rest(board, filled):
-                kill_point.write_text(f"{steps}\n")
+                part = kill_point.with_suffix(".part")
+                part.write_text(f"{steps}\n")
+                part.replace(kill_point)  # whole when it appears: the runner reads it at once
                 table.pump(KILL_WAIT_S)
                 raise SystemExit(f"the host at its kill point (step {steps}) was not killed")
         if not wait_while_offline(table) or time.monotonic() > deadline:
             break
+    catch_up(table, max(0.0, deadline - time.monotonic()))
     table.pump(1.0)
     return steps
+
+
+def catch_up(table: Table, limit: float) -> bool:
+    """Pump until the referee has heard everything the board sensed before now: two heartbeats
+    later by the board's own clock (a frame lost before them shows as a gap by then), with the
+    link recovering nothing and none of its events left to apply (at most `limit` seconds).
+    What the players did last then counts however slow the line or the machine."""
+    link = table.link
+    start: int | None = None
+    end = time.monotonic() + limit
+    while True:
+        hb = link.heartbeat
+        if hb is not None:
+            if start is None or hb.uptime_ms < start:  # the first heartbeat, or a new boot's
+                start = hb.uptime_ms
+            elif hb.uptime_ms >= start + CATCH_UP_MS and link.caught_up and link.events.empty():
+                return True
+        if time.monotonic() >= end:
+            return False
+        table.pump(0.1)
+
+
+def _said(table: Table) -> int:
+    """How many public verdicts the referee has said in this game (a resumed one's included)."""
+    return sum(len(reply.public) for _inp, reply in table.replies)
 
 
 def _fault(board: SimBoard, table: Table, fault: str) -> Callable[[], None] | None:
@@ -272,7 +319,8 @@ def _fault(board: SimBoard, table: Table, fault: str) -> Callable[[], None] | No
 
 def run_case(game: Game, fault: str | None, folder: Path, *, at: int | None = None, short: bool = False) -> Result:
     """The game's demo on a fresh simulated board in `folder`: clean (`fault` None) or with the
-    fault after step `at` (the kill: at the first still moment from then on)."""
+    fault once the referee has said `at` verdicts (the kill: at the first still moment from
+    then on)."""
     demo = game.demo
     assert demo is not None, f"{game.name} has no demo"
     if fault is not None and fault not in FAULTS:
@@ -282,7 +330,7 @@ def run_case(game: Game, fault: str | None, folder: Path, *, at: int | None = No
     with SimBoard(seed=demo.seed, name="faults", flash_dir=folder / "flash") as board:
         if fault == "kill":
             return _killed_and_resumed(game, board, folder, at or 1, short)
-        with Link(board.port) as link:
+        with Link(board.port, heartbeat_timeout=HEARTBEAT_S) as link:
             table, log = _new_table(game, link, folder, _options(game, short))
             try:
                 if fault == "noise":
@@ -292,7 +340,9 @@ def run_case(game: Game, fault: str | None, folder: Path, *, at: int | None = No
             finally:
                 table.close()
                 log.close()
-    return read_result(game, folder, steps)
+            c = link.counters
+            bad = c.crc + c.shape + c.long + c.args + c.gaps
+    return replace(read_result(game, folder, steps), bad_frames=bad)
 
 
 def _child_argv(game: Game, board: SimBoard, folder: Path, short: bool, *extra: str) -> list[str]:
@@ -316,9 +366,14 @@ def _killed_and_resumed(game: Game, board: SimBoard, folder: Path, at: int, shor
     while not point.exists() and first.poll() is None and time.monotonic() < end:
         time.sleep(0.05)
     if not point.exists():
+        status = first.poll()
         first.kill()
         _, err = first.communicate(timeout=10)
-        return Result(error=f"the host never reached its kill point: {_last_line(err)}")
+        if status is None:
+            why = f"it was still playing after {CHILD_S:.0f} s"
+        else:
+            why = f"it ended (exit status {status}) first: {_last_line(err)}"
+        return Result(error=f"the host never reached its kill point: {why}")
     first.send_signal(signal.SIGKILL)
     first.communicate(timeout=10)
     steps = int(point.read_text())
@@ -342,9 +397,11 @@ def host_main(ns: argparse.Namespace) -> int:
     on the board's port, its players acting through the board's control socket."""
     game = find_game(ns.host)
     folder = Path(ns.folder)
-    with SimControl(ns.control) as board, Link(ns.port) as link:
-        if ns.resume:
-            table, log = _resumed_table(game, link, folder)
+    resumed = _resumed_log(game, folder) if ns.resume else None
+    since = since_of(resumed) if resumed is not None else None
+    with SimControl(ns.control) as board, Link(ns.port, since=since, heartbeat_timeout=HEARTBEAT_S) as link:
+        if resumed is not None:
+            table, log = _resumed_table(game, link, resumed)
             at = point = None
         else:
             table, log = _new_table(game, link, folder, _options(game, ns.short))
@@ -366,10 +423,11 @@ def _case(name: str, fault: str | None, folder: Path, at: int | None, short: boo
 
 def run_matrix(
     names: Sequence[str], faults: Sequence[str], folder: Path, *, short: bool = False, jobs: int = 1
-) -> Iterator[tuple[str, str, str, float]]:
+) -> Iterator[tuple[str, str, str, Result]]:
     """Each game clean, then under each fault from the middle of its clean game on, `jobs` games
-    at a time: (game, fault, its matrix line, the seconds it took) in the matrix's order; a game
-    whose clean run did not end gives one line, with the fault "clean"."""
+    at a time: (game, fault, its matrix line, what the faulted game said and how long it took)
+    in the matrix's order; a game whose clean run did not end gives one line, with the fault
+    "clean" (and the clean run's result)."""
     ctx = multiprocessing.get_context("spawn")  # no link threads copied into a worker
     with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=ctx) as pool:
         cleans = {pool.submit(_case, n, None, folder / n / "clean", None, short): n for n in names}
@@ -382,18 +440,18 @@ def run_matrix(
                 continue
             for fault in faults:
                 runs[name, fault] = pool.submit(
-                    _case, name, fault, folder / name / fault, clean.steps // 2, short
+                    _case, name, fault, folder / name / fault, len(clean.verdicts) // 2, short
                 )
         for name in names:
             clean = clean_of[name]
             if (name, faults[0]) not in runs:
                 yield name, "clean", (
                     f"{name} clean: the clean game did not end ({clean.error or 'no result'})"
-                ), clean.seconds
+                ), clean
                 continue
             for fault in faults:
                 got = runs[name, fault].result()
-                yield name, fault, matrix_line(name, fault, clean, got), got.seconds
+                yield name, fault, matrix_line(name, fault, clean, got), got
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -416,7 +474,7 @@ def main(argv: list[str] | None = None) -> int:
     faults = ns.fault or list(FAULTS)
     differs = 0
     with tempfile.TemporaryDirectory(prefix="upref-faults-") as tmp:
-        for _name, _fault, line, _s in run_matrix(names, faults, Path(tmp), short=ns.short, jobs=ns.jobs):
+        for _name, _fault, line, _got in run_matrix(names, faults, Path(tmp), short=ns.short, jobs=ns.jobs):
             differs += not line.endswith(": identical")
             print(line, flush=True)
     return 1 if differs else 0

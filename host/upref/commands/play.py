@@ -638,7 +638,7 @@ def keys() -> Iterator[Callable[[], str | None]]:
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
 
 
-def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] = Link) -> int:
+def main(argv: list[str] | None = None, *, opener: Callable[..., Link] = Link) -> int:
     args_in = speak_argv(web_argv(list(sys.argv[1:] if argv is None else argv)))
     try:
         game, args = parse(args_in)
@@ -683,15 +683,16 @@ def main(argv: list[str] | None = None, *, opener: Callable[[str | None], Link] 
         for line in notices:
             print(line, file=sys.stderr, flush=True)
     try:
-        link = opener(args.port)
+        since = since_of(resuming[0]) if resuming is not None else None
+        # a resumed game's link asks the board for what it sensed meanwhile before its first
+        # snapshot, so that every event comes before the picture that follows it
+        link = opener(args.port) if since is None else opener(args.port, since=since)
     except LinkError as e:
         print(f"upref play: {e}", file=sys.stderr)
         if resuming is not None:
             resuming[0].close()
         tag_book.close()
         return 1
-    if resuming is not None:
-        _ask_since(link, resuming[0])
     try:
         try:
             table, log = open_table(game, args, link, codes, tag_book, resuming)
@@ -751,16 +752,14 @@ def _data_folder_path() -> Path:
         ) from None
 
 
-def _ask_since(link: Link, log: GameLog) -> None:
-    """A resumed game: ask the board for what it sensed after the last event the log applied,
-    when it has not booted since (its boot id is the log's)."""
+def since_of(log: GameLog) -> tuple[str, int] | None:
+    """(boot id, board sequence number) of the last board event the log applied, for
+    `Link(since=...)`; None when the log has none."""
     for entry in reversed(log.entries()):
         boot, seq = entry.payload.get("boot"), entry.payload.get("board_seq")
         if isinstance(boot, str) and isinstance(seq, int):
-            ask = getattr(link, "ask_since", None)
-            if ask is not None:
-                ask(boot, seq)
-            return
+            return boot, seq
+    return None
 
 
 def _loop(

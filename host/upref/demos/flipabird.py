@@ -17,7 +17,7 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from upref.board.model import CardObservation
+from upref.board.model import ButtonObservation, CardObservation
 from upref.games.flipabird.actions import Claim, Pass, Play, Take, Tip
 from upref.games.flipabird.cards import Catalogue, load_catalogue
 from upref.games.flipabird.engine import FlipGame
@@ -94,12 +94,13 @@ class FlipDemo:
             return dealt[len(dealt) - left:] + list(eng.hand(seat))
 
         def tap(card: str, what: str) -> Iterator[DemoStep]:
-            """Tap a card and take it off once the referee has it (or after 3 s)."""
+            """Tap a card and take it off once the referee has it (or after 10 s: a busy
+            machine, a noisy line whose lost frames the link asks the board for again)."""
             uid = uid_of[card]
             seen = len(table.replies)
             board.tap(uid)
             yield what, TAP_S
-            for _ in range(60):
+            for _ in range(200):
                 if any(
                     isinstance(i, Observe)
                     and isinstance(i.observation, CardObservation)
@@ -111,6 +112,22 @@ class FlipDemo:
                 yield "", 0.05
             board.remove()
             yield "", OFF_S
+
+        def press(what: str) -> Iterator[DemoStep]:
+            """Click the button and wait until the referee has the press (at most 10 s): a
+            claim the referee has not heard yet is not made twice."""
+            seen = len(table.replies)
+            board.button("click")
+            yield what, 0.4
+            for _ in range(200):
+                if any(
+                    isinstance(i, Observe)
+                    and isinstance(i.observation, ButtonObservation)
+                    and i.observation.pressed
+                    for i, _r in table.replies[seen:]
+                ):
+                    break
+                yield "", 0.05
 
         yield (
             f"The table shuffles and deals two cards to each player; {len(box)} cards go back in "
@@ -164,8 +181,7 @@ class FlipDemo:
                 continue
             if wants_claim(eng):
                 if eng.turn % 2:
-                    board.button("click")
-                    yield f"{name} presses the button: \"Bei dir piept's wohl!\"", 0.4
+                    yield from press(f"{name} presses the button: \"Bei dir piept's wohl!\"")
                 else:
                     yield f"{name} claims with the key c: \"Bei dir piept's wohl!\"", 0.05
                     table.send(Key("claim", table.clock()))
@@ -187,8 +203,7 @@ class FlipDemo:
         for seat, name in enumerate(eng.players):
             for c in eng.won(seat):
                 yield from tap(c.id, "")
-            board.button("click")
-            yield f"{name} has tapped their won cards and presses the button", 0.4
+            yield from press(f"{name} has tapped their won cards and presses the button")
 
 
 def events(seed: int, catalogue: Catalogue | None = None) -> set[str]:

@@ -247,7 +247,7 @@ def _seen(table: Table, mark: int, uid: str | None, arrived: bool = True) -> boo
 
 
 def _wait_seen(
-    table: Table, mark: int, uid: str | None, *, arrived: bool = True, limit_s: float = 5.0
+    table: Table, mark: int, uid: str | None, *, arrived: bool = True, limit_s: float = 10.0
 ) -> Iterator[DemoStep]:
     """Let the table pump until the referee has had the card `uid` arrive (or leave; `uid`
     None: a button press) since reply `mark`, at most `limit_s`: what people do next (a key, the

@@ -1,14 +1,21 @@
 """Up And Down's demo: three players, a short game (first to two cards). They tap the card they
 draw, pull pairs out and put them back turned (guided by their own card, through the solver's
 hint), and one of them puts a pair into the wrong hole and corrects it when the referee says so.
+
+After each thing they do, they wait until the referee has heard it (its observation is in the
+table's replies), as people at a table wait for the referee's word before the next move: on a
+noisy line a tap may reach the referee a second late, and a player who went on by the referee's
+old picture would draw or turn the same thing twice.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from upref.board.codes import EMPTY
+from upref.board.model import CardObservation, HoleObservation, Observation
 from upref.games.updown.engine import UpDownGame
 from upref.games.updown.variant import Variant
 from upref.games.updown.view import UpDownView
@@ -18,7 +25,37 @@ if TYPE_CHECKING:
     from upref.sim.board import SimBoard
     from upref.table import Table
 
-__all__ = ["UpDownDemo"]
+__all__ = ["SEEN_LIMIT_S", "UpDownDemo"]
+
+SEEN_LIMIT_S = 10.0
+"""The longest the players wait for the referee to hear what they did; then they go on by what
+the referee says (a tap it never heard is made again, as the referee still asks for it)."""
+
+
+def _seen(table: Table, mark: int, what: Callable[[Observation], bool]) -> bool:
+    """Whether the referee has had, since reply `mark`, an observation `what` accepts."""
+    for inp, _reply in table.replies[mark:]:
+        obs = getattr(inp, "observation", None)
+        if obs is not None and what(obs):
+            return True
+    return False
+
+
+def _heard(table: Table, mark: int, *what: Callable[[Observation], bool]) -> Iterator[DemoStep]:
+    """Let the table pump until the referee has had each observation in `what` since reply
+    `mark` (at most `SEEN_LIMIT_S`)."""
+    waited = 0.0
+    while not all(_seen(table, mark, w) for w in what) and waited < SEEN_LIMIT_S:
+        yield "", 0.05
+        waited += 0.05
+
+
+def _card(uid: str, arrived: bool) -> Callable[[Observation], bool]:
+    return lambda o: isinstance(o, CardObservation) and o.arrived == arrived and o.uid.upper() == uid.upper()
+
+
+def _hole(h: int, filled: bool) -> Callable[[Observation], bool]:
+    return lambda o: isinstance(o, HoleObservation) and o.hole == h and (o.new_code != EMPTY) == filled
 
 
 class UpDownDemo:
@@ -55,11 +92,15 @@ class UpDownDemo:
             assert seat is not None
             name = self.players[seat]
             if view.phase == "draw":
-                card = eng.stack[0]  # the top card of the face-down stack
-                board.tap(uid_of[card])
+                uid = uid_of[eng.stack[0]]  # the top card of the face-down stack
+                mark = len(table.replies)
+                board.tap(uid)
                 yield f"{name} draws a card and taps it on the reader", 0.5
+                yield from _heard(table, mark, _card(uid, True))
+                mark = len(table.replies)
                 board.remove()
                 yield "", 0.4
+                yield from _heard(table, mark, _card(uid, False))
                 continue
             todo = eng.hint() or ()
             if not todo:  # three turned: the referee ends the turn once the board is still
@@ -70,20 +111,34 @@ class UpDownDemo:
                 mistake_made = True
                 b = next(h for h in range(1, 11) if h not in todo)
                 pa, pb = hole(a), hole(b)
+                mark = len(table.replies)
                 board.pull(a)
                 board.pull(b)
                 yield f"{name} pulls the pairs out of holes {a} and {b}...", 0.3
+                yield from _heard(table, mark, _hole(a, False), _hole(b, False))
+                mark = len(table.replies)
                 board.insert(b, pa["pair"], pa["up"])
                 yield f"...and puts the pair from hole {a} into hole {b}", 2.0
+                yield from _heard(table, mark, _hole(b, True))
+                mark = len(table.replies)
                 board.pull(b)
                 yield f"{name} takes it out of hole {b} again...", 0.3
+                yield from _heard(table, mark, _hole(b, False))
+                mark = len(table.replies)
                 board.insert(a, pa["pair"], pa["up"])
                 yield f"...and puts it back into hole {a}, turned", 0.6
+                yield from _heard(table, mark, _hole(a, True))
+                mark = len(table.replies)
                 board.insert(b, pb["pair"], pb["down"])
                 yield f"...and the other pair back into hole {b} as it was", 0.8
+                yield from _heard(table, mark, _hole(b, True))
                 continue
             pa = hole(a)
+            mark = len(table.replies)
             board.pull(a)
             yield "", 0.25
+            yield from _heard(table, mark, _hole(a, False))
+            mark = len(table.replies)
             board.insert(a, pa["pair"], pa["up"])
             yield f"{name} turns the pair in hole {a}", 0.5
+            yield from _heard(table, mark, _hole(a, True))

@@ -27,8 +27,9 @@ __all__ = ["DEAL", "RACKS", "STEPS", "UpturnDemo", "steps_done"]
 
 DEAL = 5
 """Tiles each player takes in the demo (the scripted game needs exactly this many)."""
-SETTLE_STEPS = 100
-"""How many short waits (0.05 s) a step allows the board's report to reach the referee."""
+SETTLE_STEPS = 200
+"""How many short waits (0.05 s) a step allows the board's report to reach the referee (10 s: a
+busy machine, a noisy line whose lost frames the link asks the board for again)."""
 
 RACKS: dict[str, tuple[str, ...]] = {
     "Ann": ("N52", "JOKER2", "N58", "N18", "N2"),

@@ -230,7 +230,8 @@ class Link:
     :param poll: read timeout of the reader thread; timers are checked at least this often.
     :param since: (boot id, sequence number) of the last event a previous host applied (a
         resumed game's log): when the board's HELLO has that boot id, the events after it are
-        asked for (SINCE) once the handshake is done.
+        asked for (SINCE) once the handshake is done, and come on `events` in order before the
+        first snapshot (`Resynced`), which is taken after them.
     :raises LinkError: no board found, or the port cannot be opened.
     :raises ProtocolMismatch: the board speaks another protocol version.
     :raises LinkTimeout: the board did not complete the handshake in time.
@@ -385,6 +386,17 @@ class Link:
             return self._online
 
     @property
+    def caught_up(self) -> bool:
+        """True while nothing is being recovered: the board is online and no `SINCE` round or
+        snapshot is on its way (what a frame lost just now did is known only once the next
+        frame, a heartbeat at the latest, shows the gap)."""
+        with self._lock:
+            return (
+                self._state == "ready" and self._online
+                and not self._since_pending and not self._snap_pending
+            )
+
+    @property
     def error(self) -> LinkError | None:
         """The error that stopped the link for good (a protocol mismatch), or None."""
         with self._lock:
@@ -466,7 +478,9 @@ class Link:
     def ask_since(self, boot: str, seq: int, reason: str = "resume") -> bool:
         """Ask the board for the events it kept after frame `seq` of boot `boot` (a resumed
         game's last applied event): they come on `events` in order, then a `Resynced`. False
-        (nothing asked) when the board has booted since, or keeps no events."""
+        (nothing asked) when the board has booted since, or keeps no events. The handshake's
+        snapshot has gone out already by then, so that an event older than it may follow it:
+        a resumed game passes `since=` to the constructor instead, which keeps the order."""
         with self._lock:
             if self._state != "ready" or not self._keeps or boot != self.boot:
                 return False
@@ -596,6 +610,7 @@ class Link:
         self._snap_pending = False
         self._hello_outstanding = 0
         self._hello_interval = self._hello_retry
+        self._after_ready = None  # the new HELLO says whether a SINCE is due
         self._last_frame = now
         self._next_path_check = now
         self._send_hello(now)
@@ -1024,7 +1039,7 @@ class Link:
             return
         if frame.type in EVENT_FRAMES:
             event = replace(event, seq=frame.seq)  # type: ignore[type-var]
-            if self._since_pending:
+            if self._since_pending or (self._state == "snap" and self._after_ready is not None):
                 if frame.seq not in self._delivered:
                     self._held.add(frame.seq)  # the board keeps it: a SINCE brings it in order
                 return
@@ -1035,6 +1050,17 @@ class Link:
                 # it would bring again what they bring. The round asks for a fresh one.
                 return
             self.snapshot = event
+            if self._state == "snap" and self._after_ready is not None:
+                # the board kept what it sensed while no host listened: those events come first,
+                # in order, and then the round's own snapshot; this one, newer than all of them,
+                # is not the picture yet (an event older than the picture must never follow it)
+                self._state = "ready"
+                self._cv.notify_all()
+                self._snap_pending = False
+                (since, reason), self._after_ready = self._after_ready, None
+                self._anchor = since
+                self._since(since, reason)
+                return
             if self._snap_pending:
                 self._snap_pending = False
                 self._emit(Resynced(event, self._snap_reason))
@@ -1044,9 +1070,6 @@ class Link:
                 self._state = "ready"
                 self._cv.notify_all()
                 self._anchor = frame.seq
-                if self._after_ready is not None:
-                    (since, reason), self._after_ready = self._after_ready, None
-                    self._since(since, reason)
             return
         if isinstance(event, Heartbeat):
             self.heartbeat = event

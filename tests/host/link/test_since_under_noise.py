@@ -124,3 +124,37 @@ def test_a_round_that_lost_a_frame_keeps_what_came_before_and_after_it() -> None
         assert len(asked) >= 2 and int(asked[1], 16) < lost[0][0], asked
     finally:
         link.close()
+
+
+def test_a_resumed_host_gets_the_kept_events_before_its_first_picture() -> None:
+    """The handshake's snapshot is newer than what the board sensed while no host listened: the
+    replayed events come first, in order (with a live one that came during the handshake, held
+    for its turn), and the first picture after them, so nothing older follows it."""
+    fake, board = FakeSerial(), BoardFrames(seq=0x40)
+    last = 0x3F  # the last event the log applied
+    away = [(board.seq, 5, 0), (board.seq + 1, 5, 37)]  # hole 5 pulled and put back turned
+    board.seq += 2
+    fake.expect(encode_command(0, "HELLO"), _hello(board))
+    live = board.seq  # hole 6 filled while the handshake goes on, sent live
+    picture = (0, 0, 0, 0, 37, 40) + (0,) * 4
+    fake.expect(encode_command(1, "SNAP"), [board.event(HoleChanged(6, 40)), board.snap(picture)])
+    kept = [*away, (live, 6, 40)]
+
+    def since(frame: Frame) -> list[bytes]:
+        start = int(frame.args[0], 16)
+        out = [_old(board, s, 100 + s, h, c) for s, h, c in kept if s > start]
+        out.append(board.frame("OK", f"{frame.seq:04X}", "SINCE", f"n={len(out)}", "lost=0"))
+        return out
+
+    fake.on("SINCE", since)
+    fake.on("SNAP", lambda _f: board.snap(picture))
+    link = Link("fake://", serial_factory=FakeFactory(fake), since=("1A2B", last), **CALM)
+    try:
+        items = _items(link, Resynced)
+        got = [(i.seq, i.hole, i.code) for i in items if isinstance(i, HoleChanged)]
+        assert got == kept, items  # each once, in the board's order, before the picture
+        assert [i for i in items if isinstance(i, Resynced)][0].reason == "resume"
+        assert int(fake.wait_command("SINCE")[0].args[0], 16) == last
+        assert link.caught_up  # the round is over and its snapshot taken: nothing on its way
+    finally:
+        link.close()
