@@ -175,14 +175,40 @@ def _under(name: str, prefix: str) -> bool:
     return name == prefix or name.startswith(prefix + ".")
 
 
-def layer_of(module: str, rules: Rules) -> Layer | None:
-    """The layer that names the module or the longest package above it."""
+def _specificity(module: str, pattern: str, games: list[str]) -> int | None:
+    """How closely `pattern` names `module` (its length), or None when it does not name it.
+
+    A pattern is a module or a package above it (`link`, `games.base`); `<game>` stands for the
+    name of any game (`games.<game>.referee`); a leading `=` names that module alone, not the
+    modules below it (`=games.<game>`: a game package's `__init__.py`)."""
+    exact = pattern.startswith("=")
+    pattern = pattern.removeprefix("=")
+    names = [pattern.replace("<game>", g) for g in games] if "<game>" in pattern else [pattern]
+    for name in names:
+        if module == name or (not exact and _under(module, name)):
+            return len(pattern) + (1000 if exact else 0)
+    return None
+
+
+def layer_of(module: str, rules: Rules, games: list[str] | None = None) -> Layer | None:
+    """The layer whose pattern names the module most closely (see `_specificity`)."""
+    games = game_names(HOST) if games is None else games
     best: tuple[int, Layer] | None = None
     for layer in rules.layers:
         for m in layer.modules:
-            if _under(module, m) and (best is None or len(m) > best[0]):
-                best = (len(m), layer)
+            score = _specificity(module, m, games)
+            if score is not None and (best is None or score > best[0]):
+                best = (score, layer)
     return best[1] if best else None
+
+
+def _allowed(target: str, allowed: tuple[str, ...], rules: Rules, games: list[str]) -> bool:
+    """Whether one of `allowed` names `target` at least as closely as its own layer does: `games`
+    allows a game's rules, not its referee, which the referee layer names more closely."""
+    own = max((score for layer in rules.layers for m in layer.modules
+               if (score := _specificity(target, m, games)) is not None), default=0)
+    return any((score := _specificity(target, a, games)) is not None and score >= own
+               for a in allowed)
 
 
 def game_names(root: Path) -> list[str]:
@@ -213,12 +239,12 @@ def violations(root: Path, rules: Rules) -> list[str]:
     out: list[str] = []
     games = game_names(root)
     for module, path in modules(root).items():
-        if layer_of(module, rules) is None:
+        if layer_of(module, rules, games) is None:
             rel = path.relative_to(root.parent).as_posix()
             out.append(f"{rel}:1: {module} is in no layer: add it to the layer it belongs to in "
                        "tests/layers.toml and docs/where-things-are.md")
     for imp in imports(root):
-        layer = layer_of(imp.source, rules)
+        layer = layer_of(imp.source, rules, games)
         if layer is None:
             continue
         head = f"{_where(imp, root)}: {layer.name} ({layer.label}) imports {imp.target}"
@@ -228,9 +254,9 @@ def violations(root: Path, rules: Rules) -> list[str]:
             continue
         if imp.outside:
             continue
-        target_layer = layer_of(imp.target, rules)
+        target_layer = layer_of(imp.target, rules, games)
         allowed = rules.allowed[layer.name]
-        if target_layer is not layer and not any(_under(imp.target, a) for a in allowed):
+        if target_layer is not layer and not _allowed(imp.target, allowed, rules, games):
             out.append(f"{head} — {layer.name} may import only: "
                        f"{', '.join(allowed) or 'nothing of upref but its own layer'} ({layer.why})")
             continue
@@ -238,8 +264,9 @@ def violations(root: Path, rules: Rules) -> list[str]:
         if game is not None and _game_named(imp.source, rules.game_own, games) != game and not any(
             _under(imp.source, a) for a in rules.game_also
         ):
-            out.append(f"{head} — only {game}'s own modules ({', '.join(rules.game_own)}) and "
-                       f"{', '.join(rules.game_also)} name a game ({rules.game_why})")
+            others = f" and {', '.join(rules.game_also)}" if rules.game_also else ""
+            out.append(f"{head} — only {game}'s own modules ({', '.join(rules.game_own)}){others} "
+                       f"name a game ({rules.game_why})")
     return out
 
 
@@ -307,7 +334,11 @@ def _cell_modules(cell: str) -> tuple[str, ...]:
     """`upref/link/`, `upref/cli.py`, `upref/__init__.py` -> link, cli, __init__."""
     out = []
     for m in re.findall(r"`([^`]+)`", cell):
-        m = m.removeprefix("upref/").removesuffix("/").removesuffix(".py")
+        m = m.removeprefix("upref/")
+        if m.endswith("/__init__.py"):  # a package's own module alone: `=games.<game>`
+            out.append("=" + m.removesuffix("/__init__.py").replace("/", "."))
+            continue
+        m = m.removesuffix("/").removesuffix(".py")
         out.append(m.replace("/", "."))
     return tuple(out)
 
@@ -343,8 +374,10 @@ def test_the_rules_name_only_modules_that_exist() -> None:
     # `never` may name outside packages too, but none that looks like a part of upref
     tops = {m.split(".")[0] for m in known}
     named |= {m for layer in rules.layers for m in layer.never if m.split(".")[0] in tops}
+    games = game_names(HOST)
     for name in sorted(named):
-        assert any(_under(m, name) for m in known), f"tests/layers.toml names {name}: no such module"
+        assert any(_specificity(m, name, games) is not None for m in known), \
+            f"tests/layers.toml names {name}: no such module"
 
 
 # ---- the checker itself cannot silently pass ---------------------------------------------------
@@ -367,14 +400,15 @@ PLANTED = {
     "link/connection.py": "import serial\n\nfrom .notices import Online\n",
     "link/notices.py": "",
     "games/updown/engine.py": "from __future__ import annotations\n\ndef f():\n    import time\n",
+    "games/updown/referee.py": "from upref.games.updown.engine import f\n",
+    "games/updown/panel.py": "from upref.games.updown.referee import R\n",
+    "games/updown/__init__.py": "from upref.games.updown.referee import R\n",
     "games/up/engine.py": "from ..updown import engine\n",
     "store/replay.py": ("from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
-                        "    from upref.referee.updown import UpDownReferee\n"),
-    "referee/updown.py": "from upref.games.updown.engine import f\n",
+                        "    from upref.games.updown.referee import UpDownReferee\n"),
     "views/base.py": "from upref import link\n",
-    "registry.py": "from upref.plugins import updown\n",
-    "plugins/updown.py": "from upref.referee.updown import UpDownReferee\n",
-    "web/live.py": "from upref.plugins.updown import GAME\n",
+    "registry.py": "import upref.games\n",
+    "web/live.py": "from upref.games.updown import GAME\n",
     "sim/a.py": "import upref.sim.b\n",
     "sim/b.py": "from upref.sim import a\n",
     "stray.py": "",
@@ -387,26 +421,29 @@ def test_a_planted_forbidden_import_is_named_with_its_file_line_and_rule(tmp_pat
     why = {layer.name: layer.why for layer in load_rules().layers}
     assert f"host/upref/board/model.py:2: board (layer 2) imports link.connection — board may " \
            f"import only: paths, text, link.protocol, link.notices ({why['board']})" in found
-    # an import inside a function
+    # an import inside a function, in a game's rules
     assert any(f.startswith("host/upref/games/updown/engine.py:4: games (layer 3) imports time — "
                             "games imports no serial, rich") for f in found), found
-    # a relative import of another game's engine
+    # a relative import of another game's rules
     assert any(f.startswith("host/upref/games/up/engine.py:1: games (layer 3) imports "
                             "games.updown.engine — only updown's own modules") for f in found), found
-    # under TYPE_CHECKING: the store names a game
-    assert any(f.startswith("host/upref/store/replay.py:4: store (layer 5) imports referee.updown "
-                            "— only updown's own modules") for f in found), found
+    # a game's panel is a view: it reads the game's public view, never its referee
+    assert any(f.startswith("host/upref/games/updown/panel.py:1: views (layer 6) imports "
+                            "games.updown.referee — views may import only") for f in found), found
+    # under TYPE_CHECKING: the store takes a game's referee (the referee layer's, not the rules')
+    assert any(f.startswith("host/upref/store/replay.py:4: store (layer 5) imports "
+                            "games.updown.referee — store may import only") for f in found), found
     assert any(f.startswith("host/upref/views/base.py:1: views (layer 6) imports link — views may "
                             "import only: paths") for f in found), found
-    assert any(f.startswith("host/upref/web/live.py:1: web (layer 9) imports plugins.updown — "
+    assert any(f.startswith("host/upref/web/live.py:1: web (layer 9) imports games.updown — "
                             "only updown's own modules") for f in found), found
     assert any(f.startswith("host/upref/stray.py:1: stray is in no layer") for f in found), found
-    # and what is allowed is not reported: a game's own modules, the registry, the pure link
+    # and what is allowed is not reported: a game's own referee and entry, the registry, the link
     flagged = {f.split(":")[0] for f in found}
-    assert not flagged & {"host/upref/referee/updown.py", "host/upref/registry.py",
-                          "host/upref/plugins/updown.py", "host/upref/link/connection.py"}
+    assert not flagged & {"host/upref/games/updown/referee.py", "host/upref/registry.py",
+                          "host/upref/games/updown/__init__.py", "host/upref/link/connection.py"}
     assert not any(f.startswith("host/upref/board/model.py:1:") for f in found)
-    assert len(found) == 7, found
+    assert len(found) == 8, found
     assert cycles(root) == [["sim.a", "sim.b"]]
 
 

@@ -17,8 +17,8 @@ import pytest
 from page_watch import PageWatch, watching
 from rich.console import Console
 from upref.commands import demo
+from upref.game import Game
 from upref.link.connection import Link
-from upref.plugins.base import Game
 from upref.sim.board import SimBoard
 
 

@@ -16,7 +16,7 @@ from spoken_check import check_spoken
 from upref.board.codes import CodeTable
 from upref.commands import demo
 from upref.commands.play import open_table, verdict_line
-from upref.games.flipabird.engine import FlipGame
+from upref.games.flipabird.engine import FlipABirdState
 from upref.games.flipabird.position import deal
 from upref.games.flipabird.variant import Variant
 from upref.link.connection import Link
@@ -101,7 +101,7 @@ def test_a_game_resumes_from_its_log_where_it_was(make_board: Callable[..., SimB
         for card in reversed(pile):
             _tap(board, table, uid_of[card])
         eng = ref.engine
-        assert isinstance(eng, FlipGame) and eng.pile == pile
+        assert isinstance(eng, FlipABirdState) and eng.pile == pile
         _tap(board, table, uid_of[hands[0][0]])  # Ann draws and plays a dealt card
         assert len(eng.row) == 1 and eng.current_player() == 1
     finally:
@@ -117,7 +117,7 @@ def test_a_game_resumes_from_its_log_where_it_was(make_board: Callable[..., SimB
     table, log = open_table(FLIP, args, link, codes, tag_book)
     try:
         eng = table.referee.engine
-        assert isinstance(eng, FlipGame) and eng.pile == pile[1:] and len(eng.row) == 1
+        assert isinstance(eng, FlipABirdState) and eng.pile == pile[1:] and len(eng.row) == 1
         assert eng.current_player() == 1
         _tap(board, table, uid_of[hands[1][0]])  # Bob plays on
         assert len(eng.row) == 2 and eng.current_player() == 2

@@ -17,7 +17,7 @@ from harness import Host, truth
 from spoken_check import check_spoken
 from upref.board.codes import EMPTY
 from upref.commands import demo
-from upref.referee.updown import UpDownReferee
+from upref.games.updown.referee import UpDownReferee
 from upref.registry import find_game, referee_for
 from upref.sim.board import SimBoard
 from upref.store.gamelog import GameLogError

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from demo_run import DemoRun, play_demo
 from spoken_check import check_spoken
-from upref.referee.upturn import UpturnReferee
+from upref.games.upturn.referee import UpturnReferee
 from upref.registry import find_game, referee_for
 from upref.store.replay import load_log, replay
 from upref.store.tags import TagBook

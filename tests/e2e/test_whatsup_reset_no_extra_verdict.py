@@ -17,8 +17,8 @@ from typing import Any
 from rich.console import Console
 from upref.board.model import READER_LOOK_MS
 from upref.commands import demo
+from upref.game import DemoStep, Game
 from upref.link.connection import Link
-from upref.plugins.base import DemoStep, Game
 from upref.registry import find_game
 from upref.sim.board import SimBoard
 

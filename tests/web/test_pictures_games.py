@@ -21,13 +21,17 @@ from pictures_games import (
     expected_whatsup,
     matches,
 )
-from upref.games.flipabird.engine import FlipGame
-from upref.games.up.engine import UpGame
-from upref.games.updown.engine import UpDownGame
-from upref.games.upturn.engine import UpturnGame
-from upref.games.whatsup.engine import WhatsUpGame
+from upref.games.flipabird import panel as flipabird
+from upref.games.flipabird.engine import FlipABirdState
+from upref.games.up import panel as up
+from upref.games.up.engine import UpState
+from upref.games.updown import panel as updown
+from upref.games.updown.engine import UpDownState
+from upref.games.upturn import panel as upturn
+from upref.games.upturn.engine import UpturnState
+from upref.games.whatsup import panel as whatsup
+from upref.games.whatsup.engine import WhatsUpState
 from upref.games.whatsup.variant import Variant as WhatsUpVariant
-from upref.views import flipabird, up, updown, upturn, whatsup
 
 PLAYERS = ("Ann", "Bob", "Cy", "Dee")
 
@@ -38,7 +42,7 @@ def playout(game: Any, rng: random.Random, steps: int) -> Any:
     for _ in range(steps):
         yield game
         if game.outcome() is not None:
-            if isinstance(game, UpGame) and game.round < 3:
+            if isinstance(game, UpState) and game.round < 3:
                 game = game.next_round()
                 continue
             return
@@ -49,12 +53,12 @@ def playout(game: Any, rng: random.Random, steps: int) -> Any:
 
 
 CASES: list[tuple[str, Callable[[int], Any], Any, Callable[[Any], list[dict[str, str]]]]] = [
-    ("flipabird", lambda n: FlipGame.new(PLAYERS[:n]), flipabird.PANEL, expected_flipabird),
-    ("up", lambda n: UpGame.new(PLAYERS[:n]), up.PANEL, expected_up),
-    ("whatsup", lambda n: WhatsUpGame.new(PLAYERS[:n]), whatsup.PANEL, expected_whatsup),
+    ("flipabird", lambda n: FlipABirdState.new(PLAYERS[:n]), flipabird.PANEL, expected_flipabird),
+    ("up", lambda n: UpState.new(PLAYERS[:n]), up.PANEL, expected_up),
+    ("whatsup", lambda n: WhatsUpState.new(PLAYERS[:n]), whatsup.PANEL, expected_whatsup),
     (
         "whatsup-first",
-        lambda n: WhatsUpGame.new(PLAYERS[:n], variant=WhatsUpVariant(first_game=True)),
+        lambda n: WhatsUpState.new(PLAYERS[:n], variant=WhatsUpVariant(first_game=True)),
         whatsup.PANEL,
         expected_whatsup,
     ),
@@ -78,7 +82,7 @@ def test_the_expectations_agree_with_the_pictures_over_random_games(
 
 
 def test_the_expectations_catch_a_picture_that_differs() -> None:
-    game = FlipGame.position(
+    game = FlipABirdState.position(
         PLAYERS, row=[("R2a", True, 0), ("S-DBL-R", True, 1), ("B1a", False, 2)], to_move=3, pile_left=20
     )
     view = game.view(None)
@@ -91,8 +95,8 @@ def test_the_expectations_catch_a_picture_that_differs() -> None:
 
 
 ENGINES: list[tuple[str, Callable[[int], Any], Any, Callable[[Any], list[dict[str, str]]]]] = [
-    ("updown", lambda seed: UpDownGame.new(PLAYERS[:3], rng=seed), updown.PANEL, expected_updown),
-    ("upturn", lambda seed: UpturnGame.new(PLAYERS[:3], rng=seed), upturn.PANEL, expected_upturn),
+    ("updown", lambda seed: UpDownState.new(PLAYERS[:3], rng=seed), updown.PANEL, expected_updown),
+    ("upturn", lambda seed: UpturnState.new(PLAYERS[:3], rng=seed), upturn.PANEL, expected_upturn),
 ]
 
 
@@ -115,7 +119,7 @@ def test_up_and_down_and_upturn_pictures_carry_what_the_public_view_says(
 
 
 def test_a_picture_that_shows_another_colour_in_a_hole_is_caught() -> None:
-    view = UpDownGame.new(PLAYERS[:3], rng=1).view(None)
+    view = UpDownState.new(PLAYERS[:3], rng=1).view(None)
     shown = drawn(updown.PANEL.picture(view))
     shown[0] = {**shown[0], "up": "green"}
     assert matches(expected_updown(view), shown) == (

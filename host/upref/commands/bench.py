@@ -51,8 +51,8 @@ from upref import paths
 from upref.commands import bench_page, bench_speech
 from upref.commands.bench_game import bench_game_latency
 from upref.commands.bench_game import pct as _pct
+from upref.game import Game
 from upref.link.protocol import Heartbeat
-from upref.plugins.base import Game
 from upref.registry import games
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from upref.plugins.base import Game
+from upref.game import Game
 from upref.referee.base import Reply
 from upref.referee.inputs import Input
 from upref.table import Table

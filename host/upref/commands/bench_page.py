@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from upref.commands.bench_game import bench_game_latency, pct
-from upref.plugins.base import Game
+from upref.game import Game
 from upref.referee.base import Reply
 from upref.referee.inputs import Input
 from upref.table import Table

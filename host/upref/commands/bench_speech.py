@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterator
 
 from upref.commands.bench_game import bench_game_latency, pct
-from upref.plugins.base import Game
+from upref.game import Game
 from upref.referee.base import Reply
 from upref.referee.inputs import Input
 from upref.referee.status import ILLEGAL, Verdict

@@ -37,9 +37,9 @@ from upref.board.simtags import sim_uids
 from upref.commands.play import parse_for_game, render, scoreboard_for, verdict_line
 from upref.commands.speech_option import add_speech_options, speak_argv, start_speaker
 from upref.commands.web_option import add_web_option, page_error, start_page, web_argv
+from upref.game import Demo, Game
 from upref.link.connection import Link
 from upref.paths import data_dir, pid_alive
-from upref.plugins.base import Demo, Game
 from upref.referee.base import Reply
 from upref.referee.inputs import Input, StartGame
 from upref.registry import UnknownGame, games, titles

@@ -20,7 +20,7 @@ referee say two things the clean game never says, the board offline and back onl
 must say exactly those two, together (the players stop while the board is offline, as people
 at a table do), and otherwise what the clean game said. One line per game and fault: `<game> <fault>: identical` or `<game> <fault>: DIFFERS (<first difference>)`.
 
-`--short` plays each game's short variant (`SHORT`), as the tests do; `--jobs N` plays N games
+`--short` plays each game's short variant (`Game.short`), as the tests do; `--jobs N` plays N games
 at once, each in a process of its own (the games mostly wait on the table's pace, so more than
 the machine's cores fit).
 """
@@ -45,9 +45,9 @@ from upref.board.codes import CodeTable
 from upref.board.simtags import sim_uids
 from upref.commands.demo import DEADLINE_S, enrol_all
 from upref.commands.play import since_of
-from upref.demos.base import wait_for_offline, wait_while_offline
+from upref.game import Game
 from upref.link.connection import Link
-from upref.plugins.base import Game
+from upref.players import wait_for_offline, wait_while_offline
 from upref.referee.base import Reply
 from upref.referee.inputs import Input, StartGame
 from upref.registry import find_game, games, referee_for, titles
@@ -60,15 +60,11 @@ from upref.store.tags import TagBook
 from upref.table import Table
 
 __all__ = [
-    "FAULTS", "SHORT", "Result", "catch_up", "first_difference", "main", "matrix_line", "run_case", "run_matrix",
+    "FAULTS", "Result", "catch_up", "first_difference", "main", "matrix_line", "run_case", "run_matrix",
 ]
 
 FAULTS = ("noise", "reset", "unplug", "ctrl-c", "burst", "kill")
 """Every fault, in the matrix's order."""
-
-SHORT: dict[str, dict[str, int]] = {"updown": {"short": 1}}
-"""The options of each game's short variant (`--short`); a game not named has none shorter
-(Flip a Bird's script deals for its own pile of 15, so a shorter pile cannot be played)."""
 
 NOISE = 1e-2
 UNPLUG_S = 3.0
@@ -150,7 +146,7 @@ def matrix_line(game: str, fault: str, clean: Result, got: Result) -> str:
 
 
 def _options(game: Game, short: bool) -> argparse.Namespace:
-    return argparse.Namespace(**(SHORT.get(game.name, {}) if short else {}))
+    return argparse.Namespace(**(dict(game.short) if short else {}))
 
 
 def read_result(game: Game, folder: Path, steps: int = 0) -> Result:

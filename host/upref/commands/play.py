@@ -40,9 +40,9 @@ from rich.text import Text
 from upref.board.codes import CodeTable
 from upref.commands.speech_option import add_speech_options, speak_argv, start_speaker
 from upref.commands.web_option import add_web_option, page_error, start_page, web_argv
+from upref.game import Game
 from upref.link.connection import Link
 from upref.link.errors import LinkError
-from upref.plugins.base import Game
 from upref.referee.base import KeyOffer, Referee, Reply
 from upref.referee.inputs import Input, StartGame
 from upref.referee.status import Verdict

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 
-from upref.plugins.base import Game
+from upref.game import Game
 from upref.table import Table
 from upref.web.live import LivePage, looks_like_address
 from upref.web.server import DEFAULT_ADDRESS, parse_address

@@ -36,7 +36,7 @@ __all__ = [
     "GameState",
     "StateField",
     "Termination",
-    "MatchGame",
+    "MatchState",
     "read_catalogue",
     "GameView",
     "IllegalMoveError",
@@ -338,7 +338,7 @@ VariantT = TypeVar("VariantT")
 CatalogueT = TypeVar("CatalogueT")
 
 
-class MatchGame(GameState[ActionT], Generic[ActionT, VariantT, CatalogueT]):
+class MatchState(GameState[ActionT], Generic[ActionT, VariantT, CatalogueT]):
     """A `GameState` whose fixed facts lie in one set-up object, `_setup` (players, variant,
     catalogue, game number, and for matches the history and random generator; each engine's own
     dataclass): what every engine of upref reads off it, written once."""

@@ -201,7 +201,7 @@ class NoGameError(RuntimeError):
 
 class Referee(ABC, Generic[EngineT]):
     """The generic part of every game's referee; `EngineT` is the game's engine class
-    (`class UpReferee(Referee[UpGame])`), so `engine` is typed as the game's own.
+    (`class UpReferee(Referee[UpState])`), so `engine` is typed as the game's own.
 
     `handle(input) -> Reply` is the one entry point; `status()`, `view(seat)`, `engine`,
     `has_engine`, `phase` and `keys_now()` are read-only.

@@ -324,11 +324,14 @@ def _connect(path: Path | str, durable: bool) -> sqlite3.Connection:
         conn = sqlite3.connect(str(p), isolation_level=None)  # autocommit: each INSERT commits
         conn.execute("PRAGMA busy_timeout=5000")
         if new:
-            # schema and version first, in the main file (not only in the WAL), so that a
-            # reader's look at the file's header finds an upref log from the first moment
-            conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            conn.executescript(_SCHEMA)
+            # schema and version first, in the main file (not only in the WAL), and in one
+            # transaction, so that a reader (`watch`, `replay`, a test) that looks at the file
+            # while it is being made finds either nothing or a whole upref log, never a header
+            # without its tables
+            conn.executescript(
+                f"BEGIN; PRAGMA application_id={APPLICATION_ID}; "
+                f"PRAGMA user_version={SCHEMA_VERSION}; {_SCHEMA} COMMIT;"
+            )
         else:
             _check_schema(conn, p)
         conn.execute("PRAGMA journal_mode=WAL")

@@ -14,7 +14,7 @@ from typing import TextIO
 
 import segno
 
-from upref.plugins.base import Game
+from upref.game import Game
 from upref.referee.base import Reply
 from upref.referee.status import Verdict
 from upref.table import Table

@@ -10,9 +10,9 @@ from updown_table import PLAYERS, Table, enrolled_tags
 from upref import cli
 from upref.board.codes import CodeTable
 from upref.commands import demo, play
+from upref.games.updown.referee import UpDownReferee
 from upref.games.updown.variant import Variant
 from upref.referee.inputs import StartGame
-from upref.referee.updown import UpDownReferee
 from upref.store.gamelog import GameLog
 
 

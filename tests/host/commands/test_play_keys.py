@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from upref.commands import play
+from upref.games.updown.referee import Hint
 from upref.referee.base import KeyOffer
 from upref.referee.inputs import EndGame, Key, NextGame, Undo
-from upref.referee.updown import Hint
 
 
 class FakeReferee:

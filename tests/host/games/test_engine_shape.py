@@ -14,6 +14,8 @@ GAMES_DIR = Path(__file__).resolve().parents[3] / "host" / "upref" / "games"
 ROLES = ("actions.py", "view.py", "position.py", "variant.py", "engine.py")
 """The modules every engine package has (besides its catalogue, `cards.py` or `tiles.py`)."""
 CATALOGUES = ("cards.py", "tiles.py")
+TABLE_PARTS = ("__init__.py", "referee.py", "panel.py", "demo.py")
+"""The modules of a game package that are not its rules: its entry, referee, panel and demo."""
 MAX_MODULE_LINES = 900
 MAX_FUNCTION_LINES = 80
 
@@ -40,6 +42,8 @@ def test_the_doc_lists_the_modules() -> None:
 def _sizes() -> tuple[list[str], list[str]]:
     big_modules, long_functions = [], []
     for path in sorted(GAMES_DIR.rglob("*.py")):
+        if path.name in TABLE_PARTS:
+            continue
         text = path.read_text(encoding="utf-8")
         where = path.relative_to(GAMES_DIR.parents[1])
         if len(text.splitlines()) > MAX_MODULE_LINES:

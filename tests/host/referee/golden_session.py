@@ -19,6 +19,7 @@ from upref.board.codes import one_flip_neighbours
 from upref.board.model import FaultObservation
 from upref.games.base import CHANCE
 from upref.games.updown.position import mix_board
+from upref.games.updown.referee import Hint, UpDownReferee
 from upref.games.updown.variant import Variant
 from upref.referee.inputs import (
     BoardOnline,
@@ -28,7 +29,6 @@ from upref.referee.inputs import (
     StartGame,
     Undo,
 )
-from upref.referee.updown import Hint, UpDownReferee
 from upref.registry import titles
 from upref.store.gamelog import GameLog
 

@@ -24,6 +24,7 @@ from updown_table import (
 )
 from upref.board.model import ButtonObservation, CardObservation, FaultObservation, HoleObservation
 from upref.commands.replay import export_main, replay_main
+from upref.games.updown.referee import Hint, UpDownReferee
 from upref.games.updown.variant import Variant
 from upref.referee.inputs import (
     BoardOnline,
@@ -39,7 +40,6 @@ from upref.referee.inputs import (
     Undo,
 )
 from upref.referee.status import OK
-from upref.referee.updown import Hint, UpDownReferee
 from upref.registry import referee_for
 from upref.store.gamelog import GameLog, GameLogError, list_games, load_jsonl
 from upref.store.replay import load_log, replay, resume, verdict_dict

@@ -18,9 +18,9 @@ import pytest
 from upref.board.codes import CodeTable
 from upref.board.model import CardObservation, HoleObservation
 from upref.commands.demo import enrol_all
+from upref.game import Game
 from upref.link.notices import BoardReset, LinkItem, Offline, Online, Resynced
 from upref.link.protocol import CardArrived, CardLeft, Heartbeat, Hello, Snapshot
-from upref.plugins.base import Game
 from upref.referee.inputs import Input, Observe, StartGame
 from upref.referee.status import Verdict
 from upref.registry import games, titles

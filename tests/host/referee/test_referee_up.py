@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 from up_table import CODES, UID, Chaos, UpTable, assert_agrees, shared_registry
 from updown_table import MemoryLog
-from upref.demos.up import choose
 from upref.games.up.actions import DOWN, Play
-from upref.games.up.engine import UpGame
+from upref.games.up.demo import choose
+from upref.games.up.engine import UpState
+from upref.games.up.referee import UpReferee
 from upref.games.up.variant import Variant, card_points
 from upref.referee.feedback import FEEDBACK
 from upref.referee.inputs import NextGame, StartGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, TURN, Verdict
-from upref.referee.up import UpReferee
 from upref.registry import referee_for, titles
 from upref.store.gamelog import GameLog, load_jsonl
 from upref.store.replay import load_log, public_lines, replay, resume, verdict_dict
@@ -589,19 +589,19 @@ def test_a_saved_evening_keeps_its_verdicts(tmp_path: Path, golden: Callable[[Pa
 
 
 class _Described(UpReferee):
-    """A referee whose round is a described position (`UpGame.position`) instead of a deal."""
+    """A referee whose round is a described position (`UpState.position`) instead of a deal."""
 
-    def __init__(self, game: UpGame) -> None:
+    def __init__(self, game: UpState) -> None:
         super().__init__(CODES, shared_registry(), titles=titles())
         self._described = game
 
-    def make_engine(self, start: StartGame) -> UpGame:
+    def make_engine(self, start: StartGame) -> UpState:
         return self._described.clone()
 
 
 def described(players: tuple[str, ...] = ("Ann", "Bob", "Cy"), **kw: object) -> UpTable:
     """A table (three players: Ann, Bob, Cy) whose referee starts in the described position."""
-    game = UpGame.position(players, **kw)  # type: ignore[arg-type]
+    game = UpState.position(players, **kw)  # type: ignore[arg-type]
     tb = UpTable(players, ref=_Described(game))
     tb.start()
     assert tb.engine.phase == "play"

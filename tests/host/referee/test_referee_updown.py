@@ -26,6 +26,7 @@ from upref.board.model import CardObservation, FaultObservation
 from upref.games.base import CHANCE
 from upref.games.updown.cards import colour_name
 from upref.games.updown.position import mix_board
+from upref.games.updown.referee import Hint, UpDownReferee
 from upref.games.updown.variant import Variant
 from upref.referee.feedback import FEEDBACK
 from upref.referee.inputs import (
@@ -38,7 +39,6 @@ from upref.referee.inputs import (
     Undo,
 )
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
-from upref.referee.updown import Hint, UpDownReferee
 from upref.registry import titles
 
 

@@ -11,17 +11,17 @@ from pathlib import Path
 
 import pytest
 from upref.commands.replay import export_main
-from upref.demos.upturn import RACKS, STEPS, TURNED_UP
 from upref.games.base import IllegalMoveError
 from upref.games.upturn.actions import Action, Call, Draw, Gift, Lay, Pass, Start
-from upref.games.upturn.engine import UpturnGame
+from upref.games.upturn.demo import RACKS, STEPS, TURNED_UP
+from upref.games.upturn.engine import UpturnState
+from upref.games.upturn.referee import UpturnReferee, parse_gift
 from upref.games.upturn.tiles import load_catalogue
 from upref.games.upturn.variant import Variant
 from upref.referee.base import KeyOffer
 from upref.referee.feedback import FEEDBACK
 from upref.referee.inputs import EndGame, NextGame, StartGame, Undo
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, TURN, Verdict
-from upref.referee.upturn import UpturnReferee, parse_gift
 from upref.registry import referee_for, titles
 from upref.store.gamelog import GameLog
 from upref.store.replay import load_log, public_lines, replay, resume
@@ -56,13 +56,13 @@ def table_at(
     owes the "one tile left" call."""
     ref = referee(**kw)
     tb = UpturnTable(ref, players, variant=Variant(deal=len(racks[0])))
-    tb.shadow = UpturnGame.from_position(
+    tb.shadow = UpturnState.from_position(
         list(players), line=line, racks=racks, direction=direction, to_move=to_move, owing=owing
     )
     tb.feed(StartGame(players, tb.variant, 1, tb.at()))
     eng = ref.engine
     assert eng is not None
-    rebuilt = UpturnGame.from_position(
+    rebuilt = UpturnState.from_position(
         list(players),
         line=line,
         racks=[len(r) for r in racks],
@@ -174,7 +174,7 @@ def test_a_whole_game_from_taps_keys_and_presses() -> None:
 def test_the_demos_deal_holds_every_tile_its_players_lay() -> None:
     """The demo's prepared deal, dealt to an engine that knows every rack: the players lay only
     tiles they hold, and the engine refuses exactly what the referee refused."""
-    table = UpturnGame.from_position(list(RACKS), racks=[RACKS[p] for p in RACKS])
+    table = UpturnState.from_position(list(RACKS), racks=[RACKS[p] for p in RACKS])
     refused = []
     for kind, what, _words in STEPS:
         action: Action

@@ -12,12 +12,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from upref.games.whatsup.engine import Termination, WhatsUpGame
+from upref.games.whatsup.engine import Termination, WhatsUpState
+from upref.games.whatsup.referee import WhatsUpReferee
 from upref.games.whatsup.variant import Variant
 from upref.referee.feedback import FEEDBACK
 from upref.referee.inputs import StartGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
-from upref.referee.whatsup import WhatsUpReferee
 from upref.registry import find_game, referee_for, titles
 from upref.store.gamelog import GameLog, load_jsonl
 from upref.store.replay import load_log, public_lines, replay, resume
@@ -324,8 +324,8 @@ def test_a11_the_referee_passes_for_a_player_who_can_flip_nothing() -> None:
     described position where it does, the referee passes for the player at once."""
 
     class FromPosition(WhatsUpReferee):
-        def make_engine(self, start: StartGame) -> WhatsUpGame:
-            return WhatsUpGame.from_position(
+        def make_engine(self, start: StartGame) -> WhatsUpState:
+            return WhatsUpState.from_position(
                 start.players,
                 collections={
                     "Ann": {"red": 3, "yellow": 2, "green": 2},

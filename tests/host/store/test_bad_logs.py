@@ -21,9 +21,9 @@ import pytest
 from updown_table import PLAYERS, Table, enrolled_tags
 from upref import cli
 from upref.board.codes import CodeTable
+from upref.games.updown.referee import UpDownReferee
 from upref.games.updown.variant import Variant
 from upref.referee.inputs import StartGame
-from upref.referee.updown import UpDownReferee
 from upref.store.gamelog import GameLog, GameLogError, list_games
 from upref.store.replay import load_log
 

@@ -27,10 +27,10 @@ from pathlib import Path
 import pytest
 from updown_table import PLAYERS, Table, enrolled_tags
 from upref.board.codes import CodeTable
+from upref.games.updown.referee import UpDownReferee
 from upref.games.updown.variant import Variant
 from upref.referee.inputs import StartGame
 from upref.referee.status import Verdict
-from upref.referee.updown import UpDownReferee
 from upref.registry import referee_for
 from upref.store.gamelog import GameLog
 from upref.store.replay import load_log, replay

@@ -17,11 +17,11 @@ from pathlib import Path
 from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation
 from upref.games.flipabird.cards import load_catalogue
-from upref.games.flipabird.engine import FlipGame
+from upref.games.flipabird.engine import FlipABirdState
 from upref.games.flipabird.position import deal
+from upref.games.flipabird.referee import FlipReferee
 from upref.games.flipabird.variant import Variant
 from upref.referee.base import Reply
-from upref.referee.flipabird import FlipReferee
 from upref.referee.inputs import Input, Key, Observe, StartGame, Undo
 from upref.referee.status import Verdict
 from upref.registry import titles
@@ -82,7 +82,7 @@ class FlipTable:
     # --- plumbing -----------------------------------------------------------------------------
 
     @property
-    def eng(self) -> FlipGame:
+    def eng(self) -> FlipABirdState:
         return self.ref.engine
 
     def at(self) -> float:
@@ -280,7 +280,7 @@ class Chaos:
         hand = tb.truth.hands[seat]
         tb.play(rng.choice(hand), draw=False)
 
-    def _mistake(self, eng: FlipGame) -> None:
+    def _mistake(self, eng: FlipABirdState) -> None:
         tb, rng = self.tb, self.rng
         choices: list[str] = []
         if eng.phase == "turn" and eng.scanned and len(tb.truth.stack) >= 2:
@@ -309,7 +309,7 @@ class Chaos:
         else:
             tb.tap("TIP-R1")
 
-    def _end(self, eng: FlipGame) -> None:
+    def _end(self, eng: FlipABirdState) -> None:
         """At the end: the won cards tapped (some by the wrong player), the button or k."""
         tb, rng = self.tb, self.rng
         won = [c.id for s in range(eng.num_players()) for c in eng.won(s)]

@@ -1,5 +1,5 @@
-"""A physical Up table for tests: where every card really is (an `UpGame` dealt by the engine
-from a seed: the *truth*), the people at it (sensible players from `upref.demos.up`, or the
+"""A physical Up table for tests: where every card really is (an `UpState` dealt by the engine
+from a seed: the *truth*), the people at it (sensible players from `upref.games.up.demo`, or the
 test's own moves) and what their actions show a real `UpReferee`: card taps (arriving, then
 leaving the reader), the board's button, keys at the host. A real tag book (SQLite in a
 temporary folder) knows every card. No sleeps: time is a number the table moves on."""
@@ -15,18 +15,18 @@ from pathlib import Path
 
 from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation
-from upref.demos.base import uids_for
-from upref.demos.up import Step, choose, count_steps, deal_steps, steps_for
+from upref.games.up import items
 from upref.games.up.actions import Action, Call, DirtyOne, Pass
 from upref.games.up.cards import Card
-from upref.games.up.engine import UpGame
+from upref.games.up.demo import Step, choose, count_steps, deal_steps, steps_for
+from upref.games.up.engine import UpState
+from upref.games.up.referee import UpReferee
 from upref.games.up.variant import Variant, card_points
 from upref.games.up.view import UpView
-from upref.plugins.up import items
+from upref.players import uids_for
 from upref.referee.base import Reply
 from upref.referee.inputs import EndGame, Input, Key, NextGame, Observe, StartGame, Undo
 from upref.referee.status import Verdict
-from upref.referee.up import UpReferee
 from upref.registry import titles
 from upref.store.tags import TagBook
 
@@ -80,7 +80,7 @@ class UpTable:
         self.players = tuple(players)
         self.variant = variant or Variant()
         self.seed = seed
-        self.truth = UpGame.new(self.players, rng=seed, variant=self.variant)
+        self.truth = UpState.new(self.players, rng=seed, variant=self.variant)
         self.rng = random.Random(seed)
         self.t = t0
         self.step = step
@@ -104,7 +104,7 @@ class UpTable:
         return self.feed(StartGame(self.players, self.variant, self.seed, self.at()))
 
     @property
-    def engine(self) -> UpGame:
+    def engine(self) -> UpState:
         return self.ref.engine
 
     def view(self) -> UpView:

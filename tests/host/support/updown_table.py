@@ -20,11 +20,11 @@ from upref.board.model import ButtonObservation, CardObservation, HoleObservatio
 from upref.games.base import CHANCE
 from upref.games.updown.cards import colour_name, load_catalogue
 from upref.games.updown.position import Board, PairEnd, mix_board
+from upref.games.updown.referee import UpDownReferee
 from upref.games.updown.variant import Variant
 from upref.referee.base import Reply
 from upref.referee.inputs import Input, Observe, StartGame, Tick
 from upref.referee.status import Verdict
-from upref.referee.updown import UpDownReferee
 from upref.store.tags import TagBook
 
 CODES = CodeTable.load()
@@ -314,7 +314,7 @@ class Chaos:
         if r < 0.72:
             return tb.press()
         if r < 0.74:
-            from upref.referee.updown import Hint
+            from upref.games.updown.referee import Hint
 
             return tb.feed(Hint(tb.at()))
         if r < 0.76:

@@ -19,15 +19,15 @@ from typing import Any
 
 from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation
-from upref.demos.base import uids_for
 from upref.games.upturn.actions import Action, Call, Draw, Gift, Lay, Pass
-from upref.games.upturn.engine import UpturnGame
+from upref.games.upturn.engine import UpturnState
+from upref.games.upturn.referee import UpturnReferee
 from upref.games.upturn.tiles import load_catalogue
 from upref.games.upturn.variant import Variant
+from upref.players import uids_for
 from upref.referee.base import Reply
 from upref.referee.inputs import EndGame, Input, Key, NextGame, Observe, StartGame, Undo
 from upref.referee.status import Verdict
-from upref.referee.upturn import UpturnReferee
 from upref.registry import find_game, titles
 from upref.store.tags import TagBook
 
@@ -71,7 +71,7 @@ class MemoryLog:
         self.reopened += 1
 
 
-def gift_words(game: UpturnGame, split: tuple[tuple[int, int], ...]) -> str:
+def gift_words(game: UpturnState, split: tuple[tuple[int, int], ...]) -> str:
     """What a player types at the gift prompt for `split`: 'Bob 2, Cy 1', or 'none'."""
     if not split:
         return "none"
@@ -98,7 +98,7 @@ class UpturnTable:
         self.t = t0
         self.step = step
         self.replies: list[tuple[Input, Reply]] = []
-        self.shadow = UpturnGame.new(list(players), rng=seed, variant=self.variant)
+        self.shadow = UpturnState.new(list(players), rng=seed, variant=self.variant)
         self.offset = 1
         """Actions the referee's engine has played that the shadow has not (the Starting tile)."""
 
@@ -137,7 +137,7 @@ class UpturnTable:
 
     def next_game(self, seed: int) -> list[Verdict]:
         self.seed = seed
-        self.shadow = UpturnGame.new(list(self.players), rng=seed, variant=self.variant)
+        self.shadow = UpturnState.new(list(self.players), rng=seed, variant=self.variant)
         out = self.feed(NextGame(self.at()))
         return out + self.tap(self.shadow.line[0])
 

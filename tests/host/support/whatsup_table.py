@@ -22,13 +22,13 @@ from typing import Any
 from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation
 from upref.games.whatsup.cards import COLOURS, Face, load_catalogue
-from upref.games.whatsup.engine import WhatsUpGame
+from upref.games.whatsup.engine import WhatsUpState
+from upref.games.whatsup.referee import COUNT_KEY, FIGURINE_KEY, WhatsUpReferee
 from upref.games.whatsup.variant import Variant
 from upref.games.whatsup.view import WhatsUpView
 from upref.referee.base import Reply
 from upref.referee.inputs import EndGame, Input, Key, NextGame, Observe, StartGame, Undo
 from upref.referee.status import Verdict
-from upref.referee.whatsup import COUNT_KEY, FIGURINE_KEY, WhatsUpReferee
 from upref.registry import titles
 from upref.store.tags import TagBook
 
@@ -79,7 +79,7 @@ class Table:
         self.t = t0
         self.step = step
         self.replies: list[tuple[Input, Reply]] = []
-        self.watch: Callable[[WhatsUpGame | None, Input, Reply], None] | None = None
+        self.watch: Callable[[WhatsUpState | None, Input, Reply], None] | None = None
         """Called after every input with a copy of the engine from before it (None before any
         game), the input and the reply."""
 
@@ -99,7 +99,7 @@ class Table:
         return self.t
 
     @property
-    def game(self) -> WhatsUpGame:
+    def game(self) -> WhatsUpState:
         return self.ref.engine
 
     # --- what people do ---------------------------------------------------------------------
@@ -255,8 +255,8 @@ def faces_in(text: str) -> set[Face]:
 
 
 def check_verdicts(
-    before: WhatsUpGame | None,
-    after: WhatsUpGame | None,
+    before: WhatsUpState | None,
+    after: WhatsUpState | None,
     inp: Input,
     verdicts: Iterable[Verdict],
     card: str | None = None,
@@ -310,7 +310,7 @@ def watch_secrets(table: Table) -> list[int]:
     it (`check_view`); returns a one-item list counting the verdicts checked."""
     checked = [0]
 
-    def watch(before: WhatsUpGame | None, inp: Input, reply: Reply) -> None:
+    def watch(before: WhatsUpState | None, inp: Input, reply: Reply) -> None:
         after = table.ref.engine if table.ref.has_engine else None
         if before is not None and after is not None and before.game_number != after.game_number:
             before = None
@@ -323,7 +323,7 @@ def watch_secrets(table: Table) -> list[int]:
     return checked
 
 
-def check_view(game: WhatsUpGame, view: WhatsUpView) -> None:
+def check_view(game: WhatsUpState, view: WhatsUpView) -> None:
     """The public view holds the face up of exactly the cards on the table, in place order, and
     nothing that names a card: no id, no face down."""
     assert view.seat is None
@@ -337,7 +337,7 @@ def check_view(game: WhatsUpGame, view: WhatsUpView) -> None:
     assert not _CARD_ID.search(text), f"a card id in the public view: {text}"
 
 
-def table_cells(game: WhatsUpGame) -> Mapping[tuple[int, int], str]:
+def table_cells(game: WhatsUpState) -> Mapping[tuple[int, int], str]:
     """(row, column) -> the face up, for the first game's rectangle."""
     out = {}
     for cid in game.table():

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from flipabird_table import FlipTable, new_table
+from upref.games.flipabird.panel import PANEL
 from upref.games.flipabird.variant import Variant
 from upref.games.flipabird.view import FlipView
 from upref.views.blocks import Board
-from upref.views.flipabird import PANEL
 from upref.views.scoreboard import scoreboard, waiting_board
 
 

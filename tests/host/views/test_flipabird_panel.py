@@ -14,9 +14,9 @@ import pytest
 from flipabird_cases import STATES, board, state_end, state_no_scan, state_row, state_sharing, view
 from panel_text import console_text
 from upref.games.flipabird.evaluation import evaluate
+from upref.games.flipabird.panel import PANEL
 from upref.views import plain, terminal
 from upref.views.blocks import HIDDEN, Box
-from upref.views.flipabird import PANEL
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "flipabird"
 

@@ -14,10 +14,10 @@ from flipabird_cases import STATES
 from flipabird_table import Chaos, FlipTable, new_table
 from piece_walk import all_cards, assert_colour_blind_safe, ids_shown, pictures_in, rows, the
 from upref.games.flipabird.actions import Claim, Take, Tip
-from upref.games.flipabird.engine import FlipGame
+from upref.games.flipabird.engine import FlipABirdState
+from upref.games.flipabird.panel import PANEL
 from upref.games.flipabird.variant import Variant
 from upref.games.flipabird.view import CardView, FlipView
-from upref.views.flipabird import PANEL
 from upref.views.pieces import Big, Card, Picture, Row, Seats
 
 FOUR = ("Anton", "Pia", "Simon", "Hannah")
@@ -29,11 +29,11 @@ EXAMPLE = [
 ]
 
 
-def example() -> FlipGame:
-    return FlipGame.position(FOUR, row=EXAMPLE, to_move=1, pile_left=20)
+def example() -> FlipABirdState:
+    return FlipABirdState.position(FOUR, row=EXAMPLE, to_move=1, pile_left=20)
 
 
-def picture(game: FlipGame) -> Picture:
+def picture(game: FlipABirdState) -> Picture:
     return PANEL.picture(game.view(None))
 
 
@@ -149,7 +149,7 @@ def test_the_sharing_goes_counter_clockwise_and_each_taken_card_says_who_took_it
     ],
 )
 def test_the_rulings_marks(ids: list[str], struck: set[int], doubled: set[int], faded: set[int], total: int) -> None:
-    game = FlipGame.position(ABC, row=[(c, False, i % 3) for i, c in enumerate(ids)], to_move=len(ids) % 3, pile_left=20)
+    game = FlipABirdState.position(ABC, row=[(c, False, i % 3) for i, c in enumerate(ids)], to_move=len(ids) % 3, pile_left=20)
     claimant = game.current_player()
     game.play(Claim())
     for seat in range(3):
@@ -192,7 +192,7 @@ def test_every_scene_matches_the_public_view_and_is_colour_blind_safe(name: str)
 
 
 def test_a_seats_own_screen_draws_its_hand_known_cards_face_up() -> None:
-    game = FlipGame.position(ABC, row=[("G1a", True, 2)], hands=[["R1a"], [], []], pile_left=20)
+    game = FlipABirdState.position(ABC, row=[("G1a", True, 2)], hands=[["R1a"], [], []], pile_left=20)
     (box,) = PANEL.private(game.view(0))
     (mine,) = pictures_in([box])
     (hand,) = rows(mine)

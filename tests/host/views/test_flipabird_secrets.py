@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from flipabird_table import Chaos, FlipTable, new_table
 from panel_text import console_text
+from upref.games.flipabird.panel import PANEL
 from upref.games.flipabird.variant import Variant
 from upref.games.flipabird.view import CardView
 from upref.referee.status import INFO, TableStatus, Verdict
@@ -24,7 +25,6 @@ from upref.store.gamelog import GameLog
 from upref.store.replay import load_log, public_lines
 from upref.views import plain, terminal
 from upref.views.blocks import Board, Table
-from upref.views.flipabird import PANEL
 from upref.views.scoreboard import scoreboard
 
 RICH_EVERY = 5

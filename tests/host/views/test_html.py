@@ -8,11 +8,11 @@ import re
 from html.parser import HTMLParser
 
 from updown_cases import state_end, state_illegal, state_solved
+from upref.games.updown.panel import PANEL
 from upref.referee.status import INFO, TableStatus, Verdict
 from upref.views import html
 from upref.views.blocks import Board, Box, Column, Feed, FeedLine, Span, Table, colour, line
 from upref.views.scoreboard import scoreboard
-from upref.views.updown import PANEL
 
 
 class Text(HTMLParser):

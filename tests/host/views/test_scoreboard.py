@@ -19,12 +19,12 @@ from updown_cases import (
 )
 from updown_table import CODES
 from upref.games.updown.cards import COLOUR_NAMES
+from upref.games.updown.panel import PANEL
 from upref.referee.inputs import Undo
 from upref.referee.status import ILLEGAL, INFO, OK, TableStatus, Verdict
 from upref.views import plain, terminal
 from upref.views.blocks import Box, Feed, Line, Table
 from upref.views.scoreboard import scoreboard
-from upref.views.updown import PANEL
 
 
 def _all_text(status: TableStatus, scene=None) -> list[str]:  # type: ignore[no-untyped-def]

@@ -15,9 +15,9 @@ import pytest
 from panel_text import console_text
 from up_cases import STATES, board
 from up_table import UpTable
+from upref.games.up.panel import PANEL
 from upref.views import plain, terminal
 from upref.views.blocks import HIDDEN, Box
-from upref.views.up import PANEL
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "up"
 
@@ -112,9 +112,9 @@ def test_no_stray_golden_files() -> None:
 
 def test_a_last_face_down_minus_two_on_an_empty_tower_shows_no_number_to_beat() -> None:
     from upref.games.up.actions import DOWN, Play
-    from upref.games.up.engine import UpGame
+    from upref.games.up.engine import UpState
 
-    g = UpGame.position(("Ann", "Bob"), founding=True, down={"Ann": ["-2"]}, hands={"Bob": ["5"]}, to_move="Ann")
+    g = UpState.position(("Ann", "Bob"), founding=True, down={"Ann": ["-2"]}, hands={"Bob": ["5"]}, to_move="Ann")
     g.play(Play(0, DOWN, g.face_down(0)))
     text = plain.render_blocks(PANEL.body(g.view(None)))
     assert text.splitlines()[0] == "Tower: -2" and "to beat" not in text

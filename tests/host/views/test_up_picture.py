@@ -14,22 +14,22 @@ from piece_walk import all_cards, pictures_in, rows, the
 from up_cases import STATES
 from up_table import Chaos, UpTable
 from upref.games.up.actions import HAND, Play
-from upref.games.up.engine import UpGame
+from upref.games.up.engine import UpState
+from upref.games.up.panel import PANEL
 from upref.games.up.variant import Variant
 from upref.games.up.view import RoundScore, UpView
 from upref.views.pieces import Chart, Picture, Seats, Series, Tower
-from upref.views.up import PANEL
 
 NAMES = ("Ann", "Bob", "Cy")
 ANN = 0
 
 
-def pos(**kw: object) -> UpGame:
+def pos(**kw: object) -> UpState:
     kw.setdefault("to_move", "Ann")
-    return UpGame.position(NAMES, **kw)  # type: ignore[arg-type]
+    return UpState.position(NAMES, **kw)  # type: ignore[arg-type]
 
 
-def play(game: UpGame, seat: int, faces: list[str]) -> None:
+def play(game: UpState, seat: int, faces: list[str]) -> None:
     ids: list[str] = []
     for face in set(faces):
         ids += [c for c in game.hand(seat) if game.catalogue.card(c).face == face][: faces.count(face)]
@@ -70,10 +70,10 @@ def test_three_minus_twos_on_a_seven_ask_for_one() -> None:
     assert len(t.cards) == 4 and t.to_beat == "1"
 
 
-def victoria() -> UpGame:
+def victoria() -> UpState:
     """The rulebook's evening: Victoria had 78 after the first round and is about to go out."""
     first = RoundScore(1, 1, 10, (78, -10, 40), (78, 0, 40), (False,) * 3)
-    return UpGame.position(
+    return UpState.position(
         ("Victoria", "Max", "Ida"),
         round=2,
         totals={"Victoria": 78, "Max": 0, "Ida": 40},
@@ -160,7 +160,7 @@ def test_every_scene_matches_the_public_view(name: str) -> None:
 # --- nothing hidden --------------------------------------------------------------------------
 
 
-def reshuffled(game: UpGame, rng: random.Random) -> UpGame:
+def reshuffled(game: UpState, rng: random.Random) -> UpState:
     """The same round with the hidden cards (hands and face down) dealt differently: as many in
     each place, the cards shuffled among them."""
     s = game._s
@@ -178,7 +178,7 @@ def reshuffled(game: UpGame, rng: random.Random) -> UpGame:
     return twin
 
 
-def assert_same_without_the_secrets(game: UpGame, rng: random.Random) -> None:
+def assert_same_without_the_secrets(game: UpState, rng: random.Random) -> None:
     shown = PANEL.picture(game.view(None))
     other = PANEL.picture(reshuffled(game, rng).view(None))
     assert other == shown, "a hidden card shows in the picture"
@@ -202,15 +202,15 @@ def test_the_picture_does_not_change_when_hidden_cards_are_dealt_differently(see
 def test_the_check_sees_a_planted_leak(monkeypatch: pytest.MonkeyPatch) -> None:
     game = STATES["owes_call"]().engine
     rng = random.Random(3)
-    honest_view = UpGame.view
+    honest_view = UpState.view
 
-    def leaky_view(g: UpGame, seat: int | None) -> UpView:
+    def leaky_view(g: UpState, seat: int | None) -> UpView:
         """The public view with each hand's cards slipped in among the face-up ones."""
         v = honest_view(g, seat)
         players = tuple(replace(p, up=p.up + g._faces(g.hand(p.seat))) for p in v.players)
         return replace(v, players=players)
 
-    monkeypatch.setattr(UpGame, "view", leaky_view)
+    monkeypatch.setattr(UpState, "view", leaky_view)
     with pytest.raises(AssertionError, match="a hidden card shows"):
         for _ in range(5):  # a reshuffle may by chance deal the same faces: try a few
             assert_same_without_the_secrets(game, rng)

@@ -21,20 +21,20 @@ import pytest
 from panel_text import console_text
 from up_cases import STATES
 from up_table import Chaos, UpTable
-from upref.games.up.engine import UpGame
+from upref.games.up.engine import UpState
+from upref.games.up.panel import PANEL, UpPanel
 from upref.games.up.variant import Variant
 from upref.games.up.view import UpView
 from upref.referee.status import INFO, TableStatus, Verdict
 from upref.views import plain, terminal
 from upref.views.blocks import Board
 from upref.views.scoreboard import scoreboard
-from upref.views.up import PANEL, UpPanel
 
 RICH_EVERY = 10
 _ID = re.compile(r"\b[A-J](?:1[01]|[1-9]|-2|D)\b")
 
 
-def hidden(game: UpGame) -> set[str]:
+def hidden(game: UpState) -> set[str]:
     """The ids of the cards in hands and face down (as far as `game` knows them)."""
     out: set[str] = set()
     for p in range(game.num_players()):
@@ -42,7 +42,7 @@ def hidden(game: UpGame) -> set[str]:
     return out
 
 
-def reshuffled(game: UpGame, rng: random.Random) -> UpGame:
+def reshuffled(game: UpState, rng: random.Random) -> UpState:
     """The same round with the hidden cards (hands and face-down) dealt differently: as many in
     each place, the cards shuffled among them."""
     s = game._s
@@ -69,7 +69,7 @@ def assert_no_id(secret: set[str], text: str) -> None:
         assert cid not in secret, f"hidden card {cid} shown:\n{text}"
 
 
-def assert_same_without_the_secrets(game: UpGame, status: TableStatus, rng: random.Random,
+def assert_same_without_the_secrets(game: UpState, status: TableStatus, rng: random.Random,
                                     panel: UpPanel = PANEL) -> None:
     view = game.view(None)
     shown = public_texts(scoreboard(view, status, panel))
@@ -130,15 +130,15 @@ def test_the_checks_see_a_planted_leak(monkeypatch: pytest.MonkeyPatch) -> None:
     truth = tb.truth
     status = tb.ref.status()
     rng = random.Random(3)
-    honest_view = UpGame.view
+    honest_view = UpState.view
 
-    def leaky_view(game: UpGame, seat: int | None) -> UpView:
+    def leaky_view(game: UpState, seat: int | None) -> UpView:
         """The public view with each hand's cards slipped in among the face-up ones."""
         v = honest_view(game, seat)
         players = tuple(replace(p, up=p.up + game._faces(game.hand(p.seat))) for p in v.players)
         return replace(v, players=players)
 
-    monkeypatch.setattr(UpGame, "view", leaky_view)
+    monkeypatch.setattr(UpState, "view", leaky_view)
     with pytest.raises(AssertionError, match="a hidden card shows"):
         for _ in range(5):  # a reshuffle may by chance deal the same faces: try a few
             assert_same_without_the_secrets(truth, status, rng)

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from panel_text import console_text
 from updown_cases import STATES
+from upref.games.updown.panel import PANEL
 from upref.referee.inputs import Undo
 from upref.referee.status import ILLEGAL, OK, TableStatus, Verdict
 from upref.views import plain, terminal
 from upref.views.scoreboard import scoreboard
-from upref.views.updown import PANEL
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "updown"
 

@@ -15,13 +15,13 @@ from panel_text import console_text
 from updown_cases import Scene, random_scenes
 from updown_table import CODE_OF, CODES
 from upref.games.updown.cards import COLOUR_NAMES
-from upref.games.updown.engine import UpDownGame
+from upref.games.updown.engine import UpDownState
+from upref.games.updown.panel import PANEL
 from upref.games.updown.variant import Variant
+from upref.games.updown.view import TableView
 from upref.referee.status import INFO, TableStatus, Verdict
-from upref.referee.updown import TableView
 from upref.views import plain, terminal
 from upref.views.scoreboard import scoreboard
-from upref.views.updown import PANEL
 
 SEEDS = range(6)
 RICH_EVERY = 5  # Rich renders cost ~5 ms: the terminal rendering is checked on every 5th step
@@ -29,14 +29,14 @@ _HOLE_ROW = re.compile(r"^│up\s*│(.*)│$", re.M)
 _PLAIN_UP = re.compile(r"^up +(.*)$", re.M)
 
 
-def secrets(game: UpDownGame) -> tuple[set[str], list[str]]:
+def secrets(game: UpDownState) -> tuple[set[str], list[str]]:
     """(card ids nobody at the table may see, the colour name up in each hole)."""
     cards = {c.id for s in range(game.num_players()) if (c := game.task(s)) is not None}
     cards |= set(game.stack)
     return cards, [COLOUR_NAMES[e.visible] for e in game.board]
 
 
-def assert_no_secret(game: UpDownGame, text: str, marker: str | None = None) -> None:
+def assert_no_secret(game: UpDownState, text: str, marker: str | None = None) -> None:
     assert not re.search(r"\bP-[A-Z]{2}\b", text), f"pair id shown:\n{text}"
     cards, _ = secrets(game)
     for cid in sorted(cards):

@@ -12,17 +12,17 @@ from pathlib import Path
 
 import pytest
 from panel_text import console_text
-from upref.demos.upturn import STEPS
-from upref.games.upturn.engine import UpturnGame
+from upref.games.upturn.demo import STEPS
+from upref.games.upturn.engine import UpturnState
+from upref.games.upturn.panel import PANEL
+from upref.games.upturn.referee import UpturnReferee
 from upref.games.upturn.variant import Variant
 from upref.games.upturn.view import UpturnView
 from upref.referee.inputs import StartGame
-from upref.referee.upturn import UpturnReferee
 from upref.registry import titles
 from upref.views import plain, terminal
 from upref.views.blocks import Board
 from upref.views.scoreboard import scoreboard
-from upref.views.upturn import PANEL
 from upturn_table import CODES, UpturnTable, tile_registry
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "upturn"
@@ -187,7 +187,7 @@ def test_a_players_own_screen_shows_the_count_and_never_the_others() -> None:
         "then enter the draw or gift).",
         "You have one tile left: call it with the button before the next tile.",
     ]
-    dealt = UpturnGame.from_position(["Ann", "Bob"], line=(20,), racks=[[40, 22, "joker"], [7, 9]])
+    dealt = UpturnState.from_position(["Ann", "Bob"], line=(20,), racks=[[40, 22, "joker"], [7, 9]])
     mine = plain.render_blocks(PANEL.private(dealt.view(0)))
     assert "Your tiles: 22 red Twin · 40 · Joker" in mine  # a dealt game knows the rack
     assert "You hold 3 tiles by the count." in mine and "9" not in mine  # not Bob's

@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 from panel_text import console_text
-from upref.games.whatsup.engine import WhatsUpGame
+from upref.games.whatsup.engine import WhatsUpState
+from upref.games.whatsup.panel import PANEL
 from upref.games.whatsup.variant import Variant
 from upref.views import plain, terminal
 from upref.views.blocks import Board
 from upref.views.plain import render_blocks
 from upref.views.scoreboard import scoreboard
-from upref.views.whatsup import PANEL
 from whatsup_cases import STATES, Scene
 from whatsup_table import Chaos, new_table, table_cells
 
@@ -76,7 +76,7 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def row_text(g: WhatsUpGame, seat: int) -> str:
+def row_text(g: WhatsUpState, seat: int) -> str:
     rows = g.rows(seat)
     return next(f"{c} {' '.join(map(str, r))}" for c, r in rows.items() if r)
 
@@ -165,7 +165,7 @@ def face_counts(text: str) -> Counter[str]:
     return Counter({f"{n} {c}": int(k) for n, c, k in _FACE_CELL.findall(text)})
 
 
-def assert_public(game: WhatsUpGame, board: Board, terminal_text: str | None) -> None:
+def assert_public(game: WhatsUpState, board: Board, terminal_text: str | None) -> None:
     """No card id anywhere; the table part shows exactly the faces up."""
     for text in (plain.render(board), json.dumps(board.as_json()), terminal_text or ""):
         assert not re.search(r"\bW\d\d\b", text), f"a card id on the scoreboard:\n{text}"

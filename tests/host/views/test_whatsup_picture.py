@@ -12,11 +12,11 @@ from dataclasses import replace
 import pytest
 from piece_walk import assert_colour_blind_safe, ids_shown, pictures_in, rows, the
 from upref.games.whatsup.actions import Flip
-from upref.games.whatsup.engine import WhatsUpGame
+from upref.games.whatsup.engine import WhatsUpState
+from upref.games.whatsup.panel import PANEL
 from upref.games.whatsup.variant import Variant, grid_cell
 from upref.games.whatsup.view import WhatsUpView
 from upref.views.pieces import Figure, Picture, Seats
-from upref.views.whatsup import PANEL
 from whatsup_cases import STATES
 from whatsup_table import Chaos, new_table
 
@@ -50,7 +50,7 @@ def table_faces(pic: Picture) -> list[list[tuple[int, str]]]:
 def test_zhenya_adds_two_yellow_to_her_one_yellow() -> None:
     """Example 3: Zhenya holds one yellow; she flips two red, two yellow on the back, and adds
     it: her yellow row is then the card of one and the card of two yellow birds."""
-    game = WhatsUpGame.from_position(("Zhenya", "Petya"), up={"W15": "2 red"}, collections={"Zhenya": {"yellow": 1}})
+    game = WhatsUpState.from_position(("Zhenya", "Petya"), up={"W15": "2 red"}, collections={"Zhenya": {"yellow": 1}})
     before = PANEL.picture(game.view(None))
     assert collection(before, 0)["yellow"] == [(1, "yellow", "Y")]
     game.play(Flip(0, "W15"))
@@ -64,7 +64,7 @@ def test_zhenya_adds_two_yellow_to_her_one_yellow() -> None:
 
 
 def test_a_complete_row_is_drawn_one_two_three_and_noted() -> None:
-    game = WhatsUpGame.from_position(("Anya", "Petya"), collections={"Anya": {"green": 1, "red": 3}})
+    game = WhatsUpState.from_position(("Anya", "Petya"), collections={"Anya": {"green": 1, "red": 3}})
     pic = PANEL.picture(game.view(None))
     assert collection(pic, 0)["red"] == [(1, "red", "R"), (2, "red", "R"), (3, "red", "R")]
     assert collection(pic, 0)["green"] == [(1, "green", "G")]
@@ -74,7 +74,7 @@ def test_a_complete_row_is_drawn_one_two_three_and_noted() -> None:
 
 
 def test_the_first_games_rectangle_row_by_row_with_a_figurine_where_it_stands() -> None:
-    game = WhatsUpGame.from_position(
+    game = WhatsUpState.from_position(
         ("Vanya", "Lena"), figurines={"Lena": "W03"}, variant=Variant(first_game=True), to_move=1
     )
     pic = PANEL.picture(game.view(None))
@@ -112,7 +112,7 @@ def test_every_scene_matches_the_public_view_and_is_colour_blind_safe(name: str)
 
 
 def test_a_seats_own_screen_draws_its_collection_and_what_fits_it() -> None:
-    game = WhatsUpGame.from_position(("Zhenya", "Petya"), collections={"Zhenya": {"yellow": 1}})
+    game = WhatsUpState.from_position(("Zhenya", "Petya"), collections={"Zhenya": {"yellow": 1}})
     (box,) = PANEL.private(game.view(0))
     (mine,) = pictures_in([box])
     *colours, fits = rows(mine)
@@ -127,7 +127,7 @@ def test_a_seats_own_screen_draws_its_collection_and_what_fits_it() -> None:
 # --- nothing hidden --------------------------------------------------------------------------
 
 
-def assert_only_faces_up(game: WhatsUpGame, pic: Picture) -> None:
+def assert_only_faces_up(game: WhatsUpState, pic: Picture) -> None:
     """The table's cards are drawn by the face up of each, nothing else: per cell in the first
     game's rectangle, per colour with free placement; and no card id anywhere (an id names
     both sides)."""

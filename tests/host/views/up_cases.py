@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from up_table import UpTable
+from upref.games.up.panel import PANEL
 from upref.games.up.variant import Variant, card_points
 from upref.games.up.view import UpView
 from upref.views.blocks import Board
 from upref.views.scoreboard import scoreboard
-from upref.views.up import PANEL
 
 TEN = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo")
 

@@ -12,16 +12,16 @@ from updown_table import CODES, Chaos, Table, enrolled_tags
 from upref.board.model import FaultObservation
 from upref.games.base import CHANCE
 from upref.games.updown.cards import Catalogue, load_catalogue
-from upref.games.updown.engine import UpDownGame
+from upref.games.updown.engine import UpDownState
+from upref.games.updown.panel import PANEL
+from upref.games.updown.referee import Hint, UpDownReferee
 from upref.games.updown.variant import Variant
 from upref.games.updown.view import UpDownView
 from upref.referee.inputs import BoardOnline, Observe, StartGame
 from upref.referee.status import END, ILLEGAL, SOLVED, TableStatus
-from upref.referee.updown import Hint, UpDownReferee
 from upref.registry import titles
 from upref.views.blocks import Board
 from upref.views.scoreboard import scoreboard
-from upref.views.updown import PANEL
 
 PLAYERS = ("Ann", "Bob", "Cy")
 
@@ -39,7 +39,7 @@ class Scene:
     tb: Table
 
     @property
-    def game(self) -> UpDownGame:
+    def game(self) -> UpDownState:
         eng = self.ref.engine
         assert eng is not None
         return eng

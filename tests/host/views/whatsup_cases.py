@@ -8,13 +8,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from upref.board.model import FaultObservation
-from upref.games.whatsup.engine import WhatsUpGame
+from upref.games.whatsup.engine import WhatsUpState
+from upref.games.whatsup.panel import PANEL
 from upref.games.whatsup.variant import Variant
 from upref.games.whatsup.view import WhatsUpView
 from upref.referee.inputs import BoardOnline, Observe
 from upref.views.blocks import Board
 from upref.views.scoreboard import scoreboard
-from upref.views.whatsup import PANEL
 from whatsup_table import Table, new_table
 
 
@@ -23,7 +23,7 @@ class Scene:
     tb: Table
 
     @property
-    def game(self) -> WhatsUpGame:
+    def game(self) -> WhatsUpState:
         return self.tb.game
 
     def view(self) -> WhatsUpView:

@@ -42,7 +42,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from upref.games import base
-from upref.games.base import TERMINAL, ActionRule, IllegalMoveError, MatchGame, Outcome, StateField
+from upref.games.base import TERMINAL, ActionRule, IllegalMoveError, MatchState, Outcome, StateField
 from upref.games.flipabird.actions import Action, Claim, Pass, Play, Take, Tip, WrongWay
 from upref.games.flipabird.cards import Card, Catalogue
 from upref.games.flipabird.evaluation import Evaluation, Score, evaluate, score
@@ -72,7 +72,7 @@ __all__ = [
     "Claim",
     "ClaimState",
     "ClaimView",
-    "FlipGame",
+    "FlipABirdState",
     "FlipView",
     "Pass",
     "Play",
@@ -104,8 +104,8 @@ class Termination(base.Termination):
     STOPPED = "stopped"
 
 
-class FlipGame(MatchGame[Action, Variant, Catalogue]):
-    """One game of Flip a Bird. Build it with `FlipGame.new(...)` (or `position(...)` for a
+class FlipABirdState(MatchState[Action, Variant, Catalogue]):
+    """One game of Flip a Bird. Build it with `FlipABirdState.new(...)` (or `position(...)` for a
     described position). Seats are 0..n-1 clockwise; seat 0 begins ("whoever is best at
     chirping"). "Right" is counter-clockwise: seat - 1."""
 
@@ -136,7 +136,7 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
         catalogue: Catalogue | None = None,
         game_number: int = 1,
         history: tuple[Outcome, ...] = (),
-    ) -> FlipGame:
+    ) -> FlipABirdState:
         """A new game after the deal: `players` clockwise from the one who begins; `pile` the
         draw pile top first, as the set-up scan learnt it (None: the scan was skipped, the
         pile's order is unknown).
@@ -172,7 +172,7 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
         turn: int = 1,
         variant: Variant | None = None,
         catalogue: Catalogue | None = None,
-    ) -> FlipGame:
+    ) -> FlipABirdState:
         """A position built from a description (for tests and the rulebook's examples):
         `pile` top first (known) or `pile_left` cards of unknown order; `hands` the cards known
         in each hand and `unknown` how many more each holds unseen (default: 2 minus the known
@@ -202,10 +202,10 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
             )
         )
 
-    def next_game(self, pile: Sequence[str] | None = None) -> FlipGame:
+    def next_game(self, pile: Sequence[str] | None = None) -> FlipABirdState:
         """The next game with the same players, variant and catalogue (`pile` from its own
         scan); this game's outcome, if it is over, joins the history."""
-        return FlipGame.new(
+        return FlipABirdState.new(
             self._setup.players,
             pile=pile,
             variant=self._setup.variant,
@@ -387,8 +387,8 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
             raise TypeError(f"not a Flip a Bird snapshot: {snapshot!r}")
         self._s = snapshot
 
-    def clone(self) -> FlipGame:
-        other = FlipGame(self._setup, self._s)
+    def clone(self) -> FlipABirdState:
+        other = FlipABirdState(self._setup, self._s)
         other._undo_stack = list(self._undo_stack)
         return other
 
@@ -881,7 +881,7 @@ class FlipGame(MatchGame[Action, Variant, Catalogue]):
     def __repr__(self) -> str:
         s = self._s
         return (
-            f"<FlipGame game {self._setup.game_number} turn {s.turn} phase {s.phase} "
+            f"<FlipABirdState game {self._setup.game_number} turn {s.turn} phase {s.phase} "
             f"to move {s.to_move} pile {s.pile_left} row {len(s.row)}"
             f"{' final' if s.final else ''}>"
         )

@@ -3,8 +3,8 @@
 What it holds: the row's cards (`RowCard`), a claim being settled (`ClaimState`), everything
 that changes during a game (`Core`, one immutable snapshot) and what stays fixed (`Setup`).
 How one is built: a shuffled deal as the table makes it (`deal`, for simulations and tests), a
-new game after the deal and the set-up scan (`new_position`, behind `FlipGame.new`) and a
-position from a description (`described_position`, behind `FlipGame.position`, for tests and
+new game after the deal and the set-up scan (`new_position`, behind `FlipABirdState.new`) and a
+position from a description (`described_position`, behind `FlipABirdState.position`, for tests and
 the rulebook's worked examples).
 """
 
@@ -132,7 +132,7 @@ def new_position(
     game_number: int,
     history: tuple[Outcome, ...],
 ) -> tuple[Setup, Core]:
-    """The set-up and first state of a new game after the deal (see `FlipGame.new`).
+    """The set-up and first state of a new game after the deal (see `FlipABirdState.new`).
 
     :raises ValueError: for 2 or 7 players, repeated names, or a pile that is not the
         right number of different cards of the catalogue.
@@ -206,7 +206,7 @@ def described_position(
     variant: Variant | None = None,
     catalogue: Catalogue | None = None,
 ) -> tuple[Setup, Core]:
-    """The set-up and state of a position built from a description (see `FlipGame.position`).
+    """The set-up and state of a position built from a description (see `FlipABirdState.position`).
 
     :raises ValueError: for a card placed twice, an unknown id, or more unknown slots than
         unplaced cards.

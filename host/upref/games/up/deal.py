@@ -19,7 +19,7 @@ __all__ = ["DealRules"]
 
 
 class DealRules(RoundBase):
-    """The cut and the deal (a mixin of `UpGame`)."""
+    """The cut and the deal (a mixin of `UpState`)."""
 
     @classmethod
     def _deal(cls, setup: _Setup, rng: random.Random) -> Self:

@@ -7,7 +7,7 @@ whole tower into hand; "-2" cards lower the tower, a disposal card removes it fr
 Whoever has no card left ends the round; the others score their remaining cards as minus points,
 summed over an evening.
 
-**Two ways to know the cards.** An engine built with `UpGame.new(..., observed=False)` shuffles
+**Two ways to know the cards.** An engine built with `UpState.new(..., observed=False)` shuffles
 and deals itself (from a seed) and knows every card: random playouts, the bench, tests and the
 demo's players use it. The referee's engine (`observed=True`) knows only what the table shows:
 the cut card kept, the face-up cards tapped as they are dealt, every card played onto the tower
@@ -140,7 +140,7 @@ __all__ = [
     "Points",
     "Reveal",
     "RoundScore",
-    "UpGame",
+    "UpState",
     "UpView",
     "Variant",
     "action_key",
@@ -156,9 +156,9 @@ TITLE = "Up"
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 
 
-class UpGame(DealRules, TowerRules, ScoringRules):
-    """One round of Up, within an evening. Build it with `UpGame.new(...)` or, for a described
-    position, `UpGame.position(...)`; `next_round()` gives the next round of the evening.
+class UpState(DealRules, TowerRules, ScoringRules):
+    """One round of Up, within an evening. Build it with `UpState.new(...)` or, for a described
+    position, `UpState.position(...)`; `next_round()` gives the next round of the evening.
 
     Seats are 0..n-1 clockwise. Scores are minus points (lowest total wins the evening), or
     cards or tokens with children's scoring. The rules it applies come from its mixins: the cut
@@ -190,7 +190,7 @@ class UpGame(DealRules, TowerRules, ScoringRules):
         variant: Variant | None = None,
         catalogue: Catalogue | None = None,
         observed: bool = False,
-    ) -> UpGame:
+    ) -> UpState:
         """Round 1 of an evening: `players` clockwise. Dealt by the engine from `rng` (a
         `random.Random` or a seed), or, with `observed`, at the table (the engine then learns the
         cards as the table shows them).
@@ -232,7 +232,7 @@ class UpGame(DealRules, TowerRules, ScoringRules):
         )
         return cls._deal(setup, r)
 
-    def next_round(self) -> UpGame:
+    def next_round(self) -> UpState:
         """The next round of the evening (the dealer's left neighbour deals), with this round's
         scores carried; after the evening's last round (Up300, a set number of rounds) a new
         evening. Dealt by the engine from the evening's random generator, or observed."""
@@ -453,8 +453,8 @@ class UpGame(DealRules, TowerRules, ScoringRules):
         self._s = cached[2]
         return self._s.verdict
 
-    def clone(self) -> UpGame:
-        twin = UpGame(self._setup, self._s)
+    def clone(self) -> UpState:
+        twin = UpState(self._setup, self._s)
         twin._undo_stack = list(self._undo_stack)
         return twin
 
@@ -603,6 +603,6 @@ class UpGame(DealRules, TowerRules, ScoringRules):
         s = self._s
         tower = " ".join(self._faces(s.tower, sort=False)) or "-"
         return (
-            f"<UpGame round {self._setup.round} {s.phase} to move {s.to_move} tower [{tower}] "
+            f"<UpState round {self._setup.round} {s.phase} to move {s.to_move} tower [{tower}] "
             f"to beat {s.threshold} holdings {[_holding(s, p) for p in range(self.num_players())]}>"
         )

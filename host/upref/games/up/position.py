@@ -1,6 +1,6 @@
 """Up's positions built from a description: a round in play with each player's hand, face-up
 and face-down cards and the tower as given (the rulebook's worked examples, tests).
-`UpGame.position(...)` is this module's `position` with the class given.
+`UpState.position(...)` is this module's `position` with the class given.
 """
 
 from __future__ import annotations

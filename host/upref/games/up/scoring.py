@@ -46,7 +46,7 @@ EVENING_OVER = (Termination.UP300, Termination.ROUNDS)
 
 
 class ScoringRules(RoundBase):
-    """The end of a round, the count and the scores (a mixin of `UpGame`)."""
+    """The end of a round, the count and the scores (a mixin of `UpState`)."""
 
     def round_score(self) -> RoundScore:
         """This round's row of the evening's table (once scored).

@@ -5,7 +5,7 @@ asks (whose seat, where a card is, a player's name, a card of this game or not).
 
 The rules themselves are mixins on `RoundBase`: the cut and the deal (`deal.py`), a turn's plays
 onto the tower (`tower.py`), the end of a round, its count and its scores (`scoring.py`); the
-state class `UpGame` (`engine.py`) puts them together.
+state class `UpState` (`engine.py`) puts them together.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Self
 
-from upref.games.base import IllegalMoveError, MatchGame, Outcome
+from upref.games.base import IllegalMoveError, MatchState, Outcome
 from upref.games.up.actions import DOWN, HAND, UP, Action
 from upref.games.up.cards import DISPOSAL, MINUS2, NUMBER, Card, Catalogue
 from upref.games.up.variant import Variant
@@ -112,10 +112,10 @@ class _Setup:
     rank: Mapping[str, int] = field(repr=False, compare=False, default_factory=dict)
 
 
-class RoundBase(MatchGame[Action, Variant, Catalogue]):
+class RoundBase(MatchState[Action, Variant, Catalogue]):
     """What every rule of a round reads: the fixed set-up `_setup`, the changing state `_s`, the
     cards; whose seat it is and where a card is. The rules are mixins on it (`deal.py`,
-    `tower.py`, `scoring.py`); `UpGame` is the state class."""
+    `tower.py`, `scoring.py`); `UpState` is the state class."""
 
     def __init__(self, setup: _Setup, core: _Core) -> None:
         super().__init__()
@@ -135,7 +135,7 @@ class RoundBase(MatchGame[Action, Variant, Catalogue]):
         catalogue: Catalogue | None = None,
         observed: bool = False,
     ) -> Self:
-        """Round 1 of an evening (`UpGame.new`)."""
+        """Round 1 of an evening (`UpState.new`)."""
 
     @abstractmethod
     def _end_round(self, s: _Core, finisher: int | None, bonus: int) -> _Core:

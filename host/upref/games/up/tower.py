@@ -55,7 +55,7 @@ class _Landing:
 
 class TowerRules(RoundBase):
     """A turn's actions: plays, joins, passes, the dirty One, 'last card' (a mixin of
-    `UpGame`)."""
+    `UpState`)."""
 
     def _dirty_allowed(self, s: _Core, seat: int) -> bool:
         return (

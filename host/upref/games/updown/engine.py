@@ -48,7 +48,7 @@ from upref.games.base import (
     TERMINAL,
     ActionRule,
     IllegalMoveError,
-    MatchGame,
+    MatchState,
     Outcome,
     StateField,
 )
@@ -92,7 +92,7 @@ __all__ = [
     "PairEnd",
     "Reinsert",
     "Termination",
-    "UpDownGame",
+    "UpDownState",
     "Variant",
     "format_action",
     "load_catalogue",
@@ -154,8 +154,8 @@ class _Setup:
     rng_state: tuple[Any, ...] = field(repr=False)  # for the next game's mixing and shuffling
 
 
-class UpDownGame(MatchGame[Action, Variant, Catalogue]):
-    """One game of Up And Down. Build it with `UpDownGame.new(...)`.
+class UpDownState(MatchState[Action, Variant, Catalogue]):
+    """One game of Up And Down. Build it with `UpDownState.new(...)`.
 
     Seats are 0..n-1 in clockwise order, seat 0 (the youngest) begins (M-9). Scores are
     shovels; the player(s) with the most shovels win, a tie is a shared win (M-8).
@@ -184,7 +184,7 @@ class UpDownGame(MatchGame[Action, Variant, Catalogue]):
         rng: random.Random | int = 0,
         variant: Variant | None = None,
         catalogue: Catalogue | None = None,
-    ) -> UpDownGame:
+    ) -> UpDownState:
         """A new game: `players` clockwise from the youngest; `board` as the sensors read it
         (else mixed from `rng`); the stack sorted by shovels as the rulebook says and shuffled
         within each shovel group by `rng` (a `random.Random` or a seed). Cards the catalogue
@@ -215,7 +215,7 @@ class UpDownGame(MatchGame[Action, Variant, Catalogue]):
         *,
         game_number: int,
         history: tuple[Outcome, ...],
-    ) -> UpDownGame:
+    ) -> UpDownState:
         if not players:
             raise ValueError("Up And Down needs at least one player")
         if any(not isinstance(p, str) or not p.strip() for p in players):
@@ -262,7 +262,7 @@ class UpDownGame(MatchGame[Action, Variant, Catalogue]):
 
     def next_game(
         self, board: Sequence[tuple[str, str]] | Mapping[int, tuple[str, str]] | None = None
-    ) -> UpDownGame:
+    ) -> UpDownState:
         """The next game of a match: same players, variant and catalogue; the pairs re-mixed
         (`board` from the sensors, else mixed by the match's random generator); a fresh stack.
         This game's outcome, if it is over, joins the match history."""
@@ -391,8 +391,8 @@ class UpDownGame(MatchGame[Action, Variant, Catalogue]):
             raise TypeError(f"not an Up And Down snapshot: {snapshot!r}")
         self._s = snapshot
 
-    def clone(self) -> UpDownGame:
-        other = UpDownGame(self._setup, self._s)
+    def clone(self) -> UpDownState:
+        other = UpDownState(self._setup, self._s)
         other._undo_stack = list(self._undo_stack)
         return other
 
@@ -759,7 +759,7 @@ class UpDownGame(MatchGame[Action, Variant, Catalogue]):
         )
         up = "".join(self.visible())
         return (
-            f"<UpDownGame game {self._setup.game_number} turn {s.turn} {who} "
+            f"<UpDownState game {self._setup.game_number} turn {s.turn} {who} "
             f"turned {len(s.turned)}/3 up {up}>"
         )
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from upref.games.base import GameView, Outcome
 from upref.games.updown.cards import TaskCard, colour_name
 
-__all__ = ["CardView", "HoleView", "PlayerView", "UpDownView"]
+__all__ = ["CardView", "HoleNow", "HoleView", "PlayerView", "TableView", "UpDownView"]
 
 
 @dataclass(frozen=True)
@@ -58,3 +58,22 @@ class UpDownView(GameView):
     history: tuple[Outcome, ...]  # earlier games of this match
     rotations: int | None  # Mole Mix only: times the box was turned
     task: CardView | None = None
+
+
+@dataclass(frozen=True)
+class HoleNow:
+    """A hole as it physically is, and what the table must do there."""
+
+    hole: int
+    up: str  # the colour up now; "out" for an empty hole, "?" for a code no pair has
+    todo: str = ""  # "turn" (turn it back), "to N" (move it to hole N), "reseat", or "" (nothing)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableView(UpDownView):
+    """The public view, with the molehills as they physically are whenever they differ from the
+    game's board (an undo that leaves pairs to turn back, a refused move, a bad reading): the
+    game's board is then what the table must get back to, not what is up. Holds nothing
+    hidden: a colour that is up is seen by everyone."""
+
+    table: tuple[HoleNow, ...] = ()

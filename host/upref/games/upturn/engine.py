@@ -10,8 +10,8 @@ one; a pool short of a gift gives what it holds (T-19, `gifts.py`). The first em
 the gifts of the winning turn are not given (T-21); with the pool empty, a full round of passes
 ends the game (docs/games/upturn.md, rulings T-1 ... T-22).
 
-A game dealt by the engine (`UpturnGame.new`) knows every rack; a game refereed at a table
-(`UpturnGame.at_table`) knows only the line and each rack's *count*, and every rule is checked
+A game dealt by the engine (`UpturnState.new`) knows every rack; a game refereed at a table
+(`UpturnState.at_table`) knows only the line and each rack's *count*, and every rule is checked
 against what is known (`position.py`: the record and what can be read off it).
 
 Refusals (`IllegalMoveError.rule`): the ruling ids, and "direction" (a numbered tile against
@@ -77,7 +77,7 @@ __all__ = [
     "Start",
     "TileView",
     "TwinView",
-    "UpturnGame",
+    "UpturnState",
     "UpturnView",
     "Variant",
     "seat_order",
@@ -106,7 +106,7 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-class UpturnGame(UpturnPosition):
+class UpturnState(UpturnPosition):
     """One game of Upturn. Build it with `new` (dealt from a seed), `at_table` (refereed:
     racks unknown) or `from_position` (a described position).
 
@@ -133,7 +133,7 @@ class UpturnGame(UpturnPosition):
         rng: random.Random | int = 0,
         variant: Variant | None = None,
         catalogue: Catalogue | None = None,
-    ) -> UpturnGame:
+    ) -> UpturnState:
         """A game dealt from a shuffle by `rng` (a `random.Random` or a seed): every player
         takes `variant.deal` tiles, then the top tile is turned up as the Starting tile; an
         action tile turned up goes back, the pool is reshuffled and another is turned (T-1).
@@ -157,7 +157,7 @@ class UpturnGame(UpturnPosition):
         catalogue: Catalogue | None = None,
         game_number: int = 1,
         history: tuple[Outcome, ...] = (),
-    ) -> UpturnGame:
+    ) -> UpturnState:
         """A game refereed at a table: the tiles are shuffled face down and every player has
         taken `variant.deal`; the Starting tile is to be turned up and tapped (`Start`). The
         engine knows no rack, only the counts.
@@ -168,10 +168,10 @@ class UpturnGame(UpturnPosition):
         cat = catalogue or load_catalogue()
         return cls(*at_table(names, variant or Variant(), cat, game_number, history))
 
-    def next_game(self) -> UpturnGame:
+    def next_game(self) -> UpturnState:
         """The next game at the table: same players and variant, racks unknown again; this
         game's outcome (if any) joins the history."""
-        return UpturnGame.at_table(
+        return UpturnState.at_table(
             self._setup.players,
             variant=self._setup.variant,
             catalogue=self._setup.catalogue,

@@ -1,8 +1,8 @@
 """An Upturn position: what a game holds at a moment (`Core`, the record the engine replaces,
 never mutates), what can be read off it without a rule (`UpturnPosition`, the base of the
-engine's `UpturnGame`), and the builders that make one: a blank table, a deal from a shuffle, a table whose
+engine's `UpturnState`), and the builders that make one: a blank table, a deal from a shuffle, a table whose
 racks the referee does not see, or a position described directly (tests and the rulebook's
-examples: `UpturnGame.from_position`).
+examples: `UpturnState.from_position`).
 
 **Two ways to know the racks.** A dealt position knows every rack and the pool's order. A
 position at a table knows only what the table shows: the tiles on the line, and each rack's
@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, Self
 
-from upref.games.base import TERMINAL, MatchGame, Outcome, StateField
+from upref.games.base import TERMINAL, MatchState, Outcome, StateField
 from upref.games.upturn.actions import Action
 from upref.games.upturn.tiles import ACTION_NAMES, Catalogue, Tile, load_catalogue
 from upref.games.upturn.variant import Variant
@@ -267,7 +267,7 @@ def described(
     to_move: int,
     owing: int | None,
 ) -> tuple[Setup, Core]:
-    """A position described directly (see `UpturnGame.from_position` for the description).
+    """A position described directly (see `UpturnState.from_position` for the description).
 
     :raises ValueError: for tiles that do not exist or appear twice, counts that do not add
         up to the set, a direction other than up, down or None, or a bad seat.
@@ -306,11 +306,11 @@ def described(
 # --- a position, and what can be read off it ----------------------------------------------
 
 
-class UpturnPosition(MatchGame[Action, Variant, Catalogue]):
+class UpturnPosition(MatchState[Action, Variant, Catalogue]):
     """What an Upturn game holds and what can be read off it without applying a rule: the
     line, the direction, the racks (tiles known and counts), the pool, the call due, the
     notes of the last action; and building a game from a described position. The rules are
-    `upref.games.upturn.engine.UpturnGame`'s, which subclasses this."""
+    `upref.games.upturn.engine.UpturnState`'s, which subclasses this."""
 
     def __init__(self, setup: Setup, core: Core) -> None:
         super().__init__()
@@ -478,7 +478,7 @@ class UpturnPosition(MatchGame[Action, Variant, Catalogue]):
         s = self._s
         line = " ".join(self.tile(t).short for t in s.line[-6:])
         return (
-            f"<UpturnGame game {self._setup.game_number} turn {s.turn} {self.phase} "
+            f"<UpturnState game {self._setup.game_number} turn {s.turn} {self.phase} "
             f"seat {s.to_move} {s.direction or '-'} last {s.last} pool {s.pool_count} "
             f"counts {self.counts()} line ..{line}>"
         )

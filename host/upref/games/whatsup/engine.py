@@ -38,7 +38,7 @@ from upref.games.base import (
     TERMINAL,
     ActionRule,
     IllegalMoveError,
-    MatchGame,
+    MatchState,
     Outcome,
     StateField,
 )
@@ -85,7 +85,7 @@ __all__ = [
     "Reserve",
     "Termination",
     "Variant",
-    "WhatsUpGame",
+    "WhatsUpState",
     "WhatsUpView",
     "action_key",
     "format_action",
@@ -158,9 +158,9 @@ class _Setup:
     rng_state: tuple[Any, ...] = field(repr=False)
 
 
-class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
-    """One game of What's Up. Build it with `WhatsUpGame.new(...)` (from the set-up scan on) or
-    `WhatsUpGame.from_position(...)` (a described position, for tests and worked examples).
+class WhatsUpState(MatchState[Action, Variant, Catalogue]):
+    """One game of What's Up. Build it with `WhatsUpState.new(...)` (from the set-up scan on) or
+    `WhatsUpState.from_position(...)` (a described position, for tests and worked examples).
 
     Seats are 0..n-1 clockwise; seat 0 begins. Scores are birds: the sum of the counts on the
     collected cards (A-5).
@@ -191,7 +191,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         rng: random.Random | int = 0,
         variant: Variant | None = None,
         catalogue: Catalogue | None = None,
-    ) -> WhatsUpGame:
+    ) -> WhatsUpState:
         """A new game at the start of the set-up scan: `players` clockwise from the one who
         begins; the side each card shows when laid comes from `rng` (a `random.Random` or a
         seed).
@@ -217,7 +217,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         *,
         game_number: int,
         history: tuple[Outcome, ...],
-    ) -> WhatsUpGame:
+    ) -> WhatsUpState:
         check_players(players)
         start = tuple(rng.randrange(2) for _ in catalogue.cards)
         setup = _Setup(players, catalogue, variant, game_number, history, start, rng.getstate())
@@ -259,7 +259,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         since: int = 0,
         variant: Variant | None = None,
         catalogue: Catalogue | None = None,
-    ) -> WhatsUpGame:
+    ) -> WhatsUpState:
         """A position in play, from a description (the rulebook's examples, tests): the
         collections, the table, the faces up, the figurines and the seat `to_move` as
         `position.position` reads them; `turn`, `since` (turns without an addition).
@@ -288,7 +288,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
         )
         return cls(setup, core)
 
-    def next_game(self) -> WhatsUpGame:
+    def next_game(self) -> WhatsUpState:
         """The next game of a match: same players, variant and deck; the cards laid out again
         with new sides up (from the match's random generator). This game's outcome, if it is
         over, joins the match history."""
@@ -492,8 +492,8 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
             raise TypeError(f"not a What's Up snapshot: {snapshot!r}")
         self._s = snapshot
 
-    def clone(self) -> WhatsUpGame:
-        other = WhatsUpGame(self._setup, self._s)
+    def clone(self) -> WhatsUpState:
+        other = WhatsUpState(self._setup, self._s)
         other._undo_stack = list(self._undo_stack)
         return other
 
@@ -864,7 +864,7 @@ class WhatsUpGame(MatchGame[Action, Variant, Catalogue]):
             else f"to move: seat {s.to_move}"
         )
         return (
-            f"<WhatsUpGame game {self._setup.game_number} turn {s.turn} {who} "
+            f"<WhatsUpState game {self._setup.game_number} turn {s.turn} {who} "
             f"table {len(self.table())} since {s.since}>"
         )
 

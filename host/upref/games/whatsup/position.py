@@ -1,5 +1,5 @@
 """What's Up positions from a description: the rulebook's worked examples and the tests start
-from a position in play (`WhatsUpGame.from_position`), not from the set-up scan. `position`
+from a position in play (`WhatsUpState.from_position`), not from the set-up scan. `position`
 turns the description (the collections by row, the cards on the table with their faces up, the
 figurines, the seat to move) into the state's own terms: where each card lies, which side is up,
 whose collection holds it, and where each figurine stands. The engine builds its state from it.
@@ -57,7 +57,7 @@ def position(
     figurines: Mapping[str, str] | None = None,
     to_move: int | str = 0,
 ) -> Position:
-    """The position in play that `WhatsUpGame.from_position` starts from, for the players
+    """The position in play that `WhatsUpState.from_position` starts from, for the players
     `names` (checked) and the deck `cat`:
 
     - `collections`: player name -> colour -> length of that row (2: the row holds the cards

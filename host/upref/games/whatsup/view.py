@@ -1,4 +1,4 @@
-"""What's Up's views: what the table may see of a game (`WhatsUpGame.view`), as frozen
+"""What's Up's views: what the table may see of a game (`WhatsUpState.view`), as frozen
 dataclasses. Only faces up: never the side of a table card that lies face down, nor a card's id
 (an id names both of its sides)."""
 

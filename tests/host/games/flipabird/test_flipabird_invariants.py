@@ -18,14 +18,14 @@ from rule_ids import undocumented
 from upref.games.base import TERMINAL, IllegalMoveError
 from upref.games.flipabird.actions import Action, Claim, Pass, Play, Take, Tip, WrongWay
 from upref.games.flipabird.cards import load_catalogue
-from upref.games.flipabird.engine import FlipGame
+from upref.games.flipabird.engine import FlipABirdState
 from upref.games.flipabird.position import deal
 from upref.games.flipabird.variant import HAND, Variant
 
 CAT = load_catalogue()
 
 
-def places(game: FlipGame) -> Counter[str]:
+def places(game: FlipABirdState) -> Counter[str]:
     """Every known card by the place the engine has it in (each card in one place)."""
     c: Counter[str] = Counter()
     for card in game.pile or ():
@@ -44,7 +44,7 @@ def places(game: FlipGame) -> Counter[str]:
     return c
 
 
-def check_conservation(game: FlipGame) -> None:
+def check_conservation(game: FlipABirdState) -> None:
     c = places(game)
     assert set(c) == set(CAT.ids()) and set(c.values()) == {1}, game
     slots = sum(game.unknown(s) for s in range(game.num_players())) + game.out_unknown
@@ -54,7 +54,7 @@ def check_conservation(game: FlipGame) -> None:
     assert game.count_places() == 60
 
 
-def secrets(game: FlipGame) -> set[str]:
+def secrets(game: FlipABirdState) -> set[str]:
     """Card ids nobody at the table may see now: face-down row cards, cards in hands (the
     engine's known ones), the pile, and everything unseen."""
     out = {r.card for r in game.row if not r.up}
@@ -73,7 +73,7 @@ def secrets(game: FlipGame) -> set[str]:
 _WORD = re.compile(r"[A-Z][A-Za-z0-9-]*")
 
 
-def check_public_view(game: FlipGame) -> None:
+def check_public_view(game: FlipABirdState) -> None:
     view = game.view(None)
     data = json.dumps(asdict(view), ensure_ascii=False)
     leaked = sorted(set(_WORD.findall(data)) & secrets(game))
@@ -88,7 +88,7 @@ def check_public_view(game: FlipGame) -> None:
                 assert p.tip is None, f"{p.name}'s tip shown before all are in"
 
 
-def check_hands(game: FlipGame) -> None:
+def check_hands(game: FlipABirdState) -> None:
     n = game.num_players()
     if game.outcome() is not None:
         assert all(game.hand_size(s) == 0 for s in range(n))
@@ -98,7 +98,7 @@ def check_hands(game: FlipGame) -> None:
         assert all(game.hand_size(s) <= HAND for s in range(n))
 
 
-def probes(game: FlipGame, rng: random.Random) -> list[Action]:
+def probes(game: FlipABirdState, rng: random.Random) -> list[Action]:
     """Actions the rules forbid now."""
     out: list[Action] = []
     legal = set(game.legal_actions())
@@ -114,7 +114,7 @@ def probes(game: FlipGame, rng: random.Random) -> list[Action]:
     return out
 
 
-def choose(game: FlipGame, rng: random.Random) -> Action:
+def choose(game: FlipABirdState, rng: random.Random) -> Action:
     """A random legal action, with claims now and then and the F-11 end taken when offered
     (uniform choice would almost never claim: one Claim among dozens of plays)."""
     actions = game.legal_actions()
@@ -132,7 +132,7 @@ def playout(seed: int) -> None:
     players = tuple(f"P{i}" for i in range(n))
     variant = Variant(pile=10 + seed % 30) if seed % 3 == 2 else Variant()
     pile, _, _ = deal(n, rng, variant)
-    game = FlipGame.new(players, pile=pile if seed % 2 == 0 else None, variant=variant)
+    game = FlipABirdState.new(players, pile=pile if seed % 2 == 0 else None, variant=variant)
     first = game._snapshot()
     seen: Counter[str] = Counter()
     rules: set[str] = set()
@@ -186,7 +186,7 @@ def test_every_ruled_event_happens_in_random_playouts() -> None:
         rng = random.Random(seed)
         n = 3 + seed % 4
         pile, _, _ = deal(n, rng)
-        game = FlipGame.new([f"P{i}" for i in range(n)], pile=pile)
+        game = FlipABirdState.new([f"P{i}" for i in range(n)], pile=pile)
         while not game.is_terminal():
             action = choose(game, rng)
             text = game.play(action)
@@ -202,7 +202,7 @@ def test_every_ruled_event_happens_in_random_playouts() -> None:
 
 def test_a_leak_fails_the_public_view_check() -> None:
     """The check sees a face-down card in a view, and a tip shown too early."""
-    game = FlipGame.position(("A", "B", "C"), row=[("R2c", False, 2), ("B1a", True, 0)], to_move=1)
+    game = FlipABirdState.position(("A", "B", "C"), row=[("R2c", False, 2), ("B1a", True, 0)], to_move=1)
     check_public_view(game)
     leaky: Any = game.view(None)
     from dataclasses import replace

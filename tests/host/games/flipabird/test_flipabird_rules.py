@@ -10,7 +10,7 @@ import pytest
 from upref.games.base import IllegalMoveError
 from upref.games.flipabird.actions import Claim, Pass, Play, Take, Tip, WrongWay
 from upref.games.flipabird.cards import load_catalogue
-from upref.games.flipabird.engine import FlipGame
+from upref.games.flipabird.engine import FlipABirdState
 from upref.games.flipabird.evaluation import score
 from upref.games.flipabird.position import RowCard, deal
 from upref.games.flipabird.variant import Variant
@@ -21,7 +21,7 @@ FOUR = ("Anton", "Pia", "Simon", "Hannah")
 FIVE = ("Ann", "Bob", "Cy", "Dee", "Eve")
 
 
-def refused(game: FlipGame, action: object, rule: str, words: str = "") -> IllegalMoveError:
+def refused(game: FlipABirdState, action: object, rule: str, words: str = "") -> IllegalMoveError:
     before = (game._snapshot(), len(game._undo_stack))
     with pytest.raises(IllegalMoveError) as info:
         game.play(action)  # type: ignore[arg-type]
@@ -43,14 +43,14 @@ def row_game(
     unknown: Sequence[int] | None = None,
     final: bool | None = None,
     won: Sequence[Sequence[str]] | None = None,
-) -> FlipGame:
-    return FlipGame.position(
+) -> FlipABirdState:
+    return FlipABirdState.position(
         players, row=row, to_move=to_move, pile=pile, pile_left=None if pile is not None else pile_left,
         hands=hands, unknown=unknown, final=final, won=won,
     )
 
 
-def settle(game: FlipGame, tips: dict[int, bool]) -> None:
+def settle(game: FlipABirdState, tips: dict[int, bool]) -> None:
     """Claim by the player to move; the others tip as given."""
     game.play(Claim())
     for seat, red in tips.items():
@@ -87,7 +87,7 @@ def test_the_rulebooks_example_claim_green_right_anton_and_hannah_take_four_each
 # --- F-1 ... F-5: the evaluation -----------------------------------------------------------
 
 
-def evaluate_row(ids: Sequence[str], limit_players: tuple[str, ...] = ABC) -> FlipGame:
+def evaluate_row(ids: Sequence[str], limit_players: tuple[str, ...] = ABC) -> FlipABirdState:
     game = row_game([(c, False, i % len(limit_players)) for i, c in enumerate(ids)], limit_players, to_move=len(ids) % len(limit_players))
     settle(game, {s: True for s in range(len(limit_players)) if s not in (game.current_player(), (game.current_player() - 1) % len(limit_players))})
     return game
@@ -167,7 +167,7 @@ def test_f7_a_single_right_player_takes_every_card() -> None:
 
 def test_f8_one_row_cards_go_to_its_end_and_a_new_row_only_after_a_claim() -> None:
     pile, hands, _ = deal(3, 4)
-    game = FlipGame.new(ABC, pile=pile)
+    game = FlipABirdState.new(ABC, pile=pile)
     for k in range(4):
         seat = game.current_player()
         game.play(Play(pile[k], bool(game.required_face())))
@@ -184,7 +184,7 @@ def test_f8_one_row_cards_go_to_its_end_and_a_new_row_only_after_a_claim() -> No
 # --- F-9: all face up --------------------------------------------------------------------------
 
 
-def f9_game(second_up: bool = True, birds: str = "R3a") -> FlipGame:
+def f9_game(second_up: bool = True, birds: str = "R3a") -> FlipABirdState:
     # Pile top first: the card drawn, then the back deciding the face of the play.
     pile = [birds, "B1a" if second_up else "B1c", "G1a", "G1c"]
     return row_game(
@@ -226,7 +226,7 @@ def test_f10_red_is_right_only_above_the_limit(ids: list[str], right: str) -> No
 # --- F-11: no card in the final phase ------------------------------------------------------------
 
 
-def final_game() -> FlipGame:
+def final_game() -> FlipABirdState:
     return row_game(
         [("R1a", False, 2), ("B1a", False, 0)], ABC, to_move=1, pile=[], hands=[("G1a",), (), ("Y1a",)],
         unknown=[0, 0, 0], final=True,
@@ -290,7 +290,7 @@ def test_f13_a_claim_against_a_one_card_row() -> None:
 
 def test_f14_no_claim_without_a_row() -> None:
     pile, _, _ = deal(3, 1)
-    game = FlipGame.new(ABC, pile=pile)
+    game = FlipABirdState.new(ABC, pile=pile)
     refused(game, Claim(), "F-14", "There is no row to claim against")
     game = row_game([("R1a", False, 0)], ABC, to_move=1)
     settle(game, {2: True})
@@ -305,7 +305,7 @@ def test_f14_no_claim_without_a_row() -> None:
 
 def test_f15_two_cards_in_every_hand_until_the_pile_is_empty_then_fewer() -> None:
     pile, hands, _ = deal(4, 9)
-    game = FlipGame.new(FOUR, pile=pile)
+    game = FlipABirdState.new(FOUR, pile=pile)
     truth = [list(h) for h in hands]
     while not game.final:
         seat = game.current_player()
@@ -341,7 +341,7 @@ def test_f16_a_card_played_the_wrong_way_is_turned_over_and_the_play_stands() ->
 
 def test_f16_needs_a_card_just_played() -> None:
     pile, _, _ = deal(3, 2)
-    refused(FlipGame.new(ABC, pile=pile), WrongWay(), "F-16", "No card was just played")
+    refused(FlipABirdState.new(ABC, pile=pile), WrongWay(), "F-16", "No card was just played")
 
 
 # --- the draw and the face -------------------------------------------------------------------------
@@ -364,7 +364,7 @@ def test_the_face_is_the_back_under_the_top_card() -> None:
 
 
 def test_without_the_scan_both_faces_are_the_tables_word() -> None:
-    game = FlipGame.new(ABC)
+    game = FlipABirdState.new(ABC)
     assert not game.scanned and game.required_face() is None
     ids = {(a.card, a.up) for a in game.legal_actions() if isinstance(a, Play)}
     assert ("R2c", True) in ids and ("R2c", False) in ids
@@ -374,7 +374,7 @@ def test_without_the_scan_both_faces_are_the_tables_word() -> None:
 
 def test_the_draw_brings_the_top_card_into_the_hand() -> None:
     pile, _, _ = deal(3, 5)
-    game = FlipGame.new(ABC, pile=pile)
+    game = FlipABirdState.new(ABC, pile=pile)
     game.play(Play(pile[0], bool(game.required_face())))  # played the card just drawn
     assert game.hand(0) == () and game.unknown(0) == 2
     game.play(Play(next(iter(sorted(game.unseen))), bool(game.required_face())))  # a dealt card
@@ -386,7 +386,7 @@ def test_the_draw_brings_the_top_card_into_the_hand() -> None:
 
 def test_hand_a_card_still_in_the_pile_or_drawn_by_another_or_no_dealt_card_left() -> None:
     pile, _, _ = deal(3, 6)
-    game = FlipGame.new(ABC, pile=pile)
+    game = FlipABirdState.new(ABC, pile=pile)
     err = refused(game, Play(pile[1], bool(game.required_face())), "hand", "just under the top card")
     assert pile[1] not in err.message and err.correction == (
         "Put that card back on top of the draw pile, then play a card from your hand."
@@ -395,7 +395,7 @@ def test_hand_a_card_still_in_the_pile_or_drawn_by_another_or_no_dealt_card_left
     dealt = sorted(game.unseen)
     game.play(Play(dealt[0], bool(game.required_face())))  # Ann keeps pile[0]
     refused(game, Play(pile[0], bool(game.required_face())), "hand", "Ann drew that card")
-    game = FlipGame.position(ABC, pile=pile[2:], hands=[(pile[0], pile[1]), (), ()], unknown=[0, 2, 2])
+    game = FlipABirdState.position(ABC, pile=pile[2:], hands=[(pile[0], pile[1]), (), ()], unknown=[0, 2, 2])
     refused(game, Play(sorted(game.unseen)[0], bool(game.required_face())), "hand", "already played both cards dealt")
 
 
@@ -458,11 +458,11 @@ def test_score_sets_of_four_colours_singles_and_specials(ids: list[str], points:
 def test_the_short_game_variant_sets_the_pile_and_boxes_the_rest() -> None:
     pile, hands, box = deal(4, 3, Variant(pile=12))
     assert len(pile) == 12 and len(box) == 60 - 12 - 8
-    game = FlipGame.new(FOUR, pile=pile, variant=Variant(pile=12))
+    game = FlipABirdState.new(FOUR, pile=pile, variant=Variant(pile=12))
     assert game.pile_left == 12 and game.out_unknown == 40 and game.count_places() == 60
     assert Variant.from_dict(Variant(pile=12).to_dict()) == Variant(pile=12)
     assert Variant(pile=12).describe() == "short game, a draw pile of 12 cards"
     with pytest.raises(ValueError, match="more than the 52 left after dealing 2 cards to each of 4 players"):
-        FlipGame.new(FOUR, variant=Variant(pile=53))
+        FlipABirdState.new(FOUR, variant=Variant(pile=53))
     with pytest.raises(ValueError, match="positive number of cards"):
         Variant(pile=0)

@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 from rule_ids import undocumented
 from upref.games.base import TERMINAL, IllegalMoveError
+from upref.games.up import evening, playout
 from upref.games.up.actions import (
     DOWN,
     HAND,
@@ -24,9 +25,8 @@ from upref.games.up.actions import (
     Reveal,
     action_key,
 )
-from upref.games.up.engine import UpGame
+from upref.games.up.engine import UpState
 from upref.games.up.variant import UP300, Variant
-from upref.plugins.up import evening, playout
 
 VARIANTS = [
     Variant(),
@@ -38,7 +38,7 @@ VARIANTS = [
 ]
 
 
-def where_all(game: UpGame) -> Counter[str]:
+def where_all(game: UpState) -> Counter[str]:
     """Every card of the deck by place: each must be in exactly one place."""
     places: Counter[str] = Counter()
     for c in game.deck:
@@ -46,7 +46,7 @@ def where_all(game: UpGame) -> Counter[str]:
     return places
 
 
-def check_conservation(game: UpGame, removed_before: int) -> int:
+def check_conservation(game: UpState, removed_before: int) -> int:
     """13 (12 without -2) x players cards, each in one place; removals only grow."""
     n = game.num_players()
     per = 12 if game.variant.without_minus2 else 13
@@ -60,7 +60,7 @@ def check_conservation(game: UpGame, removed_before: int) -> int:
     return len(game.removed)
 
 
-def illegal_probes(game: UpGame, rng: random.Random) -> list[Action]:
+def illegal_probes(game: UpState, rng: random.Random) -> list[Action]:
     """Actions that are illegal here by construction."""
     n = game.num_players()
     probes: list[Action] = [DealUp(0, game.deck[0]), Reveal(0, game.deck[0])]
@@ -112,7 +112,7 @@ def test_random_playouts_keep_the_invariants(players: int) -> None:
     for seed in range(2 if players > 5 else 3):
         variant = VARIANTS[(seed + players) % len(VARIANTS)]
         rng = random.Random(seed * 100 + players)
-        game = UpGame.new([f"P{i}" for i in range(players)], rng=seed, variant=variant)
+        game = UpState.new([f"P{i}" for i in range(players)], rng=seed, variant=variant)
         first = game._snapshot()
         removed = 0
         steps = 0
@@ -160,7 +160,7 @@ def test_random_playouts_keep_the_invariants(players: int) -> None:
     assert undocumented("up", rules) == []
 
 
-def _together(game: UpGame, action: Action) -> Action:
+def _together(game: UpState, action: Action) -> Action:
     """A disposal card played from hand or face-up becomes every disposal card of that source
     played together (U-18; `legal_actions()` lists the one card, which does the same)."""
     if not isinstance(action, Play) or action.source == DOWN:
@@ -176,7 +176,7 @@ def test_u18_several_disposal_cards_together_keep_every_card_accounted_for() -> 
     for players in (3, 6, 10):
         for seed in range(6):
             rng = random.Random(seed)
-            game = UpGame.new([f"P{i}" for i in range(players)], rng=seed)
+            game = UpState.new([f"P{i}" for i in range(players)], rng=seed)
             removed = 0
             while not game.is_terminal():
                 removed = check_conservation(game, removed)
@@ -191,7 +191,7 @@ def test_u18_several_disposal_cards_together_keep_every_card_accounted_for() -> 
     assert together >= 3, together
 
 
-def _points(game: UpGame, cid: str) -> int:
+def _points(game: UpState, cid: str) -> int:
     card = game.catalogue.card(cid)
     if card.kind == "number":
         return 30 if card.value == 1 and game.dirty() else card.value
@@ -233,7 +233,7 @@ def test_rounds_variant_ends_the_evening_and_tokens_count_wins() -> None:
 
 def test_the_bench_playout_is_a_whole_ten_player_round() -> None:
     n = playout(1)
-    game = UpGame.new([f"P{i}" for i in range(10)], rng=1)
+    game = UpState.new([f"P{i}" for i in range(10)], rng=1)
     rng = random.Random(1)
     k = 0
     while not game.is_terminal():

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import pytest
 from upref.commands.play import parse
-from upref.games.up.engine import UpGame
+from upref.games.up import evening, figures, playout
+from upref.games.up.engine import UpState
+from upref.games.up.panel import PANEL
+from upref.games.up.referee import UpReferee
 from upref.games.up.variant import Variant
-from upref.plugins.up import evening, figures, playout
-from upref.referee.up import UpReferee
 from upref.registry import find_game, games
-from upref.views.up import PANEL
 
 
 def test_up_is_registered_with_its_parts() -> None:
     game = find_game("up")
     assert game in games() and game.title == "Up"
-    assert game.engine is UpGame and game.referee is UpReferee and game.panel is PANEL
+    assert game.engine is UpState and game.referee is UpReferee and game.panel is PANEL
     assert game.players == (2, 10) and game.guide == "docs/games/up.md"
     assert game.demo is not None and game.demo.players == ("Ann", "Bob", "Cy")
     assert game.variant is Variant

@@ -22,7 +22,7 @@ from upref.games.up.actions import (
     format_action,
     parse_action,
 )
-from upref.games.up.engine import UpGame
+from upref.games.up.engine import UpState
 from upref.games.up.variant import Variant
 from upref.games.up.view import RoundScore
 
@@ -30,13 +30,13 @@ ANN, BOB, CY = 0, 1, 2
 NAMES = ("Ann", "Bob", "Cy")
 
 
-def pos(**kw: object) -> UpGame:
+def pos(**kw: object) -> UpState:
     """A three-player round as described (faces: the first free card of that face)."""
     kw.setdefault("to_move", "Ann")
-    return UpGame.position(NAMES, **kw)  # type: ignore[arg-type]
+    return UpState.position(NAMES, **kw)  # type: ignore[arg-type]
 
 
-def card(game: UpGame, seat: int, face: str, source: str = HAND, n: int = 1) -> tuple[str, ...]:
+def card(game: UpState, seat: int, face: str, source: str = HAND, n: int = 1) -> tuple[str, ...]:
     """The ids of `n` cards of that face in the seat's hand / face-up / face-down cards."""
     pile = {HAND: game.hand, UP: game.face_up, DOWN: game.face_down}[source](seat)
     ids = tuple(c for c in pile if game.catalogue.card(c).face == face)[:n]
@@ -44,7 +44,7 @@ def card(game: UpGame, seat: int, face: str, source: str = HAND, n: int = 1) -> 
     return ids
 
 
-def refused(game: UpGame, action: object, rule: str) -> IllegalMoveError:
+def refused(game: UpState, action: object, rule: str) -> IllegalMoveError:
     """The action is refused with `rule`, and the state is exactly as it was."""
     before = (game._snapshot(), game.view(None), game.view(0), len(game._undo_stack))
     with pytest.raises(IllegalMoveError) as info:
@@ -55,7 +55,7 @@ def refused(game: UpGame, action: object, rule: str) -> IllegalMoveError:
     return info.value
 
 
-def play(game: UpGame, seat: int, faces: list[str], source: str = HAND) -> str:
+def play(game: UpState, seat: int, faces: list[str], source: str = HAND) -> str:
     ids: list[str] = []
     for face in set(faces):
         ids += card(game, seat, face, source, faces.count(face))
@@ -102,7 +102,7 @@ def test_victorias_scores_78_then_68_after_winning_the_second_round() -> None:
     """The rulebook: Victoria had 78 after the first round, won the second with the bonus of
     10: 68 after the second round."""
     first = RoundScore(1, 1, 10, (78, -10, 40), (78, 0, 40), (False,) * 3)
-    g = UpGame.position(
+    g = UpState.position(
         ("Victoria", "Max", "Ida"),
         round=2,
         totals={"Victoria": 78, "Max": 0, "Ida": 40},
@@ -242,8 +242,8 @@ def test_u7_a_total_never_drops_below_zero() -> None:
     assert g.round_score().points[ANN] == -10
 
 
-def _finish(totals: dict[str, int], variant: Variant) -> UpGame:
-    g = UpGame.position(
+def _finish(totals: dict[str, int], variant: Variant) -> UpState:
+    g = UpState.position(
         NAMES,
         hands={"Ann": ["5"], "Bob": ["6"], "Cy": ["1"]},
         tower=["9"],
@@ -271,7 +271,7 @@ def test_u8_up300_ends_the_evening_above_300_not_at_300() -> None:
 
 
 def test_u9_the_leader_announces_the_dirty_one_before_the_first_card() -> None:
-    g = UpGame.new(NAMES, rng=1)
+    g = UpState.new(NAMES, rng=1)
     g.play(Cut(None))
     leader = g.leader
     other = (leader + 1) % 3
@@ -279,12 +279,12 @@ def test_u9_the_leader_announces_the_dirty_one_before_the_first_card() -> None:
     assert "this round we play with the dirty One" in g.play(DirtyOne(leader))
     assert g.dirty() and g.view(None).dirty_announced
     refused(g, DirtyOne(leader), "U-9")
-    late = UpGame.new(NAMES, rng=1)
+    late = UpState.new(NAMES, rng=1)
     late.play(Cut(None))
     late.play(Play(late.leader, HAND, (late.hand(late.leader)[-1],)))
     err = refused(late, DirtyOne(late.leader), "U-9")
     assert "before the round's first card" in err.message
-    evening = UpGame.new(NAMES, rng=1, variant=Variant(dirty_one=True))
+    evening = UpState.new(NAMES, rng=1, variant=Variant(dirty_one=True))
     evening.play(Cut(None))
     refused(evening, DirtyOne(evening.leader), "U-9")
 
@@ -300,7 +300,7 @@ def test_u9_a_dirty_one_counts_thirty_for_that_round_only() -> None:
 
 def test_u10_without_minus_two_only_a_disposal_card_is_kept() -> None:
     v = Variant(without_minus2=True)
-    g = UpGame.new(NAMES, variant=v, observed=True)
+    g = UpState.new(NAMES, variant=v, observed=True)
     assert len(g.deck) == 36 and not any("-2" in c for c in g.deck)
     err = refused(g, Cut("A-2"), "U-10")
     assert "only a disposal card may be kept" in err.message
@@ -316,7 +316,7 @@ def test_u10_without_minus_two_only_a_disposal_card_is_kept() -> None:
     assert [p.hand for p in view.players] == [4, 4, 4]
     assert view.unseen == tuple(7 if s == keeper else 8 for s in range(3))
     assert [g.holding(s) for s in range(3)] == [12, 12, 12] and g.card_count() == 36
-    engine_dealt = UpGame.new(NAMES, variant=v, rng=5)
+    engine_dealt = UpState.new(NAMES, variant=v, rng=5)
     engine_dealt.play(Cut(None))
     assert all(engine_dealt.holding(s) == 12 for s in range(3))
     assert {len(engine_dealt.hand(s)) for s in range(3)} == {4}
@@ -356,9 +356,9 @@ def test_u11_the_skip_stays_whatever_happens_to_the_cards_meanwhile() -> None:
     assert "Ann's turn is skipped (U-11)" in text and g.to_move == BOB
 
 
-def two(**kw: object) -> UpGame:
+def two(**kw: object) -> UpState:
     """The issue's two players: Ann (P) and Bob (Q)."""
-    return UpGame.position(("Ann", "Bob"), **kw)  # type: ignore[arg-type]
+    return UpState.position(("Ann", "Bob"), **kw)  # type: ignore[arg-type]
 
 
 def test_u20_two_forgotten_calls_each_skip_their_own_next_turn() -> None:
@@ -562,7 +562,7 @@ def test_u19_with_childrens_card_counting_the_child_who_went_out_writes_zero() -
 
 def test_the_engine_deals_thirteen_cards_each_the_keeper_one_fewer_in_hand() -> None:
     for seed in range(40):
-        g = UpGame.new(NAMES, rng=seed)
+        g = UpState.new(NAMES, rng=seed)
         assert g.cutter == 1 and g.dealer == 2 and g.leader == 0  # the last named deals
         keep = [a for a in g.legal_actions() if isinstance(a, Cut) and a.card is not None]
         g.play(keep[0] if keep else Cut(None))
@@ -579,7 +579,7 @@ def test_the_engine_deals_thirteen_cards_each_the_keeper_one_fewer_in_hand() -> 
 
 
 def test_the_cut_keeps_only_a_minus_two_or_a_disposal_card() -> None:
-    g = UpGame.new(NAMES, observed=True)
+    g = UpState.new(NAMES, observed=True)
     err = refused(g, Cut("A7"), "cut")
     assert "Only a -2 or a disposal card may be kept at the cut, not a 7" in err.message
     assert err.correction == "Bob: put the 7 back into the deck."
@@ -591,7 +591,7 @@ def test_the_cut_keeps_only_a_minus_two_or_a_disposal_card() -> None:
 
 
 def test_an_observed_deal_takes_the_face_up_cards_in_the_order_of_the_deal() -> None:
-    g = UpGame.new(NAMES, observed=True, variant=Variant(first_dealer="Ann"))
+    g = UpState.new(NAMES, observed=True, variant=Variant(first_dealer="Ann"))
     assert (g.dealer, g.cutter, g.leader) == (ANN, CY, BOB)
     g.play(Cut(None))
     order = [BOB, CY, ANN] * 4
@@ -676,7 +676,7 @@ def test_evening_rounds_carry_the_totals_and_pass_the_deal_left() -> None:
     [("cards", (0, 2, 3), (5, 8, 3)), ("tokens", (1, 0, 0), (6, 6, 0))],
 )
 def test_childrens_scoring(scoring: str, points: tuple[int, ...], totals: tuple[int, ...]) -> None:
-    g = UpGame.position(
+    g = UpState.position(
         NAMES,
         hands={"Ann": ["5"], "Bob": ["6", "11"], "Cy": ["D"]},
         up={"Cy": ["2", "3"]},
@@ -706,14 +706,14 @@ def test_variants_travel_as_data_and_refuse_what_does_not_go_together() -> None:
         with pytest.raises(ValueError):
             Variant.from_dict(bad)
     with pytest.raises(ValueError, match="2 to 10 players"):
-        UpGame.new(["Ann"])
+        UpState.new(["Ann"])
     with pytest.raises(ValueError, match="one set per player"):
-        UpGame.new(NAMES, variant=Variant(sets="AB"))
+        UpState.new(NAMES, variant=Variant(sets="AB"))
     with pytest.raises(ValueError, match="no set K"):
-        UpGame.new(NAMES, variant=Variant(sets="ABK"))
+        UpState.new(NAMES, variant=Variant(sets="ABK"))
     with pytest.raises(ValueError, match="not one of the players"):
-        UpGame.new(NAMES, variant=Variant(first_dealer="Zoe"))
-    g = UpGame.new(NAMES, variant=Variant(sets="CEJ"))
+        UpState.new(NAMES, variant=Variant(first_dealer="Zoe"))
+    g = UpState.new(NAMES, variant=Variant(sets="CEJ"))
     assert {c[0] for c in g.deck} == {"C", "E", "J"}
 
 
@@ -741,7 +741,7 @@ def test_the_public_view_holds_counts_not_cards() -> None:
 
 def test_the_bookkeeping_refuses_more_unseen_cards_than_a_hand_holds() -> None:
     names = [f"P{i}" for i in range(10)]
-    g = UpGame.new(names, observed=True)
+    g = UpState.new(names, observed=True)
     g.play(Cut(None))
     for _ in range(40):
         seat = g.deal_next()

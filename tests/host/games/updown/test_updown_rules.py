@@ -19,7 +19,7 @@ from updown_play import (
 from upref.games.base import CHANCE, TERMINAL, IllegalMoveError
 from upref.games.updown.actions import Action, DrawTask, EndTurn, Reinsert
 from upref.games.updown.cards import load_catalogue, parse_catalogue
-from upref.games.updown.engine import Termination, UpDownGame
+from upref.games.updown.engine import Termination, UpDownState
 from upref.games.updown.position import Board, make_board, mix_board
 from upref.games.updown.variant import Variant
 
@@ -40,9 +40,9 @@ def new_game(
     players: tuple[str, ...] = ("Ann", "Bob"),
     seed: int = 0,
     variant: Variant | None = None,
-) -> UpDownGame:
+) -> UpDownState:
     """A game on a subset deck, each seat drawing the named card."""
-    game = UpDownGame.new(
+    game = UpDownState.new(
         list(players),
         board,
         rng=seed,
@@ -54,7 +54,7 @@ def new_game(
     return game
 
 
-def find_turn(game: UpDownGame, want: Callable[[dict[str, int]], bool]) -> tuple[int, ...] | None:
+def find_turn(game: UpDownState, want: Callable[[dict[str, int]], bool]) -> tuple[int, ...] | None:
     """Three holes whose flips leave visible counts for which `want` holds."""
     for combo in itertools.combinations(range(1, 11), 3):
         trial = game.clone()
@@ -65,13 +65,13 @@ def find_turn(game: UpDownGame, want: Callable[[dict[str, int]], bool]) -> tuple
     return None
 
 
-def turn(game: UpDownGame, holes: tuple[int, ...]) -> str:
+def turn(game: UpDownState, holes: tuple[int, ...]) -> str:
     for h in holes:
         game.play(flip_of(game, h))
     return game.play(EndTurn())
 
 
-def refused(game: UpDownGame, action: Action) -> IllegalMoveError:
+def refused(game: UpDownState, action: Action) -> IllegalMoveError:
     """Play `action`, expect a refusal, and check nothing changed."""
     before = (game._snapshot(), game.view(0), game.can_undo())
     with pytest.raises(IllegalMoveError) as info:
@@ -88,19 +88,19 @@ def refused(game: UpDownGame, action: Action) -> IllegalMoveError:
 
 
 def test_setup_stack_order_basic_game() -> None:
-    game = UpDownGame.new(["Ann", "Bob"], rng=1)
+    game = UpDownState.new(["Ann", "Bob"], rng=1)
     shovels = [CATALOGUE.card(c).shovels for c in game.stack]
     assert shovels == [1] * 6 + [2] * 9 + [3] * 9  # top first: 1, then 2, then 3 at the bottom
     assert game.set_aside == ("T25", "T26", "T27", "T28", "T29", "T30")
     assert game.current_player() == CHANCE
-    again = UpDownGame.new(["Ann", "Bob"], rng=1)
+    again = UpDownState.new(["Ann", "Bob"], rng=1)
     assert again.stack == game.stack and again.board == game.board
-    other = UpDownGame.new(["Ann", "Bob"], rng=2)
+    other = UpDownState.new(["Ann", "Bob"], rng=2)
     assert other.stack != game.stack  # shuffled within each group by the rng
 
 
 def test_super_buddler_stack_order() -> None:
-    game = UpDownGame.new(["Ann", "Bob"], rng=1, variant=Variant(super_buddler=True))
+    game = UpDownState.new(["Ann", "Bob"], rng=1, variant=Variant(super_buddler=True))
     shovels = [CATALOGUE.card(c).shovels for c in game.stack]
     assert shovels == [2] * 9 + [3] * 9 + [4] * 6  # 4 at the bottom, then 3, 2 on top
     assert game.set_aside == ("T01", "T02", "T03", "T04", "T05", "T06")
@@ -109,7 +109,7 @@ def test_super_buddler_stack_order() -> None:
 
 
 def test_each_player_draws_one_card_in_seat_order_then_seat_0_begins() -> None:
-    game = UpDownGame.new(["Ann", "Bob", "Cy"], rng=4)
+    game = UpDownState.new(["Ann", "Bob", "Cy"], rng=4)
     for seat in range(3):
         assert game.current_player() == CHANCE
         outcomes = game.chance_outcomes()
@@ -123,7 +123,7 @@ def test_each_player_draws_one_card_in_seat_order_then_seat_0_begins() -> None:
 
 
 def test_draws_follow_the_physical_stack() -> None:
-    game = UpDownGame.new(["Ann", "Bob"], rng=0)
+    game = UpDownState.new(["Ann", "Bob"], rng=0)
     assert refused(game, DrawTask(1, game.stack[0])).rule == "draw"  # Ann draws first
     err = refused(game, DrawTask(0, "T07"))  # a 2-shovel card while 1-shovel cards lie on top
     assert "2 shovels" in err.message and "1-shovel" in err.message
@@ -150,9 +150,9 @@ def test_board_from_the_sensors_is_validated() -> None:
     with pytest.raises(ValueError, match="missing"):
         make_board({h: board[h - 1] for h in range(1, 10)})
     with pytest.raises(ValueError):
-        UpDownGame.new([], rng=0)
+        UpDownState.new([], rng=0)
     with pytest.raises(ValueError):
-        UpDownGame.new(["Ann", "Ann"], rng=0)
+        UpDownState.new(["Ann", "Ann"], rng=0)
 
 
 def test_legal_actions_in_a_turn() -> None:
@@ -355,7 +355,7 @@ def test_M8_a_tie_in_shovels_is_a_shared_win() -> None:
 
 
 def test_M9_play_goes_clockwise_from_seat_0() -> None:
-    game = UpDownGame.new(
+    game = UpDownState.new(
         ["Ann", "Bob", "Cy"],
         rng=8,
         variant=Variant(super_buddler=True),
@@ -402,7 +402,7 @@ def test_M11_impossible_card_is_removed_at_setup() -> None:
         parse_catalogue(data)
     cat = parse_catalogue(data, strict=False)
     assert [c.id for c, _ in cat.impossible] == ["T99"]
-    game = UpDownGame.new(["Ann", "Bob"], rng=0, catalogue=cat)
+    game = UpDownState.new(["Ann", "Bob"], rng=0, catalogue=cat)
     assert "T99" not in game.stack and game.removed_cards[0][0] == "T99"
     assert "Card T99 removed from the stack (M-11)" in game.verdict
     assert "two colours cannot both show no mole" in game.verdict
@@ -476,7 +476,7 @@ def test_sensor_inconsistencies_are_refused() -> None:
 
 
 def test_turn_actions_refused_while_a_card_is_due() -> None:
-    game = UpDownGame.new(["Ann", "Bob"], rng=0)
+    game = UpDownState.new(["Ann", "Bob"], rng=0)
     assert refused(game, flip_of(game, 1)).rule == "draw"
     assert refused(game, EndTurn()).rule == "draw"
     deal_all(game)

@@ -10,7 +10,7 @@ import pytest
 from updown_play import board_of_mask, deal_all, flip_of
 from upref.games.updown.actions import EndTurn
 from upref.games.updown.cards import PAIRS, TaskCard, load_catalogue
-from upref.games.updown.engine import UpDownGame
+from upref.games.updown.engine import UpDownState
 from upref.games.updown.solver import (
     N_ORIENTATIONS,
     UNREACHABLE,
@@ -35,7 +35,7 @@ def sat_list(card: TaskCard) -> list[int]:
 def test_masks_and_counts_match_the_board() -> None:
     rng = random.Random(5)
     for _ in range(50):
-        game = UpDownGame.new(["A"], rng=rng.randrange(10**6))
+        game = UpDownState.new(["A"], rng=rng.randrange(10**6))
         assert counts_of(game.orientation()) == game.visible_counts()
         assert mask_of(board_of_mask(game.orientation())) == game.orientation()
     assert len(MOVES) == 120
@@ -122,7 +122,7 @@ def test_hint_follows_the_tables() -> None:
 
 
 def test_hint_in_the_game_solves_a_card_in_the_promised_turns() -> None:
-    game = UpDownGame.new(["Ann"], rng=21)
+    game = UpDownState.new(["Ann"], rng=21)
     deal_all(game)
     for _ in range(3):  # three cards in a row, each in the promised number of turns
         detail = game.hint_detail()

@@ -14,7 +14,7 @@ from pathlib import Path
 from upref.games.base import CHANCE, IllegalMoveError
 from upref.games.updown.actions import Action, EndTurn, Reinsert, format_action, parse_action
 from upref.games.updown.cards import COLOUR_NAMES, PAIRS, Catalogue, load_catalogue, pair_colours
-from upref.games.updown.engine import UpDownGame
+from upref.games.updown.engine import UpDownState
 from upref.games.updown.position import Board, PairEnd
 from upref.games.updown.solver import counts_of
 from upref.games.updown.variant import Variant
@@ -79,17 +79,17 @@ def subset_catalogue(ids: Sequence[str]) -> Catalogue:
     return Catalogue(tuple(full.card(i) for i in ids), (), "test subset")
 
 
-def flip_of(game: UpDownGame, hole: int) -> Reinsert:
+def flip_of(game: UpDownState, hole: int) -> Reinsert:
     e = game.board[hole - 1]
     return Reinsert(hole, hole, e.pair, e.visible)
 
 
-def unturned(game: UpDownGame, hole: int) -> Reinsert:
+def unturned(game: UpDownState, hole: int) -> Reinsert:
     e = game.board[hole - 1]
     return Reinsert(hole, hole, e.pair, e.hidden)
 
 
-def deal_all(game: UpDownGame) -> None:
+def deal_all(game: UpDownState) -> None:
     while game.current_player() == CHANCE:
         game.play(game.deal_action())
 
@@ -102,7 +102,7 @@ _SOLVED = re.compile(r"solved T\d+ \([^)]*\)")
 _NOW_UP = re.compile(r"\b[Hh]ole (\d+)(?: shows | \()(\w+)(?: up)? now")
 
 
-def check_public_text(game: UpDownGame, text: str, action: Action | None = None) -> None:
+def check_public_text(game: UpDownState, text: str, action: Action | None = None) -> None:
     """Colours in a text for the table are only ever the colour up in a named hole (or the
     colours of a card just solved), or what a refused `action` left showing in its hole
     ('hole 3 shows red now', for everyone to see): never a hidden colour, never a pair id."""
@@ -125,7 +125,7 @@ def check_public_text(game: UpDownGame, text: str, action: Action | None = None)
         assert not re.search(rf"\b{word}\b", rest), (word, text)
 
 
-def check_views(game: UpDownGame) -> None:
+def check_views(game: UpDownState) -> None:
     """The public view holds no hidden colour, no pair id and no unsolved card; a seat's view
     holds its own card and nobody else's."""
     public = game.view(None)
@@ -158,11 +158,11 @@ def random_playout(
     variant: Variant | None = None,
     max_actions: int = 400,
     guided: float = 0.7,
-) -> Iterator[tuple[UpDownGame, Action | None]]:
+) -> Iterator[tuple[UpDownState, Action | None]]:
     """A game played with random legal actions (chance uniform; a player follows the hint
     with probability `guided`), yielding the state before each action and the action."""
     rng = random.Random(seed)
-    game = UpDownGame.new(list(players), rng=seed, variant=variant)
+    game = UpDownState.new(list(players), rng=seed, variant=variant)
     for _ in range(max_actions):
         if game.is_terminal():
             break
@@ -177,7 +177,7 @@ def random_playout(
     yield game, None
 
 
-def illegal_probes(game: UpDownGame, rng: random.Random) -> list[Action]:
+def illegal_probes(game: UpDownState, rng: random.Random) -> list[Action]:
     """A few actions the state must refuse (when they are illegal)."""
     probes: list[Action] = [EndTurn(), EndTurn((rng.randint(1, 10),))]
     h = rng.randint(1, 10)
@@ -194,7 +194,7 @@ def illegal_probes(game: UpDownGame, rng: random.Random) -> list[Action]:
 # --- golden transcripts --------------------------------------------------------------------
 
 
-def summary(game: UpDownGame) -> str:
+def summary(game: UpDownState) -> str:
     names = game.players
     if game.is_terminal():
         out = game.outcome()
@@ -216,7 +216,7 @@ def summary(game: UpDownGame) -> str:
     )
 
 
-def _header_game(header: dict[str, str]) -> UpDownGame:
+def _header_game(header: dict[str, str]) -> UpDownState:
     players = [p.strip() for p in header["players"].split(",")]
     seed = int(header.get("seed", "0"))
     variant = Variant(
@@ -226,10 +226,10 @@ def _header_game(header: dict[str, str]) -> UpDownGame:
     )
     catalogue = subset_catalogue(header["cards"].split()) if header.get("cards") else None
     board = board_from_text(header["board"]) if header.get("board") else None
-    return UpDownGame.new(players, board, rng=seed, variant=variant, catalogue=catalogue)
+    return UpDownState.new(players, board, rng=seed, variant=variant, catalogue=catalogue)
 
 
-def _run(game: UpDownGame, command: str) -> tuple[UpDownGame, list[str]]:
+def _run(game: UpDownState, command: str) -> tuple[UpDownState, list[str]]:
     out: list[str] = []
     if command == "deal":
         action = game.deal_action()
@@ -269,7 +269,7 @@ def replay(path: Path) -> tuple[list[str], list[str]]:
     lines = path.read_text(encoding="utf-8").splitlines()
     header: dict[str, str] = {}
     produced: list[str] = []
-    game: UpDownGame | None = None
+    game: UpDownState | None = None
     for line in lines:
         if line.startswith("  "):
             continue  # expected output: regenerated below

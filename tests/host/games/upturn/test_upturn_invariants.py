@@ -11,7 +11,7 @@ import pytest
 from rule_ids import undocumented
 from upref.games.base import TERMINAL, IllegalMoveError
 from upref.games.upturn.actions import Call, Draw, Gift, Lay, Pass, Start
-from upref.games.upturn.engine import UpturnGame
+from upref.games.upturn.engine import UpturnState
 from upref.games.upturn.variant import Variant
 from upturn_play import (
     NAMES,
@@ -99,9 +99,9 @@ def test_a_counted_game_follows_the_dealt_game_exactly(seed: int) -> None:
     """The referee's engine (every rack unknown) is fed what the dealt game does: it accepts
     every action, keeps the same counts, and shows the same public view and verdicts."""
     players = list(NAMES[: 2 + seed % 3])
-    table = UpturnGame.at_table(players)
+    table = UpturnState.at_table(players)
     rng = random.Random(seed)
-    dealt = UpturnGame.new(players, rng=seed)
+    dealt = UpturnState.new(players, rng=seed)
     table.play(Start(dealt.line[0]))
     steps = 0
     while not dealt.is_terminal():
@@ -115,7 +115,7 @@ def test_a_counted_game_follows_the_dealt_game_exactly(seed: int) -> None:
 
 
 def test_a_counted_game_refuses_what_the_count_does_not_allow() -> None:
-    game = UpturnGame.at_table(list(NAMES[:3]), variant=Variant(deal=2))
+    game = UpturnState.at_table(list(NAMES[:3]), variant=Variant(deal=2))
     game.play(Start("N40"))
     with pytest.raises(IllegalMoveError) as info:
         game.play(Lay("JOKER1"))
@@ -133,7 +133,7 @@ def test_a_counted_game_refuses_what_the_count_does_not_allow() -> None:
 
 
 def test_legal_actions_of_a_counted_rack_are_every_tile_not_yet_seen() -> None:
-    game = UpturnGame.at_table(list(NAMES[:3]))
+    game = UpturnState.at_table(list(NAMES[:3]))
     game.play(Start("N40"))
     lays = {a.tile for a in game.legal_actions() if isinstance(a, Lay)}
     numbered = {t.id for t in game.catalogue.numbered() if t.number != 40}

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pytest
 from upref.games.base import TERMINAL, IllegalMoveError
 from upref.games.upturn.actions import Call, Draw, Gift, Lay, Pass, Start
-from upref.games.upturn.engine import UpturnGame
+from upref.games.upturn.engine import UpturnState
 from upref.games.upturn.position import DOWN, UP
 from upref.games.upturn.tiles import load_catalogue, parse_catalogue
 
@@ -24,8 +24,8 @@ def pos(
     direction: str | None = None,
     players: Sequence[str] = ABC,
     **kw: object,
-) -> UpturnGame:
-    return UpturnGame.from_position(
+) -> UpturnState:
+    return UpturnState.from_position(
         list(players), line=line, racks=racks, direction=direction, **kw  # type: ignore[arg-type]
     )
 
@@ -37,13 +37,13 @@ def crowded(
     direction: str | None = UP,
     players: Sequence[str] = ABC,
     owing: int | None = None,
-) -> UpturnGame:
+) -> UpturnState:
     """A position whose pool holds only `pool` tiles: every other tile lies on the line before
     `line` (so the number to beat is `line`'s); `owing` owes the "one tile left" call."""
     named = {f"N{x}" if isinstance(x, int) else x for r in racks for x in r}
     named |= {f"N{x}" if isinstance(x, int) else x for x in line}
     rest = [t for t in CAT.ids() if t not in named]
-    return UpturnGame.from_position(
+    return UpturnState.from_position(
         list(players),
         line=rest[pool:] + list(line),
         racks=racks,
@@ -53,7 +53,7 @@ def crowded(
     )
 
 
-def refused(game: UpturnGame, action: object, rule: str) -> IllegalMoveError:
+def refused(game: UpturnState, action: object, rule: str) -> IllegalMoveError:
     """`action` is refused naming `rule`, and nothing changes."""
     before = (game._snapshot(), len(game._undo_stack))
     with pytest.raises(IllegalMoveError) as info:
@@ -65,7 +65,7 @@ def refused(game: UpturnGame, action: object, rule: str) -> IllegalMoveError:
     return info.value
 
 
-def lay(game: UpturnGame, *tiles: str | int) -> str:
+def lay(game: UpturnState, *tiles: str | int) -> str:
     text = ""
     for t in tiles:
         tid = f"N{t}" if isinstance(t, int) else t
@@ -140,7 +140,7 @@ def test_example_4_twin_22_closes_the_line_with_64_48_40_36_and_gives_five() -> 
 
 
 def test_t1_an_action_tile_turned_up_as_the_starting_tile_goes_back() -> None:
-    game = UpturnGame.at_table(list(ABC))
+    game = UpturnState.at_table(list(ABC))
     err = refused(game, Start("JOKER1"), "T-1")
     assert "must be a numbered tile" in err.message
     assert err.correction == "Put the Joker back into the pool, mix the pool and turn up another tile."
@@ -148,9 +148,9 @@ def test_t1_an_action_tile_turned_up_as_the_starting_tile_goes_back() -> None:
     assert game.phase == "turn" and game.last_number == 22 and game.gifts == 0
     assert game.pool_count == 106 - 21 - 1
     # dealt by the engine: the first numbered tile turned up starts; the Joker went back
-    seeds = [s for s in range(200) if "(T-1)" in UpturnGame.new(list(ABC), rng=s).view(None).verdict]
+    seeds = [s for s in range(200) if "(T-1)" in UpturnState.new(list(ABC), rng=s).view(None).verdict]
     assert seeds
-    g = UpturnGame.new(list(ABC), rng=seeds[0])
+    g = UpturnState.new(list(ABC), rng=seeds[0])
     assert CAT.tile(g.line[0]).numbered and g.pool_count == 106 - 21 - 1
     assert g.notes[0].rule == "T-1"
 
@@ -360,7 +360,7 @@ def test_t13_the_call_is_due_when_a_turn_ends_with_one_tile_and_missed_costs_thr
     assert "Bob calls 'one tile left' in time" in text and game.owing is None
     lay(game, 62)
     assert game.counts() == (4, 1, 1) and game.notes[0].kind == "turn"
-    refused(UpturnGame.from_position(list(ABC), line=(20,), racks=[7, 7, 7]), Call(), "T-13")
+    refused(UpturnState.from_position(list(ABC), line=(20,), racks=[7, 7, 7]), Call(), "T-13")
 
 
 def test_t13_no_call_within_a_turn_nor_when_the_rack_empties_and_it_may_come_ahead() -> None:
@@ -411,7 +411,7 @@ def test_t15_a_number_equal_to_the_last_is_not_playable() -> None:
             t["number"] = 42  # a set with two 42s
     cat = parse_catalogue(data, source="test: two 42s")
     for direction in (UP, DOWN, None):
-        game = UpturnGame.from_position(
+        game = UpturnState.from_position(
             list(ABC), line=("N42",), racks=[["N1", 9], 9, 9], direction=direction, catalogue=cat
         )
         err = refused(game, Lay("N1"), "T-15")
@@ -610,7 +610,7 @@ def test_the_first_empty_rack_wins_at_once() -> None:
 
 
 def test_a_tile_already_on_the_line_is_refused_by_name() -> None:
-    game = UpturnGame.from_position(list(ABC), line=(20, 32, 44), racks=[7, 7, 7], direction=UP)
+    game = UpturnState.from_position(list(ABC), line=(20, 32, 44), racks=[7, 7, 7], direction=UP)
     err = refused(game, Lay("N32"), "line")
     assert err.message == "32 is already on the line (the second tile): a tile is laid only once."
     err = refused(game, Lay("N44"), "line")
@@ -625,7 +625,7 @@ def test_a_tile_the_player_is_known_not_to_hold_and_an_unknown_id() -> None:
 
 
 def test_a_counted_rack_accepts_any_tile_not_yet_seen() -> None:
-    game = UpturnGame.at_table(list(ABC))
+    game = UpturnState.at_table(list(ABC))
     game.play(Start("N40"))
     lay(game, 94)
     assert game.counts() == (6, 7, 7) and game.pool_count == 106 - 21 - 1
@@ -637,12 +637,12 @@ def test_a_counted_rack_accepts_any_tile_not_yet_seen() -> None:
 
 def test_positions_are_checked() -> None:
     with pytest.raises(ValueError, match="accounts for"):
-        UpturnGame.from_position(list(ABC), line=(20,), racks=[[40], [52], [62]], pool=[])
+        UpturnState.from_position(list(ABC), line=(20,), racks=[[40], [52], [62]], pool=[])
     with pytest.raises(ValueError, match="appears twice"):
-        UpturnGame.from_position(list(ABC), line=(20,), racks=[["N40"], ["N40"], [60]])
+        UpturnState.from_position(list(ABC), line=(20,), racks=[["N40"], ["N40"], [60]])
     with pytest.raises(ValueError, match="no tile 3"):
-        UpturnGame.from_position(list(ABC), line=(3,), racks=[7, 7, 7])
+        UpturnState.from_position(list(ABC), line=(3,), racks=[7, 7, 7])
     with pytest.raises(ValueError, match="2 to 4 players"):
-        UpturnGame.new(["Ann"])
+        UpturnState.new(["Ann"])
     with pytest.raises(ValueError, match="must differ"):
-        UpturnGame.at_table(["Ann", "ann"])
+        UpturnState.at_table(["Ann", "ann"])

@@ -19,13 +19,13 @@ from dataclasses import replace
 import pytest
 from rich.console import Console, RenderableType
 from upref.games.upturn.actions import Draw
-from upref.games.upturn.engine import UpturnGame
+from upref.games.upturn.engine import UpturnState
+from upref.games.upturn.panel import PANEL, SHOWN
 from upref.games.upturn.view import TileView, UpturnView
 from upref.referee.status import INFO, TableStatus, Verdict
 from upref.views import plain, terminal
 from upref.views.blocks import Board
 from upref.views.scoreboard import scoreboard
-from upref.views.upturn import PANEL, SHOWN
 from upturn_play import NAMES, action_tiles, hidden_twin, random_playout
 
 SEEDS = range(10)
@@ -39,32 +39,32 @@ def console_text(renderable: RenderableType) -> str:
     return console.file.getvalue()  # type: ignore[attr-defined, no-any-return]
 
 
-StatusOf = Callable[[UpturnGame], TableStatus]
+StatusOf = Callable[[UpturnState], TableStatus]
 
 
-def said(game: UpturnGame) -> TableStatus:
+def said(game: UpturnState) -> TableStatus:
     """The table's status with the engine's own latest verdict in the feed."""
     return TableStatus(verdicts=(Verdict(INFO, game.view(None).verdict),))
 
 
-def board(game: UpturnGame, status: StatusOf) -> Board:
+def board(game: UpturnState, status: StatusOf) -> Board:
     return scoreboard(game.view(None), status(game), PANEL)
 
 
-def hidden_ids(game: UpturnGame) -> set[str]:
+def hidden_ids(game: UpturnState) -> set[str]:
     ids = set(game.pool or ())
     for s in range(game.num_players()):
         ids |= set(game.rack(s))
     return ids
 
 
-def cell(game: UpturnGame, tile_id: str) -> str:
+def cell(game: UpturnState, tile_id: str) -> str:
     """How the line shows a tile: '41', '22 red Twin', '37 penalty', 'Up & Down'."""
     t = game.tile(tile_id)
     return t.short + (" red Twin" if t.twin else " penalty" if t.penalty else "")
 
 
-def assert_same_public(game: UpturnGame, twin: UpturnGame, status: StatusOf, rich: bool) -> None:
+def assert_same_public(game: UpturnState, twin: UpturnState, status: StatusOf, rich: bool) -> None:
     """What the table sees of `game` is what it sees of `twin` (its secrets dealt anew)."""
     assert game.view(None) == twin.view(None), "the public view depends on a hidden tile"
     a, b = board(game, status), board(twin, status)
@@ -75,7 +75,7 @@ def assert_same_public(game: UpturnGame, twin: UpturnGame, status: StatusOf, ric
 
 
 def assert_board_is_public(
-    game: UpturnGame, status: StatusOf = said, view: UpturnView | None = None
+    game: UpturnState, status: StatusOf = said, view: UpturnView | None = None
 ) -> None:
     """The scoreboard (of `view`, by default the game's public view) shows the line's last
     tiles, each rack's count, and no hidden tile id."""
@@ -98,7 +98,7 @@ def assert_board_is_public(
     assert counts == dict(zip(game.players, game.counts(), strict=True)), counts
 
 
-def assert_private_is_own(game: UpturnGame) -> None:
+def assert_private_is_own(game: UpturnState) -> None:
     for s in range(game.num_players()):
         view = game.view(s)
         assert view.rack is not None and tuple(t.id for t in view.rack) == game.rack(s)
@@ -133,7 +133,7 @@ def test_no_secret_reaches_the_table(seed: int) -> None:
 # --- the check fails on planted leaks ------------------------------------------------------------
 
 
-def some_state(seed: int = 3) -> UpturnGame:
+def some_state(seed: int = 3) -> UpturnState:
     for step, (game, _action) in enumerate(random_playout(seed, NAMES[:3])):
         if step == 25:
             return game.clone()
@@ -146,7 +146,7 @@ def test_the_check_sees_a_verdict_that_names_a_rack() -> None:
     assert game.rack(0) != twin.rack(0)
     assert_same_public(game, twin, said, rich=True)  # no leak: passes
 
-    def leaky(g: UpturnGame) -> TableStatus:
+    def leaky(g: UpturnState) -> TableStatus:
         rack = ", ".join(g.tile(t).short for t in g.rack(0))
         return TableStatus(verdicts=(Verdict(INFO, f"Ann holds {rack}"),))
 
@@ -163,7 +163,7 @@ def test_the_check_sees_a_rack_tile_shown_on_the_line() -> None:
         assert_board_is_public(game, view=doctored)
 
 
-class LeakyDraws(UpturnGame):
+class LeakyDraws(UpturnState):
     """An engine that says which tile was drawn."""
 
     def _do_draw(self) -> None:
@@ -173,7 +173,7 @@ class LeakyDraws(UpturnGame):
 
 
 def test_the_check_sees_a_verdict_that_names_the_drawn_tile() -> None:
-    base = UpturnGame.new(list(NAMES[:3]), rng=4)
+    base = UpturnState.new(list(NAMES[:3]), rng=4)
     game = LeakyDraws(base._setup, base._s)
     twin = hidden_twin(game, random.Random(2))
     assert isinstance(twin, LeakyDraws)

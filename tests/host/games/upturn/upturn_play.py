@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from upref.games.upturn.actions import Action, Call, Draw, Gift, Lay, Pass, Start
-from upref.games.upturn.engine import UpturnGame
+from upref.games.upturn.engine import UpturnState
 from upref.games.upturn.position import seat_order
 from upref.games.upturn.tiles import load_catalogue
 from upref.games.upturn.variant import Variant
@@ -21,11 +21,11 @@ NAMES = ("Ann", "Bob", "Cy", "Dee")
 
 def random_playout(
     seed: int, players: Sequence[str], variant: Variant | None = None, max_actions: int = 4000
-) -> Iterator[tuple[UpturnGame, Action | None]]:
+) -> Iterator[tuple[UpturnState, Action | None]]:
     """A game dealt from `seed`, played by uniformly random legal actions: each state with the
     action about to be played (None once the game is over)."""
     rng = random.Random(seed)
-    game = UpturnGame.new(list(players), rng=seed, variant=variant)
+    game = UpturnState.new(list(players), rng=seed, variant=variant)
     for _ in range(max_actions):
         if game.is_terminal():
             break
@@ -35,7 +35,7 @@ def random_playout(
     yield game, None
 
 
-def conservation(game: UpturnGame) -> None:
+def conservation(game: UpturnState) -> None:
     """Every one of the 106 tiles is on the line, on a rack or in the pool, once; counts agree."""
     assert len(game.line) + game.pool_count + sum(game.counts()) == len(CAT)
     for s in range(game.num_players()):
@@ -47,7 +47,7 @@ def conservation(game: UpturnGame) -> None:
         assert seen == Counter(CAT.ids()), "tiles lost or doubled"
 
 
-def order_agrees(game: UpturnGame) -> None:
+def order_agrees(game: UpturnState) -> None:
     """The seat order shown follows the direction (up = clockwise)."""
     view = game.view(None)
     if view.to_move is None:
@@ -58,7 +58,7 @@ def order_agrees(game: UpturnGame) -> None:
     assert view.order[1] == (view.to_move + step) % n
 
 
-def turn_passed_right(before: UpturnGame, after: UpturnGame) -> None:
+def turn_passed_right(before: UpturnState, after: UpturnState) -> None:
     """When a turn ends, the next player is the one the final direction and the Skip tiles
     give: each skipped seat lies between, in the direction."""
     if after.is_terminal() or after.turn == before.turn:
@@ -73,7 +73,7 @@ def turn_passed_right(before: UpturnGame, after: UpturnGame) -> None:
     assert after.current_player() == (p + step * (len(expected_skipped) + 1)) % n
 
 
-def illegal_probes(game: UpturnGame, rng: random.Random) -> list[Action]:
+def illegal_probes(game: UpturnState, rng: random.Random) -> list[Action]:
     """Actions that are not legal now (each checked to be refused by the caller)."""
     legal = set(game.legal_actions())
     probes: list[Action] = []
@@ -95,7 +95,7 @@ def illegal_probes(game: UpturnGame, rng: random.Random) -> list[Action]:
     return [p for p in probes if p not in legal]
 
 
-def hidden_twin(game: UpturnGame, rng: random.Random, keep: Sequence[str] = ()) -> UpturnGame:
+def hidden_twin(game: UpturnState, rng: random.Random, keep: Sequence[str] = ()) -> UpturnState:
     """A clone with the same public state whose hidden tiles (racks and pool) are dealt anew,
     each rack keeping its size; tiles in `keep` stay where they are."""
     twin = game.clone()

@@ -10,14 +10,14 @@ from rule_ids import undocumented
 from upref.games.base import CHANCE, TERMINAL, IllegalMoveError
 from upref.games.whatsup.actions import Action, Flip, Lay, Pass, Reserve, action_key
 from upref.games.whatsup.cards import COLOURS, COUNTS
-from upref.games.whatsup.engine import SPENT, STALL_TURNS, TABLE_END, WhatsUpGame
+from upref.games.whatsup.engine import SPENT, STALL_TURNS, TABLE_END, WhatsUpState
 from upref.games.whatsup.variant import Variant
 from whatsup_table import check_view
 
 PLAYERS = ("Ann", "Bob", "Cy", "Dee")
 
 
-def check_state(game: WhatsUpGame) -> None:
+def check_state(game: WhatsUpState) -> None:
     """The 30 cards are each in exactly one place (not laid yet, on the table, or in one
     collection); every collection row is a prefix of 1, 2, 3; figurines stand on table cards,
     one to a card; the counters stay in range."""
@@ -49,7 +49,7 @@ def check_state(game: WhatsUpGame) -> None:
         assert game.current_player() == CHANCE and not held[0] and game.since == 0
 
 
-def probes(game: WhatsUpGame, rng: random.Random) -> list[Action]:
+def probes(game: WhatsUpState, rng: random.Random) -> list[Action]:
     """Actions of every kind, for random seats and cards, legal or not."""
     ids = game.catalogue.ids()
     n = game.num_players()
@@ -64,7 +64,7 @@ def probes(game: WhatsUpGame, rng: random.Random) -> list[Action]:
 def test_random_playouts_keep_the_invariants(seed: int) -> None:
     rng = random.Random(seed)
     players = PLAYERS[: 2 + seed % 3]
-    game = WhatsUpGame.new(players, rng=seed, variant=Variant(first_game=seed % 2 == 1))
+    game = WhatsUpState.new(players, rng=seed, variant=Variant(first_game=seed % 2 == 1))
     first = game._snapshot()
     steps = 0
     rules: set[str] = set()  # the rule of every refusal the probes meet
@@ -124,7 +124,7 @@ def test_figurines_get_placed_and_spent_in_random_play() -> None:
     seen: set[str] = set()
     for seed in range(24):
         rng = random.Random(seed)
-        game = WhatsUpGame.new(PLAYERS[: 2 + seed % 3], rng=seed)
+        game = WhatsUpState.new(PLAYERS[: 2 + seed % 3], rng=seed)
         while not game.is_terminal():
             game.play(rng.choice(game.legal_actions()))
             for s in range(game.num_players()):

@@ -10,11 +10,11 @@ import pytest
 from upref.games.base import CHANCE, TERMINAL, IllegalMoveError
 from upref.games.whatsup.actions import Flip, Lay, Pass, Reserve, format_action, parse_action
 from upref.games.whatsup.cards import COLOURS, COUNTS, Face
-from upref.games.whatsup.engine import Termination, WhatsUpGame
+from upref.games.whatsup.engine import Termination, WhatsUpState
 from upref.games.whatsup.variant import Variant
 
 
-def refused(game: WhatsUpGame, action: object, rule: str) -> IllegalMoveError:
+def refused(game: WhatsUpState, action: object, rule: str) -> IllegalMoveError:
     """Play `action`, expect the refusal naming `rule`, and check nothing changed."""
     before = (game._snapshot(), game.view(None), len(game._undo_stack))
     with pytest.raises(IllegalMoveError) as info:
@@ -29,7 +29,7 @@ def refused(game: WhatsUpGame, action: object, rule: str) -> IllegalMoveError:
 
 def test_example_1_vanya_takes_the_purple_one_he_turned_up() -> None:
     """Vanya has nothing; he flips a card with one red bird: one purple on its back. He adds it."""
-    game = WhatsUpGame.from_position(("Vanya", "Lena"), up={"W03": "1 red"})
+    game = WhatsUpState.from_position(("Vanya", "Lena"), up={"W03": "1 red"})
     assert game.card("W03").label() == "1 red / 1 purple"
     text = game.play(Flip(0, "W03"))
     assert game.owner("W03") == 0 and game.rows(0)["purple"] == (1,)
@@ -39,7 +39,7 @@ def test_example_1_vanya_takes_the_purple_one_he_turned_up() -> None:
 
 def test_example_2_lena_cannot_start_a_row_with_two_birds() -> None:
     """Lena has nothing; she flips three yellow: two yellow on the back. No row starts with two."""
-    game = WhatsUpGame.from_position(("Vanya", "Lena"), up={"W21": "3 yellow"}, to_move="Lena")
+    game = WhatsUpState.from_position(("Vanya", "Lena"), up={"W21": "3 yellow"}, to_move="Lena")
     text = game.play(Flip(1, "W21"))
     assert game.owner("W21") is None and game.up("W21") == Face(2, "yellow")
     assert "It does not fit: Lena has no yellow row yet, and a row starts with a card of 1 bird" in text
@@ -48,7 +48,7 @@ def test_example_2_lena_cannot_start_a_row_with_two_birds() -> None:
 
 def test_example_3_zhenya_adds_two_yellow_to_her_one_yellow() -> None:
     """Zhenya holds one yellow; she flips two red: two yellow on the back. She adds it."""
-    game = WhatsUpGame.from_position(
+    game = WhatsUpState.from_position(
         ("Zhenya", "Petya"), up={"W15": "2 red"}, collections={"Zhenya": {"yellow": 1}}
     )
     game.play(Flip(0, "W15"))
@@ -58,7 +58,7 @@ def test_example_3_zhenya_adds_two_yellow_to_her_one_yellow() -> None:
 
 def test_example_4_petya_cannot_add_three_purple_to_one_purple() -> None:
     """Petya: one purple; one and two green. He flips three yellow: three purple. Not for him."""
-    game = WhatsUpGame.from_position(
+    game = WhatsUpState.from_position(
         ("Zhenya", "Petya"),
         up={"W29": "3 yellow"},
         collections={"Petya": {"purple": 1, "green": 2}},
@@ -71,7 +71,7 @@ def test_example_4_petya_cannot_add_three_purple_to_one_purple() -> None:
 
 def test_example_5_anya_cannot_start_a_second_red_row() -> None:
     """Anya (A-10: not Lena): one green; one, two and three red. She flips one yellow: one red."""
-    game = WhatsUpGame.from_position(
+    game = WhatsUpState.from_position(
         ("Anya", "Petya"), up={"W01": "1 yellow"}, collections={"Anya": {"green": 1, "red": 3}}
     )
     text = game.play(Flip(0, "W01"))
@@ -83,7 +83,7 @@ def test_example_5_anya_cannot_start_a_second_red_row() -> None:
 def test_a10_the_fifth_example_names_anya() -> None:
     """A-10: the Russian text names Lena in example 5; the referee's players are whoever sits
     at the table, and the examples use Anya."""
-    game = WhatsUpGame.from_position(("Anya", "Lena"), up={"W01": "1 yellow"}, collections={"Anya": {"red": 1}})
+    game = WhatsUpState.from_position(("Anya", "Lena"), up={"W01": "1 yellow"}, collections={"Anya": {"red": 1}})
     text = game.play(Flip(0, "W01"))
     assert "Anya" in text and "Lena's turn" in text and game.owner("W01") is None
 
@@ -94,7 +94,7 @@ def test_a10_the_fifth_example_names_anya() -> None:
 @pytest.mark.parametrize("length", range(4))
 def test_a_face_fits_only_as_the_next_card_of_its_row(length: int) -> None:
     """(n, c) fits iff n = 1 and no c row, or n >= 2 and the c row is exactly 1 .. n-1."""
-    game = WhatsUpGame.from_position(("Ann", "Bob"), collections={"Ann": {"red": length}})
+    game = WhatsUpState.from_position(("Ann", "Bob"), collections={"Ann": {"red": length}})
     for n, c in itertools.product(COUNTS, COLOURS):
         row = length if c == "red" else 0
         want = (n == 1 and row == 0) or (n >= 2 and row == n - 1)
@@ -106,7 +106,7 @@ def test_a_face_fits_only_as_the_next_card_of_its_row(length: int) -> None:
 
 
 def test_a_fitting_flip_grows_the_row_and_an_unfitting_one_counts_toward_the_stall() -> None:
-    game = WhatsUpGame.from_position(
+    game = WhatsUpState.from_position(
         ("Ann", "Bob"), up={"W04": "1 red", "W18": "3 red"}, collections={"Ann": {"red": 1}}, since=5
     )
     game.play(Flip(0, "W04"))  # 2 red: fits Ann's red row (1)
@@ -119,9 +119,9 @@ def test_a_fitting_flip_grows_the_row_and_an_unfitting_one_counts_toward_the_sta
 
 
 def test_setup_lays_every_card_with_the_side_the_seed_picks_then_the_first_player_flips() -> None:
-    game = WhatsUpGame.new(["Ann", "Bob", "Cy"], rng=4)
-    twin = WhatsUpGame.new(["Ann", "Bob", "Cy"], rng=4)
-    other = WhatsUpGame.new(["Ann", "Bob", "Cy"], rng=5)
+    game = WhatsUpState.new(["Ann", "Bob", "Cy"], rng=4)
+    twin = WhatsUpState.new(["Ann", "Bob", "Cy"], rng=4)
+    other = WhatsUpState.new(["Ann", "Bob", "Cy"], rng=5)
     ids = game.catalogue.ids()
     assert game.current_player() == CHANCE and game.in_setup and game.view(None).phase == "setup"
     assert [game.up(c) for c in ids] == [twin.up(c) for c in ids]
@@ -140,7 +140,7 @@ def test_setup_lays_every_card_with_the_side_the_seed_picks_then_the_first_playe
 
 
 def test_a_card_laid_twice_is_refused_by_its_place() -> None:
-    game = WhatsUpGame.new(["Ann", "Bob"], rng=1, variant=Variant(first_game=True))
+    game = WhatsUpState.new(["Ann", "Bob"], rng=1, variant=Variant(first_game=True))
     for cid in ("W10", "W20", "W30", "W01", "W02", "W03", "W04"):
         game.play(Lay(cid))
     assert game.verdict.startswith("Card 7 of 30: lay it in row 2, column 1 with")
@@ -152,27 +152,27 @@ def test_a_card_laid_twice_is_refused_by_its_place() -> None:
 
 def test_from_position_refuses_descriptions_that_do_not_fit_the_deck() -> None:
     with pytest.raises(ValueError, match="neither on the table nor in a collection"):
-        WhatsUpGame.from_position(("Ann", "Bob"), table=["W01", "W02"])
+        WhatsUpState.from_position(("Ann", "Bob"), table=["W01", "W02"])
     with pytest.raises(ValueError, match="has no side 3 green"):
-        WhatsUpGame.from_position(("Ann", "Bob"), up={"W01": "3 green"})
+        WhatsUpState.from_position(("Ann", "Bob"), up={"W01": "3 green"})
     with pytest.raises(ValueError, match="2 to 4 players"):
-        WhatsUpGame.from_position(("Ann",))
+        WhatsUpState.from_position(("Ann",))
     with pytest.raises(ValueError, match="no cards left"):
         # three cards of 1 red wanted, but of the five with that side three lie on the table
-        WhatsUpGame.from_position(
+        WhatsUpState.from_position(
             ("Ann", "Bob", "Cy"),
             up=dict.fromkeys(("W01", "W02", "W03"), "1 red"),
             collections={n: {"red": 1} for n in ("Ann", "Bob", "Cy")},
         )
     with pytest.raises(ValueError, match="two figurines"):
-        WhatsUpGame.from_position(("Ann", "Bob"), figurines={"Ann": "W01", "Bob": "W01"})
+        WhatsUpState.from_position(("Ann", "Bob"), figurines={"Ann": "W01", "Bob": "W01"})
 
 
 # --- turns ---------------------------------------------------------------------------------------
 
 
 def test_only_the_player_to_move_acts_and_play_passes_clockwise() -> None:
-    game = WhatsUpGame.from_position(("Ann", "Bob", "Cy"), up={"W21": "3 yellow", "W09": "3 yellow"})
+    game = WhatsUpState.from_position(("Ann", "Bob", "Cy"), up={"W21": "3 yellow", "W09": "3 yellow"})
     refused(game, Flip(1, "W21"), "turn")
     refused(game, Reserve(2, "W21"), "turn")
     game.play(Flip(0, "W21"))
@@ -196,7 +196,7 @@ def test_variant_round_trips_and_describes_itself() -> None:
 
 
 def test_first_game_rule_puts_an_unfitting_card_back_in_its_place() -> None:
-    game = WhatsUpGame.from_position(("Ann", "Bob"), up={"W21": "3 yellow"}, variant=Variant(first_game=True))
+    game = WhatsUpState.from_position(("Ann", "Bob"), up={"W21": "3 yellow"}, variant=Variant(first_game=True))
     assert game.place("W21") == 21
     text = game.play(Flip(0, "W21"))
     assert "flipped a card (row 4, column 3): 2 yellow up" in text
@@ -204,7 +204,7 @@ def test_first_game_rule_puts_an_unfitting_card_back_in_its_place() -> None:
     view = game.view(None)
     card = next(c for c in view.table if c.place == 21)
     assert (card.row, card.column, card.up) == (4, 3, "2 yellow")
-    free = WhatsUpGame.from_position(("Ann", "Bob"), up={"W21": "3 yellow"})
+    free = WhatsUpState.from_position(("Ann", "Bob"), up={"W21": "3 yellow"})
     assert "wherever Ann puts it (not on another card)" in free.play(Flip(0, "W21"))
     assert all(c.row is None for c in free.view(None).table)
 
@@ -213,7 +213,7 @@ def test_first_game_rule_puts_an_unfitting_card_back_in_its_place() -> None:
 
 
 def test_figurine_is_placed_once_per_game_and_one_bird_to_a_card() -> None:
-    game = WhatsUpGame.from_position(("Ann", "Bob"), up={"W21": "3 yellow", "W09": "3 yellow"})
+    game = WhatsUpState.from_position(("Ann", "Bob"), up={"W21": "3 yellow", "W09": "3 yellow"})
     text = game.play(Reserve(0, "W05"))
     assert text.startswith("Ann's figurine now stands on the card showing 1 red")
     assert game.figurine(0) == "W05" and game.current_player() == 0 and game.reserved_now
@@ -227,14 +227,14 @@ def test_figurine_is_placed_once_per_game_and_one_bird_to_a_card() -> None:
 
 
 def test_a_figurine_goes_only_on_a_card_on_the_table() -> None:
-    game = WhatsUpGame.from_position(("Ann", "Bob"), collections={"Bob": {"red": 1}})
+    game = WhatsUpState.from_position(("Ann", "Bob"), collections={"Bob": {"red": 1}})
     held = game.collection(1)[0]
     err = refused(game, Reserve(0, held), "figurine")
     assert "in Bob's collection" in err.message
 
 
 def test_a1_a_reserved_card_is_flipped_only_by_the_figurines_owner() -> None:
-    game = WhatsUpGame.from_position(
+    game = WhatsUpState.from_position(
         ("Ann", "Bob"), up={"W03": "1 red", "W21": "3 yellow"}, figurines={"Ann": "W03"}, to_move=1
     )
     assert Flip(1, "W03") not in game.legal_actions()
@@ -249,7 +249,7 @@ def test_a1_a_reserved_card_is_flipped_only_by_the_figurines_owner() -> None:
 
 
 def test_a2_three_cards_left_end_the_game() -> None:
-    game = WhatsUpGame.from_position(("Ann", "Bob", "Cy"), **_FOUR_LEFT, to_move="Bob")  # type: ignore[arg-type]
+    game = WhatsUpState.from_position(("Ann", "Bob", "Cy"), **_FOUR_LEFT, to_move="Bob")  # type: ignore[arg-type]
     assert game.up("W30") == Face(3, "green") and game.fits(1, Face(3, "purple"))
     text = game.play(Flip(1, "W30"))
     out = game.outcome()
@@ -260,7 +260,7 @@ def test_a2_three_cards_left_end_the_game() -> None:
 
 
 def test_a3_the_eighth_turn_in_a_row_without_an_addition_ends_the_game() -> None:
-    game = WhatsUpGame.from_position(("Ann", "Bob"), up={"W21": "3 yellow", "W28": "3 yellow"}, since=6)
+    game = WhatsUpState.from_position(("Ann", "Bob"), up={"W21": "3 yellow", "W28": "3 yellow"}, since=6)
     text = game.play(Flip(0, "W21"))
     assert "7 of 8 turns without an addition" in text and game.outcome() is None
     text = game.play(Flip(1, "W28"))  # 3 green: Bob has no green row
@@ -270,13 +270,13 @@ def test_a3_the_eighth_turn_in_a_row_without_an_addition_ends_the_game() -> None
 
 
 def test_a3_an_addition_starts_the_count_again() -> None:
-    game = WhatsUpGame.from_position(("Ann", "Bob"), up={"W03": "1 red"}, since=7)
+    game = WhatsUpState.from_position(("Ann", "Bob"), up={"W03": "1 red"}, since=7)
     game.play(Flip(0, "W03"))
     assert game.since == 0 and game.outcome() is None
 
 
 def test_a4_row_victory_comes_before_the_table_running_out() -> None:
-    game = WhatsUpGame.from_position(("Ann", "Bob", "Cy"), **_FOUR_LEFT, since=7)  # type: ignore[arg-type]
+    game = WhatsUpState.from_position(("Ann", "Bob", "Cy"), **_FOUR_LEFT, since=7)  # type: ignore[arg-type]
     text = game.play(Flip(0, "W28"))  # 3 green: Ann completes her third row, three cards left
     out = game.outcome()
     assert out is not None and out.termination == Termination.ROWS and out.winners == (0,)
@@ -289,7 +289,7 @@ def test_a4_row_victory_comes_before_the_table_running_out() -> None:
 def test_the_rows_that_win_depend_on_the_number_of_players(players: int, need: int) -> None:
     names = ("Ann", "Bob", "Cy", "Dee")[:players]
     rows = dict.fromkeys(COLOURS[: need - 1], 3) | {COLOURS[need - 1]: 2}
-    game = WhatsUpGame.from_position(names, collections={"Ann": rows})
+    game = WhatsUpState.from_position(names, collections={"Ann": rows})
     card = next(c for c in game.table() if game.fits(0, game.down(c)) and game.down(c).count == 3)
     game.play(Flip(0, card))
     out = game.outcome()
@@ -299,7 +299,7 @@ def test_the_rows_that_win_depend_on_the_number_of_players(players: int, need: i
 
 def test_a5_most_birds_then_fewest_cards_then_a_shared_win() -> None:
     # Ann 6 birds on 3 cards; Bob 6 birds on 4 cards; Cy 3 birds: Ann wins on fewer cards
-    game = WhatsUpGame.from_position(
+    game = WhatsUpState.from_position(
         ("Ann", "Bob", "Cy"),
         up={"W21": "3 yellow"},
         collections={"Ann": {"red": 3}, "Bob": {"green": 2, "purple": 2}, "Cy": {"yellow": 2}},
@@ -310,7 +310,7 @@ def test_a5_most_birds_then_fewest_cards_then_a_shared_win() -> None:
     assert out is not None and out.scores == (6, 6, 3) and out.winners == (0,)
     assert "Ann wins with 6 birds (birds: Ann 6, Bob 6, Cy 3; tied on birds, the fewest cards win (A-5): Ann 3, Bob 4)." in text
     # equal birds and equal cards: both win
-    game = WhatsUpGame.from_position(
+    game = WhatsUpState.from_position(
         ("Ann", "Bob"), up={"W21": "3 yellow"}, collections={"Ann": {"red": 2}, "Bob": {"green": 2}}, since=7
     )
     text = game.play(Flip(0, "W21"))
@@ -320,13 +320,13 @@ def test_a5_most_birds_then_fewest_cards_then_a_shared_win() -> None:
 
 
 def test_a5_the_birds_are_the_counts_on_the_faces_that_were_up_when_taken() -> None:
-    game = WhatsUpGame.from_position(("Ann", "Bob"), up={"W05": "3 red"})
+    game = WhatsUpState.from_position(("Ann", "Bob"), up={"W05": "3 red"})
     game.play(Flip(0, "W05"))  # 1 red up: taken as one bird, though its other side has three
     assert game.birds(0) == 1 and game.up("W05") == Face(1, "red")
 
 
 def test_a6_figurine_placed_and_the_same_card_flipped_and_taken_in_one_turn() -> None:
-    game = WhatsUpGame.from_position(("Ann", "Bob"), up={"W03": "1 red"})
+    game = WhatsUpState.from_position(("Ann", "Bob"), up={"W03": "1 red"})
     game.play(Reserve(0, "W03"))
     text = game.play(Flip(0, "W03"))
     assert game.owner("W03") == 0 and game.figurine(0) == "spent"
@@ -335,7 +335,7 @@ def test_a6_figurine_placed_and_the_same_card_flipped_and_taken_in_one_turn() ->
 
 
 def test_a6_a_figurine_placed_earlier_is_spent_when_its_owner_takes_the_card() -> None:
-    game = WhatsUpGame.from_position(
+    game = WhatsUpState.from_position(
         ("Ann", "Bob"), up={"W03": "1 red", "W21": "3 yellow"}, figurines={"Ann": "W03"}
     )
     text = game.play(Flip(0, "W03"))
@@ -343,7 +343,7 @@ def test_a6_a_figurine_placed_earlier_is_spent_when_its_owner_takes_the_card() -
 
 
 def test_a7_a_figurine_takes_nothing_the_card_must_still_be_flipped() -> None:
-    game = WhatsUpGame.from_position(("Ann", "Bob"), up={"W03": "1 red"})
+    game = WhatsUpState.from_position(("Ann", "Bob"), up={"W03": "1 red"})
     game.play(Reserve(0, "W03"))  # its other side would fit Ann
     assert game.owner("W03") is None and game.current_player() == 0
     assert game.cards_of(0) == 0 and Flip(0, "W03") in game.legal_actions()
@@ -351,7 +351,7 @@ def test_a7_a_figurine_takes_nothing_the_card_must_still_be_flipped() -> None:
 
 
 def test_a8_a_card_that_fits_is_always_taken_and_stays_taken() -> None:
-    game = WhatsUpGame.from_position(("Ann", "Bob"), up={"W03": "1 red", "W21": "3 yellow"})
+    game = WhatsUpState.from_position(("Ann", "Bob"), up={"W03": "1 red", "W21": "3 yellow"})
     text = game.play(Flip(0, "W03"))
     assert game.owner("W03") == 0 and "Ann must take it into the collection (A-8)" in text
     err = refused(game, Flip(1, "W03"), "A-8")  # tapped again right after: it stays taken
@@ -366,7 +366,7 @@ def test_a8_a_card_that_fits_is_always_taken_and_stays_taken() -> None:
 
 
 def test_a9_the_owner_may_flip_a_reserved_card_back_and_forth_and_the_figurine_stays() -> None:
-    game = WhatsUpGame.from_position(
+    game = WhatsUpState.from_position(
         ("Ann", "Bob"), up={"W21": "3 yellow", "W09": "3 yellow"}, figurines={"Ann": "W21"}
     )
     text = game.play(Flip(0, "W21"))  # 2 yellow: no yellow row, does not fit
@@ -377,7 +377,7 @@ def test_a9_the_owner_may_flip_a_reserved_card_back_and_forth_and_the_figurine_s
 
 
 def test_a11_a_player_who_can_flip_nothing_passes_and_the_pass_adds_nothing() -> None:
-    game = WhatsUpGame.from_position(
+    game = WhatsUpState.from_position(
         ("Ann", "Bob", "Cy", "Dee"),
         collections={
             "Ann": {"red": 3, "yellow": 2, "green": 2},
@@ -393,12 +393,12 @@ def test_a11_a_player_who_can_flip_nothing_passes_and_the_pass_adds_nothing() ->
     text = game.play(Pass(0))
     assert text.startswith("Ann cannot flip a card: every card on the table carries another player's figurine, so Ann passes (A-11). 4 of 8 turns")
     assert game.since == 4
-    game = WhatsUpGame.from_position(("Ann", "Bob"))
+    game = WhatsUpState.from_position(("Ann", "Bob"))
     refused(game, Pass(0), "A-11")
 
 
 def test_a12_a_reserved_card_counts_as_on_the_table() -> None:
-    game = WhatsUpGame.from_position(
+    game = WhatsUpState.from_position(
         ("Ann", "Bob", "Cy"),
         collections={
             "Ann": {"red": 3, "yellow": 3, "green": 2, "purple": 2},
@@ -418,14 +418,14 @@ def test_a12_a_reserved_card_counts_as_on_the_table() -> None:
 
 
 def test_after_the_end_every_action_is_refused_over() -> None:
-    game = WhatsUpGame.from_position(("Ann", "Bob"), up={"W21": "3 yellow"}, since=7)
+    game = WhatsUpState.from_position(("Ann", "Bob"), up={"W21": "3 yellow"}, since=7)
     game.play(Flip(0, "W21"))
     err = refused(game, Flip(1, "W09"), "over")
     assert err.message.startswith("The game is over: Ann and Bob share the win with 0 birds")
 
 
 def test_next_game_keeps_the_players_and_lays_out_again() -> None:
-    game = WhatsUpGame.new(["Ann", "Bob"], rng=2, variant=Variant(first_game=True))
+    game = WhatsUpState.new(["Ann", "Bob"], rng=2, variant=Variant(first_game=True))
     for a in list(game.legal_actions()):
         game.apply(a)
     game2 = game.next_game()

@@ -228,7 +228,7 @@ class FlipPanel:
         :raises ValueError: for a view that is not one seat's own.
         """
         if view.seat is None:
-            raise ValueError("the private panel needs one seat's view, FlipGame.view(seat)")
+            raise ValueError("the private panel needs one seat's view, FlipABirdState.view(seat)")
         name = view.names[view.seat]
         title = f"{name} — your hand (keep it to yourself)"
         lines: list[Line | Table | Picture] = []

@@ -19,9 +19,8 @@ from functools import cache
 
 from upref.games.base import Outcome
 from upref.games.updown.engine import Termination
-from upref.games.updown.view import CardView, UpDownView
+from upref.games.updown.view import CardView, TableView, UpDownView
 from upref.paths import pinmap_path
-from upref.referee.updown import TableView
 from upref.text import and_join, count, plural
 from upref.views.blocks import (
     DIM,
@@ -182,7 +181,7 @@ class UpDownPanel:
         :raises ValueError: for a view that is not one seat's own.
         """
         if view.seat is None:
-            raise ValueError("the private panel needs one seat's view, UpDownGame.view(seat)")
+            raise ValueError("the private panel needs one seat's view, UpDownState.view(seat)")
         name = view.names[view.seat]
         title = f"{name} — your task card (keep it to yourself)"
         task = view.task

@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 from upref.board.codes import CodeTable
 from upref.games.base import IllegalMoveError, Outcome
 from upref.games.upturn.actions import Action, Call, Draw, Gift, Lay, Pass, Start
-from upref.games.upturn.engine import NAME, TITLE, Termination, UpturnGame
+from upref.games.upturn.engine import NAME, TITLE, Termination, UpturnState
 from upref.games.upturn.position import DRAWN, GIFT, JOKER, START, TURN, TWIN
 from upref.games.upturn.tiles import Catalogue, load_catalogue, parse_catalogue
 from upref.games.upturn.variant import Variant
@@ -60,7 +60,7 @@ _SAID_RULES = {"line": "that tile is already on the line: a tile is laid only on
 """Refusals said in words of their own where the engine's words are not for the ear."""
 
 
-def _did(action: Action, who: str, eng: UpturnGame, drew: bool = False) -> str:
+def _did(action: Action, who: str, eng: UpturnState, drew: bool = False) -> str:
     """What `who` did, for the ear."""
     if isinstance(action, Lay | Start):
         tile = eng.catalogue.get(action.tile)
@@ -123,7 +123,7 @@ def parse_gift(
     return tuple(sorted(split.items()))
 
 
-class UpturnReferee(Referee[UpturnGame]):
+class UpturnReferee(Referee[UpturnState]):
     """Referees Upturn from the tiles' tags, the host's keys and the board's button (see the
     module's text).
 
@@ -212,8 +212,8 @@ class UpturnReferee(Referee[UpturnGame]):
 
     # --- the game's life ------------------------------------------------------------------------
 
-    def _new(self, start: StartGame) -> UpturnGame:
-        return UpturnGame.at_table(
+    def _new(self, start: StartGame) -> UpturnState:
+        return UpturnState.at_table(
             start.players,
             variant=Variant.from_dict(start.variant_data),
             catalogue=self.catalogue,
@@ -222,10 +222,10 @@ class UpturnReferee(Referee[UpturnGame]):
     def check_start(self, start: StartGame) -> None:
         self._new(start)
 
-    def make_engine(self, start: StartGame) -> UpturnGame:
+    def make_engine(self, start: StartGame) -> UpturnState:
         return self._new(start)
 
-    def next_engine(self, engine: UpturnGame) -> UpturnGame:
+    def next_engine(self, engine: UpturnState) -> UpturnState:
         return engine.next_game()
 
     def on_begin(self) -> None:

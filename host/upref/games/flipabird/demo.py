@@ -18,12 +18,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from upref.board.model import ButtonObservation, CardObservation
+from upref.game import DemoStep
 from upref.games.flipabird.actions import Claim, Pass, Play, Take, Tip
 from upref.games.flipabird.cards import Catalogue, load_catalogue
-from upref.games.flipabird.engine import FlipGame
+from upref.games.flipabird.engine import FlipABirdState
 from upref.games.flipabird.position import deal
 from upref.games.flipabird.variant import Variant
-from upref.plugins.base import DemoStep
 from upref.referee.inputs import Key, Observe
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ TAP_S = 0.3  # a card on the reader: the reader is polled ten times a second
 OFF_S = 0.1
 
 
-def guess(eng: FlipGame) -> int:
+def guess(eng: FlipABirdState) -> int:
     """A player's guess of the row: the birds on face-up bird cards, two for a face-down card."""
     total = 0
     for r in eng.row:
@@ -49,11 +49,11 @@ def guess(eng: FlipGame) -> int:
     return total
 
 
-def wants_claim(eng: FlipGame) -> bool:
+def wants_claim(eng: FlipABirdState) -> bool:
     return bool(eng.row) and guess(eng) > eng.limit
 
 
-def pick_take(eng: FlipGame, seat: int) -> str:
+def pick_take(eng: FlipABirdState, seat: int) -> str:
     """The card a taker chooses: a bird card of the colour they have fewest of (sets of four
     colours score), else a special card, else the first left."""
     claim = eng.claim_state
@@ -69,7 +69,7 @@ def pick_take(eng: FlipGame, seat: int) -> str:
 
 
 class FlipDemo:
-    """The scripted players (`upref.plugins.base.Demo`)."""
+    """The scripted players (`upref.game.Demo`)."""
 
     players = ("Ann", "Bob", "Cy")
     seed = 1965
@@ -85,7 +85,7 @@ class FlipDemo:
         variant = self.variant(argparse.Namespace())
         pile, hands, box = deal(len(self.players), random.Random(self.seed), variant, cat)
 
-        def hand_of(eng: FlipGame, seat: int) -> list[str]:
+        def hand_of(eng: FlipABirdState, seat: int) -> list[str]:
             """What the player holds, oldest first, as the engine knows it (a resumed game's
             players go on with what they hold): the dealt cards not played yet (the players
             play their oldest card first) and the cards they drew."""
@@ -212,7 +212,7 @@ def events(seed: int, catalogue: Catalogue | None = None) -> set[str]:
     cat = catalogue or load_catalogue()
     demo = FlipDemo()
     pile, hands, _box = deal(3, random.Random(seed), demo.variant(argparse.Namespace()), cat)
-    eng = FlipGame.new(demo.players, pile=pile, variant=demo.variant(argparse.Namespace()), catalogue=cat)
+    eng = FlipABirdState.new(demo.players, pile=pile, variant=demo.variant(argparse.Namespace()), catalogue=cat)
     seats = [list(h) for h in hands]
     stack = list(pile)
     seen: set[str] = set()

@@ -193,7 +193,7 @@ class UpturnPanel:
         :raises ValueError: for a view that is not one seat's own.
         """
         if view.seat is None:
-            raise ValueError("the private panel needs one seat's view, UpturnGame.view(seat)")
+            raise ValueError("the private panel needs one seat's view, UpturnState.view(seat)")
         me = view.players[view.seat]
         title = f"{me.name} — your rack (keep it to yourself)"
         blocks: list[Line | Table | Picture] = [

@@ -4,7 +4,7 @@ entry that everything else looks up by name, `upref.registry.find_game`)."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -65,6 +65,10 @@ class Game:
         tests and `make bench`); returns the number of actions.
     :param figures: the game's own heavy computations measured for `make bench` (argument:
         quick), one line of figures each.
+    :param short: the demo's options for its shortest game (`make faults --short` and the
+        tests play it); empty when the demo has none shorter.
+    :param shelf: where the game stands when upref lists its games (lowest first, then by name):
+        the first is the one `upref demo` plays when no game is named.
     """
 
     name: str
@@ -83,3 +87,5 @@ class Game:
     figures: Callable[[bool], Sequence[str]] | None = None
     aliases: tuple[str, ...] = field(default=())
     piece: str = "card"
+    short: Mapping[str, Any] = field(default_factory=dict)
+    shelf: int = 100

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from upref.board.codes import EMPTY
 from upref.board.model import CardObservation, HoleObservation, Observation
-from upref.games.updown.engine import UpDownGame
+from upref.game import DemoStep
+from upref.games.updown.engine import UpDownState
 from upref.games.updown.variant import Variant
 from upref.games.updown.view import UpDownView
-from upref.plugins.base import DemoStep
 
 if TYPE_CHECKING:
     from upref.sim.board import SimBoard
@@ -59,7 +59,7 @@ def _hole(h: int, filled: bool) -> Callable[[Observation], bool]:
 
 
 class UpDownDemo:
-    """The scripted players (`upref.plugins.base.Demo`)."""
+    """The scripted players (`upref.game.Demo`)."""
 
     players = ("Ann", "Bob", "Cy")
     seed = 7
@@ -84,7 +84,7 @@ class UpDownDemo:
                 return
             eng = ref.engine
             view = ref.view(None)
-            if not isinstance(eng, UpDownGame) or not isinstance(view, UpDownView):
+            if not isinstance(eng, UpDownState) or not isinstance(view, UpDownView):
                 return
             if view.phase == "over" or ref.stopped is not None:
                 return

@@ -178,7 +178,7 @@ class WhatsUpPanel:
         :raises ValueError: for a view that is not one seat's own.
         """
         if view.seat is None:
-            raise ValueError("the private panel needs one seat's view, WhatsUpGame.view(seat)")
+            raise ValueError("the private panel needs one seat's view, WhatsUpState.view(seat)")
         me = view.players[view.seat]
         rows = []
         for c, counts in me.rows:

@@ -1,7 +1,7 @@
 """The Up referee: card taps, the button and a few keys in; engine actions, verdicts and board
 feedback out.
 
-The referee's engine is an *observed* one (`UpGame.new(..., observed=True)`): it learns the
+The referee's engine is an *observed* one (`UpState.new(..., observed=True)`): it learns the
 cards as the table shows them and keeps the rest as counts (docs/games/up.md).
 
 What a tap means (every card has its tag; `item` is its id, 'B7'):
@@ -51,7 +51,7 @@ from upref.games.up.actions import (
     Reveal,
 )
 from upref.games.up.cards import Catalogue, load_catalogue, parse_catalogue
-from upref.games.up.engine import NAME, TITLE, UpGame
+from upref.games.up.engine import NAME, TITLE, UpState
 from upref.games.up.scoring import EVENING_OVER, Termination, evening_result, evening_winners
 from upref.games.up.variant import Variant
 from upref.referee.base import OVER, PLAY, KeyOffer, Referee, TagLookup
@@ -74,7 +74,7 @@ KEYS: Mapping[str, str] = {
 _SAID_KIND = {"play": OK, "skip": TURN, "penalty": TURN, "call": INFO, "end": END, "info": INFO}
 
 
-class UpReferee(Referee[UpGame]):
+class UpReferee(Referee[UpState]):
     """Referees Up from card taps, the button and keys (see the module's text).
 
     :param catalogue: the cards (default: the packaged ten sets).
@@ -160,8 +160,8 @@ class UpReferee(Referee[UpGame]):
     def check_start(self, start: StartGame) -> None:
         self.make_engine(start)
 
-    def make_engine(self, start: StartGame) -> UpGame:
-        return UpGame.new(
+    def make_engine(self, start: StartGame) -> UpState:
+        return UpState.new(
             list(start.players),
             rng=start.seed,
             variant=Variant.from_dict(start.variant_data),
@@ -169,7 +169,7 @@ class UpReferee(Referee[UpGame]):
             observed=True,
         )
 
-    def next_engine(self, engine: UpGame) -> UpGame:
+    def next_engine(self, engine: UpState) -> UpState:
         return engine.next_round()
 
     def on_begin(self) -> None:
@@ -214,7 +214,7 @@ class UpReferee(Referee[UpGame]):
         else:
             self._tap_play(eng, item, out)
 
-    def _tap_cut(self, eng: UpGame, item: str, out: list[Verdict]) -> None:
+    def _tap_cut(self, eng: UpState, item: str, out: list[Verdict]) -> None:
         if self._keep:
             self._keep = False
             self._act(Cut(item), out)
@@ -231,7 +231,7 @@ class UpReferee(Referee[UpGame]):
         self._act(Cut(None), out)
         self._act(DealUp(nxt, item), out)
 
-    def _tap_deal(self, eng: UpGame, item: str, out: list[Verdict]) -> None:
+    def _tap_deal(self, eng: UpState, item: str, out: list[Verdict]) -> None:
         where, owner = eng.locate(item)
         if where == UP and owner is not None:
             out.append(
@@ -246,7 +246,7 @@ class UpReferee(Referee[UpGame]):
         assert nxt is not None
         self._act(DealUp(nxt, item), out)
 
-    def _tap_count(self, eng: UpGame, item: str, out: list[Verdict]) -> None:
+    def _tap_count(self, eng: UpState, item: str, out: list[Verdict]) -> None:
         seat = eng.counting
         assert seat is not None
         where, owner = eng.locate(item)
@@ -261,7 +261,7 @@ class UpReferee(Referee[UpGame]):
             return
         self._act(Reveal(seat, item), out)
 
-    def _tap_play(self, eng: UpGame, item: str, out: list[Verdict]) -> None:
+    def _tap_play(self, eng: UpState, item: str, out: list[Verdict]) -> None:
         seat = eng.to_move
         where, owner = eng.locate(item)
         join, blind = self._join, self._blind

@@ -17,11 +17,11 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from upref.board.model import CardObservation
-from upref.games.whatsup.engine import WhatsUpGame
+from upref.game import DemoStep
+from upref.games.whatsup.engine import WhatsUpState
+from upref.games.whatsup.referee import FIGURINE_KEY
 from upref.games.whatsup.variant import Variant
-from upref.plugins.base import DemoStep
 from upref.referee.inputs import Key
-from upref.referee.whatsup import FIGURINE_KEY
 
 if TYPE_CHECKING:
     from upref.sim.board import SimBoard
@@ -39,7 +39,7 @@ what the referee saw."""
 
 
 class WhatsUpDemo:
-    """The scripted players (`upref.plugins.base.Demo`)."""
+    """The scripted players (`upref.game.Demo`)."""
 
     players: tuple[str, ...] = ("Ann", "Bob", "Cy")
     seed = 5
@@ -51,11 +51,11 @@ class WhatsUpDemo:
     def script(self, board: SimBoard, table: Table, uid_of: dict[str, str]) -> Iterator[DemoStep]:
         ref = table.referee
 
-        def game() -> WhatsUpGame | None:
+        def game() -> WhatsUpState | None:
             if not ref.has_engine:
                 return None
             eng = ref.engine
-            return eng if isinstance(eng, WhatsUpGame) else None
+            return eng if isinstance(eng, WhatsUpState) else None
 
         def seen(uid: str, arrived: bool, mark: int) -> bool:
             """Whether the referee has had the card's arrival (or departure) since reply `mark`
@@ -113,7 +113,7 @@ class WhatsUpDemo:
         def refused() -> bool:
             return any(v.rule == "A-1" for _inp, reply in table.replies for v in reply.public)
 
-        def reserved_card(g: WhatsUpGame) -> str | None:
+        def reserved_card(g: WhatsUpState) -> str | None:
             """The card a figurine stands on, if any."""
             for s in range(len(self.players)):
                 where = g.figurine(s)
@@ -131,10 +131,10 @@ class WhatsUpDemo:
             reserved = reserved_card(eng)
             free = [c for c in eng.flippable(seat) if c != reserved or eng.figurine_on(c) == seat]
 
-            def fitting(cards: list[str], g: WhatsUpGame = eng, s: int = seat) -> list[str]:
+            def fitting(cards: list[str], g: WhatsUpState = eng, s: int = seat) -> list[str]:
                 return [c for c in cards if g.fits(s, g.down(c))]
 
-            def unfitting(cards: list[str], g: WhatsUpGame = eng, s: int = seat) -> list[str]:
+            def unfitting(cards: list[str], g: WhatsUpState = eng, s: int = seat) -> list[str]:
                 return [c for c in cards if not g.fits(s, g.down(c))]
 
             if turn == 2 and eng.figurine(seat) is None:

@@ -1,6 +1,6 @@
 """Up's demo, and the people at an Up table as a script.
 
-The cards really lie somewhere: a dealt-by-the-engine `UpGame` (the *table*, seeded) holds every
+The cards really lie somewhere: a dealt-by-the-engine `UpState` (the *table*, seeded) holds every
 card, and sensible players (`choose`) pick their plays from it. What they do is turned into what
 the referee sees (`steps_for`): card taps, the board's button, keys at the host. The demo plays
 one round (the evening's only round) for three players on the simulated board: the deal's
@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from upref.board.model import ButtonObservation, CardObservation
+from upref.game import DemoStep
 from upref.games.up.actions import DOWN, HAND, UP, Action, Call, Cut, DirtyOne, Pass, Play
 from upref.games.up.cards import DISPOSAL, MINUS2, NUMBER
-from upref.games.up.engine import UpGame
+from upref.games.up.engine import UpState
 from upref.games.up.scoring import EVENING_OVER
 from upref.games.up.variant import Variant
-from upref.plugins.base import DemoStep
 from upref.referee.inputs import Key, NextGame, Observe
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ class Step:
     arg: str | None = None
 
 
-def deal_steps(table: UpGame) -> list[Step]:
+def deal_steps(table: UpState) -> list[Step]:
     """The face-up cards tapped as they are dealt (the table's round just cut): one card to each
     player from the dealer's left, four times."""
     n = table.num_players()
@@ -52,7 +52,7 @@ def deal_steps(table: UpGame) -> list[Step]:
     return [Step("tap", table.face_up(p)[k]) for k in range(4) for p in order]
 
 
-def steps_for(table: UpGame, action: Action) -> list[Step]:
+def steps_for(table: UpState, action: Action) -> list[Step]:
     """What people do at the table for `action` (on `table` before it is applied): a kept cut
     card is announced with k and tapped; a face-down card is announced with b; each added equal
     card with +."""
@@ -74,14 +74,14 @@ def steps_for(table: UpGame, action: Action) -> list[Step]:
     raise ValueError(f"no table steps for {action!r}")
 
 
-def count_steps(table: UpGame, seat: int, known: set[str]) -> list[Step]:
+def count_steps(table: UpState, seat: int, known: set[str]) -> list[Step]:
     """At the count: `seat` taps the cards still held that the referee has not seen (`known`:
     the cards the referee has placed)."""
     cards = (*table.hand(seat), *table.face_down(seat))
     return [Step("tap", c) for c in cards if c not in known]
 
 
-def choose(table: UpGame, rng: random.Random, *, call: bool = True) -> Action:
+def choose(table: UpState, rng: random.Random, *, call: bool = True) -> Action:
     """A sensible player's action on `table` (dealt by the engine): the cut card kept when
     allowed; "last card" called when due (unless `call` is False: forgotten); else the play
     that gets rid of the most cards without bringing the tower down (face-up first, so that the
@@ -139,7 +139,7 @@ def choose(table: UpGame, rng: random.Random, *, call: bool = True) -> Action:
 
 
 class UpDemo:
-    """The scripted players (`upref.plugins.base.Demo`)."""
+    """The scripted players (`upref.game.Demo`)."""
 
     players = ("Ann", "Bob", "Cy")
     seed = 23
@@ -152,7 +152,7 @@ class UpDemo:
     def script(self, board: SimBoard, table: Table, uid_of: dict[str, str]) -> Iterator[DemoStep]:
         ref = table.referee
         variant = ref.engine.variant if ref.has_engine else self.variant(argparse.Namespace())
-        truth = UpGame.new(self.players, rng=self.seed, variant=variant)
+        truth = UpState.new(self.players, rng=self.seed, variant=variant)
         rng = random.Random(self.seed)
         names = self.players
         faces = truth.catalogue
@@ -258,7 +258,7 @@ def _wait_seen(
         waited += 0.05
 
 
-def _agrees(ref: Any, truth: UpGame) -> bool:
+def _agrees(ref: Any, truth: UpState) -> bool:
     """Whether the referee's round shows what the table shows (tower, cards by source)."""
     view, want = ref.view(None), truth.view(None)
     if view is None:

@@ -38,7 +38,7 @@ from upref.board.codes import CodeTable
 from upref.games.base import IllegalMoveError, Outcome
 from upref.games.whatsup.actions import Flip, Lay, Pass, Reserve
 from upref.games.whatsup.cards import Catalogue, load_catalogue, parse_catalogue
-from upref.games.whatsup.engine import NAME, TITLE, Termination, WhatsUpGame
+from upref.games.whatsup.engine import NAME, TITLE, Termination, WhatsUpState
 from upref.games.whatsup.variant import Variant
 from upref.referee.base import OVER, PLAY, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
@@ -75,7 +75,7 @@ def catalogue_from_dict(data: Mapping[str, Any]) -> Catalogue:
     return parse_catalogue(data, source=str(data.get("source", "game log")))
 
 
-class WhatsUpReferee(Referee[WhatsUpGame]):
+class WhatsUpReferee(Referee[WhatsUpState]):
     """Referees What's Up from card taps and keys (see the module's text).
 
     :param catalogue: the deck (default: the packaged 30 cards).
@@ -165,15 +165,15 @@ class WhatsUpReferee(Referee[WhatsUpGame]):
     def check_start(self, start: StartGame) -> None:
         self.make_engine(start)
 
-    def make_engine(self, start: StartGame) -> WhatsUpGame:
-        return WhatsUpGame.new(
+    def make_engine(self, start: StartGame) -> WhatsUpState:
+        return WhatsUpState.new(
             list(start.players),
             rng=start.seed,
             variant=Variant.from_dict(start.variant_data),
             catalogue=self.catalogue,
         )
 
-    def next_engine(self, engine: WhatsUpGame) -> WhatsUpGame:
+    def next_engine(self, engine: WhatsUpState) -> WhatsUpState:
         return engine.next_game()
 
     def on_begin(self) -> None:
@@ -253,7 +253,7 @@ class WhatsUpReferee(Referee[WhatsUpGame]):
         else:
             self._flip(eng, seat, item, out)
 
-    def _lay(self, eng: WhatsUpGame, item: str, out: list[Verdict]) -> None:
+    def _lay(self, eng: WhatsUpState, item: str, out: list[Verdict]) -> None:
         try:
             text = eng.play(Lay(item))
         except IllegalMoveError as err:
@@ -274,7 +274,7 @@ class WhatsUpReferee(Referee[WhatsUpGame]):
                 )
             )
 
-    def _reserve(self, eng: WhatsUpGame, seat: int, item: str, out: list[Verdict]) -> None:
+    def _reserve(self, eng: WhatsUpState, seat: int, item: str, out: list[Verdict]) -> None:
         try:
             text = eng.play(Reserve(seat, item))
         except IllegalMoveError as err:
@@ -284,7 +284,7 @@ class WhatsUpReferee(Referee[WhatsUpGame]):
         self._accepted()
         out.append(Verdict(OK, text, spoken=f"{eng.players[seat]}'s figurine marks that card."))
 
-    def _flip(self, eng: WhatsUpGame, seat: int, item: str, out: list[Verdict]) -> None:
+    def _flip(self, eng: WhatsUpState, seat: int, item: str, out: list[Verdict]) -> None:
         try:
             eng.play(Flip(seat, item))
         except IllegalMoveError as err:
@@ -301,7 +301,7 @@ class WhatsUpReferee(Referee[WhatsUpGame]):
         self._turn_verdicts(eng, SOLVED if taken else TURN, out, said)
         self._forced_passes(eng, out)
 
-    def _forced_passes(self, eng: WhatsUpGame, out: list[Verdict]) -> None:
+    def _forced_passes(self, eng: WhatsUpState, out: list[Verdict]) -> None:
         """A-11: a player who can flip nothing passes at once (the only thing to do)."""
         while (nxt := eng.current_player()) >= 0 and eng.legal_actions() == [Pass(nxt)]:
             eng.play(Pass(nxt))
@@ -310,7 +310,7 @@ class WhatsUpReferee(Referee[WhatsUpGame]):
             self._turn_verdicts(eng, TURN, out, said)
 
     def _turn_verdicts(
-        self, eng: WhatsUpGame, kind: str, out: list[Verdict], said: str | None = None
+        self, eng: WhatsUpState, kind: str, out: list[Verdict], said: str | None = None
     ) -> None:
         """The verdict of a turn just played (`said`: its form for the ear) and, when it ended
         the game, the end on its own."""
@@ -482,11 +482,11 @@ class WhatsUpReferee(Referee[WhatsUpGame]):
         eng = self.engine
         return eng.reserved_now or eng.is_terminal()
 
-    def before_undo(self) -> WhatsUpGame:
+    def before_undo(self) -> WhatsUpState:
         eng = self.engine
         return eng.clone()
 
-    def after_undo(self, before: WhatsUpGame) -> list[str]:
+    def after_undo(self, before: WhatsUpState) -> list[str]:
         eng = self.engine
         self._armed = None
         seat = eng.current_player()

@@ -57,10 +57,10 @@ from upref.board.codes import EMPTY, MAX_CODE, CodeTable, MoleEnd, magnet_count,
 from upref.games.base import CHANCE, GameView, IllegalMoveError, Outcome
 from upref.games.updown.actions import DrawTask, EndTurn, Reinsert
 from upref.games.updown.cards import Catalogue, TaskCard, colour_name, load_catalogue
-from upref.games.updown.engine import FLIPS_PER_TURN, NAME, TITLE, Termination, UpDownGame
+from upref.games.updown.engine import FLIPS_PER_TURN, NAME, TITLE, Termination, UpDownState
 from upref.games.updown.position import HOLES
 from upref.games.updown.variant import Variant
-from upref.games.updown.view import UpDownView
+from upref.games.updown.view import HoleNow, TableView, UpDownView
 from upref.referee.base import (
     OVER,
     PLAY,
@@ -109,25 +109,6 @@ class Hint(GameInput):
     t: float
 
 
-@dataclass(frozen=True)
-class HoleNow:
-    """A hole as it physically is, and what the table must do there."""
-
-    hole: int
-    up: str  # the colour up now; "out" for an empty hole, "?" for a code no pair has
-    todo: str = ""  # "turn" (turn it back), "to N" (move it to hole N), "reseat", or "" (nothing)
-
-
-@dataclass(frozen=True, kw_only=True)
-class TableView(UpDownView):
-    """The public view, with the molehills as they physically are whenever they differ from the
-    game's board (an undo that leaves pairs to turn back, a refused move, a bad reading): the
-    game's board is then what the table must get back to, not what is up. Holds nothing
-    hidden: a colour that is up is seen by everyone."""
-
-    table: tuple[HoleNow, ...] = ()
-
-
 @dataclass
 class _Issue:
     """An outstanding correction at a hole. `own`: about the hole's own pair (turn it back,
@@ -171,7 +152,7 @@ def catalogue_from_dict(data: Mapping[str, Any]) -> Catalogue:
 # --- the referee -----------------------------------------------------------------------------
 
 
-class UpDownReferee(Referee[UpDownGame]):
+class UpDownReferee(Referee[UpDownState]):
     """Referees Up And Down from the sensor board (see the module's text).
 
     :param catalogue: the task cards (default: the packaged catalogue).
@@ -285,15 +266,15 @@ class UpDownReferee(Referee[UpDownGame]):
 
     def check_start(self, start: StartGame) -> None:
         # players and variant only: the board is checked once the table is ready
-        UpDownGame.new(
+        UpDownState.new(
             list(start.players),
             rng=start.seed,
             variant=Variant.from_dict(start.variant_data),
             catalogue=self.catalogue,
         )
 
-    def make_engine(self, start: StartGame) -> UpDownGame:
-        return UpDownGame.new(
+    def make_engine(self, start: StartGame) -> UpDownState:
+        return UpDownState.new(
             list(start.players),
             self._board(),
             rng=start.seed,
@@ -301,7 +282,7 @@ class UpDownReferee(Referee[UpDownGame]):
             catalogue=self.catalogue,
         )
 
-    def next_engine(self, engine: UpDownGame) -> UpDownGame:
+    def next_engine(self, engine: UpDownState) -> UpDownState:
         return engine.next_game(self._board())
 
     def _board(self) -> dict[int, tuple[str, str]]:

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
 from upref.board.model import ButtonObservation, CardObservation
+from upref.game import DemoStep
 from upref.games.upturn.variant import Variant
-from upref.plugins.base import DemoStep
 from upref.referee.inputs import Key, Observe
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def steps_done(table: Table) -> int:
 
 
 class UpturnDemo:
-    """The scripted players (`upref.plugins.base.Demo`)."""
+    """The scripted players (`upref.game.Demo`)."""
 
     players: tuple[str, ...] = ("Ann", "Bob", "Cy")
     seed = 9

@@ -219,7 +219,7 @@ class UpPanel:
         :raises ValueError: for a view that is not one seat's own.
         """
         if view.seat is None:
-            raise ValueError("the private panel needs one seat's view, UpGame.view(seat)")
+            raise ValueError("the private panel needs one seat's view, UpState.view(seat)")
         me = view.players[view.seat]
         title = f"{me.name} — your cards (keep them to yourself)"
         hand = _faces(view.own_hand) or ("empty" if me.hand == 0 else "no card the referee has seen")

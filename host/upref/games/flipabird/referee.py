@@ -43,7 +43,7 @@ from upref.board.codes import CodeTable
 from upref.games.base import IllegalMoveError, Outcome
 from upref.games.flipabird.actions import Action, Claim, Pass, Play, Take, Tip, WrongWay
 from upref.games.flipabird.cards import Catalogue, load_catalogue, parse_catalogue
-from upref.games.flipabird.engine import NAME, TITLE, FlipGame, Termination
+from upref.games.flipabird.engine import NAME, TITLE, FlipABirdState, Termination
 from upref.games.flipabird.variant import Variant
 from upref.referee.base import OVER, PLAY, SETUP, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
@@ -87,7 +87,7 @@ class _Before:
     over: bool
 
 
-class FlipReferee(Referee[FlipGame]):
+class FlipReferee(Referee[FlipABirdState]):
     """Referees Flip a Bird from card taps, the button and keys (see the module's text).
 
     :param catalogue: the cards (default: the packaged catalogue).
@@ -151,21 +151,21 @@ class FlipReferee(Referee[FlipGame]):
     # --- the game's life ----------------------------------------------------------------------
 
     def check_start(self, start: StartGame) -> None:
-        FlipGame.new(
+        FlipABirdState.new(
             list(start.players),
             variant=Variant.from_dict(start.variant_data),
             catalogue=self.catalogue,
         )
 
-    def make_engine(self, start: StartGame) -> FlipGame:
-        return FlipGame.new(
+    def make_engine(self, start: StartGame) -> FlipABirdState:
+        return FlipABirdState.new(
             list(start.players),
             pile=self._pile(),
             variant=Variant.from_dict(start.variant_data),
             catalogue=self.catalogue,
         )
 
-    def next_engine(self, engine: FlipGame) -> FlipGame:
+    def next_engine(self, engine: FlipABirdState) -> FlipABirdState:
         return engine.next_game(self._pile())
 
     def _pile(self) -> tuple[str, ...] | None:
@@ -322,7 +322,7 @@ class FlipReferee(Referee[FlipGame]):
         return tuple(offers)
 
     @staticmethod
-    def _tip_offer(eng: FlipGame, seat: int) -> KeyOffer:
+    def _tip_offer(eng: FlipABirdState, seat: int) -> KeyOffer:
         name = eng.players[seat]
         return KeyOffer(
             str(seat + 1),
@@ -824,7 +824,7 @@ class FlipReferee(Referee[FlipGame]):
             return f"{name}: draw and play a card to start the row ({self._face_words(eng)})."
         return f"{name}: claim (c or the button), or draw and play a card ({self._face_words(eng)})."
 
-    def _face_words(self, eng: FlipGame) -> str:
+    def _face_words(self, eng: FlipABirdState) -> str:
         if eng.final:
             return "face down, no draw: final phase"
         if eng.pile_left <= 1:
