@@ -386,13 +386,14 @@ def soft_reset(port: str, timeout: float = 5.0) -> bytes:
 
 def handshake(port: str, timeout: float = 10.0) -> tuple[str, int, str]:
     """(firmware version, protocol version, board id) from the link's handshake."""
-    from upref.link.connection import Link, LinkError
+    from upref.link.connection import Link, LinkError, LinkSettings
 
     end = time.monotonic() + timeout
     last: Exception | None = None
     while time.monotonic() < end:
         try:
-            link = Link(port, connect_timeout=max(1.0, min(5.0, end - time.monotonic())))
+            wait = max(1.0, min(5.0, end - time.monotonic()))
+            link = Link(port, LinkSettings(connect_timeout=wait))
         except LinkError as e:
             last = e
             if "protocol" in str(e):

@@ -136,7 +136,7 @@ def test_no_ports_at_all(monkeypatch: pytest.MonkeyPatch, runtime: Path) -> None
 
 
 def test_link_without_url_uses_discovery(monkeypatch: pytest.MonkeyPatch, runtime: Path) -> None:
-    from upref.link.connection import Link
+    from upref.link.connection import Link, LinkSettings
 
     ports(monkeypatch, Port("/dev/ttyUSB5", 0x303A, 0x1001))
     asked: list[str] = []
@@ -146,5 +146,5 @@ def test_link_without_url_uses_discovery(monkeypatch: pytest.MonkeyPatch, runtim
         raise OSError(2, "No such file or directory")
 
     with pytest.raises(LinkError, match="cannot open /dev/ttyUSB5"):
-        Link(serial_factory=factory)
+        Link(None, LinkSettings(serial_factory=factory))
     assert asked == ["/dev/ttyUSB5"]
