@@ -212,7 +212,7 @@ def _advice_raw(port: str, detail: str) -> str:
 def _open(port: str) -> serial.SerialBase:
     """The port, held alone (as the link and mpremote hold it): refused when another program
     has it, naming that program."""
-    from upref.link import session
+    from upref.link import portlock
     from upref.link.connection import _busy, _open_advice
     from upref.link.errors import PortBusy
 
@@ -221,19 +221,19 @@ def _open(port: str) -> serial.SerialBase:
                                      exclusive=True)
     except (serial.SerialException, OSError, ValueError) as e:
         if _busy(e):
-            who = session.lock_holder(port)
+            who = portlock.lock_holder(port)
             raise DeployError(str(PortBusy(port, who.text() if who else None))) from None
         raise DeployError(_open_advice(port, e)) from None
 
 
 def _busy_now(port: str, res: subprocess.CompletedProcess[str]) -> None:
     """mpremote could not take the port because another program holds it: say which."""
-    from upref.link import session
+    from upref.link import portlock
     from upref.link.errors import PortBusy
 
     text = ((res.stdout or "") + (res.stderr or "")).lower()
     if "in use by another program" in text or "exclusively lock" in text or "resource busy" in text:
-        who = session.lock_holder(port)
+        who = portlock.lock_holder(port)
         raise DeployError(str(PortBusy(port, who.text() if who else None)))
 
 
@@ -351,7 +351,7 @@ def ask_board(port: str, board_paths: list[str], out: Out, soft_reset: bool = Tr
 
 
 def copy(port: str, items: list[Item], lib_exists: bool, stage: Path, timeout: float) -> subprocess.CompletedProcess[str]:
-    """One mpremote session: `fs mkdir :/lib` if needed, then `fs cp -f` each file, then a hash
+    """One mpremote run: `fs mkdir :/lib` if needed, then `fs cp -f` each file, then a hash
     check of the copies."""
     args: list[str] = ["resume"]
     if not lib_exists and any(it.board_path.startswith("/lib/") for it in items):
@@ -453,14 +453,14 @@ def deploy(port: str | None = None, firmware_dir: Path | None = None, pinmap: Pa
 
     keep: files put back where the board has none (make flash carries calib.json over the
     erase this way); never over a file the board has."""
-    from upref.link import session
+    from upref.link import portlock
 
     t0 = time.monotonic()
     port = resolve_port(port, out, DeployError)
     items = build(firmware_dir, pinmap)
-    # the board sits at its prompt between mpremote's runs, on purpose: the session mark tells
+    # the board sits at its prompt between mpremote's runs, on purpose: the deploy mark tells
     # every link (upref play, watch, doctor) to leave the port and that prompt alone meanwhile
-    with session.mark(port, "make deploy"):
+    with portlock.mark(port, "make deploy"):
         return _deploy(port, items, t0, firmware_dir, out, check_version, keep)
 
 

@@ -39,7 +39,7 @@ from upref.store.tags import (
     normalize_uid,
 )
 
-__all__ = ["ACCEPTED", "REFUSED", "BoardLink", "Session", "enrol_simulated", "main"]
+__all__ = ["ACCEPTED", "REFUSED", "BoardLink", "Enrolment", "enrol_simulated", "main"]
 
 # Board feedback: (LED colour, LED milliseconds, BEEP pattern)
 ACCEPTED = ("00FF00", "300", "1200:80")
@@ -62,16 +62,16 @@ class BoardLink(Protocol):
     ) -> Ok | Err | Echo: ...
 
 
-class Session:
-    """One enrolment session for one game on one board.
+class Enrolment:
+    """One run of enrolment for one game on one board.
 
     :param items: (item id, label) of the game's catalogue, in the order to suggest them.
     :param auto: each tap is taken as the suggested card, with no question.
     :param replace: a card already enrolled may be given the tapped tag (its old tag is dropped).
     :param input_fn: asks a question and returns the answer (`input`); EOFError or
-        KeyboardInterrupt end the session.
+        KeyboardInterrupt end the enrolment.
     :param poll: how long one wait on the link's queue lasts (Ctrl-C is seen between waits).
-    :param piece: what one piece is called in what the session says ('card', 'tile').
+    :param piece: what one piece is called in what the enrolment says ('card', 'tile').
     """
 
     def __init__(
@@ -596,7 +596,7 @@ def _enrol(
     except LinkError as exc:
         print(f"upref enroll: {exc}", file=err)
         return 1
-    session = Session(
+    enrolment = Enrolment(
         link, reg, game, items, auto=args.auto, replace=args.replace, input_fn=input_fn, out=out,
         piece=_piece(game),
     )
@@ -607,7 +607,7 @@ def _enrol(
         flush=True,
     )
     try:
-        return session.run()
+        return enrolment.run()
     except (KeyboardInterrupt, EOFError):
         enrolled = len(items) - len(reg.missing(game, [i for i, _ in items]))
         print(

@@ -13,13 +13,13 @@ Commands (`command`) are matched to their OK/ERR/ECHO by sequence number and sen
 unanswered.
 
 The port is held alone (pyserial's `exclusive=True`: an flock on POSIX): a second program that
-opens it is refused with `PortBusy`, naming the holder when it can be found (`session`).
+opens it is refused with `PortBusy`, naming the holder when it can be found (`portlock`).
 
 A board found at its MicroPython prompt (a stray Ctrl-C, a firmware that stopped with a
 traceback, a raw REPL left behind) is restarted: the link sends Ctrl-C, Ctrl-B and Ctrl-D (a
 soft reset from the friendly prompt), puts a `Recovered` notice on `events` once the board's
 HELLO comes back, and resyncs from its snapshot as after any reset. Not while a deploy's
-session mark for the port is held (`session.mark`: the prompt is on purpose then), and not for
+mark on the port is held (`portlock.mark`: the prompt is on purpose then), and not for
 ever: a board that stops at its prompt again each time it restarts, before its firmware sends a
 single frame, is left there with a notice saying so.
 """
@@ -44,7 +44,7 @@ except ImportError as exc:  # the one part of upref that needs pyserial: say so,
         "dependencies; the board model, referees, replay and views work without it"
     ) from exc
 
-from upref.link import discovery, session
+from upref.link import discovery, portlock
 from upref.link.errors import LinkError, LinkTimeout, PortBusy, PortNotOpen, ProtocolMismatch
 from upref.link.notices import (
     BoardReset,
@@ -280,7 +280,7 @@ class Link:
         )
         with self._cv:
             self._port = port
-            self._begin_session(time.monotonic())
+            self._start_handshake(time.monotonic())
         self._thread.start()
         self._await_handshake(self._settings.connect_timeout)
 
@@ -308,7 +308,7 @@ class Link:
         self._hello_sent = 0.0
         self._hello_interval = self._settings.hello_retry
         self._hello_outstanding = 0
-        self._session_reason = "connect"
+        self._connect_reason = "connect"
         self._last_frame = 0.0
         self._next_path_check = 0.0
         self._backoff = self._settings.backoff_start
@@ -355,14 +355,14 @@ class Link:
     def _open_first(self, url: str) -> SerialPort:
         """Open the port the first time: refused while a deploy holds it or another program has
         it open, with advice when it cannot be opened at all."""
-        mark = session.session_holder(url)
+        mark = portlock.mark_holder(url)
         if mark is not None:
             raise PortBusy(url, mark.text())
         try:
             return self._open(url)
         except (serial.SerialException, OSError, ValueError) as exc:
             if _busy(exc):
-                who = session.holder(url)
+                who = portlock.holder(url)
                 raise PortBusy(url, who.text() if who else None) from None
             raise LinkError(_open_advice(url, exc)) from None
 
@@ -575,14 +575,14 @@ class Link:
         try:
             if url is None:
                 url = self._settings.locate()
-            mark = session.session_holder(url)
+            mark = portlock.mark_holder(url)
             if mark is not None:
                 raise PortBusy(url, mark.text())  # a deploy has it: leave it alone
             try:
                 port = self._open(url)
             except (serial.SerialException, OSError) as exc:
                 if _busy(exc):
-                    who = session.holder(url)
+                    who = portlock.holder(url)
                     raise PortBusy(url, who.text() if who else None) from None
                 raise
         except (LinkError, serial.SerialException, OSError, ValueError) as exc:
@@ -598,12 +598,12 @@ class Link:
             self._port = port
             self._c.reconnects += 1
             self._backoff = self._settings.backoff_start
-            self._session_reason = "reconnect"
-            self._begin_session(time.monotonic())
+            self._connect_reason = "reconnect"
+            self._start_handshake(time.monotonic())
 
     # Everything below runs with the lock held.
 
-    def _begin_session(self, now: float) -> None:
+    def _start_handshake(self, now: float) -> None:
         self._splitter = LineSplitter()
         self._repl_kind = None
         self._recover_sent = 0.0
@@ -927,7 +927,7 @@ class Link:
         kind, self._repl_kind = self._repl_kind, None
         if kind is None or self._gave_up:
             return
-        mark = session.session_holder(self.url)
+        mark = portlock.mark_holder(self.url)
         if mark is not None:
             if not self._left_alone:
                 self._left_alone = True
@@ -1120,7 +1120,7 @@ class Link:
             self._emit(hello)
             self._online = True
             self._emit(Online(self.url))
-            self._request_snap(self._session_reason, now)
+            self._request_snap(self._connect_reason, now)
             self._cv.notify_all()
         elif self._hello_outstanding > 0 and not booted:
             self._hello_outstanding -= 1  # the answer to a HELLO sent twice

@@ -259,10 +259,10 @@ def test_a_board_at_its_prompt_under_a_deploy_is_left_alone(
     Path(url).touch()
     with connect(fake, board, url=url) as link:
         next_of(link, Resynced)
-        # another process (a deploy) holds the port's session mark
+        # another process (a deploy) holds the port's deploy mark
         holder = subprocess.Popen(
-            [sys.executable, "-c", "import sys, time\nfrom upref.link import session\n"
-             f"with session.mark({url!r}, 'make deploy'):\n    print('held', flush=True)\n"
+            [sys.executable, "-c", "import sys, time\nfrom upref.link import portlock\n"
+             f"with portlock.mark({url!r}, 'make deploy'):\n    print('held', flush=True)\n"
              "    sys.stdin.read()\n"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=dict(os.environ))
         try:
