@@ -31,7 +31,7 @@ from rich.text import Text
 
 from upref.board.codes import CodeTable, magnets_of
 from upref.board.model import BoardModel, FaultObservation
-from upref.commands.common import open_link
+from upref.commands.connect import open_link
 from upref.commands.selftest import Ask, ask_person
 from upref.commands.selftest import run as run_selftest
 from upref.link.connection import Link, LinkCounters, LinkError, counter_names

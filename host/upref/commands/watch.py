@@ -29,7 +29,7 @@ from upref.board.model import (
     Observation,
     fault_advice,
 )
-from upref.commands.common import open_link
+from upref.commands.connect import open_link
 from upref.link.connection import Link
 from upref.link.notices import (
     BoardReset,
