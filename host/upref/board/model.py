@@ -177,10 +177,6 @@ class BoardModel:
         """The HoleState a code stands for."""
         return HoleState(code, self.codes.lookup(code), self.codes.is_valid(code))
 
-    def hole_text(self, hole: int) -> str:
-        """What hole n holds, in words (see CodeTable.describe)."""
-        return self.codes.describe(self.holes[hole].code)
-
     def apply(self, item: LinkItem) -> list[Observation]:
         """Take one board event or link notice into the picture; return what changed, in order.
 

@@ -94,13 +94,17 @@ def test_live_simulator_is_found(
     live.touch()
     register(runtime, "dead", str(tmp_path / "pts-dead"), dead_pid)
     register(runtime, "gone", str(tmp_path / "pts-gone"), os.getpid())  # port path missing
-    register(runtime, "live", str(live), os.getpid())
+    entry = register(runtime, "live", str(live), os.getpid())
     (runtime / "sim-garbage.json").write_text("{not json", encoding="utf-8")
     assert discovery.find_board() == str(live)
-    notes = {c.description.split()[2]: (c.board, c.note) for c in discovery.list_candidates()}
-    assert notes["live"] == (True, "")
-    assert notes["dead"][0] is False and "gone" in notes["dead"][1]
-    assert notes["gone"] == (False, "its port is gone")
+    entry.unlink()  # without the live one, the others are listed with why they do not count
+    with pytest.raises(LinkError) as info:
+        discovery.find_board()
+    seen = [line for line in str(info.value).splitlines() if "registry sim-" in line]
+    lines = {line.split()[4]: line for line in seen}
+    assert sorted(lines) == ["dead", "gone"]
+    assert lines["dead"].endswith(f"(process {dead_pid} is gone)")
+    assert lines["gone"].endswith("(its port is gone)")
 
 
 def test_newest_simulator_first(
