@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from upref.board.codes import CodeTable
 from upref.board.model import BoardModel
-from upref.link.connection import Link
+from upref.link.connection import Link, LinkSettings
 from upref.sim.board import SimBoard
 
 
@@ -16,7 +16,7 @@ class Host:
     """The host side: a Link and a BoardModel fed from its events, pumped by the test."""
 
     def __init__(self, port: str, **link_options: object) -> None:
-        self.link = Link(port, **link_options)
+        self.link = Link(port, LinkSettings(**link_options))  # type: ignore[arg-type]
         self.model = BoardModel(CodeTable.load())
         self.items: list[object] = []
         self.observations: list[object] = []

@@ -17,7 +17,7 @@ import pytest
 from helpers import ROOT, make, python_m
 from images import ESP32_S3, app_byte_offset, merged_image
 from upref.commands import deploy
-from upref.link.connection import Link
+from upref.link.connection import Link, LinkSettings
 from upref.link.protocol import PROTO_VERSION
 from upref.sim.board import SimBoard
 
@@ -80,7 +80,7 @@ def test_make_flash_writes_the_image_deploys_every_module_and_the_board_answers(
     st = board.wait_for(lambda s: s["face"] == "firmware", timeout=10)
     assert st["firmware"] == "flash" and st["runner"] == "micropython"
     assert f"the board answers: firmware {FW_VERSION}, protocol {PROTO_VERSION}" in out
-    link = Link(board.port, connect_timeout=10)
+    link = Link(board.port, LinkSettings(connect_timeout=10))
     try:
         assert link.hello is not None
         assert (link.hello.fw, link.hello.proto) == (FW_VERSION, PROTO_VERSION)

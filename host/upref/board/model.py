@@ -177,10 +177,6 @@ class BoardModel:
         """The HoleState a code stands for."""
         return HoleState(code, self.codes.lookup(code), self.codes.is_valid(code))
 
-    def hole_text(self, hole: int) -> str:
-        """What hole n holds, in words (see CodeTable.describe)."""
-        return self.codes.describe(self.holes[hole].code)
-
     def apply(self, item: LinkItem) -> list[Observation]:
         """Take one board event or link notice into the picture; return what changed, in order.
 
@@ -200,33 +196,13 @@ class BoardModel:
                 self._read()
                 return self._set_card(None)
             case Heartbeat(uptime_ms=uptime_ms):
-                if self.unread is None or not self._unread_denied or uptime_ms < READER_LOOK_MS:
-                    return []
-                self._read()  # the reader has had its look and found nothing: the card left
-                return self._set_card(None)
+                return self._heartbeat(uptime_ms)
             case Button(pressed=pressed):
-                if pressed == self.button:
-                    return []
-                self.button = pressed
-                if pressed and self.presses is not None:
-                    self.presses += 1
-                return [ButtonObservation(pressed)]
+                return self._set_button(pressed)
             case Fault(kind=kind, where=where, text=text):
-                key = fault_key(kind, where)
-                if key is None:
-                    return [FaultObservation(f"{kind}:{where}", True, kind, where, text)]
-                self.fault_texts[key] = text
-                if key in self.faults:
-                    return []
-                self.faults.add(key)
-                return [FaultObservation(key, True, kind, where, text)]
+                return self._raise_fault(kind, where, text)
             case FaultCleared(kind=kind, where=where):
-                key = fault_key(kind, where)
-                if key is None or key not in self.faults:
-                    return []
-                self.faults.discard(key)
-                self.fault_texts.pop(key, None)
-                return [FaultObservation(key, False, kind, where)]
+                return self._clear_fault(kind, where)
             case Snapshot():
                 return self._apply_snapshot(item)
             case Resynced(snapshot=snapshot, reason=reason):
@@ -250,6 +226,42 @@ class BoardModel:
                 self.online = False
                 return []
         return []
+
+    def _heartbeat(self, uptime_ms: int) -> list[Observation]:
+        """A heartbeat: after a boot, the reader's first look that found no card says that the
+        card the picture held has left."""
+        if self.unread is None or not self._unread_denied or uptime_ms < READER_LOOK_MS:
+            return []
+        self._read()  # the reader has had its look and found nothing: the card left
+        return self._set_card(None)
+
+    def _set_button(self, pressed: bool) -> list[Observation]:
+        if pressed == self.button:
+            return []
+        self.button = pressed
+        if pressed and self.presses is not None:
+            self.presses += 1
+        return [ButtonObservation(pressed)]
+
+    def _raise_fault(self, kind: str, where: str, text: str) -> list[Observation]:
+        """A fault reported: new once per key (its text kept up to date); one the picture does
+        not know how to key is passed on each time."""
+        key = fault_key(kind, where)
+        if key is None:
+            return [FaultObservation(f"{kind}:{where}", True, kind, where, text)]
+        self.fault_texts[key] = text
+        if key in self.faults:
+            return []
+        self.faults.add(key)
+        return [FaultObservation(key, True, kind, where, text)]
+
+    def _clear_fault(self, kind: str, where: str) -> list[Observation]:
+        key = fault_key(kind, where)
+        if key is None or key not in self.faults:
+            return []
+        self.faults.discard(key)
+        self.fault_texts.pop(key, None)
+        return [FaultObservation(key, False, kind, where)]
 
     def _booted(self) -> None:
         """The board has booted: its reader has not yet looked at the card the picture holds."""

@@ -460,47 +460,55 @@ def frame_sizes() -> dict[str, list[int]]:
     return sizes
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m upref.commands.bench", description="measure; assert nothing")
-    ap.add_argument("--changes", type=int, default=200)
-    ap.add_argument("--cards", type=int, default=40)
-    ap.add_argument("--quick", action="store_true", help="fewer samples")
-    args = ap.parse_args(argv)
-    if args.quick:
-        args.changes, args.cards = 40, 10
-
-    print("upref bench (figures only; goals in brackets)\n")
+def _print_frames() -> None:
+    """The size of each board frame of the test vectors, and its time on the wire."""
     print("link: bytes per frame (test vectors)")
     for t, sizes in sorted(frame_sizes().items()):
         print(f"  {t:<6} {min(sizes):>4}..{max(sizes):<4} bytes  = {max(sizes) * 10 / 115200 * 1000:.1f} ms at 115200 baud")
 
+
+def _print_games(quick: bool) -> dict[str, list[float]]:
+    """Each game's engine speed, its own figures and its demo's action -> verdict latencies,
+    which it returns by game (without speech)."""
     plain: dict[str, list[float]] = {}  # each game's action -> verdict latencies, without speech
     for game in games():
         print(f"\n{game.title}:")
         if game.playout is not None:
-            n, acts, secs = bench_playouts(game, 1.0 if args.quick else 3.0)
+            n, acts, secs = bench_playouts(game, 1.0 if quick else 3.0)
             print(f"  engine: {n / secs:,.0f} random playouts/s ({acts / secs:,.0f} actions/s)")
-        for figure in game.figures(args.quick) if game.figures is not None else ():
+        for figure in game.figures(quick) if game.figures is not None else ():
             print(f"  {figure}")
         if game.demo is not None:
-            gl = bench_game_latency(game, 40.0 if args.quick else 120.0)
+            gl = bench_game_latency(game, 40.0 if quick else 120.0)
             plain[game.name] = gl
             if gl:
                 print(f"  action on the simulated board -> verdict on the scoreboard, {len(gl)} actions"
                       f" of the demo: p50 {statistics.median(gl):.1f} ms   p95 {_pct(gl, 95):.1f} ms"
                       " [goal p95 <= 60 ms]")
+    return plain
+
+
+def _print_page_and_speech(quick: bool, plain: dict[str, list[float]]) -> None:
+    """The scoreboard page and the spoken referee over the first game with a demo."""
     shown = next((g for g in games() if g.demo is not None), None)
     if shown is not None:
         print(f"\nthe scoreboard page over {shown.title}'s demo (served, open in headless Chromium):")
-        for ln in bench_page.report(shown, 40.0 if args.quick else 120.0):
+        for ln in bench_page.report(shown, 40.0 if quick else 120.0):
             print(ln)
         print("\nthe spoken referee (--speak): each voice, then the referee with speech on")
-        for ln in bench_speech.report(shown, 40.0 if args.quick else 120.0, plain.get(shown.name)):
+        for ln in bench_speech.report(shown, 40.0 if quick else 120.0, plain.get(shown.name)):
             print(ln, flush=True)
-    count, secs = bench_replay(10_000 if args.quick else 50_000)
+
+
+def _print_replay(quick: bool) -> None:
+    """How fast the referee replays a long log from SQLite."""
+    count, secs = bench_replay(10_000 if quick else 50_000)
     print(f"referee replay of a long log from SQLite: {count} events in {secs:.2f} s = {count / secs:,.0f} events/s"
           " [goal >= 50 000/s]")
 
+
+def _print_heap() -> None:
+    """The firmware's heap under the MicroPython unix port, and the estimate for the ESP32."""
     heap = bench_heap()
     if heap:
         kb = {k: v / 1024 for k, v in heap.items() if isinstance(v, int)}
@@ -523,11 +531,14 @@ def main(argv: list[str] | None = None) -> int:
                   " loaded: importing a .mpy takes about 5 ms of a 10 ms scan period; boot-only and seldom code is loaded"
                   "\n  for the occasion and let go (docs/simulator.md, \"The firmware's heap\")")
 
+
+def _print_scan_timing(quick: bool) -> None:
+    """The firmware's time per scan on the ESP32 at each clock, from the simulator's cost model."""
     print("\nthe firmware's time per scan on the ESP32, as the simulator's cost model puts it"
           "\n(hardware operations, MicroPython's calls into them and the scan loop's bytecode, .mpy imports"
           " from flash;\nnot the rest of the bytecode: docs/simulator.md, \"The chip's time\"):")
     for mhz in SCAN_CLOCKS_MHZ:
-        timing = bench_scan_timing(3.0 if args.quick else 6.0, mhz)
+        timing = bench_scan_timing(3.0 if quick else 6.0, mhz)
         ran = timing.get("mhz")
         print(f"  at {mhz} MHz{'' if mhz != 240 else ' (the clock boot.py sets)'}"
               f"{'' if ran == mhz else f' (the chip reported {ran} MHz: the figures are not for {mhz})'}:")
@@ -551,7 +562,10 @@ def main(argv: list[str] | None = None) -> int:
         if timing.get("jumps"):
             print(f"    (this machine held the simulated board up {timing['jumps']} times: its clock jumped)")
 
-    r = bench_latency(args.changes, args.cards, "cpython")
+
+def _print_latency(changes: int, cards: int) -> None:
+    """Hole change and card arrival -> host event on the simulated board."""
+    r = bench_latency(changes, cards, "cpython")
     lat, seat, cl = r["hole_ms"], r["seated_ms"], r["card_ms"]
     assert isinstance(lat, list) and isinstance(seat, list) and isinstance(cl, list)
     print(f"\nhole change -> host event, simulated board (CPython firmware, cost model), {len(lat)} changes"
@@ -566,11 +580,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  p50 {statistics.median(cl):.1f} ms   p95 {_pct(cl, 95):.1f} ms   (reader polled every 20 ms)"
               " [goal p95 <= 40 ms]")
 
-    sps = bench_micropython_scan_rate(4.0 if args.quick else 8.0)
+
+def _print_scan_rate(quick: bool) -> None:
+    """Firmware scans per second under the MicroPython unix port."""
+    sps = bench_micropython_scan_rate(4.0 if quick else 8.0)
     if sps:
         print(f"\nfirmware scans per second under the MicroPython unix port: mean {statistics.mean(sps):.0f},"
               f" min {min(sps)} over {len(sps)} heartbeats [goal >= 100]")
 
+
+def _print_deploy() -> None:
+    """`make deploy` to the simulated board: the whole firmware, then nothing changed."""
     d = bench_deploy()
     w, u = d["whole"], d["unchanged"]
     print("\nmake deploy to the simulated board at 115200 baud (real mpremote; build, hashes, copy,"
@@ -579,6 +599,27 @@ def main(argv: list[str] | None = None) -> int:
           f" in {w['s']:.1f} s; {w['to_board'] / 1024:.1f} KB sent to the board, {w['from_board'] / 1024:.1f} KB back")
     print(f"  nothing changed: {u['files']:.0f} files copied in {u['s']:.1f} s;"
           f" {u['to_board'] / 1024:.1f} KB sent, {u['from_board'] / 1024:.1f} KB back")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m upref.commands.bench", description="measure; assert nothing")
+    ap.add_argument("--changes", type=int, default=200)
+    ap.add_argument("--cards", type=int, default=40)
+    ap.add_argument("--quick", action="store_true", help="fewer samples")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.changes, args.cards = 40, 10
+
+    print("upref bench (figures only; goals in brackets)\n")
+    _print_frames()
+    plain = _print_games(args.quick)
+    _print_page_and_speech(args.quick, plain)
+    _print_replay(args.quick)
+    _print_heap()
+    _print_scan_timing(args.quick)
+    _print_latency(args.changes, args.cards)
+    _print_scan_rate(args.quick)
+    _print_deploy()
     return 0
 
 

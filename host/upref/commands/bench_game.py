@@ -10,12 +10,17 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from upref.game import Game
 from upref.referee.base import Reply
 from upref.referee.inputs import Input
 from upref.table import Table
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from upref.link.connection import Link
 
 __all__ = ["Probe", "bench_game_latency", "pct"]
 
@@ -72,73 +77,119 @@ def bench_game_latency(game: Game, limit: float = 120.0, probe: Probe | None = N
     (a tap, a pair put back, a button press, a key) to the first verdict after it, rendered on
     the scoreboard; a step is timed from its last action. Steps that act on nothing are not
     counted."""
-    from rich.console import Console
-
-    from upref.board.codes import CodeTable
-    from upref.commands.demo import enrol_all
-    from upref.commands.play import render
-    from upref.link.connection import Link
-    from upref.referee.inputs import StartGame
-    from upref.registry import titles
     from upref.sim.board import SimBoard
-    from upref.store.gamelog import GameLog
-    from upref.store.tags import TagBook
 
     demo = game.demo
     assert demo is not None
-    out: list[float] = []
-    console = Console(file=open(os.devnull, "w"), width=100)  # noqa: SIM115 - closed with the process
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
         t = Path(tmp)
         os.environ["UPREF_RUNTIME_DIR"] = str(t / "run")
         with SimBoard(seed=demo.seed, name=f"bench-{game.name}", flash_dir=t / "flash") as board:
-            link = Link(board.port)
-            tag_book = TagBook(t / "tags.sqlite")
-            uid_of = enrol_all(game, tag_book)
-            codes = CodeTable.load()
-            ref = game.referee(codes, tag_book, titles=titles(), **demo.settings)
-            variant = demo.variant(argparse.Namespace())
-            ref.attach(
-                GameLog.create(
-                    t / "games.sqlite", game=game.name, players=demo.players,
-                    variant=variant.to_dict(), seed=demo.seed, config=ref.config(),
-                )
-            )
-            table = Table(link, ref, codes, on_reply=probe.reply if probe is not None else None)
-            table.wait_for_picture()
-            if probe is not None:
-                probe.attach(game, table, demo.players)
-            table.send(StartGame(demo.players, variant, demo.seed, table.clock()))
-            end = time.monotonic() + limit
-            acts = _Acts(board, lambda: len(table.replies))
-            keys = _Acts(table, lambda: len(table.replies))
+            link, table, uid_of = _started_table(game, board.port, t, probe)
             try:
-                for _what, pause in demo.script(acts, keys, uid_of):  # type: ignore[arg-type]
-                    stepped = time.monotonic()
-                    did = [a.at for a in (acts, keys) if a.at is not None]
-                    if did:  # timed from the step's last action
-                        t0, wall, n = max(did)
-
-                        def answered(n: int = n) -> bool:  # a verdict, not just a card leaving
-                            return any(r.verdicts for _, r in table.replies[n:])
-
-                        while not answered() and time.monotonic() - stepped < pause:
-                            table.pump(0.002)
-                        if answered():
-                            console.print(render(game, table, []))
-                            ms = (time.monotonic() - t0) * 1000
-                            out.append(ms)
-                            if probe is not None:
-                                probe.answered(wall, ms)
-                    rest = pause - (time.monotonic() - stepped)
-                    if rest > 0:
-                        table.pump(rest)
-                    acts.at = keys.at = None
-                    if time.monotonic() > end:
-                        break
+                return _timed_script(game, board, table, uid_of, limit, probe)
             finally:
                 if probe is not None:
                     probe.close()
                 link.close()
                 table.close()
+
+
+def _started_table(
+    game: Game, port: str, folder: Path, probe: Probe | None
+) -> tuple[Link, Table, dict[str, str]]:
+    """(link, table, uid of each piece) of the demo's game started on the board at `port`, its
+    tags and log in `folder`, the probe attached."""
+    from upref.board.codes import CodeTable
+    from upref.commands.demo import enrol_all
+    from upref.link.connection import Link
+    from upref.referee.inputs import StartGame
+    from upref.registry import titles
+    from upref.store.gamelog import GameLog
+    from upref.store.tags import TagBook
+
+    demo = game.demo
+    assert demo is not None
+    link = Link(port)
+    tag_book = TagBook(folder / "tags.sqlite")
+    uid_of = enrol_all(game, tag_book)
+    codes = CodeTable.load()
+    ref = game.referee(codes, tag_book, titles=titles(), **demo.settings)
+    variant = demo.variant(argparse.Namespace())
+    ref.attach(
+        GameLog.create(
+            folder / "games.sqlite", game=game.name, players=demo.players,
+            variant=variant.to_dict(), seed=demo.seed, config=ref.config(),
+        )
+    )
+    table = Table(link, ref, codes, on_reply=probe.reply if probe is not None else None)
+    table.wait_for_picture()
+    if probe is not None:
+        probe.attach(game, table, demo.players)
+    table.send(StartGame(demo.players, variant, demo.seed, table.clock()))
+    return link, table, uid_of
+
+
+def _timed_script(
+    game: Game,
+    board: object,
+    table: Table,
+    uid_of: dict[str, str],
+    limit: float,
+    probe: Probe | None,
+) -> list[float]:
+    """Play the demo's script on `board` and `table` for up to `limit` seconds: the latency of
+    each step that acted, in milliseconds."""
+    from rich.console import Console
+
+    demo = game.demo
+    assert demo is not None
+    out: list[float] = []
+    console = Console(file=open(os.devnull, "w"), width=100)  # noqa: SIM115 - closed with the process
+    end = time.monotonic() + limit
+    acts = _Acts(board, lambda: len(table.replies))
+    keys = _Acts(table, lambda: len(table.replies))
+    for _what, pause in demo.script(acts, keys, uid_of):  # type: ignore[arg-type]
+        stepped = time.monotonic()
+        did = [a.at for a in (acts, keys) if a.at is not None]
+        if did:  # timed from the step's last action
+            ms = _await_verdict(game, table, max(did), stepped, pause, console, probe)
+            if ms is not None:
+                out.append(ms)
+        rest = pause - (time.monotonic() - stepped)
+        if rest > 0:
+            table.pump(rest)
+        acts.at = keys.at = None
+        if time.monotonic() > end:
+            break
     return out
+
+
+def _await_verdict(
+    game: Game,
+    table: Table,
+    action: tuple[float, float, int],
+    stepped: float,
+    pause: float,
+    console: Console,
+    probe: Probe | None,
+) -> float | None:
+    """Pump the table until a verdict follows the action (monotonic time, wall clock, replies
+    before it), within the step's pause; draw the scoreboard then and return the milliseconds
+    from the action (None when no verdict came)."""
+    from upref.commands.play import render
+
+    t0, wall, n = action
+
+    def answered() -> bool:  # a verdict, not just a card leaving
+        return any(r.verdicts for _, r in table.replies[n:])
+
+    while not answered() and time.monotonic() - stepped < pause:
+        table.pump(0.002)
+    if not answered():
+        return None
+    console.print(render(game, table, []))
+    ms = (time.monotonic() - t0) * 1000
+    if probe is not None:
+        probe.answered(wall, ms)
+    return ms

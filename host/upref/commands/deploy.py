@@ -212,7 +212,7 @@ def _advice_raw(port: str, detail: str) -> str:
 def _open(port: str) -> serial.SerialBase:
     """The port, held alone (as the link and mpremote hold it): refused when another program
     has it, naming that program."""
-    from upref.link import session
+    from upref.link import portlock
     from upref.link.connection import _busy, _open_advice
     from upref.link.errors import PortBusy
 
@@ -221,19 +221,19 @@ def _open(port: str) -> serial.SerialBase:
                                      exclusive=True)
     except (serial.SerialException, OSError, ValueError) as e:
         if _busy(e):
-            who = session.lock_holder(port)
+            who = portlock.lock_holder(port)
             raise DeployError(str(PortBusy(port, who.text() if who else None))) from None
         raise DeployError(_open_advice(port, e)) from None
 
 
 def _busy_now(port: str, res: subprocess.CompletedProcess[str]) -> None:
     """mpremote could not take the port because another program holds it: say which."""
-    from upref.link import session
+    from upref.link import portlock
     from upref.link.errors import PortBusy
 
     text = ((res.stdout or "") + (res.stderr or "")).lower()
     if "in use by another program" in text or "exclusively lock" in text or "resource busy" in text:
-        who = session.lock_holder(port)
+        who = portlock.lock_holder(port)
         raise DeployError(str(PortBusy(port, who.text() if who else None)))
 
 
@@ -351,7 +351,7 @@ def ask_board(port: str, board_paths: list[str], out: Out, soft_reset: bool = Tr
 
 
 def copy(port: str, items: list[Item], lib_exists: bool, stage: Path, timeout: float) -> subprocess.CompletedProcess[str]:
-    """One mpremote session: `fs mkdir :/lib` if needed, then `fs cp -f` each file, then a hash
+    """One mpremote run: `fs mkdir :/lib` if needed, then `fs cp -f` each file, then a hash
     check of the copies."""
     args: list[str] = ["resume"]
     if not lib_exists and any(it.board_path.startswith("/lib/") for it in items):
@@ -386,13 +386,14 @@ def soft_reset(port: str, timeout: float = 5.0) -> bytes:
 
 def handshake(port: str, timeout: float = 10.0) -> tuple[str, int, str]:
     """(firmware version, protocol version, board id) from the link's handshake."""
-    from upref.link.connection import Link, LinkError
+    from upref.link.connection import Link, LinkError, LinkSettings
 
     end = time.monotonic() + timeout
     last: Exception | None = None
     while time.monotonic() < end:
         try:
-            link = Link(port, connect_timeout=max(1.0, min(5.0, end - time.monotonic())))
+            wait = max(1.0, min(5.0, end - time.monotonic()))
+            link = Link(port, LinkSettings(connect_timeout=wait))
         except LinkError as e:
             last = e
             if "protocol" in str(e):
@@ -452,14 +453,14 @@ def deploy(port: str | None = None, firmware_dir: Path | None = None, pinmap: Pa
 
     keep: files put back where the board has none (make flash carries calib.json over the
     erase this way); never over a file the board has."""
-    from upref.link import session
+    from upref.link import portlock
 
     t0 = time.monotonic()
     port = resolve_port(port, out, DeployError)
     items = build(firmware_dir, pinmap)
-    # the board sits at its prompt between mpremote's runs, on purpose: the session mark tells
+    # the board sits at its prompt between mpremote's runs, on purpose: the deploy mark tells
     # every link (upref play, watch, doctor) to leave the port and that prompt alone meanwhile
-    with session.mark(port, "make deploy"):
+    with portlock.mark(port, "make deploy"):
         return _deploy(port, items, t0, firmware_dir, out, check_version, keep)
 
 
@@ -469,7 +470,30 @@ def _deploy(port: str, items: list[Item], t0: float, firmware_dir: Path | None, 
     out(f"built {len(items)} files ({size / 1024:.1f} KB): "
         f"{sum(it.compiled for it in items)} modules compiled with mpy-cross -march={MARCH}")
     result = Result(port, items)
+    files, changed = _what_changed(port, items, keep or {}, out)
+    result.up_to_date = [it.board_path for it in items if it not in changed]
+    result.shadowed = _shadowed(items, files)
+    kept = sorted(set(files.root or []) - {it.board_path.lstrip("/") for it in items} - {"lib"})
+    if not changed:
+        out(f"up to date: all {len(items)} files on the board are the ones built; nothing copied")
+    else:
+        result.copied = _copy_changed(port, items, changed, files, out)
+    if kept:
+        out(f"kept on the board, untouched: {', '.join(kept)}")
+    for p in result.shadowed:
+        out(f"warning: {p} on the board is imported instead of the deployed module "
+            f"(MicroPython tries / before /lib and .py before .mpy): remove it with "
+            f"`mpremote connect {port} rm :{p}`")
+    _restart_and_check(result, t0, firmware_dir, check_version, out)
+    return result
 
+
+def _what_changed(port: str, items: list[Item], keep: dict[str, bytes],
+                  out: Out) -> tuple[BoardFiles, list[Item]]:
+    """(what the board holds, what to copy): the built files whose hash differs from the
+    board's, and first the kept files the board has none of.
+
+    :raises DeployError: the board does not answer mpremote."""
     answer = probe(port)
     if not answer:
         answer = probe(port, 2 * PROBE_S)
@@ -477,7 +501,6 @@ def _deploy(port: str, items: list[Item], t0: float, firmware_dir: Path | None, 
         raise DeployError(_advice_silent(port))
 
     out(f"asking the board at {port} for its files' SHA-256 (mpremote)...")
-    keep = keep or {}
     files = ask_board(port, [it.board_path for it in items] + sorted(keep), out)
     changed = [it for it in items if files.hashes.get(it.board_path) != it.sha256]
     for path, data in sorted(keep.items()):
@@ -486,39 +509,44 @@ def _deploy(port: str, items: list[Item], t0: float, firmware_dir: Path | None, 
             changed.insert(0, Item(path, Path(path), data))
         else:
             out(f"{path}: the board has one; it stays as it is")
-    result.up_to_date = [it.board_path for it in items if it not in changed]
-    result.shadowed = _shadowed(items, files)
-    kept = sorted(set(files.root or []) - {it.board_path.lstrip("/") for it in items} - {"lib"})
-    if not changed:
-        out(f"up to date: all {len(items)} files on the board are the ones built; nothing copied")
-    else:
-        total = sum(len(it.data) for it in changed)
-        rest = len(items) - len(changed)
-        out(f"copying {len(changed)} of {len(items)} files ({total / 1024:.1f} KB) with mpremote"
-            + (f" (the other {rest} {'is' if rest == 1 else 'are'} up to date)" if rest else ""))
-        with tempfile.TemporaryDirectory(prefix="upref-stage-") as stage:
-            timeout = 30 + total * 3 * 10 / 115200 * 2  # repr() about triples .mpy bytes; x2 margin
-            res = copy(port, changed, files.lib is not None, Path(stage), timeout)
-        after = _parse_listing(res.stdout) if res.returncode == 0 else None
-        if after is None:
-            _busy_now(port, res)
-            raise DeployError(
-                "mpremote failed while copying (the board may hold a mix of old and new files: run "
-                f"`make deploy` again):\n{(res.stdout + res.stderr).strip()[-2000:]}"
-            )
-        bad = [it.board_path for it in changed if after.hashes.get(it.board_path) != it.sha256]
-        if bad:
-            raise DeployError(f"these files did not arrive intact (SHA-256 differs): {', '.join(bad)}; run `make deploy` again")
-        for it in changed:
-            out(f"  copied {it.board_path} ({len(it.data)} bytes)")
-        result.copied = [it.board_path for it in changed]
-    if kept:
-        out(f"kept on the board, untouched: {', '.join(kept)}")
-    for p in result.shadowed:
-        out(f"warning: {p} on the board is imported instead of the deployed module "
-            f"(MicroPython tries / before /lib and .py before .mpy): remove it with "
-            f"`mpremote connect {port} rm :{p}`")
+    return files, changed
 
+
+def _copy_changed(port: str, items: list[Item], changed: list[Item], files: BoardFiles,
+                  out: Out) -> list[str]:
+    """Copy the changed files with mpremote and check their hashes on the board: the board
+    paths copied.
+
+    :raises DeployError: mpremote failed, or a file did not arrive intact."""
+    total = sum(len(it.data) for it in changed)
+    rest = len(items) - len(changed)
+    out(f"copying {len(changed)} of {len(items)} files ({total / 1024:.1f} KB) with mpremote"
+        + (f" (the other {rest} {'is' if rest == 1 else 'are'} up to date)" if rest else ""))
+    with tempfile.TemporaryDirectory(prefix="upref-stage-") as stage:
+        timeout = 30 + total * 3 * 10 / 115200 * 2  # repr() about triples .mpy bytes; x2 margin
+        res = copy(port, changed, files.lib is not None, Path(stage), timeout)
+    after = _parse_listing(res.stdout) if res.returncode == 0 else None
+    if after is None:
+        _busy_now(port, res)
+        raise DeployError(
+            "mpremote failed while copying (the board may hold a mix of old and new files: run "
+            f"`make deploy` again):\n{(res.stdout + res.stderr).strip()[-2000:]}"
+        )
+    bad = [it.board_path for it in changed if after.hashes.get(it.board_path) != it.sha256]
+    if bad:
+        raise DeployError(f"these files did not arrive intact (SHA-256 differs): {', '.join(bad)}; run `make deploy` again")
+    for it in changed:
+        out(f"  copied {it.board_path} ({len(it.data)} bytes)")
+    return [it.board_path for it in changed]
+
+
+def _restart_and_check(result: Result, t0: float, firmware_dir: Path | None, check_version: bool,
+                       out: Out) -> None:
+    """Soft-reset the board, take the link's handshake into `result`, and check that it runs
+    the firmware deployed.
+
+    :raises DeployError: the board reports another firmware version."""
+    port = result.port
     out("restarting the board (soft reset: boot.py, then main.py)...")
     soft_reset(port)
     fw, proto, board_id = handshake(port)
@@ -531,7 +559,6 @@ def _deploy(port: str, items: list[Item], t0: float, firmware_dir: Path | None, 
             f"the board reports firmware {fw}, but the deployed app.py is {expected}: the board does "
             "not run what was deployed" + (" (see the warnings above)" if result.shadowed else "")
         )
-    return result
 
 
 def main(argv: list[str] | None = None) -> int:

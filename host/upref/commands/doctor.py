@@ -31,7 +31,7 @@ from rich.text import Text
 
 from upref.board.codes import CodeTable, magnets_of
 from upref.board.model import BoardModel, FaultObservation
-from upref.commands.common import open_link
+from upref.commands.connect import open_link
 from upref.commands.selftest import Ask, ask_person
 from upref.commands.selftest import run as run_selftest
 from upref.link.connection import Link, LinkCounters, LinkError, counter_names
@@ -258,16 +258,8 @@ def _holes(text: str) -> list[int]:
     return holes
 
 
-def main(
-    argv: list[str] | None = None,
-    *,
-    opener: Callable[[str | None], Link] = Link,
-    console: Console | None = None,
-    ask: Ask | None = None,
-    settle: float | None = None,
-) -> int:
-    """`ask` replaces the prompt of the self-test (a script or a test drives the board there);
-    `settle` its wait for a steady code (seconds)."""
+def _parser() -> argparse.ArgumentParser:
+    """The options of `upref doctor`."""
     parser = argparse.ArgumentParser(
         prog="upref doctor",
         description="Live view of every sensor, the RFID reader and the link; calibration; "
@@ -296,7 +288,20 @@ def main(
         help="self-test with the four ends that cover every sensor with N, S and none "
         "(default), or with all twenty",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(
+    argv: list[str] | None = None,
+    *,
+    opener: Callable[[str | None], Link] = Link,
+    console: Console | None = None,
+    ask: Ask | None = None,
+    settle: float | None = None,
+) -> int:
+    """`ask` replaces the prompt of the self-test (a script or a test drives the board there);
+    `settle` its wait for a steady code (seconds)."""
+    args = _parser().parse_args(argv)
     out = console or Console()
     try:
         codes = CodeTable.load()
@@ -312,25 +317,33 @@ def main(
             if args.calibrate:
                 return calibrate(link, out)
             if args.selftest:
-                n = link.hello.holes if link.hello is not None else 10
-                bad = [h for h in args.holes or [] if h > n]
-                if bad:
-                    out.print(f"upref doctor: the board has holes 1..{n}, not {bad}")
-                    return 2
-                report = run_selftest(
-                    link,
-                    ask or ask_person(out),
-                    out,
-                    holes=args.holes,
-                    ends=args.ends,
-                    **({"settle": settle} if settle is not None else {}),
-                )
-                return 0 if report.ok else 1
+                return _selftest(link, args, out, ask, settle)
             if args.once:
                 return _once(link, state, out)
             return _live(link, state, out)
     except KeyboardInterrupt:
         return 0
+
+
+def _selftest(
+    link: Link, args: argparse.Namespace, out: Console, ask: Ask | None, settle: float | None
+) -> int:
+    """`upref doctor --selftest`: 0 when every sensor saw what it should, 2 for holes the board
+    does not have."""
+    n = link.hello.holes if link.hello is not None else 10
+    bad = [h for h in args.holes or [] if h > n]
+    if bad:
+        out.print(f"upref doctor: the board has holes 1..{n}, not {bad}")
+        return 2
+    report = run_selftest(
+        link,
+        ask or ask_person(out),
+        out,
+        holes=args.holes,
+        ends=args.ends,
+        **({"settle": settle} if settle is not None else {}),
+    )
+    return 0 if report.ok else 1
 
 
 def _once(link: Link, state: DoctorState, out: Console) -> int:

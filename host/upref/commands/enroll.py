@@ -23,6 +23,7 @@ import queue
 import re
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Protocol, TextIO
 
 from upref.board.simtags import sim_uids
@@ -39,7 +40,7 @@ from upref.store.tags import (
     normalize_uid,
 )
 
-__all__ = ["ACCEPTED", "REFUSED", "BoardLink", "Session", "enrol_simulated", "main"]
+__all__ = ["ACCEPTED", "REFUSED", "BoardLink", "Enrolment", "enrol_simulated", "main"]
 
 # Board feedback: (LED colour, LED milliseconds, BEEP pattern)
 ACCEPTED = ("00FF00", "300", "1200:80")
@@ -62,16 +63,16 @@ class BoardLink(Protocol):
     ) -> Ok | Err | Echo: ...
 
 
-class Session:
-    """One enrolment session for one game on one board.
+class Enrolment:
+    """One run of enrolment for one game on one board.
 
     :param items: (item id, label) of the game's catalogue, in the order to suggest them.
     :param auto: each tap is taken as the suggested card, with no question.
     :param replace: a card already enrolled may be given the tapped tag (its old tag is dropped).
     :param input_fn: asks a question and returns the answer (`input`); EOFError or
-        KeyboardInterrupt end the session.
+        KeyboardInterrupt end the enrolment.
     :param poll: how long one wait on the link's queue lasts (Ctrl-C is seen between waits).
-    :param piece: what one piece is called in what the session says ('card', 'tile').
+    :param piece: what one piece is called in what the enrolment says ('card', 'tile').
     """
 
     def __init__(
@@ -364,6 +365,18 @@ def list_tags(tag_book: TagBook, game: str, out: TextIO) -> int:
     return 0
 
 
+@dataclass
+class _SimulatedEnrolment:
+    """What enrolling the simulated tags did: counts, and the pieces that kept another tag, the
+    tags refused and the tags forgotten for a simulated one."""
+
+    added: int = 0
+    unchanged: int = 0
+    kept: list[Tag] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    replaced: list[Tag] = field(default_factory=list)
+
+
 def enrol_simulated(
     tag_book: TagBook, game: str, replace: bool, out: TextIO, err: TextIO
 ) -> int:
@@ -376,30 +389,46 @@ def enrol_simulated(
     except ValueError as exc:  # TagBookError, or an invalid catalogue file
         print(f"upref enroll: {exc}", file=err)
         return 1
-    piece = _piece(game)
-    added = unchanged = 0
-    kept: list[Tag] = []
-    refused: list[str] = []
-    replaced: list[Tag] = []
+    done = _enrol_sim_uids(tag_book, game, items, replace)
+    _report_simulated(done, game, items, out, err)
+    return 1 if done.kept or done.refused else 0
+
+
+def _enrol_sim_uids(
+    tag_book: TagBook, game: str, items: list[tuple[str, str]], replace: bool
+) -> _SimulatedEnrolment:
+    """Enrol the simulated UID of each item, noting what each enrolment did."""
+    done = _SimulatedEnrolment()
     for item, uid in sim_uids(game, items).items():
         try:
             result = tag_book.enroll(uid, game, item, replace=replace)
         except ItemTaken as exc:
-            kept.append(exc.existing)
+            done.kept.append(exc.existing)
             continue
         except TagTaken as exc:
-            refused.append(str(exc))
+            done.refused.append(str(exc))
             continue
         if not result.created:
-            unchanged += 1
+            done.unchanged += 1
             continue
-        added += 1
+        done.added += 1
         if result.replaced is not None:
-            replaced.append(result.replaced)
+            done.replaced.append(result.replaced)
+    return done
+
+
+def _report_simulated(
+    done: _SimulatedEnrolment, game: str, items: list[tuple[str, str]], out: TextIO, err: TextIO
+) -> None:
+    """Say what enrolling the simulated tags did, and what to do next."""
+    piece = _piece(game)
+    added, unchanged, kept, refused, replaced = (
+        done.added, done.unchanged, done.kept, done.refused, done.replaced
+    )
     total = len(items)
-    done = added + unchanged
-    count = f"the simulated board's {total} {piece}s" if done == total else \
-        f"{done} of the simulated board's {total} {piece}s"
+    enrolled = added + unchanged
+    count = f"the simulated board's {total} {piece}s" if enrolled == total else \
+        f"{enrolled} of the simulated board's {total} {piece}s"
     print(
         f"{titles()[game]}: {count} are enrolled ({added} added, {unchanged} already enrolled).",
         file=out,
@@ -425,7 +454,6 @@ def enrol_simulated(
             f"Tap them on the simulated board by their ids: `upref simctl tap {items[0][0]}`.",
             file=out,
         )
-    return 1 if kept or refused else 0
 
 
 def export_tags(tag_book: TagBook, game: str, path: str, out: TextIO) -> int:
@@ -501,15 +529,8 @@ def forget_tag(tag_book: TagBook, game: str, what: str, out: TextIO, err: TextIO
     return 0
 
 
-def main(
-    argv: list[str] | None = None,
-    *,
-    opener: Callable[[str | None], BoardLink] = Link,
-    input_fn: Callable[[str], str] = input,
-    out: TextIO | None = None,
-    err: TextIO | None = None,
-    tag_book: TagBook | None = None,
-) -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The options of `upref enroll`."""
     parser = argparse.ArgumentParser(
         prog="upref enroll",
         description="Record which card or tile each NFC tag is on: tap them one by one.",
@@ -545,10 +566,21 @@ def main(
         action="store_true",
         help="let a card already enrolled get the tapped tag (its old tag is forgotten)",
     )
-    args = parser.parse_intermixed_args(argv)
+    return parser
+
+
+def main(
+    argv: list[str] | None = None,
+    *,
+    opener: Callable[[str | None], BoardLink] = Link,
+    input_fn: Callable[[str], str] = input,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    tag_book: TagBook | None = None,
+) -> int:
+    args = _parser().parse_intermixed_args(argv)
     stream = out if out is not None else sys.stdout
     errs = err if err is not None else sys.stderr
-    game: str = args.game
 
     own_book = tag_book is None
     try:
@@ -558,23 +590,37 @@ def main(
         print(f"upref enroll: {exc}", file=errs)
         return 1
     try:
-        if args.list:
-            return list_tags(reg, game, stream)
-        if args.forget is not None:
-            return forget_tag(reg, game, args.forget, stream, errs)
-        if args.export is not None:
-            return export_tags(reg, game, args.export, stream)
-        if args.import_ is not None:
-            return import_tags(reg, game, args.import_, args.replace, stream, errs)
-        if args.simulated:
-            return enrol_simulated(reg, game, args.replace, stream, errs)
-        return _enrol(args, reg, opener, input_fn, stream, errs)
+        return _run(args, reg, opener, input_fn, stream, errs)
     except TagBookError as exc:
         print(f"upref enroll: {exc}", file=errs)
         return 1
     finally:
         if own_book:
             reg.close()
+
+
+def _run(
+    args: argparse.Namespace,
+    reg: TagBook,
+    opener: Callable[[str | None], BoardLink],
+    input_fn: Callable[[str], str],
+    out: TextIO,
+    err: TextIO,
+) -> int:
+    """What the options ask for: a list, a tag forgotten, an export, an import, the simulated
+    tags, or enrolment by tapping."""
+    game: str = args.game
+    if args.list:
+        return list_tags(reg, game, out)
+    if args.forget is not None:
+        return forget_tag(reg, game, args.forget, out, err)
+    if args.export is not None:
+        return export_tags(reg, game, args.export, out)
+    if args.import_ is not None:
+        return import_tags(reg, game, args.import_, args.replace, out, err)
+    if args.simulated:
+        return enrol_simulated(reg, game, args.replace, out, err)
+    return _enrol(args, reg, opener, input_fn, out, err)
 
 
 def _enrol(
@@ -596,7 +642,7 @@ def _enrol(
     except LinkError as exc:
         print(f"upref enroll: {exc}", file=err)
         return 1
-    session = Session(
+    enrolment = Enrolment(
         link, reg, game, items, auto=args.auto, replace=args.replace, input_fn=input_fn, out=out,
         piece=_piece(game),
     )
@@ -607,7 +653,7 @@ def _enrol(
         flush=True,
     )
     try:
-        return session.run()
+        return enrolment.run()
     except (KeyboardInterrupt, EOFError):
         enrolled = len(items) - len(reg.missing(game, [i for i, _ in items]))
         print(

@@ -46,7 +46,7 @@ from upref.board.simtags import sim_uids
 from upref.commands.demo import DEADLINE_S, enrol_all
 from upref.commands.play import since_of
 from upref.game import Game
-from upref.link.connection import Link
+from upref.link.connection import Link, LinkSettings
 from upref.players import wait_for_offline, wait_while_offline
 from upref.referee.base import Reply
 from upref.referee.inputs import Input, StartGame
@@ -326,7 +326,7 @@ def run_case(game: Game, fault: str | None, folder: Path, *, at: int | None = No
     with SimBoard(seed=demo.seed, name="faults", flash_dir=folder / "flash") as board:
         if fault == "kill":
             return _killed_and_resumed(game, board, folder, at or 1, short)
-        with Link(board.port, heartbeat_timeout=HEARTBEAT_S) as link:
+        with Link(board.port, LinkSettings(heartbeat_timeout=HEARTBEAT_S)) as link:
             table, log = _new_table(game, link, folder, _options(game, short))
             try:
                 if fault == "noise":
@@ -395,7 +395,8 @@ def host_main(ns: argparse.Namespace) -> int:
     folder = Path(ns.folder)
     resumed = _resumed_log(game, folder) if ns.resume else None
     since = since_of(resumed) if resumed is not None else None
-    with SimControl(ns.control) as board, Link(ns.port, since=since, heartbeat_timeout=HEARTBEAT_S) as link:
+    settings = LinkSettings(since=since, heartbeat_timeout=HEARTBEAT_S)
+    with SimControl(ns.control) as board, Link(ns.port, settings) as link:
         if resumed is not None:
             table, log = _resumed_table(game, link, resumed)
             at = point = None

@@ -426,25 +426,42 @@ def flash(port: str | None, firmware: Path | None = None, pinned: str | None = N
 
     port = resolve_port(port, out, FlashError)
     sim = sim_for_port(port)
-    calib = None
-    if keep_calibration:
-        calib = backup_calibration(port, out)
-        if calib is not None:
-            keep = cache_dir() / f"calib-{time.strftime('%Y%m%d-%H%M%S')}.json"
-            keep.parent.mkdir(parents=True, exist_ok=True)
-            keep.write_bytes(calib)
-            out(f"kept the board's calibration ({len(calib)} bytes; a copy is in {keep}): it goes back after the deploy")
-        else:
-            out("no calibration found on the board (it does not answer MicroPython's REPL, or has none)")
+    calib = _kept_calibration(port, out) if keep_calibration else None
+    _write_micropython(port, image, sim, baud, out)
+    out("MicroPython is on the board; it starts (its first start makes an empty filesystem)...")
+    time.sleep(1.0 if sim is not None else 3.0)
+    if not deploy_after:
+        return 0
+    try:
+        r = deploy.deploy(port, out=out, keep={CALIB_FILE: calib} if calib else None)
+    except deploy.DeployError as e:
+        raise FlashError(f"MicroPython is on the board, but the deploy failed: {e}\n"
+                         f"Fix that, then run `make deploy PORT={port}`.") from None
+    out(f"flash done: MicroPython and the firmware {r.fw} (protocol {r.proto}) are on the board")
+    return 0
 
+
+def _kept_calibration(port: str, out: Out) -> bytes | None:
+    """The board's calibration, read before the erase (a copy kept in the cache), or None."""
+    calib = backup_calibration(port, out)
+    if calib is not None:
+        keep = cache_dir() / f"calib-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        keep.parent.mkdir(parents=True, exist_ok=True)
+        keep.write_bytes(calib)
+        out(f"kept the board's calibration ({len(calib)} bytes; a copy is in {keep}): it goes back after the deploy")
+    else:
+        out("no calibration found on the board (it does not answer MicroPython's REPL, or has none)")
+    return calib
+
+
+def _write_micropython(port: str, image: Path, sim: dict[str, Any] | None, baud: int,
+                       out: Out) -> None:
+    """Erase the whole flash and write the image with esptool; a simulated board is put into
+    download mode for it, and restarted after.
+
+    :raises FlashError: esptool failed, or the simulated board would not change mode."""
     if sim is not None:
-        from upref.sim.control import SimControl, SimControlError
-
-        try:
-            with SimControl(sim["control"]) as ctl:
-                out("simulated board: " + ctl.boot("download"))
-        except SimControlError as e:
-            raise FlashError(f"cannot put the simulated board into download mode: {e}") from None
+        _boot_simulated(sim, "download", "cannot put the simulated board into download mode", out)
         before = ["--before", "no-reset", "--after", "no-reset"]
     else:
         before = []
@@ -459,24 +476,20 @@ def flash(port: str | None, firmware: Path | None = None, pinned: str | None = N
     if rc != 0:
         raise FlashError(explain(text))
     if sim is not None:
-        from upref.sim.control import SimControl, SimControlError
+        _boot_simulated(sim, "normal", "cannot restart the simulated board", out)
 
-        try:
-            with SimControl(sim["control"]) as ctl:
-                out("simulated board: " + ctl.boot("normal"))
-        except SimControlError as e:
-            raise FlashError(f"cannot restart the simulated board: {e}") from None
-    out("MicroPython is on the board; it starts (its first start makes an empty filesystem)...")
-    time.sleep(1.0 if sim is not None else 3.0)
-    if not deploy_after:
-        return 0
+
+def _boot_simulated(sim: dict[str, Any], mode: str, failure: str, out: Out) -> None:
+    """Restart the simulated board into `mode` (its control channel from `sim`).
+
+    :raises FlashError: `failure`, with why."""
+    from upref.sim.control import SimControl, SimControlError
+
     try:
-        r = deploy.deploy(port, out=out, keep={CALIB_FILE: calib} if calib else None)
-    except deploy.DeployError as e:
-        raise FlashError(f"MicroPython is on the board, but the deploy failed: {e}\n"
-                         f"Fix that, then run `make deploy PORT={port}`.") from None
-    out(f"flash done: MicroPython and the firmware {r.fw} (protocol {r.proto}) are on the board")
-    return 0
+        with SimControl(sim["control"]) as ctl:
+            out("simulated board: " + ctl.boot(mode))
+    except SimControlError as e:
+        raise FlashError(f"{failure}: {e}") from None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -41,7 +41,7 @@ from upref.board.codes import CodeTable
 from upref.commands.speech_option import add_speech_options, speak_argv, start_speaker
 from upref.commands.web_option import add_web_option, page_error, start_page, web_argv
 from upref.game import Game
-from upref.link.connection import Link
+from upref.link.connection import Link, LinkSettings
 from upref.link.errors import LinkError
 from upref.referee.base import KeyOffer, Referee, Reply
 from upref.referee.inputs import Input, StartGame
@@ -686,7 +686,7 @@ def main(argv: list[str] | None = None, *, opener: Callable[..., Link] = Link) -
         since = since_of(resuming[0]) if resuming is not None else None
         # a resumed game's link asks the board for what it sensed meanwhile before its first
         # snapshot, so that every event comes before the picture that follows it
-        link = opener(args.port) if since is None else opener(args.port, since=since)
+        link = opener(args.port) if since is None else opener(args.port, LinkSettings(since=since))
     except LinkError as e:
         print(f"upref play: {e}", file=sys.stderr)
         if resuming is not None:
@@ -754,7 +754,7 @@ def _data_folder_path() -> Path:
 
 def since_of(log: GameLog) -> tuple[str, int] | None:
     """(boot id, board sequence number) of the last board event the log applied, for
-    `Link(since=...)`; None when the log has none."""
+    `LinkSettings(since=...)`; None when the log has none."""
     for entry in reversed(log.entries()):
         boot, seq = entry.payload.get("boot"), entry.payload.get("board_seq")
         if isinstance(boot, str) and isinstance(seq, int):

@@ -29,7 +29,7 @@ from upref.board.model import (
     Observation,
     fault_advice,
 )
-from upref.commands.common import open_link
+from upref.commands.connect import open_link
 from upref.link.connection import Link
 from upref.link.notices import (
     BoardReset,
@@ -96,11 +96,7 @@ def item_lines(item: LinkItem, obs: list[Observation], model: BoardModel) -> lis
     codes = model.codes
     match item:
         case Hello():
-            return [
-                f"hello      fw {item.fw}, protocol {item.proto}, board {item.board}, "
-                f"{item.holes} holes, caps {','.join(item.caps) or '-'}, "
-                f"RFID {rfid_text(item.rfid)}, reset: {item.reset}"
-            ]
+            return [_hello_line(item)]
         case BoardReset():
             h = item.hello
             return [f"reset      the board rebooted (cause: {h.reset}), fw {h.fw}"]
@@ -111,21 +107,9 @@ def item_lines(item: LinkItem, obs: list[Observation], model: BoardModel) -> lis
         case Recovered():
             return [f"{'stuck' if item.gave_up else 'recovered'}  {item.text}"]
         case Resynced() | Snapshot():
-            snap = item.snapshot if isinstance(item, Resynced) else item
-            head = (
-                f"resynced   ({item.reason}) {_snapshot_text(snap)}"
-                if isinstance(item, Resynced)
-                else f"snapshot   {_snapshot_text(snap)}"
-            )
-            return [head] + [f"           {observation_text(o, codes)}" for o in obs]
+            return _snapshot_lines(item, obs, codes)
         case HoleChanged():
-            if not obs:
-                return [f"hole {item.hole:<5} {_hole_text(codes, item.code)} (unchanged)"]
-            o = obs[0]
-            assert isinstance(o, HoleObservation)
-            return [
-                f"hole {item.hole:<5} {codes.short(o.old_code)} -> {_hole_text(codes, o.new_code)}"
-            ]
+            return [_hole_line(item, obs, codes)]
         case CardArrived():
             return [f"card       + {item.uid}"]
         case CardLeft():
@@ -133,11 +117,7 @@ def item_lines(item: LinkItem, obs: list[Observation], model: BoardModel) -> lis
         case Button():
             return [f"button     {'pressed' if item.pressed else 'released'}"]
         case Heartbeat():
-            return [
-                f"heartbeat  up {item.uptime_ms / 1000:.1f} s, {item.sps} scans/s, "
-                f"commands {item.cmd} (bad {item.bad}), RFID errors {item.rfe} "
-                f"re-inits {item.rfr}, faults {item.flt}" + _loop_text(item)
-            ]
+            return [_heartbeat_line(item)]
         case RawLevels():
             return [
                 f"raw        hole {item.hole}: levels {','.join(map(str, item.levels))} "
@@ -156,6 +136,43 @@ def item_lines(item: LinkItem, obs: list[Observation], model: BoardModel) -> lis
         case Dropped():
             return [f"dropped    {item.kind}: {item.line!r}"]
     return [repr(item)]  # pragma: no cover
+
+
+def _hello_line(hello: Hello) -> str:
+    return (
+        f"hello      fw {hello.fw}, protocol {hello.proto}, board {hello.board}, "
+        f"{hello.holes} holes, caps {','.join(hello.caps) or '-'}, "
+        f"RFID {rfid_text(hello.rfid)}, reset: {hello.reset}"
+    )
+
+
+def _snapshot_lines(
+    item: Resynced | Snapshot, obs: list[Observation], codes: CodeTable
+) -> list[str]:
+    """A snapshot's line, then one line for each change it made to the picture."""
+    snap = item.snapshot if isinstance(item, Resynced) else item
+    head = (
+        f"resynced   ({item.reason}) {_snapshot_text(snap)}"
+        if isinstance(item, Resynced)
+        else f"snapshot   {_snapshot_text(snap)}"
+    )
+    return [head] + [f"           {observation_text(o, codes)}" for o in obs]
+
+
+def _hole_line(item: HoleChanged, obs: list[Observation], codes: CodeTable) -> str:
+    if not obs:
+        return f"hole {item.hole:<5} {_hole_text(codes, item.code)} (unchanged)"
+    o = obs[0]
+    assert isinstance(o, HoleObservation)
+    return f"hole {item.hole:<5} {codes.short(o.old_code)} -> {_hole_text(codes, o.new_code)}"
+
+
+def _heartbeat_line(hb: Heartbeat) -> str:
+    return (
+        f"heartbeat  up {hb.uptime_ms / 1000:.1f} s, {hb.sps} scans/s, "
+        f"commands {hb.cmd} (bad {hb.bad}), RFID errors {hb.rfe} "
+        f"re-inits {hb.rfr}, faults {hb.flt}" + _loop_text(hb)
+    )
 
 
 def _loop_text(hb: Heartbeat) -> str:
@@ -202,12 +219,8 @@ def _observation_fields(obs: Observation) -> dict[str, Any]:
     return dataclasses.asdict(obs)
 
 
-def main(
-    argv: list[str] | None = None,
-    *,
-    opener: Callable[[str | None], Link] = Link,
-    out: TextIO | None = None,
-) -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The options of `upref watch`."""
     parser = argparse.ArgumentParser(
         prog="upref watch", description="Print board events and link notices as they arrive."
     )
@@ -228,7 +241,16 @@ def main(
         help="first print the events the board still keeps (its last 64, with their board "
         "time), then go on live",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(
+    argv: list[str] | None = None,
+    *,
+    opener: Callable[[str | None], Link] = Link,
+    out: TextIO | None = None,
+) -> int:
+    args = _parser().parse_args(argv)
     stream = out if out is not None else sys.stdout
     try:
         codes = CodeTable.load()
@@ -244,34 +266,43 @@ def main(
               "`make deploy` brings firmware that keeps them", file=sys.stderr)
     try:
         with link:
-            while True:
-                try:
-                    item = link.events.get(timeout=0.25)
-                except queue.Empty:
-                    if link.error is not None:
-                        print(f"upref watch: {link.error}", file=sys.stderr)
-                        return 1
-                    continue
-                obs = model.apply(item)
-                if isinstance(item, Heartbeat) and not args.heartbeats:
-                    continue
-                if args.json:
-                    lines = [json.dumps(item_json(item, obs, model))]
-                else:
-                    now = time.time()
-                    stamp = (
-                        time.strftime("%H:%M:%S", time.localtime(now))
-                        + f".{int(now * 1000) % 1000:03d}"
-                    )
-                    board_ms = getattr(item, "board_ms", None)
-                    if board_ms is not None:  # from the board's memory: its own time
-                        stamp = f"board {board_ms / 1000:10.3f}s"
-                    lines = [f"{stamp}  {line}" for line in item_lines(item, obs, model)]
-                    if board_ms is not None:
-                        lines = [f"{line}  (from the board's memory)" for line in lines]
-                for line in lines:
-                    print(line, file=stream, flush=True)
+            return _follow(link, model, args, stream)
     except KeyboardInterrupt:
         return 0
     except BrokenPipeError:  # `upref watch | head`
         return 0
+
+
+def _follow(link: Link, model: BoardModel, args: argparse.Namespace, stream: TextIO) -> int:
+    """Print each item of the link as it comes, until the link fails for good (1)."""
+    while True:
+        try:
+            item = link.events.get(timeout=0.25)
+        except queue.Empty:
+            if link.error is not None:
+                print(f"upref watch: {link.error}", file=sys.stderr)
+                return 1
+            continue
+        obs = model.apply(item)
+        if isinstance(item, Heartbeat) and not args.heartbeats:
+            continue
+        if args.json:
+            lines = [json.dumps(item_json(item, obs, model))]
+        else:
+            lines = _stamped_lines(item, obs, model)
+        for line in lines:
+            print(line, file=stream, flush=True)
+
+
+def _stamped_lines(item: LinkItem, obs: list[Observation], model: BoardModel) -> list[str]:
+    """The item's lines, each after the time: the host's clock, or the board's for an event
+    from its memory."""
+    now = time.time()
+    stamp = time.strftime("%H:%M:%S", time.localtime(now)) + f".{int(now * 1000) % 1000:03d}"
+    board_ms = getattr(item, "board_ms", None)
+    if board_ms is not None:  # from the board's memory: its own time
+        stamp = f"board {board_ms / 1000:10.3f}s"
+    lines = [f"{stamp}  {line}" for line in item_lines(item, obs, model)]
+    if board_ms is not None:
+        lines = [f"{line}  (from the board's memory)" for line in lines]
+    return lines

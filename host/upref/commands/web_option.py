@@ -7,7 +7,7 @@ starts, a bare `--web` before a name, why a page could not be served, and servin
     args = ap.parse_args(web_argv(argv))   # args.web: the address, or None without --web
     page = start_page(game, table, args.web, players, session)
 
-Kept apart from `commands.common` so that the commands without a page (watch, doctor) do not
+Kept apart from `commands.connect` so that the commands without a page (watch, doctor) do not
 load the web server to open a link.
 """
 

@@ -13,13 +13,13 @@ Commands (`command`) are matched to their OK/ERR/ECHO by sequence number and sen
 unanswered.
 
 The port is held alone (pyserial's `exclusive=True`: an flock on POSIX): a second program that
-opens it is refused with `PortBusy`, naming the holder when it can be found (`session`).
+opens it is refused with `PortBusy`, naming the holder when it can be found (`portlock`).
 
 A board found at its MicroPython prompt (a stray Ctrl-C, a firmware that stopped with a
 traceback, a raw REPL left behind) is restarted: the link sends Ctrl-C, Ctrl-B and Ctrl-D (a
 soft reset from the friendly prompt), puts a `Recovered` notice on `events` once the board's
 HELLO comes back, and resyncs from its snapshot as after any reset. Not while a deploy's
-session mark for the port is held (`session.mark`: the prompt is on purpose then), and not for
+mark on the port is held (`portlock.mark`: the prompt is on purpose then), and not for
 ever: a board that stops at its prompt again each time it restarts, before its firmware sends a
 single frame, is left there with a notice saying so.
 """
@@ -44,7 +44,7 @@ except ImportError as exc:  # the one part of upref that needs pyserial: say so,
         "dependencies; the board model, referees, replay and views work without it"
     ) from exc
 
-from upref.link import discovery, session
+from upref.link import discovery, portlock
 from upref.link.errors import LinkError, LinkTimeout, PortBusy, PortNotOpen, ProtocolMismatch
 from upref.link.notices import (
     BoardReset,
@@ -86,6 +86,7 @@ __all__ = [
     "LinkCounters",
     "LinkError",
     "LinkItem",
+    "LinkSettings",
     "LinkTimeout",
     "Notice",
     "Offline",
@@ -213,63 +214,78 @@ def _open_advice(url: str, exc: BaseException) -> str:
     return text
 
 
-class Link:
-    """A connection to one board. Construction opens the port and completes the handshake.
+@dataclass(frozen=True)
+class LinkSettings:
+    """How a `Link` opens its port, how long it waits and how often it tries again.
 
-    :param url: a device path or any pyserial URL (`socket://`, `rfc2217://`, `loop://`, a
-        simulator's pty); None finds the board (`discovery.find_board`), again on each reconnect.
-    :param locate: finds the board when `url` is None (default: `discovery.find_board`, by USB
-        id or a running simulated board); called again on every reconnect.
     :param serial_factory: called as `serial_factory(url, baudrate=, timeout=, write_timeout=)`
         to open the port (tests pass a fake).
+    :param locate: finds the board when the link's url is None (default: `discovery.find_board`,
+        by USB id or a running simulated board); called again on every reconnect.
+    :param baudrate: the port's speed.
     :param connect_timeout: how long the handshake may take before `LinkTimeout`.
     :param heartbeat_timeout: silence after which the board is reported offline.
     :param snap_retry: a SNAP request unanswered this long is sent again.
     :param hello_retry: a HELLO unanswered this long is sent again (doubling to `backoff_max`).
     :param backoff_start, backoff_max: reconnect delays, doubling from start to max.
     :param poll: read timeout of the reader thread; timers are checked at least this often.
+    :param write_timeout: how long a write to the port may block.
     :param since: (boot id, sequence number) of the last event a previous host applied (a
         resumed game's log): when the board's HELLO has that boot id, the events after it are
         asked for (SINCE) once the handshake is done, and come on `events` in order before the
         first snapshot (`Resynced`), which is taken after them.
+    """
+
+    serial_factory: SerialFactory = serial.serial_for_url
+    locate: Callable[[], str] = discovery.find_board
+    baudrate: int = 115200
+    connect_timeout: float = 3.0
+    heartbeat_timeout: float = 3.0
+    snap_retry: float = 0.5
+    hello_retry: float = 0.5
+    backoff_start: float = 0.2
+    backoff_max: float = 2.0
+    poll: float = 0.05
+    write_timeout: float = 1.0
+    since: tuple[str, int] | None = None
+
+
+class Link:
+    """A connection to one board. Construction opens the port and completes the handshake.
+
+    :param url: a device path or any pyserial URL (`socket://`, `rfc2217://`, `loop://`, a
+        simulator's pty); None finds the board (`settings.locate`), again on each reconnect.
+    :param settings: how it opens, waits and retries (`LinkSettings`; its defaults when None).
     :raises LinkError: no board found, or the port cannot be opened.
     :raises ProtocolMismatch: the board speaks another protocol version.
     :raises LinkTimeout: the board did not complete the handshake in time.
     """
 
-    def __init__(
-        self,
-        url: str | None = None,
-        *,
-        serial_factory: SerialFactory = serial.serial_for_url,
-        locate: Callable[[], str] = discovery.find_board,
-        baudrate: int = 115200,
-        connect_timeout: float = 3.0,
-        heartbeat_timeout: float = 3.0,
-        snap_retry: float = 0.5,
-        hello_retry: float = 0.5,
-        backoff_start: float = 0.2,
-        backoff_max: float = 2.0,
-        poll: float = 0.05,
-        write_timeout: float = 1.0,
-        since: tuple[str, int] | None = None,
-    ) -> None:
-        self._factory = serial_factory
-        self._locate = locate
-        self._baudrate = baudrate
-        self._heartbeat_timeout = heartbeat_timeout
-        self._snap_retry = snap_retry
-        self._hello_retry = hello_retry
-        self._backoff_start = backoff_start
-        self._backoff_max = backoff_max
-        self._poll = poll
-        self._write_timeout = write_timeout
-
+    def __init__(self, url: str | None = None, settings: LinkSettings | None = None) -> None:
+        self._settings = settings if settings is not None else LinkSettings()
         self.events: queue.Queue[LinkItem] = queue.Queue()
         self.hello: Hello | None = None
         self.snapshot: Snapshot | None = None
         self.heartbeat: Heartbeat | None = None
+        self.boot: str | None = None  # the board's boot id, from its HELLO
+        self.hello_count = 0  # HELLOs taken
+        self._init_transport()
+        self._init_recovery()
+        self._init_kept_events()
+        self._url_given = url
+        self.url: str = url if url is not None else self._settings.locate()
+        port = self._open_first(self.url)
+        self._thread = threading.Thread(
+            target=self._run, name=f"upref-link {self.url}", daemon=True
+        )
+        with self._cv:
+            self._port = port
+            self._start_handshake(time.monotonic())
+        self._thread.start()
+        self._await_handshake(self._settings.connect_timeout)
 
+    def _init_transport(self) -> None:
+        """The port, the handshake and the frames' sequence numbers, before the port opens."""
         self._lock = threading.RLock()
         self._cv = threading.Condition(self._lock)
         self._stop = threading.Event()
@@ -290,16 +306,18 @@ class Link:
         self._snap_reason = ""
         self._snap_sent = 0.0
         self._hello_sent = 0.0
-        self._hello_interval = hello_retry
+        self._hello_interval = self._settings.hello_retry
         self._hello_outstanding = 0
-        self._session_reason = "connect"
+        self._connect_reason = "connect"
         self._last_frame = 0.0
         self._next_path_check = 0.0
-        self._backoff = backoff_start
+        self._backoff = self._settings.backoff_start
         self._rx_bytes = 0
         self._last_dropped: bytes | None = None
         self._last_error = ""
-        # a board at its MicroPython prompt: what was seen, when, and the restarts tried
+
+    def _init_recovery(self) -> None:
+        """A board at its MicroPython prompt: what was seen, when, and the restarts tried."""
         self._repl_kind: str | None = None
         self._repl_prompt = False
         self._repl_since = 0.0
@@ -311,8 +329,9 @@ class Link:
         self._brownout = False  # the ROM said "Brownout detector was triggered" before a reboot
         self._gave_up = False
         self._left_alone = False
-        # the board's kept events (protocol 2): what was delivered, from where to ask again
-        self.boot: str | None = None  # the board's boot id, from its HELLO
+
+    def _init_kept_events(self) -> None:
+        """The board's kept events (protocol 2): what was delivered, from where to ask again."""
         self._keeps = False  # the board keeps events (caps since)
         self._anchor: int | None = None  # every event up to this frame has been delivered
         self._delivered: set[int] = set()
@@ -331,34 +350,30 @@ class Link:
         self._since_told = False  # this recovery's EventsLost said
         self._after_ready: tuple[int | None, str] | None = None  # SINCE due once ready
         self._no_memory_told = False
-        self._resume = since
-        self.hello_count = 0  # HELLOs taken
+        self._resume = self._settings.since
 
-        self._url_given = url
-        if url is None:
-            url = self._locate()
-        self.url: str = url
-        mark = session.session_holder(url)
+    def _open_first(self, url: str) -> SerialPort:
+        """Open the port the first time: refused while a deploy holds it or another program has
+        it open, with advice when it cannot be opened at all."""
+        mark = portlock.mark_holder(url)
         if mark is not None:
             raise PortBusy(url, mark.text())
         try:
-            port = self._open(url)
+            return self._open(url)
         except (serial.SerialException, OSError, ValueError) as exc:
             if _busy(exc):
-                who = session.holder(url)
+                who = portlock.holder(url)
                 raise PortBusy(url, who.text() if who else None) from None
             raise LinkError(_open_advice(url, exc)) from None
-        self._thread = threading.Thread(target=self._run, name=f"upref-link {url}", daemon=True)
-        with self._cv:
-            self._port = port
-            self._begin_session(time.monotonic())
-        self._thread.start()
+
+    def _await_handshake(self, timeout: float) -> None:
+        """Wait for the reader thread to finish the handshake; close and raise if it fails."""
         with self._cv:
             done = self._cv.wait_for(
-                lambda: self._state == "ready" or self._fatal is not None, connect_timeout
+                lambda: self._state == "ready" or self._fatal is not None, timeout
             )
             fatal = self._fatal
-            message = "" if done else self._handshake_failure(connect_timeout)
+            message = "" if done else self._handshake_failure(timeout)
         if fatal is not None:
             self.close()
             raise fatal
@@ -475,18 +490,6 @@ class Link:
             self._since(None, "history")
             return True
 
-    def ask_since(self, boot: str, seq: int, reason: str = "resume") -> bool:
-        """Ask the board for the events it kept after frame `seq` of boot `boot` (a resumed
-        game's last applied event): they come on `events` in order, then a `Resynced`. False
-        (nothing asked) when the board has booted since, or keeps no events. The handshake's
-        snapshot has gone out already by then, so that an event older than it may follow it:
-        a resumed game passes `since=` to the constructor instead, which keeps the order."""
-        with self._lock:
-            if self._state != "ready" or not self._keeps or boot != self.boot:
-                return False
-            self._since(seq, reason)
-            return True
-
     def request_snapshot(self, reason: str = "asked") -> None:
         """Ask for a fresh SNAP; it arrives on `events` as `Resynced`."""
         with self._lock:
@@ -557,11 +560,11 @@ class Link:
                 self._fail(LinkError(f"the link's reader stopped on an internal error: {exc!r}"))
 
     def _open(self, url: str) -> SerialPort:
-        return self._factory(
+        return self._settings.serial_factory(
             url,
-            baudrate=self._baudrate,
-            timeout=self._poll,
-            write_timeout=self._write_timeout,
+            baudrate=self._settings.baudrate,
+            timeout=self._settings.poll,
+            write_timeout=self._settings.write_timeout,
             exclusive=True,
         )
 
@@ -571,21 +574,21 @@ class Link:
         url = self._url_given
         try:
             if url is None:
-                url = self._locate()
-            mark = session.session_holder(url)
+                url = self._settings.locate()
+            mark = portlock.mark_holder(url)
             if mark is not None:
                 raise PortBusy(url, mark.text())  # a deploy has it: leave it alone
             try:
                 port = self._open(url)
             except (serial.SerialException, OSError) as exc:
                 if _busy(exc):
-                    who = session.holder(url)
+                    who = portlock.holder(url)
                     raise PortBusy(url, who.text() if who else None) from None
                 raise
         except (LinkError, serial.SerialException, OSError, ValueError) as exc:
             with self._cv:
                 self._last_error = str(exc)
-                self._backoff = min(self._backoff * 2, self._backoff_max)
+                self._backoff = min(self._backoff * 2, self._settings.backoff_max)
             return
         with self._cv:
             if self._stop.is_set():
@@ -594,13 +597,13 @@ class Link:
             self.url = url
             self._port = port
             self._c.reconnects += 1
-            self._backoff = self._backoff_start
-            self._session_reason = "reconnect"
-            self._begin_session(time.monotonic())
+            self._backoff = self._settings.backoff_start
+            self._connect_reason = "reconnect"
+            self._start_handshake(time.monotonic())
 
     # Everything below runs with the lock held.
 
-    def _begin_session(self, now: float) -> None:
+    def _start_handshake(self, now: float) -> None:
         self._splitter = LineSplitter()
         self._repl_kind = None
         self._recover_sent = 0.0
@@ -609,7 +612,7 @@ class Link:
         self._online = False
         self._snap_pending = False
         self._hello_outstanding = 0
-        self._hello_interval = self._hello_retry
+        self._hello_interval = self._settings.hello_retry
         self._after_ready = None  # the new HELLO says whether a SINCE is due
         self._last_frame = now
         self._next_path_check = now
@@ -836,7 +839,7 @@ class Link:
         self._held.clear()
         self._board_idle = False  # a replay the board began may still be under way
         self._last_error = reason
-        self._backoff = self._backoff_start
+        self._backoff = self._settings.backoff_start
         self._fail_pending(PortNotOpen(f"lost the board at {self.url}: {reason}"))
         if was_online:
             self._c.offline += 1
@@ -868,9 +871,8 @@ class Link:
                 return
         if self._state == "hello" and now - self._hello_sent >= self._hello_interval:
             self._c.retries += 1
-            self._hello_interval = min(
-                self._hello_interval * 2, max(self._backoff_max, self._hello_retry)
-            )
+            most = max(self._settings.backoff_max, self._settings.hello_retry)
+            self._hello_interval = min(self._hello_interval * 2, most)
             self._send_hello(now)
         if self._since_pending and self._online and (
             now - self._since_sent >= SINCE_RETRY
@@ -883,12 +885,12 @@ class Link:
             self._snap_pending
             and not self._since_pending
             and self._online
-            and now - self._snap_sent >= self._snap_retry
+            and now - self._snap_sent >= self._settings.snap_retry
         ):
             self._c.retries += 1
             self._snap_sent = now
             self._send_quiet("SNAP")
-        if self._online and now - self._last_frame >= self._heartbeat_timeout:
+        if self._online and now - self._last_frame >= self._settings.heartbeat_timeout:
             self._online = False
             self._c.offline += 1
             self._emit(Offline(f"no frame from the board for {now - self._last_frame:.1f} s"))
@@ -925,7 +927,7 @@ class Link:
         kind, self._repl_kind = self._repl_kind, None
         if kind is None or self._gave_up:
             return
-        mark = session.session_holder(self.url)
+        mark = portlock.mark_holder(self.url)
         if mark is not None:
             if not self._left_alone:
                 self._left_alone = True
@@ -1118,7 +1120,7 @@ class Link:
             self._emit(hello)
             self._online = True
             self._emit(Online(self.url))
-            self._request_snap(self._session_reason, now)
+            self._request_snap(self._connect_reason, now)
             self._cv.notify_all()
         elif self._hello_outstanding > 0 and not booted:
             self._hello_outstanding -= 1  # the answer to a HELLO sent twice

@@ -100,13 +100,6 @@ def _sim_candidates(runtime: Path | None = None) -> list[Candidate]:
     return [c for _, c in found]
 
 
-def list_candidates() -> list[Candidate]:
-    """Every port considered, boards first: USB ports by device name, then simulators newest
-    first, then the rest."""
-    everything = _usb_candidates() + _sim_candidates()
-    return [c for c in everything if c.board] + [c for c in everything if not c.board]
-
-
 def find_board() -> str:
     """The port of the board: a USB ESP32 bridge (CP210x, CH340, CH9102, ESP32-S3 native USB),
     else the newest running simulated board.

@@ -713,6 +713,58 @@ def _words(text: str) -> list[str]:
     return text.split()
 
 
+def _hello_args(event: Hello) -> list[str]:
+    """HELLO's arguments: firmware, protocol, board id, holes, capabilities, reader, reset
+    cause and, from protocol 2, the boot id."""
+    return [
+        f"fw={event.fw}",
+        f"proto={event.proto}",
+        f"board={event.board}",
+        f"holes={event.holes}",
+        f"caps={','.join(event.caps)}",
+        f"rfid={event.rfid or 'none'}",
+        f"reset={event.reset}",
+        *([f"boot={event.boot}"] if event.boot is not None else []),
+    ]
+
+
+def _snap_args(event: Snapshot) -> list[str]:
+    """SNAP's arguments: every hole's code, the card, the button, its presses, the faults."""
+    return [
+        "holes=" + ",".join(str(c) for c in event.holes),
+        f"card={event.card or '-'}",
+        f"btn={int(event.button)}",
+        f"presses={event.presses}",
+        "faults=" + (",".join(event.faults) or "-"),
+    ]
+
+
+def _heartbeat_args(event: Heartbeat) -> list[str]:
+    """HB's arguments: the counters every heartbeat has, then the optional timings it carries."""
+    values = (
+        event.uptime_ms,
+        event.scans,
+        event.sps,
+        event.cmd,
+        event.bad,
+        event.rfe,
+        event.rfr,
+        event.flt,
+    )
+    extra = (event.late_ms, event.tscan_us, event.tmax_us, event.odrop)
+    return [
+        *(f"{k}={v}" for k, v in zip(_HB_KEYS, values, strict=True)),
+        *(f"{k}={v}" for k, v in zip(_HB_OPTIONAL, extra, strict=True) if v is not None),
+    ]
+
+
+def _old_args(event: Old) -> list[str | int]:
+    """OLD's arguments: the kept event's sequence number and board time, then that event's own
+    frame type and arguments."""
+    inner = decode(encode_event(event.seq, event.event))
+    return [f"{event.seq:04X}", event.board_ms, inner.type, *inner.args]
+
+
 def encode_event(seq: int, event: Event) -> bytes:
     """The board frame that carries `event` (the inverse of decode + parse_event).
 
@@ -720,28 +772,9 @@ def encode_event(seq: int, event: Event) -> bytes:
     """
     match event:
         case Hello():
-            return encode_frame(
-                seq,
-                "HELLO",
-                f"fw={event.fw}",
-                f"proto={event.proto}",
-                f"board={event.board}",
-                f"holes={event.holes}",
-                f"caps={','.join(event.caps)}",
-                f"rfid={event.rfid or 'none'}",
-                f"reset={event.reset}",
-                *([f"boot={event.boot}"] if event.boot is not None else []),
-            )
+            return encode_frame(seq, "HELLO", *_hello_args(event))
         case Snapshot():
-            return encode_frame(
-                seq,
-                "SNAP",
-                "holes=" + ",".join(str(c) for c in event.holes),
-                f"card={event.card or '-'}",
-                f"btn={int(event.button)}",
-                f"presses={event.presses}",
-                "faults=" + (",".join(event.faults) or "-"),
-            )
+            return encode_frame(seq, "SNAP", *_snap_args(event))
         case HoleChanged():
             return encode_frame(seq, "HOLE", event.hole, event.code)
         case CardArrived():
@@ -751,31 +784,10 @@ def encode_event(seq: int, event: Event) -> bytes:
         case Button():
             return encode_frame(seq, "BTN", int(event.pressed))
         case Heartbeat():
-            values = (
-                event.uptime_ms,
-                event.scans,
-                event.sps,
-                event.cmd,
-                event.bad,
-                event.rfe,
-                event.rfr,
-                event.flt,
-            )
-            extra = (event.late_ms, event.tscan_us, event.tmax_us, event.odrop)
-            return encode_frame(
-                seq,
-                "HB",
-                *(f"{k}={v}" for k, v in zip(_HB_KEYS, values, strict=True)),
-                *(f"{k}={v}" for k, v in zip(_HB_OPTIONAL, extra, strict=True) if v is not None),
-            )
+            return encode_frame(seq, "HB", *_heartbeat_args(event))
         case RawLevels():
-            return encode_frame(
-                seq,
-                "RAW",
-                event.hole,
-                ",".join(map(str, event.levels)),
-                ",".join(map(str, event.zeros)),
-            )
+            levels, zeros = ",".join(map(str, event.levels)), ",".join(map(str, event.zeros))
+            return encode_frame(seq, "RAW", event.hole, levels, zeros)
         case Fault():
             return encode_frame(seq, "FAULT", event.kind, event.where, *_words(event.text))
         case FaultCleared():
@@ -791,10 +803,7 @@ def encode_event(seq: int, event: Event) -> bytes:
         case Echo():
             return encode_frame(seq, "ECHO", f"{event.cmd_seq:04X}", *_words(event.text))
         case Old():
-            inner = decode(encode_event(event.seq, event.event))
-            return encode_frame(
-                seq, "OLD", f"{event.seq:04X}", event.board_ms, inner.type, *inner.args
-            )
+            return encode_frame(seq, "OLD", *_old_args(event))
     raise ValueError(f"not a board event: {event!r}")  # pragma: no cover
 
 

@@ -146,8 +146,3 @@ class LineQueue:
         with self._cond:
             self._closed = True
             self._cond.notify_all()
-
-    def wait_empty(self, timeout: float) -> bool:
-        """Wait until every line was taken (True) or `timeout` passed (False)."""
-        with self._cond:
-            return self._cond.wait_for(lambda: not self._lines, timeout)

@@ -59,7 +59,7 @@ def test_hole_change_names_the_mole(model: BoardModel) -> None:
     assert (obs.hole, obs.old_code, obs.new_code) == (4, 0, 65)
     assert obs.new.end == MoleEnd("P-RB", "B", "R") and obs.new.valid
     assert model.holes[4].end == MoleEnd("P-RB", "B", "R")
-    assert model.hole_text(4) == "P-RB with red up"
+    assert model.codes.describe(model.holes[4].code) == "P-RB with red up"
     # the same code again is no change
     assert model.apply(HoleChanged(4, 65)) == []
     [back] = model.apply(HoleChanged(4, 0))
@@ -71,7 +71,7 @@ def test_invalid_code_is_named_invalid(model: BoardModel) -> None:
     [obs] = model.apply(HoleChanged(2, 19))  # N-S-: a magnet lost
     assert isinstance(obs, HoleObservation)
     assert obs.new.end is None and not obs.new.valid
-    assert model.hole_text(2).startswith("invalid code 19")
+    assert model.codes.describe(model.holes[2].code).startswith("invalid code 19")
 
 
 def test_cards(model: BoardModel) -> None:

@@ -94,13 +94,17 @@ def test_live_simulator_is_found(
     live.touch()
     register(runtime, "dead", str(tmp_path / "pts-dead"), dead_pid)
     register(runtime, "gone", str(tmp_path / "pts-gone"), os.getpid())  # port path missing
-    register(runtime, "live", str(live), os.getpid())
+    entry = register(runtime, "live", str(live), os.getpid())
     (runtime / "sim-garbage.json").write_text("{not json", encoding="utf-8")
     assert discovery.find_board() == str(live)
-    notes = {c.description.split()[2]: (c.board, c.note) for c in discovery.list_candidates()}
-    assert notes["live"] == (True, "")
-    assert notes["dead"][0] is False and "gone" in notes["dead"][1]
-    assert notes["gone"] == (False, "its port is gone")
+    entry.unlink()  # without the live one, the others are listed with why they do not count
+    with pytest.raises(LinkError) as info:
+        discovery.find_board()
+    seen = [line for line in str(info.value).splitlines() if "registry sim-" in line]
+    lines = {line.split()[4]: line for line in seen}
+    assert sorted(lines) == ["dead", "gone"]
+    assert lines["dead"].endswith(f"(process {dead_pid} is gone)")
+    assert lines["gone"].endswith("(its port is gone)")
 
 
 def test_newest_simulator_first(
@@ -136,7 +140,7 @@ def test_no_ports_at_all(monkeypatch: pytest.MonkeyPatch, runtime: Path) -> None
 
 
 def test_link_without_url_uses_discovery(monkeypatch: pytest.MonkeyPatch, runtime: Path) -> None:
-    from upref.link.connection import Link
+    from upref.link.connection import Link, LinkSettings
 
     ports(monkeypatch, Port("/dev/ttyUSB5", 0x303A, 0x1001))
     asked: list[str] = []
@@ -146,5 +150,5 @@ def test_link_without_url_uses_discovery(monkeypatch: pytest.MonkeyPatch, runtim
         raise OSError(2, "No such file or directory")
 
     with pytest.raises(LinkError, match="cannot open /dev/ttyUSB5"):
-        Link(serial_factory=factory)
+        Link(None, LinkSettings(serial_factory=factory))
     assert asked == ["/dev/ttyUSB5"]

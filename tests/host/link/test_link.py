@@ -13,6 +13,7 @@ import queue
 import subprocess
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from upref.link.connection import (
     Link,
     LinkError,
     LinkItem,
+    LinkSettings,
     LinkTimeout,
     Offline,
     Online,
@@ -56,7 +58,7 @@ WAIT = 3.0  # generous bound for anything that should happen at once
 HOLES = (13, 0, 23, 25, 26, 31, 35, 37, 39, 47)
 
 # timers long enough never to fire in a test unless it asks for them
-CALM: dict[str, Any] = dict(
+CALM = LinkSettings(
     connect_timeout=WAIT,
     heartbeat_timeout=60.0,
     snap_retry=60.0,
@@ -74,7 +76,7 @@ def script_handshake(fake: FakeSerial, board: BoardFrames, first_seq: int = 0, *
 
 def connect(fake: FakeSerial, board: BoardFrames, url: str = "fake://", **overrides: Any) -> Link:
     script_handshake(fake, board, holes=HOLES)
-    return Link(url, serial_factory=FakeFactory(fake), **{**CALM, **overrides})
+    return Link(url, replace(CALM, serial_factory=FakeFactory(fake), **overrides))
 
 
 def next_of(link: Link, kind: type | tuple[type, ...], timeout: float = WAIT) -> Any:
@@ -138,7 +140,7 @@ def test_protocol_mismatch_names_both_versions_and_the_fix(
 ) -> None:
     fake.expect(encode_command(0, "HELLO"), board.hello(proto=3))
     with pytest.raises(ProtocolMismatch) as info:
-        Link("/dev/ttyUSB7", serial_factory=FakeFactory(fake), **CALM)
+        Link("/dev/ttyUSB7", replace(CALM, serial_factory=FakeFactory(fake)))
     text = str(info.value)
     assert "protocol 3" in text and "protocol 2" in text
     assert "make deploy PORT=/dev/ttyUSB7" in text and "update the host" in text
@@ -151,13 +153,13 @@ def test_protocol_mismatch_even_when_the_new_hello_has_other_fields(
 ) -> None:
     fake.expect(encode_command(0, "HELLO"), board.frame("HELLO", "proto=3", "id=xyz"))
     with pytest.raises(ProtocolMismatch, match="protocol 3"):
-        Link("fake://", serial_factory=FakeFactory(fake), **CALM)
+        Link("fake://", replace(CALM, serial_factory=FakeFactory(fake)))
 
 
 def test_silent_board_times_out_with_advice(fake: FakeSerial) -> None:
     fake.expect(encode_command(0, "HELLO"), [])
     with pytest.raises(LinkTimeout) as info:
-        Link("fake://", serial_factory=FakeFactory(fake), **{**CALM, "connect_timeout": 0.2})
+        Link("fake://", replace(CALM, serial_factory=FakeFactory(fake), connect_timeout=0.2))
     assert "make deploy PORT=fake://" in str(info.value)
 
 
@@ -169,7 +171,7 @@ def test_a_board_at_its_prompt_that_never_comes_back_is_named_with_its_error(fak
                 b'  File "<stdin>", line 1\r\nSyntaxError: invalid syntax\r\n>>> ')
     fake.expect(RECOVER_KEYS, [])  # restarted: Ctrl-C, Ctrl-C, Ctrl-B, Ctrl-D
     with pytest.raises(LinkTimeout) as info:
-        Link("fake://", serial_factory=FakeFactory(fake), **{**CALM, "connect_timeout": 0.5})
+        Link("fake://", replace(CALM, serial_factory=FakeFactory(fake), connect_timeout=0.5))
     msg = str(info.value)
     assert msg.startswith("the board at fake:// was at its MicroPython prompt "
                           "(ImportError: no module named 'app') and sent no HELLO"), msg
@@ -257,10 +259,10 @@ def test_a_board_at_its_prompt_under_a_deploy_is_left_alone(
     Path(url).touch()
     with connect(fake, board, url=url) as link:
         next_of(link, Resynced)
-        # another process (a deploy) holds the port's session mark
+        # another process (a deploy) holds the port's deploy mark
         holder = subprocess.Popen(
-            [sys.executable, "-c", "import sys, time\nfrom upref.link import session\n"
-             f"with session.mark({url!r}, 'make deploy'):\n    print('held', flush=True)\n"
+            [sys.executable, "-c", "import sys, time\nfrom upref.link import portlock\n"
+             f"with portlock.mark({url!r}, 'make deploy'):\n    print('held', flush=True)\n"
              "    sys.stdin.read()\n"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=dict(os.environ))
         try:
@@ -284,14 +286,14 @@ def test_the_port_is_opened_exclusively_and_a_busy_one_is_refused_naming_its_hol
     busy = serial.SerialException(11, "Could not exclusively lock port /dev/ttyUSB0: "
                                       "[Errno 11] Resource temporarily unavailable")
     with pytest.raises(PortBusy) as info:
-        Link("/dev/ttyUSB0", serial_factory=FakeFactory(busy), **CALM)
+        Link("/dev/ttyUSB0", replace(CALM, serial_factory=FakeFactory(busy)))
     assert str(info.value).startswith(
         "the board's port is in use by another program: /dev/ttyUSB0 serves one program at a time")
 
 
 def test_port_that_cannot_open() -> None:
     with pytest.raises(LinkError, match="cannot open /dev/ttyNOPE.*plugged in"):
-        Link("/dev/ttyNOPE", serial_factory=FakeFactory(), **CALM)
+        Link("/dev/ttyNOPE", replace(CALM, serial_factory=FakeFactory()))
 
 
 def test_crc_error_is_dropped_counted_and_resyncs(fake: FakeSerial, board: BoardFrames) -> None:
@@ -483,7 +485,7 @@ def test_reconnect_after_the_port_fails(fake: FakeSerial, board: BoardFrames) ->
     script_handshake(second, board2, first_seq=2, holes=(0,) * 10)
     factory = FakeFactory(fake, serial.SerialException("could not open port"), second)
     script_handshake(fake, board, holes=HOLES)
-    with Link("fake://", serial_factory=factory, **CALM) as link:
+    with Link("fake://", replace(CALM, serial_factory=factory)) as link:
         next_of(link, Resynced)
         fake.fail()
         offline = next_of(link, Offline)
@@ -537,7 +539,7 @@ def test_vanished_device_path_reconnects(
 
     script_handshake(fake, board, holes=HOLES)
     script_handshake(second, board2, first_seq=2, holes=HOLES)
-    with Link(str(dev), serial_factory=Factory(fake, second), **CALM) as link:
+    with Link(str(dev), replace(CALM, serial_factory=Factory(fake, second))) as link:
         next_of(link, Resynced)
         dev.unlink()
         assert "vanished" in next_of(link, Offline).reason
@@ -550,7 +552,7 @@ def test_vanished_device_path_reconnects(
 def test_hello_resent_when_unanswered(fake: FakeSerial, board: BoardFrames) -> None:
     fake.expect(encode_command(0, "HELLO"), [])
     script_handshake(fake, board, first_seq=1, holes=HOLES)
-    with Link("fake://", serial_factory=FakeFactory(fake), **{**CALM, "hello_retry": 0.05}) as link:
+    with Link("fake://", replace(CALM, serial_factory=FakeFactory(fake), hello_retry=0.05)) as link:
         assert next_of(link, Resynced).reason == "connect"
         assert link.counters.retries == 1
         fake.assert_done()
@@ -585,7 +587,7 @@ class StopAfter(io.StringIO):
 
 
 def opener_for(fake: FakeSerial) -> Any:
-    return lambda url: Link(url, serial_factory=FakeFactory(fake), **CALM)
+    return lambda url: Link(url, replace(CALM, serial_factory=FakeFactory(fake)))
 
 
 def test_watch_prints_events_and_exits_0_on_ctrl_c(fake: FakeSerial, board: BoardFrames) -> None:

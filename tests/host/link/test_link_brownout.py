@@ -3,14 +3,15 @@ reports as a power-on is named as such, with what to do (the cable, the port or 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from fake_serial import BoardFrames, FakeFactory, FakeSerial
-from upref.link.connection import BROWNOUT_ADVICE, BoardReset, Link, Resynced
+from upref.link.connection import BROWNOUT_ADVICE, BoardReset, Link, LinkSettings, Resynced
 from upref.link.protocol import encode_command
 
 WAIT = 3.0
-CALM: dict[str, Any] = dict(
+CALM = LinkSettings(
     connect_timeout=WAIT, heartbeat_timeout=60.0, snap_retry=60.0, hello_retry=60.0,
     backoff_start=0.01, backoff_max=0.05, poll=0.01,
 )
@@ -35,7 +36,7 @@ def connected() -> tuple[FakeSerial, Link]:
     board = BoardFrames()
     fake.expect(encode_command(0, "HELLO"), board.hello())
     fake.expect(encode_command(1, "SNAP"), board.snap())
-    link = Link("fake://", serial_factory=FakeFactory(fake), **CALM)
+    link = Link("fake://", replace(CALM, serial_factory=FakeFactory(fake)))
     next_of(link, Resynced)
     fake.link = link  # type: ignore[attr-defined]
     return fake, link

@@ -6,18 +6,18 @@ from __future__ import annotations
 
 import queue
 import time
-from typing import Any
+from dataclasses import replace
 
 from fake_serial import BoardFrames, FakeFactory, FakeSerial
 from upref.board.codes import CodeTable
 from upref.board.model import BoardModel, HoleObservation
-from upref.link.connection import Link
+from upref.link.connection import Link, LinkSettings
 from upref.link.notices import Resynced
 from upref.link.protocol import Frame, Hello, HoleChanged, Old, Snapshot, encode_command
 
 HOLES = 10
 WAIT = 2.0
-CALM: dict[str, Any] = dict(
+CALM = LinkSettings(
     connect_timeout=WAIT, heartbeat_timeout=60.0, snap_retry=60.0, hello_retry=60.0,
     backoff_start=0.01, backoff_max=0.05, poll=0.01,
 )
@@ -34,7 +34,7 @@ def _hello(board: BoardFrames) -> bytes:
 def _connect(fake: FakeSerial, board: BoardFrames) -> Link:
     fake.expect(encode_command(0, "HELLO"), _hello(board))
     fake.expect(encode_command(1, "SNAP"), board.snap((0,) * HOLES))
-    return Link("fake://", serial_factory=FakeFactory(fake), **CALM)
+    return Link("fake://", replace(CALM, serial_factory=FakeFactory(fake)))
 
 
 def _items(link: Link, until: type, timeout: float = WAIT) -> list[object]:
@@ -148,7 +148,7 @@ def test_a_resumed_host_gets_the_kept_events_before_its_first_picture() -> None:
 
     fake.on("SINCE", since)
     fake.on("SNAP", lambda _f: board.snap(picture))
-    link = Link("fake://", serial_factory=FakeFactory(fake), since=("1A2B", last), **CALM)
+    link = Link("fake://", replace(CALM, serial_factory=FakeFactory(fake), since=("1A2B", last)))
     try:
         items = _items(link, Resynced)
         got = [(i.seq, i.hole, i.code) for i in items if isinstance(i, HoleChanged)]

@@ -1,4 +1,5 @@
-"""What several commands share: opening the board's link with a one-line refusal."""
+"""Connecting a command to the board: opening its link, or saying in one line why it cannot be
+opened."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Who has the board's port: the lock a program holds on it, and the session mark of a deploy.
+"""Who has the board's port: the lock a program holds on it, and the mark a deploy holds on it.
 
 A program talks to the board only while it holds the port alone. The link opens it with
 pyserial's `exclusive=True`, which on POSIX is an advisory `flock` on the open device (a pty
@@ -7,7 +7,7 @@ opens the port is refused, and `holder` finds who holds it from `/proc/locks` (t
 and command line), to say so in one line.
 
 `make deploy` runs mpremote several times in a row and the port is free for a moment between
-two runs; the board sits at its prompt meanwhile, on purpose. So a deploy also holds a *session
+two runs; the board sits at its prompt meanwhile, on purpose. So a deploy also holds a *deploy
 mark* for the port for its whole run (`mark`): a file in the runtime folder, flocked while the
 deploy lives, naming it and its pid. A link that finds the mark held does not open the port,
 and would not restart a board at its prompt (`Link` recovers a board it finds at its prompt only
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from upref import paths
 
-__all__ = ["Holder", "describe_pid", "holder", "lock_holder", "mark", "mark_path", "session_holder"]
+__all__ = ["Holder", "describe_pid", "holder", "lock_holder", "mark", "mark_holder", "mark_path"]
 
 
 @dataclass(frozen=True)
@@ -106,14 +106,14 @@ def lock_holder(port: str) -> Holder | None:
 
 
 def mark_path(port: str) -> Path:
-    """The session mark's file for a port, in the runtime folder."""
+    """The deploy mark's file for a port, in the runtime folder."""
     dev = _device(port) or port
     key = re.sub(r"[^A-Za-z0-9]+", "-", dev).strip("-") or "port"
-    return paths.runtime_dir() / f"port-{key}.session"
+    return paths.runtime_dir() / f"port-{key}.deploy"
 
 
-def session_holder(port: str) -> Holder | None:
-    """The live program that holds the port's session mark (`make deploy`), or None."""
+def mark_holder(port: str) -> Holder | None:
+    """The live program that holds the port's deploy mark (`make deploy`), or None."""
     path = mark_path(port)
     try:
         fd = os.open(path, os.O_RDONLY)
@@ -139,13 +139,13 @@ def session_holder(port: str) -> Holder | None:
 
 
 def holder(port: str) -> Holder | None:
-    """Whoever has the port now: a program holding its lock, else a live session mark."""
-    return lock_holder(port) or session_holder(port)
+    """Whoever has the port now: a program holding its lock, else a live deploy mark."""
+    return lock_holder(port) or mark_holder(port)
 
 
 @contextlib.contextmanager
 def mark(port: str, what: str) -> Iterator[Path]:
-    """Hold the port's session mark while the block runs (`make deploy`): links leave the port
+    """Hold the port's deploy mark while the block runs (`make deploy`): links leave the port
     and a board at its prompt alone meanwhile."""
     path = mark_path(port)
     path.parent.mkdir(parents=True, exist_ok=True)
