@@ -219,7 +219,8 @@ def test_every_mpy_produced_is_bytecode_that_the_unix_port_loads(tmp_path: Path)
     probe = tmp_path / "probe.py"
     probe.write_text(
         "import sys\n"
-        f"sys.path[:0] = [{str(out)!r}, {str(out / 'lib')!r}, {str(ROOT / 'host/upref/sim/standins')!r}]\n"
+        f"sys.path[:0] = [{str(out)!r}, {str(out / 'lib')!r}, {str(ROOT / 'host/upref/sim/standins')!r}, "
+        f"{str(ROOT / 'host/upref/chip')!r}]\n"
         "import esp32_micropython\nsys.modules['micropython'] = esp32_micropython\n"
         f"for n in {names!r}:\n"
         "    m = __import__(n)\n"

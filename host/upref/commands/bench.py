@@ -205,6 +205,7 @@ HEAP_PROBE = r"""
 import gc, sys, os, time
 root, mpy, flash = sys.argv[1], sys.argv[2], sys.argv[3]
 sys.path.insert(0, root + "/host/upref/sim/standins")
+sys.path.insert(0, root + "/host/upref/chip")  # the chip's ADC curve, which the stand-ins read
 sys.path.insert(0, mpy + "/lib")  # the board's /lib, then its /, as make deploy lays them out
 sys.path.insert(0, mpy)
 import esp32_micropython

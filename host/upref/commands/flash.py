@@ -315,7 +315,7 @@ def verify_image(path: Path) -> ImageReport:
 
 def sim_for_port(port: str) -> dict[str, Any] | None:
     """The registry entry of the running simulated board whose port this is, if any."""
-    from upref.sim.control import find_running
+    from upref.sim.channel import find_running
 
     real = os.path.realpath(port)
     for entry in find_running():
@@ -438,7 +438,7 @@ def flash(port: str | None, firmware: Path | None = None, pinned: str | None = N
             out("no calibration found on the board (it does not answer MicroPython's REPL, or has none)")
 
     if sim is not None:
-        from upref.sim.control import SimControl, SimControlError
+        from upref.sim.channel import SimControl, SimControlError
 
         try:
             with SimControl(sim["control"]) as ctl:
@@ -459,7 +459,7 @@ def flash(port: str | None, firmware: Path | None = None, pinned: str | None = N
     if rc != 0:
         raise FlashError(explain(text))
     if sim is not None:
-        from upref.sim.control import SimControl, SimControlError
+        from upref.sim.channel import SimControl, SimControlError
 
         try:
             with SimControl(sim["control"]) as ctl:

@@ -15,7 +15,7 @@ Field to counts: the DRV5055A2 gives 30 mV/mT (+-5 %) at VCC = 3.3 V around a qu
 output of 1.59..1.71 V (TI DRV5055 datasheet, SBAS640, "Magnetic Characteristics"). The ESP32's
 ADC1 at 11 dB is not calibrated in `read_u16`: its slope and its zero depend on the chip's
 reference voltage, 1000..1200 mV (the curve Espressif's calibration inverts, in
-`upref/sim/standins/esp32_adc.py`), so 1 mV is 18.2 counts on a chip of Vref 1200 mV and 21.8 on
+`upref/chip/esp32_adc.py`), so 1 mV is 18.2 counts on a chip of Vref 1200 mV and 21.8 on
 one of 1000 mV, and a sensor at rest reads 26,300..34,300 counts. Every check below takes the
 chip that is worst for it: a magnet's signal on the chip of the lowest slope, crosstalk on the
 one of the highest.
@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from upref.sim.standins import esp32_adc
+from upref.chip import esp32_adc
 
 MU0 = 4e-7 * math.pi
 NOISE_SIGMA = 150  # the ADC's noise on one reading, counts (the simulated board's, physics.py)

@@ -1,8 +1,9 @@
 """The simulated board: its lifecycle (start, stop, power, resets, the watchdog) on one loop
 thread, wiring together the parts that each do one job:
 
-  * line.Port      the pty that plays the ESP32's USB serial port, and the paced, noisy line;
-  * child.Child    the unchanged firmware in a child process (runtime.py under CPython or the
+  * usb_port.Port  the pty that plays the ESP32's USB serial port, and the paced, noisy line;
+  * firmware_process.Child
+                   the unchanged firmware in a child process (runtime.py under CPython or the
                    MicroPython unix port), against the stand-ins of `machine` and `neopixel`;
   * faces          what answers on the port besides the firmware: the ROM (download mode for
                    esptool, an erased flash), a dead firmware's REPL, the ROM's boot text;
@@ -52,12 +53,12 @@ from upref import paths
 from upref.sim import bytecode, faces, physics
 from upref.sim import rom as rommod
 from upref.sim.channel import ControlServer
-from upref.sim.child import Child, encode_record, heap_bytes, runtime_argv
 from upref.sim.errors import SimError
 from upref.sim.faces import HARD_RESET, PWRON_RESET, SOFT_RESET
+from upref.sim.firmware_process import Child, encode_record, heap_bytes, runtime_argv
 from upref.sim.hands import Hands
-from upref.sim.line import BUSY_S, Port
 from upref.sim.loop import Loop
+from upref.sim.usb_port import BUSY_S, Port
 from upref.sim.verbs import (
     CommandError,
     Verbs,
@@ -186,6 +187,7 @@ class SimBoard(Verbs):
         self.loop = Loop(f"upref-sim-{self.name}")
         self.line = Port(self.port, baud, noise, seed, self.loop.watch, self.loop.unwatch)
         self.hands = Hands(self.world, self._send_world, self.loop.at)
+        self._handlers = self._verb_handlers()
         self.romface = faces.RomFace(self.spi, self.mac, faces.RomHooks(
             to_host=self._to_host, later=self._later, sent_in=self._sent_in,
             set_baud=self._set_line_baud,
@@ -650,12 +652,30 @@ class SimBoard(Verbs):
 
     # ---- the control verbs (on the loop thread) -------------------------------------------------------
 
+    def _verb_handlers(self) -> dict[str, tuple[Callable[..., None], bool]]:
+        """Who carries out each verb (by its name in `verbs.VERBS`), and whether it changes the
+        physical world (the table is saved once it is done): a hand at the table, or the board
+        itself. Every verb has exactly one handler (tests/host/sim/test_verbs.py)."""
+        h = self.hands
+        hands: dict[str, Callable[..., None]] = {
+            "pull": h.verb_pull, "insert": h.verb_insert, "flip": h.verb_flip,
+            "move": h.verb_move, "tap": h.verb_tap, "remove": h.verb_remove,
+            "button": h.verb_button, "magnet": h.verb_magnet, "sensor": h.verb_sensor,
+            "rfid": h.verb_rfid,
+        }
+        board: dict[str, Callable[..., None]] = {
+            "unplug": self._verb_unplug, "plug": self._verb_plug, "reset": self._verb_reset,
+            "boot": self._verb_boot, "noise": self._verb_noise, "inject": self._verb_inject,
+            "state": self._verb_state, "help": self._verb_help,
+        }
+        return {**{n: (fn, True) for n, fn in hands.items()},
+                **{n: (fn, False) for n, fn in board.items()}}
+
     def _execute(self, line: str, answer: Callable[[str], None]) -> None:
         """Run one command line on the loop thread; `answer` gets "ok ..." or "error ..."."""
         try:
             cmd = parse_command(line, self.world.pairs)
-            handler = getattr(self.hands, f"verb_{cmd.name}", None) or getattr(self, f"_verb_{cmd.name}")
-            keep = hasattr(self.hands, f"verb_{cmd.name}")  # the physical world changed
+            handler, keep = self._handlers[cmd.name]
 
             def ok(details: str = "") -> None:
                 if keep:

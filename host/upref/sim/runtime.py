@@ -2,7 +2,7 @@
 # main.py) against the stand-ins in standins/, and when main.py ends (Ctrl-C, an uncaught
 # exception, or it returns) shows MicroPython's friendly REPL on the USB port, as a real board
 # does; Ctrl-A there enters the raw REPL (rawrepl.py) that mpremote uses, Ctrl-E paste mode.
-# Started by the simulated board (child.Child, for board.SimBoard) as a child process, under
+# Started by the simulated board (firmware_process.Child, for board.SimBoard) as a child process, under
 # CPython or the MicroPython unix port, with the board's flash folder as its current directory.
 #
 #   runtime.py <firmware_dir> <main file> <standins_dir> <host_dir>
@@ -627,6 +627,7 @@ def _preload(world):
 
 def main():
     fw_dir, main_file, standins, host_dir = sys.argv[1:5]
+    chips = host_dir + "/upref/chip"  # what the chip does (its ADC curve): built in, as standins
     script_dir = sys.argv[0][: sys.argv[0].rfind("/")] if "/" in sys.argv[0] else "."
     sys.path.insert(0, script_dir)
     import rawrepl
@@ -641,11 +642,11 @@ def main():
     from_flash = _getenv("UPREF_SIM_BOOT", "repo") == "flash"
     raw = _getenv("UPREF_SIM_REPL", "friendly") == "raw"
     if from_flash:
-        paths = [standins]
+        paths = [standins, chips]
         if not MICROPYTHON:  # the board's "" and /lib
             paths += [flash_dir, flash_dir + "/lib"]
     else:
-        paths = [standins, fw_dir, fw_dir + "/lib"]
+        paths = [standins, chips, fw_dir, fw_dir + "/lib"]
         for d in _listdir(fw_dir + "/drivers"):
             paths.append(fw_dir + "/drivers/" + d)
     for p in reversed(paths):
@@ -653,7 +654,7 @@ def main():
 
     _chip_time(standins)
     if not MICROPYTHON and _chip is not None and _chip.on:
-        _chip_flash([p for p in paths if p != standins])
+        _chip_flash([p for p in paths if p not in (standins, chips)])
     if MICROPYTHON:
         import esp32_micropython
 
@@ -663,7 +664,7 @@ def main():
     world = sim_world.world
     ballast = _heap_ballast(world) if MICROPYTHON else None
     world.report("boot " + sys.implementation.name)
-    hidden = [standins, sys.argv[0], script_dir + "/"]
+    hidden = [standins, chips, sys.argv[0], script_dir + "/"]
     names = _Names(fw_dir, hidden, flash_dir if from_flash else None)
     g = {"__name__": "__main__", "help": lambda *a: out(HELP)}
     mount = None

@@ -19,9 +19,10 @@ import pytest
 import serial
 from serial_helpers import read_until
 from upref.link import protocol
-from upref.sim import control, physics
+from upref.sim import channel, physics
 from upref.sim.board import SimBoard
-from upref.sim.control import SimControl
+from upref.sim.channel import SimControl
+from upref.sim.cli import simctl_main
 from upref.sim.errors import SimError
 
 T = TypeVar("T")
@@ -190,40 +191,40 @@ def test_registry_port_and_control_socket_live_while_the_board_runs(rt: Path, fw
         assert entry == {"pid": os.getpid(), "port": board.port, "control": board.control_path,
                          "backend": "cpython", "name": "reg"}
         assert os.path.islink(board.port) and os.readlink(board.port).startswith("/dev/pts/")
-        assert control.find_running() == [entry]
-        assert control.find_one()["name"] == "reg"
+        assert channel.find_running() == [entry]
+        assert channel.find_one()["name"] == "reg"
         with pytest.raises(SimError, match="already running"):
             SimBoard(name="reg", firmware_dir=fw).start()
-        with control.SimControl(board.control_path) as ctl:
+        with SimControl(board.control_path) as ctl:
             assert ctl.state()["board"] == "up"
             assert "pulled" in ctl.pull(3)
-            with pytest.raises(control.SimControlError, match="hole 3 is empty"):
+            with pytest.raises(channel.SimControlError, match="hole 3 is empty"):
                 ctl.pull(3)
             assert "unknown command" in ctl.raw("dance")
             assert ctl.help().startswith("pull <hole>")
     assert not reg.exists()
     assert not os.path.lexists(board.port)
     assert not os.path.exists(board.control_path)
-    assert control.find_running() == []
-    with pytest.raises(control.SimControlError, match="no simulated board is running"):
-        control.find_one()
+    assert channel.find_running() == []
+    with pytest.raises(channel.SimControlError, match="no simulated board is running"):
+        channel.find_one()
 
 
 def test_simctl_cli_finds_the_one_running_board(rt: Path, fw: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with SimBoard(name="cli", firmware_dir=fw, empty=True):
-        assert control.cli_main(["insert", "4", "red-blue", "blue"]) == 0
+        assert simctl_main(["insert", "4", "red-blue", "blue"]) == 0
         assert "P-RB with red up" in capsys.readouterr().out
-        assert control.cli_main(["insert", "4", "RY", "R"]) == 1
+        assert simctl_main(["insert", "4", "RY", "R"]) == 1
         assert "pull 4 first" in capsys.readouterr().err
-        assert control.cli_main(["--sim", "cli", "state"]) == 0
+        assert simctl_main(["--sim", "cli", "state"]) == 0
         st = json.loads(capsys.readouterr().out)
         assert st["holes"][3]["pair"] == "P-RB" and st["holes"][3]["up"] == "R"
         # --sim may also come after the verb, as people type it
-        assert control.cli_main(["flip", "4", "--sim", "cli"]) == 0
+        assert simctl_main(["flip", "4", "--sim", "cli"]) == 0
         capsys.readouterr()
-        assert control.cli_main(["state", "--sim=cli"]) == 0
+        assert simctl_main(["state", "--sim=cli"]) == 0
         assert json.loads(capsys.readouterr().out)["holes"][3]["up"] == "B"
-    assert control.cli_main(["state"]) == 1
+    assert simctl_main(["state"]) == 1
     assert "upref sim" in capsys.readouterr().err
 
 
