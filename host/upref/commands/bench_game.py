@@ -80,7 +80,7 @@ def bench_game_latency(game: Game, limit: float = 120.0, probe: Probe | None = N
     from upref.link.connection import Link
     from upref.referee.inputs import StartGame
     from upref.registry import titles
-    from upref.sim.board import SimBoard
+    from upref.sim.board import SimBoard, SimSettings
     from upref.store.gamelog import GameLog
     from upref.store.tags import TagBook
 
@@ -91,7 +91,7 @@ def bench_game_latency(game: Game, limit: float = 120.0, probe: Probe | None = N
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
         t = Path(tmp)
         os.environ["UPREF_RUNTIME_DIR"] = str(t / "run")
-        with SimBoard(seed=demo.seed, name=f"bench-{game.name}", flash_dir=t / "flash") as board:
+        with SimBoard(SimSettings(seed=demo.seed, name=f"bench-{game.name}", flash_dir=t / "flash")) as board:
             link = Link(board.port)
             tag_book = TagBook(t / "tags.sqlite")
             uid_of = enrol_all(game, tag_book)

@@ -24,6 +24,7 @@ one of the highest.
 from __future__ import annotations
 
 import math
+import operator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -216,49 +217,43 @@ def analyse(
         zero_high=zero_high,
         detect_min=(weakest_mv - spread_mv) * c_lo,
     )
+    a.checks = _checks(a, thresholds, field_mT(0, g_lo, magnet.br_max_T, magnet), sensor)
+    return a
+
+
+_HOLDS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt}
+
+
+def _check(name: str, value: float, rule: str, limit: float) -> tuple[str, float, str, float, bool]:
+    """One line of the analysis: the case, its value, the rule and limit, and whether it holds."""
+    return (name, value, rule, limit, _HOLDS[rule](value, limit))
+
+
+def _checks(a: Analysis, thresholds: dict[str, int], closest_mT: float,
+            sensor: Sensor) -> list[tuple[str, float, str, float, bool]]:
+    """The worst cases of `a` against the firmware's thresholds; closest_mT is the field of the
+    strongest magnet at the smallest gap."""
     on, off = thresholds["on"], thresholds["off"]
     limit = thresholds["cal_max_offset"]
     sigma = NOISE_SIGMA
-    a.checks = [
-        ("a neighbour's magnet alone", a.neighbour_max, "<=", 2500, a.neighbour_max <= 2500),
-        ("empty position, worst crosstalk, plus 5 sigma of noise", a.empty_max + 5 * sigma,
-         "<", off, a.empty_max + 5 * sigma < off),
-        ("weakest magnet against its neighbours, less 5 sigma of noise", a.weakest - 5 * sigma,
-         ">=", on, a.weakest - 5 * sigma >= on),
-        (
-            "strongest reading",
-            a.strongest,
-            "<=",
-            thresholds["max_delta"],
-            a.strongest <= thresholds["max_delta"],
-        ),
-        (
-            "two sensors' zeros apart on one board (calibration: from the board's median)",
-            a.zero_spread,
-            "<=",
-            limit,
-            a.zero_spread <= limit,
-        ),
-        (
-            "a pair left in a hole, off the board's median (calibration refuses it)",
-            a.detect_min,
-            ">",
-            limit,
-            a.detect_min > limit,
-        ),
-        ("lowest zero of any sensor on any ESP32", zero_low, ">=", thresholds["cal_zero_low"],
-         zero_low >= thresholds["cal_zero_low"]),
-        ("highest zero of any sensor on any ESP32", zero_high, "<=", thresholds["cal_zero_high"],
-         zero_high <= thresholds["cal_zero_high"]),
-        (
-            "field inside the A2's linear range (mT)",
-            field_mT(0, g_lo, magnet.br_max_T, magnet),
-            "<=",
-            sensor.linear_range_mT,
-            field_mT(0, g_lo, magnet.br_max_T, magnet) <= sensor.linear_range_mT,
-        ),
+    return [
+        _check("a neighbour's magnet alone", a.neighbour_max, "<=", 2500),
+        _check("empty position, worst crosstalk, plus 5 sigma of noise", a.empty_max + 5 * sigma,
+               "<", off),
+        _check("weakest magnet against its neighbours, less 5 sigma of noise",
+               a.weakest - 5 * sigma, ">=", on),
+        _check("strongest reading", a.strongest, "<=", thresholds["max_delta"]),
+        _check("two sensors' zeros apart on one board (calibration: from the board's median)",
+               a.zero_spread, "<=", limit),
+        _check("a pair left in a hole, off the board's median (calibration refuses it)",
+               a.detect_min, ">", limit),
+        _check("lowest zero of any sensor on any ESP32", a.zero_low, ">=",
+               thresholds["cal_zero_low"]),
+        _check("highest zero of any sensor on any ESP32", a.zero_high, "<=",
+               thresholds["cal_zero_high"]),
+        _check("field inside the A2's linear range (mT)", closest_mT, "<=",
+               sensor.linear_range_mT),
     ]
-    return a
 
 
 def markdown_table(a: Analysis) -> str:

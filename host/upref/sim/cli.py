@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable
 
 from upref.board import simtags
-from upref.sim.board import SimBoard
+from upref.sim.board import SimBoard, SimSettings
 from upref.sim.channel import SimControl, SimControlError
 from upref.sim.errors import SimError
 from upref.sim.verbs import ANSWER_NEWLINE, help_text, piece_words
@@ -112,10 +112,10 @@ def sim_main(argv: list[str], catalogues: CatalogueSource | None = None) -> int:
     ns = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     try:
-        board = SimBoard(backend=ns.backend, seed=ns.seed if ns.seed is not None else 0,
-                         empty=ns.empty, flash_dir=ns.flash, noise=ns.noise, name=ns.name,
-                         calibrated=not ns.uncalibrated, boot_from=ns.boot_from,
-                         restore=ns.seed is None and not ns.empty)
+        board = SimBoard(SimSettings(
+            backend=ns.backend, seed=ns.seed if ns.seed is not None else 0, empty=ns.empty,
+            flash_dir=ns.flash, noise=ns.noise, name=ns.name, calibrated=not ns.uncalibrated,
+            boot_from=ns.boot_from, restore=ns.seed is None and not ns.empty))
         board.start()
     except (SimError, ValueError, OSError) as e:
         print(f"upref sim: {e}", file=sys.stderr)

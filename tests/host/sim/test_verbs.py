@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from upref.sim import verbs
-from upref.sim.board import SimBoard
+from upref.sim.board import SimBoard, SimSettings
 from upref.sim.channel import SimControl, SimControlError
 from upref.sim.cli import simctl_main
 from upref.sim.errors import SimError
@@ -89,7 +89,7 @@ def test_help_lists_every_verb_from_the_table(rt: Path, fw: Path, capsys: pytest
     assert [line.split()[0] for line in lines] == list(verbs.VERBS)
     for line, verb in zip(lines, verbs.VERBS.values(), strict=True):
         assert line.startswith(verb.usage + " ") and line.endswith(verb.summary)
-    with SimBoard(name="helpme", firmware_dir=fw) as board:
+    with SimBoard(SimSettings(name="helpme", firmware_dir=fw)) as board:
         assert board.help() == verbs.help_text()
         assert board.help("insert") == verbs.help_text("insert")
         with SimControl(board.control_path) as ctl:
@@ -101,7 +101,7 @@ def test_help_lists_every_verb_from_the_table(rt: Path, fw: Path, capsys: pytest
 
 
 def test_verbs_called_on_the_boards_own_thread_answer_without_waiting_for_it(rt: Path, fw: Path) -> None:
-    with SimBoard(name="inside", firmware_dir=fw, seed=3) as board:
+    with SimBoard(SimSettings(name="inside", firmware_dir=fw, seed=3)) as board:
         assert board.loop.call(board.state)["board"] == "up"
         assert board.loop.call(lambda: board.pull(1)).startswith("pulled ")
         with pytest.raises(SimError, match="flip is under way, but its answer takes time"):
@@ -176,7 +176,7 @@ def test_a_verb_gives_the_same_answer_in_process_and_over_the_socket(
     boards = []
     for side in ("here", "there"):
         monkeypatch.setenv("UPREF_RUNTIME_DIR", str(tmp_path / side))
-        boards.append(SimBoard(name="twin", seed=3, firmware_dir=fw, flash_dir=tmp_path / side / "flash"))
+        boards.append(SimBoard(SimSettings(name="twin", seed=3, firmware_dir=fw, flash_dir=tmp_path / side / "flash")))
     here, there = boards
     calls = list(script(here.world))
     assert {name for name, _ in calls} == set(verbs.VERBS)
