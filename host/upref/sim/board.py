@@ -475,6 +475,26 @@ class SimBoard(Verbs):
         held or the flash holds no bootloader) the firmware process."""
         if not self.line.plugged:
             return
+        self._chip_resets(cause)
+        if download is None:
+            download = self.boot_held and cause != SOFT_RESET
+        if download:
+            self.face = "download"
+            self.boot_source = "rom"
+            self.romface.enter_download(cause)
+            return
+        if cause != SOFT_RESET and not self.spi.bootable():
+            self.face = "no-firmware"
+            self.boot_source = "rom"
+            self.romface.no_firmware(cause)
+            return
+        if cause != SOFT_RESET and self.show_rom:
+            self._to_host(faces.rom_banner(cause))
+        self._start_firmware(cause)
+
+    def _chip_resets(self, cause: int) -> None:
+        """What a start of the chip resets, and what a soft reboot keeps (the clock, the
+        watchdog, the line's baud rate)."""
         self.powered = True
         self.reset_cause = cause
         self.starts += 1
@@ -490,20 +510,10 @@ class SimBoard(Verbs):
             self._last_feed = time.monotonic()
         self._in_raw = False
         self.romface.leave()
-        if download is None:
-            download = self.boot_held and cause != SOFT_RESET
-        if download:
-            self.face = "download"
-            self.boot_source = "rom"
-            self.romface.enter_download(cause)
-            return
-        if cause != SOFT_RESET and not self.spi.bootable():
-            self.face = "no-firmware"
-            self.boot_source = "rom"
-            self.romface.no_firmware(cause)
-            return
-        if cause != SOFT_RESET and self.show_rom:
-            self._to_host(faces.rom_banner(cause))
+
+    def _start_firmware(self, cause: int) -> None:
+        """The firmware process, from the flash or the repository, under the runner that can
+        run it, told the world as it is."""
         from_flash = self._flash_boots()
         runner = self.backend
         if from_flash and runner == "cpython" and self._flash_has_bytecode():

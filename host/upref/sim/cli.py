@@ -88,8 +88,8 @@ class Pieces:
         return _SIM_UID.sub(name, details)
 
 
-def sim_main(argv: list[str], catalogues: CatalogueSource | None = None) -> int:
-    """`upref sim`: run a simulated board until Ctrl-C (or SIGTERM)."""
+def _sim_parser() -> argparse.ArgumentParser:
+    """The options of `upref sim`."""
     ap = argparse.ArgumentParser(
         prog="upref sim",
         description="Start the simulated board: the unchanged firmware on a pseudo-terminal, "
@@ -109,7 +109,35 @@ def sim_main(argv: list[str], catalogues: CatalogueSource | None = None) -> int:
     ap.add_argument("--boot-from", choices=("auto", "flash", "repo"), default="auto",
                     help="what runs: the flash folder's deployed firmware when it has a main.py "
                     "(auto), always the flash folder, or always the repository's firmware/")
-    ns = ap.parse_args(argv)
+    return ap
+
+
+def _console(board: SimBoard, pieces: Pieces, stop: threading.Event) -> None:
+    """The `sim>` prompt: one command a line (pieces named by their ids), until quit or EOF."""
+    while not stop.is_set():
+        try:
+            line = input("sim> ")
+        except EOFError:
+            break
+        if line.strip() in ("quit", "exit"):
+            break
+        if not line.strip():
+            continue
+        try:
+            line = pieces.line(line)
+        except simtags.PieceError as e:
+            print(f"error {e}")
+            continue
+        answer = board.command(line)
+        if answer.startswith("ok {"):
+            print(json.dumps(json.loads(answer[3:]), indent=2))
+        else:
+            print(pieces.told(answer))
+
+
+def sim_main(argv: list[str], catalogues: CatalogueSource | None = None) -> int:
+    """`upref sim`: run a simulated board until Ctrl-C (or SIGTERM)."""
+    ns = _sim_parser().parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     try:
         board = SimBoard(SimSettings(
@@ -139,24 +167,7 @@ def sim_main(argv: list[str], catalogues: CatalogueSource | None = None) -> int:
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
     try:
         if interactive:
-            while not stop.is_set():
-                try:
-                    line = input("sim> ")
-                except EOFError:
-                    break
-                if line.strip() in ("quit", "exit"):
-                    break
-                if line.strip():
-                    try:
-                        line = pieces.line(line)
-                    except simtags.PieceError as e:
-                        print(f"error {e}")
-                        continue
-                    answer = board.command(line)
-                    if answer.startswith("ok {"):
-                        print(json.dumps(json.loads(answer[3:]), indent=2))
-                    else:
-                        print(pieces.told(answer))
+            _console(board, pieces, stop)
         else:
             while not stop.wait(0.5):
                 pass
