@@ -12,7 +12,7 @@ from harness import Host
 
 # the page's watcher (`tests/web/page_watch.py`): the demo games are also watched in a browser
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
-from upref.sim.board import SimBoard
+from upref.sim.board import SimBoard, SimSettings
 
 
 @pytest.fixture(autouse=True)
@@ -27,7 +27,7 @@ def make_board(tmp_path: Path) -> Iterator[Callable[..., SimBoard]]:
     def make(**kw: object) -> SimBoard:
         kw.setdefault("flash_dir", tmp_path / f"flash{len(boards)}")
         kw.setdefault("name", f"e2e{len(boards)}")
-        b = SimBoard(**kw)  # type: ignore[arg-type]
+        b = SimBoard(SimSettings(**kw))  # type: ignore[arg-type]
         b.start()
         boards.append(b)
         return b

@@ -19,7 +19,7 @@ from rich.console import Console
 from upref.commands import demo
 from upref.game import Game
 from upref.link.connection import Link
-from upref.sim.board import SimBoard
+from upref.sim.board import SimBoard, SimSettings
 
 
 @dataclass
@@ -45,7 +45,7 @@ def play_demo(game: Game, folder: Path, seed: int, **options: Any) -> DemoRun:
     out = io.StringIO()
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("UPREF_RUNTIME_DIR", str(folder / "run"))
-        board = SimBoard(seed=seed, name=f"demo-{game.name}", flash_dir=folder / "flash")
+        board = SimBoard(SimSettings(seed=seed, name=f"demo-{game.name}", flash_dir=folder / "flash"))
         board.start()
         try:
             link = Link(board.port)

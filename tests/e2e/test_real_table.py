@@ -23,7 +23,7 @@ from upref.link.connection import Link
 from upref.link.protocol import Heartbeat
 from upref.referee.inputs import StartGame
 from upref.registry import find_game, titles
-from upref.sim.board import SimBoard
+from upref.sim.board import SimBoard, SimSettings
 from upref.store.gamelog import GameLog
 from upref.store.tags import TagBook
 from upref.table import Table
@@ -86,7 +86,7 @@ def clean_game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[objec
     saved = os.environ.get("UPREF_RUNTIME_DIR")
     os.environ["UPREF_RUNTIME_DIR"] = str(tmp / "run")
     try:
-        with SimBoard(seed=UPDOWN.demo.seed, name="clean", flash_dir=tmp / "flash") as board:  # type: ignore[union-attr]
+        with SimBoard(SimSettings(seed=UPDOWN.demo.seed, name="clean", flash_dir=tmp / "flash")) as board:  # type: ignore[union-attr]
             outcome, verdicts, _ = play_demo(board, tmp)
     finally:
         if saved is None:

@@ -12,6 +12,7 @@ sys.path[:0] = [str(p) for p in (
     ROOT / "firmware" / "drivers" / "mfrc522",
     ROOT / "firmware" / "drivers" / "hallmux",
     ROOT / "host" / "upref" / "sim" / "standins",
+    ROOT / "host" / "upref" / "chip",
     Path(__file__).resolve().parent,
 )]
 sys.path.insert(0, str(ROOT / "host"))

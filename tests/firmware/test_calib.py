@@ -110,7 +110,7 @@ def test_a_pair_in_every_hole_names_all_ten_and_the_frame_keeps_the_whole_senten
 
 # What sensors at rest read on real ESP32s (read_u16 is the raw reading, uncalibrated): a
 # DRV5055 at 1.59..1.71 V reads 26,358..28,550 on a chip whose ADC reference is 1200 mV, and
-# 31,639..34,248 on one of 1000 mV (host/upref/sim/standins/esp32_adc.py, Espressif's curve).
+# 31,639..34,248 on one of 1000 mV (host/upref/chip/esp32_adc.py, Espressif's curve).
 VREF_1200 = (26358, 28550)
 VREF_1000 = (31639, 34248)
 

@@ -54,10 +54,10 @@ def test_make_deploy_reaches_a_board_started_with_sigint_ignored(tmp_path: Path)
 
 def test_make_deploy_refuses_a_port_another_program_holds(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
     from upref.link.connection import Link
-    from upref.sim.board import SimBoard
+    from upref.sim.board import SimBoard, SimSettings
 
     monkeypatch.setenv("UPREF_RUNTIME_DIR", str(tmp_path / "run"))
-    with SimBoard(name="held", flash_dir=tmp_path / "flash") as board, Link(board.port):
+    with SimBoard(SimSettings(name="held", flash_dir=tmp_path / "flash")) as board, Link(board.port):
         # this process's link holds the port: a deploy run beside it is refused, naming it
         rc, out, _ = make("deploy", f"PORT={board.port}", env=dict(os.environ), timeout=120)
         assert rc != 0

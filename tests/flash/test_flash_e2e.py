@@ -19,7 +19,7 @@ from images import ESP32_S3, app_byte_offset, merged_image
 from upref.commands import deploy
 from upref.link.connection import Link, LinkSettings
 from upref.link.protocol import PROTO_VERSION
-from upref.sim.board import SimBoard
+from upref.sim.board import SimBoard, SimSettings
 
 FW_VERSION = deploy.expected_fw_version()
 
@@ -46,7 +46,7 @@ def image(where: Path) -> tuple[Path, bytes]:
 @pytest.fixture(scope="module")
 def flashed(where: Path, image: tuple[Path, bytes]) -> Iterator[tuple[SimBoard, int, str]]:
     """A simulated board after `make flash PORT=<it> FIRMWARE=<test image>`."""
-    board = SimBoard(name="flashme", flash_dir=where / "flash", seed=5)
+    board = SimBoard(SimSettings(name="flashme", flash_dir=where / "flash", seed=5))
     board.start()
     board.wait_for(lambda st: st["booted"], timeout=10)
     rc, out, _ = make("flash", f"PORT={board.port}", f"FIRMWARE={image[0]}")
@@ -137,7 +137,7 @@ def test_the_calibration_read_before_the_erase_goes_back_only_where_the_board_ha
 @pytest.fixture
 def fresh(where: Path, request: pytest.FixtureRequest) -> Iterator[SimBoard]:
     name = "fresh-" + re.sub(r"[^a-z0-9]+", "-", request.node.name.lower())[-30:].strip("-")
-    board = SimBoard(name=name, flash_dir=where / name)
+    board = SimBoard(SimSettings(name=name, flash_dir=where / name))
     board.start()
     board.wait_for(lambda st: st["booted"], timeout=10)
     yield board
@@ -219,7 +219,8 @@ def test_every_mpy_produced_is_bytecode_that_the_unix_port_loads(tmp_path: Path)
     probe = tmp_path / "probe.py"
     probe.write_text(
         "import sys\n"
-        f"sys.path[:0] = [{str(out)!r}, {str(out / 'lib')!r}, {str(ROOT / 'host/upref/sim/standins')!r}]\n"
+        f"sys.path[:0] = [{str(out)!r}, {str(out / 'lib')!r}, {str(ROOT / 'host/upref/sim/standins')!r}, "
+        f"{str(ROOT / 'host/upref/chip')!r}]\n"
         "import esp32_micropython\nsys.modules['micropython'] = esp32_micropython\n"
         f"for n in {names!r}:\n"
         "    m = __import__(n)\n"

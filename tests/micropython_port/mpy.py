@@ -20,7 +20,9 @@ def firmware_sources() -> list[Path]:
 
 
 def standin_sources() -> list[Path]:
-    return sorted((ROOT / "host" / "upref" / "sim" / "standins").glob("*.py"))
+    """The stand-ins and the chip's description they read (upref/chip: the ADC curve)."""
+    chip = sorted(p for p in (ROOT / "host" / "upref" / "chip").glob("*.py") if p.name != "__init__.py")
+    return sorted((ROOT / "host" / "upref" / "sim" / "standins").glob("*.py")) + chip
 
 
 def firmware_test_sources() -> list[Path]:

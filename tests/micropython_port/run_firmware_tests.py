@@ -9,7 +9,7 @@ import sys
 
 root = sys.argv[1]
 for sub in ("/firmware", "/firmware/lib", "/firmware/drivers/mfrc522",
-            "/firmware/drivers/hallmux", "/host/upref/sim/standins", "/tests/firmware"):
+            "/firmware/drivers/hallmux", "/host/upref/sim/standins", "/host/upref/chip", "/tests/firmware"):
     sys.path.insert(0, root + sub)
 if len(sys.argv) > 2 and sys.argv[2] != "-":
     sys.path.insert(0, sys.argv[2])

@@ -74,6 +74,74 @@ class MoleEnd:
     visible: str
 
 
+Bad = Callable[[str], ValueError]
+
+
+def _read_end(pid: str, end: Any, colours: dict[str, Any], ends: dict[int, MoleEnd],
+              read: list[tuple[int, str]], bad: Bad) -> None:
+    """Check one end of pair `pid` and add its (code, hidden colour) to `read`.
+
+    :raises ValueError: from `bad`, naming what is wrong with it.
+    """
+    if not isinstance(end, dict):
+        raise bad(f"pair {pid}: end is not an object: {end!r}")
+    colour, magnets, code = end.get("hidden"), end.get("magnets"), end.get("code")
+    if not isinstance(colour, str) or colour not in colours:
+        raise bad(f"pair {pid}: unknown hidden colour {colour!r}")
+    if not isinstance(magnets, str) or not isinstance(code, int):
+        raise bad(f"pair {pid} end {colour}: needs 'magnets' (string) and 'code' (int)")
+    try:
+        from_magnets = code_of(magnets)
+    except ValueError as exc:
+        raise bad(f"pair {pid} end {colour}: {exc}") from None
+    if from_magnets != code:
+        raise bad(
+            f"pair {pid} end {colour}: code {code} does not match magnets "
+            f"{magnets!r} (which make code {from_magnets})"
+        )
+    n = magnet_count(code)
+    if n != MAGNETS_PER_END:
+        raise bad(
+            f"pair {pid} end {colour}: {magnets!r} has {n} magnets, "
+            f"every end needs exactly {MAGNETS_PER_END}"
+        )
+    taken = ends.get(code) or next((MoleEnd(pid, h, "") for c, h in read if c == code), None)
+    if taken is not None:
+        raise bad(
+            f"code {code} ({magnets}) is used twice: pair {taken.pair_id} "
+            f"end {taken.hidden} and pair {pid} end {colour}"
+        )
+    read.append((code, colour))
+
+
+def _read_pair(pair: Any, colours: dict[str, Any], ends: dict[int, MoleEnd],
+               seen_pairs: set[str], bad: Bad) -> None:
+    """Check one pair and add its two ends to `ends` (code -> end), its id to `seen_pairs`.
+
+    :raises ValueError: from `bad`, naming what is wrong with it.
+    """
+    pid = pair.get("id") if isinstance(pair, dict) else None
+    if not isinstance(pid, str) or not pid:
+        raise bad(f"pair without an id: {pair!r}")
+    if pid in seen_pairs:
+        raise bad(f"pair {pid} appears twice")
+    seen_pairs.add(pid)
+    pair_ends = pair.get("ends")
+    if not isinstance(pair_ends, list) or len(pair_ends) != 2:
+        raise bad(f"pair {pid} must have exactly 2 ends")
+    read: list[tuple[int, str]] = []
+    for end in pair_ends:
+        _read_end(pid, end, colours, ends, read, bad)
+    (code_a, hid_a), (code_b, hid_b) = read
+    if hid_a == hid_b:
+        raise bad(f"pair {pid}: both ends hide {hid_a}; the two ends must differ")
+    name_colours = pid.split("-", 1)[-1]
+    if len(name_colours) == 2 and set(name_colours) != {hid_a, hid_b}:
+        raise bad(f"pair {pid}: its ends hide {hid_a} and {hid_b}, not the colours of its name")
+    ends[code_a] = MoleEnd(pid, hid_a, hid_b)
+    ends[code_b] = MoleEnd(pid, hid_b, hid_a)
+
+
 class CodeTable:
     """code -> MoleEnd, loaded from `hardware/codes.json` and validated."""
 

@@ -70,11 +70,11 @@ def _wait(link_events: queue.Queue[object], kind: str, pred: object, timeout: fl
 
 def bench_latency(changes: int, cards: int, backend: str) -> dict[str, object]:
     from upref.link.connection import Link
-    from upref.sim.board import SimBoard
+    from upref.sim.board import SimBoard, SimSettings
 
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
         os.environ["UPREF_RUNTIME_DIR"] = str(Path(tmp) / "run")
-        with SimBoard(backend=backend, seed=1, name="bench", flash_dir=Path(tmp) / "flash") as board:
+        with SimBoard(SimSettings(backend=backend, seed=1, name="bench", flash_dir=Path(tmp) / "flash")) as board:
             link = Link(board.port)
             time.sleep(1.0)
             holes = {h["hole"]: (h["pair"], h["down"]) for h in board.state()["holes"]}
@@ -122,11 +122,11 @@ def bench_micropython_scan_rate(seconds: float) -> list[int]:
     """Scans per second reported in the heartbeats of the firmware under the unix port."""
     from upref.link.connection import Link
     from upref.link.protocol import Heartbeat
-    from upref.sim.board import SimBoard
+    from upref.sim.board import SimBoard, SimSettings
 
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
         os.environ["UPREF_RUNTIME_DIR"] = str(Path(tmp) / "run")
-        with SimBoard(backend="micropython", seed=1, name="bench-mp", flash_dir=Path(tmp) / "flash") as board:
+        with SimBoard(SimSettings(backend="micropython", seed=1, name="bench-mp", flash_dir=Path(tmp) / "flash")) as board:
             link = Link(board.port)
             sps: list[int] = []
             end = time.monotonic() + seconds
@@ -154,7 +154,7 @@ def bench_scan_timing(seconds: float, mhz: int = 240, backend: str = "cpython") 
     copy of the firmware whose boot.py asks for that one instead (the clock a chip keeps when
     nothing sets it is 160 MHz). "mhz" holds the clock the simulated chip reported running at."""
     from upref.link.connection import Link
-    from upref.sim.board import SimBoard
+    from upref.sim.board import SimBoard, SimSettings
 
     out: dict[str, list[Heartbeat]] = {}
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
@@ -169,8 +169,8 @@ def bench_scan_timing(seconds: float, mhz: int = 240, backend: str = "cpython") 
                 raise RuntimeError(f"{boot}: no single machine.freq(240000000) to run the firmware at {mhz} MHz;"
                                    " bench_scan_timing must learn how boot.py sets the clock now")
             boot.write_text(text.replace("machine.freq(240000000)", f"machine.freq({mhz * 1_000_000})"))
-        with SimBoard(backend=backend, seed=1, name="bench-scan", flash_dir=Path(tmp) / "flash",
-                      firmware_dir=fw) as board:
+        with SimBoard(SimSettings(backend=backend, seed=1, name="bench-scan", flash_dir=Path(tmp) / "flash",
+                                  firmware_dir=fw)) as board:
             link = Link(board.port)
 
             def collect(raw: bool) -> list[Heartbeat]:
@@ -205,6 +205,7 @@ HEAP_PROBE = r"""
 import gc, sys, os, time
 root, mpy, flash = sys.argv[1], sys.argv[2], sys.argv[3]
 sys.path.insert(0, root + "/host/upref/sim/standins")
+sys.path.insert(0, root + "/host/upref/chip")  # the chip's ADC curve, which the stand-ins read
 sys.path.insert(0, mpy + "/lib")  # the board's /lib, then its /, as make deploy lays them out
 sys.path.insert(0, mpy)
 import esp32_micropython
@@ -392,12 +393,12 @@ def bench_deploy() -> dict[str, dict[str, float]]:
     baud), then again with nothing changed: seconds (build, hashes, copy, soft reset and
     handshake included), bytes each way on the line, files and bytes copied."""
     from upref.commands import deploy
-    from upref.sim.board import SimBoard
+    from upref.sim.board import SimBoard, SimSettings
 
     figures: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
         os.environ["UPREF_RUNTIME_DIR"] = str(Path(tmp) / "run")
-        with SimBoard(seed=1, name="bench-deploy", flash_dir=Path(tmp) / "flash") as board:
+        with SimBoard(SimSettings(seed=1, name="bench-deploy", flash_dir=Path(tmp) / "flash")) as board:
             board.wait_for(lambda st: st["booted"], timeout=10)
             for label in ("whole", "unchanged"):
                 before = board.state()["line"]

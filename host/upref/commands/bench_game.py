@@ -77,14 +77,14 @@ def bench_game_latency(game: Game, limit: float = 120.0, probe: Probe | None = N
     (a tap, a pair put back, a button press, a key) to the first verdict after it, rendered on
     the scoreboard; a step is timed from its last action. Steps that act on nothing are not
     counted."""
-    from upref.sim.board import SimBoard
+    from upref.sim.board import SimBoard, SimSettings
 
     demo = game.demo
     assert demo is not None
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
         t = Path(tmp)
         os.environ["UPREF_RUNTIME_DIR"] = str(t / "run")
-        with SimBoard(seed=demo.seed, name=f"bench-{game.name}", flash_dir=t / "flash") as board:
+        with SimBoard(SimSettings(seed=demo.seed, name=f"bench-{game.name}", flash_dir=t / "flash")) as board:
             link, table, uid_of = _started_table(game, board.port, t, probe)
             try:
                 return _timed_script(game, board, table, uid_of, limit, probe)

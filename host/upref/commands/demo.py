@@ -43,7 +43,7 @@ from upref.paths import data_dir, pid_alive
 from upref.referee.base import Reply
 from upref.referee.inputs import Input, StartGame
 from upref.registry import UnknownGame, games, titles
-from upref.sim.board import SimBoard
+from upref.sim.board import SimBoard, SimSettings
 from upref.store.gamelog import GameLog, GameLogError
 from upref.store.tags import TagBook
 from upref.table import Table
@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         except GameLogError as exc:
             print(f"upref demo: {_log_trouble(exc)}", file=sys.stderr)
             return 1
-        with SimBoard(backend=args.backend, seed=seed, name="demo", flash_dir=t / "flash") as board:
+        with SimBoard(SimSettings(backend=args.backend, seed=seed, name="demo", flash_dir=t / "flash")) as board:
             link = Link(board.port)
             try:
                 return run_game(

@@ -51,7 +51,7 @@ from upref.players import wait_for_offline, wait_while_offline
 from upref.referee.base import Reply
 from upref.referee.inputs import Input, StartGame
 from upref.registry import find_game, games, referee_for, titles
-from upref.sim.board import SimBoard
+from upref.sim.board import SimBoard, SimSettings
 from upref.sim.channel import SimControl
 from upref.sim.verbs import Verbs
 from upref.store.gamelog import GameLog, GameLogError
@@ -323,7 +323,7 @@ def run_case(game: Game, fault: str | None, folder: Path, *, at: int | None = No
         raise ValueError(f"no fault {fault!r}: the faults are {', '.join(FAULTS)}")
     folder.mkdir(parents=True, exist_ok=True)
     os.environ["UPREF_RUNTIME_DIR"] = str(folder / "run")
-    with SimBoard(seed=demo.seed, name="faults", flash_dir=folder / "flash") as board:
+    with SimBoard(SimSettings(seed=demo.seed, name="faults", flash_dir=folder / "flash")) as board:
         if fault == "kill":
             return _killed_and_resumed(game, board, folder, at or 1, short)
         with Link(board.port, LinkSettings(heartbeat_timeout=HEARTBEAT_S)) as link:

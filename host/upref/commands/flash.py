@@ -315,7 +315,7 @@ def verify_image(path: Path) -> ImageReport:
 
 def sim_for_port(port: str) -> dict[str, Any] | None:
     """The registry entry of the running simulated board whose port this is, if any."""
-    from upref.sim.control import find_running
+    from upref.sim.channel import find_running
 
     real = os.path.realpath(port)
     for entry in find_running():
@@ -483,7 +483,7 @@ def _boot_simulated(sim: dict[str, Any], mode: str, failure: str, out: Out) -> N
     """Restart the simulated board into `mode` (its control channel from `sim`).
 
     :raises FlashError: `failure`, with why."""
-    from upref.sim.control import SimControl, SimControlError
+    from upref.sim.channel import SimControl, SimControlError
 
     try:
         with SimControl(sim["control"]) as ctl:

@@ -40,6 +40,63 @@ CODE_COUNT = 2 * PAIR_COUNT
 # -- checks ---------------------------------------------------------------------------------
 
 
+def _end_problems(name: str, end: Any, colours: dict[str, Any], where: dict[int, str],
+                  hidden: list[str]) -> list[str]:
+    """The problems of one end of pair `name`; its hidden colour joins `hidden`, its code
+    `where` (code -> the end that has it)."""
+    if not isinstance(end, dict):
+        return [f"{name}: an end is not an object: {end!r}"]
+    out: list[str] = []
+    colour, magnets, code = end.get("hidden"), end.get("magnets"), end.get("code")
+    label = f"{name} end {colour}"
+    if colour not in colours:
+        out.append(f"{label}: hidden colour {colour!r} is not one of {sorted(colours)}")
+    hidden.append(str(colour))
+    if not isinstance(code, int) or not isinstance(magnets, str):
+        return out + [f"{label}: needs 'magnets' (a string) and 'code' (an integer)"]
+    try:
+        from_magnets = code_of(magnets)
+    except ValueError as exc:
+        return out + [f"{label}: {exc}"]
+    if from_magnets != code:
+        out.append(
+            f"{label}: code {code} does not match magnets {magnets!r} "
+            f"(which make {from_magnets})"
+        )
+    n = POSITIONS - magnets.count("-")
+    if n != MAGNETS_PER_END:
+        out.append(f"{label}: {magnets!r} has {n} magnets; every end needs {MAGNETS_PER_END}")
+    if code in where:
+        out.append(f"{label}: code {code} is also {where[code]}")
+    where.setdefault(code, label)
+    return out
+
+
+def _pair_problems(i: int, pair: Any, colours: dict[str, Any], where: dict[int, str],
+                   edges: list[frozenset[str]]) -> list[str]:
+    """The problems of the i-th pair and its ends; the colours it joins go on `edges`."""
+    pid = pair.get("id") if isinstance(pair, dict) else None
+    name = pid if isinstance(pid, str) else f"pair #{i + 1}"
+    ends = pair.get("ends") if isinstance(pair, dict) else None
+    if not isinstance(ends, list) or len(ends) != 2:
+        return [f"{name}: needs exactly 2 ends"]
+    out: list[str] = []
+    hidden: list[str] = []
+    for end in ends:
+        out += _end_problems(name, end, colours, where, hidden)
+    if len(hidden) == 2:
+        if hidden[0] == hidden[1]:
+            out.append(f"{name}: both ends hide {hidden[0]}; a pair has two colours")
+        else:
+            edges.append(frozenset(hidden))
+            if isinstance(pid, str) and set(pid.split("-", 1)[-1]) != set(hidden):
+                out.append(
+                    f"{name}: its ends hide {hidden[0]} and {hidden[1]}, not the "
+                    "colours of its id"
+                )
+    return out
+
+
 def validate(data: Any) -> list[str]:
     """Every problem of a parsed code table; empty when it is fine. Checks: 20 distinct codes,
     each with exactly three magnets and a number that matches its magnet string, each pair's
@@ -57,53 +114,7 @@ def validate(data: Any) -> list[str]:
     where: dict[int, str] = {}
     edges: list[frozenset[str]] = []
     for i, pair in enumerate(pairs):
-        pid = pair.get("id") if isinstance(pair, dict) else None
-        name = pid if isinstance(pid, str) else f"pair #{i + 1}"
-        ends = pair.get("ends") if isinstance(pair, dict) else None
-        if not isinstance(ends, list) or len(ends) != 2:
-            out.append(f"{name}: needs exactly 2 ends")
-            continue
-        hidden: list[str] = []
-        for end in ends:
-            if not isinstance(end, dict):
-                out.append(f"{name}: an end is not an object: {end!r}")
-                continue
-            colour, magnets, code = end.get("hidden"), end.get("magnets"), end.get("code")
-            label = f"{name} end {colour}"
-            if colour not in colours:
-                out.append(f"{label}: hidden colour {colour!r} is not one of {sorted(colours)}")
-            hidden.append(str(colour))
-            if not isinstance(code, int) or not isinstance(magnets, str):
-                out.append(f"{label}: needs 'magnets' (a string) and 'code' (an integer)")
-                continue
-            try:
-                from_magnets = code_of(magnets)
-            except ValueError as exc:
-                out.append(f"{label}: {exc}")
-                continue
-            if from_magnets != code:
-                out.append(
-                    f"{label}: code {code} does not match magnets {magnets!r} "
-                    f"(which make {from_magnets})"
-                )
-            n = POSITIONS - magnets.count("-")
-            if n != MAGNETS_PER_END:
-                out.append(
-                    f"{label}: {magnets!r} has {n} magnets; every end needs {MAGNETS_PER_END}"
-                )
-            if code in where:
-                out.append(f"{label}: code {code} is also {where[code]}")
-            where.setdefault(code, label)
-        if len(hidden) == 2:
-            if hidden[0] == hidden[1]:
-                out.append(f"{name}: both ends hide {hidden[0]}; a pair has two colours")
-            else:
-                edges.append(frozenset(hidden))
-                if isinstance(pid, str) and set(pid.split("-", 1)[-1]) != set(hidden):
-                    out.append(
-                        f"{name}: its ends hide {hidden[0]} and {hidden[1]}, not the "
-                        "colours of its id"
-                    )
+        out += _pair_problems(i, pair, colours, where, edges)
     k5 = {frozenset(e) for e in itertools.combinations(sorted(colours), 2)}
     for e in sorted(k5 - set(edges), key=sorted):
         out.append(
@@ -308,45 +319,30 @@ def _face(
     return out
 
 
-def glueup_svg(
-    data: dict[str, Any],
-    layout: magnetics.Layout = magnetics.LAYOUT,
-    magnet: magnetics.Magnet = magnetics.MAGNET,
-) -> str:
-    """One sheet for the whole set: for each end of each pair, its face as you hold it to glue
-    (face up, key flat at the top), which positions get a magnet and which pole faces up (it
-    faces the sensors when this end is down), with the board's layout for reference."""
-    colours = {str(k): str(v) for k, v in data["colours"].items()}
-    scale = 7.0  # px per mm
-    cols, cell_w, cell_h = 4, 250, 250
-    head = 290
-    rows = (CODE_COUNT + cols - 1) // cols
-    width, height = cols * cell_w + 20, head + rows * cell_h + 10
-    intro = [
-        "Each drawing is the face of one mole end as you hold it to glue: face up, key flat",
-        f"at the top. Glue a {magnet.diameter_mm:g} x {magnet.thickness_mm:g} mm {magnet.grade} "
-        "disc in each marked pocket with the named pole",
-        "facing up, out of the face: it faces the sensors when this end is down in the hole.",
-        "Check every pole with a compass or a marked magnet before the glue sets.",
-        "The face is the mirror image of the board seen from above (right): P1 is upper left",
-        "here, upper right on the board. Base and hole are keyed: an end goes in one way only.",
-    ]
+_GLUEUP_INTRO = (
+    "Each drawing is the face of one mole end as you hold it to glue: face up, key flat",
+    "at the top. Glue a {d:g} x {t:g} mm {grade} disc in each marked pocket with the named pole",
+    "facing up, out of the face: it faces the sensors when this end is down in the hole.",
+    "Check every pole with a compass or a marked magnet before the glue sets.",
+    "The face is the mirror image of the board seen from above (right): P1 is upper left",
+    "here, upper right on the board. Base and hole are keyed: an end goes in one way only.",
+)
+_GLUEUP_LEGEND = (
+    ("N", _POLE_FILL["N"], "north pole up (it faces the sensor)"),
+    ("S", _POLE_FILL["S"], "south pole up (it faces the sensor)"),
+    ("", "none", "no magnet: leave the pocket empty"),
+)
+_GLUEUP_SCALE = 7.0  # px per mm
+_GLUEUP_COLS, _GLUEUP_CELL, _GLUEUP_HEAD = 4, 250, 290  # ends per row, a cell's side, the heading
+
+
+def _glueup_board(bx: int, by: int, layout: magnetics.Layout, magnet: magnetics.Magnet) -> list[str]:
+    """The board's layout under a hole, seen from above, with its distances."""
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
-        f'<rect width="{width}" height="{height}" fill="#fff"/>',
-        '<text x="20" y="32" font-size="20" font-weight="bold">upref: magnet glue-up sheet '
-        "(hardware/codes.json)</text>",
-    ]
-    for i, line in enumerate(intro):
-        out.append(f'<text x="20" y="{58 + 17 * i}" font-size="13">{html.escape(line)}</text>')
-    # the board's layout, seen from above
-    bx, by = width - 150, 150
-    out.append(
         f'<text x="{bx}" y="{by - 95}" text-anchor="middle" font-size="13" '
         'font-weight="bold">board, seen from above</text>'
-    )
-    out += _face(bx, by, "HHHH", scale, layout, _BOARD_XY, magnet.diameter_mm)
+    ]
+    out += _face(bx, by, "HHHH", _GLUEUP_SCALE, layout, _BOARD_XY, magnet.diameter_mm)
     for i, line in enumerate(
         (
             f"sensors {layout.pitch_mm:g} mm apart, {layout.across_mm:.1f} mm across,",
@@ -357,12 +353,13 @@ def glueup_svg(
             f'<text x="{bx}" y="{by + 88 + 14 * i}" text-anchor="middle" '
             f'font-size="11">{html.escape(line)}</text>'
         )
-    legend = (
-        ("N", _POLE_FILL["N"], "north pole up (it faces the sensor)"),
-        ("S", _POLE_FILL["S"], "south pole up (it faces the sensor)"),
-        ("", "none", "no magnet: leave the pocket empty"),
-    )
-    for i, (letter, fill, text) in enumerate(legend):
+    return out
+
+
+def _glueup_legend() -> list[str]:
+    """What a pocket's mark means."""
+    out: list[str] = []
+    for i, (letter, fill, text) in enumerate(_GLUEUP_LEGEND):
         y = 184 + 30 * i
         dash = ' stroke-dasharray="3 2"' if not letter else ""
         out.append(f'<circle cx="40" cy="{y}" r="12" fill="{fill}" stroke="#555"{dash}/>')
@@ -372,31 +369,57 @@ def glueup_svg(
                 f'font-weight="bold" fill="#fff">{letter}</text>'
             )
         out.append(f'<text x="62" y="{y + 5}" font-size="13">{text}</text>')
-    for i, (pid, hidden, visible, magnets, code) in enumerate(ends(data)):
-        col, row = i % cols, i // cols
-        x0, y0 = 10 + col * cell_w, head + row * cell_h
-        cx, cy = x0 + cell_w / 2, y0 + 130
-        out.append(
-            f'<rect x="{x0 + 4}" y="{y0}" width="{cell_w - 8}" height="{cell_h - 10}" '
-            'fill="none" stroke="#ccc" rx="6"/>'
-        )
-        out.append(
-            f'<text x="{cx:.0f}" y="{y0 + 22}" text-anchor="middle" font-size="15" '
-            f'font-weight="bold">{html.escape(pid)} - end {html.escape(hidden)}</text>'
-        )
-        out.append(
-            f'<rect x="{x0 + 14}" y="{y0 + 31}" width="12" height="12" '
-            f'fill="{_COLOUR_FILL.get(hidden, "#888")}" stroke="#333"/>'
-        )
-        out.append(
-            f'<text x="{x0 + 32}" y="{y0 + 42}" font-size="11">down: hides '
-            f"{html.escape(colours.get(hidden, hidden))}, "
-            f"{html.escape(colours.get(visible, visible))} stands up</text>"
-        )
-        out.append(
-            f'<text x="{cx:.0f}" y="{y0 + 58}" text-anchor="middle" font-size="11" '
-            f'fill="#555">code {code}: {html.escape(magnets)} (P1..P4)</text>'
-        )
-        out += _face(cx, cy + 12, magnets, scale, layout, _FACE_XY, magnet.diameter_mm)
+    return out
+
+
+def _glueup_end(i: int, end: tuple[str, str, str, str, int], colours: dict[str, str],
+                layout: magnetics.Layout, magnet: magnetics.Magnet) -> list[str]:
+    """The cell of the i-th end: its name, what it hides, its code and its face."""
+    pid, hidden, visible, magnets, code = end
+    cell = _GLUEUP_CELL
+    col, row = i % _GLUEUP_COLS, i // _GLUEUP_COLS
+    x0, y0 = 10 + col * cell, _GLUEUP_HEAD + row * cell
+    cx, cy = x0 + cell / 2, y0 + 130
+    return [
+        f'<rect x="{x0 + 4}" y="{y0}" width="{cell - 8}" height="{cell - 10}" '
+        'fill="none" stroke="#ccc" rx="6"/>',
+        f'<text x="{cx:.0f}" y="{y0 + 22}" text-anchor="middle" font-size="15" '
+        f'font-weight="bold">{html.escape(pid)} - end {html.escape(hidden)}</text>',
+        f'<rect x="{x0 + 14}" y="{y0 + 31}" width="12" height="12" '
+        f'fill="{_COLOUR_FILL.get(hidden, "#888")}" stroke="#333"/>',
+        f'<text x="{x0 + 32}" y="{y0 + 42}" font-size="11">down: hides '
+        f"{html.escape(colours.get(hidden, hidden))}, "
+        f"{html.escape(colours.get(visible, visible))} stands up</text>",
+        f'<text x="{cx:.0f}" y="{y0 + 58}" text-anchor="middle" font-size="11" '
+        f'fill="#555">code {code}: {html.escape(magnets)} (P1..P4)</text>',
+        *_face(cx, cy + 12, magnets, _GLUEUP_SCALE, layout, _FACE_XY, magnet.diameter_mm),
+    ]
+
+
+def glueup_svg(
+    data: dict[str, Any],
+    layout: magnetics.Layout = magnetics.LAYOUT,
+    magnet: magnetics.Magnet = magnetics.MAGNET,
+) -> str:
+    """One sheet for the whole set: for each end of each pair, its face as you hold it to glue
+    (face up, key flat at the top), which positions get a magnet and which pole faces up (it
+    faces the sensors when this end is down), with the board's layout for reference."""
+    colours = {str(k): str(v) for k, v in data["colours"].items()}
+    rows = (CODE_COUNT + _GLUEUP_COLS - 1) // _GLUEUP_COLS
+    width, height = _GLUEUP_COLS * _GLUEUP_CELL + 20, _GLUEUP_HEAD + rows * _GLUEUP_CELL + 10
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
+        f'<rect width="{width}" height="{height}" fill="#fff"/>',
+        '<text x="20" y="32" font-size="20" font-weight="bold">upref: magnet glue-up sheet '
+        "(hardware/codes.json)</text>",
+    ]
+    for i, line in enumerate(_GLUEUP_INTRO):
+        line = line.format(d=magnet.diameter_mm, t=magnet.thickness_mm, grade=magnet.grade)
+        out.append(f'<text x="20" y="{58 + 17 * i}" font-size="13">{html.escape(line)}</text>')
+    out += _glueup_board(width - 150, 150, layout, magnet)
+    out += _glueup_legend()
+    for i, end in enumerate(ends(data)):
+        out += _glueup_end(i, end, colours, layout, magnet)
     out.append("</svg>")
     return "\n".join(out) + "\n"

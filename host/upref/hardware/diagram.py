@@ -52,310 +52,276 @@ def _bank_holes(pinmap: dict[str, Any], bank: int) -> str:
     return "hole" + ("s " if len(holes) > 1 else " ") + ", ".join(map(str, holes))
 
 
+@dataclass
+class _Sheet:
+    """The drawing under way: the pin map, every net by signal name (in lane order), the x of the
+    parts' wired edge and the top of the next part, going down."""
+
+    d: Any
+    pinmap: dict[str, Any]
+    nets: dict[str, _Net]
+    part_x: float
+    y: float = 1.5
+
+    def wire(self, name: str, at: Any) -> None:
+        """A part's pin `at` is on net `name` (if the pin map has that signal)."""
+        if name in self.nets:
+            self.nets[name].targets.append(tuple(at))  # type: ignore[arg-type]
+
+    def free(self, name: str) -> tuple[float, float]:
+        """Where a part of net `name` starts: at the parts' edge, at the current height."""
+        t = (self.part_x, self.y)
+        self.nets[name].targets.append(t)
+        return t
+
+
+def _order(pinmap: dict[str, Any]) -> list[str]:
+    """The signals in lane order: the SPI, the reader, the multiplexers, the single parts, then
+    any other signal by GPIO."""
+    sig, spi, mux = pinmap["signals"], pinmap["spi"], pinmap["mux"]
+    order: list[str] = []
+    for name in (spi["sck"], spi["mosi"], spi["miso"], "rfid_cs", "rfid_rst", *mux["select"],
+                 *mux["banks"], *(mux.get("power") or []), "button", "led_data", "buzzer"):
+        if name in sig and name not in order:
+            order.append(name)
+    return order + sorted((n for n in sig if n not in order), key=lambda n: sig[n]["gpio"])
+
+
+def _esp(d: Any, pinmap: dict[str, Any], order: list[str]) -> Any:
+    """The DevKitC, every signal on its own pin on the right, the supplies on the left."""
+    sig = pinmap["signals"]
+    n_pins = len(order)
+    esp = (
+        elm.Ic(
+            pins=[
+                elm.IcPin(name=f"GPIO{sig[n]['gpio']}", side="right", anchorname=f"s_{n}")
+                for n in reversed(order)
+            ]
+            + [
+                elm.IcPin(name=nm, side="left", anchorname=a)
+                for nm, a in (("GND", "gnd"), ("5V", "v5"), ("3V3", "v33"))
+            ],
+            pinspacing=1.0,
+            edgepadH=0.8,
+            size=(ESP_W, n_pins + 1.6),
+            lsize=FONT,
+            plblsize=FONT - 1,
+        )
+        .theta(0)
+        .at((0, -(n_pins + 1.6)))
+        .label("ESP32-DevKitC\n(ESP32-WROOM-32)", loc="top", fontsize=FONT + 2)
+    )
+    d.add(esp)
+    d.add(elm.Line().at(esp.v33).left(0.8))
+    d.add(elm.Vdd().label("3.3 V", fontsize=FONT - 1))
+    d.add(elm.Line().at(esp.v5).left(0.8))
+    d.add(elm.Vdd().label("5 V", fontsize=FONT - 1))
+    d.add(elm.Line().at(esp.gnd).left(0.8))
+    d.add(elm.Ground())
+    return esp
+
+
+def _ic(left: list[str], right: list[str], size: tuple[float, float], **kw: Any) -> Any:
+    """An IC with pins `left` (anchors l0.., top first) and `right` (anchors c0.., top first),
+    VCC on top and GND below."""
+    pins = [elm.IcPin(name=p, side="left", anchorname=f"l{i}")
+            for i, p in reversed(list(enumerate(left)))]
+    pins += [elm.IcPin(name=p, side="right", anchorname=f"c{i}")
+             for i, p in reversed(list(enumerate(right)))]
+    pins += [elm.IcPin(name=kw.pop("vcc", "VCC"), side="top", anchorname="vcc"),
+             elm.IcPin(name="GND", side="bottom", anchorname="gnd")]
+    return elm.Ic(pins=pins, pinspacing=1.0, edgepadH=0.8, size=size, lsize=FONT, leadlen=0.6,
+                  **kw)
+
+
+def _rfid(s: _Sheet) -> None:
+    """The MFRC522 module on the SPI bus, its IRQ unconnected."""
+    spi = s.pinmap["spi"]
+    pins = [("SCK", spi["sck"]), ("MOSI", spi["mosi"]), ("MISO", spi["miso"]),
+            ("SDA (NSS)", "rfid_cs"), ("RST", "rfid_rst")]
+    h = len(pins) + 1.6
+    rfid = _ic([p for p, _ in pins], ["IRQ"], (4.0, h), vcc="3.3V")
+    rfid.theta(0).at((s.part_x + 0.6, s.y - h - 1.0)).label(
+        "MFRC522 module (RC522)", loc="top", fontsize=FONT
+    )
+    s.d.add(rfid)
+    s.d.add(elm.Vdd().at(rfid.vcc).label("3.3 V", fontsize=FONT - 1))
+    s.d.add(elm.Ground().at(rfid.gnd))
+    s.d.add(elm.NoConnect().at(rfid["c0"]))
+    for i, (_, n) in enumerate(pins):
+        s.wire(n, rfid[f"l{i}"])
+    s.y -= h + 3.5
+
+
+def _muxes(s: _Sheet) -> None:
+    """Each multiplexer: the shared selects, its common pin, EN to GND, a sensor per channel."""
+    mux = s.pinmap["mux"]
+    for b, bank in enumerate(mux["banks"]):
+        left = [(f"S{i}", sel) for i, sel in enumerate(mux["select"])] + [("SIG (COM)", bank),
+                                                                          ("EN", "")]
+        h = 16 + 1.6
+        channels = [_sensor_label(s.pinmap, b, ch) for ch in range(16)]
+        m = _ic([p for p, _ in left], channels, (6.5, h), plblsize=FONT - 1)
+        m.theta(0).at((s.part_x + 0.6, s.y - h - 1.0)).label(
+            f"CD74HC4067 bank {chr(ord('A') + b)} ({bank})", loc="top", fontsize=FONT
+        )
+        s.d.add(m)
+        s.d.add(elm.Vdd().at(m.vcc).label("3.3 V", fontsize=FONT - 1))
+        s.d.add(elm.Ground().at(m.gnd))
+        s.d.add(elm.Line().at(m[f"l{len(left) - 1}"]).left(0.4))
+        s.d.add(elm.Ground())
+        for i, (_, n) in enumerate(left):
+            s.wire(n, m[f"l{i}"])
+        s.y -= h + 3.5
+
+
+def _supply_switches(s: _Sheet) -> None:
+    """Each bank's sensor supply: GPIO to the gate of a P-MOSFET with a 10 kOhm pull-up to
+    3.3 V, source on 3.3 V, drain to the VCC of that bank's sensors."""
+    d, power = s.d, s.pinmap["mux"].get("power") or []
+    if power:
+        s.y -= 1.5  # room for the pull-ups above the first gate
+    for b, name in enumerate(power):
+        if name not in s.nets:
+            continue
+        d.add(elm.Line().at(s.free(name)).right(1.2))
+        gate = d.here
+        d.add(elm.Dot())
+        d.add(elm.Resistor().up().length(2.0).label("10 kΩ", loc="bottom", fontsize=FONT - 1))
+        d.add(elm.Vdd().label("3.3 V", fontsize=FONT - 1))
+        d.add(elm.Line().at(gate).right(1.0))
+        bank = chr(ord("A") + b)
+        q = elm.PFet().reverse().anchor("gate").label(f"AO3401A\nbank {bank}", loc="right",
+                                                      fontsize=FONT - 1)
+        d.add(q)
+        d.add(elm.Line().at(q.source).up(0.8))
+        d.add(elm.Vdd().label("3.3 V", fontsize=FONT - 1))
+        d.add(elm.Line().at(q.drain).down(0.8))
+        d.add(elm.Dot(open=True).label(
+            f"VCC of every bank {bank} sensor ({_bank_holes(s.pinmap, b)})", loc="right",
+            fontsize=FONT - 1))
+        s.y -= 5.0
+
+
+def _button(s: _Sheet) -> None:
+    """The button: GPIO - switch - GND."""
+    if "button" in s.nets:
+        s.d.add(elm.Button().at(s.free("button")).right().label("button (B3F-1000)",
+                                                               fontsize=FONT - 1))
+        s.d.add(elm.Ground())
+        s.y -= 4.0
+
+
+def _led(s: _Sheet) -> None:
+    """The status LED: GPIO - 330 Ohm - DIN; VDD from 5 V through a 1N4148."""
+    if "led_data" not in s.nets:
+        return
+    d = s.d
+    d.add(elm.Resistor().at(s.free("led_data")).right().label("330 Ω", fontsize=FONT - 1))
+    led = elm.Ic(
+        pins=[elm.IcPin(name="DIN", side="left", anchorname="din"),
+              elm.IcPin(name="DOUT", side="right", anchorname="dout"),
+              elm.IcPin(name="VDD", side="top", anchorname="vdd"),
+              elm.IcPin(name="GND", side="bottom", anchorname="gnd")],
+        size=(4.5, 2.0), lsize=FONT, leadlen=0.5,
+    ).theta(0).anchor("din")
+    d.add(led.label("WS2812B", loc="center", fontsize=FONT))
+    d.add(elm.NoConnect().at(led.dout))
+    d.add(elm.Ground().at(led.gnd))
+    d.add(elm.Diode().at(led.vdd).up().reverse().label("1N4148", loc="bottom", fontsize=FONT - 1))
+    d.add(elm.Vdd().label("5 V", fontsize=FONT - 1))
+    s.y -= 7.0
+
+
+def _buzzer(s: _Sheet) -> None:
+    """The buzzer: GPIO - 1 kOhm - NPN base; piezo and 1 kOhm from 5 V to the collector."""
+    if "buzzer" not in s.nets:
+        return
+    d = s.d
+    d.add(elm.Resistor().at(s.free("buzzer")).right().label("1 kΩ", fontsize=FONT - 1))
+    q = elm.BjtNpn(circle=True).anchor("base").label("2N3904", loc="right", fontsize=FONT - 1)
+    d.add(q)
+    d.add(elm.Ground().at(q.emitter))
+    d.add(elm.Line().at(q.collector).up(0.8))
+    node = d.here
+    d.add(elm.Dot())
+    d.add(elm.Crystal().up().label("piezo\nPS1240P02BT", loc="top", fontsize=FONT - 1))
+    d.add(elm.Dot())
+    top = d.here
+    d.add(elm.Vdd().label("5 V", fontsize=FONT - 1))
+    d.add(elm.Line().at(node).right(2.5))
+    d.add(elm.Resistor().up().label("1 kΩ", loc="bottom", fontsize=FONT - 1))
+    d.add(elm.Line().to(top))
+    s.y -= 7.0
+
+
+def _stubs(s: _Sheet) -> None:
+    """Any other signal: a labelled stub."""
+    for n, net in s.nets.items():
+        if not net.targets:
+            fn = s.pinmap["signals"][n].get("function", "")
+            s.d.add(elm.Dot(open=True).at(s.free(n)).label(f"{n}: {fn}", loc="right",
+                                                            fontsize=FONT - 1))
+            s.y -= 1.5
+
+
+def _sensor_note(s: _Sheet) -> None:
+    """What every channel carries, and the reference divider."""
+    mux = s.pinmap["mux"]
+    ref = mux.get("ref")
+    text = ("each channel: one DRV5055A2\n(VCC from its bank's switch, GND, OUT to the channel)\n"
+            "with 100 nF from VCC to GND at the sensor;\n100 nF at every multiplexer")
+    if ref:
+        text += (f";\nreference: 2 x 10 kOhm in series from bank {chr(ord('A') + ref['bank'])}'s"
+                 f" switched VCC\nto GND, the midpoint to its C{ref['channel']}")
+    s.d.add(elm.Label().at((s.part_x, s.y + 2.5)).label(text, fontsize=FONT - 1, halign="left"))
+
+
+# The parts on the right, top to bottom: each draws itself below the last and puts its pins on
+# their nets.
+PARTS = (_rfid, _muxes, _supply_switches, _button, _led, _buzzer, _stubs, _sensor_note)
+
+
+def _wires(d: Any, nets: dict[str, _Net], lane0: float) -> None:
+    """The wires, one lane each: pin to lane, along the lane, lane to every target."""
+    for i, net in enumerate(nets.values()):
+        lane = lane0 - i * LANE
+        px, py = net.pin
+        d.add(elm.Line().at((px, py)).to((lane, py)).label(
+            f"{net.name} (GPIO {net.gpio})", loc="top", fontsize=FONT - 2, ofst=0.2, halign="left"))
+        ys = [ty for _, ty in net.targets]
+        low = min(ys + [py])
+        high = max(ys + [py])
+        if high > low:
+            d.add(elm.Line().at((lane, high)).to((lane, low)))
+        for tx, ty in net.targets:
+            d.add(elm.Line().at((lane, ty)).to((tx, ty)))
+            if ty not in (low, high):
+                d.add(elm.Dot().at((lane, ty)))
+        if py not in (low, high):
+            d.add(elm.Dot().at((lane, py)))
+
+
 def wiring_svg(pinmap: dict[str, Any]) -> str:
     """The wiring diagram of `pinmap` as SVG text."""
     schemdraw.use("svg")
     schemdraw.svgconfig.text = "text"
     sig = pinmap["signals"]
-    spi = pinmap["spi"]
-    mux = pinmap["mux"]
-
-    order: list[str] = []
-    for name in (
-        spi["sck"],
-        spi["mosi"],
-        spi["miso"],
-        "rfid_cs",
-        "rfid_rst",
-        *mux["select"],
-        *mux["banks"],
-        *(mux.get("power") or []),
-        "button",
-        "led_data",
-        "buzzer",
-    ):
-        if name in sig and name not in order:
-            order.append(name)
-    order += sorted((n for n in sig if n not in order), key=lambda n: sig[n]["gpio"])
+    order = _order(pinmap)
     nets = {n: _Net(n, sig[n]["gpio"]) for n in order}
-
     with schemdraw.Drawing(show=False) as d:
         d.config(fontsize=FONT, unit=2.0)
-        n_pins = len(order)
-        esp = (
-            elm.Ic(
-                pins=[
-                    elm.IcPin(name=f"GPIO{sig[n]['gpio']}", side="right", anchorname=f"s_{n}")
-                    for n in reversed(order)
-                ]
-                + [
-                    elm.IcPin(name=nm, side="left", anchorname=a)
-                    for nm, a in (("GND", "gnd"), ("5V", "v5"), ("3V3", "v33"))
-                ],
-                pinspacing=1.0,
-                edgepadH=0.8,
-                size=(ESP_W, n_pins + 1.6),
-                lsize=FONT,
-                plblsize=FONT - 1,
-            )
-            .theta(0)
-            .at((0, -(n_pins + 1.6)))
-            .label("ESP32-DevKitC\n(ESP32-WROOM-32)", loc="top", fontsize=FONT + 2)
-        )
-        d.add(esp)
-        d.add(elm.Line().at(esp.v33).left(0.8))
-        d.add(elm.Vdd().label("3.3 V", fontsize=FONT - 1))
-        d.add(elm.Line().at(esp.v5).left(0.8))
-        d.add(elm.Vdd().label("5 V", fontsize=FONT - 1))
-        d.add(elm.Line().at(esp.gnd).left(0.8))
-        d.add(elm.Ground())
+        esp = _esp(d, pinmap, order)
         for n in order:
-            nets[n].pin = tuple(getattr(esp, f"s_{n}"))  # type: ignore[assignment]
-
-        lane0 = ESP_W + 3.0 + LANE * n_pins  # the first signal's lane, rightmost
-        part_x = lane0 + 1.5
-        y = 1.5  # top of the next part, going down
-
-        # MFRC522 module
-        rfid_pins = [
-            ("SCK", spi["sck"]),
-            ("MOSI", spi["mosi"]),
-            ("MISO", spi["miso"]),
-            ("SDA (NSS)", "rfid_cs"),
-            ("RST", "rfid_rst"),
-        ]
-        h = len(rfid_pins) + 1.6
-        rfid = elm.Ic(
-            pins=[
-                elm.IcPin(name=p, side="left", anchorname=f"r{i}")
-                for i, (p, _) in reversed(list(enumerate(rfid_pins)))
-            ]
-            + [
-                elm.IcPin(name="3.3V", side="top", anchorname="vcc"),
-                elm.IcPin(name="GND", side="bottom", anchorname="gnd"),
-                elm.IcPin(name="IRQ", side="right", anchorname="irq"),
-            ],
-            pinspacing=1.0,
-            edgepadH=0.8,
-            size=(4.0, h),
-            lsize=FONT,
-            leadlen=0.6,
-        )
-        rfid.theta(0).at((part_x + 0.6, y - h - 1.0)).label(
-            "MFRC522 module (RC522)", loc="top", fontsize=FONT
-        )
-        d.add(rfid)
-        d.add(elm.Vdd().at(rfid.vcc).label("3.3 V", fontsize=FONT - 1))
-        d.add(elm.Ground().at(rfid.gnd))
-        d.add(elm.NoConnect().at(rfid.irq))
-        for i, (_, n) in enumerate(rfid_pins):
-            if n in nets:
-                nets[n].targets.append(tuple(getattr(rfid, f"r{i}")))  # type: ignore[arg-type]
-        y -= h + 3.5
-
-        # the multiplexers
-        for b, bank in enumerate(mux["banks"]):
-            left = [(f"S{i}", s) for i, s in enumerate(mux["select"])] + [
-                ("SIG (COM)", bank),
-                ("EN", ""),
-            ]
-            h = 16 + 1.6
-            pins = [
-                elm.IcPin(name=p, side="left", anchorname=f"m{i}")
-                for i, (p, _) in reversed(list(enumerate(left)))
-            ]
-            pins += [
-                elm.IcPin(name=_sensor_label(pinmap, b, ch), side="right", anchorname=f"c{ch}")
-                for ch in reversed(range(16))
-            ]
-            pins += [
-                elm.IcPin(name="VCC", side="top", anchorname="vcc"),
-                elm.IcPin(name="GND", side="bottom", anchorname="gnd"),
-            ]
-            m = elm.Ic(
-                pins=pins,
-                pinspacing=1.0,
-                edgepadH=0.8,
-                size=(6.5, h),
-                lsize=FONT,
-                plblsize=FONT - 1,
-                leadlen=0.6,
-            )
-            m.theta(0).at((part_x + 0.6, y - h - 1.0)).label(
-                f"CD74HC4067 bank {chr(ord('A') + b)} ({bank})", loc="top", fontsize=FONT
-            )
-            d.add(m)
-            d.add(elm.Vdd().at(m.vcc).label("3.3 V", fontsize=FONT - 1))
-            d.add(elm.Ground().at(m.gnd))
-            en = tuple(getattr(m, f"m{len(left) - 1}"))
-            d.add(elm.Line().at(en).left(0.4))
-            d.add(elm.Ground())
-            for i, (_, n) in enumerate(left):
-                if n in nets:
-                    nets[n].targets.append(tuple(getattr(m, f"m{i}")))  # type: ignore[arg-type]
-            y -= h + 3.5
-        # the sensor supply switches: GPIO - gate of a P-MOSFET, 10 kOhm pull-up to 3.3 V,
-        # source on 3.3 V, drain to the VCC of that bank's sensors
-        if mux.get("power"):
-            y -= 1.5  # room for the pull-ups above the first gate
-        for b, name in enumerate(mux.get("power") or []):
-            if name not in nets:
-                continue
-            t = (part_x, y)
-            nets[name].targets.append(t)
-            d.add(elm.Line().at(t).right(1.2))
-            gate = d.here
-            d.add(elm.Dot())
-            d.add(elm.Resistor().up().length(2.0).label("10 kΩ", loc="bottom", fontsize=FONT - 1))
-            d.add(elm.Vdd().label("3.3 V", fontsize=FONT - 1))
-            d.add(elm.Line().at(gate).right(1.0))
-            q = (
-                elm.PFet()
-                .reverse()
-                .anchor("gate")
-                .label(f"AO3401A\nbank {chr(ord('A') + b)}", loc="right", fontsize=FONT - 1)
-            )
-            d.add(q)
-            d.add(elm.Line().at(q.source).up(0.8))
-            d.add(elm.Vdd().label("3.3 V", fontsize=FONT - 1))
-            d.add(elm.Line().at(q.drain).down(0.8))
-            d.add(
-                elm.Dot(open=True).label(
-                    f"VCC of every bank {chr(ord('A') + b)} sensor ({_bank_holes(pinmap, b)})",
-                    loc="right",
-                    fontsize=FONT - 1,
-                )
-            )
-            y -= 5.0
-
-        # the button: GPIO - switch - GND
-        if "button" in nets:
-            t = (part_x, y)
-            nets["button"].targets.append(t)
-            d.add(elm.Button().at(t).right().label("button (B3F-1000)", fontsize=FONT - 1))
-            d.add(elm.Ground())
-            y -= 4.0
-
-        # the status LED: GPIO - 330 Ohm - DIN; VDD from 5 V through a 1N4148
-        if "led_data" in nets:
-            t = (part_x, y)
-            nets["led_data"].targets.append(t)
-            d.add(elm.Resistor().at(t).right().label("330 Ω", fontsize=FONT - 1))
-            led = (
-                elm.Ic(
-                    pins=[
-                        elm.IcPin(name="DIN", side="left", anchorname="din"),
-                        elm.IcPin(name="DOUT", side="right", anchorname="dout"),
-                        elm.IcPin(name="VDD", side="top", anchorname="vdd"),
-                        elm.IcPin(name="GND", side="bottom", anchorname="gnd"),
-                    ],
-                    size=(4.5, 2.0),
-                    lsize=FONT,
-                    leadlen=0.5,
-                )
-                .theta(0)
-                .anchor("din")
-            )
-            d.add(led.label("WS2812B", loc="center", fontsize=FONT))
-            d.add(elm.NoConnect().at(led.dout))
-            d.add(elm.Ground().at(led.gnd))
-            d.add(
-                elm.Diode()
-                .at(led.vdd)
-                .up()
-                .reverse()
-                .label("1N4148", loc="bottom", fontsize=FONT - 1)
-            )
-            d.add(elm.Vdd().label("5 V", fontsize=FONT - 1))
-            y -= 7.0
-
-        # the buzzer: GPIO - 1 kOhm - NPN base; piezo and 1 kOhm from 5 V to the collector
-        if "buzzer" in nets:
-            t = (part_x, y)
-            nets["buzzer"].targets.append(t)
-            d.add(elm.Resistor().at(t).right().label("1 kΩ", fontsize=FONT - 1))
-            q = (
-                elm.BjtNpn(circle=True)
-                .anchor("base")
-                .label("2N3904", loc="right", fontsize=FONT - 1)
-            )
-            d.add(q)
-            d.add(elm.Ground().at(q.emitter))
-            d.add(elm.Line().at(q.collector).up(0.8))
-            node = d.here
-            d.add(elm.Dot())
-            d.add(elm.Crystal().up().label("piezo\nPS1240P02BT", loc="top", fontsize=FONT - 1))
-            d.add(elm.Dot())
-            top = d.here
-            d.add(elm.Vdd().label("5 V", fontsize=FONT - 1))
-            d.add(elm.Line().at(node).right(2.5))
-            d.add(elm.Resistor().up().label("1 kΩ", loc="bottom", fontsize=FONT - 1))
-            d.add(elm.Line().to(top))
-            y -= 7.0
-
-        # any other signal: a labelled stub
-        for n in order:
-            if not nets[n].targets:
-                t = (part_x, y)
-                nets[n].targets.append(t)
-                d.add(
-                    elm.Dot(open=True)
-                    .at(t)
-                    .label(f"{n}: {sig[n].get('function', '')}", loc="right", fontsize=FONT - 1)
-                )
-                y -= 1.5
-
-        d.add(
-            elm.Label()
-            .at((part_x, y + 2.5))
-            .label(
-                "each channel: one DRV5055A2\n(VCC from its bank's switch, GND, OUT to the channel)\n"
-                "with 100 nF from VCC to GND at the sensor;\n100 nF at every multiplexer"
-                + (
-                    f";\nreference: 2 x 10 kOhm in series from bank {chr(ord('A') + mux['ref']['bank'])}'s"
-                    f" switched VCC\nto GND, the midpoint to its C{mux['ref']['channel']}"
-                    if mux.get("ref")
-                    else ""
-                ),
-                fontsize=FONT - 1,
-                halign="left",
-            )
-        )
-
-        # the wires, one lane each
-        for i, n in enumerate(order):
-            net = nets[n]
-            lane = lane0 - i * LANE
-            px, py = net.pin
-            d.add(
-                elm.Line()
-                .at((px, py))
-                .to((lane, py))
-                .label(
-                    f"{n} (GPIO {net.gpio})", loc="top", fontsize=FONT - 2, ofst=0.2, halign="left"
-                )
-            )
-            ys = [ty for _, ty in net.targets]
-            low = min(ys + [py])
-            high = max(ys + [py])
-            if high > low:
-                d.add(elm.Line().at((lane, high)).to((lane, low)))
-            for tx, ty in net.targets:
-                d.add(elm.Line().at((lane, ty)).to((tx, ty)))
-                if ty not in (low, high):
-                    d.add(elm.Dot().at((lane, ty)))
-            if py not in (low, high):
-                d.add(elm.Dot().at((lane, py)))
-
-        d.add(
-            elm.Label()
-            .at((0, 3.5))
-            .label(
-                "upref wiring: generated from hardware/pinmap.json by "
-                "`python -m upref.hardware diagram`; do not edit by hand",
-                fontsize=FONT + 1,
-                halign="left",
-            )
-        )
+            nets[n].pin = tuple(esp[f"s_{n}"])  # type: ignore[assignment]
+        lane0 = ESP_W + 3.0 + LANE * len(order)  # the first signal's lane, rightmost
+        sheet = _Sheet(d, pinmap, nets, part_x=lane0 + 1.5)
+        for part in PARTS:
+            part(sheet)
+        _wires(d, nets, lane0)
+        d.add(elm.Label().at((0, 3.5)).label(
+            "upref wiring: generated from hardware/pinmap.json by "
+            "`python -m upref.hardware diagram`; do not edit by hand",
+            fontsize=FONT + 1, halign="left"))
     data = d.get_imagedata("svg")
     return data.decode("utf-8") if isinstance(data, bytes) else str(data)

@@ -17,76 +17,64 @@ def guide_path() -> Path:
     return paths.repo_root("rewriting docs/build.md") / "docs" / "build.md"
 
 
-def sections(pm: dict[str, Any], codes: dict[str, Any]) -> dict[str, str]:
-    """name -> Markdown of every generated section."""
-    lines, total = bom.load()
-    out: dict[str, str] = {"bom": bom.render_markdown(lines, total)}
+def _table(head: str, align: str, rows: list[str]) -> str:
+    return "\n".join([head, align, *rows])
 
-    rows = ["| signal | GPIO | mode | connects to |", "|---|---:|---|---|"]
-    for name, gpio, mode, function in pinmap.signal_table(pm):
-        rows.append(f"| `{name}` | {gpio} | {mode} | {function} |")
-    out["pins"] = "\n".join(rows)
 
-    tags = ["| game | what | stickers |", "|---|---|---:|"]
-    for game, what, n in bom.TAGGED:
-        tags.append(f"| {game} | {what} | {n} |")
-    tags.append(f"| | **total** | **{bom.tag_count()}** |")
-    out["tags"] = "\n".join(tags)
-
-    out["magnets"] = magnetics.markdown_table(magnetics.analyse(pm["hall"]["thresholds"]))
-
-    rep = power.report(pm)
-    prow = [
-        "| configuration | 3.3 V typ | 3.3 V worst (avg / peak) | USB 5 V typ | "
-        "USB 5 V worst (avg / peak) | fits |",
-        "|---|---:|---:|---:|---:|---|",
-    ]
+def _power(rep: dict[str, Any]) -> str:
+    """The power budget of each configuration (the one built first) and the limits."""
     order = ("unswitched", "switched", "switched_with_wifi")
     if rep["as_built"] == "switched":
         order = ("switched", "unswitched", "switched_with_wifi")
+    rows = []
     for key in order:
         s = rep[key]
         r3, u = s["rail_3v3_ma"], s["usb_5v_ma"]
-        prow.append(
+        rows.append(
             f"| {s['note']} | {r3['typ']:.0f} | {r3['worst']:.0f} / {r3['peak']:.0f} | "
             f"{u['typ']:.0f} | {u['worst']:.0f} / {u['peak']:.0f} | "
             f"{'yes' if s['fits'] else '**no**'} |"
         )
     lim = rep["limits"]
     m = lim["margin"]
-    prow.append("")
-    prow.append(
+    rows.append("")
+    rows.append(
         f"Limits (each used up to {m:.0%}): USB {lim['usb_ma']:.0f} mA; the regulator's "
         f"heat {lim['regulator_thermal_ma']:.0f} mA continuous "
         f"({lim['regulator_thermal_basis']}); its current limit "
         f"{lim['regulator_current_limit_ma']:.0f} mA for peaks."
     )
-    out["power"] = "\n".join(prow)
+    return _table("| configuration | 3.3 V typ | 3.3 V worst (avg / peak) | USB 5 V typ | "
+                  "USB 5 V worst (avg / peak) | fits |", "|---|---:|---:|---:|---:|---|", rows)
 
-    parts = [
-        "| part | qty | typ mA each | max mA each | rail | source |",
-        "|---|---:|---:|---:|---|---|",
-    ]
-    for row in rep["unswitched"]["parts"]:
-        parts.append(
-            f"| {row['part']} | {row['qty']} | {row['typ_ma_each']:g} | "
-            f"{row['max_ma_each']:g} | {row['rail']} | {row['source']} |"
-        )
-    out["power_parts"] = "\n".join(parts)
 
-    codes_rows = [
-        "| pair | end down (hidden) | stands up | magnets P1..P4 | code |",
-        "|---|---|---|---|---:|",
-    ]
-    for pid, hidden, visible, magnets, code in codetable.ends(codes):
-        codes_rows.append(f"| {pid} | {hidden} | {visible} | `{magnets}` | {code} |")
-    out["codes"] = "\n".join(codes_rows)
-
-    cover = ["| # | pair | end down | magnets P1..P4 | code |", "|---:|---|---|---|---:|"]
-    for i, (pid, hidden, _, magnets, code) in enumerate(codetable.cover_set(codes), 1):
-        cover.append(f"| {i} | {pid} | {hidden} | `{magnets}` | {code} |")
-    out["selftest"] = "\n".join(cover)
-    return out
+def sections(pm: dict[str, Any], codes: dict[str, Any]) -> dict[str, str]:
+    """name -> Markdown of every generated section."""
+    lines, total = bom.load()
+    rep = power.report(pm)
+    tags = [f"| {game} | {what} | {n} |" for game, what, n in bom.TAGGED]
+    tags.append(f"| | **total** | **{bom.tag_count()}** |")
+    return {
+        "bom": bom.render_markdown(lines, total),
+        "pins": _table("| signal | GPIO | mode | connects to |", "|---|---:|---|---|", [
+            f"| `{name}` | {gpio} | {mode} | {function} |"
+            for name, gpio, mode, function in pinmap.signal_table(pm)]),
+        "tags": _table("| game | what | stickers |", "|---|---|---:|", tags),
+        "magnets": magnetics.markdown_table(magnetics.analyse(pm["hall"]["thresholds"])),
+        "power": _power(rep),
+        "power_parts": _table(
+            "| part | qty | typ mA each | max mA each | rail | source |", "|---|---:|---:|---:|---|---|", [
+                f"| {row['part']} | {row['qty']} | {row['typ_ma_each']:g} | "
+                f"{row['max_ma_each']:g} | {row['rail']} | {row['source']} |"
+                for row in rep["unswitched"]["parts"]]),
+        "codes": _table(
+            "| pair | end down (hidden) | stands up | magnets P1..P4 | code |", "|---|---|---|---|---:|", [
+                f"| {pid} | {hidden} | {visible} | `{magnets}` | {code} |"
+                for pid, hidden, visible, magnets, code in codetable.ends(codes)]),
+        "selftest": _table("| # | pair | end down | magnets P1..P4 | code |", "|---:|---|---|---|---:|", [
+            f"| {i} | {pid} | {hidden} | `{magnets}` | {code} |"
+            for i, (pid, hidden, _, magnets, code) in enumerate(codetable.cover_set(codes), 1)]),
+    }
 
 
 _MARK = re.compile(r"(<!-- generated:([a-z_]+) -->\n)(.*?)(<!-- /generated:\2 -->)", re.S)

@@ -15,7 +15,7 @@ Field to counts: the DRV5055A2 gives 30 mV/mT (+-5 %) at VCC = 3.3 V around a qu
 output of 1.59..1.71 V (TI DRV5055 datasheet, SBAS640, "Magnetic Characteristics"). The ESP32's
 ADC1 at 11 dB is not calibrated in `read_u16`: its slope and its zero depend on the chip's
 reference voltage, 1000..1200 mV (the curve Espressif's calibration inverts, in
-`upref/sim/standins/esp32_adc.py`), so 1 mV is 18.2 counts on a chip of Vref 1200 mV and 21.8 on
+`upref/chip/esp32_adc.py`), so 1 mV is 18.2 counts on a chip of Vref 1200 mV and 21.8 on
 one of 1000 mV, and a sensor at rest reads 26,300..34,300 counts. Every check below takes the
 chip that is worst for it: a magnet's signal on the chip of the lowest slope, crosstalk on the
 one of the highest.
@@ -24,10 +24,11 @@ one of the highest.
 from __future__ import annotations
 
 import math
+import operator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from upref.sim.standins import esp32_adc
+from upref.chip import esp32_adc
 
 MU0 = 4e-7 * math.pi
 NOISE_SIGMA = 150  # the ADC's noise on one reading, counts (the simulated board's, physics.py)
@@ -216,49 +217,43 @@ def analyse(
         zero_high=zero_high,
         detect_min=(weakest_mv - spread_mv) * c_lo,
     )
+    a.checks = _checks(a, thresholds, field_mT(0, g_lo, magnet.br_max_T, magnet), sensor)
+    return a
+
+
+_HOLDS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt}
+
+
+def _check(name: str, value: float, rule: str, limit: float) -> tuple[str, float, str, float, bool]:
+    """One line of the analysis: the case, its value, the rule and limit, and whether it holds."""
+    return (name, value, rule, limit, _HOLDS[rule](value, limit))
+
+
+def _checks(a: Analysis, thresholds: dict[str, int], closest_mT: float,
+            sensor: Sensor) -> list[tuple[str, float, str, float, bool]]:
+    """The worst cases of `a` against the firmware's thresholds; closest_mT is the field of the
+    strongest magnet at the smallest gap."""
     on, off = thresholds["on"], thresholds["off"]
     limit = thresholds["cal_max_offset"]
     sigma = NOISE_SIGMA
-    a.checks = [
-        ("a neighbour's magnet alone", a.neighbour_max, "<=", 2500, a.neighbour_max <= 2500),
-        ("empty position, worst crosstalk, plus 5 sigma of noise", a.empty_max + 5 * sigma,
-         "<", off, a.empty_max + 5 * sigma < off),
-        ("weakest magnet against its neighbours, less 5 sigma of noise", a.weakest - 5 * sigma,
-         ">=", on, a.weakest - 5 * sigma >= on),
-        (
-            "strongest reading",
-            a.strongest,
-            "<=",
-            thresholds["max_delta"],
-            a.strongest <= thresholds["max_delta"],
-        ),
-        (
-            "two sensors' zeros apart on one board (calibration: from the board's median)",
-            a.zero_spread,
-            "<=",
-            limit,
-            a.zero_spread <= limit,
-        ),
-        (
-            "a pair left in a hole, off the board's median (calibration refuses it)",
-            a.detect_min,
-            ">",
-            limit,
-            a.detect_min > limit,
-        ),
-        ("lowest zero of any sensor on any ESP32", zero_low, ">=", thresholds["cal_zero_low"],
-         zero_low >= thresholds["cal_zero_low"]),
-        ("highest zero of any sensor on any ESP32", zero_high, "<=", thresholds["cal_zero_high"],
-         zero_high <= thresholds["cal_zero_high"]),
-        (
-            "field inside the A2's linear range (mT)",
-            field_mT(0, g_lo, magnet.br_max_T, magnet),
-            "<=",
-            sensor.linear_range_mT,
-            field_mT(0, g_lo, magnet.br_max_T, magnet) <= sensor.linear_range_mT,
-        ),
+    return [
+        _check("a neighbour's magnet alone", a.neighbour_max, "<=", 2500),
+        _check("empty position, worst crosstalk, plus 5 sigma of noise", a.empty_max + 5 * sigma,
+               "<", off),
+        _check("weakest magnet against its neighbours, less 5 sigma of noise",
+               a.weakest - 5 * sigma, ">=", on),
+        _check("strongest reading", a.strongest, "<=", thresholds["max_delta"]),
+        _check("two sensors' zeros apart on one board (calibration: from the board's median)",
+               a.zero_spread, "<=", limit),
+        _check("a pair left in a hole, off the board's median (calibration refuses it)",
+               a.detect_min, ">", limit),
+        _check("lowest zero of any sensor on any ESP32", a.zero_low, ">=",
+               thresholds["cal_zero_low"]),
+        _check("highest zero of any sensor on any ESP32", a.zero_high, "<=",
+               thresholds["cal_zero_high"]),
+        _check("field inside the A2's linear range (mT)", closest_mT, "<=",
+               sensor.linear_range_mT),
     ]
-    return a
 
 
 def markdown_table(a: Analysis) -> str:

@@ -439,18 +439,80 @@ def _mux(mux: Any, signals: dict[str, dict[str, Any]]) -> list[Problem]:
     return out
 
 
+def _power_problem(where: str, why: str, gpio: int | None = None) -> Problem:
+    return Problem("mux-power", where, gpio, why)
+
+
+def _power_switch(i: int, name: Any, signals: dict[str, dict[str, Any]]) -> list[Problem]:
+    """The problems of mux.power[i]: a P-MOSFET gate the firmware drives low, pulled up."""
+    where = f"mux.power[{i}] = {name}"
+    sig = signals.get(name) if isinstance(name, str) else None
+    if sig is None:
+        return [_power_problem(where, "names no signal of the map")]
+    out = []
+    gpio = sig["gpio"]
+    if sig["mode"] != "out":
+        out.append(_power_problem(
+            where,
+            f"a supply switch is a gate the firmware drives: needs an 'out' "
+            f"signal, not '{sig['mode']}'",
+            gpio,
+        ))
+    if sig.get("active") != "low":
+        out.append(_power_problem(
+            where, "the P-MOSFET switch conducts while its gate is low: 'active' must be 'low'",
+            gpio,
+        ))
+    if sig.get("boot") != "high":
+        out.append(_power_problem(
+            where,
+            "needs its 10 kOhm gate pull-up ('boot': 'high'): without it "
+            "the bank's sensors may be on while the ESP32 resets (and GPIO 5 or "
+            "15 leave their strapping default)",
+            gpio,
+        ))
+    return out
+
+
+def _power_on_time(mux: dict[str, Any], hall: Any, banks: list[Any]) -> list[Problem]:
+    """The problems of mux.power_on_us: long enough for the sensors, short enough for a scan."""
+    on_us = mux.get("power_on_us")
+    if not isinstance(on_us, (int, float)) or isinstance(on_us, bool):
+        return [_power_problem(
+            "mux.power_on_us", f"needs the wait after switching a bank on, in us, not {on_us!r}"
+        )]
+    if on_us < HALL_POWER_ON_US:
+        return [_power_problem(
+            "mux.power_on_us",
+            f"{on_us:g} us is shorter than the DRV5055's power-on "
+            f"time ({HALL_POWER_ON_US} us max): the first reads of a bank would be "
+            "garbage",
+        )]
+    settle = mux.get("settle_us", 10)
+    n = (
+        len(hall["channels"])
+        if isinstance(hall, dict) and isinstance(hall.get("channels"), list)
+        else 0
+    )
+    scan = len(banks) * on_us + n * (settle + READ_US) if isinstance(settle, int) else 0
+    if scan > SCAN_PERIOD_US:
+        return [_power_problem(
+            "mux.power_on_us",
+            f"{len(banks)} banks x {on_us:g} us plus {n} "
+            f"sensors x {settle + READ_US} us is {scan:g} us: more than the "
+            f"{SCAN_PERIOD_US} us of one scan",
+        )]
+    return []
+
+
 def _mux_power(mux: Any, hall: Any, signals: dict[str, dict[str, Any]]) -> list[Problem]:
     if not isinstance(mux, dict) or ("power" not in mux and "power_on_us" not in mux):
         return []  # sensors powered all the time: allowed, the power budget says what it costs
-
-    def bad(where: str, why: str, gpio: int | None = None) -> Problem:
-        return Problem("mux-power", where, gpio, why)
-
     banks = mux.get("banks") if isinstance(mux.get("banks"), list) else []
     power = mux.get("power")
     if not isinstance(power, list) or len(power) != len(banks):
         return [
-            bad(
+            _power_problem(
                 "mux.power",
                 f"needs one supply switch per bank of mux.banks ({len(banks)}), in the same "
                 f"order; the map lists {power!r}",
@@ -458,83 +520,67 @@ def _mux_power(mux: Any, hall: Any, signals: dict[str, dict[str, Any]]) -> list[
         ]
     out = []
     for i, name in enumerate(power):
-        where = f"mux.power[{i}] = {name}"
-        sig = signals.get(name) if isinstance(name, str) else None
-        if sig is None:
-            out.append(bad(where, "names no signal of the map"))
-            continue
-        gpio = sig["gpio"]
-        if sig["mode"] != "out":
-            out.append(
-                bad(
-                    where,
-                    f"a supply switch is a gate the firmware drives: needs an 'out' "
-                    f"signal, not '{sig['mode']}'",
-                    gpio,
-                )
-            )
-        if sig.get("active") != "low":
-            out.append(
-                bad(
-                    where,
-                    "the P-MOSFET switch conducts while its gate is low: 'active' must be 'low'",
-                    gpio,
-                )
-            )
-        if sig.get("boot") != "high":
-            out.append(
-                bad(
-                    where,
-                    "needs its 10 kOhm gate pull-up ('boot': 'high'): without it "
-                    "the bank's sensors may be on while the ESP32 resets (and GPIO 5 or "
-                    "15 leave their strapping default)",
-                    gpio,
-                )
-            )
+        out += _power_switch(i, name, signals)
     if len(set(map(str, power))) != len(power):
-        out.append(bad("mux.power", f"a switch is listed twice: {power}"))
-    on_us = mux.get("power_on_us")
-    if not isinstance(on_us, (int, float)) or isinstance(on_us, bool):
-        out.append(
-            bad(
-                "mux.power_on_us", f"needs the wait after switching a bank on, in us, not {on_us!r}"
-            )
-        )
-    elif on_us < HALL_POWER_ON_US:
-        out.append(
-            bad(
-                "mux.power_on_us",
-                f"{on_us:g} us is shorter than the DRV5055's power-on "
-                f"time ({HALL_POWER_ON_US} us max): the first reads of a bank would be "
-                "garbage",
-            )
-        )
-    else:
-        settle = mux.get("settle_us", 10)
-        n = (
-            len(hall["channels"])
-            if isinstance(hall, dict) and isinstance(hall.get("channels"), list)
-            else 0
-        )
-        scan = len(banks) * on_us + n * (settle + READ_US) if isinstance(settle, int) else 0
-        if scan > SCAN_PERIOD_US:
-            out.append(
-                bad(
-                    "mux.power_on_us",
-                    f"{len(banks)} banks x {on_us:g} us plus {n} "
-                    f"sensors x {settle + READ_US} us is {scan:g} us: more than the "
-                    f"{SCAN_PERIOD_US} us of one scan",
-                )
-            )
-    return out
+        out.append(_power_problem("mux.power", f"a switch is listed twice: {power}"))
+    return out + _power_on_time(mux, hall, banks)
+
+
+def _hall_problem(why: str) -> Problem:
+    return Problem("hall-channels", "hall.channels", None, why)
+
+
+def _hall_channels(channels: list[Any], n_banks: int
+                   ) -> tuple[list[Problem], dict[tuple[int, int], int], set[int]]:
+    """The problems of each sensor's [bank, channel]; which sensor has each (bank, channel), and
+    the banks used."""
+    out = []
+    seen: dict[tuple[int, int], int] = {}
+    used: set[int] = set()
+    for k, entry in enumerate(channels):
+        if (
+            not isinstance(entry, list)
+            or len(entry) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in entry)
+        ):
+            out.append(_hall_problem(f"sensor {k}: entry must be [bank, channel], not {entry!r}"))
+            continue
+        bank, ch = entry
+        if not 0 <= bank < n_banks:
+            out.append(_hall_problem(
+                f"sensor {k}: bank {bank}, but mux.banks has {n_banks} (0..{n_banks - 1})"))
+        if not 0 <= ch < MUX_CHANNELS:
+            out.append(_hall_problem(
+                f"sensor {k}: channel {ch}, but a CD74HC4067 has channels 0..{MUX_CHANNELS - 1}"))
+        if (bank, ch) in seen:
+            out.append(_hall_problem(
+                f"sensors {seen[(bank, ch)]} and {k} both on bank {bank} channel {ch}"))
+        seen.setdefault((bank, ch), k)
+        used.add(bank)
+    return out, seen, used
+
+
+def _hall_ref(ref: Any, n_banks: int, seen: dict[tuple[int, int], int]) -> list[Problem]:
+    """The problems of mux.ref, the reference channel: it exists and no sensor has it."""
+    if ref is None:
+        return []
+    if not isinstance(ref, dict) or not all(
+        isinstance(ref.get(x), int) and not isinstance(ref.get(x), bool) for x in ("bank", "channel")
+    ):
+        return [_hall_problem(f"mux.ref must be {{\"bank\": b, \"channel\": c}}, not {ref!r}")]
+    if not (0 <= ref["bank"] < n_banks and 0 <= ref["channel"] < MUX_CHANNELS):
+        return [_hall_problem(f"mux.ref: bank {ref['bank']} channel {ref['channel']} does not exist")]
+    if (ref["bank"], ref["channel"]) in seen:
+        return [_hall_problem(
+            f"mux.ref: bank {ref['bank']} channel {ref['channel']} is sensor "
+            f"{seen[(ref['bank'], ref['channel'])]}'s: the reference needs a free channel"
+        )]
+    return []
 
 
 def _hall(hall: Any, mux: Any) -> list[Problem]:
-    def bad(why: str) -> Problem:
-        return Problem("hall-channels", "hall.channels", None, why)
-
     if not isinstance(hall, dict):
-        return [bad("needs a 'hall' object with holes, sensors_per_hole and channels")]
+        return [_hall_problem("needs a 'hall' object with holes, sensors_per_hole and channels")]
     holes, per_hole, channels = (
         hall.get("holes"),
         hall.get("sensors_per_hole"),
@@ -545,65 +591,24 @@ def _hall(hall: Any, mux: Any) -> list[Problem]:
         or not isinstance(per_hole, int)
         or not isinstance(channels, list)
     ):
-        return [bad("hall needs integer 'holes' and 'sensors_per_hole' and a 'channels' list")]
+        return [_hall_problem("hall needs integer 'holes' and 'sensors_per_hole' and a 'channels' list")]
     n_banks = (
         len(mux["banks"]) if isinstance(mux, dict) and isinstance(mux.get("banks"), list) else 0
     )
     out = []
     if len(channels) != holes * per_hole:
-        out.append(
-            bad(
-                f"{len(channels)} entries, but {holes} holes x {per_hole} sensors "
-                f"need {holes * per_hole}"
-            )
-        )
-    seen: dict[tuple[int, int], int] = {}
-    used: set[int] = set()
-    for k, entry in enumerate(channels):
-        if (
-            not isinstance(entry, list)
-            or len(entry) != 2
-            or not all(isinstance(x, int) and not isinstance(x, bool) for x in entry)
-        ):
-            out.append(bad(f"sensor {k}: entry must be [bank, channel], not {entry!r}"))
-            continue
-        bank, ch = entry
-        if not 0 <= bank < n_banks:
-            out.append(
-                bad(f"sensor {k}: bank {bank}, but mux.banks has {n_banks} (0..{n_banks - 1})")
-            )
-        if not 0 <= ch < MUX_CHANNELS:
-            out.append(
-                bad(
-                    f"sensor {k}: channel {ch}, but a CD74HC4067 has channels 0..{MUX_CHANNELS - 1}"
-                )
-            )
-        if (bank, ch) in seen:
-            out.append(bad(f"sensors {seen[(bank, ch)]} and {k} both on bank {bank} channel {ch}"))
-        seen.setdefault((bank, ch), k)
-        used.add(bank)
-    ref = mux.get("ref") if isinstance(mux, dict) else None
-    if ref is not None:
-        if not isinstance(ref, dict) or not all(
-            isinstance(ref.get(x), int) and not isinstance(ref.get(x), bool) for x in ("bank", "channel")
-        ):
-            out.append(bad(f"mux.ref must be {{\"bank\": b, \"channel\": c}}, not {ref!r}"))
-        elif not (0 <= ref["bank"] < n_banks and 0 <= ref["channel"] < MUX_CHANNELS):
-            out.append(bad(f"mux.ref: bank {ref['bank']} channel {ref['channel']} does not exist"))
-        elif (ref["bank"], ref["channel"]) in seen:
-            out.append(
-                bad(
-                    f"mux.ref: bank {ref['bank']} channel {ref['channel']} is sensor "
-                    f"{seen[(ref['bank'], ref['channel'])]}'s: the reference needs a free channel"
-                )
-            )
+        out.append(_hall_problem(
+            f"{len(channels)} entries, but {holes} holes x {per_hole} sensors "
+            f"need {holes * per_hole}"
+        ))
+    problems, seen, used = _hall_channels(channels, n_banks)
+    out += problems
+    out += _hall_ref(mux.get("ref") if isinstance(mux, dict) else None, n_banks, seen)
     if n_banks and not out and len(used) != n_banks:
-        out.append(
-            bad(
-                f"the sensors use {len(used)} banks, but mux.banks lists {n_banks}: "
-                "a multiplexer with no sensor (or a missing bank)"
-            )
-        )
+        out.append(_hall_problem(
+            f"the sensors use {len(used)} banks, but mux.banks lists {n_banks}: "
+            "a multiplexer with no sensor (or a missing bank)"
+        ))
     return out
 
 

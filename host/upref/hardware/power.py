@@ -220,53 +220,36 @@ class Budget:
         return all(c.ok for c in self.checks)
 
 
-def budget(
-    loads: tuple[Load, ...] | list[Load] = LOADS,
-    limits: Limits = Limits(),
-    *,
-    banks: list[int] | None = None,
-    timing: ScanTiming | None = None,
-) -> Budget:
-    """The budget of `loads`. With `banks` (sensors per multiplexer bank) the switched sensors
-    are powered one bank at a time, each for `timing.bank_on_us` of every scan period."""
-    if banks is not None and timing is None:
-        timing = ScanTiming()
-    rows = []
-    sums = {r: {"typ": 0.0, "worst": 0.0, "peak": 0.0} for r in (RAIL_3V3, RAIL_5V)}
-    for ld in loads:
-        typ, worst = ld.typ_ma * ld.qty, ld.max_ma * ld.qty
-        peak = worst
-        if ld.switched and banks is not None and timing is not None:
-            if sum(banks) != ld.qty:
-                raise ValueError(f"{ld.name}: {ld.qty} parts, but the banks hold {sum(banks)}")
-            duty = sum(n * timing.bank_on_us(n) for n in banks) / (timing.period_ms * 1000)
-            typ, worst = ld.typ_ma * duty, ld.max_ma * duty
-            peak = ld.max_ma * max(banks)
-        rows.append(
-            {
-                "part": ld.name,
-                "rail": ld.rail,
-                "qty": ld.qty,
-                "typ_ma_each": ld.typ_ma,
-                "max_ma_each": ld.max_ma,
-                "typ_ma": round(typ, 2),
-                "worst_ma": round(worst, 2),
-                "peak_ma": round(peak, 2),
-                "source": ld.source,
-            }
-        )
-        s = sums[ld.rail]
-        s["typ"] += typ
-        s["worst"] += worst
-        s["peak"] += peak
-    r3, r5 = sums[RAIL_3V3], sums[RAIL_5V]
-    usb = {
-        "typ": r3["typ"] + limits.ldo_iq_typ_ma + r5["typ"],
-        "worst": r3["worst"] + limits.ldo_iq_max_ma + r5["worst"],
-        "peak": r3["peak"] + limits.ldo_iq_max_ma + r5["peak"],
+def _load_row(ld: Load, banks: list[int] | None, timing: ScanTiming | None
+              ) -> tuple[dict[str, Any], float, float, float]:
+    """One load's row of the budget and its typical, worst and peak mA (a switched load is on
+    one bank at a time, for its share of every scan)."""
+    typ, worst = ld.typ_ma * ld.qty, ld.max_ma * ld.qty
+    peak = worst
+    if ld.switched and banks is not None and timing is not None:
+        if sum(banks) != ld.qty:
+            raise ValueError(f"{ld.name}: {ld.qty} parts, but the banks hold {sum(banks)}")
+        duty = sum(n * timing.bank_on_us(n) for n in banks) / (timing.period_ms * 1000)
+        typ, worst = ld.typ_ma * duty, ld.max_ma * duty
+        peak = ld.max_ma * max(banks)
+    row = {
+        "part": ld.name,
+        "rail": ld.rail,
+        "qty": ld.qty,
+        "typ_ma_each": ld.typ_ma,
+        "max_ma_each": ld.max_ma,
+        "typ_ma": round(typ, 2),
+        "worst_ma": round(worst, 2),
+        "peak_ma": round(peak, 2),
+        "source": ld.source,
     }
+    return row, typ, worst, peak
+
+
+def _budget_checks(r3: dict[str, float], usb: dict[str, float], limits: Limits) -> list[Check]:
+    """The regulator's heat and current limit, and the USB port, each used up to the margin."""
     m = limits.margin
-    checks = [
+    return [
         Check(
             "3.3 V regulator heat (worst case, average)",
             r3["worst"],
@@ -286,6 +269,35 @@ def budget(
             usb["worst"] <= m * limits.usb_ma,
         ),
     ]
+
+
+def budget(
+    loads: tuple[Load, ...] | list[Load] = LOADS,
+    limits: Limits = Limits(),
+    *,
+    banks: list[int] | None = None,
+    timing: ScanTiming | None = None,
+) -> Budget:
+    """The budget of `loads`. With `banks` (sensors per multiplexer bank) the switched sensors
+    are powered one bank at a time, each for `timing.bank_on_us` of every scan period."""
+    if banks is not None and timing is None:
+        timing = ScanTiming()
+    rows = []
+    sums = {r: {"typ": 0.0, "worst": 0.0, "peak": 0.0} for r in (RAIL_3V3, RAIL_5V)}
+    for ld in loads:
+        row, typ, worst, peak = _load_row(ld, banks, timing)
+        rows.append(row)
+        s = sums[ld.rail]
+        s["typ"] += typ
+        s["worst"] += worst
+        s["peak"] += peak
+    r3, r5 = sums[RAIL_3V3], sums[RAIL_5V]
+    usb = {
+        "typ": r3["typ"] + limits.ldo_iq_typ_ma + r5["typ"],
+        "worst": r3["worst"] + limits.ldo_iq_max_ma + r5["worst"],
+        "peak": r3["peak"] + limits.ldo_iq_max_ma + r5["peak"],
+    }
+    checks = _budget_checks(r3, usb, limits)
     rnd = {k: round(v, 1) for k, v in r3.items()}
     return Budget(rows, rnd, {k: round(v, 1) for k, v in usb.items()}, checks)
 
@@ -419,35 +431,30 @@ def switched_supply(pinmap: dict[str, Any], timing: ScanTiming | None = None) ->
     }
 
 
-def report(pinmap: dict[str, Any], limits: Limits = Limits()) -> dict[str, Any]:
-    """Everything `hardware/power.json` holds."""
-    t = timing_of(pinmap)
-    built = is_switched(pinmap)
-    banks = pinmap_rules.bank_sizes(pinmap)
-    sensors = pinmap["hall"]["holes"] * pinmap["hall"]["sensors_per_hole"]
-    loads = tuple(replace(ld, qty=sensors) if ld.switched else ld for ld in LOADS)
-    unswitched = budget(loads, limits)
-    switched = budget(loads, limits, banks=banks, timing=t)
-    with_radio = budget((*loads, RADIO), limits, banks=banks, timing=t)
+def _scenario(b: Budget, note: str) -> dict[str, Any]:
+    """One configuration's budget as power.json holds it."""
+    return {
+        "note": note,
+        "rail_3v3_ma": b.rail_3v3,
+        "usb_5v_ma": b.usb_5v,
+        "checks": [
+            {
+                "what": c.what,
+                "ma": round(c.value_ma, 1),
+                "limit_ma": round(c.limit_ma, 1),
+                "ok": c.ok,
+            }
+            for c in b.checks
+        ],
+        "fits": b.fits,
+        "parts": b.rows,
+    }
 
-    def scenario(b: Budget, note: str) -> dict[str, Any]:
-        return {
-            "note": note,
-            "rail_3v3_ma": b.rail_3v3,
-            "usb_5v_ma": b.usb_5v,
-            "checks": [
-                {
-                    "what": c.what,
-                    "ma": round(c.value_ma, 1),
-                    "limit_ma": round(c.limit_ma, 1),
-                    "ok": c.ok,
-                }
-                for c in b.checks
-            ],
-            "fits": b.fits,
-            "parts": b.rows,
-        }
 
+def _notes_and_verdict(built: bool, sensors: int, unswitched: Budget,
+                       switched: Budget) -> tuple[tuple[str, str, str], str]:
+    """What each configuration is (unswitched, switched, switched with Wi-Fi), and the verdict,
+    for a board built with the bank switches or without."""
     if built:
         notes = (
             f"without the bank switches: all {sensors} sensors powered all the time",
@@ -460,19 +467,50 @@ def report(pinmap: dict[str, Any], limits: Limits = Limits()) -> dict[str, Any]:
             if not unswitched.fits
             else "it would fit without them too."
         )
-    else:
-        notes = (
-            f"as built: all {sensors} sensors powered all the time",
-            "proposal: one bank of sensors powered at a time",
-            "the proposal if a future firmware turned Wi-Fi on (it does not)",
-        )
-        verdict = (
-            "as built the board does not fit: " if not unswitched.fits else "as built it fits; "
-        ) + (
-            "the switched supply would."
-            if switched.fits
-            else "the switched supply would not either."
-        )
+        return notes, verdict
+    notes = (
+        f"as built: all {sensors} sensors powered all the time",
+        "proposal: one bank of sensors powered at a time",
+        "the proposal if a future firmware turned Wi-Fi on (it does not)",
+    )
+    verdict = (
+        "as built the board does not fit: " if not unswitched.fits else "as built it fits; "
+    ) + (
+        "the switched supply would."
+        if switched.fits
+        else "the switched supply would not either."
+    )
+    return notes, verdict
+
+
+def _limits(limits: Limits) -> dict[str, Any]:
+    """The limits as power.json holds them."""
+    return {
+        "usb_ma": limits.usb_ma,
+        "usb_source": limits.usb_source,
+        "regulator": "AMS1117-3.3 on the ESP32-DevKitC",
+        "regulator_rated_ma": limits.ldo_rated_ma,
+        "regulator_current_limit_ma": limits.ldo_current_limit_ma,
+        "regulator_thermal_ma": round(limits.thermal_ma, 1),
+        "regulator_thermal_basis": f"({limits.tj_max_c:g} C - {limits.ambient_c:g} C) / "
+        f"({limits.theta_ja:g} C/W x ({limits.vin_max:g} V - "
+        f"{limits.vout:g} V))",
+        "regulator_source": limits.ldo_source,
+        "margin": limits.margin,
+    }
+
+
+def report(pinmap: dict[str, Any], limits: Limits = Limits()) -> dict[str, Any]:
+    """Everything `hardware/power.json` holds."""
+    t = timing_of(pinmap)
+    built = is_switched(pinmap)
+    banks = pinmap_rules.bank_sizes(pinmap)
+    sensors = pinmap["hall"]["holes"] * pinmap["hall"]["sensors_per_hole"]
+    loads = tuple(replace(ld, qty=sensors) if ld.switched else ld for ld in LOADS)
+    unswitched = budget(loads, limits)
+    switched = budget(loads, limits, banks=banks, timing=t)
+    with_radio = budget((*loads, RADIO), limits, banks=banks, timing=t)
+    notes, verdict = _notes_and_verdict(built, sensors, unswitched, switched)
     return {
         "about": "Power budget of the upref board, computed by `python -m upref.hardware power` "
         "(host/upref/hardware/power.py) from the pin map. Currents in mA; typ = "
@@ -480,23 +518,11 @@ def report(pinmap: dict[str, Any], limits: Limits = Limits()) -> dict[str, Any]:
         "peak = worst instant. A configuration fits when every worst case stays "
         f"under {limits.margin:.0%} of its limit. `as_built` names the configuration "
         "the pin map describes.",
-        "limits": {
-            "usb_ma": limits.usb_ma,
-            "usb_source": limits.usb_source,
-            "regulator": "AMS1117-3.3 on the ESP32-DevKitC",
-            "regulator_rated_ma": limits.ldo_rated_ma,
-            "regulator_current_limit_ma": limits.ldo_current_limit_ma,
-            "regulator_thermal_ma": round(limits.thermal_ma, 1),
-            "regulator_thermal_basis": f"({limits.tj_max_c:g} C - {limits.ambient_c:g} C) / "
-            f"({limits.theta_ja:g} C/W x ({limits.vin_max:g} V - "
-            f"{limits.vout:g} V))",
-            "regulator_source": limits.ldo_source,
-            "margin": limits.margin,
-        },
+        "limits": _limits(limits),
         "as_built": "switched" if built else "unswitched",
-        "switched": scenario(switched, notes[1]),
-        "unswitched": scenario(unswitched, notes[0]),
-        "switched_with_wifi": scenario(with_radio, notes[2]),
+        "switched": _scenario(switched, notes[1]),
+        "unswitched": _scenario(unswitched, notes[0]),
+        "switched_with_wifi": _scenario(with_radio, notes[2]),
         "verdict": verdict,
         "switched_supply": switched_supply(pinmap, t),
     }

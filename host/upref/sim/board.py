@@ -1,8 +1,9 @@
 """The simulated board: its lifecycle (start, stop, power, resets, the watchdog) on one loop
 thread, wiring together the parts that each do one job:
 
-  * line.Port      the pty that plays the ESP32's USB serial port, and the paced, noisy line;
-  * child.Child    the unchanged firmware in a child process (runtime.py under CPython or the
+  * usb_port.Port  the pty that plays the ESP32's USB serial port, and the paced, noisy line;
+  * firmware_process.Child
+                   the unchanged firmware in a child process (runtime.py under CPython or the
                    MicroPython unix port), against the stand-ins of `machine` and `neopixel`;
   * faces          what answers on the port besides the firmware: the ROM (download mode for
                    esptool, an erased flash), a dead firmware's REPL, the ROM's boot text;
@@ -11,7 +12,7 @@ thread, wiring together the parts that each do one job:
   * channel        the control socket (and its client, SimControl);
   * loop.Loop      the I/O thread all of this runs on.
 
-    with SimBoard(seed=3) as board:            # or `upref sim`
+    with SimBoard(SimSettings(seed=3)) as board:   # or `upref sim`
         ser = serial.serial_for_url(board.port, baudrate=115200, timeout=1)
         board.pull(4)                          # or `upref simctl pull 4`
 
@@ -45,6 +46,7 @@ import shutil
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -52,12 +54,12 @@ from upref import paths
 from upref.sim import bytecode, faces, physics
 from upref.sim import rom as rommod
 from upref.sim.channel import ControlServer
-from upref.sim.child import Child, encode_record, heap_bytes, runtime_argv
 from upref.sim.errors import SimError
 from upref.sim.faces import HARD_RESET, PWRON_RESET, SOFT_RESET
+from upref.sim.firmware_process import Child, encode_record, heap_bytes, runtime_argv
 from upref.sim.hands import Hands
-from upref.sim.line import BUSY_S, Port
 from upref.sim.loop import Loop
+from upref.sim.usb_port import BUSY_S, Port
 from upref.sim.verbs import (
     CommandError,
     Verbs,
@@ -83,8 +85,9 @@ def mac_for(name: str) -> bytes:
     return MAC_OUI + (h & 0xFFFFFF).to_bytes(3, "big")
 
 
-class SimBoard(Verbs):
-    """The simulated board. Use as a context manager, or start() ... stop().
+@dataclass(frozen=True)
+class SimSettings:
+    """What a simulated board is made with (every field has its default):
 
     backend: "cpython" (fast) or "micropython" (the real MicroPython unix port, heap capped).
     seed: makes sensor offsets, magnets, the starting mix, noise and timing reproducible.
@@ -94,16 +97,59 @@ class SimBoard(Verbs):
     baud: the pace of the serial line (0: as fast as possible).
     name: tells simulators apart (port, socket, registry file); default "default".
     firmware_dir/main: what runs (default: the repo's firmware/ and its main.py).
+    heapsize: the firmware's MicroPython heap (the unix port's -X heapsize), e.g. "120K".
     calibrated: a fresh flash gets the sensors' true zeros in calib.json, as if the board had
         been calibrated when it was built (False: the firmware starts uncalibrated).
     sensor_noise: standard deviation of the hall sensors' noise, in counts.
     rom_banner: print the ESP32 ROM's boot text at each hard start.
+    codes_path/pinmap_path: the code table and the pin map (default: the ones upref ships).
     spi_flash: the file that holds the 4 MB SPI flash esptool writes (default `<flash_dir>.bin`;
         it appears on the first write or erase: until then the board counts as shipped with
         MicroPython).
     boot_from: "auto" (the flash folder when it holds a deployed main.py, else the repository's
         firmware), "flash" (always the flash folder: an empty one is bare MicroPython's REPL) or
         "repo" (always firmware_dir).
+    cost_model: the chip's clock charges the firmware's work (standins/chip.py); off, code is free.
+    adc_vref_mv: the chip's ADC reference (default: drawn from the seed).
+    restore: put back the physical table a previous run with this name kept (its seed too).
+    """
+
+    backend: str = "cpython"
+    seed: int = 0
+    empty: bool = False
+    flash_dir: str | os.PathLike[str] | None = None
+    noise: float = 0.0
+    baud: int = 115200
+    name: str | None = None
+    firmware_dir: str | os.PathLike[str] | None = None
+    main: str = "main.py"
+    heapsize: str = "120K"
+    calibrated: bool = True
+    sensor_noise: int = physics.NOISE_SIGMA
+    rom_banner: bool = True
+    codes_path: str | os.PathLike[str] | None = None
+    pinmap_path: str | os.PathLike[str] | None = None
+    spi_flash: str | os.PathLike[str] | None = None
+    boot_from: str = "auto"
+    cost_model: bool = True
+    adc_vref_mv: int | None = None
+    restore: bool = False
+
+    def __post_init__(self) -> None:
+        if self.backend not in ("cpython", "micropython"):
+            raise ValueError(f"backend must be 'cpython' or 'micropython', not {self.backend!r}")
+        if self.boot_from not in ("auto", "flash", "repo"):
+            raise ValueError(f"boot_from must be 'auto', 'flash' or 'repo', not {self.boot_from!r}")
+        if not 0.0 <= self.noise <= 1.0:
+            raise ValueError(f"noise is a probability per byte, 0..1, not {self.noise!r}")
+        name = self.name or "default"
+        if not name.replace("-", "").replace("_", "").isalnum():
+            raise ValueError(f"simulator name {name!r}: use letters, digits, - and _")
+
+
+class SimBoard(Verbs):
+    """The simulated board, made from its `SimSettings` (default: all defaults). Use as a
+    context manager, or start() ... stop().
 
     The control verbs (pull, insert, ..., state, help) are methods written once in
     `verbs.Verbs`: each runs its command line here through `command`, returns the details of
@@ -112,70 +158,51 @@ class SimBoard(Verbs):
 
     _active: ClassVar[set[str]] = set()  # registry paths of the boards running in this process
 
-    def __init__(
-        self,
-        backend: str = "cpython",
-        seed: int = 0,
-        empty: bool = False,
-        flash_dir: str | os.PathLike[str] | None = None,
-        noise: float = 0.0,
-        baud: int = 115200,
-        name: str | None = None,
-        *,
-        firmware_dir: str | os.PathLike[str] | None = None,
-        main: str = "main.py",
-        heapsize: str = "120K",
-        calibrated: bool = True,
-        sensor_noise: int = physics.NOISE_SIGMA,
-        rom_banner: bool = True,
-        codes_path: str | os.PathLike[str] | None = None,
-        pinmap_path: str | os.PathLike[str] | None = None,
-        spi_flash: str | os.PathLike[str] | None = None,
-        boot_from: str = "auto",
-        cost_model: bool = True,
-        adc_vref_mv: int | None = None,
-        restore: bool = False,
-    ) -> None:
-        if backend not in ("cpython", "micropython"):
-            raise ValueError(f"backend must be 'cpython' or 'micropython', not {backend!r}")
-        if boot_from not in ("auto", "flash", "repo"):
-            raise ValueError(f"boot_from must be 'auto', 'flash' or 'repo', not {boot_from!r}")
-        if not 0.0 <= noise <= 1.0:
-            raise ValueError(f"noise is a probability per byte, 0..1, not {noise!r}")
-        self.backend = backend
-        self.seed = seed
-        self.name = name or "default"
-        if not self.name.replace("-", "").replace("_", "").isalnum():
-            raise ValueError(f"simulator name {self.name!r}: use letters, digits, - and _")
-        self.baud = baud
-        self.heapsize = heapsize
-        self.calibrated = calibrated
-        self.sensor_noise = sensor_noise
-        self.show_rom = rom_banner
-        self.firmware_dir = Path(firmware_dir).resolve() if firmware_dir else paths.firmware_dir()
-        self.main = main
-        self.pinmap_path = Path(pinmap_path) if pinmap_path else paths.pinmap_path()
+    def __init__(self, settings: SimSettings | None = None) -> None:
+        s = self.settings = settings or SimSettings()
+        self.backend = s.backend
+        self.seed = s.seed
+        self.name = s.name or "default"
+        self.baud = s.baud
+        self.heapsize = s.heapsize
+        self.calibrated = s.calibrated
+        self.sensor_noise = s.sensor_noise
+        self.show_rom = s.rom_banner
+        self.firmware_dir = Path(s.firmware_dir).resolve() if s.firmware_dir else paths.firmware_dir()
+        self.main = s.main
+        self.pinmap_path = Path(s.pinmap_path) if s.pinmap_path else paths.pinmap_path()
+        self.boot_from = s.boot_from
+        self.cost_model = s.cost_model
+        self._files(s)
+        self._make_world(s)
+        self._make_parts(s)
+        self._what_it_shows()
+
+    def _files(self, s: SimSettings) -> None:
+        """Where the board keeps its flash, port, socket, registry entry, log and table."""
         rt = paths.runtime_dir()
-        self.flash_dir = Path(flash_dir) if flash_dir else rt / f"sim-{self.name}-flash"
-        self.boot_from = boot_from
-        self.spi = rommod.SpiFlash(Path(spi_flash) if spi_flash else Path(str(self.flash_dir) + ".bin"))
+        self.flash_dir = Path(s.flash_dir) if s.flash_dir else rt / f"sim-{self.name}-flash"
+        self.spi = rommod.SpiFlash(Path(s.spi_flash) if s.spi_flash else Path(str(self.flash_dir) + ".bin"))
         self.port = str(rt / f"sim-{self.name}.tty")
         self.control_path = str(rt / f"sim-{self.name}.sock")
         self.registry_path = rt / f"sim-{self.name}.json"
         self.log_path = rt / f"sim-{self.name}.log"
         self._fifo_path = rt / f"sim-{self.name}.world"
         self.table_path = rt / f"sim-{self.name}.table.json"  # the physical world, kept across runs
-        saved = self._load_table() if restore else None
+
+    def _make_world(self, s: SimSettings) -> None:
+        """The physical world from the seed, or the table a previous run kept (`restore`)."""
+        seed, empty = s.seed, s.empty
+        saved = self._load_table() if s.restore else None
         if saved is not None:
             seed = int(saved.get("seed", seed))
             self.seed = seed
             empty = True  # the holes come from the saved table
-        self.cost_model = cost_model
         try:
             self.world = physics.World(
                 seed=seed, empty=empty,
-                pairs=physics.load_pairs(codes_path) if codes_path else physics.load_pairs(),
-                adc_vref_mv=adc_vref_mv,
+                pairs=physics.load_pairs(s.codes_path) if s.codes_path else physics.load_pairs(),
+                adc_vref_mv=s.adc_vref_mv,
             )
         except physics.WorldError as e:
             raise ValueError(str(e)) from None
@@ -183,15 +210,18 @@ class SimBoard(Verbs):
         self.mac = mac_for(self.name)
         self._inject_rng = random.Random(f"upref-inject-{seed}")  # `inject random:N`
 
+    def _make_parts(self, s: SimSettings) -> None:
+        """The loop thread and the parts it runs: the port, the hands, the ROM, the socket."""
         self.loop = Loop(f"upref-sim-{self.name}")
-        self.line = Port(self.port, baud, noise, seed, self.loop.watch, self.loop.unwatch)
+        self.line = Port(self.port, s.baud, s.noise, self.seed, self.loop.watch, self.loop.unwatch)
         self.hands = Hands(self.world, self._send_world, self.loop.at)
+        self._handlers = self._verb_handlers()
         self.romface = faces.RomFace(self.spi, self.mac, faces.RomHooks(
             to_host=self._to_host, later=self._later, sent_in=self._sent_in,
             set_baud=self._set_line_baud,
             boot=lambda: self._restart(HARD_RESET, drain=False, download=False),
             wipe=self._wipe_filesystem, log=self._log,
-        ), rom_banner)
+        ), s.rom_banner)
         self.rom = self.romface.rom
         self.control = ControlServer(self.control_path, self.loop, self._execute)
         self._cooker = faces.Cooker()
@@ -201,7 +231,8 @@ class SimBoard(Verbs):
         self._t0 = time.monotonic()
         self._log_file: Any = None
 
-        # what the board is and shows
+    def _what_it_shows(self) -> None:
+        """What the board is and shows, before it is first powered."""
         self.powered = False
         self.face = "off"  # off | firmware | repl | raw | run | halted | download | no-firmware
         self.reset_cause = PWRON_RESET
@@ -221,7 +252,7 @@ class SimBoard(Verbs):
         self._started = False
         self.boot_held = False  # the BOOT button (GPIO0 low): a reset or power-on enters download mode
         self.boot_source = "repo"  # what the running firmware came from: "repo", "flash" or "rom"
-        self.runner = backend  # what runs it now: "cpython" or "micropython"
+        self.runner = self.backend  # what runs it now: "cpython" or "micropython"
         self._raw_next = False  # the next soft reboot comes back to the raw REPL
         self._in_raw = False  # the child's REPL is in raw mode
 
@@ -444,6 +475,26 @@ class SimBoard(Verbs):
         held or the flash holds no bootloader) the firmware process."""
         if not self.line.plugged:
             return
+        self._chip_resets(cause)
+        if download is None:
+            download = self.boot_held and cause != SOFT_RESET
+        if download:
+            self.face = "download"
+            self.boot_source = "rom"
+            self.romface.enter_download(cause)
+            return
+        if cause != SOFT_RESET and not self.spi.bootable():
+            self.face = "no-firmware"
+            self.boot_source = "rom"
+            self.romface.no_firmware(cause)
+            return
+        if cause != SOFT_RESET and self.show_rom:
+            self._to_host(faces.rom_banner(cause))
+        self._start_firmware(cause)
+
+    def _chip_resets(self, cause: int) -> None:
+        """What a start of the chip resets, and what a soft reboot keeps (the clock, the
+        watchdog, the line's baud rate)."""
         self.powered = True
         self.reset_cause = cause
         self.starts += 1
@@ -459,20 +510,10 @@ class SimBoard(Verbs):
             self._last_feed = time.monotonic()
         self._in_raw = False
         self.romface.leave()
-        if download is None:
-            download = self.boot_held and cause != SOFT_RESET
-        if download:
-            self.face = "download"
-            self.boot_source = "rom"
-            self.romface.enter_download(cause)
-            return
-        if cause != SOFT_RESET and not self.spi.bootable():
-            self.face = "no-firmware"
-            self.boot_source = "rom"
-            self.romface.no_firmware(cause)
-            return
-        if cause != SOFT_RESET and self.show_rom:
-            self._to_host(faces.rom_banner(cause))
+
+    def _start_firmware(self, cause: int) -> None:
+        """The firmware process, from the flash or the repository, under the runner that can
+        run it, told the world as it is."""
         from_flash = self._flash_boots()
         runner = self.backend
         if from_flash and runner == "cpython" and self._flash_has_bytecode():
@@ -650,12 +691,30 @@ class SimBoard(Verbs):
 
     # ---- the control verbs (on the loop thread) -------------------------------------------------------
 
+    def _verb_handlers(self) -> dict[str, tuple[Callable[..., None], bool]]:
+        """Who carries out each verb (by its name in `verbs.VERBS`), and whether it changes the
+        physical world (the table is saved once it is done): a hand at the table, or the board
+        itself. Every verb has exactly one handler (tests/host/sim/test_verbs.py)."""
+        h = self.hands
+        hands: dict[str, Callable[..., None]] = {
+            "pull": h.verb_pull, "insert": h.verb_insert, "flip": h.verb_flip,
+            "move": h.verb_move, "tap": h.verb_tap, "remove": h.verb_remove,
+            "button": h.verb_button, "magnet": h.verb_magnet, "sensor": h.verb_sensor,
+            "rfid": h.verb_rfid,
+        }
+        board: dict[str, Callable[..., None]] = {
+            "unplug": self._verb_unplug, "plug": self._verb_plug, "reset": self._verb_reset,
+            "boot": self._verb_boot, "noise": self._verb_noise, "inject": self._verb_inject,
+            "state": self._verb_state, "help": self._verb_help,
+        }
+        return {**{n: (fn, True) for n, fn in hands.items()},
+                **{n: (fn, False) for n, fn in board.items()}}
+
     def _execute(self, line: str, answer: Callable[[str], None]) -> None:
         """Run one command line on the loop thread; `answer` gets "ok ..." or "error ..."."""
         try:
             cmd = parse_command(line, self.world.pairs)
-            handler = getattr(self.hands, f"verb_{cmd.name}", None) or getattr(self, f"_verb_{cmd.name}")
-            keep = hasattr(self.hands, f"verb_{cmd.name}")  # the physical world changed
+            handler, keep = self._handlers[cmd.name]
 
             def ok(details: str = "") -> None:
                 if keep:

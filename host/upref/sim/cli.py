@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable
 
 from upref.board import simtags
-from upref.sim.board import SimBoard
+from upref.sim.board import SimBoard, SimSettings
 from upref.sim.channel import SimControl, SimControlError
 from upref.sim.errors import SimError
 from upref.sim.verbs import ANSWER_NEWLINE, help_text, piece_words
@@ -88,8 +88,8 @@ class Pieces:
         return _SIM_UID.sub(name, details)
 
 
-def sim_main(argv: list[str], catalogues: CatalogueSource | None = None) -> int:
-    """`upref sim`: run a simulated board until Ctrl-C (or SIGTERM)."""
+def _sim_parser() -> argparse.ArgumentParser:
+    """The options of `upref sim`."""
     ap = argparse.ArgumentParser(
         prog="upref sim",
         description="Start the simulated board: the unchanged firmware on a pseudo-terminal, "
@@ -109,13 +109,41 @@ def sim_main(argv: list[str], catalogues: CatalogueSource | None = None) -> int:
     ap.add_argument("--boot-from", choices=("auto", "flash", "repo"), default="auto",
                     help="what runs: the flash folder's deployed firmware when it has a main.py "
                     "(auto), always the flash folder, or always the repository's firmware/")
-    ns = ap.parse_args(argv)
+    return ap
+
+
+def _console(board: SimBoard, pieces: Pieces, stop: threading.Event) -> None:
+    """The `sim>` prompt: one command a line (pieces named by their ids), until quit or EOF."""
+    while not stop.is_set():
+        try:
+            line = input("sim> ")
+        except EOFError:
+            break
+        if line.strip() in ("quit", "exit"):
+            break
+        if not line.strip():
+            continue
+        try:
+            line = pieces.line(line)
+        except simtags.PieceError as e:
+            print(f"error {e}")
+            continue
+        answer = board.command(line)
+        if answer.startswith("ok {"):
+            print(json.dumps(json.loads(answer[3:]), indent=2))
+        else:
+            print(pieces.told(answer))
+
+
+def sim_main(argv: list[str], catalogues: CatalogueSource | None = None) -> int:
+    """`upref sim`: run a simulated board until Ctrl-C (or SIGTERM)."""
+    ns = _sim_parser().parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     try:
-        board = SimBoard(backend=ns.backend, seed=ns.seed if ns.seed is not None else 0,
-                         empty=ns.empty, flash_dir=ns.flash, noise=ns.noise, name=ns.name,
-                         calibrated=not ns.uncalibrated, boot_from=ns.boot_from,
-                         restore=ns.seed is None and not ns.empty)
+        board = SimBoard(SimSettings(
+            backend=ns.backend, seed=ns.seed if ns.seed is not None else 0, empty=ns.empty,
+            flash_dir=ns.flash, noise=ns.noise, name=ns.name, calibrated=not ns.uncalibrated,
+            boot_from=ns.boot_from, restore=ns.seed is None and not ns.empty))
         board.start()
     except (SimError, ValueError, OSError) as e:
         print(f"upref sim: {e}", file=sys.stderr)
@@ -139,24 +167,7 @@ def sim_main(argv: list[str], catalogues: CatalogueSource | None = None) -> int:
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
     try:
         if interactive:
-            while not stop.is_set():
-                try:
-                    line = input("sim> ")
-                except EOFError:
-                    break
-                if line.strip() in ("quit", "exit"):
-                    break
-                if line.strip():
-                    try:
-                        line = pieces.line(line)
-                    except simtags.PieceError as e:
-                        print(f"error {e}")
-                        continue
-                    answer = board.command(line)
-                    if answer.startswith("ok {"):
-                        print(json.dumps(json.loads(answer[3:]), indent=2))
-                    else:
-                        print(pieces.told(answer))
+            _console(board, pieces, stop)
         else:
             while not stop.wait(0.5):
                 pass

@@ -3,8 +3,8 @@ flip, move, tap, remove, button, magnet, sensor, rfid), carried out on the `phys
 told to the firmware process as world records. A hand takes its time (a flip, a move, a click)
 and a hole is busy while it does.
 
-Each verb's handler is `verb_<name>(ok, *arguments)`: the arguments as `verbs.parse_command`
-checked them; `ok(details)` answers (perhaps later, when the hand is done); an impossible action
+Each verb's handler is `verb_<name>(ok, *arguments)`, named in the board's table of handlers
+(`SimBoard._verb_handlers`): the arguments as `verbs.parse_command` checked them; `ok(details)` answers (perhaps later, when the hand is done); an impossible action
 raises physics.WorldError.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from upref.sim import physics
-from upref.sim.child import encode_record, ticks_now
+from upref.sim.firmware_process import encode_record, ticks_now
 
 SENSOR_MODES = {"ok": 0, "float": 1, "rail": 2, "rail-low": 3}  # sim_world.MODE_*
 MFRC522_VERSION = 0x92  # what a live reader's VersionReg holds

@@ -5,7 +5,7 @@ Pure and deterministic: no clock, no I/O. Every random property (sensor quiescen
 sensitivities, each hole's depth, each magnet's remanence, the chip's ADC reference, the
 starting mix) comes from the seed. The board process (`hands.py`) turns changes into world
 records for the process that runs the firmware, which keeps each sensor's output voltage,
-ramps between targets, and reads it through the ADC stand-in (`standins/esp32_adc.py`) with
+ramps between targets, and reads it through the ADC stand-in (`upref/chip/esp32_adc.py`) with
 the chip's noise.
 
 Sensor model, from the hardware's own field model (`upref.hardware.magnetics`). Sensor
@@ -36,9 +36,9 @@ from pathlib import Path
 
 from upref import paths
 from upref.board.codes import PAIR_COUNT
+from upref.chip import esp32_adc
 from upref.hardware import magnetics
 from upref.link.protocol import POSITIONS
-from upref.sim.standins import esp32_adc
 
 HOLES = PAIR_COUNT  # one molehill per mole pair
 COLOURS = "RBYWK"

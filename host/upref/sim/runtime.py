@@ -2,7 +2,7 @@
 # main.py) against the stand-ins in standins/, and when main.py ends (Ctrl-C, an uncaught
 # exception, or it returns) shows MicroPython's friendly REPL on the USB port, as a real board
 # does; Ctrl-A there enters the raw REPL (rawrepl.py) that mpremote uses, Ctrl-E paste mode.
-# Started by the simulated board (child.Child, for board.SimBoard) as a child process, under
+# Started by the simulated board (firmware_process.Child, for board.SimBoard) as a child process, under
 # CPython or the MicroPython unix port, with the board's flash folder as its current directory.
 #
 #   runtime.py <firmware_dir> <main file> <standins_dir> <host_dir>
@@ -625,48 +625,24 @@ def _preload(world):
     world._reader()
 
 
-def main():
-    fw_dir, main_file, standins, host_dir = sys.argv[1:5]
-    script_dir = sys.argv[0][: sys.argv[0].rfind("/")] if "/" in sys.argv[0] else "."
-    sys.path.insert(0, script_dir)
-    import rawrepl
-
-    while script_dir in sys.path:
-        sys.path.remove(script_dir)
-    if not MICROPYTHON:
-        _cpython_setup(host_dir)
-    import os
-
-    flash_dir = os.getcwd()
-    from_flash = _getenv("UPREF_SIM_BOOT", "repo") == "flash"
-    raw = _getenv("UPREF_SIM_REPL", "friendly") == "raw"
+def _firmware_paths(fw_dir, standins, chips, flash_dir, from_flash):
+    """Where `import` looks: what is built in (the stand-ins, the chip's description), then the
+    firmware's folders (the repository's, or the board's "" and /lib under CPython)."""
     if from_flash:
-        paths = [standins]
+        paths = [standins, chips]
         if not MICROPYTHON:  # the board's "" and /lib
             paths += [flash_dir, flash_dir + "/lib"]
-    else:
-        paths = [standins, fw_dir, fw_dir + "/lib"]
-        for d in _listdir(fw_dir + "/drivers"):
-            paths.append(fw_dir + "/drivers/" + d)
-    for p in reversed(paths):
-        sys.path.insert(0, p)
+        return paths
+    paths = [standins, chips, fw_dir, fw_dir + "/lib"]
+    for d in _listdir(fw_dir + "/drivers"):
+        paths.append(fw_dir + "/drivers/" + d)
+    return paths
 
-    _chip_time(standins)
-    if not MICROPYTHON and _chip is not None and _chip.on:
-        _chip_flash([p for p in paths if p != standins])
-    if MICROPYTHON:
-        import esp32_micropython
 
-        sys.modules["micropython"] = esp32_micropython
-    import sim_world
-
-    world = sim_world.world
-    ballast = _heap_ballast(world) if MICROPYTHON else None
-    world.report("boot " + sys.implementation.name)
-    hidden = [standins, sys.argv[0], script_dir + "/"]
-    names = _Names(fw_dir, hidden, flash_dir if from_flash else None)
-    g = {"__name__": "__main__", "help": lambda *a: out(HELP)}
-    mount = None
+def _mounter(world, flash_dir, from_flash, g):
+    """What makes the flash the board's "/" once the firmware's own run is over (None: nothing
+    left to do). Booting from the flash under MicroPython, it is mounted now, and the host's
+    folders leave the path."""
     if MICROPYTHON:
 
         def mount():
@@ -675,22 +651,28 @@ def main():
 
         if from_flash:  # the board's own folders, and nothing of the host's
             mount()
-            mount = None
             sys.path[:] = ["", ".frozen", "/lib"]
-    elif _board_builtins is not None:
+            return None
+        return mount
+    if _board_builtins is not None:
 
         def mount():
             # what is typed at the REPL or sent by mpremote sees the flash as "/"; the firmware
             # itself ran with CPython's own os (the tests' tiny firmwares use it)
             g["__builtins__"] = _board_builtins(flash_dir)
-    world.report("face firmware")
+
+        return mount
+    return None
+
+
+def _boot(world, names, g, fw_dir, main_file, from_flash, raw):
+    """As MicroPython's ESP32 main.c: boot.py, then main.py (not after a soft reboot from the raw
+    REPL); an error in boot.py is printed and the boot goes on; main.py ending in any way but
+    sys.exit() leaves the REPL. "booted" is reported once boot.py is done: from then on a
+    Ctrl-C reaches main.py (or the REPL), never boot.py."""
     real_sys = sys.modules.get("sys")
     if MICROPYTHON and _chip is not None and _chip.on:
         sys.modules["sys"] = _SysProxy(sys)  # the firmware's writes go through the UART model
-    # as MicroPython's ESP32 main.c: boot.py, then main.py (not after a soft reboot from the raw
-    # REPL); an error in boot.py is printed and the boot goes on; main.py ending in any way but
-    # sys.exit() leaves the REPL. "booted" is reported once boot.py is done: from then on a
-    # Ctrl-C reaches main.py (or the REPL), never boot.py.
     files = ["boot.py"] if raw else ["boot.py", "main.py" if from_flash else main_file]
     for fname in files:
         if fname != "boot.py":
@@ -720,6 +702,46 @@ def main():
             sys.modules.pop("sys", None)
         else:
             sys.modules["sys"] = real_sys
+
+
+def main():
+    fw_dir, main_file, standins, host_dir = sys.argv[1:5]
+    chips = host_dir + "/upref/chip"  # what the chip does (its ADC curve): built in, as standins
+    script_dir = sys.argv[0][: sys.argv[0].rfind("/")] if "/" in sys.argv[0] else "."
+    sys.path.insert(0, script_dir)
+    import rawrepl
+
+    while script_dir in sys.path:
+        sys.path.remove(script_dir)
+    if not MICROPYTHON:
+        _cpython_setup(host_dir)
+    import os
+
+    flash_dir = os.getcwd()
+    from_flash = _getenv("UPREF_SIM_BOOT", "repo") == "flash"
+    raw = _getenv("UPREF_SIM_REPL", "friendly") == "raw"
+    paths = _firmware_paths(fw_dir, standins, chips, flash_dir, from_flash)
+    for p in reversed(paths):
+        sys.path.insert(0, p)
+
+    _chip_time(standins)
+    if not MICROPYTHON and _chip is not None and _chip.on:
+        _chip_flash([p for p in paths if p not in (standins, chips)])
+    if MICROPYTHON:
+        import esp32_micropython
+
+        sys.modules["micropython"] = esp32_micropython
+    import sim_world
+
+    world = sim_world.world
+    ballast = _heap_ballast(world) if MICROPYTHON else None
+    world.report("boot " + sys.implementation.name)
+    hidden = [standins, chips, sys.argv[0], script_dir + "/"]
+    names = _Names(fw_dir, hidden, flash_dir if from_flash else None)
+    g = {"__name__": "__main__", "help": lambda *a: out(HELP)}
+    mount = _mounter(world, flash_dir, from_flash, g)
+    world.report("face firmware")
+    _boot(world, names, g, fw_dir, main_file, from_flash, raw)
     try:
         sys.stdout.buffer.flush()
     except Exception:  # noqa: BLE001

@@ -8,7 +8,7 @@ them into the command line and gives it to `_verb(line)`. The two sides only sup
 method, as mpremote's transports only supply the bytes under `fs_ls`, `fs_cp`:
 
   * `SimBoard` (board.py) runs the line in-process, on its loop thread;
-  * `SimControl` (channel.py, also reached as control.py) sends the same line over the control
+  * `SimControl` (channel.py) sends the same line over the control
     socket.
 
 So `board.pull(4)` and `SimControl(path).pull(4)` are the same method, with the same signature,

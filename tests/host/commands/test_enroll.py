@@ -328,7 +328,7 @@ def wait(cond: Callable[[], bool], timeout: float = 5.0) -> None:
 def test_enrolment_through_the_simulated_board(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from upref.sim.board import SimBoard
+    from upref.sim.board import SimBoard, SimSettings
 
     monkeypatch.setenv("UPREF_RUNTIME_DIR", str(tmp_path / "run"))
     monkeypatch.setenv("UPREF_DATA_DIR", str(tmp_path / "data"))
@@ -336,7 +336,7 @@ def test_enrolment_through_the_simulated_board(
     answers = Answers("", "nonsense", "T05", "")
     result: list[int] = []
 
-    with SimBoard(seed=4, name="enroll", flash_dir=tmp_path / "flash") as board:
+    with SimBoard(SimSettings(seed=4, name="enroll", flash_dir=tmp_path / "flash")) as board:
 
         def session() -> None:
             result.append(

@@ -15,7 +15,7 @@ import pytest
 import serial
 from serial_helpers import read_until as _read_until
 from upref.sim import rom
-from upref.sim.board import SimBoard
+from upref.sim.board import SimBoard, SimSettings
 
 BOOT = 'print("boot ran")\n'
 MAIN = r'''
@@ -65,7 +65,7 @@ def exec_raw(ser: serial.Serial, code: bytes) -> bytes:
 @pytest.mark.parametrize("backend", ["cpython", "micropython"])
 def test_raw_repl_and_raw_paste_speak_pyexec_byte_for_byte(rt: Path, fw: Path, tmp_path: Path, backend: str) -> None:
     flash = tmp_path / "flash"
-    with SimBoard(name=f"raw-{backend}", firmware_dir=fw, flash_dir=flash, backend=backend) as board:
+    with SimBoard(SimSettings(name=f"raw-{backend}", firmware_dir=fw, flash_dir=flash, backend=backend)) as board:
         ser = to_raw(board)
         assert board.wait_for(lambda st: st["face"] == "raw", timeout=3)["board"] == "repl"
         # plain raw mode: OK, output, EOF, error, EOF, prompt
@@ -126,7 +126,7 @@ def test_raw_repl_and_raw_paste_speak_pyexec_byte_for_byte(rt: Path, fw: Path, t
 
 
 def test_ctrl_c_twice_while_the_firmware_runs_reaches_the_repl(rt: Path, fw: Path) -> None:
-    with SimBoard(name="cc", firmware_dir=fw) as board:
+    with SimBoard(SimSettings(name="cc", firmware_dir=fw)) as board:
         board.wait_for(lambda st: st["booted"], timeout=10)
         ser = serial.serial_for_url(board.port, baudrate=115200, timeout=0.5)
         ser.write(b"\r\x03\x03\x03")
@@ -136,7 +136,7 @@ def test_ctrl_c_twice_while_the_firmware_runs_reaches_the_repl(rt: Path, fw: Pat
 
 
 def test_download_mode_answers_esptools_protocol_and_leaves_on_en(rt: Path, fw: Path, tmp_path: Path) -> None:
-    with SimBoard(name="dl", firmware_dir=fw, flash_dir=tmp_path / "flash") as board:
+    with SimBoard(SimSettings(name="dl", firmware_dir=fw, flash_dir=tmp_path / "flash")) as board:
         board.wait_for(lambda st: st["booted"], timeout=10)
         ser = serial.serial_for_url(board.port, baudrate=115200, timeout=0.5)
         assert "download mode" in board.boot("download")
@@ -168,7 +168,7 @@ def test_download_mode_answers_esptools_protocol_and_leaves_on_en(rt: Path, fw: 
 def test_an_erased_flash_has_no_bootloader_to_run(rt: Path, fw: Path, tmp_path: Path) -> None:
     flash = tmp_path / "flash"
     (tmp_path / "flash.bin").write_bytes(b"\xff" * rom.FLASH_SIZE)
-    with SimBoard(name="erased", firmware_dir=fw, flash_dir=flash) as board:
+    with SimBoard(SimSettings(name="erased", firmware_dir=fw, flash_dir=flash)) as board:
         ser = serial.serial_for_url(board.port, baudrate=115200, timeout=0.5)
         read_until(ser, b"invalid header: 0xffffffff\r\n", 5)
         st = board.state()
@@ -196,7 +196,7 @@ def test_the_board_boots_what_the_flash_folder_holds(rt: Path, fw: Path, tmp_pat
                         str(flash / "lib" / "greet.mpy"), str(src)], check=True, timeout=60)
     else:
         shutil.copy(src, flash / "lib" / "greet.py")
-    with SimBoard(name=f"fl{int(bytecode)}", firmware_dir=fw, flash_dir=flash) as board:
+    with SimBoard(SimSettings(name=f"fl{int(bytecode)}", firmware_dir=fw, flash_dir=flash)) as board:
         st = board.wait_for(lambda s: s["booted"], timeout=10)
         assert st["firmware"] == "flash"
         assert st["runner"] == ("micropython" if bytecode else "cpython")  # CPython cannot run .mpy
@@ -209,7 +209,7 @@ def test_the_board_boots_what_the_flash_folder_holds(rt: Path, fw: Path, tmp_pat
         ser.close()
     # without a main.py on the flash, the repository's firmware runs (as before any deploy)
     (flash / "main.py").unlink()
-    with SimBoard(name="fl2", firmware_dir=fw, flash_dir=flash) as board:
+    with SimBoard(SimSettings(name="fl2", firmware_dir=fw, flash_dir=flash)) as board:
         st = board.wait_for(lambda s: s["booted"], timeout=10)
         assert st["firmware"] == "repo"
 
@@ -230,7 +230,7 @@ def test_the_watchdog_feeder_runs_at_the_repl_while_code_streams_in(rt: Path, tm
     fw.mkdir()
     (fw / "boot.py").write_text(KEEPER_BOOT)
     (fw / "main.py").write_text("")  # ends at once: the REPL
-    with SimBoard(name="keeper", firmware_dir=fw, flash_dir=tmp_path / "flash") as board:
+    with SimBoard(SimSettings(name="keeper", firmware_dir=fw, flash_dir=tmp_path / "flash")) as board:
         board.wait_for(lambda st: st["face"] == "repl" and st["wdt_ms"] == 1000, timeout=10)
         ser = serial.serial_for_url(board.port, baudrate=115200, timeout=0.5)
         ser.write(b"\r\x01")

@@ -16,7 +16,7 @@ from upref.board.simtags import Piece, PieceError, find_piece, looks_like_uid, s
 from upref.commands import simctl
 from upref.registry import games
 from upref.sim import cli, verbs
-from upref.sim.board import SimBoard
+from upref.sim.board import SimBoard, SimSettings
 
 MAIN = "import time\nwhile True:\n    time.sleep_ms(5)\n"
 
@@ -171,7 +171,7 @@ def test_simctl_taps_and_removes_a_piece_by_its_id(
     rt: Path, fw: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     t05, w03 = sim_uid("updown", "T05"), sim_uid("whatsup", "W03")
-    with SimBoard(name="pieces", firmware_dir=fw) as board:
+    with SimBoard(SimSettings(name="pieces", firmware_dir=fw)) as board:
         assert simctl.simctl_main(["tap", "T05"]) == 0
         assert capsys.readouterr().out == (
             f"card {t05} (updown T05: 1 shovel — black 2) in the field\n"

@@ -19,9 +19,10 @@ import pytest
 import serial
 from serial_helpers import read_until
 from upref.link import protocol
-from upref.sim import control, physics
-from upref.sim.board import SimBoard
-from upref.sim.control import SimControl
+from upref.sim import channel, physics
+from upref.sim.board import SimBoard, SimSettings
+from upref.sim.channel import SimControl
+from upref.sim.cli import simctl_main
 from upref.sim.errors import SimError
 
 T = TypeVar("T")
@@ -182,7 +183,7 @@ def reopen_until_up(board: SimBoard, cause: int) -> serial.Serial:
 
 
 def test_registry_port_and_control_socket_live_while_the_board_runs(rt: Path, fw: Path) -> None:
-    board = SimBoard(name="reg", firmware_dir=fw)
+    board = SimBoard(SimSettings(name="reg", firmware_dir=fw))
     reg = rt / "sim-reg.json"
     assert not reg.exists()
     with board:
@@ -190,45 +191,45 @@ def test_registry_port_and_control_socket_live_while_the_board_runs(rt: Path, fw
         assert entry == {"pid": os.getpid(), "port": board.port, "control": board.control_path,
                          "backend": "cpython", "name": "reg"}
         assert os.path.islink(board.port) and os.readlink(board.port).startswith("/dev/pts/")
-        assert control.find_running() == [entry]
-        assert control.find_one()["name"] == "reg"
+        assert channel.find_running() == [entry]
+        assert channel.find_one()["name"] == "reg"
         with pytest.raises(SimError, match="already running"):
-            SimBoard(name="reg", firmware_dir=fw).start()
-        with control.SimControl(board.control_path) as ctl:
+            SimBoard(SimSettings(name="reg", firmware_dir=fw)).start()
+        with SimControl(board.control_path) as ctl:
             assert ctl.state()["board"] == "up"
             assert "pulled" in ctl.pull(3)
-            with pytest.raises(control.SimControlError, match="hole 3 is empty"):
+            with pytest.raises(channel.SimControlError, match="hole 3 is empty"):
                 ctl.pull(3)
             assert "unknown command" in ctl.raw("dance")
             assert ctl.help().startswith("pull <hole>")
     assert not reg.exists()
     assert not os.path.lexists(board.port)
     assert not os.path.exists(board.control_path)
-    assert control.find_running() == []
-    with pytest.raises(control.SimControlError, match="no simulated board is running"):
-        control.find_one()
+    assert channel.find_running() == []
+    with pytest.raises(channel.SimControlError, match="no simulated board is running"):
+        channel.find_one()
 
 
 def test_simctl_cli_finds_the_one_running_board(rt: Path, fw: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    with SimBoard(name="cli", firmware_dir=fw, empty=True):
-        assert control.cli_main(["insert", "4", "red-blue", "blue"]) == 0
+    with SimBoard(SimSettings(name="cli", firmware_dir=fw, empty=True)):
+        assert simctl_main(["insert", "4", "red-blue", "blue"]) == 0
         assert "P-RB with red up" in capsys.readouterr().out
-        assert control.cli_main(["insert", "4", "RY", "R"]) == 1
+        assert simctl_main(["insert", "4", "RY", "R"]) == 1
         assert "pull 4 first" in capsys.readouterr().err
-        assert control.cli_main(["--sim", "cli", "state"]) == 0
+        assert simctl_main(["--sim", "cli", "state"]) == 0
         st = json.loads(capsys.readouterr().out)
         assert st["holes"][3]["pair"] == "P-RB" and st["holes"][3]["up"] == "R"
         # --sim may also come after the verb, as people type it
-        assert control.cli_main(["flip", "4", "--sim", "cli"]) == 0
+        assert simctl_main(["flip", "4", "--sim", "cli"]) == 0
         capsys.readouterr()
-        assert control.cli_main(["state", "--sim=cli"]) == 0
+        assert simctl_main(["state", "--sim=cli"]) == 0
         assert json.loads(capsys.readouterr().out)["holes"][3]["up"] == "B"
-    assert control.cli_main(["state"]) == 1
+    assert simctl_main(["state"]) == 1
     assert "upref sim" in capsys.readouterr().err
 
 
 def test_board_to_host_bytes_are_paced_at_115200_baud(rt: Path, fw: Path) -> None:
-    with SimBoard(name="pace", firmware_dir=fw, rom_banner=False) as board:
+    with SimBoard(SimSettings(name="pace", firmware_dir=fw, rom_banner=False)) as board:
         ser = reopen_until_up(board, 1)
         n = 2304  # 0.2 s of line time
         ser.write(b"burst %d\n" % n)
@@ -242,7 +243,7 @@ def test_board_to_host_bytes_are_paced_at_115200_baud(rt: Path, fw: Path) -> Non
 
 
 def test_host_to_board_bytes_are_paced_at_115200_baud(rt: Path, fw: Path) -> None:
-    with SimBoard(name="pace2", firmware_dir=fw, rom_banner=False) as board:
+    with SimBoard(SimSettings(name="pace2", firmware_dir=fw, rom_banner=False)) as board:
         ser = reopen_until_up(board, 1)
         n = 1152  # 0.1 s of line time
         ser.write(b"y" * (n - 1) + b"\n")
@@ -254,7 +255,7 @@ def test_host_to_board_bytes_are_paced_at_115200_baud(rt: Path, fw: Path) -> Non
 
 
 def test_line_noise_flips_single_bits_at_the_given_rate(rt: Path, fw: Path) -> None:
-    with SimBoard(name="noise", firmware_dir=fw, rom_banner=False, baud=0, seed=5) as board:
+    with SimBoard(SimSettings(name="noise", firmware_dir=fw, rom_banner=False, baud=0, seed=5)) as board:
         ser = reopen_until_up(board, 1)
         assert board.noise(0.01, "from-board") == "line noise 0.01 per byte from-board"
         n = 20000
@@ -274,7 +275,7 @@ def test_line_noise_flips_single_bits_at_the_given_rate(rt: Path, fw: Path) -> N
 
 
 def test_ctrl_c_shows_the_repl_and_ctrl_d_soft_reboots(rt: Path, fw: Path) -> None:
-    with SimBoard(name="repl", firmware_dir=fw) as board:
+    with SimBoard(SimSettings(name="repl", firmware_dir=fw)) as board:
         ser = open_port(board)
         ser.write(b"\x03")
         out = read_until(ser, b">>> ")
@@ -298,7 +299,7 @@ def test_ctrl_c_shows_the_repl_and_ctrl_d_soft_reboots(rt: Path, fw: Path) -> No
 
 
 def test_reset_restarts_the_firmware_with_a_hard_reset(rt: Path, fw: Path) -> None:
-    with SimBoard(name="reset", firmware_dir=fw) as board:
+    with SimBoard(SimSettings(name="reset", firmware_dir=fw)) as board:
         ser = open_port(board)
         resets = board.state()["resets"]
         assert board.reset() == "reset (EN button)"
@@ -313,7 +314,7 @@ def test_reset_restarts_the_firmware_with_a_hard_reset(rt: Path, fw: Path) -> No
 
 
 def test_unplug_removes_the_port_and_plugging_in_brings_it_back(rt: Path, fw: Path) -> None:
-    with SimBoard(name="unplug", firmware_dir=fw) as board:
+    with SimBoard(SimSettings(name="unplug", firmware_dir=fw)) as board:
         ser = open_port(board, timeout=0.5)
         old_pty = board.pty
         assert "unplugged" in board.unplug(1.0)
@@ -341,7 +342,7 @@ def test_unplug_removes_the_port_and_plugging_in_brings_it_back(rt: Path, fw: Pa
 
 
 def test_watchdog_resets_a_firmware_that_stops_feeding_it(rt: Path, fw: Path) -> None:
-    with SimBoard(name="wdt", firmware_dir=fw) as board:
+    with SimBoard(SimSettings(name="wdt", firmware_dir=fw)) as board:
         ser = reopen_until_up(board, 1)
         resets = board.state()["resets"]
         ser.write(b"wdt 300\n")
@@ -368,7 +369,7 @@ def test_a_timer_can_feed_the_watchdog_at_the_repl_which_survives_a_soft_reboot(
 ) -> None:
     # what firmware/lib/watchdog.py relies on: soft timer callbacks run while the REPL waits,
     # and the watchdog (unlike the timer) survives a soft reboot, as on an ESP32
-    with SimBoard(name="keeper", firmware_dir=fw) as board:
+    with SimBoard(SimSettings(name="keeper", firmware_dir=fw)) as board:
         ser = reopen_until_up(board, 1)
         # a timeout ten feeds long, so that a loaded machine that holds the board's process back
         # for a moment does not starve the watchdog of a feed the timer did make
@@ -391,7 +392,7 @@ def test_a_timer_can_feed_the_watchdog_at_the_repl_which_survives_a_soft_reboot(
 
 
 def test_world_reaches_the_firmware_through_the_stand_ins(rt: Path, fw: Path) -> None:
-    with SimBoard(name="world", firmware_dir=fw, seed=2, sensor_noise=0) as board:
+    with SimBoard(SimSettings(name="world", firmware_dir=fw, seed=2, sensor_noise=0)) as board:
         ser = reopen_until_up(board, 1)
 
         def levels() -> list[int]:
@@ -428,7 +429,7 @@ def test_world_reaches_the_firmware_through_the_stand_ins(rt: Path, fw: Path) ->
 
 
 def test_a_firmware_process_that_dies_leaves_a_board_that_reboots_on_ctrl_d(rt: Path, fw: Path) -> None:
-    with SimBoard(name="dies", firmware_dir=fw) as board:
+    with SimBoard(SimSettings(name="dies", firmware_dir=fw)) as board:
         ser = reopen_until_up(board, 1)
         ser.write(b"exit\n")
         read_until(ser, b">>> ")
@@ -438,7 +439,7 @@ def test_a_firmware_process_that_dies_leaves_a_board_that_reboots_on_ctrl_d(rt: 
 
 
 def test_physical_actions_with_timing(rt: Path, fw: Path) -> None:
-    with SimBoard(name="hands", firmware_dir=fw, seed=3) as board:
+    with SimBoard(SimSettings(name="hands", firmware_dir=fw, seed=3)) as board:
         w = board.world
         pid = w.holes[0].pair
         down = w.holes[0].down
@@ -467,7 +468,7 @@ def test_physical_actions_with_timing(rt: Path, fw: Path) -> None:
 
 
 def test_real_firmware_answers_hello_and_reports_holes(rt: Path) -> None:
-    with SimBoard(name="real", seed=4) as board:
+    with SimBoard(SimSettings(name="real", seed=4)) as board:
         ser = open_port(board)
         ser.write(protocol.encode_command(1, "SNAP"))
         line = read_frame(ser, b"SNAP")
@@ -480,7 +481,7 @@ def test_real_firmware_answers_hello_and_reports_holes(rt: Path) -> None:
 
 
 def test_real_firmware_runs_under_micropython(rt: Path) -> None:
-    with SimBoard(name="mp", backend="micropython", seed=6) as board:
+    with SimBoard(SimSettings(name="mp", backend="micropython", seed=6)) as board:
         ser = open_port(board)
         ser.write(protocol.encode_command(1, "HELLO"))
         assert b" proto=2 " in read_frame(ser, b"HELLO")
@@ -498,10 +499,10 @@ def test_real_firmware_runs_under_micropython(rt: Path) -> None:
 def test_a_fresh_flash_is_calibrated_for_its_board(rt: Path, fw: Path, tmp_path: Path) -> None:
     flash = tmp_path / "flash"
     for seed in (1, 2):
-        with SimBoard(name="cal", firmware_dir=fw, seed=seed, flash_dir=flash) as board:
+        with SimBoard(SimSettings(name="cal", firmware_dir=fw, seed=seed, flash_dir=flash)) as board:
             assert json.loads((flash / "calib.json").read_text()) == board.world.offset
             assert (flash / "pinmap.json").read_bytes() == board.pinmap_path.read_bytes()
-    with SimBoard(name="cal", firmware_dir=fw, seed=3, flash_dir=flash, calibrated=False):
+    with SimBoard(SimSettings(name="cal", firmware_dir=fw, seed=3, flash_dir=flash, calibrated=False)):
         assert not (flash / "calib.json").exists()
 
 

@@ -16,11 +16,12 @@ from types import ModuleType, SimpleNamespace
 
 import pytest
 from upref import paths
-from upref.sim import child
+from upref.chip import esp32_adc
+from upref.sim import firmware_process
 from upref.sim.cpython import install
-from upref.sim.standins import esp32_adc
 
-STANDINS = child.STANDINS
+STANDINS = firmware_process.STANDINS
+CHIP = firmware_process.CHIP
 PINMAP = json.loads(paths.pinmap_path().read_text())
 SIG = {name: s["gpio"] for name, s in PINMAP["signals"].items()}
 
@@ -33,6 +34,7 @@ def sim(monkeypatch: pytest.MonkeyPatch) -> Iterator[SimpleNamespace]:
         monkeypatch.delenv(var, raising=False)
     names = ("sim_world", "machine", "neopixel", "mfrc522_model")
     saved = {n: sys.modules.pop(n) for n in names if n in sys.modules}
+    monkeypatch.syspath_prepend(str(CHIP))
     monkeypatch.syspath_prepend(str(STANDINS))
     import machine
     import neopixel
@@ -101,7 +103,7 @@ def test_the_adc_reads_each_chips_own_curve_uncalibrated_and_read_uv_calibrates(
     w.set_level(0, 1_650_000)  # a DRV5055 at rest: VCC / 2
     got = {}
     for vref in (1000, 1100, 1200):
-        w.apply(child.encode_record("V", vref))
+        w.apply(firmware_process.encode_record("V", vref))
         got[vref] = adc.read_u16()
         # read_uv applies Espressif's calibration with the chip's eFuse Vref: the voltage again
         assert abs(adc.read_uv() - 1_650_000) <= 5_000, (vref, adc.read_uv())
@@ -181,15 +183,15 @@ def test_without_supply_switches_in_the_map_the_sensors_are_always_powered(
 def test_records_from_the_simulator_drive_the_world(sim: SimpleNamespace) -> None:
     w = sim.world
     for rec in (
-        child.encode_record("V", 1180),
-        child.encode_record("L", 5, 2_100_000, 0, 0),
-        child.encode_record("F", 6, 2),
-        child.encode_record("B", 1),
-        child.encode_record("N", 150),
-        child.encode_record("K+", "04A1B2C3D4E5F6"),
-        child.encode_record("K+", "DEADBEEF"),
-        child.encode_record("K-", "04A1B2C3D4E5F6"),
-        child.encode_record("R", 0),
+        firmware_process.encode_record("V", 1180),
+        firmware_process.encode_record("L", 5, 2_100_000, 0, 0),
+        firmware_process.encode_record("F", 6, 2),
+        firmware_process.encode_record("B", 1),
+        firmware_process.encode_record("N", 150),
+        firmware_process.encode_record("K+", "04A1B2C3D4E5F6"),
+        firmware_process.encode_record("K+", "DEADBEEF"),
+        firmware_process.encode_record("K-", "04A1B2C3D4E5F6"),
+        firmware_process.encode_record("R", 0),
     ):
         assert len(rec) == sim.sim_world.RECORD_SIZE and rec.endswith(b"\n")
         w.apply(rec)
@@ -199,7 +201,7 @@ def test_records_from_the_simulator_drive_the_world(sim: SimpleNamespace) -> Non
     assert w.button == 1 and w.noise == 150
     assert w.cards == [bytes.fromhex("DEADBEEF")]
     assert w.rfid_version == 0
-    w.apply(child.encode_record("K0"))
+    w.apply(firmware_process.encode_record("K0"))
     assert w.cards == []
 
 
@@ -309,6 +311,7 @@ def test_spi_reaches_the_mfrc522_model_while_its_chip_select_is_low(sim: SimpleN
 
 MP_HOT_PATH = r"""
 import sys
+sys.path.insert(0, CHIP)
 sys.path.insert(0, STANDINS)
 import machine, micropython, json, time
 pm = json.load(open(PINMAP))
@@ -345,9 +348,10 @@ print("ok", rx[1], total > 0)
 
 
 def test_stand_in_hot_paths_allocate_nothing_under_micropython(tmp_path: Path) -> None:
-    exe = child.micropython_exe()
+    exe = firmware_process.micropython_exe()
     script = tmp_path / "hot.py"
-    script.write_text(f"STANDINS = {str(STANDINS)!r}\nPINMAP = {str(paths.pinmap_path())!r}\n" + MP_HOT_PATH)
+    script.write_text(f"STANDINS = {str(STANDINS)!r}\nCHIP = {str(CHIP)!r}\n"
+                      f"PINMAP = {str(paths.pinmap_path())!r}\n" + MP_HOT_PATH)
     res = subprocess.run([exe, "-X", "heapsize=256K", str(script)], capture_output=True, text=True, timeout=30)
     assert res.returncode == 0, res.stdout + res.stderr
     assert res.stdout.strip() == "ok 146 True"

@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from upref.sim import control, verbs
-from upref.sim.board import SimBoard
+from upref.sim import verbs
+from upref.sim.board import SimBoard, SimSettings
+from upref.sim.channel import SimControl, SimControlError
+from upref.sim.cli import simctl_main
 from upref.sim.errors import SimError
 from upref.sim.hands import Hands
 
@@ -45,15 +47,21 @@ def test_every_verb_is_the_same_method_on_the_board_and_the_client() -> None:
         method = getattr(verbs.Verbs, name)
         # neither side writes a verb of its own: both inherit the one from the table
         assert getattr(SimBoard, name) is method, name
-        assert getattr(control.SimControl, name) is method, name
-        assert name not in vars(SimBoard) and name not in vars(control.SimControl), name
+        assert getattr(SimControl, name) is method, name
+        assert name not in vars(SimBoard) and name not in vars(SimControl), name
         params = list(inspect.signature(method).parameters.values())[1:]
         assert len(params) == len(verb.args), name
         for p, arg in zip(params, verb.args, strict=True):
             assert (p.default is not inspect.Parameter.empty) == arg.optional, (name, p.name)
-        # and the board carries it out in exactly one place: a hand in the world, or the board
-        assert [hasattr(Hands, f"verb_{name}"), hasattr(SimBoard, f"_verb_{name}")].count(True) == 1, name
-    assert inspect.signature(SimBoard.pull) == inspect.signature(control.SimControl.pull)
+    assert inspect.signature(SimBoard.pull) == inspect.signature(SimControl.pull)
+    # and the board carries each out in exactly one place: a hand in the world, or the board
+    board = SimBoard.__new__(SimBoard)
+    board.hands = Hands.__new__(Hands)
+    handlers = SimBoard._verb_handlers(board)
+    assert list(handlers) != [] and sorted(handlers) == sorted(verbs.VERBS)
+    for name, (fn, world) in handlers.items():
+        assert fn.__self__ is (board.hands if world else board), name
+        assert fn.__name__ == (f"verb_{name}" if world else f"_verb_{name}"), name
     assert str(inspect.signature(SimBoard.noise)) == "(self, rate: 'float', direction: 'str' = 'both') -> 'str'"
 
 
@@ -81,19 +89,19 @@ def test_help_lists_every_verb_from_the_table(rt: Path, fw: Path, capsys: pytest
     assert [line.split()[0] for line in lines] == list(verbs.VERBS)
     for line, verb in zip(lines, verbs.VERBS.values(), strict=True):
         assert line.startswith(verb.usage + " ") and line.endswith(verb.summary)
-    with SimBoard(name="helpme", firmware_dir=fw) as board:
+    with SimBoard(SimSettings(name="helpme", firmware_dir=fw)) as board:
         assert board.help() == verbs.help_text()
         assert board.help("insert") == verbs.help_text("insert")
-        with control.SimControl(board.control_path) as ctl:
+        with SimControl(board.control_path) as ctl:
             assert ctl.help() == verbs.help_text()
-        assert control.cli_main(["help"]) == 0
+        assert simctl_main(["help"]) == 0
         assert capsys.readouterr().out == verbs.help_text() + "\n"
-        assert control.cli_main(["help", "flip"]) == 0
+        assert simctl_main(["help", "flip"]) == 0
         assert capsys.readouterr().out.startswith("flip <hole>  pull the pair, turn it over")
 
 
 def test_verbs_called_on_the_boards_own_thread_answer_without_waiting_for_it(rt: Path, fw: Path) -> None:
-    with SimBoard(name="inside", firmware_dir=fw, seed=3) as board:
+    with SimBoard(SimSettings(name="inside", firmware_dir=fw, seed=3)) as board:
         assert board.loop.call(board.state)["board"] == "up"
         assert board.loop.call(lambda: board.pull(1)).startswith("pulled ")
         with pytest.raises(SimError, match="flip is under way, but its answer takes time"):
@@ -168,13 +176,13 @@ def test_a_verb_gives_the_same_answer_in_process_and_over_the_socket(
     boards = []
     for side in ("here", "there"):
         monkeypatch.setenv("UPREF_RUNTIME_DIR", str(tmp_path / side))
-        boards.append(SimBoard(name="twin", seed=3, firmware_dir=fw, flash_dir=tmp_path / side / "flash"))
+        boards.append(SimBoard(SimSettings(name="twin", seed=3, firmware_dir=fw, flash_dir=tmp_path / side / "flash")))
     here, there = boards
     calls = list(script(here.world))
     assert {name for name, _ in calls} == set(verbs.VERBS)
-    with here, there, control.SimControl(there.control_path) as ctl:
+    with here, there, SimControl(there.control_path) as ctl:
         got_here = run(here, calls, SimError, lambda s: s.replace(str(tmp_path / "here"), "<rt>"))
-        got_there = run(ctl, calls, control.SimControlError,
+        got_there = run(ctl, calls, SimControlError,
                         lambda s: s.replace(str(tmp_path / "there"), "<rt>"))
     assert got_here == got_there
     # and the answers are the verbs' own, not both sides failing alike

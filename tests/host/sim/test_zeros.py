@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 from upref import paths
-from upref.sim import child, physics
+from upref.sim import firmware_process, physics
 from upref.sim.cpython import install
 from upref.sim.physics import POSITIONS, Hole, World
 
@@ -29,7 +29,8 @@ def board(monkeypatch: pytest.MonkeyPatch) -> Iterator[SimpleNamespace]:
     names = ("sim_world", "machine", "neopixel", "mfrc522_model", "wiring", "hallmux", "mfrc522",
              "holes", "calib")
     saved = {n: sys.modules.pop(n) for n in names if n in sys.modules}
-    monkeypatch.syspath_prepend(str(child.STANDINS))
+    monkeypatch.syspath_prepend(str(firmware_process.CHIP))
+    monkeypatch.syspath_prepend(str(firmware_process.STANDINS))
     fw = paths.firmware_dir()
     for d in (fw, fw / "lib", fw / "drivers" / "hallmux", *sorted((fw / "drivers").iterdir())):
         monkeypatch.syspath_prepend(str(d))

@@ -137,9 +137,11 @@ class BoardFS:
 
     def module(self) -> types.ModuleType:
         m = types.ModuleType("os")
-        for name in ("ilistdir", "listdir", "stat", "statvfs", "mkdir", "rmdir", "remove", "unlink",
-                     "rename", "chdir", "getcwd"):
-            setattr(m, name, getattr(self, name))
+        calls = {"ilistdir": self.ilistdir, "listdir": self.listdir, "stat": self.stat,
+                 "statvfs": self.statvfs, "mkdir": self.mkdir, "rmdir": self.rmdir,
+                 "remove": self.remove, "unlink": self.unlink, "rename": self.rename,
+                 "chdir": self.chdir, "getcwd": self.getcwd}
+        m.__dict__.update(calls)
         m.sep = "/"  # type: ignore[attr-defined]
         m.uname = _uname  # type: ignore[attr-defined]
         m.urandom = _os.urandom  # type: ignore[attr-defined]

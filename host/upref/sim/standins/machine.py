@@ -190,8 +190,8 @@ class ADC:
     """ADC1/ADC2 of the classic ESP32 as MicroPython v1.29 has them: 11 dB unless told
     otherwise (ports/esp32/machine_adc.c: an ADC made without atten= gets ADC_ATTEN_MAX),
     `read_u16` the raw 12-bit reading scaled (`raw << 4 | raw >> 8`, no calibration: the
-    reading follows the chip's own curve, esp32_adc.py), `read_uv` Espressif's calibrated
-    voltage for the reference in the chip's eFuse."""
+    reading follows the chip's own curve, upref/chip/esp32_adc.py), `read_uv` Espressif's
+    calibrated voltage for the reference in the chip's eFuse."""
 
     ATTN_0DB = 0
     ATTN_2_5DB = 1

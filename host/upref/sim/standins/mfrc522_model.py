@@ -576,6 +576,31 @@ class MFRC522Model:
         # a frame of these bits on the air: data, a parity bit per byte, start and end
         return (len(tx) + len(tx) // 8 + 2) * _BIT_NS // 1000
 
+    def _superpose(self, answers, length, keep_after):
+        # The answers superposed, bit by bit: where cards disagree the PCD sees a collision (the
+        # first one's index; bits after it read 0 unless ValuesAfterColl), or on real air mostly
+        # a garbled frame. Returns (bits, collision index or -1, garbled).
+        garble = False
+        if self.real_air and len(answers) > 1:
+            for a in answers:
+                if a != answers[0]:
+                    garble = not self._chance(CLEAN_COLLISION_PCT)
+                    break
+        bits = []
+        coll = -1
+        for i in range(length):
+            seen = 0
+            for a in answers:
+                if i < len(a):
+                    seen |= 2 if a[i] else 1
+            if garble:
+                bits.append(1 if seen & 2 else 0)
+                continue
+            if seen == 3 and coll < 0:
+                coll = i
+            bits.append(0 if coll >= 0 and not keep_after else seen >> 1)
+        return bits, coll, garble
+
     def _transceive(self):
         self.transceives += 1
         if self.on_transceive is not None:
@@ -593,29 +618,8 @@ class MFRC522Model:
             if regs[_T_MODE] & _T_AUTO:
                 self._later(_TIMER_IRQ, tx_us + self._timer_us())
             return
-        # Superpose the answers: where cards disagree the PCD sees a collision, or on real air
-        # mostly a garbled frame.
         length = max(len(a) for a in answers)
-        garble = False
-        if self.real_air and len(answers) > 1:
-            for a in answers:
-                if a != answers[0]:
-                    garble = not self._chance(CLEAN_COLLISION_PCT)
-                    break
-        keep_after = regs[_COLL] & _VALUES_AFTER_COLL
-        bits = []
-        coll = -1
-        for i in range(length):
-            seen = 0
-            for a in answers:
-                if i < len(a):
-                    seen |= 2 if a[i] else 1
-            if garble:
-                bits.append(1 if seen & 2 else 0)
-                continue
-            if seen == 3 and coll < 0:
-                coll = i
-            bits.append(0 if coll >= 0 and not keep_after else seen >> 1)
+        bits, coll, garble = self._superpose(answers, length, regs[_COLL] & _VALUES_AFTER_COLL)
         rx = _from_bits(bits, rx_align)
         total = rx_align + length
         err = 0

@@ -165,6 +165,16 @@ class World:
             pinmap_path = default_pinmap_path()
         with open(pinmap_path) as f:
             pm = json.load(f)
+        self._wire_pins(pm)
+        self._wire_sensors(pm)
+        del pm
+        self._sensor_levels(self.n_sensors)
+        self._pins_and_parts()
+        self._from_simulator()
+
+    def _wire_pins(self, pm):
+        # what each GPIO is wired to (role, role_arg), from the pin map: the multiplexers'
+        # selects and banks, the banks' supply switches, the reader, button, LED and buzzer
         sig = pm["signals"]
         self.role = bytearray(N_GPIO)
         self.role_arg = bytearray(N_GPIO)
@@ -205,6 +215,10 @@ class World:
                 self.role[sig[name]["gpio"]] = role
         b = sig.get("button", {})
         self.button_active_low = b.get("active", "low") == "low"
+
+    def _wire_sensors(self, pm):
+        # which sensor each multiplexer input carries (sensor_at), and the reference channel
+        mux = pm.get("mux", {})
         hall = pm.get("hall", {})
         chans = hall.get("channels", [])
         self.n_sensors = len(chans)
@@ -218,8 +232,8 @@ class World:
         ref = mux.get("ref")
         if ref and 0 <= ref["bank"] < self.n_banks and 0 <= ref["channel"] < MUX_CHANNELS:
             self.sensor_at[ref["bank"] * MUX_CHANNELS + ref["channel"]] = REF_K
-        del pm, sig, hall, chans
 
+    def _sensor_levels(self, n):
         # sensor levels: a ramp from lv_from to lv_to over ramp ms from t_start (ms since _t0)
         m = n + 1  # the last slot is the level of an unconnected mux input
         self.lv_from = array("i", [REST_UV] * m)
@@ -248,6 +262,7 @@ class World:
         self._rng = 0x2545F491
         self._t0 = time.ticks_ms()
 
+    def _pins_and_parts(self):
         # GPIO state shared by every Pin object of the same number
         self.pin_level = bytearray(N_GPIO)
         self.pin_mode = bytearray(N_GPIO)  # 0: not configured, else Pin.IN/OUT/OPEN_DRAIN
@@ -273,6 +288,8 @@ class World:
         self._last_feed_report = 0
         self._last_poll = self._t0
 
+    def _from_simulator(self):
+        # what the simulator tells this process: the reset cause, the MAC, the world's FIFO
         cause = _getenv("UPREF_SIM_RESET")
         self.reset_cause = int(cause) if cause else 1  # PWRON_RESET
         mac = _getenv("UPREF_SIM_MAC")

@@ -29,6 +29,7 @@ from upref.sim.loop import Loop
 HERE = Path(__file__).resolve().parent
 RUNTIME = HERE / "runtime.py"
 STANDINS = HERE / "standins"
+CHIP = HERE.parent / "chip"  # what the chip does (the ADC curve): the stand-ins import it, runtime.py finds it
 
 REPORT_PREFIX = b"%%sim "  # sim_world.REPORT_PREFIX
 RECORD_SIZE = 32  # sim_world.RECORD_SIZE

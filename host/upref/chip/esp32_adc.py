@@ -16,9 +16,11 @@
 #     table of 20 points every 64 raw counts, bilinear between a chip of Vref 1000 mV (LUT_LOW)
 #     and one of 1200 mV (LUT_HIGH); from 2880 to 2944 the linear and table values are blended.
 # The simulated chip reads exactly that curve for its own Vref (drawn per seed by the simulator),
-# inverted: voltage in, raw reading out.
+# inverted: voltage in, raw reading out (the stand-in machine.ADC); the hardware package's magnet
+# checks read it on the chips that are worst for them (upref/hardware/magnetics.py).
 #
-# Runs unchanged under CPython and the MicroPython unix port: no typing, integers only, and
+# Runs unchanged under CPython and the MicroPython unix port (the simulated board puts this
+# folder on the firmware process's path beside the stand-ins): no typing, integers only, and
 # raw16() allocates nothing once a Curve is made.
 
 from array import array
