@@ -97,6 +97,11 @@ class App:
     (`holes`, `per_hole`, `thresholds`), `board_id`, `reset_cause`, `button_pressed()`,
     `watchdog()`, `release_watchdog()` and `reset()`."""
 
+    # what the modules loaded on demand read of the loop through the App they are given (they
+    # never import app.py: main.py imports it, and nothing imports back into it)
+    fw_version = FW_VERSION  # HELLO fw=
+    scan_ms = SCAN_MS
+
     def __init__(self, hw, calib_path=CALIB_FILE):
         self.hw = hw
         self.calib_path = calib_path
@@ -246,7 +251,7 @@ class App:
         w.arg(b"")
         w.hex(seq, 4)
         w.arg(cmd.encode())
-        w.arg(_clean(reason).encode())
+        w.arg(wire.safe_text(reason).encode())
         w.end()
 
     # ---- the loop -----------------------------------------------------------------------
@@ -321,7 +326,7 @@ class App:
                 self.rfid_version = self.reader.version
                 self.clear(b"rfid", b"reader")
             else:
-                self.fault(b"rfid", b"reader", _clean(cw.last_error).encode())
+                self.fault(b"rfid", b"reader", wire.safe_text(cw.last_error).encode())
         return ev
 
     def _rfid_left_us(self):
@@ -495,7 +500,7 @@ class App:
     def report(self, e, where=b"loop"):
         """An exception becomes a FAULT frame; reporting itself must never fail."""
         try:
-            self.fault(b"exc", where, _clean("%s: %s" % (type(e).__name__, e)).encode())
+            self.fault(b"exc", where, wire.safe_text("%s: %s" % (type(e).__name__, e)).encode())
         except Exception:  # noqa: BLE001 - a failing report must not kill the board
             pass
 
@@ -530,15 +535,3 @@ class App:
                 pass
             self.hw.release_watchdog()  # a timer feeds it while the REPL is in charge
 
-
-def _clean(text):
-    """Make text safe as frame arguments: printable ASCII, no '@' or '*', bounded length (170:
-    an ERR frame's reason fits whole, so a calibration naming all ten holes is not cut)."""
-    # one small buffer, changed in place: a list of one-character strings took a kilobyte
-    b = bytearray(text[:170].encode())
-    for i in range(len(b)):
-        o = b[i]
-        if o < 0x20 or o > 0x7E or o == 0x40 or o == 0x2A:
-            b[i] = 0x3F
-    s = b.decode().strip()
-    return s if s else "-"

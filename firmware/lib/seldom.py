@@ -20,12 +20,10 @@ _DEBOUNCE_MAX = const(500)
 
 def hello(a):
     """HELLO fw= proto= board= holes= caps= rfid= reset= boot= (docs/protocol.md)."""
-    from app import FW_VERSION
-
     w = a.w
     w.begin(b"HELLO")
     w.arg(b"fw=")
-    w.raw(FW_VERSION.encode())
+    w.raw(a.fw_version.encode())
     w.kv(b"proto", wire.PROTO_VERSION)
     w.arg(b"board=")
     w.raw(a.hw.board_id)
@@ -63,20 +61,18 @@ def boot_id():
 def boot(a):
     """Start the RFID reader, say HELLO, settle the scanner on what is in the holes now (so the
     first snapshot reports it rather than an empty board), then SNAP."""
-    from app import SCAN_MS, _clean
-
     try:
         a.reader.init()
         a.rfid_version = a.reader.version
     except OSError as e:
         a.rfid_ok = False
-        a.fault(b"rfid", b"reader", _clean(str(e)).encode())
+        a.fault(b"rfid", b"reader", wire.safe_text(str(e)).encode())
     hello(a)
     start = time.ticks_ms()
-    while time.ticks_diff(time.ticks_ms(), start) < a.scanner.debounce_ms + 2 * SCAN_MS:
+    while time.ticks_diff(time.ticks_ms(), start) < a.scanner.debounce_ms + 2 * a.scan_ms:
         a.scan_cycle(time.ticks_ms(), quiet=True)
         a.out.pump(time.ticks_us())
-        time.sleep_ms(SCAN_MS)
+        time.sleep_ms(a.scan_ms)
     a.send_snapshot()
     a.out.pump(time.ticks_us())
 
