@@ -7,10 +7,16 @@
 # done one exchange at a time (cards.CardWatcher.step), each started only while the time left
 # before the next scan, counted in ticks_us, holds its budget (_RFID_STEP_US); a card is sent
 # to the host as soon as its last SELECT is done (the card is halted by the next read); frames
-# leave through a queue that writes only what the UART's FIFO has room for (outq.OutQueue). The heartbeat says how the
-# loop keeps up: the worst lateness of a scan, the mean and worst time spent per scan period.
-# A scan cycle allocates nothing (tests/firmware prove it under the MicroPython unix port with
-# the heap locked). Calibration and RAW dumps are loaded when asked for and let go afterwards.
+# leave through a queue that writes only what the UART's FIFO has room for
+# (frame_queue.FrameQueue). The heartbeat says how the loop keeps up: the worst lateness of a
+# scan, the mean and worst time spent per scan period. A scan cycle allocates nothing
+# (tests/firmware prove it under the MicroPython unix port with the heap locked).
+#
+# What a game does not need while it plays is loaded when asked for and let go afterwards, so
+# its code takes no heap the rest of the time: the board's service side (service.py: boot,
+# HELLO, SNAP, RAW, CAL, SET, ECHO, REBOOT), the calibration (calib.py) and the replay for SINCE
+# (since.py). Importing a module from flash takes about 5 ms of the 10 ms scan period, so what
+# the loop runs all the time (LED, BEEP, the scan, the reader, the heartbeat) stays here.
 #
 # Ctrl-C. MicroPython's own interrupt character is switched off while the loop runs
 # (micropython.kbd_intr(-1)), and the loop reads 0x03 itself: at the start of a line (right
@@ -32,7 +38,7 @@ import wire
 from holes import from_thresholds, SENSOR, KIND_WORDS, REASON_WORDS
 from cards import CardWatcher, ARRIVED, LEFT, BUSY
 from feedback import Feedback, parse_rgb, parse_pattern
-from outq import OutQueue
+from frame_queue import FrameQueue
 from ring import boot_ring
 
 FW_VERSION = "0.2.0"
@@ -61,12 +67,13 @@ def _forget(name):
         del sys.modules[name]
 
 
-def _seldom():
-    """The module of what the board does seldom (boot, HELLO, RAW, CAL, SET, ECHO, REBOOT),
-    loaded for the occasion; the loop lets it go again at its next pass."""
-    import seldom
+def _service():
+    """The board's service side (service.py: boot, HELLO, SNAP, RAW, CAL, SET, ECHO, REBOOT),
+    loaded for the occasion; the loop lets it go again at its next pass, so its code takes no
+    heap while a game runs."""
+    import service
 
-    return seldom
+    return service
 
 
 def _since():
@@ -106,10 +113,10 @@ class App:
         self.hw = hw
         self.calib_path = calib_path
         self.boot_ms = time.ticks_ms()
-        self.boot_id = None  # 4 hex digits, made by the first HELLO (seldom.boot_id)
+        self.boot_id = None  # 4 hex digits, made by the first HELLO (service.boot_id)
         self.ring = boot_ring(self.boot_ms)  # the recent events, kept for SINCE (ring.py)
         self.replay = None  # since.py while a replay for SINCE goes on
-        self.out = OutQueue(hw.port, _OUT_BYTES)
+        self.out = FrameQueue(hw.port, _OUT_BYTES)
         self.w = wire.FrameWriter(self.out, self.ring)
         self.lines = wire.LineReader()
         n = hw.holes * hw.per_hole
@@ -173,12 +180,12 @@ class App:
         return time.ticks_diff(time.ticks_ms(), self.boot_ms)
 
     def send_hello(self):
-        _seldom().hello(self)
+        _service().hello(self)
 
     def send_snapshot(self):
-        """SNAP holes= card= btn= presses= faults= (seldom.snapshot: the host asks for one at
+        """SNAP holes= card= btn= presses= faults= (service.snapshot: the host asks for one at
         the handshake and after a frame it lost)."""
-        _seldom().snapshot(self)
+        _service().snapshot(self)
 
     def _uid(self, uid, n):
         for i in range(n):
@@ -258,7 +265,7 @@ class App:
 
     def boot(self):
         """Start the reader, say HELLO, settle the scanner on what is in the holes, SNAP."""
-        _seldom().boot(self)
+        _service().boot(self)
 
     def scan_cycle(self, now, quiet=False):
         """One sensor scan: read, classify, debounce, report. Allocates nothing."""
@@ -395,7 +402,7 @@ class App:
 
     def command(self, seq, cmd, args):
         """Carry out a host command: the ones a game sends all the time (LED, BEEP) and SINCE
-        here, the rest (SNAP, HELLO, RAW, CAL, SET, ECHO, REBOOT) by the seldom module, loaded
+        here, the rest (SNAP, HELLO, RAW, CAL, SET, ECHO, REBOOT) by the service module, loaded
         for them."""
         if cmd == "SNAP":
             self.send_snapshot()
@@ -418,7 +425,7 @@ class App:
             self.replay = _since()
             self.replay.start(self.ring, seq, since)
         else:
-            _seldom().command(self, seq, cmd, args)
+            _service().command(self, seq, cmd, args)
 
     def _calibrate_step(self):
         cal = self.cal
@@ -429,7 +436,7 @@ class App:
             return
         self.cal = None
         try:
-            _seldom().calibrated(self, cal)
+            _service().calibrated(self, cal)
         finally:
             _forget("calib")
 
@@ -473,8 +480,8 @@ class App:
             if not self.ring.replaying:
                 self.replay = None
                 _forget("since")  # the replay is over: let its code go
-        if "seldom" in sys.modules:
-            _forget("seldom")  # loaded for a seldom command: let it go
+        if "service" in sys.modules:
+            _forget("service")  # loaded for a service command: let it go
         t1 = time.ticks_us()
         self.out.pump(t1)
         if self.wdt is not None:

@@ -438,13 +438,13 @@ def test_calibration_raw_dumps_and_set_up_are_loaded_when_asked_for_and_let_go()
 
     hw, a = make()
     a.step(time.ticks_ms())
-    for name in ("calib", "seldom", "mfrc522_setup"):
+    for name in ("calib", "service", "mfrc522_setup"):
         assert name not in sys.modules, name  # booted, and none of them kept
     hw.port.send(1, "RAW")
     a.poll_host()
-    assert "seldom" in sys.modules  # loaded for the command
+    assert "service" in sys.modules  # loaded for the command
     a.step(time.ticks_ms())
-    assert "seldom" not in sys.modules  # and let go at the loop's next pass
+    assert "service" not in sys.modules  # and let go at the loop's next pass
     assert [f[0] for f in sent(a)].count("RAW") == 10
     hw.port.send(2, "CAL")
     a.poll_host()
@@ -452,5 +452,5 @@ def test_calibration_raw_dumps_and_set_up_are_loaded_when_asked_for_and_let_go()
     assert "calib" in sys.modules and a.cal is not None  # while the scans are averaged
     run_scans(a, time.ticks_ms(), 400)
     a.step(time.ticks_ms())
-    assert a.cal is None and "calib" not in sys.modules and "seldom" not in sys.modules
+    assert a.cal is None and "calib" not in sys.modules and "service" not in sys.modules
     assert ("OK", ["0002", "CAL", "sensors=40"]) in sent(a)

@@ -1,7 +1,7 @@
 """The firmware's import graph, as the board sees it (every module of firmware/, lib/ and the
 drivers flattened into one name space, /lib on the flash): main.py imports app.py and nothing
 imports back into it, and no module reaches itself through its imports. The modules loaded on
-demand (seldom.py, calib.py, since.py, ...) get what they need of the loop through the App
+demand (service.py, calib.py, since.py, ...) get what they need of the loop through the App
 they are given. Imports inside functions count: that is how those modules are loaded."""
 
 import ast
@@ -49,9 +49,9 @@ def _cycle(graph: dict[str, set[str]]) -> list[str]:
 
 def test_the_graph_is_read_from_the_firmware() -> None:
     graph = _graph()
-    assert {"main", "app", "seldom", "outq", "wire", "holes"} <= set(graph)
+    assert {"main", "app", "service", "frame_queue", "wire", "holes"} <= set(graph)
     assert graph["main"] == {"app", "board"}
-    assert {"wire", "holes", "outq", "seldom", "since", "calib"} <= graph["app"]
+    assert {"wire", "holes", "frame_queue", "service", "since", "calib"} <= graph["app"]
 
 
 def test_only_main_imports_app() -> None:

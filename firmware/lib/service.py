@@ -1,11 +1,13 @@
-# What the board does seldom: start up, say HELLO, send a snapshot (SNAP: at the handshake and
-# when the host lost a frame), answer RAW (every sensor's raw level, for `upref doctor` and the
-# sensor self-test), start and finish a calibration, SET, ECHO, REBOOT.
+# The board's service side: what it does besides a game, and seldom. It starts up, says HELLO,
+# sends a snapshot (SNAP: at the handshake and when the host lost a frame), answers RAW (every
+# sensor's raw level, for `upref doctor` and the sensor self-test), starts and finishes a
+# calibration, and carries out SET, ECHO and REBOOT.
 #
-# app.App loads this module for the occasion and lets it go at the next pass of its loop, so its
-# code takes no heap while a game runs (the commands a game sends all the time, LED and BEEP,
-# stay in app.py; loading this module from flash takes about 5 ms of the scan period, which
-# holds it). Everything here works on the App it is given.
+# Loaded on demand, for the heap: app.App imports this module for the occasion and lets it go at
+# the next pass of its loop, so its code takes no heap while a game runs (the commands a game
+# sends all the time, LED and BEEP, stay in app.py; loading this module from flash takes about
+# 5 ms of the scan period, which holds it). Everything here works on the App it is given: it
+# never imports app.py (App.fw_version and App.scan_ms are what it reads of the loop).
 
 import time
 
