@@ -119,6 +119,21 @@ class App:
         self.out = FrameQueue(hw.port, _OUT_BYTES)
         self.w = wire.FrameWriter(self.out, self.ring)
         self.lines = wire.LineReader()
+        self._init_sensors(hw)
+        self.reader = hw.reader
+        self.cards = CardWatcher(self.reader, miss_limit=MISS_LIMIT)
+        self.rfid_version = -1
+        self.rfid_ok = True
+        self.crowded = False  # several cards on the reader (told to the host as a fault)
+        self.feedback = Feedback(hw.led, hw.buzzer)
+        self.cal = None
+        self.cal_seq = 0
+        self.wdt = None
+        self._init_counters()
+
+    def _init_sensors(self, hw):
+        """The hall sensors' side: their levels, the scanner with the zeros saved by the last
+        calibration (if any) and the limits of the next one."""
         n = hw.holes * hw.per_hole
         self.n_sensors = n
         self.mux = hw.mux
@@ -129,19 +144,13 @@ class App:
         self.scanner.ref = self.has_ref
         self.cal_limits = (t.get("cal_max_offset", 3000), t.get("cal_zero_low", 25000),
                            t.get("cal_zero_high", 35500))
-        zeros = _load_zeros(calib_path, n, self.has_ref)  # no reference zero: its first reading
+        zeros = _load_zeros(self.calib_path, n, self.has_ref)  # no reference zero: its first reading
         if zeros is not None:
             self.scanner.set_zero(zeros)
         self.calibrated = zeros is not None
-        self.reader = hw.reader
-        self.cards = CardWatcher(self.reader, miss_limit=MISS_LIMIT)
-        self.rfid_version = -1
-        self.rfid_ok = True
-        self.crowded = False  # several cards on the reader (told to the host as a fault)
-        self.feedback = Feedback(hw.led, hw.buzzer)
-        self.cal = None
-        self.cal_seq = 0
-        # counters reported in HB
+
+    def _init_counters(self):
+        """What the heartbeat counts, the uptime, the button and the loop's timing, from now."""
         self.scans = 0
         self.sps = 0
         self._scans_at_hb = 0
@@ -159,7 +168,6 @@ class App:
         self.presses = 0  # since boot: a snapshot lets the host count presses it missed
         self._btn_raw = 0
         self._btn_since = 0
-        self.wdt = None
         # how the loop keeps up, since the last heartbeat
         self.late_ms = 0  # worst lateness of a scan
         self._per_sum = 0  # busy time of the scan periods that ended (us), their count and worst
