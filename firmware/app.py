@@ -7,10 +7,16 @@
 # done one exchange at a time (cards.CardWatcher.step), each started only while the time left
 # before the next scan, counted in ticks_us, holds its budget (_RFID_STEP_US); a card is sent
 # to the host as soon as its last SELECT is done (the card is halted by the next read); frames
-# leave through a queue that writes only what the UART's FIFO has room for (outq.OutQueue). The heartbeat says how the
-# loop keeps up: the worst lateness of a scan, the mean and worst time spent per scan period.
-# A scan cycle allocates nothing (tests/firmware prove it under the MicroPython unix port with
-# the heap locked). Calibration and RAW dumps are loaded when asked for and let go afterwards.
+# leave through a queue that writes only what the UART's FIFO has room for
+# (frame_queue.FrameQueue). The heartbeat says how the loop keeps up: the worst lateness of a
+# scan, the mean and worst time spent per scan period. A scan cycle allocates nothing
+# (tests/firmware prove it under the MicroPython unix port with the heap locked).
+#
+# What a game does not need while it plays is loaded when asked for and let go afterwards, so
+# its code takes no heap the rest of the time: the board's service side (service.py: boot,
+# HELLO, SNAP, RAW, CAL, SET, ECHO, REBOOT), the calibration (calib.py) and the replay for SINCE
+# (since.py). Importing a module from flash takes about 5 ms of the 10 ms scan period, so what
+# the loop runs all the time (LED, BEEP, the scan, the reader, the heartbeat) stays here.
 #
 # Ctrl-C. MicroPython's own interrupt character is switched off while the loop runs
 # (micropython.kbd_intr(-1)), and the loop reads 0x03 itself: at the start of a line (right
@@ -32,7 +38,7 @@ import wire
 from holes import from_thresholds, SENSOR, KIND_WORDS, REASON_WORDS
 from cards import CardWatcher, ARRIVED, LEFT, BUSY
 from feedback import Feedback, parse_rgb, parse_pattern
-from outq import OutQueue
+from frame_queue import FrameQueue
 from ring import boot_ring
 
 FW_VERSION = "0.2.0"
@@ -61,12 +67,13 @@ def _forget(name):
         del sys.modules[name]
 
 
-def _seldom():
-    """The module of what the board does seldom (boot, HELLO, RAW, CAL, SET, ECHO, REBOOT),
-    loaded for the occasion; the loop lets it go again at its next pass."""
-    import seldom
+def _service():
+    """The board's service side (service.py: boot, HELLO, SNAP, RAW, CAL, SET, ECHO, REBOOT),
+    loaded for the occasion; the loop lets it go again at its next pass, so its code takes no
+    heap while a game runs."""
+    import service
 
-    return seldom
+    return service
 
 
 def _since():
@@ -97,16 +104,36 @@ class App:
     (`holes`, `per_hole`, `thresholds`), `board_id`, `reset_cause`, `button_pressed()`,
     `watchdog()`, `release_watchdog()` and `reset()`."""
 
+    # what the modules loaded on demand read of the loop through the App they are given (they
+    # never import app.py: main.py imports it, and nothing imports back into it)
+    fw_version = FW_VERSION  # HELLO fw=
+    scan_ms = SCAN_MS
+
     def __init__(self, hw, calib_path=CALIB_FILE):
         self.hw = hw
         self.calib_path = calib_path
         self.boot_ms = time.ticks_ms()
-        self.boot_id = None  # 4 hex digits, made by the first HELLO (seldom.boot_id)
+        self.boot_id = None  # 4 hex digits, made by the first HELLO (service.boot_id)
         self.ring = boot_ring(self.boot_ms)  # the recent events, kept for SINCE (ring.py)
         self.replay = None  # since.py while a replay for SINCE goes on
-        self.out = OutQueue(hw.port, _OUT_BYTES)
+        self.out = FrameQueue(hw.port, _OUT_BYTES)
         self.w = wire.FrameWriter(self.out, self.ring)
         self.lines = wire.LineReader()
+        self._init_sensors(hw)
+        self.reader = hw.reader
+        self.cards = CardWatcher(self.reader, miss_limit=MISS_LIMIT)
+        self.rfid_version = -1
+        self.rfid_ok = True
+        self.crowded = False  # several cards on the reader (told to the host as a fault)
+        self.feedback = Feedback(hw.led, hw.buzzer)
+        self.cal = None
+        self.cal_seq = 0
+        self.wdt = None
+        self._init_counters()
+
+    def _init_sensors(self, hw):
+        """The hall sensors' side: their levels, the scanner with the zeros saved by the last
+        calibration (if any) and the limits of the next one."""
         n = hw.holes * hw.per_hole
         self.n_sensors = n
         self.mux = hw.mux
@@ -117,19 +144,13 @@ class App:
         self.scanner.ref = self.has_ref
         self.cal_limits = (t.get("cal_max_offset", 3000), t.get("cal_zero_low", 25000),
                            t.get("cal_zero_high", 35500))
-        zeros = _load_zeros(calib_path, n, self.has_ref)  # no reference zero: its first reading
+        zeros = _load_zeros(self.calib_path, n, self.has_ref)  # no reference zero: its first reading
         if zeros is not None:
             self.scanner.set_zero(zeros)
         self.calibrated = zeros is not None
-        self.reader = hw.reader
-        self.cards = CardWatcher(self.reader, miss_limit=MISS_LIMIT)
-        self.rfid_version = -1
-        self.rfid_ok = True
-        self.crowded = False  # several cards on the reader (told to the host as a fault)
-        self.feedback = Feedback(hw.led, hw.buzzer)
-        self.cal = None
-        self.cal_seq = 0
-        # counters reported in HB
+
+    def _init_counters(self):
+        """What the heartbeat counts, the uptime, the button and the loop's timing, from now."""
         self.scans = 0
         self.sps = 0
         self._scans_at_hb = 0
@@ -147,7 +168,6 @@ class App:
         self.presses = 0  # since boot: a snapshot lets the host count presses it missed
         self._btn_raw = 0
         self._btn_since = 0
-        self.wdt = None
         # how the loop keeps up, since the last heartbeat
         self.late_ms = 0  # worst lateness of a scan
         self._per_sum = 0  # busy time of the scan periods that ended (us), their count and worst
@@ -168,12 +188,12 @@ class App:
         return time.ticks_diff(time.ticks_ms(), self.boot_ms)
 
     def send_hello(self):
-        _seldom().hello(self)
+        _service().hello(self)
 
     def send_snapshot(self):
-        """SNAP holes= card= btn= presses= faults= (seldom.snapshot: the host asks for one at
+        """SNAP holes= card= btn= presses= faults= (service.snapshot: the host asks for one at
         the handshake and after a frame it lost)."""
-        _seldom().snapshot(self)
+        _service().snapshot(self)
 
     def _uid(self, uid, n):
         for i in range(n):
@@ -246,14 +266,14 @@ class App:
         w.arg(b"")
         w.hex(seq, 4)
         w.arg(cmd.encode())
-        w.arg(_clean(reason).encode())
+        w.arg(wire.safe_text(reason).encode())
         w.end()
 
     # ---- the loop -----------------------------------------------------------------------
 
     def boot(self):
         """Start the reader, say HELLO, settle the scanner on what is in the holes, SNAP."""
-        _seldom().boot(self)
+        _service().boot(self)
 
     def scan_cycle(self, now, quiet=False):
         """One sensor scan: read, classify, debounce, report. Allocates nothing."""
@@ -321,7 +341,7 @@ class App:
                 self.rfid_version = self.reader.version
                 self.clear(b"rfid", b"reader")
             else:
-                self.fault(b"rfid", b"reader", _clean(cw.last_error).encode())
+                self.fault(b"rfid", b"reader", wire.safe_text(cw.last_error).encode())
         return ev
 
     def _rfid_left_us(self):
@@ -390,7 +410,7 @@ class App:
 
     def command(self, seq, cmd, args):
         """Carry out a host command: the ones a game sends all the time (LED, BEEP) and SINCE
-        here, the rest (SNAP, HELLO, RAW, CAL, SET, ECHO, REBOOT) by the seldom module, loaded
+        here, the rest (SNAP, HELLO, RAW, CAL, SET, ECHO, REBOOT) by the service module, loaded
         for them."""
         if cmd == "SNAP":
             self.send_snapshot()
@@ -413,7 +433,7 @@ class App:
             self.replay = _since()
             self.replay.start(self.ring, seq, since)
         else:
-            _seldom().command(self, seq, cmd, args)
+            _service().command(self, seq, cmd, args)
 
     def _calibrate_step(self):
         cal = self.cal
@@ -424,7 +444,7 @@ class App:
             return
         self.cal = None
         try:
-            _seldom().calibrated(self, cal)
+            _service().calibrated(self, cal)
         finally:
             _forget("calib")
 
@@ -468,8 +488,8 @@ class App:
             if not self.ring.replaying:
                 self.replay = None
                 _forget("since")  # the replay is over: let its code go
-        if "seldom" in sys.modules:
-            _forget("seldom")  # loaded for a seldom command: let it go
+        if "service" in sys.modules:
+            _forget("service")  # loaded for a service command: let it go
         t1 = time.ticks_us()
         self.out.pump(t1)
         if self.wdt is not None:
@@ -495,7 +515,7 @@ class App:
     def report(self, e, where=b"loop"):
         """An exception becomes a FAULT frame; reporting itself must never fail."""
         try:
-            self.fault(b"exc", where, _clean("%s: %s" % (type(e).__name__, e)).encode())
+            self.fault(b"exc", where, wire.safe_text("%s: %s" % (type(e).__name__, e)).encode())
         except Exception:  # noqa: BLE001 - a failing report must not kill the board
             pass
 
@@ -530,15 +550,3 @@ class App:
                 pass
             self.hw.release_watchdog()  # a timer feeds it while the REPL is in charge
 
-
-def _clean(text):
-    """Make text safe as frame arguments: printable ASCII, no '@' or '*', bounded length (170:
-    an ERR frame's reason fits whole, so a calibration naming all ten holes is not cut)."""
-    # one small buffer, changed in place: a list of one-character strings took a kilobyte
-    b = bytearray(text[:170].encode())
-    for i in range(len(b)):
-        o = b[i]
-        if o < 0x20 or o > 0x7E or o == 0x40 or o == 0x2A:
-            b[i] = 0x3F
-    s = b.decode().strip()
-    return s if s else "-"

@@ -30,30 +30,44 @@ def build(b, path, port):
     with open(path) as f:
         pm = json.load(f)
     sig = pm["signals"]
+    _reader(b, pm["spi"], sig)
+    _hall(b, pm, sig)
+    _controls(b, sig)
+    b.port = port
+    _identity(b)
 
-    def gpio(name):
-        if name not in sig:
-            raise ValueError("pin map has no signal %s" % name)
-        return sig[name]["gpio"]
 
+def _gpio(sig, name):
+    """The GPIO number of the pin map's signal `name`."""
+    if name not in sig:
+        raise ValueError("pin map has no signal %s" % name)
+    return sig[name]["gpio"]
+
+
+def _reader(b, spi, sig):
+    """The SPI bus (pin map "spi") and the MFRC522 on it, with its chip select and reset."""
     Pin = machine.Pin
-    spi = pm["spi"]
     b.spi = machine.SPI(
         spi["id"],
         baudrate=spi["baudrate"],
         polarity=0,
         phase=0,
-        sck=Pin(gpio(spi["sck"])),
-        mosi=Pin(gpio(spi["mosi"])),
-        miso=Pin(gpio(spi["miso"])),
+        sck=Pin(_gpio(sig, spi["sck"])),
+        mosi=Pin(_gpio(sig, spi["mosi"])),
+        miso=Pin(_gpio(sig, spi["miso"])),
     )
-    b.rfid_cs = Pin(gpio("rfid_cs"), Pin.OUT, value=1)
-    b.rfid_rst = Pin(gpio("rfid_rst"), Pin.OUT, value=1)
+    b.rfid_cs = Pin(_gpio(sig, "rfid_cs"), Pin.OUT, value=1)
+    b.rfid_rst = Pin(_gpio(sig, "rfid_rst"), Pin.OUT, value=1)
     b.reader = MFRC522(b.spi, b.rfid_cs, b.rfid_rst)
 
+
+def _hall(b, pm, sig):
+    """The multiplexers (pin map "mux": select lines, bank ADCs, the sensors' supply switches),
+    the hall layout ("hall") and the HallMux that scans it."""
+    Pin = machine.Pin
     mux = pm["mux"]
-    b.mux_select = [Pin(gpio(n), Pin.OUT, value=0) for n in mux["select"]]
-    b.mux_adcs = [machine.ADC(Pin(gpio(n)), atten=machine.ADC.ATTN_11DB) for n in mux["banks"]]
+    b.mux_select = [Pin(_gpio(sig, n), Pin.OUT, value=0) for n in mux["select"]]
+    b.mux_adcs = [machine.ADC(Pin(_gpio(sig, n)), atten=machine.ADC.ATTN_11DB) for n in mux["banks"]]
     b.settle_us = mux.get("settle_us", 10)
     # the sensors' supply switch per bank (P-MOSFET gate, active low): built off (1)
     b.mux_power = None
@@ -62,8 +76,7 @@ def build(b, path, port):
         for n in mux["power"]:
             if sig[n].get("active", "low") != "low":
                 raise ValueError("pin map: supply switch %s must be active low" % n)
-        b.mux_power = [Pin(gpio(n), Pin.OUT, value=1) for n in mux["power"]]
-
+        b.mux_power = [Pin(_gpio(sig, n), Pin.OUT, value=1) for n in mux["power"]]
     hall = pm["hall"]
     b.holes = hall["holes"]
     b.per_hole = hall["sensors_per_hole"]
@@ -73,13 +86,19 @@ def build(b, path, port):
                     b.settle_us, power_pins=b.mux_power, power_on_us=b.power_on_us,
                     ref=(ref["bank"], ref["channel"]) if ref else None)
 
+
+def _controls(b, sig):
+    """The button, the status LED and the buzzer."""
+    Pin = machine.Pin
     btn = sig["button"]
     b._button = Pin(btn["gpio"], Pin.IN, Pin.PULL_UP if btn.get("pull") == "up" else Pin.PULL_DOWN)
     b._button_low = btn.get("active", "low") == "low"
-    b.led = neopixel.NeoPixel(Pin(gpio("led_data"), Pin.OUT), 1)
-    b.buzzer = machine.PWM(Pin(gpio("buzzer")), freq=1000, duty_u16=0)
+    b.led = neopixel.NeoPixel(Pin(_gpio(sig, "led_data"), Pin.OUT), 1)
+    b.buzzer = machine.PWM(Pin(_gpio(sig, "buzzer")), freq=1000, duty_u16=0)
 
-    b.port = port
+
+def _identity(b):
+    """The board's id (its unique id in hex) and why it last reset."""
     uid = machine.unique_id()
     ident = bytearray(2 * len(uid))
     for i in range(len(uid)):

@@ -125,9 +125,29 @@ class Calibrator:
             raise ValueError("calibration needs %d scans, has %d" % (self.samples, self.count))
         if len(zero_out) < self.n_levels:
             raise ValueError("need room for %d zeros, got %d" % (self.n_levels, len(zero_out)))
+        self._check_wiring()  # wiring faults first: they say more than an offset does
+        # the averages go where the highs were (read for the last time above): a calibration ends
+        # while the heap is at its fullest, so no list and no sorted copy is made
         c = self.count
+        avg = self._max
+        for k in range(self.n_levels):
+            avg[k] = (self._sum[k] + c // 2) // c
+        mid = _median(avg, n)
+        if mid < self.zero_low or mid > self.zero_high:
+            raise ValueError(
+                "the sensors' median reads %d, outside %d..%d where sensors at rest read on any "
+                "ESP32: take the pair out of every hole and calibrate again; if every hole is "
+                "empty, check the sensors' 3.3 V supply" % (mid, self.zero_low, self.zero_high))
+        self._check_offsets(avg, mid)
+        for k in range(self.n_levels):
+            zero_out[k] = avg[k]
+        return zero_out
+
+    def _check_wiring(self):
+        """ValueError for the first sensor whose readings reached a rail or spread wider than
+        cal_max_offset, or for a reference channel that did either."""
+        n = self.n_sensors
         lim = self.cal_max_offset
-        # wiring faults first: they say more than an offset does
         for k in range(n):
             hole, pos = self._where(k)
             if self._min[k] < self.rail_low or self._max[k] > self.rail_high:
@@ -146,42 +166,33 @@ class Calibrator:
                 "the reference channel reads %d..%d: check its divider (two 10 kOhm resistors "
                 "from the sensors' switched supply to its mux channel) and calibrate again"
                 % (self._min[n], self._max[n]))
-        # the averages go where the highs were (read for the last time above): a calibration ends
-        # while the heap is at its fullest, so no list and no sorted copy is made
-        avg = self._max
-        for k in range(self.n_levels):
-            avg[k] = (self._sum[k] + c // 2) // c
-        mid = _median(avg, n)
-        if mid < self.zero_low or mid > self.zero_high:
-            raise ValueError(
-                "the sensors' median reads %d, outside %d..%d where sensors at rest read on any "
-                "ESP32: take the pair out of every hole and calibrate again; if every hole is "
-                "empty, check the sensors' 3.3 V supply" % (mid, self.zero_low, self.zero_high))
+
+    def _check_offsets(self, avg, mid):
+        """ValueError naming the first sensor whose average avg[k] lies more than
+        cal_max_offset from the median mid, and every hole that has such a sensor."""
+        lim = self.cal_max_offset
         bad = []
-        for k in range(n):
+        for k in range(self.n_sensors):
             off = avg[k] - mid
             if off > lim or off < -lim:
                 bad.append(k)
-        if bad:
-            k = bad[0]
-            hole, pos = self._where(k)
-            off = avg[k] - mid
-            holes = []
-            for j in bad:
-                h = self._where(j)[0]
-                if h not in holes:
-                    holes.append(h)
-            last = holes.pop()
-            s = "s" if holes else ""
-            raise ValueError(
-                "hole %d sensor %d reads %d, %d from the board's median %d: remove the pair%s "
-                "from hole%s %s%d and calibrate again" % (
-                    hole, pos, avg[k], off if off > 0 else -off, mid, s, s,
-                    ", ".join(str(h) for h in holes) + " and " if holes else "", last))
-        for k in range(self.n_levels):
-            zero_out[k] = avg[k]
-        return zero_out
-
+        if not bad:
+            return
+        k = bad[0]
+        hole, pos = self._where(k)
+        off = avg[k] - mid
+        holes = []
+        for j in bad:
+            h = self._where(j)[0]
+            if h not in holes:
+                holes.append(h)
+        last = holes.pop()
+        s = "s" if holes else ""
+        raise ValueError(
+            "hole %d sensor %d reads %d, %d from the board's median %d: remove the pair%s "
+            "from hole%s %s%d and calibrate again" % (
+                hole, pos, avg[k], off if off > 0 else -off, mid, s, s,
+                ", ".join(str(h) for h in holes) + " and " if holes else "", last))
 
 def _median(a, n):
     """The median of a[0:n] (the mean of the middle two, rounded, for even n), found by

@@ -167,46 +167,25 @@ class HoleScanner:
         self.shift = 0
 
     def update(self, levels, now_ms):
-        """Process one scan (levels[k] per sensor) taken at now_ms (time.ticks_ms()).
-
-        Fills changed/n_changed and fault_events/n_fault_events. Allocates nothing.
-        """
-        ticks_diff = time.ticks_diff
+        """Process one scan (levels[k] per sensor) taken at now_ms (time.ticks_ms()): fill
+        changed/n_changed and fault_events/n_fault_events, allocating nothing. The sensors' loop
+        is written out; what is seldom (a fault, a hole on the move, rezero) calls a method."""
+        if self.ref:
+            self._follow_ref(levels[self.n_sensors])
+        rezero = self._rezero_due()
         per = self.per_hole
         on = self.on
         off = self.off
         rail_low = self.rail_low
         rail_high = self.rail_high
         max_delta = self.max_delta
-        debounce = self.debounce_ms
-        settle = self.settle_ms
-        if settle > debounce:
-            settle = debounce
-        full = self.magnets
-        unstable = self.unstable_ms
         zero = self.zero
-        if self.ref:
-            self._follow_ref(levels[self.n_sensors])
         shift = self.shift
-        rezero = False
-        if self.rezero_scans:
-            self._rezero_in -= 1
-            if self._rezero_in <= 0:
-                self._rezero_in = self.rezero_scans
-                rezero = True
         state = self.state
         sfault = self.sensor_fault
-        bad_at = self._bad_at
-        codes = self.codes
-        hfault = self.hole_fault
         cand = self._cand
-        since = self._since
-        busy = self._busy
         quiet = self._quiet
-        changed = self.changed
-        ev = self.fault_events
-        n_ch = 0
-        n_ev = 0
+        self.n_changed = self.n_fault_events = 0
         for h in range(self.n_holes):
             base = h * per
             code = 0
@@ -216,93 +195,123 @@ class HoleScanner:
             while k >= base:
                 lv = levels[k]
                 d = lv - zero[k] - shift
-                if lv < rail_low:
-                    why = RAIL_LOW
-                elif lv > rail_high:
-                    why = RAIL_HIGH
-                elif d > max_delta or d < -max_delta:
-                    why = RANGE
-                else:
-                    why = 0
-                if why:
-                    bad_at[k] = now_ms
-                    if not sfault[k]:
-                        sfault[k] = why
-                        state[k] = NONE
-                        ev[n_ev] = SENSOR
-                        ev[n_ev + 1] = k
-                        ev[n_ev + 2] = why
-                        n_ev += 3
+                if lv < rail_low or lv > rail_high or d > max_delta or d < -max_delta:
+                    self._sensor_insane(k, lv, now_ms)
                     frozen = True
-                else:
-                    if sfault[k]:
-                        if ticks_diff(now_ms, bad_at[k]) >= unstable:
-                            sfault[k] = 0
-                            ev[n_ev] = SENSOR
-                            ev[n_ev + 1] = k
-                            ev[n_ev + 2] = CLEARED
-                            n_ev += 3
-                        else:
-                            frozen = True
-                    if not sfault[k]:
-                        st = state[k]
-                        if st == NONE:
-                            if d >= on:
-                                st = NORTH
-                            elif d <= -on:
-                                st = SOUTH
-                        elif st == NORTH:
-                            if d < off:
-                                st = SOUTH if d <= -on else NONE
-                        elif d > -off:
-                            st = NORTH if d >= on else NONE
-                        state[k] = st
-                st = state[k]
-                if st:
-                    seen += 1
-                code = code * 3 + st
+                elif sfault[k] and not self._sensor_recovered(k, now_ms):
+                    frozen = True
+                else:  # hysteresis, from the class the sensor had
+                    st = state[k]
+                    if st == NONE:
+                        if d >= on:
+                            st = NORTH
+                        elif d <= -on:
+                            st = SOUTH
+                    elif st == NORTH:
+                        if d < off:
+                            st = SOUTH if d <= -on else NONE
+                    elif d > -off:
+                        st = NORTH if d >= on else NONE
+                    state[k] = st
+                    if st:
+                        seen += 1
+                    code = code * 3 + st
                 k -= 1
-
-            if frozen:
+            if frozen:  # the code is not to be trusted; its debounce starts afresh after
                 cand[h] = _NO_CODE
                 quiet[h] = 1
                 continue
-            if rezero and code == 0 and codes[h] == 0 and cand[h] == 0 and quiet[h]:
-                lim = off >> 1
-                for k in range(base, base + per):
-                    d = levels[k] - zero[k] - shift
-                    if 0 < d <= lim:
-                        zero[k] += 1
-                    elif -lim <= d < 0:
-                        zero[k] -= 1
-            if code != cand[h]:
-                cand[h] = code
-                since[h] = now_ms
-                if quiet[h]:
-                    quiet[h] = 0
-                    busy[h] = now_ms
-            elif quiet[h]:
-                continue
-            if ticks_diff(now_ms, since[h]) >= (settle if seen == 0 or seen == full else debounce):
-                quiet[h] = 1
-                if code != codes[h]:
-                    codes[h] = code
-                    changed[n_ch] = h
-                    n_ch += 1
-                if hfault[h]:
-                    hfault[h] = 0
-                    ev[n_ev] = HOLE
-                    ev[n_ev + 1] = h
-                    ev[n_ev + 2] = CLEARED
-                    n_ev += 3
-            elif not hfault[h] and ticks_diff(now_ms, busy[h]) >= unstable:
-                hfault[h] = UNSTABLE
-                ev[n_ev] = HOLE
-                ev[n_ev + 1] = h
-                ev[n_ev + 2] = UNSTABLE
-                n_ev += 3
-        self.n_changed = n_ch
-        self.n_fault_events = n_ev // 3
+            if rezero and code == 0 and self.codes[h] == 0 and cand[h] == 0 and quiet[h]:
+                self._rezero_hole(levels, base)
+            if code != cand[h] or not quiet[h]:
+                self._debounce(h, code, seen, now_ms)
+
+    def _rezero_due(self):
+        """True once every rezero_scans scans (never when it is 0): the empty holes' zeros
+        follow their readings at this scan."""
+        if not self.rezero_scans:
+            return False
+        self._rezero_in -= 1
+        if self._rezero_in > 0:
+            return False
+        self._rezero_in = self.rezero_scans
+        return True
+
+    def _rezero_hole(self, levels, base):
+        """Move each zero of the empty hole whose sensors start at `base` one count towards its
+        reading, while the reading is within off / 2 of it."""
+        zero = self.zero
+        shift = self.shift
+        lim = self.off >> 1
+        for k in range(base, base + self.per_hole):
+            d = levels[k] - zero[k] - shift
+            if 0 < d <= lim:
+                zero[k] += 1
+            elif -lim <= d < 0:
+                zero[k] -= 1
+
+    def _sensor_insane(self, k, lv, now_ms):
+        """Sensor k read lv, at a rail or too far from its zero: a fault from now, told once."""
+        self._bad_at[k] = now_ms
+        if self.sensor_fault[k]:
+            return
+        if lv < self.rail_low:
+            why = RAIL_LOW
+        elif lv > self.rail_high:
+            why = RAIL_HIGH
+        else:
+            why = RANGE
+        self.sensor_fault[k] = why
+        self.state[k] = NONE
+        self._event(SENSOR, k, why)
+
+    def _sensor_recovered(self, k, now_ms):
+        """Faulted sensor k reads sane: True (and the fault cleared) once it has for unstable_ms;
+        it then classifies from none."""
+        if time.ticks_diff(now_ms, self._bad_at[k]) < self.unstable_ms:
+            return False
+        self.sensor_fault[k] = 0
+        self._event(SENSOR, k, CLEARED)
+        return True
+
+    def _debounce(self, h, code, seen, now_ms):
+        """Hole h read `code` (`seen` magnets) and is on the move: a new candidate restarts its
+        timing; a candidate unchanged for long enough is reported; a hole with no stable period
+        for unstable_ms is faulted (the top of this file)."""
+        ticks_diff = time.ticks_diff
+        since = self._since
+        if code != self._cand[h]:
+            self._cand[h] = code
+            since[h] = now_ms
+            if self._quiet[h]:
+                self._quiet[h] = 0
+                self._busy[h] = now_ms
+        debounce = self.debounce_ms
+        wait = debounce
+        if seen == 0 or seen == self.magnets:
+            wait = self.settle_ms if self.settle_ms < debounce else debounce
+        hfault = self.hole_fault
+        if ticks_diff(now_ms, since[h]) >= wait:
+            self._quiet[h] = 1
+            if code != self.codes[h]:
+                self.codes[h] = code
+                self.changed[self.n_changed] = h
+                self.n_changed += 1
+            if hfault[h]:
+                hfault[h] = 0
+                self._event(HOLE, h, CLEARED)
+        elif not hfault[h] and ticks_diff(now_ms, self._busy[h]) >= self.unstable_ms:
+            hfault[h] = UNSTABLE
+            self._event(HOLE, h, UNSTABLE)
+
+    def _event(self, kind, index, reason):
+        """One more fault event of this update (fault_events, n_fault_events)."""
+        ev = self.fault_events
+        i = 3 * self.n_fault_events
+        ev[i] = kind
+        ev[i + 1] = index
+        ev[i + 2] = reason
+        self.n_fault_events += 1
 
     def _follow_ref(self, r):
         if r < self.rail_low or r > self.rail_high:

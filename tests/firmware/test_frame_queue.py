@@ -1,8 +1,8 @@
-# OutQueue: frames leave only as fast as the UART's 128-byte FIFO drains at 115200 baud, so a
+# FrameQueue (frame_queue.py): frames leave only as fast as the UART's 128-byte FIFO drains at 115200 baud, so a
 # burst never blocks the loop; a frame that does not fit is dropped whole and counted. Plain
 # asserts: pytest and the MicroPython unix port.
 
-from outq import FIFO_BYTES, OutQueue
+from frame_queue import FIFO_BYTES, FrameQueue
 
 
 class Port:
@@ -21,7 +21,7 @@ def _frame(i, n):
 
 def test_a_burst_goes_out_no_faster_than_the_fifo_drains():
     port = Port()
-    q = OutQueue(port, 1024)
+    q = FrameQueue(port, 1024)
     burst = b"".join(_frame(i, 60) for i in range(10))  # a RAW reply: 600 bytes
     for i in range(10):
         f = _frame(i, 60)
@@ -42,7 +42,7 @@ def test_a_burst_goes_out_no_faster_than_the_fifo_drains():
 
 def test_a_frame_that_does_not_fit_is_dropped_whole_and_counted():
     port = Port()
-    q = OutQueue(port, 100)
+    q = FrameQueue(port, 100)
     q.write(b"x" * 80, 80)
     q.write(b"y" * 30, 30)  # 20 bytes of room: dropped, never cut
     q.write(b"z" * 20, 20)
@@ -53,7 +53,7 @@ def test_a_frame_that_does_not_fit_is_dropped_whole_and_counted():
 
 def test_the_ring_wraps_around_without_losing_a_byte():
     port = Port()
-    q = OutQueue(port, 64, fifo=1000)
+    q = FrameQueue(port, 64, fifo=1000)
     sent = bytearray()
     t = 0
     for i in range(40):
@@ -70,7 +70,7 @@ def test_the_ring_wraps_around_without_losing_a_byte():
 
 def test_flush_writes_everything_at_once():
     port = Port()
-    q = OutQueue(port, 512)
+    q = FrameQueue(port, 512)
     q.write(b"a" * 300, 300)
     q.flush()
     assert bytes(port.out) == b"a" * 300 and q.queued == 0
@@ -80,7 +80,7 @@ def test_invalid_sizes_are_refused():
     for args in ((0,), (10, 0), (10, 128, 0)):
         refused = False
         try:
-            OutQueue(Port(), *args)
+            FrameQueue(Port(), *args)
         except ValueError:
             refused = True
         assert refused, args

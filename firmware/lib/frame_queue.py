@@ -20,8 +20,8 @@ FIFO_BYTES = const(128)  # ESP32 UART TX FIFO (ESP32 Technical Reference Manual,
 _BYTES_PER_S = const(11520)  # 115200 baud, 8N1: 10 bits a byte
 
 
-class OutQueue:
-    """OutQueue(port, size=2048, fifo=FIFO_BYTES, bytes_per_s=11520)
+class FrameQueue:
+    """FrameQueue(port, size=2048, fifo=FIFO_BYTES, bytes_per_s=11520)
 
     write(buf, n): queue the first n bytes of buf (a whole frame, or nothing).
     pump(now_us): write what the FIFO has room for at time.ticks_us() now_us.
