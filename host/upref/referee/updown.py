@@ -31,13 +31,21 @@ right again."); one for another pair or a bad reading ends when that pair leaves
 the next reading is judged afresh. Card draws are taken even while a correction is outstanding
 (they do not depend on the board); the button and the automatic end of a turn are not.
 
+**What the turn owes (M-15).** Those per-hole corrections make the verdicts of the moment; what
+the turn still owes is worked out afresh from the table as it is, per pair
+(`upref.games.updown.owed`): each pair owes its own hole and its colour, judged from where it
+is now (a pair in hand as it was last read), named once. The scoreboard's corrections, what the
+table waits for, the molehill table's "to do" and a refused end of turn all read that list; a
+correction keeps the rule it was asked under at its hole (an undo's, a card still to draw).
+
 **Turn end.** Once three different pairs are turned, the board agrees with the engine
 everywhere (every hole filled, no correction) and no hole's reading has changed for
 `settle_s` seconds (measured with input times only), the referee ends the turn. A button press
 ends it at once (`EndTurn(empty_holes=...)`), or is refused with every reason the turn cannot
-end, in the order of ruling M-14: the outstanding corrections (in hole order), the empty holes
-that no correction fills (M-4), the pairs still to turn (M-1). One reason is said alone;
-several make one verdict that numbers them all (`upref.referee.base.all_reasons`).
+end, in the order of rulings M-14 and M-15: the corrections (in hole order, by the hole each
+pair is in), the empty holes that no correction fills (M-4), the flips still missing (M-1,
+counting the pairs whose way home is a flip). One reason is said alone; several make one
+verdict that numbers them all (`upref.referee.base.all_reasons`).
 
 **Secrets.** Verdicts for the table (`seat=None`) never name a hidden colour, a pair id or an
 unsolved task card; a verdict with `seat` set (a hint, the reminder of one's own card) is for
