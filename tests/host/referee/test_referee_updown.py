@@ -4,20 +4,28 @@ the button) and host inputs, with time passed in: no sleeps."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from updown_table import (
     CODES,
     PLAYERS,
     Chaos,
+    HandTable,
     MemoryLog,
     Table,
     card_uid,
     check_public,
     check_status,
+    code,
     enrolled_tags,
     expected,
+    follow,
     invalid_code,
+    missing_flips,
+    named,
     other_end,
     wrong_hole_pair,
 )
@@ -25,9 +33,10 @@ from upref.board.codes import one_flip_neighbours
 from upref.board.model import CardObservation, FaultObservation
 from upref.games.base import CHANCE
 from upref.games.updown.cards import colour_name
-from upref.games.updown.position import mix_board
+from upref.games.updown.position import make_board, mix_board
 from upref.games.updown.referee import Hint, UpDownReferee
 from upref.games.updown.variant import Variant
+from upref.games.updown.view import TableView
 from upref.referee.feedback import FEEDBACK
 from upref.referee.inputs import (
     BoardOnline,
@@ -40,6 +49,7 @@ from upref.referee.inputs import (
 )
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
 from upref.registry import titles
+from upref.text import numbers_in_words
 
 
 def started(
@@ -831,3 +841,362 @@ def test_public_output_never_holds_a_secret_over_random_playouts(seed: int) -> N
                 check_public(ref, v)
         check_status(ref)
     assert {OK, INFO, ILLEGAL, BOARD, TURN} <= kinds
+
+
+# --- ruling M-15: what each pair owes, named once ----------------------------------------------
+#
+# The five cases of issue 29 and the others found; the start board of each (the issue's): h1 RB
+# red up, h2 RY red, h3 RW white, h4 RK black, h5 BY blue, h6 BW blue, h7 BK black, h8 YW
+# yellow, h9 YK yellow, h10 WK white. The reasons expected are written from M-14 and M-15.
+
+ISSUE_BOARD = make_board(
+    [
+        ("P-RB", "B"),
+        ("P-RY", "Y"),
+        ("P-RW", "R"),
+        ("P-RK", "R"),
+        ("P-BY", "Y"),
+        ("P-BW", "W"),
+        ("P-BK", "B"),
+        ("P-YW", "W"),
+        ("P-YK", "K"),
+        ("P-WK", "K"),
+    ]
+)
+TWO_MORE = "Only 1 of 3 pairs turned: turn two more different pairs."
+
+
+def on_issue_board() -> tuple[UpDownReferee, HandTable]:
+    ref = UpDownReferee(CODES, enrolled_tags(), titles=titles())
+    tb = HandTable(ref, ISSUE_BOARD)
+    tb.feed(StartGame(("Ann", "Bob"), Variant(), 3, tb.at()))
+    tb.draw_all()
+    return ref, tb
+
+
+def refused(tb: Table, *reasons: tuple[str, str]) -> Verdict:
+    """Press the button: the turn is refused with exactly `reasons` (sentence, rule), in that
+    order, in the verdict, in its spoken form and (the corrections) on the scoreboard."""
+    before = snapshot(tb.ref)
+    (v,) = tb.press()
+    assert v.kind == ILLEGAL and named(v) == list(reasons), v.text
+    assert v.rule == reasons[0][1]
+    assert snapshot(tb.ref) == before
+    fixes = tuple(s for s, _ in reasons if s.startswith(("Move the pair", "Turn the pair in")))
+    assert tb.ref.status().corrections == fixes
+    said = v.spoken or ""
+    at = 0
+    for sentence, _ in reasons:  # the ear hears the same list, in the same order
+        words = numbers_in_words(sentence.rstrip("."))
+        at = said.find(words, at)
+        assert at >= 0, (words, said)
+    return v
+
+
+def ends_after_following(tb: HandTable, v: Verdict) -> None:
+    """Doing what the list says, in its order, and then the flips it asks for, ends the turn."""
+    eng = tb.ref.engine
+    assert eng is not None
+    vs, flips = follow(tb, named(v))
+    assert all(x.kind != ILLEGAL for x in vs), vs
+    assert not tb.hand, "a pair the list never named is still in hand"
+    todo = [h for h in range(1, 11) if h not in eng.turned][:flips]
+    for h in todo:
+        assert [x.kind for x in tb.flip(h)] == [OK]
+    assert len(eng.turned) == 3
+    assert [x.kind for x in tb.press()] in ([TURN], [SOLVED])
+
+
+def test_m15_case_1_a_correction_no_longer_due_is_not_named() -> None:
+    ref, tb = on_issue_board()
+    tb.flip(9)  # black up, counts
+    assert [v.rule for v in tb.flip(9)] == ["M-1"]  # yellow up: refused
+    tb.pull(1)
+    tb.pull(9)
+    assert [v.rule for v in tb.put(1, code("P-YK", "Y"))] == ["M-2"]  # black up, in hole 1
+    v = refused(tb, ("Move the pair from hole 1 back into hole 9.", "M-2"), (TWO_MORE, "M-1"))
+    assert ref.status().waiting_for == "Move the pair from hole 1 back into hole 9."
+    vs, flips = follow(tb, named(v))
+    assert flips == 2 and [x.text for x in vs] == ["Hole 9 is right again (1 of 3 turned)."]
+    # the pair of hole 1 is still in hand: its hole is empty now, and the button says so
+    assert tb.hand == {"P-RB": code("P-RB", "B")}
+    tb.flip(2)
+    tb.flip(3)
+    assert tb.press() == [
+        Verdict(
+            ILLEGAL,
+            "Hole 1 is empty: every molehill needs its pair before the turn can end.",
+            "M-4",
+            "Put the pair back into hole 1.",
+        )
+    ]
+
+
+def test_m15_case_2_a_pairs_colour_is_kept_when_another_pair_takes_its_hole() -> None:
+    ref, tb = on_issue_board()
+    tb.flip(1)  # blue up, counts
+    tb.flip(1)  # red up: refused
+    tb.pull(1)
+    tb.pull(2)
+    assert [v.rule for v in tb.put(1, code("P-RY", "Y"))] == ["M-2"]
+    v = refused(
+        tb,
+        ("Move the pair from hole 1 back into hole 2.", "M-2"),
+        ("Turn the pair in hole 1 back so that blue is up again.", "M-1"),
+        (TWO_MORE, "M-1"),
+    )
+    view = ref.view(None)
+    assert isinstance(view, TableView)
+    assert [(h.hole, h.up, h.todo) for h in view.table[:2]] == [(1, "red", "to 2"), (2, "out", "")]
+    ends_after_following(tb, v)
+
+
+def test_m15_case_3_a_counted_pair_in_a_wrong_hole_owes_its_colour() -> None:
+    ref, tb = on_issue_board()
+    tb.flip(1)  # blue up, counts
+    tb.pull(8)
+    tb.pull(1)
+    assert [v.rule for v in tb.put(8, code("P-RB", "B"))] == ["M-2"]  # red up
+    assert [v.rule for v in tb.put(1, code("P-YW", "W"))] == ["M-2"]
+    v = refused(
+        tb,
+        ("Move the pair from hole 1 back into hole 8.", "M-2"),
+        ("Move the pair from hole 8 back into hole 1.", "M-2"),
+        ("Turn the pair in hole 1 back so that blue is up again.", "M-1"),
+        (TWO_MORE, "M-1"),
+    )
+    view = ref.view(None)
+    assert isinstance(view, TableView)
+    assert (view.table[0].todo, view.table[7].todo) == ("to 8", "to 1, turn")
+    ends_after_following(tb, v)
+
+
+def _case_4_moves(tb: Table, *, turned_in_5: bool) -> None:
+    tb.pull(5)
+    tb.pull(4)
+    tb.put(5, code("P-RK", "K" if turned_in_5 else "R"))
+    tb.put(4, code("P-BY", "Y"))
+
+
+CASE_4 = (
+    ("Move the pair from hole 4 back into hole 5.", "M-2"),
+    ("Move the pair from hole 5 back into hole 4.", "M-2"),
+    ("Turn the pair in hole 4 back so that black is up again.", "M-1"),
+)
+
+
+def test_m15_case_4_a_fourth_pair_in_a_wrong_hole_owes_its_colour() -> None:
+    ref, tb = on_issue_board()
+    for h in (1, 2, 3):
+        tb.flip(h)
+    _case_4_moves(tb, turned_in_5=False)
+    tb.pull(5)
+    assert [v.rule for v in tb.put(5, code("P-RK", "K"))] == ["M-2"]  # red up now
+    ends_after_following(tb, refused(tb, *CASE_4))
+
+
+def test_m15_case_4_judged_when_the_turn_tries_to_end() -> None:
+    """RK goes into h5 turned while no pair is turned: home as it is, it would be the turn's
+    first flip, so it owes its hole only, and the flips missing count it (named once). Once
+    three pairs are turned its flip cannot count: it owes its colour as well."""
+    ref, tb = on_issue_board()
+    _case_4_moves(tb, turned_in_5=True)
+    refused(
+        tb,
+        CASE_4[0],
+        CASE_4[1],
+        (
+            "No pair turned yet, 1 of 3 once the pair for hole 4 is home the way it is now: "
+            "turn two more different pairs.",
+            "M-1",
+        ),
+    )
+    for h in (1, 2, 3):
+        tb.flip(h)
+    ends_after_following(tb, refused(tb, *CASE_4))
+
+
+def test_m15_case_5_hole_order_is_where_the_pair_is_now() -> None:
+    ref, tb = on_issue_board()
+    tb.flip(1)  # blue up, counts
+    tb.flip(1)  # red up: refused
+    tb.pull(8)
+    tb.pull(1)
+    assert [v.rule for v in tb.put(8, code("P-RB", "B"))] == ["M-2"]
+    v = refused(
+        tb,
+        ("Move the pair from hole 8 back into hole 1.", "M-2"),
+        ("Turn the pair in hole 1 back so that blue is up again.", "M-1"),
+        (TWO_MORE, "M-1"),
+    )
+    vs, _ = follow(tb, named(v))
+    assert [x.kind for x in vs] == [OK]  # the pair is home blue up: right again
+    assert tb.hand == {"P-YW": code("P-YW", "W")}  # never named: its hole was not empty
+
+
+def test_m15_a_pair_back_to_its_colour_in_hand_owes_only_its_hole() -> None:
+    """Case 5, then RB pulled from h8 blue up and kept in hand: its colour is no longer owed
+    (whatever path it took), so only the empty holes are named (found in random play: the old
+    list still asked for hole 1 to be turned back)."""
+    ref, tb = on_issue_board()
+    tb.flip(1)
+    tb.flip(1)
+    tb.pull(8)
+    tb.pull(1)
+    tb.put(8, code("P-RB", "R"))  # blue up, in hole 8
+    tb.pull(8)
+    v = refused(
+        tb,
+        ("Holes 1 and 8 are empty: every molehill needs its pair before the turn can end.", "M-4"),
+        (TWO_MORE, "M-1"),
+    )
+    ends_after_following(tb, v)
+
+
+def test_m15_flips_coming_home_are_counted_in_the_order_named() -> None:
+    """Two pairs turned, then BY into h4 and RK into h5, each with its other colour up: BY
+    (named first) is the third flip on its way home, so no flip is missing; RK's would be a
+    fourth, so it owes black as well."""
+    ref, tb = on_issue_board()
+    tb.flip(1)
+    tb.flip(2)
+    tb.pull(5)
+    tb.pull(4)
+    tb.put(5, code("P-RK", "K"))
+    tb.put(4, code("P-BY", "B"))
+    ends_after_following(tb, refused(tb, *CASE_4))
+
+
+def test_m15_a_pair_refused_while_a_card_was_due_counts_once_put_back() -> None:
+    """Turned while a card was due (refused), then pulled after the draw: put back as it is it
+    is the turn's first flip, so only its empty hole is named and the flips count it."""
+    ref = UpDownReferee(CODES, enrolled_tags(), titles=titles())
+    tb = HandTable(ref, ISSUE_BOARD)
+    tb.feed(StartGame(("Ann", "Bob"), Variant(), 3, tb.at()))
+    assert [v.rule for v in tb.flip(3)] == ["draw"]
+    tb.draw_all()
+    assert ref.status().corrections == ("Turn the pair in hole 3 back so that white is up again.",)
+    tb.pull(3)
+    v = refused(
+        tb,
+        ("Hole 3 is empty: every molehill needs its pair before the turn can end.", "M-4"),
+        (
+            "No pair turned yet, 1 of 3 once the pair for hole 3 is home the way it is now: "
+            "turn two more different pairs.",
+            "M-1",
+        ),
+    )
+    ends_after_following(tb, v)
+    eng = ref.engine
+    assert eng is not None and eng.turn == 2
+
+
+# --- a property over chaotic turns: pull, turn, move pairs between holes ----------------------
+
+_OPS = st.lists(
+    st.tuples(
+        st.sampled_from(("flip", "pull", "put", "move")),
+        st.integers(0, 9),
+        st.integers(0, 9),
+        st.booleans(),
+    ),
+    max_size=24,
+)
+
+
+def _chaos(tb: HandTable, ops: list[tuple[str, int, int, bool]]) -> None:
+    """Random physical play within one turn: pairs turned, pulled, put (either end up) into
+    any empty hole, moved straight from one hole into another."""
+    for op, a, b, turn in ops:
+        h = a + 1
+        empty = [k for k in range(1, 11) if not tb.codes[k]]
+        if op == "flip" and tb.codes[h]:
+            tb.flip(h)
+        elif op == "pull" and tb.codes[h]:
+            tb.pull(h)
+        elif op == "put" and tb.hand and empty:
+            pair = sorted(tb.hand)[a % len(tb.hand)]
+            c = tb.hand[pair]
+            tb.put(empty[b % len(empty)], other_end(c) if turn else c)
+        elif op == "move" and tb.codes[h]:
+            c = tb.codes[h]
+            tb.pull(h)
+            free = [k for k in range(1, 11) if not tb.codes[k] and k != h] or [h]
+            tb.put(free[b % len(free)], other_end(c) if turn else c)
+
+
+def _true_of_the_table(tb: HandTable, reasons: list[tuple[str, str]]) -> int:
+    """Every reason named is true of the table now, and each thing is named once. Returns the
+    flips the list asks for."""
+    eng = tb.ref.engine
+    assert eng is not None
+    assert len(set(reasons)) == len(reasons), reasons
+    moved, coloured, filled, flips = set(), set(), set(), 0
+    for sentence, rule in reasons:
+        if m := _MOVE_RE.fullmatch(sentence):
+            at, home = int(m.group(1)), int(m.group(2))
+            pair = eng.board[home - 1].pair
+            assert rule in ("M-2", "undo") and at != home and tb.where(pair) == at, sentence
+            assert home not in moved
+            moved.add(home)
+            filled.add(home)
+        elif m := _TURN_RE.fullmatch(sentence):
+            home = int(m.group(1))
+            want = eng.board[home - 1]
+            assert m.group(2) == colour_name(want.visible), sentence
+            at = tb.where(want.pair)
+            now = tb.codes[at] if at is not None else tb.hand[want.pair]
+            assert now != code(want.pair, want.hidden), sentence  # it shows the other colour
+            assert home not in coloured
+            coloured.add(home)
+            if at is None:
+                filled.add(home)
+        elif rule == "M-4":
+            holes = {int(x) for x in re.findall(r"\d+", sentence.split(":")[0])}
+            assert all(not tb.codes[h] for h in holes) and not holes & filled, sentence
+        else:
+            assert rule == "M-1" and not flips, sentence
+            flips = missing_flips(sentence)
+            assert flips <= 3 - len(eng.turned), sentence
+    return flips
+
+
+_MOVE_RE = re.compile(r"Move the pair from hole (\d+) back into hole (\d+)\.")
+_TURN_RE = re.compile(r"Turn the pair in hole (\d+) back so that (\w+) is up again\.")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**16), ops=_OPS)
+def test_m15_every_reason_is_true_named_once_and_following_them_ends_the_turn(
+    seed: int, ops: list[tuple[str, int, int, bool]]
+) -> None:
+    ref = UpDownReferee(CODES, enrolled_tags(), titles=titles())
+    tb = HandTable(ref, mix_board(random.Random(seed)))
+    tb.feed(StartGame(("Ann", "Bob"), Variant(), seed, tb.at()))
+    tb.draw_all()
+    _chaos(tb, ops)
+    eng = ref.engine
+    assert eng is not None and eng.current_player() >= 0
+    vs = tb.press()
+    if [v.kind for v in vs] in ([TURN], [SOLVED]):
+        return  # nothing was owed
+    (v,) = vs
+    reasons = named(v)
+    flips = _true_of_the_table(tb, reasons)
+    corrections = tuple(s for s, _ in reasons if _MOVE_RE.fullmatch(s) or _TURN_RE.fullmatch(s))
+    assert ref.status().corrections == corrections
+    followed, asked = follow(tb, reasons)
+    assert asked == flips
+    assert all(x.kind != ILLEGAL for x in followed), followed
+    unnamed = dict(tb.hand)  # pairs in hand whose hole was not empty: never named
+    for pair in sorted(unnamed):
+        assert all(x.kind != ILLEGAL for x in tb.bring(pair, tb.home(pair))), pair
+    made = 0
+    for h in range(1, 11):
+        if len(eng.turned) == 3:
+            break
+        if h not in eng.turned:
+            assert [x.kind for x in tb.flip(h)] == [OK]
+            made += 1
+    assert made == flips if not unnamed else made <= flips
+    assert [x.kind for x in tb.press()] in ([TURN], [SOLVED])

@@ -434,3 +434,112 @@ def random_session(events: int, seed: int = 8) -> tuple[UpDownReferee, list[dict
     while len(mem.entries) < events:
         chaos.step()
     return ref, mem.entries
+
+
+# --- what a refused end of turn names, and following it (ruling M-15) -------------------------
+
+_SEVERAL = re.compile(r"\((\d+)\) (.+?) \[([^\]]+)\]\.(?= \(\d+\) |$)")
+_MOVE = re.compile(r"Move the pair from hole (\d+) back into hole (\d+)\.?")
+_TURN_BACK = re.compile(r"Turn the pair in hole (\d+) back so that (\w+) is up again\.?")
+_EMPTY = re.compile(r"Holes? ([\d, and]+) (?:is|are) empty")
+_MORE = re.compile(r"(?:[Tt]urn|needs) (one|two|three) (?:more )?different pairs?")
+_WORDS = {"one": 1, "two": 2, "three": 3}
+
+
+def named(v: Verdict) -> list[tuple[str, str]]:
+    """The reasons a refused end of turn names, in order, each (sentence, rule)."""
+    several = re.match(r"The turn cannot end yet, for (\d+) reasons\. ", v.text)
+    if several:
+        parts = _SEVERAL.findall(v.text[several.end() :])
+        assert [int(n) for n, _, _ in parts] == list(range(1, int(several.group(1)) + 1)), v.text
+        return [(text + ".", rule) for _, text, rule in parts]
+    first = re.fullmatch(r"First (.+) The turn can end after that\.", v.text)
+    if first:
+        assert v.correction is not None and lower(v.correction) == first.group(1), v.text
+        return [(v.correction, v.rule or "")]
+    return [(v.text, v.rule or "")]
+
+
+def lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def missing_flips(sentence: str) -> int:
+    """How many more flips a flips-still-missing reason asks for."""
+    m = _MORE.search(sentence)
+    assert m is not None, sentence
+    return _WORDS[m.group(1)]
+
+
+class HandTable(Table):
+    """A table that also knows the pairs in hand, each as it was last seen (its code)."""
+
+    def __init__(self, referee: UpDownReferee, board: Board | None = None, **kw: Any) -> None:
+        self.hand: dict[str, int] = {}
+        super().__init__(referee, board, **kw)
+
+    def set(self, hole: int, new: int) -> list[Verdict]:
+        old = self.codes[hole]
+        if old and (end := CODES.lookup(old)) is not None:
+            self.hand[end.pair_id] = old
+        if new and (end := CODES.lookup(new)) is not None:
+            self.hand.pop(end.pair_id, None)
+        return super().set(hole, new)
+
+    def where(self, pair: str) -> int | None:
+        """The hole the pair is in, or None when it is in hand."""
+        for h in range(1, 11):
+            end = CODES.lookup(self.codes[h])
+            if end is not None and end.pair_id == pair:
+                return h
+        return None
+
+    def home(self, pair: str) -> int:
+        eng = self.ref.engine
+        assert eng is not None
+        return next(h for h, e in enumerate(eng.board, start=1) if e.pair == pair)
+
+    def bring(self, pair: str, hole: int, hidden: str | None = None) -> list[Verdict]:
+        """Put `pair` into `hole` (pulling it from where it is, and first taking whatever pair
+        is in `hole` into hand), with `hidden` down, or as it is now."""
+        out: list[Verdict] = []
+        at = self.where(pair)
+        c = self.codes[at] if at is not None else self.hand[pair]
+        if at is not None:
+            out += self.pull(at)
+        if self.codes[hole]:
+            out += self.pull(hole)
+        if hidden is not None:
+            c = code(pair, hidden)
+        return out + self.put(hole, c)
+
+
+def follow(tb: HandTable, reasons: Sequence[tuple[str, str]]) -> tuple[list[Verdict], int]:
+    """Carry out the named corrections in order, as the table would: the pair a correction
+    names is the one whose own hole it names (moved home as it is, unless the very next
+    correction names its colour; turned to the colour named); an empty hole named gets its own
+    pair back as it is. Returns the verdicts and how many more flips the list asks for."""
+    eng = tb.ref.engine
+    assert eng is not None
+    out: list[Verdict] = []
+    flips = 0
+    for i, (sentence, _rule) in enumerate(reasons):
+        nxt = reasons[i + 1][0] if i + 1 < len(reasons) else ""
+        if m := _MOVE.fullmatch(sentence):
+            home = int(m.group(2))
+            pair = eng.board[home - 1].pair
+            turn = _TURN_BACK.fullmatch(nxt)
+            hidden = eng.board[home - 1].hidden if turn and int(turn.group(1)) == home else None
+            out += tb.bring(pair, home, hidden)
+        elif m := _TURN_BACK.fullmatch(sentence):
+            home = int(m.group(1))
+            want = eng.board[home - 1]
+            assert colour_name(want.visible) == m.group(2), sentence
+            if tb.codes[home] != code(want.pair, want.hidden):
+                out += tb.bring(want.pair, home, want.hidden)
+        elif m := _EMPTY.match(sentence):
+            for h in (int(x) for x in re.findall(r"\d+", m.group(1))):
+                out += tb.bring(eng.board[h - 1].pair, h)
+        else:
+            flips = missing_flips(sentence)
+    return out, flips

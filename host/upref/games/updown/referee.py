@@ -31,13 +31,21 @@ right again."); one for another pair or a bad reading ends when that pair leaves
 the next reading is judged afresh. Card draws are taken even while a correction is outstanding
 (they do not depend on the board); the button and the automatic end of a turn are not.
 
+**What the turn owes (M-15).** Those per-hole corrections make the verdicts of the moment; what
+the turn still owes is worked out afresh from the table as it is, per pair
+(`upref.games.updown.owed`): each pair owes its own hole and its colour, judged from where it
+is now (a pair in hand as it was last read), named once. The scoreboard's corrections, what the
+table waits for, the molehill table's "to do" and a refused end of turn all read that list; a
+correction keeps the rule it was asked under at its hole (an undo's, a card still to draw).
+
 **Turn end.** Once three different pairs are turned, the board agrees with the engine
 everywhere (every hole filled, no correction) and no hole's reading has changed for
 `settle_s` seconds (measured with input times only), the referee ends the turn. A button press
 ends it at once (`EndTurn(empty_holes=...)`), or is refused with every reason the turn cannot
-end, in the order of ruling M-14: the outstanding corrections (in hole order), the empty holes
-that no correction fills (M-4), the pairs still to turn (M-1). One reason is said alone;
-several make one verdict that numbers them all (`upref.referee.base.all_reasons`).
+end, in the order of rulings M-14 and M-15: the corrections (in hole order, by the hole each
+pair is in), the empty holes that no correction fills (M-4), the flips still missing (M-1,
+counting the pairs whose way home is a flip). One reason is said alone; several make one
+verdict that numbers them all (`upref.referee.base.all_reasons`).
 
 **Secrets.** Verdicts for the table (`seat=None`) never name a hidden colour, a pair id or an
 unsolved task card; a verdict with `seat` set (a hint, the reminder of one's own card) is for
@@ -58,7 +66,8 @@ from upref.games.base import CHANCE, GameView, IllegalMoveError, Outcome
 from upref.games.updown.actions import DrawTask, EndTurn, Reinsert
 from upref.games.updown.cards import Catalogue, TaskCard, colour_name, load_catalogue
 from upref.games.updown.engine import FLIPS_PER_TURN, NAME, TITLE, Termination, UpDownState
-from upref.games.updown.position import HOLES
+from upref.games.updown.owed import UNREAD, Correction, Owed, Seen, owed
+from upref.games.updown.position import HOLES, PairEnd
 from upref.games.updown.variant import Variant
 from upref.games.updown.view import HoleNow, TableView, UpDownView
 from upref.referee.base import (
@@ -181,6 +190,8 @@ class UpDownReferee(Referee[UpDownState]):
             self._near[pair] = near - {c for c, e in self._ends.items() if e.pair_id == pair}
         self._phys: list[int] = [EMPTY] * (HOLES + 1)  # index 1..10
         self._issues: dict[int, _Issue] = {}
+        # per pair: the end it hid when a hole last read it (what a pair in hand is judged by)
+        self._last_hidden: dict[str, str] = {}
         self._offline_seen: dict[int, int] = {}
         self._last_change = float("-inf")
         self._remix_pulled = False
@@ -222,24 +233,22 @@ class UpDownReferee(Referee[UpDownState]):
         board agrees with the game's everywhere (nothing to show beyond the game's view)."""
         if not self.has_engine or self._phase == SETUP:
             return None
-        eng = self.engine
+        todo: dict[int, str] = {}
+        for c in self._owed().corrections:
+            if c.rule == "M-2":
+                todo[c.at] = f"to {c.home}"
+            elif c.rule == "M-1" and c.at != c.home:
+                todo[c.at] += ", turn"  # it must come home with its other colour up
+            else:
+                todo.setdefault(c.at, "turn" if c.rule == "M-1" else "reseat")
         holes = []
         differs = False
         for h in range(1, HOLES + 1):
             code = self._phys[h]
             end = self._ends.get(code)
             up = "out" if code == EMPTY else colour_name(end.visible) if end else "?"
-            issue = self._issues.get(h)
-            todo = ""
-            if issue is not None and issue.kind == "own":
-                todo = "turn"
-            elif issue is not None and issue.kind == "foreign" and end is not None:
-                k = next(k for k, e in enumerate(eng.board, start=1) if e.pair == end.pair_id)
-                todo = f"to {k}"
-            elif issue is not None:
-                todo = "reseat"
-            differs = differs or code != self._exp(h) or bool(todo)
-            holes.append(HoleNow(h, up, todo))
+            differs = differs or code != self._exp(h) or h in todo
+            holes.append(HoleNow(h, up, todo.get(h, "")))
         return tuple(holes) if differs else None
 
     def wants_time(self) -> bool:
@@ -254,7 +263,10 @@ class UpDownReferee(Referee[UpDownState]):
         return ()
 
     def corrections(self) -> tuple[str, ...]:
-        return tuple(self._issues[h].correction for h in sorted(self._issues))
+        """The corrections the turn owes, in the order a refused end of turn names them."""
+        if not self.has_engine or self._phase != PLAY:
+            return tuple(self._issues[h].correction for h in sorted(self._issues))
+        return tuple(self._fix_words(c) for c in self._owed().corrections)
 
     def piece_name(self) -> str:
         return "task card"
@@ -440,6 +452,9 @@ class UpDownReferee(Referee[UpDownState]):
             return
         if code == self._phys[h]:
             return
+        left, was = self._ends.get(self._phys[h]), self._issues.get(h)
+        if left is not None and (was is None or was.kind != "reading"):
+            self._last_hidden[left.pair_id] = left.hidden
         self._phys[h] = code
         self._last_change = self._now
         if self._phase == SETUP:
@@ -579,9 +594,9 @@ class UpDownReferee(Referee[UpDownState]):
         """A flip's words, where the engine says the turn can end while a correction is still
         due (M-14): the turn can end once those holes are put right."""
         can_end = " the turn can end."
-        if not self._issues or not text.endswith(can_end):
+        holes = sorted({c.at for c in self._owed().corrections})
+        if not holes or not text.endswith(can_end):
             return text
-        holes = sorted(self._issues)
         which = plural(len(holes), "hole") + " " + and_join([str(h) for h in holes])
         verb = "is" if len(holes) == 1 else "are"
         return f"{text[: -len(can_end)]} the turn can end once {which} {verb} put right."
@@ -627,57 +642,94 @@ class UpDownReferee(Referee[UpDownState]):
         if eng.current_player() < 0:
             self._end_turn(empty, out)  # the engine says a card is to be drawn first
             return
-        reasons = self._why_the_turn_cannot_end(empty)
+        due = self._owed()
+        reasons = self._why_the_turn_cannot_end(due)
         if not reasons:
             self._end_turn(empty, out)
-        elif len(reasons) == 1 and self._issues:
-            issue = self._issues[min(self._issues)]
+        elif len(reasons) == 1 and due.corrections:
+            fix = reasons[0].correction or ""
             out.append(
                 Verdict(
                     ILLEGAL,
-                    f"First {lower_first(issue.correction)} The turn can end after that.",
-                    issue.rule,
-                    issue.correction,
+                    f"First {lower_first(fix)} The turn can end after that.",
+                    reasons[0].rule,
+                    fix,
                     spoken=self._said_refusal(
-                        "The turn cannot end yet.",
-                        f"First {lower_first(issue.correction)} Then it can.",
+                        "The turn cannot end yet.", f"First {lower_first(fix)} Then it can."
                     ),
                 )
             )
         else:
             out.append(all_reasons("The turn cannot end yet", reasons))
 
-    def _why_the_turn_cannot_end(self, empty: tuple[int, ...]) -> list[Verdict]:
-        """Every reason the turn cannot end now, in this order (docs/games/updown.md): the
-        outstanding corrections in hole order, then the empty holes (M-4), then the pairs
-        still to turn (M-1), the order in which the table can put them right."""
+    def _owed(self) -> Owed:
+        """What the turn owes now (`upref.games.updown.owed`, rulings M-14 and M-15), from the
+        table as the board reads it: a hole whose reading is bad (or names a pair another
+        hole reads) holds no pair that can be counted on; a pair in no hole is judged as it
+        was last read."""
         eng = self.engine
-        reasons = [
-            Verdict(
-                ILLEGAL,
-                issue.correction,
-                issue.rule,
-                issue.correction,
-                spoken=numbers_in_words(issue.correction),
-            )
-            for _, issue in sorted(self._issues.items())
-        ]
-        covered = set(self._issues)  # a correction puts a pair back into these holes too
-        for h, issue in self._issues.items():
-            if issue.kind == "foreign" and (end := self._ends.get(self._phys[h])) is not None:
-                covered.update(k for k, e in enumerate(eng.board, start=1) if e.pair == end.pair_id)
-        holes = tuple(h for h in empty if h not in covered)
-        checks = ([EndTurn(holes)] if holes else []) + [EndTurn()]
+        table: list[Seen] = []
+        placed: set[str] = set()
+        for h in range(1, HOLES + 1):
+            code = self._phys[h]
+            end = self._ends.get(code)
+            issue = self._issues.get(h)
+            if code == EMPTY:
+                table.append(None)
+            elif end is None or end.pair_id in placed or (issue and issue.kind == "reading"):
+                table.append(UNREAD)
+            else:
+                placed.add(end.pair_id)
+                table.append(PairEnd(end.pair_id, end.hidden))
+        return owed(eng.board, eng.turned, table, self._last_hidden)
+
+    def _fix_words(self, c: Correction) -> str:
+        """A correction in words: the pair that belongs in a hole is named by that hole, and
+        a colour only as the one the game has up there."""
+        if c.rule == "M-2":
+            return f"Move the pair from hole {c.at} back into hole {c.home}."
+        if c.rule == "M-1":
+            return f"Turn the pair in hole {c.home} back so that {colour_name(c.colour)} is up again."
+        issue = self._issues.get(c.at)
+        return issue.correction if issue is not None else f"Reseat the pair in hole {c.at}."
+
+    def _why_the_turn_cannot_end(self, due: Owed) -> list[Verdict]:
+        """Every reason the turn cannot end now, each named once, in this order
+        (docs/games/updown.md): the corrections in hole order, then the empty holes no
+        correction fills (M-4), then the flips still missing (M-1), the order in which the
+        table can put them right. A correction keeps the rule it was asked under at its hole
+        (an undo's, a card still to draw) when it is that very correction."""
+        reasons = []
+        for c in due.corrections:
+            fix = self._fix_words(c)
+            issue = self._issues.get(c.at)
+            rule = issue.rule if issue is not None and issue.correction == fix else c.rule
+            reasons.append(Verdict(ILLEGAL, fix, rule, fix, spoken=numbers_in_words(fix)))
+        checks = ([EndTurn(due.empty)] if due.empty else []) + ([EndTurn()] if due.missing else [])
         for end in checks:
             try:
-                eng.check(end)
+                self.engine.check(end)
             except IllegalMoveError as err:
                 if err.rule == ("M-4" if end.empty_holes else "M-1"):
-                    said = numbers_in_words(" ".join(filter(None, (err.message, err.correction))))
-                    reasons.append(
-                        Verdict(ILLEGAL, err.message, err.rule, err.correction, spoken=said)
-                    )
+                    text, fix = err.message, err.correction
+                    if not end.empty_holes and due.coming:
+                        text, fix = self._coming_words(due)
+                    said = numbers_in_words(" ".join(filter(None, (text, fix))))
+                    reasons.append(Verdict(ILLEGAL, text, err.rule, fix, spoken=said))
         return reasons
+
+    def _coming_words(self, due: Owed) -> tuple[str, str]:
+        """The flips still missing when pairs coming home count as flips too (M-15: each
+        flip is named once, and following the list never makes a fourth): the reason and its
+        correction."""
+        n, c = due.turned, len(due.coming)
+        more = said_count(due.missing, "more different pair")
+        head = "No pair turned yet" if n == 0 else f"Only {n} of {FLIPS_PER_TURN} pairs turned"
+        which = plural(c, "hole") + " " + and_join([str(h) for h in due.coming])
+        pairs = "pair for" if c == 1 else "pairs for"
+        now = "is home the way it is" if c == 1 else "are home the way they are"
+        text = f"{head}, {n + c} of {FLIPS_PER_TURN} once the {pairs} {which} {now} now: turn {more}."
+        return text, f"Turn {more}."
 
     def _end_turn(self, empty: tuple[int, ...], out: list[Verdict]) -> None:
         eng = self.engine
@@ -825,8 +877,9 @@ class UpDownReferee(Referee[UpDownState]):
         eng = self.engine
         if self._phase == OVER:
             return "The next game (or a new one)."
-        if self._issues:
-            return self._issues[min(self._issues)].correction
+        fixes = self.corrections()
+        if fixes:
+            return fixes[0]
         seat = eng.current_player()
         if seat == CHANCE:
             drawer = eng.players[eng.deal_action().seat]
