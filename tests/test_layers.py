@@ -7,6 +7,13 @@ A forbidden import is named with its file, its line and the rule it breaks:
     host/upref/board/model.py:16: board (layer 2) imports link.connection — board may import
     only: paths, text, link.protocol, link.notices (it is fed the link's events ...)
 
+What a layer must `never` import it must not reach through a chain either: the imports that run
+(all but those under `if TYPE_CHECKING:`) are followed from module to module, and a chain that
+ends in a forbidden module is named hop by hop:
+
+    host/upref/web/live.py:17: web (layer 9) reaches serial through web/live.py:17 -> table ->
+    link.connection -> serial — web imports no ... (the live page draws what the table ...)
+
 Imports made by name at run time (`importlib.import_module("upref.commands." + verb)`, the
 `cli` table of commands) are not in the graph; everything written as an import statement is.
 """
@@ -15,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +51,8 @@ class Import:
     path: Path
     line: int
     outside: bool = False
+    runtime: bool = True
+    """False for an import under `if TYPE_CHECKING:` (type names only: it never runs)."""
 
 
 def modules(root: Path) -> dict[str, Path]:
@@ -76,6 +86,34 @@ def _resolve(name: str, known: dict[str, Path]) -> str | None:
     return "__init__" if "__init__" in known else None
 
 
+def _is_type_checking(test: ast.expr) -> bool:
+    """`TYPE_CHECKING` or `typing.TYPE_CHECKING` (an `if` whose body is for type checkers)."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _import_nodes(tree: ast.AST) -> list[tuple[ast.Import | ast.ImportFrom, bool]]:
+    """Every import statement of a module's tree, with whether it runs (False: under
+    `if TYPE_CHECKING:`, however deep)."""
+    found: list[tuple[ast.Import | ast.ImportFrom, bool]] = []
+
+    def visit(node: ast.AST, runtime: bool) -> None:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            found.append((node, runtime))
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for child in node.body:
+                visit(child, False)
+            for child in node.orelse:
+                visit(child, runtime)
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child, runtime)
+
+    visit(tree, True)
+    return found
+
+
 def imports(root: Path) -> list[Import]:
     """Every import statement of the package under `root`, one entry per imported module."""
     known = modules(root)
@@ -85,11 +123,11 @@ def imports(root: Path) -> list[Import]:
         dotted = PACKAGE if source == "__init__" else f"{PACKAGE}.{source}"
         here = dotted if is_package else dotted.rpartition(".")[0]
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        for node in ast.walk(tree):
+        for node, runtime in _import_nodes(tree):
             names: list[str] = []
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
+            else:
                 if node.level:
                     anchor = here
                     for _ in range(node.level - 1):
@@ -101,17 +139,15 @@ def imports(root: Path) -> list[Import]:
                     names = [base]
                 else:  # each name is a name of that module, or a submodule of it
                     names = [f"{base}.{a.name}" for a in node.names]
-            else:
-                continue
             for name in names:
                 rel = _relative(name)
                 if rel is None:
-                    imp = Import(source, name, path, node.lineno, outside=True)
+                    imp = Import(source, name, path, node.lineno, outside=True, runtime=runtime)
                 else:
                     target = _resolve(rel, known)
                     if target is None or target == source:
                         continue
-                    imp = Import(source, target, path, node.lineno)
+                    imp = Import(source, target, path, node.lineno, runtime=runtime)
                 found.setdefault((imp.source, imp.target, imp.line), imp)
     return list(found.values())
 
@@ -128,10 +164,26 @@ class Layer:
     also: tuple[str, ...]
     never: tuple[str, ...]
     why: str
+    but: tuple[str, ...] = ()
+    """What `never` names that the layer may import all the same (`referee` but `referee.status`)."""
 
     @property
     def label(self) -> str:
         return f"layer {self.number}" if self.number != "beside" else "beside the layers"
+
+    def bans(self, target: str, games: list[str]) -> bool:
+        """Whether `never` names `target`, and `but` neither names it nor lies below it (the
+        package `referee` runs whenever `referee.status` is imported: its own imports are
+        followed, it is not banned itself)."""
+        return any(_specificity(target, n, games) is not None for n in self.never) and not any(
+            _specificity(target, b, games) is not None or _under(b, target) for b in self.but
+        )
+
+    @property
+    def never_words(self) -> str:
+        """`never` as a message says it: 'serial, referee (but referee.status)'."""
+        but = f" (but {', '.join(self.but)})" if self.but else ""
+        return ", ".join(self.never) + but
 
 
 @dataclass(frozen=True)
@@ -155,6 +207,7 @@ def load_rules(path: Path = RULES) -> Rules:
             also=tuple(d.get("also", ())),
             never=tuple(d.get("never", ())),
             why=d["why"],
+            but=tuple(d.get("but", ())),
         )
         for d in data["layer"]
     )
@@ -248,9 +301,8 @@ def violations(root: Path, rules: Rules) -> list[str]:
         if layer is None:
             continue
         head = f"{_where(imp, root)}: {layer.name} ({layer.label}) imports {imp.target}"
-        banned = [n for n in layer.never if _under(imp.target, n)]
-        if banned:
-            out.append(f"{head} — {layer.name} imports no {', '.join(layer.never)} ({layer.why})")
+        if layer.bans(imp.target, games):
+            out.append(f"{head} — {layer.name} imports no {layer.never_words} ({layer.why})")
             continue
         if imp.outside:
             continue
@@ -267,6 +319,71 @@ def violations(root: Path, rules: Rules) -> list[str]:
             others = f" and {', '.join(rules.game_also)}" if rules.game_also else ""
             out.append(f"{head} — only {game}'s own modules ({', '.join(rules.game_own)}){others} "
                        f"name a game ({rules.game_why})")
+    return out
+
+
+def _runtime_graph(root: Path, rules: Rules, games: list[str]) -> dict[str, list[Import]]:
+    """module -> the imports it runs (not those under TYPE_CHECKING), in file order. Importing
+    a module runs the package above it too (`link.connection` runs `link`): followed when that
+    package is of the module's own layer; a package of another layer above it (a game's entry,
+    above its rules) answers for its imports under its own layer's rules."""
+    known = modules(root)
+    graph: dict[str, list[Import]] = {m: [] for m in known}
+    for imp in sorted(imports(root), key=lambda i: (i.source, i.line, i.target)):
+        if imp.runtime:
+            graph[imp.source].append(imp)
+    for module, path in known.items():
+        parent = module.rpartition(".")[0]
+        if parent in known and layer_of(parent, rules, games) is layer_of(module, rules, games):
+            graph[module].append(Import(module, parent, path, 1))
+    return graph
+
+
+def _followed(target: str, imp: Import) -> bool:
+    """Whether a chain may end at `target`: a module of upref, or an outside package that is not
+    part of Python's standard library (which every program loads in part: `os`, `time`; a
+    layer's `never` of those holds for its own imports)."""
+    return not imp.outside or target.split(".")[0] not in sys.stdlib_module_names
+
+
+def _chain(imp: Import, hops: list[str], root: Path) -> str:
+    """'web/live.py:17 -> table -> link.connection -> serial'."""
+    first = imp.path.relative_to(root / PACKAGE).as_posix()
+    return " -> ".join([f"{first}:{imp.line}", *hops])
+
+
+def reached(root: Path, rules: Rules) -> list[str]:
+    """Every forbidden module a layer reaches through a chain of imports that run, not by an
+    import of its own (those `violations` names), as `file:line: what — the rule (why)`: the
+    shortest chain from each module to each module its layer must never import."""
+    out: list[str] = []
+    games = game_names(root)
+    graph = _runtime_graph(root, rules, games)
+    for module in graph:
+        layer = layer_of(module, rules, games)
+        if layer is None or not layer.never:
+            continue
+        # breadth first: the shortest chain to each module reached, through its first hop
+        seen: dict[str, tuple[Import, list[str]]] = {}
+        queue: list[tuple[Import, Import, list[str]]] = [(imp, imp, [imp.target]) for imp in graph[module]]
+        while queue:
+            last, first, hops = queue.pop(0)
+            target = last.target
+            if target in seen or target == module or not _followed(target, last):
+                continue
+            seen[target] = (first, hops)
+            if not last.outside:
+                queue.extend((nxt, first, [*hops, nxt.target]) for nxt in graph[target])
+        for target, (first, hops) in sorted(seen.items(), key=lambda kv: (len(kv[1][1]), kv[0])):
+            if len(hops) < 2 or not layer.bans(target, games):
+                continue
+            if any(layer.bans(h, games) for h in hops[:-1]):
+                continue  # named already, at the first forbidden module of the chain
+            out.append(
+                f"{_where(first, root)}: {layer.name} ({layer.label}) reaches {target} through "
+                f"{_chain(first, hops, root)} — {layer.name} imports no {layer.never_words} "
+                f"({layer.why})"
+            )
     return out
 
 
@@ -320,6 +437,8 @@ def may_import(layer: Layer) -> str:
         text = "earlier layers" + "".join(f", `{m}`" for m in layer.also)
     if layer.never:
         text += "; never " + ", ".join(f"`{m}`" for m in layer.never)
+    if layer.but:
+        text += " (but " + ", ".join(f"`{m}`" for m in layer.but) + ")"
     return text
 
 
@@ -349,6 +468,11 @@ def _cell_modules(cell: str) -> tuple[str, ...]:
 def test_every_import_of_the_host_package_keeps_to_its_layer() -> None:
     found = violations(HOST, load_rules())
     assert not found, "imports that break the layers (tests/layers.toml):\n" + "\n".join(found)
+
+
+def test_no_layer_reaches_what_it_must_never_import_through_a_chain() -> None:
+    found = reached(HOST, load_rules())
+    assert not found, "chains of imports that break the layers (tests/layers.toml):\n" + "\n".join(found)
 
 
 def test_no_module_imports_in_a_circle() -> None:
@@ -429,7 +553,7 @@ def test_a_planted_forbidden_import_is_named_with_its_file_line_and_rule(tmp_pat
                             "games.updown.engine — only updown's own modules") for f in found), found
     # a game's panel is a view: it reads the game's public view, never its referee
     assert any(f.startswith("host/upref/games/updown/panel.py:1: views (layer 6) imports "
-                            "games.updown.referee — views may import only") for f in found), found
+                            "games.updown.referee — views imports no serial") for f in found), found
     # under TYPE_CHECKING: the store takes a game's referee (the referee layer's, not the rules')
     assert any(f.startswith("host/upref/store/replay.py:4: store (layer 5) imports "
                             "games.updown.referee — store may import only") for f in found), found
@@ -445,6 +569,47 @@ def test_a_planted_forbidden_import_is_named_with_its_file_line_and_rule(tmp_pat
     assert not any(f.startswith("host/upref/board/model.py:1:") for f in found)
     assert len(found) == 8, found
     assert cycles(root) == [["sim.a", "sim.b"]]
+
+
+CHAINS = {
+    "web/live.py": "from upref.views import screen\nfrom upref import players\n",
+    "web/hub.py": ("from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+                   "    from upref.game import Game\n"),
+    "web/server.py": "from upref.game import Game\n",
+    "views/screen.py": "from upref.table import Table\n",
+    "game.py": "from upref.referee.base import Referee\n",
+    "players.py": "def wait():\n    from upref.link.connection import Link\n",
+    "referee/base.py": "from upref.referee import status\n",
+    "referee/status.py": "",
+    "table.py": "from upref.link.connection import Link\n",
+    "link/connection.py": "import serial\n",
+    "games/updown/engine.py": "from upref import paths\n",
+    "paths.py": "import os\nimport time\n",
+}
+
+
+def test_a_forbidden_module_reached_through_a_chain_is_named_with_the_chain(tmp_path: Path) -> None:
+    root = _tree(tmp_path, CHAINS)
+    found = reached(root, load_rules())
+    chains = sorted(f.split(" — ")[0] for f in found)
+    assert chains == [
+        # web -> views.screen -> table (the table is named; what the table imports is its own)
+        "host/upref/web/live.py:1: web (layer 9) reaches table through "
+        "web/live.py:1 -> views.screen -> table",
+        # an import inside a function runs too
+        "host/upref/web/live.py:2: web (layer 9) reaches link.connection through "
+        "web/live.py:2 -> players -> link.connection",
+        # the entry's type names (under TYPE_CHECKING) are not followed; its run-time imports are
+        "host/upref/web/server.py:1: web (layer 9) reaches referee.base through "
+        "web/server.py:1 -> game -> referee.base",
+    ], found
+    assert all("web imports no link.connection" in f and "(but referee.status)" in f for f in found)
+    # the rules' own `os` and `time` through paths: the standard library holds for own imports
+    assert not any("games" in f.split(":")[0] for f in found)
+    # and each direct import is `violations`' to name, once
+    direct = violations(root, load_rules())
+    assert any(f.startswith("host/upref/views/screen.py:1: views (layer 6) imports table") for f in direct)
+    assert not any("web/" in f for f in direct), direct
 
 
 @pytest.mark.parametrize("cell, want", [

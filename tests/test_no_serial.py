@@ -1,8 +1,10 @@
 """The referee side runs without pyserial (docs/where-things-are.md, "The host package, by
 layer"): with `serial` made unimportable, the board model, the referee base, every game's referee
 and engine reached through the tag book, the store (game log, replay, tags) and every view
-import, and a frozen log replays to its verdicts. The transport (`upref.link.connection`) is the
-part that needs pyserial, and says so.
+import, and a frozen log replays to its verdicts; the live page (`upref.web.live`), the terminal's
+screen and keys and the speaker import without pyserial, the table or the referee (they render
+the frames the table hands them). The transport (`upref.link.connection`) is the part that needs
+pyserial, and says so.
 
 Each check runs in a fresh interpreter, so that nothing this test process already imported
 hides an import."""
@@ -67,6 +69,18 @@ print(json.dumps({
 }))
 """
 
+THE_SCREENS = NO_SERIAL + """
+import json
+import sys
+
+import upref.web.live
+import upref.views.keys
+import upref.views.screen
+import upref.speech.speaker
+print(json.dumps(sorted(m for m, v in sys.modules.items() if v is not None and (m == "upref.game"
+    or m.startswith(("serial", "upref.table", "upref.referee", "upref.link.connection"))))))
+"""
+
 THE_TRANSPORT = NO_SERIAL + """
 import upref.link.errors, upref.link.notices, upref.link.protocol  # the pure link: fine
 try:
@@ -97,6 +111,11 @@ def test_the_referee_side_imports_and_replays_a_log_without_pyserial() -> None:
     assert set(got["link"]) <= {"upref.link", "upref.link.errors", "upref.link.notices",
                                 "upref.link.protocol"}, got["link"]
     assert got["verdicts"] == VERDICTS.read_text(encoding="utf-8").splitlines()
+
+
+def test_the_live_page_and_the_screens_import_without_pyserial_the_table_or_the_referee() -> None:
+    # they are handed frames (upref.views.frame): of the referee only its verdict types come along
+    assert json.loads(_run(THE_SCREENS)) == ["upref.referee", "upref.referee.status"]
 
 
 def test_the_transport_is_the_part_that_needs_pyserial_and_says_so() -> None:

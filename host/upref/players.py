@@ -3,7 +3,7 @@ offline.
 
 The tags here are numbered by catalogue order: the referee tests' tables (tests/host/support) use
 them, and their golden logs hold them. The demos enrol the simulated board's own tags instead
-(upref.board.simtags, through `upref.commands.demo.enrol_all`), those a game by hand uses."""
+(upref.board.simtags, through `upref.commands.scripted.enrol_all`), those a game by hand uses."""
 
 from __future__ import annotations
 

@@ -1,7 +1,10 @@
 """The host at the table: link events -> board model -> referee inputs -> replies.
 
 `Table` is the loop's one moving part, shared by `upref play`, `upref demo`, the benchmarks and
-the end-to-end tests. It knows no game: it feeds whatever referee it is given.
+the end-to-end tests. It knows no game: it feeds whatever referee it is given. After each reply
+it publishes one immutable frame (`upref.views.frame.Frame`: the reply's verdicts, the public
+view, each seat's view, the status, the keys that apply), which every screen and the voice
+render; they never ask the referee themselves.
 """
 
 from __future__ import annotations
@@ -30,8 +33,9 @@ from upref.link.protocol import Heartbeat
 from upref.referee.base import Referee, Reply
 from upref.referee.feedback import Feedback
 from upref.referee.inputs import BoardOnline, Input, Observe, Picture, Tick
+from upref.views.frame import Frame
 
-__all__ = ["RECOVERY_WAIT_S", "TICK_S", "Table"]
+__all__ = ["RECOVERY_WAIT_S", "TICK_S", "Table", "frame_of"]
 
 TICK_S = 0.25
 """How often time is told to the referee while something waits on time alone."""
@@ -39,12 +43,31 @@ RECOVERY_WAIT_S = 30.0
 """The longest the first snapshot is waited for while the link brings the board's kept events."""
 
 
+def frame_of(referee: Referee, reply: Reply | None = None) -> Frame:
+    """The frame of the table as `referee` has it now, after `reply` (None: before any)."""
+    view = referee.view(None)
+    seats = tuple(referee.view(seat) for seat in range(len(view.names))) if view is not None else ()
+    return Frame(
+        referee.GAME,
+        referee.TITLE,
+        referee.engine.game_number if referee.has_engine else 0,
+        view,
+        seats,
+        referee.status(),
+        reply.verdicts if reply is not None else (),
+        reply.turn if reply is not None else None,
+        referee.keys_now(),
+    )
+
+
 class Table:
     """The host at the table: link events -> board model -> referee inputs -> replies.
 
     Feedback for the board is sent from a thread of its own, so a slow or lost command answer
     never holds up the referee. `clock` gives the inputs' times (wall-clock seconds, so that a
-    resumed game's times continue those in its log).
+    resumed game's times continue those in its log). `frame` is the latest frame (the first one
+    is the referee as the table found it); `on_frame` gets each one as it is published, after
+    `on_reply`.
     """
 
     def __init__(
@@ -56,12 +79,15 @@ class Table:
         clock: Callable[[], float] = time.time,
         on_reply: Callable[[Input, Reply], None] | None = None,
         on_notice: Callable[[str], None] | None = None,
+        on_frame: Callable[[Frame], None] | None = None,
     ) -> None:
         self.link = link
         self.referee = referee
         self.model = BoardModel(codes)
         self.clock = clock
         self.on_reply = on_reply
+        self.on_frame = on_frame
+        self.frame = frame_of(referee)
         # the link's one-line notices (a board restarted from its prompt): to stderr by default,
         # which Rich's live scoreboard shows above itself
         self.on_notice = on_notice or (lambda text: print(f"upref: {text}", file=sys.stderr))
@@ -86,8 +112,11 @@ class Table:
     def send(self, inp: Input) -> Reply:
         reply = self.referee.handle(inp)
         self.replies.append((inp, reply))
+        self.frame = frame_of(self.referee, reply)
         if self.on_reply is not None:
             self.on_reply(inp, reply)
+        if self.on_frame is not None:
+            self.on_frame(self.frame)
         return reply
 
     def wait_for_picture(self, timeout: float = 5.0) -> None:

@@ -15,7 +15,7 @@ from demo_run import DemoRun, play_demo
 from spoken_check import check_spoken
 from upref.board.codes import CodeTable
 from upref.commands import demo
-from upref.commands.play import open_table, verdict_line
+from upref.commands.play import open_table
 from upref.games.flipabird.engine import FlipABirdState
 from upref.games.flipabird.position import deal
 from upref.games.flipabird.variant import Variant
@@ -27,6 +27,7 @@ from upref.store.gamelog import GameLog
 from upref.store.replay import load_log, replay
 from upref.store.tags import TagBook
 from upref.table import Table
+from upref.views.screen import verdict_line
 
 FLIP = find_game("flipabird")
 

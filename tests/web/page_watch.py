@@ -3,8 +3,9 @@
 `PageWatch.install` wraps the demo's `start_page`: once the page is served, one browser tab
 opens the public page and another the first seat's own page; a MutationObserver in each records
 the text a person would read after every change (with the picture's version). The page's
-`update` is wrapped to record, for every picture the referee published, what was hidden at that
-moment (`secrets_of`). Chromium's performance log keeps every server-sent message the tabs
+`update` (handed each frame the table publishes) is wrapped to record, for every picture
+published, what was hidden at that moment (`secrets_of`, asked of the table's referee: the watch
+may look behind the page, the page may not). Chromium's performance log keeps every server-sent message the tabs
 received. When the demo stops the page, the watch first waits for the public tab to show the last
 picture, then reads it all and writes the screenshots; `check` then asserts on what it saw.
 """
@@ -26,8 +27,10 @@ from pictures_games import EXPECTED, matches
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
+from upref.game import Game
 from upref.referee.base import Referee
 from upref.referee.status import END, Verdict
+from upref.table import Table
 from upref.web.live import LivePage
 
 __all__ = ["SHOTS", "PageWatch", "free_address"]
@@ -108,6 +111,8 @@ class PageWatch:
         self.d = driver
         self.address = free_address()
         self.page: LivePage | None = None
+        self.table: Table | None = None  # the demo's table: the referee behind the page
+        self.entry: Game | None = None  # the game's entry (its panel)
         self.states: dict[str, State] = {}
         self.order: list[str] = []
         self.public = Seen()
@@ -129,12 +134,12 @@ class PageWatch:
 
         def start_page(game, table, address, players, session):  # type: ignore[no-untyped-def]
             page = real(game, table, address, players, session)
-            self.page = page
+            self.page, self.table, self.entry = page, table, game
             self._record()
             inner_update, inner_stop = page.update, page.stop
 
-            def update(reply=None) -> None:  # type: ignore[no-untyped-def]
-                inner_update(reply)
+            def update(frame) -> None:  # type: ignore[no-untyped-def]
+                inner_update(frame)
                 self._record()
 
             def stop() -> None:
@@ -149,11 +154,11 @@ class PageWatch:
         monkeypatch.setattr(demo, "start_page", start_page)  # type: ignore[attr-defined]
 
     def _record(self) -> None:
-        page = self.page
-        assert page is not None
+        page, table, entry = self.page, self.table, self.entry
+        assert page is not None and table is not None and entry is not None
         picture = page.hub.latest
         assert picture is not None
-        ref: Referee = page.table.referee
+        ref: Referee = table.referee
         status = ref.status()
         mine = secrets_of.own(self.game, ref, 0)
         others: set[str] = set()
@@ -167,8 +172,8 @@ class PageWatch:
             others - mine,
             {s: _headings(h) for s, h in picture.private.items()},
             {v.text for v in status.verdicts if v.seat is not None},
-            page.game.panel.scrub(_headline(public_notes, ref).text) if public_notes else None,
-            tuple(page.game.panel.scrub(v.text) for v in public_notes),
+            entry.panel.scrub(_headline(public_notes, ref).text) if public_notes else None,
+            tuple(entry.panel.scrub(v.text) for v in public_notes),
             EXPECTED[self.game](view) if (view := ref.view(None)) is not None else None,
         )
         self.order.append(picture.version)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -15,6 +14,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "host" / d) for d in (
 from page_watch import PageWatch, Seen, State, text_of  # noqa: E402
 from updown_cases import state_solved  # noqa: E402
 from upref.registry import find_game  # noqa: E402
+from upref.table import frame_of  # noqa: E402
 from upref.web.live import LivePage  # noqa: E402
 
 
@@ -24,8 +24,8 @@ def test_a_hint_and_a_task_card_reach_their_own_seat_only() -> None:
     last = scene.tb.replies[-1][1]
     hint = next(v for v in last.verdicts if v.seat is not None)
     names = ref.view(None).names  # type: ignore[union-attr]
-    page = LivePage(find_game("updown"), SimpleNamespace(referee=ref), "127.0.0.1:8765", names, "s1")  # type: ignore[arg-type]
-    page.update(last)  # not served: the picture alone
+    page = LivePage(find_game("updown").panel, "127.0.0.1:8765", names, "s1")
+    page.update(frame_of(ref, last))  # not served: the picture alone
     picture = page.hub.latest
     assert picture is not None
     cards = {s: ref.engine.task(s).id for s in range(len(names))}  # type: ignore[union-attr]
@@ -103,9 +103,9 @@ def test_the_terminal_says_where_the_page_is_and_warns_off_loopback(host: str) -
 
     scene = state_solved()
     names = scene.ref.view(None).names  # type: ignore[union-attr]
-    page = LivePage(find_game("updown"), SimpleNamespace(referee=scene.ref), f"{host}:{_free()}", names, "s1")  # type: ignore[arg-type]
+    page = LivePage(find_game("updown").panel, f"{host}:{_free()}", names, "s1")
     out = io.StringIO()
-    page.start(out)
+    page.start(frame_of(scene.ref), out)
     try:
         said = out.getvalue()
     finally:
@@ -143,7 +143,7 @@ def test_a_bad_address_is_refused_before_anything_starts(capsys: pytest.CaptureF
 def test_a_port_in_use_says_so_and_what_to_do() -> None:
     import socket
 
-    from upref.commands.play import page_error
+    from upref.commands.web_option import page_error
 
     scene = state_solved()
     names = scene.ref.view(None).names  # type: ignore[union-attr]
@@ -151,9 +151,9 @@ def test_a_port_in_use_says_so_and_what_to_do() -> None:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         address = f"127.0.0.1:{taken.getsockname()[1]}"
-        page = LivePage(find_game("updown"), SimpleNamespace(referee=scene.ref), address, names, "s1")  # type: ignore[arg-type]
+        page = LivePage(find_game("updown").panel, address, names, "s1")
         with pytest.raises(OSError) as failed:
-            page.start()
+            page.start(frame_of(scene.ref))
     said = page_error(address, failed.value)
     assert said.startswith(f"cannot serve the page at {address}: ")
     assert "Another program" in said and "--web 127.0.0.1:8766" in said

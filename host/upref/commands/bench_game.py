@@ -13,9 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from upref.game import Game
-from upref.referee.base import Reply
-from upref.referee.inputs import Input
 from upref.table import Table
+from upref.views.frame import Frame
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -38,8 +37,8 @@ class Probe(Protocol):
     def attach(self, game: Game, table: Table, players: tuple[str, ...]) -> None:
         """The table is up; the game has not started."""
 
-    def reply(self, inp: Input, reply: Reply) -> None:
-        """Each reply of the referee, as it comes."""
+    def show(self, frame: Frame) -> None:
+        """Each frame the table publishes (after each reply of the referee), as it comes."""
 
     def answered(self, t0: float, terminal_ms: float) -> None:
         """An action made at wall-clock `t0` (time.time()) got its verdict on the terminal's
@@ -101,7 +100,7 @@ def _started_table(
     """(link, table, uid of each piece) of the demo's game started on the board at `port`, its
     tags and log in `folder`, the probe attached."""
     from upref.board.codes import CodeTable
-    from upref.commands.demo import enrol_all
+    from upref.commands.scripted import enrol_all
     from upref.link.connection import Link
     from upref.referee.inputs import StartGame
     from upref.registry import titles
@@ -122,7 +121,7 @@ def _started_table(
             variant=variant.to_dict(), seed=demo.seed, config=ref.config(),
         )
     )
-    table = Table(link, ref, codes, on_reply=probe.reply if probe is not None else None)
+    table = Table(link, ref, codes, on_frame=probe.show if probe is not None else None)
     table.wait_for_picture()
     if probe is not None:
         probe.attach(game, table, demo.players)
@@ -177,7 +176,7 @@ def _await_verdict(
     """Pump the table until a verdict follows the action (monotonic time, wall clock, replies
     before it), within the step's pause; draw the scoreboard then and return the milliseconds
     from the action (None when no verdict came)."""
-    from upref.commands.play import render
+    from upref.views.screen import render
 
     t0, wall, n = action
 
@@ -188,7 +187,7 @@ def _await_verdict(
         table.pump(0.002)
     if not answered():
         return None
-    console.print(render(game, table, []))
+    console.print(render(table.frame, game.panel, []))
     ms = (time.monotonic() - t0) * 1000
     if probe is not None:
         probe.answered(wall, ms)

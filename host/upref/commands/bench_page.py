@@ -30,9 +30,8 @@ from typing import Any
 
 from upref.commands.bench_game import bench_game_latency, pct
 from upref.game import Game
-from upref.referee.base import Reply
-from upref.referee.inputs import Input
 from upref.table import Table
+from upref.views.frame import Frame
 from upref.web.headless import OBSERVE, chromium
 from upref.web.live import LivePage
 
@@ -76,8 +75,8 @@ class PageProbe:
     _t0: tuple[float, float] = (0.0, 0.0)
 
     def attach(self, game: Game, table: Table, players: tuple[str, ...]) -> None:
-        page = LivePage(game, table, _free_address(), players, "bench")
-        page.start(out=io.StringIO())
+        page = LivePage(game.panel, _free_address(), players, "bench")
+        page.start(table.frame, out=io.StringIO())
         self.page = page
         d = self.browser
         d.get(page.server.url)  # type: ignore[attr-defined]
@@ -93,9 +92,9 @@ class PageProbe:
                 time.sleep(0.05)
         self._t0 = (_thread_cpu_s(page.server._thread), time.monotonic())
 
-    def reply(self, inp: Input, reply: Reply) -> None:
+    def show(self, frame: Frame) -> None:
         if self.page is not None:
-            self.page.update(reply)
+            self.page.update(frame)
 
     def answered(self, t0: float, terminal_ms: float) -> None:
         assert self.page is not None and self.page.hub.latest is not None

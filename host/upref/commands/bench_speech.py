@@ -17,12 +17,11 @@ from collections.abc import Iterator
 
 from upref.commands.bench_game import bench_game_latency, pct
 from upref.game import Game
-from upref.referee.base import Reply
-from upref.referee.inputs import Input
 from upref.referee.status import ILLEGAL, Verdict
 from upref.speech.speaker import Speaker
 from upref.speech.voices import VOICES, VoiceMissing, find_voice
 from upref.table import Table
+from upref.views.frame import Frame
 
 __all__ = ["LINES", "bench_voice", "report", "voice_lines"]
 
@@ -79,7 +78,7 @@ def bench_voice(name: str, rounds: int = 6) -> dict[str, float] | str:
     for _ in range(rounds):
         for text in LINES:
             out.done.clear()
-            speaker.offer(Reply((Verdict(ILLEGAL, text, spoken=text),)))
+            speaker.offer(Frame("", "", verdicts=(Verdict(ILLEGAL, text, spoken=text),)))
             out.done.wait(60)
     cpu = _cpu() - cpu0
     speaker.close()
@@ -110,7 +109,7 @@ def voice_lines(rounds: int = 6) -> Iterator[str]:
 
 
 class _Speaking:
-    """A probe that hands every reply to a speaker, as `upref play --speak` does."""
+    """A probe that hands every frame to a speaker, as `upref play --speak` does."""
 
     def __init__(self) -> None:
         self.speaker = Speaker(make_output=_Null).start()
@@ -118,8 +117,8 @@ class _Speaking:
     def attach(self, game: Game, table: Table, players: tuple[str, ...]) -> None:
         pass
 
-    def reply(self, inp: Input, reply: Reply) -> None:
-        self.speaker.offer(reply)
+    def show(self, frame: Frame) -> None:
+        self.speaker.offer(frame)
 
     def answered(self, t0: float, terminal_ms: float) -> None:
         pass

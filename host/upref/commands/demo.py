@@ -27,43 +27,33 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.live import Live
 
 from upref.board.codes import CodeTable
-from upref.board.simtags import sim_uids
-from upref.commands.play import parse_for_game, render, scoreboard_for, verdict_line
+from upref.commands.game_option import parse_for_game
+from upref.commands.scripted import DEADLINE_S, enrol_all
 from upref.commands.speech_option import add_speech_options, speak_argv, start_speaker
 from upref.commands.web_option import add_web_option, page_error, start_page, web_argv
 from upref.game import Demo, Game
 from upref.link.connection import Link
 from upref.paths import data_dir, pid_alive
-from upref.referee.base import Reply
-from upref.referee.inputs import Input, StartGame
+from upref.referee.inputs import StartGame
 from upref.registry import UnknownGame, games, titles
 from upref.sim.board import SimBoard, SimSettings
+from upref.speech.speaker import Speaker
 from upref.store.gamelog import GameLog, GameLogError
 from upref.store.tags import TagBook
 from upref.table import Table
 from upref.views import plain
+from upref.views.frame import Frame
+from upref.views.screen import render, scoreboard_for, verdict_line
 from upref.web.live import LivePage
 
 __all__ = ["enrol_all", "log_path", "main", "run_game", "sweep_stale_folders"]
-
-DEADLINE_S = 600.0
-"""A demo that has not ended after this long stops (a script that never ends is a bug)."""
-
-
-def enrol_all(game: Game, tag_book: TagBook) -> dict[str, str]:
-    """Enrol the simulated board's tag of every piece of the game's catalogue (the UIDs of
-    upref.board.simtags, as `upref enroll GAME --simulated` does); item id -> UID."""
-    uid_of = sim_uids(game.name, game.items())
-    for item, uid in uid_of.items():
-        tag_book.enroll(uid, game.name, item)
-    return uid_of
-
 
 def _parser(
     game: Game | None = None, cls: type[argparse.ArgumentParser] = argparse.ArgumentParser
@@ -264,7 +254,6 @@ def run_game(
     uid_of = enrol_all(game, tag_book)
     referee = game.referee(codes, tag_book, titles=titles(), **demo.settings)
     variant = demo.variant(args)
-    players = demo.players
     if log is None:
         try:
             log = _create_log(game, args, seed, log_path if log_path is not None else folder / "games.sqlite")
@@ -272,74 +261,125 @@ def run_game(
             print(f"upref demo: {_log_trouble(exc)}", file=sys.stderr)
             return 1
     referee.attach(log)
-    lines: list[str] = []
-    page: LivePage | None = None
-    speaker = start_speaker(args)
-
-    def note(_inp: Input, reply: Reply) -> None:
-        for v in reply.public:
-            lines.append(verdict_line(v))
-            if not live_view:
-                print("   " + verdict_line(v), flush=True)
-        if page is not None:
-            page.update(reply)
-        if speaker is not None:  # after the scoreboard: speech never holds it up
-            speaker.offer(reply)
-
-    table = Table(link, referee, codes, on_reply=note)
+    screens = _Screens(live_view, start_speaker(args))
+    table = Table(link, referee, codes, on_frame=screens.show)
     table.wait_for_picture()
     address = getattr(args, "web", None)
-    if address is not None:
-        try:
-            page = start_page(game, table, address, players, str(log.game_id))
-        except (ValueError, OSError) as e:
-            print(f"upref demo: {page_error(address, e)}", file=sys.stderr)
-            table.close()
-            log.close()
-            if speaker is not None:
-                speaker.close(0)
-            return 1
+    if address is not None and not screens.serve(game, table, address, demo.players, log):
+        table.close()
+        log.close()
+        return 1
     say: Callable[[str], None] = (lambda s: None) if live_view else (lambda s: print(s, flush=True))
     say(
         f"simulated board on {board.port}; {len(uid_of)} {game.title} pieces enrolled; "
-        f"players {', '.join(players)}"
+        f"players {', '.join(demo.players)}"
     )
-    table.send(StartGame(players, variant, seed, table.clock()))
-    deadline = time.monotonic() + DEADLINE_S
+    table.send(StartGame(demo.players, variant, seed, table.clock()))
     if live_view:
-        with Live(render(game, table, []), console=console, refresh_per_second=8) as live:
-            for _what, pause in demo.script(board, table, uid_of):
-                end = time.monotonic() + pause
-                while time.monotonic() < end:
-                    table.pump(0.1)
-                    live.update(render(game, table, []))
-                if time.monotonic() > deadline:
-                    break
-            table.pump(1.0)
-            live.update(render(game, table, []))
+        _play_live(game, demo, board, table, uid_of, console)
     else:
-        for what, pause in demo.script(board, table, uid_of):
-            if what:
-                say(what)
-            table.pump(pause)
+        _play_plain(demo, board, table, uid_of, say)
+    table.close()
+    screens.close(getattr(args, "linger", None), console)
+    return _summary(game, table, link, log, screens.lines, console, live_view, log_path is not None)
+
+
+@dataclass
+class _Screens:
+    """What follows the demo's table, frame by frame: its public verdicts as lines (printed
+    when there is no live scoreboard), the live page and the voice."""
+
+    live_view: bool
+    speaker: Speaker | None
+    page: LivePage | None = None
+    lines: list[str] = field(default_factory=list)
+
+    def show(self, frame: Frame) -> None:
+        for v in frame.public:
+            self.lines.append(verdict_line(v))
+            if not self.live_view:
+                print("   " + verdict_line(v), flush=True)
+        if self.page is not None:
+            self.page.update(frame)
+        if self.speaker is not None:  # after the scoreboard: speech never holds it up
+            self.speaker.offer(frame)
+
+    def serve(self, game: Game, table: Table, address: str, players: tuple[str, ...], log: GameLog) -> bool:
+        """Serve the live page; False (said in one line, the voice stopped) when it cannot be."""
+        try:
+            self.page = start_page(game, table, address, players, str(log.game_id))
+        except (ValueError, OSError) as e:
+            print(f"upref demo: {page_error(address, e)}", file=sys.stderr)
+            if self.speaker is not None:
+                self.speaker.close(0)
+            return False
+        return True
+
+    def close(self, linger_s: float | None, console: Console) -> None:
+        """The game is over: the voice says what still waits, the page lingers, then stops."""
+        if self.speaker is not None:
+            self.speaker.close()  # the winner is said (or written) before the demo ends
+        if self.page is not None:
+            linger(
+                linger_s,
+                self.page.server.url,
+                console.is_terminal and sys.stdin.isatty(),
+                lambda text: console.print(text, soft_wrap=True),
+            )
+            self.page.stop()
+
+
+def _play_live(
+    game: Game, demo: Demo, board: SimBoard, table: Table, uid_of: dict[str, str], console: Console
+) -> None:
+    """The demo's script under the live scoreboard, drawn from the table's latest frame."""
+
+    def screen() -> RenderableType:
+        return render(table.frame, game.panel, [])
+
+    deadline = time.monotonic() + DEADLINE_S
+    with Live(screen(), console=console, refresh_per_second=8) as live:
+        for _what, pause in demo.script(board, table, uid_of):
+            end = time.monotonic() + pause
+            while time.monotonic() < end:
+                table.pump(0.1)
+                live.update(screen())
             if time.monotonic() > deadline:
                 break
         table.pump(1.0)
-    table.close()
-    if speaker is not None:
-        speaker.close()  # the winner is said (or written) before the demo ends
-    if page is not None:
-        linger(
-            getattr(args, "linger", None),
-            page.server.url,
-            console.is_terminal and sys.stdin.isatty(),
-            lambda text: console.print(text, soft_wrap=True),
-        )
-        page.stop()
-    view = referee.view(None)
+        live.update(screen())
+
+
+def _play_plain(
+    demo: Demo, board: SimBoard, table: Table, uid_of: dict[str, str], say: Callable[[str], None]
+) -> None:
+    """The demo's script told as lines: what the players do, and the verdicts (`_Screens`)."""
+    deadline = time.monotonic() + DEADLINE_S
+    for what, pause in demo.script(board, table, uid_of):
+        if what:
+            say(what)
+        table.pump(pause)
+        if time.monotonic() > deadline:
+            break
+    table.pump(1.0)
+
+
+def _summary(
+    game: Game,
+    table: Table,
+    link: Link,
+    log: GameLog,
+    lines: list[str],
+    console: Console,
+    live_view: bool,
+    replayable: bool,
+) -> int:
+    """The final scoreboard (without a live one), the log and the link in figures, how to
+    replay it; 0 when the game ended with a result, else 1. Closes the log."""
+    view = table.frame.view
     if not live_view and view is not None:
         print()
-        print(plain.render(scoreboard_for(game, table)), end="")
+        print(plain.render(scoreboard_for(table.frame, game.panel)), end="")
     illegal = sum(1 for ln in lines if ln.startswith("[illegal"))
     console.print(
         f"\ngame log {log.path} (log {log.game_id}): {len(log.entries())} entries; "
@@ -347,7 +387,7 @@ def run_game(
         f"{link.counters.crc} CRC errors",
         soft_wrap=True,
     )
-    if log_path is not None:
+    if replayable:
         console.print(f"replay it: upref replay {log.path} --game {log.game_id}", soft_wrap=True)
     log.close()
     return 0 if view is not None and view.outcome is not None else 1

@@ -43,8 +43,7 @@ from typing import Any
 
 from upref.board.codes import CodeTable
 from upref.board.simtags import sim_uids
-from upref.commands.demo import DEADLINE_S, enrol_all
-from upref.commands.play import since_of
+from upref.commands.scripted import DEADLINE_S, enrol_all, since_of
 from upref.game import Game
 from upref.link.connection import Link, LinkSettings
 from upref.players import wait_for_offline, wait_while_offline

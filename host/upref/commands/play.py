@@ -25,42 +25,39 @@ import math
 import os
 import select
 import sys
-import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import NoReturn
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, RenderableType
 from rich.live import Live
-from rich.panel import Panel
-from rich.text import Text
 
 from upref.board.codes import CodeTable
+from upref.commands.game_option import parse_for_game
+from upref.commands.scripted import since_of
 from upref.commands.speech_option import add_speech_options, speak_argv, start_speaker
 from upref.commands.web_option import add_web_option, page_error, start_page, web_argv
 from upref.game import Game
 from upref.link.connection import Link, LinkSettings
 from upref.link.errors import LinkError
-from upref.referee.base import KeyOffer, Referee, Reply
-from upref.referee.inputs import Input, StartGame
-from upref.referee.status import Verdict
-from upref.registry import UnknownGame, find_game, games, referee_for, titles
+from upref.referee.base import Referee
+from upref.referee.inputs import StartGame
+from upref.registry import UnknownGame, games, referee_for, titles
 from upref.speech.speaker import Speaker
 from upref.store.gamelog import GameLog, GameLogError, check_writable, default_path, list_games
 from upref.store.replay import resume
 from upref.store.tags import TagBook, TagBookError
 from upref.table import Table
 from upref.text import count
-from upref.views import plain, terminal
-from upref.views.blocks import Board
-from upref.views.scoreboard import scoreboard, waiting_board
+from upref.views import plain
+from upref.views.frame import Frame
+from upref.views.keys import KeyBoard, LocalKey, Private
+from upref.views.screen import render, scoreboard_for, verdict_line
 from upref.web.live import LivePage
 
-__all__ = ["KeyBoard", "main", "open_table", "render", "scoreboard_for", "verdict_line"]
+__all__ = ["main", "open_table", "page_key", "parse"]
 
-QUIT = "q"
 _NAME_THE_PLAYERS = (
     "name the players in seat order, the one who begins first: upref play {game} Ann Bob Cy"
 )
@@ -180,61 +177,6 @@ def check_new_game(game: Game, args: argparse.Namespace) -> None:
         game.variant_from_args(args)
     except ValueError as exc:
         raise ValueError(f"{game.title} cannot be played so: {exc}") from None
-
-
-class _ProbeFailed(Exception):
-    pass
-
-
-class _Probe(argparse.ArgumentParser):
-    """A parser that raises instead of printing usage and exiting, and has no --help of its
-    own (the game's real parser answers it): for trying a game's options."""
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        kwargs["add_help"] = False
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-
-    def error(self, message: str) -> NoReturn:
-        raise _ProbeFailed(message)
-
-
-def parse_for_game(
-    argv: list[str],
-    build: Callable[[Game | None, type[argparse.ArgumentParser]], argparse.ArgumentParser],
-) -> tuple[Game, argparse.Namespace]:
-    """The game named by the `game` positional of `build`'s parser, and the arguments parsed
-    with that game's own options too. Options may come anywhere, even before the game's name
-    with a value (`--short 2 updown Ann`): each game's parser is tried, and the one that finds
-    its own name in the game's place wins.
-
-    :raises UnknownGame: for a game that is not registered.
-    """
-    for g in games():
-        try:
-            ns, _ = build(g, _Probe).parse_known_intermixed_args(argv)
-        except _ProbeFailed:
-            continue
-        if isinstance(ns.game, str) and _is(ns.game, g):
-            return g, build(g, argparse.ArgumentParser).parse_intermixed_args(argv)
-    try:
-        ns, _ = build(None, _Probe).parse_known_intermixed_args(argv)
-    except _ProbeFailed:
-        ns = None
-    if ns is not None and isinstance(ns.game, str):
-        game = find_game(ns.game)  # raises UnknownGame, naming the games
-    else:
-        # no game named: the help (or the usage error) of every game at once, not of one
-        build(None, argparse.ArgumentParser).parse_intermixed_args(argv)
-        game = games()[0]
-    # the game's own parser says what is wrong (usage, exit 2)
-    return game, build(game, argparse.ArgumentParser).parse_intermixed_args(argv)
-
-
-def _is(name: str, game: Game) -> bool:
-    try:
-        return find_game(name) is game
-    except UnknownGame:
-        return False
 
 
 def parse(argv: list[str]) -> tuple[Game, argparse.Namespace]:
@@ -397,33 +339,13 @@ def saved_notice(game: Game, log: GameLog, args: argparse.Namespace) -> str:
     )
 
 
-def verdict_line(v: Verdict) -> str:
-    text = v.text + (f"  -> {v.correction}" if v.correction and v.correction not in v.text else "")
-    return f"[{v.kind}{' ' + v.rule if v.rule else ''}] {text}"
-
-
-CONFIRM: dict[str, str] = {"e": "End the game now? y ends it, Enter or n plays on"}
-"""Keys that ask before they act: the key -> the question (the default answer is no)."""
-YES = ("y", "yes")
-
-
-@dataclass(frozen=True)
-class LocalKey:
-    """A key the host itself answers (no input for the referee): it asks `prompt` with
-    `default()` offered, and `act(answer)` returns the text to show to one player only."""
-
-    key: str
-    label: str
-    prompt: str
-    default: Callable[[], str]
-    act: Callable[[str], str]
-
-
-def page_key(page: LivePage, table: Table, private: Private) -> LocalKey:
-    """w: the link to one player's own page, shown in the panel for one player's eyes only."""
+def page_key(page: LivePage, frame: Callable[[], Frame | None], private: Private) -> LocalKey:
+    """w: the link to one player's own page, shown in the panel for one player's eyes only;
+    `frame()` is the table's latest frame (its player to move is the one offered)."""
 
     def default() -> str:
-        view = table.referee.view(None)
+        now = frame()
+        view = now.view if now is not None else None
         if view is not None and view.to_move is not None:
             return view.names[view.to_move]
         return page.hub.seats[0] if page.hub.seats else ""
@@ -439,179 +361,6 @@ def page_key(page: LivePage, table: Table, private: Private) -> LocalKey:
         return text
 
     return LocalKey("w", "a player's own web page", "Whose page?", default, act)
-
-
-PRIVATE_S = 20.0
-"""How long the panel for one player's eyes stays on the shared screen (a key clears it too)."""
-
-
-@dataclass
-class Private:
-    """What one player alone may read (the link to their own page, a verdict for one seat): on
-    the shared screen until the next key, or for PRIVATE_S seconds, whichever comes first."""
-
-    lines: list[str] = field(default_factory=list)
-    shown: float = 0.0
-    clock: Callable[[], float] = time.monotonic
-
-    def show(self, text: str) -> None:
-        self.lines[:] = [text]
-        self.shown = self.clock()
-
-    def clear(self) -> None:
-        self.lines.clear()
-
-    def current(self) -> list[str]:
-        if self.lines and self.clock() - self.shown > PRIVATE_S:
-            self.lines.clear()
-        return self.lines
-
-
-@dataclass
-class KeyBoard:
-    """Keys at the host: a key the referee offers sends its input; one with a prompt first
-    collects an answer (shown with its default; Enter sends, Esc cancels, Backspace erases);
-    a key in `CONFIRM` (e: end the game) first asks, and acts only on y."""
-
-    table: Table
-    asking: KeyOffer | None = None
-    typed: str = ""
-    notes: list[str] = field(default_factory=list)
-    confirming: bool = False
-    local: tuple[LocalKey, ...] = ()
-    asking_local: LocalKey | None = None
-    private: Private | None = None
-
-    def offers(self) -> tuple[KeyOffer, ...]:
-        return self.table.referee.keys_now()
-
-    def key_line(self) -> tuple[tuple[str, str], ...]:
-        """(key, what it does) for the scoreboard's last line."""
-        if self.asking is not None and self.confirming:
-            return (("y", self.asking.label), ("Enter", "play on"))
-        if self.asking is not None or self.asking_local is not None:
-            return (("Enter", f"send {self.answer()!r}"), ("Esc", "cancel"))
-        return (
-            *((o.key, o.label) for o in self.offers()),
-            *((k.key, k.label) for k in self.local),
-            (QUIT, "quit"),
-        )
-
-    def answer(self) -> str:
-        if self.typed:
-            return self.typed
-        if self.asking_local is not None:
-            return self.asking_local.default()
-        return (self.asking.default or "") if self.asking else ""
-
-    def prompt_line(self) -> str | None:
-        if self.asking_local is not None:
-            return f"{self.asking_local.prompt} [{self.asking_local.default()}] > {self.typed}"
-        if self.asking is None:
-            return None
-        return f"{self.asking.prompt} [{self.asking.default or ''}] > {self.typed}"
-
-    def _press_local(self, k: str) -> None:
-        lk = self.asking_local
-        assert lk is not None
-        if k in ("\r", "\n"):
-            answer = self.answer()
-            self.asking_local, self.typed = None, ""
-            lk.act(answer)  # shows its text to one player only (the private panel)
-        elif k == "\x1b":
-            self.asking_local, self.typed = None, ""
-        elif k in ("\x7f", "\b"):
-            self.typed = self.typed[:-1]
-        elif k.isprintable():
-            self.typed += k
-
-    def press(self, k: str) -> bool:
-        """One key; False for quit."""
-        self.notes.clear()  # a note lasts until the next key
-        if self.private is not None and self.asking_local is None:
-            self.private.clear()  # one player's secret leaves the shared screen at the next key
-        if self.asking_local is not None:
-            self._press_local(k)
-            return True
-        if self.asking is not None:
-            offer = self.asking
-            if self.confirming and k.lower() in YES + ("n",) and not self.typed:
-                self.typed = k  # one key answers the question
-                k = "\r"
-            if k in ("\r", "\n"):
-                self.asking, answer, self.typed = None, self.answer(), ""
-                if not self.confirming:
-                    self.table.send(offer.make(self.table.clock(), answer))
-                elif answer.strip().lower() in YES:
-                    self.table.send(offer.make(self.table.clock(), None))
-                else:
-                    self.notes.append(f"Not done ({offer.label}): the game goes on.")
-                self.confirming = False
-            elif k == "\x1b":
-                self.asking, self.typed, self.confirming = None, "", False
-            elif k in ("\x7f", "\b"):
-                self.typed = self.typed[:-1]
-            elif k.isprintable():
-                self.typed += k
-            return True
-        if k == QUIT:
-            return False
-        for lk in self.local:
-            if lk.key == k:
-                self.asking_local, self.typed = lk, ""
-                return True
-        for offer in self.offers():
-            if offer.key == k:
-                if offer.key in CONFIRM and offer.prompt is None:
-                    self.asking, self.typed, self.confirming = (
-                        replace(offer, prompt=CONFIRM[offer.key], default="n"),
-                        "",
-                        True,
-                    )
-                elif offer.prompt is not None:
-                    self.asking, self.typed = offer, ""
-                else:
-                    self.table.send(offer.make(self.table.clock(), None))
-                break
-        else:
-            if k.isprintable() and not k.isspace():
-                self.notes.append(self._not_now(k))
-        return True
-
-    def _not_now(self, k: str) -> str:
-        """Why a key does nothing now, in one line."""
-        if k == "h" and not getattr(self.table.referee, "hints", True):
-            return "Hints are off: start upref play with --hints to have them."
-        if k == "n":
-            return "n (the next game) applies once this game is over: e ends it first."
-        if k == "u":
-            return "Nothing to undo now."
-        if k == "e":
-            return "No game is on to end."
-        return f"The key {k!r} does nothing now: the keys that apply are on the last line."
-
-
-def scoreboard_for(game: Game, table: Table, keys: tuple[tuple[str, str], ...] = ()) -> Board:
-    """The table's scoreboard as blocks (`upref.views.blocks.Board`)."""
-    view = table.referee.view(None)
-    status = table.referee.status()
-    if view is None:
-        return waiting_board(game.name, game.title, status, keys, game.panel)
-    return scoreboard(view, status, game.panel, keys=keys)
-
-
-def render(game: Game, table: Table, private: list[str], kb: KeyBoard | None = None) -> RenderableType:
-    keys = kb.key_line() if kb is not None else ()
-    board = scoreboard_for(game, table, keys)
-    body = terminal.render(board)
-    parts: list[RenderableType] = [body]
-    if kb is not None and (ask := kb.prompt_line()) is not None:
-        parts.append(Panel(Text(ask, style="bold"), title="answer"))
-    if kb is not None and kb.notes:
-        parts.append(Text("\n".join(kb.notes)))
-    if private:
-        parts.append(Panel(Text("\n".join(private)), title="for one player's eyes only"))
-    return Group(*parts) if len(parts) > 1 else body
 
 
 @contextlib.contextmanager
@@ -643,98 +392,127 @@ def main(argv: list[str] | None = None, *, opener: Callable[..., Link] = Link) -
     try:
         game, args = parse(args_in)
     except UnknownGame as e:
-        print(f"upref play: {e}", file=sys.stderr)
-        return 2
-    if not args.resume and not args.players:
-        print(f"upref play: {_NAME_THE_PLAYERS.format(game=game.name)}", file=sys.stderr)
-        return 2
+        return _fail(e, 2)
     if not args.resume:
         try:
+            if not args.players:
+                raise ValueError(_NAME_THE_PLAYERS.format(game=game.name))
             check_new_game(game, args)
         except ValueError as e:
-            print(f"upref play: {e}", file=sys.stderr)
-            return 2
-    console = Console()
+            return _fail(e, 2)
     codes = CodeTable.load()
     try:
         tag_book = TagBook(args.tags, read_only=True)
     except TagBookError as e:
-        print(f"upref play: {e}", file=sys.stderr)
-        return 1
+        return _fail(e, 1)
+    try:
+        try:
+            resuming = _log_first(game, args, tag_book)
+        except GameLogError as e:
+            return _fail(e, 1)
+        try:
+            link = _open_link(args, opener, resuming)
+        except LinkError as e:
+            if resuming is not None:
+                resuming[0].close()
+            return _fail(e, 1)
+        try:
+            return _at_the_table(game, args, link, codes, tag_book, resuming)
+        finally:
+            link.close()
+    finally:
+        tag_book.close()
+
+
+def _fail(e: Exception, status: int) -> int:
+    """Say what went wrong in one line (to stderr) and give the exit status."""
+    print(f"upref play: {e}", file=sys.stderr)
+    return status
+
+
+def _log_first(game: Game, args: argparse.Namespace, tag_book: TagBook) -> tuple[GameLog, Referee] | None:
+    """The game log checked before the board is opened (and a new one's folder writable), the
+    game to resume read from it, and for a new game the notices about the log and the tag book
+    said; the log and referee to resume (None: a new game).
+
+    :raises GameLogError: a log that cannot be used, or no game to resume.
+    """
     notices: list[str] = []
     db_path = args.db if args.db is not None else default_path(create=False)
     resuming: tuple[GameLog, Referee] | None = None
-    try:  # the log first: refused now, before the board is opened
-        if not args.resume:
-            notices = unfinished_notice(game, args)
-        if db_path.exists():
-            GameLog.prepare(args.db)
-        elif not args.resume:  # created only once the game can start
-            check_writable(args.db if args.db is not None else _data_folder_path())
-        if args.resume:
-            resuming = resumed(game, args, tag_book)
-    except GameLogError as e:
-        print(f"upref play: {e}", file=sys.stderr)
-        tag_book.close()
-        return 1
+    if not args.resume:
+        notices = unfinished_notice(game, args)
+    if db_path.exists():
+        GameLog.prepare(args.db)
+    elif not args.resume:  # created only once the game can start
+        check_writable(args.db if args.db is not None else _data_folder_path())
+    if args.resume:
+        resuming = resumed(game, args, tag_book)
     if not args.resume:
         if (empty := empty_book_notice(game, tag_book)) is not None:
             notices.append(empty)
         for line in notices:
             print(line, file=sys.stderr, flush=True)
+    return resuming
+
+
+def _open_link(
+    args: argparse.Namespace, opener: Callable[..., Link], resuming: tuple[GameLog, Referee] | None
+) -> Link:
+    """The link to the board. A resumed game's link asks the board for what it sensed meanwhile
+    before its first snapshot, so that every event comes before the picture that follows it.
+
+    :raises LinkError: when the board cannot be opened.
+    """
+    since = since_of(resuming[0]) if resuming is not None else None
+    return opener(args.port) if since is None else opener(args.port, LinkSettings(since=since))
+
+
+def _at_the_table(
+    game: Game,
+    args: argparse.Namespace,
+    link: Link,
+    codes: CodeTable,
+    tag_book: TagBook,
+    resuming: tuple[GameLog, Referee] | None,
+) -> int:
+    """The game at the table on `link`, its screens up, until q (or its end with --plain); then
+    how to go on with it. The exit status."""
     try:
-        since = since_of(resuming[0]) if resuming is not None else None
-        # a resumed game's link asks the board for what it sensed meanwhile before its first
-        # snapshot, so that every event comes before the picture that follows it
-        link = opener(args.port) if since is None else opener(args.port, LinkSettings(since=since))
-    except LinkError as e:
-        print(f"upref play: {e}", file=sys.stderr)
-        if resuming is not None:
-            resuming[0].close()
-        tag_book.close()
-        return 1
+        table, log = open_table(game, args, link, codes, tag_book, resuming)
+    except (GameLogError, LinkError) as e:
+        return _fail(e, 1)
+    except ValueError as e:
+        return _fail(e, 2)
+    print(
+        f"{game.title}: saved as log {log.game_id} in {log.path} (the log's number, for "
+        "--game-id and replay; the scoreboard numbers the games of the match)",
+        file=sys.stderr,
+    )
+    console = Console()
+    page: LivePage | None = None
+    if args.web is not None:
+        try:
+            page = start_page(game, table, args.web, log.header.players, str(log.game_id))
+        except (ValueError, OSError) as e:
+            print(f"upref play: {page_error(args.web, e)}", file=sys.stderr)
+            table.close()
+            print(saved_notice(game, log, args), file=sys.stderr)
+            return 1
+    speaker = start_speaker(args)
     try:
-        try:
-            table, log = open_table(game, args, link, codes, tag_book, resuming)
-        except (GameLogError, LinkError) as e:
-            print(f"upref play: {e}", file=sys.stderr)
-            return 1
-        except ValueError as e:
-            print(f"upref play: {e}", file=sys.stderr)
-            return 2
-        print(
-            f"{game.title}: saved as log {log.game_id} in {log.path} (the log's number, for "
-            "--game-id and replay; the scoreboard numbers the games of the match)",
-            file=sys.stderr,
-        )
-        live = console.is_terminal and not args.plain
-        page: LivePage | None = None
-        if args.web is not None:
-            try:
-                page = start_page(game, table, args.web, log.header.players, str(log.game_id))
-            except (ValueError, OSError) as e:
-                print(f"upref play: {page_error(args.web, e)}", file=sys.stderr)
-                table.close()
-                print(saved_notice(game, log, args), file=sys.stderr)
-                return 1
-        speaker = start_speaker(args)
-        try:
-            status = _loop(game, table, console, live, page, speaker)
-        except GameLogError as e:
-            print(f"upref play: {e}", file=sys.stderr)
-            return 1
-        except KeyboardInterrupt:  # a second Ctrl-C while the table closed: quit all the same
-            status = 0
-        finally:
-            if page is not None:
-                page.stop()
-            if speaker is not None:
-                speaker.close(5.0)
-        print(saved_notice(game, log, args), file=sys.stderr)
-        return status
+        status = _loop(game, table, console, console.is_terminal and not args.plain, page, speaker)
+    except GameLogError as e:
+        return _fail(e, 1)
+    except KeyboardInterrupt:  # a second Ctrl-C while the table closed: quit all the same
+        status = 0
     finally:
-        link.close()
-        tag_book.close()
+        if page is not None:
+            page.stop()
+        if speaker is not None:
+            speaker.close(5.0)
+    print(saved_notice(game, log, args), file=sys.stderr)
+    return status
 
 
 def _data_folder_path() -> Path:
@@ -752,16 +530,6 @@ def _data_folder_path() -> Path:
         ) from None
 
 
-def since_of(log: GameLog) -> tuple[str, int] | None:
-    """(boot id, board sequence number) of the last board event the log applied, for
-    `LinkSettings(since=...)`; None when the log has none."""
-    for entry in reversed(log.entries()):
-        boot, seq = entry.payload.get("boot"), entry.payload.get("board_seq")
-        if isinstance(boot, str) and isinstance(seq, int):
-            return boot, seq
-    return None
-
-
 def _loop(
     game: Game,
     table: Table,
@@ -771,36 +539,40 @@ def _loop(
     speaker: Speaker | None = None,
 ) -> int:
     private = Private()
-    kb = KeyBoard(table, private=private)
+    kb = KeyBoard(table.send, table.clock, table.frame, table.referee.hints, private=private)
     if page is not None:
-        kb.local = (page_key(page, table, private),)
+        kb.local = (page_key(page, lambda: kb.frame, private),)
 
-    def show(_inp: Input, reply: Reply) -> None:
-        for v in reply.verdicts:
+    def show(frame: Frame) -> None:
+        kb.frame = frame
+        for v in frame.verdicts:
             if v.seat is not None:
                 private.show(verdict_line(v))
             elif not live_view:
                 print(verdict_line(v), flush=True)
         if page is not None:
-            page.update(reply)
+            page.update(frame)
         if speaker is not None:  # after the scoreboard: speech never holds it up
-            speaker.offer(reply)
+            speaker.offer(frame)
+
+    def screen() -> RenderableType:
+        return render(table.frame, game.panel, private.current(), kb)
 
     try:
-        table.on_reply = show
-        for inp, reply in table.replies:
-            show(inp, reply)
+        table.on_frame = show
+        for _inp, reply in table.replies:  # what was said before the screens were up
+            show(replace(table.frame, verdicts=reply.verdicts, turn=reply.turn))
         with keys() as key:
             if live_view:
-                with Live(render(game, table, private.current(), kb), console=console, refresh_per_second=6) as live:
+                with Live(screen(), console=console, refresh_per_second=6) as live:
                     while _step(table, key, kb):
-                        live.update(render(game, table, private.current(), kb))
+                        live.update(screen())
             else:
                 while _step(table, key, kb) and table.referee.stopped is None:
                     for note in kb.notes:
                         print(note, flush=True)
                     kb.notes.clear()
-                console.print(plain.render(scoreboard_for(game, table)), end="")
+                console.print(plain.render(scoreboard_for(table.frame, game.panel)), end="")
     except KeyboardInterrupt:
         pass
     finally:
@@ -808,12 +580,12 @@ def _loop(
     return 0
 
 
-def _step(table: Table, key: Callable[[], str | None], kb: KeyBoard | None = None) -> bool:
+def _step(table: Table, key: Callable[[], str | None], kb: KeyBoard) -> bool:
     table.pump(0.15)
     k = key()
     if k is None:
         return True
-    return (kb or KeyBoard(table)).press(k)
+    return kb.press(k)
 
 
 if __name__ == "__main__":

@@ -71,11 +71,12 @@ def page_error(address: str, e: ValueError | OSError) -> str:
 def start_page(
     game: Game, table: Table, address: str, players: tuple[str, ...], session: str
 ) -> LivePage:
-    """The live page, served; its URL printed.
+    """The live page, served with the table's latest frame; its URL printed. The caller hands
+    it each frame the table publishes after that (`LivePage.update`).
 
     :raises ValueError: for an address that is not one.
     :raises OSError: when it cannot be served there.
     """
-    page = LivePage(game, table, address, players, session)
-    page.start()
+    page = LivePage(game.panel, address, players, session)
+    page.start(table.frame)
     return page

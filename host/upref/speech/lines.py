@@ -14,9 +14,9 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
-from upref.referee.base import Reply
-from upref.referee.status import BOARD, END, ILLEGAL, OK, SOLVED, TURN
+from upref.referee.status import BOARD, END, ILLEGAL, OK, SOLVED, TURN, Verdict
 
 __all__ = [
     "NEWS",
@@ -24,6 +24,7 @@ __all__ = [
     "WHOSE_TURN",
     "Line",
     "LineQueue",
+    "Said",
     "lines_for",
 ]
 
@@ -45,9 +46,22 @@ class Line:
     offered: float = 0.0
 
 
-def lines_for(reply: Reply, everything: bool = False, now: float = 0.0) -> list[Line]:
-    """The lines a reply gives, in order: each public verdict's spoken form (with
-    `everything`, the ok and info ones too), then whose turn it is when the turn passed."""
+class Said(Protocol):
+    """What the referee said to one input: the table's frame after a reply
+    (`upref.views.frame.Frame`), or the reply itself: its verdicts in order, and whose turn it
+    is when the reply passed the turn (else None)."""
+
+    @property
+    def verdicts(self) -> tuple[Verdict, ...]: ...
+
+    @property
+    def turn(self) -> str | None: ...
+
+
+def lines_for(reply: Said, everything: bool = False, now: float = 0.0) -> list[Line]:
+    """The lines a reply (or the frame after it) gives, in order: each public verdict's spoken
+    form (with `everything`, the ok and info ones too), then whose turn it is when the turn
+    passed."""
     out = []
     for v in reply.verdicts:
         if v.seat is not None or not v.spoken:

@@ -2,7 +2,7 @@
 
     speaker = Speaker(everything=False, folder=None, say=print)
     speaker.start()
-    speaker.offer(reply)        # from the host loop, after the scoreboard: returns at once
+    speaker.offer(frame)        # each frame the table publishes, after the scoreboard: returns at once
     speaker.close()             # says (or writes) what still waits, then stops
 
 The voice is loaded and the output opened on the speaker's own thread, so a slow neural voice
@@ -18,8 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from upref.referee.base import Reply
-from upref.speech.lines import LineQueue, lines_for
+from upref.speech.lines import LineQueue, Said, lines_for
 from upref.speech.outputs import NoSoundDevice, Output, SoundDevice, WavFolder
 from upref.speech.voices import VOICES, Voice, VoiceMissing, find_voice
 
@@ -69,11 +68,12 @@ class Speaker:
         self._thread.start()
         return self
 
-    def offer(self, reply: Reply) -> None:
-        """Queue the reply's lines; returns at once (never waits for the voice)."""
+    def offer(self, frame: Said) -> None:
+        """Queue the lines of the reply a frame carries (`upref.views.frame.Frame`, or the
+        reply itself); returns at once (never waits for the voice)."""
         if self.silent:
             return
-        lines = lines_for(reply, self.everything, self.clock())
+        lines = lines_for(frame, self.everything, self.clock())
         if lines:
             self.queue.put(lines)
 

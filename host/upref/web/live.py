@@ -1,8 +1,9 @@
 """The live page while a game runs: `upref play --web` and `upref demo --web`.
 
-`LivePage` serves the page (`upref.web.server`) and, after every reply of the referee, draws the
-table's scoreboard and each seat's own screen as HTML and publishes them (`upref.web.hub`). It
-only reads the referee; the page changes nothing.
+`LivePage` serves the page (`upref.web.server`) and, for every frame the table publishes after a
+reply (`upref.views.frame`), draws the table's scoreboard and each seat's own screen as HTML and
+publishes them (`upref.web.hub`). It is handed frames and asks neither the referee nor the table
+anything; the page changes nothing.
 """
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ from typing import TextIO
 
 import segno
 
-from upref.game import Game
-from upref.referee.base import Reply
+from upref.games.base import GameView
 from upref.referee.status import Verdict
-from upref.table import Table
 from upref.views import html
 from upref.views.blocks import Feed
-from upref.views.scoreboard import feed_line, scoreboard, waiting_board
+from upref.views.frame import Frame
+from upref.views.scoreboard import Panel, feed_line, scoreboard, waiting_board
 from upref.web.hub import Hub, Picture
 from upref.web.server import WebScoreboard, is_loopback, parse_address
 
@@ -40,15 +40,15 @@ def looks_like_address(text: str) -> bool:
 class LivePage:
     """The page of one session at the table.
 
+    :param panel: the game's panel (`Game.panel`): what the scoreboard shows of its views.
     :param address: HOST:PORT to serve on (`upref.web.server.parse_address`).
     :param session: names this session in each picture's version (the log's game id), so that a
         page never mixes two sessions.
     :raises ValueError: for an address that is not one.
     """
 
-    def __init__(self, game: Game, table: Table, address: str | None, players: tuple[str, ...], session: str) -> None:
-        self.game = game
-        self.table = table
+    def __init__(self, panel: Panel[GameView], address: str | None, players: tuple[str, ...], session: str) -> None:
+        self.panel = panel
         self.session = session
         host, port = parse_address(address)
         self.hub = Hub(players)
@@ -56,13 +56,14 @@ class LivePage:
         self._count = itertools.count()
         self._said: deque[tuple[int, Verdict]] = deque(maxlen=4 * PRIVATE_VERDICTS * len(players))
 
-    def start(self, out: TextIO = sys.stderr) -> None:
-        """Serve the page and say where (a QR code for phones when it is not on loopback).
+    def start(self, frame: Frame, out: TextIO = sys.stderr) -> None:
+        """Serve the page, showing the table as `frame` has it, and say where (a QR code for
+        phones when it is not on loopback).
 
         :raises OSError: when the address cannot be served (in use, not this machine's).
         """
         self.server.start()
-        self.update()
+        self._publish(frame)
         print(f"The scoreboard page: {self.server.url}", file=out)
         if not is_loopback(self.server.host):
             print(
@@ -76,31 +77,29 @@ class LivePage:
     def seat_url(self, seat: int) -> str:
         return self.server.seat_url(seat)
 
-    def update(self, reply: Reply | None = None) -> None:
-        """Publish the table as it is now; `reply` (the referee's latest) brings the verdicts
-        addressed to one seat, which only that seat's page shows."""
-        ref = self.table.referee
-        game = ref.engine.game_number if ref.has_engine else 0
-        for v in reply.verdicts if reply is not None else ():
+    def update(self, frame: Frame) -> None:
+        """Publish the table as the frame has it; its reply's verdicts addressed to one seat
+        (hints) are kept for that seat's page alone."""
+        for v in frame.verdicts:
             if v.seat is not None:
-                self._said.append((game, v))
-        view = ref.view(None)
-        status = ref.status()
+                self._said.append((frame.number, v))
+        self._publish(frame)
+
+    def _publish(self, frame: Frame) -> None:
+        view = frame.view
         if view is None:
-            board = waiting_board(self.game.name, self.game.title, status, panel=self.game.panel)
+            board = waiting_board(frame.game, frame.title, frame.status, panel=self.panel)
         else:
-            board = scoreboard(view, status, self.game.panel)
-        number = game if view is not None else 0
+            board = scoreboard(view, frame.status, self.panel)
+        number = frame.number if view is not None else 0
         private: dict[int, str] = {}
-        if view is not None:
-            for seat in range(len(view.names)):
-                seen = ref.view(seat)
-                if seen is not None:
-                    own = list(self.game.panel.private(seen))
-                    said = [feed_line(v) for n, v in self._said if v.seat == seat and n == number]
-                    if said:  # a hint, the reminder of one's own card: for this seat alone
-                        own.append(Feed(tuple(said[-PRIVATE_VERDICTS:])))
-                    private[seat] = html.render_blocks(own)
+        for seat, seen in enumerate(frame.seats if view is not None else ()):
+            if seen is not None:
+                own = list(self.panel.private(seen))
+                said = [feed_line(v) for n, v in self._said if v.seat == seat and n == number]
+                if said:  # a hint, the reminder of one's own card: for this seat alone
+                    own.append(Feed(tuple(said[-PRIVATE_VERDICTS:])))
+                private[seat] = html.render_blocks(own)
         version = f"{self.session}:{number}:{next(self._count)}"
         self.hub.publish(Picture(version, board.title, html.render(board), private))
 

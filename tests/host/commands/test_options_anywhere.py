@@ -10,6 +10,7 @@ from updown_table import PLAYERS, Table, enrolled_tags
 from upref import cli
 from upref.board.codes import CodeTable
 from upref.commands import demo, play
+from upref.commands.game_option import parse_for_game
 from upref.games.updown.referee import UpDownReferee
 from upref.games.updown.variant import Variant
 from upref.referee.inputs import StartGame
@@ -26,7 +27,7 @@ from upref.store.gamelog import GameLog
     ],
 )
 def test_demo_takes_its_options_and_the_game_s_anywhere(argv: list[str]) -> None:
-    game, args = play.parse_for_game(argv, demo._parser)
+    game, args = parse_for_game(argv, demo._parser)
     assert game.name == "updown"
     assert args.short == 2 and args.plain
     assert game.demo is not None and game.demo.variant(args).short_game_target == 2

@@ -1,6 +1,6 @@
-"""The keys of `upref play`: each key the referee offers sends its input, a key with a prompt
-collects an answer (Enter sends the default), q quits, other keys do nothing; and the command's
-refusals."""
+"""The keys of `upref play`: each key the table's frame offers sends its input, a key with a
+prompt collects an answer (Enter sends the default), q quits, other keys do nothing; and the
+command's refusals."""
 
 from __future__ import annotations
 
@@ -11,21 +11,17 @@ from upref.commands import play
 from upref.games.updown.referee import Hint
 from upref.referee.base import KeyOffer
 from upref.referee.inputs import EndGame, Key, NextGame, Undo
-
-
-class FakeReferee:
-    def __init__(self, offers: tuple[KeyOffer, ...]) -> None:
-        self.offers = offers
-
-    def keys_now(self) -> tuple[KeyOffer, ...]:
-        return self.offers
+from upref.views.frame import Frame
+from upref.views.keys import KeyBoard, Private
 
 
 class FakeTable:
+    """What the keys need of the table: where an input goes and the time (and a pump)."""
+
     def __init__(self, offers: tuple[KeyOffer, ...]) -> None:
         self.sent: list[object] = []
         self.pumped = 0.0
-        self.referee = FakeReferee(offers)
+        self.frame = Frame("updown", "Up And Down", keys=offers)
 
     def pump(self, seconds: float) -> None:
         self.pumped += seconds
@@ -35,6 +31,11 @@ class FakeTable:
 
     def clock(self) -> float:
         return 123.0
+
+
+def keyboard(table: FakeTable, *, hints: bool = True, private: Private | None = None) -> KeyBoard:
+    """The keys on the table's frame, as `upref play` sets them up."""
+    return KeyBoard(table.send, table.clock, table.frame, hints, private=private)
 
 
 OFFERS = (
@@ -48,7 +49,7 @@ OFFERS = (
 
 def test_each_offered_key_enters_its_input_and_q_quits() -> None:
     table = FakeTable(OFFERS)
-    kb = play.KeyBoard(table)  # type: ignore[arg-type]
+    kb = keyboard(table)
     for k in ("u", "h", "n", "e", "y", "x", None):
         assert play._step(table, lambda k=k: k, kb) is True  # type: ignore[arg-type]
     assert [type(i) for i in table.sent] == [Undo, Hint, NextGame, EndGame]
@@ -60,7 +61,7 @@ def test_each_offered_key_enters_its_input_and_q_quits() -> None:
 
 def test_a_key_that_asks_sends_the_default_on_enter_or_what_was_typed() -> None:
     table = FakeTable(OFFERS)
-    kb = play.KeyBoard(table)  # type: ignore[arg-type]
+    kb = keyboard(table)
     kb.press("g")
     assert table.sent == [] and kb.prompt_line() == "Gift to [Bob 2] > "
     assert kb.key_line() == (("Enter", "send 'Bob 2'"), ("Esc", "cancel"))
@@ -103,7 +104,7 @@ def test_an_unknown_game_is_refused_with_the_games_there_are(tmp_path: Path, cap
 
 def test_e_asks_before_it_ends_the_game_and_only_y_ends_it() -> None:
     table = FakeTable(OFFERS)
-    kb = play.KeyBoard(table)  # type: ignore[arg-type]
+    kb = keyboard(table)
     kb.press("e")
     assert table.sent == []
     assert kb.prompt_line() == "End the game now? y ends it, Enter or n plays on [n] > "
@@ -156,17 +157,11 @@ class FakePage:
         return f"http://127.0.0.1:8765/seat/TOKEN{seat}"
 
 
-class NoGameReferee(FakeReferee):
-    def view(self, seat: int | None = None) -> None:
-        return None
-
-
 def test_w_shows_one_player_the_link_to_their_own_page_and_only_theirs() -> None:
-    table = FakeTable(OFFERS)
-    table.referee = NoGameReferee(OFFERS)  # type: ignore[assignment]
-    private = play.Private()
-    kb = play.KeyBoard(table)  # type: ignore[arg-type]
-    kb.local = (play.page_key(FakePage, table, private),)  # type: ignore[arg-type]
+    table = FakeTable(OFFERS)  # no game yet: its frame has no view
+    private = Private()
+    kb = keyboard(table)
+    kb.local = (play.page_key(FakePage, lambda: kb.frame, private),)  # type: ignore[arg-type]
     assert ("w", "a player's own web page") in kb.key_line()
     kb.press("w")
     assert kb.prompt_line() == "Whose page? [Ann] > "
@@ -180,14 +175,9 @@ def test_w_shows_one_player_the_link_to_their_own_page_and_only_theirs() -> None
     assert private.current() == ["No player 'Zoe': the players are Ann, Bob."]
 
 
-class _HintsOff(FakeReferee):
-    hints = False
-
-
 def test_a_key_that_does_not_apply_says_so_in_one_line() -> None:
     table = FakeTable(OFFERS[1:2])  # only u is offered
-    table.referee = _HintsOff(OFFERS[1:2])
-    kb = play.KeyBoard(table)  # type: ignore[arg-type]
+    kb = keyboard(table, hints=False)
     answers = {}
     for k in ("h", "x", "n", "e"):
         kb.press(k)
@@ -203,9 +193,9 @@ def test_a_key_that_does_not_apply_says_so_in_one_line() -> None:
 
 def test_one_players_panel_leaves_the_shared_screen_at_the_next_key_or_after_20_s() -> None:
     now = [100.0]
-    private = play.Private(clock=lambda: now[0])
+    private = Private(clock=lambda: now[0])
     table = FakeTable(OFFERS)
-    kb = play.KeyBoard(table, private=private)  # type: ignore[arg-type]
+    kb = keyboard(table, private=private)
     private.show("Ann's own page (for your eyes only): http://127.0.0.1:8765/s/abc")
     now[0] += 19.0
     assert private.current() == ["Ann's own page (for your eyes only): http://127.0.0.1:8765/s/abc"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from upref.commands import demo, play
+from upref.commands.game_option import parse_for_game
 from upref.commands.speech_option import speak_argv
 
 
@@ -20,7 +21,7 @@ from upref.commands.speech_option import speak_argv
     ],
 )
 def test_demo_reads_the_speech_options(argv: list[str], speak: str | None, to: str | None, voice: str) -> None:
-    game, args = play.parse_for_game(speak_argv(argv), demo._parser)
+    game, args = parse_for_game(speak_argv(argv), demo._parser)
     assert (game.name, args.speak, args.speak_to, args.voice) == ("updown", speak, to, voice)
 
 

@@ -1,0 +1,56 @@
+"""The host's own screen at the table (`upref play`, `upref demo`), drawn from a frame
+(`upref.views.frame.Frame`): the scoreboard as blocks, the live Rich screen around it (the
+question being asked, the notes, the panel for one player's eyes) and a verdict as one line.
+It reads frames only, never the referee or the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel as RichPanel
+from rich.text import Text
+
+from upref.games.base import GameView
+from upref.referee.status import Verdict
+from upref.views import terminal
+from upref.views.blocks import Board
+from upref.views.frame import Frame
+from upref.views.keys import KeyBoard
+from upref.views.scoreboard import Panel, scoreboard, waiting_board
+
+__all__ = ["render", "scoreboard_for", "verdict_line"]
+
+
+def verdict_line(v: Verdict) -> str:
+    """A verdict as one line of text: '[illegal M-2] … -> what to do'."""
+    text = v.text + (f"  -> {v.correction}" if v.correction and v.correction not in v.text else "")
+    return f"[{v.kind}{' ' + v.rule if v.rule else ''}] {text}"
+
+
+def scoreboard_for(
+    frame: Frame, panel: Panel[GameView], keys: Sequence[tuple[str, str]] = ()
+) -> Board:
+    """The table's scoreboard in the frame, as blocks (`upref.views.blocks.Board`), drawn with
+    the game's panel; `keys` (key, what it does) last."""
+    if frame.view is None:
+        return waiting_board(frame.game, frame.title, frame.status, keys, panel)
+    return scoreboard(frame.view, frame.status, panel, keys=keys)
+
+
+def render(
+    frame: Frame, panel: Panel[GameView], private: list[str], kb: KeyBoard | None = None
+) -> RenderableType:
+    """The live screen: the scoreboard (with the keys' line), then the question being asked,
+    the notes of the last key and the panel for one player's eyes, when there are any."""
+    keys = kb.key_line() if kb is not None else ()
+    body = terminal.render(scoreboard_for(frame, panel, keys))
+    parts: list[RenderableType] = [body]
+    if kb is not None and (ask := kb.prompt_line()) is not None:
+        parts.append(RichPanel(Text(ask, style="bold"), title="answer"))
+    if kb is not None and kb.notes:
+        parts.append(Text("\n".join(kb.notes)))
+    if private:
+        parts.append(RichPanel(Text("\n".join(private)), title="for one player's eyes only"))
+    return Group(*parts) if len(parts) > 1 else body
