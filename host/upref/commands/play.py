@@ -54,8 +54,8 @@ from upref.store.tags import TagBook, TagBookError
 from upref.table import Table
 from upref.text import count
 from upref.views import plain, terminal
-from upref.views.blocks import Board
-from upref.views.scoreboard import scoreboard, waiting_board
+from upref.views.blocks import Scoreboard
+from upref.views.scoreboard import scoreboard, waiting_scoreboard
 from upref.web.live import LivePage
 
 __all__ = ["KeyBoard", "main", "open_table", "render", "scoreboard_for", "verdict_line"]
@@ -591,12 +591,12 @@ class KeyBoard:
         return f"The key {k!r} does nothing now: the keys that apply are on the last line."
 
 
-def scoreboard_for(game: Game, table: Table, keys: tuple[tuple[str, str], ...] = ()) -> Board:
-    """The table's scoreboard as blocks (`upref.views.blocks.Board`)."""
+def scoreboard_for(game: Game, table: Table, keys: tuple[tuple[str, str], ...] = ()) -> Scoreboard:
+    """The table's scoreboard as blocks (`upref.views.blocks.Scoreboard`)."""
     view = table.referee.view(None)
     status = table.referee.status()
     if view is None:
-        return waiting_board(game.name, game.title, status, keys, game.panel)
+        return waiting_scoreboard(game.name, game.title, status, keys, game.panel)
     return scoreboard(view, status, game.panel, keys=keys)
 
 

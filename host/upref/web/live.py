@@ -20,8 +20,8 @@ from upref.referee.status import Verdict
 from upref.table import Table
 from upref.views import html
 from upref.views.blocks import Feed
-from upref.views.scoreboard import feed_line, scoreboard, waiting_board
-from upref.web.hub import Hub, Picture
+from upref.views.scoreboard import feed_line, scoreboard, waiting_scoreboard
+from upref.web.hub import Edition, Hub
 from upref.web.server import WebScoreboard, is_loopback, parse_address
 
 __all__ = ["PRIVATE_VERDICTS", "LivePage", "looks_like_address"]
@@ -41,7 +41,7 @@ class LivePage:
     """The page of one session at the table.
 
     :param address: HOST:PORT to serve on (`upref.web.server.parse_address`).
-    :param session: names this session in each picture's version (the log's game id), so that a
+    :param session: names this session in each edition's version (the log's game id), so that a
         page never mixes two sessions.
     :raises ValueError: for an address that is not one.
     """
@@ -87,7 +87,7 @@ class LivePage:
         view = ref.view(None)
         status = ref.status()
         if view is None:
-            board = waiting_board(self.game.name, self.game.title, status, panel=self.game.panel)
+            board = waiting_scoreboard(self.game.name, self.game.title, status, panel=self.game.panel)
         else:
             board = scoreboard(view, status, self.game.panel)
         number = game if view is not None else 0
@@ -102,7 +102,7 @@ class LivePage:
                         own.append(Feed(tuple(said[-PRIVATE_VERDICTS:])))
                     private[seat] = html.render_blocks(own)
         version = f"{self.session}:{number}:{next(self._count)}"
-        self.hub.publish(Picture(version, board.title, html.render(board), private))
+        self.hub.publish(Edition(version, board.title, html.render(board), private))
 
     def stop(self) -> None:
         self.server.stop()
