@@ -1,5 +1,4 @@
-"""What every game's demo shares: tags for its pieces, and players who stop while the board is
-offline.
+"""What every game's demo players share: they stop while the board is offline.
 
 The tags here are numbered by catalogue order: the referee tests' tables (tests/host/support) use
 them, and their golden logs hold them. The demos enrol the simulated board's own tags instead
@@ -8,29 +7,15 @@ them, and their golden logs hold them. The demos enrol the simulated board's own
 from __future__ import annotations
 
 import time
-import zlib
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from upref.table import Table
 
-__all__ = ["OFFLINE_WAIT_S", "item_uid", "uids_for", "wait_for_offline", "wait_while_offline"]
+__all__ = ["OFFLINE_WAIT_S", "wait_for_offline", "wait_while_offline"]
 
 OFFLINE_WAIT_S = 60.0
 """The longest the scripted players wait for a board the referee says is offline."""
-
-
-def item_uid(game: str, n: int) -> str:
-    """A 7-byte NTAG-like UID for piece number `n` of `game` (04 is NXP's manufacturer byte;
-    the game's name picks the second byte, so two games' demo tags never collide)."""
-    salt = zlib.crc32(game.encode()) & 0xFF
-    return f"04{salt:02X}{n >> 8:02X}{n & 0xFF:02X}{(n * 37) & 0xFF:02X}D2E3"
-
-
-def uids_for(game: str, items: Sequence[tuple[str, str]]) -> dict[str, str]:
-    """item id -> UID for every piece of a catalogue, in its order."""
-    return {item: item_uid(game, n) for n, (item, _label) in enumerate(items, start=1)}
 
 
 def wait_while_offline(table: Table, limit: float = OFFLINE_WAIT_S) -> bool:

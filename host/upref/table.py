@@ -32,7 +32,7 @@ from upref.link.notices import (
 from upref.link.protocol import Heartbeat
 from upref.referee.base import Referee, Reply
 from upref.referee.feedback import Feedback
-from upref.referee.inputs import BoardOnline, Input, Observe, Picture, Tick
+from upref.referee.inputs import BoardOnline, BoardPicture, Input, Observe, Tick
 from upref.views.frame import Frame
 
 __all__ = ["RECOVERY_WAIT_S", "TICK_S", "Table", "frame_of"]
@@ -161,7 +161,7 @@ class Table:
         if first:
             # the referee's physical picture starts from the board's first snapshot (after a
             # resume, holes that changed while the host was away are taken up from it)
-            self.send(Picture(self.picture(), self.clock()))
+            self.send(BoardPicture(self.picture(), self.clock()))
         else:
             seq = getattr(item, "seq", None)
             board_ms = getattr(item, "board_ms", None)

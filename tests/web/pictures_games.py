@@ -7,7 +7,7 @@ the `data-*` attributes of the drawn pieces after each verdict and compares them
     expected_up(view: UpView) -> list[dict[str, str]]
 
 Each returns the `data()` dicts of `upref.views.pieces` that the drawn pieces carry, in drawing
-order (`drawn(picture)` flattens a `Picture` the same way, to line the two up):
+order (`drawn(picture)` flattens a `Drawing` the same way, to line the two up):
 
 - the picture's pieces in their order;
 - a `Seats` piece: its own dict, then for each seat in order each of its rows;
@@ -34,7 +34,7 @@ from upref.games.updown.view import UpDownView
 from upref.games.upturn.view import UpturnView
 from upref.games.whatsup.cards import COLOURS
 from upref.games.whatsup.view import WhatsUpView
-from upref.views.pieces import Card, Picture, Piece, Row, Seats, Tower
+from upref.views.pieces import Card, Drawing, Piece, Row, Seats, Tower
 
 __all__ = [
     "EXPECTED",
@@ -51,7 +51,7 @@ Data = dict[str, str]
 BACK: Data = {"piece": "card", "down": "1"}
 
 
-def drawn(picture: Picture) -> list[Data]:
+def drawn(picture: Drawing) -> list[Data]:
     """A picture's pieces as data, in the drawing order above."""
     return [d for p in picture.pieces for d in _flat(p)]
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from test_server import Stream, get
 from upref.web import server as server_module
-from upref.web.hub import MAX_VIEWERS, Hub, Picture
+from upref.web.hub import MAX_VIEWERS, Edition, Hub
 from upref.web.server import WebScoreboard
 
 _SEND_GARBAGE = """
@@ -54,7 +54,7 @@ def test_malformed_requests_cost_one_quiet_line_and_no_traceback() -> None:
 def capped(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Hub, WebScoreboard]]:
     monkeypatch.setattr(server_module, "MAX_VIEWERS", 3)
     hub = Hub(("Ann", "Bob"))
-    hub.publish(Picture("g1:0", "Up And Down", "<p>PUBLIC-0</p>", {0: "<p>ANN</p>", 1: "<p>BOB</p>"}))
+    hub.publish(Edition("g1:0", "Up And Down", "<p>PUBLIC-0</p>", {0: "<p>ANN</p>", 1: "<p>BOB</p>"}))
     server = WebScoreboard(hub, "127.0.0.1", 0).start()
     yield hub, server
     server.stop()
@@ -79,7 +79,7 @@ def test_viewers_beyond_the_cap_get_a_503_that_says_why(capped: tuple[Hub, WebSc
     deadline = time.monotonic() + 10
     n = 1
     while hub.viewers >= 3 and time.monotonic() < deadline:
-        hub.publish(Picture(f"g1:{n}", "Up And Down", f"<p>PUBLIC-{n}</p>"))
+        hub.publish(Edition(f"g1:{n}", "Up And Down", f"<p>PUBLIC-{n}</p>"))
         n += 1
         time.sleep(0.05)
     again = Stream(server, "/events")

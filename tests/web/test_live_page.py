@@ -119,11 +119,11 @@ def test_the_terminal_says_where_the_page_is_and_warns_off_loopback(host: str) -
 
 
 def test_a_stopping_server_sends_the_last_picture_before_it_closes() -> None:
-    from upref.web.hub import Hub, Picture
+    from upref.web.hub import Edition, Hub
 
     hub = Hub(("Ann",))
     viewer = hub.join(None)
-    hub.publish(Picture("s:1:9", "t", "<p>THE END</p>"))  # not yet fanned out (no loop bound)
+    hub.publish(Edition("s:1:9", "t", "<p>THE END</p>"))  # not yet fanned out (no loop bound)
     hub.close_viewers()
     got = [viewer.queue.get_nowait() for _ in range(viewer.queue.qsize())]
     assert len(got) == 2 and "THE END" in got[0] and got[1] == ""

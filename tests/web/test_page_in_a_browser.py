@@ -10,7 +10,7 @@ import pytest
 from browser import chromium
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
-from upref.web.hub import Hub, Picture
+from upref.web.hub import Edition, Hub
 from upref.web.server import WebScoreboard
 
 
@@ -40,24 +40,24 @@ def test_the_page_follows_restarts_and_new_games(browser: object) -> None:
     d = browser
     port = _free_port()
     hub = Hub(("Ann", "Bob"))
-    hub.publish(Picture("g1:1:0", "upref — X", '<header class="big"><p class="turn">Ann to move</p></header><p>PIC-0</p>',
+    hub.publish(Edition("g1:1:0", "upref — X", '<header class="big"><p class="turn">Ann to move</p></header><p>PIC-0</p>',
                         {0: "<p>ANN-SECRET</p>"}))
     server = WebScoreboard(hub, "127.0.0.1", port).start()
     try:
         d.get(server.url)  # type: ignore[attr-defined]
         _until(d, lambda d: "PIC-0" in _text(d), "the first picture")
         assert "Ann to move" in _text(d) and "ANN-SECRET" not in d.page_source  # type: ignore[attr-defined]
-        hub.publish(Picture("g1:1:1", "upref — X", "<p>PIC-1</p>"))
+        hub.publish(Edition("g1:1:1", "upref — X", "<p>PIC-1</p>"))
         _until(d, lambda d: "PIC-1" in _text(d) and "PIC-0" not in _text(d), "the next picture")
         server.stop()
         _until(d, lambda d: "reconnecting" in _text(d), "the page to notice the server gone")
-        hub.publish(Picture("g2:1:0", "upref — X", "<p>NEW GAME</p>"))  # while it is down
+        hub.publish(Edition("g2:1:0", "upref — X", "<p>NEW GAME</p>"))  # while it is down
         server = WebScoreboard(hub, "127.0.0.1", port).start()
         _until(d, lambda d: "NEW GAME" in _text(d) and "PIC-1" not in _text(d), "the page back after a restart")
         assert "live" in _text(d)
         # a seat's own page, and a wrong token
         d.get(server.seat_url(0))  # type: ignore[attr-defined]
-        hub.publish(Picture("g2:1:1", "upref — X", "<p>PUBLIC</p>", {0: "<p>ANN-SECRET</p>", 1: "<p>BOB-SECRET</p>"}))
+        hub.publish(Edition("g2:1:1", "upref — X", "<p>PUBLIC</p>", {0: "<p>ANN-SECRET</p>", 1: "<p>BOB-SECRET</p>"}))
         _until(d, lambda d: "ANN-SECRET" in _text(d), "Ann's own page")
         assert "BOB-SECRET" not in d.page_source  # type: ignore[attr-defined]
         d.get(f"{server.url}seat/wrong-token")  # type: ignore[attr-defined]
@@ -70,7 +70,7 @@ def test_a_seat_page_from_an_earlier_session_drops_its_secrets(browser: object) 
     d = browser
     port = _free_port()
     first = Hub(("Ann", "Bob"))
-    first.publish(Picture("g1:1:0", "upref — X", "<p>PUBLIC</p>", {0: "<p>ANN-SECRET</p>"}))
+    first.publish(Edition("g1:1:0", "upref — X", "<p>PUBLIC</p>", {0: "<p>ANN-SECRET</p>"}))
     server = WebScoreboard(first, "127.0.0.1", port).start()
     try:
         d.get(server.seat_url(0))  # type: ignore[attr-defined]
@@ -78,7 +78,7 @@ def test_a_seat_page_from_an_earlier_session_drops_its_secrets(browser: object) 
         server.stop()
         # upref started again: a new session, new tokens; the old link opens nothing now
         second = Hub(("Ann", "Bob"))
-        second.publish(Picture("g2:1:0", "upref — X", "<p>NEW PUBLIC</p>", {0: "<p>NEW-SECRET</p>"}))
+        second.publish(Edition("g2:1:0", "upref — X", "<p>NEW PUBLIC</p>", {0: "<p>NEW-SECRET</p>"}))
         server = WebScoreboard(second, "127.0.0.1", port).start()
         _until(d, lambda d: "no longer valid" in _text(d), "the page to say its link is void", timeout=15)
         assert "ANN-SECRET" not in d.page_source and "NEW-SECRET" not in d.page_source  # type: ignore[attr-defined]

@@ -74,7 +74,7 @@ def test_the_expectations_agree_with_the_pictures_over_random_games(
     phases: set[str] = set()
     for game in playout(new(3 + seed % 2), rng, 600):
         view = game.view(None)
-        assert drawn(panel.picture(view)) == expected(view), f"{name}, phase {view.phase}"
+        assert drawn(panel.drawing(view)) == expected(view), f"{name}, phase {view.phase}"
         phases.add(view.phase)
     assert "over" in phases, phases
     if name == "flipabird":
@@ -86,12 +86,12 @@ def test_the_expectations_catch_a_picture_that_differs() -> None:
         PLAYERS, row=[("R2a", True, 0), ("S-DBL-R", True, 1), ("B1a", False, 2)], to_move=3, pile_left=20
     )
     view = game.view(None)
-    honest = drawn(flipabird.PANEL.picture(view))
+    honest = drawn(flipabird.PANEL.drawing(view))
     assert honest == expected_flipabird(view)
     backs = [d for d in honest if d.get("piece") == "card" and d["down"] == "1"]
     assert len(backs) == 4 * 2 + 1  # two hand cards each, one face-down row card
     moved = replace(view, row=view.row[::-1])  # the row drawn the wrong way round
-    assert drawn(flipabird.PANEL.picture(moved)) != expected_flipabird(view)
+    assert drawn(flipabird.PANEL.drawing(moved)) != expected_flipabird(view)
 
 
 ENGINES: list[tuple[str, Callable[[int], Any], Any, Callable[[Any], list[dict[str, str]]]]] = [
@@ -112,7 +112,7 @@ def test_up_and_down_and_upturn_pictures_carry_what_the_public_view_says(
     seen = 0
     for game in playout(new(seed), rng, 400):
         view = game.view(None)
-        wrong = matches(expected(view), drawn(panel.picture(view)))
+        wrong = matches(expected(view), drawn(panel.drawing(view)))
         assert wrong is None, f"{name}, phase {view.phase}: {wrong}"
         seen += 1
     assert seen > 10
@@ -120,7 +120,7 @@ def test_up_and_down_and_upturn_pictures_carry_what_the_public_view_says(
 
 def test_a_picture_that_shows_another_colour_in_a_hole_is_caught() -> None:
     view = UpDownState.new(PLAYERS[:3], rng=1).view(None)
-    shown = drawn(updown.PANEL.picture(view))
+    shown = drawn(updown.PANEL.drawing(view))
     shown[0] = {**shown[0], "up": "green"}
     assert matches(expected_updown(view), shown) == (
         f"piece 0 (hole): up is 'green', the public view says {view.holes[0].up!r}"

@@ -10,14 +10,14 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from upref.web.hub import QUEUE, Hub, Picture
+from upref.web.hub import QUEUE, Edition, Hub
 from upref.web.server import WebScoreboard, is_loopback, parse_address
 
 
 @pytest.fixture
 def served() -> Iterator[tuple[Hub, WebScoreboard]]:
     hub = Hub(("Ann", "Bob"))
-    hub.publish(Picture("g1:0", "Up And Down", "<p>PUBLIC-0</p>", {0: "<p>ANN-SECRET</p>", 1: "<p>BOB-SECRET</p>"}))
+    hub.publish(Edition("g1:0", "Up And Down", "<p>PUBLIC-0</p>", {0: "<p>ANN-SECRET</p>", 1: "<p>BOB-SECRET</p>"}))
     server = WebScoreboard(hub, "127.0.0.1", 0).start()
     yield hub, server
     server.stop()
@@ -80,7 +80,7 @@ def test_the_stream_starts_with_the_latest_picture_then_follows(served: tuple[Hu
     assert s.resp.getheader("Content-Type") == "text/event-stream"
     first = s.next_board()
     assert first["version"] == "g1:0" and first["html"] == "<p>PUBLIC-0</p>"
-    hub.publish(Picture("g2:0", "Up And Down", "<p>NEW GAME</p>", {0: "<p>ANN-SECRET</p>"}))
+    hub.publish(Edition("g2:0", "Up And Down", "<p>NEW GAME</p>", {0: "<p>ANN-SECRET</p>"}))
     second = s.next_board()
     assert second == {"version": "g2:0", "title": "Up And Down", "html": "<p>NEW GAME</p>"}
     s.close()
@@ -113,7 +113,7 @@ def test_a_stalled_viewer_is_dropped_and_never_holds_up_publishing(served: tuple
         time.sleep(0.01)
     big = "<p>" + "x" * 200_000 + "</p>"
     for i in range(QUEUE * 20):  # all return: publishing never waits on a viewer
-        hub.publish(Picture(f"g1:{i}", "t", big))
+        hub.publish(Edition(f"g1:{i}", "t", big))
     deadline = time.monotonic() + 5
     while hub.dropped == 0 and time.monotonic() < deadline:
         time.sleep(0.01)

@@ -1,6 +1,8 @@
-"""The simulated board's tags: every piece of every game comes with an NFC tag whose UID is fixed
-by one rule, so that `upref enroll GAME --simulated`, `upref simctl tap T05` and `upref demo`
-agree on it without anyone typing a UID.
+"""The simulated tags: how every simulated tag's UID is made, and a piece named by its id.
+
+Every piece of every game comes with a simulated NFC tag whose UID is fixed by one rule, so that
+`upref enroll GAME --simulated`, `upref simctl tap T05` and `upref demo` agree on it without
+anyone typing a UID.
 
 The rule (docs/simulator.md, *The simulated deck*): a piece `item` of game `game` carries the
 7-byte NTAG-like UID `04` followed by the first six bytes of SHA-256 of `game/item` (UTF-8),
@@ -15,6 +17,12 @@ longer one and never read it); when it would be, the digest of `game/item/` is t
 game's name and the piece's id only, never on the catalogue's order, so a piece keeps its tag
 when a catalogue grows.
 
+Besides that deck, the referee tests' tables of Up and Upturn (`tests/host/support`) tag the
+pieces by their number in the catalogue (`numbered_uid`), and their golden logs hold those UIDs,
+so the rule stays as it was: `04`, then the low byte of the CRC-32 of the game's name (two
+games' numbered tags never collide), the number in two bytes, the number times 37 in one, and
+`D2E3`. No board, demo or command uses them.
+
 `find_piece` names a piece the way a person does at the simulated table: its catalogue id in any
 case (`T05`, `s-nc1`), or `game:id` when an id is a piece of several games. It is handed the
 catalogues (game name -> (item id, label) pairs) and names no game itself: the commands ask the
@@ -24,6 +32,7 @@ game registry for them.
 from __future__ import annotations
 
 import hashlib
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -38,6 +47,8 @@ __all__ = [
     "PieceError",
     "find_piece",
     "looks_like_uid",
+    "numbered_uid",
+    "numbered_uids",
     "sim_uid",
     "sim_uids",
 ]
@@ -66,6 +77,18 @@ def sim_uid(game: str, item: str) -> str:
 def sim_uids(game: str, items: Sequence[tuple[str, str]]) -> dict[str, str]:
     """item id -> simulated UID for every piece of a catalogue, in its order."""
     return {item: sim_uid(game, item) for item, _label in items}
+
+
+def numbered_uid(game: str, n: int) -> str:
+    """The UID of the test tables' tag on piece number `n` (from 1) of `game`'s catalogue: 14
+    upper-case hex digits (the rule is in the module's docstring)."""
+    salt = zlib.crc32(game.encode()) & 0xFF
+    return f"04{salt:02X}{n >> 8:02X}{n & 0xFF:02X}{(n * 37) & 0xFF:02X}D2E3"
+
+
+def numbered_uids(game: str, items: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """item id -> numbered UID for every piece of a catalogue, numbered in its order from 1."""
+    return {item: numbered_uid(game, n) for n, (item, _label) in enumerate(items, start=1)}
 
 
 def looks_like_uid(text: str) -> bool:

@@ -148,14 +148,14 @@ def _p(values: list[float]) -> str:
 
 
 class _WordsOnly:
-    """A game's panel without its picture: the page as it was before the pictures, to measure
+    """A game's panel without its drawing: the page as it was before the drawings, to measure
     what drawing them costs in the same run."""
 
     def __init__(self, panel: Any) -> None:
         self._panel = panel
 
     def __getattr__(self, name: str) -> Any:
-        if name == "picture":
+        if name == "drawing":
             raise AttributeError(name)
         return getattr(self._panel, name)
 

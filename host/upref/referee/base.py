@@ -46,6 +46,7 @@ from upref.games.base import GameState, GameView, Outcome
 from upref.referee.feedback import Feedback, feedback_for
 from upref.referee.inputs import (
     BoardOnline,
+    BoardPicture,
     EndGame,
     GameInput,
     Input,
@@ -53,7 +54,6 @@ from upref.referee.inputs import (
     Key,
     NextGame,
     Observe,
-    Picture,
     StartGame,
     TagInfo,
     Tick,
@@ -483,7 +483,7 @@ class Referee(ABC, Generic[EngineT]):
     _HANDLERS: ClassVar[dict[type, str]] = {
         Observe: "_on_observe",
         Tick: "_on_tick",
-        Picture: "_on_picture",
+        BoardPicture: "_on_picture",
         BoardOnline: "_on_online_input",
         StartGame: "_on_start_input",
         Undo: "_on_undo_input",
@@ -605,7 +605,7 @@ class Referee(ABC, Generic[EngineT]):
     def _on_tick(self, _inp: Tick, _out: list[Verdict]) -> None:
         pass
 
-    def _on_picture(self, inp: Picture, out: list[Verdict]) -> None:
+    def _on_picture(self, inp: BoardPicture, out: list[Verdict]) -> None:
         for h, code in enumerate(inp.holes, start=1):
             self.on_hole(h, code, out)
 

@@ -36,6 +36,7 @@ from upref.games.base import Variant
 
 __all__ = [
     "BoardOnline",
+    "BoardPicture",
     "EndGame",
     "GameInput",
     "Input",
@@ -43,7 +44,6 @@ __all__ = [
     "Key",
     "NextGame",
     "Observe",
-    "Picture",
     "StartGame",
     "TagInfo",
     "Tick",
@@ -117,9 +117,9 @@ class BoardOnline:
 
 
 @dataclass(frozen=True)
-class Picture:
+class BoardPicture:
     """The board's full picture, codes of holes 1..N (after a resume or a reconnect, from the
-    board model once its first snapshot is in)."""
+    board model once its first snapshot is in). Logged as kind `picture`."""
 
     holes: tuple[int, ...]
     t: float
@@ -195,7 +195,7 @@ class Key(GameInput):
         return cls(str(data["key"]), t, None if arg is None else str(arg))
 
 
-Input = StartGame | Observe | BoardOnline | Picture | GameInput
+Input = StartGame | Observe | BoardOnline | BoardPicture | GameInput
 
 _GENERIC: tuple[type[GameInput], ...] = (Undo, EndGame, NextGame, Tick, Key)
 _OBSERVATION_KINDS: dict[type, str] = {
@@ -233,7 +233,7 @@ class InputCodec:
             return "start"
         if isinstance(inp, BoardOnline):
             return "online"
-        if isinstance(inp, Picture):
+        if isinstance(inp, BoardPicture):
             return "picture"
         return inp.kind
 
@@ -266,7 +266,7 @@ class InputCodec:
                 d[k] = list(v) if isinstance(v, tuple) else v
         elif isinstance(inp, BoardOnline):
             d.update(online=inp.online)
-        elif isinstance(inp, Picture):
+        elif isinstance(inp, BoardPicture):
             d.update(holes=list(inp.holes))
         else:
             d.update(inp.fields())
@@ -335,7 +335,7 @@ class InputCodec:
         if kind == "online":
             return BoardOnline(bool(d["online"]), t)
         if kind == "picture":
-            return Picture(tuple(int(c) for c in d["holes"]), t)
+            return BoardPicture(tuple(int(c) for c in d["holes"]), t)
         cls = self._classes.get(str(kind))
         if cls is None:
             raise ValueError(

@@ -1,9 +1,9 @@
-"""What the referee tells the views, besides each game's own `view()`: its verdicts and what it
-is waiting for at the table. Views only read these. `TableStatus` holds nothing secret (no
-hidden colour, no unsolved task card, no hint), so every view may show all of it.
+"""What the referee tells the screens, besides each game's own `view()`: its verdicts and what it
+is waiting for at the table. Screens only read these. `TableStatus` holds nothing secret (no
+hidden colour, no unsolved task card, no hint), so every screen may show all of it.
 
 A `Verdict` with `seat` set is addressed to that seat alone (a hint, the reminder of one's own
-task card): a view shows it to that seat only, never on the public scoreboard. Verdicts for
+task card): a screen shows it to that seat only, never on the public scoreboard. Verdicts for
 the whole table have `seat=None` (their text names the players it concerns).
 
 `spoken` is the verdict's form for the ear (`upref play --speak`), written where the verdict is
@@ -40,7 +40,7 @@ class Verdict:
 
     @property
     def public(self) -> bool:
-        """True for a verdict every view may show; False for one addressed to `seat` alone."""
+        """True for a verdict every screen may show; False for one addressed to `seat` alone."""
         return self.seat is None
 
 

@@ -95,7 +95,7 @@ def resume(
 ) -> Referee:
     """Rebuild the referee of an unfinished game from its log (after the host crashed or was
     closed) and attach the log, so that further inputs are appended to it. Send it a
-    `Picture` of the board once the board model has its first snapshot: holes that changed
+    `BoardPicture` of the board once the board model has its first snapshot: holes that changed
     while the host was away are then taken up.
 
     :raises GameLogError: for a log the game cannot read, naming the file, game and entry.

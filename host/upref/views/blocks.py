@@ -1,8 +1,8 @@
 """The scoreboard as data: a few layout blocks that say *what* to show, never *how*.
 
-A game's panel (`upref.views.<game>`) and the shared frame (`upref.views.scoreboard`) build a
-`Board` out of these blocks; renderers draw it: `upref.views.terminal` for Rich, plain lines
-for pipes and logs (`upref.views.plain`), JSON for scripts (`Board.as_json()`), and HTML for a
+A game's panel (`upref.games.<game>.panel`) and the shared frame (`upref.views.scoreboard`) build a
+`Scoreboard` out of these blocks; renderers draw it: `upref.views.terminal` for Rich, plain lines
+for pipes and logs (`upref.views.plain`), JSON for scripts (`Scoreboard.as_json()`), and HTML for a
 browser. No game writes HTML or Rich code.
 
 Meanings (`meaning=`) name what a piece of text *is*, and each renderer picks its style:
@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from upref.views.pieces import Picture
+from upref.views.pieces import Drawing
 
 __all__ = [
     "DIM",
@@ -32,15 +32,15 @@ __all__ = [
     "TURN",
     "WINNER",
     "Block",
-    "Board",
     "Box",
     "Column",
+    "Drawing",
     "Feed",
     "FeedLine",
     "Line",
-    "Picture",
+    "Scoreboard",
+    "Sheet",
     "Span",
-    "Table",
     "colour",
     "line",
     "verdict",
@@ -94,7 +94,7 @@ def line(*parts: str | Span, meaning: str | None = None, align: Literal["left", 
 
 @dataclass(frozen=True)
 class Column:
-    """A table column: its heading, alignment, a fixed width, and whether it takes the room
+    """A sheet's column: its heading, alignment, a fixed width, and whether it takes the room
     that is left (and wraps) or keeps its text on one line."""
 
     header: str
@@ -104,9 +104,10 @@ class Column:
 
 
 @dataclass(frozen=True)
-class Table:
+class Sheet:
     """Rows of cells under columns. `style` "list": a heading row, then one row per thing (the
-    players); "grid": every cell boxed, for a board laid out as on the table (the molehills)."""
+    players); "grid": every cell boxed, for a board laid out as on the table (the molehills).
+    Its JSON `kind` stays "table", as scripts read it."""
 
     columns: tuple[Column, ...]
     rows: tuple[tuple[Span, ...], ...]
@@ -135,20 +136,20 @@ class Feed:
 
 @dataclass(frozen=True)
 class Box:
-    """Lines and tables in a frame: `meaning` ILLEGAL for an alarm (the board offline), WINNER
+    """Lines, sheets and drawings in a frame: `meaning` ILLEGAL for an alarm (the board offline), WINNER
     for the result of a game, HIDDEN for what only one seat may see, None for a plain frame."""
 
-    blocks: tuple[Line | Table | Picture, ...]
+    blocks: tuple[Line | Sheet | Drawing, ...]
     title: str | None = None
     meaning: str | None = None
     kind: Literal["box"] = "box"
 
 
-Block = Line | Table | Feed | Box | Picture
+Block = Line | Sheet | Feed | Box | Drawing
 
 
 @dataclass(frozen=True)
-class Board:
+class Scoreboard:
     """A whole scoreboard: the game, whose turn it is and the last verdict (for the big
     line a screen across the room shows), and the blocks in order."""
 

@@ -1,6 +1,6 @@
 """The scoreboard's blocks as HTML, for a page on the table's screen.
 
-Pure: a `Board` in, an HTML fragment out (every text escaped; no script, no style attribute:
+Pure: a `Scoreboard` in, an HTML fragment out (every text escaped; no script, no style attribute:
 meanings become classes, which the page's own style sheet draws). The fragment starts with the
 two things a screen across the room must say at a glance, big: whose turn it is and the last
 verdict.
@@ -16,31 +16,31 @@ from collections.abc import Iterable
 from html import escape
 
 from upref.views import blocks as b
-from upref.views.svg import render_picture
+from upref.views.svg import render_drawing
 
 __all__ = ["render", "render_blocks"]
 
 
-def render(board: b.Board) -> str:
-    """A whole scoreboard: the big turn and last verdict, then the picture of the table (if the
+def render(scoreboard: b.Scoreboard) -> str:
+    """A whole scoreboard: the big turn and last verdict, then the drawing of the table (if the
     game's panel draws one) with the other blocks beside it."""
     head = ['<header class="big">']
-    head.append(f'<p class="turn">{escape(board.turn or "")}</p>')
-    if board.last is not None:
+    head.append(f'<p class="turn">{escape(scoreboard.turn or "")}</p>')
+    if scoreboard.last is not None:
         head.append(
-            f'<p class="last v-{_cls(board.last.kind)}"><span class="label">'
-            f"{escape(board.last.label)}</span> {escape(board.last.text)}</p>"
+            f'<p class="last v-{_cls(scoreboard.last.kind)}"><span class="label">'
+            f"{escape(scoreboard.last.label)}</span> {escape(scoreboard.last.text)}</p>"
         )
     head.append("</header>")
-    pictures = [x for x in board.blocks if isinstance(x, b.Picture)]
-    words = [x for x in board.blocks if not isinstance(x, b.Picture)]
-    if not pictures:
+    drawings = [x for x in scoreboard.blocks if isinstance(x, b.Drawing)]
+    words = [x for x in scoreboard.blocks if not isinstance(x, b.Drawing)]
+    if not drawings:
         return "\n".join(head) + "\n" + render_blocks(words)
-    # the picture of the table and the words beside it (a TV) or under it (a phone)
+    # the drawing of the table and the words beside it (a TV) or under it (a phone)
     return (
         "\n".join(head)
         + '\n<div class="layout"><div class="table-picture">\n'
-        + render_blocks(pictures)
+        + render_blocks(drawings)
         + '</div><div class="words">\n'
         + render_blocks(words)
         + "</div></div>\n"
@@ -74,12 +74,12 @@ def _span(s: b.Span) -> str:
 def _block(x: b.Block) -> str:
     if isinstance(x, b.Line):
         return _line(x)
-    if isinstance(x, b.Table):
-        return _table(x)
+    if isinstance(x, b.Sheet):
+        return _sheet(x)
     if isinstance(x, b.Feed):
         return _feed(x)
-    if isinstance(x, b.Picture):
-        return render_picture(x)
+    if isinstance(x, b.Drawing):
+        return render_drawing(x)
     return _box(x)
 
 
@@ -88,7 +88,7 @@ def _line(x: b.Line) -> str:
     return f'<p class="{classes}">{"".join(_span(s) for s in x.spans)}</p>'
 
 
-def _table(x: b.Table) -> str:
+def _sheet(x: b.Sheet) -> str:
     out = [f'<table class="{x.style}">']
     if x.title:
         out.append(f"<caption>{escape(x.title)}</caption>")
@@ -125,9 +125,9 @@ def _box(x: b.Box) -> str:
     return f'<section class="{classes}">{title}{inner}</section>'
 
 
-def _inner(i: b.Line | b.Table | b.Picture) -> str:
+def _inner(i: b.Line | b.Sheet | b.Drawing) -> str:
     if isinstance(i, b.Line):
         return _line(i)
-    if isinstance(i, b.Picture):
-        return render_picture(i)
-    return _table(i)
+    if isinstance(i, b.Drawing):
+        return render_drawing(i)
+    return _sheet(i)

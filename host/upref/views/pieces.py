@@ -1,6 +1,6 @@
 """What lies on the table, as data: a small shared vocabulary of table pieces.
 
-A game's panel says what lies on the table (`Panel.picture(view)`, and pictures inside its
+A game's panel says what lies on the table (`Panel.drawing(view)`, and drawings inside its
 private blocks) in these pieces; one renderer draws them (`upref.views.svg` as inline SVG for
 the page, the terminal as text). No game writes SVG or HTML, and no renderer knows a game.
 
@@ -24,8 +24,9 @@ The pieces:
 - `Figure` — a figurine (or any token) standing on a named place.
 - `Big` — one large value with its caption ("to beat: 7").
 - `Chart` — each player's total round by round.
-- `Picture` — a block of the scoreboard (`upref.views.blocks`): pieces laid out in order, as
-  one picture with a title.
+- `Drawing` — a block of the scoreboard (`upref.views.blocks`): pieces laid out in order, as
+  one drawing of the table with a title (its JSON and HTML still say `picture`: what scripts
+  and the page's style sheet read stays as it was).
 
 Every piece carries what it shows as data (`data()`), which the renderer writes as `data-*`
 attributes; a test compares them with the referee's public view. Only what the panel puts in a
@@ -41,12 +42,12 @@ __all__ = [
     "Big",
     "Card",
     "Chart",
+    "Drawing",
     "Face",
     "Figure",
     "Hole",
     "Mole",
     "Piece",
-    "Picture",
     "Row",
     "Seat",
     "Seats",
@@ -256,8 +257,8 @@ Piece = Card | Hole | Row | Tower | Seats | Figure | Big | Chart
 
 
 @dataclass(frozen=True)
-class Picture:
-    """A block of the scoreboard: pieces laid out in order as one picture. `layout` "board"
+class Drawing:
+    """A block of the scoreboard: pieces laid out in order as one drawing. `layout` "board"
     places `Hole`s at their (x, y); "flow" lays pieces out one after another."""
 
     pieces: tuple[Piece, ...]

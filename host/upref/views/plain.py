@@ -1,6 +1,6 @@
 """The scoreboard's blocks as plain lines, for pipes and logs: no colour, no box drawing.
 
-Pure: a `Board` in, text out (ending in a newline). Tables come out as aligned columns, a frame
+Pure: a `Scoreboard` in, text out (ending in a newline). Sheets come out as aligned columns, a frame
 as marked lines (`!!` for an alarm, `***` around a result's headline), the verdict feed under
 "Latest:".
 """
@@ -14,9 +14,9 @@ from upref.views import blocks as b
 __all__ = ["render", "render_blocks"]
 
 
-def render(board: b.Board) -> str:
+def render(scoreboard: b.Scoreboard) -> str:
     """A whole scoreboard as plain text."""
-    return render_blocks(board.blocks)
+    return render_blocks(scoreboard.blocks)
 
 
 def render_blocks(items: Iterable[b.Block]) -> str:
@@ -24,18 +24,18 @@ def render_blocks(items: Iterable[b.Block]) -> str:
     for x in items:
         if isinstance(x, b.Line):
             out.append(x.text)
-        elif isinstance(x, b.Table):
-            out.extend(_table(x))
+        elif isinstance(x, b.Sheet):
+            out.extend(_sheet(x))
         elif isinstance(x, b.Feed):
             out.extend(_feed(x))
-        elif isinstance(x, b.Picture):  # drawn by the page; the text keeps its own lines
+        elif isinstance(x, b.Drawing):  # drawn by the page; the text keeps its own lines
             continue
         else:
             out.extend(_box(x))
     return "\n".join(out) + "\n"
 
 
-def _table(x: b.Table) -> list[str]:
+def _sheet(x: b.Sheet) -> list[str]:
     head = [c.header for c in x.columns]
     rows = [[s.text for s in row] for row in x.rows]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
@@ -63,9 +63,9 @@ def _feed(x: b.Feed) -> list[str]:
 def _box(x: b.Box) -> list[str]:
     texts: list[str] = []
     for i in x.blocks:
-        if isinstance(i, b.Picture):  # drawn by the page; the text keeps its lines
+        if isinstance(i, b.Drawing):  # drawn by the page; the text keeps its lines
             continue
-        texts.extend([i.text] if isinstance(i, b.Line) else _table(i))
+        texts.extend([i.text] if isinstance(i, b.Line) else _sheet(i))
     if x.meaning == b.WINNER:
         return [f"*** {texts[0]} ***", *texts[1:]] if texts else []
     if x.meaning == b.ILLEGAL:

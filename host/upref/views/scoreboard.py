@@ -1,9 +1,9 @@
 """The scoreboard frame every game shares: title, the board's health, the game's panel, the
 verdict feed, what the table must fix and is waiting for, the result, the keys.
 
-`scoreboard(view, status, panel)` builds a `Board` of layout blocks (`upref.views.blocks`) from
+`scoreboard(view, status, panel)` builds a `Scoreboard` of layout blocks (`upref.views.blocks`) from
 the engine's public view, the referee's `TableStatus` and the game's `Panel`; renderers draw it
-(`upref.views.terminal`, `upref.views.plain`, `Board.as_json()`).
+(`upref.views.terminal`, `upref.views.plain`, `Scoreboard.as_json()`).
 
 Hidden information never gets in: a seat's own view (`view.seat` set) is refused, a verdict
 addressed to one seat is dropped, and every text from elsewhere goes through the panel's
@@ -24,10 +24,10 @@ from upref.views.blocks import (
     TITLE,
     WINNER,
     Block,
-    Board,
     Box,
     Feed,
     FeedLine,
+    Scoreboard,
     Span,
     line,
 )
@@ -41,7 +41,7 @@ __all__ = [
     "feed_line",
     "result_box",
     "scoreboard",
-    "waiting_board",
+    "waiting_scoreboard",
 ]
 
 MAX_VERDICTS = 5
@@ -62,7 +62,7 @@ V = TypeVar("V", bound=GameView, contravariant=True)
 
 
 class Panel(Protocol, Generic[V]):
-    """A game's part of the scoreboard (`upref.views.<game>`): what to show of its public view,
+    """A game's part of the scoreboard (`upref.games.<game>.panel`): what to show of its public view,
     as blocks. It only reads."""
 
     title: str
@@ -98,7 +98,7 @@ class Panel(Protocol, Generic[V]):
         """One seat's own screen, from that seat's view (`view.seat` set)."""
         ...
 
-    # A panel may also have `picture(view) -> Picture | None`: what lies on the table, as table
+    # A panel may also have `drawing(view) -> Drawing | None`: what lies on the table, as table
     # pieces (`upref.views.pieces`), from the public view only; the page draws it
     # (`upref.views.svg`), first among the game's blocks. A panel without it shows words only.
 
@@ -139,7 +139,7 @@ def scoreboard(
     title: str | None = None,
     max_verdicts: int = MAX_VERDICTS,
     keys: Sequence[tuple[str, str]] = (),
-) -> Board:
+) -> Scoreboard:
     """The table's scoreboard from the engine's public view, the referee's status and the
     game's panel; `keys` (key, what it does) are shown last.
 
@@ -155,10 +155,10 @@ def scoreboard(
     banner = _banner(status, scrub)
     if banner is not None:
         blocks.append(banner)
-    drawn = getattr(panel, "picture", None)
-    picture = drawn(view) if drawn is not None else None
-    if picture is not None:
-        blocks.append(picture)
+    drawn = getattr(panel, "drawing", None)
+    drawing = drawn(view) if drawn is not None else None
+    if drawing is not None:
+        blocks.append(drawing)
     blocks.extend(panel.body(view))
     public = [v for v in status.verdicts if v.seat is None]
     feed: tuple[FeedLine, ...] = ()
@@ -187,10 +187,10 @@ def scoreboard(
     last = feed[-1] if feed else None
     if view.outcome is not None:  # over: the big line keeps saying how it ended, not a later note
         last = next((f for f in reversed(feed) if f.kind == END), last)
-    return Board(view.game, head, panel.turn(view), last, tuple(blocks))
+    return Scoreboard(view.game, head, panel.turn(view), last, tuple(blocks))
 
 
-def waiting_board(
+def waiting_scoreboard(
     game: str,
     title: str,
     status: TableStatus,
@@ -198,7 +198,7 @@ def waiting_board(
     panel: Panel[GameView] | None = None,
     *,
     max_verdicts: int = MAX_VERDICTS,
-) -> Board:
+) -> Scoreboard:
     """The scoreboard before any game: the title, the board's health, what the table has been
     told so far (a game's set-up instructions, a scan's progress) and what it waits for; `panel`
     blanks out what its game keeps secret in those verdicts."""
@@ -214,7 +214,7 @@ def waiting_board(
     blocks.append(line(Span("Waiting for: ", STRONG), status.waiting_for or "the board"))
     if keys:
         blocks.append(line("Keys: " + " · ".join(f"{k} {what}" for k, what in keys), meaning=DIM))
-    return Board(game, head, None, feed[-1] if feed else None, tuple(blocks))
+    return Scoreboard(game, head, None, feed[-1] if feed else None, tuple(blocks))
 
 
 def _without(f: FeedLine, due: Sequence[str]) -> FeedLine:

@@ -15,10 +15,10 @@ from rich.text import Text
 from upref.games.base import GameView
 from upref.referee.status import Verdict
 from upref.views import terminal
-from upref.views.blocks import Board
+from upref.views.blocks import Scoreboard
 from upref.views.frame import Frame
 from upref.views.keys import KeyBoard
-from upref.views.scoreboard import Panel, scoreboard, waiting_board
+from upref.views.scoreboard import Panel, scoreboard, waiting_scoreboard
 
 __all__ = ["render", "scoreboard_for", "verdict_line"]
 
@@ -31,11 +31,11 @@ def verdict_line(v: Verdict) -> str:
 
 def scoreboard_for(
     frame: Frame, panel: Panel[GameView], keys: Sequence[tuple[str, str]] = ()
-) -> Board:
-    """The table's scoreboard in the frame, as blocks (`upref.views.blocks.Board`), drawn with
+) -> Scoreboard:
+    """The table's scoreboard in the frame, as blocks (`upref.views.blocks.Scoreboard`), drawn with
     the game's panel; `keys` (key, what it does) last."""
     if frame.view is None:
-        return waiting_board(frame.game, frame.title, frame.status, keys, panel)
+        return waiting_scoreboard(frame.game, frame.title, frame.status, keys, panel)
     return scoreboard(frame.view, frame.status, panel, keys=keys)
 
 

@@ -1,14 +1,14 @@
 """Table pieces (`upref.views.pieces`) drawn as inline SVG for the page: one renderer for every
 game, which knows no game.
 
-Pure: a `Picture` in, an HTML fragment out, every text and attribute escaped. Nothing is
+Pure: a `Drawing` in, an HTML fragment out, every text and attribute escaped. Nothing is
 fetched and no `style` attribute is written (the page's content security policy allows only its
 own style sheet): geometry is in SVG attributes, colours and emphasis in classes that
 `scoreboard.css` draws (`f-<colour>` fills a piece with a colour; the colour's letter is always
 drawn on it too, so no one needs to tell colours apart).
 
 Every drawn piece carries what it shows as `data-*` attributes (`piece.data()`), in the order
-`drawn` (tests) flattens a picture: a picture's pieces in order; a row, then its cards; a tower,
+`drawn` (tests) flattens a drawing: a drawing's pieces in order; a row, then its cards; a tower,
 then its cards bottom to top; the seats, then each seat's rows.
 """
 
@@ -18,7 +18,7 @@ from html import escape
 
 from upref.views import pieces as p
 
-__all__ = ["render_picture"]
+__all__ = ["render_drawing"]
 
 CARD_W, CARD_H = 56, 80
 TILE = 56
@@ -27,15 +27,15 @@ BOARD_W, BOARD_H = 640, 260
 HOLE_R = 30
 
 
-def render_picture(picture: p.Picture) -> str:
-    """The picture as a `<figure>` of its pieces, each an inline SVG or a small HTML block."""
-    title = f"<figcaption>{escape(picture.title)}</figcaption>" if picture.title else ""
-    if picture.layout == "board":
-        holes = [x for x in picture.pieces if isinstance(x, p.Hole)]
-        rest = [x for x in picture.pieces if not isinstance(x, p.Hole)]
+def render_drawing(drawing: p.Drawing) -> str:
+    """The drawing as a `<figure>` of its pieces, each an inline SVG or a small HTML block."""
+    title = f"<figcaption>{escape(drawing.title)}</figcaption>" if drawing.title else ""
+    if drawing.layout == "board":
+        holes = [x for x in drawing.pieces if isinstance(x, p.Hole)]
+        rest = [x for x in drawing.pieces if not isinstance(x, p.Hole)]
         body = _board(holes) + "".join(_piece(x) for x in rest)
     else:
-        body = "".join(_piece(x) for x in picture.pieces)
+        body = "".join(_piece(x) for x in drawing.pieces)
     return f'<figure class="picture">{title}<div class="pieces">{body}</div></figure>'
 
 

@@ -1,6 +1,6 @@
-"""The scoreboard's blocks drawn with Rich, for the terminal (`Live.update(render(board))`).
+"""The scoreboard's blocks drawn with Rich, for the terminal (`Live.update(render(scoreboard))`).
 
-Pure: a `Board` in, a Rich renderable out; no console, no I/O.
+Pure: a `Scoreboard` in, a Rich renderable out; no console, no I/O.
 """
 
 from __future__ import annotations
@@ -56,22 +56,22 @@ def style_of(meaning: str | None) -> str:
     return _STYLES.get(meaning, "")
 
 
-def render(board: b.Board) -> RenderableType:
+def render(scoreboard: b.Scoreboard) -> RenderableType:
     """A whole scoreboard."""
-    return render_blocks(board.blocks)
+    return render_blocks(scoreboard.blocks)
 
 
 def render_blocks(items: Iterable[b.Block]) -> RenderableType:
-    """Blocks, one under the other. A picture of the table is the page's: the terminal keeps
+    """Blocks, one under the other. A drawing of the table is the page's: the terminal keeps
     its text scoreboard, which says the same in words."""
-    return Group(*(_block(x) for x in items if not isinstance(x, b.Picture)))
+    return Group(*(_block(x) for x in items if not isinstance(x, b.Drawing)))
 
 
 def _block(x: b.Block) -> RenderableType:
     if isinstance(x, b.Line):
         return _line(x)
-    if isinstance(x, b.Table):
-        return _table(x)
+    if isinstance(x, b.Sheet):
+        return _sheet(x)
     if isinstance(x, b.Feed):
         return _feed(x)
     return _box(x)
@@ -91,7 +91,7 @@ def _cell(s: b.Span) -> Text:
     return Text(s.text, style=style_of(s.meaning))
 
 
-def _table(x: b.Table) -> RichTable:
+def _sheet(x: b.Sheet) -> RichTable:
     if x.style == "grid":
         table = RichTable(box=box.SQUARE, padding=(0, 0), title=x.title, title_justify="left")
     else:
@@ -120,7 +120,7 @@ def _feed(x: b.Feed) -> RichTable:
 
 
 def _box(x: b.Box) -> Panel:
-    body = Group(*(_line(i) if isinstance(i, b.Line) else _table(i) for i in x.blocks if not isinstance(i, b.Picture)))
+    body = Group(*(_line(i) if isinstance(i, b.Line) else _sheet(i) for i in x.blocks if not isinstance(i, b.Drawing)))
     if x.meaning == b.WINNER:
         return Panel(body, title=x.title, border_style="bold green", box=box.DOUBLE)
     if x.meaning == b.ILLEGAL:

@@ -25,7 +25,7 @@ new MutationObserver(note).observe(board, {childList: true, subtree: true, chara
 note();
 """
 """Run in a page through WebDriver (the page's own policy of no inline script is untouched): after
-every change of the board, `window.__seen` gets [the picture's version, the text a person reads,
+every change of the board, `window.__seen` gets [the edition's version, the text a person reads,
 the wall-clock time in ms]."""
 
 

@@ -1,8 +1,8 @@
 """What the page shows now, and who is watching.
 
-The referee's thread `publish`es each new picture (the public scoreboard as HTML, and each
+The referee's thread `publish`es each new edition (the public scoreboard as HTML, and each
 seat's own page); the web server's loop hands it to every viewer. A viewer's queue is bounded:
-one that falls behind is dropped (its browser reconnects and gets the latest picture at once),
+one that falls behind is dropped (its browser reconnects and gets the latest edition at once),
 so a slow or stalled viewer never slows the referee or the other viewers.
 """
 
@@ -15,17 +15,17 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["MAX_VIEWERS", "QUEUE", "Hub", "Picture", "Viewer"]
+__all__ = ["MAX_VIEWERS", "QUEUE", "Edition", "Hub", "Viewer"]
 
 QUEUE = 8
-"""Pictures a viewer may have waiting before it counts as stalled and is dropped."""
+"""Editions a viewer may have waiting before it counts as stalled and is dropped."""
 MAX_VIEWERS = 200
 """Open pages the server feeds at most; one more is told to come back later (503)."""
 
 
 @dataclass(frozen=True)
-class Picture:
-    """One state of the page: `version` changes with every picture (a new game changes its
+class Edition:
+    """One edition of the page: `version` changes with every edition (a new game changes its
     first part), `title` for the browser's tab, `public` the table's scoreboard as HTML, and
     `private` each seat's own blocks as HTML (never sent without that seat's token)."""
 
@@ -41,7 +41,7 @@ class Picture:
 
 
 class Viewer:
-    """One open page: the pictures waiting for it, and whether it was dropped."""
+    """One open page: the editions waiting for it, and whether it was dropped."""
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
@@ -50,7 +50,7 @@ class Viewer:
 
 
 class Hub:
-    """The latest picture and the viewers, shared by the referee's thread and the server's loop.
+    """The latest edition and the viewers, shared by the referee's thread and the server's loop.
 
     :param seats: the players' names; each seat gets an unguessable token for its own page.
     """
@@ -59,7 +59,7 @@ class Hub:
         self.tokens: dict[str, int] = {secrets.token_urlsafe(18): s for s in range(len(seats))}
         self.seats = seats
         self._lock = threading.Lock()
-        self._latest: Picture | None = None
+        self._latest: Edition | None = None
         self._viewers: set[Viewer] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self.dropped = 0
@@ -76,7 +76,7 @@ class Hub:
         return found
 
     @property
-    def latest(self) -> Picture | None:
+    def latest(self) -> Edition | None:
         with self._lock:
             return self._latest
 
@@ -88,16 +88,16 @@ class Hub:
         """The server's loop, on which viewers are fed."""
         self._loop = loop
 
-    def publish(self, picture: Picture) -> None:
-        """A new picture, from any thread; returns at once."""
+    def publish(self, edition: Edition) -> None:
+        """A new edition, from any thread; returns at once."""
         with self._lock:
-            self._latest = picture
+            self._latest = edition
         loop = self._loop
         if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._fan_out, picture)
+            loop.call_soon_threadsafe(self._fan_out, edition)
 
     def join(self, seat: int | None) -> Viewer:
-        """A new viewer (on the server's loop), given the latest picture at once."""
+        """A new viewer (on the server's loop), given the latest edition at once."""
         v = Viewer(seat)
         self._viewers.add(v)
         latest = self.latest
@@ -109,7 +109,7 @@ class Hub:
         self._viewers.discard(v)
 
     def close_viewers(self) -> None:
-        """Give every open stream the latest picture, then tell it to end (on the server's
+        """Give every open stream the latest edition, then tell it to end (on the server's
         loop): the server is stopping, and the page keeps showing how the game stood."""
         latest = self.latest
         for v in list(self._viewers):
@@ -120,11 +120,11 @@ class Hub:
                 v.queue.put_nowait(latest.message(v.seat))
             v.queue.put_nowait("")
 
-    def _fan_out(self, picture: Picture) -> None:
+    def _fan_out(self, edition: Edition) -> None:
         said: dict[int | None, str] = {}  # one message per seat (and the table), however many watch
         for v in list(self._viewers):
             if v.seat not in said:
-                said[v.seat] = picture.message(v.seat)
+                said[v.seat] = edition.message(v.seat)
             try:
                 v.queue.put_nowait(said[v.seat])
             except asyncio.QueueFull:  # stalled: drop it; its browser reconnects

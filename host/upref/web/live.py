@@ -20,8 +20,8 @@ from upref.referee.status import Verdict
 from upref.views import html
 from upref.views.blocks import Feed
 from upref.views.frame import Frame
-from upref.views.scoreboard import Panel, feed_line, scoreboard, waiting_board
-from upref.web.hub import Hub, Picture
+from upref.views.scoreboard import Panel, feed_line, scoreboard, waiting_scoreboard
+from upref.web.hub import Edition, Hub
 from upref.web.server import WebScoreboard, is_loopback, parse_address
 
 __all__ = ["PRIVATE_VERDICTS", "LivePage", "looks_like_address"]
@@ -42,7 +42,7 @@ class LivePage:
 
     :param panel: the game's panel (`Game.panel`): what the scoreboard shows of its views.
     :param address: HOST:PORT to serve on (`upref.web.server.parse_address`).
-    :param session: names this session in each picture's version (the log's game id), so that a
+    :param session: names this session in each edition's version (the log's game id), so that a
         page never mixes two sessions.
     :raises ValueError: for an address that is not one.
     """
@@ -88,7 +88,7 @@ class LivePage:
     def _publish(self, frame: Frame) -> None:
         view = frame.view
         if view is None:
-            board = waiting_board(frame.game, frame.title, frame.status, panel=self.panel)
+            board = waiting_scoreboard(frame.game, frame.title, frame.status, panel=self.panel)
         else:
             board = scoreboard(view, frame.status, self.panel)
         number = frame.number if view is not None else 0
@@ -101,7 +101,7 @@ class LivePage:
                     own.append(Feed(tuple(said[-PRIVATE_VERDICTS:])))
                 private[seat] = html.render_blocks(own)
         version = f"{self.session}:{number}:{next(self._count)}"
-        self.hub.publish(Picture(version, board.title, html.render(board), private))
+        self.hub.publish(Edition(version, board.title, html.render(board), private))
 
     def stop(self) -> None:
         self.server.stop()

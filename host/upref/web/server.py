@@ -1,20 +1,20 @@
 """The page's server: aiohttp, in a thread of its own, with Server-Sent Events.
 
     server = WebScoreboard(hub, "127.0.0.1", 8765).start()   # prints nothing; .url says where
-    hub.publish(Picture(...))                                  # from the referee's thread
+    hub.publish(Edition(...))                                  # from the referee's thread
     server.stop()
 
 Routes (GET and HEAD only; nothing changes the game):
 
-- `/` the table's page; `/events` its live pictures (SSE, event "board");
+- `/` the table's page; `/events` its live editions (SSE, event "board");
 - `/seat/<token>` one seat's own page and `/seat/<token>/events`; a wrong token gets 404 and
   nothing else;
 - `/static/<file>` the style sheet and the script (no external fonts or scripts).
 
 Every answer carries a strict content security policy (no inline script, nothing from
-elsewhere); private pages are never cached. Each SSE stream starts with the latest picture and
+elsewhere); private pages are never cached. Each SSE stream starts with the latest edition and
 tells the browser to reconnect after a second, so a page survives the server restarting and is
-never stale after a new game (each picture replaces the whole page).
+never stale after a new game (each edition replaces the whole page).
 """
 
 from __future__ import annotations

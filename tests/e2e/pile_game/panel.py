@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from upref.text import and_join, count
-from upref.views.blocks import STRONG, TURN, WINNER, Block, Box, Column, Span, Table, line
+from upref.views.blocks import STRONG, TURN, WINNER, Block, Box, Column, Sheet, Span, line
 
 from .rules import TITLE, PileView
 
@@ -24,7 +24,7 @@ class PilePanel:
             (Span(name, TURN if view.to_move == seat else None), Span(str(n)))
             for seat, (name, n) in enumerate(zip(view.names, view.taken, strict=True))
         )
-        return (Table((Column("Player"), Column("Taken", "right")), rows), line(f"Pile: {view.pile}", meaning=STRONG))
+        return (Sheet((Column("Player"), Column("Taken", "right")), rows), line(f"Pile: {view.pile}", meaning=STRONG))
 
     def result(self, view: PileView) -> Box | None:
         if view.outcome is None:

@@ -28,12 +28,12 @@ from upref.games.updown.referee import Hint, UpDownReferee
 from upref.games.updown.variant import Variant
 from upref.referee.inputs import (
     BoardOnline,
+    BoardPicture,
     EndGame,
     Input,
     Key,
     NextGame,
     Observe,
-    Picture,
     StartGame,
     TagInfo,
     Tick,
@@ -90,7 +90,7 @@ def test_every_input_round_trips_through_json() -> None:
         Observe(ButtonObservation(True), 5.0),
         Observe(FaultObservation("s7", True, "sensor", "s7", "reads 0"), 6.0),
         BoardOnline(False, 7.0),
-        Picture((39, 0, 65) + (0,) * 7, 7.5),
+        BoardPicture((39, 0, 65) + (0,) * 7, 7.5),
         Undo(8.0),
         EndGame(9.0),
         NextGame(10.0),
@@ -172,7 +172,7 @@ def test_resume_after_the_host_dies_mid_turn(tmp_path: Path) -> None:
     # while the host was away, hole 6 was turned; the board's picture brings it in
     tb.ref = ref2
     tb.codes[6] = other_end(tb.codes[6])
-    tb.feed(Picture(tuple(tb.codes[h] for h in range(1, 11)), tb.at()))
+    tb.feed(BoardPicture(tuple(tb.codes[h] for h in range(1, 11)), tb.at()))
     assert [v.kind for v in tb.replies[-1][1].verdicts] == [OK]  # counts at once (M-14)
     assert tb.replies[-1][1].verdicts[0].text.startswith("Hole 6 turned")
     tb.flip(2)  # right again

@@ -40,10 +40,10 @@ from upref.games.updown.view import TableView
 from upref.referee.feedback import FEEDBACK
 from upref.referee.inputs import (
     BoardOnline,
+    BoardPicture,
     EndGame,
     NextGame,
     Observe,
-    Picture,
     StartGame,
     Undo,
 )
@@ -712,7 +712,7 @@ def test_picture_takes_up_holes_that_changed_unseen() -> None:
     ref, tb = started()
     colour_before = up(ref, 9)
     tb.codes[9] = other_end(tb.codes[9])  # turned while nobody watched
-    vs = tb.feed(Picture(tuple(tb.codes[h] for h in range(1, 11)), tb.at()))
+    vs = tb.feed(BoardPicture(tuple(tb.codes[h] for h in range(1, 11)), tb.at()))
     assert [v.kind for v in vs] == [OK] and vs[0].text.startswith("Hole 9 turned")
     assert up(ref, 9) != colour_before
 

@@ -1,4 +1,4 @@
-"""Walking a `Picture` of table pieces (`upref.views.pieces`) in drawing order, for the tests
+"""Walking a `Drawing` of table pieces (`upref.views.pieces`) in drawing order, for the tests
 that compare a panel's picture with a game's view: every card wherever it lies (a row, a seat's
 rows, a tower), the faces of the face-up ones, and the colour-blind check (every coloured face
 carries its letter, one letter per colour)."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from upref.views.blocks import Block, Box
-from upref.views.pieces import Card, Face, Picture, Piece, Row, Seats, Tower
+from upref.views.pieces import Card, Drawing, Face, Piece, Row, Seats, Tower
 
 
 def cards_of(piece: Piece) -> Iterator[Card]:
@@ -25,25 +25,25 @@ def cards_of(piece: Piece) -> Iterator[Card]:
                 yield from row.pieces
 
 
-def all_cards(picture: Picture) -> list[Card]:
+def all_cards(picture: Drawing) -> list[Card]:
     return [c for p in picture.pieces for c in cards_of(p)]
 
 
-def faces(picture: Picture) -> list[Face]:
+def faces(picture: Drawing) -> list[Face]:
     return [c.face for c in all_cards(picture) if c.face is not None]
 
 
-def ids_shown(picture: Picture) -> set[str]:
+def ids_shown(picture: Drawing) -> set[str]:
     """The ids of the face-up cards a picture names."""
     return {c.id for c in all_cards(picture) if c.id is not None}
 
 
-def rows(picture: Picture) -> list[Row]:
+def rows(picture: Drawing) -> list[Row]:
     """The picture's own rows (not the seats' rows)."""
     return [p for p in picture.pieces if isinstance(p, Row)]
 
 
-def the(picture: Picture, kind: type) -> object:
+def the(picture: Drawing, kind: type) -> object:
     """The one piece of this class in the picture.
 
     :raises AssertionError: when there is none or more than one.
@@ -53,18 +53,18 @@ def the(picture: Picture, kind: type) -> object:
     return found[0]
 
 
-def pictures_in(blocks: tuple[Block, ...] | list[Block]) -> list[Picture]:
+def drawings_in(blocks: tuple[Block, ...] | list[Block]) -> list[Drawing]:
     """The pictures among blocks, and inside their boxes."""
-    out: list[Picture] = []
+    out: list[Drawing] = []
     for b in blocks:
-        if isinstance(b, Picture):
+        if isinstance(b, Drawing):
             out.append(b)
         elif isinstance(b, Box):
-            out.extend(x for x in b.blocks if isinstance(x, Picture))
+            out.extend(x for x in b.blocks if isinstance(x, Drawing))
     return out
 
 
-def assert_colour_blind_safe(picture: Picture) -> None:
+def assert_colour_blind_safe(picture: Drawing) -> None:
     """Every face with a colour carries a letter too, and one colour always the same letter,
     two colours never the same one."""
     letter: dict[str, str] = {}

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation
+from upref.board.simtags import numbered_uids
 from upref.games.up import items
 from upref.games.up.actions import Action, Call, DirtyOne, Pass
 from upref.games.up.cards import Card
@@ -23,7 +24,6 @@ from upref.games.up.engine import UpState
 from upref.games.up.referee import UpReferee
 from upref.games.up.variant import Variant, card_points
 from upref.games.up.view import UpView
-from upref.players import uids_for
 from upref.referee.base import Reply
 from upref.referee.inputs import EndGame, Input, Key, NextGame, Observe, StartGame, Undo
 from upref.referee.status import Verdict
@@ -31,7 +31,7 @@ from upref.registry import titles
 from upref.store.tags import TagBook
 
 CODES = CodeTable.load()
-UID = uids_for("up", items())
+UID = numbered_uids("up", items())
 """card id -> the UID of its tag."""
 ITEM = {uid: item for item, uid in UID.items()}
 PLAYERS = ("Ann", "Bob", "Cy")

@@ -266,9 +266,9 @@ class Chaos:
                 out += tb.flip(h) if rng.random() < 0.5 else tb.tick(3.0)
             return out + tb.feed(BoardOnline(True, tb.at()))
         if r < 0.006:
-            from upref.referee.inputs import Picture
+            from upref.referee.inputs import BoardPicture
 
-            return tb.feed(Picture(tuple(tb.codes[h] for h in range(1, 11)), tb.at()))
+            return tb.feed(BoardPicture(tuple(tb.codes[h] for h in range(1, 11)), tb.at()))
         if r < 0.007:
             from upref.referee.inputs import EndGame
 

@@ -19,12 +19,12 @@ from typing import Any
 
 from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation
+from upref.board.simtags import numbered_uids
 from upref.games.upturn.actions import Action, Call, Draw, Gift, Lay, Pass
 from upref.games.upturn.engine import UpturnState
 from upref.games.upturn.referee import UpturnReferee
 from upref.games.upturn.tiles import load_catalogue
 from upref.games.upturn.variant import Variant
-from upref.players import uids_for
 from upref.referee.base import Reply
 from upref.referee.inputs import EndGame, Input, Key, NextGame, Observe, StartGame, Undo
 from upref.referee.status import Verdict
@@ -33,7 +33,7 @@ from upref.store.tags import TagBook
 
 CODES = CodeTable.load()
 CAT = load_catalogue()
-UID: dict[str, str] = uids_for("upturn", find_game("upturn").items())
+UID: dict[str, str] = numbered_uids("upturn", find_game("upturn").items())
 """Tile id -> the tag UID stuck on it (the demo's tags)."""
 TILE: dict[str, str] = {uid: tile for tile, uid in UID.items()}
 PLAYERS = ("Ann", "Bob", "Cy")

@@ -10,15 +10,15 @@ from flipabird_table import FlipTable, new_table
 from upref.games.flipabird.panel import PANEL
 from upref.games.flipabird.variant import Variant
 from upref.games.flipabird.view import FlipView
-from upref.views.blocks import Board
-from upref.views.scoreboard import scoreboard, waiting_board
+from upref.views.blocks import Scoreboard
+from upref.views.scoreboard import scoreboard, waiting_scoreboard
 
 
-def board(tb: FlipTable) -> Board:
+def board(tb: FlipTable) -> Scoreboard:
     """The table's scoreboard, as `upref play` draws it."""
     view = tb.ref.view(None)
     if view is None:
-        return waiting_board("flipabird", "Flip a Bird", tb.ref.status(), panel=PANEL)
+        return waiting_scoreboard("flipabird", "Flip a Bird", tb.ref.status(), panel=PANEL)
     return scoreboard(view, tb.ref.status(), PANEL)
 
 

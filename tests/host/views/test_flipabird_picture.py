@@ -1,4 +1,4 @@
-"""Flip a Bird's picture of the table (`FlipPanel.picture`): the row as cards, face-down ones as
+"""Flip a Bird's picture of the table (`FlipPanel.drawing`): the row as cards, face-down ones as
 backs; at a claim the rulebook's example evaluated on the cards (struck, doubled, faded) with the
 total against the limit and the tips revealed; a seat's own hand drawn on its screen; and over
 random sessions no card that lies hidden (pile, hand, face down in the row) nor a tip before all
@@ -12,13 +12,13 @@ from dataclasses import replace
 import pytest
 from flipabird_cases import STATES
 from flipabird_table import Chaos, FlipTable, new_table
-from piece_walk import all_cards, assert_colour_blind_safe, ids_shown, pictures_in, rows, the
+from piece_walk import all_cards, assert_colour_blind_safe, drawings_in, ids_shown, rows, the
 from upref.games.flipabird.actions import Claim, Take, Tip
 from upref.games.flipabird.engine import FlipABirdState
 from upref.games.flipabird.panel import PANEL
 from upref.games.flipabird.variant import Variant
 from upref.games.flipabird.view import CardView, FlipView
-from upref.views.pieces import Big, Card, Picture, Row, Seats
+from upref.views.pieces import Big, Card, Drawing, Row, Seats
 
 FOUR = ("Anton", "Pia", "Simon", "Hannah")
 ABC = ("Ann", "Bob", "Cy")
@@ -33,16 +33,16 @@ def example() -> FlipABirdState:
     return FlipABirdState.position(FOUR, row=EXAMPLE, to_move=1, pile_left=20)
 
 
-def picture(game: FlipABirdState) -> Picture:
-    return PANEL.picture(game.view(None))
+def drawing(game: FlipABirdState) -> Drawing:
+    return PANEL.drawing(game.view(None))
 
 
-def the_row(pic: Picture) -> Row:
+def the_row(pic: Drawing) -> Row:
     (row,) = rows(pic)
     return row
 
 
-def tips_shown(pic: Picture) -> dict[str, str | None]:
+def tips_shown(pic: Drawing) -> dict[str, str | None]:
     """Each seat's tip card as drawn: its colour's name, 'back', or None (no tip card)."""
     seats = the(pic, Seats)
     assert isinstance(seats, Seats)
@@ -56,7 +56,7 @@ def tips_shown(pic: Picture) -> dict[str, str | None]:
 
 
 def test_the_row_lies_as_cards_face_down_ones_as_backs() -> None:
-    pic = picture(example())
+    pic = drawing(example())
     row = the_row(pic)
     assert len(row.pieces) == 8
     backs = [i + 1 for i, c in enumerate(row.pieces) if c.face is None]
@@ -73,7 +73,7 @@ def test_the_row_lies_as_cards_face_down_ones_as_backs() -> None:
 
 
 def test_the_seats_go_clockwise_with_the_hands_as_backs_and_no_tip_before_a_claim() -> None:
-    pic = picture(example())
+    pic = drawing(example())
     seats = the(pic, Seats)
     assert isinstance(seats, Seats)
     assert [s.name for s in seats.seats] == list(FOUR)
@@ -88,7 +88,7 @@ def test_at_a_claim_the_claims_two_tips_show_and_the_others_are_backs() -> None:
     game = example()
     game.play(Claim())  # Pia claims with red; Anton, who played last, shows green
     game.play(Tip(2, True))  # Simon's tip is in, its colour still secret
-    pic = picture(game)
+    pic = drawing(game)
     assert tips_shown(pic) == {"Anton": "green", "Pia": "red", "Simon": "back", "Hannah": None}
     row = the_row(pic)
     assert [i + 1 for i, c in enumerate(row.pieces) if c.face is None] == [1, 3, 5, 7, 8]
@@ -104,7 +104,7 @@ def test_the_rulebooks_example_is_evaluated_on_the_cards() -> None:
     game.play(Claim())
     game.play(Tip(2, True))
     game.play(Tip(3, False))
-    pic = picture(game)
+    pic = drawing(game)
     row = the_row(pic)
     assert [c.id for c in row.pieces] == [c for c, _, _ in EXAMPLE]  # all face up now
     marks = {c.id: c.marks for c in row.pieces}
@@ -127,7 +127,7 @@ def test_the_sharing_goes_counter_clockwise_and_each_taken_card_says_who_took_it
     game.play(Tip(3, False))
     assert game.taker() == 0  # Anton was right and played last: he takes first
     game.play(Take("R3a"))
-    pic = picture(game)
+    pic = drawing(game)
     seats = the(pic, Seats)
     assert isinstance(seats, Seats) and seats.direction == "ccw" and seats.to_move == 3
     (won,) = [r for r in seats.seats[0].rows if r.caption == "won"]
@@ -155,7 +155,7 @@ def test_the_rulings_marks(ids: list[str], struck: set[int], doubled: set[int], 
     for seat in range(3):
         if seat not in (claimant, (claimant - 1) % 3):
             game.play(Tip(seat, True))
-    pic = picture(game)
+    pic = drawing(game)
     row = the_row(pic)
 
     def where(mark: str) -> set[int]:
@@ -170,7 +170,7 @@ def test_every_scene_matches_the_public_view_and_is_colour_blind_safe(name: str)
     tb = STATES[name]()
     view = tb.ref.view(None)
     assert isinstance(view, FlipView)
-    pic = PANEL.picture(view)
+    pic = PANEL.drawing(view)
     assert_colour_blind_safe(pic)
     lying = view.claim.row if view.claim is not None else view.row
     row = the_row(pic)
@@ -194,11 +194,11 @@ def test_every_scene_matches_the_public_view_and_is_colour_blind_safe(name: str)
 def test_a_seats_own_screen_draws_its_hand_known_cards_face_up() -> None:
     game = FlipABirdState.position(ABC, row=[("G1a", True, 2)], hands=[["R1a"], [], []], pile_left=20)
     (box,) = PANEL.private(game.view(0))
-    (mine,) = pictures_in([box])
+    (mine,) = drawings_in([box])
     (hand,) = rows(mine)
     assert [c.id for c in hand.pieces] == ["R1a", None]  # one known, one the referee has not seen
     assert hand.pieces[1].face is None
-    assert "R1a" not in ids_shown(picture(game))
+    assert "R1a" not in ids_shown(drawing(game))
     assert_colour_blind_safe(mine)
 
 
@@ -248,7 +248,7 @@ class Hidden:
         }
 
 
-def assert_nothing_hidden(pic: Picture, cards: set[str], tippers: set[str]) -> None:
+def assert_nothing_hidden(pic: Drawing, cards: set[str], tippers: set[str]) -> None:
     for c in all_cards(pic):
         if c.face is not None and c.face.symbol != "tip":
             assert c.id is not None, f"a face-up card without its id: {c}"
@@ -273,7 +273,7 @@ def test_no_hidden_card_or_tip_gets_into_a_piece_over_random_sessions(seed: int)
         if view is None:
             continue
         assert isinstance(view, FlipView)
-        assert_nothing_hidden(PANEL.picture(view), cards, tippers)
+        assert_nothing_hidden(PANEL.drawing(view), cards, tippers)
         steps += 1
         claims += view.claim is not None
     assert steps > 60 and claims > 0
@@ -289,12 +289,12 @@ def test_a_planted_leak_is_caught() -> None:
         view, row=tuple(replace(r, card=CardView.of(cat.card(EXAMPLE[r.position - 1][0]))) for r in view.row)
     )
     with pytest.raises(AssertionError, match="hidden cards"):
-        assert_nothing_hidden(PANEL.picture(leak), hidden, set())
+        assert_nothing_hidden(PANEL.drawing(leak), hidden, set())
     game.play(Claim())
     game.play(Tip(2, True))
     view = game.view(None)
     early = replace(view, players=tuple(replace(p, tip="red") if p.seat == 2 else p for p in view.players))
     with pytest.raises(AssertionError, match="Simon's tip"):
-        assert_nothing_hidden(PANEL.picture(early), set(), {"Simon"})
+        assert_nothing_hidden(PANEL.drawing(early), set(), {"Simon"})
     with pytest.raises(ValueError, match="face-down card"):
         Card(None, id="R3a")

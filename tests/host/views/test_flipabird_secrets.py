@@ -24,7 +24,7 @@ from upref.registry import referee_for
 from upref.store.gamelog import GameLog
 from upref.store.replay import load_log, public_lines
 from upref.views import plain, terminal
-from upref.views.blocks import Board, Table
+from upref.views.blocks import Scoreboard, Sheet
 from upref.views.scoreboard import scoreboard
 
 RICH_EVERY = 5
@@ -80,8 +80,8 @@ def assert_no_secret(text: str, cards: set[str], tippers: list[str]) -> None:
         assert not said, f"{name}'s tip shown before all are in:\n{text}"
 
 
-def assert_tip_cells(board: Board, tippers: list[str]) -> None:
-    table = next(b for b in board.blocks if isinstance(b, Table) and any(c.header == "Tip" for c in b.columns))
+def assert_tip_cells(board: Scoreboard, tippers: list[str]) -> None:
+    table = next(b for b in board.blocks if isinstance(b, Sheet) and any(c.header == "Tip" for c in b.columns))
     col = [c.header for c in table.columns].index("Tip")
     for row in table.rows:
         if row[1].text in tippers:

@@ -11,7 +11,7 @@ from updown_cases import state_end, state_illegal, state_solved
 from upref.games.updown.panel import PANEL
 from upref.referee.status import INFO, TableStatus, Verdict
 from upref.views import html
-from upref.views.blocks import Board, Box, Column, Feed, FeedLine, Span, Table, colour, line
+from upref.views.blocks import Box, Column, Feed, FeedLine, Scoreboard, Sheet, Span, colour, line
 from upref.views.scoreboard import scoreboard
 
 
@@ -36,13 +36,13 @@ def parse(fragment: str) -> Text:
 
 
 def test_each_block_kind_and_its_meanings() -> None:
-    board = Board(
+    board = Scoreboard(
         "x", "upref — X", "Ann's turn", FeedLine("illegal", "ILLEGAL M-2", "Wrong <hole>", "Move it"),
         (
             line("Title", meaning="title"),
             line(Span("TO FIX ", "illegal"), " do <this> & that"),
-            Table((Column("P"), Column("n", "right")), ((Span("Ann", "turn"), Span("3")),), style="list"),
-            Table((Column("hole"), Column("1", "center")), ((Span("up"), Span("red", colour("red"))),), "Molehills", "grid"),
+            Sheet((Column("P"), Column("n", "right")), ((Span("Ann", "turn"), Span("3")),), style="list"),
+            Sheet((Column("hole"), Column("1", "center")), ((Span("up"), Span("red", colour("red"))),), "Molehills", "grid"),
             Feed((FeedLine("ok", "ok", "fine"), FeedLine("illegal", "ILLEGAL M-1", "no", "turn it back"))),
             Box((line("Ann wins", meaning="strong", align="center"),), meaning="winner"),
         ),

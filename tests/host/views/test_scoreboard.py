@@ -23,7 +23,7 @@ from upref.games.updown.panel import PANEL
 from upref.referee.inputs import Undo
 from upref.referee.status import ILLEGAL, INFO, OK, TableStatus, Verdict
 from upref.views import plain, terminal
-from upref.views.blocks import Box, Feed, Line, Table
+from upref.views.blocks import Box, Feed, Line, Sheet
 from upref.views.scoreboard import scoreboard
 
 
@@ -100,9 +100,9 @@ def test_json_shape() -> None:
     assert data["last"]["text"] == "Hole 2 turned: white up (1 of 3)."
     kinds = [b["kind"] for b in data["blocks"]]
     assert kinds[:2] == ["line", "line"] and "feed" in kinds
-    players = next(b for b in board.blocks if isinstance(b, Table) and b.style == "list")
+    players = next(b for b in board.blocks if isinstance(b, Sheet) and b.style == "list")
     assert [r[1].text for r in players.rows] == ["Ann", "Bob", "Cy"]
-    holes = next(b for b in board.blocks if isinstance(b, Table) and b.style == "grid")
+    holes = next(b for b in board.blocks if isinstance(b, Sheet) and b.style == "grid")
     assert len(holes.rows[0]) == 11 and all(c.meaning.startswith("colour:") for c in holes.rows[0][1:])
     assert not any(isinstance(b, Box) for b in board.blocks)  # no result yet
     assert all(v["label"] != "note" for b in data["blocks"] if b["kind"] == "feed" for v in b["lines"])

@@ -8,9 +8,9 @@ import re
 from html.parser import HTMLParser
 
 from upref.views import html
-from upref.views.blocks import Board, Box, line
-from upref.views.pieces import Big, Card, Face, Hole, Mole, Picture, Row, Seat, Seats, Tower
-from upref.views.svg import render_picture
+from upref.views.blocks import Box, Scoreboard, line
+from upref.views.pieces import Big, Card, Drawing, Face, Hole, Mole, Row, Seat, Seats, Tower
+from upref.views.svg import render_drawing
 
 
 class _Tags(HTMLParser):
@@ -42,14 +42,14 @@ def _pieces(fragment: str) -> list[dict[str, str]]:
 
 def test_every_piece_carries_what_it_shows_in_drawing_order() -> None:
     red = Face("2", "red", "R", "bird", 2)
-    pic = Picture(
+    pic = Drawing(
         (
             Row((Card(red), Card(None)), caption="the row"),
             Tower((Card(Face("5")), Card(Face("3"))), to_beat="3"),
             Big("pool", "82"),
         )
     )
-    assert _pieces(render_picture(pic)) == [
+    assert _pieces(render_drawing(pic)) == [
         {"piece": "row", "size": "2", "caption": "the row"},
         {"piece": "card", "down": "0", "face": "2", "colour": "red", "symbol": "bird", "count": "2"},
         {"piece": "card", "down": "1"},
@@ -61,7 +61,7 @@ def test_every_piece_carries_what_it_shows_in_drawing_order() -> None:
 
 
 def test_a_colour_is_drawn_with_its_letter_and_a_back_shows_no_face() -> None:
-    out = _parse(render_picture(Picture((Row((Card(Face("1", "green", "G", "bird")), Card(None))),))))
+    out = _parse(render_drawing(Drawing((Row((Card(Face("1", "green", "G", "bird")), Card(None))),))))
     assert "G" in [t.strip() for t in out.text]
     backs = [a for t, a in out.tags if a.get("data-down") == "1"]
     assert backs and all("data-face" not in a for a in backs)
@@ -72,7 +72,7 @@ def test_holes_lie_where_the_layout_puts_them_with_their_letter_order_and_correc
         Hole(1, 0.0, 0.0, Mole("black", "K"), order=2),
         Hole(2, 1.0, 1.0, None, correction="put a pair back in hole 2"),
     )
-    frag = render_picture(Picture(holes, layout="board"))
+    frag = render_drawing(Drawing(holes, layout="board"))
     assert _pieces(frag) == [
         {"piece": "hole", "hole": "1", "up": "black", "order": "2"},
         {"piece": "hole", "hole": "2", "up": "empty", "correction": "1"},
@@ -86,16 +86,16 @@ def test_holes_lie_where_the_layout_puts_them_with_their_letter_order_and_correc
 
 def test_text_is_escaped_and_no_style_attribute_is_written() -> None:
     name = '<script>alert("x")</script>'
-    pic = Picture((Seats((Seat(0, name, ("rack 5",)), Seat(1, "Bob")), to_move=0, direction="cw"),), title=name)
-    frag = render_picture(pic)
+    pic = Drawing((Seats((Seat(0, name, ("rack 5",)), Seat(1, "Bob")), to_move=0, direction="cw"),), title=name)
+    frag = render_drawing(pic)
     assert "<script>" not in frag and "&lt;script&gt;" in frag
     assert not re.search(r"\sstyle=", frag)
     assert _pieces(frag) == [{"piece": "seats", "size": "2", "to-move": "0", "direction": "cw"}]
 
 
 def test_the_page_draws_a_picture_inside_a_seats_box_and_beside_the_words() -> None:
-    pic = Picture((Row((Card(Face("7")),)),))
-    board = Board("g", "upref — G", "Ann's turn.", None, (pic, line("words"), Box((line("mine"), pic), "own")))
+    pic = Drawing((Row((Card(Face("7")),)),))
+    board = Scoreboard("g", "upref — G", "Ann's turn.", None, (pic, line("words"), Box((line("mine"), pic), "own")))
     page = html.render(board)
     assert page.count("<svg") == 2
     assert page.index('class="table-picture"') < page.index('class="words"') < page.index("words</p>")

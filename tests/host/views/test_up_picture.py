@@ -1,4 +1,4 @@
-"""Up's picture of the table (`UpPanel.picture`): the tower with the number to beat after the
+"""Up's picture of the table (`UpPanel.drawing`): the tower with the number to beat after the
 rulebook's worked examples (a -2 on a 7 asks for 5, three -2 on a 7 for 1), each player's hand
 and face-down cards as backs with their counts and face-up cards drawn, the evening's totals
 round by round (Victoria's 78 then 68); a seat's own hand on its screen; and over random
@@ -10,7 +10,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from piece_walk import all_cards, pictures_in, rows, the
+from piece_walk import all_cards, drawings_in, rows, the
 from up_cases import STATES
 from up_table import Chaos, UpTable
 from upref.games.up.actions import HAND, Play
@@ -18,7 +18,7 @@ from upref.games.up.engine import UpState
 from upref.games.up.panel import PANEL
 from upref.games.up.variant import Variant
 from upref.games.up.view import RoundScore, UpView
-from upref.views.pieces import Chart, Picture, Seats, Series, Tower
+from upref.views.pieces import Chart, Drawing, Seats, Series, Tower
 
 NAMES = ("Ann", "Bob", "Cy")
 ANN = 0
@@ -36,19 +36,19 @@ def play(game: UpState, seat: int, faces: list[str]) -> None:
     game.play(Play(seat, HAND, tuple(ids)))
 
 
-def tower(pic: Picture) -> Tower:
+def tower(pic: Drawing) -> Tower:
     t = the(pic, Tower)
     assert isinstance(t, Tower)
     return t
 
 
-def seats(pic: Picture) -> Seats:
+def seats(pic: Drawing) -> Seats:
     s = the(pic, Seats)
     assert isinstance(s, Seats)
     return s
 
 
-def row_faces(pic: Picture, seat: int, caption: str) -> list[str | None]:
+def row_faces(pic: Drawing, seat: int, caption: str) -> list[str | None]:
     (row,) = [r for r in seats(pic).seats[seat].rows if r.caption == caption]
     return [c.face.label if c.face else None for c in row.pieces]
 
@@ -56,7 +56,7 @@ def row_faces(pic: Picture, seat: int, caption: str) -> list[str | None]:
 def test_a_minus_two_on_a_seven_asks_for_five() -> None:
     game = pos(tower=["9", "7"], hands={"Ann": ["-2", "3"]})
     play(game, ANN, ["-2"])
-    t = tower(PANEL.picture(game.view(None)))
+    t = tower(PANEL.drawing(game.view(None)))
     assert [c.face.label for c in t.cards if c.face] == ["9", "7", "-2"]  # bottom first, top last
     assert t.cards[-1].face is not None and t.cards[-1].face.symbol == "minus2"
     assert t.to_beat == "5"
@@ -66,7 +66,7 @@ def test_a_minus_two_on_a_seven_asks_for_five() -> None:
 def test_three_minus_twos_on_a_seven_ask_for_one() -> None:
     game = pos(tower=["7"], hands={"Ann": ["-2", "-2", "-2", "4"]})
     play(game, ANN, ["-2", "-2", "-2"])
-    t = tower(PANEL.picture(game.view(None)))
+    t = tower(PANEL.drawing(game.view(None)))
     assert len(t.cards) == 4 and t.to_beat == "1"
 
 
@@ -87,7 +87,7 @@ def victoria() -> UpState:
 
 
 def test_each_player_shows_backs_for_hand_and_face_down_cards_and_draws_face_up_ones() -> None:
-    pic = PANEL.picture(victoria().view(None))
+    pic = PANEL.drawing(victoria().view(None))
     s = seats(pic)
     assert [x.name for x in s.seats] == ["Victoria", "Max", "Ida"]
     assert s.to_move == 0 and s.direction == "cw"
@@ -111,7 +111,7 @@ def test_the_evening_is_drawn_round_by_round() -> None:
     34; Ida 40 + 1 + 50 (disposal) + 7 = 98."""
     game = victoria()
     play(game, 0, ["5"])
-    pic = PANEL.picture(game.view(None))
+    pic = PANEL.drawing(game.view(None))
     chart = the(pic, Chart)
     assert isinstance(chart, Chart)
     assert {s.name: s.values for s in chart.series} == {
@@ -124,18 +124,18 @@ def test_the_evening_is_drawn_round_by_round() -> None:
 def test_a_seats_own_screen_draws_its_hand_as_cards() -> None:
     game = victoria()
     (box,) = PANEL.private(game.view(1))
-    (mine,) = pictures_in([box])
+    (mine,) = drawings_in([box])
     hand, up, down = rows(mine)
     assert sorted(c.face.label for c in hand.pieces if c.face) == ["-2", "11"]
     assert [c.face.label for c in up.pieces if c.face] == ["3"]
     assert down.pieces == ()
     (box,) = PANEL.private(game.view(2))
-    (mine,) = pictures_in([box])
+    (mine,) = drawings_in([box])
     hand, up, down = rows(mine)
     assert sorted(c.face.label for c in hand.pieces if c.face) == ["1", "disposal"]
     assert [c.face for c in down.pieces] == [None]  # Ida does not know her face-down card
     # and the public picture draws none of Max's or Ida's hand faces
-    public = [c.face.label for c in all_cards(PANEL.picture(game.view(None))) if c.face]
+    public = [c.face.label for c in all_cards(PANEL.drawing(game.view(None))) if c.face]
     assert sorted(public) == ["3", "6", "9"]
 
 
@@ -143,7 +143,7 @@ def test_a_seats_own_screen_draws_its_hand_as_cards() -> None:
 def test_every_scene_matches_the_public_view(name: str) -> None:
     view = STATES[name]().ref.view(None)
     assert isinstance(view, UpView)
-    pic = PANEL.picture(view)
+    pic = PANEL.drawing(view)
     t = tower(pic)
     assert [c.face.label for c in t.cards if c.face] == list(view.tower)
     if view.tower and view.to_beat is not None:
@@ -179,8 +179,8 @@ def reshuffled(game: UpState, rng: random.Random) -> UpState:
 
 
 def assert_same_without_the_secrets(game: UpState, rng: random.Random) -> None:
-    shown = PANEL.picture(game.view(None))
-    other = PANEL.picture(reshuffled(game, rng).view(None))
+    shown = PANEL.drawing(game.view(None))
+    other = PANEL.drawing(reshuffled(game, rng).view(None))
     assert other == shown, "a hidden card shows in the picture"
 
 

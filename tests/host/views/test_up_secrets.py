@@ -27,7 +27,7 @@ from upref.games.up.variant import Variant
 from upref.games.up.view import UpView
 from upref.referee.status import INFO, TableStatus, Verdict
 from upref.views import plain, terminal
-from upref.views.blocks import Board
+from upref.views.blocks import Scoreboard
 from upref.views.scoreboard import scoreboard
 
 RICH_EVERY = 10
@@ -60,7 +60,7 @@ def reshuffled(game: UpState, rng: random.Random) -> UpState:
     return twin
 
 
-def public_texts(board: Board) -> tuple[str, str]:
+def public_texts(board: Scoreboard) -> tuple[str, str]:
     return plain.render(board), json.dumps(board.as_json())
 
 

@@ -21,7 +21,7 @@ from upref.games.upturn.view import UpturnView
 from upref.referee.inputs import StartGame
 from upref.registry import titles
 from upref.views import plain, terminal
-from upref.views.blocks import Board
+from upref.views.blocks import Scoreboard
 from upref.views.scoreboard import scoreboard
 from upturn_table import CODES, UpturnTable, tile_registry
 
@@ -29,7 +29,7 @@ GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "upturn"
 DEMO = ("Ann", "Bob", "Cy")
 
 
-def board_of(ref: UpturnReferee) -> Board:
+def board_of(ref: UpturnReferee) -> Scoreboard:
     view = ref.view(None)
     assert isinstance(view, UpturnView)
     keys = tuple((o.key, o.label) for o in ref.keys_now())

@@ -20,7 +20,7 @@ from upref.games.whatsup.engine import WhatsUpState
 from upref.games.whatsup.panel import PANEL
 from upref.games.whatsup.variant import Variant
 from upref.views import plain, terminal
-from upref.views.blocks import Board
+from upref.views.blocks import Scoreboard
 from upref.views.plain import render_blocks
 from upref.views.scoreboard import scoreboard
 from whatsup_cases import STATES, Scene
@@ -165,7 +165,7 @@ def face_counts(text: str) -> Counter[str]:
     return Counter({f"{n} {c}": int(k) for n, c, k in _FACE_CELL.findall(text)})
 
 
-def assert_public(game: WhatsUpState, board: Board, terminal_text: str | None) -> None:
+def assert_public(game: WhatsUpState, board: Scoreboard, terminal_text: str | None) -> None:
     """No card id anywhere; the table part shows exactly the faces up."""
     for text in (plain.render(board), json.dumps(board.as_json()), terminal_text or ""):
         assert not re.search(r"\bW\d\d\b", text), f"a card id on the scoreboard:\n{text}"

@@ -1,4 +1,4 @@
-"""What's Up's picture of the table (`WhatsUpPanel.picture`): each collection as four rows of bird
+"""What's Up's picture of the table (`WhatsUpPanel.drawing`): each collection as four rows of bird
 cards (the rulebook's examples: Zhenya's yellow 1 then 2, Anya's complete red row), the table's
 cards by their face up (the first game's rectangle row by row), the figurines where they stand,
 every colour with its letter; a seat's own collection on its screen; and over random sessions no
@@ -10,26 +10,26 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from piece_walk import assert_colour_blind_safe, ids_shown, pictures_in, rows, the
+from piece_walk import assert_colour_blind_safe, drawings_in, ids_shown, rows, the
 from upref.games.whatsup.actions import Flip
 from upref.games.whatsup.engine import WhatsUpState
 from upref.games.whatsup.panel import PANEL
 from upref.games.whatsup.variant import Variant, grid_cell
 from upref.games.whatsup.view import WhatsUpView
-from upref.views.pieces import Figure, Picture, Seats
+from upref.views.pieces import Drawing, Figure, Seats
 from whatsup_cases import STATES
 from whatsup_table import Chaos, new_table
 
 LETTERS = {"red": "R", "yellow": "Y", "green": "G", "purple": "P"}
 
 
-def seats(pic: Picture) -> Seats:
+def seats(pic: Drawing) -> Seats:
     s = the(pic, Seats)
     assert isinstance(s, Seats)
     return s
 
 
-def collection(pic: Picture, seat: int) -> dict[str, list[tuple[int, str, str | None]]]:
+def collection(pic: Drawing, seat: int) -> dict[str, list[tuple[int, str, str | None]]]:
     """A seat's rows as drawn: colour -> (birds, colour, letter) per card."""
     out = {}
     for r in seats(pic).seats[seat].rows:
@@ -40,7 +40,7 @@ def collection(pic: Picture, seat: int) -> dict[str, list[tuple[int, str, str | 
     return out
 
 
-def table_faces(pic: Picture) -> list[list[tuple[int, str]]]:
+def table_faces(pic: Drawing) -> list[list[tuple[int, str]]]:
     """The table's rows as drawn: (birds, colour) per card."""
     return [
         [(c.face.count, c.face.colour or "") for c in r.pieces if c.face is not None] for r in rows(pic)
@@ -51,10 +51,10 @@ def test_zhenya_adds_two_yellow_to_her_one_yellow() -> None:
     """Example 3: Zhenya holds one yellow; she flips two red, two yellow on the back, and adds
     it: her yellow row is then the card of one and the card of two yellow birds."""
     game = WhatsUpState.from_position(("Zhenya", "Petya"), up={"W15": "2 red"}, collections={"Zhenya": {"yellow": 1}})
-    before = PANEL.picture(game.view(None))
+    before = PANEL.drawing(game.view(None))
     assert collection(before, 0)["yellow"] == [(1, "yellow", "Y")]
     game.play(Flip(0, "W15"))
-    pic = PANEL.picture(game.view(None))
+    pic = PANEL.drawing(game.view(None))
     mine = collection(pic, 0)
     assert mine == {"red": [], "yellow": [(1, "yellow", "Y"), (2, "yellow", "Y")], "green": [], "purple": []}
     assert seats(pic).seats[0].badges[:2] == ("3 birds", "2 cards")
@@ -65,7 +65,7 @@ def test_zhenya_adds_two_yellow_to_her_one_yellow() -> None:
 
 def test_a_complete_row_is_drawn_one_two_three_and_noted() -> None:
     game = WhatsUpState.from_position(("Anya", "Petya"), collections={"Anya": {"green": 1, "red": 3}})
-    pic = PANEL.picture(game.view(None))
+    pic = PANEL.drawing(game.view(None))
     assert collection(pic, 0)["red"] == [(1, "red", "R"), (2, "red", "R"), (3, "red", "R")]
     assert collection(pic, 0)["green"] == [(1, "green", "G")]
     notes = {r.caption: r.note for r in seats(pic).seats[0].rows}
@@ -77,7 +77,7 @@ def test_the_first_games_rectangle_row_by_row_with_a_figurine_where_it_stands() 
     game = WhatsUpState.from_position(
         ("Vanya", "Lena"), figurines={"Lena": "W03"}, variant=Variant(first_game=True), to_move=1
     )
-    pic = PANEL.picture(game.view(None))
+    pic = PANEL.drawing(game.view(None))
     cells: dict[int, list[tuple[int, tuple[int, str]]]] = {}
     for cid in game.table():
         r, c = grid_cell(game.place(cid))
@@ -97,7 +97,7 @@ def test_every_scene_matches_the_public_view_and_is_colour_blind_safe(name: str)
     if view is None:
         return
     assert isinstance(view, WhatsUpView)
-    pic = PANEL.picture(view)
+    pic = PANEL.drawing(view)
     assert_colour_blind_safe(pic)
     for f in (c for p in view.players for c in collection(pic, p.seat).values() for c in c):
         assert f[2] == LETTERS[f[1]]
@@ -114,7 +114,7 @@ def test_every_scene_matches_the_public_view_and_is_colour_blind_safe(name: str)
 def test_a_seats_own_screen_draws_its_collection_and_what_fits_it() -> None:
     game = WhatsUpState.from_position(("Zhenya", "Petya"), collections={"Zhenya": {"yellow": 1}})
     (box,) = PANEL.private(game.view(0))
-    (mine,) = pictures_in([box])
+    (mine,) = drawings_in([box])
     *colours, fits = rows(mine)
     assert [r.caption for r in colours] == ["red", "yellow", "green", "purple"]
     assert [c.face.count for c in colours[1].pieces if c.face] == [1]
@@ -127,7 +127,7 @@ def test_a_seats_own_screen_draws_its_collection_and_what_fits_it() -> None:
 # --- nothing hidden --------------------------------------------------------------------------
 
 
-def assert_only_faces_up(game: WhatsUpState, pic: Picture) -> None:
+def assert_only_faces_up(game: WhatsUpState, pic: Drawing) -> None:
     """The table's cards are drawn by the face up of each, nothing else: per cell in the first
     game's rectangle, per colour with free placement; and no card id anywhere (an id names
     both sides)."""
@@ -152,7 +152,7 @@ def test_no_side_face_down_gets_into_a_piece_over_random_sessions(seed: int) -> 
         view = tb.ref.view(None)
         if view is None:
             continue
-        assert_only_faces_up(tb.game, PANEL.picture(view))
+        assert_only_faces_up(tb.game, PANEL.drawing(view))
         checked += 1
     assert checked > 200
 
@@ -170,4 +170,4 @@ def test_a_planted_leak_is_caught(first: bool) -> None:
         for c in view.table
     )
     with pytest.raises(AssertionError, match="face down"):
-        assert_only_faces_up(game, PANEL.picture(replace(view, table=table)))
+        assert_only_faces_up(game, PANEL.drawing(replace(view, table=table)))

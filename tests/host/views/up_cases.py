@@ -10,13 +10,13 @@ from up_table import UpTable
 from upref.games.up.panel import PANEL
 from upref.games.up.variant import Variant, card_points
 from upref.games.up.view import UpView
-from upref.views.blocks import Board
+from upref.views.blocks import Scoreboard
 from upref.views.scoreboard import scoreboard
 
 TEN = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo")
 
 
-def board(tb: UpTable) -> Board:
+def board(tb: UpTable) -> Scoreboard:
     keys = tuple((o.key, o.label) for o in tb.ref.keys_now())
     view = tb.view()
     assert isinstance(view, UpView)

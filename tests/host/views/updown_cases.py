@@ -20,7 +20,7 @@ from upref.games.updown.view import UpDownView
 from upref.referee.inputs import BoardOnline, Observe, StartGame
 from upref.referee.status import END, ILLEGAL, SOLVED, TableStatus
 from upref.registry import titles
-from upref.views.blocks import Board
+from upref.views.blocks import Scoreboard
 from upref.views.scoreboard import scoreboard
 
 PLAYERS = ("Ann", "Bob", "Cy")
@@ -52,7 +52,7 @@ class Scene:
     def status(self) -> TableStatus:
         return self.ref.status()
 
-    def board(self, status: TableStatus | None = None) -> Board:
+    def board(self, status: TableStatus | None = None) -> Scoreboard:
         return scoreboard(self.view(), status or self.status(), PANEL)
 
     def kinds(self) -> list[str]:

@@ -13,7 +13,7 @@ from upref.games.whatsup.panel import PANEL
 from upref.games.whatsup.variant import Variant
 from upref.games.whatsup.view import WhatsUpView
 from upref.referee.inputs import BoardOnline, Observe
-from upref.views.blocks import Board
+from upref.views.blocks import Scoreboard
 from upref.views.scoreboard import scoreboard
 from whatsup_table import Table, new_table
 
@@ -31,7 +31,7 @@ class Scene:
         assert isinstance(v, WhatsUpView)
         return v
 
-    def board(self) -> Board:
+    def board(self) -> Scoreboard:
         keys = tuple((k.key, k.label) for k in self.tb.ref.keys_now())
         return scoreboard(self.view(), self.tb.ref.status(), PANEL, keys=(*keys, ("q", "quit")))
 

@@ -80,130 +80,172 @@ class FlipDemo:
         return Variant(pile=pile if pile is not None else PILE)
 
     def script(self, board: SimBoard, table: Table, uid_of: dict[str, str]) -> Iterator[DemoStep]:
-        ref = table.referee
-        cat = getattr(ref, "catalogue", None) or load_catalogue()
-        variant = self.variant(argparse.Namespace())
-        pile, hands, box = deal(len(self.players), random.Random(self.seed), variant, cat)
+        yield from _Players(self, board, table, uid_of).play()
 
-        def hand_of(eng: FlipABirdState, seat: int) -> list[str]:
-            """What the player holds, oldest first, as the engine knows it (a resumed game's
-            players go on with what they hold): the dealt cards not played yet (the players
-            play their oldest card first) and the cards they drew."""
-            dealt = list(hands[seat])
-            left = eng.unknown(seat)
-            return dealt[len(dealt) - left:] + list(eng.hand(seat))
 
-        def tap(card: str, what: str) -> Iterator[DemoStep]:
-            """Tap a card and take it off once the referee has it (or after 10 s: a busy
-            machine, a noisy line whose lost frames the link asks the board for again)."""
-            uid = uid_of[card]
-            seen = len(table.replies)
-            board.tap(uid)
-            yield what, TAP_S
-            for _ in range(200):
-                if any(
-                    isinstance(i, Observe)
-                    and isinstance(i.observation, CardObservation)
-                    and i.observation.arrived
-                    and i.observation.uid == uid
-                    for i, _r in table.replies[seen:]
-                ):
-                    break
-                yield "", 0.05
-            board.remove()
-            yield "", OFF_S
+class _Players:
+    """The three players at one table during the demo, their story told in steps: the deal and
+    the set-up scan, then each turn (tips, a take, a pass, a claim, a play), then the won cards
+    tapped at the end."""
 
-        def press(what: str) -> Iterator[DemoStep]:
-            """Click the button and wait until the referee has the press (at most 10 s): a
-            claim the referee has not heard yet is not made twice."""
-            seen = len(table.replies)
-            board.button("click")
-            yield what, 0.4
-            for _ in range(200):
-                if any(
-                    isinstance(i, Observe)
-                    and isinstance(i.observation, ButtonObservation)
-                    and i.observation.pressed
-                    for i, _r in table.replies[seen:]
-                ):
-                    break
-                yield "", 0.05
+    def __init__(self, demo: FlipDemo, board: SimBoard, table: Table, uid_of: dict[str, str]) -> None:
+        self.board, self.table, self.uid_of = board, table, uid_of
+        self.ref = table.referee
+        cat = getattr(self.ref, "catalogue", None) or load_catalogue()
+        variant = demo.variant(argparse.Namespace())
+        self.pile, self.hands, self.box = deal(len(demo.players), random.Random(demo.seed), variant, cat)
+        self.mistake = False
 
+    def play(self) -> Iterator[DemoStep]:
+        """The whole demo game, from the deal to the won cards."""
+        ref = self.ref
+        yield from self.scan()
+        self.mistake = any(v.kind == "illegal" for _i, reply in self.table.replies for v in reply.public)
+        for _ in range(600):
+            if not ref.has_engine or ref.phase != "play":
+                break
+            yield from self.step(ref.engine)
+        if not ref.has_engine or ref.engine.outcome() is None:
+            return
+        yield from self.count_won(ref.engine)
+
+    def hand_of(self, eng: FlipABirdState, seat: int) -> list[str]:
+        """What the player holds, oldest first, as the engine knows it (a resumed game's
+        players go on with what they hold): the dealt cards not played yet (the players
+        play their oldest card first) and the cards they drew."""
+        dealt = list(self.hands[seat])
+        left = eng.unknown(seat)
+        return dealt[len(dealt) - left:] + list(eng.hand(seat))
+
+    def tap(self, card: str, what: str) -> Iterator[DemoStep]:
+        """Tap a card and take it off once the referee has it (or after 10 s: a busy
+        machine, a noisy line whose lost frames the link asks the board for again)."""
+        table = self.table
+        uid = self.uid_of[card]
+        seen = len(table.replies)
+        self.board.tap(uid)
+        yield what, TAP_S
+        for _ in range(200):
+            if any(
+                isinstance(i, Observe)
+                and isinstance(i.observation, CardObservation)
+                and i.observation.arrived
+                and i.observation.uid == uid
+                for i, _r in table.replies[seen:]
+            ):
+                break
+            yield "", 0.05
+        self.board.remove()
+        yield "", OFF_S
+
+    def press(self, what: str) -> Iterator[DemoStep]:
+        """Click the button and wait until the referee has the press (at most 10 s): a
+        claim the referee has not heard yet is not made twice."""
+        table = self.table
+        seen = len(table.replies)
+        self.board.button("click")
+        yield what, 0.4
+        for _ in range(200):
+            if any(
+                isinstance(i, Observe)
+                and isinstance(i.observation, ButtonObservation)
+                and i.observation.pressed
+                for i, _r in table.replies[seen:]
+            ):
+                break
+            yield "", 0.05
+
+    def key(self, what: str, name: str, arg: str | None = None) -> Iterator[DemoStep]:
+        """Say what a player does, then press the key `name` at the host (timed after the
+        words, as a person's press is)."""
+        yield what, 0.05
+        self.table.send(Key(name, self.table.clock(), arg))
+        yield "", 0.3
+
+    def scan(self) -> Iterator[DemoStep]:
+        """The deal, then the draw pile tapped card by card as it is stacked (the cards the
+        referee has already had, in a resumed game, are not tapped again)."""
+        ref, pile = self.ref, self.pile
         yield (
-            f"The table shuffles and deals two cards to each player; {len(box)} cards go back in "
+            f"The table shuffles and deals two cards to each player; {len(self.box)} cards go back in "
             "the box",
             0.2,
         )
         seen_cards = {
             i.observation.uid
-            for i, _r in table.replies
+            for i, _r in self.table.replies
             if isinstance(i, Observe) and isinstance(i.observation, CardObservation) and i.observation.arrived
         }
         scanned = ref.has_engine and ref.engine.scanned
         for k, card in enumerate(reversed(pile), start=1):
-            if scanned or uid_of[card] in seen_cards:
+            if scanned or self.uid_of[card] in seen_cards:
                 continue  # the referee has it (a resumed game)
-            yield from tap(card, f"Scan: card {k} of {len(pile)} onto the draw pile" if k in (1, len(pile)) else "")
-        mistake = any(v.kind == "illegal" for _i, reply in table.replies for v in reply.public)
-        for _ in range(600):
-            if not ref.has_engine or ref.phase != "play":
-                break
-            eng = ref.engine
-            names = eng.players
-            if eng.phase == "tips":
-                tips = eng.tips() or ()
-                for seat, tip in enumerate(tips):
-                    if tip is None:
-                        red = wants_claim(eng)
-                        colour = "red" if red else "green"
-                        if seat % 2:
-                            yield from tap(
-                                f"TIP-{'R' if red else 'G'}{seat + 1}",
-                                f"{names[seat]} reveals a {colour} tip card and taps it",
-                            )
-                        else:
-                            yield f"{names[seat]} reveals {colour}; the tip is entered with key {seat + 1}", 0.05
-                            table.send(Key("tip", table.clock(), f"{seat + 1} {colour}"))
-                            yield "", 0.3
-                continue
-            if eng.phase == "take":
-                seat = eng.taker()
-                assert seat is not None
-                card = pick_take(eng, seat)
-                yield from tap(card, f"{names[seat]} takes {card}")
-                continue
-            seat = eng.current_player()
-            name = names[seat]
-            if eng.can_pass():
-                yield f"{name} has no card left and does not claim (key p)", 0.05
-                table.send(Key("pass", table.clock()))
-                yield "", 0.3
-                continue
-            if wants_claim(eng):
-                if eng.turn % 2:
-                    yield from press(f"{name} presses the button: \"Bei dir piept's wohl!\"")
-                else:
-                    yield f"{name} claims with the key c: \"Bei dir piept's wohl!\"", 0.05
-                    table.send(Key("claim", table.clock()))
-                    yield "", 0.3
-                continue
-            hand = hand_of(eng, seat)
-            stack = list(eng.pile or ())
-            if not eng.final:
-                hand.append(stack.pop(0))
-            if not mistake and seat == 1 and len(stack) >= 2:
-                mistake = True
-                yield from tap(stack[0], f"{name} draws two cards by mistake and plays the second")
-                yield f"{name} puts it back on the pile", 0.3
-            card = hand.pop(0)
-            yield from tap(card, f"{name} draws and plays a card")
-        if not ref.has_engine or ref.engine.outcome() is None:
+            yield from self.tap(card, f"Scan: card {k} of {len(pile)} onto the draw pile" if k in (1, len(pile)) else "")
+
+    def step(self, eng: FlipABirdState) -> Iterator[DemoStep]:
+        """One step of play: the tips, a take, or the turn of the player to move."""
+        if eng.phase == "tips":
+            yield from self.tips(eng)
             return
-        eng = ref.engine
+        if eng.phase == "take":
+            seat = eng.taker()
+            assert seat is not None
+            card = pick_take(eng, seat)
+            yield from self.tap(card, f"{eng.players[seat]} takes {card}")
+            return
+        yield from self.turn(eng)
+
+    def tips(self, eng: FlipABirdState) -> Iterator[DemoStep]:
+        """Every player without a tip gives one: odd seats tap a tip card, even seats key it."""
+        names = eng.players
+        tips = eng.tips() or ()
+        for seat, tip in enumerate(tips):
+            if tip is None:
+                red = wants_claim(eng)
+                colour = "red" if red else "green"
+                if seat % 2:
+                    yield from self.tap(
+                        f"TIP-{'R' if red else 'G'}{seat + 1}",
+                        f"{names[seat]} reveals a {colour} tip card and taps it",
+                    )
+                else:
+                    yield from self.key(
+                        f"{names[seat]} reveals {colour}; the tip is entered with key {seat + 1}",
+                        "tip",
+                        f"{seat + 1} {colour}",
+                    )
+
+    def turn(self, eng: FlipABirdState) -> Iterator[DemoStep]:
+        """The player to move passes, claims (by the button or the key) or draws and plays,
+        Bob once drawing two cards by mistake."""
+        seat = eng.current_player()
+        name = eng.players[seat]
+        if eng.can_pass():
+            yield from self.key(f"{name} has no card left and does not claim (key p)", "pass")
+            return
+        if wants_claim(eng):
+            if eng.turn % 2:
+                yield from self.press(f"{name} presses the button: \"Bei dir piept's wohl!\"")
+            else:
+                yield from self.key(f"{name} claims with the key c: \"Bei dir piept's wohl!\"", "claim")
+            return
+        hand = self.hand_of(eng, seat)
+        stack = list(eng.pile or ())
+        if not eng.final:
+            hand.append(stack.pop(0))
+        if not self.mistake and seat == 1 and len(stack) >= 2:
+            self.mistake = True
+            yield from self.tap(stack[0], f"{name} draws two cards by mistake and plays the second")
+            yield f"{name} puts it back on the pile", 0.3
+        card = hand.pop(0)
+        yield from self.tap(card, f"{name} draws and plays a card")
+
+    def count_won(self, eng: FlipABirdState) -> Iterator[DemoStep]:
+        """At the end every player taps their won cards and presses the button."""
         for seat, name in enumerate(eng.players):
             for c in eng.won(seat):
-                yield from tap(c.id, "")
-            yield from press(f"{name} has tapped their won cards and presses the button")
+                yield from self.tap(c.id, "")
+            yield from self.press(f"{name} has tapped their won cards and presses the button")
 
 
 def events(seed: int, catalogue: Catalogue | None = None) -> set[str]:

@@ -27,12 +27,12 @@ from upref.views.blocks import (
     Box,
     Column,
     Line,
+    Sheet,
     Span,
-    Table,
     colour,
     line,
 )
-from upref.views.pieces import Big, Card, CardMark, Face, Picture, Piece, Row, Seat, Seats
+from upref.views.pieces import Big, Card, CardMark, Drawing, Face, Piece, Row, Seat, Seats
 from upref.views.scoreboard import earlier_games, result_box
 
 __all__ = ["PANEL", "FlipPanel", "card_piece", "face_of", "tip_piece"]
@@ -44,7 +44,7 @@ _TERMINATIONS: Mapping[str, str] = {
 }
 _COLOURS = ("blue", "green", "red", "yellow")
 _MARKS: Mapping[str, str] = {"blue": "B", "green": "G", "red": "R", "yellow": "Y"}
-"""The letter each colour carries on the picture, so no one needs to tell colours apart."""
+"""The letter each colour carries on the drawing, so no one needs to tell colours apart."""
 
 
 def card_span(card: CardView) -> Span:
@@ -67,7 +67,7 @@ def short_face(card: CardView) -> str:
 
 
 def face_of(card: CardView) -> Face:
-    """A face-up card as the picture draws it: a bird card its birds (1 to 3) in their colour
+    """A face-up card as the drawing shows it: a bird card its birds (1 to 3) in their colour
     with the colour's letter; a special card its symbol, and its colour and letter when it has
     one ('no red', 'red ×2')."""
     mark = _MARKS.get(card.colour) if card.colour else None
@@ -199,7 +199,7 @@ class FlipPanel:
         """Nothing to blank out: no verdict for the table names a secret card or tip."""
         return text
 
-    def picture(self, view: FlipView) -> Picture:
+    def drawing(self, view: FlipView) -> Drawing:
         """The table as it lies: the players round it (their hands as backs, their won cards,
         their tip cards at a claim, face up once public), then the row (face-down cards as
         backs) or, at a claim, the claimed row; once the tips are all in, its evaluation on the
@@ -219,7 +219,7 @@ class FlipPanel:
             pieces.append(Big("birds a row may hold", str(view.limit)))
         else:
             pieces.extend(self._evaluated(view, c))
-        return Picture(tuple(pieces), title="The table")
+        return Drawing(tuple(pieces), title="The table")
 
     def private(self, view: FlipView) -> Sequence[Block]:
         """The seat's own screen: the cards of their hand the referee knows, how many it does
@@ -231,7 +231,7 @@ class FlipPanel:
             raise ValueError("the private panel needs one seat's view, FlipABirdState.view(seat)")
         name = view.names[view.seat]
         title = f"{name} — your hand (keep it to yourself)"
-        lines: list[Line | Table | Picture] = []
+        lines: list[Line | Sheet | Drawing] = []
         hand = view.hand or ()
         if hand:
             spans: list[str | Span] = ["Drawn: "]
@@ -252,11 +252,11 @@ class FlipPanel:
             lines.append(line("No card in your hand."))
         if view.own_tip:
             lines.append(line(f"Your tip: {view.own_tip}.", meaning=STRONG))
-        lines.append(self._own_picture(view))
+        lines.append(self._own_drawing(view))
         return (Box(tuple(lines), title, HIDDEN),)
 
     @staticmethod
-    def _own_picture(view: FlipView) -> Picture:
+    def _own_drawing(view: FlipView) -> Drawing:
         """The seat's hand as cards: the ones the referee knows face up, the others as backs;
         and their tip card at a claim."""
         hand = view.hand or ()
@@ -266,7 +266,7 @@ class FlipPanel:
         pieces: list[Piece] = [Row(cards, caption="your hand", note=note, overlap=len(cards) > 6)]
         if view.claim is not None and view.own_tip:
             pieces.append(Row((tip_piece(view.own_tip),), caption="your tip"))
-        return Picture(tuple(pieces), title="Your hand")
+        return Drawing(tuple(pieces), title="Your hand")
 
     # --- parts ---------------------------------------------------------------------------------
 
@@ -345,7 +345,7 @@ class FlipPanel:
             Big(f"birds against the limit of {ev.limit}", str(ev.total)),
         ]
 
-    def _players(self, view: FlipView) -> Table:
+    def _players(self, view: FlipView) -> Sheet:
         winners = view.outcome.winners if view.outcome is not None else ()
         c = view.claim
         rows = []
@@ -391,7 +391,7 @@ class FlipPanel:
             Column("Tip", width=max(3, *(len(r[5].text) for r in rows))),
             Column("Now", width=max(3, *(len(r[6].text) for r in rows))),
         )
-        return Table(columns, tuple(rows))
+        return Sheet(columns, tuple(rows))
 
     def _row(self, view: FlipView) -> Line:
         if not view.row:
@@ -464,7 +464,7 @@ class FlipPanel:
             )
         # Fixed widths wherever the widest text is known: a terminal then measures only "why".
         ids = max((len(x.card.id) for x in ev.lines), default=4)
-        table = Table(
+        table = Sheet(
             (
                 Column("#", "right", width=2),
                 Column("card", width=max(4, ids)),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 import random
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -150,88 +150,118 @@ class UpDemo:
         return Variant(rounds=rounds if rounds is not None else 1)
 
     def script(self, board: SimBoard, table: Table, uid_of: dict[str, str]) -> Iterator[DemoStep]:
-        ref = table.referee
-        variant = ref.engine.variant if ref.has_engine else self.variant(argparse.Namespace())
-        truth = UpState.new(self.players, rng=self.seed, variant=variant)
-        rng = random.Random(self.seed)
-        names = self.players
-        faces = truth.catalogue
+        yield from _Players(self, board, table, uid_of).play()
 
+
+class _Players:
+    """The people at one Up table during the demo, their story told in steps: each round's cut
+    and deal, its turns (with the first round's mistakes), the count and the next round. The
+    cards lie in `truth`, the table as the script knows it."""
+
+    def __init__(self, demo: UpDemo, board: SimBoard, table: Table, uid_of: dict[str, str]) -> None:
+        self.board, self.table, self.uid_of = board, table, uid_of
+        self.ref = ref = table.referee
+        variant = ref.engine.variant if ref.has_engine else demo.variant(argparse.Namespace())
+        self.truth = UpState.new(demo.players, rng=demo.seed, variant=variant)
+        self.rng = random.Random(demo.seed)
+        self.names = demo.players
+        self.faces = self.truth.catalogue
         # a resumed game's table starts with the log's replies: the players go through the story
         # without doing anything until their table is the referee's, and go on from there
-        live = [not any(isinstance(inp, Key | Observe) for inp, _reply in table.replies)]
+        self.live = not any(isinstance(inp, Key | Observe) for inp, _reply in table.replies)
 
-        def catch_up() -> None:
-            if not live[0] and _agrees(ref, truth):
-                live[0] = True
+    def catch_up(self) -> None:
+        """A resumed game's players start doing things once their table is the referee's."""
+        if not self.live and _agrees(self.ref, self.truth):
+            self.live = True
 
-        def do(steps: list[Step], who: str) -> Iterator[DemoStep]:
-            if not live[0]:
-                return
-            for st in steps:
+    def do(self, steps: list[Step], who: str) -> Iterator[DemoStep]:
+        """The steps done at the table (nothing while the players catch up with a resumed
+        game): taps waited on until the referee has them, keys, the button."""
+        if not self.live:
+            return
+        board, table = self.board, self.table
+        for st in steps:
+            mark = len(table.replies)
+            if st.kind == "tap":
+                uid = self.uid_of[st.what]
+                board.tap(uid)
+                # long enough for the verdict to come (the bench times tap -> verdict here)
+                yield f"{who} taps the {self.faces.card(st.what).face}", 0.2
+                yield from _wait_seen(table, mark, uid)
                 mark = len(table.replies)
-                if st.kind == "tap":
-                    uid = uid_of[st.what]
-                    board.tap(uid)
-                    # long enough for the verdict to come (the bench times tap -> verdict here)
-                    yield f"{who} taps the {faces.card(st.what).face}", 0.2
-                    yield from _wait_seen(table, mark, uid)
-                    mark = len(table.replies)
-                    board.remove()
-                    yield "", 0.05
-                    yield from _wait_seen(table, mark, uid, arrived=False)
-                elif st.kind == "key":
-                    table.send(Key(st.what, table.clock(), st.arg))
-                    yield f"{who} presses the '{st.what}' key", 0.05
-                else:
-                    board.button("click")
-                    yield f"{who} presses the button: 'last card'!", 0.05
-                    yield from _wait_seen(table, mark, None)
+                board.remove()
+                yield "", 0.05
+                yield from _wait_seen(table, mark, uid, arrived=False)
+            elif st.kind == "key":
+                table.send(Key(st.what, table.clock(), st.arg))
+                yield f"{who} presses the '{st.what}' key", 0.05
+            else:
+                board.button("click")
+                yield f"{who} presses the button: 'last card'!", 0.05
+                yield from _wait_seen(table, mark, None)
 
+    def play(self) -> Iterator[DemoStep]:
+        """The evening: round after round until the referee says it is over."""
         first = True
         while True:
-            cut = choose(truth, rng)
-            yield from do(steps_for(truth, cut), names[truth.cutter])
-            truth.play(cut)
-            yield from do(deal_steps(truth), names[truth.dealer] + " deals;")
-            catch_up()
-            forgot = tried = not first  # the mistakes are made in the first round
-            second = (truth.leader + 1) % len(names)
-            while not truth.is_terminal():
-                seat = truth.current_player()
-                action = choose(truth, rng, call=forgot)
-                if isinstance(action, Play | Pass) and truth.call_due not in (None, action.seat):
-                    forgot = True  # nobody remembered 'last card' this time
-                if not tried and seat == second and truth.first_turn(seat) and truth.face_up(seat):
-                    tried = True
-                    wrong = truth.face_up(seat)[-1]
-                    yield from do([Step("tap", wrong)], names[seat] + " tries a face-up card:")
-                    yield f"{names[seat]} takes the card back", 0.2
-                yield from do(steps_for(truth, action), names[getattr(action, "seat", seat)])
-                truth.play(action)
-                catch_up()
-                if live[0] and not _agrees(ref, truth):
-                    yield "the referee sees another table than the script: the demo stops", 0.1
-                    return
-            if not live[0]:
+            cut = choose(self.truth, self.rng)
+            yield from self.do(steps_for(self.truth, cut), self.names[self.truth.cutter])
+            self.truth.play(cut)
+            yield from self.do(deal_steps(self.truth), self.names[self.truth.dealer] + " deals;")
+            self.catch_up()
+            if not (yield from self.turns(first)):
+                return
+            if not self.live:
                 yield "the script never came to the referee's table: the demo stops", 0.1
                 return
-            eng = ref.engine
-            while eng.phase == "count" and eng.counting is not None:
-                seat = eng.counting
-                known = {c for c in truth.deck if eng.locate(c)[0] != "unseen"}
-                steps = count_steps(truth, seat, known)
-                if not steps:
-                    return
-                yield from do(steps[:1], names[seat] + " counts:")
-            out = eng.outcome()
-            if out is None or out.termination in EVENING_OVER or ref.stopped is not None:
+            eng = self.ref.engine
+            if not (yield from self.count(eng)):
                 return
-            table.send(NextGame(table.clock()))
+            out = eng.outcome()
+            if out is None or out.termination in EVENING_OVER or self.ref.stopped is not None:
+                return
+            self.table.send(NextGame(self.table.clock()))
             yield "The next round", 0.1
-            truth = truth.next_round()
+            self.truth = self.truth.next_round()
             first = False
 
+    def turns(self, first: bool) -> Generator[DemoStep, None, bool]:
+        """A round's turns until it is over; in the `first` round one player tries a face-up
+        card too early and the first "last card" is forgotten. False: the referee sees another
+        table than the script, and the demo stops."""
+        truth, names = self.truth, self.names
+        forgot = tried = not first  # the mistakes are made in the first round
+        second = (truth.leader + 1) % len(names)
+        while not truth.is_terminal():
+            seat = truth.current_player()
+            action = choose(truth, self.rng, call=forgot)
+            if isinstance(action, Play | Pass) and truth.call_due not in (None, action.seat):
+                forgot = True  # nobody remembered 'last card' this time
+            if not tried and seat == second and truth.first_turn(seat) and truth.face_up(seat):
+                tried = True
+                wrong = truth.face_up(seat)[-1]
+                yield from self.do([Step("tap", wrong)], names[seat] + " tries a face-up card:")
+                yield f"{names[seat]} takes the card back", 0.2
+            yield from self.do(steps_for(truth, action), names[getattr(action, "seat", seat)])
+            truth.play(action)
+            self.catch_up()
+            if self.live and not _agrees(self.ref, truth):
+                yield "the referee sees another table than the script: the demo stops", 0.1
+                return False
+        return True
+
+    def count(self, eng: UpState) -> Generator[DemoStep, None, bool]:
+        """The count: each seat the referee counts taps the cards it has not seen, one at a
+        time. False: a seat has nothing left to tap, and the demo stops."""
+        while eng.phase == "count" and eng.counting is not None:
+            seat = eng.counting
+            known = {c for c in self.truth.deck if eng.locate(c)[0] != "unseen"}
+            steps = count_steps(self.truth, seat, known)
+            if not steps:
+                return False
+            yield from self.do(steps[:1], self.names[seat] + " counts:")
+        return True
 
 def _seen(table: Table, mark: int, uid: str | None, arrived: bool = True) -> bool:
     """Whether the referee has had, since reply `mark`, the card `uid` arrive (or leave) on the

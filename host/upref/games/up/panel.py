@@ -30,16 +30,16 @@ from upref.views.blocks import (
     Box,
     Column,
     Line,
+    Sheet,
     Span,
-    Table,
     line,
 )
 from upref.views.pieces import (
     Big,
     Card,
     Chart,
+    Drawing,
     Face,
-    Picture,
     Piece,
     Row,
     Seat,
@@ -67,7 +67,7 @@ def _faces(faces: Sequence[str]) -> str:
 
 
 def face_of(face: str) -> Face:
-    """A card's face as the picture draws it: a number ('11'), the -2 card, the disposal card
+    """A card's face as the drawing shows it: a number ('11'), the -2 card, the disposal card
     (the big arrows). Up's sets differ in colour only, which no rule looks at: none is drawn."""
     if face == "-2":
         return Face("-2", symbol="minus2")
@@ -190,7 +190,7 @@ class UpPanel:
         """Blank out card ids: a public text names cards by their face only."""
         return _card_id().sub("a card", text)
 
-    def picture(self, view: UpView) -> Picture:
+    def drawing(self, view: UpView) -> Drawing:
         """The table as it lies: the tower (top last) with the number to beat, the players in
         their order with their hand and face-down cards as backs with counts and their face-up
         cards drawn, the cards out of the game, and over an evening each player's total round
@@ -210,7 +210,7 @@ class UpPanel:
                 for p, name in enumerate(view.names)
             )
             pieces.append(Chart(series, caption=f"the evening: totals in {view.scoring}"))
-        return Picture(tuple(pieces), title="The table")
+        return Drawing(tuple(pieces), title="The table")
 
     def private(self, view: UpView) -> Sequence[Block]:
         """The seat's own cards: the hand (as far as the referee has seen it), the face-up
@@ -238,7 +238,7 @@ class UpPanel:
             note=f"{view.own_unseen} the referee has not seen" if view.own_unseen else None,
             overlap=len(view.own_hand) + view.own_unseen > 6,
         )
-        mine = Picture(
+        mine = Drawing(
             (
                 hand_row,
                 Row(tuple(Card(face_of(f)) for f in me.up), caption="face up"),
@@ -246,7 +246,7 @@ class UpPanel:
             ),
             title="Your cards",
         )
-        blocks: tuple[Line | Table | Picture, ...] = (*lines, mine)
+        blocks: tuple[Line | Sheet | Drawing, ...] = (*lines, mine)
         return (Box(blocks, title, HIDDEN),)
 
     # --- parts --------------------------------------------------------------------------------
@@ -299,7 +299,7 @@ class UpPanel:
             Span(f"to beat: {view.to_beat} or lower", STRONG),
         )
 
-    def _players(self, view: UpView) -> Table:
+    def _players(self, view: UpView) -> Sheet:
         rows = []
         over = view.phase == "over"
         winners = view.outcome.winners if view.outcome is not None else ()
@@ -351,9 +351,9 @@ class UpPanel:
             Column("Total", "right"),
             Column("Now", grow=True),
         )
-        return Table(columns, tuple(rows))
+        return Sheet(columns, tuple(rows))
 
-    def _evening(self, view: UpView) -> Table | None:
+    def _evening(self, view: UpView) -> Sheet | None:
         if not view.table:
             return None
         names = view.names
@@ -364,7 +364,7 @@ class UpPanel:
         rows.append(
             (Span("Total", STRONG), *(Span(str(t), STRONG) for t in view.table[-1].totals))
         )
-        return Table(columns, tuple(rows))
+        return Sheet(columns, tuple(rows))
 
     @staticmethod
     def _cell(view: UpView, r: RoundScore, p: int) -> Span:

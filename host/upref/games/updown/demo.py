@@ -74,11 +74,6 @@ class UpDownDemo:
         # the referee says whether the wrong hole was tried already (a resumed game's table
         # starts with the log's replies)
         mistake_made = any(v.rule == "M-2" for _inp, reply in table.replies for v in reply.public)
-
-        def hole(h: int) -> dict[str, str]:
-            st: dict[str, str] = board.state()["holes"][h - 1]
-            return st
-
         while True:
             if not ref.has_engine:
                 return
@@ -92,53 +87,73 @@ class UpDownDemo:
             assert seat is not None
             name = self.players[seat]
             if view.phase == "draw":
-                uid = uid_of[eng.stack[0]]  # the top card of the face-down stack
-                mark = len(table.replies)
-                board.tap(uid)
-                yield f"{name} draws a card and taps it on the reader", 0.5
-                yield from _heard(table, mark, _card(uid, True))
-                mark = len(table.replies)
-                board.remove()
-                yield "", 0.4
-                yield from _heard(table, mark, _card(uid, False))
+                yield from _draw(board, table, uid_of[eng.stack[0]], name)  # the stack's top card
                 continue
             todo = eng.hint() or ()
             if not todo:  # three turned: the referee ends the turn once the board is still
                 yield "", 0.3
                 continue
-            a = todo[0]
             if not mistake_made and view.turn >= 2 and len(todo) == 3:
                 mistake_made = True
                 b = next(h for h in range(1, 11) if h not in todo)
-                pa, pb = hole(a), hole(b)
-                mark = len(table.replies)
-                board.pull(a)
-                board.pull(b)
-                yield f"{name} pulls the pairs out of holes {a} and {b}...", 0.3
-                yield from _heard(table, mark, _hole(a, False), _hole(b, False))
-                mark = len(table.replies)
-                board.insert(b, pa["pair"], pa["up"])
-                yield f"...and puts the pair from hole {a} into hole {b}", 2.0
-                yield from _heard(table, mark, _hole(b, True))
-                mark = len(table.replies)
-                board.pull(b)
-                yield f"{name} takes it out of hole {b} again...", 0.3
-                yield from _heard(table, mark, _hole(b, False))
-                mark = len(table.replies)
-                board.insert(a, pa["pair"], pa["up"])
-                yield f"...and puts it back into hole {a}, turned", 0.6
-                yield from _heard(table, mark, _hole(a, True))
-                mark = len(table.replies)
-                board.insert(b, pb["pair"], pb["down"])
-                yield f"...and the other pair back into hole {b} as it was", 0.8
-                yield from _heard(table, mark, _hole(b, True))
+                yield from _wrong_hole(board, table, todo[0], b, name)
                 continue
-            pa = hole(a)
-            mark = len(table.replies)
-            board.pull(a)
-            yield "", 0.25
-            yield from _heard(table, mark, _hole(a, False))
-            mark = len(table.replies)
-            board.insert(a, pa["pair"], pa["up"])
-            yield f"{name} turns the pair in hole {a}", 0.5
-            yield from _heard(table, mark, _hole(a, True))
+            yield from _turn(board, table, todo[0], name)
+
+
+def _draw(board: SimBoard, table: Table, uid: str, name: str) -> Iterator[DemoStep]:
+    """A player draws the card `uid` and taps it on the reader, then takes it off."""
+    mark = len(table.replies)
+    board.tap(uid)
+    yield f"{name} draws a card and taps it on the reader", 0.5
+    yield from _heard(table, mark, _card(uid, True))
+    mark = len(table.replies)
+    board.remove()
+    yield "", 0.4
+    yield from _heard(table, mark, _card(uid, False))
+
+
+def _turn(board: SimBoard, table: Table, a: int, name: str) -> Iterator[DemoStep]:
+    """A player pulls the pair out of hole `a` and puts it back turned."""
+    pa = _hole_state(board, a)
+    mark = len(table.replies)
+    board.pull(a)
+    yield "", 0.25
+    yield from _heard(table, mark, _hole(a, False))
+    mark = len(table.replies)
+    board.insert(a, pa["pair"], pa["up"])
+    yield f"{name} turns the pair in hole {a}", 0.5
+    yield from _heard(table, mark, _hole(a, True))
+
+
+def _wrong_hole(board: SimBoard, table: Table, a: int, b: int, name: str) -> Iterator[DemoStep]:
+    """The mistake: a player puts the pair of hole `a`, turned, into hole `b`; told by the
+    referee (M-2), takes it out again, puts it back into `a` and `b`'s pair back as it was."""
+    pa, pb = _hole_state(board, a), _hole_state(board, b)
+    mark = len(table.replies)
+    board.pull(a)
+    board.pull(b)
+    yield f"{name} pulls the pairs out of holes {a} and {b}...", 0.3
+    yield from _heard(table, mark, _hole(a, False), _hole(b, False))
+    mark = len(table.replies)
+    board.insert(b, pa["pair"], pa["up"])
+    yield f"...and puts the pair from hole {a} into hole {b}", 2.0
+    yield from _heard(table, mark, _hole(b, True))
+    mark = len(table.replies)
+    board.pull(b)
+    yield f"{name} takes it out of hole {b} again...", 0.3
+    yield from _heard(table, mark, _hole(b, False))
+    mark = len(table.replies)
+    board.insert(a, pa["pair"], pa["up"])
+    yield f"...and puts it back into hole {a}, turned", 0.6
+    yield from _heard(table, mark, _hole(a, True))
+    mark = len(table.replies)
+    board.insert(b, pb["pair"], pb["down"])
+    yield f"...and the other pair back into hole {b} as it was", 0.8
+    yield from _heard(table, mark, _hole(b, True))
+
+
+def _hole_state(board: SimBoard, h: int) -> dict[str, str]:
+    """What the simulated board says lies in hole `h`: its pair and its sides."""
+    st: dict[str, str] = board.state()["holes"][h - 1]
+    return st

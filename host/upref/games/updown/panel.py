@@ -31,12 +31,12 @@ from upref.views.blocks import (
     Block,
     Box,
     Column,
+    Sheet,
     Span,
-    Table,
     colour,
     line,
 )
-from upref.views.pieces import Card, Face, Hole, Mole, Picture, Piece, Row, Seat, Seats
+from upref.views.pieces import Card, Drawing, Face, Hole, Mole, Piece, Row, Seat, Seats
 from upref.views.scoreboard import earlier_games, result_box
 
 __all__ = ["PANEL", "UpDownPanel"]
@@ -144,7 +144,7 @@ class UpDownPanel:
         """Blank out pair ids: a pair id names both colours, so also the hidden one."""
         return _PAIR_ID.sub("a mole pair", text)
 
-    def picture(self, view: UpDownView) -> Picture:
+    def drawing(self, view: UpDownView) -> Drawing:
         """The board as it lies: the ten molehills where they are on the board, each with the
         colour up (or empty), the pairs turned this turn in order, a correction due on its hole;
         then the players with their won cards drawn as their colours and a face-down task card
@@ -172,7 +172,7 @@ class UpDownPanel:
             seats.append(Seat(p.seat, p.name, badges, tuple(rows), p.seat in winners))
         mover = view.drawing if view.phase == "draw" else view.to_move
         pieces.append(Seats(tuple(seats), None if view.phase == "over" else mover))
-        return Picture(tuple(pieces), title="The board", layout="board")
+        return Drawing(tuple(pieces), title="The board", layout="board")
 
     def private(self, view: UpDownView) -> Sequence[Block]:
         """The seat's current task card: each colour it asks for, the number asked and the
@@ -202,7 +202,7 @@ class UpDownPanel:
                     Span("ok" if ok else f"{'+' if asked > up else '-'}{abs(asked - up)}"),
                 )
             )
-        table = Table(
+        table = Sheet(
             (Column("colour"), Column("asked", "right"), Column("up now", "right"), Column("")),
             tuple(rows),
         )
@@ -212,10 +212,10 @@ class UpDownPanel:
             if matches
             else line("The board does not match your card yet.")
         )
-        card = Picture((Row((Card(task_face(task)),), caption="your task card"),), title="Your card")
+        card = Drawing((Row((Card(task_face(task)),), caption="your task card"),), title="Your card")
         return (Box((head, card, table, state), title, HIDDEN),)
 
-    def _players(self, view: UpDownView) -> Table:
+    def _players(self, view: UpDownView) -> Sheet:
         done, of = len(view.turned), view.turned_of
         winners = view.outcome.winners if view.outcome is not None else ()
         rows = []
@@ -250,9 +250,9 @@ class UpDownPanel:
             Column("Card"),
             Column("Now"),
         )
-        return Table(columns, tuple(rows))
+        return Sheet(columns, tuple(rows))
 
-    def _holes(self, view: UpDownView) -> Table:
+    def _holes(self, view: UpDownView) -> Sheet:
         """The molehills: the colour up in each, the pairs turned this turn; when the table
         differs from the game's board (`TableView`: after an undo, a refused move), what is
         physically up and, in a row of its own, what the table must do in each hole."""
@@ -273,7 +273,7 @@ class UpDownPanel:
         rows = [up, turned]
         if any(h.todo for h in now):
             rows.append((Span("to do", STRONG),) + tuple(Span(h.todo, STRONG) for h in now))
-        return Table(columns, tuple(rows), title="Molehills", style="grid")
+        return Sheet(columns, tuple(rows), title="Molehills", style="grid")
 
     def _outcome_words(self, view: UpDownView, out: Outcome) -> str:
         """An earlier game's result: its winners and their shovels."""

@@ -25,16 +25,16 @@ from upref.views.blocks import (
     Box,
     Column,
     Line,
+    Sheet,
     Span,
-    Table,
     colour,
     line,
 )
-from upref.views.pieces import Big, Card, Face, Picture, Piece, Row, Seat, Seats
+from upref.views.pieces import Big, Card, Drawing, Face, Piece, Row, Seat, Seats
 from upref.views.scoreboard import earlier_games, result_box
 
 PICTURE_TILES = 8
-"""How many of the line's last tiles the picture draws."""
+"""How many of the line's last tiles the drawing shows."""
 
 _SYMBOLS: Mapping[str, str] = {
     "up": "↑", "down": "↓", "updown": "↕", "skip": "⤼", "doubleskip": "⤼⤼", "joker": "★",
@@ -159,7 +159,7 @@ class UpturnPanel:
         """Nothing to blank out: no text for the table names a rack's tile."""
         return text
 
-    def picture(self, view: UpturnView) -> Picture:
+    def drawing(self, view: UpturnView) -> Drawing:
         """The line as it lies: its last tiles (numbers and action symbols), the number to beat
         large, the direction, the seats in playing order with each rack's count and a call owed,
         the pool's count."""
@@ -184,7 +184,7 @@ class UpturnPanel:
         mover = None if view.phase == "over" else view.to_move
         pieces.append(Seats(tuple(seats), mover, turn))  # type: ignore[arg-type]
         pieces.append(Big("pool", str(view.pool)))
-        return Picture(tuple(pieces), title="The line")
+        return Drawing(tuple(pieces), title="The line")
 
     def private(self, view: UpturnView) -> Sequence[Block]:
         """The seat's own rack: how many tiles the referee counts, the tiles it knows (none at a
@@ -196,7 +196,7 @@ class UpturnPanel:
             raise ValueError("the private panel needs one seat's view, UpturnState.view(seat)")
         me = view.players[view.seat]
         title = f"{me.name} — your rack (keep it to yourself)"
-        blocks: list[Line | Table | Picture] = [
+        blocks: list[Line | Sheet | Drawing] = [
             line(f"You hold {count(me.tiles, 'tile')} by the count.", meaning=STRONG)
         ]
         if view.rack:
@@ -221,7 +221,7 @@ class UpturnPanel:
             )
         if view.rack:
             rack = Row(tuple(tile_piece(t) for t in view.rack), caption="your tiles")
-            blocks.insert(1, Picture((rack,), title="Your rack"))
+            blocks.insert(1, Drawing((rack,), title="Your rack"))
         return (Box(tuple(blocks), title, HIDDEN),)
 
     def _line(self, view: UpturnView) -> Block:
@@ -249,7 +249,7 @@ class UpturnPanel:
             arrow, how = "▼ down", "counter-clockwise, play passes right"
         return line(Span("Direction: ", STRONG), Span(arrow, STRONG), f" — {how}: {order}")
 
-    def _players(self, view: UpturnView) -> Table:
+    def _players(self, view: UpturnView) -> Sheet:
         winners = view.outcome.winners if view.outcome is not None else ()
         rows = []
         for p in view.players:
@@ -279,9 +279,9 @@ class UpturnPanel:
             Column("Call"),
             Column("Now", grow=True),
         )
-        return Table(columns, tuple(rows))
+        return Sheet(columns, tuple(rows))
 
-    def _twin(self, view: UpturnView) -> Table:
+    def _twin(self, view: UpturnView) -> Sheet:
         tw = view.twin
         assert tw is not None
         twin_no = tw.twin.number
@@ -303,7 +303,7 @@ class UpturnPanel:
         owner = view.names[view.to_move] if tw.open and view.to_move is not None else None
         title = f"Twin run ({state}{', ' + owner + ' may add tiles ' + between if owner else ''})"
         rows.append((Span("="), Span(str(tw.gives)), Span(self._gives(tw.gives, len(tw.run)))))
-        return Table(
+        return Sheet(
             (Column("#", "right"), Column("tile"), Column("why", grow=True)),
             tuple(rows),
             title=title,

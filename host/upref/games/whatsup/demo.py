@@ -49,54 +49,94 @@ class WhatsUpDemo:
         return Variant(first_game=True)
 
     def script(self, board: SimBoard, table: Table, uid_of: dict[str, str]) -> Iterator[DemoStep]:
-        ref = table.referee
+        yield from _Players(self, board, table, uid_of).play()
 
-        def game() -> WhatsUpState | None:
-            if not ref.has_engine:
-                return None
-            eng = ref.engine
-            return eng if isinstance(eng, WhatsUpState) else None
 
-        def seen(uid: str, arrived: bool, mark: int) -> bool:
-            """Whether the referee has had the card's arrival (or departure) since reply `mark`
-            (not merely among the last few replies: on a noisy line other replies may come
-            between, and an earlier tap of the same card is not this one)."""
-            for inp, _ in table.replies[mark:]:
-                obs = getattr(inp, "observation", None)
-                if isinstance(obs, CardObservation) and (obs.uid, obs.arrived) == (uid, arrived):
-                    return True
-            return False
+class _Players:
+    """The three players at one table during the demo, their story told in steps: the cards
+    laid out, then each turn (the figurine's reservation, the refused flip, the flips)."""
 
-        def settle(uid: str, arrived: bool, mark: int) -> None:
-            """Let the table take in the card's arrival (or departure) before the story goes
-            on, as people wait for the referee's word. This waits inside the step, so that
-            `make bench` times only the taps."""
-            end = time.monotonic() + WAIT_S
-            while not seen(uid, arrived, mark) and time.monotonic() < end:
-                table.pump(0.02)
+    def __init__(self, demo: WhatsUpDemo, board: SimBoard, table: Table, uid_of: dict[str, str]) -> None:
+        self.demo, self.board, self.table, self.uid_of = demo, board, table, uid_of
+        self.players = demo.players
+        self.seed = demo.seed
+        self.ref = table.referee
+        self.phase = random.Random(self.seed + 1)
 
-        phase = random.Random(self.seed + 1)
+    def game(self) -> WhatsUpState | None:
+        ref = self.ref
+        if not ref.has_engine:
+            return None
+        eng = ref.engine
+        return eng if isinstance(eng, WhatsUpState) else None
 
-        def tap(card: str) -> Iterator[DemoStep]:
-            """A card onto the reader, its verdict, and the card off again once the board has
-            reported it gone. People do not tap in step with the reader's polls: a random
-            moment of its 100 ms period."""
-            uid = uid_of[card]
-            table.pump(phase.uniform(0.0, 0.1))
-            mark = len(table.replies)
-            board.tap(uid)
-            yield "", TAP_S
-            settle(uid, True, mark)
-            mark = len(table.replies)
-            board.remove()
-            settle(uid, False, mark)
+    def seen(self, uid: str, arrived: bool, mark: int) -> bool:
+        """Whether the referee has had the card's arrival (or departure) since reply `mark`
+        (not merely among the last few replies: on a noisy line other replies may come
+        between, and an earlier tap of the same card is not this one)."""
+        for inp, _ in self.table.replies[mark:]:
+            obs = getattr(inp, "observation", None)
+            if isinstance(obs, CardObservation) and (obs.uid, obs.arrived) == (uid, arrived):
+                return True
+        return False
 
-        eng = game()
+    def settle(self, uid: str, arrived: bool, mark: int) -> None:
+        """Let the table take in the card's arrival (or departure) before the story goes
+        on, as people wait for the referee's word. This waits inside the step, so that
+        `make bench` times only the taps."""
+        end = time.monotonic() + WAIT_S
+        while not self.seen(uid, arrived, mark) and time.monotonic() < end:
+            self.table.pump(0.02)
+
+    def tap(self, card: str) -> Iterator[DemoStep]:
+        """A card onto the reader, its verdict, and the card off again once the board has
+        reported it gone. People do not tap in step with the reader's polls: a random
+        moment of its 100 ms period."""
+        table = self.table
+        uid = self.uid_of[card]
+        table.pump(self.phase.uniform(0.0, 0.1))
+        mark = len(table.replies)
+        self.board.tap(uid)
+        yield "", TAP_S
+        self.settle(uid, True, mark)
+        mark = len(table.replies)
+        self.board.remove()
+        self.settle(uid, False, mark)
+
+    def pick(self, turn: int, what: str) -> random.Random:
+        """The random choice of turn `turn` (`what`: which of its choices)."""
+        return random.Random(f"{self.seed}/{turn}/{what}")
+
+    def refused(self) -> bool:
+        return any(v.rule == "A-1" for _inp, reply in self.table.replies for v in reply.public)
+
+    def reserved_card(self, g: WhatsUpState) -> str | None:
+        """The card a figurine stands on, if any."""
+        for s in range(len(self.players)):
+            where = g.figurine(s)
+            if where not in (None, "spent"):
+                return where
+        return None
+
+    def play(self) -> Iterator[DemoStep]:
+        """The whole demo game: the lay-out, then turn after turn until the game is over."""
+        eng = self.game()
         if eng is None:
             return
-        # the players ask the referee what is done (a resumed game's table starts with the
-        # log's replies): which cards are laid, where the figurines stand, whether the refusal
-        # came; each turn's choices are seeded by its number, so a resumed game chooses alike
+        yield from self.lay_out(eng)
+        while (eng := self.game()) is not None and self.ref.phase == "play" and not eng.is_terminal():
+            seat = eng.current_player()
+            if seat < 0:
+                yield "", 0.2
+                continue
+            yield from self.turn(eng, seat)
+
+    def lay_out(self, eng: WhatsUpState) -> Iterator[DemoStep]:
+        """The thirty cards laid out, each tapped as it is laid.
+
+        The players ask the referee what is done (a resumed game's table starts with the
+        log's replies): which cards are laid, where the figurines stand, whether the refusal
+        came; each turn's choices are seeded by its number, so a resumed game chooses alike."""
         order = sorted({*eng.unlaid(), *eng.table()})
         random.Random(self.seed).shuffle(order)
         laid = set(eng.table())
@@ -104,64 +144,54 @@ class WhatsUpDemo:
             yield "The players lay out the 30 cards, 6 by 5, and tap each card as they lay it", 0.1
         for card in order:
             if card not in laid:
-                yield from tap(card)
+                yield from self.tap(card)
 
-        def pick(turn: int, what: str) -> random.Random:
-            """The random choice of turn `turn` (`what`: which of its choices)."""
-            return random.Random(f"{self.seed}/{turn}/{what}")
+    def turn(self, eng: WhatsUpState, seat: int) -> Iterator[DemoStep]:
+        """One player's turn: Bob's reservation and his flip beside it on turn 2, else a
+        flip (after trying someone's reserved card once, and being refused)."""
+        name = self.players[seat]
+        turn = eng.turn
+        reserved = self.reserved_card(eng)
+        free = [c for c in eng.flippable(seat) if c != reserved or eng.figurine_on(c) == seat]
+        if turn == 2 and eng.figurine(seat) is None:
+            yield from self.reserve(eng, seat, free)
+            return
+        if turn == 2 and reserved is not None and eng.figurine_on(reserved) == seat:
+            choice = self.pick(turn, "flip").choice(_unfitting(eng, seat, [c for c in free if c != reserved]) or free)
+            yield f"{name} flips another card and taps it", 0.0
+            yield from self.tap(choice)
+            return
+        if reserved is not None and not self.refused() and eng.figurine_on(reserved) not in (None, seat):
+            yield f"{name} flips {self.players[eng.figurine_on(reserved) or 0]}'s reserved card", 0.0
+            yield from self.tap(reserved)
+            yield f"{name} turns it back as the referee says", 0.3
+        if reserved is not None and eng.figurine_on(reserved) == seat:
+            choice = reserved
+        elif turn in (1, 3, 7):
+            fit = _fitting(eng, seat, free)
+            grows = [c for c in fit if eng.down(c).count > 1]  # a row's second card
+            choice = self.pick(turn, "flip").choice(grows or fit or free)
+        else:
+            choice = self.pick(turn, "flip").choice(_unfitting(eng, seat, free) or free)
+        yield f"{name} flips a card and taps it", 0.0
+        yield from self.tap(choice)
 
-        def refused() -> bool:
-            return any(v.rule == "A-1" for _inp, reply in table.replies for v in reply.public)
+    def reserve(self, eng: WhatsUpState, seat: int, free: list[str]) -> Iterator[DemoStep]:
+        """Bob reserves a card whose other side he wants (he flips one that will not fit next)."""
+        name = self.players[seat]
+        target = self.pick(eng.turn, "reserve").choice(_fitting(eng, seat, free) or free)
+        if self.ref.armed != seat:
+            yield f"{name} presses f on the host for the figurine", 0.0
+            self.table.send(Key(FIGURINE_KEY, self.table.clock()))
+        yield f"{name} puts the figurine on a card and taps that card", 0.2
+        yield from self.tap(target)
 
-        def reserved_card(g: WhatsUpState) -> str | None:
-            """The card a figurine stands on, if any."""
-            for s in range(len(self.players)):
-                where = g.figurine(s)
-                if where not in (None, "spent"):
-                    return where
-            return None
 
-        while (eng := game()) is not None and ref.phase == "play" and not eng.is_terminal():
-            seat = eng.current_player()
-            if seat < 0:
-                yield "", 0.2
-                continue
-            name = self.players[seat]
-            turn = eng.turn
-            reserved = reserved_card(eng)
-            free = [c for c in eng.flippable(seat) if c != reserved or eng.figurine_on(c) == seat]
+def _fitting(g: WhatsUpState, seat: int, cards: list[str]) -> list[str]:
+    """The cards whose hidden side fits the seat's rows."""
+    return [c for c in cards if g.fits(seat, g.down(c))]
 
-            def fitting(cards: list[str], g: WhatsUpState = eng, s: int = seat) -> list[str]:
-                return [c for c in cards if g.fits(s, g.down(c))]
 
-            def unfitting(cards: list[str], g: WhatsUpState = eng, s: int = seat) -> list[str]:
-                return [c for c in cards if not g.fits(s, g.down(c))]
-
-            if turn == 2 and eng.figurine(seat) is None:
-                # Bob reserves a card whose other side he wants, then flips one that will not fit
-                target = pick(turn, "reserve").choice(fitting(free) or free)
-                if ref.armed != seat:
-                    yield f"{name} presses f on the host for the figurine", 0.0
-                    table.send(Key(FIGURINE_KEY, table.clock()))
-                yield f"{name} puts the figurine on a card and taps that card", 0.2
-                yield from tap(target)
-                continue
-            if turn == 2 and reserved is not None and eng.figurine_on(reserved) == seat:
-                choice = pick(turn, "flip").choice(unfitting([c for c in free if c != reserved]) or free)
-                yield f"{name} flips another card and taps it", 0.0
-                yield from tap(choice)
-                continue
-            if reserved is not None and not refused() and eng.figurine_on(reserved) not in (None, seat):
-                yield f"{name} flips {self.players[eng.figurine_on(reserved) or 0]}'s reserved card", 0.0
-                yield from tap(reserved)
-                yield f"{name} turns it back as the referee says", 0.3
-            if reserved is not None and eng.figurine_on(reserved) == seat:
-                choice = reserved
-            elif turn in (1, 3, 7):
-                fit = fitting(free)
-                grows = [c for c in fit if eng.down(c).count > 1]  # a row's second card
-                choice = pick(turn, "flip").choice(grows or fit or free)
-            else:
-                choice = pick(turn, "flip").choice(unfitting(free) or free)
-            yield f"{name} flips a card and taps it", 0.0
-            yield from tap(choice)
+def _unfitting(g: WhatsUpState, seat: int, cards: list[str]) -> list[str]:
+    """The cards whose hidden side does not fit the seat's rows."""
+    return [c for c in cards if not g.fits(seat, g.down(c))]

@@ -29,12 +29,12 @@ from upref.views.blocks import (
     Box,
     Column,
     Line,
+    Sheet,
     Span,
-    Table,
     colour,
     line,
 )
-from upref.views.pieces import Big, Card, Face, Figure, Picture, Piece, Row, Seat, Seats
+from upref.views.pieces import Big, Card, Drawing, Face, Figure, Piece, Row, Seat, Seats
 from upref.views.scoreboard import earlier_games, result_box
 
 __all__ = ["PANEL", "WhatsUpPanel", "bird_face", "face_cell", "row_cell"]
@@ -49,11 +49,11 @@ _TERMINATIONS: Mapping[str, str] = {
 
 
 _MARKS: Mapping[str, str] = {"red": "R", "yellow": "Y", "green": "G", "purple": "P"}
-"""The letter each colour carries on the picture, so no one needs to tell colours apart."""
+"""The letter each colour carries on the drawing, so no one needs to tell colours apart."""
 
 
 def bird_face(n: int, colour_name: str) -> Face:
-    """A face as the picture draws it: `n` birds (1 to 3) in their colour, with its letter."""
+    """A face as the drawing shows it: `n` birds (1 to 3) in their colour, with its letter."""
     return Face(str(n), colour_name, _MARKS.get(colour_name, colour_name[:1].upper()), "bird", n)
 
 
@@ -154,7 +154,7 @@ class WhatsUpPanel:
         """Blank out card ids: an id names both sides of a card, so also the one face down."""
         return _CARD_ID.sub("a card", text)
 
-    def picture(self, view: WhatsUpView) -> Picture:
+    def drawing(self, view: WhatsUpView) -> Drawing:
         """The table as it lies: the players in their order, each with their collection as four
         rows of bird cards; the table's cards by their face up (the first game's rectangle row
         by row, with free placement grouped by colour), a card a figurine stands on noted;
@@ -169,7 +169,7 @@ class WhatsUpPanel:
         if view.phase != "setup":
             pieces.append(Big("cards on the table", str(view.cards_left)))
             pieces.append(Big("turns without an addition", f"{view.since} of {view.stall_turns}"))
-        return Picture(tuple(pieces), title="The table")
+        return Drawing(tuple(pieces), title="The table")
 
     def private(self, view: WhatsUpView) -> Sequence[Block]:
         """The seat's own screen: the collection row by row, the faces that would fit it now,
@@ -187,7 +187,7 @@ class WhatsUpPanel:
             else:
                 nxt = face_cell(len(counts) + 1, c)
             rows.append((Span(c, colour(c)), row_cell(c, counts), nxt))
-        table = Table((Column("colour"), Column("your row"), Column("fits next")), tuple(rows))
+        table = Sheet((Column("colour"), Column("your row"), Column("fits next")), tuple(rows))
         fits = ", ".join(me.fits) or "nothing: every row is complete"
         figurine = {
             "unused": "in your hand: press f on your turn to put it on a card",
@@ -198,11 +198,11 @@ class WhatsUpPanel:
         for f in me.fits:
             n, c = f.split(" ", 1)
             fitting.append(Card(bird_face(int(n), c)))
-        mine = Picture(
+        mine = Drawing(
             (*_collection(me), Row(tuple(fitting), caption="fits next")),
             title="Your collection",
         )
-        blocks: tuple[Line | Table | Picture, ...] = (
+        blocks: tuple[Line | Sheet | Drawing, ...] = (
             line(f"{count(me.birds, 'bird')} on {count(me.cards, 'card')}", meaning=STRONG),
             table,
             line(f"A flip fits you now if it shows: {fits}."),
@@ -254,7 +254,7 @@ class WhatsUpPanel:
             rows.append(Row(tuple(card(c) for c in cards), caption=f"{colour_name} up", note=note))
         return rows
 
-    def _players(self, view: WhatsUpView) -> Table:
+    def _players(self, view: WhatsUpView) -> Sheet:
         winners = view.outcome.winners if view.outcome is not None else ()
         rows = []
         for p in view.players:
@@ -287,7 +287,7 @@ class WhatsUpPanel:
             Column("Figurine"),
             Column("Now", grow=True),
         )
-        return Table(columns, tuple(rows))
+        return Sheet(columns, tuple(rows))
 
     @staticmethod
     def _figurine(view: WhatsUpView, state: str, place: int | None, *, long: bool = False) -> str:
@@ -305,15 +305,15 @@ class WhatsUpPanel:
                 return f"on the card showing {c.up}" if long else f"on {c.up}"
         return "on a card"
 
-    def _collections(self, view: WhatsUpView) -> Table:
+    def _collections(self, view: WhatsUpView) -> Sheet:
         rows = []
         for p in view.players:
             by_colour = dict(p.rows)
             rows.append((Span(p.name), *(row_cell(c, by_colour[c]) for c in COLOURS)))
         columns = (Column("Collection"), *(Column(f"{c} row") for c in COLOURS))
-        return Table(columns, tuple(rows))
+        return Sheet(columns, tuple(rows))
 
-    def _grid(self, view: WhatsUpView) -> Table:
+    def _grid(self, view: WhatsUpView) -> Sheet:
         """The first game's rectangle as it lies: each place with its face up (empty once the
         card is taken), and under each row the figurines on it."""
         at = {(c.row, c.column): c for c in view.table}
@@ -333,7 +333,7 @@ class WhatsUpPanel:
             Column(str(c), "center", width=10) for c in range(1, GRID_COLUMNS + 1)
         ))
         title = "On the table (6 by 5, as laid; ▲ a figurine)"
-        return Table(columns, tuple(rows), title=title, style="grid")
+        return Sheet(columns, tuple(rows), title=title, style="grid")
 
     def _faces(self, view: WhatsUpView) -> list[Block]:
         """Free placement: how many table cards show each face, and where the figurines
@@ -348,7 +348,7 @@ class WhatsUpPanel:
             rows.append(tuple(cells))
         columns = (Column("colour"), *(Column(count(n, "bird")) for n in COUNTS))
         blocks: list[Block] = [
-            Table(columns, tuple(rows), title="On the table (faces up × cards)", style="grid")
+            Sheet(columns, tuple(rows), title="On the table (faces up × cards)", style="grid")
         ]
         figs = [
             f"{view.names[c.figurine]}'s on a card showing {c.up}"

@@ -24,7 +24,7 @@ from upref.games.upturn.panel import PANEL, SHOWN
 from upref.games.upturn.view import TileView, UpturnView
 from upref.referee.status import INFO, TableStatus, Verdict
 from upref.views import plain, terminal
-from upref.views.blocks import Board
+from upref.views.blocks import Scoreboard
 from upref.views.scoreboard import scoreboard
 from upturn_play import NAMES, action_tiles, hidden_twin, random_playout
 
@@ -47,7 +47,7 @@ def said(game: UpturnState) -> TableStatus:
     return TableStatus(verdicts=(Verdict(INFO, game.view(None).verdict),))
 
 
-def board(game: UpturnState, status: StatusOf) -> Board:
+def board(game: UpturnState, status: StatusOf) -> Scoreboard:
     return scoreboard(game.view(None), status(game), PANEL)
 
 
