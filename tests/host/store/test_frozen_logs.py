@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,10 @@ CORRECTED_19 = {"updown_demo", "updown_golden_session", "updown_random"}
 M-2) changed: `NAME.verdicts.issue19.jsonl` beside the file before it, and `NAME.issue19.json`
 listing the changed entries (a flip counted at once changes how many verdicts an entry gives,
 so the note lists entries, not lines)."""
+CORRECTED_29 = {"updown_random"}
+"""The frozen logs whose verdicts issue 29 (ruling M-15: what each pair owes, named once) changed:
+`NAME.verdicts.issue29.jsonl` beside the issue 19 file, and `NAME.issue29.json` listing the
+changed entries, each with a short reason."""
 
 _SEVERAL = re.compile(r"The turn cannot end yet, for (\d+) reasons\. \(1\) (.+)")
 _FIRST = re.compile(r"First (.+) The turn can end after that\.")
@@ -37,10 +42,20 @@ def test_the_frozen_logs_are_all_there() -> None:
     assert NAMES == ["updown_demo", "updown_golden_session", "updown_random"]
     assert {n for n in NAMES if (LOGS / f"{n}.issue13.json").exists()} == CORRECTED
     assert {n for n in NAMES if (LOGS / f"{n}.issue19.json").exists()} == CORRECTED_19
+    assert {n for n in NAMES if (LOGS / f"{n}.issue29.json").exists()} == CORRECTED_29
 
 
 def _before_19(name: str) -> str:
     return f"{name}.verdicts.issue13.jsonl" if name in CORRECTED else f"{name}.verdicts.jsonl"
+
+
+def _before_29(name: str) -> str:
+    return f"{name}.verdicts.issue19.jsonl" if name in CORRECTED_19 else _before_19(name)
+
+
+def _now(name: str) -> str:
+    """The verdicts file a log must replay to today."""
+    return f"{name}.verdicts.issue29.jsonl" if name in CORRECTED_29 else _before_29(name)
 
 
 def _replayed(name: str) -> list[str]:
@@ -59,7 +74,7 @@ def _lines(path: Path) -> list[str]:
 @pytest.mark.parametrize("name", NAMES)
 def test_a_log_from_before_the_seam_replays_to_the_same_verdicts(name: str) -> None:
     got = _replayed(name)
-    want_file = f"{name}.verdicts.issue19.jsonl" if name in CORRECTED_19 else _before_19(name)
+    want_file = _now(name)
     want = _lines(LOGS / want_file)
     assert len(got) == len(want)
     for number, (w, g) in enumerate(zip(want, got, strict=True), start=1):
@@ -210,3 +225,213 @@ def test_issue19_changes_only_the_entries_the_note_lists_each_as_the_ruling_says
             assert n[0]["kind"] == ("ok" if flips else "illegal"), where
             checked += 1
     assert checked or not deferrals, f"{name}: no flip that waited was compared"
+
+
+# --- issue 29 (M-15: what each pair owes, each thing named once) -------------------------------
+
+_REASON = re.compile(r"\((\d+)\) (.+?) \[([^\]]+)\]\.(?= \(\d+\) |$)")
+_MOVE = re.compile(r"Move the pair from hole (\d+) back into hole (\d+)")
+_TURN_BACK = re.compile(r"Turn the pair in hole (\d+) back so that (\w+) is up again")
+_RESEAT = re.compile(r"Reseat the pair in hole (\d+)")
+_EMPTY = re.compile(
+    r"Holes? ([\d, and]+) (?:is|are) empty: every molehill needs its pair before the turn can end"
+)
+_MORE = r"turn (one|two|three) more different pairs?"
+_NONE_TURNED = (
+    "No pair turned yet: every turn needs three different pairs turned, even when the card "
+    "already matches"
+)
+_ONLY = re.compile(rf"Only ([12]) of 3 pairs turned: {_MORE}")
+_COMING = re.compile(
+    rf"(?:No pair turned yet|Only ([12]) of 3 pairs turned), ([123]) of 3 once the pairs? for "
+    rf"holes? ([\d, and]+) (?:is|are) home the way (?:it is|they are) now: {_MORE}"
+)
+_WORDS = {"one": 1, "two": 2, "three": 3}
+_NOTE_COLOUR = re.compile(
+    r"colour: owed by the pairs? for holes? ([\d, and]+) \(M-1 after (?:its|their) M-2\)"
+)
+_NOTE_FLIPS = re.compile(
+    r"flips: the pairs? for holes? ([\d, and]+) counts? once home; (\d) still to make, not (\d)"
+)
+_NOTE_OUT = re.compile(
+    r"colour in hand: owed by the pair for hole (\d+), out while another pair sits there, with no "
+    r"flip left for it"
+)
+_NOTE_IN_HAND = re.compile(
+    r"in hand: the pair for hole (\d+) shows its counted colour already, no M-1; hole \1 empty \(M-4\)"
+)
+
+
+def _holes(text: str) -> list[int]:
+    return [int(h) for h in re.findall(r"\d+", text)]
+
+
+def _reasons(v: dict[str, Any], where: str) -> list[tuple[str, str]]:
+    """The reasons a refused end of turn names, in order: (text, rule)."""
+    if first := _FIRST.fullmatch(v["text"]):
+        return [(first[1].rstrip("."), v["rule"])]
+    several = _SEVERAL.match(v["text"])
+    assert several, f"{where}: not a refused end of turn: {v['text']}"
+    parts = _REASON.findall(v["text"].split(" reasons. ", 1)[1])
+    assert [int(p[0]) for p in parts] == list(range(1, int(several[1]) + 1)), where
+    assert v["rule"] == parts[0][2], where
+    return [(p[1], p[2]) for p in parts]
+
+
+@dataclass
+class _Named:
+    """A refused end of turn's reasons, sorted by what they ask."""
+
+    moves: list[tuple[int, int]]  # M-2: (the hole the pair is in, its own hole)
+    turns: list[int]  # M-1: the own hole of each pair to turn back
+    homing: list[int]  # the turns named right after the pair's own M-2 (a pair in a wrong hole)
+    reseats: list[int]
+    empty: list[int]  # M-4
+    turned: int  # flips counted
+    coming: list[int]  # own holes of pairs whose way home is a flip, as the flips reason names them
+    missing: int  # flips still to make
+
+    @property
+    def fixes(self) -> set[tuple[str, int]]:
+        """The moves and reseats (which M-15 does not change: no pair is moved by a ruling)."""
+        moves = {("move", a * 100 + b) for a, b in self.moves}
+        return moves | {("reseat", h) for h in self.reseats}
+
+
+def _flips(text: str, where: str) -> tuple[int, list[int], int] | None:
+    """(flips counted, pairs counted once home, flips still to make) from a missing-flips
+    reason, or None for another reason."""
+    if text == _NONE_TURNED:
+        return 0, [], 3
+    if m := _ONLY.fullmatch(text):
+        return int(m[1]), [], _WORDS[m[2]]
+    if m := _COMING.fullmatch(text):
+        turned, coming, more = int(m[1] or 0), _holes(m[3]), _WORDS[m[4]]
+        assert int(m[2]) == turned + len(coming), where
+        return turned, coming, more
+    return None
+
+
+def _named(reasons: list[tuple[str, str]], where: str, m15: bool = True) -> _Named:
+    """What the reasons ask. With `m15`, they must follow M-15's order and name each thing
+    once: the corrections in hole order by the hole each pair is in now (M-2 before M-1 for one
+    pair, an M-1 of a pair out of every hole by its own hole), then the empty holes no
+    correction fills (M-4), then the flips still missing; three flips in all, counted or coming
+    home."""
+    named = _Named([], [], [], [], [], 3, [], 0)
+    keys: list[tuple[int, int]] = []
+    stage = 0  # 0 corrections, 1 empty holes, 2 flips
+    for i, (text, rule) in enumerate(reasons):
+        if m := _MOVE.fullmatch(text):
+            assert stage == 0 and rule in ("M-2", "undo") and m[1] != m[2], (where, text)
+            named.moves.append((int(m[1]), int(m[2])))
+            keys.append((int(m[1]), 0))
+        elif m := _TURN_BACK.fullmatch(text):
+            assert stage == 0 and rule in ("M-1", "undo", "draw"), (where, text)
+            own = int(m[1])
+            before = _MOVE.fullmatch(reasons[i - 1][0]) if i else None
+            at = int(before[1]) if before and int(before[2]) == own else own
+            named.turns.append(own)
+            if at != own:
+                named.homing.append(own)
+            keys.append((at, 1))
+        elif m := _RESEAT.fullmatch(text):
+            assert stage == 0 and rule == "sensor", (where, text)
+            named.reseats.append(int(m[1]))
+            keys.append((int(m[1]), 0))
+        elif m := _EMPTY.fullmatch(text):
+            assert stage == 0 and rule == "M-4", (where, text)
+            stage, named.empty = 1, _holes(m[1])
+        else:
+            flips = _flips(text, where)
+            assert flips is not None and stage < 2 and rule == "M-1", (where, text)
+            stage = 2
+            named.turned, named.coming, named.missing = flips
+    if m15:
+        assert keys == sorted(keys), f"{where}: corrections out of hole order"
+        _check_each_once(named, where)
+    return named
+
+
+def _check_each_once(named: _Named, where: str) -> None:
+    """No hole is named twice for the same thing, an empty hole only where no correction fills
+    it, and a pair that owes its hole and its colour is named M-2 first, right before its M-1
+    (the key order above puts them together)."""
+    froms, homes = [a for a, _ in named.moves], [b for _, b in named.moves]
+    for holes in (froms, homes, named.turns, named.reseats, named.empty, named.coming):
+        assert len(holes) == len(set(holes)), f"{where}: a hole named twice: {holes}"
+    assert not set(froms) & set(named.reseats), where  # one hole holds one pair
+    assert set(named.turns) & set(homes) == set(named.homing), f"{where}: M-1 not right after M-2"
+    filled = set(froms) | set(homes) | set(named.turns) | set(named.reseats)
+    assert not set(named.empty) & filled, f"{where}: a hole named empty that a correction fills"
+    # a pair counted as coming home is not also told to turn back
+    assert not set(named.coming) & set(named.turns), where
+    assert set(named.coming) <= set(homes) | set(named.empty), where
+    assert named.turned + len(named.coming) + named.missing == 3, f"{where}: three flips in all"
+
+
+def _check_note(why: str, old: _Named, new: _Named, where: str) -> None:
+    """The note's reason explains the whole change: colours owed by pairs in wrong holes
+    (M-1 right after their M-2), a pair in hand already as the game has it (no M-1; its hole
+    named empty), and flips counted once home; every move and reseat is as before."""
+    assert new.fixes == old.fixes, f"{where}: M-15 moves no pair and reads no hole anew"
+    added = [h for h in new.turns if h not in old.turns]
+    dropped = [h for h in old.turns if h not in new.turns]
+    colour = _NOTE_COLOUR.search(why)
+    assert [h for h in added if h in new.homing] == (_holes(colour[1]) if colour else []), where
+    # a pair out of every hole, whose hole another pair fills (named at its hole after that pair)
+    out = _NOTE_OUT.search(why)
+    assert [h for h in added if h not in new.homing] == ([int(out[1])] if out else []), where
+    assert not out or int(out[1]) in [a for a, _ in new.moves], where
+    homes = [b for _, b in new.moves]
+    in_hand = _NOTE_IN_HAND.search(why)
+    assert dropped == ([int(in_hand[1])] if in_hand else []), where
+    assert [h for h in new.empty if h not in old.empty] == dropped, where
+    assert not [h for h in old.empty if h not in new.empty], where
+    assert not set(dropped) & {b for _, b in old.moves}, where  # that pair was in no wrong hole
+    flips = _NOTE_FLIPS.search(why)
+    told = (int(flips[2]), int(flips[3])) if flips else (old.missing, old.missing)
+    assert (new.missing, old.missing) == told, where
+    if flips:
+        coming = _holes(flips[1])
+        assert old.missing - new.missing == len(coming) and not old.coming, where
+        assert set(coming) <= set(homes) - set(new.turns), where
+        assert new.coming in ([], coming) and (new.coming or not new.missing), where
+        assert old.turned == (new.turned if new.missing else 3 - len(coming)), where
+    else:
+        assert not new.coming and new.turned == old.turned, where
+
+
+@pytest.mark.parametrize("name", sorted(CORRECTED_29))
+def test_issue29_changes_only_the_entries_the_note_lists_each_as_m15_names_them(name: str) -> None:
+    note = json.loads((LOGS / f"{name}.issue29.json").read_text(encoding="utf-8"))
+    assert note["issue"] == 29 and note["verdicts_file"] == _before_29(name)
+    assert note["corrected_file"] == f"{name}.verdicts.issue29.jsonl"
+    changed = {int(k): why for k, why in note["changed_entries"].items()}
+    assert changed, "a corrected file with no changed entry is not needed"
+    old = _by_entry(LOGS / note["verdicts_file"])
+    new = _by_entry(LOGS / note["corrected_file"])
+    _, entries = load_log(LOGS / f"{name}.jsonl")
+    inputs = {e.seq: e.input_dict() for e in entries}
+    for seq in sorted(set(old) | set(new)):
+        o, n = old.get(seq, []), new.get(seq, [])
+        where = f"{name} entry {seq}"
+        if seq not in changed:
+            assert n == o, f"{where} changed but the note does not list it"
+            continue
+        assert n != o, f"{where}: listed, but it did not change"
+        assert inputs[seq]["kind"] == "button" and inputs[seq]["pressed"], where
+        assert len(o) == len(n), where
+        for a, b in zip(o, n, strict=True):
+            assert a["seq"] == b["seq"] == seq and a["kind"] == b["kind"] == "illegal", where
+            if a == b:
+                continue
+            reasons = _reasons(b, where)
+            fixes = [
+                text
+                for text, _ in reasons
+                if _MOVE.fullmatch(text) or _TURN_BACK.fullmatch(text) or _RESEAT.fullmatch(text)
+            ]
+            assert b["correction"].startswith(" ".join(f"{f}." for f in fixes)), where
+            before = _named(_reasons(a, where), where, m15=False)
+            _check_note(changed[seq], before, _named(reasons, where), where)
