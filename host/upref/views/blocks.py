@@ -18,7 +18,7 @@ Meanings (`meaning=`) name what a piece of text *is*, and each renderer picks it
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Literal
 
 from upref.views.pieces import Picture
@@ -160,10 +160,15 @@ class Board:
 
     def as_json(self) -> dict[str, Any]:
         """Plain JSON data (dicts, lists, strings, numbers, None): `json.dumps` takes it."""
-        return {"schema": 2, **_jsonable(asdict(self))}
+        return {"schema": 2, **_jsonable(self)}
 
 
 def _jsonable(value: Any) -> Any:
+    """`value` as JSON data: what `dataclasses.asdict` makes of it, with tuples as lists and
+    keys as strings, in one walk (asdict deep-copies every leaf first, and a scoreboard is
+    rendered on every change of the table)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _jsonable(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
