@@ -1,5 +1,6 @@
 # The board's behaviour as the host sees it: frames out for physical changes and commands in,
 # on a fake board. Runs under pytest and under the MicroPython unix port.
+import binascii
 import gc
 import os
 import time
@@ -7,7 +8,9 @@ import time
 import app
 from fake_board import FakeHw
 
-CAL_PATH = "/tmp/upref-test-calib.json"
+# this process's own file: the CPython and the MicroPython runs of these tests (and other
+# checkouts' test runs) may write their calibration at the same time
+CAL_PATH = "/tmp/upref-test-calib-%s.json" % binascii.hexlify(os.urandom(4)).decode()
 UID7 = bytes([0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6])
 UID4 = bytes([0xDE, 0xAD, 0xBE, 0xEF])
 
