@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import difflib
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -161,6 +163,16 @@ def _difference(expected: str, produced: str, name: str) -> str:
     if len(diff) > _DIFF_LINES:
         diff = [*diff[:_DIFF_LINES], f"... ({len(diff) - _DIFF_LINES} more diff lines)"]
     return where + ("\n" + "\n".join(diff) if diff else "")
+
+
+@pytest.fixture
+def short_tmp() -> Iterator[Path]:
+    """A folder of this test's own right in the system's temporary folder, for a TMPDIR: a demo
+    puts its simulated board's control socket three folders below TMPDIR, and a socket's path
+    holds at most 107 bytes, which `tmp_path` (longer still on an xdist worker) can overrun."""
+    d = Path(tempfile.mkdtemp(prefix="upref-t"))
+    yield d
+    shutil.rmtree(d, ignore_errors=True)
 
 
 @pytest.fixture

@@ -23,11 +23,15 @@ from upref.sim.board import SimBoard
 from upref.store.gamelog import GameLog
 
 
-def _env(tmp_path: Path) -> dict[str, str]:
-    (tmp_path / "tmp").mkdir(exist_ok=True)
+def _env(tmp_path: Path, tmp_dir: Path | None = None) -> dict[str, str]:
+    """upref's environment in this test's folders; TMPDIR is `tmp_dir` (`short_tmp` for a demo,
+    whose board's socket path must stay short), else a folder in `tmp_path`."""
+    if tmp_dir is None:
+        tmp_dir = tmp_path / "tmp"
+        tmp_dir.mkdir(exist_ok=True)
     return dict(
         os.environ,
-        TMPDIR=str(tmp_path / "tmp"),
+        TMPDIR=str(tmp_dir),
         UPREF_DATA_DIR=str(tmp_path / "data"),
         UPREF_RUNTIME_DIR=str(tmp_path / "run"),
     )
@@ -41,28 +45,30 @@ def _wait(cond: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
         time.sleep(0.05)
 
 
-def _demo_folders(tmp_path: Path) -> list[Path]:
-    return sorted((tmp_path / "tmp").glob(demo.TEMP_PREFIX + "*"))
+def _demo_folders(tmp_dir: Path) -> list[Path]:
+    return sorted(tmp_dir.glob(demo.TEMP_PREFIX + "*"))
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
-def test_a_demo_killed_leaves_no_temporary_folder(tmp_path: Path, sig: signal.Signals) -> None:
+def test_a_demo_killed_leaves_no_temporary_folder(
+    tmp_path: Path, short_tmp: Path, sig: signal.Signals
+) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "upref", "demo", "--plain"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(tmp_path),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(tmp_path, short_tmp),
     )
     try:
         assert proc.stdout is not None
         first = proc.stdout.readline()  # the board is up and the cards enrolled
         assert first.startswith("simulated board on "), first
-        assert len(_demo_folders(tmp_path)) == 1
+        assert len(_demo_folders(short_tmp)) == 1
         proc.send_signal(sig)
         proc.wait(timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert _demo_folders(tmp_path) == [], proc.stderr.read() if proc.stderr else ""
+    assert _demo_folders(short_tmp) == [], proc.stderr.read() if proc.stderr else ""
     assert "Traceback" not in (proc.stderr.read() if proc.stderr else "")
 
 

@@ -38,11 +38,11 @@ def test_the_installed_upref_runs_on_the_copies_it_ships(installed: Installed) -
 
 
 def test_upref_demo_plays_a_whole_game_from_a_folder_outside_the_checkout(
-    installed: Installed, tmp_path: Path
+    installed: Installed, short_tmp: Path
 ) -> None:
     """... and, as at a real table, keeps its game log in the data folder, ends saying how to
     replay it (the replay tells the same game) and leaves no temporary folder."""
-    env = dict(installed.env, TMPDIR=str(tmp_path))
+    env = dict(installed.env, TMPDIR=str(short_tmp))
     res = run([installed.upref, "demo", "--plain"], DEMO_TIMEOUT_S, env, installed.elsewhere,
               check=False)
     story = f"--- stdout\n{res.stdout}\n--- stderr\n{res.stderr}"
@@ -55,7 +55,7 @@ def test_upref_demo_plays_a_whole_game_from_a_folder_outside_the_checkout(
     assert game.status == "finished" and game.players == ("Ann", "Bob", "Cy")
     last = res.stdout.strip().splitlines()[-1]
     assert last == f"replay it: upref replay {log} --game {game.id}"
-    assert list(tmp_path.glob(demo.TEMP_PREFIX + "*")) == []  # the temporary folder went with it
+    assert list(short_tmp.glob(demo.TEMP_PREFIX + "*")) == []  # the temporary folder went with it
     replayed = run([installed.upref, *last.removeprefix("replay it: upref ").split()],
                    REPLAY_TIMEOUT_S, env, installed.elsewhere)
     assert "Buddel King" in replayed.stdout
