@@ -36,12 +36,12 @@ demo: $(STAMP)
 ## them waiting on a simulated board's serial line or a game's pace rather than on a core.
 TEST_WORKERS ?= auto
 test: lint typecheck browser voice
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
 
 ## The inner loop, in under 2 minutes: lint, the firmware type check and every test that starts
 ## no simulated board, MicroPython process, browser or installation (those are marked `board`).
 check: lint typecheck
-	$(BIN)/pytest -m "not board" -n $(TEST_WORKERS) --dist loadgroup
+	$(BIN)/pytest -m "not board" -n $(TEST_WORKERS) --dist loadfile
 
 ## The scoreboard page's tests drive the distribution's headless Chromium and its driver: they are
 ## installed here when missing (apt-get as root, through sudo otherwise).

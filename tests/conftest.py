@@ -11,9 +11,10 @@ which names every file rewritten in the run.
 The `board` marker is given here, by folder and by fixture, to every test that starts a
 simulated board, a MicroPython process, a browser or a fresh installation: `make check` (the
 inner loop) runs everything else. A test without the marker that starts a simulated board or
-Chromium fails, naming the marker, so that the split cannot drift. Every test file is also one
-xdist group: `--dist loadgroup` keeps a file's tests (and its module-scoped board or game) on
-one worker, and the packaging files, which share one built wheel, together.
+Chromium fails, naming the marker, so that the split cannot drift. (`make test` distributes
+with `--dist loadfile`, which keeps a file's tests and its module-scoped board or game on one
+worker: `loadgroup` does not group under pytest 9, whose node ids xdist 3.8 can no longer
+rewrite.)
 """
 
 from __future__ import annotations
@@ -42,8 +43,6 @@ BOARD_FOLDERS = frozenset({"e2e", "micropython_port", "packaging", "real_board"}
 and installs upref: all `board`."""
 BOARD_FIXTURES = frozenset({"rt", "make_board", "make_host", "browser"})
 """Fixtures that mean a simulated board or a browser: a test that asks for one is `board`."""
-SHARED_GROUPS = {"packaging": "tests/packaging"}
-"""Folders whose files share a session-scoped fixture (the wheel): one xdist group for all."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -80,14 +79,9 @@ def _needs_board(item: pytest.Item) -> bool:
     return bool(BOARD_FIXTURES & set(getattr(item, "fixturenames", ())))
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        if _needs_board(item):
-            item.add_marker(BOARD)
-        parts = _under_tests(item)
-        if parts:
-            group = SHARED_GROUPS.get(parts[0], "/".join(("tests", *parts)))
-            item.add_marker(pytest.mark.xdist_group(group))
+def pytest_itemcollected(item: pytest.Item) -> None:
+    if _needs_board(item):
+        item.add_marker(BOARD)
 
 
 # the test running now when it is not marked `board` (a board or a browser it starts is a mistake)
