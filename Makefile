@@ -40,8 +40,9 @@ test: lint typecheck browser voice
 
 ## The inner loop, in under 2 minutes: lint, the firmware type check and every test that starts
 ## no simulated board, MicroPython process, browser or installation (those are marked `board`).
+## Test by test onto the workers: these start no board, and the random games' files are long.
 check: lint typecheck
-	$(BIN)/pytest -m "not board" -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/pytest -m "not board" -n $(TEST_WORKERS) --dist load
 
 ## The scoreboard page's tests drive the distribution's headless Chromium and its driver: they are
 ## installed here when missing (apt-get as root, through sudo otherwise).
