@@ -32,8 +32,8 @@ demo: $(STAMP)
 	$(BIN)/upref demo $(GAME) $(ARGS)
 
 ## Everything that needs no hardware and no network. The test files run on TEST_WORKERS pytest
-## workers at once (pytest-xdist; each file's tests on one worker, tests/conftest.py), most of
-## them waiting on a simulated board's serial line or a game's pace rather than on a core.
+## workers at once (pytest-xdist; a file's tests, and the board or game its module shares, on
+## one worker), most of them waiting on a simulated board's serial line or a game's pace rather than on a core.
 TEST_WORKERS ?= auto
 test: lint typecheck browser voice
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
