@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 STUBS  := typings/.installed
 ESP32_STUBS := micropython-esp32-stubs==1.29.0.post1
 
-.PHONY: all venv browser voice demo test test-host test-firmware test-mp lint typecheck sim watch doctor bench faults flash deploy clean
+.PHONY: all venv browser voice demo check test test-host test-firmware test-mp lint typecheck sim watch doctor bench faults flash deploy clean
 
 all: test
 
@@ -31,9 +31,18 @@ venv: $(STAMP) $(STUBS) voice
 demo: $(STAMP)
 	$(BIN)/upref demo $(GAME) $(ARGS)
 
-## Everything that needs no hardware and no network.
+## Everything that needs no hardware and no network. The test files run on TEST_WORKERS pytest
+## workers at once (pytest-xdist; a file's tests, and the board or game its module shares, on
+## one worker), most of them waiting on a simulated board's serial line or a game's pace rather than on a core.
+TEST_WORKERS ?= auto
 test: lint typecheck browser voice
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
+
+## The inner loop, in under 2 minutes: lint, the firmware type check and every test that starts
+## no simulated board, MicroPython process, browser or installation (those are marked `board`).
+## Test by test onto the workers: these start no board, and the random games' files are long.
+check: lint typecheck
+	$(BIN)/pytest -m "not board" -n $(TEST_WORKERS) --dist load
 
 ## The scoreboard page's tests drive the distribution's headless Chromium and its driver: they are
 ## installed here when missing (apt-get as root, through sudo otherwise).

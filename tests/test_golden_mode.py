@@ -142,3 +142,22 @@ def test_update_mode_keeps_a_failing_test_failing(
     result.assert_outcomes(passed=1, failed=1)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["rewrote 1 golden file(s):", "  golden/board.txt"])
+
+
+def test_update_mode_on_several_workers_names_what_each_rewrote(
+    pytester: pytest.Pytester, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`make test` runs the files on pytest-xdist workers: each worker's rewritten files reach
+    the list the run ends with."""
+    other = pytester.path / "golden" / "table.txt"
+    other.write_text(OLD, encoding="utf-8")
+    pytester.makepyfile(test_golden_probe_other=TEST_FILE.replace("board.txt", "table.txt"))
+    monkeypatch.setenv("PRODUCED", NEW)
+    result = run(pytester, "-n", "2", "--dist", "loadfile", "-v", "--update-golden")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert project.read_text(encoding="utf-8") == NEW and other.read_text(encoding="utf-8") == NEW
+    out = result.stdout.str()
+    ran_on = {ln.split()[0] for ln in result.stdout.lines if " PASSED test_golden_probe" in ln}
+    assert ran_on == {"[gw0]", "[gw1]"}, out  # one file on each worker
+    result.stdout.fnmatch_lines(["rewrote 2 golden file(s):"])
+    assert {"  golden/board.txt", "  golden/table.txt"} <= set(result.stdout.lines), out

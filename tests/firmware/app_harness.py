@@ -3,13 +3,16 @@
 # pytest and under the MicroPython unix port, where each test module runs in a process of its
 # own with the heap capped near the board's: the modules share this file rather than import
 # each other, so each process holds only its own tests.
+import binascii
 import gc
 import os
 
 import app
 from fake_board import FakeHw
 
-CAL_PATH = "/tmp/upref-test-calib.json"
+# this process's own file: the CPython and the MicroPython runs of these tests (and other
+# checkouts' test runs) may write their calibration at the same time
+CAL_PATH = "/tmp/upref-test-calib-%s.json" % binascii.hexlify(os.urandom(4)).decode()
 UID7 = bytes([0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6])
 UID4 = bytes([0xDE, 0xAD, 0xBE, 0xEF])
 

@@ -2,6 +2,7 @@
 # ring's wrap and overrun, the exact count of what it lost, the sequence number's wrap at
 # 0xFFFF, SINCE through the App's command loop, and a loop that writes to a wrapping ring and
 # replays from it with the heap locked. Runs under pytest and under the MicroPython unix port.
+import binascii
 import gc
 import os
 import sys
@@ -14,7 +15,9 @@ from fake_hall import NullOut
 import since
 from ring import Ring
 
-CAL_PATH = "/tmp/upref-test-ring-calib.json"
+# this process's own file: the CPython and the MicroPython runs of these tests (and other
+# checkouts' test runs) may write their calibration at the same time
+CAL_PATH = "/tmp/upref-test-ring-calib-%s.json" % binascii.hexlify(os.urandom(4)).decode()
 
 
 class Clock:

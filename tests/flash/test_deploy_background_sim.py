@@ -12,8 +12,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from helpers import ROOT, make
 from upref.commands import deploy
+
+pytestmark = pytest.mark.board  # make deploy against simulated boards
 
 # A firmware of someone else's already on the board: it never reads the port, so only
 # MicroPython's own Ctrl-C (SIGINT in the simulated board's firmware process) stops it.

@@ -22,6 +22,7 @@ from upref.link.protocol import PROTO_VERSION
 from upref.sim.board import SimBoard, SimSettings
 
 FW_VERSION = deploy.expected_fw_version()
+pytestmark = pytest.mark.board  # make flash and make deploy against simulated boards
 
 
 @pytest.fixture(scope="module")

@@ -7,9 +7,12 @@ import json
 from pathlib import Path
 
 from pkg_helpers import REPO, Installed, run
+from upref.commands import demo
+from upref.store.gamelog import list_games
 
 DEMO_TIMEOUT_S = 240  # the demo takes 20-30 s on an idle machine
 QUICK_TIMEOUT_S = 60
+REPLAY_TIMEOUT_S = 120
 
 WHERE_FROM = """
 import json, upref
@@ -34,13 +37,28 @@ def test_the_installed_upref_runs_on_the_copies_it_ships(installed: Installed) -
     assert found["firmware"].read_bytes() == (REPO / "firmware" / "main.py").read_bytes()
 
 
-def test_upref_demo_plays_a_whole_game_from_a_folder_outside_the_checkout(installed: Installed) -> None:
-    res = run([installed.upref, "demo", "--plain"], DEMO_TIMEOUT_S, installed.env, installed.elsewhere,
+def test_upref_demo_plays_a_whole_game_from_a_folder_outside_the_checkout(
+    installed: Installed, short_tmp: Path
+) -> None:
+    """... and, as at a real table, keeps its game log in the data folder, ends saying how to
+    replay it (the replay tells the same game) and leaves no temporary folder."""
+    env = dict(installed.env, TMPDIR=str(short_tmp))
+    res = run([installed.upref, "demo", "--plain"], DEMO_TIMEOUT_S, env, installed.elsewhere,
               check=False)
     story = f"--- stdout\n{res.stdout}\n--- stderr\n{res.stderr}"
     assert res.returncode == 0, story  # 0: the game reached its end
     assert "Up And Down pieces enrolled" in res.stdout and "Buddel King" in res.stdout, story
     assert "Traceback" not in res.stderr, story
+    log = Path(env["UPREF_DATA_DIR"]) / "demo.sqlite"
+    assert log.is_file(), story
+    (game,) = list_games(log)
+    assert game.status == "finished" and game.players == ("Ann", "Bob", "Cy")
+    last = res.stdout.strip().splitlines()[-1]
+    assert last == f"replay it: upref replay {log} --game {game.id}"
+    assert list(short_tmp.glob(demo.TEMP_PREFIX + "*")) == []  # the temporary folder went with it
+    replayed = run([installed.upref, *last.removeprefix("replay it: upref ").split()],
+                   REPLAY_TIMEOUT_S, env, installed.elsewhere)
+    assert "Buddel King" in replayed.stdout
 
 
 def test_python_m_upref_lists_the_commands(installed: Installed) -> None:

@@ -18,7 +18,8 @@ Meanings (`meaning=`) name what a piece of text *is*, and each renderer picks it
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
+from functools import cache
 from typing import Any, Literal
 
 from upref.views.pieces import Drawing
@@ -161,12 +162,24 @@ class Scoreboard:
 
     def as_json(self) -> dict[str, Any]:
         """Plain JSON data (dicts, lists, strings, numbers, None): `json.dumps` takes it."""
-        return {"schema": 2, **_jsonable(asdict(self))}
+        return {"schema": 2, **_jsonable(self)}
 
 
 def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+    """`value` as JSON data: what `dataclasses.asdict` makes of it, with tuples as lists and
+    keys as strings, in one walk (asdict deep-copies every leaf first, and a scoreboard is
+    rendered on every change of the table)."""
+    if isinstance(value, str | int | float | None):
+        return value
     if isinstance(value, list | tuple):
         return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if is_dataclass(value) and not isinstance(value, type):
+        return {name: _jsonable(getattr(value, name)) for name in _field_names(type(value))}
     return value
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))

@@ -325,6 +325,7 @@ def wait(cond: Callable[[], bool], timeout: float = 5.0) -> None:
         time.sleep(0.02)
 
 
+@pytest.mark.board
 def test_enrolment_through_the_simulated_board(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -169,6 +169,7 @@ def run(side: Any, calls: list[tuple[str, tuple[Any, ...]]], error: type[Excepti
     return out
 
 
+@pytest.mark.board
 def test_a_verb_gives_the_same_answer_in_process_and_over_the_socket(
         tmp_path: Path, fw: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # two boards alike in everything but their runtime folders: one driven in-process, the
