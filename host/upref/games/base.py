@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from importlib import resources
@@ -136,12 +136,12 @@ FieldT = TypeVar("FieldT")
 
 @dataclass(frozen=True)
 class ActionRule:
-    """How a game takes one type of action: the names of its method that checks it (raises
-    `IllegalMoveError`, changes nothing) and of its method that applies a checked one (returns
-    the verdict text). Listed per action type in the game's `ACTIONS`."""
+    """How a game takes one type of action: its method that checks it (raises
+    `IllegalMoveError`, changes nothing) and its method that applies a checked one (returns the
+    verdict text). A game's `_rule(action)` gives one per action type."""
 
-    check: str
-    do: str
+    check: Callable[[Any], None]
+    do: Callable[[Any], Any]
 
 
 class StateField(Generic[FieldT]):
@@ -177,9 +177,6 @@ class GameState(ABC, Generic[ActionT]):
     TERMINAL: ClassVar[int] = TERMINAL
     TITLE: ClassVar[str] = "this game's"
     """The game's title as a refusal names it ("not an Up And Down action")."""
-    ACTIONS: ClassVar[Mapping[type, ActionRule]] = {}
-    """Each action type the game takes, with its check and apply methods (`check` and `_do`
-    dispatch through it)."""
 
     def __init__(self) -> None:
         self._undo_stack: list[object] = []
@@ -196,14 +193,24 @@ class GameState(ABC, Generic[ActionT]):
 
     def check(self, action: ActionT) -> None:
         """Validate `action` against the rules: refused once the game is over ("over"), then
-        checked by the method `ACTIONS` names for its type.
+        checked by the method `_rule` gives for its type.
 
         :raises IllegalMoveError: naming the rule broken, in words for the players.
         """
         done = self.outcome()
         if done is not None:
             raise IllegalMoveError("over", self._over_text(done), action=action)
-        getattr(self, self._rule_of(action).check)(action)
+        self._rule(action).check(action)
+
+    def _rule(self, action: object) -> ActionRule:
+        """The game's methods for `action`'s type: a `match` on the game's action classes, each
+        case returning `ActionRule(self._check_x, self._do_x)`, and after it
+        `raise self._foreign(action)` (the default takes no action at all; a game that overrides
+        `check` and `_do` itself needs no `_rule`).
+
+        :raises IllegalMoveError: (rule "apply") for an action of a type the game does not take.
+        """
+        raise self._foreign(action)
 
     @abstractmethod
     def outcome(self) -> Outcome | None:
@@ -227,18 +234,16 @@ class GameState(ABC, Generic[ActionT]):
         """Go back to a snapshot taken by `_snapshot()`."""
 
     def _do(self, action: ActionT) -> str:
-        """Apply a checked action with the method `ACTIONS` names for its type; return the
-        verdict text for the table."""
-        return getattr(self, self._rule_of(action).do)(action)  # type: ignore[no-any-return]
+        """Apply a checked action with the method `_rule` gives for its type; return the verdict
+        text for the table."""
+        return self._rule(action).do(action)
 
-    def _rule_of(self, action: object) -> ActionRule:
-        """:raises IllegalMoveError: (rule "apply") for an action of a type the game does not take."""
-        rule = self.ACTIONS.get(type(action))
-        if rule is None:
-            title = self.TITLE
-            article = "an" if title[:1].lower() in "aeiou" else "a"
-            raise IllegalMoveError("apply", f"not {article} {title} action: {action!r}", action=action)
-        return rule
+    def _foreign(self, action: object) -> IllegalMoveError:
+        """The refusal (rule "apply") of an action of a type the game does not take: what `_rule`
+        raises after its last case."""
+        title = self.TITLE
+        article = "an" if title[:1].lower() in "aeiou" else "a"
+        return IllegalMoveError("apply", f"not {article} {title} action: {action!r}", action=action)
 
     def _over_text(self, outcome: Outcome) -> str:
         """What a refusal says once the game is over."""

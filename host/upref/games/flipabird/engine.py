@@ -16,12 +16,12 @@ somewhere else. Every card is always in exactly one place: the pile, a hand (kno
 slot), the row, someone's won cards, or out of the game (known, or unknown: cards left in the box
 by a short pile, unknown hand cards at the end).
 
-Actions (`actions`, taken through `ACTIONS`): `Play(card, up)` draws (not in the final phase) and
-plays, the all-face-up rule (F-9) and the start of the final phase following from it; `Claim()`
-against the right-hand neighbour (F-13, F-14); `Tip(seat, red)`, after which the last tip turns
-the row up for `evaluation.evaluate` (F-1 ... F-5, F-10); `Take(card)` at the sharing (F-6,
-F-7); `WrongWay()` (F-16); `Pass()`, the end without evaluation (F-11). The other modules of
-the package: `variant`, `position` (the state's parts and its builders), `view`, `cards`.
+Actions (`actions`, each type checked and applied by the methods `_rule` names): `Play(card, up)`
+draws (not in the final phase) and plays, the all-face-up rule (F-9) and the final phase following
+from it; `Claim()` against the right-hand neighbour (F-13, F-14); `Tip(seat, red)`, after which the
+last tip turns the row up for `evaluation.evaluate` (F-1 ... F-5, F-10); `Take(card)` at the
+sharing (F-6, F-7); `WrongWay()` (F-16); `Pass()`, the end without evaluation (F-11). The other
+modules: `variant`, `position` (the state's parts and its builders), `view`, `cards`.
 
 Refusals (`IllegalMoveError.rule`): F-6, F-11, F-14, F-16 for their rulings (F-6: a take of a
 card that is not left to take, or anything but the take of the player whose take it is while
@@ -37,7 +37,7 @@ tips until all are in, and the cards that leave the game unseen. `view(None)` ho
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -110,14 +110,22 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
     chirping"). "Right" is counter-clockwise: seat - 1."""
 
     TITLE: ClassVar[str] = TITLE
-    ACTIONS: ClassVar[Mapping[type, ActionRule]] = {
-        Play: ActionRule(check="_check_play", do="_do_play"),
-        Claim: ActionRule(check="_check_claim", do="_do_claim"),
-        Tip: ActionRule(check="_check_tip", do="_do_tip"),
-        Take: ActionRule(check="_check_take", do="_do_take"),
-        WrongWay: ActionRule(check="_check_wrong_way", do="_do_wrong_way"),
-        Pass: ActionRule(check="_check_pass", do="_do_pass"),
-    }
+    def _rule(self, action: object) -> ActionRule:
+        """The methods that check and apply `action`, by its type."""
+        match action:
+            case Play():
+                return ActionRule(self._check_play, self._do_play)
+            case Claim():
+                return ActionRule(self._check_claim, self._do_claim)
+            case Tip():
+                return ActionRule(self._check_tip, self._do_tip)
+            case Take():
+                return ActionRule(self._check_take, self._do_take)
+            case WrongWay():
+                return ActionRule(self._check_wrong_way, self._do_wrong_way)
+            case Pass():
+                return ActionRule(self._check_pass, self._do_pass)
+        raise self._foreign(action)
 
     def __init__(self, setup: Setup, core: Core) -> None:
         super().__init__()

@@ -162,11 +162,16 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
     """
 
     TITLE: ClassVar[str] = TITLE
-    ACTIONS: ClassVar[Mapping[type, ActionRule]] = {
-        DrawTask: ActionRule(check="_check_draw", do="_do_draw"),
-        Reinsert: ActionRule(check="_check_reinsert", do="_do_reinsert"),
-        EndTurn: ActionRule(check="_check_end", do="_do_end"),
-    }
+    def _rule(self, action: object) -> ActionRule:
+        """The methods that check and apply `action`, by its type."""
+        match action:
+            case DrawTask():
+                return ActionRule(self._check_draw, self._do_draw)
+            case Reinsert():
+                return ActionRule(self._check_reinsert, self._do_reinsert)
+            case EndTurn():
+                return ActionRule(self._check_end, self._do_end)
+        raise self._foreign(action)
 
     def __init__(self, setup: _Setup, core: _Core) -> None:
         super().__init__()

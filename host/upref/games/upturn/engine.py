@@ -23,7 +23,7 @@ one is), "start" (a lay before the Starting tile), "tile" (no tile of this set),
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
 
@@ -114,14 +114,22 @@ class UpturnState(UpturnPosition):
     """
 
     TITLE: ClassVar[str] = TITLE
-    ACTIONS: ClassVar[Mapping[type, ActionRule]] = {
-        Start: ActionRule("_check_start", "_do_start"),
-        Lay: ActionRule("_check_lay", "_do_lay"),
-        Draw: ActionRule("_check_draw", "_draw"),
-        Pass: ActionRule("_check_pass", "_do_pass"),
-        Gift: ActionRule("_check_gift", "_do_gift"),
-        Call: ActionRule("_check_call", "_do_call"),
-    }
+    def _rule(self, action: object) -> ActionRule:
+        """The methods that check and apply `action`, by its type."""
+        match action:
+            case Start():
+                return ActionRule(self._check_start, self._do_start)
+            case Lay():
+                return ActionRule(self._check_lay, self._do_lay)
+            case Draw():
+                return ActionRule(self._check_draw, self._draw)
+            case Pass():
+                return ActionRule(self._check_pass, self._do_pass)
+            case Gift():
+                return ActionRule(self._check_gift, self._do_gift)
+            case Call():
+                return ActionRule(self._check_call, self._do_call)
+        raise self._foreign(action)
 
     # --- construction ------------------------------------------------------------------
 
@@ -497,7 +505,7 @@ class UpturnState(UpturnPosition):
     # --- applying -------------------------------------------------------------------------------
 
     def _do(self, action: Action) -> str:
-        """A new action: the last one's notes go, then `ACTIONS` applies it; its notes are the
+        """A new action: the last one's notes go, then `_rule` applies it; its notes are the
         verdict."""
         s = self._s
         self._s = replace(s, notes=(), acts=s.acts + 1, penalized=None)
