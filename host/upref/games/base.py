@@ -29,6 +29,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, overload
 
+from upref.text import and_join, count, said_count
+
 __all__ = [
     "CHANCE",
     "TERMINAL",
@@ -41,6 +43,7 @@ __all__ = [
     "GameView",
     "IllegalMoveError",
     "Outcome",
+    "ResultWords",
     "Variant",
 ]
 
@@ -96,6 +99,53 @@ class Outcome:
     termination: str
     winners: tuple[int, ...]
     scores: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ResultWords:
+    """How a game says who won, written once for its rules (verdicts), its referee (the result
+    of a stopped game, and for the ear) and its panel (the headline).
+
+    `score` is what a score counts, in the singular ('shovel'); `winner` what a lone winner does
+    or is ('wins', 'is Buddel King'); `title` the headline's word for a lone winner ('Winner:
+    Ann with 5 points'; None: the headline is the text); `tie` what else the winners of a shared
+    win share, if anything ('card': '... with 3 birds and 4 cards each'); `rule` the ruling a
+    shared win names ('F-12')."""
+
+    score: str = "point"
+    winner: str = "wins"
+    title: str | None = "Winner"
+    tie: str | None = None
+    rule: str = ""
+
+    def text(self, names: list[str], best: int, tied: int = 0) -> str:
+        """'Ann is Buddel King with 5 shovels', 'Ann and Bob share the win with 3 points each'."""
+        if len(names) == 1:
+            return f"{names[0]} {self.winner} with {count(best, self.score)}"
+        return f"{and_join(names)} share the win with {self._shared(best, tied)}"
+
+    def headline(self, names: list[str], best: int, tied: int = 0) -> str:
+        """The panel's result: 'Buddel King: Ann with 5 shovels', 'Shared win: Ann and Bob with
+        3 points each'."""
+        if len(names) == 1:
+            if self.title is None:
+                return self.text(names, best)
+            return f"{self.title}: {names[0]} with {count(best, self.score)}"
+        return f"Shared win: {and_join(names)} with {self._shared(best, tied)}"
+
+    def spoken(self, names: list[str], best: int) -> str:
+        """The result for the ear: 'Ann is Buddel King, with five shovels!'."""
+        if not names:
+            return "Nobody wins."
+        said = said_count(best, self.score)
+        if len(names) == 1:
+            return f"{names[0]} {self.winner}, with {said}!"
+        return f"{and_join(names)} share the win, with {said} each!"
+
+    def _shared(self, best: int, tied: int) -> str:
+        tail = f" and {count(tied, self.tie)}" if self.tie else ""
+        rule = f" ({self.rule})" if self.rule else ""
+        return f"{count(best, self.score)}{tail} each{rule}"
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -60,33 +60,21 @@ from upref.games.flipabird.position import (
     new_position,
 )
 from upref.games.flipabird.variant import HAND, Variant
-from upref.games.flipabird.view import CardView, ClaimView, FlipView, PlayerView, RowView, flip_view
+from upref.games.flipabird.view import (
+    RESULT,
+    CardView,
+    ClaimView,
+    FlipView,
+    PlayerView,
+    RowView,
+    flip_view,
+)
 from upref.text import and_join, count
 
 __all__ = [
-    "HAND",
-    "NAME",
-    "TITLE",
-    "Action",
-    "CardView",
-    "Claim",
-    "ClaimState",
-    "ClaimView",
-    "FlipABirdState",
-    "FlipView",
-    "Pass",
-    "Play",
-    "PlayerView",
-    "RowCard",
-    "RowView",
-    "Score",
-    "Take",
-    "Termination",
-    "Tip",
-    "Variant",
-    "WrongWay",
-    "deal",
-    "score",
+    "HAND", "NAME", "TITLE", "Action", "CardView", "Claim", "ClaimState", "ClaimView",
+    "FlipABirdState", "FlipView", "Pass", "Play", "PlayerView", "RowCard", "RowView", "Score",
+    "Take", "Termination", "Tip", "Variant", "WrongWay", "deal", "score",
 ]
 
 NAME = "flipabird"
@@ -863,11 +851,8 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         return f"The game is over: {self._result_text(outcome)}. Start the next game to play on."
 
     def _result_text(self, out: Outcome) -> str:
-        names = [self._name(w) for w in out.winners]
         best = out.scores[out.winners[0]] if out.winners else 0
-        if len(names) == 1:
-            return f"{names[0]} wins with {count(best, 'point')}"
-        return f"{and_join(names)} share the win with {count(best, 'point')} each (F-12)"
+        return RESULT.text([self._name(w) for w in out.winners], best)
 
     # --- views --------------------------------------------------------------------------------
 

@@ -72,7 +72,7 @@ from upref.games.updown.cards import (
 from upref.games.updown.position import HOLES, Board, PairEnd, make_board, mix_board
 from upref.games.updown.solver import Hint, analyse, hint, mask_of
 from upref.games.updown.variant import Variant
-from upref.games.updown.view import CardView, HoleView, PlayerView, UpDownView
+from upref.games.updown.view import RESULT, CardView, HoleView, PlayerView, UpDownView
 from upref.text import and_join, plural
 
 __all__ = [
@@ -681,10 +681,7 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
 
     def _result_text(self, out: Outcome) -> str:
         best = out.scores[out.winners[0]] if out.winners else 0
-        names = and_join([self._name(w) for w in out.winners])
-        if len(out.winners) == 1:
-            return f"{names} is Buddel King with {best} {plural(best, 'shovel')}"
-        return f"{names} share the win with {best} {plural(best, 'shovel')} each"
+        return RESULT.text([self._name(w) for w in out.winners], best)
 
     # --- hints and views -------------------------------------------------------------------
 

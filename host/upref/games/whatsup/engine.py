@@ -64,7 +64,7 @@ from upref.games.whatsup.cards import (
 )
 from upref.games.whatsup.position import ON_TABLE, SPENT, UNUSED, check_players, position
 from upref.games.whatsup.variant import GRID_COLUMNS, GRID_ROWS, Variant, grid_cell
-from upref.games.whatsup.view import CardView, PlayerView, WhatsUpView
+from upref.games.whatsup.view import RESULT, CardView, PlayerView, WhatsUpView
 from upref.text import and_join, count
 
 __all__ = [
@@ -778,13 +778,7 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         best = out.scores[out.winners[0]] if out.winners else 0
         if out.termination == Termination.ROWS:
             return f"{names[0]} wins"
-        if len(names) == 1:
-            return f"{names[0]} wins with {count(best, 'bird')}"
-        cards = self.cards_of(out.winners[0])
-        return (
-            f"{and_join(names)} share the win with {count(best, 'bird')} and "
-            f"{count(cards, 'card')} each"
-        )
+        return RESULT.text(names, best, self.cards_of(out.winners[0]))
 
     def _tiebreak_text(self, out: Outcome) -> str:
         """Birds of everyone and, where the most birds are tied, the cards (A-5)."""
