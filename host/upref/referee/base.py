@@ -16,10 +16,18 @@ verdicts and board feedback. What does not depend on the game lives here:
 - **settings** (`settle_s`, `hints`) and the config a log's header keeps for replays;
 - **keys**: `Key` inputs go to the game; `keys_now()` says which apply.
 
-Each game's referee subclasses `Referee` and fills in the hooks (`make_engine`, `on_tap`,
-`on_hole`, `on_button`, `on_key`, `waiting_for_game` ...). Dispatch is by the input's type
-through tables, never an `isinstance` chain: a game's own inputs (`GameInput` subclasses) are
-listed in its `INPUTS` with the name of the method that handles each.
+Each game's referee subclasses `Referee`, sets its class attributes (`GAME`, `TITLE`,
+`CATALOGUE`, `RESULT`, `FEWEST_WIN`, `INPUTS`) and fills in the hooks (`make_engine`, `on_tap`,
+`on_hole`, `on_button`, `on_key`, `scores_now`, `waiting_for_game` ...). Inputs reach their
+handlers by a `match` on their type; a game's own inputs (`GameInput` subclasses listed in its
+`INPUTS`) go to its `on_input`, which matches on theirs.
+
+**The protocol a game uses** (docs/where-things-are.md, "The referee's hooks", has both tables):
+it reads `engine`, `has_engine`, `phase`, `online`, `now`, `stopped`, `plays` and
+`start_pending` (all read-only) and the settings it was built with; it calls `begin(out)` to
+start the pending game, `note_play()` after each successful engine play and
+`note_game_over(outcome)` when the rules end the game. It never touches a name of the base that
+starts with `_`.
 
 **No I/O.** Time comes from the inputs; the log (anything with `append`, `finish`, `reopen`),
 the tag book (`lookup`) and the feedback sink are passed in.
