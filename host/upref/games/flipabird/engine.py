@@ -652,16 +652,8 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         text = f"{name} played {what}" + (f" ({reason})." if reason else ".")
         changes: dict[str, Any] = {}
         if a.up and len(row) > 1 and all(r.up for r in row):
-            ev = evaluate([self.catalogue.card(r.card) for r in row], self.limit)
-            if ev.total > self.limit:  # F-9: the old row leaves the game
-                old = tuple(r.card for r in s.row)
-                text += (
-                    f" The whole row lies face up and holds {ev.total} birds, more than "
-                    f"{self.limit}: the old row ({count(len(old), 'card')}) leaves the game and "
-                    f"{a.card} starts a new row (F-9)."
-                )
-                row = (new,)
-                changes.update(out=s.out + old, removed_rows=s.removed_rows + (old,))
+            row, said, changes = self._all_face_up(row)
+            text += said
         if not final and pile_left == 0:
             final = True
             text += (
@@ -683,6 +675,21 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
             verdict=text,
             **changes,
         )
+
+    def _all_face_up(self, row: tuple[RowCard, ...]) -> tuple[tuple[RowCard, ...], str, dict[str, Any]]:
+        """F-9, for a row that lies all face up after its last card: with more birds than the
+        limit the old row leaves the game and that card starts a new one. The row, the words
+        and the changes to the state (none while the row holds no more than the limit)."""
+        ev = evaluate([self.catalogue.card(r.card) for r in row], self.limit)
+        if ev.total <= self.limit:
+            return row, "", {}
+        s, old = self._s, tuple(r.card for r in row[:-1])
+        said = (
+            f" The whole row lies face up and holds {ev.total} birds, more than {self.limit}: the "
+            f"old row ({count(len(old), 'card')}) leaves the game and {row[-1].card} starts a "
+            "new row (F-9)."
+        )
+        return (row[-1],), said, {"out": s.out + old, "removed_rows": s.removed_rows + (old,)}
 
     def _face_reason(self, up: bool) -> str | None:
         """Why a play goes face up or down, before it is applied (None without the scan, where

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from upref.board.codes import CodeTable
-from upref.games.base import IllegalMoveError, ResultWords
+from upref.games.base import IllegalMoveError, Outcome, ResultWords
 from upref.games.flipabird.actions import Action, Claim, Pass, Play, Take, Tip, WrongWay
 from upref.games.flipabird.cards import Catalogue, load_catalogue, parse_catalogue
 from upref.games.flipabird.engine import NAME, TITLE, FlipABirdState
@@ -503,29 +503,31 @@ class FlipReferee(Referee[FlipABirdState]):
             out.append(Verdict(OK, text))
         outcome = eng.outcome()
         if outcome is not None:
-            if isinstance(action, Take):
-                head, _, rest = text.partition(" That was the final phase's claim")
-                said = f"That was the last claim: the game is over. {self.result_words(outcome)}"
-                out.append(Verdict(OK, head))
-                out.append(
-                    Verdict(
-                        END, ("That was the final phase's claim" + rest).strip(), spoken=said
-                    )
-                )
-            else:
-                said = f"The game is over. {self.result_words(outcome)}"
-                rule = "F-11" if isinstance(action, Pass) else None
-                out.append(Verdict(END, text, rule, spoken=said))
-            self.note_game_over(outcome)
-            self._confirm = 0
-            self._confirmed = set()
+            self._ended(action, text, outcome, out)
+
+    def _ended(self, action: Action, text: str, outcome: Outcome, out: list[Verdict]) -> None:
+        """The action just played ended the game: say so, and ask for the won cards' taps."""
+        if isinstance(action, Take):
+            head, _, rest = text.partition(" That was the final phase's claim")
+            said = f"That was the last claim: the game is over. {self.result_words(outcome)}"
+            out.append(Verdict(OK, head))
             out.append(
-                Verdict(
-                    INFO,
-                    "To check the scores, tap your won cards, one player after the other, "
-                    f"{eng.players[0]} first; the button (or k) moves on to the next player.",
-                )
+                Verdict(END, ("That was the final phase's claim" + rest).strip(), spoken=said)
             )
+        else:
+            said = f"The game is over. {self.result_words(outcome)}"
+            rule = "F-11" if isinstance(action, Pass) else None
+            out.append(Verdict(END, text, rule, spoken=said))
+        self.note_game_over(outcome)
+        self._confirm = 0
+        self._confirmed = set()
+        out.append(
+            Verdict(
+                INFO,
+                "To check the scores, tap your won cards, one player after the other, "
+                f"{self.engine.players[0]} first; the button (or k) moves on to the next player.",
+            )
+        )
 
     def _revealed(self, out: list[Verdict]) -> None:
         """Every tip is in: say them, then the evaluation step by step, the result and the
