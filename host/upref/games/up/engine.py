@@ -542,15 +542,7 @@ class UpState(DealRules, TowerRules, ScoringRules):
         faces = self._faces
         players = self._player_views(totals)
         phase = "over" if s.outcome is not None else s.phase
-        to_move: int | None
-        if phase == "over":
-            to_move = None
-        elif phase == "count":
-            to_move = s.counting
-        elif phase == "deal":
-            to_move = self.deal_next()
-        else:
-            to_move = s.to_move
+        to_move = self._waits_on(phase)
         return UpView(
             game=NAME,
             game_number=st.game_number,
@@ -589,6 +581,17 @@ class UpState(DealRules, TowerRules, ScoringRules):
             own_hand=faces(s.hands[seat]) if seat is not None else (),
             own_unseen=s.hand_unseen[seat] if seat is not None else 0,
         )
+
+    def _waits_on(self, phase: str) -> int | None:
+        """The seat the table waits on in `phase` (the view's): the counter, the next to be
+        dealt, the player to move; None once over."""
+        if phase == "over":
+            return None
+        if phase == "count":
+            return self._s.counting  # type: ignore[no-any-return]
+        if phase == "deal":
+            return self.deal_next()
+        return self._s.to_move  # type: ignore[no-any-return]
 
     def _player_views(self, totals: tuple[int, ...]) -> tuple[PlayerView, ...]:
         """Each player as the whole table sees them: counts of hand and face-down cards."""

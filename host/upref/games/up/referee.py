@@ -328,65 +328,77 @@ class UpReferee(Referee[UpState]):
             )
             out.append(Verdict(INFO, text))
             return True
-        if eng.phase == "play":
-            seat = eng.to_move
-            last = eng.last_play
-            if name == "join" and last is not None and last[1] == DOWN:
-                out.append(
-                    Verdict(
-                        INFO,
-                        f"Face-down cards are played one at a time: no card joins "
-                        f"{names[last[0]]}'s face-down card (U-4).",
-                        "U-4",
-                    )
-                )
-                return True
-            if name == "join" and last is not None and self._joinable(last[2][0]):
-                self._join = not self._join
-                who = names[last[0]]
-                out.append(
-                    Verdict(
-                        INFO,
-                        f"{who}: tap the card of the same value that goes with the play."
-                        if self._join
-                        else "No card joins the play.",
-                    )
-                )
-                return True
-            if name == "blind" and eng.may_play_blind(seat):
-                self._blind = not self._blind
-                out.append(
-                    Verdict(
-                        INFO,
-                        f"{names[seat]}: turn a face-down card over onto the tower and tap it."
-                        if self._blind
-                        else f"{names[seat]} plays no face-down card after all.",
-                    )
-                )
-                return True
-            if name == "dirty":
-                self._act(DirtyOne(seat), out)
-                return True
-            if name == "pass" and eng.founding:
-                self._act(Pass(seat), out)
-                return True
+        if eng.phase == "play" and self._play_key(name, out):
+            return True
         if name == "points" and eng.phase == "count" and eng.counting is not None:
-            try:
-                points = int((arg or "").strip())
-            except ValueError:
-                out.append(
-                    Verdict(
-                        ILLEGAL,
-                        f"Points are a whole number, not {arg!r}: press p again and type the "
-                        "points.",
-                        "count",
-                        spoken="Points are a whole number: press p again and type them.",
-                    )
-                )
-                return True
-            self._act(Points(eng.counting, points), out)
+            self._points_key(arg, out)
             return True
         return False
+
+    def _play_key(self, name: str, out: list[Verdict]) -> bool:
+        """A key while cards are played (join, blind, dirty One, pass); False: none of them."""
+        eng = self.engine
+        names = eng.players
+        seat = eng.to_move
+        last = eng.last_play
+        if name == "join" and last is not None and last[1] == DOWN:
+            out.append(
+                Verdict(
+                    INFO,
+                    f"Face-down cards are played one at a time: no card joins "
+                    f"{names[last[0]]}'s face-down card (U-4).",
+                    "U-4",
+                )
+            )
+            return True
+        if name == "join" and last is not None and self._joinable(last[2][0]):
+            self._join = not self._join
+            who = names[last[0]]
+            out.append(
+                Verdict(
+                    INFO,
+                    f"{who}: tap the card of the same value that goes with the play."
+                    if self._join
+                    else "No card joins the play.",
+                )
+            )
+            return True
+        if name == "blind" and eng.may_play_blind(seat):
+            self._blind = not self._blind
+            out.append(
+                Verdict(
+                    INFO,
+                    f"{names[seat]}: turn a face-down card over onto the tower and tap it."
+                    if self._blind
+                    else f"{names[seat]} plays no face-down card after all.",
+                )
+            )
+            return True
+        if name == "dirty":
+            self._act(DirtyOne(seat), out)
+            return True
+        if name == "pass" and eng.founding:
+            self._act(Pass(seat), out)
+            return True
+        return False
+
+    def _points_key(self, arg: str | None, out: list[Verdict]) -> None:
+        """`p` at the count: the points typed in for the player counting."""
+        counting = self.engine.counting
+        assert counting is not None
+        try:
+            points = int((arg or "").strip())
+        except ValueError:
+            out.append(
+                Verdict(
+                    ILLEGAL,
+                    f"Points are a whole number, not {arg!r}: press p again and type the points.",
+                    "count",
+                    spoken="Points are a whole number: press p again and type them.",
+                )
+            )
+            return
+        self._act(Points(counting, points), out)
 
     # --- engine calls ---------------------------------------------------------------------------
 

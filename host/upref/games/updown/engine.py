@@ -420,6 +420,12 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
                 None,
                 a,
             )
+        self._check_drawn_card(a)
+
+    def _check_drawn_card(self, a: DrawTask) -> None:
+        """The card drawn by the right seat: a task card of this game, still on the stack, of
+        the shovels on top (M-11: never one removed at setup)."""
+        s = self._s
         if a.card not in self.catalogue:
             raise IllegalMoveError(
                 "draw", f"Card {a.card!r} is not an Up And Down task card.", None, a

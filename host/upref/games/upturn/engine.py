@@ -788,18 +788,7 @@ class UpturnState(UpturnPosition):
         skipped = tuple((p + way * (k + 1)) % n for k in range(s.skips))
         nxt = (p + way * (s.skips + 1)) % n
         if skipped:
-            lost = and_join([self._name(x) for x in skipped])
-            again = " again" if nxt == p else " next"
-            rule_10 = " (T-10)" if len(skipped) == 2 and n == 3 else ""
-            parts.append(
-                f"{lost} {'loses' if len(skipped) == 1 else 'lose'} a turn; "
-                f"{self._name(nxt)} plays{again}{rule_10}."
-            )
-            if s.penalized is not None and s.penalized in skipped:
-                parts.append(
-                    f"Being skipped does not cancel {self._name(s.penalized)}'s missed call "
-                    "(T-14)."
-                )
+            parts += self._skip_words(p, nxt, skipped)
         # a Twin run stays on show for its own turn and the next one
         keep_twin = s.twin if s.twin is not None and s.twin.turn == s.turn else None
         s = replace(
@@ -834,6 +823,22 @@ class UpturnState(UpturnPosition):
             return
         parts.append(f"{self._name(nxt)}'s turn: {self._need()}.")
         self._note("turn", " ".join(parts), rule)
+
+    def _skip_words(self, p: int, nxt: int, skipped: tuple[int, ...]) -> list[str]:
+        """Who loses a turn as `p`'s turn ends and `nxt` plays (T-10, T-14)."""
+        lost = and_join([self._name(x) for x in skipped])
+        again = " again" if nxt == p else " next"
+        rule_10 = " (T-10)" if len(skipped) == 2 and self.num_players() == 3 else ""
+        parts = [
+            f"{lost} {'loses' if len(skipped) == 1 else 'lose'} a turn; "
+            f"{self._name(nxt)} plays{again}{rule_10}."
+        ]
+        penalized = self._s.penalized
+        if penalized is not None and penalized in skipped:
+            parts.append(
+                f"Being skipped does not cancel {self._name(penalized)}'s missed call (T-14)."
+            )
+        return parts
 
     # --- results and views -----------------------------------------------------------------
 
