@@ -22,12 +22,14 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, overload
+
+from upref.text import and_join, count, said_count
 
 __all__ = [
     "CHANCE",
@@ -41,6 +43,7 @@ __all__ = [
     "GameView",
     "IllegalMoveError",
     "Outcome",
+    "ResultWords",
     "Variant",
 ]
 
@@ -98,6 +101,53 @@ class Outcome:
     scores: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class ResultWords:
+    """How a game says who won, written once for its rules (verdicts), its referee (the result
+    of a stopped game, and for the ear) and its panel (the headline).
+
+    `score` is what a score counts, in the singular ('shovel'); `winner` what a lone winner does
+    or is ('wins', 'is Buddel King'); `title` the headline's word for a lone winner ('Winner:
+    Ann with 5 points'; None: the headline is the text); `tie` what else the winners of a shared
+    win share, if anything ('card': '... with 3 birds and 4 cards each'); `rule` the ruling a
+    shared win names ('F-12')."""
+
+    score: str = "point"
+    winner: str = "wins"
+    title: str | None = "Winner"
+    tie: str | None = None
+    rule: str = ""
+
+    def text(self, names: list[str], best: int, tied: int = 0) -> str:
+        """'Ann is Buddel King with 5 shovels', 'Ann and Bob share the win with 3 points each'."""
+        if len(names) == 1:
+            return f"{names[0]} {self.winner} with {count(best, self.score)}"
+        return f"{and_join(names)} share the win with {self._shared(best, tied)}"
+
+    def headline(self, names: list[str], best: int, tied: int = 0) -> str:
+        """The panel's result: 'Buddel King: Ann with 5 shovels', 'Shared win: Ann and Bob with
+        3 points each'."""
+        if len(names) == 1:
+            if self.title is None:
+                return self.text(names, best)
+            return f"{self.title}: {names[0]} with {count(best, self.score)}"
+        return f"Shared win: {and_join(names)} with {self._shared(best, tied)}"
+
+    def spoken(self, names: list[str], best: int) -> str:
+        """The result for the ear: 'Ann is Buddel King, with five shovels!'."""
+        if not names:
+            return "Nobody wins."
+        said = said_count(best, self.score)
+        if len(names) == 1:
+            return f"{names[0]} {self.winner}, with {said}!"
+        return f"{and_join(names)} share the win, with {said} each!"
+
+    def _shared(self, best: int, tied: int) -> str:
+        tail = f" and {count(tied, self.tie)}" if self.tie else ""
+        rule = f" ({self.rule})" if self.rule else ""
+        return f"{count(best, self.score)}{tail} each{rule}"
+
+
 @dataclass(frozen=True, kw_only=True)
 class GameView:
     """What every game's view holds; each game subclasses it (frozen, keyword-only) with its own
@@ -136,12 +186,12 @@ FieldT = TypeVar("FieldT")
 
 @dataclass(frozen=True)
 class ActionRule:
-    """How a game takes one type of action: the names of its method that checks it (raises
-    `IllegalMoveError`, changes nothing) and of its method that applies a checked one (returns
-    the verdict text). Listed per action type in the game's `ACTIONS`."""
+    """How a game takes one type of action: its method that checks it (raises
+    `IllegalMoveError`, changes nothing) and its method that applies a checked one (returns the
+    verdict text). A game's `_rule(action)` gives one per action type."""
 
-    check: str
-    do: str
+    check: Callable[[Any], None]
+    do: Callable[[Any], Any]
 
 
 class StateField(Generic[FieldT]):
@@ -177,9 +227,6 @@ class GameState(ABC, Generic[ActionT]):
     TERMINAL: ClassVar[int] = TERMINAL
     TITLE: ClassVar[str] = "this game's"
     """The game's title as a refusal names it ("not an Up And Down action")."""
-    ACTIONS: ClassVar[Mapping[type, ActionRule]] = {}
-    """Each action type the game takes, with its check and apply methods (`check` and `_do`
-    dispatch through it)."""
 
     def __init__(self) -> None:
         self._undo_stack: list[object] = []
@@ -196,14 +243,24 @@ class GameState(ABC, Generic[ActionT]):
 
     def check(self, action: ActionT) -> None:
         """Validate `action` against the rules: refused once the game is over ("over"), then
-        checked by the method `ACTIONS` names for its type.
+        checked by the method `_rule` gives for its type.
 
         :raises IllegalMoveError: naming the rule broken, in words for the players.
         """
         done = self.outcome()
         if done is not None:
             raise IllegalMoveError("over", self._over_text(done), action=action)
-        getattr(self, self._rule_of(action).check)(action)
+        self._rule(action).check(action)
+
+    def _rule(self, action: object) -> ActionRule:
+        """The game's methods for `action`'s type: a `match` on the game's action classes, each
+        case returning `ActionRule(self._check_x, self._do_x)`, and after it
+        `raise self._foreign(action)` (the default takes no action at all; a game that overrides
+        `check` and `_do` itself needs no `_rule`).
+
+        :raises IllegalMoveError: (rule "apply") for an action of a type the game does not take.
+        """
+        raise self._foreign(action)
 
     @abstractmethod
     def outcome(self) -> Outcome | None:
@@ -227,18 +284,16 @@ class GameState(ABC, Generic[ActionT]):
         """Go back to a snapshot taken by `_snapshot()`."""
 
     def _do(self, action: ActionT) -> str:
-        """Apply a checked action with the method `ACTIONS` names for its type; return the
-        verdict text for the table."""
-        return getattr(self, self._rule_of(action).do)(action)  # type: ignore[no-any-return]
+        """Apply a checked action with the method `_rule` gives for its type; return the verdict
+        text for the table."""
+        return self._rule(action).do(action)
 
-    def _rule_of(self, action: object) -> ActionRule:
-        """:raises IllegalMoveError: (rule "apply") for an action of a type the game does not take."""
-        rule = self.ACTIONS.get(type(action))
-        if rule is None:
-            title = self.TITLE
-            article = "an" if title[:1].lower() in "aeiou" else "a"
-            raise IllegalMoveError("apply", f"not {article} {title} action: {action!r}", action=action)
-        return rule
+    def _foreign(self, action: object) -> IllegalMoveError:
+        """The refusal (rule "apply") of an action of a type the game does not take: what `_rule`
+        raises after its last case."""
+        title = self.TITLE
+        article = "an" if title[:1].lower() in "aeiou" else "a"
+        return IllegalMoveError("apply", f"not {article} {title} action: {action!r}", action=action)
 
     def _over_text(self, outcome: Outcome) -> str:
         """What a refusal says once the game is over."""

@@ -16,10 +16,18 @@ verdicts and board feedback. What does not depend on the game lives here:
 - **settings** (`settle_s`, `hints`) and the config a log's header keeps for replays;
 - **keys**: `Key` inputs go to the game; `keys_now()` says which apply.
 
-Each game's referee subclasses `Referee` and fills in the hooks (`make_engine`, `on_tap`,
-`on_hole`, `on_button`, `on_key`, `waiting_for_game` ...). Dispatch is by the input's type
-through tables, never an `isinstance` chain: a game's own inputs (`GameInput` subclasses) are
-listed in its `INPUTS` with the name of the method that handles each.
+Each game's referee subclasses `Referee`, sets its class attributes (`GAME`, `TITLE`,
+`CATALOGUE`, `RESULT`, `FEWEST_WIN`, `INPUTS`) and fills in the hooks (`make_engine`, `on_tap`,
+`on_hole`, `on_button`, `on_key`, `scores_now`, `waiting_for_game` ...). Inputs reach their
+handlers by a `match` on their type; a game's own inputs (`GameInput` subclasses listed in its
+`INPUTS`) go to its `on_input`, which matches on theirs.
+
+**The protocol a game uses** (docs/where-things-are.md, "The referee's hooks", has both tables):
+it reads `engine`, `has_engine`, `phase`, `online`, `now`, `stopped`, `plays` and
+`start_pending` (all read-only) and the settings it was built with; it calls `begin(out)` to
+start the pending game, `note_play()` after each successful engine play and
+`note_game_over(outcome)` when the rules end the game. It never touches a name of the base that
+starts with `_`.
 
 **No I/O.** Time comes from the inputs; the log (anything with `append`, `finish`, `reopen`),
 the tag book (`lookup`) and the feedback sink are passed in.
@@ -42,7 +50,7 @@ from upref.board.model import (
     Observation,
 )
 from upref.board.model import fault_advice as _fault_advice
-from upref.games.base import GameState, GameView, Outcome
+from upref.games.base import GameState, GameView, Outcome, ResultWords
 from upref.referee.feedback import Feedback, feedback_for
 from upref.referee.inputs import (
     BoardOnline,
@@ -60,7 +68,7 @@ from upref.referee.inputs import (
     Undo,
 )
 from upref.referee.status import BOARD, END, INFO, OK, TableStatus, Verdict
-from upref.text import and_join, number_words
+from upref.text import number_words
 
 __all__ = [
     "IDLE",
@@ -68,6 +76,7 @@ __all__ = [
     "PLAY",
     "RECENT",
     "SETUP",
+    "CatalogueFormat",
     "InputLog",
     "KeyOffer",
     "NoGameError",
@@ -147,6 +156,17 @@ class KeyOffer:
     default: str | None = None
 
 
+@dataclass(frozen=True)
+class CatalogueFormat:
+    """How a game's catalogue comes and travels: its packaged pieces (`load()`), its JSON data
+    for a log's header (`to_dict(catalogue)`) and the catalogue that data stands for
+    (`from_dict(data)`, naming the log as its source in messages). A referee's `CATALOGUE`."""
+
+    load: Callable[[], Any]
+    to_dict: Callable[[Any], dict[str, Any]]
+    from_dict: Callable[[Any], Any]
+
+
 def all_reasons(head: str, reasons: Sequence[Verdict]) -> Verdict:
     """One verdict for something refused for several reasons at once: it names every reason,
     numbered, one sentence each, in the order given (each game documents its order), each with
@@ -222,9 +242,14 @@ class Referee(ABC, Generic[EngineT]):
     """The game's name (`upref play <GAME>`)."""
     TITLE: ClassVar[str]
     """The game's title, for verdicts."""
-    INPUTS: ClassVar[Mapping[type[GameInput], str]] = {}
-    """The game's own inputs, each with the name of the method that handles it
-    (`method(inp, out)`)."""
+    CATALOGUE: ClassVar[CatalogueFormat | None] = None
+    """The game's catalogue (None: a game without one); the config of a log keeps it."""
+    RESULT: ClassVar[ResultWords] = ResultWords()
+    """How the game says who won (its rules' own `ResultWords`): the result's words."""
+    FEWEST_WIN: ClassVar[bool] = False
+    """Whether the lowest score leads a stopped game (Upturn: the fewest tiles)."""
+    INPUTS: ClassVar[tuple[type[GameInput], ...]] = ()
+    """The game's own input classes (the log reads and writes them); `on_input` handles them."""
 
     def __init__(
         self,
@@ -336,7 +361,23 @@ class Referee(ABC, Generic[EngineT]):
 
     @property
     def online(self) -> bool:
+        """Whether the board is online (nothing at the table counts while it is not)."""
         return self._online
+
+    @property
+    def now(self) -> float:
+        """The time of the latest input acted on (inputs carry their time; no clock is read)."""
+        return self._now
+
+    @property
+    def plays(self) -> int:
+        """How many engine plays the current game has had (`note_play` counts them)."""
+        return self._plays
+
+    @property
+    def start_pending(self) -> bool:
+        """Whether a start was asked for and its game has not begun yet."""
+        return self._pending is not None
 
     @property
     def stopped(self) -> Outcome | None:
@@ -396,7 +437,7 @@ class Referee(ABC, Generic[EngineT]):
 
         :raises TypeError: for something that is not an input of this game (nothing is logged).
         """
-        self._handler(inp)
+        self._accept(inp)
         inp = self._complete(inp)
         out: list[Verdict] = []
         seat = self._to_act()
@@ -460,7 +501,7 @@ class Referee(ABC, Generic[EngineT]):
         self._timers(out)
         self._remember(out[start:])  # (before an undo in this very input takes them back)
         said = len(out)
-        self._handler(inp)(inp, out)
+        self._dispatch(inp, out)
         self._timers(out)
         self._remember(out[said:])
 
@@ -480,30 +521,34 @@ class Referee(ABC, Generic[EngineT]):
         """
         return self.codec.from_dict(entry, self.codes)
 
-    _HANDLERS: ClassVar[dict[type, str]] = {
-        Observe: "_on_observe",
-        Tick: "_on_tick",
-        BoardPicture: "_on_picture",
-        BoardOnline: "_on_online_input",
-        StartGame: "_on_start_input",
-        Undo: "_on_undo_input",
-        EndGame: "_on_end_input",
-        NextGame: "_on_next_input",
-        Key: "_on_key_input",
-    }
-    _OBSERVATIONS: ClassVar[dict[type, str]] = {
-        HoleObservation: "_on_hole_observation",
-        CardObservation: "_on_card_observation",
-        ButtonObservation: "_on_button_observation",
-        FaultObservation: "_on_fault_observation",
-    }
-
-    def _handler(self, inp: object) -> Callable[[Any, list[Verdict]], None]:
-        name = self._HANDLERS.get(type(inp)) or self.INPUTS.get(type(inp))  # type: ignore[call-overload]
-        if name is None:
+    def _accept(self, inp: object) -> None:
+        """:raises TypeError: for something that is not an input of this game."""
+        if type(inp) not in _INPUT_TYPES and type(inp) not in self.INPUTS:
             raise TypeError(f"not an input of {self.TITLE}: {inp!r}")
-        method: Callable[[Any, list[Verdict]], None] = getattr(self, name)
-        return method
+
+    def _dispatch(self, inp: Input, out: list[Verdict]) -> None:
+        """Act on an accepted input by its type (a game's own inputs go to `on_input`)."""
+        match inp:
+            case Observe():
+                self._on_observe(inp, out)
+            case Tick():
+                pass
+            case BoardPicture():
+                self._on_picture(inp, out)
+            case BoardOnline():
+                self._on_online_input(inp, out)
+            case StartGame():
+                self._on_start_input(inp, out)
+            case Undo():
+                self._on_undo_input(inp, out)
+            case EndGame():
+                self._on_end_input(inp, out)
+            case NextGame():
+                self._on_next_input(inp, out)
+            case Key():
+                self._on_key_input(inp, out)
+            case _:
+                self.on_input(inp, out)
 
     def _remember(self, verdicts: list[Verdict]) -> None:
         """Keep the latest public verdicts for the status, each with when it was given."""
@@ -540,7 +585,15 @@ class Referee(ABC, Generic[EngineT]):
 
     def _on_observe(self, inp: Observe, out: list[Verdict]) -> None:
         obs: Observation = inp.observation
-        getattr(self, self._OBSERVATIONS[type(obs)])(inp, obs, out)
+        match obs:
+            case HoleObservation():
+                self._on_hole_observation(inp, obs, out)
+            case CardObservation():
+                self._on_card_observation(inp, obs, out)
+            case ButtonObservation():
+                self._on_button_observation(inp, obs, out)
+            case FaultObservation():
+                self._on_fault_observation(inp, obs, out)
 
     def _on_hole_observation(self, _inp: Observe, obs: HoleObservation, out: list[Verdict]) -> None:
         self.on_hole(obs.hole, obs.new_code, out)
@@ -602,9 +655,6 @@ class Referee(ABC, Generic[EngineT]):
             del self._faults[obs.key]
             out.append(Verdict(INFO, f"Board fault cleared: {_fault_place(obs)}.", "board"))
 
-    def _on_tick(self, _inp: Tick, _out: list[Verdict]) -> None:
-        pass
-
     def _on_picture(self, inp: BoardPicture, out: list[Verdict]) -> None:
         for h, code in enumerate(inp.holes, start=1):
             self.on_hole(h, code, out)
@@ -644,8 +694,9 @@ class Referee(ABC, Generic[EngineT]):
         self._phase = SETUP
         self.prepare(inp, out)
 
-    def _begin(self, out: list[Verdict]) -> None:
-        """Start the pending game (or the next one of a match) now."""
+    def begin(self, out: list[Verdict]) -> None:
+        """Start the pending game (or the next one of a match) now: what `prepare` and
+        `prepare_next` call, at once or once the table is ready."""
         if self._pending is None:
             eng = self.next_engine(self.engine)
         else:
@@ -748,15 +799,21 @@ class Referee(ABC, Generic[EngineT]):
 
     # --- engine bookkeeping for games ----------------------------------------------------------
 
-    def _played(self) -> None:
-        """After every successful engine play: count it, and note the start of a new turn."""
+    def note_play(self, *, joins_last_turn: bool = False) -> None:
+        """After every successful engine play: count it, and note the start of a new turn (an
+        undo point). With `joins_last_turn`, the play belongs to the turn of the play just
+        before it (Up: a card joined to it): an undo point that play set moves after this one.
+        """
         self._plays += 1
+        cps = self._checkpoints
         turn = self.turn_start()
-        if turn is not None and (not self._checkpoints or self._checkpoints[-1][1] != turn):
-            self._checkpoints.append((self._plays, turn))
+        if turn is not None and (not cps or cps[-1][1] != turn):
+            cps.append((self._plays, turn))
+        if joins_last_turn and cps and cps[-1][0] == self._plays - 1:
+            cps[-1] = (self._plays, cps[-1][1])
 
-    def _game_over(self, outcome: Outcome) -> None:
-        """The rules ended the game: say so in the log."""
+    def note_game_over(self, outcome: Outcome) -> None:
+        """The rules ended the game (with `outcome`): the phase is over, the log says so."""
         self._phase = OVER
         self._finish(outcome)
 
@@ -787,18 +844,24 @@ class Referee(ABC, Generic[EngineT]):
     # settings and set-up
 
     def default_catalogue(self) -> Any:
-        """The game's pieces when none are given (its packaged catalogue); None for a game with
-        no catalogue."""
-        return None
+        """The game's pieces when none are given (its packaged catalogue, from `CATALOGUE`);
+        None for a game with no catalogue."""
+        return None if self.CATALOGUE is None else self.CATALOGUE.load()
 
     def config_extra(self) -> dict[str, Any]:
-        """The game's own part of `config()` (a catalogue, ...)."""
-        return {}
+        """The game's own part of `config()` (default: its catalogue's data)."""
+        if self.CATALOGUE is None:
+            return {}
+        return {"catalogue": self.CATALOGUE.to_dict(self.catalogue)}
 
     @classmethod
     def options_from_config(cls, config: Mapping[str, Any]) -> dict[str, Any]:
-        """Keyword arguments for the constructor from the game's own part of a config."""
-        return {}
+        """Keyword arguments for the constructor from the game's own part of a config
+        (default: the catalogue the config keeps, if any)."""
+        data = config.get("catalogue")
+        if cls.CATALOGUE is None or data is None:
+            return {}
+        return {"catalogue": cls.CATALOGUE.from_dict(data)}
 
     def piece_name(self) -> str:
         """What a tagged piece of this game is called ('task card', 'tile')."""
@@ -837,12 +900,12 @@ class Referee(ABC, Generic[EngineT]):
 
     def prepare(self, start: StartGame, out: list[Verdict]) -> None:
         """A start was asked for: begin at once (the default), or say what the table must do
-        first and begin later (from `on_time` or an observation) with `self._begin(out)`."""
-        self._begin(out)
+        first and begin later (from `on_time` or an observation) with `self.begin(out)`."""
+        self.begin(out)
 
     def prepare_next(self, out: list[Verdict]) -> None:
         """The next game was asked for: begin it at once (the default) or say what to do."""
-        self._begin(out)
+        self.begin(out)
 
     def on_begin(self) -> None:
         """A game has just begun: reset the game's own bookkeeping."""
@@ -850,26 +913,36 @@ class Referee(ABC, Generic[EngineT]):
     def on_stop(self) -> None:
         """The game was stopped: drop whatever waits."""
 
-    @abstractmethod
-    def stop_outcome(self) -> Outcome:
-        """The result when the game is stopped early (EndGame)."""
+    def scores_now(self) -> tuple[int, ...]:
+        """Each seat's score if the game stopped now (for the default `stop_outcome`)."""
+        raise NotImplementedError(f"{self.TITLE}'s referee gives neither scores nor a stop")
 
-    @abstractmethod
+    def stop_outcome(self) -> Outcome:
+        """The result when the game is stopped early (EndGame): by default the best of
+        `scores_now()` win (the highest, or with `FEWEST_WIN` the lowest), all of them on a tie.
+        """
+        scores = self.scores_now()
+        best = min(scores) if self.FEWEST_WIN else max(scores)
+        return Outcome("stopped", tuple(i for i, s in enumerate(scores) if s == best), scores)
+
     def result_text(self, outcome: Outcome) -> str:
-        """The result in words: 'Ann is Buddel King with 5 shovels'."""
+        """The result in words, by `RESULT`: 'Ann is Buddel King with 5 shovels', 'Ann and Bob
+        share the win with 3 birds and 4 cards each'."""
+        names, best = self.winners_and_best(outcome)
+        return self.RESULT.text(names, best, self.tied(outcome))
+
+    def tied(self, outcome: Outcome) -> int:
+        """What else the winners of a shared win share, counted in `RESULT.tie` (4 cards)."""
+        return 0
 
     def result_words(self, outcome: Outcome) -> str:
-        """The result for the ear, a sentence: 'Ann wins with five shovels.' (default: the
-        winners and their scores in words)."""
-        names = self.engine.players
-        winners = [names[w] for w in outcome.winners]
-        if not winners:
-            return "Nobody wins."
-        verb = "wins" if len(winners) == 1 else "win"
-        tail = ""
-        if outcome.scores:
-            tail = f" with {number_words(outcome.scores[outcome.winners[0]])} points"
-        return f"{and_join(winners)} {verb}{tail}."
+        """The result for the ear, by `RESULT`: 'Ann is Buddel King, with five shovels!'."""
+        return self.RESULT.spoken(*self.winners_and_best(outcome))
+
+    def winners_and_best(self, outcome: Outcome) -> tuple[list[str], int]:
+        """The winners' names and their (first winner's) score, 0 without winners."""
+        names = [self.engine.players[w] for w in outcome.winners]
+        return names, outcome.scores[outcome.winners[0]] if outcome.winners else 0
 
     def turn_words(self, seat: int) -> str | None:
         """Whose turn it is, for the ear, when the turn passes to `seat` ('Bob, your turn.');
@@ -893,6 +966,10 @@ class Referee(ABC, Generic[EngineT]):
 
     def on_button(self, out: list[Verdict]) -> None:
         """The board's button was pressed (board online)."""
+
+    def on_input(self, inp: GameInput, out: list[Verdict]) -> None:
+        """One of the game's own inputs (a class in its `INPUTS`): a `match` on its type."""
+        raise TypeError(f"{self.TITLE} lists {type(inp).__name__} in INPUTS but takes none")
 
     def on_key(self, name: str, arg: str | None, out: list[Verdict]) -> bool:
         """A `Key`; False when the game gives it no meaning now."""
@@ -936,6 +1013,12 @@ class Referee(ABC, Generic[EngineT]):
     def corrections(self) -> tuple[str, ...]:
         """Physical corrections still outstanding, in words."""
         return ()
+
+
+_INPUT_TYPES: frozenset[type] = frozenset(
+    (Observe, Tick, BoardPicture, BoardOnline, StartGame, Undo, EndGame, NextGame, Key)
+)
+"""The inputs every game takes (the game's own are in its `INPUTS`)."""
 
 
 def _is_an_act(inp: Input) -> bool:

@@ -19,7 +19,7 @@ class PileReferee(Referee):
 
     @property
     def game(self) -> PileGame:
-        eng = self._engine
+        eng = self.engine
         assert isinstance(eng, PileGame)
         return eng
 
@@ -33,12 +33,12 @@ class PileReferee(Referee):
         self._take(1 if item == "one" else 2, out)
 
     def game_keys(self) -> tuple[KeyOffer, ...]:
-        if self._phase != PLAY:
+        if self.phase != PLAY:
             return ()
         return (KeyOffer("t", "take tiles", lambda t, a: Key("take", t, a), "How many?", "1"),)
 
     def on_key(self, name: str, arg: str | None, out: list[Verdict]) -> bool:
-        if name != "take" or self._phase != PLAY:
+        if name != "take" or self.phase != PLAY:
             return False
         if arg not in ("1", "2"):
             out.append(Verdict(ILLEGAL, f"Take 1 or 2, not {arg!r}.", "take"))
@@ -47,22 +47,22 @@ class PileReferee(Referee):
         return True
 
     def _take(self, n: int, out: list[Verdict]) -> None:
-        if self._phase != PLAY:
+        if self.phase != PLAY:
             return
         try:
             text = self.game.play(Take(n))
         except IllegalMoveError as err:
             out.append(Verdict(ILLEGAL, err.message, err.rule, err.correction))
             return
-        self._played()
+        self.note_play()
         out.append(Verdict(OK, text))
         outcome = self.game.outcome()
         if outcome is not None:
             out.append(Verdict(END, f"The game ends. {self.result_text(outcome)}."))
-            self._game_over(outcome)
+            self.note_game_over(outcome)
 
     def turn_start(self) -> int | None:
-        return self._plays
+        return self.plays
 
     def stop_outcome(self) -> Outcome:
         taken = self.game.view(None).taken
@@ -73,7 +73,7 @@ class PileReferee(Referee):
         return f"{and_join([self.game.players[w] for w in outcome.winners])} wins"
 
     def waiting_for_game(self) -> str | None:
-        if self._phase == PLAY:
+        if self.phase == PLAY:
             v = self.game.view(None)
             assert v.to_move is not None
             return f"{v.names[v.to_move]}: take one or two tiles (tap a card)."

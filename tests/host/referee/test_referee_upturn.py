@@ -71,7 +71,7 @@ def table_at(
         owing=owing,
     )
     eng._s = rebuilt._s  # the referee has followed the game to here
-    ref._played()
+    ref.note_play()
     tb.offset = 0
     return tb
 

@@ -72,7 +72,7 @@ def test_an_input_the_full_disk_refuses_is_not_acted_on_and_the_game_goes_on_onc
     told: list[Verdict] = []
     plays_before = 0
     for n in range(400):  # turn pairs until the log has no room left for one
-        plays_before = tb.ref._plays
+        plays_before = tb.ref.plays
         entries_before = len(log)
         out = tb.flip(HOLES[n % len(HOLES)])
         told = [v for v in out if v.rule == "log"]
@@ -90,7 +90,7 @@ def test_an_input_the_full_disk_refuses_is_not_acted_on_and_the_game_goes_on_onc
         live += out
         assert out == [], out
     assert tb.ref.held > held
-    assert tb.ref._plays <= plays_before + 1
+    assert tb.ref.plays <= plays_before + 1
     assert len(log) <= entries_before + 1
     _free(log)
     out = tb.flip(5)

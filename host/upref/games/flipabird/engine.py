@@ -16,12 +16,12 @@ somewhere else. Every card is always in exactly one place: the pile, a hand (kno
 slot), the row, someone's won cards, or out of the game (known, or unknown: cards left in the box
 by a short pile, unknown hand cards at the end).
 
-Actions (`actions`, taken through `ACTIONS`): `Play(card, up)` draws (not in the final phase) and
-plays, the all-face-up rule (F-9) and the start of the final phase following from it; `Claim()`
-against the right-hand neighbour (F-13, F-14); `Tip(seat, red)`, after which the last tip turns
-the row up for `evaluation.evaluate` (F-1 ... F-5, F-10); `Take(card)` at the sharing (F-6,
-F-7); `WrongWay()` (F-16); `Pass()`, the end without evaluation (F-11). The other modules of
-the package: `variant`, `position` (the state's parts and its builders), `view`, `cards`.
+Actions (`actions`, each type checked and applied by the methods `_rule` names): `Play(card, up)`
+draws (not in the final phase) and plays, the all-face-up rule (F-9) and the final phase following
+from it; `Claim()` against the right-hand neighbour (F-13, F-14); `Tip(seat, red)`, after which the
+last tip turns the row up for `evaluation.evaluate` (F-1 ... F-5, F-10); `Take(card)` at the
+sharing (F-6, F-7); `WrongWay()` (F-16); `Pass()`, the end without evaluation (F-11). The other
+modules: `variant`, `position` (the state's parts and its builders), `view`, `cards`.
 
 Refusals (`IllegalMoveError.rule`): F-6, F-11, F-14, F-16 for their rulings (F-6: a take of a
 card that is not left to take, or anything but the take of the player whose take it is while
@@ -37,7 +37,7 @@ tips until all are in, and the cards that leave the game unseen. `view(None)` ho
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -60,33 +60,21 @@ from upref.games.flipabird.position import (
     new_position,
 )
 from upref.games.flipabird.variant import HAND, Variant
-from upref.games.flipabird.view import CardView, ClaimView, FlipView, PlayerView, RowView, flip_view
+from upref.games.flipabird.view import (
+    RESULT,
+    CardView,
+    ClaimView,
+    FlipView,
+    PlayerView,
+    RowView,
+    flip_view,
+)
 from upref.text import and_join, count
 
 __all__ = [
-    "HAND",
-    "NAME",
-    "TITLE",
-    "Action",
-    "CardView",
-    "Claim",
-    "ClaimState",
-    "ClaimView",
-    "FlipABirdState",
-    "FlipView",
-    "Pass",
-    "Play",
-    "PlayerView",
-    "RowCard",
-    "RowView",
-    "Score",
-    "Take",
-    "Termination",
-    "Tip",
-    "Variant",
-    "WrongWay",
-    "deal",
-    "score",
+    "HAND", "NAME", "TITLE", "Action", "CardView", "Claim", "ClaimState", "ClaimView",
+    "FlipABirdState", "FlipView", "Pass", "Play", "PlayerView", "RowCard", "RowView", "Score",
+    "Take", "Termination", "Tip", "Variant", "WrongWay", "deal", "score",
 ]
 
 NAME = "flipabird"
@@ -110,14 +98,22 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
     chirping"). "Right" is counter-clockwise: seat - 1."""
 
     TITLE: ClassVar[str] = TITLE
-    ACTIONS: ClassVar[Mapping[type, ActionRule]] = {
-        Play: ActionRule(check="_check_play", do="_do_play"),
-        Claim: ActionRule(check="_check_claim", do="_do_claim"),
-        Tip: ActionRule(check="_check_tip", do="_do_tip"),
-        Take: ActionRule(check="_check_take", do="_do_take"),
-        WrongWay: ActionRule(check="_check_wrong_way", do="_do_wrong_way"),
-        Pass: ActionRule(check="_check_pass", do="_do_pass"),
-    }
+    def _rule(self, action: object) -> ActionRule:
+        """The methods that check and apply `action`, by its type."""
+        match action:
+            case Play():
+                return ActionRule(self._check_play, self._do_play)
+            case Claim():
+                return ActionRule(self._check_claim, self._do_claim)
+            case Tip():
+                return ActionRule(self._check_tip, self._do_tip)
+            case Take():
+                return ActionRule(self._check_take, self._do_take)
+            case WrongWay():
+                return ActionRule(self._check_wrong_way, self._do_wrong_way)
+            case Pass():
+                return ActionRule(self._check_pass, self._do_pass)
+        raise self._foreign(action)
 
     def __init__(self, setup: Setup, core: Core) -> None:
         super().__init__()
@@ -656,16 +652,8 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         text = f"{name} played {what}" + (f" ({reason})." if reason else ".")
         changes: dict[str, Any] = {}
         if a.up and len(row) > 1 and all(r.up for r in row):
-            ev = evaluate([self.catalogue.card(r.card) for r in row], self.limit)
-            if ev.total > self.limit:  # F-9: the old row leaves the game
-                old = tuple(r.card for r in s.row)
-                text += (
-                    f" The whole row lies face up and holds {ev.total} birds, more than "
-                    f"{self.limit}: the old row ({count(len(old), 'card')}) leaves the game and "
-                    f"{a.card} starts a new row (F-9)."
-                )
-                row = (new,)
-                changes.update(out=s.out + old, removed_rows=s.removed_rows + (old,))
+            row, said, changes = self._all_face_up(row)
+            text += said
         if not final and pile_left == 0:
             final = True
             text += (
@@ -687,6 +675,21 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
             verdict=text,
             **changes,
         )
+
+    def _all_face_up(self, row: tuple[RowCard, ...]) -> tuple[tuple[RowCard, ...], str, dict[str, Any]]:
+        """F-9, for a row that lies all face up after its last card: with more birds than the
+        limit the old row leaves the game and that card starts a new one. The row, the words
+        and the changes to the state (none while the row holds no more than the limit)."""
+        ev = evaluate([self.catalogue.card(r.card) for r in row], self.limit)
+        if ev.total <= self.limit:
+            return row, "", {}
+        s, old = self._s, tuple(r.card for r in row[:-1])
+        said = (
+            f" The whole row lies face up and holds {ev.total} birds, more than {self.limit}: the "
+            f"old row ({count(len(old), 'card')}) leaves the game and {row[-1].card} starts a "
+            "new row (F-9)."
+        )
+        return (row[-1],), said, {"out": s.out + old, "removed_rows": s.removed_rows + (old,)}
 
     def _face_reason(self, up: bool) -> str | None:
         """Why a play goes face up or down, before it is applied (None without the scan, where
@@ -855,11 +858,8 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         return f"The game is over: {self._result_text(outcome)}. Start the next game to play on."
 
     def _result_text(self, out: Outcome) -> str:
-        names = [self._name(w) for w in out.winners]
         best = out.scores[out.winners[0]] if out.winners else 0
-        if len(names) == 1:
-            return f"{names[0]} wins with {count(best, 'point')}"
-        return f"{and_join(names)} share the win with {count(best, 'point')} each (F-12)"
+        return RESULT.text([self._name(w) for w in out.winners], best)
 
     # --- views --------------------------------------------------------------------------------
 

@@ -141,20 +141,7 @@ def evaluate(row: Sequence[Card], limit: int) -> Evaluation:
             steps.append(f"2. Neighbour cards, all at once on their places (F-2, F-3): {acts}.")
         else:
             steps.append("2. Neighbour cards: none in the row.")
-        for kind in (COLOUR_DOUBLE, COLOUR_NOT):  # "does not count" last: it beats "double"
-            for i, c in enumerate(row):
-                if c.kind == kind and i not in removers and c.colour is not None:
-                    factor[c.colour] = 2 if kind == COLOUR_DOUBLE else 0
-                    colour_card[c.colour] = i
-        effects = [
-            f"{colour_name(col)} ×{factor[col]} ({row[colour_card[col]].id})"
-            for col in COLOURS
-            if col in colour_card
-        ]
-        if effects:
-            steps.append(f"3. Colours, each on its own (F-4): {', '.join(effects)}.")
-        else:
-            steps.append("3. Colours: no colour card in the row acts.")
+        steps.append(_colours(row, removers, factor, colour_card))
 
     lines: list[CardLine] = []
     total = 0
@@ -175,6 +162,26 @@ def evaluate(row: Sequence[Card], limit: int) -> Evaluation:
     return Evaluation(
         tuple(lines), tuple(steps), tuple((c, factor[c]) for c in COLOURS), total, limit
     )
+
+
+def _colours(
+    row: Sequence[Card], removers: dict[int, list[int]], factor: dict[str, int], colour_card: dict[str, int]
+) -> str:
+    """Step 3 (F-4): the colour cards still in the row set each colour's factor (in `factor`,
+    with the deciding card's place in `colour_card`); the step in words."""
+    for kind in (COLOUR_DOUBLE, COLOUR_NOT):  # "does not count" last: it beats "double"
+        for i, c in enumerate(row):
+            if c.kind == kind and i not in removers and c.colour is not None:
+                factor[c.colour] = 2 if kind == COLOUR_DOUBLE else 0
+                colour_card[c.colour] = i
+    effects = [
+        f"{colour_name(col)} ×{factor[col]} ({row[colour_card[col]].id})"
+        for col in COLOURS
+        if col in colour_card
+    ]
+    if effects:
+        return f"3. Colours, each on its own (F-4): {', '.join(effects)}."
+    return "3. Colours: no colour card in the row acts."
 
 
 def _why(

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from upref.games.base import Outcome
-from upref.games.flipabird.view import CardView, ClaimView, FlipView, RowView
+from upref.games.flipabird.view import RESULT, CardView, ClaimView, FlipView, RowView
 from upref.referee.status import SOLVED
 from upref.text import and_join, count
 from upref.views.blocks import (
@@ -486,10 +486,7 @@ class FlipPanel:
 
     @staticmethod
     def _headline(winners: list[str], best: int) -> str:
-        pts = count(best, "point")
-        if len(winners) == 1:
-            return f"Winner: {winners[0]} with {pts}"
-        return f"Shared win: {and_join(winners)} with {pts} each (F-12)"
+        return RESULT.headline(winners, best)
 
 
 PANEL = FlipPanel()

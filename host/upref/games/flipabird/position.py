@@ -190,6 +190,27 @@ def _check_pile(pile: tuple[str, ...], size: int, cat: Catalogue) -> None:
         raise ValueError(f"the pile must hold {size} cards, not {len(pile)}")
 
 
+def _per_seat(
+    n: int,
+    hands: Sequence[Sequence[str]] | None,
+    unknown: Sequence[int] | None,
+    won: Sequence[Sequence[str]] | None,
+) -> tuple[tuple[tuple[str, ...], ...], tuple[int, ...], tuple[tuple[str, ...], ...]]:
+    """A described position's hands, unknown hand slots and won cards, one entry per seat
+    (defaults: empty hands, each filled up to `HAND` with unknown cards, nothing won).
+
+    :raises ValueError: for a list without one entry per player.
+    """
+    hands_t = tuple(tuple(h) for h in (hands or [()] * n))
+    unknown_t = tuple(
+        unknown if unknown is not None else [max(0, HAND - len(h)) for h in hands_t]
+    )
+    won_t = tuple(tuple(w) for w in (won or [()] * n))
+    if len(hands_t) != n or len(unknown_t) != n or len(won_t) != n:
+        raise ValueError(f"hands, unknown and won need one entry per player ({n})")
+    return hands_t, unknown_t, won_t
+
+
 def described_position(
     players: Sequence[str],
     *,
@@ -215,14 +236,8 @@ def described_position(
     names = tuple(players)
     _check_players(names, cat)
     n = len(names)
-    hands_t = tuple(tuple(h) for h in (hands or [()] * n))
-    unknown_t = tuple(
-        unknown if unknown is not None else [max(0, HAND - len(h)) for h in hands_t]
-    )
-    won_t = tuple(tuple(w) for w in (won or [()] * n))
+    hands_t, unknown_t, won_t = _per_seat(n, hands, unknown, won)
     rows = tuple(r if isinstance(r, RowCard) else RowCard(r[0], bool(r[1]), int(r[2])) for r in row)
-    if len(hands_t) != n or len(unknown_t) != n or len(won_t) != n:
-        raise ValueError(f"hands, unknown and won need one entry per player ({n})")
     placed = [
         *(pile or ()), *(c for h in hands_t for c in h), *(r.card for r in rows),
         *(c for w in won_t for c in w), *out,
@@ -233,10 +248,8 @@ def described_position(
     slots = sum(unknown_t) + (0 if pile is not None else left)
     if slots > len(unseen):
         raise ValueError(f"{slots} unknown cards but only {len(unseen)} unplaced cards")
-    variant = variant or Variant()
-    setup = Setup(
-        names, cat, variant, cat.limit(n), 1, (), pile is not None, len(unseen) - slots
-    )
+    hidden = len(unseen) - slots
+    setup = Setup(names, cat, variant or Variant(), cat.limit(n), 1, (), pile is not None, hidden)
     core = Core(
         pile=tuple(pile) if pile is not None else None,
         pile_left=left,
@@ -246,7 +259,7 @@ def described_position(
         row=rows,
         won=won_t,
         out=tuple(out),
-        out_unknown=len(unseen) - slots,
+        out_unknown=hidden,
         removed_rows=(),
         to_move=to_move,
         turn=turn,

@@ -35,17 +35,17 @@ the pile, or a tip before all are in.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from upref.board.codes import CodeTable
-from upref.games.base import IllegalMoveError, Outcome
+from upref.games.base import IllegalMoveError, Outcome, ResultWords
 from upref.games.flipabird.actions import Action, Claim, Pass, Play, Take, Tip, WrongWay
 from upref.games.flipabird.cards import Catalogue, load_catalogue, parse_catalogue
-from upref.games.flipabird.engine import NAME, TITLE, FlipABirdState, Termination
+from upref.games.flipabird.engine import NAME, TITLE, FlipABirdState
 from upref.games.flipabird.variant import Variant
-from upref.referee.base import OVER, PLAY, SETUP, KeyOffer, Referee, TagLookup
+from upref.games.flipabird.view import RESULT
+from upref.referee.base import OVER, PLAY, SETUP, CatalogueFormat, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import (
     BOARD,
@@ -96,6 +96,12 @@ class FlipReferee(Referee[FlipABirdState]):
 
     GAME: ClassVar[str] = NAME
     TITLE: ClassVar[str] = TITLE
+    CATALOGUE: ClassVar[CatalogueFormat | None] = CatalogueFormat(
+        load=load_catalogue,
+        to_dict=Catalogue.to_dict,
+        from_dict=lambda d: parse_catalogue(d, source=str(d.get("source", "game log"))),
+    )
+    RESULT: ClassVar[ResultWords] = RESULT
 
     catalogue: Catalogue
 
@@ -111,21 +117,6 @@ class FlipReferee(Referee[FlipABirdState]):
         self._confirm: int | None = None  # at the end: the seat tapping its won cards
         self._confirmed: set[str] = set()
 
-    def default_catalogue(self) -> Catalogue:
-        return load_catalogue()
-
-    # --- config -------------------------------------------------------------------------------
-
-    def config_extra(self) -> dict[str, Any]:
-        return {"catalogue": self.catalogue.to_dict()}
-
-    @classmethod
-    def options_from_config(cls, config: Mapping[str, Any]) -> dict[str, Any]:
-        if "catalogue" in config:
-            data = config["catalogue"]
-            return {"catalogue": parse_catalogue(data, source=str(data.get("source", "game log")))}
-        return {}
-
     # --- read-only ------------------------------------------------------------------------------
 
     @property
@@ -140,13 +131,13 @@ class FlipReferee(Referee[FlipABirdState]):
 
     @property
     def scanning(self) -> bool:
-        return self._phase == SETUP and self._scanning
+        return self.phase == SETUP and self._scanning
 
     def piece_name(self) -> str:
         return "card"
 
     def corrections(self) -> tuple[str, ...]:
-        return (self._fix,) if self._fix and self._phase == PLAY else ()
+        return (self._fix,) if self._fix and self.phase == PLAY else ()
 
     # --- the game's life ----------------------------------------------------------------------
 
@@ -232,29 +223,9 @@ class FlipReferee(Referee[FlipABirdState]):
         self._fix = None
         self._confirm = None
 
-    def stop_outcome(self) -> Outcome:
+    def scores_now(self) -> tuple[int, ...]:
         eng = self.engine
-        scores = tuple(eng.score(s).points for s in range(eng.num_players()))
-        best = max(scores)
-        return Outcome(Termination.STOPPED, tuple(i for i, x in enumerate(scores) if x == best), scores)
-
-    def result_text(self, outcome: Outcome) -> str:
-        eng = self.engine
-        names = [eng.players[w] for w in outcome.winners]
-        best = outcome.scores[outcome.winners[0]] if outcome.winners else 0
-        if len(names) == 1:
-            return f"{names[0]} wins with {count(best, 'point')}"
-        return f"{and_join(names)} share the win with {count(best, 'point')} each (F-12)"
-
-    def result_words(self, outcome: Outcome) -> str:
-        eng = self.engine
-        names = [eng.players[w] for w in outcome.winners]
-        best = outcome.scores[outcome.winners[0]] if outcome.winners else 0
-        if not names:
-            return "Nobody wins."
-        if len(names) == 1:
-            return f"{names[0]} wins, with {said_count(best, 'point')}!"
-        return f"{and_join(names)} share the win, with {said_count(best, 'point')} each!"
+        return tuple(eng.score(s).points for s in range(eng.num_players()))
 
     def turn_words(self, seat: int) -> str | None:
         phase = self.engine.phase
@@ -283,12 +254,12 @@ class FlipReferee(Referee[FlipABirdState]):
         if not self.has_engine:
             return ()
         eng = self.engine
-        if self._phase == OVER and self._confirm is not None and self._stopped is None:
+        if self.phase == OVER and self._confirm is not None and self.stopped is None:
             name = eng.players[self._confirm]
             return (
                 KeyOffer("k", f"{name}'s won cards are tapped: next", lambda t, _a: Key("confirm-next", t)),
             )
-        if self._phase != PLAY:
+        if self.phase != PLAY:
             return ()
         offers: list[KeyOffer] = []
         if eng.phase == "turn":
@@ -340,7 +311,7 @@ class FlipReferee(Referee[FlipABirdState]):
             return True
         if name not in ("claim", "pass", "wrong-way", "open", "covered", "tip"):
             return False
-        if self._phase != PLAY or not self.has_engine:
+        if self.phase != PLAY or not self.has_engine:
             out.append(Verdict(INFO, "No game is on: that key waits for one."))
             return True
         if name == "claim":
@@ -363,7 +334,7 @@ class FlipReferee(Referee[FlipABirdState]):
         self._skipped = True
         forgot = f" ({count(tapped, 'card')} tapped so far are forgotten)" if tapped else ""
         out.append(Verdict(INFO, f"Pile scan skipped{forgot}.", "setup"))
-        self._begin(out)
+        self.begin(out)
 
     def _face_key(self, up: bool, out: list[Verdict]) -> None:
         eng = self.engine
@@ -407,14 +378,14 @@ class FlipReferee(Referee[FlipABirdState]):
     # --- taps -------------------------------------------------------------------------------
 
     def on_tap(self, item: str, uid: str, out: list[Verdict]) -> None:
-        if self._phase == SETUP:
+        if self.phase == SETUP:
             if self._scanning:
                 self._scan_tap(item, out)
             return
         if not self.has_engine:
             return
         eng = self.engine
-        if self._phase == OVER:
+        if self.phase == OVER:
             self._confirm_tap(item, out)
             return
         if self.catalogue.is_tip(item):
@@ -489,7 +460,7 @@ class FlipReferee(Referee[FlipABirdState]):
         out.append(
             Verdict(OK, f"Pile scan complete: {target} of {target}, the draw pile is known.", "setup")
         )
-        self._begin(out)
+        self.begin(out)
 
     # --- engine calls -------------------------------------------------------------------------
 
@@ -504,7 +475,7 @@ class FlipReferee(Referee[FlipABirdState]):
             said = self._said_refusal(err)
             out.append(Verdict(ILLEGAL, err.message, err.rule, err.correction, spoken=said))
             return
-        self._played()
+        self.note_play()
         self._fix = None
         if isinstance(action, Play):
             self._next_up = None
@@ -532,29 +503,31 @@ class FlipReferee(Referee[FlipABirdState]):
             out.append(Verdict(OK, text))
         outcome = eng.outcome()
         if outcome is not None:
-            if isinstance(action, Take):
-                head, _, rest = text.partition(" That was the final phase's claim")
-                said = f"That was the last claim: the game is over. {self.result_words(outcome)}"
-                out.append(Verdict(OK, head))
-                out.append(
-                    Verdict(
-                        END, ("That was the final phase's claim" + rest).strip(), spoken=said
-                    )
-                )
-            else:
-                said = f"The game is over. {self.result_words(outcome)}"
-                rule = "F-11" if isinstance(action, Pass) else None
-                out.append(Verdict(END, text, rule, spoken=said))
-            self._game_over(outcome)
-            self._confirm = 0
-            self._confirmed = set()
+            self._ended(action, text, outcome, out)
+
+    def _ended(self, action: Action, text: str, outcome: Outcome, out: list[Verdict]) -> None:
+        """The action just played ended the game: say so, and ask for the won cards' taps."""
+        if isinstance(action, Take):
+            head, _, rest = text.partition(" That was the final phase's claim")
+            said = f"That was the last claim: the game is over. {self.result_words(outcome)}"
+            out.append(Verdict(OK, head))
             out.append(
-                Verdict(
-                    INFO,
-                    "To check the scores, tap your won cards, one player after the other, "
-                    f"{eng.players[0]} first; the button (or k) moves on to the next player.",
-                )
+                Verdict(END, ("That was the final phase's claim" + rest).strip(), spoken=said)
             )
+        else:
+            said = f"The game is over. {self.result_words(outcome)}"
+            rule = "F-11" if isinstance(action, Pass) else None
+            out.append(Verdict(END, text, rule, spoken=said))
+        self.note_game_over(outcome)
+        self._confirm = 0
+        self._confirmed = set()
+        out.append(
+            Verdict(
+                INFO,
+                "To check the scores, tap your won cards, one player after the other, "
+                f"{self.engine.players[0]} first; the button (or k) moves on to the next player.",
+            )
+        )
 
     def _revealed(self, out: list[Verdict]) -> None:
         """Every tip is in: say them, then the evaluation step by step, the result and the
@@ -604,10 +577,10 @@ class FlipReferee(Referee[FlipABirdState]):
     # --- the button ---------------------------------------------------------------------------
 
     def on_button(self, out: list[Verdict]) -> None:
-        if self._phase == OVER and self._confirm is not None and self._stopped is None:
+        if self.phase == OVER and self._confirm is not None and self.stopped is None:
             self._confirm_next(out)
             return
-        if self._phase != PLAY or not self.has_engine:
+        if self.phase != PLAY or not self.has_engine:
             return
         eng = self.engine
         if eng.phase == "turn":
@@ -624,7 +597,7 @@ class FlipReferee(Referee[FlipABirdState]):
     def _confirm_tap(self, item: str, out: list[Verdict]) -> None:
         eng = self.engine
         seat = self._confirm
-        if seat is None or self._stopped is not None:
+        if seat is None or self.stopped is not None:
             return
         name = eng.players[seat]
         if self.catalogue.is_tip(item) or item not in self.catalogue:
@@ -669,7 +642,7 @@ class FlipReferee(Referee[FlipABirdState]):
 
     def _confirm_next(self, out: list[Verdict]) -> None:
         seat = self._confirm
-        if not self.has_engine or seat is None or self._phase != OVER:
+        if not self.has_engine or seat is None or self.phase != OVER:
             out.append(Verdict(INFO, "No scores to confirm now."))
             return
         eng = self.engine
@@ -779,7 +752,7 @@ class FlipReferee(Referee[FlipABirdState]):
     # --- what the table is waiting for ----------------------------------------------------------
 
     def waiting_for_game(self) -> str | None:
-        if self._phase == SETUP and self._scanning:
+        if self.phase == SETUP and self._scanning:
             return (
                 f"Pile scan: {len(self._scan)} of {self.scan_target} cards tapped. Tap the next "
                 "card and lay it face down on the pile (s skips the scan)."
@@ -787,8 +760,8 @@ class FlipReferee(Referee[FlipABirdState]):
         if not self.has_engine:
             return None
         eng = self.engine
-        if self._phase == OVER:
-            if self._confirm is not None and self._stopped is None:
+        if self.phase == OVER:
+            if self._confirm is not None and self.stopped is None:
                 return (
                     f"{eng.players[self._confirm]}: tap your won cards to check the score "
                     "(the button or k: next player); or the next game (n)."

@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from upref.games.base import GameView, Outcome
+from upref.games.base import GameView, Outcome, ResultWords
 from upref.games.flipabird.cards import Card, Catalogue, colour_name
 from upref.games.flipabird.evaluation import Evaluation, Score, score
 from upref.games.flipabird.position import OVER, ClaimState, Core, RowCard, Setup
 
 __all__ = [
+    "RESULT",
     "CardView",
     "ClaimView",
     "FlipView",
@@ -29,6 +30,9 @@ __all__ = [
     "public_tip",
     "row_views",
 ]
+
+RESULT = ResultWords(rule="F-12")
+"""How Flip a Bird says who won: points, a shared win under F-12."""
 
 
 @dataclass(frozen=True)

@@ -162,23 +162,7 @@ def parse_catalogue(data: Any, *, source: str = "game log") -> Catalogue:
     if not isinstance(data, Mapping):
         raise ValueError(f"Up catalogue {source}: expected a JSON object")
     problems: list[str] = []
-    raw_sets = data.get("sets")
-    letters: list[str] = []
-    labels: dict[str, str] = {}
-    if not isinstance(raw_sets, list) or not raw_sets:
-        problems.append("'sets' must be a list of sets, each with a 'letter'")
-        raw_sets = []
-    for i, s in enumerate(raw_sets):
-        letter = s.get("letter") if isinstance(s, Mapping) else None
-        if not isinstance(letter, str) or not _LETTER.fullmatch(letter):
-            problems.append(f"set {i + 1}: its letter must be one capital letter, not {letter!r}")
-            continue
-        if letter in letters:
-            problems.append(f"set {letter} is listed twice")
-            continue
-        letters.append(letter)
-        label = s.get("label")
-        labels[letter] = label if isinstance(label, str) and label else f"set {letter}"
+    letters, labels = _read_sets(data.get("sets"), problems)
     raw_cards = data.get("cards")
     if not isinstance(raw_cards, list):
         problems.append("'cards' must be a list of cards")
@@ -222,6 +206,28 @@ def parse_catalogue(data: Any, *, source: str = "game log") -> Catalogue:
     if problems:
         raise ValueError(f"Up catalogue {source}: " + "; ".join(problems))
     return Catalogue(tuple(letters), tuple(cards), labels, source)
+
+
+def _read_sets(raw_sets: Any, problems: list[str]) -> tuple[list[str], dict[str, str]]:
+    """A catalogue's sets: their letters in order and their labels; each fault joins
+    `problems`."""
+    letters: list[str] = []
+    labels: dict[str, str] = {}
+    if not isinstance(raw_sets, list) or not raw_sets:
+        problems.append("'sets' must be a list of sets, each with a 'letter'")
+        raw_sets = []
+    for i, s in enumerate(raw_sets):
+        letter = s.get("letter") if isinstance(s, Mapping) else None
+        if not isinstance(letter, str) or not _LETTER.fullmatch(letter):
+            problems.append(f"set {i + 1}: its letter must be one capital letter, not {letter!r}")
+            continue
+        if letter in letters:
+            problems.append(f"set {letter} is listed twice")
+            continue
+        letters.append(letter)
+        label = s.get("label")
+        labels[letter] = label if isinstance(label, str) and label else f"set {letter}"
+    return letters, labels
 
 
 def _set_problems(letter: str, cards: Sequence[Card]) -> list[str]:

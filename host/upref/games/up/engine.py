@@ -62,7 +62,7 @@ state and what every rule asks of it, `position.py` builds a described position.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
 
@@ -166,17 +166,28 @@ class UpState(DealRules, TowerRules, ScoringRules):
     """
 
     TITLE: ClassVar[str] = TITLE
-    ACTIONS: ClassVar[Mapping[type, ActionRule]] = {
-        Cut: ActionRule("_check_cut", "_take"),
-        DealUp: ActionRule("_check_deal_up", "_take"),
-        Reveal: ActionRule("_check_count", "_take"),
-        Points: ActionRule("_check_count", "_take"),
-        Play: ActionRule("_check_play", "_take"),
-        Join: ActionRule("_check_join", "_take"),
-        Call: ActionRule("_check_call", "_take"),
-        Pass: ActionRule("_check_pass", "_take"),
-        DirtyOne: ActionRule("_check_dirty_one", "_take"),
-    }
+    def _rule(self, action: object) -> ActionRule:
+        """The methods that check and apply `action`, by its type."""
+        match action:
+            case Cut():
+                return ActionRule(self._check_cut, self._take)
+            case DealUp():
+                return ActionRule(self._check_deal_up, self._take)
+            case Reveal():
+                return ActionRule(self._check_count, self._take)
+            case Points():
+                return ActionRule(self._check_count, self._take)
+            case Play():
+                return ActionRule(self._check_play, self._take)
+            case Join():
+                return ActionRule(self._check_join, self._take)
+            case Call():
+                return ActionRule(self._check_call, self._take)
+            case Pass():
+                return ActionRule(self._check_pass, self._take)
+            case DirtyOne():
+                return ActionRule(self._check_dirty_one, self._take)
+        raise self._foreign(action)
     """Every action computes the state after it when it is checked (`_take` applies that)."""
 
     # --- construction ---------------------------------------------------------------------------
@@ -531,15 +542,7 @@ class UpState(DealRules, TowerRules, ScoringRules):
         faces = self._faces
         players = self._player_views(totals)
         phase = "over" if s.outcome is not None else s.phase
-        to_move: int | None
-        if phase == "over":
-            to_move = None
-        elif phase == "count":
-            to_move = s.counting
-        elif phase == "deal":
-            to_move = self.deal_next()
-        else:
-            to_move = s.to_move
+        to_move = self._waits_on(phase)
         return UpView(
             game=NAME,
             game_number=st.game_number,
@@ -578,6 +581,17 @@ class UpState(DealRules, TowerRules, ScoringRules):
             own_hand=faces(s.hands[seat]) if seat is not None else (),
             own_unseen=s.hand_unseen[seat] if seat is not None else 0,
         )
+
+    def _waits_on(self, phase: str) -> int | None:
+        """The seat the table waits on in `phase` (the view's): the counter, the next to be
+        dealt, the player to move; None once over."""
+        if phase == "over":
+            return None
+        if phase == "count":
+            return self._s.counting  # type: ignore[no-any-return]
+        if phase == "deal":
+            return self.deal_next()
+        return self._s.to_move  # type: ignore[no-any-return]
 
     def _player_views(self, totals: tuple[int, ...]) -> tuple[PlayerView, ...]:
         """Each player as the whole table sees them: counts of hand and face-down cards."""

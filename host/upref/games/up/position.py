@@ -63,34 +63,29 @@ def position(
     mover = place.seat(to_move) if to_move is not None else 0
     firsts = {place.seat(p) for p in first_turn}
     dealer_seat = place.seat(dealer) if dealer is not None else (mover - 1) % n
-    tot = [0] * n
-    for name, t in (totals or {}).items():
-        tot[place.seat(name)] = int(t)
+    tot = tuple(_totals(place, n, totals))
     game._setup = replace(
-        st, round=round, game_number=round, dealer=dealer_seat, totals=tuple(tot),
-        table=tuple(table),
+        st, round=round, game_number=round, dealer=dealer_seat, totals=tot, table=tuple(table)
     )
     game._s = _with(
-        game._s,
-        phase="play",
-        stock=(),
-        uncovered=None,
-        hands=tuple(hs),
-        ups=tuple(us),
-        downs=tuple(ds),
-        tower=tw,
-        threshold=to_beat if tw else None,
-        removed=tuple(place.free),
-        to_move=mover,
-        founding=not tw if founding is None else founding,
+        game._s, phase="play", stock=(), uncovered=None, started=True,
+        hands=tuple(hs), ups=tuple(us), downs=tuple(ds), removed=tuple(place.free),
+        tower=tw, threshold=to_beat if tw else None, dirty_round=dirty_round,
+        to_move=mover, founding=not tw if founding is None else founding,
         first_done=tuple(s not in firsts for s in range(n)),
-        started=True,
         call_due=place.seat(call_due) if call_due is not None else None,
-        dirty_round=dirty_round,
         skip=tuple(s in {place.seat(p) for p in skip} for s in range(n)),
         said=(Said("info", f"Round {round}: a position as described."),),
     )
     return game
+
+
+def _totals(place: _Placer, n: int, totals: Mapping[str, int] | None) -> list[int]:
+    """The evening's totals by seat, from the described ones by name (0 for the others)."""
+    tot = [0] * n
+    for name, t in (totals or {}).items():
+        tot[place.seat(name)] = int(t)
+    return tot
 
 
 class _Placer:

@@ -54,10 +54,10 @@ from upref.games.up.cards import Catalogue, load_catalogue, parse_catalogue
 from upref.games.up.engine import NAME, TITLE, UpState
 from upref.games.up.scoring import EVENING_OVER, Termination, evening_result, evening_winners
 from upref.games.up.variant import Variant
-from upref.referee.base import OVER, PLAY, KeyOffer, Referee, TagLookup
+from upref.referee.base import OVER, PLAY, CatalogueFormat, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import END, ILLEGAL, INFO, OK, TURN, Verdict, refusal_words
-from upref.text import numbers_in_words
+from upref.text import and_join, number_words, numbers_in_words
 
 __all__ = ["KEYS", "UpReferee"]
 
@@ -83,6 +83,11 @@ class UpReferee(Referee[UpState]):
 
     GAME: ClassVar[str] = NAME
     TITLE: ClassVar[str] = TITLE
+    CATALOGUE: ClassVar[CatalogueFormat | None] = CatalogueFormat(
+        load=load_catalogue,
+        to_dict=Catalogue.to_dict,
+        from_dict=lambda d: parse_catalogue(d, source="the game log"),
+    )
 
     catalogue: Catalogue
 
@@ -93,20 +98,6 @@ class UpReferee(Referee[UpState]):
         self._join = False  # +: the next card joins the play just made
         self._fix: str | None = None  # the correction of the last refusal
         self._late: int | None = None  # the seat whose call came too late
-
-    def default_catalogue(self) -> Catalogue:
-        return load_catalogue()
-
-    # --- config ---------------------------------------------------------------------------------
-
-    def config_extra(self) -> dict[str, Any]:
-        return {"catalogue": self.catalogue.to_dict()}
-
-    @classmethod
-    def options_from_config(cls, config: Mapping[str, Any]) -> dict[str, Any]:
-        if "catalogue" in config:
-            return {"catalogue": parse_catalogue(config["catalogue"], source="the game log")}
-        return {}
 
     # --- read-only ------------------------------------------------------------------------------
 
@@ -121,7 +112,7 @@ class UpReferee(Referee[UpState]):
         return (self._fix,) if self._fix else ()
 
     def game_keys(self) -> tuple[KeyOffer, ...]:
-        if self._phase != PLAY or not self.has_engine:
+        if self.phase != PLAY or not self.has_engine:
             return ()
         eng = self.engine
         offers: list[KeyOffer] = []
@@ -196,13 +187,22 @@ class UpReferee(Referee[UpState]):
         )
         return f"Round {eng.round} is not scored; {text}" if stopped else text
 
+    def result_words(self, outcome: Outcome) -> str:
+        """The evening's result for the ear: 'Ann wins with five points.'"""
+        names, best = self.winners_and_best(outcome)
+        if not names:
+            return "Nobody wins."
+        verb = "wins" if len(names) == 1 else "win"
+        tail = f" with {number_words(best)} points" if outcome.scores else ""
+        return f"{and_join(names)} {verb}{tail}."
+
     # --- taps -----------------------------------------------------------------------------------
 
     def on_tap(self, item: str, uid: str, out: list[Verdict]) -> None:
-        if self._phase == OVER:
+        if self.phase == OVER:
             out.append(Verdict(INFO, self._over_words()))
             return
-        if self._phase != PLAY or not self.has_engine:
+        if self.phase != PLAY or not self.has_engine:
             return
         eng = self.engine
         if eng.phase == "cut":
@@ -293,7 +293,7 @@ class UpReferee(Referee[UpState]):
     # --- the button and keys ----------------------------------------------------------------------
 
     def on_button(self, out: list[Verdict]) -> None:
-        if self._phase != PLAY or not self.has_engine or self.engine.phase != "play":
+        if self.phase != PLAY or not self.has_engine or self.engine.phase != "play":
             out.append(Verdict(INFO, "The button is 'last card': no card is being played now.", "call"))
             return
         eng = self.engine
@@ -315,7 +315,7 @@ class UpReferee(Referee[UpState]):
         out.append(Verdict(INFO, "No 'last card' call is due now.", "call"))
 
     def on_key(self, name: str, arg: str | None, out: list[Verdict]) -> bool:
-        if self._phase != PLAY or not self.has_engine or name not in KEYS:
+        if self.phase != PLAY or not self.has_engine or name not in KEYS:
             return False
         eng = self.engine
         names = eng.players
@@ -328,65 +328,77 @@ class UpReferee(Referee[UpState]):
             )
             out.append(Verdict(INFO, text))
             return True
-        if eng.phase == "play":
-            seat = eng.to_move
-            last = eng.last_play
-            if name == "join" and last is not None and last[1] == DOWN:
-                out.append(
-                    Verdict(
-                        INFO,
-                        f"Face-down cards are played one at a time: no card joins "
-                        f"{names[last[0]]}'s face-down card (U-4).",
-                        "U-4",
-                    )
-                )
-                return True
-            if name == "join" and last is not None and self._joinable(last[2][0]):
-                self._join = not self._join
-                who = names[last[0]]
-                out.append(
-                    Verdict(
-                        INFO,
-                        f"{who}: tap the card of the same value that goes with the play."
-                        if self._join
-                        else "No card joins the play.",
-                    )
-                )
-                return True
-            if name == "blind" and eng.may_play_blind(seat):
-                self._blind = not self._blind
-                out.append(
-                    Verdict(
-                        INFO,
-                        f"{names[seat]}: turn a face-down card over onto the tower and tap it."
-                        if self._blind
-                        else f"{names[seat]} plays no face-down card after all.",
-                    )
-                )
-                return True
-            if name == "dirty":
-                self._act(DirtyOne(seat), out)
-                return True
-            if name == "pass" and eng.founding:
-                self._act(Pass(seat), out)
-                return True
+        if eng.phase == "play" and self._play_key(name, out):
+            return True
         if name == "points" and eng.phase == "count" and eng.counting is not None:
-            try:
-                points = int((arg or "").strip())
-            except ValueError:
-                out.append(
-                    Verdict(
-                        ILLEGAL,
-                        f"Points are a whole number, not {arg!r}: press p again and type the "
-                        "points.",
-                        "count",
-                        spoken="Points are a whole number: press p again and type them.",
-                    )
-                )
-                return True
-            self._act(Points(eng.counting, points), out)
+            self._points_key(arg, out)
             return True
         return False
+
+    def _play_key(self, name: str, out: list[Verdict]) -> bool:
+        """A key while cards are played (join, blind, dirty One, pass); False: none of them."""
+        eng = self.engine
+        names = eng.players
+        seat = eng.to_move
+        last = eng.last_play
+        if name == "join" and last is not None and last[1] == DOWN:
+            out.append(
+                Verdict(
+                    INFO,
+                    f"Face-down cards are played one at a time: no card joins "
+                    f"{names[last[0]]}'s face-down card (U-4).",
+                    "U-4",
+                )
+            )
+            return True
+        if name == "join" and last is not None and self._joinable(last[2][0]):
+            self._join = not self._join
+            who = names[last[0]]
+            out.append(
+                Verdict(
+                    INFO,
+                    f"{who}: tap the card of the same value that goes with the play."
+                    if self._join
+                    else "No card joins the play.",
+                )
+            )
+            return True
+        if name == "blind" and eng.may_play_blind(seat):
+            self._blind = not self._blind
+            out.append(
+                Verdict(
+                    INFO,
+                    f"{names[seat]}: turn a face-down card over onto the tower and tap it."
+                    if self._blind
+                    else f"{names[seat]} plays no face-down card after all.",
+                )
+            )
+            return True
+        if name == "dirty":
+            self._act(DirtyOne(seat), out)
+            return True
+        if name == "pass" and eng.founding:
+            self._act(Pass(seat), out)
+            return True
+        return False
+
+    def _points_key(self, arg: str | None, out: list[Verdict]) -> None:
+        """`p` at the count: the points typed in for the player counting."""
+        counting = self.engine.counting
+        assert counting is not None
+        try:
+            points = int((arg or "").strip())
+        except ValueError:
+            out.append(
+                Verdict(
+                    ILLEGAL,
+                    f"Points are a whole number, not {arg!r}: press p again and type the points.",
+                    "count",
+                    spoken="Points are a whole number: press p again and type them.",
+                )
+            )
+            return
+        self._act(Points(counting, points), out)
 
     # --- engine calls ---------------------------------------------------------------------------
 
@@ -398,13 +410,9 @@ class UpReferee(Referee[UpState]):
         except IllegalMoveError as err:
             self._refuse(err, out)
             return
-        self._played()
-        if isinstance(action, Join | Call) and self._checkpoints:
-            # a card joined to the play just made, or that player's 'last card', belongs to
-            # that play's turn: the next turn (an undo point) starts after it
-            plays, turn = self._checkpoints[-1]
-            if plays == self._plays - 1:
-                self._checkpoints[-1] = (self._plays, turn)
+        # a card joined to the play just made, or that player's 'last card', belongs to that
+        # play's turn: the next turn (an undo point) starts after it
+        self.note_play(joins_last_turn=isinstance(action, Join | Call))
         self._fix = None
         if isinstance(action, Play | Pass):  # (a Join belongs to the play before it)
             late = due is not None and due != action.seat and eng.call_due != due
@@ -424,7 +432,7 @@ class UpReferee(Referee[UpState]):
         for kind, texts, rule, words in merged:
             out.append(Verdict(kind, " ".join(texts), rule, spoken=words))
         if outcome is not None:
-            self._game_over(outcome)
+            self.note_game_over(outcome)
 
     def turn_words(self, seat: int) -> str | None:
         phase = self.engine.phase
@@ -528,7 +536,7 @@ class UpReferee(Referee[UpState]):
         if not self.has_engine:
             return None
         eng = self.engine
-        if self._phase == OVER:
+        if self.phase == OVER:
             return self._over_words()
         names = eng.players
         if eng.phase == "cut":

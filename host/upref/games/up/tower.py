@@ -125,32 +125,7 @@ class TowerRules(RoundBase):
     def _pass(self, s: _Core, a: Pass) -> _Core:
         names = self._setup.players
         seat = a.seat
-        self._check_turn(s, seat, a)
-        if not s.founding:
-            raise IllegalMoveError(
-                "pass",
-                "A tower is standing: every card may be played on it (a higher one brings it "
-                "down).",
-                None,
-                a,
-            )
-        hand_ok = [c for c in s.hands[seat] if self._cards.card(c).kind != MINUS2]
-        up_ok = [c for c in s.ups[seat] if self._cards.card(c).kind != MINUS2] if s.first_done[seat] else []
-        if hand_ok or up_ok:
-            where = "hand" if hand_ok else "face-up cards"
-            raise IllegalMoveError(
-                "pass",
-                f"{names[seat]} can start a tower with a card from the {where}.",
-                None,
-                a,
-            )
-        if self.may_play_blind(seat):
-            raise IllegalMoveError(
-                "pass",
-                f"{names[seat]} can turn a face-down card as the foundation.",
-                None,
-                a,
-            )
+        self._may_pass(s, a)
         said = self._penalty(s, seat)
         if s.hand_unseen[seat]:
             why = (
@@ -197,6 +172,38 @@ class TowerRules(RoundBase):
             turn=s.turn + 1,
             said=tuple(said),
         )
+
+    def _may_pass(self, s: _Core, a: Pass) -> None:
+        """A pass is only for a player who cannot lay a foundation: no card but -2 cards in
+        the hand or (after the first turn) the face-up cards, and no face-down card to turn."""
+        names = self._setup.players
+        seat = a.seat
+        self._check_turn(s, seat, a)
+        if not s.founding:
+            raise IllegalMoveError(
+                "pass",
+                "A tower is standing: every card may be played on it (a higher one brings it "
+                "down).",
+                None,
+                a,
+            )
+        hand_ok = [c for c in s.hands[seat] if self._cards.card(c).kind != MINUS2]
+        up_ok = [c for c in s.ups[seat] if self._cards.card(c).kind != MINUS2] if s.first_done[seat] else []
+        if hand_ok or up_ok:
+            where = "hand" if hand_ok else "face-up cards"
+            raise IllegalMoveError(
+                "pass",
+                f"{names[seat]} can start a tower with a card from the {where}.",
+                None,
+                a,
+            )
+        if self.may_play_blind(seat):
+            raise IllegalMoveError(
+                "pass",
+                f"{names[seat]} can turn a face-down card as the foundation.",
+                None,
+                a,
+            )
 
     def _join(self, s: _Core, a: Join) -> _Core:
         names = self._setup.players
@@ -467,20 +474,7 @@ class TowerRules(RoundBase):
         seat = a.seat
         after = _holding(core, seat)
         if land.u16 or after == 0:
-            blind_minus2 = a.source == DOWN and card.kind == MINUS2
-            end = f"{names[seat]} has played every card: round {self._setup.round} is over"
-            # children count cards or tokens: no bonus, not even for a face-down -2 (U-19)
-            bonus_words = blind_minus2 and self.variant.scoring == "points"
-            if bonus_words:
-                end += f", with the finisher's bonus of {BONUS_BLIND_MINUS2} for a face-down -2 (U-17)."
-            else:
-                end += "."
-            said.append(Said("end", end, "U-17" if bonus_words else None))
-            return self._end_round(
-                _with(core, said=tuple(said)),
-                seat,
-                BONUS_BLIND_MINUS2 if blind_minus2 else BONUS,
-            )
+            return self._played_out(a, card, core, said)
         # a Join may add to this play (and is refused when it may not: a face-down card, U-4)
         last = _Last(seat, a.source, tuple(a.cards), _with(s, last=None))
         call_due, called = core.call_due, core.called
@@ -523,6 +517,24 @@ class TowerRules(RoundBase):
             said=tuple(said),
         )
 
+    def _played_out(self, a: Play, card: Card, core: _Core, said: list[Said]) -> _Core:
+        """The player has played every card: the round ends, with the finisher's bonus (U-17)."""
+        seat = a.seat
+        blind_minus2 = a.source == DOWN and card.kind == MINUS2
+        end = f"{self._setup.players[seat]} has played every card: round {self._setup.round} is over"
+        # children count cards or tokens: no bonus, not even for a face-down -2 (U-19)
+        bonus_words = blind_minus2 and self.variant.scoring == "points"
+        if bonus_words:
+            end += f", with the finisher's bonus of {BONUS_BLIND_MINUS2} for a face-down -2 (U-17)."
+        else:
+            end += "."
+        said.append(Said("end", end, "U-17" if bonus_words else None))
+        return self._end_round(
+            _with(core, said=tuple(said)),
+            seat,
+            BONUS_BLIND_MINUS2 if blind_minus2 else BONUS,
+        )
+
     def _check_turn(self, s: _Core, seat: int, a: Action) -> None:
         if not (isinstance(seat, int) and 0 <= seat < self.num_players()):
             raise IllegalMoveError("turn", f"There is no seat {seat!r}.", None, a)
@@ -538,7 +550,6 @@ class TowerRules(RoundBase):
 
     def _check_source(self, s: _Core, seat: int, a: Play, back: str) -> None:
         """Each card is where the play says (known there, or unseen with room for it)."""
-        name = self._who(seat)
         unseen_needed = 0
         for cid in a.cards:
             where, owner = self._locate(s, cid)
@@ -547,59 +558,71 @@ class TowerRules(RoundBase):
             if where == "unseen" and a.source in (HAND, DOWN):
                 unseen_needed += 1
                 continue
-            c = self._cards.card(cid)
-            face = "disposal card" if c.kind == DISPOSAL else c.face
-            if where in (HAND, UP, DOWN) and owner == seat:
-                raise IllegalMoveError(
-                    "U-15" if len(a.cards) > 1 else "source",
-                    f"That {face} is {_PLACE[where]} of {name}'s, not {_PLACE_OF[a.source]}."
-                    + (" Cards played together come from one source." if len(a.cards) > 1 else ""),
-                    back + ".",
-                    a,
-                )
-            if where == UP:
-                assert owner is not None
-                raise IllegalMoveError(
-                    "turn",
-                    f"That {face} is one of {self._who(owner)}'s face-up cards, not {name}'s.",
-                    f"Put the {face} back among {self._who(owner)}'s face-up cards.",
-                    a,
-                )
-            if where in ("tower", "removed"):
-                on = "on the tower" if where == "tower" else "out of the game (disposal)"
-                raise IllegalMoveError(
-                    "count",
-                    f"That {face} is {on} by the referee's count.",
-                    None if where == "tower" else "Put it back with the cards out of the game.",
-                    a,
-                )
-            if a.source == UP:
-                raise IllegalMoveError(
-                    "source", f"That {face} is not one of {name}'s face-up cards.", back + ".", a
-                )
-            raise IllegalMoveError(
-                "count",
-                f"That {face} cannot come from {name}'s "
-                f"{'hand' if a.source == HAND else 'face-down cards'}: the referee has it "
-                "elsewhere.",
+            raise self._not_there(seat, a, back, cid, where, owner)
+        if unseen_needed:
+            self._check_unseen(s, seat, a, back, unseen_needed)
+
+    def _not_there(
+        self, seat: int, a: Play, back: str, cid: str, where: str, owner: int | None
+    ) -> IllegalMoveError:
+        """Why card `cid` of a play is not where the play says (it is `where`, `owner`'s)."""
+        name = self._who(seat)
+        c = self._cards.card(cid)
+        face = "disposal card" if c.kind == DISPOSAL else c.face
+        if where in (HAND, UP, DOWN) and owner == seat:
+            return IllegalMoveError(
+                "U-15" if len(a.cards) > 1 else "source",
+                f"That {face} is {_PLACE[where]} of {name}'s, not {_PLACE_OF[a.source]}."
+                + (" Cards played together come from one source." if len(a.cards) > 1 else ""),
                 back + ".",
                 a,
             )
-        if unseen_needed:
-            room = s.hand_unseen[seat] if a.source == HAND else s.down_unseen[seat]
-            if unseen_needed > room:
-                have = (
-                    f"{name} has no {'hand' if a.source == HAND else 'face-down'} cards left"
-                    if not (room or (s.hands[seat] if a.source == HAND else s.downs[seat]))
-                    else f"{name} holds only {room} {'hand' if a.source == HAND else 'face-down'} "
-                    f"{plural(room, 'card')} the referee has not seen"
-                )
-                raise IllegalMoveError(
-                    "count" if room else "source",
-                    f"{have}: that play does not add up.",
-                    back + ".",
-                    a,
-                )
+        if where == UP:
+            assert owner is not None
+            return IllegalMoveError(
+                "turn",
+                f"That {face} is one of {self._who(owner)}'s face-up cards, not {name}'s.",
+                f"Put the {face} back among {self._who(owner)}'s face-up cards.",
+                a,
+            )
+        if where in ("tower", "removed"):
+            on = "on the tower" if where == "tower" else "out of the game (disposal)"
+            return IllegalMoveError(
+                "count",
+                f"That {face} is {on} by the referee's count.",
+                None if where == "tower" else "Put it back with the cards out of the game.",
+                a,
+            )
+        if a.source == UP:
+            return IllegalMoveError(
+                "source", f"That {face} is not one of {name}'s face-up cards.", back + ".", a
+            )
+        return IllegalMoveError(
+            "count",
+            f"That {face} cannot come from {name}'s "
+            f"{'hand' if a.source == HAND else 'face-down cards'}: the referee has it "
+            "elsewhere.",
+            back + ".",
+            a,
+        )
+
+    def _check_unseen(self, s: _Core, seat: int, a: Play, back: str, unseen_needed: int) -> None:
+        """Cards the referee has not seen played from a hand or the face-down cards: room?"""
+        name = self._who(seat)
+        room = s.hand_unseen[seat] if a.source == HAND else s.down_unseen[seat]
+        if unseen_needed > room:
+            have = (
+                f"{name} has no {'hand' if a.source == HAND else 'face-down'} cards left"
+                if not (room or (s.hands[seat] if a.source == HAND else s.downs[seat]))
+                else f"{name} holds only {room} {'hand' if a.source == HAND else 'face-down'} "
+                f"{plural(room, 'card')} the referee has not seen"
+            )
+            raise IllegalMoveError(
+                "count" if room else "source",
+                f"{have}: that play does not add up.",
+                back + ".",
+                a,
+            )
 
     def _penalty(self, s: _Core, seat: int) -> list[Said]:
         """A 'last card' call owed by another player and not made before this play: that

@@ -273,25 +273,7 @@ def parse_catalogue(data: Any, *, source: str = "", strict: bool = True) -> Cata
     colours = data.get("colours")
     if not isinstance(colours, dict) or sorted(colours) != sorted(COLOURS):
         problems.append(f"'colours' must name exactly the five colours {', '.join(COLOURS)}")
-    pairs = data.get("pairs")
-    if not isinstance(pairs, list):
-        problems.append("'pairs' must be a list of the ten pair ids")
-    else:
-        seen: set[frozenset[str]] = set()
-        for p in pairs:
-            ok = isinstance(p, str) and len(p) == 4 and p.startswith("P-")
-            ends = frozenset(p[2:]) if ok else frozenset()
-            if not ok or len(ends) != 2 or not ends <= set(COLOURS) or p != pair_id(p[2], p[3]):
-                problems.append(f"pair {p!r} is not a pair of two different colours 'P-XY'")
-            elif ends in seen:
-                problems.append(f"pair {p!r} appears twice")
-            else:
-                seen.add(ends)
-        if len(seen) != len(PAIRS) or len(pairs) != len(PAIRS):
-            problems.append(
-                f"the pairs must be the {len(PAIRS)} pairs joining every colour with every "
-                f"other exactly once (K5); got {len(pairs)}"
-            )
+    problems += _pair_problems(data.get("pairs"))
 
     raw_cards = data.get("cards")
     if not isinstance(raw_cards, list) or not raw_cards:
@@ -335,6 +317,29 @@ def parse_catalogue(data: Any, *, source: str = "", strict: bool = True) -> Cata
             f"task-card catalogue {source or '(data)'} is invalid:\n  - " + "\n  - ".join(problems)
         )
     return Catalogue(tuple(cards), tuple(impossible), source)
+
+
+def _pair_problems(pairs: Any) -> list[str]:
+    """What is wrong with a catalogue's 'pairs': they must be the ten pairs of two colours."""
+    if not isinstance(pairs, list):
+        return ["'pairs' must be a list of the ten pair ids"]
+    problems: list[str] = []
+    seen: set[frozenset[str]] = set()
+    for p in pairs:
+        ok = isinstance(p, str) and len(p) == 4 and p.startswith("P-")
+        ends = frozenset(p[2:]) if ok else frozenset()
+        if not ok or len(ends) != 2 or not ends <= set(COLOURS) or p != pair_id(p[2], p[3]):
+            problems.append(f"pair {p!r} is not a pair of two different colours 'P-XY'")
+        elif ends in seen:
+            problems.append(f"pair {p!r} appears twice")
+        else:
+            seen.add(ends)
+    if len(seen) != len(PAIRS) or len(pairs) != len(PAIRS):
+        problems.append(
+            f"the pairs must be the {len(PAIRS)} pairs joining every colour with every "
+            f"other exactly once (K5); got {len(pairs)}"
+        )
+    return problems
 
 
 def _parse_card(raw: Any, index: int, ids: set[str]) -> tuple[TaskCard | None, str | None]:

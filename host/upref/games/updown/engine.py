@@ -72,7 +72,7 @@ from upref.games.updown.cards import (
 from upref.games.updown.position import HOLES, Board, PairEnd, make_board, mix_board
 from upref.games.updown.solver import Hint, analyse, hint, mask_of
 from upref.games.updown.variant import Variant
-from upref.games.updown.view import CardView, HoleView, PlayerView, UpDownView
+from upref.games.updown.view import RESULT, CardView, HoleView, PlayerView, UpDownView
 from upref.text import and_join, plural
 
 __all__ = [
@@ -162,11 +162,16 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
     """
 
     TITLE: ClassVar[str] = TITLE
-    ACTIONS: ClassVar[Mapping[type, ActionRule]] = {
-        DrawTask: ActionRule(check="_check_draw", do="_do_draw"),
-        Reinsert: ActionRule(check="_check_reinsert", do="_do_reinsert"),
-        EndTurn: ActionRule(check="_check_end", do="_do_end"),
-    }
+    def _rule(self, action: object) -> ActionRule:
+        """The methods that check and apply `action`, by its type."""
+        match action:
+            case DrawTask():
+                return ActionRule(self._check_draw, self._do_draw)
+            case Reinsert():
+                return ActionRule(self._check_reinsert, self._do_reinsert)
+            case EndTurn():
+                return ActionRule(self._check_end, self._do_end)
+        raise self._foreign(action)
 
     def __init__(self, setup: _Setup, core: _Core) -> None:
         super().__init__()
@@ -415,6 +420,12 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
                 None,
                 a,
             )
+        self._check_drawn_card(a)
+
+    def _check_drawn_card(self, a: DrawTask) -> None:
+        """The card drawn by the right seat: a task card of this game, still on the stack, of
+        the shovels on top (M-11: never one removed at setup)."""
+        s = self._s
         if a.card not in self.catalogue:
             raise IllegalMoveError(
                 "draw", f"Card {a.card!r} is not an Up And Down task card.", None, a
@@ -676,10 +687,7 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
 
     def _result_text(self, out: Outcome) -> str:
         best = out.scores[out.winners[0]] if out.winners else 0
-        names = and_join([self._name(w) for w in out.winners])
-        if len(out.winners) == 1:
-            return f"{names} is Buddel King with {best} {plural(best, 'shovel')}"
-        return f"{names} share the win with {best} {plural(best, 'shovel')} each"
+        return RESULT.text([self._name(w) for w in out.winners], best)
 
     # --- hints and views -------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from functools import cache
 
 from upref.games.base import Outcome
 from upref.games.updown.engine import Termination
-from upref.games.updown.view import CardView, TableView, UpDownView
+from upref.games.updown.view import RESULT, CardView, TableView, UpDownView
 from upref.paths import pinmap_path
 from upref.text import and_join, count, plural
 from upref.views.blocks import (
@@ -282,10 +282,7 @@ class UpDownPanel:
 
     @staticmethod
     def _headline(winners: list[str], best: int) -> str:
-        shovels = count(best, "shovel")
-        if len(winners) == 1:
-            return f"Buddel King: {winners[0]} with {shovels}"
-        return f"Shared win: {and_join(winners)} with {shovels} each"
+        return RESULT.headline(winners, best)
 
 
 PANEL = UpDownPanel()

@@ -62,18 +62,19 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from upref.board.codes import EMPTY, MAX_CODE, CodeTable, MoleEnd, magnet_count, one_flip_neighbours
-from upref.games.base import CHANCE, GameView, IllegalMoveError, Outcome
+from upref.games.base import CHANCE, GameView, IllegalMoveError, ResultWords
 from upref.games.updown.actions import DrawTask, EndTurn, Reinsert
 from upref.games.updown.cards import Catalogue, TaskCard, colour_name, load_catalogue
-from upref.games.updown.engine import FLIPS_PER_TURN, NAME, TITLE, Termination, UpDownState
+from upref.games.updown.engine import FLIPS_PER_TURN, NAME, TITLE, UpDownState
 from upref.games.updown.owed import UNREAD, Correction, Owed, Seen, owed
 from upref.games.updown.position import HOLES, PairEnd
 from upref.games.updown.variant import Variant
-from upref.games.updown.view import HoleNow, TableView, UpDownView
+from upref.games.updown.view import RESULT, HoleNow, TableView, UpDownView
 from upref.referee.base import (
     OVER,
     PLAY,
     SETUP,
+    CatalogueFormat,
     KeyOffer,
     Referee,
     TagLookup,
@@ -170,7 +171,13 @@ class UpDownReferee(Referee[UpDownState]):
 
     GAME: ClassVar[str] = NAME
     TITLE: ClassVar[str] = TITLE
-    INPUTS: ClassVar[Mapping[type[GameInput], str]] = {Hint: "_on_hint"}
+    CATALOGUE: ClassVar[CatalogueFormat | None] = CatalogueFormat(
+        load=load_catalogue,
+        to_dict=catalogue_to_dict,
+        from_dict=catalogue_from_dict,
+    )
+    RESULT: ClassVar[ResultWords] = RESULT
+    INPUTS: ClassVar[tuple[type[GameInput], ...]] = (Hint,)
 
     catalogue: Catalogue
 
@@ -196,20 +203,6 @@ class UpDownReferee(Referee[UpDownState]):
         self._last_change = float("-inf")
         self._remix_pulled = False
 
-    def default_catalogue(self) -> Catalogue:
-        return load_catalogue()
-
-    # --- config -------------------------------------------------------------------------------
-
-    def config_extra(self) -> dict[str, Any]:
-        return {"catalogue": catalogue_to_dict(self.catalogue)}
-
-    @classmethod
-    def options_from_config(cls, config: Mapping[str, Any]) -> dict[str, Any]:
-        if "catalogue" in config:
-            return {"catalogue": catalogue_from_dict(config["catalogue"])}
-        return {}
-
     # --- read-only ------------------------------------------------------------------------------
 
     @property
@@ -231,7 +224,7 @@ class UpDownReferee(Referee[UpDownState]):
     def table_now(self) -> tuple[HoleNow, ...] | None:
         """Every hole as it physically is and what the table must do there, or None when the
         board agrees with the game's everywhere (nothing to show beyond the game's view)."""
-        if not self.has_engine or self._phase == SETUP:
+        if not self.has_engine or self.phase == SETUP:
             return None
         todo: dict[int, str] = {}
         for c in self._owed().corrections:
@@ -252,19 +245,19 @@ class UpDownReferee(Referee[UpDownState]):
         return tuple(holes) if differs else None
 
     def wants_time(self) -> bool:
-        if self._phase != PLAY or not self.has_engine:
+        if self.phase != PLAY or not self.has_engine:
             return False
         eng = self.engine
         return eng.current_player() >= 0 and len(eng.turned) >= FLIPS_PER_TURN
 
     def game_keys(self) -> tuple[KeyOffer, ...]:
-        if self.hints and self._phase == PLAY and self.has_engine and self.engine.current_player() >= 0:
+        if self.hints and self.phase == PLAY and self.has_engine and self.engine.current_player() >= 0:
             return (KeyOffer("h", "a hint for the player to move", lambda t, _a: Hint(t)),)
         return ()
 
     def corrections(self) -> tuple[str, ...]:
         """The corrections the turn owes, in the order a refused end of turn names them."""
-        if not self.has_engine or self._phase != PLAY:
+        if not self.has_engine or self.phase != PLAY:
             return tuple(self._issues[h].correction for h in sorted(self._issues))
         return tuple(self._fix_words(c) for c in self._owed().corrections)
 
@@ -310,7 +303,7 @@ class UpDownReferee(Referee[UpDownState]):
             for h, code in enumerate(list(holes)[:HOLES], start=1):
                 self._phys[h] = int(code)
         problems = self._board_problems()
-        if not self._online:
+        if not self.online:
             out.append(
                 Verdict(BOARD, "The board is offline: the game starts once it is back.", "board")
             )
@@ -325,7 +318,7 @@ class UpDownReferee(Referee[UpDownState]):
                 )
             )
         else:
-            self._begin(out)
+            self.begin(out)
 
     def prepare_next(self, out: list[Verdict]) -> None:
         self._remix_pulled = False
@@ -344,27 +337,9 @@ class UpDownReferee(Referee[UpDownState]):
     def on_stop(self) -> None:
         self._issues.clear()
 
-    def stop_outcome(self) -> Outcome:
+    def scores_now(self) -> tuple[int, ...]:
         eng = self.engine
-        scores = tuple(eng.shovels(s) for s in range(eng.num_players()))
-        best = max(scores)
-        return Outcome(Termination.STOPPED, tuple(i for i, s in enumerate(scores) if s == best), scores)
-
-    def result_text(self, out: Outcome) -> str:
-        eng = self.engine
-        names = [eng.players[w] for w in out.winners]
-        best = out.scores[out.winners[0]] if out.winners else 0
-        if len(names) == 1:
-            return f"{names[0]} is Buddel King with {best} {plural(best, 'shovel')}"
-        return f"{and_join(names)} share the win with {best} {plural(best, 'shovel')} each"
-
-    def result_words(self, outcome: Outcome) -> str:
-        eng = self.engine
-        names = [eng.players[w] for w in outcome.winners]
-        best = outcome.scores[outcome.winners[0]] if outcome.winners else 0
-        if len(names) == 1:
-            return f"{names[0]} is Buddel King, with {said_count(best, 'shovel')}!"
-        return f"{and_join(names)} share the win, with {said_count(best, 'shovel')} each!"
+        return tuple(eng.shovels(s) for s in range(eng.num_players()))
 
     def turn_words(self, seat: int) -> str | None:
         pairs = number_words(FLIPS_PER_TURN)
@@ -385,10 +360,10 @@ class UpDownReferee(Referee[UpDownState]):
     # --- time ------------------------------------------------------------------------------
 
     def _settled(self) -> bool:
-        return self._now - self._last_change >= self.settle_s
+        return self.now - self._last_change >= self.settle_s
 
     def on_time(self, out: list[Verdict]) -> None:
-        if self._phase == PLAY:
+        if self.phase == PLAY:
             eng = self.engine
             if (
                 self._settled()
@@ -397,10 +372,10 @@ class UpDownReferee(Referee[UpDownState]):
                 and self._agrees()
             ):
                 self._end_turn((), out)
-        elif self._phase == SETUP:
-            if (self._pending is not None or self._remix_pulled) and self._settled():
+        elif self.phase == SETUP:
+            if (self.start_pending or self._remix_pulled) and self._settled():
                 if not self._board_problems():
-                    self._begin(out)
+                    self.begin(out)
 
     # --- the board's health ----------------------------------------------------------------
 
@@ -408,7 +383,7 @@ class UpDownReferee(Referee[UpDownState]):
         self._offline_seen.clear()
 
     def on_online_again(self, out: list[Verdict]) -> None:
-        self._last_change = self._now  # the settle time starts again
+        self._last_change = self.now  # the settle time starts again
         seen, self._offline_seen = self._offline_seen, {}
         for h in sorted(seen):
             self.on_hole(h, seen[h], out)
@@ -447,7 +422,7 @@ class UpDownReferee(Referee[UpDownState]):
     def on_hole(self, h: int, code: int, out: list[Verdict]) -> None:
         if not 1 <= h <= HOLES:
             return  # a hole the game does not have
-        if not self._online:
+        if not self.online:
             self._offline_seen[h] = code  # taken up when the board is back
             return
         if code == self._phys[h]:
@@ -456,14 +431,14 @@ class UpDownReferee(Referee[UpDownState]):
         if left is not None and (was is None or was.kind != "reading"):
             self._last_hidden[left.pair_id] = left.hidden
         self._phys[h] = code
-        self._last_change = self._now
-        if self._phase == SETUP:
+        self._last_change = self.now
+        if self.phase == SETUP:
             if code == EMPTY:
                 self._remix_pulled = True
             elif code not in self._ends:
                 out.append(self._invalid_verdict(h, code))
             return
-        if self._phase != PLAY:
+        if self.phase != PLAY:
             return
         issue = self._issues.get(h)
         if code == EMPTY:  # pulled out
@@ -577,7 +552,7 @@ class UpDownReferee(Referee[UpDownState]):
         except IllegalMoveError as err:
             self._refuse(err, h, "own" if action.to_hole == action.from_hole else "foreign", out)
             return
-        self._played()
+        self.note_play()
         if unturned:
             said = f"Hole {number_words(h)} was put back without turning: it does not count."
             out.append(Verdict(INFO, text, "M-3", spoken=said))
@@ -635,7 +610,7 @@ class UpDownReferee(Referee[UpDownState]):
     # --- the turn's end ----------------------------------------------------------------------
 
     def on_button(self, out: list[Verdict]) -> None:
-        if self._phase != PLAY:
+        if self.phase != PLAY:
             return
         eng = self.engine
         empty = tuple(h for h in range(1, HOLES + 1) if self._phys[h] == EMPTY)
@@ -740,7 +715,7 @@ class UpDownReferee(Referee[UpDownState]):
         except IllegalMoveError as err:
             out.append(self._illegal(err))
             return
-        self._played()
+        self.note_play()
         outcome = eng.outcome()
         if seat < 0 or len(eng.won(seat)) == won_before:
             out.append(Verdict(TURN, text))
@@ -765,12 +740,12 @@ class UpDownReferee(Referee[UpDownState]):
         else:
             out.append(Verdict(SOLVED, text, spoken=solved))
             out.append(Verdict(END, f"The game ends. {self.result_text(outcome)}.", spoken=said_end))
-        self._game_over(outcome)
+        self.note_game_over(outcome)
 
     # --- cards ---------------------------------------------------------------------------------
 
     def on_tap(self, item: str, uid: str, out: list[Verdict]) -> None:
-        if self._phase != PLAY:
+        if self.phase != PLAY:
             return
         eng = self.engine
         if eng.current_player() == CHANCE:
@@ -780,7 +755,7 @@ class UpDownReferee(Referee[UpDownState]):
             except IllegalMoveError as err:
                 out.append(self._illegal(err, eng.players[seat]))
                 return
-            self._played()
+            self.note_play()
             out.append(Verdict(OK, text, spoken=f"{eng.players[seat]} drew a task card."))
             return
         out.append(Verdict(INFO, "No task card is to be drawn now."))
@@ -837,11 +812,16 @@ class UpDownReferee(Referee[UpDownState]):
 
     # --- hints --------------------------------------------------------------------------------
 
+    def on_input(self, inp: GameInput, out: list[Verdict]) -> None:
+        match inp:
+            case Hint():
+                self._on_hint(inp, out)
+
     def _on_hint(self, _inp: Hint, out: list[Verdict]) -> None:
         if not self.hints:
             out.append(Verdict(INFO, "Hints are off."))
             return
-        if self._phase != PLAY or not self.has_engine or self.engine.current_player() < 0:
+        if self.phase != PLAY or not self.has_engine or self.engine.current_player() < 0:
             out.append(Verdict(INFO, "No hint now: no turn is on."))
             return
         eng = self.engine
@@ -867,15 +847,15 @@ class UpDownReferee(Referee[UpDownState]):
     # --- what the table is waiting for --------------------------------------------------------
 
     def waiting_for_game(self) -> str | None:
-        if self._phase == SETUP and self._pending is not None:
+        if self.phase == SETUP and self.start_pending:
             problems = self._board_problems()
             if problems:
                 return f"Every hole to hold a pair: {'; '.join(problems)}."
             return "The board to settle: the game is about to start."
-        if self._phase == SETUP:
+        if self.phase == SETUP:
             return "The pairs to be re-mixed: take them out, mix them, put one into every hole."
         eng = self.engine
-        if self._phase == OVER:
+        if self.phase == OVER:
             return "The next game (or a new one)."
         fixes = self.corrections()
         if fixes:

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from upref.games.base import GameView, Outcome
+from upref.games.base import GameView, Outcome, ResultWords
 from upref.games.updown.cards import TaskCard, colour_name
 
-__all__ = ["CardView", "HoleNow", "HoleView", "PlayerView", "TableView", "UpDownView"]
+__all__ = ["RESULT", "CardView", "HoleNow", "HoleView", "PlayerView", "TableView", "UpDownView"]
+
+RESULT = ResultWords(score="shovel", winner="is Buddel King", title="Buddel King")
+"""How Up And Down says who won: the Buddel King, by shovels."""
 
 
 @dataclass(frozen=True)

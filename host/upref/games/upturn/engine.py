@@ -23,7 +23,7 @@ one is), "start" (a lay before the Starting tile), "tile" (no tile of this set),
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
 
@@ -114,14 +114,22 @@ class UpturnState(UpturnPosition):
     """
 
     TITLE: ClassVar[str] = TITLE
-    ACTIONS: ClassVar[Mapping[type, ActionRule]] = {
-        Start: ActionRule("_check_start", "_do_start"),
-        Lay: ActionRule("_check_lay", "_do_lay"),
-        Draw: ActionRule("_check_draw", "_draw"),
-        Pass: ActionRule("_check_pass", "_do_pass"),
-        Gift: ActionRule("_check_gift", "_do_gift"),
-        Call: ActionRule("_check_call", "_do_call"),
-    }
+    def _rule(self, action: object) -> ActionRule:
+        """The methods that check and apply `action`, by its type."""
+        match action:
+            case Start():
+                return ActionRule(self._check_start, self._do_start)
+            case Lay():
+                return ActionRule(self._check_lay, self._do_lay)
+            case Draw():
+                return ActionRule(self._check_draw, self._draw)
+            case Pass():
+                return ActionRule(self._check_pass, self._do_pass)
+            case Gift():
+                return ActionRule(self._check_gift, self._do_gift)
+            case Call():
+                return ActionRule(self._check_call, self._do_call)
+        raise self._foreign(action)
 
     # --- construction ------------------------------------------------------------------
 
@@ -497,7 +505,7 @@ class UpturnState(UpturnPosition):
     # --- applying -------------------------------------------------------------------------------
 
     def _do(self, action: Action) -> str:
-        """A new action: the last one's notes go, then `ACTIONS` applies it; its notes are the
+        """A new action: the last one's notes go, then `_rule` applies it; its notes are the
         verdict."""
         s = self._s
         self._s = replace(s, notes=(), acts=s.acts + 1, penalized=None)
@@ -780,18 +788,7 @@ class UpturnState(UpturnPosition):
         skipped = tuple((p + way * (k + 1)) % n for k in range(s.skips))
         nxt = (p + way * (s.skips + 1)) % n
         if skipped:
-            lost = and_join([self._name(x) for x in skipped])
-            again = " again" if nxt == p else " next"
-            rule_10 = " (T-10)" if len(skipped) == 2 and n == 3 else ""
-            parts.append(
-                f"{lost} {'loses' if len(skipped) == 1 else 'lose'} a turn; "
-                f"{self._name(nxt)} plays{again}{rule_10}."
-            )
-            if s.penalized is not None and s.penalized in skipped:
-                parts.append(
-                    f"Being skipped does not cancel {self._name(s.penalized)}'s missed call "
-                    "(T-14)."
-                )
+            parts += self._skip_words(p, nxt, skipped)
         # a Twin run stays on show for its own turn and the next one
         keep_twin = s.twin if s.twin is not None and s.twin.turn == s.turn else None
         s = replace(
@@ -826,6 +823,22 @@ class UpturnState(UpturnPosition):
             return
         parts.append(f"{self._name(nxt)}'s turn: {self._need()}.")
         self._note("turn", " ".join(parts), rule)
+
+    def _skip_words(self, p: int, nxt: int, skipped: tuple[int, ...]) -> list[str]:
+        """Who loses a turn as `p`'s turn ends and `nxt` plays (T-10, T-14)."""
+        lost = and_join([self._name(x) for x in skipped])
+        again = " again" if nxt == p else " next"
+        rule_10 = " (T-10)" if len(skipped) == 2 and self.num_players() == 3 else ""
+        parts = [
+            f"{lost} {'loses' if len(skipped) == 1 else 'lose'} a turn; "
+            f"{self._name(nxt)} plays{again}{rule_10}."
+        ]
+        penalized = self._s.penalized
+        if penalized is not None and penalized in skipped:
+            parts.append(
+                f"Being skipped does not cancel {self._name(penalized)}'s missed call (T-14)."
+            )
+        return parts
 
     # --- results and views -----------------------------------------------------------------
 

@@ -30,7 +30,6 @@ next game, undo, settings) is `upref.referee.base.Referee`'s; this module fills 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from upref.board.codes import CodeTable
@@ -40,7 +39,7 @@ from upref.games.upturn.engine import NAME, TITLE, Termination, UpturnState
 from upref.games.upturn.position import DRAWN, GIFT, JOKER, START, TURN, TWIN
 from upref.games.upturn.tiles import Catalogue, load_catalogue, parse_catalogue
 from upref.games.upturn.variant import Variant
-from upref.referee.base import OVER, PLAY, KeyOffer, Referee, TagLookup
+from upref.referee.base import OVER, PLAY, CatalogueFormat, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, Verdict, refusal_words
 from upref.referee.status import TURN as TURN_VERDICT
@@ -133,27 +132,18 @@ class UpturnReferee(Referee[UpturnState]):
 
     GAME: ClassVar[str] = NAME
     TITLE: ClassVar[str] = TITLE
+    CATALOGUE: ClassVar[CatalogueFormat | None] = CatalogueFormat(
+        load=load_catalogue,
+        to_dict=Catalogue.to_dict,
+        from_dict=lambda d: parse_catalogue(d, source=str(d.get("source", "game log"))),
+    )
+    FEWEST_WIN: ClassVar[bool] = True
 
     catalogue: Catalogue
 
     def __init__(self, codes: CodeTable, tag_book: TagLookup | None = None, **settings: Any) -> None:
         super().__init__(codes, tag_book, **settings)
         self._fix: str | None = None  # the last refusal's (or undo's) correction, until play goes on
-
-    def default_catalogue(self) -> Catalogue:
-        return load_catalogue()
-
-    # --- config -------------------------------------------------------------------------------
-
-    def config_extra(self) -> dict[str, Any]:
-        return {"catalogue": self.catalogue.to_dict()}
-
-    @classmethod
-    def options_from_config(cls, config: Mapping[str, Any]) -> dict[str, Any]:
-        data = config.get("catalogue")
-        if data is None:
-            return {}
-        return {"catalogue": parse_catalogue(data, source=str(data.get("source", "game log")))}
 
     # --- read-only ----------------------------------------------------------------------------
 
@@ -164,7 +154,7 @@ class UpturnReferee(Referee[UpturnState]):
         return (self._fix,) if self._fix else ()
 
     def game_keys(self) -> tuple[KeyOffer, ...]:
-        if self._phase != PLAY or not self.has_engine or self.engine.is_terminal():
+        if self.phase != PLAY or not self.has_engine or self.engine.is_terminal():
             return ()
         eng = self.engine
         ph = eng.phase
@@ -234,11 +224,8 @@ class UpturnReferee(Referee[UpturnState]):
     def on_stop(self) -> None:
         self._fix = None
 
-    def stop_outcome(self) -> Outcome:
-        counts = self.engine.counts()
-        fewest = min(counts)
-        winners = tuple(i for i, c in enumerate(counts) if c == fewest)
-        return Outcome(Termination.STOPPED, winners, counts)
+    def scores_now(self) -> tuple[int, ...]:
+        return tuple(self.engine.counts())
 
     def result_text(self, outcome: Outcome) -> str:
         return self.engine.result_text(outcome)
@@ -253,14 +240,14 @@ class UpturnReferee(Referee[UpturnState]):
         except IllegalMoveError as err:
             self._refuse(err, out)
             return False
-        self._played()
+        self.note_play()
         self._fix = None
         for note in eng.notes:
             said = self._said(note.kind, action, before)
             out.append(Verdict(_KINDS[note.kind], note.text, note.rule, spoken=said))
         outcome = eng.outcome()
         if outcome is not None:
-            self._game_over(outcome)
+            self.note_game_over(outcome)
         return True
 
     def _said(self, kind: str, action: Action, before: Any) -> str:
@@ -332,10 +319,10 @@ class UpturnReferee(Referee[UpturnState]):
     # --- taps, the button, keys ------------------------------------------------------------------
 
     def on_tap(self, item: str, uid: str, out: list[Verdict]) -> None:
-        if self._phase == OVER and self.has_engine:
+        if self.phase == OVER and self.has_engine:
             out.append(Verdict(INFO, self._over_text(item), "over"))
             return
-        if self._phase != PLAY:
+        if self.phase != PLAY:
             return
         eng = self.engine
         if eng.phase == START:
@@ -365,12 +352,12 @@ class UpturnReferee(Referee[UpturnState]):
 
     def _over_text(self, item: str) -> str:
         eng = self.engine
-        out = self._stopped or eng.outcome()
+        out = self.stopped or eng.outcome()
         tile = eng.catalogue.get(item)
         what = tile.words() if tile is not None else item
         text = f"The game is over ({self.result_text(out)}" if out else "The game is over ("
         text += f"): {what} does not count. The next game: n."
-        if out is not None and out.termination == Termination.EMPTY_RACK and self._stopped is None:
+        if out is not None and out.termination == Termination.EMPTY_RACK and self.stopped is None:
             name = eng.players[out.winners[0]]
             text += (
                 f" If {name} still holds tiles, the count missed a draw, a gift or a penalty: "
@@ -379,7 +366,7 @@ class UpturnReferee(Referee[UpturnState]):
         return text
 
     def on_button(self, out: list[Verdict]) -> None:
-        if self._phase != PLAY:
+        if self.phase != PLAY:
             return
         eng = self.engine
         try:
@@ -390,7 +377,7 @@ class UpturnReferee(Referee[UpturnState]):
         self._play(Call(), out)
 
     def on_key(self, name: str, arg: str | None, out: list[Verdict]) -> bool:
-        if self._phase != PLAY:
+        if self.phase != PLAY:
             return False
         eng = self.engine
         if name == "draw":
@@ -463,7 +450,7 @@ class UpturnReferee(Referee[UpturnState]):
 
     def waiting_for_game(self) -> str | None:
         eng = self.engine
-        if self._phase == OVER:
+        if self.phase == OVER:
             return "The next game (n), or a new one."
         ph = eng.phase
         if ph == START:

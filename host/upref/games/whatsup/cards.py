@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ __all__ = [
     "load_catalogue",
     "parse_catalogue",
     "parse_face",
+    "row_words",
 ]
 
 COLOURS: tuple[str, ...] = ("red", "yellow", "green", "purple")
@@ -222,3 +223,8 @@ def _parse_card(raw: Any, index: int, ids: set[str]) -> tuple[Card | None, str |
         except ValueError as exc:
             return None, f"{cid} side {side}: {exc}"
     return Card(cid, faces[0], faces[1]), None
+
+
+def row_words(counts: Sequence[int]) -> str:
+    """A row's cards by their counts: '(1, 2)'; an empty row: '(none)'."""
+    return "(" + (", ".join(str(n) for n in counts) or "none") + ")"

@@ -60,10 +60,11 @@ from upref.games.whatsup.cards import (
     Catalogue,
     Face,
     load_catalogue,
+    row_words,
 )
 from upref.games.whatsup.position import ON_TABLE, SPENT, UNUSED, check_players, position
 from upref.games.whatsup.variant import GRID_COLUMNS, GRID_ROWS, Variant, grid_cell
-from upref.games.whatsup.view import CardView, PlayerView, WhatsUpView
+from upref.games.whatsup.view import RESULT, CardView, PlayerView, WhatsUpView
 from upref.text import and_join, count
 
 __all__ = [
@@ -117,11 +118,6 @@ class Termination(BaseTermination):
     cards, lead."""
 
 
-def row_words(counts: Sequence[int]) -> str:
-    """A row's cards by their counts: '(1, 2)'; an empty row: '(none)'."""
-    return "(" + (", ".join(str(n) for n in counts) or "none") + ")"
-
-
 # --- state -------------------------------------------------------------------------------------
 
 
@@ -167,12 +163,18 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
     """
 
     TITLE: ClassVar[str] = TITLE
-    ACTIONS: ClassVar[Mapping[type, ActionRule]] = {
-        Lay: ActionRule(check="_check_lay", do="_do_lay"),
-        Reserve: ActionRule(check="_check_reserve", do="_do_reserve"),
-        Flip: ActionRule(check="_check_flip", do="_do_flip"),
-        Pass: ActionRule(check="_check_pass", do="_do_pass"),
-    }
+    def _rule(self, action: object) -> ActionRule:
+        """The methods that check and apply `action`, by its type."""
+        match action:
+            case Lay():
+                return ActionRule(self._check_lay, self._do_lay)
+            case Reserve():
+                return ActionRule(self._check_reserve, self._do_reserve)
+            case Flip():
+                return ActionRule(self._check_flip, self._do_flip)
+            case Pass():
+                return ActionRule(self._check_pass, self._do_pass)
+        raise self._foreign(action)
 
     def __init__(self, setup: _Setup, core: _Core) -> None:
         super().__init__()
@@ -776,13 +778,7 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         best = out.scores[out.winners[0]] if out.winners else 0
         if out.termination == Termination.ROWS:
             return f"{names[0]} wins"
-        if len(names) == 1:
-            return f"{names[0]} wins with {count(best, 'bird')}"
-        cards = self.cards_of(out.winners[0])
-        return (
-            f"{and_join(names)} share the win with {count(best, 'bird')} and "
-            f"{count(cards, 'card')} each"
-        )
+        return RESULT.text(names, best, self.cards_of(out.winners[0]))
 
     def _tiebreak_text(self, out: Outcome) -> str:
         """Birds of everyone and, where the most birds are tied, the cards (A-5)."""

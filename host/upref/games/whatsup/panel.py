@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from upref.games.base import Outcome
 from upref.games.whatsup.cards import COLOURS, COUNTS
 from upref.games.whatsup.variant import GRID_COLUMNS, GRID_ROWS
-from upref.games.whatsup.view import CardView, PlayerView, WhatsUpView
+from upref.games.whatsup.view import RESULT, CardView, PlayerView, WhatsUpView
 from upref.referee.status import SOLVED
 from upref.text import and_join, count, plural
 from upref.views.blocks import (
@@ -373,14 +373,7 @@ class WhatsUpPanel:
         if termination == "rows":
             done = next(p.completed for p in view.players if p.seat == winners[0])
             return f"{names[0]} wins with {count(done, 'complete row')}"
-        best = scores[winners[0]]
-        if len(names) == 1:
-            return f"{names[0]} wins with {count(best, 'bird')}"
-        held = cards[winners[0]]
-        return (
-            f"Shared win: {and_join(names)} with {count(best, 'bird')} and "
-            f"{count(held, 'card')} each"
-        )
+        return RESULT.headline(names, scores[winners[0]], cards[winners[0]])
 
 
 PANEL = WhatsUpPanel()

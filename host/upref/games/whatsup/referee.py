@@ -35,15 +35,16 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from upref.board.codes import CodeTable
-from upref.games.base import IllegalMoveError, Outcome
+from upref.games.base import IllegalMoveError, Outcome, ResultWords
 from upref.games.whatsup.actions import Flip, Lay, Pass, Reserve
 from upref.games.whatsup.cards import Catalogue, load_catalogue, parse_catalogue
 from upref.games.whatsup.engine import NAME, TITLE, Termination, WhatsUpState
 from upref.games.whatsup.variant import Variant
-from upref.referee.base import OVER, PLAY, KeyOffer, Referee, TagLookup
+from upref.games.whatsup.view import RESULT
+from upref.referee.base import OVER, PLAY, CatalogueFormat, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict, refusal_words
-from upref.text import and_join, count, numbers_in_words, said_count
+from upref.text import count, numbers_in_words, said_count
 
 _SAID_FIXES = {"A-1": "Turn it back as it was, then flip another card."}
 """Corrections said in words of their own where the engine's words are not for the ear."""
@@ -84,6 +85,12 @@ class WhatsUpReferee(Referee[WhatsUpState]):
 
     GAME: ClassVar[str] = NAME
     TITLE: ClassVar[str] = TITLE
+    CATALOGUE: ClassVar[CatalogueFormat | None] = CatalogueFormat(
+        load=load_catalogue,
+        to_dict=catalogue_to_dict,
+        from_dict=catalogue_from_dict,
+    )
+    RESULT: ClassVar[ResultWords] = RESULT
 
     catalogue: Catalogue
 
@@ -91,20 +98,6 @@ class WhatsUpReferee(Referee[WhatsUpState]):
         super().__init__(codes, tag_book, **settings)
         self._armed: int | None = None  # the seat whose figurine goes on the next card tapped
         self._fixes: list[str] = []  # corrections outstanding, until the next accepted action
-
-    def default_catalogue(self) -> Catalogue:
-        return load_catalogue()
-
-    # --- config -------------------------------------------------------------------------------
-
-    def config_extra(self) -> dict[str, Any]:
-        return {"catalogue": catalogue_to_dict(self.catalogue)}
-
-    @classmethod
-    def options_from_config(cls, config: Mapping[str, Any]) -> dict[str, Any]:
-        if "catalogue" in config:
-            return {"catalogue": catalogue_from_dict(config["catalogue"])}
-        return {}
 
     # --- read-only ------------------------------------------------------------------------------
 
@@ -121,7 +114,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
 
     def _turn_seat(self) -> int | None:
         """The seat to move while a turn is on (not in set-up, not over)."""
-        if self._phase != PLAY or not self.has_engine:
+        if self.phase != PLAY or not self.has_engine:
             return None
         seat = self.engine.current_player()
         return seat if seat >= 0 else None
@@ -145,7 +138,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
                         _key(FIGURINE_KEY),
                     )
                 )
-        if self._phase == PLAY:
+        if self.phase == PLAY:
             if eng.in_setup:
                 own = eng.laid
                 what = "cards laid"
@@ -190,32 +183,19 @@ class WhatsUpReferee(Referee[WhatsUpState]):
         return Outcome(Termination.STOPPED, eng.leaders(), birds)
 
     def result_text(self, outcome: Outcome) -> str:
-        eng = self.engine
-        names = [eng.players[w] for w in outcome.winners]
         if outcome.termination == Termination.ROWS:
-            done = len(eng.completed(outcome.winners[0]))
-            return f"{names[0]} wins with {count(done, 'complete row')}"
-        best = outcome.scores[outcome.winners[0]] if outcome.winners else 0
-        if len(names) == 1:
-            return f"{names[0]} wins with {count(best, 'bird')}"
-        cards = eng.cards_of(outcome.winners[0])
-        return (
-            f"{and_join(names)} share the win with {count(best, 'bird')} and "
-            f"{count(cards, 'card')} each"
-        )
+            done = len(self.engine.completed(outcome.winners[0]))
+            return f"{self.engine.players[outcome.winners[0]]} wins with {count(done, 'complete row')}"
+        return super().result_text(outcome)
+
+    def tied(self, outcome: Outcome) -> int:
+        return self.engine.cards_of(outcome.winners[0])
 
     def result_words(self, outcome: Outcome) -> str:
-        eng = self.engine
-        names = [eng.players[w] for w in outcome.winners]
-        if not names:
-            return "Nobody wins."
-        if outcome.termination == Termination.ROWS:
-            done = len(eng.completed(outcome.winners[0]))
-            return f"{names[0]} wins, with {said_count(done, 'complete row')}!"
-        best = outcome.scores[outcome.winners[0]]
-        if len(names) == 1:
-            return f"{names[0]} wins, with {said_count(best, 'bird')}!"
-        return f"{and_join(names)} share the win, with {said_count(best, 'bird')} each!"
+        if outcome.winners and outcome.termination == Termination.ROWS:
+            done = len(self.engine.completed(outcome.winners[0]))
+            return f"{self.engine.players[outcome.winners[0]]} wins, with {said_count(done, 'complete row')}!"
+        return super().result_words(outcome)
 
     def _said_refusal(self, err: IllegalMoveError, who: str | None = None) -> str:
         if who is None:
@@ -235,10 +215,10 @@ class WhatsUpReferee(Referee[WhatsUpState]):
         if not self.has_engine:
             return
         eng = self.engine
-        if self._phase == OVER:
+        if self.phase == OVER:
             self._after_the_end(item, out)
             return
-        if self._phase != PLAY:
+        if self.phase != PLAY:
             return
         if eng.in_setup:
             self._lay(eng, item, out)
@@ -323,7 +303,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
         out.append(Verdict(kind, head, spoken=said))
         out.append(Verdict(END, ending, spoken=f"The game is over. {self.result_words(outcome)}"))
         self._armed = None
-        self._game_over(outcome)
+        self.note_game_over(outcome)
 
     def _refuse(self, err: IllegalMoveError, out: list[Verdict]) -> None:
         said = self._said_refusal(err)
@@ -333,12 +313,12 @@ class WhatsUpReferee(Referee[WhatsUpState]):
 
     def _accepted(self) -> None:
         """An engine action went through: count it (undo points) and drop stale corrections."""
-        self._played()
+        self.note_play()
         self._fixes = []
 
     def _after_the_end(self, item: str, out: list[Verdict]) -> None:
         eng = self.engine
-        result = self.result_text(self._stopped or eng.outcome() or self.stop_outcome())
+        result = self.result_text(self.stopped or eng.outcome() or self.stop_outcome())
         text = f"The game is over ({result}): that flip does not count."
         fix = None
         if item in eng.catalogue and eng.is_laid(item) and eng.owner(item) is None:
@@ -401,7 +381,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
         return True
 
     def _count_key(self, arg: str | None, out: list[Verdict]) -> bool:
-        if not self.has_engine or self._phase != PLAY:
+        if not self.has_engine or self.phase != PLAY:
             return False
         eng = self.engine
         setup = eng.in_setup
@@ -458,7 +438,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
         return True
 
     def on_button(self, out: list[Verdict]) -> None:
-        if self._phase == PLAY:
+        if self.phase == PLAY:
             out.append(
                 Verdict(
                     INFO,
@@ -525,9 +505,9 @@ class WhatsUpReferee(Referee[WhatsUpState]):
         if not self.has_engine:
             return None
         eng = self.engine
-        if self._phase == OVER:
+        if self.phase == OVER:
             return "The next game (or a new one)."
-        if self._phase != PLAY:
+        if self.phase != PLAY:
             return None
         if self._fixes:
             return self._fixes[0]

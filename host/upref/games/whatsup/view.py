@@ -7,11 +7,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from upref.games.base import GameView, Outcome
+from upref.games.base import GameView, Outcome, ResultWords
 from upref.games.whatsup.cards import COLOURS, COUNTS, Face
 from upref.games.whatsup.variant import grid_cell
 
-__all__ = ["CardView", "PlayerView", "WhatsUpView"]
+__all__ = ["RESULT", "CardView", "PlayerView", "WhatsUpView"]
+
+RESULT = ResultWords(score="bird", title=None, tie="card")
+"""How What's Up says who won: by birds, a tie by the fewest cards too (A-5)."""
 
 
 @dataclass(frozen=True)
