@@ -29,7 +29,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, overload
 
-from upref.text import and_join, count, said_count
+from upref.text import and_join, count, number_words, plural, said_count
 
 __all__ = [
     "CHANCE",
@@ -43,6 +43,7 @@ __all__ = [
     "GameView",
     "IllegalMoveError",
     "Outcome",
+    "OutrightWords",
     "ResultWords",
     "Variant",
 ]
@@ -102,6 +103,24 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class OutrightWords:
+    """How a game says the lone winner of one way of ending, the winner's own move having ended
+    it (Upturn's empty rack), in place of the score: `termination` is that ending's id, and
+    each form names the winner as `{name}`: `text` the result ('{name} wins with an empty
+    rack'), `headline` the panel's, `news` the moment itself, as the rules note it and the ear
+    hears it ("{name}'s rack is empty: {name} wins!")."""
+
+    termination: str
+    text: str
+    headline: str
+    news: str
+
+    def says(self, names: list[str], how: str) -> bool:
+        """Whether this is the form for `names` winning by the ending `how`."""
+        return len(names) == 1 and how == self.termination
+
+
+@dataclass(frozen=True)
 class ResultWords:
     """How a game says who won, written once for its rules (verdicts), its referee (the result
     of a stopped game, and for the ear) and its panel (the headline).
@@ -110,37 +129,57 @@ class ResultWords:
     or is ('wins', 'is Buddel King'); `title` the headline's word for a lone winner ('Winner:
     Ann with 5 points'; None: the headline is the text); `tie` what else the winners of a shared
     win share, if anything ('card': '... with 3 birds and 4 cards each'); `rule` the ruling a
-    shared win names ('F-12')."""
+    shared win names ('F-12'); `fewest` whether the fewest win, said so of a lone winner ('Ann
+    wins with the fewest tiles, 3') and for the ear ('Ann and Bob win, with the fewest tiles:
+    three.'); `outright` the words of an ending a lone winner's own move brings (Upturn's empty
+    rack), which every form takes from the ending's id `how`."""
 
     score: str = "point"
     winner: str = "wins"
     title: str | None = "Winner"
     tie: str | None = None
     rule: str = ""
+    fewest: bool = False
+    outright: OutrightWords | None = None
 
-    def text(self, names: list[str], best: int, tied: int = 0) -> str:
+    def text(self, names: list[str], best: int, tied: int = 0, how: str = "") -> str:
         """'Ann is Buddel King with 5 shovels', 'Ann and Bob share the win with 3 points each'."""
+        if self.outright is not None and self.outright.says(names, how):
+            return self.outright.text.format(name=names[0])
         if len(names) == 1:
-            return f"{names[0]} {self.winner} with {count(best, self.score)}"
+            return f"{names[0]} {self.winner} with {self._lone(best)}"
         return f"{and_join(names)} share the win with {self._shared(best, tied)}"
 
-    def headline(self, names: list[str], best: int, tied: int = 0) -> str:
+    def headline(self, names: list[str], best: int, tied: int = 0, how: str = "") -> str:
         """The panel's result: 'Buddel King: Ann with 5 shovels', 'Shared win: Ann and Bob with
         3 points each'."""
+        if self.outright is not None and self.outright.says(names, how):
+            return self.outright.headline.format(name=names[0])
         if len(names) == 1:
             if self.title is None:
                 return self.text(names, best)
-            return f"{self.title}: {names[0]} with {count(best, self.score)}"
+            return f"{self.title}: {names[0]} with {self._lone(best)}"
         return f"Shared win: {and_join(names)} with {self._shared(best, tied)}"
 
-    def spoken(self, names: list[str], best: int) -> str:
+    def spoken(self, names: list[str], best: int, how: str = "") -> str:
         """The result for the ear: 'Ann is Buddel King, with five shovels!'."""
+        if self.outright is not None and self.outright.says(names, how):
+            return self.outright.news.format(name=names[0])
         if not names:
             return "Nobody wins."
+        if self.fewest:
+            verb = self.winner if len(names) == 1 else "win"
+            fewest = f"the fewest {plural(2, self.score)}"
+            return f"{and_join(names)} {verb}, with {fewest}: {number_words(best)}."
         said = said_count(best, self.score)
         if len(names) == 1:
             return f"{names[0]} {self.winner}, with {said}!"
         return f"{and_join(names)} share the win, with {said} each!"
+
+    def _lone(self, best: int) -> str:
+        if self.fewest:
+            return f"the fewest {plural(2, self.score)}, {best}"
+        return count(best, self.score)
 
     def _shared(self, best: int, tied: int) -> str:
         tail = f" and {count(tied, self.tie)}" if self.tie else ""

@@ -929,7 +929,7 @@ class Referee(ABC, Generic[EngineT]):
         """The result in words, by `RESULT`: 'Ann is Buddel King with 5 shovels', 'Ann and Bob
         share the win with 3 birds and 4 cards each'."""
         names, best = self.winners_and_best(outcome)
-        return self.RESULT.text(names, best, self.tied(outcome))
+        return self.RESULT.text(names, best, self.tied(outcome), outcome.termination)
 
     def tied(self, outcome: Outcome) -> int:
         """What else the winners of a shared win share, counted in `RESULT.tie` (4 cards)."""
@@ -937,7 +937,7 @@ class Referee(ABC, Generic[EngineT]):
 
     def result_words(self, outcome: Outcome) -> str:
         """The result for the ear, by `RESULT`: 'Ann is Buddel King, with five shovels!'."""
-        return self.RESULT.spoken(*self.winners_and_best(outcome))
+        return self.RESULT.spoken(*self.winners_and_best(outcome), outcome.termination)
 
     def winners_and_best(self, outcome: Outcome) -> tuple[list[str], int]:
         """The winners' names and their (first winner's) score, 0 without winners."""

@@ -54,7 +54,15 @@ from upref.games.upturn.position import (
 )
 from upref.games.upturn.tiles import ACTION_NAMES, Catalogue, Tile, load_catalogue
 from upref.games.upturn.variant import RACK, Variant
-from upref.games.upturn.view import SeatView, TileView, TwinView, UpturnView, table_view
+from upref.games.upturn.view import (
+    EMPTIED,
+    RESULT,
+    SeatView,
+    TileView,
+    TwinView,
+    UpturnView,
+    table_view,
+)
 from upref.text import and_join, count
 
 __all__ = [
@@ -92,7 +100,7 @@ CALL_PENALTY = 3
 class Termination(GameTermination):
     """Why an Upturn game ended."""
 
-    EMPTY_RACK = "empty-rack"  # the first empty rack wins
+    EMPTY_RACK = EMPTIED.termination  # the first empty rack wins
     POOL_EXHAUSTED = "pool-exhausted"  # every player passed in a row, the pool empty (T-12)
     STOPPED = "stopped"  # stopped at the table: the fewest tiles win
 
@@ -606,7 +614,7 @@ class UpturnState(UpturnPosition):
         name = self._name(p)
         out = Outcome(Termination.EMPTY_RACK, (p,), self.counts())
         self._s = replace(s, outcome=out, phase=OVER, twin_open=False)
-        self._note("end", f"{text} {name}'s rack is empty: {name} wins!")
+        self._note("end", f"{text} {EMPTIED.news.format(name=name)}")
         return True
 
     def _lay_number(self, t: Tile) -> None:
@@ -844,15 +852,11 @@ class UpturnState(UpturnPosition):
 
     def _result_text(self, out: Outcome) -> str:
         names = [self._name(w) for w in out.winners]
-        if out.termination == Termination.EMPTY_RACK and len(names) == 1:
-            return f"{names[0]} wins with an empty rack"
         fewest = out.scores[out.winners[0]] if out.winners else 0
-        if len(names) == 1:
-            return f"{names[0]} wins with the fewest tiles, {fewest}"
-        return f"{and_join(names)} share the win with {count(fewest, 'tile')} each"
+        return RESULT.text(names, fewest, how=out.termination)
 
     def result_text(self, out: Outcome) -> str:
-        """The result in words: 'Ann wins with an empty rack'."""
+        """The result in words, by `RESULT`: 'Ann wins with an empty rack'."""
         return self._result_text(out)
 
     def view(self, seat: int | None) -> UpturnView:

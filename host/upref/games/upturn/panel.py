@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from upref.games.base import Outcome
 from upref.games.upturn.engine import Termination
-from upref.games.upturn.view import TileView, UpturnView
+from upref.games.upturn.view import RESULT, TileView, UpturnView
 from upref.text import and_join, count
 from upref.views.blocks import (
     HIDDEN,
@@ -137,13 +137,7 @@ class UpturnPanel:
             return None
         names = view.names
         winners = [names[w] for w in out.winners]
-        if out.termination == Termination.EMPTY_RACK:
-            headline = f"{winners[0]} wins: the rack is empty"
-        elif len(winners) == 1:
-            headline = f"{winners[0]} wins with the fewest tiles, {out.scores[out.winners[0]]}"
-        else:
-            fewest = out.scores[out.winners[0]]
-            headline = f"Shared win: {and_join(winners)} with {count(fewest, 'tile')} each"
+        headline = RESULT.headline(winners, out.scores[out.winners[0]], how=out.termination)
         why = _TERMINATIONS.get(out.termination, out.termination)
         left = ", ".join(f"{n} {s}" for n, s in zip(names, out.scores, strict=True))
         return result_box(headline, f"Game over: {why}.", f"Tiles left: {left}")

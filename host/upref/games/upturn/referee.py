@@ -33,12 +33,13 @@ import re
 from typing import Any, ClassVar
 
 from upref.board.codes import CodeTable
-from upref.games.base import IllegalMoveError, Outcome
+from upref.games.base import IllegalMoveError, ResultWords
 from upref.games.upturn.actions import Action, Call, Draw, Gift, Lay, Pass, Start
 from upref.games.upturn.engine import NAME, TITLE, Termination, UpturnState
 from upref.games.upturn.position import DRAWN, GIFT, JOKER, START, TURN, TWIN
 from upref.games.upturn.tiles import Catalogue, load_catalogue, parse_catalogue
 from upref.games.upturn.variant import Variant
+from upref.games.upturn.view import RESULT
 from upref.referee.base import OVER, PLAY, CatalogueFormat, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, Verdict, refusal_words
@@ -138,6 +139,7 @@ class UpturnReferee(Referee[UpturnState]):
         from_dict=lambda d: parse_catalogue(d, source=str(d.get("source", "game log"))),
     )
     FEWEST_WIN: ClassVar[bool] = True
+    RESULT: ClassVar[ResultWords] = RESULT
 
     catalogue: Catalogue
 
@@ -227,9 +229,6 @@ class UpturnReferee(Referee[UpturnState]):
     def scores_now(self) -> tuple[int, ...]:
         return tuple(self.engine.counts())
 
-    def result_text(self, outcome: Outcome) -> str:
-        return self.engine.result_text(outcome)
-
     # --- engine calls ---------------------------------------------------------------------------
 
     def _play(self, action: Action, out: list[Verdict]) -> bool:
@@ -284,16 +283,6 @@ class UpturnReferee(Referee[UpturnState]):
             return f"{name}, your turn."
         way = "higher" if v.direction == "up" else "lower"
         return f"{name}, your turn: {way} than {number_words(v.last_number)}."
-
-    def result_words(self, outcome: Outcome) -> str:
-        names = [self.engine.players[w] for w in outcome.winners]
-        if outcome.termination == Termination.EMPTY_RACK and names:
-            return f"{names[0]}'s rack is empty: {names[0]} wins!"
-        if not names:
-            return "Nobody wins."
-        fewest = outcome.scores[outcome.winners[0]] if outcome.scores else 0
-        verb = "wins" if len(names) == 1 else "win"
-        return f"{and_join(names)} {verb}, with the fewest tiles: {number_words(fewest)}."
 
     def _refuse(self, err: IllegalMoveError, out: list[Verdict]) -> None:
         eng = self.engine

@@ -6,11 +6,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from upref.games.base import GameView, Outcome
+from upref.games.base import GameView, Outcome, OutrightWords, ResultWords
 from upref.games.upturn.position import OVER, TWIN, Core, Setup, seat_order
 from upref.games.upturn.tiles import Tile
 
-__all__ = ["SeatView", "TileView", "TwinView", "UpturnView", "table_view"]
+__all__ = ["EMPTIED", "RESULT", "SeatView", "TileView", "TwinView", "UpturnView", "table_view"]
+
+EMPTIED = OutrightWords(
+    "empty-rack",
+    text="{name} wins with an empty rack",
+    headline="{name} wins: the rack is empty",
+    news="{name}'s rack is empty: {name} wins!",
+)
+"""The first empty rack wins: how the result says so (`Termination.EMPTY_RACK` is its id)."""
+RESULT = ResultWords(score="tile", title=None, fewest=True, outright=EMPTIED)
+"""How Upturn says who won, for its rules, its referee and its panel: the fewest tiles win."""
 
 
 @dataclass(frozen=True)
