@@ -34,34 +34,52 @@ PATH = "/hall_zero.json"
 _MAX_SAMPLES = 32767  # keeps the per-sensor sums within 31 bits
 
 
+class CalSettings:
+    """The limits of a calibration (the top of this file says what each is for): the defaults
+    below, changed by CalSettings(samples=4, ...). Built when a calibration starts."""
+
+    samples = 32
+    cal_max_offset = 3000
+    rail_low = 1500
+    rail_high = 64000
+    zero_low = 25000
+    zero_high = 35500
+
+    def __init__(self, **changes):
+        for name in changes:
+            if not isinstance(getattr(CalSettings, name, None), int):
+                raise TypeError("no calibration setting %s" % name)
+            setattr(self, name, changes[name])
+
+
 class Calibrator:
-    """Calibrator(n_sensors, samples=32, cal_max_offset=3000, per_hole=4, rail_low=1500,
-    rail_high=64000, zero_low=25000, zero_high=35500, ref=False)
+    """Calibrator(n_sensors, per_hole=4, ref=False, settings=None): settings is a CalSettings
+    (None: the defaults).
 
     add(levels) once per scan until done(), then result(zero_out). With ref, levels and zero_out
     have one more entry, the reference channel's.
     """
 
-    def __init__(self, n_sensors, samples=32, cal_max_offset=3000, per_hole=4, rail_low=1500,
-                 rail_high=64000, zero_low=25000, zero_high=35500, ref=False):
+    def __init__(self, n_sensors, per_hole=4, ref=False, settings=None):
+        s = settings if settings is not None else CalSettings()
         if n_sensors < 1:
             raise ValueError("invalid sensor count: %d" % n_sensors)
-        if samples < 1 or samples > _MAX_SAMPLES:
-            raise ValueError("invalid calibration sample count: %d" % samples)
-        if cal_max_offset < 0:
-            raise ValueError("invalid calibration offset limit: %d" % cal_max_offset)
+        if s.samples < 1 or s.samples > _MAX_SAMPLES:
+            raise ValueError("invalid calibration sample count: %d" % s.samples)
+        if s.cal_max_offset < 0:
+            raise ValueError("invalid calibration offset limit: %d" % s.cal_max_offset)
         if per_hole < 1:
             raise ValueError("invalid sensors per hole: %d" % per_hole)
-        if not 0 <= zero_low < zero_high <= 65535:
-            raise ValueError("invalid zero window: %d..%d" % (zero_low, zero_high))
+        if not 0 <= s.zero_low < s.zero_high <= 65535:
+            raise ValueError("invalid zero window: %d..%d" % (s.zero_low, s.zero_high))
         self.n_sensors = n_sensors
-        self.samples = samples
-        self.cal_max_offset = cal_max_offset
+        self.samples = s.samples
+        self.cal_max_offset = s.cal_max_offset
         self.per_hole = per_hole
-        self.rail_low = rail_low
-        self.rail_high = rail_high
-        self.zero_low = zero_low
-        self.zero_high = zero_high
+        self.rail_low = s.rail_low
+        self.rail_high = s.rail_high
+        self.zero_low = s.zero_low
+        self.zero_high = s.zero_high
         self.ref = ref
         m = n_sensors + 1 if ref else n_sensors
         self.n_levels = m

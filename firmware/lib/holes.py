@@ -1,8 +1,9 @@
 # Molehill codes from hall sensor levels: classification, debounce and faults.
 #
 # Pure logic: never imports machine, so it runs on the board, under CPython and in tests.
-# update() allocates nothing: every result goes into arrays made in __init__. The checks of the
-# configuration are in holes_check.py, loaded while a scanner is made (up to 5 sensors a hole:
+# update() allocates nothing: every result goes into arrays made in __init__. The thresholds and
+# times below come in a HoleSettings (holes_settings.py, with their defaults) and their checks are
+# in holes_check.py, both loaded while a scanner is made and let go (up to 5 sensors a hole:
 # 3**5 - 1 = 242 still fits array('B')).
 #
 # Sensors. Sensor k = (hole - 1) * per_hole + (position - 1) reads a level 0..65535 (ADC
@@ -76,8 +77,8 @@ _REF_JUMP = const(1200)  # counts (8 sigma of the ADC's noise): a step of the su
 
 
 class HoleScanner:
-    """HoleScanner(n_holes, per_hole=4, on=4500, off=3500, rail_low=1500, rail_high=64000,
-    max_delta=24000, debounce_ms=30, unstable_ms=1500, settle_ms=10, magnets=3, rezero_scans=0)
+    """HoleScanner(n_holes, per_hole=4, settings=None): settings is a
+    holes_settings.HoleSettings (None: the defaults).
 
     Public state (read it, do not replace it):
       zero           array('H') per-sensor zero levels (default 32768); set with set_zero()
@@ -94,37 +95,36 @@ class HoleScanner:
       shift          what the reference has moved since ref_zero: added to every zero
     """
 
-    def __init__(self, n_holes, per_hole=4, on=4500, off=3500, rail_low=1500, rail_high=64000,
-                 max_delta=24000, debounce_ms=30, unstable_ms=1500, settle_ms=10, magnets=3,
-                 rezero_scans=0):
+    def __init__(self, n_holes, per_hole=4, settings=None):
+        if settings is None:
+            settings = default_settings()
         # the checks are boot-only code: loaded for them and let go (holes_check.py)
         import holes_check
 
         try:
-            holes_check.check(n_holes, per_hole, on, off, rail_low, rail_high, max_delta,
-                              unstable_ms, settle_ms, magnets, rezero_scans)
+            holes_check.check(n_holes, per_hole, settings)
         finally:
             del sys.modules["holes_check"]
         n = n_holes * per_hole
         self.n_holes = n_holes
         self.per_hole = per_hole
         self.n_sensors = n
-        self.on = on
-        self.off = off
-        self.rail_low = rail_low
-        self.rail_high = rail_high
-        self.max_delta = max_delta
-        self.unstable_ms = unstable_ms
+        self.on = settings.on
+        self.off = settings.off
+        self.rail_low = settings.rail_low
+        self.rail_high = settings.rail_high
+        self.max_delta = settings.max_delta
+        self.unstable_ms = settings.unstable_ms
         self.debounce_ms = 0
-        self.settle_ms = settle_ms
-        self.magnets = magnets
-        self.rezero_scans = rezero_scans
-        self._rezero_in = rezero_scans
+        self.settle_ms = settings.settle_ms
+        self.magnets = settings.magnets
+        self.rezero_scans = settings.rezero_scans
+        self._rezero_in = settings.rezero_scans
         self.ref = False
         self.ref_zero = 0
         self._ref16 = 0  # the smoothed reference, in 1/16 counts (0: none yet)
         self.shift = 0
-        self.set_debounce(debounce_ms)
+        self.set_debounce(settings.debounce_ms)
 
         self.zero = array("H", [MID_SCALE] * n)
         self.state = array("B", bytes(n))
@@ -353,17 +353,15 @@ def from_config(hall):
 def from_thresholds(n_holes, per_hole, t):
     """A HoleScanner with the thresholds of dict `t` (pinmap.json hall.thresholds); a missing
     key takes the default."""
-    return HoleScanner(
-        n_holes,
-        per_hole,
-        t.get("on", 4500),
-        t.get("off", 3500),
-        t.get("rail_low", 1500),
-        t.get("rail_high", 64000),
-        t.get("max_delta", 24000),
-        t.get("debounce_ms", 30),
-        t.get("unstable_ms", 1500),
-        t.get("settle_ms", 10),
-        t.get("magnets", 3),
-        t.get("rezero_scans", 0),
-    )
+    return HoleScanner(n_holes, per_hole, default_settings().read(t))
+
+
+def default_settings():
+    """A HoleSettings of the defaults. Its module is boot-only code (holes_settings.py): loaded
+    for it and let go, as the scanner keeps a copy of what it reads."""
+    import holes_settings
+
+    try:
+        return holes_settings.HoleSettings()
+    finally:
+        del sys.modules["holes_settings"]

@@ -163,6 +163,16 @@ def raw(a):
         w.end()
 
 
+def _calibrator(a):
+    """A Calibrator for CAL: the pin map's calibration limits and the scanner's rails."""
+    import calib
+
+    sc = a.scanner
+    s = calib.CalSettings(samples=_CAL_SAMPLES, rail_low=sc.rail_low, rail_high=sc.rail_high)
+    s.cal_max_offset, s.zero_low, s.zero_high = a.cal_limits
+    return calib.Calibrator(a.n_sensors, sc.per_hole, a.has_ref, s)
+
+
 def command(a, seq, cmd, args):
     """HELLO, RAW, CAL, SET, ECHO, REBOOT; anything else is refused. ValueError for bad
     arguments (App answers it with ERR)."""
@@ -172,12 +182,7 @@ def command(a, seq, cmd, args):
         raw(a)
         a.reply_ok(seq, cmd)
     elif cmd == "CAL":
-        import calib
-
-        sc = a.scanner
-        lim, lo, hi = a.cal_limits
-        a.cal = calib.Calibrator(a.n_sensors, _CAL_SAMPLES, lim, sc.per_hole, sc.rail_low,
-                                 sc.rail_high, lo, hi, a.has_ref)
+        a.cal = _calibrator(a)
         a.cal_seq = seq
     elif cmd == "SET":
         for arg in args:

@@ -5,7 +5,7 @@ import os
 import time
 
 import calib
-from calib import Calibrator
+from calib import CalSettings, Calibrator
 
 N = 40
 
@@ -71,13 +71,13 @@ def test_averages_scans_into_zeros():
 
 
 def test_result_before_enough_scans_is_refused():
-    cal = Calibrator(N, samples=4)
+    cal = Calibrator(N, settings=CalSettings(samples=4))
     cal.add(array("H", [32768] * N))
     assert _error(cal) == "calibration needs 4 scans, has 1"
 
 
 def test_magnet_near_a_sensor_is_refused_naming_hole_and_sensor():
-    cal = Calibrator(N, samples=8)
+    cal = Calibrator(N, settings=CalSettings(samples=8))
     _fill(cal, [32768] * N, {5: 32768 + 10000})  # hole 2, position 2: a pair left in
     z = array("H", [7] * N)
     msg = _error(cal)
@@ -89,7 +89,7 @@ def test_magnet_near_a_sensor_is_refused_naming_hole_and_sensor():
 
 
 def test_several_holes_with_pairs_are_all_named():
-    cal = Calibrator(N, samples=2)
+    cal = Calibrator(N, settings=CalSettings(samples=2))
     _fill(cal, [32768] * N, {13: 32768 - 9000, 14: 32768 - 9000, 38: 32768 + 12000})
     msg = _error(cal)
     assert msg.startswith("hole 4 sensor 2 reads 23768, ") and "from the board's median 327" in msg, msg
@@ -97,7 +97,7 @@ def test_several_holes_with_pairs_are_all_named():
 
 
 def test_a_pair_in_every_hole_names_all_ten_and_the_frame_keeps_the_whole_sentence():
-    cal = Calibrator(N, samples=2)
+    cal = Calibrator(N, settings=CalSettings(samples=2))
     _fill(cal, [32768] * N, {4 * h + 1: 32768 + 9000 for h in range(10)})
     msg = _error(cal)
     assert msg.endswith(
@@ -122,7 +122,7 @@ def _board(lo, hi):
 
 def test_an_empty_board_calibrates_on_chips_at_both_ends_of_the_reference_range():
     for lo, hi in (VREF_1200, VREF_1000):
-        cal = Calibrator(N, samples=4)
+        cal = Calibrator(N, settings=CalSettings(samples=4))
         base = _board(lo, hi)
         _fill(cal, base)
         z = array("H", [0] * N)
@@ -130,31 +130,31 @@ def test_an_empty_board_calibrates_on_chips_at_both_ends_of_the_reference_range(
         cal.result(z)
         assert all(abs(z[k] - base[k]) <= 300 for k in range(N))
         # and a pair left in hole 7 (one magnet 6,000 counts up) is refused on either chip
-        cal = Calibrator(N, samples=4)
+        cal = Calibrator(N, settings=CalSettings(samples=4))
         _fill(cal, base, {25: base[25] + 6000})
         msg = _error(cal)
         assert msg is not None and "remove the pair from hole 7" in msg, msg
 
 
 def test_a_median_no_sensor_at_rest_reads_is_refused():
-    cal = Calibrator(N, samples=2)
+    cal = Calibrator(N, settings=CalSettings(samples=2))
     _fill(cal, [40300] * N)  # most holes hold a pair, north up
     msg = _error(cal)
     assert msg is not None and msg.startswith("the sensors' median reads 40"), msg
     assert ", outside 25000..35500 where sensors at rest read on any ESP32" in msg, msg
     assert "take the pair out of every hole" in msg and "3.3 V supply" in msg, msg
-    cal = Calibrator(N, samples=2)
+    cal = Calibrator(N, settings=CalSettings(samples=2))
     _fill(cal, [5300] * N)  # unpowered sensors
     msg = _error(cal)
     assert msg is not None and msg.startswith("the sensors' median reads 5"), msg
 
 
 def test_railed_or_unsteady_sensor_is_refused():
-    cal = Calibrator(N, samples=4)
+    cal = Calibrator(N, settings=CalSettings(samples=4))
     _fill(cal, [32768] * N, {39: 65535})
     msg = _error(cal)
     assert msg.startswith("hole 10 sensor 4 reads 65535..65535, at the rail"), msg
-    cal = Calibrator(N, samples=4)
+    cal = Calibrator(N, settings=CalSettings(samples=4))
     base = [32768] * N
     scan = array("H", base)
     for i in range(4):
@@ -197,3 +197,20 @@ def test_corrupt_file_loads_as_none():
         assert calib.load(path, 1) is None
     finally:
         _cleanup(d)
+
+
+def test_invalid_settings_are_refused():
+    for n, changes in ((0, {}), (N, {"samples": 0}), (N, {"zero_low": 36000})):
+        refused = 0
+        try:
+            Calibrator(n, 4, False, CalSettings(**changes))
+        except ValueError:
+            refused = 1
+        assert refused, (n, changes)
+    refused = 0
+    try:
+        CalSettings(max_offset=10)
+    except TypeError:
+        refused = 1
+    assert refused
+    assert CalSettings(samples=4).zero_high == CalSettings.zero_high == 35500

@@ -6,6 +6,7 @@ import time
 import holes
 from fake_hall import pinmap
 from holes import HOLE, RAIL_HIGH, RAIL_LOW, RANGE, SENSOR, UNSTABLE, HoleScanner
+from holes_settings import HoleSettings
 
 MID = 32768
 MAG = 11000  # a magnet right over a sensor: 7,750..14,300 (hardware/pinmap.json's margins)
@@ -60,7 +61,7 @@ def test_empty_board_is_code_zero_and_reports_nothing():
 
 
 def test_both_poles_classified_into_code():
-    hs = HoleScanner(3, debounce_ms=0)
+    hs = HoleScanner(3, 4, HoleSettings(debounce_ms=0))
     lv = _levels()
     trits = (1, 2, 0, 1)
     _put(lv, 1, trits)
@@ -79,7 +80,7 @@ def test_both_poles_classified_into_code():
 
 
 def test_hysteresis_holds_between_off_and_on():
-    hs = HoleScanner(1, debounce_ms=0)
+    hs = HoleScanner(1, 4, HoleSettings(debounce_ms=0))
     lv = _levels(1)
     steps = (
         (MID + 4400, 0),  # below on: stays none
@@ -102,7 +103,7 @@ def test_hysteresis_holds_between_off_and_on():
 
 
 def test_each_sensor_classified_against_its_own_zero():
-    hs = HoleScanner(1, debounce_ms=0)
+    hs = HoleScanner(1, 4, HoleSettings(debounce_ms=0))
     hs.set_zero([30400, 35100, 32768, 32768])
     assert list(hs.zero) == [30400, 35100, 32768, 32768]
     lv = _levels(1)
@@ -140,7 +141,7 @@ def test_a_seated_end_or_an_empty_hole_after_settle_anything_else_after_debounce
     _run(hs, lv, 300, 400, log=log)
     assert log == [(330, 0, _code((1, 1, 2, 2)))], log
     # the settle time never exceeds the debounce window
-    hs = HoleScanner(1, debounce_ms=5, settle_ms=10)
+    hs = HoleScanner(1, 4, HoleSettings(debounce_ms=5, settle_ms=10))
     lv = _levels(1)
     _put(lv, 0, trits)
     log = []
@@ -303,10 +304,32 @@ def test_from_config_uses_pinmap_thresholds():
 
 
 def test_invalid_thresholds_are_refused():
-    for args in ((0,), (3, 6), (3, 4, 3000, 3500), (3, 4, 5000, 3500, 2000, 1000)):
+    bad = (
+        (0, 4, {}),
+        (3, 6, {}),
+        (3, 4, {"on": 3000, "off": 3500}),
+        (3, 4, {"rail_low": 2000, "rail_high": 1000}),
+        (3, 4, {"magnets": 5}),
+        (3, 4, {"debounce_ms": 1500}),
+    )
+    for n_holes, per_hole, changes in bad:
         refused = 0
         try:
-            HoleScanner(*args)
+            HoleScanner(n_holes, per_hole, HoleSettings(**changes))
         except ValueError:
             refused = 1
-        assert refused, args
+        assert refused, (n_holes, per_hole, changes)
+
+
+def test_settings_keep_their_defaults_and_refuse_unknown_names():
+    s = HoleSettings(on=5000)
+    assert (s.on, s.off, s.debounce_ms, s.rezero_scans) == (5000, 3500, 30, 0)
+    assert HoleSettings().on == 4500  # a change is the instance's, not the class's
+    refused = 0
+    try:
+        HoleSettings(debounce=10)
+    except TypeError:
+        refused = 1
+    assert refused
+    read = HoleSettings().read({"off": 3000, "cal_max_offset": 3000})
+    assert read.off == 3000 and not hasattr(read, "cal_max_offset")

@@ -7,10 +7,11 @@ from array import array
 import sys
 
 import micropython
-from calib import Calibrator
+from calib import CalSettings, Calibrator
 from fake_hall import Sensors, pinmap
 from hallmux import HallMux
 from holes import NORTH, HoleScanner
+from holes_settings import HoleSettings
 
 MID = 32768
 MAG = 11000
@@ -28,7 +29,7 @@ def _mux():
 
 
 def _scanner(rezero_scans=0):
-    hs = HoleScanner(3, rezero_scans=rezero_scans)
+    hs = HoleScanner(3, 4, HoleSettings(rezero_scans=rezero_scans))
     hs.ref = True
     hs.set_zero(array("H", [MID] * 12 + [30000]))
     return hs
@@ -121,13 +122,13 @@ def test_empty_holes_re_zero_slowly_and_nothing_else_does():
 
 
 def test_calibration_averages_the_reference_and_refuses_a_broken_divider():
-    cal = Calibrator(4, 4, per_hole=4, ref=True)
+    cal = Calibrator(4, 4, True, CalSettings(samples=4))
     for i in range(4):
         cal.add(array("H", [30000, 30100, 29900, 30000, 29000 + 2 * i]))
     zeros = array("H", [0] * 5)
     cal.result(zeros)
     assert list(zeros) == [30000, 30100, 29900, 30000, 29003]
-    bad = Calibrator(4, 2, per_hole=4, ref=True)
+    bad = Calibrator(4, 4, True, CalSettings(samples=2))
     bad.add(array("H", [30000] * 4 + [0]))
     bad.add(array("H", [30000] * 4 + [0]))
     try:
@@ -139,7 +140,7 @@ def test_calibration_averages_the_reference_and_refuses_a_broken_divider():
 
 def test_a_scan_with_the_reference_and_re_zeroing_allocates_nothing():
     s, mux = _mux()
-    hs = HoleScanner(10, rezero_scans=2)
+    hs = HoleScanner(10, 4, HoleSettings(rezero_scans=2))
     hs.ref = True
     levels = array("H", [0] * mux.n_levels)
     for k in range(40):

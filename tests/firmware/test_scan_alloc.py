@@ -13,6 +13,7 @@ import micropython
 from fake_hall import NullOut, Sensors, pinmap
 from hallmux import HallMux
 from holes import KIND_WORDS, REASON_WORDS, HoleScanner
+from holes_settings import HoleSettings
 
 MID = 32768
 MAG = 11000
@@ -54,7 +55,7 @@ def test_scan_cycle_allocates_nothing():
     mux = HallMux(s.mux.adcs, s.mux.pins, chans, settle_us=10, power_pins=s.mux.power_pins,
                   power_on_us=power_on_us)
     assert mux.switched
-    hs = HoleScanner(hall["holes"], unstable_ms=500)
+    hs = HoleScanner(hall["holes"], 4, HoleSettings(unstable_ms=500))
     out = NullOut(2048)
     w = wire.FrameWriter(out)
     levels = array("H", [0] * n)

@@ -40,7 +40,9 @@ from upref.store.tags import (
     normalize_uid,
 )
 
-__all__ = ["ACCEPTED", "REFUSED", "BoardLink", "Enrolment", "enrol_simulated", "main"]
+__all__ = [
+    "ACCEPTED", "REFUSED", "BoardLink", "EnrolSettings", "Enrolment", "enrol_simulated", "main",
+]
 
 # Board feedback: (LED colour, LED milliseconds, BEEP pattern)
 ACCEPTED = ("00FF00", "300", "1200:80")
@@ -63,16 +65,30 @@ class BoardLink(Protocol):
     ) -> Ok | Err | Echo: ...
 
 
+@dataclass(frozen=True)
+class EnrolSettings:
+    """How one run of enrolment behaves; the defaults ask which card each tap is.
+
+    :param auto: each tap is taken as the suggested card, with no question.
+    :param replace: a card already enrolled may be given the tapped tag (its old tag is dropped).
+    :param poll: how long one wait on the link's queue lasts (Ctrl-C is seen between waits).
+    :param piece: what one piece is called in what the enrolment says ('card', 'tile').
+    """
+
+    auto: bool = False
+    replace: bool = False
+    poll: float = 0.25
+    piece: str = "card"
+
+
 class Enrolment:
     """One run of enrolment for one game on one board.
 
     :param items: (item id, label) of the game's catalogue, in the order to suggest them.
-    :param auto: each tap is taken as the suggested card, with no question.
-    :param replace: a card already enrolled may be given the tapped tag (its old tag is dropped).
+    :param settings: how this run behaves (`EnrolSettings`: the defaults ask about every tap).
     :param input_fn: asks a question and returns the answer (`input`); EOFError or
         KeyboardInterrupt end the enrolment.
-    :param poll: how long one wait on the link's queue lasts (Ctrl-C is seen between waits).
-    :param piece: what one piece is called in what the enrolment says ('card', 'tile').
+    :param out: where the enrolment speaks (stdout when None).
     """
 
     def __init__(
@@ -81,25 +97,19 @@ class Enrolment:
         tag_book: TagBook,
         game: str,
         items: list[tuple[str, str]],
+        settings: EnrolSettings | None = None,
         *,
-        auto: bool = False,
-        replace: bool = False,
         input_fn: Callable[[str], str] = input,
         out: TextIO | None = None,
-        poll: float = 0.25,
-        piece: str = "card",
     ) -> None:
-        self.piece = piece
+        self.settings = settings if settings is not None else EnrolSettings()
         self.link = link
         self.tag_book = tag_book
         self.game = game
         self.order = [item for item, _ in items]
         self.labels = dict(items)
-        self.auto = auto
-        self.replace = replace
         self.input_fn = input_fn
         self.out = out if out is not None else sys.stdout
-        self.poll = poll
         self.in_field: str | None = None  # the tag on the reader, as far as the host knows
         self._arrived: str | None = None  # a tap seen while waiting for something else
         self._offline = False
@@ -117,18 +127,18 @@ class Enrolment:
         while True:
             missing = self.tag_book.missing(self.game, self.order)
             done = total - len(missing)
-            if not missing and not self.replace:
-                self.say(f"All {total} {self.game} {self.piece}s are enrolled.")
+            if not missing and not self.settings.replace:
+                self.say(f"All {total} {self.game} {self.settings.piece}s are enrolled.")
                 return 0
             suggested = missing[0] if missing else None
             if suggested is not None:
                 self.say(f"{done} of {total} enrolled.")
                 self.say(f"Tap {self.labels[suggested]}")
-            elif self.auto:
-                self.say(f"All {total} {self.game} {self.piece}s are enrolled.")
+            elif self.settings.auto:
+                self.say(f"All {total} {self.game} {self.settings.piece}s are enrolled.")
                 return 0
             else:
-                self.say(f"All {total} enrolled. Tap a {self.piece} to give it a new tag (--replace).")
+                self.say(f"All {total} enrolled. Tap a {self.settings.piece} to give it a new tag (--replace).")
             uid = self.wait_for_tap()
             self.handle(uid, suggested)
             self.wait_until_lifted(uid)
@@ -141,18 +151,18 @@ class Enrolment:
             if known.game == self.game:
                 self.refuse(
                     f"Tag {uid} is already enrolled as {self.label(known.item)}: nothing "
-                    f"recorded. To enrol it as another {self.piece}, first "
+                    f"recorded. To enrol it as another {self.settings.piece}, first "
                     f"`upref enroll {self.game} --forget {uid}`."
                 )
             else:
                 self.refuse(
                     f"Tag {uid} is already enrolled as {known.game} {known.item} "
-                    f"({titles().get(known.game, known.game)}), not one of the {self.game} {self.piece}s: "
+                    f"({titles().get(known.game, known.game)}), not one of the {self.game} {self.settings.piece}s: "
                     f"nothing recorded. Remove it first with "
                     f"`upref enroll {known.game} --forget {uid}`."
                 )
             return None
-        if self.auto and suggested is not None:
+        if self.settings.auto and suggested is not None:
             item: str | None = suggested
         else:
             item = self.ask(uid, suggested)
@@ -160,7 +170,7 @@ class Enrolment:
             self.say(f"Skipped tag {uid}: nothing recorded.")
             return None
         try:
-            result = self.tag_book.enroll(uid, self.game, item, replace=self.replace)
+            result = self.tag_book.enroll(uid, self.game, item, replace=self.settings.replace)
         except (TagTaken, ItemTaken) as exc:  # another process enrolled meanwhile
             self.refuse(f"Refused: {exc}.")
             return None
@@ -174,30 +184,30 @@ class Enrolment:
     def ask(self, uid: str, suggested: str | None) -> str | None:
         """Which card carries tag `uid`? An item id, or None to skip."""
         if suggested is not None:
-            prompt = f"Tag {uid}: which {self.piece} is it? [Enter = {suggested}, a {self.piece} id, or skip] "
+            prompt = f"Tag {uid}: which {self.settings.piece} is it? [Enter = {suggested}, a {self.settings.piece} id, or skip] "
         else:
-            prompt = f"Tag {uid}: which {self.piece} is it? [a {self.piece} id, or skip] "
+            prompt = f"Tag {uid}: which {self.settings.piece} is it? [a {self.settings.piece} id, or skip] "
         while True:
             answer = self.input_fn(prompt).strip()
             if not answer:
                 if suggested is not None:
                     return suggested
-                self.say(f"Type the {self.piece}'s id (or skip).")
+                self.say(f"Type the {self.settings.piece}'s id (or skip).")
                 continue
             if answer.lower() in SKIP_WORDS:
                 return None
             item = resolve_item(answer, self.order)
             if item is None:
                 self.say(
-                    f"There is no {self.game} {self.piece} {answer!r}. The {self.piece}s are: "
+                    f"There is no {self.game} {self.settings.piece} {answer!r}. The {self.settings.piece}s are: "
                     f"{', '.join(self.order)}."
                 )
                 continue
             current = self.tag_book.tag_of(self.game, item)
-            if current is not None and current.uid != uid and not self.replace:
+            if current is not None and current.uid != uid and not self.settings.replace:
                 self.say(
-                    f"{item} is already enrolled with tag {current.uid}. Type another {self.piece}, or "
-                    f"skip. If this {self.piece} replaces a lost one, run "
+                    f"{item} is already enrolled with tag {current.uid}. Type another {self.settings.piece}, or "
+                    f"skip. If this {self.settings.piece} replaces a lost one, run "
                     f"`upref enroll {self.game} --replace`."
                 )
                 continue
@@ -221,7 +231,7 @@ class Enrolment:
             pass  # apply what came meanwhile, up to the next tap (it stays queued after)
         if self._arrived is not None or self.in_field != uid:
             return
-        self.say(f"Lift the {self.piece}.")
+        self.say(f"Lift the {self.settings.piece}.")
         while self.in_field == uid and self._arrived is None:
             self._next()
 
@@ -242,7 +252,7 @@ class Enrolment:
         if error is not None:
             raise error
         try:
-            item = self.link.events.get(timeout=self.poll)
+            item = self.link.events.get(timeout=self.settings.poll)
         except queue.Empty:
             return None
         return self._apply(item)
@@ -642,10 +652,8 @@ def _enrol(
     except LinkError as exc:
         print(f"upref enroll: {exc}", file=err)
         return 1
-    enrolment = Enrolment(
-        link, reg, game, items, auto=args.auto, replace=args.replace, input_fn=input_fn, out=out,
-        piece=_piece(game),
-    )
+    settings = EnrolSettings(auto=args.auto, replace=args.replace, piece=_piece(game))
+    enrolment = Enrolment(link, reg, game, items, settings, input_fn=input_fn, out=out)
     print(
         f"Enrolling {titles()[game]} {_piece(game)}s on the board at {link.url} "
         f"(tags are saved as you go; Ctrl-C stops).",

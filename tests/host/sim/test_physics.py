@@ -177,9 +177,14 @@ def _firmware_scanner(t: dict[str, int]):  # noqa: ANN202 - the firmware's HoleS
     if lib not in sys.path:
         sys.path.insert(0, lib)
     import holes
+    import holes_settings
 
-    return holes.HoleScanner(1, 4, t["on"], t["off"], t["rail_low"], t["rail_high"],
-                             t["max_delta"], t["debounce_ms"], 1500, t["settle_ms"], t["magnets"])
+    settings = holes_settings.HoleSettings(
+        on=t["on"], off=t["off"], rail_low=t["rail_low"], rail_high=t["rail_high"],
+        max_delta=t["max_delta"], debounce_ms=t["debounce_ms"], unstable_ms=1500,
+        settle_ms=t["settle_ms"], magnets=t["magnets"],
+    )
+    return holes.HoleScanner(1, 4, settings)
 
 
 def _extreme(seed: int, weak: bool) -> World:

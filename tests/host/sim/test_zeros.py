@@ -69,8 +69,11 @@ def test_no_wrong_code_through_rail_steps_and_a_half_hour_warm_up(board: SimpleN
 
     # calibrated cold, on a good port, the board empty
     _place(sw, World(seed=seed, empty=True))
-    cal = board.calib.Calibrator(n, 32, t["cal_max_offset"], hw.per_hole, t["rail_low"], t["rail_high"],
-                                 t["cal_zero_low"], t["cal_zero_high"], True)
+    limits = board.calib.CalSettings(
+        samples=32, cal_max_offset=t["cal_max_offset"], rail_low=t["rail_low"],
+        rail_high=t["rail_high"], zero_low=t["cal_zero_low"], zero_high=t["cal_zero_high"],
+    )
+    cal = board.calib.Calibrator(n, hw.per_hole, True, limits)
     while not cal.done():
         mux.scan(levels)
         cal.add(levels)
