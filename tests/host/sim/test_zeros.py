@@ -1,7 +1,8 @@
 """Zeros that stay put: the firmware's own scan (wiring, HallMux with the reference channel,
 HoleScanner, Calibrator) on the simulator's stand-ins, calibrated cold on a good USB port, then
 played a weak port whose rail the status LED steps by 50 mV, and a 30-minute warm-up. Model time
-only: the scanner is given its scan times, the warm-up its temperatures."""
+only: the scanner is given its scan times, the warm-up its temperatures, and the multiplexers'
+power-on and settle waits pass on a model clock (ModelClock) instead of the machine's."""
 
 from __future__ import annotations
 
@@ -18,6 +19,39 @@ from upref.sim.physics import POSITIONS, Hole, World
 
 SCAN_MS = 10
 EMPTY_HOLES = (2, 6)  # 0-based: holes left empty, to watch their sensors' zeros
+_TICKS_MASK = (1 << 30) - 1
+_TICKS_HALF = 1 << 29
+
+
+class ModelClock:
+    """The firmware's `time` for the driver and the stand-in world, on a clock that only its
+    sleeps advance: HallMux waits its banks' power-on and its channels' settle times on it, and
+    the world dates a bank's switch-on and checks the sensors' power-on time by it, so the scan
+    sees exactly the waits the driver asks for, without spending them on the machine's clock."""
+
+    def __init__(self) -> None:
+        self.us = 0
+
+    def sleep_us(self, us: int) -> None:
+        if us > 0:
+            self.us += us
+
+    def sleep_ms(self, ms: int) -> None:
+        self.sleep_us(ms * 1000)
+
+    def ticks_us(self) -> int:
+        return self.us & _TICKS_MASK
+
+    def ticks_ms(self) -> int:
+        return (self.us // 1000) & _TICKS_MASK
+
+    @staticmethod
+    def ticks_add(ticks: int, delta: int) -> int:
+        return (ticks + delta) & _TICKS_MASK
+
+    @staticmethod
+    def ticks_diff(t1: int, t2: int) -> int:
+        return ((t1 - t2 + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
 
 
 @pytest.fixture
@@ -41,7 +75,11 @@ def board(monkeypatch: pytest.MonkeyPatch) -> Iterator[SimpleNamespace]:
 
     hw = SimpleNamespace()
     wiring.build(hw, str(paths.pinmap_path()), None)
-    yield SimpleNamespace(world=sim_world.world, sim_world=sim_world, hw=hw, holes=holes, calib=calib)
+    clock = ModelClock()
+    monkeypatch.setattr(sys.modules["hallmux"], "time", clock)
+    monkeypatch.setattr(sim_world, "time", clock)
+    yield SimpleNamespace(world=sim_world.world, sim_world=sim_world, hw=hw, holes=holes, calib=calib,
+                          clock=clock)
     for n in names:
         sys.modules.pop(n, None)
     sys.modules.update(saved)
@@ -146,3 +184,6 @@ def test_the_reference_reads_half_the_rail_through_its_banks_switch(board: Simpl
         assert abs(v - curve.read_u16(supply // 2)) <= 16, (supply, v)
     # 50 mV at the reference: about a thousand counts at 11 dB
     assert 900 < got[3_300_000] - got[3_200_000] < 1_100
+    # each scan waited every bank's power-on time and every channel's settle time, on the model clock
+    per_scan = len(hw.mux_power) * hw.power_on_us + hw.mux.n_levels * hw.settle_us
+    assert board.clock.us == 2 * per_scan

@@ -6,14 +6,12 @@ compare the two. No sleeps: time is a number the table moves on."""
 
 from __future__ import annotations
 
-import atexit
 import random
-import shutil
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tag_books import filled_book
 from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation
 from upref.games.flipabird.cards import load_catalogue
@@ -36,14 +34,11 @@ PLAYERS4 = ("Anton", "Pia", "Simon", "Hannah")
 
 def enrolled_tags(path: Path | None = None) -> TagBook:
     """A real tag book with every Flip a Bird card and tip card enrolled under `UID`."""
-    if path is None:
-        folder = tempfile.mkdtemp(prefix="upref-test-flip-")
-        atexit.register(shutil.rmtree, folder, True)
-        path = Path(folder) / "tags.sqlite"
-    reg = TagBook(path)
-    for item, uid in UID.items():
-        reg.enroll(uid, "flipabird", item)
-    return reg
+    def fill(reg: TagBook) -> None:
+        for item, uid in UID.items():
+            reg.enroll(uid, "flipabird", item)
+
+    return filled_book("upref-test-flip-", fill, path)
 
 
 @dataclass

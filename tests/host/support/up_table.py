@@ -6,13 +6,11 @@ temporary folder) knows every card. No sleeps: time is a number the table moves 
 
 from __future__ import annotations
 
-import atexit
 import random
-import shutil
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from tag_books import filled_book
 from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation
 from upref.board.simtags import numbered_uids
@@ -39,14 +37,11 @@ PLAYERS = ("Ann", "Bob", "Cy")
 
 def enrolled_tags(path: Path | None = None) -> TagBook:
     """A real tag book with every card of the catalogue enrolled under `UID`."""
-    if path is None:
-        folder = tempfile.mkdtemp(prefix="upref-test-up-")
-        atexit.register(shutil.rmtree, folder, True)
-        path = Path(folder) / "tags.sqlite"
-    reg = TagBook(path)
-    for item, uid in UID.items():
-        reg.enroll(uid, "up", item)
-    return reg
+    def fill(reg: TagBook) -> None:
+        for item, uid in UID.items():
+            reg.enroll(uid, "up", item)
+
+    return filled_book("upref-test-up-", fill, path)
 
 
 _REGISTRY: TagBook | None = None

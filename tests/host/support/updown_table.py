@@ -4,17 +4,15 @@ make. No sleeps: time is a number the test moves on."""
 
 from __future__ import annotations
 
-import atexit
 import json
 import random
 import re
-import shutil
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from tag_books import filled_book
 from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation, HoleObservation, HoleState
 from upref.games.base import CHANCE
@@ -44,13 +42,11 @@ def enrolled_tags(
 ) -> TagBook:
     """A real tag book (SQLite; in a temporary folder unless `path` is given) with every
     default task card enrolled under `card_uid`, plus `extra` (uid -> (game, item))."""
-    if path is None:
-        folder = tempfile.mkdtemp(prefix="upref-test-tags-")
-        atexit.register(shutil.rmtree, folder, True)
-        path = Path(folder) / "tags.sqlite"
-    reg = TagBook(path)
-    for c in load_catalogue().cards:
-        reg.enroll(card_uid(c.id), "updown", c.id)
+    def fill(book: TagBook) -> None:
+        for c in load_catalogue().cards:
+            book.enroll(card_uid(c.id), "updown", c.id)
+
+    reg = filled_book("upref-test-tags-", fill, path)
     for uid, (game, item) in (extra or {}).items():
         reg.enroll(uid, game, item)
     return reg

@@ -8,17 +8,15 @@ engine's private state (the side face down of every table card, every card's id)
 
 from __future__ import annotations
 
-import atexit
 import json
 import random
 import re
-import shutil
-import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from tag_books import filled_book
 from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation
 from upref.games.whatsup.cards import COLOURS, Face, load_catalogue
@@ -48,15 +46,12 @@ def card_uid(card_id: str) -> str:
 def enrolled_tags(path: Path | None = None) -> TagBook:
     """A real tag book with every bird card enrolled under `card_uid`, and one Up And Down
     card (another game's tag)."""
-    if path is None:
-        folder = tempfile.mkdtemp(prefix="upref-test-whatsup-")
-        atexit.register(shutil.rmtree, folder, True)
-        path = Path(folder) / "tags.sqlite"
-    reg = TagBook(path)
-    for cid in CARD_IDS:
-        reg.enroll(card_uid(cid), "whatsup", cid)
-    reg.enroll(UPDOWN_UID, "updown", "T07")
-    return reg
+    def fill(reg: TagBook) -> None:
+        for cid in CARD_IDS:
+            reg.enroll(card_uid(cid), "whatsup", cid)
+        reg.enroll(UPDOWN_UID, "updown", "T07")
+
+    return filled_book("upref-test-whatsup-", fill, path)
 
 
 _CARD_OF_UID = {card_uid(c): c for c in CARD_IDS}
