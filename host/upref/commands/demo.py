@@ -2,7 +2,7 @@
 
 A simulated board starts with the unchanged firmware; every piece of the game's catalogue gets
 an NFC tag in a fresh tag book; the host connects over the board's pty exactly as to a USB port
-and referees. The game's scripted players (`upref.demos.<game>`) then do at the table what real
+and referees. The game's scripted players (`upref.games.<game>.demo`) then do at the table what real
 ones would: tap what they play, move pieces, press the button, make a mistake and put it right
 when the referee says so. Every physical action flows through the firmware, the link and the
 referee to the scoreboard, which ends by naming the winner. Needs no input; exits 0.
