@@ -18,8 +18,10 @@ Meanings (`meaning=`) name what a piece of text *is*, and each renderer picks it
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, is_dataclass
 from functools import cache
+from types import NoneType
 from typing import Any, Literal
 
 from upref.views.pieces import Drawing
@@ -168,18 +170,36 @@ class Scoreboard:
 def _jsonable(value: Any) -> Any:
     """`value` as JSON data: what `dataclasses.asdict` makes of it, with tuples as lists and
     keys as strings, in one walk (asdict deep-copies every leaf first, and a scoreboard is
-    rendered on every change of the table)."""
-    if isinstance(value, str | int | float | None):
-        return value
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if is_dataclass(value) and not isinstance(value, type):
-        return {name: _jsonable(getattr(value, name)) for name in _field_names(type(value))}
+    rendered on every change of the table). Each type's way is worked out once."""
+    return _way(type(value))(value)
+
+
+def _same(value: Any) -> Any:
     return value
 
 
+def _items(value: list[Any] | tuple[Any, ...]) -> list[Any]:
+    return [_way(type(v))(v) for v in value]
+
+
+def _mapping(value: dict[Any, Any]) -> dict[str, Any]:
+    return {str(k): _way(type(v))(v) for k, v in value.items()}
+
+
 @cache
-def _field_names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls))
+def _way(cls: type) -> Callable[[Any], Any]:
+    """How a value of `cls` becomes JSON data."""
+    if issubclass(cls, str | int | float | NoneType):
+        return _same
+    if issubclass(cls, list | tuple):
+        return _items
+    if issubclass(cls, dict):
+        return _mapping
+    if is_dataclass(cls):
+        names = tuple(f.name for f in fields(cls))
+
+        def record(value: Any) -> dict[str, Any]:
+            return {name: _way(type(v := getattr(value, name)))(v) for name in names}
+
+        return record
+    return _same
