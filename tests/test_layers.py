@@ -25,6 +25,7 @@ import re
 import sys
 import tomllib
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -115,7 +116,14 @@ def _import_nodes(tree: ast.AST) -> list[tuple[ast.Import | ast.ImportFrom, bool
 
 
 def imports(root: Path) -> list[Import]:
-    """Every import statement of the package under `root`, one entry per imported module."""
+    """Every import statement of the package under `root`, one entry per imported module (read
+    once per state of its files: three tests of this file read the whole package)."""
+    known = modules(root)
+    return list(_imports(root, tuple((p, p.stat().st_mtime_ns) for p in known.values())))
+
+
+@cache
+def _imports(root: Path, files: tuple[tuple[Path, int], ...]) -> tuple[Import, ...]:
     known = modules(root)
     found: dict[tuple[str, str, int], Import] = {}
     for source, path in known.items():
@@ -149,7 +157,7 @@ def imports(root: Path) -> list[Import]:
                         continue
                     imp = Import(source, target, path, node.lineno, runtime=runtime)
                 found.setdefault((imp.source, imp.target, imp.line), imp)
-    return list(found.values())
+    return tuple(found.values())
 
 
 # ---- the rules -------------------------------------------------------------------------------
