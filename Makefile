@@ -9,6 +9,12 @@ STAMP  := $(VENV)/.installed
 STUBS  := typings/.installed
 ESP32_STUBS := micropython-esp32-stubs==1.29.0.post1
 
+# Python keeps its compiled modules (and pytest its rewritten test modules) in __pycache__, so the
+# test workers and every simulated board's process do not compile the whole package again each
+# time: a PYTHONDONTWRITEBYTECODE in the caller's environment would cost each pytest worker about
+# 7 s of its collection, on every run.
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: all venv browser voice demo check test test-host test-firmware test-mp lint typecheck sim watch doctor bench faults flash deploy clean
 
 all: test
