@@ -63,9 +63,8 @@ def play_demo(game: Game, folder: Path, seed: int, **options: Any) -> DemoRun:
                         speak_to=str(folder / "speech"),  # what was said: spoken_check.py
                     )
                     with open(os.devnull, "w") as quiet, contextlib.redirect_stdout(out):
-                        rc = demo.run_game(
-                            game, board, link, folder, args, Console(file=quiet), live_view=False
-                        )
+                        settings = demo.DemoSettings(folder, args, Console(file=quiet))
+                        rc = demo.run_game(game, board, link, settings)
             finally:
                 link.close()
         finally:

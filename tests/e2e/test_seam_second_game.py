@@ -148,10 +148,9 @@ def test_the_generic_demo_plays_the_second_game(
     board = make_board(seed=3)
     link = Link(board.port)
     try:
-        rc = demo.run_game(
-            find_game("pile"), board, link, tmp_path, argparse.Namespace(size=4),
-            Console(file=open(os.devnull, "w")), live_view=False,
-        )
+        quiet = Console(file=open(os.devnull, "w"))
+        settings = demo.DemoSettings(tmp_path, argparse.Namespace(size=4), quiet)
+        rc = demo.run_game(find_game("pile"), board, link, settings)
     finally:
         link.close()
     out = capsys.readouterr().out

@@ -60,10 +60,9 @@ def play(make_board: Callable[..., SimBoard], folder: Path, game: Game, capsys: 
     board = make_board(seed=game.demo.seed)
     link = Link(board.port)
     try:
-        rc = demo.run_game(
-            game, board, link, folder, argparse.Namespace(web=None),
-            Console(file=open(os.devnull, "w")), live_view=False,  # noqa: SIM115
-        )
+        quiet = Console(file=open(os.devnull, "w"))  # noqa: SIM115
+        settings = demo.DemoSettings(folder, argparse.Namespace(web=None), quiet)
+        rc = demo.run_game(game, board, link, settings)
     finally:
         link.close()
     out = capsys.readouterr().out

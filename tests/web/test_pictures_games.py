@@ -23,6 +23,7 @@ from pictures_games import (
 )
 from upref.games.flipabird import panel as flipabird
 from upref.games.flipabird.engine import FlipABirdState
+from upref.games.flipabird.position import FlipABirdDescription
 from upref.games.up import panel as up
 from upref.games.up.engine import UpState
 from upref.games.updown import panel as updown
@@ -82,9 +83,9 @@ def test_the_expectations_agree_with_the_pictures_over_random_games(
 
 
 def test_the_expectations_catch_a_picture_that_differs() -> None:
-    game = FlipABirdState.position(
+    game = FlipABirdState.position(FlipABirdDescription(
         PLAYERS, row=[("R2a", True, 0), ("S-DBL-R", True, 1), ("B1a", False, 2)], to_move=3, pile_left=20
-    )
+    ))
     view = game.view(None)
     honest = drawn(flipabird.PANEL.drawing(view))
     assert honest == expected_flipabird(view)

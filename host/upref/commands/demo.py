@@ -53,7 +53,7 @@ from upref.views.frame import Frame
 from upref.views.screen import render, scoreboard_for, verdict_line
 from upref.web.live import LivePage
 
-__all__ = ["enrol_all", "log_path", "main", "run_game", "sweep_stale_folders"]
+__all__ = ["DemoSettings", "enrol_all", "log_path", "main", "run_game", "sweep_stale_folders"]
 
 def _parser(
     game: Game | None = None, cls: type[argparse.ArgumentParser] = argparse.ArgumentParser
@@ -194,10 +194,8 @@ def main(argv: list[str] | None = None) -> int:
         with SimBoard(SimSettings(backend=args.backend, seed=seed, name="demo", flash_dir=t / "flash")) as board:
             link = Link(board.port)
             try:
-                return run_game(
-                    game, board, link, t, args, console, live_view, seed=seed, log_path=keep,
-                    log=log,
-                )
+                settings = DemoSettings(t, args, console, live_view, seed, log_path=keep, log=log)
+                return run_game(game, board, link, settings)
             finally:
                 link.close()
                 log.close()
@@ -229,34 +227,39 @@ def _create_log(game: Game, args: argparse.Namespace, seed: int, path: Path) -> 
     )
 
 
-def run_game(
-    game: Game,
-    board: SimBoard,
-    link: Link,
-    folder: Path,
-    args: argparse.Namespace,
-    console: Console,
-    live_view: bool,
-    *,
-    seed: int | None = None,
-    log_path: Path | None = None,
-    log: GameLog | None = None,
-) -> int:
-    """Play the game's demo on `board` over `link`, logging to `log` (already created: see
-    `main`) or else to `log_path` (default `folder/games.sqlite`), with a tag book in
-    `folder/tags.sqlite`; 0 when the game ended with a result, 1 when it did not or the
-    log cannot be written (said in one line)."""
+@dataclass(frozen=True)
+class DemoSettings:
+    """How one demo is played and shown (`run_game`): `folder` holds its tag book; `args` are
+    the command line's options (the variant, the page, the voice, the linger); `console` takes
+    the closing figures, and the live scoreboard when `live_view`; `seed` is the deal's (None:
+    the demo's own); the game is logged to `log` when it is already created (see `main`), else
+    to a new one at `log_path` (None: `folder/games.sqlite`)."""
+
+    folder: Path
+    args: argparse.Namespace
+    console: Console
+    live_view: bool = False
+    seed: int | None = None
+    log_path: Path | None = None
+    log: GameLog | None = None
+
+
+def run_game(game: Game, board: SimBoard, link: Link, settings: DemoSettings) -> int:
+    """Play the game's demo on `board` over `link`, as `settings` say; 0 when the game ended
+    with a result, 1 when it did not or the log cannot be written (said in one line)."""
     demo: Demo | None = game.demo
     assert demo is not None, f"{game.name} has no demo"
-    seed = demo.seed if seed is None else seed
+    args, console, live_view, log = settings.args, settings.console, settings.live_view, settings.log
+    seed = demo.seed if settings.seed is None else settings.seed
     codes = CodeTable.load()
-    tag_book = TagBook(folder / "tags.sqlite")
+    tag_book = TagBook(settings.folder / "tags.sqlite")
     uid_of = enrol_all(game, tag_book)
     referee = game.referee(codes, tag_book, titles=titles(), **demo.settings)
     variant = demo.variant(args)
     if log is None:
+        path = settings.log_path if settings.log_path is not None else settings.folder / "games.sqlite"
         try:
-            log = _create_log(game, args, seed, log_path if log_path is not None else folder / "games.sqlite")
+            log = _create_log(game, args, seed, path)
         except GameLogError as exc:
             print(f"upref demo: {_log_trouble(exc)}", file=sys.stderr)
             return 1
@@ -281,7 +284,8 @@ def run_game(
         _play_plain(demo, board, table, uid_of, say)
     table.close()
     screens.close(getattr(args, "linger", None), console)
-    return _summary(game, table, link, log, screens.lines, console, live_view, log_path is not None)
+    replayable = settings.log_path is not None
+    return _summary(game, table, link, log, screens.lines, console, live_view, replayable)
 
 
 @dataclass

@@ -17,6 +17,7 @@ from updown_table import MemoryLog
 from upref.games.up.actions import DOWN, Play
 from upref.games.up.demo import choose
 from upref.games.up.engine import UpState
+from upref.games.up.position import UpDescription
 from upref.games.up.referee import UpReferee
 from upref.games.up.variant import Variant, card_points
 from upref.referee.feedback import FEEDBACK
@@ -601,7 +602,7 @@ class _Described(UpReferee):
 
 def described(players: tuple[str, ...] = ("Ann", "Bob", "Cy"), **kw: object) -> UpTable:
     """A table (three players: Ann, Bob, Cy) whose referee starts in the described position."""
-    game = UpState.position(players, **kw)  # type: ignore[arg-type]
+    game = UpState.position(UpDescription(players, **kw))  # type: ignore[arg-type]
     tb = UpTable(players, ref=_Described(game))
     tb.start()
     assert tb.engine.phase == "play"

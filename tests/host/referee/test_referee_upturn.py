@@ -15,6 +15,7 @@ from upref.games.base import IllegalMoveError
 from upref.games.upturn.actions import Action, Call, Draw, Gift, Lay, Pass, Start
 from upref.games.upturn.demo import RACKS, STEPS, TURNED_UP
 from upref.games.upturn.engine import UpturnState
+from upref.games.upturn.position import UpturnDescription
 from upref.games.upturn.referee import UpturnReferee, parse_gift
 from upref.games.upturn.tiles import load_catalogue
 from upref.games.upturn.variant import Variant
@@ -56,20 +57,20 @@ def table_at(
     owes the "one tile left" call."""
     ref = referee(**kw)
     tb = UpturnTable(ref, players, variant=Variant(deal=len(racks[0])))
-    tb.shadow = UpturnState.from_position(
+    tb.shadow = UpturnState.position(UpturnDescription(
         list(players), line=line, racks=racks, direction=direction, to_move=to_move, owing=owing
-    )
+    ))
     tb.feed(StartGame(players, tb.variant, 1, tb.at()))
     eng = ref.engine
     assert eng is not None
-    rebuilt = UpturnState.from_position(
+    rebuilt = UpturnState.position(UpturnDescription(
         list(players),
         line=line,
         racks=[len(r) for r in racks],
         direction=direction,
         to_move=to_move,
         owing=owing,
-    )
+    ))
     eng._s = rebuilt._s  # the referee has followed the game to here
     ref.note_play()
     tb.offset = 0
@@ -174,7 +175,7 @@ def test_a_whole_game_from_taps_keys_and_presses() -> None:
 def test_the_demos_deal_holds_every_tile_its_players_lay() -> None:
     """The demo's prepared deal, dealt to an engine that knows every rack: the players lay only
     tiles they hold, and the engine refuses exactly what the referee refused."""
-    table = UpturnState.from_position(list(RACKS), racks=[RACKS[p] for p in RACKS])
+    table = UpturnState.position(UpturnDescription(list(RACKS), racks=[RACKS[p] for p in RACKS]))
     refused = []
     for kind, what, _words in STEPS:
         action: Action

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from upref.games.whatsup.engine import Termination, WhatsUpState
+from upref.games.whatsup.position import WhatsUpDescription
 from upref.games.whatsup.referee import WhatsUpReferee
 from upref.games.whatsup.variant import Variant
 from upref.referee.feedback import FEEDBACK
@@ -325,7 +326,7 @@ def test_a11_the_referee_passes_for_a_player_who_can_flip_nothing() -> None:
 
     class FromPosition(WhatsUpReferee):
         def make_engine(self, start: StartGame) -> WhatsUpState:
-            return WhatsUpState.from_position(
+            return WhatsUpState.position(WhatsUpDescription(
                 start.players,
                 collections={
                     "Ann": {"red": 3, "yellow": 2, "green": 2},
@@ -335,7 +336,7 @@ def test_a11_the_referee_passes_for_a_player_who_can_flip_nothing() -> None:
                 },
                 figurines={"Bob": "W27", "Cy": "W29", "Dee": "W30"},
                 since=2,
-            )
+            ))
 
     ref = FromPosition(CODES, shared_registry())
     tb = Table(ref)

@@ -16,6 +16,7 @@ from piece_walk import all_cards, assert_colour_blind_safe, drawings_in, ids_sho
 from upref.games.flipabird.actions import Claim, Take, Tip
 from upref.games.flipabird.engine import FlipABirdState
 from upref.games.flipabird.panel import PANEL
+from upref.games.flipabird.position import FlipABirdDescription
 from upref.games.flipabird.variant import Variant
 from upref.games.flipabird.view import CardView, FlipView
 from upref.views.pieces import Big, Card, Drawing, Row, Seats
@@ -30,7 +31,7 @@ EXAMPLE = [
 
 
 def example() -> FlipABirdState:
-    return FlipABirdState.position(FOUR, row=EXAMPLE, to_move=1, pile_left=20)
+    return FlipABirdState.position(FlipABirdDescription(FOUR, row=EXAMPLE, to_move=1, pile_left=20))
 
 
 def drawing(game: FlipABirdState) -> Drawing:
@@ -149,7 +150,7 @@ def test_the_sharing_goes_counter_clockwise_and_each_taken_card_says_who_took_it
     ],
 )
 def test_the_rulings_marks(ids: list[str], struck: set[int], doubled: set[int], faded: set[int], total: int) -> None:
-    game = FlipABirdState.position(ABC, row=[(c, False, i % 3) for i, c in enumerate(ids)], to_move=len(ids) % 3, pile_left=20)
+    game = FlipABirdState.position(FlipABirdDescription(ABC, row=[(c, False, i % 3) for i, c in enumerate(ids)], to_move=len(ids) % 3, pile_left=20))
     claimant = game.current_player()
     game.play(Claim())
     for seat in range(3):
@@ -192,7 +193,7 @@ def test_every_scene_matches_the_public_view_and_is_colour_blind_safe(name: str)
 
 
 def test_a_seats_own_screen_draws_its_hand_known_cards_face_up() -> None:
-    game = FlipABirdState.position(ABC, row=[("G1a", True, 2)], hands=[["R1a"], [], []], pile_left=20)
+    game = FlipABirdState.position(FlipABirdDescription(ABC, row=[("G1a", True, 2)], hands=[["R1a"], [], []], pile_left=20))
     (box,) = PANEL.private(game.view(0))
     (mine,) = drawings_in([box])
     (hand,) = rows(mine)

@@ -16,6 +16,7 @@ from panel_text import console_text
 from up_cases import STATES, board
 from up_table import UpTable
 from upref.games.up.panel import PANEL
+from upref.games.up.position import UpDescription
 from upref.views import plain, terminal
 from upref.views.blocks import HIDDEN, Box
 
@@ -114,7 +115,7 @@ def test_a_last_face_down_minus_two_on_an_empty_tower_shows_no_number_to_beat() 
     from upref.games.up.actions import DOWN, Play
     from upref.games.up.engine import UpState
 
-    g = UpState.position(("Ann", "Bob"), founding=True, down={"Ann": ["-2"]}, hands={"Bob": ["5"]}, to_move="Ann")
+    g = UpState.position(UpDescription(("Ann", "Bob"), founding=True, down={"Ann": ["-2"]}, hands={"Bob": ["5"]}, to_move="Ann"))
     g.play(Play(0, DOWN, g.face_down(0)))
     text = plain.render_blocks(PANEL.body(g.view(None)))
     assert text.splitlines()[0] == "Tower: -2" and "to beat" not in text

@@ -16,6 +16,7 @@ from up_table import Chaos, UpTable
 from upref.games.up.actions import HAND, Play
 from upref.games.up.engine import UpState
 from upref.games.up.panel import PANEL
+from upref.games.up.position import UpDescription
 from upref.games.up.variant import Variant
 from upref.games.up.view import RoundScore, UpView
 from upref.views.pieces import Chart, Drawing, Seats, Series, Tower
@@ -26,7 +27,7 @@ ANN = 0
 
 def pos(**kw: object) -> UpState:
     kw.setdefault("to_move", "Ann")
-    return UpState.position(NAMES, **kw)  # type: ignore[arg-type]
+    return UpState.position(UpDescription(NAMES, **kw))  # type: ignore[arg-type]
 
 
 def play(game: UpState, seat: int, faces: list[str]) -> None:
@@ -73,7 +74,7 @@ def test_three_minus_twos_on_a_seven_ask_for_one() -> None:
 def victoria() -> UpState:
     """The rulebook's evening: Victoria had 78 after the first round and is about to go out."""
     first = RoundScore(1, 1, 10, (78, -10, 40), (78, 0, 40), (False,) * 3)
-    return UpState.position(
+    return UpState.position(UpDescription(
         ("Victoria", "Max", "Ida"),
         round=2,
         totals={"Victoria": 78, "Max": 0, "Ida": 40},
@@ -83,7 +84,7 @@ def victoria() -> UpState:
         down={"Ida": ["7"]},
         tower=["9", "6"],
         to_move="Victoria",
-    )
+    ))
 
 
 def test_each_player_shows_backs_for_hand_and_face_down_cards_and_draws_face_up_ones() -> None:

@@ -15,6 +15,7 @@ from panel_text import console_text
 from upref.games.upturn.demo import STEPS
 from upref.games.upturn.engine import UpturnState
 from upref.games.upturn.panel import PANEL
+from upref.games.upturn.position import UpturnDescription
 from upref.games.upturn.referee import UpturnReferee
 from upref.games.upturn.variant import Variant
 from upref.games.upturn.view import UpturnView
@@ -187,7 +188,7 @@ def test_a_players_own_screen_shows_the_count_and_never_the_others() -> None:
         "then enter the draw or gift).",
         "You have one tile left: call it with the button before the next tile.",
     ]
-    dealt = UpturnState.from_position(["Ann", "Bob"], line=(20,), racks=[[40, 22, "joker"], [7, 9]])
+    dealt = UpturnState.position(UpturnDescription(["Ann", "Bob"], line=(20,), racks=[[40, 22, "joker"], [7, 9]]))
     mine = plain.render_blocks(PANEL.private(dealt.view(0)))
     assert "Your tiles: 22 red Twin · 40 · Joker" in mine  # a dealt game knows the rack
     assert "You hold 3 tiles by the count." in mine and "9" not in mine  # not Bob's

@@ -14,6 +14,7 @@ from piece_walk import assert_colour_blind_safe, drawings_in, ids_shown, rows, t
 from upref.games.whatsup.actions import Flip
 from upref.games.whatsup.engine import WhatsUpState
 from upref.games.whatsup.panel import PANEL
+from upref.games.whatsup.position import WhatsUpDescription
 from upref.games.whatsup.variant import Variant, grid_cell
 from upref.games.whatsup.view import WhatsUpView
 from upref.views.pieces import Drawing, Figure, Seats
@@ -50,7 +51,7 @@ def table_faces(pic: Drawing) -> list[list[tuple[int, str]]]:
 def test_zhenya_adds_two_yellow_to_her_one_yellow() -> None:
     """Example 3: Zhenya holds one yellow; she flips two red, two yellow on the back, and adds
     it: her yellow row is then the card of one and the card of two yellow birds."""
-    game = WhatsUpState.from_position(("Zhenya", "Petya"), up={"W15": "2 red"}, collections={"Zhenya": {"yellow": 1}})
+    game = WhatsUpState.position(WhatsUpDescription(("Zhenya", "Petya"), up={"W15": "2 red"}, collections={"Zhenya": {"yellow": 1}}))
     before = PANEL.drawing(game.view(None))
     assert collection(before, 0)["yellow"] == [(1, "yellow", "Y")]
     game.play(Flip(0, "W15"))
@@ -64,7 +65,7 @@ def test_zhenya_adds_two_yellow_to_her_one_yellow() -> None:
 
 
 def test_a_complete_row_is_drawn_one_two_three_and_noted() -> None:
-    game = WhatsUpState.from_position(("Anya", "Petya"), collections={"Anya": {"green": 1, "red": 3}})
+    game = WhatsUpState.position(WhatsUpDescription(("Anya", "Petya"), collections={"Anya": {"green": 1, "red": 3}}))
     pic = PANEL.drawing(game.view(None))
     assert collection(pic, 0)["red"] == [(1, "red", "R"), (2, "red", "R"), (3, "red", "R")]
     assert collection(pic, 0)["green"] == [(1, "green", "G")]
@@ -74,9 +75,9 @@ def test_a_complete_row_is_drawn_one_two_three_and_noted() -> None:
 
 
 def test_the_first_games_rectangle_row_by_row_with_a_figurine_where_it_stands() -> None:
-    game = WhatsUpState.from_position(
+    game = WhatsUpState.position(WhatsUpDescription(
         ("Vanya", "Lena"), figurines={"Lena": "W03"}, variant=Variant(first_game=True), to_move=1
-    )
+    ))
     pic = PANEL.drawing(game.view(None))
     cells: dict[int, list[tuple[int, tuple[int, str]]]] = {}
     for cid in game.table():
@@ -112,7 +113,7 @@ def test_every_scene_matches_the_public_view_and_is_colour_blind_safe(name: str)
 
 
 def test_a_seats_own_screen_draws_its_collection_and_what_fits_it() -> None:
-    game = WhatsUpState.from_position(("Zhenya", "Petya"), collections={"Zhenya": {"yellow": 1}})
+    game = WhatsUpState.position(WhatsUpDescription(("Zhenya", "Petya"), collections={"Zhenya": {"yellow": 1}}))
     (box,) = PANEL.private(game.view(0))
     (mine,) = drawings_in([box])
     *colours, fits = rows(mine)

@@ -53,6 +53,7 @@ from upref.games.flipabird.position import (
     TURN,
     ClaimState,
     Core,
+    FlipABirdDescription,
     RowCard,
     Setup,
     deal,
@@ -93,9 +94,10 @@ class Termination(base.Termination):
 
 
 class FlipABirdState(MatchState[Action, Variant, Catalogue]):
-    """One game of Flip a Bird. Build it with `FlipABirdState.new(...)` (or `position(...)` for a
-    described position). Seats are 0..n-1 clockwise; seat 0 begins ("whoever is best at
-    chirping"). "Right" is counter-clockwise: seat - 1."""
+    """One game of Flip a Bird. Build it with `FlipABirdState.new(...)` (or
+    `position(FlipABirdDescription(...))` for a described position). Seats are 0..n-1
+    clockwise; seat 0 begins ("whoever is best at chirping"). "Right" is counter-clockwise:
+    seat - 1."""
 
     TITLE: ClassVar[str] = TITLE
     def _rule(self, action: object) -> ActionRule:
@@ -152,51 +154,14 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         )
 
     @classmethod
-    def position(
-        cls,
-        players: Sequence[str],
-        *,
-        pile: Sequence[str] | None = None,
-        pile_left: int | None = None,
-        hands: Sequence[Sequence[str]] | None = None,
-        unknown: Sequence[int] | None = None,
-        row: Sequence[tuple[str, bool, int] | RowCard] = (),
-        won: Sequence[Sequence[str]] | None = None,
-        out: Sequence[str] = (),
-        to_move: int = 0,
-        final: bool | None = None,
-        turn: int = 1,
-        variant: Variant | None = None,
-        catalogue: Catalogue | None = None,
-    ) -> FlipABirdState:
-        """A position built from a description (for tests and the rulebook's examples):
-        `pile` top first (known) or `pile_left` cards of unknown order; `hands` the cards known
-        in each hand and `unknown` how many more each holds unseen (default: 2 minus the known
-        ones); `row` as (card, face up, seat) from the draw pile outwards; `won` per seat;
-        `out` known cards out of the game. Every card not placed is out of the game unseen,
-        after the unknown slots (and, with `pile_left`, the pile) take theirs. `final` defaults
-        to an empty pile.
+    def position(cls, description: FlipABirdDescription) -> FlipABirdState:
+        """A position built from a description (for tests and the rulebook's examples; see
+        `FlipABirdDescription` for what each part means).
 
         :raises ValueError: for a card placed twice, an unknown id, or more unknown slots than
             unplaced cards.
         """
-        return cls(
-            *described_position(
-                players,
-                pile=pile,
-                pile_left=pile_left,
-                hands=hands,
-                unknown=unknown,
-                row=row,
-                won=won,
-                out=out,
-                to_move=to_move,
-                final=final,
-                turn=turn,
-                variant=variant,
-                catalogue=catalogue,
-            )
-        )
+        return cls(*described_position(description))
 
     def next_game(self, pile: Sequence[str] | None = None) -> FlipABirdState:
         """The next game with the same players, variant and catalogue (`pile` from its own

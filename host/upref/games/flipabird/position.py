@@ -4,15 +4,15 @@ What it holds: the row's cards (`RowCard`), a claim being settled (`ClaimState`)
 that changes during a game (`Core`, one immutable snapshot) and what stays fixed (`Setup`).
 How one is built: a shuffled deal as the table makes it (`deal`, for simulations and tests), a
 new game after the deal and the set-up scan (`new_position`, behind `FlipABirdState.new`) and a
-position from a description (`described_position`, behind `FlipABirdState.position`, for tests and
-the rulebook's worked examples).
+position from a description (`FlipABirdDescription`, built by `described_position`, behind
+`FlipABirdState.position`, for tests and the rulebook's worked examples).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from upref.games.base import Outcome
 from upref.games.flipabird.cards import Catalogue, load_catalogue
@@ -27,6 +27,7 @@ __all__ = [
     "TURN",
     "ClaimState",
     "Core",
+    "FlipABirdDescription",
     "RowCard",
     "Setup",
     "deal",
@@ -211,45 +212,59 @@ def _per_seat(
     return hands_t, unknown_t, won_t
 
 
-def described_position(
-    players: Sequence[str],
-    *,
-    pile: Sequence[str] | None = None,
-    pile_left: int | None = None,
-    hands: Sequence[Sequence[str]] | None = None,
-    unknown: Sequence[int] | None = None,
-    row: Sequence[tuple[str, bool, int] | RowCard] = (),
-    won: Sequence[Sequence[str]] | None = None,
-    out: Sequence[str] = (),
-    to_move: int = 0,
-    final: bool | None = None,
-    turn: int = 1,
-    variant: Variant | None = None,
-    catalogue: Catalogue | None = None,
-) -> tuple[Setup, Core]:
+@dataclass(frozen=True)
+class FlipABirdDescription:
+    """A position described (for tests and the rulebook's examples): the `players`; `pile` top
+    first (known) or `pile_left` cards of unknown order; `hands` the cards known in each hand
+    and `unknown` how many more each holds unseen (default: 2 minus the known ones); `row` as
+    (card, face up, seat) from the draw pile outwards; `won` per seat; `out` known cards out of
+    the game. Every card not placed is out of the game unseen, after the unknown slots (and,
+    with `pile_left`, the pile) take theirs. `final` defaults to an empty pile."""
+
+    players: Sequence[str]
+    _: KW_ONLY
+    pile: Sequence[str] | None = None
+    pile_left: int | None = None
+    hands: Sequence[Sequence[str]] | None = None
+    unknown: Sequence[int] | None = None
+    row: Sequence[tuple[str, bool, int] | RowCard] = ()
+    won: Sequence[Sequence[str]] | None = None
+    out: Sequence[str] = ()
+    to_move: int = 0
+    final: bool | None = None
+    turn: int = 1
+    variant: Variant | None = None
+    catalogue: Catalogue | None = None
+
+
+def described_position(description: FlipABirdDescription) -> tuple[Setup, Core]:
     """The set-up and state of a position built from a description (see `FlipABirdState.position`).
 
     :raises ValueError: for a card placed twice, an unknown id, or more unknown slots than
         unplaced cards.
     """
-    cat = catalogue or load_catalogue()
-    names = tuple(players)
+    d = description
+    pile, out = d.pile, d.out
+    cat = d.catalogue or load_catalogue()
+    names = tuple(d.players)
     _check_players(names, cat)
     n = len(names)
-    hands_t, unknown_t, won_t = _per_seat(n, hands, unknown, won)
-    rows = tuple(r if isinstance(r, RowCard) else RowCard(r[0], bool(r[1]), int(r[2])) for r in row)
+    hands_t, unknown_t, won_t = _per_seat(n, d.hands, d.unknown, d.won)
+    rows = tuple(
+        r if isinstance(r, RowCard) else RowCard(r[0], bool(r[1]), int(r[2])) for r in d.row
+    )
     placed = [
         *(pile or ()), *(c for h in hands_t for c in h), *(r.card for r in rows),
         *(c for w in won_t for c in w), *out,
     ]
     _check_placed(placed, cat)
     unseen = frozenset(cat.ids()) - frozenset(placed)
-    left = len(pile) if pile is not None else int(pile_left or 0)
+    left = len(pile) if pile is not None else int(d.pile_left or 0)
     slots = sum(unknown_t) + (0 if pile is not None else left)
     if slots > len(unseen):
         raise ValueError(f"{slots} unknown cards but only {len(unseen)} unplaced cards")
     hidden = len(unseen) - slots
-    setup = Setup(names, cat, variant or Variant(), cat.limit(n), 1, (), pile is not None, hidden)
+    setup = Setup(names, cat, d.variant or Variant(), cat.limit(n), 1, (), pile is not None, hidden)
     core = Core(
         pile=tuple(pile) if pile is not None else None,
         pile_left=left,
@@ -261,10 +276,10 @@ def described_position(
         out=tuple(out),
         out_unknown=hidden,
         removed_rows=(),
-        to_move=to_move,
-        turn=turn,
+        to_move=d.to_move,
+        turn=d.turn,
         phase=TURN,
-        final=(left == 0) if final is None else final,
+        final=(left == 0) if d.final is None else d.final,
         claim=None,
         last_play=None,
         outcome=None,

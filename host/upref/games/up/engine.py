@@ -158,7 +158,8 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 10
 
 class UpState(DealRules, TowerRules, ScoringRules):
     """One round of Up, within an evening. Build it with `UpState.new(...)` or, for a described
-    position, `UpState.position(...)`; `next_round()` gives the next round of the evening.
+    position, `UpState.position(UpDescription(...))`; `next_round()` gives the next round of the
+    evening.
 
     Seats are 0..n-1 clockwise. Scores are minus points (lowest total wins the evening), or
     cards or tokens with children's scoring. The rules it applies come from its mixins: the cut
@@ -274,7 +275,7 @@ class UpState(DealRules, TowerRules, ScoringRules):
         return game
 
     position = classmethod(_position)
-    """A round in play, described (`upref.games.up.position.position`)."""
+    """A round in play, built from an `UpDescription` (`upref.games.up.position.position`)."""
 
     # --- read-only ------------------------------------------------------------------------------
 

@@ -116,7 +116,7 @@ def _ordinal(n: int) -> str:
 
 class UpturnState(UpturnPosition):
     """One game of Upturn. Build it with `new` (dealt from a seed), `at_table` (refereed:
-    racks unknown) or `from_position` (a described position).
+    racks unknown) or `position(UpturnDescription(...))` (a described position).
 
     Seats 0..n-1 are clockwise; seat 0 is the youngest and makes the first move.
     """

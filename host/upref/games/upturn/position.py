@@ -2,7 +2,7 @@
 never mutates), what can be read off it without a rule (`UpturnPosition`, the base of the
 engine's `UpturnState`), and the builders that make one: a blank table, a deal from a shuffle, a table whose
 racks the referee does not see, or a position described directly (tests and the rulebook's
-examples: `UpturnState.from_position`).
+examples: `UpturnState.position(UpturnDescription(...))`).
 
 **Two ways to know the racks.** A dealt position knows every rack and the pool's order. A
 position at a table knows only what the table shows: the tiles on the line, and each rack's
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import KW_ONLY, dataclass, field, replace
 from typing import Literal, Self
 
 from upref.games.base import TERMINAL, MatchState, Outcome, StateField
@@ -38,6 +38,7 @@ __all__ = [
     "Note",
     "Setup",
     "TwinRun",
+    "UpturnDescription",
     "UpturnPosition",
     "at_table",
     "blank",
@@ -255,23 +256,39 @@ def at_table(
     return setup, replace(core, notes=(Note("step", text),))
 
 
-def described(
-    names: tuple[str, ...],
-    cat: Catalogue,
-    variant: Variant,
-    *,
-    line: Sequence[str | int],
-    racks: Sequence[Sequence[str | int] | int],
-    pool: Sequence[str | int] | int | None,
-    direction: str | None,
-    to_move: int,
-    owing: int | None,
-) -> tuple[Setup, Core]:
-    """A position described directly (see `UpturnState.from_position` for the description).
+@dataclass(frozen=True)
+class UpturnDescription:
+    """A position described directly (tests, the rulebook's examples), for the `players`. Tiles
+    are named by id ('N42', 'JOKER1'), by number (42) or by kind ('joker', 'up'): the first
+    unused tile of that kind. `racks[seat]` lists its tiles, or is a count of tiles the engine
+    does not know; `pool` is a list (top first), a count, or None for every tile left (in
+    catalogue order; only a count when some rack is a count). An empty `line` leaves the
+    Starting tile to be turned up. `direction` is 'up', 'down' or None (not set yet); `owing`
+    the seat whose call is due."""
 
-    :raises ValueError: for tiles that do not exist or appear twice, counts that do not add
-        up to the set, a direction other than up, down or None, or a bad seat.
+    players: Sequence[str]
+    _: KW_ONLY
+    line: Sequence[str | int] = ()
+    racks: Sequence[Sequence[str | int] | int]
+    pool: Sequence[str | int] | int | None = None
+    direction: str | None = None
+    to_move: int = 0
+    owing: int | None = None
+    variant: Variant | None = None
+    catalogue: Catalogue | None = None
+
+
+def described(description: UpturnDescription) -> tuple[Setup, Core]:
+    """A position described directly (see `UpturnDescription`).
+
+    :raises ValueError: for too few or too many players, tiles that do not exist or appear
+        twice, counts that do not add up to the set, a direction other than up, down or None,
+        or a bad seat.
     """
+    d = description
+    names = check_players(d.players)
+    cat = d.catalogue or load_catalogue()
+    racks, direction, to_move, owing = d.racks, d.direction, d.to_move, d.owing
     if direction not in (None, UP, DOWN):
         raise ValueError(f"direction must be 'up', 'down' or None: {direction!r}")
     if len(racks) != len(names):
@@ -279,10 +296,10 @@ def described(
     if not 0 <= to_move < len(names) or (owing is not None and not 0 <= owing < len(names)):
         raise ValueError(f"no such seat: to_move {to_move!r}, owing {owing!r}")
     used: set[str] = set()
-    line_ids = _resolve(cat, line, used)
+    line_ids = _resolve(cat, d.line, used)
     known, unknown = _described_racks(cat, racks, used)
-    pool_ids, pool_count = _described_pool(cat, pool, used, unknown)
-    setup = make_setup(names, cat, variant)
+    pool_ids, pool_count = _described_pool(cat, d.pool, used, unknown)
+    setup = make_setup(names, cat, d.variant or Variant())
     core = blank(setup, racks=known, pool=pool_ids, unknown=unknown)
     numbers = [cat.tile(t).number for t in line_ids if cat.tile(t).numbered]
     last = numbers[-1] if numbers else None
@@ -320,42 +337,15 @@ class UpturnPosition(MatchState[Action, Variant, Catalogue]):
     # --- construction ------------------------------------------------------------------
 
     @classmethod
-    def from_position(
-        cls,
-        players: Sequence[str],
-        *,
-        line: Sequence[str | int] = (),
-        racks: Sequence[Sequence[str | int] | int],
-        pool: Sequence[str | int] | int | None = None,
-        direction: str | None = None,
-        to_move: int = 0,
-        owing: int | None = None,
-        variant: Variant | None = None,
-        catalogue: Catalogue | None = None,
-    ) -> Self:
-        """A position described directly (tests, the rulebook's examples). Tiles are named by
-        id ('N42', 'JOKER1'), by number (42) or by kind ('joker', 'up'): the first unused tile
-        of that kind. `racks[seat]` lists its tiles, or is a count of tiles the engine does not
-        know; `pool` is a list (top first), a count, or None for every tile left (in catalogue
-        order; only a count when some rack is a count). An empty `line` leaves the Starting tile to be turned up.
+    def position(cls, description: UpturnDescription) -> Self:
+        """A position described directly (tests, the rulebook's examples; see
+        `UpturnDescription` for what each part means).
 
-        :raises ValueError: for tiles that do not exist or appear twice, counts that do not add
-            up to the set, a direction other than up, down or None, or a bad seat.
+        :raises ValueError: for too few or too many players, tiles that do not exist or appear
+            twice, counts that do not add up to the set, a direction other than up, down or
+            None, or a bad seat.
         """
-        names = check_players(players)
-        cat = catalogue or load_catalogue()
-        setup, core = described(
-            names,
-            cat,
-            variant or Variant(),
-            line=line,
-            racks=racks,
-            pool=pool,
-            direction=direction,
-            to_move=to_move,
-            owing=owing,
-        )
-        return cls(setup, core)
+        return cls(*described(description))
 
     # --- read-only --------------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ set-up; "deck" a card the deck does not have; "over" any action after the end.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -62,7 +62,14 @@ from upref.games.whatsup.cards import (
     load_catalogue,
     row_words,
 )
-from upref.games.whatsup.position import ON_TABLE, SPENT, UNUSED, check_players, position
+from upref.games.whatsup.position import (
+    ON_TABLE,
+    SPENT,
+    UNUSED,
+    WhatsUpDescription,
+    check_players,
+)
+from upref.games.whatsup.position import position as _position
 from upref.games.whatsup.variant import GRID_COLUMNS, GRID_ROWS, Variant, grid_cell
 from upref.games.whatsup.view import RESULT, CardView, PlayerView, WhatsUpView
 from upref.text import and_join, count
@@ -156,7 +163,8 @@ class _Setup:
 
 class WhatsUpState(MatchState[Action, Variant, Catalogue]):
     """One game of What's Up. Build it with `WhatsUpState.new(...)` (from the set-up scan on) or
-    `WhatsUpState.from_position(...)` (a described position, for tests and worked examples).
+    `WhatsUpState.position(WhatsUpDescription(...))` (a described position, for tests and worked
+    examples).
 
     Seats are 0..n-1 clockwise; seat 0 begins. Scores are birds: the sum of the counts on the
     collected cards (A-5).
@@ -248,35 +256,18 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         return cls(setup, core)
 
     @classmethod
-    def from_position(
-        cls,
-        players: Sequence[str],
-        *,
-        up: Mapping[str, str] | None = None,
-        table: Iterable[str] | None = None,
-        collections: Mapping[str, Mapping[str, int]] | None = None,
-        figurines: Mapping[str, str] | None = None,
-        to_move: int | str = 0,
-        turn: int = 1,
-        since: int = 0,
-        variant: Variant | None = None,
-        catalogue: Catalogue | None = None,
-    ) -> WhatsUpState:
-        """A position in play, from a description (the rulebook's examples, tests): the
-        collections, the table, the faces up, the figurines and the seat `to_move` as
-        `position.position` reads them; `turn`, `since` (turns without an addition).
+    def position(cls, description: WhatsUpDescription) -> WhatsUpState:
+        """A position in play, from a description (the rulebook's examples, tests; see
+        `WhatsUpDescription` for what each part means).
 
         :raises ValueError: for a description that does not fit the deck or the rules.
         """
-        names = tuple(players)
-        check_players(names)
-        cat = catalogue or load_catalogue()
-        pos = position(
-            names, cat, up=up, table=table, collections=collections, figurines=figurines,
-            to_move=to_move,
-        )
+        d = description
+        cat = d.catalogue or load_catalogue()
+        pos = _position(d, cat)
+        names = tuple(d.players)
         rng_state = random.Random(0).getstate()
-        setup = _Setup(names, cat, variant or Variant(), 1, (), pos.side, rng_state)
+        setup = _Setup(names, cat, d.variant or Variant(), 1, (), pos.side, rng_state)
         core = _Core(
             place=pos.place,
             side=pos.side,
@@ -284,8 +275,8 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
             figurine=pos.figurine,
             laid=len(cat.cards),
             to_move=pos.to_move,
-            turn=turn,
-            since=since,
+            turn=d.turn,
+            since=d.since,
             verdict=f"{names[pos.to_move]}'s turn: flip a card.",
         )
         return cls(setup, core)

@@ -1,19 +1,29 @@
 """What's Up positions from a description: the rulebook's worked examples and the tests start
-from a position in play (`WhatsUpState.from_position`), not from the set-up scan. `position`
-turns the description (the collections by row, the cards on the table with their faces up, the
-figurines, the seat to move) into the state's own terms: where each card lies, which side is up,
-whose collection holds it, and where each figurine stands. The engine builds its state from it.
+from a position in play (`WhatsUpState.position(WhatsUpDescription(...))`), not from the set-up
+scan. `position` turns the description (the collections by row, the cards on the table with
+their faces up, the figurines, the seat to move) into the state's own terms: where each card
+lies, which side is up, whose collection holds it, and where each figurine stands. The engine
+builds its state from it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from upref.games.whatsup.cards import COLOURS, COUNTS, Card, Catalogue, Face, parse_face
+from upref.games.whatsup.variant import Variant
 from upref.text import count
 
-__all__ = ["ON_TABLE", "SPENT", "UNUSED", "Position", "check_players", "position"]
+__all__ = [
+    "ON_TABLE",
+    "SPENT",
+    "UNUSED",
+    "Position",
+    "WhatsUpDescription",
+    "check_players",
+    "position",
+]
 
 UNUSED = -1
 SPENT = -2
@@ -47,18 +57,9 @@ def check_players(players: tuple[str, ...]) -> None:
         raise ValueError(f"player names must differ: {players!r}")
 
 
-def position(
-    names: tuple[str, ...],
-    cat: Catalogue,
-    *,
-    up: Mapping[str, str] | None = None,
-    table: Iterable[str] | None = None,
-    collections: Mapping[str, Mapping[str, int]] | None = None,
-    figurines: Mapping[str, str] | None = None,
-    to_move: int | str = 0,
-) -> Position:
-    """The position in play that `WhatsUpState.from_position` starts from, for the players
-    `names` (checked) and the deck `cat`:
+@dataclass(frozen=True)
+class WhatsUpDescription:
+    """A position in play, described (the rulebook's examples, tests), for the `players`:
 
     - `collections`: player name -> colour -> length of that row (2: the row holds the cards
       of 1 and 2 birds); the cards are picked from the deck, avoiding cards named in `up` and
@@ -67,27 +68,49 @@ def position(
       laid in this order (their places);
     - `up`: card id -> the face up ('1 red'); other table cards lie with side a up;
     - `figurines`: player name -> the id of the table card the figurine stands on, or 'spent';
-    - `to_move`: a seat or a name.
+    - `to_move`: a seat or a name; `turn`; `since`: turns without an addition.
 
     Every card of the deck must be either on the table or in a collection (30 in all).
+    """
+
+    players: Sequence[str]
+    _: KW_ONLY
+    up: Mapping[str, str] | None = None
+    table: Iterable[str] | None = None
+    collections: Mapping[str, Mapping[str, int]] | None = None
+    figurines: Mapping[str, str] | None = None
+    to_move: int | str = 0
+    turn: int = 1
+    since: int = 0
+    variant: Variant | None = None
+    catalogue: Catalogue | None = None
+
+
+def position(description: WhatsUpDescription, cat: Catalogue) -> Position:
+    """The position in play that `WhatsUpState.position` starts from, for the description's
+    players (checked) and the deck `cat` (see `WhatsUpDescription`).
 
     :raises ValueError: for a description that does not fit the deck or the rules.
     """
+    d = description
+    names = tuple(d.players)
+    check_players(names)
+    table, to_move = d.table, d.to_move
     index = {c.id: i for i, c in enumerate(cat.cards)}
     seat_of = {name: s for s, name in enumerate(names)}
-    up = dict(up or {})
+    up = dict(d.up or {})
     for cid in up:
         if cid not in index:
             raise ValueError(f"no card {cid!r} in the deck")
     named = set(up) | set(table or ())
-    want = _wanted_faces(names, seat_of, collections or {})
+    want = _wanted_faces(names, seat_of, d.collections or {})
     owner, side = _deal_collections(want, cat, named)
     on_table = _table_order(table, owner, index, cat)
     _turn_up(up, owner, side, index, cat)
     place = [0] * len(cat.cards)
     for p, i in enumerate(on_table, start=1):
         place[i] = p
-    fig = _figurines(names, seat_of, figurines or {}, index, owner, place)
+    fig = _figurines(names, seat_of, d.figurines or {}, index, owner, place)
     seat = seat_of[to_move] if isinstance(to_move, str) else int(to_move)
     if not 0 <= seat < len(names):
         raise ValueError(f"no seat {to_move!r} to move")

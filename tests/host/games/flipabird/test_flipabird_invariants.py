@@ -19,7 +19,7 @@ from upref.games.base import TERMINAL, IllegalMoveError
 from upref.games.flipabird.actions import Action, Claim, Pass, Play, Take, Tip, WrongWay
 from upref.games.flipabird.cards import load_catalogue
 from upref.games.flipabird.engine import FlipABirdState
-from upref.games.flipabird.position import deal
+from upref.games.flipabird.position import FlipABirdDescription, deal
 from upref.games.flipabird.variant import HAND, Variant
 
 CAT = load_catalogue()
@@ -202,7 +202,7 @@ def test_every_ruled_event_happens_in_random_playouts() -> None:
 
 def test_a_leak_fails_the_public_view_check() -> None:
     """The check sees a face-down card in a view, and a tip shown too early."""
-    game = FlipABirdState.position(("A", "B", "C"), row=[("R2c", False, 2), ("B1a", True, 0)], to_move=1)
+    game = FlipABirdState.position(FlipABirdDescription(("A", "B", "C"), row=[("R2c", False, 2), ("B1a", True, 0)], to_move=1))
     check_public_view(game)
     leaky: Any = game.view(None)
     from dataclasses import replace

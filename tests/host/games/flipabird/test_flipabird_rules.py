@@ -4,6 +4,7 @@ refused action leaves the state exactly as it was."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import pytest
@@ -12,7 +13,7 @@ from upref.games.flipabird.actions import Claim, Pass, Play, Take, Tip, WrongWay
 from upref.games.flipabird.cards import load_catalogue
 from upref.games.flipabird.engine import FlipABirdState
 from upref.games.flipabird.evaluation import score
-from upref.games.flipabird.position import RowCard, deal
+from upref.games.flipabird.position import FlipABirdDescription, RowCard, deal
 from upref.games.flipabird.variant import Variant
 
 CAT = load_catalogue()
@@ -44,10 +45,10 @@ def row_game(
     final: bool | None = None,
     won: Sequence[Sequence[str]] | None = None,
 ) -> FlipABirdState:
-    return FlipABirdState.position(
+    return FlipABirdState.position(FlipABirdDescription(
         players, row=row, to_move=to_move, pile=pile, pile_left=None if pile is not None else pile_left,
         hands=hands, unknown=unknown, final=final, won=won,
-    )
+    ))
 
 
 def settle(game: FlipABirdState, tips: dict[int, bool]) -> None:
@@ -395,7 +396,7 @@ def test_hand_a_card_still_in_the_pile_or_drawn_by_another_or_no_dealt_card_left
     dealt = sorted(game.unseen)
     game.play(Play(dealt[0], bool(game.required_face())))  # Ann keeps pile[0]
     refused(game, Play(pile[0], bool(game.required_face())), "hand", "Ann drew that card")
-    game = FlipABirdState.position(ABC, pile=pile[2:], hands=[(pile[0], pile[1]), (), ()], unknown=[0, 2, 2])
+    game = FlipABirdState.position(FlipABirdDescription(ABC, pile=pile[2:], hands=[(pile[0], pile[1]), (), ()], unknown=[0, 2, 2]))
     refused(game, Play(sorted(game.unseen)[0], bool(game.required_face())), "hand", "already played both cards dealt")
 
 
@@ -466,3 +467,21 @@ def test_the_short_game_variant_sets_the_pile_and_boxes_the_rest() -> None:
         FlipABirdState.new(FOUR, variant=Variant(pile=53))
     with pytest.raises(ValueError, match="positive number of cards"):
         Variant(pile=0)
+
+
+@pytest.mark.parametrize(
+    ("description", "says"),
+    [
+        (FlipABirdDescription(ABC, hands=[["R2a"], [], []], row=[("R2a", True, 0)]), "placed twice: R2a"),
+        (FlipABirdDescription(ABC, out=["Q9"]), "not Flip a Bird cards: Q9"),
+        (FlipABirdDescription(ABC, unknown=[30, 30, 30]), "90 unknown cards but only 60 unplaced cards"),
+        (FlipABirdDescription(ABC, hands=[[], []]), "hands, unknown and won need one entry per player (3)"),
+    ],
+)
+def test_a_described_position_that_does_not_fit_is_refused_by_what_is_wrong(
+    description: FlipABirdDescription, says: str
+) -> None:
+    """A worked example with a card placed twice, a card of no catalogue, more unseen cards than
+    the box holds, or a hand too few is refused with what is wrong in the message."""
+    with pytest.raises(ValueError, match=re.escape(says)):
+        FlipABirdState.position(description)

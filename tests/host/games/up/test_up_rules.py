@@ -4,6 +4,8 @@ the deal and the cut, and every refusal's rule. Positions are built from descrip
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from upref.games.base import IllegalMoveError
 from upref.games.up.actions import (
@@ -23,6 +25,7 @@ from upref.games.up.actions import (
     parse_action,
 )
 from upref.games.up.engine import UpState
+from upref.games.up.position import UpDescription
 from upref.games.up.variant import Variant
 from upref.games.up.view import RoundScore
 
@@ -33,7 +36,7 @@ NAMES = ("Ann", "Bob", "Cy")
 def pos(**kw: object) -> UpState:
     """A three-player round as described (faces: the first free card of that face)."""
     kw.setdefault("to_move", "Ann")
-    return UpState.position(NAMES, **kw)  # type: ignore[arg-type]
+    return UpState.position(UpDescription(NAMES, **kw))  # type: ignore[arg-type]
 
 
 def card(game: UpState, seat: int, face: str, source: str = HAND, n: int = 1) -> tuple[str, ...]:
@@ -102,7 +105,7 @@ def test_victorias_scores_78_then_68_after_winning_the_second_round() -> None:
     """The rulebook: Victoria had 78 after the first round, won the second with the bonus of
     10: 68 after the second round."""
     first = RoundScore(1, 1, 10, (78, -10, 40), (78, 0, 40), (False,) * 3)
-    g = UpState.position(
+    g = UpState.position(UpDescription(
         ("Victoria", "Max", "Ida"),
         round=2,
         totals={"Victoria": 78, "Max": 0, "Ida": 40},
@@ -112,7 +115,7 @@ def test_victorias_scores_78_then_68_after_winning_the_second_round() -> None:
         down={"Ida": ["7"]},
         tower=["9", "6"],
         to_move="Victoria",
-    )
+    ))
     text = g.play(Play(0, HAND, card(g, 0, "5")))
     out = g.outcome()
     assert out is not None and out.termination == "out" and out.winners == (0,)
@@ -243,14 +246,14 @@ def test_u7_a_total_never_drops_below_zero() -> None:
 
 
 def _finish(totals: dict[str, int], variant: Variant) -> UpState:
-    g = UpState.position(
+    g = UpState.position(UpDescription(
         NAMES,
         hands={"Ann": ["5"], "Bob": ["6"], "Cy": ["1"]},
         tower=["9"],
         to_move="Ann",
         totals=totals,
         variant=variant,
-    )
+    ))
     g.play(Play(ANN, HAND, card(g, ANN, "5")))
     return g
 
@@ -358,7 +361,7 @@ def test_u11_the_skip_stays_whatever_happens_to_the_cards_meanwhile() -> None:
 
 def two(**kw: object) -> UpState:
     """The issue's two players: Ann (P) and Bob (Q)."""
-    return UpState.position(("Ann", "Bob"), **kw)  # type: ignore[arg-type]
+    return UpState.position(UpDescription(("Ann", "Bob"), **kw))  # type: ignore[arg-type]
 
 
 def test_u20_two_forgotten_calls_each_skip_their_own_next_turn() -> None:
@@ -676,7 +679,7 @@ def test_evening_rounds_carry_the_totals_and_pass_the_deal_left() -> None:
     [("cards", (0, 2, 3), (5, 8, 3)), ("tokens", (1, 0, 0), (6, 6, 0))],
 )
 def test_childrens_scoring(scoring: str, points: tuple[int, ...], totals: tuple[int, ...]) -> None:
-    g = UpState.position(
+    g = UpState.position(UpDescription(
         NAMES,
         hands={"Ann": ["5"], "Bob": ["6", "11"], "Cy": ["D"]},
         up={"Cy": ["2", "3"]},
@@ -684,7 +687,7 @@ def test_childrens_scoring(scoring: str, points: tuple[int, ...], totals: tuple[
         to_move="Ann",
         totals={"Ann": 5, "Bob": 6},
         variant=Variant(scoring=scoring),
-    )
+    ))
     g.play(Play(ANN, HAND, card(g, ANN, "5")))
     assert g.round_score().points == points and g.outcome().scores == totals  # type: ignore[union-attr]
 
@@ -763,3 +766,21 @@ def test_a_card_joined_to_a_play_repeats_no_skip() -> None:
     for extra in (b, c):
         text = g.play(Join(ANN, extra))
         assert "skipped" not in text and g.to_move == CY
+
+
+@pytest.mark.parametrize(
+    ("description", "says"),
+    [
+        (UpDescription(NAMES, hands={"Ann": ["A5"]}, up={"Bob": ["A5"]}), "no free card 'A5'"),
+        (UpDescription(NAMES, hands={"Ann": ["99"]}), "no free card '99'"),
+        (UpDescription(NAMES, down={"Zoe": ["5"]}), "'Zoe' is not one of the players Ann, Bob and Cy"),
+        (UpDescription(NAMES, to_move="Zoe"), "'Zoe' is not one of the players"),
+    ],
+)
+def test_a_described_round_that_does_not_fit_is_refused_by_what_is_wrong(
+    description: UpDescription, says: str
+) -> None:
+    """A worked example with a card placed twice, a face the deck has no more of, or a name
+    that is no player's is refused with the card or the name in the message."""
+    with pytest.raises(ValueError, match=re.escape(says)):
+        UpState.position(description)

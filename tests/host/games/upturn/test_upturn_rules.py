@@ -10,7 +10,7 @@ import pytest
 from upref.games.base import TERMINAL, IllegalMoveError
 from upref.games.upturn.actions import Call, Draw, Gift, Lay, Pass, Start
 from upref.games.upturn.engine import UpturnState
-from upref.games.upturn.position import DOWN, UP
+from upref.games.upturn.position import DOWN, UP, UpturnDescription
 from upref.games.upturn.tiles import load_catalogue, parse_catalogue
 
 CAT = load_catalogue()
@@ -25,9 +25,9 @@ def pos(
     players: Sequence[str] = ABC,
     **kw: object,
 ) -> UpturnState:
-    return UpturnState.from_position(
+    return UpturnState.position(UpturnDescription(
         list(players), line=line, racks=racks, direction=direction, **kw  # type: ignore[arg-type]
-    )
+    ))
 
 
 def crowded(
@@ -43,14 +43,14 @@ def crowded(
     named = {f"N{x}" if isinstance(x, int) else x for r in racks for x in r}
     named |= {f"N{x}" if isinstance(x, int) else x for x in line}
     rest = [t for t in CAT.ids() if t not in named]
-    return UpturnState.from_position(
+    return UpturnState.position(UpturnDescription(
         list(players),
         line=rest[pool:] + list(line),
         racks=racks,
         pool=rest[:pool],
         direction=direction,
         owing=owing,
-    )
+    ))
 
 
 def refused(game: UpturnState, action: object, rule: str) -> IllegalMoveError:
@@ -360,7 +360,7 @@ def test_t13_the_call_is_due_when_a_turn_ends_with_one_tile_and_missed_costs_thr
     assert "Bob calls 'one tile left' in time" in text and game.owing is None
     lay(game, 62)
     assert game.counts() == (4, 1, 1) and game.notes[0].kind == "turn"
-    refused(UpturnState.from_position(list(ABC), line=(20,), racks=[7, 7, 7]), Call(), "T-13")
+    refused(UpturnState.position(UpturnDescription(list(ABC), line=(20,), racks=[7, 7, 7])), Call(), "T-13")
 
 
 def test_t13_no_call_within_a_turn_nor_when_the_rack_empties_and_it_may_come_ahead() -> None:
@@ -411,9 +411,9 @@ def test_t15_a_number_equal_to_the_last_is_not_playable() -> None:
             t["number"] = 42  # a set with two 42s
     cat = parse_catalogue(data, source="test: two 42s")
     for direction in (UP, DOWN, None):
-        game = UpturnState.from_position(
+        game = UpturnState.position(UpturnDescription(
             list(ABC), line=("N42",), racks=[["N1", 9], 9, 9], direction=direction, catalogue=cat
-        )
+        ))
         err = refused(game, Lay("N1"), "T-15")
         assert "42 equals the last number, 42" in err.message
 
@@ -610,7 +610,7 @@ def test_the_first_empty_rack_wins_at_once() -> None:
 
 
 def test_a_tile_already_on_the_line_is_refused_by_name() -> None:
-    game = UpturnState.from_position(list(ABC), line=(20, 32, 44), racks=[7, 7, 7], direction=UP)
+    game = UpturnState.position(UpturnDescription(list(ABC), line=(20, 32, 44), racks=[7, 7, 7], direction=UP))
     err = refused(game, Lay("N32"), "line")
     assert err.message == "32 is already on the line (the second tile): a tile is laid only once."
     err = refused(game, Lay("N44"), "line")
@@ -637,11 +637,11 @@ def test_a_counted_rack_accepts_any_tile_not_yet_seen() -> None:
 
 def test_positions_are_checked() -> None:
     with pytest.raises(ValueError, match="accounts for"):
-        UpturnState.from_position(list(ABC), line=(20,), racks=[[40], [52], [62]], pool=[])
+        UpturnState.position(UpturnDescription(list(ABC), line=(20,), racks=[[40], [52], [62]], pool=[]))
     with pytest.raises(ValueError, match="appears twice"):
-        UpturnState.from_position(list(ABC), line=(20,), racks=[["N40"], ["N40"], [60]])
+        UpturnState.position(UpturnDescription(list(ABC), line=(20,), racks=[["N40"], ["N40"], [60]]))
     with pytest.raises(ValueError, match="no tile 3"):
-        UpturnState.from_position(list(ABC), line=(3,), racks=[7, 7, 7])
+        UpturnState.position(UpturnDescription(list(ABC), line=(3,), racks=[7, 7, 7]))
     with pytest.raises(ValueError, match="2 to 4 players"):
         UpturnState.new(["Ann"])
     with pytest.raises(ValueError, match="must differ"):
