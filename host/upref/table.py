@@ -139,7 +139,8 @@ class Table:
 
     def pump(self, seconds: float) -> None:
         """Apply what the board sends for up to `seconds`; tell the referee the time while
-        something waits on time alone (`Referee.wants_time`)."""
+        something waits on time alone (`Referee.waits_on_time`: a turn about to end, a game
+        about to begin)."""
         end = time.monotonic() + seconds
         while True:
             left = end - time.monotonic()
@@ -193,7 +194,7 @@ class Table:
             self.on_notice(item.text)
 
     def _maybe_tick(self) -> None:
-        if not self.referee.wants_time():
+        if not self.referee.waits_on_time():
             return
         now = time.monotonic()
         if now - self._last_tick >= TICK_S:

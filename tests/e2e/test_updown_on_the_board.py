@@ -4,6 +4,7 @@ script), and `upref play` killed mid-turn and resumed with nothing lost."""
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -15,14 +16,20 @@ import pytest
 from demo_run import DemoRun, play_demo
 from harness import Host, truth
 from spoken_check import check_spoken
-from upref.board.codes import EMPTY
+from upref.board.codes import EMPTY, CodeTable
 from upref.commands import demo
 from upref.games.updown.referee import UpDownReferee
-from upref.registry import find_game, referee_for
+from upref.games.updown.variant import Variant
+from upref.link.connection import Link
+from upref.referee.inputs import EndGame, NextGame, StartGame
+from upref.registry import find_game, referee_for, titles
 from upref.sim.board import SimBoard
-from upref.store.gamelog import GameLogError
+from upref.store.gamelog import GameLog, GameLogError
 from upref.store.replay import load_log, replay
 from upref.store.tags import TagBook
+from upref.table import Table
+from upref.views.frame import Frame
+from upref.web.live import LivePage
 
 UPDOWN = find_game("updown")
 
@@ -177,6 +184,72 @@ def test_play_killed_mid_turn_resumes_exactly_where_it_was(make_board, tmp_path:
     view = ref.view(None)
     assert view is not None and view.turn == 2 and view.to_move == 1, err.decode()
     assert info.players == ("Ann", "Bob")
+
+
+def test_after_n_and_a_remix_the_next_game_begins_without_a_tap(make_board, tmp_path: Path) -> None:
+    """Issue 30: after `n`, all ten pairs pulled and put back mixed, the host's own loop begins
+    game 2 once the board has been still: the log holds it and the screens and the page are
+    told, with no card tapped, no button and no key."""
+    board: SimBoard = make_board(seed=5)
+    db, tag_book = tmp_path / "games.sqlite", TagBook(tmp_path / "tags.sqlite")
+    demo.enrol_all(UPDOWN, tag_book)
+    codes = CodeTable.load()
+    referee = UpDownReferee(codes, tag_book, titles=titles(), settle_s=0.5)
+    referee.attach(GameLog.create(db, game="updown", players=("Ann", "Bob"), seed=3, config=referee.config()))
+    frames: list[Frame] = []
+    page = LivePage(UPDOWN.panel, None, ("Ann", "Bob"), "1")  # its editions, not served
+
+    def show(frame: Frame) -> None:
+        frames.append(frame)
+        page.update(frame)
+
+    with Link(board.port) as link:
+        table = Table(link, referee, codes, on_frame=show)
+        try:
+            table.wait_for_picture()
+            table.send(StartGame(("Ann", "Bob"), Variant(), 3, table.clock()))
+            assert referee.phase == "play", referee.status()
+            table.send(EndGame(table.clock()))  # e
+            table.send(NextGame(table.clock()))  # n
+            holes = board.state()["holes"]
+            for h in range(1, 11):
+                board.pull(h)
+            _pump_until(table, lambda: table.picture() == (EMPTY,) * 10, "every hole to be reported empty")
+            rng = random.Random(4)
+            pairs = [(h["pair"], rng.choice([h["down"], h["up"]])) for h in holes]
+            rng.shuffle(pairs)
+            for h, (pair, down) in enumerate(pairs, start=1):
+                board.insert(h, pair, down)
+            _pump_until(table, lambda: _game_in_log(db, tag_book) == (2, "play"), "the log to hold game 2", 20)
+        finally:
+            table.close()
+    entries = load_log(db)[1]
+    after_n = [e.kind for e in entries[[e.kind for e in entries].index("next") :]]
+    assert "card" not in after_n and "button" not in after_n and "key" not in after_n, after_n
+    assert after_n[-1] == "tick", after_n  # time passing began it
+    said = [v.text for f in frames for v in f.verdicts]
+    assert any(t.startswith("Game 2 ") for t in said), said[-5:]
+    assert frames[-1].number == 2 and "draw a task card" in (frames[-1].status.waiting_for or "")
+    edition = page.hub.latest
+    assert edition is not None and edition.version.startswith("1:2:"), edition
+    assert "Game 2 (basic game)" in edition.public and "draw a task card" in edition.public
+
+
+def _pump_until(table: Table, cond: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    """Run the host's loop until `cond` holds; fail naming `what` after `timeout` seconds."""
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}: {table.frame.status}")
+        table.pump(0.05)
+
+
+def _game_in_log(db: Path, tag_book: TagBook) -> tuple[int, str]:
+    """The game number and phase a replay of the game log reaches now."""
+    ref = _state(db, tag_book)
+    if ref is None or not ref.has_engine:
+        return 0, "idle"
+    return ref.engine.game_number, ref.phase
 
 
 def test_the_demo_was_heard(played: DemoRun) -> None:

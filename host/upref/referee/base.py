@@ -10,7 +10,8 @@ verdicts and board feedback. What does not depend on the game lives here:
   BOARD verdict before the game sees anything;
 - **the board's health**: offline and back online, faults raised and cleared;
 - **the game's life**: start (with a wait while the game's set-up is not ready), stop, the
-  next game, the end with its result in the log;
+  next game, the end with its result in the log; a game asked for begins by itself as soon as
+  the game says its table is ready (`ready_at`), on any input, time passing included;
 - **undo** back to the start of the turn (or the turn before), taking back the verdicts of what
   it undoes;
 - **settings** (`settle_s`, `hints`) and the config a log's header keeps for replays;
@@ -578,8 +579,22 @@ class Referee(ABC, Generic[EngineT]):
         return TagInfo(None, None) if tag is None else TagInfo(str(tag.game), str(tag.item))
 
     def _timers(self, out: list[Verdict]) -> None:
-        if self._online:
-            self.on_time(out)
+        """Time has passed (before and after each input): whatever waits on time happens, and
+        a game whose table has been ready long enough begins (`ready_at`)."""
+        if not self._online:
+            return
+        self.on_time(out)
+        if self._phase == SETUP and (at := self.ready_at()) is not None and self._now >= at:
+            self.begin(out)
+
+    def waits_on_time(self) -> bool:
+        """Whether something waits on time alone now, so that the host loop tells the referee
+        the time (`Tick`s) while nothing else happens: a game asked for whose table is ready
+        and begins once it has been for long enough (`ready_at`), or whatever the game waits
+        on time for (`wants_time`)."""
+        if self._phase == SETUP and self._online and self.ready_at() is not None:
+            return True
+        return self.wants_time()
 
     # --- observations ------------------------------------------------------------------------
 
@@ -907,6 +922,16 @@ class Referee(ABC, Generic[EngineT]):
         """The next game was asked for: begin it at once (the default) or say what to do."""
         self.begin(out)
 
+    def ready_at(self) -> float | None:
+        """While a game asked for waits for its set-up (phase `SETUP`): the input time from
+        which the table is ready for it, or None while it is not (the default: the game begins
+        at once, or from its own set-up input with `begin`). The base begins the game at the
+        first moment the board is online and that time has come, on any input: a `Tick` too,
+        which the host loop sends while the time is still to come (`waits_on_time`). A ready
+        table that must also have been still for a while says when that will be
+        (the last change plus `settle_s`); one ready now says `now`."""
+        return None
+
     def on_begin(self) -> None:
         """A game has just begun: reset the game's own bookkeeping."""
 
@@ -952,7 +977,8 @@ class Referee(ABC, Generic[EngineT]):
     # inputs
 
     def wants_time(self) -> bool:
-        """Whether something waits on time alone now (the host then sends `Tick`s)."""
+        """Whether something of the game waits on time alone now (the host then sends
+        `Tick`s; a game waiting for its table to be ready says so with `ready_at` instead)."""
         return False
 
     def on_time(self, out: list[Verdict]) -> None:

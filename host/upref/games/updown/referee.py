@@ -372,10 +372,14 @@ class UpDownReferee(Referee[UpDownState]):
                 and self._agrees()
             ):
                 self._end_turn((), out)
-        elif self.phase == SETUP:
-            if (self.start_pending or self._remix_pulled) and self._settled():
-                if not self._board_problems():
-                    self.begin(out)
+
+    def ready_at(self) -> float | None:
+        """The table is ready for the game asked for once every hole holds a pair of its own
+        (after `n`: once the pairs were taken out to be re-mixed, at least one) and no hole has
+        changed for `settle_s`; the base then begins it, a tick of time passing being enough."""
+        if not (self.start_pending or self._remix_pulled) or self._board_problems():
+            return None
+        return self._last_change + self.settle_s
 
     # --- the board's health ----------------------------------------------------------------
 
@@ -610,6 +614,9 @@ class UpDownReferee(Referee[UpDownState]):
     # --- the turn's end ----------------------------------------------------------------------
 
     def on_button(self, out: list[Verdict]) -> None:
+        if self.phase == SETUP:
+            out.append(self._not_begun("the button ends no turn", "Press it in a turn"))
+            return
         if self.phase != PLAY:
             return
         eng = self.engine
@@ -745,6 +752,11 @@ class UpDownReferee(Referee[UpDownState]):
     # --- cards ---------------------------------------------------------------------------------
 
     def on_tap(self, item: str, uid: str, out: list[Verdict]) -> None:
+        if self.phase == SETUP:
+            out.append(
+                self._not_begun("the task card on the reader does not count", "Draw your task card")
+            )
+            return
         if self.phase != PLAY:
             return
         eng = self.engine
@@ -769,6 +781,20 @@ class UpDownReferee(Referee[UpDownState]):
                         seat=s,
                     )
                 )
+
+    def _not_begun(self, what: str, then: str) -> Verdict:
+        """A tap or the button while the game asked for is being set up: not judged against a
+        game nobody has been told of (the pairs moved meanwhile are the set-up itself)."""
+        which = "The game"
+        if self.has_engine and not self.start_pending:
+            which = f"Game {self.engine.game_number + 1}"
+        return Verdict(
+            INFO,
+            f"{which} has not begun yet, so {what}: it begins once every hole holds a pair and "
+            f"the board has been still for a moment. {then} once it is announced.",
+            "setup",
+            spoken=f"{which} has not begun yet: wait until it is announced.",
+        )
 
     # --- undo --------------------------------------------------------------------------------
 
@@ -847,13 +873,13 @@ class UpDownReferee(Referee[UpDownState]):
     # --- what the table is waiting for --------------------------------------------------------
 
     def waiting_for_game(self) -> str | None:
-        if self.phase == SETUP and self.start_pending:
+        if self.phase == SETUP:
+            if not (self.start_pending or self._remix_pulled):
+                return "The pairs to be re-mixed: take them out, mix them, put one into every hole."
             problems = self._board_problems()
             if problems:
                 return f"Every hole to hold a pair: {'; '.join(problems)}."
             return "The board to settle: the game is about to start."
-        if self.phase == SETUP:
-            return "The pairs to be re-mixed: take them out, mix them, put one into every hole."
         eng = self.engine
         if self.phase == OVER:
             return "The next game (or a new one)."
