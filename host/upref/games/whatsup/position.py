@@ -111,7 +111,7 @@ def position(description: WhatsUpDescription, cat: Catalogue) -> Position:
     for p, i in enumerate(on_table, start=1):
         place[i] = p
     fig = _figurines(names, seat_of, d.figurines or {}, index, owner, place)
-    seat = seat_of[to_move] if isinstance(to_move, str) else int(to_move)
+    seat = seat_of.get(to_move, -1) if isinstance(to_move, str) else int(to_move)
     if not 0 <= seat < len(names):
         raise ValueError(f"no seat {to_move!r} to move")
     return Position(tuple(place), tuple(side), tuple(owner), tuple(fig), seat)

@@ -167,6 +167,10 @@ def test_a_described_position_refuses_descriptions_that_do_not_fit_the_deck() ->
         ))
     with pytest.raises(ValueError, match="two figurines"):
         WhatsUpState.position(WhatsUpDescription(("Ann", "Bob"), figurines={"Ann": "W01", "Bob": "W01"}))
+    with pytest.raises(ValueError, match="no seat 'Cy' to move"):
+        WhatsUpState.position(WhatsUpDescription(("Ann", "Bob"), to_move="Cy"))
+    with pytest.raises(ValueError, match="no seat 2 to move"):
+        WhatsUpState.position(WhatsUpDescription(("Ann", "Bob"), to_move=2))
 
 
 # --- turns ---------------------------------------------------------------------------------------
