@@ -17,12 +17,6 @@ longer one and never read it); when it would be, the digest of `game/item/` is t
 game's name and the piece's id only, never on the catalogue's order, so a piece keeps its tag
 when a catalogue grows.
 
-Besides that deck, the referee tests' tables of Up and Upturn (`tests/host/support`) tag the
-pieces by their number in the catalogue (`numbered_uid`), and their golden logs hold those UIDs,
-so the rule stays as it was: `04`, then the low byte of the CRC-32 of the game's name (two
-games' numbered tags never collide), the number in two bytes, the number times 37 in one, and
-`D2E3`. No board, demo or command uses them.
-
 `find_piece` names a piece the way a person does at the simulated table: its catalogue id in any
 case (`T05`, `s-nc1`), or `game:id` when an id is a piece of several games. It is handed the
 catalogues (game name -> (item id, label) pairs) and names no game itself: the commands ask the
@@ -32,7 +26,6 @@ game registry for them.
 from __future__ import annotations
 
 import hashlib
-import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -47,8 +40,6 @@ __all__ = [
     "PieceError",
     "find_piece",
     "looks_like_uid",
-    "numbered_uid",
-    "numbered_uids",
     "sim_uid",
     "sim_uids",
 ]
@@ -77,18 +68,6 @@ def sim_uid(game: str, item: str) -> str:
 def sim_uids(game: str, items: Sequence[tuple[str, str]]) -> dict[str, str]:
     """item id -> simulated UID for every piece of a catalogue, in its order."""
     return {item: sim_uid(game, item) for item, _label in items}
-
-
-def numbered_uid(game: str, n: int) -> str:
-    """The UID of the test tables' tag on piece number `n` (from 1) of `game`'s catalogue: 14
-    upper-case hex digits (the rule is in the module's docstring)."""
-    salt = zlib.crc32(game.encode()) & 0xFF
-    return f"04{salt:02X}{n >> 8:02X}{n & 0xFF:02X}{(n * 37) & 0xFF:02X}D2E3"
-
-
-def numbered_uids(game: str, items: Sequence[tuple[str, str]]) -> dict[str, str]:
-    """item id -> numbered UID for every piece of a catalogue, numbered in its order from 1."""
-    return {item: numbered_uid(game, n) for n, (item, _label) in enumerate(items, start=1)}
 
 
 def looks_like_uid(text: str) -> bool:

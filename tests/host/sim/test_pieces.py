@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from numbered_tags import numbered_uid, numbered_uids
 from upref import cli as upref_cli
 from upref.board import simtags
 from upref.board.simtags import Piece, PieceError, find_piece, looks_like_uid, sim_uid
@@ -58,10 +59,10 @@ def test_a_fourth_byte_that_would_be_the_cascade_tag_is_hashed_again() -> None:
 def test_the_test_tables_numbered_tags_keep_the_uids_their_golden_logs_hold() -> None:
     # tests/golden/up/session.jsonl: Up's first three cards, numbered in catalogue order
     golden = (Path(__file__).parents[2] / "golden" / "up" / "session.jsonl").read_text()
-    uids = simtags.numbered_uids("up", [("A1", ""), ("A2", ""), ("A3", "")])
+    uids = numbered_uids("up", [("A1", ""), ("A2", ""), ("A3", "")])
     assert list(uids.values()) == ["0470000125D2E3", "047000024AD2E3", "047000036FD2E3"]
     assert all(f'"uid":"{u}"' in golden for u in uids.values())
-    assert simtags.numbered_uid("up", 1) != sim_uid("up", "A1")  # not the simulated deck's
+    assert numbered_uid("up", 1) != sim_uid("up", "A1")  # not the simulated deck's
 
 
 def test_the_demo_enrols_the_same_tags_as_a_game_by_hand(tmp_path: Path) -> None:

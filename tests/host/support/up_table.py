@@ -10,10 +10,10 @@ import random
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from numbered_tags import numbered_uids
 from tag_books import filled_book
 from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation
-from upref.board.simtags import numbered_uids
 from upref.games.up import items
 from upref.games.up.actions import Action, Call, DirtyOne, Pass
 from upref.games.up.cards import Card

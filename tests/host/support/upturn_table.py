@@ -17,9 +17,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from numbered_tags import numbered_uids
 from upref.board.codes import CodeTable
 from upref.board.model import ButtonObservation, CardObservation
-from upref.board.simtags import numbered_uids
 from upref.games.upturn.actions import Action, Call, Draw, Gift, Lay, Pass
 from upref.games.upturn.engine import UpturnState
 from upref.games.upturn.referee import UpturnReferee
