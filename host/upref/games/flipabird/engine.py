@@ -98,6 +98,8 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
     chirping"). "Right" is counter-clockwise: seat - 1."""
 
     TITLE: ClassVar[str] = TITLE
+    PLAY_ON: ClassVar[str] = "Start the next game to play on."
+
     def _rule(self, action: object) -> ActionRule:
         """The methods that check and apply `action`, by its type."""
         match action:
@@ -853,9 +855,6 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         scores = tuple(score(self.catalogue.card(c) for c in w).points for w in won)
         best = max(scores)
         return Outcome(termination, tuple(i for i, x in enumerate(scores) if x == best), scores)
-
-    def _over_text(self, outcome: Outcome) -> str:
-        return f"The game is over: {self._result_text(outcome)}. Start the next game to play on."
 
     def _result_text(self, out: Outcome) -> str:
         best = out.scores[out.winners[0]] if out.winners else 0

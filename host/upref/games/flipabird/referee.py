@@ -515,7 +515,7 @@ class FlipReferee(Referee[FlipABirdState]):
                 Verdict(END, ("That was the final phase's claim" + rest).strip(), spoken=said)
             )
         else:
-            said = f"The game is over. {self.result_words(outcome)}"
+            said = self.over_words(outcome)
             rule = "F-11" if isinstance(action, Pass) else None
             out.append(Verdict(END, text, rule, spoken=said))
         self.note_game_over(outcome)

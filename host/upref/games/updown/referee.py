@@ -733,7 +733,7 @@ class UpDownReferee(Referee[UpDownState]):
             f"{eng.players[seat]} solved {card.id} ({card.describe()}): +{card.shovels} "
             f"{plural(card.shovels, 'shovel')}, {total} in all."
         )
-        said_end = f"The game is over. {self.result_words(outcome)}"
+        said_end = self.over_words(outcome)
         if text.startswith(head):
             out.append(Verdict(SOLVED, head, spoken=solved))
             out.append(Verdict(END, text[len(head) :].strip(), spoken=said_end))

@@ -343,9 +343,7 @@ class UpturnReferee(Referee[UpturnState]):
         eng = self.engine
         out = self.stopped or eng.outcome()
         tile = eng.catalogue.get(item)
-        what = tile.words() if tile is not None else item
-        text = f"The game is over ({self.result_text(out)}" if out else "The game is over ("
-        text += f"): {what} does not count. The next game: n."
+        text = f"{self.over_refusal(tile.words() if tile is not None else item)} The next game: n."
         if out is not None and out.termination == Termination.EMPTY_RACK and self.stopped is None:
             name = eng.players[out.winners[0]]
             text += (

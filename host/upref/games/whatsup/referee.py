@@ -301,7 +301,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
             return
         head = text[: len(text) - len(ending)].strip()
         out.append(Verdict(kind, head, spoken=said))
-        out.append(Verdict(END, ending, spoken=f"The game is over. {self.result_words(outcome)}"))
+        out.append(Verdict(END, ending, spoken=self.over_words(outcome)))
         self._armed = None
         self.note_game_over(outcome)
 
@@ -318,8 +318,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
 
     def _after_the_end(self, item: str, out: list[Verdict]) -> None:
         eng = self.engine
-        result = self.result_text(self.stopped or eng.outcome() or self.stop_outcome())
-        text = f"The game is over ({result}): that flip does not count."
+        text = self.over_refusal("that flip")
         fix = None
         if item in eng.catalogue and eng.is_laid(item) and eng.owner(item) is None:
             fix = f"Turn the card back so that {eng.up(item)} is up again."
