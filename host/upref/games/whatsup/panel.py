@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from upref.games.base import Outcome
 from upref.games.whatsup.cards import COLOURS, COUNTS
 from upref.games.whatsup.variant import GRID_COLUMNS, GRID_ROWS
-from upref.games.whatsup.view import RESULT, CardView, PlayerView, WhatsUpView
+from upref.games.whatsup.view import RESULT, ROWS_WON, CardView, PlayerView, WhatsUpView
 from upref.referee.status import SOLVED
 from upref.text import and_join, count, plural
 from upref.views.blocks import (
@@ -372,7 +372,7 @@ class WhatsUpPanel:
             return "No winner"
         if termination == "rows":
             done = next(p.completed for p in view.players if p.seat == winners[0])
-            return f"{names[0]} wins with {count(done, 'complete row')}"
+            return ROWS_WON.headline(names[:1], done)
         return RESULT.headline(names, scores[winners[0]], cards[winners[0]])
 
 
