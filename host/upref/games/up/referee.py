@@ -54,6 +54,7 @@ from upref.games.up.cards import Catalogue, load_catalogue, parse_catalogue
 from upref.games.up.engine import NAME, TITLE, UpState
 from upref.games.up.scoring import EVENING_OVER, Termination, evening_result, evening_winners
 from upref.games.up.variant import Variant
+from upref.games.up.words import cannot_start, turn_skipped
 from upref.referee.base import OVER, PLAY, CatalogueFormat, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import END, ILLEGAL, INFO, OK, TURN, Verdict, refusal_words
@@ -132,7 +133,7 @@ class UpReferee(Referee[UpState]):
             if eng.is_legal(DirtyOne(seat)):
                 offers.append(_offer("dirty", f"{names[seat]} announces the dirty One (U-9)"))
             if eng.founding and eng.is_legal(Pass(seat)):
-                offers.append(_offer("pass", f"{names[seat]} cannot start a tower"))
+                offers.append(_offer("pass", cannot_start(names[seat])))
         elif eng.phase == "count" and eng.counting is not None:
             who = names[eng.counting]
             offers.append(
@@ -306,8 +307,8 @@ class UpReferee(Referee[UpState]):
             out.append(
                 Verdict(
                     INFO,
-                    f"Too late for 'last card', {name}: the next card came first, so {name}'s "
-                    "next turn is skipped (U-11).",
+                    f"Too late for 'last card', {name}: the next card came first, so "
+                    + turn_skipped(name),
                     "U-11",
                 )
             )
