@@ -69,6 +69,7 @@ from upref.games.flipabird.view import (
     RowView,
     flip_view,
 )
+from upref.games.flipabird.words import FINAL_PHASE, PILE_EMPTIES, all_tips, cage
 from upref.text import and_join, count
 
 __all__ = [
@@ -467,7 +468,7 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
             why = (
                 "in the final phase every card is played face down"
                 if s.final
-                else "the draw empties the pile, so the card goes face down"
+                else f"{PILE_EMPTIES}, so the card goes face down"
                 if s.pile_left <= 1
                 else f"the pile shows {'an open' if face else 'a covered'} cage after the draw"
             )
@@ -698,12 +699,12 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         the face is the table's word)."""
         s = self._s
         if s.final:
-            return "final phase"
+            return FINAL_PHASE
         if s.pile_left <= 1:
-            return "the draw empties the pile"
+            return PILE_EMPTIES
         if s.pile is None:
             return None
-        return f"{'open' if up else 'covered'} cage on the pile"
+        return cage(up)
 
     def _do_claim(self, a: Claim) -> str:
         s = self._s
@@ -754,13 +755,10 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         takers = tuple(
             seat for k in range(n) if tips[seat := (first - k) % n] == right
         )
-        said = ", ".join(
-            f"{self._name(i)} {t}" + (" (claim)" if i == c.claimant else " (accused)" if i == c.accused else "")
-            for i, t in enumerate(tips)
-        )
         order = and_join([self._name(t) for t in takers])
         text = (
-            f"All tips are in: {said}. The row is turned face up ({count(len(row), 'card')}). "
+            f"{all_tips(self._setup.players, tips, c.claimant, c.accused)}. "
+            f"The row is turned face up ({count(len(row), 'card')}). "
             f"{ev.summary} "
         )
         if len(takers) == 1:
