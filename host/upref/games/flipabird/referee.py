@@ -58,6 +58,7 @@ from upref.referee.status import (
     TURN,
     Verdict,
     refusal_words,
+    said_reason,
 )
 from upref.text import and_join, count, number_words, numbers_in_words, said_count
 
@@ -235,15 +236,13 @@ class FlipReferee(Referee[FlipABirdState]):
             return f"{name}, take a card."
         if phase == "tips":
             return None  # every player tips at once
-        return f"{name}, your turn."
+        return super().turn_words(seat)
 
     def _said_refusal(self, err: IllegalMoveError) -> str:
         eng = self.engine
         seat = eng.current_player()
         who = eng.players[seat] if seat >= 0 else None
-        reason = err.message
-        if "(" in reason or "[" in reason:
-            reason = _SAID_RULES.get(err.rule, "that is not allowed now")
+        reason = said_reason(err.message, err.rule, _SAID_RULES)
         fix = numbers_in_words(err.correction) if err.correction else None
         return refusal_words(who, numbers_in_words(reason), fix)
 

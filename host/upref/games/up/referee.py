@@ -57,7 +57,7 @@ from upref.games.up.variant import Variant
 from upref.games.up.words import cannot_start, turn_skipped
 from upref.referee.base import OVER, PLAY, CatalogueFormat, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
-from upref.referee.status import END, ILLEGAL, INFO, OK, TURN, Verdict, refusal_words
+from upref.referee.status import END, ILLEGAL, INFO, OK, TURN, Verdict, refusal_words, said_reason
 from upref.text import and_join, number_words, numbers_in_words
 
 __all__ = ["KEYS", "UpReferee"]
@@ -439,7 +439,7 @@ class UpReferee(Referee[UpState]):
         phase = self.engine.phase
         name = self.engine.players[seat]
         if phase == "play":
-            return f"{name}, your turn."
+            return super().turn_words(seat)
         if phase == "count":
             return f"{name}, tap the cards you still hold."
         return None  # the cut and the deal go round the table without turns
@@ -473,9 +473,7 @@ class UpReferee(Referee[UpState]):
         eng = self.engine
         seat = eng.to_move if eng.phase == "play" else None
         who = eng.players[seat] if seat is not None and seat >= 0 else None
-        reason = err.message
-        if "(" in reason or "[" in reason:
-            reason = "that is not allowed now"
+        reason = said_reason(err.message)
         fix = numbers_in_words(err.correction) if err.correction else None
         said = refusal_words(who, numbers_in_words(reason), fix)
         out.append(Verdict(ILLEGAL, err.message, err.rule, err.correction, spoken=said))

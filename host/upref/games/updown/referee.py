@@ -92,6 +92,7 @@ from upref.referee.status import (
     TURN,
     Verdict,
     refusal_words,
+    said_reason,
 )
 from upref.text import and_join, lower_first, number_words, numbers_in_words, plural, said_count
 
@@ -359,9 +360,7 @@ class UpDownReferee(Referee[UpDownState]):
         if who is None and seat >= 0:
             who = self.engine.players[seat]
         fix = numbers_in_words(correction) if correction else None
-        if "(" in reason or "[" in reason:
-            reason = _SAID_RULES.get(rule or "", "That is not allowed now.")
-        return refusal_words(who, numbers_in_words(reason), fix)
+        return refusal_words(who, numbers_in_words(said_reason(reason, rule, _SAID_RULES)), fix)
 
     # --- time ------------------------------------------------------------------------------
 

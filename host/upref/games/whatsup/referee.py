@@ -44,7 +44,17 @@ from upref.games.whatsup.view import RESULT, ROWS_WON
 from upref.games.whatsup.words import figurine_spent, figurine_stands
 from upref.referee.base import OVER, PLAY, CatalogueFormat, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
-from upref.referee.status import END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict, refusal_words
+from upref.referee.status import (
+    END,
+    ILLEGAL,
+    INFO,
+    OK,
+    SOLVED,
+    TURN,
+    Verdict,
+    refusal_words,
+    said_reason,
+)
 from upref.text import count, numbers_in_words
 
 _SAID_FIXES = {"A-1": "Turn it back as it was, then flip another card."}
@@ -208,9 +218,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
         fix = err.correction
         if fix and ("(" in fix or "[" in fix):
             fix = _SAID_FIXES.get(err.rule, "Put it right as the screen says.")
-        reason = err.message
-        if "(" in reason or "[" in reason:
-            reason = "that is not allowed now"
+        reason = said_reason(err.message)
         return refusal_words(who, numbers_in_words(reason), numbers_in_words(fix) if fix else None)
 
     # --- taps ---------------------------------------------------------------------------------
