@@ -34,14 +34,14 @@ from upref.views.blocks import (
     line,
 )
 from upref.views.pieces import Big, Card, CardMark, Drawing, Face, Piece, Row, Seat, Seats
-from upref.views.scoreboard import earlier_games, result_box
+from upref.views.scoreboard import STOPPED, earlier_games, result_box
 
 __all__ = ["PANEL", "FlipPanel", "card_piece", "face_of", "tip_piece"]
 
 _TERMINATIONS: Mapping[str, str] = {
     "claim": "the final phase's claim was settled",
     "no-claim": "a player had no card and did not claim: the row was not evaluated (F-11)",
-    "stopped": "the game was stopped",
+    "stopped": STOPPED,
 }
 _COLOURS = ("blue", "green", "red", "yellow")
 _MARKS: Mapping[str, str] = {"blue": "B", "green": "G", "red": "R", "yellow": "Y"}

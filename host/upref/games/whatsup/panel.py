@@ -35,7 +35,7 @@ from upref.views.blocks import (
     line,
 )
 from upref.views.pieces import Big, Card, Drawing, Face, Figure, Piece, Row, Seat, Seats
-from upref.views.scoreboard import earlier_games, result_box
+from upref.views.scoreboard import STOPPED, earlier_games, result_box
 
 __all__ = ["PANEL", "WhatsUpPanel", "bird_face", "face_cell", "row_cell"]
 
@@ -44,7 +44,7 @@ _TERMINATIONS: Mapping[str, str] = {
     "rows": "a player completed the rows that win at once",
     "table": "three cards or fewer were left on the table (A-2)",
     "stall": "eight turns in a row without an addition (A-3)",
-    "stopped": "the game was stopped",
+    "stopped": STOPPED,
 }
 
 
