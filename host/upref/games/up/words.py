@@ -8,8 +8,8 @@ __all__ = ["cannot_start", "counts_cards", "turn_skipped"]
 
 
 def turn_skipped(name: str) -> str:
-    """The penalty of a 'last card' not called in time (U-11): "Ann's next turn is skipped
-    (U-11)."."""
+    """The penalty of a 'last card' not called in time, as a sentence that names the ruling:
+    'Ann's next turn is skipped (U-11).'"""
     return f"{name}'s next turn is skipped (U-11)."
 
 
