@@ -266,6 +266,8 @@ class GameState(ABC, Generic[ActionT]):
     TERMINAL: ClassVar[int] = TERMINAL
     TITLE: ClassVar[str] = "this game's"
     """The game's title as a refusal names it ("not an Up And Down action")."""
+    PLAY_ON: ClassVar[str] = "Start a new game to play on."
+    """What a refusal once the game is over tells the table to do (Flip a Bird: the next game)."""
 
     def __init__(self) -> None:
         self._undo_stack: list[object] = []
@@ -335,8 +337,8 @@ class GameState(ABC, Generic[ActionT]):
         return IllegalMoveError("apply", f"not {article} {title} action: {action!r}", action=action)
 
     def _over_text(self, outcome: Outcome) -> str:
-        """What a refusal says once the game is over."""
-        return f"The game is over: {self._result_text(outcome)}. Start a new game to play on."
+        """What a refusal says once the game is over: the result, then `PLAY_ON`."""
+        return f"The game is over: {self._result_text(outcome)}. {self.PLAY_ON}"
 
     def _result_text(self, outcome: Outcome) -> str:
         """The result in words, for verdicts."""

@@ -795,18 +795,10 @@ class Referee(ABC, Generic[EngineT]):
         if was_over and self.log is not None:
             self.log.reopen()
         seat = eng.current_player()
-        parts = [f"Undone: back to the start of {eng.players[seat]}'s turn."]
+        undone = f"Undone: back to the start of {eng.players[seat]}'s turn."
         fixes = self.after_undo(before)
-        said = f"Undone: back to the start of {eng.players[seat]}'s turn."
-        out.append(
-            Verdict(
-                OK,
-                " ".join(parts + fixes),
-                "undo",
-                " ".join(fixes) or None,
-                spoken=" ".join([said, *fixes]),
-            )
-        )
+        said = " ".join([undone, *fixes])
+        out.append(Verdict(OK, said, "undo", " ".join(fixes) or None, spoken=said))
 
     def _on_key_input(self, inp: Key, out: list[Verdict]) -> None:
         if not self.on_key(inp.name, inp.arg, out):
@@ -963,6 +955,17 @@ class Referee(ABC, Generic[EngineT]):
     def result_words(self, outcome: Outcome) -> str:
         """The result for the ear, by `RESULT`: 'Ann is Buddel King, with five shovels!'."""
         return self.RESULT.spoken(*self.winners_and_best(outcome), outcome.termination)
+
+    def over_words(self, outcome: Outcome) -> str:
+        """The rules have just ended the game, for the ear: 'The game is over. Ann is Buddel
+        King, with five shovels!'."""
+        return f"The game is over. {self.result_words(outcome)}"
+
+    def over_refusal(self, what: str) -> str:
+        """A piece played after the game's end, refused (`what`: 'that flip', 'the tile 7'):
+        'The game is over (Ann wins with 9 birds): that flip does not count.'"""
+        outcome = self.stopped or self.engine.outcome() or self.stop_outcome()
+        return f"The game is over ({self.result_text(outcome)}): {what} does not count."
 
     def winners_and_best(self, outcome: Outcome) -> tuple[list[str], int]:
         """The winners' names and their (first winner's) score, 0 without winners."""

@@ -13,6 +13,7 @@ It is not part of the game log or of any export (the log keeps inputs; exports k
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 # Verdict kinds, for styling and feedback:
@@ -51,6 +52,20 @@ def refusal_words(who: str | None, reason: str, correction: str | None = None) -
     if correction:
         said += " " + _sentence(correction)
     return said
+
+
+NOT_NOW = "that is not allowed now"
+"""A refusal's reason for the ear when the written one is not for the ear and the game has no
+words of its own for the rule it names."""
+
+
+def said_reason(reason: str, rule: str | None = None, said: Mapping[str, str] | None = None) -> str:
+    """A refusal's reason for the ear: the written `reason`, unless it carries a rule id or a key
+    in brackets (not for the ear); then the game's own words for `rule` (`said`), else
+    `NOT_NOW`."""
+    if "(" not in reason and "[" not in reason:
+        return reason
+    return (said or {}).get(rule or "", NOT_NOW)
 
 
 def _sentence(text: str) -> str:

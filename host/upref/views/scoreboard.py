@@ -36,6 +36,7 @@ from upref.views.blocks import ILLEGAL as ILLEGAL_MEANING
 __all__ = [
     "LABELS",
     "MAX_VERDICTS",
+    "STOPPED",
     "Panel",
     "earlier_games",
     "feed_line",
@@ -46,6 +47,9 @@ __all__ = [
 
 MAX_VERDICTS = 5
 """How many of the latest public verdicts the scoreboard shows."""
+STOPPED = "the game was stopped"
+"""Why a game stopped at the table (`e`) ended, as a panel's result box says it ('Game over:
+the game was stopped.')."""
 
 LABELS = {
     OK: "ok",

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from upref.games.whatsup.engine import Termination, WhatsUpState
+from upref.games.whatsup.panel import PANEL
 from upref.games.whatsup.position import WhatsUpDescription
 from upref.games.whatsup.referee import WhatsUpReferee
 from upref.games.whatsup.variant import Variant
@@ -22,6 +23,7 @@ from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Ve
 from upref.registry import find_game, referee_for, titles
 from upref.store.gamelog import GameLog, load_jsonl
 from upref.store.replay import load_log, public_lines, replay, resume
+from upref.views.blocks import Line
 from whatsup_table import (
     CATALOGUE,
     CODES,
@@ -303,6 +305,33 @@ def test_eight_turns_without_an_addition_end_the_game_with_the_winner_named() ->
     assert vs[0].text.startswith(f"Undone: back to the start of {last}'s turn. Turn the card {last} flipped back so that")
     assert tb.ref.phase == "play" and log.reopened == 1 and tb.game.since == 7
     assert tb.game.players[tb.game.current_player()] == last
+
+
+def test_a_rows_win_is_said_by_its_rows_on_the_screen_in_the_voice_and_after_the_end() -> None:
+    """Four players: Ann takes every card she can, the others never do, until her two complete
+    rows win at once. The result names the rows, not the birds, wherever it is said: the panel's
+    headline, the end for the ear, and the refusal of a flip after the end."""
+    tb = new_table(players=("Ann", "Bob", "Cy", "Dee"), seed=11)
+    while tb.ref.phase != "over":
+        if tb.game.current_player() == 0 and tb.fitting(True):
+            tb.take()
+        elif tb.fitting(False):
+            tb.miss()
+        else:
+            tb.take()
+    out = tb.game.outcome()
+    assert out is not None and out.termination == Termination.ROWS and out.winners == (0,)
+    rows = len(tb.game.completed(0))
+    assert rows == tb.game.rows_to_win() == 2  # row victory: two rows with four players
+    end = [v for _, reply in tb.replies for v in reply.verdicts if v.kind == END]
+    assert [v.spoken for v in end] == ["The game is over. Ann wins, with two complete rows!"]
+    result = PANEL.result(tb.ref.view(None))
+    assert result is not None and isinstance(head := result.blocks[0], Line)
+    assert head.text == "Ann wins with 2 complete rows"
+    card = tb.game.table()[0]
+    vs = tb.tap(card)
+    assert vs[0].kind == ILLEGAL and vs[0].rule == "over"
+    assert vs[0].text == "The game is over (Ann wins with 2 complete rows): that flip does not count."
 
 
 def test_ending_the_game_names_the_leader_and_the_next_game_lays_out_again() -> None:

@@ -70,6 +70,7 @@ from upref.games.flipabird.view import (
     RowView,
     flip_view,
 )
+from upref.games.flipabird.words import FINAL_PHASE, PILE_EMPTIES, all_tips, cage
 from upref.text import and_join, count
 
 __all__ = [
@@ -100,6 +101,8 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
     seat - 1."""
 
     TITLE: ClassVar[str] = TITLE
+    PLAY_ON: ClassVar[str] = "Start the next game to play on."
+
     def _rule(self, action: object) -> ActionRule:
         """The methods that check and apply `action`, by its type."""
         match action:
@@ -430,7 +433,7 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
             why = (
                 "in the final phase every card is played face down"
                 if s.final
-                else "the draw empties the pile, so the card goes face down"
+                else f"{PILE_EMPTIES}, so the card goes face down"
                 if s.pile_left <= 1
                 else f"the pile shows {'an open' if face else 'a covered'} cage after the draw"
             )
@@ -661,12 +664,12 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         the face is the table's word)."""
         s = self._s
         if s.final:
-            return "final phase"
+            return FINAL_PHASE
         if s.pile_left <= 1:
-            return "the draw empties the pile"
+            return PILE_EMPTIES
         if s.pile is None:
             return None
-        return f"{'open' if up else 'covered'} cage on the pile"
+        return cage(up)
 
     def _do_claim(self, a: Claim) -> str:
         s = self._s
@@ -717,13 +720,10 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         takers = tuple(
             seat for k in range(n) if tips[seat := (first - k) % n] == right
         )
-        said = ", ".join(
-            f"{self._name(i)} {t}" + (" (claim)" if i == c.claimant else " (accused)" if i == c.accused else "")
-            for i, t in enumerate(tips)
-        )
         order = and_join([self._name(t) for t in takers])
         text = (
-            f"All tips are in: {said}. The row is turned face up ({count(len(row), 'card')}). "
+            f"{all_tips(self._setup.players, tips, c.claimant, c.accused)}. "
+            f"The row is turned face up ({count(len(row), 'card')}). "
             f"{ev.summary} "
         )
         if len(takers) == 1:
@@ -818,9 +818,6 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         scores = tuple(score(self.catalogue.card(c) for c in w).points for w in won)
         best = max(scores)
         return Outcome(termination, tuple(i for i, x in enumerate(scores) if x == best), scores)
-
-    def _over_text(self, outcome: Outcome) -> str:
-        return f"The game is over: {self._result_text(outcome)}. Start the next game to play on."
 
     def _result_text(self, out: Outcome) -> str:
         best = out.scores[out.winners[0]] if out.winners else 0

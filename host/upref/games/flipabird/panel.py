@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 
 from upref.games.base import Outcome
 from upref.games.flipabird.view import RESULT, CardView, ClaimView, FlipView, RowView
+from upref.games.flipabird.words import LAST_OF_PILE
 from upref.referee.status import SOLVED
 from upref.text import and_join, count
 from upref.views.blocks import (
@@ -33,14 +34,14 @@ from upref.views.blocks import (
     line,
 )
 from upref.views.pieces import Big, Card, CardMark, Drawing, Face, Piece, Row, Seat, Seats
-from upref.views.scoreboard import earlier_games, result_box
+from upref.views.scoreboard import STOPPED, earlier_games, result_box
 
 __all__ = ["PANEL", "FlipPanel", "card_piece", "face_of", "tip_piece"]
 
 _TERMINATIONS: Mapping[str, str] = {
     "claim": "the final phase's claim was settled",
     "no-claim": "a player had no card and did not claim: the row was not evaluated (F-11)",
-    "stopped": "the game was stopped",
+    "stopped": STOPPED,
 }
 _COLOURS = ("blue", "green", "red", "yellow")
 _MARKS: Mapping[str, str] = {"blue": "B", "green": "G", "red": "R", "yellow": "Y"}
@@ -150,7 +151,7 @@ class FlipPanel:
     @staticmethod
     def _face(view: FlipView) -> str:
         if view.face is False:
-            return "face down, final phase" if view.final else "the last card of the pile: face down"
+            return "face down, final phase" if view.final else LAST_OF_PILE
         if view.scanned:
             return "face up if the pile then shows an open cage, face down if covered"
         return "face up only if an open cage is entered: o"

@@ -45,6 +45,7 @@ from upref.games.flipabird.cards import Catalogue, load_catalogue, parse_catalog
 from upref.games.flipabird.engine import NAME, TITLE, FlipABirdState
 from upref.games.flipabird.variant import Variant
 from upref.games.flipabird.view import RESULT
+from upref.games.flipabird.words import FINAL_PHASE, LAST_OF_PILE, PILE_EMPTIES, all_tips, cage
 from upref.referee.base import OVER, PLAY, SETUP, CatalogueFormat, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import (
@@ -57,6 +58,7 @@ from upref.referee.status import (
     TURN,
     Verdict,
     refusal_words,
+    said_reason,
 )
 from upref.text import and_join, count, number_words, numbers_in_words, said_count
 
@@ -234,15 +236,13 @@ class FlipReferee(Referee[FlipABirdState]):
             return f"{name}, take a card."
         if phase == "tips":
             return None  # every player tips at once
-        return f"{name}, your turn."
+        return super().turn_words(seat)
 
     def _said_refusal(self, err: IllegalMoveError) -> str:
         eng = self.engine
         seat = eng.current_player()
         who = eng.players[seat] if seat >= 0 else None
-        reason = err.message
-        if "(" in reason or "[" in reason:
-            reason = _SAID_RULES.get(err.rule, "that is not allowed now")
+        reason = said_reason(err.message, err.rule, _SAID_RULES)
         fix = numbers_in_words(err.correction) if err.correction else None
         return refusal_words(who, numbers_in_words(reason), fix)
 
@@ -348,15 +348,13 @@ class FlipReferee(Referee[FlipABirdState]):
             return
         forced = eng.public_face()
         if forced is not None:
-            why = "final phase" if eng.final else "the draw empties the pile"
+            why = FINAL_PHASE if eng.final else PILE_EMPTIES
             out.append(Verdict(INFO, f"The next card goes face down anyway ({why})."))
             return
         self._next_up = up
         name = eng.players[eng.current_player()]
-        if up:
-            out.append(Verdict(INFO, f"{name}'s card goes face up (open cage on the pile)."))
-        else:
-            out.append(Verdict(INFO, f"{name}'s card goes face down (covered cage on the pile)."))
+        face = "up" if up else "down"
+        out.append(Verdict(INFO, f"{name}'s card goes face {face} ({cage(up)})."))
 
     def _key_tip(self, arg: str | None, out: list[Verdict]) -> None:
         eng = self.engine
@@ -515,7 +513,7 @@ class FlipReferee(Referee[FlipABirdState]):
                 Verdict(END, ("That was the final phase's claim" + rest).strip(), spoken=said)
             )
         else:
-            said = f"The game is over. {self.result_words(outcome)}"
+            said = self.over_words(outcome)
             rule = "F-11" if isinstance(action, Pass) else None
             out.append(Verdict(END, text, rule, spoken=said))
         self.note_game_over(outcome)
@@ -537,16 +535,9 @@ class FlipReferee(Referee[FlipABirdState]):
         assert claim is not None and claim.evaluation is not None
         ev = claim.evaluation
         names = eng.players
-        said = ", ".join(
-            f"{names[i]} {t}"
-            + (" (claim)" if i == claim.claimant else " (accused)" if i == claim.accused else "")
-            for i, t in enumerate(claim.tips)
-        )
+        tips = all_tips(names, claim.tips, claim.claimant, claim.accused)
         out.append(
-            Verdict(
-                OK,
-                f"All tips are in: {said}. Turn the row face up: {count(len(claim.row), 'card')}.",
-            )
+            Verdict(OK, f"{tips}. Turn the row face up: {count(len(claim.row), 'card')}.")
         )
         for step in ev.steps[:-1]:
             out.append(Verdict(INFO, f"Evaluation {step}"))
@@ -801,7 +792,7 @@ class FlipReferee(Referee[FlipABirdState]):
         if eng.final:
             return "face down, no draw: final phase"
         if eng.pile_left <= 1:
-            return "the last card of the pile: face down"
+            return LAST_OF_PILE
         if eng.scanned:
             return "face up if the pile then shows an open cage, face down if a covered one"
         if self._next_up:

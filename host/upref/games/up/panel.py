@@ -18,6 +18,7 @@ from upref.games.up.cards import load_catalogue
 from upref.games.up.scoring import EVENING_OVER, Termination, evening_result
 from upref.games.up.variant import UP300
 from upref.games.up.view import RoundScore, UpView
+from upref.games.up.words import counts_cards
 from upref.text import and_join, count
 from upref.views.blocks import (
     DIM,
@@ -106,7 +107,7 @@ class UpPanel:
             k = view.dealt // len(names) + 1
             return f"Dealing: {names[view.deal_next]}'s face-up card {k} of 4 is tapped next."
         if view.phase == "count" and view.counting is not None:
-            return f"The count: {names[view.counting]} taps the remaining cards."
+            return f"The count: {counts_cards(names[view.counting])}"
         if view.to_move is None:
             return None
         who = names[view.to_move]

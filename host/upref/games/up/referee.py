@@ -54,9 +54,10 @@ from upref.games.up.cards import Catalogue, load_catalogue, parse_catalogue
 from upref.games.up.engine import NAME, TITLE, UpState
 from upref.games.up.scoring import EVENING_OVER, Termination, evening_result, evening_winners
 from upref.games.up.variant import Variant
+from upref.games.up.words import cannot_start, turn_skipped
 from upref.referee.base import OVER, PLAY, CatalogueFormat, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
-from upref.referee.status import END, ILLEGAL, INFO, OK, TURN, Verdict, refusal_words
+from upref.referee.status import END, ILLEGAL, INFO, OK, TURN, Verdict, refusal_words, said_reason
 from upref.text import and_join, number_words, numbers_in_words
 
 __all__ = ["KEYS", "UpReferee"]
@@ -132,7 +133,7 @@ class UpReferee(Referee[UpState]):
             if eng.is_legal(DirtyOne(seat)):
                 offers.append(_offer("dirty", f"{names[seat]} announces the dirty One (U-9)"))
             if eng.founding and eng.is_legal(Pass(seat)):
-                offers.append(_offer("pass", f"{names[seat]} cannot start a tower"))
+                offers.append(_offer("pass", cannot_start(names[seat])))
         elif eng.phase == "count" and eng.counting is not None:
             who = names[eng.counting]
             offers.append(
@@ -306,8 +307,8 @@ class UpReferee(Referee[UpState]):
             out.append(
                 Verdict(
                     INFO,
-                    f"Too late for 'last card', {name}: the next card came first, so {name}'s "
-                    "next turn is skipped (U-11).",
+                    f"Too late for 'last card', {name}: the next card came first, so "
+                    + turn_skipped(name),
                     "U-11",
                 )
             )
@@ -438,7 +439,7 @@ class UpReferee(Referee[UpState]):
         phase = self.engine.phase
         name = self.engine.players[seat]
         if phase == "play":
-            return f"{name}, your turn."
+            return super().turn_words(seat)
         if phase == "count":
             return f"{name}, tap the cards you still hold."
         return None  # the cut and the deal go round the table without turns
@@ -472,9 +473,7 @@ class UpReferee(Referee[UpState]):
         eng = self.engine
         seat = eng.to_move if eng.phase == "play" else None
         who = eng.players[seat] if seat is not None and seat >= 0 else None
-        reason = err.message
-        if "(" in reason or "[" in reason:
-            reason = "that is not allowed now"
+        reason = said_reason(err.message)
         fix = numbers_in_words(err.correction) if err.correction else None
         said = refusal_words(who, numbers_in_words(reason), fix)
         out.append(Verdict(ILLEGAL, err.message, err.rule, err.correction, spoken=said))

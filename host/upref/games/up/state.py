@@ -21,6 +21,7 @@ from upref.games.up.actions import DOWN, HAND, UP, Action
 from upref.games.up.cards import DISPOSAL, MINUS2, NUMBER, Card, Catalogue
 from upref.games.up.variant import Variant
 from upref.games.up.view import RoundScore
+from upref.games.up.words import counts_cards
 
 __all__ = ["FACE_DOWN", "FACE_UP", "RoundBase", "Said"]
 
@@ -258,7 +259,7 @@ class RoundBase(MatchState[Action, Variant, Catalogue]):
             return f"the next face-up card is dealt to {names[nxt]}."
         if s.phase == "count":
             assert s.counting is not None
-            return f"{names[s.counting]} taps the remaining cards."
+            return counts_cards(names[s.counting])
         return f"it is {names[s.to_move]}'s turn."
 
 

@@ -16,6 +16,7 @@ from upref.games.up.actions import DOWN, HAND, SOURCES, UP, Action, Call, DirtyO
 from upref.games.up.cards import DISPOSAL, MINUS2, NUMBER, Card
 from upref.games.up.scoring import BONUS, BONUS_BLIND_MINUS2
 from upref.games.up.state import RoundBase, Said, _Core, _holding, _Last, _set, _with
+from upref.games.up.words import cannot_start, turn_skipped
 from upref.text import and_join, plural
 
 __all__ = ["TowerRules"]
@@ -135,7 +136,7 @@ class TowerRules(RoundBase):
             why = ": an empty hand in the first turn (U-12)"
         else:
             why = ": only -2 cards"
-        said.append(Said("play", f"{names[seat]} cannot start a tower{why}.", "pass"))
+        said.append(Said("play", f"{cannot_start(names[seat])}{why}.", "pass"))
         passes = s.passes + 1
         first_done = _set(s.first_done, seat, True)
         if passes >= self.num_players():
@@ -635,8 +636,8 @@ class TowerRules(RoundBase):
         return [
             Said(
                 "penalty",
-                f"{names[p]} did not call 'last card' before {names[seat]}'s card: {names[p]}'s "
-                "next turn is skipped (U-11).",
+                f"{names[p]} did not call 'last card' before {names[seat]}'s card: "
+                + turn_skipped(names[p]),
                 "U-11",
             )
         ]

@@ -73,6 +73,7 @@ from upref.games.updown.position import HOLES, Board, PairEnd, make_board, mix_b
 from upref.games.updown.solver import Hint, analyse, hint, mask_of
 from upref.games.updown.variant import Variant
 from upref.games.updown.view import RESULT, CardView, HoleView, PlayerView, UpDownView
+from upref.games.updown.words import NO_DRAW, card_solved, drew, move_back, turn_back
 from upref.text import and_join, plural
 
 __all__ = [
@@ -380,7 +381,7 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
         """
         s = self._s
         if s.outcome is not None or not s.drawing:
-            raise IllegalMoveError("draw", "No task card is to be drawn now.")
+            raise IllegalMoveError("draw", NO_DRAW)
         return DrawTask(s.drawing[0], s.stack[0])
 
     def _applicable(self, action: Action) -> bool:
@@ -505,12 +506,12 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
                 "M-2",
                 f"The pair from hole {h} went into hole {a.to_hole} ({now} up now), but a pair "
                 f"must go back into its own molehill: put it back in hole {h}.",
-                f"Move the pair from hole {a.to_hole} back into hole {h}.",
+                move_back(a.to_hole, h),
                 a,
             )
         if a.hidden == home.hidden:
             return  # not turned: allowed, changes nothing (M-3)
-        back = f"Turn the pair in hole {h} back so that {up} is up again."
+        back = turn_back(h, up)
         if h in s.turned:
             raise IllegalMoveError(
                 "M-1",
@@ -596,7 +597,7 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
         tasks = list(s.tasks)
         tasks[a.seat] = a.card
         drawing = s.drawing[1:]
-        text = f"{self._name(a.seat)} drew a task card."
+        text = drew(self._name(a.seat))
         if not drawing:
             text += f" {self._name(s.to_move)}'s turn: turn three different pairs."
         return self._set(stack=tuple(stack), tasks=tuple(tasks), drawing=drawing, verdict=text)
@@ -650,10 +651,7 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
         tasks = list(s.tasks)
         tasks[seat] = None
         total = sum(self.catalogue.card(c).shovels for c in won[seat])
-        text = (
-            f"{name} solved {card.id} ({card.describe()}): +{card.shovels} "
-            f"{plural(card.shovels, 'shovel')}, {total} in all."
-        )
+        text = card_solved(name, card, total)
         changes: dict[str, Any] = dict(
             won=tuple(won), tasks=tuple(tasks), turned=(), turn=s.turn + 1
         )

@@ -37,7 +37,7 @@ from upref.views.blocks import (
     line,
 )
 from upref.views.pieces import Card, Drawing, Face, Hole, Mole, Piece, Row, Seat, Seats
-from upref.views.scoreboard import earlier_games, result_box
+from upref.views.scoreboard import STOPPED, earlier_games, result_box
 
 __all__ = ["PANEL", "UpDownPanel"]
 
@@ -66,7 +66,7 @@ def task_face(card: CardView) -> Face:
 _TERMINATIONS: Mapping[str, str] = {
     Termination.STACK_EMPTY: "a task card was due and the stack was empty",
     Termination.TARGET: "a player reached the agreed number of cards (short game)",
-    Termination.STOPPED: "the game was stopped",
+    Termination.STOPPED: STOPPED,
 }
 
 

@@ -70,6 +70,7 @@ from upref.games.updown.owed import UNREAD, Correction, Owed, Seen, owed
 from upref.games.updown.position import HOLES, PairEnd
 from upref.games.updown.variant import Variant
 from upref.games.updown.view import RESULT, HoleNow, TableView, UpDownView
+from upref.games.updown.words import NO_DRAW, card_solved, drew, move_back, turn_back
 from upref.referee.base import (
     OVER,
     PLAY,
@@ -91,6 +92,7 @@ from upref.referee.status import (
     TURN,
     Verdict,
     refusal_words,
+    said_reason,
 )
 from upref.text import and_join, lower_first, number_words, numbers_in_words, plural, said_count
 
@@ -131,6 +133,11 @@ class _Issue:
 
 
 # --- config round trip (the game log stores it so a replay needs nothing else) ---------------
+
+
+def _reseat(hole: int) -> str:
+    """The correction of a hole whose reading names no pair that can be there."""
+    return f"Reseat the pair in hole {hole}."
 
 
 def _card_dict(card: TaskCard) -> dict[str, Any]:
@@ -353,9 +360,7 @@ class UpDownReferee(Referee[UpDownState]):
         if who is None and seat >= 0:
             who = self.engine.players[seat]
         fix = numbers_in_words(correction) if correction else None
-        if "(" in reason or "[" in reason:
-            reason = _SAID_RULES.get(rule or "", "That is not allowed now.")
-        return refusal_words(who, numbers_in_words(reason), fix)
+        return refusal_words(who, numbers_in_words(said_reason(reason, rule, _SAID_RULES)), fix)
 
     # --- time ------------------------------------------------------------------------------
 
@@ -494,7 +499,7 @@ class UpDownReferee(Referee[UpDownState]):
                 h,
                 f"Hole {h} reads the code of the pair in hole {others[0]}, and a pair cannot "
                 f"be in two holes: reseat the pair in hole {h} and check its magnets.",
-                f"Reseat the pair in hole {h}.",
+                _reseat(h),
                 out,
             )
             return
@@ -502,7 +507,7 @@ class UpDownReferee(Referee[UpDownState]):
             if code in self._near[home.pair]:
                 self._suspect(h, out)
                 return
-            self._issues[h] = _Issue("reading", "sensor", f"Reseat the pair in hole {h}.")
+            self._issues[h] = _Issue("reading", "sensor", _reseat(h))
             out.append(self._invalid_verdict(h, code))
             return
         # the hole's own pair, the other end up: a flip, which counts even while a correction
@@ -542,7 +547,7 @@ class UpDownReferee(Referee[UpDownState]):
             BOARD,
             f"Hole {h} reads an invalid code ({why}): reseat the pair or check its magnets.",
             "sensor",
-            f"Reseat the pair in hole {h}.",
+            _reseat(h),
             spoken=f"Hole {number_words(h)} reads no pair I know: reseat the pair.",
         )
 
@@ -606,10 +611,10 @@ class UpDownReferee(Referee[UpDownState]):
         eng = self.engine
         if kind == "own":
             up = colour_name(eng.board[h - 1].visible)
-            return f"Turn the pair in hole {h} back so that {up} is up again."
+            return turn_back(h, up)
         end = self._ends[self._phys[h]]
         k = next(k for k, e in enumerate(eng.board, start=1) if e.pair == end.pair_id)
-        return f"Move the pair from hole {h} back into hole {k}."
+        return move_back(h, k)
 
     # --- the turn's end ----------------------------------------------------------------------
 
@@ -669,11 +674,11 @@ class UpDownReferee(Referee[UpDownState]):
         """A correction in words: the pair that belongs in a hole is named by that hole, and
         a colour only as the one the game has up there."""
         if c.rule == "M-2":
-            return f"Move the pair from hole {c.at} back into hole {c.home}."
+            return move_back(c.at, c.home)
         if c.rule == "M-1":
-            return f"Turn the pair in hole {c.home} back so that {colour_name(c.colour)} is up again."
+            return turn_back(c.home, colour_name(c.colour))
         issue = self._issues.get(c.at)
-        return issue.correction if issue is not None else f"Reseat the pair in hole {c.at}."
+        return issue.correction if issue is not None else _reseat(c.at)
 
     def _why_the_turn_cannot_end(self, due: Owed) -> list[Verdict]:
         """Every reason the turn cannot end now, each named once, in this order
@@ -736,11 +741,8 @@ class UpDownReferee(Referee[UpDownState]):
         if outcome is None:
             out.append(Verdict(SOLVED, text, spoken=f"{solved} Draw a new task card."))
             return
-        head = (
-            f"{eng.players[seat]} solved {card.id} ({card.describe()}): +{card.shovels} "
-            f"{plural(card.shovels, 'shovel')}, {total} in all."
-        )
-        said_end = f"The game is over. {self.result_words(outcome)}"
+        head = card_solved(eng.players[seat], card, total)
+        said_end = self.over_words(outcome)
         if text.startswith(head):
             out.append(Verdict(SOLVED, head, spoken=solved))
             out.append(Verdict(END, text[len(head) :].strip(), spoken=said_end))
@@ -768,9 +770,9 @@ class UpDownReferee(Referee[UpDownState]):
                 out.append(self._illegal(err, eng.players[seat]))
                 return
             self.note_play()
-            out.append(Verdict(OK, text, spoken=f"{eng.players[seat]} drew a task card."))
+            out.append(Verdict(OK, text, spoken=drew(eng.players[seat])))
             return
-        out.append(Verdict(INFO, "No task card is to be drawn now."))
+        out.append(Verdict(INFO, NO_DRAW))
         for s in range(eng.num_players()):
             card = eng.task(s)
             if card is not None and card.id == item:

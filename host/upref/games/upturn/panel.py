@@ -31,7 +31,7 @@ from upref.views.blocks import (
     line,
 )
 from upref.views.pieces import Big, Card, Drawing, Face, Piece, Row, Seat, Seats
-from upref.views.scoreboard import earlier_games, result_box
+from upref.views.scoreboard import STOPPED, earlier_games, result_box
 
 PICTURE_TILES = 8
 """How many of the line's last tiles the drawing shows."""
@@ -56,7 +56,7 @@ SHOWN = 8
 _TERMINATIONS: Mapping[str, str] = {
     Termination.EMPTY_RACK: "the first empty rack wins",
     Termination.POOL_EXHAUSTED: "the pool was empty and every player passed in a row (T-12)",
-    Termination.STOPPED: "the game was stopped; the fewest tiles win",
+    Termination.STOPPED: f"{STOPPED}; the fewest tiles win",
 }
 
 

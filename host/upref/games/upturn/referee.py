@@ -42,7 +42,7 @@ from upref.games.upturn.variant import Variant
 from upref.games.upturn.view import RESULT
 from upref.referee.base import OVER, PLAY, CatalogueFormat, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
-from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, Verdict, refusal_words
+from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, Verdict, refusal_words, said_reason
 from upref.referee.status import TURN as TURN_VERDICT
 from upref.text import and_join, count, number_words, numbers_in_words, said_count
 
@@ -280,7 +280,7 @@ class UpturnReferee(Referee[UpturnState]):
         v = self.engine.view(None)
         name = self.engine.players[seat]
         if v.last_number is None or v.direction is None:
-            return f"{name}, your turn."
+            return super().turn_words(seat)
         way = "higher" if v.direction == "up" else "lower"
         return f"{name}, your turn: {way} than {number_words(v.last_number)}."
 
@@ -295,10 +295,7 @@ class UpturnReferee(Referee[UpturnState]):
             return
         seat = eng.current_player()
         who = eng.players[seat] if seat >= 0 else None
-        reason = err.message
-        if "(" in reason or "[" in reason:
-            reason = _SAID_RULES.get(err.rule, "that is not allowed now")
-        reason = numbers_in_words(reason)
+        reason = numbers_in_words(said_reason(err.message, err.rule, _SAID_RULES))
         fix = numbers_in_words(err.correction) if err.correction else None
         said = refusal_words(who, reason, fix)
         out.append(Verdict(ILLEGAL, text, err.rule, err.correction, spoken=said))
@@ -343,9 +340,7 @@ class UpturnReferee(Referee[UpturnState]):
         eng = self.engine
         out = self.stopped or eng.outcome()
         tile = eng.catalogue.get(item)
-        what = tile.words() if tile is not None else item
-        text = f"The game is over ({self.result_text(out)}" if out else "The game is over ("
-        text += f"): {what} does not count. The next game: n."
+        text = f"{self.over_refusal(tile.words() if tile is not None else item)} The next game: n."
         if out is not None and out.termination == Termination.EMPTY_RACK and self.stopped is None:
             name = eng.players[out.winners[0]]
             text += (

@@ -72,6 +72,7 @@ from upref.games.whatsup.position import (
 from upref.games.whatsup.position import position as _position
 from upref.games.whatsup.variant import GRID_COLUMNS, GRID_ROWS, Variant, grid_cell
 from upref.games.whatsup.view import RESULT, CardView, PlayerView, WhatsUpView
+from upref.games.whatsup.words import figurine_spent, figurine_stands
 from upref.text import and_join, count
 
 __all__ = [
@@ -541,18 +542,9 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         name = self._name(a.seat)
         f = s.figurine[a.seat]
         if f == SPENT:
-            raise IllegalMoveError(
-                "figurine",
-                f"{name}'s figurine went back into the box: a figurine is placed once per game.",
-                action=a,
-            )
+            raise IllegalMoveError("figurine", figurine_spent(name), action=a)
         if f != UNUSED:
-            raise IllegalMoveError(
-                "figurine",
-                f"{name}'s figurine already stands on the card showing {self._card_face(f)}: "
-                "a figurine is placed once per game and cannot be moved.",
-                action=a,
-            )
+            raise IllegalMoveError("figurine", figurine_stands(name, self._card_face(f)), action=a)
         o = s.owner[i]
         if o != ON_TABLE:
             raise IllegalMoveError(

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from upref.games.base import Outcome
 from upref.games.whatsup.cards import COLOURS, COUNTS
 from upref.games.whatsup.variant import GRID_COLUMNS, GRID_ROWS
-from upref.games.whatsup.view import RESULT, CardView, PlayerView, WhatsUpView
+from upref.games.whatsup.view import RESULT, ROWS_WON, CardView, PlayerView, WhatsUpView
 from upref.referee.status import SOLVED
 from upref.text import and_join, count, plural
 from upref.views.blocks import (
@@ -35,7 +35,7 @@ from upref.views.blocks import (
     line,
 )
 from upref.views.pieces import Big, Card, Drawing, Face, Figure, Piece, Row, Seat, Seats
-from upref.views.scoreboard import earlier_games, result_box
+from upref.views.scoreboard import STOPPED, earlier_games, result_box
 
 __all__ = ["PANEL", "WhatsUpPanel", "bird_face", "face_cell", "row_cell"]
 
@@ -44,7 +44,7 @@ _TERMINATIONS: Mapping[str, str] = {
     "rows": "a player completed the rows that win at once",
     "table": "three cards or fewer were left on the table (A-2)",
     "stall": "eight turns in a row without an addition (A-3)",
-    "stopped": "the game was stopped",
+    "stopped": STOPPED,
 }
 
 
@@ -372,7 +372,7 @@ class WhatsUpPanel:
             return "No winner"
         if termination == "rows":
             done = next(p.completed for p in view.players if p.seat == winners[0])
-            return f"{names[0]} wins with {count(done, 'complete row')}"
+            return ROWS_WON.headline(names[:1], done)
         return RESULT.headline(names, scores[winners[0]], cards[winners[0]])
 
 

@@ -40,11 +40,22 @@ from upref.games.whatsup.actions import Flip, Lay, Pass, Reserve
 from upref.games.whatsup.cards import Catalogue, load_catalogue, parse_catalogue
 from upref.games.whatsup.engine import NAME, TITLE, Termination, WhatsUpState
 from upref.games.whatsup.variant import Variant
-from upref.games.whatsup.view import RESULT
+from upref.games.whatsup.view import RESULT, ROWS_WON
+from upref.games.whatsup.words import figurine_spent, figurine_stands
 from upref.referee.base import OVER, PLAY, CatalogueFormat, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
-from upref.referee.status import END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict, refusal_words
-from upref.text import count, numbers_in_words, said_count
+from upref.referee.status import (
+    END,
+    ILLEGAL,
+    INFO,
+    OK,
+    SOLVED,
+    TURN,
+    Verdict,
+    refusal_words,
+    said_reason,
+)
+from upref.text import count, numbers_in_words
 
 _SAID_FIXES = {"A-1": "Turn it back as it was, then flip another card."}
 """Corrections said in words of their own where the engine's words are not for the ear."""
@@ -184,8 +195,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
 
     def result_text(self, outcome: Outcome) -> str:
         if outcome.termination == Termination.ROWS:
-            done = len(self.engine.completed(outcome.winners[0]))
-            return f"{self.engine.players[outcome.winners[0]]} wins with {count(done, 'complete row')}"
+            return ROWS_WON.text(*self._rows_won(outcome))
         return super().result_text(outcome)
 
     def tied(self, outcome: Outcome) -> int:
@@ -193,9 +203,13 @@ class WhatsUpReferee(Referee[WhatsUpState]):
 
     def result_words(self, outcome: Outcome) -> str:
         if outcome.winners and outcome.termination == Termination.ROWS:
-            done = len(self.engine.completed(outcome.winners[0]))
-            return f"{self.engine.players[outcome.winners[0]]} wins, with {said_count(done, 'complete row')}!"
+            return ROWS_WON.spoken(*self._rows_won(outcome))
         return super().result_words(outcome)
+
+    def _rows_won(self, outcome: Outcome) -> tuple[list[str], int]:
+        """The lone winner by complete rows, and how many rows they completed."""
+        seat = outcome.winners[0]
+        return [self.engine.players[seat]], len(self.engine.completed(seat))
 
     def _said_refusal(self, err: IllegalMoveError, who: str | None = None) -> str:
         if who is None:
@@ -204,9 +218,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
         fix = err.correction
         if fix and ("(" in fix or "[" in fix):
             fix = _SAID_FIXES.get(err.rule, "Put it right as the screen says.")
-        reason = err.message
-        if "(" in reason or "[" in reason:
-            reason = "that is not allowed now"
+        reason = said_reason(err.message)
         return refusal_words(who, numbers_in_words(reason), numbers_in_words(fix) if fix else None)
 
     # --- taps ---------------------------------------------------------------------------------
@@ -301,7 +313,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
             return
         head = text[: len(text) - len(ending)].strip()
         out.append(Verdict(kind, head, spoken=said))
-        out.append(Verdict(END, ending, spoken=f"The game is over. {self.result_words(outcome)}"))
+        out.append(Verdict(END, ending, spoken=self.over_words(outcome)))
         self._armed = None
         self.note_game_over(outcome)
 
@@ -318,8 +330,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
 
     def _after_the_end(self, item: str, out: list[Verdict]) -> None:
         eng = self.engine
-        result = self.result_text(self.stopped or eng.outcome() or self.stop_outcome())
-        text = f"The game is over ({result}): that flip does not count."
+        text = self.over_refusal("that flip")
         fix = None
         if item in eng.catalogue and eng.is_laid(item) and eng.owner(item) is None:
             fix = f"Turn the card back so that {eng.up(item)} is up again."
@@ -352,8 +363,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
             out.append(
                 Verdict(
                     ILLEGAL,
-                    f"{name}'s figurine went back into the box: a figurine is placed once per "
-                    "game.",
+                    figurine_spent(name),
                     "figurine",
                     spoken=f"{name}, no. Your figurine is back in the box: it is placed once.",
                 )
@@ -363,8 +373,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
             out.append(
                 Verdict(
                     ILLEGAL,
-                    f"{name}'s figurine already stands on the card showing {eng.up(where)}: a "
-                    "figurine is placed once per game and cannot be moved.",
+                    figurine_stands(name, eng.up(where)),
                     "figurine",
                     spoken=f"{name}, no. Your figurine stands on a card already: it stays there.",
                 )

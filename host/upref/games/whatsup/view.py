@@ -11,10 +11,14 @@ from upref.games.base import GameView, Outcome, ResultWords
 from upref.games.whatsup.cards import COLOURS, COUNTS, Face
 from upref.games.whatsup.variant import grid_cell
 
-__all__ = ["RESULT", "CardView", "PlayerView", "WhatsUpView"]
+__all__ = ["RESULT", "ROWS_WON", "CardView", "PlayerView", "WhatsUpView"]
 
 RESULT = ResultWords(score="bird", title=None, tie="card")
 """How What's Up says who won: by birds, a tie by the fewest cards too (A-5)."""
+ROWS_WON = ResultWords(score="complete row", title=None)
+"""How What's Up says the lone winner whose complete rows ended the game: by those rows, for
+its referee (the result, for the eye and the ear) and its panel alike ('Ann wins with 3
+complete rows')."""
 
 
 @dataclass(frozen=True)
