@@ -16,6 +16,7 @@ from updown_cases import state_solved  # noqa: E402
 from upref.registry import find_game  # noqa: E402
 from upref.table import frame_of  # noqa: E402
 from upref.web.live import LivePage  # noqa: E402
+from upref.web.reach import Interfaces  # noqa: E402
 
 
 def test_a_hint_and_a_task_card_reach_their_own_seat_only() -> None:
@@ -103,19 +104,21 @@ def test_the_terminal_says_where_the_page_is_and_warns_off_loopback(host: str) -
 
     scene = state_solved()
     names = scene.ref.view(None).names  # type: ignore[union-attr]
-    page = LivePage(find_game("updown").panel, f"{host}:{_free()}", names, "s1")
+    lan = Interfaces(ipv4=("192.168.1.23",))
+    page = LivePage(find_game("updown").panel, f"{host}:{_free()}", names, "s1", network=lambda: lan)
     out = io.StringIO()
     page.start(frame_of(scene.ref), out)
     try:
         said = out.getvalue()
     finally:
         page.stop()
-    assert f"The scoreboard page: http://{host}:" in said
+    announced = "127.0.0.1" if host == "127.0.0.1" else "192.168.1.23"  # never 0.0.0.0
+    assert f"The scoreboard page: http://{announced}:" in said
     qr = "█" in said or "▀" in said or "▄" in said
     if host == "127.0.0.1":
         assert "Warning" not in said and not qr
     else:
-        assert "Warning: the page is served to every machine" in said and "whole network" in said and qr
+        assert "Warning: the page is served to every machine on your network" in said and qr
 
 
 def test_a_stopping_server_sends_the_last_picture_before_it_closes() -> None:
