@@ -120,7 +120,8 @@ class LivePage:
                     own.append(Feed(tuple(said[-PRIVATE_VERDICTS:])))
                 private[seat] = html.render_blocks(own)
         version = f"{self.session}:{number}:{next(self._count)}"
-        self.hub.publish(Edition(version, board.title, html.render(board), private))
+        head = html.render_head(board) + "\n"
+        self.hub.publish(Edition(version, board.title, html.render_body(board), private, head))
 
     def stop(self) -> None:
         self.server.stop()
