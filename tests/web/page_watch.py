@@ -29,7 +29,6 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 from upref.game import Game
 from upref.referee.base import Referee
-from upref.referee.status import END, Verdict
 from upref.table import Table
 from upref.web.live import LivePage
 
@@ -71,15 +70,18 @@ def text_of(html: str) -> str:
     return unescape(re.sub(r"<[^>]+>", "", spaced))
 
 
-def _headline(public: list[Verdict], ref: Referee) -> Verdict:
-    """The verdict the page's big line must show: the newest; once the game is over, the newest
-    that says how it ended (a later note, such as the scores checked, does not replace it)."""
+def _winners(ref: Referee) -> tuple[str, ...] | None:
+    """Once the game is over, the names of its winners, as the referee's outcome has them: the
+    page's big line must name them (and nobody else) whatever notes came later; else None."""
     view = ref.view(None)
-    if view is not None and view.outcome is not None:
-        ends = [v for v in public if v.kind == END]
-        if ends:
-            return ends[-1]
-    return public[-1]
+    if view is None or view.outcome is None:
+        return None
+    return tuple(view.names[w] for w in view.outcome.winners)
+
+
+def names_only(text: str, names: tuple[str, ...], winners: tuple[str, ...]) -> list[str]:
+    """The players `text` names wrongly: a winner it leaves out, or another player it names."""
+    return [n for n in names if (re.search(rf"\b{re.escape(n)}\b", text) is not None) != (n in winners)]
 
 
 @dataclass
@@ -92,9 +94,10 @@ class State:
     others: set[str]  # the other seats' own secrets that seat 0 does not share
     headings: dict[int, list[str]]  # each seat's private box titles
     private_notes: set[str]  # texts of verdicts addressed to one seat (hints)
-    verdict: str | None  # the public verdict the big line must show (`_headline`)
+    verdict: str | None  # the newest public verdict: the big line while the game is on
     verdicts: tuple[str, ...]  # the table's recent public verdicts as the page writes them
     expected: list[dict[str, str]] | None = None  # the pieces the public view says are drawn
+    winners: tuple[str, ...] | None = None  # over: who won, as the big line must say (`_winners`)
 
 
 @dataclass
@@ -120,6 +123,8 @@ class PageWatch:
         self.last_version = ""
         self.shots: list[Path] = []
         self.header = ""  # the big line of the last verdict, at the end
+        self.names: tuple[str, ...] = ()  # the players
+        self.phone_header: dict[str, tuple[str, float]] = {}  # tab: (its big line, its bottom / the height) at 390×844
         self._tabs: dict[str, str] = {}
         self.pieces: dict[str, list[dict[str, str]]] = {}  # the public tab's pieces per picture
         self.widths: dict[str, tuple[int, int]] = {}  # "public phone": (document, window) width
@@ -135,6 +140,7 @@ class PageWatch:
         def start_page(game, table, address, players, session):  # type: ignore[no-untyped-def]
             page = real(game, table, address, players, session)
             self.page, self.table, self.entry = page, table, game
+            self.names = tuple(players)
             self._record()
             inner_update, inner_stop = page.update, page.stop
 
@@ -172,9 +178,10 @@ class PageWatch:
             others - mine,
             {s: _headings(h) for s, h in picture.private.items()},
             {v.text for v in status.verdicts if v.seat is not None},
-            entry.panel.scrub(_headline(public_notes, ref).text) if public_notes else None,
+            entry.panel.scrub(public_notes[-1].text) if public_notes else None,
             tuple(entry.panel.scrub(v.text) for v in public_notes),
             EXPECTED[self.game](view) if (view := ref.view(None)) is not None else None,
+            _winners(ref),
         )
         self.order.append(picture.version)
 
@@ -224,6 +231,12 @@ class PageWatch:
                     "Emulation.setDeviceMetricsOverride",
                     {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": name == "phone"},
                 )
+                if name == "phone":  # the big line on a phone's first screen, without scrolling
+                    big = d.find_element(By.CSS_SELECTOR, "header.big .last")
+                    bottom = d.execute_script(
+                        "return arguments[0].getBoundingClientRect().bottom / window.innerHeight", big
+                    )
+                    self.phone_header[tab] = (big.text, float(bottom))
                 path = SHOTS / f"{self.game}-{'seat-' if tab == 'seat' else ''}{name}.png"
                 wide = d.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
                 self.widths[f"{tab} {name}"] = (int(wide[0]), int(wide[1]))
@@ -259,9 +272,18 @@ class PageWatch:
         assert not missing, f"{len(missing)} verdicts never shown on the page: " + "\n".join(missing)
         final = self.states[self.last_version]
         assert final.verdict is not None
-        assert " ".join(final.verdict.split()) in " ".join(self.header.split()), (
-            f"the last verdict {final.verdict!r} is not the big line {self.header!r}"
-        )
+        if final.winners is None:
+            assert " ".join(final.verdict.split()) in " ".join(self.header.split()), (
+                f"the last verdict {final.verdict!r} is not the big line {self.header!r}"
+            )
+        else:  # over: who won is the big line, on the public page and a seat's, on a phone
+            for tab, (big, bottom) in [("public", (self.header, 0.0)), *self.phone_header.items()]:
+                wrong = names_only(big, self.names, final.winners)
+                assert big.startswith("END") and not wrong, (
+                    f"the {tab} page's big line {big!r} does not say that {final.winners} won"
+                )
+                assert bottom <= 1, f"the {tab} page's big line is below a phone's first screen"
+            assert set(self.phone_header) == {"public", "seat"}
         # the picture: after every verdict the drawn pieces carry what the public view says
         compared = 0
         for version, shown in self.pieces.items():

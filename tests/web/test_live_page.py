@@ -12,10 +12,11 @@ import pytest
 sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "host" / d) for d in ("views", "support")]
 
 from page_watch import PageWatch, Seen, State, text_of  # noqa: E402
-from updown_cases import state_solved  # noqa: E402
+from updown_cases import state_end, state_solved  # noqa: E402
 from upref.registry import find_game  # noqa: E402
 from upref.table import frame_of  # noqa: E402
 from upref.web.live import LivePage  # noqa: E402
+from upref.web.reach import Interfaces  # noqa: E402
 
 
 def test_a_hint_and_a_task_card_reach_their_own_seat_only() -> None:
@@ -39,6 +40,24 @@ def test_a_hint_and_a_task_card_reach_their_own_seat_only() -> None:
         assert card not in picture.public
     # and what a viewer is sent: the seat's own blocks before the table's, nothing else
     assert hint.text in picture.message(hint.seat) and hint.text not in picture.message(None)
+
+
+def test_at_the_end_every_page_starts_with_who_won_a_seats_own_too() -> None:
+    import json
+
+    scene = state_end()
+    ref = scene.ref
+    names = ref.view(None).names  # type: ignore[union-attr]
+    page = LivePage(find_game("updown").panel, "127.0.0.1:8765", names, "s1")
+    page.update(frame_of(ref, scene.tb.replies[-1][1]))
+    picture = page.hub.latest
+    assert picture is not None
+    for seat in (None, 0, 1, 2):
+        shown = [ln for ln in text_of(json.loads(picture.message(seat))["html"]).splitlines() if ln.strip()]
+        assert shown[:2] == ["Game over.", "END Buddel King: Ann with 2 shovels"], (seat, shown[:4])
+        if seat is not None:  # then the seat's own box, then the table
+            own = next(ln for ln in text_of(picture.private[seat]).splitlines() if ln.strip())
+            assert shown.index(own) < shown.index("upref — Up And Down")
 
 
 def _watch() -> PageWatch:
@@ -103,19 +122,21 @@ def test_the_terminal_says_where_the_page_is_and_warns_off_loopback(host: str) -
 
     scene = state_solved()
     names = scene.ref.view(None).names  # type: ignore[union-attr]
-    page = LivePage(find_game("updown").panel, f"{host}:{_free()}", names, "s1")
+    lan = Interfaces(ipv4=("192.168.1.23",))
+    page = LivePage(find_game("updown").panel, f"{host}:{_free()}", names, "s1", network=lambda: lan)
     out = io.StringIO()
     page.start(frame_of(scene.ref), out)
     try:
         said = out.getvalue()
     finally:
         page.stop()
-    assert f"The scoreboard page: http://{host}:" in said
+    announced = "127.0.0.1" if host == "127.0.0.1" else "192.168.1.23"  # never 0.0.0.0
+    assert f"The scoreboard page: http://{announced}:" in said
     qr = "█" in said or "▀" in said or "▄" in said
     if host == "127.0.0.1":
         assert "Warning" not in said and not qr
     else:
-        assert "Warning: the page is served to every machine" in said and "whole network" in said and qr
+        assert "Warning: the page is served to every machine on your network" in said and qr
 
 
 def test_a_stopping_server_sends_the_last_picture_before_it_closes() -> None:

@@ -326,7 +326,7 @@ class _Screens:
         if self.page is not None:
             linger(
                 linger_s,
-                self.page.server.url,
+                self.page.url,
                 console.is_terminal and sys.stdin.isatty(),
                 lambda text: console.print(text, soft_wrap=True),
             )

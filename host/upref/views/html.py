@@ -18,12 +18,18 @@ from html import escape
 from upref.views import blocks as b
 from upref.views.svg import render_drawing
 
-__all__ = ["render", "render_blocks"]
+__all__ = ["render", "render_blocks", "render_body", "render_head"]
 
 
 def render(scoreboard: b.Scoreboard) -> str:
-    """A whole scoreboard: the big turn and last verdict, then the drawing of the table (if the
-    game's panel draws one) with the other blocks beside it."""
+    """A whole scoreboard: the big turn and last verdict (`render_head`), then the drawing of
+    the table (if the game's panel draws one) with the other blocks beside it (`render_body`)."""
+    return render_head(scoreboard) + "\n" + render_body(scoreboard)
+
+
+def render_head(scoreboard: b.Scoreboard) -> str:
+    """The big lines at the top of every page: whose turn it is and the last verdict (at a
+    game's end, who won)."""
     head = ['<header class="big">']
     head.append(f'<p class="turn">{escape(scoreboard.turn or "")}</p>')
     if scoreboard.last is not None:
@@ -32,14 +38,18 @@ def render(scoreboard: b.Scoreboard) -> str:
             f"{escape(scoreboard.last.label)}</span> {escape(scoreboard.last.text)}</p>"
         )
     head.append("</header>")
+    return "\n".join(head)
+
+
+def render_body(scoreboard: b.Scoreboard) -> str:
+    """The scoreboard under its big lines: the drawing of the table (if the game's panel draws
+    one) with the other blocks beside it (a TV) or under it (a phone)."""
     drawings = [x for x in scoreboard.blocks if isinstance(x, b.Drawing)]
     words = [x for x in scoreboard.blocks if not isinstance(x, b.Drawing)]
     if not drawings:
-        return "\n".join(head) + "\n" + render_blocks(words)
-    # the drawing of the table and the words beside it (a TV) or under it (a phone)
+        return render_blocks(words)
     return (
-        "\n".join(head)
-        + '\n<div class="layout"><div class="table-picture">\n'
+        '<div class="layout"><div class="table-picture">\n'
         + render_blocks(drawings)
         + '</div><div class="words">\n'
         + render_blocks(words)

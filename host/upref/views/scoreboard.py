@@ -27,6 +27,7 @@ from upref.views.blocks import (
     Box,
     Feed,
     FeedLine,
+    Line,
     Scoreboard,
     Span,
     line,
@@ -156,6 +157,9 @@ def scoreboard(
     scrub = panel.scrub
     head = title if title is not None else f"upref — {panel.title}"
     blocks: list[Block] = [line(head, meaning=TITLE), line(panel.header(view), meaning=DIM)]
+    result = panel.result(view)
+    if result is not None:  # over: who won comes first, on every screen
+        blocks.append(result)
     banner = _banner(status, scrub)
     if banner is not None:
         blocks.append(banner)
@@ -182,16 +186,22 @@ def scoreboard(
         blocks.append(line(Span("TO FIX ", ILLEGAL_MEANING), " ", fix))
     if status.waiting_for and scrub(status.waiting_for) not in due:
         blocks.append(line(Span("Waiting for: ", STRONG), scrub(status.waiting_for)))
-    result = panel.result(view)
-    if result is not None:
-        blocks.append(result)
     blocks.extend(panel.footer(view))
     if keys:
         blocks.append(line("Keys: " + " · ".join(f"{k} {what}" for k, what in keys), meaning=DIM))
     last = feed[-1] if feed else None
-    if view.outcome is not None:  # over: the big line keeps saying how it ended, not a later note
-        last = next((f for f in reversed(feed) if f.kind == END), last)
+    winner = _headline(result) if result is not None else None
+    if winner is not None:  # over: the big line says who won, not a later note
+        own = getattr(panel, "labels", None) or {}
+        last = FeedLine(END, own.get(END) or LABELS[END], winner)
     return Scoreboard(view.game, head, panel.turn(view), last, tuple(blocks))
+
+
+def _headline(result: Box) -> str | None:
+    """The result's headline: its first line ('Winner: Ann with 5 points'), None if it has
+    none."""
+    first = next((x for x in result.blocks if isinstance(x, Line)), None)
+    return first.text if first is not None and first.text else None
 
 
 def waiting_scoreboard(

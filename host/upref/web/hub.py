@@ -26,17 +26,21 @@ MAX_VIEWERS = 200
 @dataclass(frozen=True)
 class Edition:
     """One edition of the page: `version` changes with every edition (a new game changes its
-    first part), `title` for the browser's tab, `public` the table's scoreboard as HTML, and
-    `private` each seat's own blocks as HTML (never sent without that seat's token)."""
+    first part), `title` for the browser's tab, `public` the table's scoreboard as HTML,
+    `private` each seat's own blocks as HTML (never sent without that seat's token), and `head`
+    the big lines (whose turn, the last verdict, who won) at the top of every page, a seat's
+    own above its own blocks, so that a phone's first screen shows them."""
 
     version: str
     title: str
     public: str
     private: Mapping[int, str] = field(default_factory=dict)
+    head: str = ""
 
     def message(self, seat: int | None) -> str:
         """The SSE data for a viewer: JSON with the version, title and the HTML to show."""
         body = self.public if seat is None else self.private.get(seat, "") + self.public
+        body = self.head + body
         return json.dumps({"version": self.version, "title": self.title, "html": body})
 
 

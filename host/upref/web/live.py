@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import sys
 from collections import deque
+from collections.abc import Callable
 from typing import TextIO
 
 import segno
@@ -22,7 +23,8 @@ from upref.views.blocks import Feed
 from upref.views.frame import Frame
 from upref.views.scoreboard import Panel, feed_line, scoreboard, waiting_scoreboard
 from upref.web.hub import Edition, Hub
-from upref.web.server import WebScoreboard, is_loopback, parse_address
+from upref.web.reach import Announcement, Interfaces, announce, found, is_wildcard
+from upref.web.server import WebScoreboard, parse_address
 
 __all__ = ["PRIVATE_VERDICTS", "LivePage", "looks_like_address"]
 
@@ -44,38 +46,55 @@ class LivePage:
     :param address: HOST:PORT to serve on (`upref.web.server.parse_address`).
     :param session: names this session in each edition's version (the log's game id), so that a
         page never mixes two sessions.
+    :param network: this machine's network addresses, asked for when the page is served on
+        every interface (`upref.web.reach.found`), to announce it by one a phone can open.
     :raises ValueError: for an address that is not one.
     """
 
-    def __init__(self, panel: Panel[GameView], address: str | None, players: tuple[str, ...], session: str) -> None:
+    def __init__(
+        self,
+        panel: Panel[GameView],
+        address: str | None,
+        players: tuple[str, ...],
+        session: str,
+        network: Callable[[], Interfaces] = found,
+    ) -> None:
         self.panel = panel
         self.session = session
         host, port = parse_address(address)
         self.hub = Hub(players)
         self.server = WebScoreboard(self.hub, host, port)
+        self._network = network
+        self.announced: Announcement | None = None
         self._count = itertools.count()
         self._said: deque[tuple[int, Verdict]] = deque(maxlen=4 * PRIVATE_VERDICTS * len(players))
 
     def start(self, frame: Frame, out: TextIO = sys.stderr) -> None:
-        """Serve the page, showing the table as `frame` has it, and say where (a QR code for
-        phones when it is not on loopback).
+        """Serve the page, showing the table as `frame` has it, and say where: by an address
+        phones on the network can open, with a QR code of it; or, on loopback, that phones
+        cannot reach it and how to let them (`upref.web.reach.announce`).
 
         :raises OSError: when the address cannot be served (in use, not this machine's).
         """
         self.server.start()
         self._publish(frame)
-        print(f"The scoreboard page: {self.server.url}", file=out)
-        if not is_loopback(self.server.host):
-            print(
-                f"Warning: the page is served to every machine that reaches {self.server.host} "
-                "(your whole network). It is read-only; each player's own page needs that "
-                "player's token (key w).",
-                file=out,
-            )
-            segno.make(self.server.url, error="m").terminal(out=out, compact=True)
+        host = self.server.host
+        said = announce(host, self.server.port, self._network() if is_wildcard(host) else Interfaces())
+        self.announced = said
+        for text in said.lines:
+            print(text, file=out)
+        if said.reachable:
+            segno.make(said.url, error="m").terminal(out=out, compact=True)
+
+    @property
+    def url(self) -> str:
+        """The page's address as announced: one a phone can open when the page is served on
+        every interface (the server's own before `start`)."""
+        return self.announced.url if self.announced is not None else self.server.url
 
     def seat_url(self, seat: int) -> str:
-        return self.server.seat_url(seat)
+        """One seat's own page, by the announced address."""
+        return f"{self.url}seat/{self.hub.token_of(seat)}"
 
     def update(self, frame: Frame) -> None:
         """Publish the table as the frame has it; its reply's verdicts addressed to one seat
@@ -101,7 +120,8 @@ class LivePage:
                     own.append(Feed(tuple(said[-PRIVATE_VERDICTS:])))
                 private[seat] = html.render_blocks(own)
         version = f"{self.session}:{number}:{next(self._count)}"
-        self.hub.publish(Edition(version, board.title, html.render(board), private))
+        head = html.render_head(board) + "\n"
+        self.hub.publish(Edition(version, board.title, html.render_body(board), private, head))
 
     def stop(self) -> None:
         self.server.stop()

@@ -79,16 +79,20 @@ def test_a_verdict_for_one_seat_never_reaches_the_page() -> None:
     assert "SECRET" not in out
 
 
-def test_when_the_game_is_over_the_big_line_keeps_saying_how_it_ended() -> None:
+def test_when_the_game_is_over_the_big_line_says_who_won() -> None:
     s = state_end()
     status = s.status()
-    end = [v for v in status.verdicts if v.kind == "end"]
-    assert end, status.verdicts
-    later = TableStatus(verdicts=(*status.verdicts, Verdict(INFO, "Scores checked.")))
+    outcome = s.view().outcome
+    assert outcome is not None and outcome.winners == (0,) and outcome.scores[0] == 2
+    # later notes, enough of them to push the verdict that ended the game out of the feed
+    notes = tuple(Verdict(INFO, f"Scores checked ({n}).") for n in range(8))
+    later = TableStatus(verdicts=(*status.verdicts, *notes)[-6:])
+    assert not [v for v in later.verdicts if v.kind == "end"]
     out = html.render(scoreboard(s.view(), later, PANEL))
     big = out.split("</header>")[0]
-    assert end[-1].text.split(":")[0] in big and "Scores checked." not in big
-    assert "Scores checked." in out  # still in the feed
+    assert '<p class="last v-end"><span class="label">END</span> Buddel King: Ann with 2 shovels</p>' in big
+    assert "Scores checked" not in big
+    assert "Scores checked (7)." in out  # still in the feed
     # during a game the newest verdict is the big line, whatever its kind
     mid = state_illegal()
     note = TableStatus(verdicts=(*mid.status().verdicts, Verdict(INFO, "A note.")))

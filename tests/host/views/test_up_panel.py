@@ -30,7 +30,7 @@ MUST_SHOW: dict[str, tuple[str, ...]] = {
     "skip": ("skips next turn", "Skipped next turn (forgot 'last card'): Bob.", "did not call"),
     "count": ("The count: Bob taps the remaining cards.", "p type the points of Bob's untapped"),
     "round_over": ("58*", "* points typed in by hand", "Round 2: Bob went out"),
-    "up300": ("Up300: the evening ends", "Jo wins the evening with 128 points.", "(U-8)", "-80"),
+    "up300": ("Up300: the evening ends", "Jo wins the evening with 128 points", "(U-8)", "-80"),
 }
 
 

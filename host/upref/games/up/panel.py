@@ -177,8 +177,9 @@ class UpPanel:
                 head = f"Round {last.round}: {names[last.finisher]} went out"
             else:
                 head = f"Round {view.round}: nobody could start a tower (blocked)"
-            if self._evening_over(view):
-                details.append(evening_result(names, out.winners, out.scores, view.scoring) + ".")
+            if self._evening_over(view):  # the evening's winner is the headline, the round after
+                details.append(head + ".")
+                head = evening_result(names, out.winners, out.scores, view.scoring)
         unit = _UNITS[view.scoring]
         totals = ", ".join(f"{n} {t}" for n, t in zip(names, out.scores, strict=True))
         details.append(f"Totals ({unit}s): {totals}")
