@@ -440,9 +440,9 @@ class LogSummary:
     """What a list of the logs says of one game row, read without replaying it.
 
     :param info: the header row.
-    :param moves: entries after the first start made at the table (a hole, a tap, a key, an
-        undo...; not the ticks, the board going on- or offline, a picture or a fault): 0 for a
-        start that was abandoned before anything was done.
+    :param moves: what was done at the table after the first start (a hole's change, a tap,
+        a press, a key, an undo...; not the ticks, the board going on- or offline, a picture
+        or a fault): 0 for a start that was abandoned before anything was done.
     :param last_t: the time of the newest entry (the header's `created` when there is none).
     :param marks: for each boot of the board the log heard from, the highest sequence number
         of its events in the log (how far the board's kept events had got in this game).
@@ -454,6 +454,15 @@ class LogSummary:
     last_t: float
     marks: dict[str, int]
     last_mark: tuple[str, int] | None
+
+
+def _is_move(kind: str, payload: str) -> bool:
+    """Whether an entry is something done at the table: not a tick, the board going on- or
+    offline, a picture or a fault, nor the second half of a tap or a press (a card leaving the
+    reader, the button let go)."""
+    if kind in NOT_MOVES:
+        return False
+    return not (kind in ("card", "button") and ('"arrived":false' in payload or '"pressed":false' in payload))
 
 
 def summaries(path: Path | str | None = None, game: str | None = None) -> list[LogSummary]:
@@ -485,8 +494,7 @@ def _summary(conn: sqlite3.Connection, info: GameInfo, p: Path) -> LogSummary:
     last_mark: tuple[str, int] | None = None
     for _seq, t, kind, payload in rows:
         last_t = float(t)
-        if started and kind not in NOT_MOVES:
-            moves += 1
+        moves += started and _is_move(kind, payload)
         started = started or kind == "start"
         if '"boot"' not in payload:
             continue
@@ -712,15 +720,15 @@ class GameLog:
         return self._seq
 
     def moves(self) -> int:
-        """Entries after the game's first start made at the table (see `LogSummary.moves`)."""
-        marks = ", ".join("?" * len(NOT_MOVES))
-        row = self._row(
-            "SELECT COUNT(*) FROM entries WHERE game_id = ? AND kind NOT IN "
-            f"({marks}) AND seq > (SELECT MIN(seq) FROM entries WHERE game_id = ? AND "
-            "kind = 'start')",
-            (self.game_id, *NOT_MOVES, self.game_id),
+        """What was done at the table after the game's first start (see `LogSummary.moves`)."""
+        rows = self._rows(
+            "SELECT kind, payload FROM entries WHERE game_id = ? ORDER BY seq", (self.game_id,)
         )
-        return int(row[0]) if row is not None else 0
+        started, moves = False, 0
+        for kind, payload in rows:
+            moves += started and _is_move(kind, payload)
+            started = started or kind == "start"
+        return moves
 
     # --- writing -----------------------------------------------------------------------------
 
