@@ -39,6 +39,7 @@ __all__ = [
     "describe",
     "forget_abandoned",
     "listed",
+    "named",
     "overtaken_by",
     "same_players",
 ]
@@ -77,13 +78,19 @@ def listed(db: Path, game: str | None = None) -> list[Listed]:
 
 def describe(s: LogSummary) -> str:
     """'log 3: Up And Down, Ann, Bob and Cy, started 2026-12-06 20:15, 12 moves'."""
+    return f"log {s.info.id}: {_what(s)}"
+
+
+def named(s: LogSummary) -> str:
+    """'log 3 (Up And Down, Ann, Bob and Cy, started 2026-12-06 20:15, 12 moves)'."""
+    return f"log {s.info.id} ({_what(s)})"
+
+
+def _what(s: LogSummary) -> str:
     info = s.info
     title = titles().get(info.game, info.game)
     when = datetime.fromtimestamp(info.created).strftime("%Y-%m-%d %H:%M")
-    return (
-        f"log {info.id}: {title}, {and_join(list(info.players))}, started {when}, "
-        f"{count(s.moves, 'move')}"
-    )
+    return f"{title}, {and_join(list(info.players))}, started {when}, {count(s.moves, 'move')}"
 
 
 def overtaken_by(s: LogSummary, others: Sequence[LogSummary]) -> LogSummary | None:
@@ -162,7 +169,7 @@ def _none_fits(
         since = f"log {later.info.id} ({and_join(list(later.info.players))})" if later else "another game"
         players = " ".join(x.summary.info.players)
         parts.append(
-            f"{describe(x.summary)}, but the board has played {since} since; if its players "
+            f"{named(x.summary)}: the board has played {since} since; if its players "
             f"are at the table, continue it with upref play {game} {players} --resume{db}"
         )
     return (

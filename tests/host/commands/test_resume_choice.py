@@ -94,8 +94,9 @@ def test_a_game_the_board_left_for_another_is_never_taken_for_the_table(
         first(db, tags, "updown", "--resume")
     text = str(refused.value)
     assert "no unfinished Up And Down game fits the table" in text
-    assert f"log {ann}: Up And Down, Ann, Bob and Cy" in text
-    assert "the board has played log 2 (Dad, Mum and Kid) since" in text
+    assert f"log {ann} (Up And Down, Ann, Bob and Cy, started " in text
+    # three cards drawn and a pair pulled: four moves
+    assert "4 moves): the board has played log 2 (Dad, Mum and Kid) since" in text
     assert f"upref play updown Ann Bob Cy --resume --db {db}" in text
     with pytest.raises(GameLogError, match="no unfinished Up And Down game of Dad, Mum and Kid"):
         first(db, tags, "updown", "Dad", "Mum", "Kid", "--resume")
