@@ -61,10 +61,10 @@ from upref.text import count
 from upref.views import plain
 from upref.views.frame import Frame
 from upref.views.keys import KeyBoard, LocalKey, Private
-from upref.views.screen import render, scoreboard_for, verdict_line
+from upref.views.screen import render, scoreboard_for, shared_lines
 from upref.web.live import LivePage
 
-__all__ = ["left_behind", "main", "open_table", "page_key", "parse"]
+__all__ = ["left_behind", "main", "open_table", "page_key", "parse", "shared_screen"]
 
 _NAME_THE_PLAYERS = (
     "name the players in seat order, the one who begins first: upref play {game} Ann Bob Cy"
@@ -600,17 +600,7 @@ def _loop(
     if page is not None:
         kb.local = (page_key(page, lambda: kb.frame, private),)
 
-    def show(frame: Frame) -> None:
-        kb.frame = frame
-        for v in frame.verdicts:
-            if v.seat is not None:
-                private.show(verdict_line(v))
-            elif not live_view:
-                print(verdict_line(v), flush=True)
-        if page is not None:
-            page.update(frame)
-        if speaker is not None:  # after the scoreboard: speech never holds it up
-            speaker.offer(frame)
+    show = shared_screen(kb, live_view, page, speaker)
 
     def screen() -> RenderableType:
         return render(table.frame, game.panel, private.current(), kb)
@@ -635,6 +625,28 @@ def _loop(
     finally:
         table.close()
     return 0
+
+
+def shared_screen(
+    kb: KeyBoard, live_view: bool, page: LivePage | None, speaker: Speaker | None
+) -> Callable[[Frame], None]:
+    """What the table's frames are handed to at `play`: the keys, the shared screen (the
+    verdicts printed, without a live scoreboard), the page and the voice. A verdict for one
+    seat goes to that seat's own page alone: the shared screen only says that there is one."""
+
+    def show(frame: Frame) -> None:
+        kb.frame = frame
+        for v, line in zip(frame.verdicts, shared_lines(frame, page is not None), strict=True):
+            if not live_view:
+                print(line, flush=True)
+            elif v.seat is not None:
+                kb.notes.append(line)
+        if page is not None:
+            page.update(frame)
+        if speaker is not None:  # after the scoreboard: speech never holds it up
+            speaker.offer(frame)
+
+    return show
 
 
 def _step(table: Table, key: Callable[[], str | None], kb: KeyBoard) -> bool:
