@@ -87,7 +87,7 @@ def _list(db: Path, game: str | None) -> None:
 
 def _find(db: Path, number: int, db_words: str) -> Listed:
     """:raises GameLogError: no such log (naming those there are), or one played elsewhere."""
-    logs = listed(db)
+    logs = listed(db, writer=True)
     for x in logs:
         if x.number == number:
             if x.state == ELSEWHERE:
@@ -118,7 +118,7 @@ def _forget(db: Path, number: int, db_words: str) -> str:
     x = _find(db, number, db_words)
     with _held(db, number) as log:
         log.forget()
-    left = len(listed(db))
+    left = len(listed(db, writer=True))
     return f"Forgotten: {named(x.summary)}. {count(left, 'log')} left in {db}."
 
 

@@ -496,12 +496,12 @@ def _log_first(game: Game, args: argparse.Namespace, tag_book: TagBook) -> tuple
     resuming: tuple[GameLog, Referee] | None = None
     if db_path.exists():
         GameLog.prepare(args.db)
-    if not args.resume:
-        if db_path.exists():
+        if not args.resume:
             forget_abandoned(db_path)
-        notices = unfinished_notice(game, args)
     elif not args.resume:  # created only once the game can start
         check_writable(args.db if args.db is not None else _data_folder_path())
+    if not args.resume:
+        notices = unfinished_notice(game, args)
     if args.resume:
         resuming = resumed(game, args, tag_book)
     if not args.resume:

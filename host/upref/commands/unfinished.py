@@ -62,13 +62,14 @@ class Listed:
         return self.summary.info.id
 
 
-def listed(db: Path, game: str | None = None) -> list[Listed]:
-    """Every log of the database (of `game`, if given), oldest first, with its state.
+def listed(db: Path, game: str | None = None, *, writer: bool = False) -> list[Listed]:
+    """Every log of the database (of `game`, if given), oldest first, with its state (`writer`:
+    read by a command that writes to the log, see `summaries`).
 
     :raises GameLogError: a file that is not an upref log, or is damaged.
     """
     out = []
-    for s in summaries(db, game):
+    for s in summaries(db, game, writer=writer):
         state = _STATES.get(s.info.status, s.info.status)
         if s.info.status == PLAYING and held_elsewhere(db, s.info.id):
             state = ELSEWHERE
@@ -128,7 +129,7 @@ def choose(
     :raises GameLogError: none fits, several fit and none was chosen; saying why and what to do.
     """
     title = titles().get(game, game)
-    every = listed(db)
+    every = listed(db, writer=True)
     own = [x for x in every if x.summary.info.game == game and x.state in (UNFINISHED, ELSEWHERE)]
     if names:
         own = [x for x in own if same_players(x.summary.info.players, names)]
@@ -209,7 +210,7 @@ def forget_abandoned(db: Path) -> list[int]:
     :raises GameLogError: a log that cannot be read or written.
     """
     gone = []
-    for x in listed(db):
+    for x in listed(db, writer=True):
         if x.state == UNFINISHED and x.summary.moves == 0:
             log = GameLog.open(db, x.number)
             if log.mark_playing():  # nobody took it up meanwhile

@@ -465,10 +465,13 @@ def _is_move(kind: str, payload: str) -> bool:
     return not (kind in ("card", "button") and ('"arrived":false' in payload or '"pressed":false' in payload))
 
 
-def summaries(path: Path | str | None = None, game: str | None = None) -> list[LogSummary]:
+def summaries(
+    path: Path | str | None = None, game: str | None = None, *, writer: bool = False
+) -> list[LogSummary]:
     """Every game row of the database (only `game`'s, if given), oldest first, each with its
     moves and how far the board's events had got in it; none when there is no database yet.
-    Read-only.
+    Reads only; `writer`: through a connection that may write, as a command that writes to the
+    log next uses (the last connection to close then tidies the WAL files away).
 
     :raises GameLogError: a file that is not an upref log, or is damaged.
     """
@@ -476,8 +479,9 @@ def summaries(path: Path | str | None = None, game: str | None = None) -> list[L
     infos = list_games(p, game)
     if not infos:
         return []
-    conn = _connect_read(p)
+    conn = _connect(p, durable=True) if writer else _connect_read(p)
     try:
+        _check_whole(conn, p)  # an index that lies would hide a game, or a game's entries
         return [_summary(conn, info, p) for info in infos]
     except sqlite3.Error as exc:
         raise _damaged(p, exc) from None
