@@ -92,12 +92,17 @@ def _parser(
     ap.add_argument("game", help=f"the game: {names}")
     ap.add_argument("players", nargs="*", help="players' names in seat order (who begins first)")
     ap.add_argument("--port", help="the board's port or pyserial URL (default: find it)")
-    ap.add_argument("--resume", action="store_true", help="continue the last unfinished game")
+    ap.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the unfinished game of the players named (without names: the one that "
+        "fits the table; several are listed and asked about)",
+    )
     ap.add_argument(
         "--game-id",
         type=int,
         metavar="ID",
-        help="with --resume: the unfinished game to continue (default: the newest)",
+        help="with --resume: the unfinished game to continue, by its number (upref games lists them)",
     )
     ap.add_argument("--hints", action="store_true", help="allow the hint key (where the game has hints)")
     ap.add_argument("--seed", type=int, help="seed of the shuffles (default: random)")
