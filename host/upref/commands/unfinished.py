@@ -4,15 +4,16 @@ which are being played elsewhere, and which one `--resume` continues.
 `--resume` continues the game that matches the table. The candidates are the unfinished logs of
 the game that no other process is playing (`upref.store.inuse`); with players' names, only the
 logs of exactly those players (in any order and case): a change at the table is never booked to
-a game whose players are not there. Without names, a log is left out when the board went on to
-another game after it: a later log holds events of the same boot of the board beyond the last
-one this log applied, so the table is no longer as this log left it. One candidate left is
-continued; several are listed and the person at the terminal is asked which (elsewhere `play`
-refuses and names `--game-id`).
+a game whose players are not there. Without names, a log is left out when the table went on to
+another game after it (`overtaken_by`: another log holds events of the same boot of the board
+beyond the last one this log applied, or moves made after its last entry), so the table is no
+longer as this log left it. One candidate left is continued; several are listed and the person
+at the terminal is asked which (elsewhere `play` refuses and names `--game-id`).
 """
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -95,15 +96,17 @@ def _what(s: LogSummary) -> str:
 
 
 def overtaken_by(s: LogSummary, others: Sequence[LogSummary]) -> LogSummary | None:
-    """The log that holds events of the board's boot beyond the last one `s` applied (the board
-    went on to that game after this one), or None."""
-    if s.last_mark is None:
-        return None
-    boot, seq = s.last_mark
-    for o in others:
-        if o.info.id != s.info.id and o.marks.get(boot, -1) > seq:
-            return o
-    return None
+    """The game the table went on to after `s`, or None: a log that holds an event of the same
+    boot of the board numbered beyond the last one `s` applied (the board's own word), else the
+    latest log with a move whose last entry came after the last of `s` (the board may have
+    been restarted in between)."""
+    mark = s.last_mark
+    if mark is not None:
+        for o in others:
+            if o.info.id != s.info.id and o.marks.get(mark[0], -1) > mark[1]:
+                return o
+    later = [o for o in others if o.info.id != s.info.id and o.moves and o.last_t > s.last_t]
+    return max(later, key=lambda o: o.last_t, default=None)
 
 
 def same_players(players: Sequence[str], names: Sequence[str]) -> bool:
@@ -142,7 +145,7 @@ def choose(
         return fits[0].number
     if not fits:
         raise GameLogError(_none_fits(game, title, names, own, every, db_words))
-    return _ask_which(game, title, fits, ask, db_words)
+    return _ask_which(game, title, fits, ask, db_words, named_players=bool(names))
 
 
 def _none_fits(
@@ -150,7 +153,7 @@ def _none_fits(
 ) -> str:
     """Why no unfinished log fits the table, and what to do."""
     who = f" of {and_join(list(names))}" if names else ""
-    new_game = f"upref play {game} {' '.join(names) or 'NAMES'}{db}"
+    new_game = f"upref play {game} {shlex.join(names) or 'NAMES'}{db}"
     start = f"start one with {new_game}"
     if not own:
         return f"there is no unfinished {title} game{who} to resume: {start}"
@@ -168,7 +171,7 @@ def _none_fits(
             continue
         later = overtaken_by(x.summary, sums)
         since = f"log {later.info.id} ({and_join(list(later.info.players))})" if later else "another game"
-        players = " ".join(x.summary.info.players)
+        players = shlex.join(x.summary.info.players)
         parts.append(
             f"{named(x.summary)}: the board has played {since} since; if its players "
             f"are at the table, continue it with upref play {game} {players} --resume{db}"
@@ -180,7 +183,9 @@ def _none_fits(
     )
 
 
-def _ask_which(game: str, title: str, fits: list[Listed], ask: Ask | None, db: str) -> int:
+def _ask_which(
+    game: str, title: str, fits: list[Listed], ask: Ask | None, db: str, *, named_players: bool
+) -> int:
     """The one of several fitting logs the person at the terminal chooses.
 
     :raises GameLogError: not a terminal, or no log chosen.
@@ -190,7 +195,7 @@ def _ask_which(game: str, title: str, fits: list[Listed], ask: Ask | None, db: s
     if ask is None:
         raise GameLogError(
             f"{len(fits)} unfinished {title} games could be the one at the table ({choices}): "
-            f"name one with --game-id ({how}), or name its players"
+            f"name one with --game-id ({how}){'' if named_players else ', or name its players'}"
         )
     lines = [f"{len(fits)} unfinished {title} games could be the one at the table:"]
     lines += [f"  {describe(x.summary)}" for x in fits]

@@ -39,11 +39,20 @@ def tags() -> Iterator[TagBook]:
     book.close()
 
 
-def played(db: Path, tags: TagBook, players: tuple[str, ...], boot: str, seq: int, *, end: bool = False) -> int:
-    """A real Up And Down log: the start, the cards drawn, then one pair turned as the board
-    numbered it (`boot`, `seq`); ended with e when `end`. Its number."""
+def played(
+    db: Path,
+    tags: TagBook,
+    players: tuple[str, ...],
+    boot: str,
+    seq: int,
+    *,
+    end: bool = False,
+    t0: float = 1000.0,
+) -> int:
+    """A real Up And Down log played from time `t0`: the start, the cards drawn, then one pair
+    pulled as the board numbered it (`boot`, `seq`); ended with e when `end`. Its number."""
     ref = UpDownReferee(play.CodeTable.load(), tags)
-    table = Table(ref, seed=4)
+    table = Table(ref, seed=4, t0=t0)
     with GameLog.create(db, game="updown", players=players, seed=4, config=ref.config()) as log:
         ref.attach(log)
         table.feed(StartGame(players, Variant(), 4, table.at()))
@@ -114,19 +123,35 @@ def test_a_game_the_board_left_for_another_is_never_taken_for_the_table(
         assert log.game_id == ann
 
 
+def test_without_names_the_game_the_table_went_on_to_goes_on(tmp_path: Path, tags: TagBook) -> None:
+    db = tmp_path / "g.sqlite"
+    played(db, tags, ("Ann", "Bob", "Cy"), "boot-1", 10, t0=1000.0)
+    dad = played(db, tags, ("Dad", "Mum", "Kid"), "boot-2", 5, t0=5000.0)  # board restarted
+    with first(db, tags, "updown", "--resume") as log:
+        assert log.game_id == dad
+
+
+def test_a_game_left_before_a_board_restart_is_not_taken_either(tmp_path: Path, tags: TagBook) -> None:
+    db = tmp_path / "g.sqlite"
+    played(db, tags, ("Ann", "Bob", "Cy"), "boot-1", 10, t0=1000.0)
+    played(db, tags, ("Dad", "Mum", "Kid"), "boot-2", 5, t0=5000.0, end=True)
+    with pytest.raises(GameLogError, match="the board has played log 2 \\(Dad, Mum and Kid\\) since"):
+        first(db, tags, "updown", "--resume")
+
+
 def test_several_that_fit_are_refused_off_a_terminal_naming_game_id(
     tmp_path: Path, tags: TagBook, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = tmp_path / "g.sqlite"
     played(db, tags, ("Ann", "Bob"), "b1", 10)
-    played(db, tags, ("Cy", "Dan"), "b2", 10)
+    played(db, tags, ("Bob", "Ann"), "b1", 30, t0=5000.0)  # the same two, another game
     monkeypatch.setattr("sys.stdin", io.StringIO("2\n"))  # not a terminal: nobody to ask
     with pytest.raises(GameLogError) as refused:
-        first(db, tags, "updown", "--resume")
+        first(db, tags, "updown", "Ann", "Bob", "--resume")
     text = str(refused.value)
     assert "2 unfinished Up And Down games could be the one at the table" in text
-    assert "log 1: Up And Down, Ann and Bob" in text and "log 2: Up And Down, Cy and Dan" in text
-    assert f"upref play updown --resume --game-id N --db {db}" in text
+    assert "log 1: Up And Down, Ann and Bob" in text and "log 2: Up And Down, Bob and Ann" in text
+    assert text.endswith(f"name one with --game-id (upref play updown --resume --game-id N --db {db})")
 
 
 def test_several_that_fit_are_listed_and_the_one_typed_goes_on(
@@ -134,18 +159,18 @@ def test_several_that_fit_are_listed_and_the_one_typed_goes_on(
 ) -> None:
     db = tmp_path / "g.sqlite"
     played(db, tags, ("Ann", "Bob"), "b1", 10)
-    cy = played(db, tags, ("Cy", "Dan"), "b2", 10)
-    monkeypatch.setattr("sys.stdin", Terminal(f"{cy}\n"))
-    with first(db, tags, "updown", "--resume") as log:
-        assert log.game_id == cy
+    again = played(db, tags, ("Ann", "Bob"), "b1", 30, t0=5000.0)
+    monkeypatch.setattr("sys.stdin", Terminal(f"{again}\n"))
+    with first(db, tags, "updown", "ann", "bob", "--resume") as log:
+        assert log.game_id == again
     asked = capsys.readouterr().err
     assert "2 unfinished Up And Down games could be the one at the table:" in asked
-    assert "  log 1: Up And Down, Ann and Bob" in asked and "  log 2: Up And Down, Cy and Dan" in asked
+    assert "  log 1: Up And Down, Ann and Bob" in asked and "  log 2: Up And Down, Ann and Bob" in asked
     assert "Which log goes on? Type its number and Enter" in asked
     for answer, said in (("\n", "none was chosen"), ("7\n", "'7' is none of them")):
         monkeypatch.setattr("sys.stdin", Terminal(answer))
         with pytest.raises(GameLogError, match=f"no game resumed \\({said}\\)"):
-            first(db, tags, "updown", "--resume")
+            first(db, tags, "updown", "Ann", "Bob", "--resume")
 
 
 def test_game_id_of_other_players_is_refused(tmp_path: Path, tags: TagBook) -> None:
@@ -159,8 +184,8 @@ def test_a_game_played_in_another_window_is_not_offered(
     tmp_path: Path, tags: TagBook, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "g.sqlite"
-    ann = played(db, tags, ("Ann", "Bob"), "b1", 10)
     cy = played(db, tags, ("Cy", "Dan"), "b2", 10)
+    ann = played(db, tags, ("Ann", "Bob"), "b1", 10, t0=5000.0)
     elsewhere = GameLog.open(db, cy)
     assert elsewhere.mark_playing()
     try:
