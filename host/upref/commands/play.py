@@ -250,6 +250,7 @@ def open_table(
         seed=seed,
         config=referee.config(),
     )
+    log.mark_playing()  # at once: another window's `play` never takes it for an abandoned start
     referee.attach(log)
     table = Table(link, referee, codes)
     table.wait_for_picture()
@@ -545,7 +546,6 @@ def _at_the_table(
         return _fail(e, 1)
     except ValueError as e:
         return _fail(e, 2)
-    log.mark_playing()  # a resumed game's mark is held already; a new game's is free
     print(
         f"{game.title}: saved as log {log.game_id} in {log.path} (the log's number, for "
         "--game-id and replay; the scoreboard numbers the games of the match)",
