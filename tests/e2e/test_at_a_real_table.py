@@ -1,7 +1,7 @@
 """What a person meets at a real table (issue 13, section 5), end to end through the simulated
-board: a killed demo leaves no temporary folder, and `upref play` names the unfinished games,
-warns of an empty tag book before the game starts and says, when it is left, that the game is
-saved and how to resume it.
+board: a killed demo leaves no temporary folder, and `upref play` names the unfinished games
+(and drops a start with no move), warns of an empty tag book before the game starts and says,
+when it is left, what is kept of the game.
 (That `make demo` keeps its game log and says how to replay it is checked on the demo the
 installed upref plays whole: tests/packaging/test_installed.py.)"""
 
@@ -20,7 +20,7 @@ import pytest
 from page_watch import free_address
 from upref.commands import demo
 from upref.sim.board import SimBoard
-from upref.store.gamelog import GameLog
+from upref.store.gamelog import GameLog, list_games
 
 
 def _env(tmp_path: Path, tmp_dir: Path | None = None) -> dict[str, str]:
@@ -100,8 +100,11 @@ def test_play_names_open_games_warns_of_no_cards_and_says_how_to_resume(
     make_board: Callable[..., SimBoard], tmp_path: Path
 ) -> None:
     db = tmp_path / "games.sqlite"
-    GameLog.create(db, game="updown", players=("Dan", "Eve"), seed=1).close()
-    GameLog.create(db, game="updown", players=("Fay", "Gus"), seed=2).close()
+    for names, moves in ((("Dan", "Eve"), 1), (("Fay", "Gus"), 2), (("Ivy", "Jo"), 0)):
+        with GameLog.create(db, game="updown", players=names, seed=1) as log:
+            log.append({"kind": "start", "t": 1.0, "players": list(names), "variant": {}, "seed": 1})
+            for n in range(moves):
+                log.append({"kind": "hole", "t": 2.0 + n, "hole": 1, "old": 0, "new": 74})
     board = make_board(seed=5)
     address = free_address()
     host = _play(board, tmp_path, "Ann", "Bob", "--seed", "3", "--web", address)
@@ -129,16 +132,22 @@ def test_play_names_open_games_warns_of_no_cards_and_says_how_to_resume(
     assert "Traceback" not in err
     started = next(i for i, ln in enumerate(lines) if ln.startswith("Up And Down: saved as log 3 in"))
     before = "\n".join(lines[:started])
-    assert f"upref play: 2 game logs in {db} are unfinished" in before
-    for gid, names in ((1, "Dan, Eve"), (2, "Fay, Gus")):
+    assert f"upref play: 2 earlier games in {db} were not finished. This new game starts anyway" in before
+    for gid, names, moves in ((1, "Dan and Eve", "1 move"), (2, "Fay and Gus", "2 moves")):
         assert f"log {gid}: Up And Down, {names}, started " in before
-        assert f"upref play updown --resume --game-id {gid} --db {db}" in before
-    assert "continue it and press e (end the game)" in before
+        assert (
+            f", {moves}: to go on with it instead, press Ctrl-C now and type upref play updown "
+            f"--resume --game-id {gid} --db {db}"
+        ) in before
+    assert "Ivy" not in before  # a start with no move is not kept: it made room for log 3
+    assert f"If one will never be played again: upref games --close N --db {db}" in before
     assert f"The scoreboard page: http://{address}/" in lines and not [ln for ln in lines if "Warning" in ln]
     assert "no Up And Down piece is enrolled in the tag book" in before
     assert "upref enroll updown" in before
+    # no move was made in it: nothing is left to resume
     assert lines[-1] == (
-        f"Log 3 is saved in {db}: `upref play updown --resume --db {db}` continues it where "
-        "it was."
+        f"Log 3 is not kept: no move was made in it. Start again with upref play updown NAMES "
+        f"--db {db}"
     )
+    assert [g.players for g in list_games(db)] == [("Dan", "Eve"), ("Fay", "Gus")]
     assert not (tmp_path / "tags.sqlite").exists()  # play only reads the tag book

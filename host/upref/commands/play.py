@@ -27,7 +27,6 @@ import select
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from datetime import datetime
 from pathlib import Path
 
 from rich.console import Console, RenderableType
@@ -37,6 +36,15 @@ from upref.board.codes import CodeTable
 from upref.commands.game_option import parse_for_game
 from upref.commands.scripted import since_of
 from upref.commands.speech_option import add_speech_options, speak_argv, start_speaker
+from upref.commands.unfinished import (
+    ELSEWHERE,
+    UNFINISHED,
+    choose,
+    describe,
+    forget_abandoned,
+    listed,
+    same_players,
+)
 from upref.commands.web_option import add_web_option, page_error, start_page, web_argv
 from upref.game import Game
 from upref.link.connection import Link, LinkSettings
@@ -45,7 +53,7 @@ from upref.referee.base import Referee
 from upref.referee.inputs import StartGame
 from upref.registry import UnknownGame, games, referee_for, titles
 from upref.speech.speaker import Speaker
-from upref.store.gamelog import GameLog, GameLogError, check_writable, default_path, list_games
+from upref.store.gamelog import GameLog, GameLogError, check_writable, default_path
 from upref.store.replay import resume
 from upref.store.tags import TagBook, TagBookError
 from upref.table import Table
@@ -53,10 +61,10 @@ from upref.text import count
 from upref.views import plain
 from upref.views.frame import Frame
 from upref.views.keys import KeyBoard, LocalKey, Private
-from upref.views.screen import render, scoreboard_for, verdict_line
+from upref.views.screen import render, scoreboard_for, shared_lines
 from upref.web.live import LivePage
 
-__all__ = ["main", "open_table", "page_key", "parse"]
+__all__ = ["left_behind", "main", "open_table", "page_key", "parse", "shared_screen"]
 
 _NAME_THE_PLAYERS = (
     "name the players in seat order, the one who begins first: upref play {game} Ann Bob Cy"
@@ -84,12 +92,17 @@ def _parser(
     ap.add_argument("game", help=f"the game: {names}")
     ap.add_argument("players", nargs="*", help="players' names in seat order (who begins first)")
     ap.add_argument("--port", help="the board's port or pyserial URL (default: find it)")
-    ap.add_argument("--resume", action="store_true", help="continue the last unfinished game")
+    ap.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the unfinished game of the players named (without names: the one that "
+        "fits the table; several are listed and asked about)",
+    )
     ap.add_argument(
         "--game-id",
         type=int,
         metavar="ID",
-        help="with --resume: the unfinished game to continue (default: the newest)",
+        help="with --resume: the unfinished game to continue, by its number (upref games lists them)",
     )
     ap.add_argument("--hints", action="store_true", help="allow the hint key (where the game has hints)")
     ap.add_argument("--seed", type=int, help="seed of the shuffles (default: random)")
@@ -237,6 +250,7 @@ def open_table(
         seed=seed,
         config=referee.config(),
     )
+    log.mark_playing()  # at once: another window's `play` never takes it for an abandoned start
     referee.attach(log)
     table = Table(link, referee, codes)
     table.wait_for_picture()
@@ -245,34 +259,58 @@ def open_table(
 
 
 def _log_to_resume(game: Game, args: argparse.Namespace) -> GameLog:
-    """The unfinished game --resume continues (--game-id, else the newest of this game).
+    """The unfinished game --resume continues (--game-id, else the one that fits the table:
+    `upref.commands.unfinished.choose`), marked as being played by this process.
 
-    :raises GameLogError: none to resume, or the id names another game or a finished one.
+    :raises GameLogError: none to resume, or the id names another game, a finished one, one
+        being played elsewhere or one of other players.
     """
     db = _db_words(args)
+    db_path = args.db if args.db is not None else default_path(create=False)
     if args.game_id is None:
-        log = GameLog.open_latest(args.db, game=game.name)
-        if log is None:
-            raise GameLogError(
-                f"there is no unfinished {game.title} game to resume: start one with "
-                f"upref play {game.name} NAMES{db}"
-            )
-        return log
-    log = GameLog.open(args.db, args.game_id)
-    info = log.header
-    if info.game != game.name or info.status != "playing":
+        ask = _ask_at_terminal if sys.stdin.isatty() else None
+        log = GameLog.open(args.db, choose(game.name, db_path, args.players, ask, db))
+    else:
+        log = GameLog.open(args.db, args.game_id)
+    try:
+        _check_resumable(game, log, args.players, db)
+    except GameLogError:
         log.close()
-        if info.game != game.name:
-            raise GameLogError(
-                f"game {info.id} in {log.path} is not {game.title} but {info.game}: "
-                f"upref play {info.game} --resume --game-id {info.id}{db}"
-            )
+        raise
+    return log
+
+
+def _check_resumable(game: Game, log: GameLog, names: list[str], db: str) -> None:
+    """:raises GameLogError: unless `log` is an unfinished game of `game` (of the players
+    named, if any) that no other process plays; it is marked as played here."""
+    info = log.header
+    if info.game != game.name:
         raise GameLogError(
-            f"game {info.id} in {log.path} is finished: `upref replay{db} --game {info.id}` "
-            "shows its verdicts; start a new game with "
+            f"game {info.id} in {log.path} is not {game.title} but {info.game}: "
+            f"upref play {info.game} --resume --game-id {info.id}{db}"
+        )
+    if info.status != "playing":
+        raise GameLogError(
+            f"game {info.id} in {log.path} is {'closed' if info.status == 'closed' else 'finished'}: "
+            f"`upref replay{db} --game {info.id}` shows its verdicts; start a new game with "
             f"upref play {game.name} NAMES{db}"
         )
-    return log
+    if names and not same_players(info.players, names):
+        raise GameLogError(
+            f"game {info.id} in {log.path} is the game of {', '.join(info.players)}, not of "
+            f"{', '.join(names)}: name its own players, or leave the names out"
+        )
+    if not log.mark_playing():
+        raise GameLogError(
+            f"game {info.id} in {log.path} is being played in another window: go on there (or "
+            f"quit it there with q first)"
+        )
+
+
+def _ask_at_terminal(lines: list[str]) -> str:
+    """Ask the person at the terminal (the question on stderr); their answer ('' at EOF)."""
+    print("\n".join(lines), end="", file=sys.stderr, flush=True)
+    return sys.stdin.readline()
 
 
 def _db_words(args: argparse.Namespace) -> str:
@@ -281,29 +319,34 @@ def _db_words(args: argparse.Namespace) -> str:
 
 
 def unfinished_notice(game: Game, args: argparse.Namespace) -> list[str]:
-    """Lines that name the games of the log still unfinished, each with how to continue it,
-    and how to close one (empty: none). Reads the log only.
+    """Lines that name the games of the log still unfinished, each with how to continue it
+    instead, and how to close them (empty: none). Reads the log only.
 
     :raises GameLogError: a log that is not an upref log, or is damaged.
     """
     db_path = args.db if args.db is not None else default_path(create=False)
-    open_games = [g for g in list_games(db_path) if g.status == "playing"]
+    open_games = [x for x in listed(db_path) if x.state in (UNFINISHED, ELSEWHERE)]
     if not open_games:
         return []
     db = _db_words(args)
     n = len(open_games)
     lines = [
-        f"upref play: {count(n, 'game log')} in {db_path} {'is' if n == 1 else 'are'} unfinished "
-        "(the new game leaves them as they are):"
+        f"upref play: {count(n, 'earlier game')} in {db_path} {'was' if n == 1 else 'were'} "
+        "not finished. This new game starts anyway and leaves "
+        f"{'it' if n == 1 else 'them'} as {'it is' if n == 1 else 'they are'}:"
     ]
-    for g in open_games:
-        title = titles().get(g.game, g.game)
-        when = datetime.fromtimestamp(g.created).strftime("%Y-%m-%d %H:%M")
+    for x in open_games:
+        if x.state == ELSEWHERE:
+            lines.append(f"  {describe(x.summary)}: being played in another window")
+            continue
         lines.append(
-            f"  log {g.id}: {title}, {', '.join(g.players)}, started {when}; continue it with "
-            f"upref play {g.game} --resume --game-id {g.id}{db}"
+            f"  {describe(x.summary)}: to go on with it instead, press Ctrl-C now and type "
+            f"upref play {x.summary.info.game} --resume --game-id {x.number}{db}"
         )
-    lines.append("  To close one for good, continue it and press e (end the game).")
+    lines.append(
+        f"  If one will never be played again: upref games --close N{db} (or --forget N); "
+        f"upref games{db} lists them all."
+    )
     return lines
 
 
@@ -337,6 +380,23 @@ def saved_notice(game: Game, log: GameLog, args: argparse.Namespace) -> str:
         f"Log {info.id} is over and saved in {log.path}: `upref replay{where} --game {info.id}` "
         "shows its verdicts."
     )
+
+
+def left_behind(game: Game, log: GameLog, args: argparse.Namespace) -> str:
+    """What the host leaves behind when it stops: a game in which no move was made is not kept
+    as unfinished (it is removed from the log); any other is saved (`saved_notice`)."""
+    try:
+        unplayed = log.header.status == "playing" and log.moves() == 0
+        if unplayed:
+            number = log.game_id
+            log.forget()
+            return (
+                f"Log {number} is not kept: no move was made in it. Start again with "
+                f"upref play {game.name} NAMES{_db_words(args)}"
+            )
+    except GameLogError:
+        pass
+    return saved_notice(game, log, args)
 
 
 def page_key(page: LivePage, frame: Callable[[], Frame | None], private: Private) -> LocalKey:
@@ -440,12 +500,14 @@ def _log_first(game: Game, args: argparse.Namespace, tag_book: TagBook) -> tuple
     notices: list[str] = []
     db_path = args.db if args.db is not None else default_path(create=False)
     resuming: tuple[GameLog, Referee] | None = None
-    if not args.resume:
-        notices = unfinished_notice(game, args)
     if db_path.exists():
         GameLog.prepare(args.db)
+        if not args.resume:
+            forget_abandoned(db_path)
     elif not args.resume:  # created only once the game can start
         check_writable(args.db if args.db is not None else _data_folder_path())
+    if not args.resume:
+        notices = unfinished_notice(game, args)
     if args.resume:
         resuming = resumed(game, args, tag_book)
     if not args.resume:
@@ -497,7 +559,7 @@ def _at_the_table(
         except (ValueError, OSError) as e:
             print(f"upref play: {page_error(args.web, e)}", file=sys.stderr)
             table.close()
-            print(saved_notice(game, log, args), file=sys.stderr)
+            print(left_behind(game, log, args), file=sys.stderr)
             return 1
     speaker = start_speaker(args)
     try:
@@ -511,7 +573,7 @@ def _at_the_table(
             page.stop()
         if speaker is not None:
             speaker.close(5.0)
-    print(saved_notice(game, log, args), file=sys.stderr)
+    print(left_behind(game, log, args), file=sys.stderr)
     return status
 
 
@@ -543,17 +605,7 @@ def _loop(
     if page is not None:
         kb.local = (page_key(page, lambda: kb.frame, private),)
 
-    def show(frame: Frame) -> None:
-        kb.frame = frame
-        for v in frame.verdicts:
-            if v.seat is not None:
-                private.show(verdict_line(v))
-            elif not live_view:
-                print(verdict_line(v), flush=True)
-        if page is not None:
-            page.update(frame)
-        if speaker is not None:  # after the scoreboard: speech never holds it up
-            speaker.offer(frame)
+    show = shared_screen(kb, live_view, page, speaker)
 
     def screen() -> RenderableType:
         return render(table.frame, game.panel, private.current(), kb)
@@ -578,6 +630,28 @@ def _loop(
     finally:
         table.close()
     return 0
+
+
+def shared_screen(
+    kb: KeyBoard, live_view: bool, page: LivePage | None, speaker: Speaker | None
+) -> Callable[[Frame], None]:
+    """What the table's frames are handed to at `play`: the keys, the shared screen (the
+    verdicts printed, without a live scoreboard), the page and the voice. A verdict for one
+    seat goes to that seat's own page alone: the shared screen only says that there is one."""
+
+    def show(frame: Frame) -> None:
+        kb.frame = frame
+        for v, line in zip(frame.verdicts, shared_lines(frame, page is not None), strict=True):
+            if not live_view:
+                print(line, flush=True)
+            elif v.seat is not None:
+                kb.notes.append(line)
+        if page is not None:
+            page.update(frame)
+        if speaker is not None:  # after the scoreboard: speech never holds it up
+            speaker.offer(frame)
+
+    return show
 
 
 def _step(table: Table, key: Callable[[], str | None], kb: KeyBoard) -> bool:

@@ -1,7 +1,9 @@
 """`upref replay` and `upref export`: a saved game's verdicts, and a saved game as JSON Lines.
 
     upref replay [LOG] [--game ID] [--json]    every verdict (LOG: a games.sqlite or a .jsonl;
-                                               default: the games database in the data folder)
+                                               default: the games database in the data folder);
+                                               a line said to one player alone only with --private
+                                               (or --json, which is data, not a screen)
     upref export [--db PATH] [--game ID] [-o FILE] [--list]
 
 Both only read: a database is opened read-only (it works in a folder that cannot be written),
@@ -36,6 +38,12 @@ def replay_main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--game", type=int, help="the game's id in the database (default: newest)")
     parser.add_argument("--json", action="store_true", help="one JSON object per verdict")
+    parser.add_argument(
+        "--private",
+        action="store_true",
+        help="also show what was said to one player alone (a hint, a task card): not on a "
+        "screen the players share",
+    )
     args = parser.parse_intermixed_args(argv)
     source = args.log if args.log is not None else str(default_path(create=False))
     try:
@@ -53,13 +61,15 @@ def replay_main(argv: list[str] | None = None) -> int:
             if args.json:
                 out.write(json.dumps(verdict_dict(r.entry.seq, v), ensure_ascii=False) + "\n")
                 continue
+            who = info.players[v.seat] if v.seat is not None and v.seat < len(info.players) else v.seat
+            if v.seat is not None and not args.private:
+                out.write(f"{r.entry.seq:>5} {'PRIVATE':<7} (a line for {who} alone: --private shows it)\n")
+                continue
             line = f"{r.entry.seq:>5} {v.kind.upper():<7} {v.text}"
             if v.rule:
                 line += f" [{v.rule}]"
             if v.seat is not None:
-                line += (
-                    f" (to {info.players[v.seat] if v.seat < len(info.players) else v.seat} only)"
-                )
+                line += f" (to {who} only)"
             out.write(line + "\n")
             if v.correction and v.correction not in v.text:
                 out.write(f"{'':>13} -> {v.correction}\n")
@@ -87,8 +97,8 @@ def export_main(argv: list[str] | None = None) -> int:
             if not listed:
                 print(f"upref export: no games in {db} yet", file=sys.stderr)
             for g in listed:
-                outcome = ""
-                if g.outcome:
+                outcome = ""  # a game still playing has no winners yet (an earlier game's stay in the log)
+                if g.outcome and g.status == "finished":
                     outcome = f" winners {', '.join(g.outcome.get('winners', []))}"
                 print(f"{g.id:>5} {g.game:<8} {g.status:<9} {', '.join(g.players)}{outcome}")
             return 0

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from upref.paths import data_dir
+from upref.store.inuse import PlayLock, held_elsewhere
 
 __all__ = [
     "FORMAT",
@@ -30,10 +31,12 @@ __all__ = [
     "GameInfo",
     "GameLog",
     "GameLogError",
+    "LogSummary",
     "check_writable",
     "default_path",
     "list_games",
     "load_jsonl",
+    "summaries",
 ]
 
 FORMAT = "upref-gamelog"
@@ -42,6 +45,11 @@ PUBLIC_FORMAT = "upref-public"
 SCHEMA_VERSION = 1
 PLAYING = "playing"
 FINISHED = "finished"
+CLOSED = "closed"
+"""A game closed by hand (`upref games --close`): ended without a result, never resumed."""
+NOT_MOVES = ("tick", "online", "picture", "fault")
+"""Entry kinds that are not something done at the table: a log with nothing but these after
+its start holds no move."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -104,7 +112,7 @@ class GameInfo:
     variant: dict[str, Any]
     seed: int
     config: dict[str, Any]
-    status: str  # "playing" or "finished"
+    status: str  # "playing", "finished" or "closed"
     finished: float | None = None
     outcome: dict[str, Any] | None = None
 
@@ -427,6 +435,86 @@ def list_games(path: Path | str | None = None, game: str | None = None) -> list[
         conn.close()
 
 
+@dataclass(frozen=True)
+class LogSummary:
+    """What a list of the logs says of one game row, read without replaying it.
+
+    :param info: the header row.
+    :param moves: what was done at the table after the first start (a hole's change, a tap,
+        a press, a key, an undo...; not the ticks, the board going on- or offline, a picture
+        or a fault): 0 for a start that was abandoned before anything was done.
+    :param last_t: the time of the newest entry (the header's `created` when there is none).
+    :param marks: for each boot of the board the log heard from, the highest sequence number
+        of its events in the log (how far the board's kept events had got in this game).
+    :param last_mark: (boot, board_seq) of the newest board event the log applied, or None.
+    """
+
+    info: GameInfo
+    moves: int
+    last_t: float
+    marks: dict[str, int]
+    last_mark: tuple[str, int] | None
+
+
+def _is_move(kind: str, payload: str) -> bool:
+    """Whether an entry is something done at the table: not a tick, the board going on- or
+    offline, a picture or a fault, nor the second half of a tap or a press (a card leaving the
+    reader, the button let go)."""
+    if kind in NOT_MOVES:
+        return False
+    return not (kind in ("card", "button") and ('"arrived":false' in payload or '"pressed":false' in payload))
+
+
+def summaries(
+    path: Path | str | None = None, game: str | None = None, *, writer: bool = False
+) -> list[LogSummary]:
+    """Every game row of the database (only `game`'s, if given), oldest first, each with its
+    moves and how far the board's events had got in it; none when there is no database yet.
+    Reads only; `writer`: through a connection that may write, as a command that writes to the
+    log next uses (the last connection to close then tidies the WAL files away).
+
+    :raises GameLogError: a file that is not an upref log, or is damaged.
+    """
+    p = Path(path) if path is not None else default_path(create=False)
+    infos = list_games(p, game)
+    if not infos:
+        return []
+    conn = _connect(p, durable=True) if writer else _connect_read(p)
+    try:
+        _check_whole(conn, p)  # an index that lies would hide a game, or a game's entries
+        return [_summary(conn, info, p) for info in infos]
+    except sqlite3.Error as exc:
+        raise _damaged(p, exc) from None
+    finally:
+        conn.close()
+
+
+def _summary(conn: sqlite3.Connection, info: GameInfo, p: Path) -> LogSummary:
+    rows = conn.execute(
+        "SELECT seq, t, kind, payload FROM entries WHERE game_id = ? ORDER BY seq", (info.id,)
+    ).fetchall()
+    moves, started, last_t = 0, False, info.created
+    marks: dict[str, int] = {}
+    last_mark: tuple[str, int] | None = None
+    for _seq, t, kind, payload in rows:
+        last_t = float(t)
+        moves += started and _is_move(kind, payload)
+        started = started or kind == "start"
+        if '"boot"' not in payload:
+            continue
+        try:
+            fields = json.loads(payload)
+        except (ValueError, RecursionError):
+            raise GameLogError(
+                f"game log {p}, game {info.id}, entry {_seq}: its payload is damaged; {_DAMAGED}"
+            ) from None
+        boot, board_seq = fields.get("boot"), fields.get("board_seq")
+        if isinstance(boot, str) and isinstance(board_seq, int):
+            marks[boot] = max(marks.get(boot, board_seq), board_seq)
+            last_mark = (boot, board_seq)
+    return LogSummary(info, moves, last_t, marks, last_mark)
+
+
 class GameLog:
     """One game's log in a database. Build it with `create`, `open` or `open_latest`.
 
@@ -445,6 +533,7 @@ class GameLog:
         self.game_id = game_id
         self.path = path
         self.read_only = read_only
+        self._play_lock: PlayLock | None = None
         row = self._row("SELECT MAX(seq) FROM entries WHERE game_id = ?", (game_id,))
         try:
             self._seq = int(row[0] or 0) if row is not None else 0
@@ -634,6 +723,17 @@ class GameLog:
     def __len__(self) -> int:
         return self._seq
 
+    def moves(self) -> int:
+        """What was done at the table after the game's first start (see `LogSummary.moves`)."""
+        rows = self._rows(
+            "SELECT kind, payload FROM entries WHERE game_id = ? ORDER BY seq", (self.game_id,)
+        )
+        started, moves = False, 0
+        for kind, payload in rows:
+            moves += started and _is_move(kind, payload)
+            started = started or kind == "start"
+        return moves
+
     # --- writing -----------------------------------------------------------------------------
 
     def append(self, entry: Mapping[str, Any]) -> int:
@@ -664,6 +764,31 @@ class GameLog:
             "UPDATE games SET status = ?, finished = NULL WHERE id = ?", (PLAYING, self.game_id)
         )
 
+    def close_unfinished(self, t: float | None = None) -> None:
+        """Mark an unfinished game closed by hand: ended without a result (its last result,
+        if a game of the match had one, stays in `outcome`); it is no longer resumed.
+
+        :raises GameLogError: when the game is not unfinished, or the log cannot be written.
+        """
+        info = self.header
+        if info.status != PLAYING:
+            raise GameLogError(f"game {info.id} in {self.path} is {info.status}, not unfinished")
+        self._write(
+            "UPDATE games SET status = ?, finished = ? WHERE id = ?",
+            (CLOSED, time.time() if t is None else float(t), self.game_id),
+        )
+
+    def forget(self) -> None:
+        """Remove this game from the database, its entries with it, in one transaction; the
+        log is closed after it.
+
+        :raises GameLogError: when it cannot be written.
+        """
+        with self._transaction():
+            self._write("DELETE FROM entries WHERE game_id = ?", (self.game_id,))
+            self._write("DELETE FROM games WHERE id = ?", (self.game_id,))
+        self.close()
+
     def export_jsonl(self, game_id: int | None, out: IO[str]) -> int:
         """Write a game (this one with None) as JSON Lines: the header line, then one line per
         entry. Returns the number of lines."""
@@ -678,7 +803,22 @@ class GameLog:
             n += 1
         return n
 
+    def mark_playing(self) -> bool:
+        """Mark this game as being played by this process, for as long as the log is open
+        (or the process lives): other processes then see it as played elsewhere
+        (`upref.store.inuse`). False when another process plays it already."""
+        if self._play_lock is None:
+            self._play_lock = PlayLock.take(self.path, self.game_id)
+        return self._play_lock is not None
+
+    def played_elsewhere(self) -> bool:
+        """Whether another process is playing this game now."""
+        return self._play_lock is None and held_elsewhere(self.path, self.game_id)
+
     def close(self) -> None:
+        if self._play_lock is not None:
+            self._play_lock.release()
+            self._play_lock = None
         self._conn.close()
 
     def __enter__(self) -> GameLog:

@@ -43,8 +43,9 @@ class LocalKey:
 
 @dataclass
 class Private:
-    """What one player alone may read (the link to their own page, a verdict for one seat): on
-    the shared screen until the next key, or for PRIVATE_S seconds, whichever comes first."""
+    """What one player alone may read (the link to their own page; a verdict for one seat goes
+    to that seat's own page, never here): on the shared screen until the next key, or for
+    PRIVATE_S seconds, whichever comes first."""
 
     lines: list[str] = field(default_factory=list)
     shown: float = 0.0

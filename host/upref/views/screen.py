@@ -20,13 +20,36 @@ from upref.views.frame import Frame
 from upref.views.keys import KeyBoard
 from upref.views.scoreboard import Panel, scoreboard, waiting_scoreboard
 
-__all__ = ["render", "scoreboard_for", "verdict_line"]
+__all__ = ["render", "scoreboard_for", "seat_note", "shared_lines", "verdict_line"]
 
 
 def verdict_line(v: Verdict) -> str:
     """A verdict as one line of text: '[illegal M-2] … -> what to do'."""
     text = v.text + (f"  -> {v.correction}" if v.correction and v.correction not in v.text else "")
     return f"[{v.kind}{' ' + v.rule if v.rule else ''}] {text}"
+
+
+def seat_note(frame: Frame, v: Verdict, own_pages: bool) -> str:
+    """What the shared screen says of a verdict addressed to one seat: only whose it is and
+    where to read it, never what it says (`own_pages`: the players have pages of their own)."""
+    names = frame.view.names if frame.view is not None else ()
+    seat = v.seat if v.seat is not None else 0
+    who = names[seat] if seat < len(names) else f"player {seat + 1}"
+    if own_pages:
+        return f"A line for {who} alone is on {who}'s own page."
+    return (
+        f"A line for {who} alone is not shown on this shared screen: play with --web to give "
+        "each player a page of their own."
+    )
+
+
+def shared_lines(frame: Frame, own_pages: bool) -> list[str]:
+    """A frame's verdicts as the shared screen may print them: each public verdict's line, and
+    for a verdict addressed to one seat a note that names the seat and not what it says."""
+    return [
+        verdict_line(v) if v.seat is None else seat_note(frame, v, own_pages)
+        for v in frame.verdicts
+    ]
 
 
 def scoreboard_for(
