@@ -89,7 +89,8 @@ def export_main(argv: list[str] | None = None) -> int:
             for g in listed:
                 outcome = ""
                 if g.outcome:
-                    outcome = f" winners {', '.join(g.outcome.get('winners', []))}"
+                    won = g.outcome.get("winners", [])
+                    outcome = f" winners {', '.join(won)}" if won else " no winner"
                 print(f"{g.id:>5} {g.game:<8} {g.status:<9} {', '.join(g.players)}{outcome}")
             return 0
         if not db.exists():

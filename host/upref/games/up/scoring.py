@@ -314,7 +314,9 @@ def evening_result(
 ) -> str:
     """'Ann wins the evening with 45 points' / 'Ann and Bob share the evening with 3 tokens
     each'; with `lead` (an evening not over): 'Ann leads the evening with ...' (no full stop)."""
-    best = totals[winners[0]] if winners else 0
+    if not winners:
+        return "no winner: nobody has scored yet"
+    best = totals[winners[0]]
     unit = {"points": "point", "cards": "card", "tokens": "token"}[scoring]
     who = and_join([names[w] for w in winners])
     amount = f"{best} {plural(best, unit)}"
