@@ -18,7 +18,7 @@ import time
 
 from upref.game import Game
 from upref.games.updown.cards import colour_name, load_catalogue
-from upref.games.updown.demo import UpDownDemo
+from upref.games.updown.demo import STEPS, UpDownDemo
 from upref.games.updown.engine import NAME, TITLE, UpDownState
 from upref.games.updown.panel import PANEL
 from upref.games.updown.referee import UpDownReferee
@@ -93,5 +93,6 @@ GAME = Game(
     playout=playout,
     figures=figures,
     short={"short": 1},
+    steps=STEPS,
     shelf=1,
 )
