@@ -156,3 +156,6 @@ def test_flip_a_bird_s_pile_scan_in_one_command(at_table: Callable[[str], AtTabl
     rc, out = t.simctl("scan")
     assert rc == 0 and out.startswith("Scanned 6 cards onto the draw pile"), out
     t.until("the game begun", lambda: t.ref.phase == "play")
+    rc, out = t.simctl("play")  # Ann plays a card that can be in her hand
+    assert rc == 0 and out.startswith("Ann plays "), out
+    t.until("Ann's card in the row", lambda: len(t.ref.engine.view(None).row) == 1)

@@ -320,5 +320,31 @@ def scan_step(table: StepTable) -> StepPlan:
     )
 
 
-STEPS = {"scan": TableStep("build the draw pile, each card tapped as it is laid (the pile scan)", scan_step)}
+def play_step(table: StepTable) -> StepPlan:
+    """`upref simctl play`: the player to move draws and plays a card that can be in their
+    hand by the referee's record (one of them, drawn from the game's seed and the turn), face
+    up or down as the pile's back says, and taps it.
+
+    :raises ValueError: when nobody plays a card now.
+    """
+    ref = table.referee
+    eng = ref.engine if ref.has_engine else None
+    plays = sorted({a for a in eng.legal_actions() if isinstance(a, Play)}) if eng else []
+    if not isinstance(eng, FlipABirdState) or ref.phase != "play" or not plays:
+        raise ValueError(
+            "nobody plays a card now: the scoreboard's 'Waiting for' line says what the table "
+            "waits for (a claim's tips are keys at the host)"
+        )
+    pick = random.Random(f"{table.seed}/{ref.plays}").choice(plays)
+    name = eng.players[eng.current_player()]
+    return StepPlan(
+        taps(table.board, [table.uid_of[pick.card]]),
+        f"{name} plays {pick.card} face {'up' if pick.up else 'down'} and taps it.",
+    )
+
+
+STEPS = {
+    "scan": TableStep("build the draw pile, each card tapped as it is laid (the pile scan)", scan_step),
+    "play": TableStep("the player to move plays a card that can be in their hand, and taps it", play_step),
+}
 """Flip a Bird's whole table steps by hand (`upref simctl scan`); a play is one `touch R1a`."""
