@@ -54,7 +54,7 @@ def simctl_main(argv: list[str]) -> int:
     name."""
     words = _words(argv)
     if not words or words[0].lower() not in step_names():
-        status = cli.simctl_main(argv, catalogues)
+        status = cli.simctl_main(argv, catalogues, steps_help())
         if words == ["help"] and status == 0:
             print(steps_help())
         return status
