@@ -36,6 +36,9 @@ RANGES = {"updown": (2, 6), "upturn": (2, 4), "flipabird": (3, 6), "whatsup": (2
 
 def test_each_game_declares_its_rulebook_s_range() -> None:
     assert {g.name: g.players for g in games() if g.name in RANGES} == RANGES
+    for g in games():  # and each demo seats as many players as its game is for
+        if g.demo is not None:
+            assert g.players[0] <= len(g.demo.players) <= g.players[1], g.name
 
 
 @pytest.mark.parametrize("name", sorted(RANGES))
