@@ -409,16 +409,16 @@ def main(
         except ValueError as e:
             return _fail(e, 2)
     codes = CodeTable.load()
-    if args.port is None and not args.resume:
-        try:  # before the notices, which take it that the game goes on
-            args.port = finder()
-        except LinkError as e:
-            return _fail(_no_board(e, game), 1)
     try:
         tag_book = TagBook(args.tags, read_only=True)
     except TagBookError as e:
         return _fail(e, 1)
     try:
+        if args.port is None and not args.resume:
+            try:  # before the notices, which take it that the game goes on
+                args.port = finder()
+            except LinkError as e:
+                return _fail(_no_board(e, game), 1)
         try:
             resuming = _log_first(game, args, tag_book)
         except GameLogError as e:
