@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # type names only: the demo's board and table are the command
     from upref.sim.board import SimBoard
     from upref.table import Table
 
-__all__ = ["Demo", "DemoStep", "Game"]
+__all__ = ["Demo", "DemoStep", "Game", "StepPlan", "StepTable", "TableStep"]
 
 DemoStep = tuple[str, float]
 """What the scripted players just did, in words ('' for nothing worth saying), and how many
@@ -45,6 +45,39 @@ class Demo(Protocol):
 
 
 @dataclass(frozen=True)
+class StepTable:
+    """What a whole step at the simulated table is planned from: the game now played, its
+    referee rebuilt from its log (what the referee knows: who draws, which cards are laid, the
+    stack), the simulated board's `state` and the UID of each piece's simulated tag."""
+
+    referee: Referee
+    board: Mapping[str, Any]
+    uid_of: Mapping[str, str]
+    seed: int
+    """The game's seed: a step's random choices (cards dealt) follow it."""
+
+
+@dataclass(frozen=True)
+class StepPlan:
+    """A whole step as the simulated board's own verbs (`upref simctl`'s lines, in order, each
+    answered before the next is sent), and what it does in words ('Ann draws T05 ...')."""
+
+    lines: tuple[str, ...]
+    said: str
+
+
+@dataclass(frozen=True)
+class TableStep:
+    """A whole step at the simulated table by hand, one `upref simctl <name>` (What's Up's
+    lay-out, Up's deal, drawing the stack's top card): `plan` turns the table as it is into the
+    simulated board's own verbs, or raises ValueError saying why the step cannot be done now and
+    what to do."""
+
+    summary: str
+    plan: Callable[[StepTable], StepPlan]
+
+
+@dataclass(frozen=True)
 class Game:
     """One game: its name and title, and where each of its parts is.
 
@@ -69,6 +102,8 @@ class Game:
         tests play it); empty when the demo has none shorter.
     :param shelf: where the game stands when upref lists its games (lowest first, then by name):
         the first is the one `upref demo` plays when no game is named.
+    :param steps: the whole table steps `upref simctl <name>` does for this game on the
+        simulated board, by name.
     """
 
     name: str
@@ -89,3 +124,4 @@ class Game:
     piece: str = "card"
     short: Mapping[str, Any] = field(default_factory=dict)
     shelf: int = 100
+    steps: Mapping[str, TableStep] = field(default_factory=dict)

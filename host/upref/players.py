@@ -7,12 +7,13 @@ them, and their golden logs hold them. The demos enrol the simulated board's own
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from upref.table import Table
 
-__all__ = ["OFFLINE_WAIT_S", "wait_for_offline", "wait_while_offline"]
+__all__ = ["OFFLINE_WAIT_S", "taps", "wait_for_offline", "wait_while_offline"]
 
 OFFLINE_WAIT_S = 60.0
 """The longest the scripted players wait for a board the referee says is offline."""
@@ -39,3 +40,11 @@ def wait_for_offline(table: Table, limit: float) -> bool:
             return False
         table.pump(0.1)
     return True
+
+
+def taps(board: Mapping[str, Any], uids: Sequence[str]) -> tuple[str, ...]:
+    """A whole step's taps as the simulated board's own verbs (`upref.game.StepPlan.lines`):
+    whatever lies on the reader taken off first, then each card tapped and taken away in turn
+    (`touch`)."""
+    clear = ("remove",) if board.get("cards") else ()
+    return (*clear, *(f"touch {uid}" for uid in uids))

@@ -27,8 +27,9 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import cast
 
 from rich.console import Console, RenderableType
 from rich.live import Live
@@ -59,7 +60,12 @@ def _parser(
     game: Game | None = None, cls: type[argparse.ArgumentParser] = argparse.ArgumentParser
 ) -> argparse.ArgumentParser:
     names = [g.name for g in games() if g.demo is not None]
-    ap = cls(prog="upref demo", description=__doc__.split("\n\n")[0])
+    ap = cls(
+        prog="upref demo",
+        description=__doc__.split("\n\n")[0],
+        epilog=_every_game_s_options(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     ap.add_argument("game", nargs="?", default=names[0], help=f"the game ({', '.join(names)}; default {names[0]})")
     ap.add_argument("--backend", choices=("cpython", "micropython"), default="cpython")
     ap.add_argument("--seed", type=int, help="the board's and the game's seed (default: the demo's own)")
@@ -74,8 +80,25 @@ def _parser(
         "(default: until Ctrl-C on a terminal, 0 otherwise)",
     )
     if game is not None:
-        game.add_options(ap)
+        own = ap.add_argument_group(f"{game.title}'s own options (upref demo {game.name})")
+        game.add_options(cast(argparse.ArgumentParser, own))  # a group takes add_argument alike
     return ap
+
+
+def _every_game_s_options() -> str:
+    """Each game with a demo and the options of its own (its variants), as `--help` lists
+    them: what `upref demo GAME --OPTION` takes."""
+    parts = ["every game's own options (upref demo GAME --OPTION ...):"]
+    for g in games():
+        if g.demo is None:
+            continue
+        probe = argparse.ArgumentParser(prog=f"upref demo {g.name}", add_help=False,
+                                        usage=argparse.SUPPRESS)
+        g.add_options(probe)
+        listed = probe.format_help().strip().splitlines()[1:]  # below its "options:" heading
+        parts.append(f"\n{g.title} (upref demo {g.name}):")
+        parts.extend(listed or ["  no options of its own"])
+    return "\n".join(parts)
 
 
 def _seconds(text: str) -> float:
@@ -283,6 +306,8 @@ def run_game(game: Game, board: SimBoard, link: Link, settings: DemoSettings) ->
     else:
         _play_plain(demo, board, table, uid_of, say)
     table.close()
+    if screens.page is not None:  # a page that lingers shows the demo over, not a key to press
+        screens.page.update(over(game, table.frame))
     screens.close(getattr(args, "linger", None), console)
     replayable = settings.log_path is not None
     return _summary(game, table, link, log, screens.lines, console, live_view, replayable)
@@ -333,6 +358,16 @@ class _Screens:
             self.page.stop()
 
 
+def over(game: Game, frame: Frame) -> Frame:
+    """The demo's last frame as the screens show it once the program ends: what the table
+    waits for is nothing (its `n` for the next game would reach no one), and no keys."""
+    waiting = (
+        "nothing: the demo is over. Play a game of your own with "
+        f"upref play {game.name} NAMES (or watch another: upref demo GAME)."
+    )
+    return replace(frame, status=replace(frame.status, waiting_for=waiting), keys=())
+
+
 def _play_live(
     game: Game, demo: Demo, board: SimBoard, table: Table, uid_of: dict[str, str], console: Console
 ) -> None:
@@ -351,7 +386,7 @@ def _play_live(
             if time.monotonic() > deadline:
                 break
         table.pump(1.0)
-        live.update(screen())
+        live.update(render(over(game, table.frame), game.panel, []))
 
 
 def _play_plain(
@@ -383,7 +418,7 @@ def _summary(
     view = table.frame.view
     if not live_view and view is not None:
         print()
-        print(plain.render(scoreboard_for(table.frame, game.panel)), end="")
+        print(plain.render(scoreboard_for(over(game, table.frame), game.panel)), end="")
     illegal = sum(1 for ln in lines if ln.startswith("[illegal"))
     console.print(
         f"\ngame log {log.path} (log {log.game_id}): {len(log.entries())} entries; "

@@ -4,6 +4,7 @@ every sensor, the RFID reader and the link, live.
 The view refreshes about five times a second: each hole's code and meaning and each sensor's
 raw level and calibrated zero (asked with RAW about once a second), the RFID reader's version
 (from HELLO) and error counters (from the heartbeat), the link's counters, and the faults.
+q (or Esc, or Ctrl-C) leaves the live view, as its last line says.
 `--calibrate` sends CAL and prints OK or the board's reason. `--once` prints one picture and
 exits (for scripts and tests). `--selftest` walks a person through every hole with a set of
 mole ends and reports what each sensor saw (`upref.commands.selftest`; exit 0 when everything read as
@@ -15,12 +16,15 @@ Data -> `render(state)` -> a thin Live loop: the render function is pure.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import queue
+import select
 import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from rich import box
@@ -291,6 +295,32 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+LEAVE = "Press q to leave (or Ctrl-C)."
+"""The live view's last line: how to leave it."""
+QUIT_KEYS = ("q", "Q", "\x1b")
+
+
+@contextlib.contextmanager
+def pressed() -> Iterator[Callable[[], str | None]]:
+    """The key pressed since the last look, without Enter, from a terminal (None: none; never a
+    key when standard input is not a terminal)."""
+    if not sys.stdin.isatty():
+        yield lambda: None
+        return
+    import termios
+    import tty
+
+    fd = sys.stdin.fileno()
+    old = termios.tcgetattr(fd)
+    tty.setcbreak(fd)
+    try:
+        yield lambda: (
+            os.read(fd, 1).decode(errors="replace") if select.select([fd], [], [], 0)[0] else None
+        )
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+
+
 def main(
     argv: list[str] | None = None,
     *,
@@ -298,9 +328,10 @@ def main(
     console: Console | None = None,
     ask: Ask | None = None,
     settle: float | None = None,
+    keys: Callable[[], contextlib.AbstractContextManager[Callable[[], str | None]]] = pressed,
 ) -> int:
     """`ask` replaces the prompt of the self-test (a script or a test drives the board there);
-    `settle` its wait for a steady code (seconds)."""
+    `settle` its wait for a steady code (seconds); `keys` the live view's key presses."""
     args = _parser().parse_args(argv)
     out = console or Console()
     try:
@@ -320,7 +351,7 @@ def main(
                 return _selftest(link, args, out, ask, settle)
             if args.once:
                 return _once(link, state, out)
-            return _live(link, state, out)
+            return _live(link, state, out, keys)
     except KeyboardInterrupt:
         return 0
 
@@ -357,7 +388,18 @@ def _once(link: Link, state: DoctorState, out: Console) -> int:
     return 0 if link.error is None else 1
 
 
-def _live(link: Link, state: DoctorState, out: Console) -> int:
+def live_screen(state: DoctorState) -> RenderableType:
+    """The live view: the picture, then how to leave it."""
+    return Group(render(state), Text(LEAVE, style="dim"))
+
+
+def _live(
+    link: Link,
+    state: DoctorState,
+    out: Console,
+    keys: Callable[[], contextlib.AbstractContextManager[Callable[[], str | None]]] = pressed,
+) -> int:
+    """The live view until q (0) or the link fails (1)."""
     stop = threading.Event()
 
     def poll_raw() -> None:
@@ -368,11 +410,15 @@ def _live(link: Link, state: DoctorState, out: Console) -> int:
     poller = threading.Thread(target=poll_raw, name="upref-doctor-raw", daemon=True)
     poller.start()
     try:
-        with Live(render(state), console=out, refresh_per_second=REFRESH_PER_SECOND) as live:
+        with keys() as key, Live(
+            live_screen(state), console=out, refresh_per_second=REFRESH_PER_SECOND
+        ) as live:
             while link.error is None:
                 _drain(link, state, time.monotonic() + 1 / REFRESH_PER_SECOND, lambda: False)
                 state.refresh_from(link)
-                live.update(render(state))
+                live.update(live_screen(state))
+                if key() in QUIT_KEYS:
+                    return 0
     finally:
         stop.set()
     out.print(f"upref doctor: {link.error}")

@@ -48,6 +48,7 @@ from upref.commands.unfinished import (
 from upref.commands.web_option import add_web_option, page_error, start_page, web_argv
 from upref.game import Game
 from upref.link.connection import Link, LinkSettings
+from upref.link.discovery import find_board
 from upref.link.errors import LinkError
 from upref.referee.base import Referee
 from upref.referee.inputs import StartGame
@@ -447,7 +448,14 @@ def keys() -> Iterator[Callable[[], str | None]]:
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
 
 
-def main(argv: list[str] | None = None, *, opener: Callable[..., Link] = Link) -> int:
+def main(
+    argv: list[str] | None = None,
+    *,
+    opener: Callable[..., Link] = Link,
+    finder: Callable[[], str] = find_board,
+) -> int:
+    """`upref play`; `opener` opens the link to a port, `finder` finds the board's port when
+    none is given (both stand-ins in tests)."""
     args_in = speak_argv(web_argv(list(sys.argv[1:] if argv is None else argv)))
     try:
         game, args = parse(args_in)
@@ -466,6 +474,11 @@ def main(argv: list[str] | None = None, *, opener: Callable[..., Link] = Link) -
     except TagBookError as e:
         return _fail(e, 1)
     try:
+        if args.port is None and not args.resume:
+            try:  # before the notices, which take it that the game goes on
+                args.port = finder()
+            except LinkError as e:
+                return _fail(_no_board(e, game), 1)
         try:
             resuming = _log_first(game, args, tag_book)
         except GameLogError as e:
@@ -484,7 +497,16 @@ def main(argv: list[str] | None = None, *, opener: Callable[..., Link] = Link) -
         tag_book.close()
 
 
-def _fail(e: Exception, status: int) -> int:
+def _no_board(e: LinkError, game: Game) -> str:
+    """No board was found for a new game: the finder's words (which ports were seen, how to
+    plug a board in or start a simulated one), and how to enrol a simulated board's pieces."""
+    return (
+        f"{e}\nWith a simulated board (`upref sim` in another terminal), enrol its pieces once "
+        f"with `upref enroll {game.name} --simulated`, then run this command again."
+    )
+
+
+def _fail(e: Exception | str, status: int) -> int:
     """Say what went wrong in one line (to stderr) and give the exit status."""
     print(f"upref play: {e}", file=sys.stderr)
     return status

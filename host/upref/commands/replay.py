@@ -99,7 +99,8 @@ def export_main(argv: list[str] | None = None) -> int:
             for g in listed:
                 outcome = ""  # a game still playing has no winners yet (an earlier game's stay in the log)
                 if g.outcome and g.status == "finished":
-                    outcome = f" winners {', '.join(g.outcome.get('winners', []))}"
+                    won = g.outcome.get("winners", [])
+                    outcome = f" winners {', '.join(won)}" if won else " no winner"
                 print(f"{g.id:>5} {g.game:<8} {g.status:<9} {', '.join(g.players)}{outcome}")
             return 0
         if not db.exists():

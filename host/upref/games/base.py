@@ -39,6 +39,7 @@ __all__ = [
     "StateField",
     "Termination",
     "MatchState",
+    "NO_WINNER",
     "read_catalogue",
     "GameView",
     "IllegalMoveError",
@@ -120,6 +121,10 @@ class OutrightWords:
         return len(names) == 1 and how == self.termination
 
 
+NO_WINNER = "nobody scored"
+"""What a result without a winner says (a game stopped before anyone scored)."""
+
+
 @dataclass(frozen=True)
 class ResultWords:
     """How a game says who won, written once for its rules (verdicts), its referee (the result
@@ -146,6 +151,8 @@ class ResultWords:
         """'Ann is Buddel King with 5 shovels', 'Ann and Bob share the win with 3 points each'."""
         if self.outright is not None and self.outright.says(names, how):
             return self.outright.text.format(name=names[0])
+        if not names:
+            return NO_WINNER
         if len(names) == 1:
             return f"{names[0]} {self.winner} with {self._lone(best)}"
         return f"{and_join(names)} share the win with {self._shared(best, tied)}"
@@ -155,6 +162,8 @@ class ResultWords:
         3 points each'."""
         if self.outright is not None and self.outright.says(names, how):
             return self.outright.headline.format(name=names[0])
+        if not names:
+            return f"No winner: {NO_WINNER}"
         if len(names) == 1:
             if self.title is None:
                 return self.text(names, best)

@@ -742,13 +742,13 @@ class Referee(ABC, Generic[EngineT]):
         self._stopped = outcome
         self._phase = OVER
         self.on_stop()
-        out.append(
-            Verdict(
-                END,
-                f"Game stopped. {self.result_text(outcome)}.",
-                spoken=f"The game is stopped. {self.result_words(outcome)}",
-            )
-        )
+        if outcome.winners:
+            text = f"Game stopped. {self.result_text(outcome)}."
+            said = f"The game is stopped. {self.result_words(outcome)}"
+        else:
+            text = "Game stopped before anyone scored: no winner."
+            said = "The game is stopped. Nobody scored, so nobody wins."
+        out.append(Verdict(END, text, spoken=said))
         self._finish(outcome)
 
     def _on_next_input(self, _inp: NextGame, out: list[Verdict]) -> None:
@@ -936,10 +936,14 @@ class Referee(ABC, Generic[EngineT]):
 
     def stop_outcome(self) -> Outcome:
         """The result when the game is stopped early (EndGame): by default the best of
-        `scores_now()` win (the highest, or with `FEWEST_WIN` the lowest), all of them on a tie.
+        `scores_now()` win (the highest, or with `FEWEST_WIN` the lowest), all of them on a tie;
+        nobody wins a game stopped before anyone scored (no play yet, or, where the highest
+        wins, nobody above 0).
         """
         scores = self.scores_now()
         best = min(scores) if self.FEWEST_WIN else max(scores)
+        if self._plays == 0 or (not self.FEWEST_WIN and best <= 0):
+            return Outcome("stopped", (), scores)
         return Outcome("stopped", tuple(i for i, s in enumerate(scores) if s == best), scores)
 
     def result_text(self, outcome: Outcome) -> str:

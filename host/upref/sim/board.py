@@ -700,7 +700,7 @@ class SimBoard(Verbs):
             "pull": h.verb_pull, "insert": h.verb_insert, "flip": h.verb_flip,
             "move": h.verb_move, "tap": h.verb_tap, "remove": h.verb_remove,
             "button": h.verb_button, "magnet": h.verb_magnet, "sensor": h.verb_sensor,
-            "rfid": h.verb_rfid,
+            "rfid": h.verb_rfid, "touch": h.verb_touch, "remix": h.verb_remix,
         }
         board: dict[str, Callable[..., None]] = {
             "unplug": self._verb_unplug, "plug": self._verb_plug, "reset": self._verb_reset,

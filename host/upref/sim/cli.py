@@ -195,16 +195,19 @@ def _sim_first(argv: list[str]) -> list[str]:
     return sim + rest
 
 
-def simctl_main(argv: list[str], catalogues: CatalogueSource | None = None) -> int:
+def simctl_main(
+    argv: list[str], catalogues: CatalogueSource | None = None, more_help: str = ""
+) -> int:
     """`upref simctl [--sim NAME] <verb> [arguments]`: one verb on a running board; with the
-    games' catalogues, a card may be named by its piece's id (`tap T05`)."""
+    games' catalogues, a card may be named by its piece's id (`tap T05`). `more_help` ends
+    `--help` (what a front end adds: the games' whole table steps)."""
     pieces = Pieces(catalogues)
     described = "tap T05 (a piece by its catalogue id) or tap 04A1B2C3D4E5F6 (a UID)" if catalogues \
         else "tap 04A1B2C3D4E5F6"
     ap = argparse.ArgumentParser(
         prog="upref simctl",
         description=f"Act on a running simulated board: pull 4, insert 4 RB R, {described}, ...",
-        epilog="commands:\n" + help_text(),
+        epilog="commands:\n" + help_text() + (f"\n\n{more_help}" if more_help else ""),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ap.add_argument("--sim", metavar="NAME", help="which simulator (needed when several run)")

@@ -10,6 +10,7 @@ raises physics.WorldError.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -144,6 +145,56 @@ class Hands:
             w.cards.remove(u)
             self.send([encode_record("K-", u)])
         ok("removed " + ", ".join(gone))
+
+    def verb_touch(self, ok: Ok, uid: str) -> None:
+        """A tap as a hand makes it: the card on the reader for `TOUCH_MS`, then taken away;
+        answered `TOUCH_GAP_MS` later, so the next tap is a card of its own."""
+        w = self.world
+        if w.cards:
+            raise physics.WorldError(
+                f"card {', '.join(w.cards)} lies on the reader: `remove` it first"
+            )
+        w.cards.append(uid)
+        self.send([encode_record("K+", uid)])
+
+        def away() -> None:
+            if uid in w.cards:
+                w.cards.remove(uid)
+                self.send([encode_record("K-", uid)])
+            self.at(physics.TOUCH_GAP_MS / 1000.0, lambda: ok(f"card {uid} tapped and taken away"))
+
+        self.at(physics.TOUCH_MS / 1000.0, away)
+
+    def verb_remix(self, ok: Ok, seed: int | None = None) -> None:
+        """Every pair out, then after `REMIX_OUT_MS` all of them back into the holes in an
+        order and with ends down drawn from `seed` (else from the hands' own stream)."""
+        w = self.world
+        if self.busy:
+            hole, what = next(iter(self.busy.items()))
+            raise physics.WorldError(f"hole {hole} is busy ({what} under way): try again in a second")
+        rng = random.Random(seed if seed is not None else w.timing.getrandbits(32))
+        changes: list[physics.Change] = []
+        for hole in range(1, physics.HOLES + 1):
+            if w.holes[hole - 1].pair is not None:
+                changes += w.pull(hole)
+        self._sensors(changes)
+        pids = sorted(w.pairs)[: physics.HOLES]
+        rng.shuffle(pids)
+        for hole, pid in enumerate(pids, start=1):
+            self._take(hole, pid, "remix")
+
+        def back() -> None:
+            placed: list[physics.Change] = []
+            said = []
+            for hole, pid in enumerate(pids, start=1):
+                self._put(hole, pid)
+                down = rng.choice(w.pairs[pid].colours)
+                placed += w.insert(hole, pid, down)
+                said.append(f"{hole}: {pid} {physics.colour_name(w.pairs[pid].other(down))} up")
+            self._sensors(placed)
+            ok("re-mixed, hole " + "; ".join(said))
+
+        self.at(physics.REMIX_OUT_MS / 1000.0, back)
 
     def verb_button(self, ok: Ok, action: str) -> None:
         if action == "click":

@@ -76,6 +76,9 @@ INSERT_RAMP_MS = (6, 12)  # each magnet's field builds up over this long
 FLIP_MS = 700  # a pair out of its hole while the hand turns it over
 MOVE_MS = 900  # a pair carried from one hole to another
 CLICK_MS = 150  # a button click
+TOUCH_MS = 500  # a card held on the reader by a hand that taps it and takes it away
+TOUCH_GAP_MS = 400  # the hand away from the reader before it answers (the card seen gone)
+REMIX_OUT_MS = 1000  # every pair out of its hole, in the hands, before they go back mixed
 
 # The first model drew (per sensor) an offset and a gain, (per hole) six couplings and (per
 # magnet) a strength factor, in that order, before the starting mix: the draws keep that order

@@ -362,6 +362,12 @@ class Verbs:
     def tap(self, uid: str) -> str:
         return self._send("tap", uid)
 
+    @verb("a hand taps a card on the reader and takes it away again; answers once it is away "
+          "(simctl: also a piece's id, touch T05)",
+          Arg("<uid-hex>", lambda t, _: parse_uid(t), piece=True), example="touch 04A1B2C3D4E5F6")
+    def touch(self, uid: str) -> str:
+        return self._send("touch", uid)
+
     @verb("a card (or every card) leaves the reader's field (simctl: also a piece's id)",
           Arg("<uid-hex>", lambda t, _: parse_uid(t), optional=True, piece=True), example="remove")
     def remove(self, uid: str | None = None) -> str:
@@ -373,6 +379,13 @@ class Verbs:
           example="button click")
     def button(self, action: str) -> str:
         return self._send("button", action)
+
+    @verb("re-mix the pairs: every pair out of its hole, then all ten back, each into a hole "
+          "and with an end down drawn at random (from the seed, if given); names where each went",
+          Arg("<seed>", lambda t, _: parse_int(t, "seed", 0, 2**31 - 1), optional=True),
+          example="remix")
+    def remix(self, seed: int | None = None) -> str:
+        return self._send("remix", seed)
 
     @verb("pull the USB cable (for that long; without seconds until `plug`)",
           Arg("<seconds>", lambda t, _: parse_float(t, "unplug time in seconds", 0.0, MAX_UNPLUG_S),

@@ -173,7 +173,7 @@ def test_play_creates_no_log_before_the_board_is_there(tmp_path: Path, capsys: p
         (("Ann", "Bob", "ann"), "two players are called 'ann'"),
         (("Ann", "x" * 20_000), "is 20000 characters long: give at most 40"),
         (("Ann", "Bob\x1b[2J"), "holds a character that cannot be shown"),
-        (tuple(f"P{i}" for i in range(200)), "Up And Down is for 1 to 24 players, not 200"),
+        (tuple(f"P{i}" for i in range(200)), "Up And Down is for 2 to 6 players, not 200"),
     ],
 )
 def test_bad_players_and_variants_are_told_before_any_board(

@@ -6,6 +6,7 @@ short where a test needs them to fire and long where they must not.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -13,6 +14,7 @@ import queue
 import subprocess
 import sys
 import threading
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -700,3 +702,19 @@ def test_an_old_board_falls_back_to_snapshots_and_says_once_that_taps_may_be_los
     assert len(notes) == 1, seen
     assert "may be lost" in notes[0].text and "make deploy" in notes[0].text, notes[0].text
     assert "\n" not in notes[0].text
+
+
+def test_doctor_s_live_view_says_how_to_leave_and_q_leaves_it(
+    fake: FakeSerial, board: BoardFrames
+) -> None:
+    script_handshake(fake, board, holes=HOLES)
+    fake.expect(encode_command(2, "RAW"), [board.frame("OK", "0002", "RAW")])
+    console = Console(width=100, file=io.StringIO(), color_system=None, force_terminal=True)
+    presses = iter([None, None, "q"])  # two looks at the keyboard find nothing, then q
+
+    @contextlib.contextmanager
+    def keys() -> Iterator[Callable[[], str | None]]:
+        yield lambda: next(presses, "q")
+
+    assert doctor.main(["--port", "fake://"], opener=opener_for(fake), console=console, keys=keys) == 0
+    assert "Press q to leave (or Ctrl-C)." in console.file.getvalue()  # type: ignore[attr-defined]

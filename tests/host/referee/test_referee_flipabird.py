@@ -140,6 +140,11 @@ def test_a_second_card_from_the_pile_is_refused_by_the_scan_and_the_fix_stays_un
             "Put that card back on top of the draw pile, then play a card from your hand.",
         )
     ]
+    # for the ear: short sentences a child follows
+    assert vs[0].spoken == (
+        "Bob, no. That card is still in the draw pile. It is not in your hand. Put that card "
+        "back on top of the draw pile, then play a card from your hand."
+    )
     assert tb.replies[-2][1].feedback == FEEDBACK[ILLEGAL]
     fix = "Put that card back on top of the draw pile, then play a card from your hand."
     assert tb.ref.status().corrections == (fix,) and tb.ref.status().waiting_for == fix
@@ -426,7 +431,9 @@ def test_next_game_asks_for_a_new_scan_and_stop_scores_the_won_cards() -> None:
     assert tb.eng.game_number == 2 and len(tb.eng.view(None).history) == 1
     tb.play()
     vs = tb.feed(EndGame(tb.at()))
-    assert vs[0].kind == END and vs[0].text.startswith("Game stopped. ")
+    # one card played, nobody has won a card yet: the stop names no winner
+    assert vs[0].kind == END and vs[0].text == "Game stopped before anyone scored: no winner."
+    assert tb.ref.stopped is not None and tb.ref.stopped.winners == ()
 
 
 def test_a_tag_of_another_game_gets_a_board_verdict() -> None:

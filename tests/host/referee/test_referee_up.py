@@ -164,6 +164,11 @@ def test_the_first_turn_is_from_the_hand_a_face_up_card_is_refused_and_put_back(
     vs = tb.tap("A7")
     assert said(vs) == [(ILLEGAL, "U-12")]
     assert vs[0].correction == "Ann: put the card back face up."
+    # for the ear: short sentences a child follows, not the printed rule
+    assert vs[0].spoken == (
+        "Ann, no. In your first turn, play only cards from your hand. "
+        "Ann: put the card back face up."
+    )
     assert tb.ref.status().corrections == ("Ann: put the card back face up.",)
     assert feedback(tb) == FEEDBACK[ILLEGAL]
     vs = tb.tap("A9")  # an unseen card: from the hand
@@ -457,10 +462,8 @@ def test_a_stopped_round_is_not_scored_and_the_evening_leader_is_named() -> None
     tb.tap("B9")
     vs = tb.end()
     assert said(vs) == [(END, None)]
-    assert vs[0].text == (
-        "Game stopped. Round 1 is not scored; Ann, Bob and Cy share the lead of the evening "
-        "with 0 points each."
-    )
+    # no round was scored: nobody leads an evening of 0 points each
+    assert vs[0].text == "Game stopped before anyone scored: no winner."
     tb.feed(NextGame(tb.at()))
     assert tb.engine.round == 2 and tb.engine.dealer == ANN and tb.view().totals == (0, 0, 0)
 

@@ -780,7 +780,10 @@ def test_end_game_stops_with_the_leader_and_the_next_game_follows_a_remix() -> N
     ref, tb = started(log=log)
     tb.flip(1)
     vs = tb.feed(EndGame(tb.at()))
-    assert vs == [Verdict(END, "Game stopped. Ann and Bob share the win with 0 shovels each.")]
+    # nobody had solved a card: a stop names no winner (not a shared win with 0 shovels)
+    assert vs == [Verdict(END, "Game stopped before anyone scored: no winner.",
+                          spoken="The game is stopped. Nobody scored, so nobody wins.")]
+    assert ref.stopped is not None and ref.stopped.winners == ()
     assert ref.phase == "over" and log.finished[-1][0]["termination"] == "stopped"
     view = ref.view(None)
     assert view is not None and view.phase == "over" and view.outcome is not None

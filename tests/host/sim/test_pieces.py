@@ -218,8 +218,10 @@ def test_the_simulator_guide_opens_with_a_game_by_hand_for_every_game() -> None:
         row = rows[game.title]
         assert f"upref enroll {game.name} --simulated" in row and f"upref play {game.name}" in row
         actions = re.findall(r"`simctl ([^`]+)`", row)
-        assert len(actions) >= 3, row
+        assert len(actions) >= 2, row
         for action in actions:  # each parses, and names pieces of this very game
+            if action.split()[0] in game.steps:  # a whole table step of this very game
+                continue
             line = pieces.line(action)
             verbs.parse_command(line)
             for word in action.split()[1:]:

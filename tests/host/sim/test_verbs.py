@@ -40,8 +40,8 @@ class Recorder(verbs.Verbs):
 
 
 def test_every_verb_is_the_same_method_on_the_board_and_the_client() -> None:
-    assert list(verbs.VERBS) == ["pull", "insert", "flip", "move", "tap", "remove", "button",
-                                 "unplug", "plug", "reset", "boot", "noise", "inject", "magnet", "sensor",
+    assert list(verbs.VERBS) == ["pull", "insert", "flip", "move", "tap", "touch", "remove",
+                                 "button", "remix", "unplug", "plug", "reset", "boot", "noise", "inject", "magnet", "sensor",
                                  "rfid", "state", "help"]
     for name, verb in verbs.VERBS.items():
         method = getattr(verbs.Verbs, name)
@@ -128,6 +128,9 @@ def script(world: Any) -> Iterator[tuple[str, tuple[Any, ...]]]:
     yield "remove", ("DEADBEEF",)
     yield "remove", ()
     yield "remove", ()  # nothing left: an error
+    yield "touch", ("04a1b2c3d4e5f6",)  # tapped and taken away: nothing lies there after it
+    yield "remove", ()  # so nothing to remove: an error
+    yield "remix", (5,)  # every pair out and back, mixed by seed 5
     yield "button", ("click",)
     yield "button", ("press",)
     yield "sensor", ("4.1", "float")
@@ -197,8 +200,11 @@ def test_a_verb_gives_the_same_answer_in_process_and_over_the_socket(
     assert first["remove DEADBEEF"] == "removed DEADBEEF"
     assert first["remove"] == "removed 04A1B2C3D4E5F6"
     assert str(first["help move"]).startswith("move <from> <to>")
+    assert first["touch 04a1b2c3d4e5f6"] == "card 04A1B2C3D4E5F6 tapped and taken away"
+    mixed = str(first["remix 5"])
+    assert mixed.startswith("re-mixed, hole 1: P-") and mixed.count(" up") == 10, mixed
     assert first["help dance"] == "error: no command 'dance': commands are pull, insert, flip, " \
-        "move, tap, remove, button, unplug, plug, reset, boot, noise, inject, magnet, sensor, rfid, state, " \
+        "move, tap, touch, remove, button, remix, unplug, plug, reset, boot, noise, inject, magnet, sensor, rfid, state, " \
         "help"
     state = got_here[-1]
     assert isinstance(state, dict)

@@ -18,7 +18,7 @@ import time
 
 from upref.game import Game
 from upref.games.flipabird.cards import load_catalogue
-from upref.games.flipabird.demo import FlipDemo
+from upref.games.flipabird.demo import STEPS, FlipDemo
 from upref.games.flipabird.engine import NAME, TITLE, FlipABirdState
 from upref.games.flipabird.evaluation import evaluate
 from upref.games.flipabird.panel import PANEL
@@ -101,5 +101,6 @@ GAME = Game(
     guide="docs/games/flipabird.md",
     playout=playout,
     figures=figures,
+    steps=STEPS,
     shelf=3,
 )

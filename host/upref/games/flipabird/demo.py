@@ -18,19 +18,21 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from upref.board.model import ButtonObservation, CardObservation
-from upref.game import DemoStep
+from upref.game import DemoStep, StepPlan, StepTable, TableStep
 from upref.games.flipabird.actions import Claim, Pass, Play, Take, Tip
 from upref.games.flipabird.cards import Catalogue, load_catalogue
 from upref.games.flipabird.engine import FlipABirdState
 from upref.games.flipabird.position import deal
+from upref.games.flipabird.referee import FlipReferee
 from upref.games.flipabird.variant import Variant
+from upref.players import taps
 from upref.referee.inputs import Key, Observe
 
 if TYPE_CHECKING:
     from upref.sim.board import SimBoard
     from upref.table import Table
 
-__all__ = ["FlipDemo", "events", "guess", "pick_take", "wants_claim"]
+__all__ = ["STEPS", "FlipDemo", "events", "guess", "pick_take", "scan_step", "wants_claim"]
 
 PILE = 15
 TAP_S = 0.3  # a card on the reader: the reader is polled ten times a second
@@ -291,3 +293,58 @@ def events(seed: int, catalogue: Catalogue | None = None) -> set[str]:
             seen.add("F-9")
     return seen
 
+
+
+def scan_step(table: StepTable) -> StepPlan:
+    """`upref simctl scan`: the rest of the pile scan, the draw pile built card by card, each
+    tapped as it is laid on the pile (cards not tapped yet, drawn from the game's seed; the
+    cards dealt to the players are those left over). The last card tapped is the top card.
+
+    :raises ValueError: when no pile scan is under way.
+    """
+    ref = table.referee
+    if not isinstance(ref, FlipReferee) or not ref.scanning:
+        raise ValueError(
+            "no pile scan is under way: the scan comes at the start of each game (n starts the "
+            "next); the scoreboard's 'Waiting for' line says what the table waits for"
+        )
+    done = set(ref.scanned)
+    left = sorted(c.id for c in ref.catalogue.cards if c.id not in done)
+    random.Random(f"{table.seed}/{len(done)}").shuffle(left)
+    cards = left[: ref.scan_target - len(done)]
+    return StepPlan(
+        taps(table.board, [table.uid_of[c] for c in cards]),
+        f"Scanned {len(cards)} cards onto the draw pile, each tapped as it was laid; "
+        f"{cards[-1] if cards else 'none'} lies on top. The other cards are the players' "
+        "hands (2 each) and the box's.",
+    )
+
+
+def play_step(table: StepTable) -> StepPlan:
+    """`upref simctl play`: the player to move draws and plays a card that can be in their
+    hand by the referee's record (one of them, drawn from the game's seed and the turn), face
+    up or down as the pile's back says, and taps it.
+
+    :raises ValueError: when nobody plays a card now.
+    """
+    ref = table.referee
+    eng = ref.engine if ref.has_engine else None
+    plays = sorted({a for a in eng.legal_actions() if isinstance(a, Play)}) if eng else []
+    if not isinstance(eng, FlipABirdState) or ref.phase != "play" or not plays:
+        raise ValueError(
+            "nobody plays a card now: the scoreboard's 'Waiting for' line says what the table "
+            "waits for (a claim's tips are keys at the host)"
+        )
+    pick = random.Random(f"{table.seed}/{ref.plays}").choice(plays)
+    name = eng.players[eng.current_player()]
+    return StepPlan(
+        taps(table.board, [table.uid_of[pick.card]]),
+        f"{name} plays {pick.card} face {'up' if pick.up else 'down'} and taps it.",
+    )
+
+
+STEPS = {
+    "scan": TableStep("build the draw pile, each card tapped as it is laid (the pile scan)", scan_step),
+    "play": TableStep("the player to move plays a card that can be in their hand, and taps it", play_step),
+}
+"""Flip a Bird's whole table steps by hand (`upref simctl scan`); a play is one `touch R1a`."""

@@ -68,7 +68,7 @@ _SAID_RULES = {
     "F-11": "only a player with no card left may end the game without a claim",
     "F-14": "there is no row to claim against yet",
     "F-16": "that card was turned over already",
-    "hand": "by the pile scan that card lay in the draw pile, so it cannot be in your hand",
+    "hand": "that card is still in the draw pile. It is not in your hand",
 }
 """Refusals said in words of their own where the engine's words name a rule."""
 

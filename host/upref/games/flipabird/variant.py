@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from upref.text import count
+
 __all__ = ["HAND", "Variant"]
 
 HAND = 2
@@ -36,7 +38,7 @@ class Variant:
 
     def describe(self) -> str:
         if self.pile is not None:
-            return f"short game, a draw pile of {self.pile} cards"
+            return f"short game, a draw pile of {count(self.pile, 'card')}"
         return "the whole deck"
 
     def pile_size(self, players: int, deck: int) -> int:

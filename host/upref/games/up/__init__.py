@@ -18,7 +18,7 @@ import time
 
 from upref.game import Game
 from upref.games.up.cards import load_catalogue
-from upref.games.up.demo import UpDemo
+from upref.games.up.demo import STEPS, UpDemo
 from upref.games.up.engine import MAX_PLAYERS, MIN_PLAYERS, NAME, TITLE, UpState
 from upref.games.up.panel import PANEL
 from upref.games.up.referee import UpReferee
@@ -116,5 +116,6 @@ GAME = Game(
     guide="docs/games/up.md",
     playout=playout,
     figures=figures,
+    steps=STEPS,
     shelf=5,
 )

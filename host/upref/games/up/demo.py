@@ -19,19 +19,21 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from upref.board.model import ButtonObservation, CardObservation
-from upref.game import DemoStep
+from upref.game import DemoStep, StepPlan, StepTable, TableStep
 from upref.games.up.actions import DOWN, HAND, UP, Action, Call, Cut, DirtyOne, Pass, Play
 from upref.games.up.cards import DISPOSAL, MINUS2, NUMBER
 from upref.games.up.engine import UpState
 from upref.games.up.scoring import EVENING_OVER
+from upref.games.up.state import FACE_UP
 from upref.games.up.variant import Variant
+from upref.players import taps
 from upref.referee.inputs import Key, NextGame, Observe
 
 if TYPE_CHECKING:
     from upref.sim.board import SimBoard
     from upref.table import Table
 
-__all__ = ["Step", "UpDemo", "choose", "count_steps", "deal_steps", "steps_for"]
+__all__ = ["STEPS", "Step", "UpDemo", "choose", "count_steps", "deal_step", "deal_steps", "steps_for"]
 
 
 @dataclass(frozen=True)
@@ -300,3 +302,36 @@ def _agrees(ref: Any, truth: UpState) -> bool:
         (a.hand, a.up, a.down, a.skip) == (b.hand, b.up, b.down, b.skip)
         for a, b in zip(view.players, want.players, strict=True)
     )
+
+
+def deal_step(table: StepTable) -> StepPlan:
+    """`upref simctl deal`: the rest of the deal's face-up cards, tapped as they are dealt, one
+    to each player from the dealer's left (cards the referee has not seen, drawn from the
+    game's seed and round). At the cut it means nobody keeps a cut card.
+
+    :raises ValueError: when no deal is under way.
+    """
+    ref = table.referee
+    eng = ref.engine if ref.has_engine else None
+    if not isinstance(eng, UpState) or eng.phase not in ("cut", "deal") or ref.stopped is not None:
+        raise ValueError(
+            "no deal is under way: the scoreboard's 'Waiting for' line says what the table "
+            "waits for"
+        )
+    n = eng.num_players()
+    dealt = eng.view(None).dealt if eng.phase == "deal" else 0
+    first = (eng.dealer + 1 + dealt) % n
+    unseen = sorted(c for c in eng.deck if eng.locate(c)[0] == "unseen")
+    random.Random(f"{table.seed}/{eng.round}").shuffle(unseen)
+    cards = unseen[: FACE_UP * n - dealt]
+    faces = eng.catalogue
+    who = [eng.players[(first + i) % n] for i in range(len(cards))]
+    told = "; ".join(f"{w} {c} ({faces.card(c).face})" for w, c in zip(who, cards, strict=True))
+    return StepPlan(
+        taps(table.board, [table.uid_of[c] for c in cards]),
+        f"Dealt and tapped {len(cards)} face-up cards: {told}.",
+    )
+
+
+STEPS = {"deal": TableStep("deal the face-up cards still to deal, each tapped as it is dealt", deal_step)}
+"""Up's whole table steps by hand (`upref simctl deal`); a play is one `touch A7`."""

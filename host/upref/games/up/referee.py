@@ -62,6 +62,11 @@ from upref.text import and_join, number_words, numbers_in_words
 
 __all__ = ["KEYS", "UpReferee"]
 
+_SAID_RULES = {
+    "U-12": "in your first turn, play only cards from your hand",
+}
+"""Refusals said in short words of their own, where the printed words are too long to hear."""
+
 KEYS: Mapping[str, str] = {
     "keep": "k",
     "blind": "b",
@@ -178,6 +183,8 @@ class UpReferee(Referee[UpState]):
     def stop_outcome(self) -> Outcome:
         eng = self.engine
         totals = eng.totals
+        if not any(totals):  # no round scored yet: nobody has a score to win with
+            return Outcome(Termination.STOPPED, (), totals)
         return Outcome(Termination.STOPPED, evening_winners(totals, eng.variant.scoring), totals)
 
     def result_text(self, outcome: Outcome) -> str:
@@ -473,7 +480,7 @@ class UpReferee(Referee[UpState]):
         eng = self.engine
         seat = eng.to_move if eng.phase == "play" else None
         who = eng.players[seat] if seat is not None and seat >= 0 else None
-        reason = said_reason(err.message)
+        reason = said_reason(_SAID_RULES.get(err.rule or "", err.message))
         fix = numbers_in_words(err.correction) if err.correction else None
         said = refusal_words(who, numbers_in_words(reason), fix)
         out.append(Verdict(ILLEGAL, err.message, err.rule, err.correction, spoken=said))

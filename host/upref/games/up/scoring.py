@@ -10,10 +10,11 @@ from collections.abc import Sequence
 from upref.games.base import IllegalMoveError, Outcome
 from upref.games.base import Termination as BaseTermination
 from upref.games.up.actions import Points, Reveal
+from upref.games.up.cards import Card
 from upref.games.up.state import RoundBase, Said, _Core, _holding, _set, _unseen, _with
 from upref.games.up.variant import UP300, card_points
 from upref.games.up.view import RoundScore
-from upref.text import and_join, plural
+from upref.text import and_join, count, plural
 
 __all__ = [
     "BONUS",
@@ -188,14 +189,8 @@ class ScoringRules(RoundBase):
             downs=tuple(downs),
             down_unseen=tuple(down_unseen),
         )
-        left = _unseen(core, seat)
-        said = [
-            Said(
-                "play",
-                f"{names[seat]}: {card.face} ({card_points(card, self.dirty())}), "
-                f"{left} still to tap.",
-            )
-        ]
+        said = [Said("play", _count_words(names[seat], card, card_points(card, self.dirty()),
+                                          _unseen(core, seat)))]
         return core, said
 
     def _counted(self, core: _Core, seat: int, said: list[Said]) -> _Core:
@@ -319,10 +314,24 @@ def evening_result(
 ) -> str:
     """'Ann wins the evening with 45 points' / 'Ann and Bob share the evening with 3 tokens
     each'; with `lead` (an evening not over): 'Ann leads the evening with ...' (no full stop)."""
-    best = totals[winners[0]] if winners else 0
+    if not winners:
+        return "no winner: nobody has scored yet"
+    best = totals[winners[0]]
     unit = {"points": "point", "cards": "card", "tokens": "token"}[scoring]
     who = and_join([names[w] for w in winners])
     amount = f"{best} {plural(best, unit)}"
     if len(winners) == 1:
         return f"{who} {'leads' if lead else 'wins'} the evening with {amount}"
     return f"{who} share {'the lead of ' if lead else ''}the evening with {amount} each"
+
+
+def _count_words(name: str, card: Card, points: int, left: int) -> str:
+    """One card tapped at the count, in words a player reads: what it costs, and what is still
+    to tap ("Cy's -2 counts 20 minus points; all of Cy's cards are counted.")."""
+    face = card.face if card.face != "disposal" else "disposal card"
+    then = (
+        f"all of {name}'s cards are counted"
+        if left == 0
+        else f"{name} has {count(left, 'more card')} to tap"
+    )
+    return f"{name}'s {face} counts {count(points, 'minus point')}; {then}."

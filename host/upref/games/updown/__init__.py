@@ -18,7 +18,7 @@ import time
 
 from upref.game import Game
 from upref.games.updown.cards import colour_name, load_catalogue
-from upref.games.updown.demo import UpDownDemo
+from upref.games.updown.demo import STEPS, UpDownDemo
 from upref.games.updown.engine import NAME, TITLE, UpDownState
 from upref.games.updown.panel import PANEL
 from upref.games.updown.referee import UpDownReferee
@@ -87,11 +87,12 @@ GAME = Game(
     variant=Variant,
     add_options=add_options,
     variant_from_args=variant_from_args,
-    players=(1, 24),  # the basic stack must give everyone a card
+    players=(2, 6),  # as the box says (the rulebook's text gives no count)
     demo=UpDownDemo(),
     guide="docs/games/updown.md",
     playout=playout,
     figures=figures,
     short={"short": 1},
+    steps=STEPS,
     shelf=1,
 )

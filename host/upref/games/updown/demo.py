@@ -16,16 +16,17 @@ from typing import TYPE_CHECKING, Any
 
 from upref.board.codes import EMPTY
 from upref.board.model import CardObservation, HoleObservation, Observation
-from upref.game import DemoStep
+from upref.game import DemoStep, StepPlan, StepTable, TableStep
 from upref.games.updown.engine import UpDownState
 from upref.games.updown.variant import Variant
 from upref.games.updown.view import UpDownView
+from upref.players import taps
 
 if TYPE_CHECKING:
     from upref.sim.board import SimBoard
     from upref.table import Table
 
-__all__ = ["SEEN_LIMIT_S", "UpDownDemo"]
+__all__ = ["SEEN_LIMIT_S", "STEPS", "UpDownDemo"]
 
 SEEN_LIMIT_S = 10.0
 """The longest the players wait for the referee to hear what they did; then they go on by what
@@ -157,3 +158,34 @@ def _hole_state(board: SimBoard, h: int) -> dict[str, str]:
     """What the simulated board says lies in hole `h`: its pair and its sides."""
     st: dict[str, str] = board.state()["holes"][h - 1]
     return st
+
+
+def draw_step(table: StepTable) -> StepPlan:
+    """`upref simctl draw`: the player who draws now takes the stack's top card (by the
+    referee's record of the stack) and taps it on the reader.
+
+    :raises ValueError: when nobody draws now.
+    """
+    ref = table.referee
+    view = ref.view(None) if ref.has_engine else None
+    if not isinstance(view, UpDownView) or view.phase != "draw" or ref.stopped is not None:
+        raise ValueError(
+            "nobody draws a task card now: the scoreboard's 'Waiting for' line says what the "
+            "table waits for"
+        )
+    eng = ref.engine
+    seat = view.to_move if view.drawing is None else view.drawing
+    card = eng.stack[0]
+    name = view.names[seat] if seat is not None else "The player"
+    words = eng.catalogue.card(card).describe()
+    return StepPlan(
+        taps(table.board, [table.uid_of[card]]),
+        f"{name} draws {card} ({words}) from the top of the stack and taps it on the reader.",
+    )
+
+
+STEPS = {
+    "draw": TableStep("the player who draws takes the stack's top card and taps it", draw_step),
+}
+"""Up And Down's whole table steps by hand (`upref simctl draw`); re-mixing the pairs is the
+simulator's own `remix`."""

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from upref.text import count
+
 __all__ = ["Variant"]
 
 
@@ -45,7 +47,7 @@ class Variant:
     def describe(self) -> str:
         parts = []
         if self.short_game_target is not None:
-            parts.append(f"short game to {self.short_game_target} cards")
+            parts.append(f"short game to {count(self.short_game_target, 'card')}")
         if self.super_buddler:
             parts.append("Super Buddler")
         if self.mole_mix:

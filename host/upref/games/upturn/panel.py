@@ -137,14 +137,15 @@ class UpturnPanel:
             return None
         names = view.names
         winners = [names[w] for w in out.winners]
-        headline = RESULT.headline(winners, out.scores[out.winners[0]], how=out.termination)
+        best = out.scores[out.winners[0]] if out.winners else 0
+        headline = RESULT.headline(winners, best, how=out.termination)
         why = _TERMINATIONS.get(out.termination, out.termination)
         left = ", ".join(f"{n} {s}" for n, s in zip(names, out.scores, strict=True))
         return result_box(headline, f"Game over: {why}.", f"Tiles left: {left}")
 
     def footer(self, view: UpturnView) -> Sequence[Block]:
         def winners(o: Outcome) -> str:
-            return and_join([view.names[w] for w in o.winners])
+            return and_join([view.names[w] for w in o.winners]) or "nobody"
 
         earlier = earlier_games("Earlier games won by ", view.history, winners)
         return () if earlier is None else (earlier,)

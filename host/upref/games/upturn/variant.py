@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from upref.text import count
+
 __all__ = ["RACK", "Variant"]
 
 RACK = 7
@@ -37,4 +39,4 @@ class Variant:
     def describe(self) -> str:
         if self.deal == RACK:
             return "basic game"
-        return f"{'short' if self.deal < RACK else 'long'} game: {self.deal} tiles each"
+        return f"{'short' if self.deal < RACK else 'long'} game: {count(self.deal, 'tile')} each"

@@ -19,7 +19,7 @@ import time
 from upref.board.codes import CodeTable
 from upref.game import Game
 from upref.games.whatsup.cards import load_catalogue
-from upref.games.whatsup.demo import WhatsUpDemo
+from upref.games.whatsup.demo import STEPS, WhatsUpDemo
 from upref.games.whatsup.engine import NAME, TITLE, WhatsUpState
 from upref.games.whatsup.panel import PANEL
 from upref.games.whatsup.referee import COUNT_KEY, FIGURINE_KEY, WhatsUpReferee
@@ -125,5 +125,6 @@ GAME = Game(
     guide="docs/games/whatsup.md",
     playout=playout,
     figures=figures,
+    steps=STEPS,
     shelf=4,
 )

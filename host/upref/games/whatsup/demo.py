@@ -17,17 +17,18 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from upref.board.model import CardObservation
-from upref.game import DemoStep
+from upref.game import DemoStep, StepPlan, StepTable, TableStep
 from upref.games.whatsup.engine import WhatsUpState
 from upref.games.whatsup.referee import FIGURINE_KEY
 from upref.games.whatsup.variant import Variant
+from upref.players import taps
 from upref.referee.inputs import Key
 
 if TYPE_CHECKING:
     from upref.sim.board import SimBoard
     from upref.table import Table
 
-__all__ = ["WhatsUpDemo"]
+__all__ = ["STEPS", "WhatsUpDemo", "lay_step"]
 
 TAP_S = 0.3
 """How long a card lies on the reader at least (the reader is polled ten times a second): the
@@ -195,3 +196,29 @@ def _fitting(g: WhatsUpState, seat: int, cards: list[str]) -> list[str]:
 def _unfitting(g: WhatsUpState, seat: int, cards: list[str]) -> list[str]:
     """The cards whose hidden side does not fit the seat's rows."""
     return [c for c in cards if not g.fits(seat, g.down(c))]
+
+
+def lay_step(table: StepTable) -> StepPlan:
+    """`upref simctl lay`: every card not laid out yet laid on the table, each tapped as it is
+    laid (in an order drawn from the game's seed).
+
+    :raises ValueError: when no game is being set up.
+    """
+    ref = table.referee
+    eng = ref.engine if ref.has_engine else None
+    if not isinstance(eng, WhatsUpState) or not eng.unlaid() or ref.stopped is not None:
+        raise ValueError(
+            "no card waits to be laid out: the lay-out is done (the game is on) or no game has "
+            "begun (start one with upref play whatsup NAMES)"
+        )
+    order = sorted(eng.unlaid())
+    random.Random(table.seed).shuffle(order)
+    return StepPlan(
+        taps(table.board, [table.uid_of[c] for c in order]),
+        f"Laid out and tapped {len(order)} cards, in this order: {', '.join(order)}. Each "
+        "lies with the side the scoreboard names up.",
+    )
+
+
+STEPS = {"lay": TableStep("lay out every card still to be laid, each tapped as it is laid", lay_step)}
+"""What's Up's whole table steps by hand (`upref simctl lay`); a flip is one `touch W05`."""

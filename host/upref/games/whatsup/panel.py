@@ -142,8 +142,8 @@ class WhatsUpPanel:
 
     def footer(self, view: WhatsUpView) -> Sequence[Block]:
         def describe(o: Outcome) -> str:
-            winners = and_join([view.names[w] for w in o.winners])
-            won = " won" if len(o.winners) == 1 else " shared the win"
+            winners = and_join([view.names[w] for w in o.winners]) or "nobody"
+            won = " won" if len(o.winners) <= 1 else " shared the win"
             birds = ", ".join(f"{n} {s}" for n, s in zip(view.names, o.scores, strict=True))
             return f"{winners}{won} ({birds})"
 

@@ -191,6 +191,8 @@ class WhatsUpReferee(Referee[WhatsUpState]):
     def stop_outcome(self) -> Outcome:
         eng = self.engine
         birds = tuple(eng.birds(s) for s in range(eng.num_players()))
+        if not any(birds):  # stopped before anyone collected a bird
+            return Outcome(Termination.STOPPED, (), birds)
         return Outcome(Termination.STOPPED, eng.leaders(), birds)
 
     def result_text(self, outcome: Outcome) -> str:
