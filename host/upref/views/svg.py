@@ -124,7 +124,8 @@ def _face(f: p.Face, w: float, h: float, fanned: bool) -> str:
         out.append(_label(at, h - 8, f.label, "label small", w, fanned))
     else:
         size = "label" if len(f.label) <= 3 else "label small"
-        out.append(_label(at, h / 2 + 8, f.label, size, w, fanned))
+        low = f.mark and h < CARD_H  # on a small tile, clear of its letter in the corner
+        out.append(_label(at, h - 8 if low else h / 2 + 8, f.label, size, w, fanned))
     if f.mark:
         out.append(_text(11, 17, f.mark, "mark"))
     return "".join(out)
