@@ -23,6 +23,7 @@ from pathlib import Path
 
 import secrets_of
 from browser import OBSERVE, chromium
+from page_layout import MEASURE, WATCH, problems
 from pictures_games import EXPECTED, matches
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -128,6 +129,8 @@ class PageWatch:
         self._tabs: dict[str, str] = {}
         self.pieces: dict[str, list[dict[str, str]]] = {}  # the public tab's pieces per picture
         self.widths: dict[str, tuple[int, int]] = {}  # "public phone": (document, window) width
+        # "public tv", "public phone", "seat phone": [picture version, `page_layout` report]
+        self.layout: dict[str, list[tuple[str, dict[str, object]]]] = {}
         self.finished = False  # the watch read a real page at its end (`_finish`)
 
     # --- wiring into the demo --------------------------------------------------------------
@@ -186,18 +189,32 @@ class PageWatch:
         self.order.append(picture.version)
 
     def _open(self, page: LivePage) -> None:
+        """Three tabs, each the size of its screen from the start: the public page on a TV, the
+        public page on a phone, the first seat's own page on a phone; each measures its layout
+        after every picture (`page_layout`)."""
         d = self.d
-        d.get(page.server.url)
-        self._tabs["public"] = d.current_window_handle
-        self._wait_for(page.hub.latest.version)  # type: ignore[union-attr]
-        d.execute_script(OBSERVE)
-        d.execute_script(PIECES)
-        d.switch_to.new_window("tab")
-        self._tabs["seat"] = d.current_window_handle
-        d.get(page.seat_url(0))
-        self._wait_for(page.hub.latest.version)  # type: ignore[union-attr]
-        d.execute_script(OBSERVE)
-        d.switch_to.window(self._tabs["public"])
+        for tab, url, size in (
+            ("public tv", page.server.url, TV),
+            ("public phone", page.server.url, PHONE),
+            ("seat phone", page.seat_url(0), PHONE),
+        ):
+            if self._tabs:
+                d.switch_to.new_window("tab")
+            self._tabs[tab] = d.current_window_handle
+            w, h = size
+            d.execute_cdp_cmd(  # the page's own size, whatever the window around it
+                "Emulation.setDeviceMetricsOverride",
+                {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": size == PHONE},
+            )
+            d.get(url)
+            self._wait_for(page.hub.latest.version)  # type: ignore[union-attr]
+            if tab != "public phone":
+                d.execute_script(OBSERVE)
+            if tab == "public tv":
+                d.execute_script(PIECES)
+            d.execute_script(MEASURE)
+            d.execute_script(WATCH, "tv" if size == TV else "phone")
+        d.switch_to.window(self._tabs["public tv"])
 
     def _wait_for(self, version: str, timeout: float = 20) -> None:
         WebDriverWait(self.d, timeout).until(
@@ -206,44 +223,35 @@ class PageWatch:
         )
 
     def _finish(self) -> None:
-        """Before the page stops: the public tab catches up with the last picture; then read
-        what each tab showed and received, and take the screenshots."""
+        """Before the page stops: each tab catches up with the last picture; then read what
+        each showed, measured and received, and take the screenshots."""
         page = self.page
         assert page is not None
         d = self.d
         self.last_version = page.hub.latest.version  # type: ignore[union-attr]
-        for tab, seen in (("public", self.public), ("seat", self.seat)):
+        SHOTS.mkdir(exist_ok=True)
+        for tab, seen in (("public tv", self.public), ("public phone", None), ("seat phone", self.seat)):
             d.switch_to.window(self._tabs[tab])
             self._wait_for(self.last_version)
-            seen.texts = [(v, t) for v, t, _ms in d.execute_script("return window.__seen")]
-        d.switch_to.window(self._tabs["public"])
+            if seen is not None:
+                seen.texts = [(v, t) for v, t, _ms in d.execute_script("return window.__seen")]
+            self.layout[tab] = [(v, r) for v, r in d.execute_script("return window.__layout")]
+            if tab.endswith("phone"):  # the big line on a phone's first screen, without scrolling
+                big = d.find_element(By.CSS_SELECTOR, "header.big .last")
+                bottom = d.execute_script(
+                    "return arguments[0].getBoundingClientRect().bottom / window.innerHeight", big
+                )
+                self.phone_header[tab] = (big.text, float(bottom))
+            wide = d.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+            self.widths[tab] = (int(wide[0]), int(wide[1]))
+            name = f"{self.game}-{'seat-' if tab.startswith('seat') else ''}{tab.split()[1]}.png"
+            d.save_screenshot(str(SHOTS / name))
+            self.shots.append(SHOTS / name)
+        d.switch_to.window(self._tabs["public tv"])
         self.header = d.find_element(By.CSS_SELECTOR, "header.big .last").text
         self.pieces = {v: p for v, p in d.execute_script("return window.__pieces")}
         self.finished = True
         self._messages()
-        SHOTS.mkdir(exist_ok=True)
-        for tab in ("public", "seat"):
-            d.switch_to.window(self._tabs[tab])
-            for (w, h), name in ((TV, "tv"), (PHONE, "phone")):
-                if tab == "seat" and name == "tv":
-                    continue
-                d.execute_cdp_cmd(  # the page's own size, whatever the window around it
-                    "Emulation.setDeviceMetricsOverride",
-                    {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": name == "phone"},
-                )
-                if name == "phone":  # the big line on a phone's first screen, without scrolling
-                    big = d.find_element(By.CSS_SELECTOR, "header.big .last")
-                    bottom = d.execute_script(
-                        "return arguments[0].getBoundingClientRect().bottom / window.innerHeight", big
-                    )
-                    self.phone_header[tab] = (big.text, float(bottom))
-                path = SHOTS / f"{self.game}-{'seat-' if tab == 'seat' else ''}{name}.png"
-                wide = d.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
-                self.widths[f"{tab} {name}"] = (int(wide[0]), int(wide[1]))
-                d.save_screenshot(str(path))
-                self.shots.append(path)
-            d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        d.switch_to.window(self._tabs["public"])
 
     def _messages(self) -> None:
         """Every server-sent message either tab received, from Chromium's performance log."""
@@ -277,13 +285,13 @@ class PageWatch:
                 f"the last verdict {final.verdict!r} is not the big line {self.header!r}"
             )
         else:  # over: who won is the big line, on the public page and a seat's, on a phone
-            for tab, (big, bottom) in [("public", (self.header, 0.0)), *self.phone_header.items()]:
+            for tab, (big, bottom) in [("public tv", (self.header, 0.0)), *self.phone_header.items()]:
                 wrong = names_only(big, self.names, final.winners)
                 assert big.startswith("END") and not wrong, (
                     f"the {tab} page's big line {big!r} does not say that {final.winners} won"
                 )
                 assert bottom <= 1, f"the {tab} page's big line is below a phone's first screen"
-            assert set(self.phone_header) == {"public", "seat"}
+            assert set(self.phone_header) == {"public phone", "seat phone"}
         # the picture: after every verdict the drawn pieces carry what the public view says
         compared = 0
         for version, shown in self.pieces.items():
@@ -298,6 +306,7 @@ class PageWatch:
         # no sideways scrolling on a phone or a TV: the document is no wider than the window
         for where, (doc, win) in self.widths.items():
             assert doc <= win, f"the {where} page is {doc} px wide in a {win} px window"
+        self._check_layout()
         # nothing hidden: not in what the page showed, not in any message it received
         assert self.public.messages, "the public tab received no message"
         for version, text in self.public.texts:
@@ -328,6 +337,22 @@ class PageWatch:
             st = self.states[m["version"]]
             leaked = secrets_of.found(st.others, m["html"]) + secrets_of.found(st.others, text_of(m["html"]))
             assert not leaked, f"another seat's secret {leaked} in seat 0's message {m['version']}"
+
+    def _check_layout(self) -> None:
+        """At every picture each tab showed: on the TV no text under 24 px and what a player
+        needs above the fold, labels apart and inside their drawings, and on a phone no word
+        broken and nothing clipped (`page_layout`)."""
+        if not self.finished:
+            return
+        for tab, reports in self.layout.items():
+            measured = [v for v, _ in reports]
+            assert self.last_version in measured, f"the {tab} page was never measured at its last picture"
+            for version, report in reports:
+                wrong = problems(report)
+                assert not wrong, f"the {tab} page at picture {version}: " + "\n".join(wrong)
+        shown = {v for v, _ in self.public.texts}
+        unmeasured = shown - {v for v, _ in self.layout["public tv"]}
+        assert not unmeasured, f"pictures the TV showed but never measured: {sorted(unmeasured)}"
 
     def _clean(self, st: State, text: str, where: str) -> None:
         leaked = secrets_of.found(st.hidden, text)

@@ -226,7 +226,7 @@ def expected_up(view: UpView) -> list[Data]:
     (the hand as backs, the face-up cards, the face-down cards as backs), the cards out of the
     game, and over an evening the chart of totals (one point per scored round)."""
     tower = {"piece": "tower", "height": str(len(view.tower)), "top": view.tower[-1] if view.tower else ""}
-    if view.tower and view.to_beat is not None:
+    if view.tower and view.to_beat is not None and view.phase != "over":
         tower["beat"] = str(view.to_beat)
     out = [tower, *(_up_card(f) for f in view.tower)]
     out.append(_seats(len(view.players), None if view.phase == "over" else view.to_move, "cw"))
@@ -287,6 +287,8 @@ def expected_upturn(view: UpturnView) -> list[Data]:
         tile: Data = {"piece": "tile", "down": "0"}
         if t.number is not None:
             tile["face"] = str(t.number)
+            if t.twin:  # a Twin is red (and says so with its letter)
+                tile["colour"] = "red"
         else:
             tile["symbol"] = str(t.action)
         tiles.append(tile)
@@ -325,6 +327,8 @@ def matches(expected: list[Data], shown: list[Data]) -> str | None:
             return f"piece {i} ({want.get('piece')}): " + ", ".join(
                 f"{k} is {g!r}, the public view says {w!r}" for k, (w, g) in wrong.items()
             )
+        if "beat" in got and "beat" not in want:
+            return f"piece {i} ({want.get('piece')}): says {got['beat']!r} is to beat, the public view says nothing is"
         if got.get("down") == "1" and "face" in got:
             return f"piece {i}: a back carries the face {got['face']!r}"
     return None

@@ -178,3 +178,38 @@ def test_a_port_in_use_says_so_and_what_to_do() -> None:
     said = page_error(address, failed.value)
     assert said.startswith(f"cannot serve the page at {address}: ")
     assert "Another program" in said and "--web 127.0.0.1:8766" in said
+
+
+CLEAN = {"small": [], "fold": [], "overlap": [], "outside": [], "broken": [], "clipped": [], "width": [1920, 1920]}
+
+
+@pytest.mark.parametrize(
+    ("key", "found", "complaint"),
+    [
+        ("small", 'li.v-ok "Hole 4 turned" 18.0 px', "text smaller than 24 px on the TV"),
+        ("fold", ".m-waiting ends at 1140 px", "below the fold of a 1080 px TV"),
+        ("overlap", 'text.note "2 birds" / text.note "to Ann"', "labels on top of one another"),
+        ("broken", 'th.a-right "Shovels"', "a word broken across lines"),
+        ("clipped", 'text.note "Ann 98" off the window', "clipped"),
+    ],
+)
+def test_the_watch_fails_a_page_laid_out_wrong(key: str, found: str, complaint: str) -> None:
+    """The layout measured in each tab after every picture: one fault at one picture fails the
+    watch, naming the tab, the picture and what is wrong; a clean report passes."""
+    w = _watch()
+    w.finished = True
+    w.layout = {tab: [("s:1:0", dict(CLEAN))] for tab in ("public tv", "public phone", "seat phone")}
+    w._check_layout()
+    w.layout["public phone"] = [("s:1:0", dict(CLEAN)), ("s:1:0", {**CLEAN, key: [found]})]
+    with pytest.raises(AssertionError, match="public phone page at picture s:1:0") as e:
+        w._check_layout()
+    assert complaint in str(e.value) and found in str(e.value)
+
+
+def test_the_watch_fails_a_picture_the_tv_never_measured() -> None:
+    w = _watch()
+    w.finished = True
+    w.layout = {tab: [("s:1:9", dict(CLEAN))] for tab in ("public tv", "public phone", "seat phone")}
+    w.last_version = "s:1:9"
+    with pytest.raises(AssertionError, match="never measured"):
+        w._check_layout()

@@ -11,6 +11,8 @@ Meanings (`meaning=`) name what a piece of text *is*, and each renderer picks it
 - `TURN` — the seat (or cell) the table waits on now; `WINNER` — a winner;
 - `ILLEGAL` — something refused, or a correction to make; `HIDDEN` — a face-down or secret
   thing shown as such (a card's back);
+- `WAITING`, `FIX` — the line of what the table is waiting for, and of a correction still due
+  (a screen may put them where they are seen first);
 - `colour(name)` — a mole's or bird's colour ("colour:red"); the text always names the colour
   too, so no one needs to tell colours apart;
 - `verdict(kind)` — the label of a verdict of that kind ("verdict:illegal").
@@ -28,11 +30,13 @@ from upref.views.pieces import Drawing
 
 __all__ = [
     "DIM",
+    "FIX",
     "HIDDEN",
     "ILLEGAL",
     "STRONG",
     "TITLE",
     "TURN",
+    "WAITING",
     "WINNER",
     "Block",
     "Box",
@@ -56,6 +60,8 @@ TURN = "turn"
 WINNER = "winner"
 ILLEGAL = "illegal"
 HIDDEN = "hidden"
+WAITING = "waiting"
+FIX = "fix"
 
 
 def colour(name: str) -> str:

@@ -110,7 +110,8 @@ def _sheet(x: b.Sheet) -> str:
         out.append("<tr>")
         for c, s in zip(x.columns, row, strict=True):
             cls = " ".join(k for k in (f"a-{c.align}", _meaning(s.meaning)) if k)
-            out.append(f'<td class="{cls}">{escape(s.text)}</td>')
+            label = f' data-label="{escape(c.header)}"' if c.header else ""  # a phone's stacked row
+            out.append(f'<td class="{cls}"{label}>{escape(s.text)}</td>')
         out.append("</tr>")
     out.append("</tbody></table>")
     return "".join(out)

@@ -20,8 +20,10 @@ from upref.games.base import GameView, Outcome
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, TableStatus, Verdict
 from upref.views.blocks import (
     DIM,
+    FIX,
     STRONG,
     TITLE,
+    WAITING,
     WINNER,
     Block,
     Box,
@@ -183,9 +185,9 @@ def scoreboard(
     if feed:
         blocks.append(Feed(feed))
     for fix in due:
-        blocks.append(line(Span("TO FIX ", ILLEGAL_MEANING), " ", fix))
+        blocks.append(line(Span("TO FIX ", ILLEGAL_MEANING), " ", fix, meaning=FIX))
     if status.waiting_for and scrub(status.waiting_for) not in due:
-        blocks.append(line(Span("Waiting for: ", STRONG), scrub(status.waiting_for)))
+        blocks.append(line(Span("Waiting for: ", STRONG), scrub(status.waiting_for), meaning=WAITING))
     blocks.extend(panel.footer(view))
     if keys:
         blocks.append(line("Keys: " + " · ".join(f"{k} {what}" for k, what in keys), meaning=DIM))
@@ -225,7 +227,7 @@ def waiting_scoreboard(
     feed = tuple(feed_line(v, panel) for v in public[-max_verdicts:]) if max_verdicts else ()
     if feed:
         blocks.append(Feed(feed))
-    blocks.append(line(Span("Waiting for: ", STRONG), status.waiting_for or "the board"))
+    blocks.append(line(Span("Waiting for: ", STRONG), status.waiting_for or "the board", meaning=WAITING))
     if keys:
         blocks.append(line("Keys: " + " · ".join(f"{k} {what}" for k, what in keys), meaning=DIM))
     return Scoreboard(game, head, None, feed[-1] if feed else None, tuple(blocks))

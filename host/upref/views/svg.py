@@ -25,6 +25,13 @@ TILE = 56
 GAP = 6
 BOARD_W, BOARD_H = 640, 260
 HOLE_R = 30
+UNIT = 18
+"""SVG units to the page's em. Every label is at least `UNIT` units high (`scoreboard.css`),
+so no label is smaller than the words beside it."""
+NOTE_LINE = 21
+"""From one line of a note under a card to the next (its type is `UNIT` high)."""
+CHAR_W = 0.62 * UNIT
+"""A generous width of one character of a note, to keep notes apart."""
 
 
 def render_drawing(drawing: p.Drawing) -> str:
@@ -69,8 +76,11 @@ def _piece(x: p.Piece) -> str:
 
 
 def _svg(w: float, h: float, inner: str, cls: str) -> str:
+    """An inline SVG of w × h units, drawn `UNIT` units to the page's em: its labels keep their
+    size against the text around them (on a TV the page's type is large, and so is the
+    picture)."""
     return (
-        f'<svg class="pc {cls}" viewBox="0 0 {w:g} {h:g}" width="{w:g}" height="{h:g}" '
+        f'<svg class="pc {cls}" viewBox="0 0 {w:g} {h:g}" width="{w / UNIT:.4g}em" height="{h / UNIT:.4g}em" '
         f'role="img" xmlns="http://www.w3.org/2000/svg">{inner}</svg>'
     )
 
@@ -79,8 +89,9 @@ def _card_h(c: p.Card) -> int:
     return CARD_H if c.shape == "card" else TILE
 
 
-def _card(c: p.Card, x: float, y: float) -> str:
-    """One card or tile at (x, y): its face, or its back."""
+def _card(c: p.Card, x: float, y: float, fanned: bool = False) -> str:
+    """One card or tile at (x, y): its face, or its back. A card `fanned` under the next one
+    shows its label at its left edge, where it stays in sight."""
     w = CARD_W if c.shape == "card" else TILE
     h = _card_h(c)
     marks = " ".join(f"k-{m}" for m in c.marks)
@@ -89,27 +100,47 @@ def _card(c: p.Card, x: float, y: float) -> str:
         out.append(f'<rect class="back" x="1" y="1" width="{w - 2}" height="{h - 2}" rx="6"/>')
         out.append(f'<path class="back-pattern" d="M8 8 L{w - 8} {h - 8} M{w - 8} 8 L8 {h - 8}"/>')
     else:
-        f = c.face
-        fill = f" f-{_cls(f.colour)}" if f.colour else ""
-        out.append(f'<rect class="face{fill}" x="1" y="1" width="{w - 2}" height="{h - 2}" rx="6"/>')
-        if f.colours:
-            out.append(_stripes(f.colours, w, h))
-        elif f.symbol == "bird":
-            out.append(_birds(f.count, w, h))
-            out.append(_text(w / 2, h - 8, f.label, "label small"))
-        else:
-            size = "label" if len(f.label) <= 3 else "label small"
-            out.append(_text(w / 2, h / 2 + 7, f.label, size))
-        if f.mark:
-            out.append(_text(10, 16, f.mark, "mark"))
+        out.append(_face(c.face, w, h, fanned))
     if "struck" in c.marks:
         out.append(f'<path class="strike" d="M4 4 L{w - 4} {h - 4} M{w - 4} 4 L4 {h - 4}"/>')
     if "doubled" in c.marks:
-        out.append(_text(w - 10, 16, "×2", "mark"))
+        out.append(_text(w - 12, 17, "×2", "mark"))
     out.append("</g>")
     for i, part in enumerate(_note_lines(c.note)):
-        out.append(_text(x + w / 2, y + h + 12 + 11 * i, part, "note"))
+        out.append(_text(x + w / 2, y + h + UNIT + NOTE_LINE * i, part, "note"))
     return "".join(out)
+
+
+def _face(f: p.Face, w: float, h: float, fanned: bool) -> str:
+    """What a face-up card or tile shows: its colour with its letter, its colours, birds or
+    label (a long label pressed into the card's width, never over its edge)."""
+    fill = f" f-{_cls(f.colour)}" if f.colour else ""
+    out = [f'<rect class="face{fill}" x="1" y="1" width="{w - 2}" height="{h - 2}" rx="6"/>']
+    at = 6.0 if fanned else w / 2
+    if f.colours:
+        out.append(_stripes(f.colours, w, h))
+    elif f.symbol == "bird":
+        out.append(_birds(f.count, w, h))
+        out.append(_label(at, h - 8, f.label, "label small", w, fanned))
+    else:
+        size = "label" if len(f.label) <= 3 else "label small"
+        low = f.mark and h < CARD_H  # on a small tile, clear of its letter in the corner
+        out.append(_label(at, h - 8 if low else h / 2 + 8, f.label, size, w, fanned))
+    if f.mark:
+        out.append(_text(11, 17, f.mark, "mark"))
+    return "".join(out)
+
+
+def _label(x: float, y: float, text: str, cls: str, w: float, fanned: bool) -> str:
+    """A card's label, anchored at its left edge on a fanned card; wider than the card allows,
+    it is pressed to fit."""
+    room = w - 10
+    wide = len(text) * CHAR_W * (1.5 if cls == "label" else 1.0)
+    fit = f' textLength="{room:g}" lengthAdjust="spacingAndGlyphs"' if wide > room else ""
+    anchor = "start" if fanned else "middle"
+    return (
+        f'<text class="{cls}" x="{x:g}" y="{y:g}" text-anchor="{anchor}"{fit}>{escape(text)}</text>'
+    )
 
 
 def _note_lines(note: str | None) -> list[str]:
@@ -127,7 +158,7 @@ def _stripes(colours: tuple[tuple[str, int, str], ...], w: float, h: float) -> s
     for i, (c, n, mark) in enumerate(colours):
         y = 4 + i * band
         out.append(f'<rect class="f-{_cls(c)}" x="5" y="{y:.1f}" width="{w - 10}" height="{band - 2:.1f}" rx="3"/>')
-        out.append(_text(w / 2, y + band / 2 + 5, f"{n} {mark}", "mark"))
+        out.append(_text(w / 2, y + band / 2 + 6, f"{n} {mark}", "mark"))
     return "".join(out)
 
 
@@ -151,20 +182,26 @@ def _text(x: float, y: float, text: str, cls: str) -> str:
 
 
 def _row(r: p.Row) -> str:
-    step = (CARD_W * 0.45) if r.overlap else (CARD_W + GAP)
-    if any(c.note for c in r.pieces):  # room under each card for its note
-        step = max(step, CARD_W + 2 * GAP)
+    faces = any(c.face is not None for c in r.pieces)
+    step = (CARD_W * (0.7 if faces else 0.45)) if r.overlap else (CARD_W + GAP)
     lines = max((len(_note_lines(c.note)) for c in r.pieces), default=0)
-    h = max((_card_h(c) for c in r.pieces), default=CARD_H) + 12 * lines + (4 if lines else 0)
-    x = 0.0
+    h = max((_card_h(c) for c in r.pieces), default=CARD_H) + NOTE_LINE * lines + (6 if lines else 0)
+    x, width = 0.0, 1.0
     cards = []
-    for c in r.pieces:
-        cards.append(_card(c, x, 0))
-        x += step if c.shape == "card" else TILE + GAP
-    width = max(x - (step - CARD_W if r.pieces else 0), 1)
+    for i, c in enumerate(r.pieces):
+        w = CARD_W if c.shape == "card" else TILE
+        slot = step if c.shape == "card" else TILE + GAP
+        notes = _note_lines(c.note)
+        if notes:  # room under the card for its note, the notes side by side never touching
+            slot = max(slot, w + 2 * GAP, max(len(n) for n in notes) * CHAR_W + 2 * GAP)
+        here = x + (slot - w) / 2 if notes else x  # a card in the middle of its note
+        cards.append(_card(c, here, 0, fanned=r.overlap and i < len(r.pieces) - 1))
+        x += slot
+        width = x if notes else x - slot + w  # to the last card's edge, or its note's
     caption = f'<span class="caption">{escape(r.caption)}</span>' if r.caption else ""
     note = f'<span class="note">{escape(r.note)}</span>' if r.note else ""
-    svg = _svg(width, h + 2, "".join(cards), "row") if r.pieces else '<span class="empty">none</span>'
+    kind = "row" if faces else "row backs"  # backs carry no words: a screen may draw them smaller
+    svg = _svg(width, h + 2, "".join(cards), kind) if r.pieces else '<span class="empty">none</span>'
     return f'<div class="row"{_attrs(r.data())}>{caption}{svg}{note}</div>'
 
 
@@ -214,25 +251,45 @@ def _figure(f: p.Figure) -> str:
 
 
 def _chart(c: p.Chart) -> str:
-    w, h, pad = 320, 160, 24
+    """Each player's totals as a line, round by round, named at its end: the names stand to the
+    right of the lines, inside the drawing, and never on top of one another."""
+    names = [f"{s.name} {s.values[-1]}" for s in c.series if s.values]
+    room = max((len(n) for n in names), default=0) * CHAR_W + 12
+    w, h, pad = 300 + room, 160, 24
+    right = w - room  # where the lines end and the names begin
     rounds = max((len(s.values) for s in c.series), default=0)
     top = max((v for s in c.series for v in s.values), default=0) or 1
-    out = [f'<line class="axis" x1="{pad}" y1="{h - pad}" x2="{w - 4}" y2="{h - pad}"/>']
+    out = [f'<line class="axis" x1="{pad}" y1="{h - pad}" x2="{right:.1f}" y2="{h - pad}"/>']
+    ends: list[tuple[float, str]] = []
     for i, s in enumerate(c.series):
         pts = []
         for r, v in enumerate(s.values):
-            x = pad + (r * (w - pad - 12) / max(rounds - 1, 1))
+            x = pad + (r * (right - pad - 8) / max(rounds - 1, 1))
             y = h - pad - v * (h - 2 * pad) / top
-            pts.append(f"{x:.1f},{y:.1f}")
-        out.append(f'<polyline class="series s{i % 8}" points="{" ".join(pts)}" fill="none"/>')
-        for pt in pts:
-            px, py = pt.split(",")
-            out.append(f'<circle class="series s{i % 8}" cx="{px}" cy="{py}" r="4"/>')
+            pts.append((x, y))
+        line = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
+        out.append(f'<polyline class="series s{i % 8}" points="{line}" fill="none"/>')
+        out.extend(f'<circle class="series s{i % 8}" cx="{x:.1f}" cy="{y:.1f}" r="4"/>' for x, y in pts)
         if pts:
-            lx, ly = pts[-1].split(",")
-            out.append(f'<text class="note" x="{float(lx) - 4:.1f}" y="{float(ly) - 6:.1f}" text-anchor="end">{escape(s.name)} {s.values[-1]}</text>')
+            ends.append((pts[-1][1], f"{s.name} {s.values[-1]}"))
+    for y, name in _apart(ends, NOTE_LINE, UNIT, h - 4):
+        out.append(f'<text class="note" x="{right + 8:.1f}" y="{y:.1f}" text-anchor="start">{escape(name)}</text>')
     caption = f'<span class="caption">{escape(c.caption)}</span>' if c.caption else ""
     return f'<div class="chart"{_attrs(c.data())}>{caption}{_svg(w, h, "".join(out), "chart")}</div>'
+
+
+def _apart(ends: list[tuple[float, str]], gap: float, low: float, high: float) -> list[tuple[float, str]]:
+    """Labels' baselines at their lines' ends, moved just enough to stand `gap` apart and
+    between `low` and `high`."""
+    placed = sorted((min(max(y + UNIT / 3, low), high), name) for y, name in ends)
+    for i in range(1, len(placed)):  # downwards, each at least `gap` below the one above
+        if placed[i][0] < placed[i - 1][0] + gap:
+            placed[i] = (placed[i - 1][0] + gap, placed[i][1])
+    for i in range(len(placed) - 1, -1, -1):  # then back up from the bottom edge
+        limit = high if i == len(placed) - 1 else placed[i + 1][0] - gap
+        if placed[i][0] > limit:
+            placed[i] = (limit, placed[i][1])
+    return placed
 
 
 def _board(holes: list[p.Hole]) -> str:
@@ -249,13 +306,25 @@ def _board(holes: list[p.Hole]) -> str:
         else:
             out.append(f'<circle class="mole f-{_cls(hole.mole.colour)}" cx="{cx:.1f}" cy="{cy:.1f}" r="{HOLE_R}"/>')
             out.append(_text(cx, cy + 9, hole.mole.mark, "label"))
-        out.append(_text(cx, cy + HOLE_R + 16, str(hole.number), "note"))
+        out.append(_text(cx, cy + HOLE_R + 18, str(hole.number), "note"))
         if hole.order is not None:
-            out.append(f'<circle class="order" cx="{cx + HOLE_R - 4:.1f}" cy="{cy - HOLE_R + 4:.1f}" r="11"/>')
-            out.append(_text(cx + HOLE_R - 4, cy - HOLE_R + 9, str(hole.order), "order-n"))
+            out.append(f'<circle class="order" cx="{cx + HOLE_R - 4:.1f}" cy="{cy - HOLE_R + 4:.1f}" r="13"/>')
+            out.append(_text(cx + HOLE_R - 4, cy - HOLE_R + 10, str(hole.order), "order-n"))
         if hole.correction:
-            out.append(f'<circle class="fix-ring" cx="{cx:.1f}" cy="{cy:.1f}" r="{HOLE_R + 5}"/>')
-            out.append(_text(cx - HOLE_R + 2, cy - HOLE_R + 9, "!", "fix-n"))
-            out.append(f"<title>{escape(hole.correction)}</title>")
+            out.append(_correction(cx, cy, hole.correction))
         out.append("</g>")
     return f'<div class="board-wrap">{_svg(BOARD_W, BOARD_H, "".join(out), "board")}</div>'
+
+
+def _correction(cx: float, cy: float, fix: str) -> str:
+    """A correction due on a hole, said by shape as well as colour: a dashed ring round the hole
+    and a warning sign (a triangle with "!") above it, clear of its letter and its number."""
+    r = HOLE_R + 6
+    tx, ty = max(cx - HOLE_R, 16), cy - HOLE_R + 9  # the sign's centre, at the hole's upper left
+    sign = f"M{tx:.1f} {ty - 15:.1f} L{tx + 14:.1f} {ty + 10:.1f} L{tx - 14:.1f} {ty + 10:.1f} Z"
+    return (
+        f'<circle class="fix-ring" cx="{cx:.1f}" cy="{cy:.1f}" r="{r}"/>'
+        f'<path class="fix-sign" d="{sign}"/>'
+        f'<text class="fix-n" x="{tx:.1f}" y="{ty + 7:.1f}" text-anchor="middle">!</text>'
+        f"<title>{escape(fix)}</title>"
+    )

@@ -51,9 +51,11 @@ def test_each_block_kind_and_its_meanings() -> None:
     assert out.index('class="turn"') < out.index('class="line m-title"')
     assert '<p class="last v-illegal"><span class="label">ILLEGAL M-2</span> Wrong &lt;hole&gt;</p>' in out
     assert '<span class="m-illegal">TO FIX </span> do &lt;this&gt; &amp; that' in out
-    assert '<td class="a-left m-turn">Ann</td>' in out and '<td class="a-right">3</td>' in out
+    # each cell names its column too: a phone stacks a row's cells as labelled lines
+    assert '<td class="a-left m-turn" data-label="P">Ann</td>' in out
+    assert '<td class="a-right" data-label="n">3</td>' in out
     assert '<table class="grid"><caption>Molehills</caption>' in out
-    assert '<td class="a-center c-red">red</td>' in out  # coloured, and named
+    assert '<td class="a-center c-red" data-label="1">red</td>' in out  # coloured, and named
     assert '<li class="v-illegal"><span class="label">ILLEGAL M-1</span> no<span class="fix">fix: turn it back</span></li>' in out
     assert '<section class="box m-winner"><p class="line m-strong center">Ann wins</p></section>' in out
     parsed = parse(out)
@@ -66,7 +68,7 @@ def test_a_real_scoreboard_says_whose_turn_and_what_just_happened_first() -> Non
     big = out.split("</header>")[0]
     assert "Ann&#x27;s turn: turned 2/3 (holes 4 and 7)." in big
     assert "ILLEGAL M-1" in big and "already turned this turn" in big
-    cells = re.findall(r'<td class="a-center (c-\w+)">(\w+)</td>', out)
+    cells = re.findall(r'<td class="a-center (c-\w+)" data-label="\d+">(\w+)</td>', out)
     assert len(cells) == 10 and all(cls == f"c-{name}" for cls, name in cells)
     s = state_end()
     assert "Buddel King: Ann with 2 shovels" in html.render(s.board())

@@ -41,8 +41,10 @@ def facts(name: str, tb: UpTable, text: str) -> None:
         ups = " · ".join(p.up) or "-"
         row = next(ln for ln in text.splitlines() if f" {p.name} " in ln and ups in ln)
         assert str(p.hand) in row and str(p.total) in row, (row, p)
-    if view.tower:
+    if view.tower and view.phase != "over":
         assert f"Tower: {' · '.join(view.tower)}   to beat: {view.to_beat} or lower" in text
+    elif view.tower:  # over: the tower as it lies, and nothing left to beat
+        assert f"Tower: {' · '.join(view.tower)}\n" in text and "to beat" not in text
     if view.call_due is not None:
         assert f"{view.names[view.call_due]} holds one card and owes 'last card'" in text
     if view.table:

@@ -86,3 +86,17 @@ def test_the_frame_says_a_correction_once_for_every_game() -> None:
     assert text.count("Ann: draw again.") == 1
     assert "Undone: back to the start of Ann's turn. Ann: draw again." in text
     assert f"-> fix: {old}" in text
+
+
+def test_every_column_of_a_players_own_card_is_named() -> None:
+    """A phone shows each cell with its column's name: the count still to go is named too
+    (not a bare '-2' after 'up now 3')."""
+    from upref.views.blocks import Box, Sheet
+
+    scene = STATES["mid_turn"]()
+    own = scene.ref.view(scene.game.current_player())
+    sheets = [b for box in PANEL.private(own) if isinstance(box, Box) for b in box.blocks if isinstance(b, Sheet)]
+    assert sheets, "the task card's table is missing"
+    for sheet in sheets:
+        assert all(c.header for c in sheet.columns), [c.header for c in sheet.columns]
+    assert [c.header for c in sheets[0].columns] == ["colour", "asked", "up now", "to go"]

@@ -196,3 +196,17 @@ def test_a_players_own_screen_shows_the_count_and_never_the_others() -> None:
         PANEL.private(dealt.view(None))
     with pytest.raises(ValueError, match="secrets"):
         scoreboard(dealt.view(0), ref.status(), PANEL)
+
+
+def test_a_twin_tile_is_drawn_red_with_its_letter_and_a_penalty_tile_named() -> None:
+    """Not by colour alone: the red Twin carries its letter and its name, as on the table."""
+    from upref.games.upturn.panel import tile_piece
+    from upref.games.upturn.view import TileView
+
+    twin = tile_piece(TileView("N33", "33", 33, None, True, False))
+    assert twin.face is not None and (twin.face.colour, twin.face.mark) == ("red", "R")
+    assert twin.note == "red twin"
+    penalty = tile_piece(TileView("N27", "27", 27, None, False, True))
+    assert penalty.face is not None and penalty.face.colour is None and penalty.note == "penalty"
+    plain_tile = tile_piece(TileView("N21", "21", 21, None, False, False))
+    assert plain_tile.note is None

@@ -200,7 +200,8 @@ class UpPanel:
         caption = "tower"
         if not view.tower and view.phase == "play" and view.to_move is not None:
             caption = f"tower: empty, {view.names[view.to_move]} lays a foundation"
-        to_beat = None if view.to_beat is None or not view.tower else str(view.to_beat)
+        over = view.phase == "over"  # nothing is to beat once the round is over
+        to_beat = None if view.to_beat is None or not view.tower or over else str(view.to_beat)
         pieces: list[Piece] = [
             Tower(tuple(Card(face_of(f)) for f in view.tower), to_beat, caption),
             self._seats(view),
@@ -292,7 +293,7 @@ class UpPanel:
                     f"empty — {view.names[view.to_move]} lays a foundation",
                 )
             return line(Span("Tower: ", STRONG), "empty")
-        if view.to_beat is None:  # (a last face-down -2 ended the round on an empty tower)
+        if view.to_beat is None or view.phase == "over":  # (or a last face-down -2 emptied it)
             return line(Span("Tower: ", STRONG), _faces(view.tower))
         return line(
             Span("Tower: ", STRONG),

@@ -203,7 +203,7 @@ class UpDownPanel:
                 )
             )
         table = Sheet(
-            (Column("colour"), Column("asked", "right"), Column("up now", "right"), Column("")),
+            (Column("colour"), Column("asked", "right"), Column("up now", "right"), Column("to go")),
             tuple(rows),
         )
         head = line(f"{task.id}: {task.card}  ({count(task.shovels, 'shovel')})", meaning=STRONG)

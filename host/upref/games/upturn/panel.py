@@ -42,9 +42,12 @@ _SYMBOLS: Mapping[str, str] = {
 
 
 def tile_piece(t: TileView) -> Card:
-    """A tile drawn as it lies: its number, or its action's symbol with its name."""
+    """A tile drawn as it lies: its number (a Twin red, with its letter and named under it; a
+    penalty tile named under it), or its action's symbol with its name."""
     if t.number is not None:
-        return Card(Face(str(t.number)), shape="tile", note="twin" if t.twin else None)
+        if t.twin:
+            return Card(Face(str(t.number), "red", "R"), shape="tile", note="red twin")
+        return Card(Face(str(t.number)), shape="tile", note="penalty" if t.penalty else None)
     action = t.action or ""
     return Card(Face(_SYMBOLS.get(action, t.text), symbol=action or None), shape="tile", note=t.text)
 
