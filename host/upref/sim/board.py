@@ -112,6 +112,14 @@ class SimSettings:
     cost_model: the chip's clock charges the firmware's work (standins/chip.py); off, code is free.
     adc_vref_mv: the chip's ADC reference (default: drawn from the seed).
     restore: put back the physical table a previous run with this name kept (its seed too).
+    rfid_keeps_crc: the MFRC522 leaves the CRC_A it checked (RxCRCEn) in the FIFO after a
+        card's answer (False: it removes it); the datasheet does not say which, the driver
+        takes both.
+    rfid_bit_errors: the chance (%) that a card's answer has a bit wrong, as for a card at the
+        edge of the field (0: every answer is clean).
+    reset_on_open: the USB bridge resets the board (EN) each time a program opens the port, as
+        a CP2102 or CH340 does when the program lets DTR and RTS be asserted on open; upref's
+        link holds them, so with this the reset comes only from a program that does not.
     """
 
     backend: str = "cpython"
@@ -134,6 +142,9 @@ class SimSettings:
     cost_model: bool = True
     adc_vref_mv: int | None = None
     restore: bool = False
+    rfid_keeps_crc: bool = False
+    rfid_bit_errors: int = 0
+    reset_on_open: bool = False
 
     def __post_init__(self) -> None:
         if self.backend not in ("cpython", "micropython"):
@@ -142,6 +153,8 @@ class SimSettings:
             raise ValueError(f"boot_from must be 'auto', 'flash' or 'repo', not {self.boot_from!r}")
         if not 0.0 <= self.noise <= 1.0:
             raise ValueError(f"noise is a probability per byte, 0..1, not {self.noise!r}")
+        if not 0 <= self.rfid_bit_errors <= 100:
+            raise ValueError(f"rfid_bit_errors is a chance in %, 0..100, not {self.rfid_bit_errors!r}")
         name = self.name or "default"
         if not name.replace("-", "").replace("_", "").isalnum():
             raise ValueError(f"simulator name {name!r}: use letters, digits, - and _")
@@ -521,8 +534,11 @@ class SimBoard(Verbs):
         self.boot_source = "flash" if from_flash else "repo"
         self.runner = runner
         self._prepare_flash(from_flash, cause)
+        s = self.settings
         records = [encode_record("S", (self.seed * 2654435761 + self.starts) & 0xFFFFFFFF or 1),
-                   encode_record("N", self.sensor_noise), *self.hands.records()]
+                   encode_record("N", self.sensor_noise),
+                   encode_record("RC", 1 if s.rfid_keeps_crc else 0, s.rfid_bit_errors),
+                   *self.hands.records()]
         env = {
             "UPREF_SIM_FIFO": str(self._fifo_path),
             "UPREF_SIM_PINMAP": str(self.flash_dir / "pinmap.json"),
