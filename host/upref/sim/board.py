@@ -72,6 +72,11 @@ from upref.sim.verbs import (
 log = logging.getLogger("upref.sim")
 
 WDT_SLACK_S = 0.15  # feeds are reported at most every 100 ms
+# The cause an EN reset (the button, or a USB bridge's DTR/RTS) leaves: the ESP32 cannot tell it
+# from a power-on. Its ROM prints rst:0x1 (POWERON_RESET), ESP-IDF's esp_reset_reason() gives
+# ESP_RST_POWERON (ESP_RST_EXT is never returned on the ESP32), and MicroPython's
+# machine.reset_cause() maps that to PWRON_RESET (ports/esp32/modmachine.c).
+EN_RESET = PWRON_RESET
 B2H_HOLD = 256  # bytes queued towards the host before the child's stdout is left unread
 MAC_OUI = bytes.fromhex("240AC4")  # Espressif
 NOT_RUNNING = "the simulated board is not running: start() it first"
@@ -227,6 +232,7 @@ class SimBoard(Verbs):
         """The loop thread and the parts it runs: the port, the hands, the ROM, the socket."""
         self.loop = Loop(f"upref-sim-{self.name}")
         self.line = Port(self.port, s.baud, s.noise, self.seed, self.loop.watch, self.loop.unwatch)
+        self.line.on_open = self._port_opened
         self.hands = Hands(self.world, self._send_world, self.loop.at)
         self._handlers = self._verb_handlers()
         self.romface = faces.RomFace(self.spi, self.mac, faces.RomHooks(
@@ -802,10 +808,18 @@ class SimBoard(Verbs):
         self._plug()
         ok(f"plugged in: {self.port}")
 
+    def _port_opened(self) -> None:
+        """A program opened the port: a bridge that resets the board on open (DTR and RTS
+        toggled, EN pulsed) restarts it, as the EN button does."""
+        if not self.settings.reset_on_open or self.face in ("off", "download"):
+            return
+        self._log("the port was opened: the USB bridge pulsed EN, reset")
+        self._restart(EN_RESET, drain=False)
+
     def _verb_reset(self, ok: Callable[..., None]) -> None:
         if not self.line.plugged:
             raise SimError("the board is unplugged: `plug` it in first")
-        self._restart(HARD_RESET, drain=False)
+        self._restart(EN_RESET, drain=False)
         ok("reset (EN button)" + ("; BOOT is held: download mode" if self.boot_held else ""))
 
     def _verb_boot(self, ok: Callable[..., None], what: str) -> None:
@@ -817,7 +831,7 @@ class SimBoard(Verbs):
         if not self.line.plugged:
             raise SimError("the board is unplugged: `plug` it in first")
         self.boot_held = False  # pressed for the reset only, released after
-        self._restart(HARD_RESET, drain=False, download=what == "download")
+        self._restart(EN_RESET, drain=False, download=what == "download")
         if what == "download":
             ok("download mode (BOOT held, EN pressed): the ROM waits for esptool "
                "(use --before no-reset; `boot normal` leaves it)")
