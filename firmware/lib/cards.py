@@ -1,11 +1,18 @@
 # Card arrival and departure from an RFID reader polled every 20 ms or so.
 #
 # Pure logic, no `import machine`: the reader is anything with read_start(), read_step(buf) ->
-# BUSY (-1) while a read goes on, else a length (0 when no card answers), OSError on a fault, and
-# init(wait_ms) (the MFRC522 driver in drivers/mfrc522). A reader that can also tell whether it
-# still answers (alive()) and what its last read heard (collided: several cards answered at
-# once; garbled: the read failed on a corrupt answer) lets the watcher tell the air from the
-# reader: errors while the chip answers are not a reader fault, and several cards are named.
+# BUSY (-1) while a read goes on, else a length (0 when no card answers) or FAILED (-2: the read
+# failed on the air; error_text() says why), OSError on a fault, and init(wait_ms) (the MFRC522
+# driver in drivers/mfrc522). A reader that can also tell whether it still answers (alive())
+# and what its last read heard (collided: several cards answered at once; garbled: the read
+# failed on a corrupt answer) lets the watcher tell the air from the reader: errors while the
+# chip answers are not a reader fault, and several cards are named.
+#
+# Only a collision names several cards. A garbled answer is what two overlapping cards mostly
+# give on real air, but a single card at the edge of the field gives it too (bit errors on a
+# weak answer), and three garbled reads in a row from such a card once made it "two cards".
+# Two cards give a clean collision often enough (each read that reaches the anticollision may
+# see one) that they are named within a few reads; a lone card never collides with itself.
 #
 #   watcher = CardWatcher(reader)
 #   ev = watcher.poll()          # a whole read: ARRIVED, LEFT or NONE
@@ -18,8 +25,8 @@ NONE = const(0)
 ARRIVED = const(1)
 LEFT = const(2)
 BUSY = const(-1)
+FAILED = const(-2)
 _REINIT_WAIT_MS = const(3)  # a re-init from the main loop waits this long for the chip at most
-_CROWD_READS = const(3)  # reads in a row that heard several cards (or garbled answers): crowded
 
 
 class CardWatcher:
@@ -32,10 +39,11 @@ class CardWatcher:
     `error_limit` errors while it keeps failing) unless it still answers its version register
     (alive()): then the errors come from the air. poll() never raises OSError.
 
-    Several cards on the reader: a read that heard a collision, or `_CROWD_READS` reads in a
-    row that failed on garbled answers (how overlapping cards mostly sound on real air), set
-    `crowded`; neither counts as the card arriving or leaving. The first clean read (one card,
-    or none) clears it.
+    Several cards on the reader: a read that heard a collision sets `crowded`, and does not
+    count as a card arriving or leaving. A read that failed on a garbled answer (two cards on
+    real air, or one card at the edge of the field) is neither a hit, a miss, nor crowding. The
+    first clean read (one card, or none) clears it. Failed reads allocate nothing: the watcher
+    keeps the exception or the reader's reason, and `last_error` words it when asked.
     """
 
     def __init__(self, reader, miss_limit=2, error_limit=5):
@@ -52,7 +60,9 @@ class CardWatcher:
         self.errors = 0  # OSErrors from the reader, including failed re-inits
         self.reinits = 0  # calls to reader.init() made by the watcher
         self.ok = True  # False after error_limit errors in a row, until a read succeeds
-        self.last_error = ""
+        self._last_exc = None  # the last OSError, or None when the last error was a FAILED read
+        self._failed_read = False  # an error seen: the reader's error_text() tells the last one
+        self._reinit_failed = False  # the last error was a re-init's
         self._buf = bytearray(10)
         self._next = bytearray(10)  # a card that replaced the last one, read but not yet reported
         self._next_len = 0
@@ -60,7 +70,6 @@ class CardWatcher:
         self._error_run = 0
         self.reading = False  # a read is under way (step() continues it)
         self.crowded = False  # several cards on the reader, as the last reads tell
-        self._crowd_run = 0
         self._hears = hasattr(reader, "collided")  # the reader says what its reads heard
 
     def poll(self):
@@ -83,23 +92,21 @@ class CardWatcher:
             n = r.read_step(self._buf)
         except OSError as e:
             self.reading = False
-            if self._hears and r.garbled:
-                self._crowd_run += 1
-                if self._crowd_run >= _CROWD_READS:
-                    self.crowded = True
-            self._fault(e)
+            self._failed(e)
             return NONE
         if n == BUSY:
             return BUSY
         self.reading = False
+        if n < 0:  # FAILED: the read failed on the air
+            self._failed(None)
+            self._misses = 0  # but a card answered (or began to): the field is not empty
+            return NONE
         self._error_run = 0
         self.ok = True
         if self._hears and r.collided:
             # one card won the anticollision, but another answered too: no card is taken
-            self._crowd_run = _CROWD_READS
             self.crowded = True
             return NONE
-        self._crowd_run = 0
         self.crowded = False
         if n == 0:
             if not self.present:
@@ -146,10 +153,32 @@ class CardWatcher:
                 return False
         return True
 
-    def _fault(self, e):
+    @property
+    def last_error(self):
+        """The last error in words ("" before any); builds the text, so only for reports."""
+        e = self._last_exc
+        if e is not None:
+            text = str(e)
+        elif self._failed_read:
+            text = self._reader.error_text()
+        else:
+            return ""
+        return "re-init failed: " + text if self._reinit_failed else text
+
+    def _failed(self, e):
+        # A read that failed (e: its OSError, or None for FAILED): a collision heard on the way
+        # names several cards; a garbled answer alone does not (a lone card at the edge of the
+        # field gives those too).
+        if self._hears and self._reader.collided:
+            self.crowded = True
+        self._last_exc = e
+        self._failed_read = True
+        self._reinit_failed = False
+        self._fault()
+
+    def _fault(self):
         # One failed read is noise on the air; error_limit in a row is a reader fault.
         self.errors += 1
-        self.last_error = str(e)
         self._error_run += 1
         if self._error_run < self._error_limit:
             return
@@ -166,7 +195,8 @@ class CardWatcher:
             self._reader.init(_REINIT_WAIT_MS)
         except OSError as e2:
             self.errors += 1
-            self.last_error = "re-init failed: " + str(e2)
+            self._last_exc = e2
+            self._reinit_failed = True
 
 
 def _copy(dst, src, n):

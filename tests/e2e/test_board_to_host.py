@@ -101,7 +101,7 @@ def test_a_board_reset_mid_way_is_resynchronised(make_board, make_host) -> None:
     assert host.pump(lambda: len(host.of_type("BoardReset")) > resets_before, 5)
     board.flip(6)
     assert host.pump(lambda: host.codes() == truth(board), 5)
-    assert host.link.hello is not None and host.link.hello.reset == "hard"
+    assert host.link.hello is not None and host.link.hello.reset == "power"  # EN, as on the chip
 
 
 def run_script(board: SimBoard, host: Host) -> list[int]:

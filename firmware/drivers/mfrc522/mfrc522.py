@@ -17,6 +17,17 @@
 # caller can report the card before that exchange. The chip adds and checks the CRC_A of
 # SELECT and HLTA itself (TxModeReg/RxModeReg TxCRCEn/RxCRCEn), and the FIFO is written and
 # read in one SPI transaction each.
+#
+# Whether the chip also removes a checked CRC_A from the FIFO is not written in the datasheet
+# (9.3.2.4 only says RxCRCEn enables the CRC check on reception), so the SAK is taken either
+# way: one byte, or the SAK with its two CRC_A bytes, which are then checked here as well.
+#
+# A read that fails on the air (a garbled answer, a card that stops answering, two cards) is no
+# exception: read_step() returns FAILED, and nothing on that path allocates, so a card at the
+# edge of the field costs the loop no garbage. (A pre-allocated exception raised again and again
+# would not do: MicroPython appends to its traceback at each raise until the heap is full.)
+# OSError stays for a chip that does not answer; the blocking calls (request, select, read_uid)
+# raise OSError for a failed read too, with error_text().
 
 from micropython import const
 import time
@@ -98,8 +109,37 @@ _NVB_SELECT = const(0x70)  # 7 whole bytes: SEL, NVB, 4 UID bytes, BCC
 _CASCADE_TAG = const(0x88)
 _SAK_UID_NOT_COMPLETE = const(0x04)
 
-# read_step() while a read goes on
+# read_step() while a read goes on, and when the read failed on the air (error_text() says how)
 BUSY = const(-1)
+FAILED = const(-2)
+_NO_ANSWER = const(-1)  # _transceive(): the timer ran out, no card answered
+# why the last read failed (error_text()); the texts are in _WHY, CL%d is the cascade level
+_W_RX = const(0)
+_W_LONG = const(1)
+_W_ATQA = const(2)
+_W_AC_GONE = const(3)
+_W_AC_LONG = const(4)
+_W_AC_LEN = const(5)
+_W_BCC = const(6)
+_W_COLL_POS = const(7)
+_W_SEL_GONE = const(8)
+_W_SAK = const(9)
+_W_SAK_CRC = const(10)
+_W_CASCADE = const(11)
+_WHY = (
+    "MFRC522 receive error: parity, CRC or FIFO overflow (ErrorReg)",
+    "MFRC522 receive error: an answer longer than any of type A",
+    "bad ATQA",
+    "card stopped answering in anticollision CL%d",
+    "anticollision answer too long in CL%d",
+    "anticollision answer of wrong length in CL%d",
+    "BCC mismatch in CL%d",
+    "collision at impossible position in CL%d",
+    "card stopped answering at SELECT CL%d",
+    "no valid SAK at CL%d",
+    "SAK with a wrong CRC_A at CL%d",
+    "SAK and cascade tag disagree at CL%d",
+)
 # the read's next exchange
 _ST_IDLE = const(0)
 _ST_WUPA = const(1)
@@ -126,8 +166,9 @@ _DEFAULT_TIMEOUT_MS = const(1)
 # Device faults and timeouts raise OSError("..."), bad arguments ValueError("...").
 # Public: init(), version, alive(), antenna(on), set_gain(level), gain(), set_timeout(ms),
 # calc_crc(data), request(wakeup), select(into), halt(), read_uid(into), read_start(),
-# read_step(into), and after a read: collided (several cards answered at once) and garbled
-# (the read failed on a corrupt answer: parity, CRC, BCC, a collision it could not resolve).
+# read_step(into), and after a read: collided (several cards answered at once), garbled
+# (the read failed on a corrupt answer: parity, CRC, BCC, a collision it could not resolve) and
+# error_text() (why the last read failed).
 class MFRC522:
     def __init__(self, spi, cs, rst=None):
         self._spi = spi
@@ -171,6 +212,7 @@ class MFRC522:
         self._stale = False  # the last read may have left cards READY: WUPA twice if need be
         self.collided = False
         self.garbled = False
+        self._why = _W_RX  # why the last failed read failed (an index into _WHY)
         cs.value(1)
 
     # ---- bus access: the only methods that touch SPI (datasheet 8.1.2) ----
@@ -298,11 +340,11 @@ class MFRC522:
 
     def _transceive(self, n, tx_bits=0, rx_align=0, crc=False):
         # Send self._tx[:n] with tx_bits valid bits in the last byte (0 = 8), and the chip's
-        # CRC_A after it when crc (which the chip then checks on the answer, and removes); the
-        # answer's first bit lands at bit rx_align of the first FIFO byte. Returns the byte
-        # count received into self._rx, or -1 when no card answered before the timer ran out.
-        # Sets _rx_bits and _coll. OSError on a dead chip or a receive error other than a
-        # collision (garbled is set then).
+        # CRC_A after it when crc (which the chip then checks on the answer); the answer's first
+        # bit lands at bit rx_align of the first FIFO byte. Returns the byte count received into
+        # self._rx, _NO_ANSWER when no card answered before the timer ran out, or FAILED on a
+        # receive error other than a collision (garbled is set then). Sets _rx_bits and _coll.
+        # OSError on a dead chip.
         self._crc_mode(crc)
         self._write_reg(_COM_IRQ_REG, _ALL_COM_IRQ)  # Set1 = 0: clear every request
         self._load_fifo(self._txv[n], n)
@@ -321,7 +363,7 @@ class MFRC522:
         self._write_reg(_COMMAND_REG, _CMD_IDLE)
         self._write_reg(_BIT_FRAMING_REG, 0)
         if not irq & (_RX_IRQ | _IDLE_IRQ):
-            return -1
+            return _NO_ANSWER
         err = self._read_reg(_ERROR_REG)
         coll = 0
         if err & _COLL_ERR and not err & _BUFFER_OVFL:
@@ -329,35 +371,56 @@ class MFRC522:
             coll = -1 if c & _COLL_POS_NOT_VALID else ((c & _COLL_POS_MASK) or 32)
             self.collided = True
         elif err & (_BUFFER_OVFL | _PROTOCOL_ERR | _PARITY_ERR | _CRC_ERR):
-            self.garbled = True
-            raise OSError("MFRC522 receive error: ErrorReg=0x%02X" % err)
+            return self._fail(_W_RX)
         self._coll = coll
         count = self._read_reg(_FIFO_LEVEL_REG) & _FIFO_LEVEL_MASK
         self._rx_bits = self._read_reg(_CONTROL_REG) & _RX_LAST_BITS_MASK
         if count > _FIFO_TXN:  # no answer of type A is this long: noise, or several cards
-            self.garbled = True
-            raise OSError("MFRC522 receive error: %d bytes, longer than any answer" % count)
+            return self._fail(_W_LONG)
         self._read_fifo(count)
         return count
 
-    def _garbled(self, text):
+    def _fail(self, why):
         # A corrupt answer: parity, CRC, BCC, a collision in the wrong place. On real air
-        # overlapping cards give these more often than clean collisions.
+        # overlapping cards give these more often than clean collisions, and so does a card at
+        # the edge of the field. Nothing is allocated: the reason is a number (error_text()).
         self.garbled = True
-        return OSError(text)
+        self._why = why
+        return FAILED
+
+    def _lost(self, why):
+        # The card stopped answering in the middle of a read (it left the field, or lost its
+        # power at the edge of it): no corrupt answer, the read just ends.
+        self._why = why
+        return FAILED
+
+    def error_text(self):
+        # Why the last failed read failed, in words (allocates: for reports, not the loop).
+        text = _WHY[self._why]
+        return text % (self._level + 1) if "%d" in text else text
+
+    def _error(self):
+        return OSError(self.error_text())
 
     # ---- ISO/IEC 14443-3 type A ----
 
     def request(self, wakeup=False):
         # REQA (IDLE cards) or WUPA (IDLE and HALT cards), a 7-bit short frame. Returns the
         # ATQA as an int (first byte low), or None when no card answers. Several cards'
-        # ATQAs may collide: the merged value is returned.
+        # ATQAs may collide: the merged value is returned. OSError on a garbled answer.
+        atqa = self._request(wakeup)
+        if atqa == FAILED:
+            raise self._error()
+        return None if atqa == _NO_ANSWER else atqa
+
+    def _request(self, wakeup):
+        # As request(), but _NO_ANSWER or FAILED instead of None or OSError.
         self._tx[0] = _PICC_WUPA if wakeup else _PICC_REQA
         n = self._transceive(1, 7)
         if n < 0:
-            return None
+            return n
         if n != 2 or (self._rx_bits and not self._coll):
-            raise self._garbled("bad ATQA: %d bytes, %d bits" % (n, self._rx_bits))
+            return self._fail(_W_ATQA)
         return self._rx[0] | (self._rx[1] << 8)
 
     def select(self, into):
@@ -371,6 +434,8 @@ class MFRC522:
             n = self._select_step(into)
             if n != BUSY:
                 self._st = _ST_IDLE
+                if n == FAILED:
+                    raise self._error()
                 return n
 
     def _begin_select(self):
@@ -388,11 +453,12 @@ class MFRC522:
 
     def _select_step(self, into):
         # One exchange of anticollision or SELECT (ISO/IEC 14443-3 6.4.3); BUSY until the UID
-        # is complete, then its length (the UID is in `into`).
+        # is complete, then its length (the UID is in `into`), or FAILED.
         if self._st == _ST_ANTICOLL:
-            self._anticoll_step()
-            return BUSY
+            return self._anticoll_step()
         sak = self._select_cl()
+        if sak == FAILED:
+            return FAILED
         level = self._level
         cl = self._cl
         size = self._size
@@ -403,7 +469,7 @@ class MFRC522:
                 into[size + i] = cl[i]
             return size + 4
         if not (more and tagged) or level == 2:
-            raise self._garbled("SAK and cascade tag disagree at CL%d" % (level + 1))
+            return self._fail(_W_CASCADE)
         for i in range(3):
             into[size + i] = cl[i + 1]
         self._size = size + 3
@@ -413,9 +479,8 @@ class MFRC522:
 
     def _anticoll_step(self):
         # One ANTICOLLISION exchange of the current level: fixes more UID bits; when the whole
-        # UID CLn and its BCC are known, the next step is SELECT.
+        # UID CLn and its BCC are known, the next step is SELECT. BUSY, or FAILED.
         level = self._level
-        sel = _PICC_SEL_CL1 + 2 * level
         cl = self._cl
         tx = self._tx
         rx = self._rx
@@ -423,15 +488,15 @@ class MFRC522:
         nbytes = known >> 3
         nbits = known & 7
         nsend = nbytes + (1 if nbits else 0)
-        tx[0] = sel
+        tx[0] = _PICC_SEL_CL1 + 2 * level
         tx[1] = ((2 + nbytes) << 4) | nbits  # NVB: whole bytes and bits sent
         for i in range(nsend):
             tx[2 + i] = cl[i]
         n = self._transceive(2 + nsend, nbits, nbits)
         if n < 0:
-            raise OSError("card stopped answering in anticollision CL%d" % (level + 1))
+            return n if n == FAILED else self._lost(_W_AC_GONE)
         if nbytes + n > 5:
-            raise self._garbled("anticollision answer too long")
+            return self._fail(_W_AC_LONG)
         # The first bit received sits at bit nbits of rx[0], after the bits we sent.
         keep = (1 << nbits) - 1
         for i in range(n):
@@ -442,15 +507,15 @@ class MFRC522:
         c = self._coll
         if c == 0:
             if nbytes + n != 5 or self._rx_bits:
-                raise self._garbled("anticollision answer of wrong length")
+                return self._fail(_W_AC_LEN)
             if cl[0] ^ cl[1] ^ cl[2] ^ cl[3] != cl[4]:
-                raise self._garbled("BCC mismatch in CL%d" % (level + 1))
+                return self._fail(_W_BCC)
             self._st = _ST_SELECT
-            return
+            return BUSY
         # CollPos counts from bit 0 of the first FIFO byte, RxAlign included (1 = first).
         pos = (nbytes << 3) + c - 1
         if c < 0 or pos < known or pos >= 32:
-            raise self._garbled("collision at impossible position in CL%d" % (level + 1))
+            return self._fail(_W_COLL_POS)
         # Keep the bits before the collision, choose 1 for the collided bit (6.4.3.1
         # step 7), clear the rest, and ask again with one more known bit.
         j = pos >> 3
@@ -459,10 +524,12 @@ class MFRC522:
         for i in range(j + 1, 5):
             cl[i] = 0
         self._known = pos + 1
+        return BUSY
 
     def _select_cl(self):
         # SELECT: SEL, NVB = 70h, UID CLn, BCC, and the chip's CRC_A; the answer is SAK and
-        # CRC_A, which the chip checks and removes. Returns SAK.
+        # CRC_A, which the chip checks. Returns SAK, or FAILED. Some chips leave the CRC_A in
+        # the FIFO: then the answer is three bytes, and their CRC_A is checked here too.
         level = self._level
         cl = self._cl
         tx = self._tx
@@ -472,10 +539,13 @@ class MFRC522:
             tx[2 + i] = cl[i]
         n = self._transceive(7, crc=True)
         if n < 0:
-            raise OSError("card stopped answering at SELECT CL%d" % (level + 1))
-        if n != 1 or self._coll or self._rx_bits:
-            raise self._garbled("no valid SAK at CL%d" % (level + 1))
-        return self._rx[0]
+            return n if n == FAILED else self._lost(_W_SEL_GONE)
+        rx = self._rx
+        if self._coll or self._rx_bits or (n != 1 and n != 3):
+            return self._fail(_W_SAK)
+        if n == 3 and _crc_a1(rx[0]) != rx[1] | (rx[2] << 8):
+            return self._fail(_W_SAK_CRC)
+        return rx[0]
 
     def halt(self):
         # HLTA (50h 00h and the chip's CRC_A), sent with Transmit: a card never answers HLTA
@@ -515,9 +585,11 @@ class MFRC522:
         # One exchange of the read begun by read_start(). Returns BUSY while the read goes on,
         # 0 when no card answered, else the UID's length (4, 7 or 10) with the UID in `into`
         # (a bytearray of at least 10), from the step of the last SELECT: the card stays
-        # ACTIVE until the next read halts it. OSError on a protocol error once a card
-        # answered (bad BCC, CRC, timeout) or when the chip does not answer; the read is
-        # over then. After a read, `collided` tells whether several cards answered at once.
+        # ACTIVE until the next read halts it. FAILED when the read failed on the air once a
+        # card answered (a garbled answer: parity, CRC, BCC; the card stopped answering);
+        # OSError when the chip does not answer. The read is over then. After a read,
+        # `collided` tells whether several cards answered at once, `garbled` whether an answer
+        # was corrupt, error_text() why it failed.
         if len(into) < 10:
             raise ValueError("UID buffer too small: %d bytes (need 10)" % len(into))
         st = self._st
@@ -530,42 +602,66 @@ class MFRC522:
                     pass
                 return BUSY
             if st == _ST_WUPA:
-                if self.request(True) is None:
-                    if self._stale:
-                        # cards the last read left READY took this WUPA as a stray frame and
-                        # went back to IDLE (ISO/IEC 14443-3 6.2): the next one wakes them
-                        self._stale = False
-                        return BUSY
-                    self._st = _ST_IDLE
-                    return 0
-                self._stale = True  # until the read is done cleanly
-                self._begin_select()
-                return BUSY
-            if st == _ST_ANTICOLL or st == _ST_SELECT:
+                n = self._wupa_step()
+            elif st == _ST_ANTICOLL or st == _ST_SELECT:
                 n = self._select_step(into)
-                if n != BUSY:
+                if n > 0:
                     self._st = _ST_IDLE
                     self._halt_due = True
                     self._stale = self.collided  # a card that lost the anticollision is READY
-                return n
+            else:
+                raise ValueError("no read under way: call read_start() first")
         except OSError:
             self._st = _ST_IDLE
             self._stale = True  # a read cut short may leave cards READY
             raise
-        raise ValueError("no read under way: call read_start() first")
+        if n == FAILED:
+            self._st = _ST_IDLE
+            self._stale = True  # a read cut short may leave cards READY
+        return n
+
+    def _wupa_step(self):
+        atqa = self._request(True)
+        if atqa == FAILED:
+            return FAILED
+        if atqa == _NO_ANSWER:
+            if self._stale:
+                # cards the last read left READY took this WUPA as a stray frame and went back
+                # to IDLE (ISO/IEC 14443-3 6.2): the next one wakes them
+                self._stale = False
+                return BUSY
+            self._st = _ST_IDLE
+            return 0
+        self._stale = True  # until the read is done cleanly
+        self._begin_select()
+        return BUSY
 
     def read_uid(self, into):
         # WUPA, anticollision and SELECT of all cascade levels, HLTA, all at once. Writes the
         # UID into `into` (a bytearray of at least 10) and returns its length (4, 7 or 10), or
-        # 0 when no card answers. OSError as read_step.
+        # 0 when no card answers. OSError when the read fails (error_text()) or the chip does
+        # not answer.
         self.read_start()
         while True:
             n = self.read_step(into)
             if n != BUSY:
                 break
+        if n == FAILED:
+            raise self._error()
         if self._halt_due:
             try:
                 self.halt()
             except OSError:
                 pass
         return n
+
+
+def _crc_a1(b):
+    # CRC_A (ISO/IEC 14443-3 annex B: CRC-16 CCITT, polynomial 1021h taken LSB first, so 8408h
+    # reflected, preset 6363h, no final XOR) of the one byte b, as the chip's CalcCRC gives it
+    # in CRCResultRegH/L (datasheet 10.3.1.4): low byte first on the air. Small ints only, no
+    # allocation; checks the SAK when the chip leaves its CRC_A in the FIFO.
+    crc = 0x6363 ^ b
+    for _ in range(8):
+        crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
+    return crc

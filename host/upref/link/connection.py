@@ -13,7 +13,10 @@ Commands (`command`) are matched to their OK/ERR/ECHO by sequence number and sen
 unanswered.
 
 The port is held alone (pyserial's `exclusive=True`: an flock on POSIX): a second program that
-opens it is refused with `PortBusy`, naming the holder when it can be found (`portlock`).
+opens it is refused with `PortBusy`, naming the holder when it can be found (`portlock`). It is
+opened with DTR and RTS held inactive, set before the port opens (`hold_control_lines`): on
+most ESP32 boards those lines reach EN and GPIO0 through the USB bridge (CP2102, CH340), and
+a program that lets them toggle on open resets the board, emptying the events it kept.
 
 A board found at its MicroPython prompt (a stray Ctrl-C, a firmware that stopped with a
 traceback, a raw REPL left behind) is restarted: the link sends Ctrl-C, Ctrl-B and Ctrl-D (a
@@ -26,6 +29,7 @@ single frame, is left there with a notice saying so.
 
 from __future__ import annotations
 
+import errno
 import os
 import queue
 import re
@@ -157,6 +161,25 @@ class _Pending:
     reply: Ok | Err | Echo | None = None
     error: LinkError | None = None
     done: threading.Event = field(default_factory=threading.Event)
+
+
+def hold_control_lines(port: object) -> None:
+    """DTR and RTS inactive on a port not yet open, so that opening it pulses neither.
+
+    On an ESP32 board the USB bridge's DTR and RTS drive EN and GPIO0 through two transistors
+    (the circuit esptool's reset uses): RTS active with DTR inactive holds EN low, the chip in
+    reset. pyserial sets the lines it was given as it opens the port, so with both inactive from
+    the start the board runs on. A pty has no such lines and refuses the ioctl (ENOTTY, or
+    EINVAL): nothing to hold there. A port object without the lines (a test's fake) is left be.
+    """
+    for line in ("dtr", "rts"):
+        if not hasattr(port, line):
+            continue
+        try:
+            setattr(port, line, False)
+        except OSError as exc:
+            if exc.errno not in (errno.ENOTTY, errno.EINVAL):
+                raise
 
 
 def _is_device_path(url: str) -> bool:
@@ -560,13 +583,18 @@ class Link:
                 self._fail(LinkError(f"the link's reader stopped on an internal error: {exc!r}"))
 
     def _open(self, url: str) -> SerialPort:
-        return self._settings.serial_factory(
+        port = self._settings.serial_factory(
             url,
             baudrate=self._settings.baudrate,
             timeout=self._settings.poll,
             write_timeout=self._settings.write_timeout,
             exclusive=True,
+            do_not_open=True,
         )
+        hold_control_lines(port)
+        if not getattr(port, "is_open", True):
+            port.open()  # type: ignore[attr-defined]  # pyserial applies DTR and RTS as it opens
+        return port
 
     def _reconnect_step(self) -> None:
         if self._stop.wait(self._backoff):

@@ -72,6 +72,11 @@ from upref.sim.verbs import (
 log = logging.getLogger("upref.sim")
 
 WDT_SLACK_S = 0.15  # feeds are reported at most every 100 ms
+# The cause an EN reset (the button, or a USB bridge's DTR/RTS) leaves: the ESP32 cannot tell it
+# from a power-on. Its ROM prints rst:0x1 (POWERON_RESET), ESP-IDF's esp_reset_reason() gives
+# ESP_RST_POWERON (ESP_RST_EXT is never returned on the ESP32), and MicroPython's
+# machine.reset_cause() maps that to PWRON_RESET (ports/esp32/modmachine.c).
+EN_RESET = PWRON_RESET
 B2H_HOLD = 256  # bytes queued towards the host before the child's stdout is left unread
 MAC_OUI = bytes.fromhex("240AC4")  # Espressif
 NOT_RUNNING = "the simulated board is not running: start() it first"
@@ -112,6 +117,14 @@ class SimSettings:
     cost_model: the chip's clock charges the firmware's work (standins/chip.py); off, code is free.
     adc_vref_mv: the chip's ADC reference (default: drawn from the seed).
     restore: put back the physical table a previous run with this name kept (its seed too).
+    rfid_keeps_crc: the MFRC522 leaves the CRC_A it checked (RxCRCEn) in the FIFO after a
+        card's answer (False: it removes it); the datasheet does not say which, the driver
+        takes both.
+    rfid_bit_errors: the chance (%) that a card's answer has a bit wrong, as for a card at the
+        edge of the field (0: every answer is clean).
+    reset_on_open: the USB bridge resets the board (EN) each time a program opens the port, as
+        a CP2102 or CH340 does when the program lets DTR and RTS be asserted on open; upref's
+        link holds them, so with this the reset comes only from a program that does not.
     """
 
     backend: str = "cpython"
@@ -134,6 +147,9 @@ class SimSettings:
     cost_model: bool = True
     adc_vref_mv: int | None = None
     restore: bool = False
+    rfid_keeps_crc: bool = False
+    rfid_bit_errors: int = 0
+    reset_on_open: bool = False
 
     def __post_init__(self) -> None:
         if self.backend not in ("cpython", "micropython"):
@@ -142,6 +158,8 @@ class SimSettings:
             raise ValueError(f"boot_from must be 'auto', 'flash' or 'repo', not {self.boot_from!r}")
         if not 0.0 <= self.noise <= 1.0:
             raise ValueError(f"noise is a probability per byte, 0..1, not {self.noise!r}")
+        if not 0 <= self.rfid_bit_errors <= 100:
+            raise ValueError(f"rfid_bit_errors is a chance in %, 0..100, not {self.rfid_bit_errors!r}")
         name = self.name or "default"
         if not name.replace("-", "").replace("_", "").isalnum():
             raise ValueError(f"simulator name {name!r}: use letters, digits, - and _")
@@ -214,6 +232,7 @@ class SimBoard(Verbs):
         """The loop thread and the parts it runs: the port, the hands, the ROM, the socket."""
         self.loop = Loop(f"upref-sim-{self.name}")
         self.line = Port(self.port, s.baud, s.noise, self.seed, self.loop.watch, self.loop.unwatch)
+        self.line.on_open = self._port_opened
         self.hands = Hands(self.world, self._send_world, self.loop.at)
         self._handlers = self._verb_handlers()
         self.romface = faces.RomFace(self.spi, self.mac, faces.RomHooks(
@@ -521,8 +540,11 @@ class SimBoard(Verbs):
         self.boot_source = "flash" if from_flash else "repo"
         self.runner = runner
         self._prepare_flash(from_flash, cause)
+        s = self.settings
         records = [encode_record("S", (self.seed * 2654435761 + self.starts) & 0xFFFFFFFF or 1),
-                   encode_record("N", self.sensor_noise), *self.hands.records()]
+                   encode_record("N", self.sensor_noise),
+                   encode_record("RC", 1 if s.rfid_keeps_crc else 0, s.rfid_bit_errors),
+                   *self.hands.records()]
         env = {
             "UPREF_SIM_FIFO": str(self._fifo_path),
             "UPREF_SIM_PINMAP": str(self.flash_dir / "pinmap.json"),
@@ -786,10 +808,18 @@ class SimBoard(Verbs):
         self._plug()
         ok(f"plugged in: {self.port}")
 
+    def _port_opened(self) -> None:
+        """A program opened the port: a bridge that resets the board on open (DTR and RTS
+        toggled, EN pulsed) restarts it, as the EN button does."""
+        if not self.settings.reset_on_open or self.face in ("off", "download"):
+            return
+        self._log("the port was opened: the USB bridge pulsed EN, reset")
+        self._restart(EN_RESET, drain=False)
+
     def _verb_reset(self, ok: Callable[..., None]) -> None:
         if not self.line.plugged:
             raise SimError("the board is unplugged: `plug` it in first")
-        self._restart(HARD_RESET, drain=False)
+        self._restart(EN_RESET, drain=False)
         ok("reset (EN button)" + ("; BOOT is held: download mode" if self.boot_held else ""))
 
     def _verb_boot(self, ok: Callable[..., None], what: str) -> None:
@@ -801,7 +831,7 @@ class SimBoard(Verbs):
         if not self.line.plugged:
             raise SimError("the board is unplugged: `plug` it in first")
         self.boot_held = False  # pressed for the reset only, released after
-        self._restart(HARD_RESET, drain=False, download=what == "download")
+        self._restart(EN_RESET, drain=False, download=what == "download")
         if what == "download":
             ok("download mode (BOOT held, EN pressed): the ROM waits for esptool "
                "(use --before no-reset; `boot normal` leaves it)")

@@ -7,15 +7,22 @@ and the serial line behind it, paced at the baud rate in both directions, with l
   * the line: bytes leave at `baud` (10 bits a byte) and, with noise, get one random bit
     flipped with that probability per byte (seeded);
   * what the board sends and nobody reads: once the pty's buffer is full, it is dropped after
-    BLOCKED_DROP_S, as on a USB-serial bridge with no flow control and no one listening.
+    BLOCKED_DROP_S, as on a USB-serial bridge with no flow control and no one listening;
+  * a program opening the port: the master runs in packet mode (TIOCPKT), so the input flush
+    pyserial makes as it opens a port reaches the master as TIOCPKT_FLUSHREAD; `on_open` is then
+    called. (A pty has no DTR or RTS: on a real board those are what an open may pulse, and
+    whether this open resets the board is the board's setting, `SimSettings.reset_on_open`.)
 """
 
 from __future__ import annotations
 
 import collections
 import contextlib
+import fcntl
 import os
 import random
+import struct
+import termios
 import time
 import tty
 from collections.abc import Callable
@@ -102,6 +109,8 @@ class Port:
         self.out_pending = b""
         self.blocked_since: float | None = None
         self.dropped = 0
+        self.opens = 0  # times a program opened the port (as far as its input flush tells)
+        self.on_open: Callable[[], None] | None = None  # called at each open
 
     @property
     def plugged(self) -> bool:
@@ -112,6 +121,9 @@ class Port:
         master, slave = os.openpty()
         tty.setraw(slave)
         os.set_blocking(master, False)
+        # packet mode: each read of the master is a data packet (a 0 byte, then the data) or a
+        # status byte, such as the flush of the slave's input that opening a port makes
+        fcntl.ioctl(master, termios.TIOCPKT, struct.pack("i", 1))
         self.master, self.slave = master, slave
         self.pty = os.ttyname(slave)
         tmp = self.path + ".new"
@@ -140,11 +152,19 @@ class Port:
 
     def _on_master(self, mask: int) -> None:
         try:
-            data = os.read(self.master, 4096)
+            data = os.read(self.master, 4097)
         except OSError:
             return
-        if data:
-            self.h2b.push(data, time.monotonic())
+        if not data:
+            return
+        if data[0] != termios.TIOCPKT_DATA:  # a status byte: the slave's state changed
+            if data[0] & termios.TIOCPKT_FLUSHREAD:
+                self.opens += 1
+                if self.on_open is not None:
+                    self.on_open()
+            return
+        if len(data) > 1:
+            self.h2b.push(data[1:], time.monotonic())
 
     # ---- the line -------------------------------------------------------------------------------
 
@@ -225,5 +245,5 @@ class Port:
         return {"baud": self.baud, "noise_to_board": self.h2b.noise,
                 "noise_from_board": self.b2h.noise, "to_board": self.h2b.carried,
                 "from_board": self.b2h.carried,
-                "flipped": self.h2b.flipped + self.b2h.flipped}
+                "flipped": self.h2b.flipped + self.b2h.flipped, "opens": self.opens}
 

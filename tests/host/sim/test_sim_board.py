@@ -298,13 +298,13 @@ def test_ctrl_c_shows_the_repl_and_ctrl_d_soft_reboots(rt: Path, fw: Path) -> No
         assert st["board"] == "up" and st["reset_cause"] == "soft"
 
 
-def test_reset_restarts_the_firmware_with_a_hard_reset(rt: Path, fw: Path) -> None:
+def test_reset_restarts_the_firmware_as_from_power_on_and_machine_reset_is_hard(rt: Path, fw: Path) -> None:
     with SimBoard(SimSettings(name="reset", firmware_dir=fw)) as board:
         ser = open_port(board)
         resets = board.state()["resets"]
         assert board.reset() == "reset (EN button)"
-        out = started(ser, 2)
-        assert b"rst:" in out  # the ROM's boot text comes first
+        out = started(ser, 1)  # EN reads as power-on on the ESP32 (PWRON_RESET)
+        assert b"rst:0x1 (POWERON_RESET)" in out  # the ROM's boot text comes first
         assert board.state()["resets"] == resets + 1
         ser.write(b"reset\n")  # machine.reset() from the firmware
         started(ser, 2)

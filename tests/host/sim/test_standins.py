@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
+from typing import Any
 
 import pytest
 from upref import paths
@@ -355,3 +356,41 @@ def test_stand_in_hot_paths_allocate_nothing_under_micropython(tmp_path: Path) -
     res = subprocess.run([exe, "-X", "heapsize=256K", str(script)], capture_output=True, text=True, timeout=30)
     assert res.returncode == 0, res.stdout + res.stderr
     assert res.stdout.strip() == "ok 146 True"
+
+
+def _reader_on_the_board(sim: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The firmware's MFRC522 driver on the stand-ins' SPI bus, as the board wires it."""
+    monkeypatch.syspath_prepend(str(paths.firmware_dir() / "drivers" / "mfrc522"))
+    for name in ("mfrc522", "mfrc522_setup"):
+        sys.modules.pop(name, None)
+    from mfrc522 import MFRC522
+
+    m = sim.machine
+    spi = m.SPI(2, baudrate=4_000_000, polarity=0, phase=0)
+    reader = MFRC522(spi, m.Pin(SIG["rfid_cs"], m.Pin.OUT, value=1),
+                     m.Pin(SIG["rfid_rst"], m.Pin.OUT, value=1))
+    reader.init()
+    return reader
+
+
+def test_the_reader_records_set_the_chips_crc_and_the_cards_bit_errors(
+        sim: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> None:
+    w = sim.world
+    good, weak = "DEADBEEF", "04A1B2C3D4E5F6"
+    for rec in (firmware_process.encode_record("RC", 1, 0),
+                firmware_process.encode_record("K+", weak),
+                firmware_process.encode_record("KB", weak, 100)):
+        w.apply(rec)
+    reader = _reader_on_the_board(sim, monkeypatch)
+    buf = bytearray(10)
+    with pytest.raises(OSError, match="receive error"):
+        reader.read_uid(buf)  # every answer of the marginal card has a bit wrong
+    w.apply(firmware_process.encode_record("K0"))
+    w.apply(firmware_process.encode_record("K+", good))
+    assert w.rfid.keep_crc  # the chip leaves the SAK's CRC_A in the FIFO; the driver takes it
+    n = reader.read_uid(buf)
+    assert bytes(buf[:n]) == bytes.fromhex(good)
+    w.apply(firmware_process.encode_record("RC", 0, 100))  # now every card's answers
+    with pytest.raises(OSError, match="receive error"):
+        reader.read_uid(buf)
+    assert not w.rfid.keep_crc

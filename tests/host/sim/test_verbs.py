@@ -209,4 +209,4 @@ def test_a_verb_gives_the_same_answer_in_process_and_over_the_socket(
     state = got_here[-1]
     assert isinstance(state, dict)
     assert state["cards"] == [] and state["button"] is True and state["rfid"] == "dead"
-    assert state["sensors"] == {} and state["reset_cause"] == "hard"
+    assert state["sensors"] == {} and state["reset_cause"] == "power"  # EN reads as power-on

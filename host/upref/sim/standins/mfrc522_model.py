@@ -40,8 +40,16 @@
 # ATQAs of the same card type) add up cleanly. A card at the edge of the field
 # (set_edge(uid, pct)) gets too little power now and then: at a REQA/WUPA it is unpowered with
 # that chance (back to IDLE, silent for the whole read), never more than EDGE_MAX_MISSES reads
-# in a row, which is what makes a card at the edge intermittent rather than gone. Chance comes
-# from a seeded generator (`seed`), the same sequence under CPython and MicroPython.
+# in a row, which is what makes a card at the edge intermittent rather than gone. A marginal
+# card (set_bit_errors(uid, pct), or bit_errors for every card) is powered but its answers are
+# weak: each answer gets one bit wrong with that chance, which the PCD sees as a parity error
+# (and a CRC error with RxCRCEn), never as a collision: a lone card cannot collide with itself.
+# Chance comes from a seeded generator (`seed`), the same sequence under CPython and MicroPython.
+#
+# The CRC_A of a received frame with RxCRCEn: the chip checks it (CRCErr when wrong); whether it
+# then also removes the two CRC bytes from the FIFO the datasheet does not say. keep_crc=False
+# (the default) removes them, keep_crc=True leaves them after the data, so a driver can be
+# proven against both.
 #
 # Runs under CPython and the MicroPython unix port alike (no typing, dataclasses or enum).
 
@@ -188,6 +196,7 @@ class Card:
         self.levels = [p + bytes((p[0] ^ p[1] ^ p[2] ^ p[3],)) for p in parts]
         self.edge = 0  # chance in % of being unpowered at a REQA/WUPA (0: well inside the field)
         self.edge_run = 0  # reads missed in a row
+        self.bit_errors = 0  # chance in % that an answer has one bit wrong (a marginal card)
         self.power_off()
 
     def power_off(self):
@@ -259,10 +268,15 @@ class MFRC522Model:
     # clock: None (every command is done at once), or a function giving the chip's time in us:
     # then a transceive's IRQ bits appear only once the frame, the card's answer or the timer
     # has taken its time on that clock.
-    def __init__(self, version=0x92, clock=None, real_air=False, seed=1):
+    # keep_crc: with RxCRCEn the checked CRC_A stays in the FIFO after the data (else removed).
+    # bit_errors: chance in % that any card's answer has one bit wrong (every card marginal).
+    def __init__(self, version=0x92, clock=None, real_air=False, seed=1, keep_crc=False):
         self.version = version
         self.clock = clock
         self.real_air = real_air
+        self.keep_crc = keep_crc
+        self.bit_errors = 0
+        self._corrupt = False  # an answer of this transceive got a bit wrong
         self._rng = seed & 0x7FFFFFFF or 1
         self._irq_pending = 0
         self._irq_at = 0
@@ -356,6 +370,12 @@ class MFRC522Model:
         if c is not None:
             c.edge = pct
             c.edge_run = 0
+
+    def set_bit_errors(self, uid, pct):
+        # A marginal card: each of its answers gets one bit wrong with this chance (%).
+        c = self.card(uid)
+        if c is not None:
+            c.bit_errors = pct
 
     def _chance(self, pct):
         self._rng = (self._rng * 1103515245 + 12345) & 0x7FFFFFFF
@@ -555,6 +575,11 @@ class MFRC522Model:
                 card.edge_run = 0
             a = card.receive(bits)
             if a:
+                pct = card.bit_errors or self.bit_errors
+                if pct and self._chance(pct):
+                    self._rng = (self._rng * 1103515245 + 12345) & 0x7FFFFFFF
+                    a[(self._rng >> 16) % len(a)] ^= 1  # one bit of the weak answer misread
+                    self._corrupt = True
                 answers.append(a)
         return answers
 
@@ -609,6 +634,7 @@ class MFRC522Model:
         rx_align = (regs[_BIT_FRAMING] >> 4) & 0x07
         tx = self._take_tx()
         tx_us = self._tx_us(tx)
+        self._corrupt = False
         answers = self._send(tx)
         regs[_ERROR] = 0
         regs[_COLL] = (regs[_COLL] & _VALUES_AFTER_COLL) | _COLL_POS_NOT_VALID
@@ -630,10 +656,13 @@ class MFRC522Model:
                 regs[_COLL] = (regs[_COLL] & _VALUES_AFTER_COLL) | (pos & 0x1F)
         if garble:
             err = _PARITY_ERR
+        if self._corrupt:
+            err |= _PARITY_ERR  # a bit misread breaks its byte's odd parity
         if regs[_RX_MODE] & _CRC_EN:
             crc = _CRC_PRESETS[regs[_MODE] & 3]
             if total & 7 == 0 and len(rx) >= 3 and crc_a(rx[0:-2], crc) == rx[-2] | (rx[-1] << 8):
-                rx = rx[0:-2]
+                if not self.keep_crc:
+                    rx = rx[0:-2]
                 self._crc_ok = True
             else:
                 err |= _CRC_ERR

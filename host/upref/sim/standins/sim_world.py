@@ -45,6 +45,11 @@
 #   K- <uid hex>                         the card left the field
 #   KE <uid hex> <pct>                   the card lies at the edge of the field: unpowered at a
 #                                        read with this chance (%), never three reads in a row
+#   KB <uid hex> <pct>                   a marginal card: each of its answers has a bit wrong
+#                                        with this chance (%)
+#   RC <keep> <pct>                      the reader: keep 1 when the chip leaves a checked CRC_A
+#                                        in the FIFO (0: it removes it), and the chance (%) that
+#                                        any card's answer has a bit wrong
 #   R <version>                          the MFRC522's VersionReg (0 or 255: a dead reader)
 #   P <supply_uv> <led_drop_uv>          the sensors' supply rail, and how far the LED at full
 #                                        white pulls it down
@@ -276,6 +281,9 @@ class World:
         self.rfid_version = 0x92
         self.cards = []
         self.edges = {}  # UID -> chance (%) of being unpowered at a read (KE)
+        self.bit_errors = {}  # UID -> chance (%) that its answer has a bit wrong (KB)
+        self.rfid_keep_crc = False  # RC: the chip leaves a checked CRC_A in the FIFO
+        self.rfid_bit_errors = 0  # RC: chance (%) that any card's answer has a bit wrong
         self.spi_ok = True
 
         # what the firmware drives
@@ -422,6 +430,10 @@ class World:
             self.set_cards([c for c in self.cards if c != uid])
         elif op == "KE":
             self.set_edge(_unhex(words[1]), int(words[2]))
+        elif op == "KB":
+            self.set_bit_errors(_unhex(words[1]), int(words[2]))
+        elif op == "RC":
+            self.set_rfid_air(words[1] == "1", int(words[2]))
         elif op == "R":
             self.set_rfid_version(int(words[1]))
         elif op == "P":
@@ -635,10 +647,13 @@ class World:
                 # with the cost model on, the reader keeps the chip's time (its timer, the air)
                 # and the air is real: overlapping cards garble each other
                 r = MFRC522Model(self.rfid_version, self.chip.now_us if self.chip.on else None,
-                                 real_air=True)
+                                 real_air=True, keep_crc=self.rfid_keep_crc)
+                r.bit_errors = self.rfid_bit_errors
                 r.set_field(self.cards)
                 for uid in self.edges:
                     r.set_edge(uid, self.edges[uid])
+                for uid in self.bit_errors:
+                    r.set_bit_errors(uid, self.bit_errors[uid])
             self.rfid = r
         return r
 
@@ -651,6 +666,8 @@ class World:
         self.cards = [bytes(u) for u in uids]
         for uid in [u for u in self.edges if u not in self.cards]:
             del self.edges[uid]  # a card laid again lies where it is put
+        for uid in [u for u in self.bit_errors if u not in self.cards]:
+            del self.bit_errors[uid]
         if self.rfid is not None:
             self.rfid.set_field(self.cards)
 
@@ -659,6 +676,21 @@ class World:
         self.edges[bytes(uid)] = pct
         if self.rfid is not None:
             self.rfid.set_edge(uid, pct)
+
+    def set_bit_errors(self, uid, pct):
+        """A marginal card in the field: each of its answers has a bit wrong with chance pct."""
+        self.bit_errors[bytes(uid)] = pct
+        if self.rfid is not None:
+            self.rfid.set_bit_errors(uid, pct)
+
+    def set_rfid_air(self, keep_crc, bit_errors):
+        """The reader's chip and field: whether a checked CRC_A stays in the FIFO, and the
+        chance (%) that any card's answer has a bit wrong."""
+        self.rfid_keep_crc = bool(keep_crc)
+        self.rfid_bit_errors = bit_errors
+        if self.rfid is not None:
+            self.rfid.keep_crc = self.rfid_keep_crc
+            self.rfid.bit_errors = bit_errors
 
     def set_rfid_version(self, v):
         self.rfid_version = v
