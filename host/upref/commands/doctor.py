@@ -17,14 +17,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import queue
-import select
 import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rich import box
@@ -36,6 +34,7 @@ from rich.text import Text
 from upref.board.codes import CodeTable, magnets_of
 from upref.board.model import BoardModel, FaultObservation
 from upref.commands.connect import open_link
+from upref.commands.keypresses import keys
 from upref.commands.selftest import Ask, ask_person
 from upref.commands.selftest import run as run_selftest
 from upref.link.connection import Link, LinkCounters, LinkError, counter_names
@@ -300,27 +299,6 @@ LEAVE = "Press q to leave (or Ctrl-C)."
 QUIT_KEYS = ("q", "Q", "\x1b")
 
 
-@contextlib.contextmanager
-def pressed() -> Iterator[Callable[[], str | None]]:
-    """The key pressed since the last look, without Enter, from a terminal (None: none; never a
-    key when standard input is not a terminal)."""
-    if not sys.stdin.isatty():
-        yield lambda: None
-        return
-    import termios
-    import tty
-
-    fd = sys.stdin.fileno()
-    old = termios.tcgetattr(fd)
-    tty.setcbreak(fd)
-    try:
-        yield lambda: (
-            os.read(fd, 1).decode(errors="replace") if select.select([fd], [], [], 0)[0] else None
-        )
-    finally:
-        termios.tcsetattr(fd, termios.TCSADRAIN, old)
-
-
 def main(
     argv: list[str] | None = None,
     *,
@@ -328,7 +306,7 @@ def main(
     console: Console | None = None,
     ask: Ask | None = None,
     settle: float | None = None,
-    keys: Callable[[], contextlib.AbstractContextManager[Callable[[], str | None]]] = pressed,
+    keys: Callable[[], contextlib.AbstractContextManager[Callable[[], str | None]]] = keys,
 ) -> int:
     """`ask` replaces the prompt of the self-test (a script or a test drives the board there);
     `settle` its wait for a steady code (seconds); `keys` the live view's key presses."""
@@ -397,7 +375,7 @@ def _live(
     link: Link,
     state: DoctorState,
     out: Console,
-    keys: Callable[[], contextlib.AbstractContextManager[Callable[[], str | None]]] = pressed,
+    keys: Callable[[], contextlib.AbstractContextManager[Callable[[], str | None]]] = keys,
 ) -> int:
     """The live view until q (0) or the link fails (1)."""
     stop = threading.Event()

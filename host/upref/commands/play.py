@@ -20,12 +20,10 @@ another.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import math
 import os
-import select
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -34,6 +32,7 @@ from rich.live import Live
 
 from upref.board.codes import CodeTable
 from upref.commands.game_option import parse_for_game
+from upref.commands.keypresses import keys
 from upref.commands.scripted import since_of
 from upref.commands.speech_option import add_speech_options, speak_argv, start_speaker
 from upref.commands.unfinished import (
@@ -422,30 +421,6 @@ def page_key(page: LivePage, frame: Callable[[], Frame | None], private: Private
         return text
 
     return LocalKey("w", "a player's own web page", "Whose page?", default, act)
-
-
-@contextlib.contextmanager
-def keys() -> Iterator[Callable[[], str | None]]:
-    """Single key presses from a terminal, without Enter (nothing on a non-terminal)."""
-    if not sys.stdin.isatty():
-        yield lambda: None
-        return
-    import termios
-    import tty
-
-    fd = sys.stdin.fileno()
-    old = termios.tcgetattr(fd)
-    tty.setcbreak(fd)
-    try:
-
-        def read() -> str | None:
-            if select.select([fd], [], [], 0)[0]:
-                return os.read(fd, 1).decode(errors="replace")
-            return None
-
-        yield read
-    finally:
-        termios.tcsetattr(fd, termios.TCSADRAIN, old)
 
 
 def main(
