@@ -6,9 +6,11 @@ import queue
 import time
 from collections.abc import Callable
 
+import serial
 from upref.board.codes import CodeTable
 from upref.board.model import BoardModel
 from upref.link.connection import Link, LinkSettings
+from upref.link.protocol import Event, InvalidFrameError, LineSplitter, decode, parse_event
 from upref.sim.board import SimBoard
 
 
@@ -48,6 +50,44 @@ class Host:
 
     def close(self) -> None:
         self.link.close()
+
+
+class Listener:
+    """A plain reader of the board's port (not a host: it asks for nothing, and a host that
+    comes later asks SINCE as if no one had listened), keeping the events it hears."""
+
+    def __init__(self, port: str) -> None:
+        self.port = serial.serial_for_url(port, timeout=0.02)
+        self.lines = LineSplitter()
+        self.events: list[Event] = []
+
+    def __enter__(self) -> Listener:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.port.close()
+
+    def listen(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            for line in self.lines.feed(self.port.read(256)):
+                try:
+                    event = parse_event(decode(line))
+                except InvalidFrameError:
+                    continue
+                self.events.append(event)
+
+    def count(self, kind: type) -> int:
+        """How many events of `kind` it heard."""
+        return sum(isinstance(e, kind) for e in self.events)
+
+    def until(self, done: Callable[[], bool], timeout: float) -> bool:
+        end = time.monotonic() + timeout
+        while not done():
+            if time.monotonic() > end:
+                return False
+            self.listen(0.05)
+        return True
 
 
 def truth(board: SimBoard) -> list[int]:

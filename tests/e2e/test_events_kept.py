@@ -6,11 +6,9 @@ with how many are gone; a noisy line loses no tap."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
 import pytest
-import serial
-from harness import Host, truth
+from harness import Host, Listener, truth
 from upref.board.model import ButtonObservation, CardObservation
 from upref.link.notices import EventsLost, Resynced
 from upref.link.protocol import (
@@ -19,10 +17,6 @@ from upref.link.protocol import (
     CardLeft,
     Heartbeat,
     HoleChanged,
-    InvalidFrameError,
-    LineSplitter,
-    decode,
-    parse_event,
 )
 from upref.sim.board import SimBoard
 
@@ -110,42 +104,6 @@ def test_a_pair_turned_while_the_host_is_away_comes_back_before_the_picture(make
         again.close()
 
 
-class Listener:
-    """A plain reader of the board's port (not a host: it asks for nothing, and a host that
-    comes later asks SINCE as if no one had listened), counting the button events it hears."""
-
-    def __init__(self, port: str) -> None:
-        self.port = serial.serial_for_url(port, timeout=0.02)
-        self.lines = LineSplitter()
-        self.buttons = 0
-        self.heartbeats = 0
-
-    def __enter__(self) -> Listener:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.port.close()
-
-    def listen(self, seconds: float) -> None:
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            for line in self.lines.feed(self.port.read(256)):
-                try:
-                    event = parse_event(decode(line))
-                except InvalidFrameError:
-                    continue
-                self.buttons += isinstance(event, Button)
-                self.heartbeats += isinstance(event, Heartbeat)
-
-    def until(self, done: Callable[[], bool], timeout: float) -> bool:
-        end = time.monotonic() + timeout
-        while not done():
-            if time.monotonic() > end:
-                return False
-            self.listen(0.05)
-        return True
-
-
 def test_more_events_than_the_board_keeps_say_in_one_line_how_many_are_gone(
     make_board, make_host
 ) -> None:
@@ -163,10 +121,10 @@ def test_more_events_than_the_board_keeps_say_in_one_line_how_many_are_gone(
             heard.listen(0.04)
         # two heartbeats after the last release, the board has said every click it saw (a
         # press the scan of a loaded machine missed makes no event, nor does its release)
-        beats = heard.heartbeats
-        assert heard.until(lambda: heard.heartbeats >= beats + 2, 15), "the board fell silent"
-        assert heard.buttons % 2 == 0, heard.buttons
-    made = heard.buttons
+        beats = heard.count(Heartbeat)
+        assert heard.until(lambda: heard.count(Heartbeat) >= beats + 2, 15), "the board fell silent"
+        made = heard.count(Button)
+        assert made % 2 == 0, made
     assert made > 64, f"the board made only {made} events of {clicks} clicks: nothing to lose"
     again = Host(board.port, since=(boot, seq))
     try:
