@@ -11,6 +11,9 @@ Routes (GET and HEAD only; nothing changes the game):
   nothing else;
 - `/static/<file>` the style sheet and the script (no external fonts or scripts).
 
+A GET or HEAD with a body gets 400 and an HTTP version but 1.0 and 1.1 gets 505, both before any
+route, with one line on the terminal a minute per kind (`upref.web.refusals`).
+
 Every answer carries a strict content security policy (no inline script, nothing from
 elsewhere); private pages are never cached. Each SSE stream starts with the latest edition and
 tells the browser to reconnect after a second, so a page survives the server restarting and is
@@ -31,6 +34,7 @@ from typing import Any
 from aiohttp import web
 
 from upref.web.hub import MAX_VIEWERS, Hub
+from upref.web.refusals import QUIET_S, Refusals, refuse_bodies_and_old_versions
 
 __all__ = ["DEFAULT_ADDRESS", "WebScoreboard", "is_loopback", "parse_address"]
 
@@ -47,8 +51,6 @@ HEADERS = {
 NO_STORE = {"Cache-Control": "no-store, private", "Pragma": "no-cache"}
 STATIC = {"scoreboard.css": "text/css", "page.js": "text/javascript"}
 KEEPALIVE_S = 15.0
-QUIET_S = 60.0
-"""At most one line per this many seconds about requests that were refused as malformed."""
 
 
 def parse_address(text: str | None) -> tuple[str, int]:
@@ -125,8 +127,11 @@ class WebScoreboard:
     :raises OSError: from `start` when the address cannot be bound (in use, not ours).
     """
 
-    def __init__(self, hub: Hub, host: str = "127.0.0.1", port: int = 8765) -> None:
+    def __init__(
+        self, hub: Hub, host: str = "127.0.0.1", port: int = 8765, refusals: Refusals | None = None
+    ) -> None:
         self.hub = hub
+        self.refusals = refusals or Refusals()
         self.host = host
         self.port = port
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -145,7 +150,8 @@ class WebScoreboard:
         return f"{self.url}seat/{self.hub.token_of(seat)}"
 
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[_headers])
+        refuse = refuse_bodies_and_old_versions(self.refusals, HEADERS)
+        app = web.Application(middlewares=[_headers, refuse])
         app.router.add_get("/", self._index)
         app.router.add_get("/events", self._events)
         app.router.add_get("/seat/{token}", self._seat_page)
