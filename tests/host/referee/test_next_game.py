@@ -10,13 +10,13 @@ the referee the time while a game is about to begin) is tested on the host's `Ta
 
 from __future__ import annotations
 
-import queue
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 import upref.table
+from fake_link import FakeLink
 from flipabird_table import new_table as flip_table
 from up_table import UpTable
 from updown_table import CODES, Table, code, enrolled_tags, other_end
@@ -159,18 +159,6 @@ def test_updown_the_pair_put_back_wrong_way_during_the_remix_counts_as_mixed(tmp
 
 
 # --- the host loop: it tells the time while a game is about to begin ----------------------------
-
-
-class FakeLink:
-    """What `Table` needs of a link: its events and a command that always answers."""
-
-    boot = "0AB1"
-
-    def __init__(self) -> None:
-        self.events: queue.Queue[LinkItem] = queue.Queue()
-
-    def command(self, *_args: Any, **_kw: Any) -> None:
-        return None
 
 
 def test_the_host_loop_ticks_until_the_remixed_game_begins(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,12 +9,11 @@ the referee is the real one."""
 from __future__ import annotations
 
 import argparse
-import queue
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from fake_link import FakeLink
 from upref.board.codes import CodeTable
 from upref.board.model import CardObservation, HoleObservation
 from upref.commands.demo import enrol_all
@@ -50,18 +49,6 @@ def hello(boot: str) -> Hello:
 
 def snap(card: str | None) -> Snapshot:
     return Snapshot(HOLES, card, False, (), 0)
-
-
-class FakeLink:
-    """What `Table` needs of a link: its events and a command that always answers."""
-
-    boot = "0AB1"
-
-    def __init__(self) -> None:
-        self.events: queue.Queue[LinkItem] = queue.Queue()
-
-    def command(self, *_args: Any, **_kw: Any) -> None:
-        return None
 
 
 class Played:
