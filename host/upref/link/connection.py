@@ -9,6 +9,11 @@ SNAP, sent again every 500 ms until answered. No frame for 3 s marks the board o
 the port fails or its device vanishes it reopens it with back-off, with no step by the user.
 Dropped lines are counted and reported (`Dropped`), never acted on.
 
+Opening keeps asking (HELLO, then SNAP) while the board sends frames, whole or damaged, up to
+`LinkSettings.noisy_timeout` (30 s), with a line to `LinkSettings.progress` every few seconds
+saying what it has seen; a silent board, or one that sends only text, fails after
+`connect_timeout` (5 s).
+
 Commands (`command`) are matched to their OK/ERR/ECHO by sequence number and sent again when
 unanswered.
 
