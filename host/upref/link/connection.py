@@ -969,8 +969,8 @@ class Link:
                 return
         if self._state == "hello" and now - self._hello_sent >= self._hello_interval:
             self._c.retries += 1
-            if self._last_rx >= self._hello_sent:
-                # the board speaks, but no HELLO came through whole: ask again as often
+            if self._last_rx >= self._hello_sent and self._speaks_frames():
+                # the board speaks frames, but no HELLO came through whole: ask again as often
                 self._hello_interval = self._settings.hello_retry
             else:
                 most = max(self._settings.backoff_max, self._settings.hello_retry)
