@@ -75,10 +75,12 @@ def _opened(proc: subprocess.Popen[bytes], timeout: float) -> tuple[bool, str]:
             time.sleep(0.05)
     said += proc.stderr.read() or b""
     ok = b"saved as log" in said
-    if proc.poll() is None:
+    status = proc.poll()
+    if status is None:
         proc.send_signal(signal.SIGTERM)
     proc.wait(timeout=10)
-    return ok, said.decode(errors="replace")
+    how = "still running" if status is None else f"exit status {status}"
+    return ok, f"{how}, after {timeout - (end - time.monotonic()):.1f} s: {said.decode(errors='replace')}"
 
 
 def test_play_resume_opens_every_time_under_line_noise(
@@ -95,7 +97,7 @@ def test_play_resume_opens_every_time_under_line_noise(
     for i in range(RESUMES):
         ok, said = _opened(_play(board.port, db, reg, "--resume"), 45)
         if not ok:
-            failures.append(f"resume {i + 1}: {said.strip().splitlines()[-1:]}")
+            failures.append(f"resume {i + 1}: {said.strip()}")
     assert not failures, "\n".join(failures)
 
 
