@@ -9,6 +9,11 @@ SNAP, sent again every 500 ms until answered. No frame for 3 s marks the board o
 the port fails or its device vanishes it reopens it with back-off, with no step by the user.
 Dropped lines are counted and reported (`Dropped`), never acted on.
 
+Opening keeps asking (HELLO, then SNAP) while the board sends frames, whole or damaged, up to
+`LinkSettings.noisy_timeout` (30 s), with a line to `LinkSettings.progress` every few seconds
+saying what it has seen; a silent board, or one that sends only text, fails after
+`connect_timeout` (5 s).
+
 Commands (`command`) are matched to their OK/ERR/ECHO by sequence number and sent again when
 unanswered.
 
@@ -33,6 +38,7 @@ import errno
 import os
 import queue
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -237,6 +243,10 @@ def _open_advice(url: str, exc: BaseException) -> str:
     return text
 
 
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
 @dataclass(frozen=True)
 class LinkSettings:
     """How a `Link` opens its port, how long it waits and how often it tries again.
@@ -246,7 +256,15 @@ class LinkSettings:
     :param locate: finds the board when the link's url is None (default: `discovery.find_board`,
         by USB id or a running simulated board); called again on every reconnect.
     :param baudrate: the port's speed.
-    :param connect_timeout: how long the handshake may take before `LinkTimeout`.
+    :param connect_timeout: how long opening may take while nothing like a frame comes from the
+        board (a silent port, or text only), and how long the board may fall silent once it
+        sent frames, before `LinkTimeout`.
+    :param noisy_timeout: how long opening keeps asking (HELLO, then SNAP) while the board sends
+        frames but the handshake's answers do not come through whole (line noise).
+    :param progress_every: while opening, a line to `progress` this often saying what was seen.
+    :param progress: where those lines go (default: standard error), called from the thread
+        that opens the link.
+    :param clock: the link's clock, in seconds (tests pass one they advance themselves).
     :param heartbeat_timeout: silence after which the board is reported offline.
     :param snap_retry: a SNAP request unanswered this long is sent again.
     :param hello_retry: a HELLO unanswered this long is sent again (doubling to `backoff_max`).
@@ -262,7 +280,11 @@ class LinkSettings:
     serial_factory: SerialFactory = serial.serial_for_url
     locate: Callable[[], str] = discovery.find_board
     baudrate: int = 115200
-    connect_timeout: float = 3.0
+    connect_timeout: float = 5.0
+    noisy_timeout: float = 30.0
+    progress_every: float = 5.0
+    progress: Callable[[str], None] = _to_stderr
+    clock: Callable[[], float] = time.monotonic
     heartbeat_timeout: float = 3.0
     snap_retry: float = 0.5
     hello_retry: float = 0.5
@@ -303,9 +325,9 @@ class Link:
         )
         with self._cv:
             self._port = port
-            self._start_handshake(time.monotonic())
+            self._start_handshake(self._settings.clock())
         self._thread.start()
-        self._await_handshake(self._settings.connect_timeout)
+        self._await_handshake()
 
     def _init_transport(self) -> None:
         """The port, the handshake and the frames' sequence numbers, before the port opens."""
@@ -336,6 +358,7 @@ class Link:
         self._next_path_check = 0.0
         self._backoff = self._settings.backoff_start
         self._rx_bytes = 0
+        self._last_rx = 0.0  # when a byte last came from the board
         self._last_dropped: bytes | None = None
         self._last_error = ""
 
@@ -389,20 +412,66 @@ class Link:
                 raise PortBusy(url, who.text() if who else None) from None
             raise LinkError(_open_advice(url, exc)) from None
 
-    def _await_handshake(self, timeout: float) -> None:
-        """Wait for the reader thread to finish the handshake; close and raise if it fails."""
-        with self._cv:
-            done = self._cv.wait_for(
-                lambda: self._state == "ready" or self._fatal is not None, timeout
-            )
-            fatal = self._fatal
-            message = "" if done else self._handshake_failure(timeout)
+    def _await_handshake(self) -> None:
+        """Wait for the reader thread to finish the handshake, saying every few seconds what it
+        sees; close and raise if it fails or the board does not answer in time."""
+        s = self._settings
+        start = s.clock()
+        next_line = start + s.progress_every
+        # a bound on the wait in real time too, should the link's clock stop
+        real_start = time.monotonic()
+        real_end = real_start + s.connect_timeout + s.noisy_timeout + 5.0
+        while True:
+            with self._cv:
+                self._cv.wait_for(
+                    lambda: self._state == "ready" or self._fatal is not None, s.poll
+                )
+                if self._state == "ready" or self._fatal is not None:
+                    fatal = self._fatal
+                    break
+                now = s.clock()
+                message = self._open_verdict(start, now)
+                if message is None and time.monotonic() >= real_end:
+                    message = self._handshake_failure(time.monotonic() - real_start)
+                line = self._open_progress(now - start) if now >= next_line else ""
+            if message is not None:
+                self.close()
+                raise LinkTimeout(message)
+            if line:
+                next_line = now + s.progress_every
+                s.progress(line)
         if fatal is not None:
             self.close()
             raise fatal
-        if not done:
-            self.close()
-            raise LinkTimeout(message)
+
+    def _speaks_frames(self) -> bool:
+        """Has anything like a frame come from the board, whole or damaged?"""
+        c = self._c
+        return c.frames + c.crc + c.shape + c.args + c.unknown > 0
+
+    def _open_verdict(self, start: float, now: float) -> str | None:
+        """Why opening gives up now, or None while it keeps trying: a board that sends frames,
+        however damaged, is asked again until `noisy_timeout`; a silent one, or one that sends
+        only text, or one that falls silent, fails after `connect_timeout`."""
+        s = self._settings
+        elapsed = now - start
+        quiet = now - max(start, self._last_rx)
+        if elapsed >= s.noisy_timeout:
+            return self._handshake_failure(s.noisy_timeout)
+        if elapsed >= s.connect_timeout and not self._speaks_frames():
+            return self._handshake_failure(s.connect_timeout)
+        if quiet >= s.connect_timeout:
+            return self._handshake_failure(elapsed)
+        return None
+
+    def _open_progress(self, elapsed: float) -> str:
+        c = self._c
+        waiting = "the board's SNAP" if self.hello is not None else "the board's answer to HELLO"
+        return (
+            f"still waiting for {waiting} on {self.url} after {elapsed:.0f} s: {c.frames} frames, "
+            f"{c.crc} CRC errors, {c.shape + c.args} malformed so far (line noise?); asking "
+            f"again until {self._settings.noisy_timeout:g} s (check the USB cable if this goes on)"
+        )
 
     # -- public ------------------------------------------------------------------------------
 
@@ -567,9 +636,10 @@ class Link:
                 with self._cv:
                     if self._stop.is_set():
                         break
-                    now = time.monotonic()
+                    now = self._settings.clock()
                     if data:
                         self._rx_bytes += len(data)
+                        self._last_rx = now
                         for line in self._splitter.feed(data):
                             self._on_line(line, now)
                             if self._port is not port:
@@ -627,7 +697,7 @@ class Link:
             self._c.reconnects += 1
             self._backoff = self._settings.backoff_start
             self._connect_reason = "reconnect"
-            self._start_handshake(time.monotonic())
+            self._start_handshake(self._settings.clock())
 
     # Everything below runs with the lock held.
 
@@ -688,7 +758,7 @@ class Link:
         if self._snap_pending and not force:
             return  # the snapshot on its way is newer than whatever was lost
         self._c.resyncs += 1
-        self._request_snap(reason, time.monotonic())
+        self._request_snap(reason, self._settings.clock())
 
     # -- the board's kept events (SINCE, OLD) ---------------------------------------------------
 
@@ -731,7 +801,7 @@ class Link:
         if reason:
             self._since_reason = reason
             self._since_told = False
-        self._since_sent = time.monotonic()
+        self._since_sent = self._settings.clock()
         self._c.since += 1
         try:
             seq = self._send("SINCE", "all" if since is None else f"{since:04X}")
@@ -899,8 +969,12 @@ class Link:
                 return
         if self._state == "hello" and now - self._hello_sent >= self._hello_interval:
             self._c.retries += 1
-            most = max(self._settings.backoff_max, self._settings.hello_retry)
-            self._hello_interval = min(self._hello_interval * 2, most)
+            if self._last_rx >= self._hello_sent and self._speaks_frames():
+                # the board speaks frames, but no HELLO came through whole: ask again as often
+                self._hello_interval = self._settings.hello_retry
+            else:
+                most = max(self._settings.backoff_max, self._settings.hello_retry)
+                self._hello_interval = min(self._hello_interval * 2, most)
             self._send_hello(now)
         if self._since_pending and self._online and (
             now - self._since_sent >= SINCE_RETRY
@@ -912,7 +986,7 @@ class Link:
         if (
             self._snap_pending
             and not self._since_pending
-            and self._online
+            and (self._online or self._state == "snap")  # the handshake's SNAP: until it comes
             and now - self._snap_sent >= self._settings.snap_retry
         ):
             self._c.retries += 1
@@ -1000,7 +1074,7 @@ class Link:
                 self._brownout = True
             kind = _repl_kind(line)
             if kind is not None:
-                self._repl_seen(kind, time.monotonic())
+                self._repl_seen(kind, self._settings.clock())
             if line.startswith(b"Traceback"):
                 self._typed = False
             elif b'File "<stdin>"' in line:
@@ -1165,14 +1239,19 @@ class Link:
             else:
                 self._resync("board reset", force=True)
 
-    def _handshake_failure(self, timeout: float) -> str:
+    def _handshake_failure(self, elapsed: float) -> str:
         url = self.url
+        timeout = round(elapsed, 1)
         deploy = f"deploy the firmware with `make deploy PORT={url}`"
+        c = self._c
         if self.hello is not None:
-            bad = f" ({self._c.args} malformed frames dropped)" if self._c.args else ""
+            bad = f" ({c.args} malformed frames dropped)" if c.args else ""
+            if c.crc or c.shape:
+                bad = f" ({c.crc} CRC errors, {c.shape + c.args} malformed: line noise?)"
             return (
                 f"the board at {url} answered HELLO but sent no valid SNAP within {timeout:g} s"
-                f"{bad}; its firmware may be broken or of another version: {deploy}"
+                f"{bad}; check the USB cable, or its firmware may be broken or of another "
+                f"version: {deploy}"
             )
         if self._rx_bytes == 0:
             extra = f" (last error: {self._last_error})" if self._last_error else ""
@@ -1180,7 +1259,6 @@ class Link:
                 f"no answer from {url} within {timeout:g} s{extra}: is the board powered and "
                 f"running the upref firmware? Press its reset button, or {deploy}"
             )
-        c = self._c
         if c.recoveries:
             last = f" ({self._repl_last})" if self._repl_last else ""
             return (
@@ -1194,10 +1272,11 @@ class Link:
                 f"({c.junk} lines, the last {self._last_dropped!r}): the board may be at the "
                 f"MicroPython REPL or running other code; reset it, or {deploy}"
             )
+        noisy = " (line noise?)" if c.crc or c.shape else ""
         return (
             f"no HELLO from {url} within {timeout:g} s ({c.frames} frames, {c.crc} CRC errors, "
-            f"{c.shape} malformed, {c.junk} other lines): check the cable and the baud rate "
-            f"(115200), or {deploy}"
+            f"{c.shape} malformed, {c.junk} other lines){noisy}: check the cable (a short one, "
+            f"straight into the computer) and the baud rate (115200), or {deploy}"
         )
 
 

@@ -1,0 +1,104 @@
+"""Opening the link on a board whose line damages 1 byte in 100 (issue 32): every open
+succeeds, however many of the board's answers come damaged, as a resumed game's does (`upref
+play --resume` opens its link with the log's boot id and sequence number)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from upref.commands import demo
+from upref.link.connection import Link, LinkError, LinkSettings
+from upref.registry import find_game
+from upref.sim.board import SimBoard
+from upref.store.gamelog import GameLogError
+from upref.store.replay import load_log
+from upref.store.tags import TagBook
+
+NOISE = 1e-2
+OPENS = 20
+
+
+def test_twenty_opens_in_a_row_under_line_noise_all_succeed(make_board: Callable[..., SimBoard]) -> None:
+    board = make_board(seed=4)
+    with Link(board.port) as clean:
+        boot, seq = clean.applied
+    assert boot is not None and seq is not None
+    board.noise(NOISE)
+    damaged = 0
+    failures: list[str] = []
+    for i in range(OPENS):
+        since = (boot, seq) if i % 2 else None  # half of them as a resumed game opens
+        try:
+            with Link(board.port, LinkSettings(since=since, progress=lambda line: None)) as link:
+                assert link.connected and link.snapshot is not None and link.hello is not None
+                c = link.counters
+                damaged += c.crc + c.shape + c.args
+        except LinkError as e:  # every failure is collected and shown
+            failures.append(f"open {i + 1}: {e}")
+    assert not failures, "\n".join(failures)
+    assert damaged > 0, "the noise damaged nothing: the test proved nothing"
+
+
+def _play(port: str, db: Path, reg: Path, *extra: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "upref", "play", "updown", *extra, "--port", port, "--db", str(db),
+         "--registry", str(reg), "--plain", "--settle", "0.5"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        env=dict(os.environ),
+    )
+
+
+def _started(db: Path) -> bool:
+    try:
+        return bool(db.exists() and load_log(db)[1] is not None)
+    except GameLogError:
+        return False
+
+
+def _opened(proc: subprocess.Popen[bytes], timeout: float) -> tuple[bool, str]:
+    """Read the host's standard error until it says its game is saved (the link is open and the
+    table set) or it ends; then stop it."""
+    assert proc.stderr is not None
+    os.set_blocking(proc.stderr.fileno(), False)
+    said = b""
+    end = time.monotonic() + timeout
+    while b"saved as log" not in said and proc.poll() is None and time.monotonic() < end:
+        chunk = proc.stderr.read() or b""
+        said += chunk
+        if not chunk:
+            time.sleep(0.05)
+    said += proc.stderr.read() or b""
+    ok = b"saved as log" in said
+    status = proc.poll()
+    if status is None:
+        proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=10)
+    how = "still running" if status is None else f"exit status {status}"
+    return ok, f"{how}, after {timeout - (end - time.monotonic()):.1f} s: {said.decode(errors='replace')}"
+
+
+def test_play_resume_opens_every_time_under_line_noise(
+    make_board: Callable[..., SimBoard], tmp_path: Path
+) -> None:
+    board = make_board(seed=5)
+    db, reg = tmp_path / "games.sqlite", tmp_path / "tags.sqlite"
+    demo.enrol_all(find_game("updown"), TagBook(reg))  # type: ignore[arg-type]
+    first = _play(board.port, db, reg, "Ann", "Bob", "--seed", "3")
+    ok, said = _opened(first, 30)
+    assert ok and _started(db), said
+    board.noise(NOISE)
+    failures = []
+    for i in range(RESUMES):
+        ok, said = _opened(_play(board.port, db, reg, "--resume"), 45)
+        if not ok:
+            failures.append(f"resume {i + 1}: {said.strip()}")
+    assert not failures, "\n".join(failures)
+
+
+RESUMES = 5
