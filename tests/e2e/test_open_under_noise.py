@@ -49,7 +49,7 @@ def _play(port: str, db: Path, reg: Path, *extra: str) -> subprocess.Popen[bytes
     return subprocess.Popen(
         [sys.executable, "-m", "upref", "play", "updown", *extra, "--port", port, "--db", str(db),
          "--registry", str(reg), "--plain", "--settle", "0.5"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         env=dict(os.environ),
     )
 
@@ -62,18 +62,19 @@ def _started(db: Path) -> bool:
 
 
 def _opened(proc: subprocess.Popen[bytes], timeout: float) -> tuple[bool, str]:
-    """Read the host's standard error until it says its game is saved (the link is open and the
+    """Read what the host says (its standard output and error, in one pipe, so that a failure
+    shows all of it) until it says its game is saved (the link is open and the
     table set) or it ends; then stop it."""
-    assert proc.stderr is not None
-    os.set_blocking(proc.stderr.fileno(), False)
+    assert proc.stdout is not None
+    os.set_blocking(proc.stdout.fileno(), False)
     said = b""
     end = time.monotonic() + timeout
     while b"saved as log" not in said and proc.poll() is None and time.monotonic() < end:
-        chunk = proc.stderr.read() or b""
+        chunk = proc.stdout.read() or b""
         said += chunk
         if not chunk:
             time.sleep(0.05)
-    said += proc.stderr.read() or b""
+    said += proc.stdout.read() or b""
     ok = b"saved as log" in said
     status = proc.poll()
     if status is None:
