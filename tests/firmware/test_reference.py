@@ -4,9 +4,8 @@
 # the MicroPython unix port; the scan with the reference allocates nothing under heap_lock.
 
 from array import array
-import sys
 
-import micropython
+from heap_lock import without_allocating
 from calib import CalSettings, Calibrator
 from fake_hall import Sensors, pinmap
 from hallmux import HallMux
@@ -148,9 +147,8 @@ def test_a_scan_with_the_reference_and_re_zeroing_allocates_nothing():
     s.mux.levels[REF_AT] = 30000
     mux.scan(levels)
     hs.update(levels, 0)
-    lock_works = sys.implementation.name != "micropython"
-    micropython.heap_lock()
-    try:
+
+    def scans():
         for i in range(60):
             if i == 20:
                 s.mux.levels[REF_AT] = 28000  # a step: followed at once
@@ -160,14 +158,8 @@ def test_a_scan_with_the_reference_and_re_zeroing_allocates_nothing():
                 s.mux.levels[REF_AT] = 28300  # a small change: smoothed
             mux.scan(levels)
             hs.update(levels, 10 + 10 * i)
-        if not lock_works:
-            try:
-                bytearray(8)
-            except MemoryError:
-                lock_works = True
-    finally:
-        micropython.heap_unlock()
-    assert lock_works
+
+    without_allocating(scans)
     assert -1702 <= hs.shift <= -1700 and list(hs.codes) == [0] * 10  # 20 scans into the smoothing
 
 

@@ -3,10 +3,9 @@
 # Plain test_* functions with assert: the same file runs under pytest (CPython) and under the
 # MicroPython unix port (where heap_lock makes any allocation a MemoryError).
 
-import sys
 
 import app
-import micropython
+from heap_lock import without_allocating
 from cards import ARRIVED, LEFT, NONE, CardWatcher
 from fake_spi import FakePin, FakeSPI
 from mfrc522 import FAILED, MFRC522
@@ -198,20 +197,12 @@ def test_failed_reads_allocate_nothing():
     chip.row = 0
     warm = [w.poll() for _ in range(9)]
     assert warm == [NONE] * 8 + [ARRIVED], warm
-    is_mp = sys.implementation.name == "micropython"
-    lock_works = not is_mp
-    micropython.heap_lock()
-    try:
+
+    def rounds():
         for i in range(len(events)):
             events[i] = w.poll()
-        if is_mp:
-            try:
-                bytearray(8)
-            except MemoryError:
-                lock_works = True
-    finally:
-        micropython.heap_unlock()
-    assert lock_works
+
+    without_allocating(rounds)
     # each round of the table: eight failed reads, then the card, which stays (no event)
     assert list(events) == [NONE] * 36, list(events)
     assert w.present and bytes(w.uid[:w.uid_len]) == C4 and not w.crowded

@@ -5,10 +5,9 @@
 import binascii
 import gc
 import os
-import sys
 import time
 
-import micropython
+from heap_lock import without_allocating
 
 import wire
 from fake_hall import NullOut
@@ -225,7 +224,6 @@ def test_a_loop_that_fills_a_wrapping_ring_and_replays_from_it_allocates_nothing
 
     a.ring = R(a.uptime, 8)  # (timed by the App: this test's ring is not kept past it)
     a.w.ring = a.ring
-    is_mp = sys.implementation.name == "micropython"
     t = time.ticks_ms()
     present = [UID7_FOR_ALLOC]
     nothing = []
@@ -244,9 +242,8 @@ def test_a_loop_that_fills_a_wrapping_ring_and_replays_from_it_allocates_nothing
     a.out.flush()
     hw.port.frames()
     before = a.ring.total
-    lock_works = not is_mp
-    micropython.heap_lock()
-    try:
+
+    def steps():
         for i in range(120, 520):
             k = i % 40
             if k == 0:
@@ -264,14 +261,8 @@ def test_a_loop_that_fills_a_wrapping_ring_and_replays_from_it_allocates_nothing
                 a.out.flush()  # the fake port has 4 KB; the test reads it after the lock
             if hw.port._n > 3000:
                 hw.port._n = 0
-        if is_mp:
-            try:
-                bytearray(8)
-            except MemoryError:
-                lock_works = True
-    finally:
-        micropython.heap_unlock()
-    assert lock_works
+
+    without_allocating(steps)
     assert a.ring.total - before >= 40, a.ring.total - before  # wrapped five times over
     assert not a.ring.replaying
     gc.collect()
