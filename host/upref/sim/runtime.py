@@ -675,18 +675,29 @@ def _boot(world, names, g, fw_dir, main_file, from_flash, raw):
         sys.modules["sys"] = _SysProxy(sys)  # the firmware's writes go through the UART model
     files = ["boot.py"] if raw else ["boot.py", "main.py" if from_flash else main_file]
     for fname in files:
-        if fname != "boot.py":
-            world.report("booted")
         if from_flash:
             path = fname
         else:
             path = fname if fname.startswith("/") else fw_dir + "/" + fname
         src = _read(path)
-        if src is None:
+        code = None
+        if src is not None:
+            shown = path[path.rfind("/") + 1 :] if path.startswith(fw_dir) else path
+            try:
+                code = compile(src, shown, "exec")
+            except SyntaxError as e:
+                code = e
+        if fname != "boot.py":
+            # said only once main.py is read and compiled, the moment before it runs: a Ctrl-C
+            # the host sends on hearing it interrupts main.py itself, as on the board, where an
+            # interrupt during the compile is raised at main.py's first instruction
+            world.report("booted")
+        if code is None:
             continue
-        shown = path[path.rfind("/") + 1 :] if path.startswith(fw_dir) else path
         try:
-            exec(compile(src, shown, "exec"), g)
+            if isinstance(code, SyntaxError):
+                raise code
+            exec(code, g)
         except SystemExit:
             if world.orphaned:
                 raise  # the simulator is gone: so is this board
