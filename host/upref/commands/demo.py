@@ -63,7 +63,7 @@ def _parser(
     ap = cls(
         prog="upref demo",
         description=__doc__.split("\n\n")[0],
-        epilog=_every_game_s_options(),
+        epilog=_other_games_options(game),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ap.add_argument("game", nargs="?", default=names[0], help=f"the game ({', '.join(names)}; default {names[0]})")
@@ -85,12 +85,14 @@ def _parser(
     return ap
 
 
-def _every_game_s_options() -> str:
-    """Each game with a demo and the options of its own (its variants), as `--help` lists
-    them: what `upref demo GAME --OPTION` takes."""
-    parts = ["every game's own options (upref demo GAME --OPTION ...):"]
+def _other_games_options(shown: Game | None) -> str:
+    """Each other game with a demo and the options of its own (its variants), as `--help`
+    lists them below the game it shows (`shown`, whose options are a group of their own):
+    what `upref demo GAME --OPTION` takes."""
+    heading = "every game's own options" if shown is None else "the other games' own options"
+    parts = [f"{heading} (upref demo GAME --OPTION ...):"]
     for g in games():
-        if g.demo is None:
+        if g.demo is None or g is shown:
             continue
         probe = argparse.ArgumentParser(prog=f"upref demo {g.name}", add_help=False,
                                         usage=argparse.SUPPRESS)

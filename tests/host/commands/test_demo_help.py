@@ -12,16 +12,19 @@ from upref.views.frame import Frame
 from upref.views.screen import scoreboard_for
 
 
-def test_demo_help_lists_every_game_and_its_own_options(capsys: pytest.CaptureFixture[str]) -> None:
+def test_demo_help_lists_every_game_and_its_own_options_once(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as done:
         demo.main(["--help"])
     assert done.value.code == 0
     out = capsys.readouterr().out
     for g in games():
         if g.demo is not None:
-            assert f"{g.title} (upref demo {g.name}):" in out, out
+            as_own = f"{g.title}'s own options (upref demo {g.name}):"
+            as_other = f"{g.title} (upref demo {g.name}):"
+            assert (as_own in out) != (as_other in out), out  # once: as the default or among the others
     for option in ("--short N", "--tiles N", "--pile N", "--first-game", "--up300", "--children"):
-        assert option in out, out
+        described = [line for line in out.splitlines() if line.lstrip().startswith(option)]
+        assert len(described) == 1, out  # described once (the usage line names it too)
 
 
 def test_a_named_game_s_help_shows_its_own_options_as_its_own(capsys: pytest.CaptureFixture[str]) -> None:
