@@ -69,6 +69,8 @@
 #                         simulator then passes 0x03 on as data); 3, Ctrl-C interrupts again
 #   freq <hz>             machine.freq(hz): the CPU's clock (the cost model scales with it)
 #   clock <jumps> <us>    the chip's clock caught up with the machine's (it fell far behind)
+#   rtc <hex>             machine.RTC().memory(data): the simulator keeps it for the next start
+#                         (UPREF_SIM_RTC) and forgets it at a power-on
 
 import sys
 import time
