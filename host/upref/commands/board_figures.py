@@ -22,7 +22,10 @@ CARD_READS_MIN = 10.0
 """Reads per second of a card lying on the reader below which the reader is slow: the board
 reads every 20 ms, so a loop that keeps up reads a lying card about 50 times a second."""
 HEAP_LOW_KB = 16
-"""Free heap below which a RAW reply, a SINCE replay or a calibration may fail for memory."""
+"""Free heap below which a RAW reply, a SINCE replay or a calibration may fail for memory. It
+is judged on the most free heap seen while watching: MicroPython counts garbage as used until
+it collects it, so the free heap falls between collections and rises again after one, and its
+highest reading is the room the board's live data leave."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,7 @@ class BoardFigures:
     previous: Heartbeat | None = None
     hello: Hello | None = None
     late_seen: int = 0  # late scans in every heartbeat taken
+    heap_most_kb: int | None = None  # the most free heap a heartbeat told while watching
     resets_seen: list[str] = field(default_factory=list)  # causes of resets seen while watching
 
     def take(self, item: object) -> None:
@@ -50,12 +54,15 @@ class BoardFigures:
         if isinstance(item, Heartbeat):
             self.previous, self.heartbeat = self.heartbeat, item
             self.late_seen += item.nlate or 0
+            if item.heap_kb is not None:
+                self.heap_most_kb = max(item.heap_kb, self.heap_most_kb or 0)
         elif isinstance(item, Hello):
             self.hello = item
         elif isinstance(item, BoardReset):
             self.hello = item.hello
             self.resets_seen.append(item.hello.reset)
             self.previous = None  # its counters start again
+            self.heap_most_kb = None
 
     def reads_per_s(self) -> float | None:
         """Card reads per second over the last heartbeat's interval (1 s when it is the first)."""
@@ -80,7 +87,7 @@ class BoardFigures:
         if rate is not None:
             out.append(reads_figure(rate, card_present))
         if hb.heap_kb is not None and hb.heaplo_kb is not None:
-            out.append(heap_figure(hb.heap_kb, hb.heaplo_kb))
+            out.append(heap_figure(hb.heap_kb, hb.heaplo_kb, self.heap_most_kb or hb.heap_kb))
         return out
 
 
@@ -124,11 +131,13 @@ def reads_figure(rate: float, card_present: bool) -> Figure:
     return Figure("card reads", value)
 
 
-def heap_figure(heap_kb: int, low_kb: int) -> Figure:
-    value = f"{heap_kb} KB free now, {low_kb} KB at the least"
-    if low_kb < HEAP_LOW_KB:
-        return Figure("heap", value, f"LOW: under {HEAP_LOW_KB} KB free at times; a RAW reply "
-                      "or a replay may fail for memory")
+def heap_figure(heap_kb: int, low_kb: int, most_kb: int) -> Figure:
+    """Free heap now, the least since boot and the most while watching (garbage counts as used
+    until it is collected); judged on the most."""
+    value = f"{heap_kb} KB free now, {low_kb} KB at the least, {most_kb} KB at the most"
+    if most_kb < HEAP_LOW_KB:
+        return Figure("heap", value, f"LOW: under {HEAP_LOW_KB} KB free even after a "
+                      "collection; a RAW reply or a replay may fail for memory")
     return Figure("heap", value)
 
 
