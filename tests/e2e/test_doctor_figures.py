@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import queue
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -14,6 +15,9 @@ from collections.abc import Callable, Iterator
 import serial
 from rich.console import Console
 from upref.commands import doctor
+from upref.link.connection import Link
+from upref.link.notices import BoardReset
+from upref.link.protocol import Hello
 from upref.sim.board import SimBoard
 
 UID = "04A1B2C3D4E5F6"
@@ -108,3 +112,28 @@ def test_doctor_shows_the_board_s_figures_live_and_they_follow_the_board(make_bo
     reading = script.screens["reading"]
     assert (reads_per_s(reading) or 0) >= 10, reading
     assert "SLOW" not in figure(reading, "card reads"), reading
+
+
+def test_the_board_counts_its_resets_until_the_en_button_starts_the_count_again(make_board) -> None:
+    board = make_board(seed=12)
+    with Link(board.port) as link:
+        assert link.hello is not None and link.hello.resets == (0, 0, 0, 0), link.hello
+        link.command("REBOOT")  # machine.reset(): a hard reset
+        wait_for_hello(link, lambda h: h.reset == "hard")
+        assert link.hello is not None and link.hello.resets == (0, 1, 0, 0), link.hello
+        board.reset()  # the EN button reads as a power-on, which starts the count again
+        wait_for_hello(link, lambda h: h.reset == "power")
+        assert link.hello is not None and link.hello.resets == (0, 0, 0, 0), link.hello
+
+
+def wait_for_hello(link: Link, cond: Callable[[Hello], bool], timeout_s: float = 30.0) -> None:
+    """Take the link's items until a HELLO that `cond` accepts has come (a reset's)."""
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        try:
+            item = link.events.get(timeout=0.2)
+        except queue.Empty:
+            continue
+        if isinstance(item, BoardReset) and cond(item.hello):
+            return
+    raise AssertionError(f"no such reset in {timeout_s:.0f} s: {link.hello}")
