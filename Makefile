@@ -15,7 +15,7 @@ ESP32_STUBS := micropython-esp32-stubs==1.29.0.post1
 # 7 s of its collection, on every run.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: all venv browser voice demo check test test-host test-firmware test-mp lint typecheck sim watch doctor bench faults flash deploy clean
+.PHONY: all venv browser voice demo check test test-host test-firmware test-mp lint typecheck sim watch doctor bringup bench faults flash deploy clean
 
 all: test
 
@@ -96,6 +96,11 @@ watch: $(STAMP)
 
 doctor: $(STAMP)
 	$(BIN)/upref doctor $(if $(PORT),--port $(PORT))
+
+## The bring-up suite on a real board (docs/build.md, section 7): each step prints what it measured.
+bringup: $(STAMP)
+	@if [ -z "$(PORT)" ]; then echo "make bringup: name the board's port: make bringup PORT=/dev/ttyUSB0" >&2; exit 2; fi
+	BOARD_PORT=$(PORT) $(BIN)/pytest tests/real_board -s -p no:cacheprovider
 
 ## MicroPython onto the ESP32 (esptool), then `deploy`. PORT is found when not given (USB id,
 ## else a running simulated board). FIRMWARE=path flashes a local image instead of the pinned

@@ -9,7 +9,8 @@
 # to the host as soon as its last SELECT is done (the card is halted by the next read); frames
 # leave through a queue that writes only what the UART's FIFO has room for
 # (frame_queue.FrameQueue). The heartbeat says how the loop keeps up: the worst lateness of a
-# scan, the mean and worst time spent per scan period. A scan cycle allocates nothing
+# scan, the mean and worst time spent per scan period, how many scans were late, the card reads
+# done and the heap left (measured at the heartbeat, never in the scan). A scan cycle allocates nothing
 # (tests/firmware prove it under the MicroPython unix port with the heap locked).
 #
 # What a game does not need while it plays is loaded when asked for and let go afterwards, so
@@ -27,6 +28,7 @@
 # Any other exception is reported as a FAULT frame and the loop starts again. However run()
 # ends, its `finally` hands the watchdog back to its timer and re-arms Ctrl-C.
 
+import gc
 import sys
 import time
 from array import array
@@ -36,7 +38,7 @@ from micropython import const
 
 import wire
 from holes import from_thresholds, SENSOR, KIND_WORDS, REASON_WORDS
-from cards import CardWatcher, ARRIVED, LEFT, BUSY
+from cards import CardWatcher, ARRIVED, LEFT, BUSY, NONE
 from feedback import Feedback, parse_rgb, parse_pattern
 from frame_queue import FrameQueue
 from ring import boot_ring
@@ -57,6 +59,7 @@ _SLEEP_MAX_MS = const(2)  # longest sleep while output waits for the FIFO or a r
 # before the next scan (docs/simulator.md has the figures).
 _RFID_STEP_US = const(2000)
 _MS_US = const(1000)  # what a scan's start time in whole ms may hide: the slot is that much shorter
+_LATE_MS = const(5)  # a scan begun half a period or more after its time is a late one (HB nlate=)
 MISS_LIMIT = const(3)  # polls without the card before it is gone: 60 ms, and a card at the
 # edge of the field (answering one read in two or three) never flaps
 
@@ -101,8 +104,8 @@ def _load_zeros(path, n, ref=False):
 class App:
     """The board's behaviour, given its hardware `hw` (board.Board on the board): `hw.mux`
     (a HallMux), `hw.reader` (an MFRC522), `hw.led`, `hw.buzzer`, `hw.port`, the hall layout
-    (`holes`, `per_hole`, `thresholds`), `board_id`, `reset_cause`, `button_pressed()`,
-    `watchdog()`, `release_watchdog()` and `reset()`."""
+    (`holes`, `per_hole`, `thresholds`), `board_id`, `reset_cause`, `reset_counts` (or None),
+    `button_pressed()`, `watchdog()`, `release_watchdog()` and `reset()`."""
 
     # what the modules loaded on demand read of the loop through the App they are given (they
     # never import app.py: main.py imports it, and nothing imports back into it)
@@ -170,6 +173,9 @@ class App:
         self._btn_since = 0
         # how the loop keeps up, since the last heartbeat
         self.late_ms = 0  # worst lateness of a scan
+        self.late_n = 0  # scans begun _LATE_MS or more after their time
+        self.reads = 0  # card reads that found a card
+        self.heap_low = -1  # the least free heap seen at a heartbeat (bytes), -1 before the first
         self._per_sum = 0  # busy time of the scan periods that ended (us), their count and worst
         self._per_n = 0
         self._per_max = 0
@@ -227,11 +233,26 @@ class App:
         w.kv(b"tscan", (self._per_sum + n // 2) // n if n else 0)
         w.kv(b"tmax", self._per_max)
         w.kv(b"odrop", self.out.dropped)
+        self._bringup_figures(w)
         w.end()
         self.late_ms = 0
+        self.late_n = 0
+        self.reads = 0
         self._per_sum = 0
         self._per_n = 0
         self._per_max = 0
+
+    def _bringup_figures(self, w):
+        """HB's nlate= reads= heap= heaplo=: the late scans and the card reads since the last
+        heartbeat, the free heap now and the least seen at a heartbeat since boot, in whole KB.
+        gc.mem_free() neither allocates nor collects; read here, once a second, not in the scan."""
+        free = gc.mem_free()
+        if self.heap_low < 0 or free < self.heap_low:
+            self.heap_low = free
+        w.kv(b"nlate", self.late_n)
+        w.kv(b"reads", self.reads)
+        w.kv(b"heap", free >> 10)
+        w.kv(b"heaplo", self.heap_low >> 10)
 
     def fault(self, kind, where, text):
         """FAULT <kind> <where> <text>; kind/where/text are bytes."""
@@ -319,9 +340,11 @@ class App:
         """One exchange with the RFID field (a read takes a few); returns the event: BUSY while
         the read goes on, ARRIVED and LEFT once sent to the host."""
         cw = self.cards
+        errors = cw.errors
         ev = cw.step()
         if ev == BUSY:
             return ev
+        self._count_read(cw, ev, errors)
         if cw.crowded != self.crowded:
             self.crowded = cw.crowded
             if cw.crowded:
@@ -343,6 +366,15 @@ class App:
             else:
                 self.fault(b"rfid", b"reader", wire.safe_text(cw.last_error).encode())
         return ev
+
+    def _count_read(self, cw, ev, errors):
+        """Count a read that ended with a card (HB reads=): one that brought a card (ARRIVED),
+        or found the card that lies there again (no new error, no miss, no second card)."""
+        if ev == ARRIVED:
+            self.reads += 1
+        elif ev == NONE and cw.present and cw.errors == errors and not cw.crowded:
+            if cw._misses == 0:  # cards.py counts the reads of a lying card that missed it
+                self.reads += 1
 
     def _rfid_left_us(self):
         """Microseconds left for RFID steps before the next scan."""
@@ -457,6 +489,8 @@ class App:
             late = time.ticks_diff(now, self._next_scan)
             if late > self.late_ms:
                 self.late_ms = late
+            if late >= _LATE_MS:
+                self.late_n += 1
             p = self._period_us  # the scan period that ends here
             self._per_sum += p
             self._per_n += 1

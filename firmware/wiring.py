@@ -6,6 +6,7 @@
 # code (and the pin map it parsed) takes no heap while the board runs.
 
 import json
+import sys
 
 import machine
 import neopixel
@@ -110,3 +111,20 @@ def _identity(b):
     for code, name in _RESET_CAUSES:
         if code == cause:
             b.reset_cause = name
+    b.reset_counts = _count_reset(b.reset_cause)
+
+
+def _count_reset(cause):
+    """This start counted in the RTC's memory (lib/resets.py): HELLO's resets=, or None on a
+    machine without RTC memory. Loaded for the occasion and let go."""
+    import resets
+
+    try:
+        rtc = machine.RTC()
+        mem = resets.update(rtc.memory(), cause)
+        rtc.memory(mem)
+        return resets.counts(mem)
+    except (AttributeError, OSError):
+        return None
+    finally:
+        del sys.modules["resets"]

@@ -21,7 +21,7 @@ _DEBOUNCE_MAX = const(500)
 
 
 def hello(a):
-    """HELLO fw= proto= board= holes= caps= rfid= reset= boot= (docs/protocol.md)."""
+    """HELLO fw= proto= board= holes= caps= rfid= reset= boot= [resets=] (docs/protocol.md)."""
     w = a.w
     w.begin(b"HELLO")
     w.arg(b"fw=")
@@ -42,6 +42,10 @@ def hello(a):
     if a.boot_id is None:
         a.boot_id = boot_id()
     w.raw(a.boot_id)
+    counts = getattr(a.hw, "reset_counts", None)  # since power-on, from RTC memory (lib/resets.py)
+    if counts is not None:
+        w.arg(b"resets=")
+        w.raw(counts)
     w.end()
 
 

@@ -1,9 +1,12 @@
 """`upref doctor [--port URL] [--calibrate] [--once] [--selftest [--holes 1,2] [--ends all]]`:
 every sensor, the RFID reader and the link, live.
 
-The view refreshes about five times a second: each hole's code and meaning and each sensor's
-raw level and calibrated zero (asked with RAW about once a second), the RFID reader's version
-(from HELLO) and error counters (from the heartbeat), the link's counters, and the faults.
+The view refreshes about five times a second: the board's own figures as each heartbeat
+brings them (scan time, late scans, card reads per second, free heap, resets: each with its
+unit and a plain word when it is out of range, `upref.commands.board_figures`), each hole's
+code and meaning and each sensor's raw level and calibrated zero (asked with RAW about once a
+second), the RFID reader's version (from HELLO) and error counters (from the heartbeat), the
+link's counters, and the faults.
 q (or Esc, or Ctrl-C) leaves the live view, as its last line says.
 `--calibrate` sends CAL and prints OK or the board's reason. `--once` prints one picture and
 exits (for scripts and tests). `--selftest` walks a person through every hole with a set of
@@ -33,6 +36,7 @@ from rich.text import Text
 
 from upref.board.codes import CodeTable, magnets_of
 from upref.board.model import BoardModel, FaultObservation
+from upref.commands.board_figures import BoardFigures
 from upref.commands.connect import open_link
 from upref.commands.keypresses import keys
 from upref.commands.selftest import Ask, ask_person
@@ -58,9 +62,11 @@ class DoctorState:
     online: bool = False
     raw_error: str = ""
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=6))
+    figures: BoardFigures = field(default_factory=BoardFigures)
 
     def take(self, item: LinkItem) -> None:
         """Fold one link item into the state."""
+        self.figures.take(item)
         for obs in self.model.apply(item):
             if isinstance(obs, FaultObservation):
                 what = f"{obs.kind} {obs.where}" + (f" {obs.text}" if obs.text else "")
@@ -79,6 +85,8 @@ class DoctorState:
         self.url = link.url
         self.counters = link.counters
         self.hello = link.hello
+        if self.figures.hello is None:
+            self.figures.hello = link.hello
         self.heartbeat = link.heartbeat
         self.raw = link.raw
         self.online = link.online
@@ -153,13 +161,6 @@ def render_board(state: DoctorState) -> Table:
             f"up {hb.uptime_ms / 1000:.1f} s  {hb.sps} scans/s ({hb.scans} in all)  "
             f"commands {hb.cmd}, bad command lines {hb.bad}  faults raised {hb.flt}",
         )
-        if hb.late_ms is not None and hb.tscan_us is not None and hb.tmax_us is not None:
-            late = Text(f"scans late by up to {hb.late_ms} ms")
-            if hb.late_ms > 10:  # more than one scan period: the loop does not keep up
-                late.stylize("bold red")
-            table.add_row("loop", Text.assemble(
-                f"busy {hb.tscan_us / 1000:.1f} ms per 10 ms scan (worst {hb.tmax_us / 1000:.1f})  ",
-                late))
     else:
         table.add_row("running", Text("no heartbeat yet", style="dim"))
     rfid = Text(rfid_text(h.rfid) if h is not None else "?")
@@ -168,6 +169,22 @@ def render_board(state: DoctorState) -> Table:
     errors = f"errors {hb.rfe}, re-inits {hb.rfr}" if hb is not None else "errors ?"
     table.add_row("RFID", Text.assemble(rfid, f"  {errors}  card: {state.model.card or '-'}"))
     table.add_row("button", "pressed" if state.model.button else "released")
+    return table
+
+
+def render_figures(state: DoctorState) -> Table:
+    """The board's own figures, each with a plain word when it is out of range."""
+    table = Table(
+        box=box.SIMPLE_HEAD,
+        title="the board's own figures (each heartbeat)",
+        title_justify="left",
+    )
+    table.add_column("figure", style="bold")
+    table.add_column("value", no_wrap=True)
+    table.add_column("judged")
+    for fig in state.figures.figures(card_present=state.model.card is not None):
+        word = Text(fig.trouble, style="bold red") if fig.trouble else Text("ok", style="green")
+        table.add_row(fig.name, fig.value, word)
     return table
 
 
@@ -213,7 +230,7 @@ def render(state: DoctorState) -> RenderableType:
     """The whole doctor view for one moment."""
     side = Table.grid(padding=(0, 4))
     side.add_row(render_link(state), render_faults(state))
-    return Group(render_board(state), render_holes(state), side)
+    return Group(render_board(state), render_figures(state), render_holes(state), side)
 
 
 def _drain(link: Link, state: DoctorState, until: float, stop: Callable[[], bool]) -> None:

@@ -46,6 +46,7 @@ __all__ = [
     "FaultCleared",
     "Frame",
     "Heartbeat",
+    "RESET_KINDS",
     "Hello",
     "HoleChanged",
     "InvalidFrameError",
@@ -309,6 +310,7 @@ class Hello:
     rfid: str | None  # MFRC522 VersionReg in hex ("92" = v2.0), None when it does not answer
     reset: str
     boot: str | None = None  # 4 hex digits, random per boot (protocol 2); None from a proto 1 board
+    resets: tuple[int, ...] | None = None  # since power-on: soft, hard, wdt, other (None: not kept)
 
     @property
     def keeps_events(self) -> bool:
@@ -383,6 +385,11 @@ class Heartbeat:
     tscan_us: int | None = None  # mean time the loop was busy per scan period
     tmax_us: int | None = None  # the longest of those periods
     odrop: int | None = None  # frames dropped since boot because the output queue was full
+    # the board's own figures for bring-up (None from a board without them):
+    nlate: int | None = None  # scans begun half a period or more late, since the last heartbeat
+    reads: int | None = None  # card reads that found a card, since the last heartbeat
+    heap_kb: int | None = None  # free heap now, whole KB
+    heaplo_kb: int | None = None  # the least free heap seen at a heartbeat since boot, whole KB
 
 
 @dataclass(frozen=True)
@@ -565,7 +572,18 @@ def _hello(a: _Args, holes: int) -> Hello:
         rfid=None if rfid == "none" else rfid,
         reset=kv["reset"],
         boot=_boot(a, kv.get("boot")),
+        resets=_resets(a, kv.get("resets")),
     )
+
+
+RESET_KINDS: Final[tuple[str, ...]] = ("soft", "hard", "wdt", "other")
+"""The causes HELLO's resets= counts, in its order."""
+
+
+def _resets(a: _Args, text: str | None) -> tuple[int, ...] | None:
+    if text is None:
+        return None
+    return a.ints(text, "resets", len(RESET_KINDS), 255)
 
 
 def _boot(a: _Args, text: str | None) -> str | None:
@@ -616,7 +634,7 @@ def _btn(a: _Args, holes: int) -> Button:
 _HB_KEYS = ("up", "scans", "sps", "cmd", "bad", "rfe", "rfr", "flt")
 
 
-_HB_OPTIONAL = ("late", "tscan", "tmax", "odrop")
+_HB_OPTIONAL = ("late", "tscan", "tmax", "odrop", "nlate", "reads", "heap", "heaplo")
 
 
 def _hb(a: _Args, holes: int) -> Heartbeat:
@@ -725,6 +743,7 @@ def _hello_args(event: Hello) -> list[str]:
         f"rfid={event.rfid or 'none'}",
         f"reset={event.reset}",
         *([f"boot={event.boot}"] if event.boot is not None else []),
+        *([f"resets={','.join(map(str, event.resets))}"] if event.resets is not None else []),
     ]
 
 
@@ -751,7 +770,8 @@ def _heartbeat_args(event: Heartbeat) -> list[str]:
         event.rfr,
         event.flt,
     )
-    extra = (event.late_ms, event.tscan_us, event.tmax_us, event.odrop)
+    extra = (event.late_ms, event.tscan_us, event.tmax_us, event.odrop,
+             event.nlate, event.reads, event.heap_kb, event.heaplo_kb)
     return [
         *(f"{k}={v}" for k, v in zip(_HB_KEYS, values, strict=True)),
         *(f"{k}={v}" for k, v in zip(_HB_OPTIONAL, extra, strict=True) if v is not None),

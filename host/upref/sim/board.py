@@ -255,6 +255,7 @@ class SimBoard(Verbs):
         self.powered = False
         self.face = "off"  # off | firmware | repl | raw | run | halted | download | no-firmware
         self.reset_cause = PWRON_RESET
+        self.rtc_memory = b""  # the RTC's user memory: kept through resets, lost at power-on
         self.resets = 0
         self.starts = 0
         self.led = (0, 0, 0)
@@ -516,6 +517,8 @@ class SimBoard(Verbs):
         watchdog, the line's baud rate)."""
         self.powered = True
         self.reset_cause = cause
+        if cause == PWRON_RESET:
+            self.rtc_memory = b""
         self.starts += 1
         if cause != PWRON_RESET or self.starts > 1:
             self.resets += 1
@@ -550,6 +553,7 @@ class SimBoard(Verbs):
             "UPREF_SIM_PINMAP": str(self.flash_dir / "pinmap.json"),
             "UPREF_SIM_RESET": str(cause),
             "UPREF_SIM_MAC": self.mac.hex().upper(),
+            "UPREF_SIM_RTC": self.rtc_memory.hex(),
             "UPREF_SIM_FW_HEAP": str(heap_bytes(self.heapsize)),
             "UPREF_SIM_BOOT": self.boot_source,
             "UPREF_SIM_REPL": "raw" if (self._raw_next and cause == SOFT_RESET) else "friendly",
@@ -668,6 +672,8 @@ class SimBoard(Verbs):
             self._face_reported(c, words[1])
         elif what == "reset" and len(words) >= 2:
             self._reset_asked(words[1], int(words[2]) if len(words) > 2 else 0)
+        elif what == "rtc":
+            self.rtc_memory = bytes.fromhex(words[1]) if len(words) == 2 else b""
         elif what == "boot":
             c.armed = True
         elif what == "booted":

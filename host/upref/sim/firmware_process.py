@@ -33,7 +33,9 @@ CHIP = HERE.parent / "chip"  # what the chip does (the ADC curve): the stand-ins
 
 REPORT_PREFIX = b"%%sim "  # sim_world.REPORT_PREFIX
 RECORD_SIZE = 32  # sim_world.RECORD_SIZE
-STANDIN_HEAP = 128 * 1024  # MicroPython heap for the stand-ins, on top of the firmware's budget
+# MicroPython heap for the stand-ins and the pool of names made before the firmware starts
+# (runtime._qstr_room), on top of the firmware's budget
+STANDIN_HEAP = 160 * 1024
 H2B_HOLD = 4096  # bytes queued towards the board before the child's stdin counts as full
 INTERRUPT_REARM_S = 0.5  # after a Ctrl-C interrupt, the next one interrupts once the REPL is up or after this
 F_SETPIPE_SZ = 1031

@@ -10,7 +10,8 @@
 # stdin/stdout are the USB serial port (the simulator paces and relays them to a pty),
 # stderr carries reports to the simulator (sim_world.REPORT_PREFIX lines) and anything else
 # the process prints there (logged by the simulator). Environment: UPREF_SIM_FIFO (world
-# records), UPREF_SIM_PINMAP, UPREF_SIM_RESET (reset cause), UPREF_SIM_MAC,
+# records), UPREF_SIM_PINMAP, UPREF_SIM_RESET (reset cause), UPREF_SIM_MAC, UPREF_SIM_RTC (the
+# RTC's user memory, in hex: machine.RTC().memory() reports what it is given, "rtc <hex>"),
 # UPREF_SIM_BOOT ("repo": boot.py and <main file> from <firmware_dir>; "flash": boot.py,
 # main.py and the modules in / and /lib of the flash folder, as a board runs what `make
 # deploy` put there), UPREF_SIM_REPL ("raw": a soft reboot from the raw REPL, which runs
@@ -572,6 +573,33 @@ def _read(path):
         return None
 
 
+_QSTR_POOL_BYTES = 12 * 1024  # more than the pool of 640 names takes, less than 1280 take
+
+
+def _qstr_room():
+    """Room for the firmware's names, made while the heap is still empty.
+
+    MicroPython keeps interned names (qstrs) in pools, each twice the size of the one before,
+    and takes a new pool in one block when the last is full: 1280 names, 15 KB on the 64-bit
+    unix port (8 KB on the ESP32). Taken from the firmware's budget, whose free heap lies in
+    holes between the stand-ins and the ballast, that block was nowhere to be had as soon as the
+    firmware's names outgrew the pool before it: every import then failed. So names are
+    interned here, at the start, until MicroPython takes its next pool, which the stand-ins'
+    and the firmware's names then fill. (A board's heap is one block, grown on demand since
+    MicroPython 1.22: the pool finds its room there.)"""
+    import gc
+
+    gc.collect()
+    used = gc.mem_alloc()
+    for i in range(4000):
+        getattr(_qstr_room, f"_room_{i}", None)  # interns the name
+        gc.collect()  # (what is left is the name and any new pool: no garbage hides it)
+        now = gc.mem_alloc()
+        if now - used > _QSTR_POOL_BYTES:  # the pool of 1280 names (a name takes far less)
+            return
+        used = now
+
+
 def _heap_ballast(world):
     """Under MicroPython: leave the firmware the heap it would have on its own.
 
@@ -716,6 +744,8 @@ def _boot(world, names, g, fw_dir, main_file, from_flash, raw):
 
 
 def main():
+    if MICROPYTHON:
+        _qstr_room()
     fw_dir, main_file, standins, host_dir = sys.argv[1:5]
     chips = host_dir + "/upref/chip"  # what the chip does (its ADC curve): built in, as standins
     script_dir = sys.argv[0][: sys.argv[0].rfind("/")] if "/" in sys.argv[0] else "."

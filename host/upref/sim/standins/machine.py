@@ -438,6 +438,22 @@ class WDT:
         _w.wdt_feed()
 
 
+class RTC:
+    """machine.RTC, its user memory only: RTC RAM that keeps its bytes through every reset
+    but a power-on. The simulator keeps them between the firmware's starts (each start is a
+    new process) and forgets them at a power-on."""
+
+    _MAX = 2048  # MICROPY_HW_RTC_USER_MEM_MAX on the ESP32
+
+    def memory(self, data=None):
+        if data is None:
+            return bytes(_w.rtc_memory)
+        if len(data) > RTC._MAX:
+            raise ValueError("buffer too long")
+        _w.rtc_memory = bytes(data)
+        _w.report("rtc " + "".join("%02x" % b for b in data))
+
+
 class Timer:
     """machine.Timer: callbacks run from the simulated world's poll (firmware running) and
     from the REPL's input wait, as the ESP32 runs soft timer callbacks."""

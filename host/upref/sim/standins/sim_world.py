@@ -69,6 +69,8 @@
 #                         simulator then passes 0x03 on as data); 3, Ctrl-C interrupts again
 #   freq <hz>             machine.freq(hz): the CPU's clock (the cost model scales with it)
 #   clock <jumps> <us>    the chip's clock caught up with the machine's (it fell far behind)
+#   rtc <hex>             machine.RTC().memory(data): the simulator keeps it for the next start
+#                         (UPREF_SIM_RTC) and forgets it at a power-on
 
 import sys
 import time
@@ -119,6 +121,13 @@ N_GPIO = 40
 MUX_CHANNELS = 16
 
 _NOISE_SIGMA_OF_SUM = 148  # standard deviation of the sum of four uniform bytes
+
+
+def _unhex(text):
+    try:
+        return bytes(int(text[i:i + 2], 16) for i in range(0, len(text) - 1, 2))
+    except ValueError:
+        return b""
 
 
 def _getenv(name):
@@ -300,6 +309,8 @@ class World:
         # what the simulator tells this process: the reset cause, the MAC, the world's FIFO
         cause = _getenv("UPREF_SIM_RESET")
         self.reset_cause = int(cause) if cause else 1  # PWRON_RESET
+        rtc = _getenv("UPREF_SIM_RTC")  # the RTC's user memory, kept by the simulator
+        self.rtc_memory = _unhex(rtc) if rtc else b""
         mac = _getenv("UPREF_SIM_MAC")
         if mac and len(mac) == 12:
             self.mac = bytes([int(mac[i:i + 2], 16) for i in range(0, 12, 2)])

@@ -1,0 +1,163 @@
+"""The board's own figures, as a builder reads them: the heartbeats and the HELLO folded into
+scan time, late scans, card reads per second, free heap and resets, each with its unit and,
+when it is outside the range a working board shows, a plain word and what it means.
+
+`upref doctor` shows them live; the bring-up suite (tests/real_board/) prints and checks them;
+docs/build.md ("Bring-up") gives the same ranges with the reasons. The ranges live here once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from upref.link.notices import BoardReset
+from upref.link.protocol import RESET_KINDS, Heartbeat, Hello
+
+SCAN_PERIOD_MS = 10
+"""The firmware scans the sensors every 10 ms (firmware/app.py SCAN_MS)."""
+SPARE_SHARE = 1 / 3
+"""A scan period should keep a third of its time to spare: a mean busier than two thirds of
+the period leaves no room for a card read or a RAW reply."""
+CARD_READS_MIN = 10.0
+"""Reads per second of a card lying on the reader below which the reader is slow: the board
+reads every 20 ms, so a loop that keeps up reads a lying card about 50 times a second."""
+HEAP_LOW_KB = 16
+"""Free heap below which a RAW reply, a SINCE replay or a calibration may fail for memory. It
+is judged on the most free heap seen while watching: MicroPython counts garbage as used until
+it collects it, so the free heap falls between collections and rises again after one, and its
+highest reading is the room the board's live data leave."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure: its name, its value in words with its unit, and `trouble`: empty while it
+    is in range, else a plain word and what it means."""
+
+    name: str
+    value: str
+    trouble: str = ""
+
+
+@dataclass
+class BoardFigures:
+    """The latest heartbeat and the one before it, the HELLO, and the resets seen meanwhile."""
+
+    heartbeat: Heartbeat | None = None
+    previous: Heartbeat | None = None
+    hello: Hello | None = None
+    late_seen: int = 0  # late scans in every heartbeat taken
+    heap_most_kb: int | None = None  # the most free heap a heartbeat told while watching
+    resets_seen: list[str] = field(default_factory=list)  # causes of resets seen while watching
+
+    def take(self, item: object) -> None:
+        """Fold one link item in: heartbeats, HELLO, and a reset the link noticed."""
+        if isinstance(item, Heartbeat):
+            self.previous, self.heartbeat = self.heartbeat, item
+            self.late_seen += item.nlate or 0
+            if item.heap_kb is not None:
+                self.heap_most_kb = max(item.heap_kb, self.heap_most_kb or 0)
+        elif isinstance(item, Hello):
+            self.hello = item
+        elif isinstance(item, BoardReset):
+            self.hello = item.hello
+            self.resets_seen.append(item.hello.reset)
+            self.previous = None  # its counters start again
+            self.heap_most_kb = None
+
+    def reads_per_s(self) -> float | None:
+        """Card reads per second over the last heartbeat's interval (1 s when it is the first)."""
+        hb = self.heartbeat
+        if hb is None or hb.reads is None:
+            return None
+        span_s = 1.0
+        if self.previous is not None:
+            delta = hb.uptime_ms - self.previous.uptime_ms
+            if 0 < delta < 10_000:
+                span_s = delta / 1000
+        return hb.reads / span_s
+
+    def figures(self, card_present: bool) -> list[Figure]:
+        """Every figure the board gives, in the order docs/build.md checks them."""
+        out = [resets_figure(self.hello, self.resets_seen)]
+        hb = self.heartbeat
+        if hb is None:
+            return [*out, Figure("heartbeat", "none yet (one comes every second)")]
+        out += [scan_figure(hb), late_figure(hb, self.late_seen)]
+        rate = self.reads_per_s()
+        if rate is not None:
+            out.append(reads_figure(rate, card_present))
+        if hb.heap_kb is not None and hb.heaplo_kb is not None:
+            out.append(heap_figure(hb.heap_kb, hb.heaplo_kb, self.heap_most_kb or hb.heap_kb))
+        return out
+
+
+def scan_figure(hb: Heartbeat) -> Figure:
+    """The time the loop was busy per scan period: mean and worst since the last heartbeat."""
+    if hb.tscan_us is None or hb.tmax_us is None:
+        return Figure("scan time", "not told by this firmware (make deploy brings it)")
+    mean, worst = hb.tscan_us / 1000, hb.tmax_us / 1000
+    value = f"{mean:.1f} ms mean, {worst:.1f} ms worst per {SCAN_PERIOD_MS} ms period"
+    if worst > SCAN_PERIOD_MS:
+        return Figure("scan time", value, "TOO SLOW: a pass overran its period, so scans "
+                      "start late and holes are read late")
+    if mean > SCAN_PERIOD_MS * (1 - SPARE_SHARE):
+        return Figure("scan time", value, "TIGHT: less than a third of the period to spare; "
+                      "card reads will wait")
+    return Figure("scan time", value)
+
+
+def late_figure(hb: Heartbeat, seen: int) -> Figure:
+    """Scans that began half a period or more late, in the last second and since watching."""
+    if hb.nlate is None:
+        late = f"worst {hb.late_ms} ms behind" if hb.late_ms is not None else "not told"
+        return Figure("late scans", late + " (this firmware does not count them)")
+    value = (f"{hb.nlate} in the last second ({seen} while watching), "
+             f"worst {hb.late_ms or 0} ms behind")
+    if hb.late_ms is not None and hb.late_ms > SCAN_PERIOD_MS:
+        return Figure("late scans", value, "FALLING BEHIND: a scan began more than a whole "
+                      "period late")
+    if hb.nlate:
+        return Figure("late scans", value, "LATE: the loop was held up (a long command, a "
+                      "stalled read, a slow flash import)")
+    return Figure("late scans", value)
+
+
+def reads_figure(rate: float, card_present: bool) -> Figure:
+    """Card reads per second; judged only while a card lies on the reader."""
+    value = f"{rate:.0f} a second" + ("" if card_present else " (no card on the reader)")
+    if card_present and rate < CARD_READS_MIN:
+        return Figure("card reads", value, f"SLOW: under {CARD_READS_MIN:.0f} a second with a "
+                      "card lying there (expect about 50): reads fail or wait for the scan")
+    return Figure("card reads", value)
+
+
+def heap_figure(heap_kb: int, low_kb: int, most_kb: int) -> Figure:
+    """Free heap now, the least since boot and the most while watching (garbage counts as used
+    until it is collected); judged on the most."""
+    value = f"{heap_kb} KB free now, {low_kb} KB at the least, {most_kb} KB at the most"
+    if most_kb < HEAP_LOW_KB:
+        return Figure("heap", value, f"LOW: under {HEAP_LOW_KB} KB free even after a "
+                      "collection; a RAW reply or a replay may fail for memory")
+    return Figure("heap", value)
+
+
+def resets_figure(hello: Hello | None, seen: list[str]) -> Figure:
+    """Why the board last started, its resets since power-on by cause, and those seen here."""
+    if hello is None:
+        return Figure("resets", "no HELLO yet")
+    value = f"last start: {hello.reset}"
+    if hello.resets is None:
+        value += "; counts since power-on not kept by this board"
+        counts = dict.fromkeys(RESET_KINDS, 0)
+    else:
+        counts = dict(zip(RESET_KINDS, hello.resets, strict=True))
+        value += "; since power-on: " + ", ".join(f"{k} {n}" for k, n in counts.items())
+    if seen:
+        value += f"; seen here: {', '.join(seen)}"
+    if counts["wdt"] or hello.reset == "wdt":
+        return Figure("resets", value, "WATCHDOG: the loop stalled for 8 s and the chip was "
+                      "reset (a read or a command that never ended)")
+    if counts["other"]:
+        return Figure("resets", value, "BROWN-OUT OR PANIC: check the supply (USB cable, "
+                      "the reader's 3.3 V) and the faults the board reported")
+    return Figure("resets", value)
