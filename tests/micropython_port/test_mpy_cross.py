@@ -1,5 +1,7 @@
 """Every firmware module must compile for the classic ESP32 (mpy-cross -march=xtensawin):
-mpy-cross is the syntax gate that rejects what MicroPython cannot parse."""
+mpy-cross is the syntax gate that rejects what MicroPython cannot parse. A module with native
+functions holds Xtensa code then; the same module without its decorators holds bytecode alone
+(what a board, or a unix port, with no native emitter runs)."""
 
 import shutil
 import subprocess
@@ -7,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from mpy import BYTECODE, compile_module
+from upref.sim.bytecode import mpy_arch, strip_native
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE_FILES = sorted(p for p in (ROOT / "firmware").rglob("*.py") if p.name != "manifest.py")
@@ -31,3 +35,13 @@ def test_firmware_file_compiles_for_esp32(src: Path, tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr
     data = out.read_bytes()
     assert data[:1] == b"M" and data[1] == 6, "not an .mpy of version 6"
+    native = b"@micropython.native" in src.read_bytes()
+    assert mpy_arch(data) == ("xtensawin" if native else ""), f"native code for {mpy_arch(data)!r}"
+    if native:
+        compile_module(mpy_cross(), src, tmp_path / "bytecode.mpy", BYTECODE)
+        assert mpy_arch((tmp_path / "bytecode.mpy").read_bytes()) == ""
+
+
+def test_native_decorators_are_taken_out_line_for_line() -> None:
+    src = b"x = 1\n@micropython.native\ndef f():\n    pass\n  @micropython.viper  # fast\n"
+    assert strip_native(src) == b"x = 1\n\ndef f():\n    pass\n\n"
