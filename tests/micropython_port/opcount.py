@@ -93,11 +93,29 @@ def _board() -> tuple[Any, Any, Any]:
     return hw, a, model
 
 
+_NATIVE: dict[str, bool] = {}
+
+
+def is_native(key: str) -> bool:
+    """Whether the counted function `key` ("file.py:Class.name") carries @micropython.native:
+    the line above its def, in its source."""
+    if key not in _NATIVE:
+        fname, qual = key.split(":")
+        name = qual.rsplit(".", 1)[-1]
+        src = next(iter((ROOT / "firmware").rglob(fname))).read_text().splitlines()
+        _NATIVE[key] = any(
+            line.strip().startswith(f"def {name}(") and i > 0 and "@micropython.native" in src[i - 1]
+            for i, line in enumerate(src))
+    return _NATIVE[key]
+
+
 def _report(title: str, ops: Counter[str], passes: int = 1) -> None:
     total = sum(ops.values())
-    print(f"\n{title}: {total / passes:.0f} operations per pass ({passes} passes)")
+    native = sum(n for k, n in ops.items() if is_native(k))
+    print(f"\n{title}: {total / passes:.0f} operations per pass ({passes} passes), "
+          f"{native / passes:.0f} in native functions, {(total - native) / passes:.0f} left to the interpreter")
     for name, n in ops.most_common(14):
-        print(f"  {n / passes:8.0f}  {name}")
+        print(f"  {n / passes:8.0f}  {name}{'  (native)' if is_native(name) else ''}")
 
 
 def main() -> None:

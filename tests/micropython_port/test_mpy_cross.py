@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from mpy import BYTECODE, compile_module
-from upref.sim.bytecode import mpy_arch, strip_native
+from upref.sim.bytecode import compiled_firmware, host_march, mpy_arch, strip_native
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE_FILES = sorted(p for p in (ROOT / "firmware").rglob("*.py") if p.name != "manifest.py")
@@ -45,3 +45,16 @@ def test_firmware_file_compiles_for_esp32(src: Path, tmp_path: Path) -> None:
 def test_native_decorators_are_taken_out_line_for_line() -> None:
     src = b"x = 1\n@micropython.native\ndef f():\n    pass\n  @micropython.viper  # fast\n"
     assert strip_native(src) == b"x = 1\n\ndef f():\n    pass\n\n"
+
+
+@pytest.mark.parametrize("march", [host_march(), BYTECODE])
+def test_the_simulators_build_holds_native_code_for_this_machine_where_asked(march: str, tmp_path: Path) -> None:
+    built = compiled_firmware(ROOT / "firmware", tmp_path, march)
+    assert built is not None
+    for src in FIRMWARE_FILES:
+        rel = src.relative_to(ROOT / "firmware")
+        if rel.name in ("main.py", "boot.py"):
+            assert (built / rel).read_bytes() == src.read_bytes()  # source on the board too
+            continue
+        native = march != BYTECODE and b"@micropython.native" in src.read_bytes()
+        assert mpy_arch((built / rel).with_suffix(".mpy").read_bytes()) == (march if native else ""), rel

@@ -341,6 +341,7 @@ class MFRC522:
             self._write_reg(_RX_MODE_REG, v)
             self._crc_on = on
 
+    @micropython.native
     def _transceive(self, n, tx_bits=0, rx_align=0, crc=False):
         # Send self._tx[:n] with tx_bits valid bits in the last byte (0 = 8), and the chip's
         # CRC_A after it when crc (which the chip then checks on the answer); the answer's first
