@@ -29,6 +29,8 @@ except ImportError:  # CPython
         def native(f):
             return f
 
+        viper = native
+
 
 PROTO_VERSION = const(2)  # 2: the event ring (SINCE, OLD, HELLO boot=)
 MAX_LINE = const(200)
@@ -106,13 +108,26 @@ def _make_table():
 _TABLE = _make_table()
 
 
-@micropython.native
-def crc16(buf, start, end):
-    """CRC-16/CCITT-FALSE of buf[start:end]; allocates nothing."""
+def ptr8(buf):
+    """Viper's cast to a byte pointer, where crc16 runs as plain Python (CPython, a build
+    without native code): the buffer itself, indexed alike."""
+    return buf
+
+
+ptr16 = ptr8  # and to a pointer to 16-bit words (the table)
+
+
+@micropython.viper
+def crc16(buf, start: int, end: int) -> int:
+    """CRC-16/CCITT-FALSE of buf[start:end] (a bytearray or bytes); allocates nothing. Viper:
+    machine integers and raw pointers into the buffer and the table (the CRC never leaves 16
+    bits, so it reads as the same number in Python's integers), and no bounds check: the
+    callers' end is never past the bytes they hold."""
     crc = 0xFFFF
-    t = _TABLE
+    t = ptr16(_TABLE)
+    p = ptr8(buf)
     for i in range(start, end):
-        crc = ((crc << 8) & 0xFFFF) ^ t[((crc >> 8) ^ buf[i]) & 0xFF]
+        crc = ((crc << 8) & 0xFFFF) ^ t[((crc >> 8) ^ p[i]) & 0xFF]
     return crc
 
 

@@ -104,7 +104,7 @@ def is_native(key: str) -> bool:
         name = qual.rsplit(".", 1)[-1]
         src = next(iter((ROOT / "firmware").rglob(fname))).read_text().splitlines()
         _NATIVE[key] = any(
-            line.strip().startswith(f"def {name}(") and i > 0 and "@micropython.native" in src[i - 1]
+            line.strip().startswith(f"def {name}(") and i > 0 and "@micropython." in src[i - 1]
             for i, line in enumerate(src))
     return _NATIVE[key]
 
@@ -115,7 +115,8 @@ def _report(title: str, ops: Counter[str], passes: int = 1) -> None:
     print(f"\n{title}: {total / passes:.0f} operations per pass ({passes} passes), "
           f"{native / passes:.0f} in native functions, {(total - native) / passes:.0f} left to the interpreter")
     for name, n in ops.most_common(14):
-        print(f"  {n / passes:8.0f}  {name}{'  (native)' if is_native(name) else ''}")
+        mark = "  (native)" if is_native(name) else ""
+        print(f"  {n / passes:8.0f}  {name}{mark}")
 
 
 def main() -> None:
