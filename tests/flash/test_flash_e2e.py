@@ -121,6 +121,26 @@ def test_a_changed_module_is_the_only_one_copied_and_runs(flashed: tuple[SimBoar
     assert (board.flash_dir / "calib.json").read_bytes() == calib
 
 
+def test_the_deployed_firmware_runs_native_code_and_finds_its_modules_in_lib_first(
+        flashed: tuple[SimBoard, int, str]) -> None:
+    board, rc, _ = flashed
+    assert rc == 0
+    # Ctrl-C into the raw REPL without a soft reset: what main.py left is still there
+    script = ("import sys, holes\n"
+              "print('PATH', sys.path)\n"
+              "f = open(holes.__file__, 'rb')\n"
+              "print('LOADED', holes.__file__, f.read(3)[2] >> 2)\n"
+              "f.close()\n")
+    res = deploy.mpremote(board.port, ["resume", "exec", script], 30)
+    out = res.stdout + res.stderr
+    assert res.returncode == 0, out
+    assert "PATH ['/lib', '', '.frozen']" in out, out  # the modules loaded on demand: found at once
+    loaded = re.search(r"LOADED /lib/holes\.mpy (\d+)", out)
+    assert loaded, out
+    arch = bytecode.host_march()  # the native build for the MicroPython it runs on
+    assert bytecode.arch_name(int(loaded.group(1))) == ("" if arch == bytecode.BYTECODE else arch), out
+
+
 def test_the_calibration_read_before_the_erase_goes_back_only_where_the_board_has_none(
         flashed: tuple[SimBoard, int, str]) -> None:
     board, rc, out = flashed
