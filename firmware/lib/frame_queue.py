@@ -13,6 +13,7 @@
 # does not fit the queue's free space is dropped whole and counted: its sequence number is
 # spent, so the host sees the gap and asks for a snapshot (docs/protocol.md).
 
+import micropython
 from micropython import const
 import time
 
@@ -43,6 +44,7 @@ class FrameQueue:
         self.dropped = 0  # frames dropped because the queue was full
         self.peak = 0  # most bytes ever waiting
 
+    @micropython.native
     def write(self, buf, n):
         """Queue buf[0:n]; a frame that does not fit is dropped whole (and counted)."""
         size = self._size

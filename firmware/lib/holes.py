@@ -49,6 +49,7 @@
 #
 # Times are time.ticks_ms() values and are compared with time.ticks_diff, so they wrap safely.
 
+import micropython
 from micropython import const
 from array import array
 import sys
@@ -166,6 +167,7 @@ class HoleScanner:
         self._ref16 = 0
         self.shift = 0
 
+    @micropython.native
     def update(self, levels, now_ms):
         """Process one scan (levels[k] per sensor) taken at now_ms (time.ticks_ms()): fill
         changed/n_changed and fault_events/n_fault_events, allocating nothing. The sensors' loop
@@ -237,6 +239,7 @@ class HoleScanner:
         self._rezero_in = self.rezero_scans
         return True
 
+    @micropython.native
     def _rezero_hole(self, levels, base):
         """Move each zero of the empty hole whose sensors start at `base` one count towards its
         reading, while the reading is within off / 2 of it."""
@@ -313,6 +316,7 @@ class HoleScanner:
         ev[i + 2] = reason
         self.n_fault_events += 1
 
+    @micropython.native
     def _follow_ref(self, r):
         if r < self.rail_low or r > self.rail_high:
             return  # a broken divider: the last shift stands

@@ -12,14 +12,24 @@
 #
 # This file runs unchanged on MicroPython (the board) and CPython (the host imports it), so it
 # uses only what both have. FrameWriter allocates nothing after construction: the scan loop
-# reports hole changes through it.
+# reports hole changes through it. The CRC and the writer's byte work run for every byte of every
+# frame (a heartbeat is about 8 000 bytecode operations): they are compiled to native code on the
+# board (@micropython.native, docs/build.md "Native code"), and are plain functions elsewhere.
 
 try:
+    import micropython  # type: ignore
     from micropython import const  # type: ignore
 except ImportError:  # CPython
 
     def const(x):  # type: ignore[no-redef]
         return x
+
+    class micropython:  # type: ignore[no-redef]  # the compiler's decorators: no-ops here
+        @staticmethod
+        def native(f):
+            return f
+
+        viper = native
 
 
 PROTO_VERSION = const(2)  # 2: the event ring (SINCE, OLD, HELLO boot=)
@@ -98,12 +108,26 @@ def _make_table():
 _TABLE = _make_table()
 
 
-def crc16(buf, start, end):
-    """CRC-16/CCITT-FALSE of buf[start:end]; allocates nothing."""
+def ptr8(buf):
+    """Viper's cast to a byte pointer, where crc16 runs as plain Python (CPython, a build
+    without native code): the buffer itself, indexed alike."""
+    return buf
+
+
+ptr16 = ptr8  # and to a pointer to 16-bit words (the table)
+
+
+@micropython.viper
+def crc16(buf, start: int, end: int) -> int:
+    """CRC-16/CCITT-FALSE of buf[start:end] (a bytearray or bytes); allocates nothing. Viper:
+    machine integers and raw pointers into the buffer and the table (the CRC never leaves 16
+    bits, so it reads as the same number in Python's integers), and no bounds check: the
+    callers' end is never past the bytes they hold."""
     crc = 0xFFFF
-    t = _TABLE
+    t = ptr16(_TABLE)
+    p = ptr8(buf)
     for i in range(start, end):
-        crc = ((crc << 8) & 0xFFFF) ^ t[((crc >> 8) ^ buf[i]) & 0xFF]
+        crc = ((crc << 8) & 0xFFFF) ^ t[((crc >> 8) ^ p[i]) & 0xFF]
     return crc
 
 
@@ -199,10 +223,19 @@ class FrameWriter:
             self.buf[n] = c
             self.n = n + 1
 
+    @micropython.native
     def _bytes(self, data):
-        for i in range(len(data)):
-            self._byte(data[i])
+        n = self.n
+        k = len(data)
+        room = MAX_LINE - 7 - n
+        if k > room:
+            k = room if room > 0 else 0
+        b = self.buf
+        for i in range(k):
+            b[n + i] = data[i]
+        self.n = n + k
 
+    @micropython.native
     def _hex(self, v, width):
         n = self.n
         if n + width > MAX_LINE - 7:
@@ -213,21 +246,29 @@ class FrameWriter:
             v >>= 4
         self.n = n + width
 
+    @micropython.native
     def _dec(self, v):
+        b = self.buf
+        n = self.n
         if v < 0:
-            self._byte(0x2D)
+            if n < MAX_LINE - 7:
+                b[n] = 0x2D
+                n += 1
             v = -v
         if v == 0:
-            self._byte(0x30)
+            if n < MAX_LINE - 7:
+                b[n] = 0x30
+                n += 1
+            self.n = n
             return
         # digits are written backwards after the current end, then reversed in place
-        start = self.n
-        while v and self.n < MAX_LINE - 7:
-            self._byte(0x30 + v % 10)
+        i = n
+        while v and n < MAX_LINE - 7:
+            b[n] = 0x30 + v % 10
+            n += 1
             v //= 10
-        b = self.buf
-        i = start
-        j = self.n - 1
+        self.n = n
+        j = n - 1
         while i < j:
             t = b[i]
             b[i] = b[j]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from upref.commands import deploy
+from upref.sim import bytecode
 
 
 def fw(tmp_path: Path, extra: dict[str, str] | None = None) -> Path:
@@ -78,3 +79,12 @@ def test_the_hash_listing_is_parsed() -> None:
     files = deploy._parse_listing(text)
     assert files is not None
     assert files.hashes == {"/main.py": "ab", "/x.mpy": None} and files.root == ["main.py", "lib"] and files.lib is None
+    assert files.mpy == -1  # a board that did not say
+
+
+def test_the_build_follows_the_architecture_the_board_reports() -> None:
+    files = deploy._parse_listing("UPREF-H []\nUPREF-MPY 11014\n")  # the ESP32: .mpy 6.3, arch 10
+    assert files is not None and deploy.board_march(files.mpy) == "xtensawin"
+    assert deploy.board_march(6 | (3 | 2 << 2) << 8) == "x64"  # the unix port on a PC
+    assert deploy.board_march(6 | 3 << 8) == bytecode.BYTECODE  # a MicroPython with no native emitter
+    assert deploy.board_march(-1) == bytecode.host_march()  # the simulated board's CPython side

@@ -19,6 +19,7 @@ from images import ESP32_S3, app_byte_offset, merged_image
 from upref.commands import deploy
 from upref.link.connection import Link, LinkSettings
 from upref.link.protocol import PROTO_VERSION
+from upref.sim import bytecode
 from upref.sim.board import SimBoard, SimSettings
 
 FW_VERSION = deploy.expected_fw_version()
@@ -69,8 +70,9 @@ def test_make_flash_writes_the_image_deploys_every_module_and_the_board_answers(
     spi = board.spi.path.read_bytes()
     assert spi[0x1000 : 0x1000 + len(image[1])] == image[1]
     assert spi[0x1000 + len(image[1]) :] == b"\xff" * (len(spi) - 0x1000 - len(image[1]))  # erased
-    # the deploy: every module compiled and copied, boot.py and main.py as source
-    items = deploy.build()
+    # the deploy: every module compiled (for the MicroPython the simulated board runs) and copied,
+    # boot.py and main.py as source
+    items = deploy.build(march=bytecode.host_march())  # what a simulated board runs
     expected = {it.board_path for it in items if it.board_path != "/pinmap.json"}
     assert {"/main.py", "/boot.py", "/app.mpy", "/lib/wire.mpy"} <= expected
     assert expected <= set(copied(out)), out
@@ -117,6 +119,26 @@ def test_a_changed_module_is_the_only_one_copied_and_runs(flashed: tuple[SimBoar
     assert copied(out) == ["/app.mpy"]
     assert "the board answers: firmware 9.9.9-test" in out  # what runs is what was deployed
     assert (board.flash_dir / "calib.json").read_bytes() == calib
+
+
+def test_the_deployed_firmware_runs_native_code_and_finds_its_modules_in_lib_first(
+        flashed: tuple[SimBoard, int, str]) -> None:
+    board, rc, _ = flashed
+    assert rc == 0
+    # Ctrl-C into the raw REPL without a soft reset: what main.py left is still there
+    script = ("import sys, holes\n"
+              "print('PATH', sys.path)\n"
+              "f = open(holes.__file__, 'rb')\n"
+              "print('LOADED', holes.__file__, f.read(3)[2] >> 2)\n"
+              "f.close()\n")
+    res = deploy.mpremote(board.port, ["resume", "exec", script], 30)
+    out = res.stdout + res.stderr
+    assert res.returncode == 0, out
+    assert "PATH ['/lib', '', '.frozen']" in out, out  # the modules loaded on demand: found at once
+    loaded = re.search(r"LOADED /lib/holes\.mpy (\d+)", out)
+    assert loaded, out
+    arch = bytecode.host_march()  # the native build for the MicroPython it runs on
+    assert bytecode.arch_name(int(loaded.group(1))) == ("" if arch == bytecode.BYTECODE else arch), out
 
 
 def test_the_calibration_read_before_the_erase_goes_back_only_where_the_board_has_none(
@@ -208,13 +230,25 @@ def test_esptool_on_a_board_not_in_download_mode_explains_boot_and_en(silent_por
     assert "Hold the BOOT button, press and release EN (RST), release BOOT" in out
 
 
-def test_every_mpy_produced_is_bytecode_that_the_unix_port_loads(tmp_path: Path) -> None:
+def test_the_esp32_build_holds_xtensa_code_exactly_where_the_firmware_asks_for_native_code(tmp_path: Path) -> None:
+    items = deploy.build(out_dir=tmp_path / "built")
+    mpys = [it for it in items if it.compiled]
+    assert len(mpys) >= 8
+    native = {it.board_path for it in mpys if bytecode.strip_native(it.source.read_bytes()) != it.source.read_bytes()}
+    assert {"/lib/wire.mpy", "/lib/holes.mpy", "/lib/hallmux.mpy"} <= native
+    for it in mpys:
+        assert it.data[:2] == b"M\x06", f"{it.board_path}: not an .mpy of version 6"
+        want = "xtensawin" if it.board_path in native else ""
+        assert bytecode.mpy_arch(it.data) == want, f"{it.board_path}: code for {bytecode.mpy_arch(it.data)!r}"
+
+
+def test_every_mpy_produced_for_this_machine_is_what_the_unix_port_loads(tmp_path: Path) -> None:
     out = tmp_path / "built"
-    items = deploy.build(out_dir=out)
+    items = deploy.build(out_dir=out, march=bytecode.host_march())
     mpys = [it for it in items if it.compiled]
     assert len(mpys) >= 8
     for it in mpys:
-        assert it.data[:2] == b"M\x06" and it.data[2] >> 2 == 0, f"{it.board_path}: not bytecode-only .mpy v6"
+        assert it.data[:2] == b"M\x06", f"{it.board_path}: not an .mpy of version 6"
         assert (out / it.board_path.lstrip("/")).read_bytes() == it.data
     names = [it.board_path.rsplit("/", 1)[1][:-4] for it in mpys]
     probe = tmp_path / "probe.py"

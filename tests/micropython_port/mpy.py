@@ -1,14 +1,24 @@
 """Compile the firmware (and the simulator's MicroPython-side stand-ins) with mpy-cross, the way
-the board runs it."""
+the board runs it: BUILDS are the two ways the firmware runs under the unix port, its native
+functions as machine code for this machine (`native`, as the simulator builds it) and as
+bytecode (`bytecode`: the decorators taken out, as on a machine mpy-cross has no emitter for)."""
 
 from __future__ import annotations
 
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "host"))
+from upref.sim.bytecode import BYTECODE, compile_module, host_march  # noqa: E402
+
+BUILDS = ("native", "bytecode")
+
+
+def march_of(build: str) -> str:
+    """mpy-cross's -march for a build under the unix port on this machine."""
+    return BYTECODE if build == "bytecode" else host_march()
 
 
 def tool(name: str) -> str:
@@ -30,17 +40,13 @@ def firmware_test_sources() -> list[Path]:
     return sorted(p for p in (ROOT / "tests" / "firmware").glob("*.py") if p.name != "conftest.py")
 
 
-def compile_to(sources: list[Path], out_dir: Path, march: str = "xtensawin") -> list[Path]:
-    """Compile each source to out_dir/<stem>.mpy (a flat folder, as /lib on the board)."""
+def compile_to(sources: list[Path], out_dir: Path, march: str) -> list[Path]:
+    """Compile each source to out_dir/<stem>.mpy (a flat folder, as /lib on the board) for
+    `march` (BYTECODE: without native code)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     outs = []
     for src in sources:
         out = out_dir / (src.stem + ".mpy")
-        res = subprocess.run(
-            [tool("mpy-cross"), f"-march={march}", "-o", str(out), str(src)],
-            capture_output=True, text=True, timeout=60,
-        )
-        if res.returncode != 0:
-            raise RuntimeError(f"mpy-cross failed on {src}: {res.stderr}")
+        compile_module(tool("mpy-cross"), src, out, march)
         outs.append(out)
     return outs

@@ -10,23 +10,36 @@ The names a process interns (the firmware's and the tests') fill MicroPython's t
 which grows by pools of 20, 40, ... 320 entries; past 620 names the next pool takes 640 entries,
 7 KB in one piece on this 64-bit port, and the heap of a module that boots the App rarely has
 that. The App's own modules and fakes take about 540 names, so the tests of the App are in three
-modules (test_app, test_run, test_service, each under 600 names) rather than one."""
+modules (test_app, test_run, test_service, each under 600 names) rather than one.
+
+Each module runs twice: on the native build (the hot functions as machine code for this machine,
+as the simulator runs them and, for Xtensa, the board) and on the bytecode build (the same
+sources without their native decorators), so a function behaves alike either way: native code
+keeps Python's integers and exceptions, and a test that holds for one holds for the other."""
 
 import subprocess
 from pathlib import Path
 
+import mpy
 import pytest
-from mpy import ROOT, compile_to, firmware_sources, firmware_test_sources, standin_sources, tool
+from mpy import ROOT, firmware_sources, firmware_test_sources, standin_sources, tool
 
 RUNNER = Path(__file__).resolve().parent / "run_firmware_tests.py"
 MODULES = sorted(p.stem for p in (ROOT / "tests" / "firmware").glob("test_*.py"))
 
 
 @pytest.fixture(scope="module")
-def mpy_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("mpy")
-    compile_to(firmware_sources() + standin_sources() + firmware_test_sources(), out)
-    return out
+def mpy_dirs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each build's folder, compiled at its first use."""
+    return {}
+
+
+def _build(dirs: dict[str, Path], build: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if build not in dirs:
+        out = tmp_path_factory.mktemp(f"mpy-{build}")
+        mpy.compile_to(firmware_sources() + standin_sources() + firmware_test_sources(), out, mpy.march_of(build))
+        dirs[build] = out
+    return dirs[build]
 
 
 def test_every_firmware_test_module_is_run() -> None:
@@ -34,8 +47,11 @@ def test_every_firmware_test_module_is_run() -> None:
             "test_scan_alloc"} <= set(MODULES)
 
 
+@pytest.mark.parametrize("build", mpy.BUILDS)
 @pytest.mark.parametrize("module", MODULES)
-def test_firmware_tests_pass_under_micropython_with_120k_heap(module: str, mpy_dir: Path) -> None:
+def test_firmware_tests_pass_under_micropython_with_120k_heap(
+        module: str, build: str, mpy_dirs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> None:
+    mpy_dir = _build(mpy_dirs, build, tmp_path_factory)
     res = subprocess.run(
         [tool("micropython"), "-X", "heapsize=120K", str(RUNNER), str(ROOT), str(mpy_dir), module],
         capture_output=True, text=True, timeout=300,

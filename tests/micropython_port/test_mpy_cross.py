@@ -1,5 +1,7 @@
 """Every firmware module must compile for the classic ESP32 (mpy-cross -march=xtensawin):
-mpy-cross is the syntax gate that rejects what MicroPython cannot parse."""
+mpy-cross is the syntax gate that rejects what MicroPython cannot parse. A module with native
+functions holds Xtensa code then; the same module without its decorators holds bytecode alone
+(what a board, or a unix port, with no native emitter runs)."""
 
 import shutil
 import subprocess
@@ -7,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from mpy import BYTECODE, compile_module
+from upref.sim.bytecode import compiled_firmware, host_march, mpy_arch, strip_native
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE_FILES = sorted(p for p in (ROOT / "firmware").rglob("*.py") if p.name != "manifest.py")
@@ -31,3 +35,26 @@ def test_firmware_file_compiles_for_esp32(src: Path, tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr
     data = out.read_bytes()
     assert data[:1] == b"M" and data[1] == 6, "not an .mpy of version 6"
+    native = strip_native(src.read_bytes()) != src.read_bytes()
+    assert mpy_arch(data) == ("xtensawin" if native else ""), f"native code for {mpy_arch(data)!r}"
+    if native:
+        compile_module(mpy_cross(), src, tmp_path / "bytecode.mpy", BYTECODE)
+        assert mpy_arch((tmp_path / "bytecode.mpy").read_bytes()) == ""
+
+
+def test_native_decorators_are_taken_out_line_for_line() -> None:
+    src = b"x = 1\n@micropython.native\ndef f():\n    pass\n  @micropython.viper  # fast\n"
+    assert strip_native(src) == b"x = 1\n\ndef f():\n    pass\n\n"
+
+
+@pytest.mark.parametrize("march", [host_march(), BYTECODE])
+def test_the_simulators_build_holds_native_code_for_this_machine_where_asked(march: str, tmp_path: Path) -> None:
+    built = compiled_firmware(ROOT / "firmware", tmp_path, march)
+    assert built is not None
+    for src in FIRMWARE_FILES:
+        rel = src.relative_to(ROOT / "firmware")
+        if rel.name in ("main.py", "boot.py"):
+            assert (built / rel).read_bytes() == src.read_bytes()  # source on the board too
+            continue
+        native = march != BYTECODE and strip_native(src.read_bytes()) != src.read_bytes()
+        assert mpy_arch((built / rel).with_suffix(".mpy").read_bytes()) == (march if native else ""), rel

@@ -29,6 +29,7 @@
 # OSError stays for a chip that does not answer; the blocking calls (request, select, read_uid)
 # raise OSError for a failed read too, with error_text().
 
+import micropython
 from micropython import const
 import time
 
@@ -218,6 +219,7 @@ class MFRC522:
     # ---- bus access: the only methods that touch SPI (datasheet 8.1.2) ----
     # Address byte (8.1.2.3): (addr << 1) & 7Eh, bit 7 set for a read.
 
+    @micropython.native
     def _read_reg(self, reg):
         tx = self._tx2
         tx[0] = ((reg << 1) & 0x7E) | 0x80
@@ -229,6 +231,7 @@ class MFRC522:
             self._cs.value(1)
         return self._rx2[1]
 
+    @micropython.native
     def _write_reg(self, reg, value):
         tx = self._tx2
         tx[0] = (reg << 1) & 0x7E
@@ -338,6 +341,7 @@ class MFRC522:
             self._write_reg(_RX_MODE_REG, v)
             self._crc_on = on
 
+    @micropython.native
     def _transceive(self, n, tx_bits=0, rx_align=0, crc=False):
         # Send self._tx[:n] with tx_bits valid bits in the last byte (0 = 8), and the chip's
         # CRC_A after it when crc (which the chip then checks on the answer); the answer's first

@@ -309,6 +309,7 @@ def bench_heap() -> dict[str, object] | None:
     (its code, its objects), at the peak of a calibration and of a RAW dump, and once they are
     over; and the modules it keeps loaded."""
     from upref.commands import deploy
+    from upref.sim.bytecode import host_march
 
     root = paths.repo_root()
     sys.path.insert(0, str(root / "tests" / "micropython_port"))
@@ -316,7 +317,8 @@ def bench_heap() -> dict[str, object] | None:
 
     with tempfile.TemporaryDirectory(prefix="upref-heap-") as tmp:
         t = Path(tmp)
-        deploy.build(out_dir=t / "mpy")
+        deploy.build(out_dir=t / "mpy", march=host_march())  # the native code this machine loads
+        deploy.build(out_dir=t / "esp32")  # the chip's: its sizes are the code counted below
         for name in ("main.py", "boot.py", "pinmap.json"):  # the probe boots the firmware itself
             (t / "mpy" / name).unlink()
         (t / "flash").mkdir()
@@ -331,7 +333,7 @@ def bench_heap() -> dict[str, object] | None:
             if line.startswith("HEAP ") and chars is not None:
                 after, cal, raw, rest, held, mods = line.split()[1:]
                 modules = mods.split(",")
-                files = [f for m in modules for f in (t / "mpy" / f"{m}.mpy", t / "mpy" / "lib" / f"{m}.mpy")
+                files = [f for m in modules for f in (t / "esp32" / f"{m}.mpy", t / "esp32" / "lib" / f"{m}.mpy")
                          if f.exists()]
                 code = sum(f.stat().st_size - mpy_names_bytes(f.read_bytes()) for f in files)
                 data = int(held) + code + chars

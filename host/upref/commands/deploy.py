@@ -1,8 +1,12 @@
 """`make deploy`: the firmware onto a board that runs MicroPython, with the real mpremote.
 
 1. Build: every firmware module is compiled with `mpy-cross -march=xtensawin` (the classic
-   ESP32; bytecode only, so the files also load on any MicroPython of the same .mpy version);
-   main.py and boot.py stay source, as MicroPython runs them. firmware/app.py and board.py go
+   ESP32: its hot functions, marked `@micropython.native`, become Xtensa machine code; the
+   rest is bytecode); main.py and boot.py stay source, as MicroPython runs them. A board that
+   says it runs another architecture (`sys.implementation._mpy`, asked with the hashes of
+   step 2: a simulated board runs this machine's MicroPython, x64 on a PC) gets the modules
+   compiled again for it, or as bytecode alone (the native decorators taken out) when it
+   names none. firmware/app.py and board.py go
    to `/`, lib/ and every driver folder are flattened into `/lib`, hardware/pinmap.json
    becomes `/pinmap.json` (both from the copies shipped in the package: `upref.resources`).
 2. Ask the board for the SHA-256 of each of those files (one `mpremote exec`), copy with
@@ -41,6 +45,7 @@ import serial
 
 from upref import paths
 from upref.resources import MissingDataError
+from upref.sim import bytecode
 
 Out = Callable[[str], None]
 
@@ -126,21 +131,32 @@ def sources(firmware_dir: Path) -> list[tuple[str, Path]]:
     return out
 
 
-def compile_module(src: Path, board_name: str, out: Path) -> bytes:
-    """mpy-cross -march=xtensawin; `board_name` is the file name tracebacks show."""
-    res = subprocess.run(
-        [tool("mpy-cross"), f"-march={MARCH}", "-s", board_name, "-o", str(out), str(src)],
-        capture_output=True, text=True, timeout=60,
-    )
-    if res.returncode != 0:
-        raise DeployError(f"mpy-cross cannot compile {src}:\n{res.stderr.strip()}")
+def compile_module(src: Path, board_name: str, out: Path, march: str = MARCH) -> bytes:
+    """mpy-cross -march=`march` (bytecode.BYTECODE: none, the native decorators taken out);
+    `board_name` is the file name tracebacks show."""
+    try:
+        bytecode.compile_module(tool("mpy-cross"), src, out, march, board_name)
+    except RuntimeError as exc:
+        raise DeployError(str(exc)) from None
     return out.read_bytes()
 
 
+def board_march(mpy: int) -> str:
+    """mpy-cross's -march for a board whose `sys.implementation._mpy` is `mpy` (its bits 10
+    and up name the native architecture it loads; none: bytecode.BYTECODE). -1, no such
+    attribute, is no MicroPython: the simulated board's CPython side, which runs the deployed
+    .mpy files with this machine's MicroPython (bytecode.host_march())."""
+    if mpy < 0:
+        return bytecode.host_march()
+    arch = (mpy >> 10) & 0x3F
+    return bytecode.arch_name(arch) if arch else bytecode.BYTECODE
+
+
 def build(firmware_dir: Path | None = None, pinmap: Path | None = None,
-          out_dir: Path | None = None) -> list[Item]:
-    """Everything the deploy puts on the board, compiled, in copy order (modules, pin map,
-    boot.py, main.py). `out_dir` keeps the built files (else a temporary folder is used)."""
+          out_dir: Path | None = None, march: str = MARCH) -> list[Item]:
+    """Everything the deploy puts on the board, compiled for `march`, in copy order (modules,
+    pin map, boot.py, main.py). `out_dir` keeps the built files (else a temporary folder is
+    used)."""
     try:
         firmware_dir = Path(firmware_dir) if firmware_dir else paths.firmware_dir()
         pinmap = Path(pinmap) if pinmap else paths.pinmap_path()
@@ -163,7 +179,7 @@ def build(firmware_dir: Path | None = None, pinmap: Path | None = None,
                 board = board[:-3] + ".mpy"
                 target = work / board.lstrip("/")
                 target.parent.mkdir(parents=True, exist_ok=True)
-                data = compile_module(src, board.lstrip("/")[:-4] + ".py", target)
+                data = compile_module(src, board.lstrip("/")[:-4] + ".py", target, march)
             items.append(Item(board, src, data))
         items.append(Item("/pinmap.json", pinmap, pinmap.read_bytes()))
         if out_dir:
@@ -296,6 +312,8 @@ def _upref_ls(d):
 print('UPREF-H', repr([[p, _upref_h(p)] for p in %r]))
 print('UPREF-ROOT', repr(_upref_ls('/')))
 print('UPREF-LIB', repr(_upref_ls('/lib')))
+import sys
+print('UPREF-MPY', repr(getattr(sys.implementation, '_mpy', -1)))
 """
 
 
@@ -304,12 +322,13 @@ class BoardFiles:
     hashes: dict[str, str | None]
     root: list[str] | None
     lib: list[str] | None
+    mpy: int = -1  # sys.implementation._mpy: the .mpy version and native architecture it loads
 
 
 def _parse_listing(text: str) -> BoardFiles | None:
     got: dict[str, object] = {}
     for line in text.splitlines():
-        for key in ("UPREF-H", "UPREF-ROOT", "UPREF-LIB"):
+        for key in ("UPREF-H", "UPREF-ROOT", "UPREF-LIB", "UPREF-MPY"):
             if line.startswith(key + " "):
                 try:
                     got[key] = ast.literal_eval(line[len(key) + 1 :].strip())
@@ -319,7 +338,9 @@ def _parse_listing(text: str) -> BoardFiles | None:
         return None
     pairs = got["UPREF-H"]
     assert isinstance(pairs, list)
-    return BoardFiles({p: h for p, h in pairs}, got.get("UPREF-ROOT"), got.get("UPREF-LIB"))  # type: ignore[arg-type]
+    mpy = got.get("UPREF-MPY", -1)
+    return BoardFiles({p: h for p, h in pairs}, got.get("UPREF-ROOT"), got.get("UPREF-LIB"),  # type: ignore[arg-type]
+                      mpy if isinstance(mpy, int) else -1)
 
 
 def _raw_failure(res: subprocess.CompletedProcess[str]) -> bool:
@@ -457,20 +478,32 @@ def deploy(port: str | None = None, firmware_dir: Path | None = None, pinmap: Pa
 
     t0 = time.monotonic()
     port = resolve_port(port, out, DeployError)
-    items = build(firmware_dir, pinmap)
+    items = build(firmware_dir, pinmap)  # for the ESP32, before the board is touched
+
+    def rebuild(march: str) -> list[Item]:
+        return build(firmware_dir, pinmap, march=march)
+
     # the board sits at its prompt between mpremote's runs, on purpose: the deploy mark tells
     # every link (upref play, watch, doctor) to leave the port and that prompt alone meanwhile
     with portlock.mark(port, "make deploy"):
-        return _deploy(port, items, t0, firmware_dir, out, check_version, keep)
+        return _deploy(port, (items, rebuild), t0, firmware_dir, out, check_version, keep)
 
 
-def _deploy(port: str, items: list[Item], t0: float, firmware_dir: Path | None, out: Out,
-            check_version: bool, keep: dict[str, bytes] | None) -> Result:
+def _deploy(port: str, built: tuple[list[Item], Callable[[str], list[Item]]], t0: float,
+            firmware_dir: Path | None, out: Out, check_version: bool,
+            keep: dict[str, bytes] | None) -> Result:
+    items, rebuild = built
+    files = _ask_files(port, items, keep or {}, out)
+    march = board_march(files.mpy)
+    if march != MARCH:
+        items = rebuild(march)
     size = sum(len(it.data) for it in items)
+    how = f"mpy-cross -march={march}" if march != bytecode.BYTECODE else "mpy-cross as bytecode alone"
     out(f"built {len(items)} files ({size / 1024:.1f} KB): "
-        f"{sum(it.compiled for it in items)} modules compiled with mpy-cross -march={MARCH}")
+        f"{sum(it.compiled for it in items)} modules compiled with {how}"
+        + ("" if march == MARCH else " (the architecture the board reports)"))
     result = Result(port, items)
-    files, changed = _what_changed(port, items, keep or {}, out)
+    changed = _changed(items, files, keep or {}, out)
     result.up_to_date = [it.board_path for it in items if it not in changed]
     result.shadowed = _shadowed(items, files)
     kept = sorted(set(files.root or []) - {it.board_path.lstrip("/") for it in items} - {"lib"})
@@ -488,10 +521,8 @@ def _deploy(port: str, items: list[Item], t0: float, firmware_dir: Path | None, 
     return result
 
 
-def _what_changed(port: str, items: list[Item], keep: dict[str, bytes],
-                  out: Out) -> tuple[BoardFiles, list[Item]]:
-    """(what the board holds, what to copy): the built files whose hash differs from the
-    board's, and first the kept files the board has none of.
+def _ask_files(port: str, items: list[Item], keep: dict[str, bytes], out: Out) -> BoardFiles:
+    """What the board holds of the built and the kept files, and the .mpy it loads.
 
     :raises DeployError: the board does not answer mpremote."""
     answer = probe(port)
@@ -501,7 +532,12 @@ def _what_changed(port: str, items: list[Item], keep: dict[str, bytes],
         raise DeployError(_advice_silent(port))
 
     out(f"asking the board at {port} for its files' SHA-256 (mpremote)...")
-    files = ask_board(port, [it.board_path for it in items] + sorted(keep), out)
+    return ask_board(port, [it.board_path for it in items] + sorted(keep), out)
+
+
+def _changed(items: list[Item], files: BoardFiles, keep: dict[str, bytes], out: Out) -> list[Item]:
+    """What to copy: the built files whose hash differs from the board's, and first the kept
+    files the board has none of."""
     changed = [it for it in items if files.hashes.get(it.board_path) != it.sha256]
     for path, data in sorted(keep.items()):
         if files.hashes.get(path) is None:
@@ -509,7 +545,7 @@ def _what_changed(port: str, items: list[Item], keep: dict[str, bytes],
             changed.insert(0, Item(path, Path(path), data))
         else:
             out(f"{path}: the board has one; it stays as it is")
-    return files, changed
+    return changed
 
 
 def _copy_changed(port: str, items: list[Item], changed: list[Item], files: BoardFiles,

@@ -2,7 +2,17 @@
 
 Only what the firmware uses: const() is the identity, heap_lock/unlock are no-ops here (the
 allocation-free proof runs under the real MicroPython unix port), the rest are harmless.
+native and viper, the code emitters MicroPython's compiler takes as decorators, return the
+function unchanged: under CPython it runs as it is.
 """
+
+
+def native(f):
+    return f
+
+
+def viper(f):
+    return f
 
 
 def const(x):
