@@ -38,7 +38,7 @@ from micropython import const
 
 import wire
 from holes import from_thresholds, SENSOR, KIND_WORDS, REASON_WORDS
-from cards import CardWatcher, ARRIVED, LEFT, BUSY, NONE
+from cards import CardWatcher, ARRIVED, LEFT, BUSY
 from feedback import Feedback, parse_rgb, parse_pattern
 from frame_queue import FrameQueue
 from ring import boot_ring
@@ -340,11 +340,11 @@ class App:
         """One exchange with the RFID field (a read takes a few); returns the event: BUSY while
         the read goes on, ARRIVED and LEFT once sent to the host."""
         cw = self.cards
-        errors = cw.errors
+        reads = cw.reads
         ev = cw.step()
         if ev == BUSY:
             return ev
-        self._count_read(cw, ev, errors)
+        self.reads += cw.reads - reads  # HB reads=: the reads that found a card
         if cw.crowded != self.crowded:
             self.crowded = cw.crowded
             if cw.crowded:
@@ -366,15 +366,6 @@ class App:
             else:
                 self.fault(b"rfid", b"reader", wire.safe_text(cw.last_error).encode())
         return ev
-
-    def _count_read(self, cw, ev, errors):
-        """Count a read that ended with a card (HB reads=): one that brought a card (ARRIVED),
-        or found the card that lies there again (no new error, no miss, no second card)."""
-        if ev == ARRIVED:
-            self.reads += 1
-        elif ev == NONE and cw.present and cw.errors == errors and not cw.crowded:
-            if cw._misses == 0:  # cards.py counts the reads of a lying card that missed it
-                self.reads += 1
 
     def _rfid_left_us(self):
         """Microseconds left for RFID steps before the next scan."""

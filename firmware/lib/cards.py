@@ -67,6 +67,7 @@ class CardWatcher:
         self._next = bytearray(10)  # a card that replaced the last one, read but not yet reported
         self._next_len = 0
         self._misses = 0
+        self.reads = 0  # reads that found one card, read whole (the board's reads= figure)
         self._error_run = 0
         self.reading = False  # a read is under way (step() continues it)
         self.crowded = False  # several cards on the reader, as the last reads tell
@@ -118,6 +119,7 @@ class CardWatcher:
             self.present = False
             return LEFT
         self._misses = 0
+        self.reads += 1
         if self.present:
             if self._same(n):
                 return NONE
