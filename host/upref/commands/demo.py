@@ -47,7 +47,7 @@ from upref.registry import UnknownGame, games, titles
 from upref.sim.board import SimBoard, SimSettings
 from upref.speech.speaker import Speaker
 from upref.store.gamelog import GameLog, GameLogError, LogStopped
-from upref.store.tags import TagBook
+from upref.store.tags import TagBook, TagBookError
 from upref.table import Table
 from upref.views import plain
 from upref.views.frame import Frame
@@ -286,8 +286,12 @@ def run_game(game: Game, board: SimBoard, link: Link, settings: DemoSettings) ->
     args, log = settings.args, settings.log
     seed = demo.seed if settings.seed is None else settings.seed
     codes = CodeTable.load()
-    tag_book = TagBook(settings.folder / "tags.sqlite")
-    uid_of = enrol_all(game, tag_book)
+    try:
+        tag_book = TagBook(settings.folder / "tags.sqlite")
+        uid_of = enrol_all(game, tag_book)
+    except TagBookError as exc:  # its temporary folder's disk is full
+        print(f"upref demo: {exc}", file=sys.stderr)
+        return 1
     referee = game.referee(codes, tag_book, titles=titles(), **demo.settings)
     if log is None:
         path = settings.log_path if settings.log_path is not None else settings.folder / "games.sqlite"
