@@ -42,9 +42,10 @@ it the hand goes on (a firmware stopped at its REPL, a dead sensor or reader tel
 HEARD_BEATS = 2
 """Heartbeats after a change by which the firmware has surely scanned past it (a heartbeat
 period is about 100 scans), when no event of its own says so (a change it does not report)."""
-SILENT_S = 3.0
-"""A firmware that has sent no heartbeat for this long is not heard: hands hold for their own
-time only (as a host takes a board for offline after 3 s)."""
+SILENT_S = 10.0
+"""A firmware that has sent no frame for this long (it sends a heartbeat every second) is not
+heard: hands hold for their own
+time only."""
 _LOOK_S = 0.01
 
 
@@ -58,13 +59,13 @@ class Heard:
         self._lines = LineSplitter()
         self._events: collections.deque[Event] = collections.deque(maxlen=256)
         self._count = 0
-        self._beat_at = -1e9  # when the latest heartbeat was heard (the machine's clock)
+        self._said_at = -1e9  # when the firmware's latest frame was heard (the machine's clock)
 
     def speaking(self) -> bool:
-        """Whether the firmware tells its story now: a heartbeat within `SILENT_S` (a firmware
-        of other words, at its REPL, or not running tells nothing, and a hand does not wait
-        for it)."""
-        return time.monotonic() - self._beat_at < SILENT_S
+        """Whether the firmware tells its story now: a frame within `SILENT_S` (a firmware of
+        other words, at its REPL, or not running tells nothing, and a hand does not wait for
+        it)."""
+        return time.monotonic() - self._said_at < SILENT_S
 
     def feed(self, data: bytes) -> None:
         """The firmware's output, as it comes."""
@@ -75,8 +76,7 @@ class Heard:
                 continue  # text, a reply: nothing a hand waits for
             self._events.append(event)
             self._count += 1
-            if isinstance(event, Heartbeat):
-                self._beat_at = time.monotonic()
+            self._said_at = time.monotonic()
 
     def mark(self) -> int:
         """Where the firmware's story is now, for `since`."""
