@@ -46,8 +46,8 @@ from upref.referee.inputs import StartGame
 from upref.registry import UnknownGame, games, titles
 from upref.sim.board import SimBoard, SimSettings
 from upref.speech.speaker import Speaker
-from upref.store.gamelog import GameLog, GameLogError
-from upref.store.tags import TagBook
+from upref.store.gamelog import GameLog, GameLogError, LogStopped
+from upref.store.tags import TagBook, TagBookError
 from upref.table import Table
 from upref.views import plain
 from upref.views.frame import Frame
@@ -234,6 +234,16 @@ def _log_trouble(exc: GameLogError) -> str:
     )
 
 
+def _stopped_words(game: Game, exc: LogStopped) -> str:
+    """The line that says the demo stopped because its log cannot be written, and what to do
+    (a demo is not resumed: its simulated board is gone with it)."""
+    return (
+        f"the game log {exc.path} cannot be written ({exc.why}), so the demo stops here: free "
+        "some space on that disk (or set UPREF_DATA_DIR to a folder with room), then run "
+        f"`upref demo {game.name}` again"
+    )
+
+
 def _create_log(game: Game, args: argparse.Namespace, seed: int, path: Path) -> GameLog:
     """The demo's game row in `path`, with what a replay needs.
 
@@ -271,16 +281,20 @@ class DemoSettings:
 
 def run_game(game: Game, board: SimBoard, link: Link, settings: DemoSettings) -> int:
     """Play the game's demo on `board` over `link`, as `settings` say; 0 when the game ended
-    with a result, 1 when it did not or the log cannot be written (said in one line)."""
+    with a result, 1 when it did not or the log cannot be written (said in one line: a log
+    that fills up during the game stops it at once)."""
     demo: Demo | None = game.demo
     assert demo is not None, f"{game.name} has no demo"
-    args, console, live_view, log = settings.args, settings.console, settings.live_view, settings.log
+    args, log = settings.args, settings.log
     seed = demo.seed if settings.seed is None else settings.seed
     codes = CodeTable.load()
-    tag_book = TagBook(settings.folder / "tags.sqlite")
-    uid_of = enrol_all(game, tag_book)
+    try:
+        tag_book = TagBook(settings.folder / "tags.sqlite")
+        uid_of = enrol_all(game, tag_book)
+    except TagBookError as exc:  # its temporary folder's disk is full
+        print(f"upref demo: {exc}", file=sys.stderr)
+        return 1
     referee = game.referee(codes, tag_book, titles=titles(), **demo.settings)
-    variant = demo.variant(args)
     if log is None:
         path = settings.log_path if settings.log_path is not None else settings.folder / "games.sqlite"
         try:
@@ -289,8 +303,35 @@ def run_game(game: Game, board: SimBoard, link: Link, settings: DemoSettings) ->
             print(f"upref demo: {_log_trouble(exc)}", file=sys.stderr)
             return 1
     referee.attach(log)
-    screens = _Screens(live_view, start_speaker(args))
+    screens = _Screens(settings.live_view, start_speaker(args))
     table = Table(link, referee, codes, on_frame=screens.show)
+    try:
+        return _at_table(game, board, link, table, screens, uid_of, settings, log)
+    except LogStopped as exc:  # at once: the players are not left tapping what is not judged
+        table.close()
+        screens.close(0.0, settings.console)
+        log.close()
+        print(f"upref demo: {_stopped_words(game, exc)}", file=sys.stderr)
+        return 1
+
+
+def _at_table(
+    game: Game,
+    board: SimBoard,
+    link: Link,
+    table: Table,
+    screens: _Screens,
+    uid_of: dict[str, str],
+    settings: DemoSettings,
+    log: GameLog,
+) -> int:
+    """The demo's game at the table, from the board's first picture to the summary.
+
+    :raises LogStopped: when the log cannot take an input (nothing more is done).
+    """
+    demo = game.demo
+    assert demo is not None, f"{game.name} has no demo"
+    args, console, live_view = settings.args, settings.console, settings.live_view
     table.wait_for_picture()
     address = getattr(args, "web", None)
     if address is not None and not screens.serve(game, table, address, demo.players, log):
@@ -302,7 +343,8 @@ def run_game(game: Game, board: SimBoard, link: Link, settings: DemoSettings) ->
         f"simulated board on {board.port}; {len(uid_of)} {game.title} pieces enrolled; "
         f"players {', '.join(demo.players)}"
     )
-    table.send(StartGame(demo.players, variant, seed, table.clock()))
+    seed = demo.seed if settings.seed is None else settings.seed
+    table.send(StartGame(demo.players, demo.variant(args), seed, table.clock()))
     if live_view:
         _play_live(game, demo, board, table, uid_of, console)
     else:

@@ -407,23 +407,27 @@ def enrol_simulated(
 def _enrol_sim_uids(
     tag_book: TagBook, game: str, items: list[tuple[str, str]], replace: bool
 ) -> _SimulatedEnrolment:
-    """Enrol the simulated UID of each item, noting what each enrolment did."""
+    """Enrol the simulated UID of each item, noting what each enrolment did.
+
+    :raises TagBookError: when the tag book cannot be written (nothing is enrolled then).
+    """
     done = _SimulatedEnrolment()
-    for item, uid in sim_uids(game, items).items():
-        try:
-            result = tag_book.enroll(uid, game, item, replace=replace)
-        except ItemTaken as exc:
-            done.kept.append(exc.existing)
-            continue
-        except TagTaken as exc:
-            done.refused.append(str(exc))
-            continue
-        if not result.created:
-            done.unchanged += 1
-            continue
-        done.added += 1
-        if result.replaced is not None:
-            done.replaced.append(result.replaced)
+    with tag_book.batch():  # the whole deck or nothing: a full disk half-way changes nothing
+        for item, uid in sim_uids(game, items).items():
+            try:
+                result = tag_book.enroll(uid, game, item, replace=replace)
+            except ItemTaken as exc:
+                done.kept.append(exc.existing)
+                continue
+            except TagTaken as exc:
+                done.refused.append(str(exc))
+                continue
+            if not result.created:
+                done.unchanged += 1
+                continue
+            done.added += 1
+            if result.replaced is not None:
+                done.replaced.append(result.replaced)
     return done
 
 

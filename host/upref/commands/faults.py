@@ -46,7 +46,7 @@ from upref.board.simtags import sim_uids
 from upref.commands.scripted import DEADLINE_S, enrol_all, since_of
 from upref.game import Game
 from upref.link.connection import Link, LinkSettings
-from upref.players import wait_for_offline, wait_while_offline
+from upref.players import OFFLINE_WAIT_S, wait_for_offline, wait_while_offline
 from upref.referee.base import Reply
 from upref.referee.inputs import Input, StartGame
 from upref.registry import find_game, games, referee_for, titles
@@ -301,7 +301,10 @@ def _fault(board: SimBoard, table: Table, fault: str) -> Callable[[], None] | No
 
     def unplug() -> None:
         board.unplug(UNPLUG_S)
-        wait_for_offline(table, UNPLUG_S)  # the players saw the cable go: they wait for the referee
+        # the players saw the cable go: they wait for the referee to say so, however long a
+        # loaded machine takes to (the port is gone: it will); a deadline of the unplug's own
+        # 3 s let them play on unseen once, and the notices came apart
+        wait_for_offline(table, OFFLINE_WAIT_S)
 
     actions: dict[str, Callable[[], Any]] = {
         "reset": board.reset,

@@ -280,8 +280,6 @@ class Referee(ABC, Generic[EngineT]):
         self._pending: StartGame | None = None
         self._stopped: Outcome | None = None
         self._reopen_due = False  # the next game was asked for: the log reopens at its first act
-        self._held: list[Input] = []  # inputs the log could not take yet, in order
-        self._log_failing = False  # the table was told that the log cannot be written
         self._online = True
         self._faults: dict[str, str] = {}
         self._now = float("-inf")
@@ -431,25 +429,24 @@ class Referee(ABC, Generic[EngineT]):
     def handle(self, inp: Input) -> Reply:
         """Log `inp`, then act on it; return the verdicts and the feedback.
 
-        An input the log cannot take (a full disk: its `append` raises `ValueError`) is not
-        acted on: it is held, in order, with whatever comes after it, and the table is told
-        once. At the next input that the log takes again, the held ones are logged and acted
-        on first, so nothing is lost and a replay of the log says what the table heard.
+        An input the log cannot take (a full disk: its `append` raises `LogStopped`) is not
+        acted on, and the error goes up: the game stops there, and a resume picks up from the
+        last input logged (the board keeps the events after it).
 
         :raises TypeError: for something that is not an input of this game (nothing is logged).
+        :raises ValueError: the log's `GameLogError` when it cannot take the input (nothing is
+            acted on).
         """
         self._accept(inp)
         inp = self._complete(inp)
         out: list[Verdict] = []
         seat = self._to_act()
-        if self.log is None:
-            self._act_logged(inp, out)
-        else:
-            if self._held and isinstance(inp, Tick) and isinstance(self._held[-1], Tick):
-                self._held[-1] = inp  # time alone: the latest tells all
-            else:
-                self._held.append(inp)
-            self._log_held(out)
+        if self.log is not None:
+            self.log.append(self.codec.to_dict(inp))
+            if self._reopen_due and _is_an_act(inp):
+                self._reopen_due = False
+                self.log.reopen()  # the session goes on: a resume picks it up
+        self._act_logged(inp, out)
         fb = feedback_for(out) if self._online else None
         if fb is not None and self.feedback_sink is not None:
             self.feedback_sink(fb)
@@ -464,36 +461,6 @@ class Referee(ABC, Generic[EngineT]):
         seat = self._engine.current_player()
         return seat if seat >= 0 else None
 
-    def _log_held(self, out: list[Verdict]) -> None:
-        """Log and act on the held inputs in order, up to one the log cannot take."""
-        assert self.log is not None
-        while self._held:
-            inp = self._held[0]
-            try:
-                self.log.append(self.codec.to_dict(inp))
-            except ValueError as exc:  # GameLogError: the disk is full, the folder read-only
-                if not self._log_failing:
-                    self._log_failing = True
-                    out.append(
-                        Verdict(
-                            BOARD,
-                            "The game log cannot be written, so what was just done is not "
-                            "judged yet: free some space on the host, and it is judged at the "
-                            "next move.",
-                            "log",
-                            str(exc),
-                        )
-                    )
-                return
-            self._held.pop(0)
-            if self._log_failing:
-                self._log_failing = False
-                out.append(Verdict(INFO, "The game log is written again: the game goes on.", "log"))
-            if self._reopen_due and _is_an_act(inp):
-                self._reopen_due = False
-                self.log.reopen()  # the session goes on: a resume picks it up
-            self._act_logged(inp, out)
-
     def _act_logged(self, inp: Input, out: list[Verdict]) -> None:
         """Act on a logged input, adding its verdicts to `out`."""
         if inp.t > self._now:
@@ -505,11 +472,6 @@ class Referee(ABC, Generic[EngineT]):
         self._dispatch(inp, out)
         self._timers(out)
         self._remember(out[said:])
-
-    @property
-    def held(self) -> int:
-        """How many inputs wait for the log to take them (0 but while it cannot be written)."""
-        return len(self._held)
 
     def replay(self, inputs: Iterable[Input]) -> list[Reply]:
         """Handle every input in order (a log's entries); the replies, one per input."""

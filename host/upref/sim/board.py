@@ -57,7 +57,7 @@ from upref.sim.channel import ControlServer
 from upref.sim.errors import SimError
 from upref.sim.faces import HARD_RESET, PWRON_RESET, SOFT_RESET
 from upref.sim.firmware_process import Child, encode_record, heap_bytes, runtime_argv
-from upref.sim.hands import Hands
+from upref.sim.hands import Hands, Heard
 from upref.sim.loop import Loop
 from upref.sim.usb_port import BUSY_S, Port
 from upref.sim.verbs import (
@@ -233,7 +233,8 @@ class SimBoard(Verbs):
         self.loop = Loop(f"upref-sim-{self.name}")
         self.line = Port(self.port, s.baud, s.noise, self.seed, self.loop.watch, self.loop.unwatch)
         self.line.on_open = self._port_opened
-        self.hands = Hands(self.world, self._send_world, self.loop.at)
+        self.heard = Heard()
+        self.hands = Hands(self.world, self._send_world, self.loop.at, self.heard, self._heard_live)
         self._handlers = self._verb_handlers()
         self.romface = faces.RomFace(self.spi, self.mac, faces.RomHooks(
             to_host=self._to_host, later=self._later, sent_in=self._sent_in,
@@ -633,7 +634,14 @@ class SimBoard(Verbs):
 
     # ---- what the firmware process says -----------------------------------------------------------
 
+    def _heard_live(self) -> bool:
+        """Whether the firmware runs and its words reach `heard` now (no host reading the port
+        holds them back once the line's buffer is full)."""
+        c = self._child
+        return c is not None and c.reading_out
+
     def _on_child_output(self, c: Child, data: bytes) -> None:
+        self.heard.feed(data)  # what the hands wait for: the firmware's own words, unharmed
         if self.face in faces.COOKED_FACES:
             data = self._cooker(data)
         self._to_host(data)

@@ -10,10 +10,24 @@ raises physics.WorldError.
 
 from __future__ import annotations
 
+import collections
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
+from upref.link.protocol import (
+    Button,
+    CardArrived,
+    CardLeft,
+    Event,
+    Heartbeat,
+    HoleChanged,
+    InvalidFrameError,
+    LineSplitter,
+    decode,
+    parse_event,
+)
 from upref.sim import physics
 from upref.sim.firmware_process import encode_record, ticks_now
 
@@ -22,16 +36,104 @@ MFRC522_VERSION = 0x92  # what a live reader's VersionReg holds
 
 Ok = Callable[..., None]
 
+HOLD_CAP_S = 5.0
+"""The longest a hand waits, beyond its own time, for the firmware to tell what it did: past
+it the hand goes on (a firmware stopped at its REPL, a dead sensor or reader tells nothing)."""
+HEARD_BEATS = 2
+"""Heartbeats after a change by which the firmware has surely scanned past it (a heartbeat
+period is about 100 scans), when no event of its own says so (a change it does not report)."""
+SILENT_S = 10.0
+"""A firmware that has sent no frame for this long (it sends a heartbeat every second) is not
+heard: hands hold for their own
+time only."""
+_LOOK_S = 0.01
+
+
+class Heard:
+    """What the firmware has said on its UART, read as it leaves the chip (before the line's
+    noise or an unplug touches it): a hand that holds something for a while waits until the
+    firmware has seen it, so that a loaded machine, whose firmware scans late, only slows the
+    hands down and never makes them quicker than the chip (a tap it never saw)."""
+
+    def __init__(self) -> None:
+        self._lines = LineSplitter()
+        self._events: collections.deque[Event] = collections.deque(maxlen=256)
+        self._count = 0
+        self._said_at = -1e9  # when the firmware's latest frame was heard (the machine's clock)
+
+    def speaking(self) -> bool:
+        """Whether the firmware tells its story now: a frame within `SILENT_S` (a firmware of
+        other words, at its REPL, or not running tells nothing, and a hand does not wait for
+        it)."""
+        return time.monotonic() - self._said_at < SILENT_S
+
+    def feed(self, data: bytes) -> None:
+        """The firmware's output, as it comes."""
+        for line in self._lines.feed(data):
+            try:
+                event = parse_event(decode(line))
+            except InvalidFrameError:
+                continue  # text, a reply: nothing a hand waits for
+            self._events.append(event)
+            self._count += 1
+            self._said_at = time.monotonic()
+
+    def mark(self) -> int:
+        """Where the firmware's story is now, for `since`."""
+        return self._count
+
+    def since(self, mark: int) -> list[Event]:
+        """The events the firmware told after `mark` (the latest 256 at most)."""
+        n = min(self._count - mark, len(self._events))
+        return list(self._events)[len(self._events) - n:] if n > 0 else []
+
+    def seen(self, mark: int, wanted: Callable[[Event], bool]) -> bool:
+        """Whether the firmware has told what the hand waits for since `mark`, or has scanned
+        past it without a word (`HEARD_BEATS` heartbeats)."""
+        told = self.since(mark)
+        beats = sum(isinstance(e, Heartbeat) for e in told)
+        return beats >= HEARD_BEATS or any(wanted(e) for e in told)
+
+
+def hole_empty(hole: int) -> Callable[[Event], bool]:
+    return lambda e: isinstance(e, HoleChanged) and e.hole == hole and e.code == 0
+
+
+def holes_empty(holes: list[int]) -> Callable[[Event], bool]:
+    """Every one of `holes` told empty (the events are looked at in order, each once or more)."""
+    left = set(holes)
+
+    def wanted(e: Event) -> bool:
+        if isinstance(e, HoleChanged) and e.code == 0:
+            left.discard(e.hole)
+        return not left
+
+    return wanted
+
+
+def card_is(uid: str, arrived: bool) -> Callable[[Event], bool]:
+    kind = CardArrived if arrived else CardLeft
+    return lambda e: isinstance(e, kind) and e.uid == uid
+
+
+def button_is(pressed: bool) -> Callable[[Event], bool]:
+    return lambda e: isinstance(e, Button) and e.pressed == pressed
+
 
 class Hands:
     """send(records): to the firmware process (if one runs); at(delay, fn): later, on the
-    board's loop."""
+    board's loop; heard: what the firmware says, and running() whether it runs (a hand that
+    holds something waits for the firmware to have seen it, see `Heard`; without them, or with
+    no firmware running, it holds for its own time only)."""
 
     def __init__(self, world: physics.World, send: Callable[[list[bytes]], None],
-                 at: Callable[[float, Callable[[], Any]], None]) -> None:
+                 at: Callable[[float, Callable[[], Any]], None], heard: Heard | None = None,
+                 running: Callable[[], bool] = lambda: False) -> None:
         self.world = world
         self.send = send
         self.at = at
+        self.heard = heard
+        self.running = running
         self.busy: dict[int, str] = {}  # hole -> what a hand is doing there
         self.last_settled_ms = 0  # the last change's magnets are all in place this long after it
         self.hand: dict[str, str] = {}  # pair in a hand -> where it goes
@@ -65,6 +167,24 @@ class Hands:
     def _put(self, hole: int, pid: str) -> None:
         self.busy.pop(hole, None)
         self.hand.pop(pid, None)
+
+    def _hold(self, seconds: float, wanted: Callable[[Event], bool], then: Callable[[], Any]) -> None:
+        """`then()` once the hand has held for `seconds` and the firmware has told `wanted`
+        (or scanned past it): a hold counts in what the chip has seen, not in the machine's
+        time alone. At most `HOLD_CAP_S` more."""
+        heard = self.heard
+        if heard is None:
+            self.at(seconds, then)
+            return
+        mark, cap = heard.mark(), time.monotonic() + seconds + HOLD_CAP_S
+
+        def look() -> None:
+            if not (self.running() and heard.speaking()) or heard.seen(mark, wanted) or time.monotonic() >= cap:
+                then()
+            else:
+                self.at(_LOOK_S, look)
+
+        self.at(seconds, look)
 
     def _set_button(self, pressed: bool) -> None:
         self.world.button = pressed
@@ -101,7 +221,7 @@ class Hands:
             self._sensors(w.insert(hole, pid, new_down))
             ok(f"hole {hole}: {pid} turned over, {physics.colour_name(w.pairs[pid].other(new_down))} up")
 
-        self.at(physics.FLIP_MS / 1000.0, back)
+        self._hold(physics.FLIP_MS / 1000.0, hole_empty(hole), back)
 
     def verb_move(self, ok: Ok, src: int, dst: int) -> None:
         w = self.world
@@ -121,7 +241,7 @@ class Hands:
             self._sensors(w.insert(dst, pid, down))
             ok(f"moved {pid} from hole {src} to hole {dst}, {physics.colour_name(w.pairs[pid].other(down))} up")
 
-        self.at(physics.MOVE_MS / 1000.0, land)
+        self._hold(physics.MOVE_MS / 1000.0, hole_empty(src), land)
 
     def verb_tap(self, ok: Ok, uid: str) -> None:
         w = self.world
@@ -161,9 +281,10 @@ class Hands:
             if uid in w.cards:
                 w.cards.remove(uid)
                 self.send([encode_record("K-", uid)])
-            self.at(physics.TOUCH_GAP_MS / 1000.0, lambda: ok(f"card {uid} tapped and taken away"))
+            self._hold(physics.TOUCH_GAP_MS / 1000.0, card_is(uid, False),
+                       lambda: ok(f"card {uid} tapped and taken away"))
 
-        self.at(physics.TOUCH_MS / 1000.0, away)
+        self._hold(physics.TOUCH_MS / 1000.0, card_is(uid, True), away)
 
     def verb_remix(self, ok: Ok, seed: int | None = None) -> None:
         """Every pair out, then after `REMIX_OUT_MS` all of them back into the holes in an
@@ -174,9 +295,9 @@ class Hands:
             raise physics.WorldError(f"hole {hole} is busy ({what} under way): try again in a second")
         rng = random.Random(seed if seed is not None else w.timing.getrandbits(32))
         changes: list[physics.Change] = []
-        for hole in range(1, physics.HOLES + 1):
-            if w.holes[hole - 1].pair is not None:
-                changes += w.pull(hole)
+        pulled = [hole for hole in range(1, physics.HOLES + 1) if w.holes[hole - 1].pair is not None]
+        for hole in pulled:
+            changes += w.pull(hole)
         self._sensors(changes)
         pids = sorted(w.pairs)[: physics.HOLES]
         rng.shuffle(pids)
@@ -194,7 +315,7 @@ class Hands:
             self._sensors(placed)
             ok("re-mixed, hole " + "; ".join(said))
 
-        self.at(physics.REMIX_OUT_MS / 1000.0, back)
+        self._hold(physics.REMIX_OUT_MS / 1000.0, holes_empty(pulled), back)
 
     def verb_button(self, ok: Ok, action: str) -> None:
         if action == "click":
@@ -202,9 +323,9 @@ class Hands:
 
             def release() -> None:
                 self._set_button(False)
-                ok("button clicked")
+                self._hold(0.0, button_is(False), lambda: ok("button clicked"))
 
-            self.at(physics.CLICK_MS / 1000.0, release)
+            self._hold(physics.CLICK_MS / 1000.0, button_is(True), release)
         else:
             self._set_button(action == "press")
             ok(f"button {'pressed' if action == 'press' else 'released'}")

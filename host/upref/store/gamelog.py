@@ -22,6 +22,7 @@ from typing import IO, Any
 
 from upref.paths import data_dir
 from upref.store.inuse import PlayLock, held_elsewhere
+from upref.store.whole import made_whole
 
 __all__ = [
     "FORMAT",
@@ -31,6 +32,7 @@ __all__ = [
     "GameInfo",
     "GameLog",
     "GameLogError",
+    "LogStopped",
     "LogSummary",
     "check_writable",
     "default_path",
@@ -81,6 +83,24 @@ class GameLogError(ValueError):
     an upref game log (or is damaged), a newer schema, a folder that cannot be written, bad
     JSON Lines. The message is one line: what is wrong, which file (game and entry where it
     applies), and what to do."""
+
+
+class LogStopped(GameLogError):
+    """A game's input, or its end, that the log cannot take while the game is played (a full
+    disk, a disk gone read-only, a quota reached): the input is not acted on and the game stops
+    at once, since nothing may be judged that a resume would not find. `path` and `why` say
+    where and what happened; the message also says what to do (free space, then `resume`),
+    and that the players' last move is safe: the board keeps the events a resumed host has not
+    logged and gives them again (`SINCE`, docs/protocol.md)."""
+
+    def __init__(self, path: Path, why: str, resume: str) -> None:
+        self.path = path
+        self.why = why
+        super().__init__(
+            f"the game log {path} cannot be written ({why}), so the game stops here; the last "
+            f"move is kept on the board: free some space on that disk (or make it writable again), then "
+            f"go on with `{resume}`"
+        )
 
 
 APPLICATION_ID = 0x75707266
@@ -281,6 +301,15 @@ def _unwritable(p: Path, exc: BaseException) -> GameLogError:
     )
 
 
+def _why(exc: sqlite3.Error, p: Path) -> str:
+    """What SQLite says went wrong, and that the disk is read-only when it is (SQLite's own
+    words for a write refused there are only "disk I/O error")."""
+    with contextlib.suppress(OSError):
+        if os.statvfs(p.parent).f_flag & os.ST_RDONLY:
+            return f"{exc}: its disk is read-only"
+    return str(exc)
+
+
 def _connect_read(path: Path | str) -> sqlite3.Connection:
     """A read-only connection to an upref games database, checked before anything else: it
     creates and changes nothing (no WAL switch, no tables), and it works in a read-only folder.
@@ -316,10 +345,16 @@ def _connect_read(path: Path | str) -> sqlite3.Connection:
 
 def _connect(path: Path | str, durable: bool) -> sqlite3.Connection:
     """A connection to write: an existing file is checked first (an upref log, or refused
-    untouched); a missing or empty one gets the schema.
+    untouched); a missing one is made whole with its schema (`_made`).
 
     :raises GameLogError: see `_check_file`; a folder that cannot be written.
     """
+    return _connect_made(path, durable)[0]
+
+
+def _connect_made(path: Path | str, durable: bool) -> tuple[sqlite3.Connection, bool]:
+    """`_connect`, and whether this call made the file (so that a caller whose first write
+    fails removes it again)."""
     p = Path(path)
     new = _check_file(p, creating=True)
     if not p.parent.is_dir():
@@ -327,28 +362,21 @@ def _connect(path: Path | str, durable: bool) -> sqlite3.Connection:
             f"cannot write the game log {p}: the folder {p.parent} does not exist; create it, or "
             "give --db a file in a folder that exists"
         )
+    made = new and _made(p)
+    if new and not made:
+        _check_file(p, creating=False)  # another process made it meanwhile: it must be a log
     conn: sqlite3.Connection | None = None
     try:
         conn = sqlite3.connect(str(p), isolation_level=None)  # autocommit: each INSERT commits
         conn.execute("PRAGMA busy_timeout=5000")
-        if new:
-            # schema and version first, in the main file (not only in the WAL), and in one
-            # transaction, so that a reader (`watch`, `replay`, a test) that looks at the file
-            # while it is being made finds either nothing or a whole upref log, never a header
-            # without its tables
-            conn.executescript(
-                f"BEGIN; PRAGMA application_id={APPLICATION_ID}; "
-                f"PRAGMA user_version={SCHEMA_VERSION}; {_SCHEMA} COMMIT;"
-            )
-        else:
-            _check_schema(conn, p)
+        _check_schema(conn, p)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
         conn.execute("PRAGMA foreign_keys=ON")
     except (sqlite3.Error, OSError) as exc:
         if conn is not None:
             conn.close()
-        if new:
+        if made:
             _remove_new(p)
         if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
             raise _damaged(p, exc) from None
@@ -357,7 +385,29 @@ def _connect(path: Path | str, durable: bool) -> sqlite3.Connection:
         if conn is not None:
             conn.close()
         raise
-    return conn
+    return conn, made
+
+
+def _made(p: Path) -> bool:
+    """Make a new, empty upref log at `p`: schema, version and WAL mode in a temporary file,
+    put in place whole, so that a reader (`watch`, `replay`, a test) or a later command never
+    finds an empty file or a header without its tables, and a full disk leaves nothing. False
+    when another process made `p` first.
+
+    :raises GameLogError: when it cannot be made (a full disk, a folder that cannot be written).
+    """
+    try:
+        with made_whole(p) as conn:
+            conn.executescript(
+                f"BEGIN; PRAGMA application_id={APPLICATION_ID}; "
+                f"PRAGMA user_version={SCHEMA_VERSION}; {_SCHEMA} COMMIT;"
+            )
+            conn.execute("PRAGMA journal_mode=WAL")
+    except FileExistsError:
+        return False
+    except (sqlite3.Error, OSError) as exc:
+        raise _unwritable(p, exc) from None
+    return True
 
 
 def _remove_new(p: Path) -> None:
@@ -567,7 +617,7 @@ class GameLog:
             written.
         """
         p = Path(path) if path is not None else _default_for_writing()
-        conn = _connect(p, durable)
+        conn, made = _connect_made(p, durable)
         var = dict(variant or {})
         try:
             cur = conn.execute(
@@ -585,6 +635,8 @@ class GameLog:
             )
         except sqlite3.Error as exc:
             conn.close()
+            if made:  # a log holding no game is not left behind
+                _remove_new(p)
             raise _unwritable(p, exc) from None
         assert cur.lastrowid is not None
         return cls(conn, int(cur.lastrowid), p)
@@ -740,12 +792,13 @@ class GameLog:
         """Record one input, given in its JSON form ({"kind", "t", fields...}), committed at
         once; returns its seq.
 
-        :raises GameLogError: when it cannot be written (the input must then not be acted on).
+        :raises LogStopped: when it cannot be written: the input must then not be acted on, and
+            the game stops.
         """
         d = dict(entry)
         kind = str(d.pop("kind"))
         t = float(d.pop("t"))
-        return self._insert(t, kind, d)
+        return self._insert(t, kind, d, playing=True)
 
     def append_many(self, entries: Iterable[Mapping[str, Any]]) -> int:
         """Record many inputs in one transaction (imports, benchmarks); returns the last seq."""
@@ -755,13 +808,18 @@ class GameLog:
         return self._seq
 
     def finish(self, outcome: Mapping[str, Any], t: float | None = None) -> None:
-        """Mark the game finished, with its outcome and when (an input time; default now)."""
-        self._set_status(FINISHED, time.time() if t is None else float(t), dict(outcome))
+        """Mark the game finished, with its outcome and when (an input time; default now).
+
+        :raises LogStopped: when it cannot be written (the game stops; a resume finishes it).
+        """
+        self._set_status(FINISHED, time.time() if t is None else float(t), dict(outcome), playing=True)
 
     def reopen(self) -> None:
         """Mark a finished game as playing again (an undo after the end, the next game)."""
         self._write(
-            "UPDATE games SET status = ?, finished = NULL WHERE id = ?", (PLAYING, self.game_id)
+            "UPDATE games SET status = ?, finished = NULL WHERE id = ?",
+            (PLAYING, self.game_id),
+            playing=True,
         )
 
     def close_unfinished(self, t: float | None = None) -> None:
@@ -840,29 +898,51 @@ class GameLog:
         rows = self._rows(sql, args)
         return rows[0] if rows else None
 
-    def _write(self, sql: str, args: tuple[Any, ...] | list[Any] = ()) -> sqlite3.Cursor:
+    def _write(
+        self, sql: str, args: tuple[Any, ...] | list[Any] = (), *, playing: bool = False
+    ) -> sqlite3.Cursor:
+        """Run one change; `playing`: a change the game at the table makes, whose failure
+        stops the game (`LogStopped`), where any other is refused (`GameLogError`)."""
         if self.read_only:
             raise GameLogError(f"game log {self.path} was opened to read only: nothing is written")
         try:
             return self._conn.execute(sql, args)
         except sqlite3.Error as exc:
+            if playing:
+                raise LogStopped(self.path, _why(exc, self.path), self._resume_words()) from None
             raise _unwritable(self.path, exc) from None
 
-    def _insert(self, t: float, kind: str, payload: Mapping[str, Any]) -> int:
+    def _resume_words(self) -> str:
+        """The command that goes on with this game once the log can be written again."""
+        game = "GAME"
+        with contextlib.suppress(sqlite3.Error, TypeError):
+            row = self._conn.execute("SELECT game FROM games WHERE id = ?", (self.game_id,)).fetchone()
+            game = str(row[0])
+        db = "" if self.path == default_path(create=False) else f" --db {self.path}"
+        return f"upref play {game} --resume{db}"
+
+    def _insert(self, t: float, kind: str, payload: Mapping[str, Any], *, playing: bool = False) -> int:
         seq = self._seq + 1
         self._write(
             "INSERT INTO entries (game_id, seq, t, kind, payload) VALUES (?, ?, ?, ?, ?)",
             (self.game_id, seq, float(t), kind, _dumps(payload)),
+            playing=playing,
         )
         self._seq = seq
         return seq
 
     def _set_status(
-        self, status: str, finished: float | None, outcome: Mapping[str, Any] | None
+        self,
+        status: str,
+        finished: float | None,
+        outcome: Mapping[str, Any] | None,
+        *,
+        playing: bool = False,
     ) -> None:
         self._write(
             "UPDATE games SET status = ?, finished = ?, outcome = ? WHERE id = ?",
             (status, finished, None if outcome is None else _dumps(outcome), self.game_id),
+            playing=playing,
         )
 
     def _transaction(self) -> _Transaction:

@@ -25,6 +25,7 @@ from typing import TextIO
 
 from upref.link.protocol import UID_HEX_LENGTHS
 from upref.paths import data_dir
+from upref.store.whole import made_whole
 
 __all__ = [
     "CSV_COLUMNS",
@@ -205,15 +206,27 @@ class TagBook:
         self.path = Path(path) if path is not None else default_path(create=not read_only)
         self.read_only = read_only
         self._db: sqlite3.Connection | None = None
+        self._depth = 0  # transactions open, one inside another (`batch`)
         if read_only:
             self._open_read_only()
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise self._cannot_open(exc) from None
+        if self.path.exists():
+            self._open_writable()
+        # else it is made at the first change, whole (`_made`): a book that is only read, or
+        # whose first change is refused or fails, leaves no file behind
+
+    def _open_writable(self) -> None:
+        """:raises TagBookError: when the file cannot be opened or is a newer upref's."""
+        try:
             self._db = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > _SCHEMA_VERSION:
                 self._db.close()
+                self._db = None
                 raise TagBookError(
                     f"the tag book {self.path} was written by a newer upref (schema "
                     f"{version}, this one knows {_SCHEMA_VERSION}): update upref"
@@ -222,11 +235,14 @@ class TagBook:
             if version < _SCHEMA_VERSION:
                 self._db.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
         except (sqlite3.Error, OSError) as exc:
-            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise TagBookError(
-                f"cannot open the tag book {self.path} ({why}): make its folder writable, "
-                "or give --tags a file in a folder you can write to"
-            ) from None
+            raise self._cannot_open(exc) from None
+
+    def _cannot_open(self, exc: sqlite3.Error | OSError) -> TagBookError:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return TagBookError(
+            f"cannot open the tag book {self.path} ({why}): make its folder writable and free "
+            "some space, or give --tags a file in a folder you can write to"
+        )
 
     def _open_read_only(self) -> None:
         """Open to look tags up only: nothing is created or changed, a missing file is an empty
@@ -373,7 +389,7 @@ class TagBook:
         optional). Rows already enrolled as they are change nothing; a row whose tag or item
         is taken otherwise is refused and reported with its line number, unless `replace`
         lets an item take the new tag. All rows are checked first: a malformed file changes
-        nothing.
+        nothing; the rows are enrolled together (a full disk half-way changes nothing either).
 
         :raises TagBookError: for a file that is not such a CSV (naming the line).
         """
@@ -397,16 +413,19 @@ class TagBook:
                 raise TagBookError(f"tag list line {number}: {exc}") from None
             wanted.append((number, uid, game, item))
         result = ImportResult()
-        for number, uid, game, item in wanted:
-            try:
-                done = self.enroll(uid, game, item, replace=replace)
-            except (TagTaken, ItemTaken) as exc:
-                result.refused.append(f"line {number}: {exc}")
-                continue
-            if done.created:
-                result.added += 1
-            else:
-                result.unchanged += 1
+        if not wanted:
+            return result
+        with self.batch():
+            for number, uid, game, item in wanted:
+                try:
+                    done = self.enroll(uid, game, item, replace=replace)
+                except (TagTaken, ItemTaken) as exc:
+                    result.refused.append(f"line {number}: {exc}")
+                    continue
+                if done.created:
+                    result.added += 1
+                else:
+                    result.unchanged += 1
         return result
 
     def close(self) -> None:
@@ -421,17 +440,69 @@ class TagBook:
 
     # -- internals ----------------------------------------------------------------------------
 
+    def batch(self) -> contextlib.AbstractContextManager[None]:
+        """Changes made inside are committed together, or none of them: a whole deck enrolled
+        at once, or a tag list imported (a full disk half-way changes nothing)."""
+        return self._transaction()
+
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:
-        """One write transaction, taken at once so no other process writes in between."""
-        self._exec("BEGIN IMMEDIATE")
-        try:
+        """One write transaction, taken at once so no other process writes in between; inside
+        another, part of it. A book not made yet is made whole with its first change."""
+        if self._depth:
             yield
-        except BaseException:  # Ctrl-C included: nothing half-written stays
-            with contextlib.suppress(TagBookError):  # the first error is the one to tell
-                self._exec("ROLLBACK")
-            raise
-        self._exec("COMMIT")
+            return
+        if self._db is None and not self.read_only:
+            if not self.path.exists():
+                with self._made():
+                    yield
+                return
+            self._open_writable()  # another process made it meanwhile
+        self._depth += 1
+        try:
+            self._exec("BEGIN IMMEDIATE")
+            try:
+                yield
+                self._exec("COMMIT")
+            except BaseException:  # Ctrl-C included: nothing half-written stays
+                with contextlib.suppress(TagBookError):  # the first error is the one to tell
+                    self._exec("ROLLBACK")
+                raise
+        finally:
+            self._depth -= 1
+
+    @contextlib.contextmanager
+    def _made(self) -> Iterator[None]:
+        """The book's first change, made in a new file put in place once it is committed.
+
+        :raises TagBookError: when it cannot be written; nothing is left behind.
+        """
+        self._depth += 1
+        try:
+            with made_whole(self.path) as db:
+                self._db = db
+                db.executescript(f"{_SCHEMA} PRAGMA user_version = {_SCHEMA_VERSION};")
+                db.execute("BEGIN IMMEDIATE")
+                yield
+                db.execute("COMMIT")
+        except FileExistsError:
+            raise TagBookError(
+                f"another upref made the tag book {self.path} meanwhile: nothing was changed; "
+                "try again"
+            ) from None
+        except (sqlite3.Error, OSError) as exc:
+            raise self._unwritable(exc) from None
+        finally:
+            self._depth -= 1
+            self._db = None
+        self._open_writable()
+
+    def _unwritable(self, exc: sqlite3.Error | OSError) -> TagBookError:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return TagBookError(
+            f"cannot change the tag book {self.path} ({why}): nothing was changed; make "
+            "the file and its folder writable and free some space, then try again"
+        )
 
     def _change(self, sql: str, args: tuple[str, ...]) -> None:
         """One change inside a transaction.
@@ -443,10 +514,7 @@ class TagBook:
         try:
             self._db.execute(sql, args)
         except sqlite3.Error as exc:
-            raise TagBookError(
-                f"cannot change the tag book {self.path} ({exc}): nothing was changed; make "
-                "the file and its folder writable and free some space, then try again"
-            ) from None
+            raise self._unwritable(exc) from None
 
     def _exec(self, sql: str) -> None:
         if self._db is None or self.read_only:
@@ -454,15 +522,20 @@ class TagBook:
         try:
             self._db.execute(sql)
         except sqlite3.Error as exc:
-            raise TagBookError(f"tag book {self.path}: {exc}") from None
+            raise self._unwritable(exc) from None
 
     def _one(self, sql: str, args: tuple[str, ...]) -> tuple[str, str, str, str] | None:
         rows = self._all(sql, args)
         return rows[0] if rows else None
 
     def _all(self, sql: str, args: tuple[str, ...]) -> list[tuple[str, str, str, str]]:
+        if self._db is None and self.path.exists():  # made since: another process enrolled
+            if self.read_only:
+                self._open_read_only()
+            else:
+                self._open_writable()
         if self._db is None:
-            return []  # read-only, and no tag book file yet: nothing is enrolled
+            return []  # no tag book file yet: nothing is enrolled
         try:
             return list(self._db.execute(sql, args).fetchall())
         except sqlite3.Error as exc:

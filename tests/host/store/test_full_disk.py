@@ -1,11 +1,12 @@
 """A disk that fills up: before a game (`upref demo` cannot create its log) and during one (an
-input that cannot be logged). Each is told in one line or one verdict, nothing is acted on
-unlogged, and nothing is left half-written.
+input that cannot be logged stops the game at once). Each is told in one line, nothing is acted
+on unlogged, and nothing is left half-written.
 
 How the disk fills, and why so:
 - during a game, SQLite's own limit `PRAGMA max_page_count` on the log's connection: SQLite
   then fails the very INSERT it would fail on a full disk, with the same error
-  (`database or disk is full`), and raising the limit again is "space freed";
+  (`database or disk is full`, SQLITE_FULL), and a connection opened afresh (the resume) has
+  room again: "space freed";
 - for `upref demo`, the whole command in a subprocess under `RLIMIT_FSIZE` (SIGXFSZ ignored, so
   a write past the limit fails with EFBIG as the file system refuses it), which needs no root;
   and, where this process may mount (root, as in CI), a real 256 KB tmpfs filled up.
@@ -29,11 +30,11 @@ from updown_table import PLAYERS, Table, enrolled_tags
 from upref.board.codes import CodeTable
 from upref.games.updown.referee import UpDownReferee
 from upref.games.updown.variant import Variant
-from upref.referee.inputs import StartGame
+from upref.referee.inputs import Input, StartGame
 from upref.referee.status import Verdict
 from upref.registry import referee_for
-from upref.store.gamelog import GameLog
-from upref.store.replay import load_log, replay
+from upref.store.gamelog import GameLog, LogStopped
+from upref.store.replay import load_log, replay, resume
 
 CODES = CodeTable.load()
 HOLES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
@@ -55,54 +56,57 @@ def _fill(log: GameLog) -> None:
     log._conn.execute(f"PRAGMA max_page_count = {pages}")
 
 
-def _free(log: GameLog) -> None:
-    log._conn.execute("PRAGMA max_page_count = 1073741823")
-
-
 def _said(verdicts: list[Verdict]) -> list[tuple[str, str, str | None]]:
     return [(v.kind, v.text, v.rule) for v in verdicts if v.rule != "log"]
 
 
-def test_an_input_the_full_disk_refuses_is_not_acted_on_and_the_game_goes_on_once_freed(
+def test_an_input_the_full_disk_refuses_is_not_acted_on_and_stops_the_game_until_resumed(
     tmp_path: Path,
 ) -> None:
     tb, log = _started(tmp_path / "games.sqlite")
-    live: list[Verdict] = []
+    handed: list[Input] = []  # every input handed to the referee, the refused one included
+    handle, before = tb.ref.handle, len(tb.replies)
+    tb.ref.handle = lambda inp: (handed.append(inp), handle(inp))[1]  # type: ignore[method-assign]
     _fill(log)
-    told: list[Verdict] = []
-    plays_before = 0
+    stopped: LogStopped | None = None
     for n in range(400):  # turn pairs until the log has no room left for one
-        plays_before = tb.ref.plays
-        entries_before = len(log)
-        out = tb.flip(HOLES[n % len(HOLES)])
-        told = [v for v in out if v.rule == "log"]
-        live += out
-        if told:
+        plays, verdicts, entries = tb.ref.plays, len(tb.replies), len(log)
+        try:
+            tb.flip(HOLES[n % len(HOLES)])
+        except LogStopped as exc:
+            stopped = exc
             break
-    assert told, "the log never filled up"
-    assert told[0].kind == "board" and "cannot be written" in told[0].text
-    assert "database or disk is full" in (told[0].correction or "")
-    held = tb.ref.held
-    assert held >= 1
-    # more happens at the table while the disk is full: held, not judged, told only once
-    for hole in (3, 4):
-        out = tb.flip(hole)
-        live += out
-        assert out == [], out
-    assert tb.ref.held > held
-    assert tb.ref.plays <= plays_before + 1
-    assert len(log) <= entries_before + 1
-    _free(log)
-    out = tb.flip(5)
-    live += out
-    assert tb.ref.held == 0
-    assert any(v.rule == "log" and "written again" in v.text for v in out)
-    assert len([v for v in live if v.rule == "log"]) == 2  # told once, and once it is over
-    # nothing was lost: the log replays to every verdict the table heard, in order
-    info, entries = load_log(log.path)
-    replayed = [v for r in replay(info, entries, referee_for) for v in r.reply.verdicts]
-    assert _said(replayed[-len(_said(live)):]) == _said(live)
+    assert stopped is not None, "the log never filled up"
+    line = str(stopped)
+    assert "\n" not in line and str(log.path) in line and "database or disk is full" in line
+    assert line.endswith(f"`upref play updown --resume --db {log.path}`")
+    # what the log could not take was not judged: nothing was said or played past the log
+    assert len(tb.replies) <= verdicts + 1 and tb.ref.plays <= plays + 1 and len(log) <= entries + 1
+    refused = handed[-1]
+    assert before + len(handed) == len(tb.replies) + 1  # it was never answered
+    said = _said([v for _, r in tb.replies for v in r.verdicts])
     log.close()
+    # space is freed and the game resumed: the board gives the refused move again (SINCE),
+    # and the game goes on from it as if the disk had never filled
+    again = resume(GameLog.open(tmp_path / "games.sqlite", log.game_id), referee_for)
+    assert isinstance(again, UpDownReferee)
+    assert _said([v for r in replay(*load_log(log.path), referee_for) for v in r.reply.verdicts]) == said
+    then = [v for v in again.handle(refused).verdicts]
+    clean = _clean_run(before + len(handed), tmp_path)
+    assert _said(then) == _said(clean)
+    assert again.log is not None
+    again.log.close()
+
+
+def _clean_run(inputs: int, tmp_path: Path) -> list[Verdict]:
+    """The verdicts of the `inputs`-th input of the same game on a disk that never fills."""
+    tb, log = _started(tmp_path / "clean.sqlite")
+    n = 0
+    while len(tb.replies) < inputs:
+        tb.flip(HOLES[n % len(HOLES)])
+        n += 1
+    log.close()
+    return list(tb.replies[inputs - 1][1].verdicts)
 
 
 def _limited(size: int) -> None:
