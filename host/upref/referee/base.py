@@ -283,6 +283,9 @@ class Referee(ABC, Generic[EngineT]):
         self._held: list[Input] = []  # inputs the log could not take yet, in order
         self._log_failing = False  # the table was told that the log cannot be written
         self._online = True
+        # the card on the reader as the referee last heard it: its UID and the public words its
+        # arrival was answered with (a resumed game tells the table what it sees from them)
+        self._reader: tuple[str, tuple[str, ...]] | None = None
         self._faults: dict[str, str] = {}
         self._now = float("-inf")
         self._plays = 0
@@ -359,6 +362,27 @@ class Referee(ABC, Generic[EngineT]):
     def phase(self) -> str:
         """'idle', 'setup' (waiting for the game's set-up), 'play' or 'over'."""
         return self._phase
+
+    @property
+    def on_reader(self) -> str | None:
+        """The UID of the card the referee last heard arrive on the reader and not leave (None:
+        the reader is empty as far as it knows)."""
+        return self._reader[0] if self._reader is not None else None
+
+    def resumed_words(self, card: str | None) -> str:
+        """The one line a resumed game tells the table: what the referee now sees on the reader
+        (`card`, the board's snapshot's) and what it made of it, and whose turn it is."""
+        if card is None:
+            lies = "the reader is empty"
+        else:
+            tag = self._resolve(card)
+            name = f"{self.piece_name()} {tag.item}" if tag.game == self.GAME else f"tag {card}"
+            said = self._reader[1] if self._reader is not None and self._reader[0] == card.upper() else ()
+            how = f"counted once: {said[-1]}" if said else "counted once, with nothing to say of it"
+            lies = f"{name} lies on the reader, {how} Lift it before the next tap"
+        seat = self._to_act()
+        turn = self.turn_words(seat) if seat is not None else None
+        return f"Resumed where the game log ends: {lies.rstrip('.')}." + (f" {turn}" if turn else "")
 
     @property
     def online(self) -> bool:
@@ -604,7 +628,10 @@ class Referee(ABC, Generic[EngineT]):
             case HoleObservation():
                 self._on_hole_observation(inp, obs, out)
             case CardObservation():
+                said = len(out)
                 self._on_card_observation(inp, obs, out)
+                words = tuple(v.text for v in out[said:] if v.public)
+                self._reader = (obs.uid.upper(), words) if obs.arrived else None
             case ButtonObservation():
                 self._on_button_observation(inp, obs, out)
             case FaultObservation():
