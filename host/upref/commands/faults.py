@@ -12,13 +12,22 @@ The faults:
   * kill: the host, a process of its own, killed with SIGKILL mid-turn while the table is still;
     a second host resumes the game from its log (as `upref play --resume` does: it asks the
     board for what it sensed meanwhile) and the scripted players finish it, asking the referee
-    what is done.
+    what is done;
+  * kill-card: the same, with a card on the reader that the referee has counted (the tap
+    nearest the middle of the clean game): the resumed host must not count it again, and the
+    players lift it once the referee has told them what it sees;
+  * kill@<verdicts>:<verb>:<heard|sent>: the host killed at the first of the players' actions
+    (`verb`: tap, remove, pull, insert, ..., or any) once the referee has said that many
+    verdicts, once it has heard what the action did or at once, before it hears (the board
+    keeps the event). `make faults` draws three such moments a game from the clean game's
+    actions, from a seed it prints first (`--seed N`, `make faults SEED=N`, draws them again).
 
 What is compared: the public verdicts in order (their words, from the game log's replay, which
 the tests prove gives what the table heard), the scores and the winner. An unplug makes the
 referee say two things the clean game never says, the board offline and back online: its game
 must say exactly those two, together (the players stop while the board is offline, as people
-at a table do), and otherwise what the clean game said. One line per game and fault: `<game> <fault>: identical` or `<game> <fault>: DIFFERS (<first difference>)`.
+at a table do), and otherwise what the clean game said. One line per game and fault: `<game> <fault>: identical` or `<game> <fault>: DIFFERS (<first difference>)`; at the end, how many
+faulted games there were and how many were identical.
 
 `--short` plays each game's short variant (`Game.short`), as the tests do; `--jobs N` plays N games
 at once, each in a process of its own (the games mostly wait on the table's pace, so more than
@@ -608,11 +617,28 @@ def run_matrix(
                 yield name, fault, matrix_line(name, fault, clean, got), got
 
 
+def _fault_name(text: str) -> str:
+    """A fault named on the command line, checked (argparse's type)."""
+    if text in FAULTS:
+        return text
+    try:
+        moment = kill_moment(text, 0)
+    except ValueError:
+        moment = None
+    if moment is None or (moment.verb not in ACTIONS and moment.verb not in ("any", "rest")):
+        raise argparse.ArgumentTypeError(
+            f"no fault {text!r}: the faults are {', '.join(FAULTS)}, or kill@<verdicts>:<verb>:<heard|sent> "
+            f"with a verb of {', '.join(sorted(ACTIONS))}, any or rest (kill@7:tap:heard)")
+    return text
+
+
 def main(argv: list[str] | None = None) -> int:
     demo_games = [g.name for g in games() if g.demo is not None]
     ap = argparse.ArgumentParser(prog="python -m upref.commands.faults", description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", action="append", choices=demo_games, help="only this game (again for more)")
-    ap.add_argument("--fault", action="append", choices=FAULTS, help="only this fault (again for more)")
+    ap.add_argument("--fault", action="append", type=_fault_name, metavar="FAULT",
+                    help=f"only this fault (again for more): {', '.join(FAULTS)}, or a kill at a moment of "
+                    "its own, kill@<verdicts>:<verb|any|rest>:<heard|sent> (as a line of the matrix names it)")
     ap.add_argument("--short", action="store_true", help="each game's short variant")
     ap.add_argument("--jobs", type=int, default=JOBS, help=f"games played at once (default {JOBS})")
     ap.add_argument("--seed", type=int, help="the seed the kill moments are drawn from (default: a new one, printed)")
