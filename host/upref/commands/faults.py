@@ -161,13 +161,14 @@ class Moment:
 
 class Players:
     """The board as the scripted players use it: each action they make on the table (a verb of
-    ACTIONS) is noted with how many public verdicts the referee had said before it, and handed
-    to `on_action` once made."""
+    ACTIONS) is noted with how many public verdicts the referee had said before it; at the
+    `kill` moment, the host is killed once the action is made (a click of the button is then
+    only its press: the host dies with the button held)."""
 
-    def __init__(self, board: Any, table: Table, on_action: Callable[[str], None] | None = None) -> None:
+    def __init__(self, board: Any, table: Table, kill: tuple[Moment, Path] | None = None) -> None:
         self._board = board
         self._table = table
-        self._on_action = on_action
+        self._kill = kill
         self.actions: list[tuple[int, str]] = []
 
     def __getattr__(self, name: str) -> Any:
@@ -177,10 +178,13 @@ class Players:
 
         def act(*args: Any, **kwargs: Any) -> Any:
             said = _said(self._table)
+            due = self._kill is not None and self._kill[0].verb in ("any", name) and said >= self._kill[0].said
+            if due and name == "button" and args[:1] == ("click",):
+                args = ("press",)
             out = attr(*args, **kwargs)
             self.actions.append((said, name))
-            if self._on_action is not None:
-                self._on_action(name)
+            if due and self._kill is not None:
+                _kill_now(self._table, name, *self._kill)
             return out
 
         return act
@@ -344,7 +348,7 @@ def _play(
     deadline = time.monotonic() + limit
     filled = _filled(board.state())
     moment, point = kill if kill is not None else (None, None)
-    players = Players(board, table, _kill_hook(table, moment, point) if moment and point else None)
+    players = Players(board, table, kill if moment is not None and moment.verb != "rest" else None)
     steps = 0
     for steps, (_what, pause) in enumerate(demo.script(players, table, uid_of), start=1):  # type: ignore[arg-type]
         table.pump(pause)
@@ -361,23 +365,17 @@ def _play(
     return steps, tuple(players.actions)
 
 
-def _kill_hook(table: Table, moment: Moment, point: Path) -> Callable[[str], None]:
-    """What the players' action does at the kill moment: the host killed there (once the referee
-    has had what the action did, when the moment says so)."""
-
-    def hook(verb: str) -> None:
-        if moment.verb not in ("any", verb) or _said(table) < moment.said:
-            return
-        if moment.heard:
-            mark = len(table.replies)
-            end = time.monotonic() + KILL_WAIT_S
-            while not any(isinstance(inp, Observe) for inp, _ in table.replies[mark:]):
-                if time.monotonic() > end:
-                    raise SystemExit(f"the referee never heard the {verb} at the kill point")
-                table.pump(0.05)
-        _killed_here(table, point, f"a {verb}", pump=moment.heard)
-
-    return hook
+def _kill_now(table: Table, verb: str, moment: Moment, point: Path) -> None:
+    """The host killed at the players' `verb`, once the referee has had what it did when the
+    moment says so."""
+    if moment.heard:
+        mark = len(table.replies)
+        end = time.monotonic() + KILL_WAIT_S
+        while not any(isinstance(inp, Observe) for inp, _ in table.replies[mark:]):
+            if time.monotonic() > end:
+                raise SystemExit(f"the referee never heard the {verb} at the kill point")
+            table.pump(0.05)
+    _killed_here(table, point, f"a {verb}", pump=moment.heard)
 
 
 def _killed_here(table: Table, point: Path, where: str, *, pump: bool) -> None:
