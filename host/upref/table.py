@@ -84,6 +84,8 @@ class Table:
         self.link = link
         self.referee = referee
         self.model = BoardModel(codes)
+        if referee.phase in ("setup", "play"):
+            self._start_from_log()
         self.clock = clock
         self.on_reply = on_reply
         self.on_frame = on_frame
@@ -198,6 +200,15 @@ class Table:
         elif isinstance(item, Recovered | EventsLost | NoMemory):
             self.notices.append(item.text)
             self.on_notice(item.text)
+
+    def _start_from_log(self) -> None:
+        """A resumed game's board model starts from the table as the log left it (the holes and
+        the card the referee last heard of), not from an empty board: the events the board kept
+        meanwhile, replayed before its first snapshot, then change it as they did the table (a
+        pair pulled, a card lifted) instead of changing nothing."""
+        for hole, code in self.referee.picture_heard.items():
+            self.model.holes[hole] = self.model.state_of(code)
+        self.model.card = self.referee.on_reader
 
     def _take_up_reader(self) -> None:
         """A resumed game's reader taken as it lies (the board's kept events, replayed before the

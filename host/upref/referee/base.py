@@ -286,6 +286,7 @@ class Referee(ABC, Generic[EngineT]):
         # the card on the reader as the referee last heard it: its UID and the public words its
         # arrival was answered with (a resumed game tells the table what it sees from them)
         self._reader: tuple[str, tuple[str, ...]] | None = None
+        self._holes: dict[int, int] = {}  # each hole's code as the referee last heard it
         self._faults: dict[str, str] = {}
         self._now = float("-inf")
         self._plays = 0
@@ -368,6 +369,13 @@ class Referee(ABC, Generic[EngineT]):
         """The UID of the card the referee last heard arrive on the reader and not leave (None:
         the reader is empty as far as it knows)."""
         return self._reader[0] if self._reader is not None else None
+
+    @property
+    def picture_heard(self) -> dict[int, int]:
+        """Each hole's code as the referee last heard it (from its first picture and the holes'
+        observations since): where a resumed host's board model starts, so that the events the
+        board kept while no host listened are told against it."""
+        return dict(self._holes)
 
     def resumed_words(self, card: str | None) -> str:
         """The one line a resumed game tells the table: what the referee now sees on the reader
@@ -626,6 +634,7 @@ class Referee(ABC, Generic[EngineT]):
         obs: Observation = inp.observation
         match obs:
             case HoleObservation():
+                self._holes[obs.hole] = obs.new_code
                 self._on_hole_observation(inp, obs, out)
             case CardObservation():
                 said = len(out)
@@ -698,6 +707,7 @@ class Referee(ABC, Generic[EngineT]):
             out.append(Verdict(INFO, f"Board fault cleared: {_fault_place(obs)}.", "board"))
 
     def _on_picture(self, inp: BoardPicture, out: list[Verdict]) -> None:
+        self._holes = dict(enumerate(inp.holes, start=1))
         for h, code in enumerate(inp.holes, start=1):
             self.on_hole(h, code, out)
 

@@ -18,10 +18,11 @@ from pathlib import Path
 import pytest
 from fake_link import FakeLink
 from upref.board.codes import CodeTable
+from upref.board.model import CardObservation, HoleObservation
 from upref.commands.scripted import enrol_all
 from upref.game import Game
 from upref.link.notices import LinkItem, Online, Resynced
-from upref.link.protocol import CardArrived, CardLeft, Hello, Snapshot
+from upref.link.protocol import CardArrived, CardLeft, Hello, HoleChanged, Snapshot
 from upref.referee.inputs import StartGame
 from upref.registry import games, referee_for, titles
 from upref.store.gamelog import GameLog
@@ -169,4 +170,31 @@ def test_a_counted_card_lifted_while_no_host_listened_has_left(game: Game, tmp_p
     assert again.table.referee.on_reader is None
     assert "the reader is empty" in again.said[-1], again.said
     assert again.feed(CardArrived(second, seq=12)) == rest
+    again.killed()
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_the_events_the_board_kept_are_told_against_the_table_the_log_left(game: Game, tmp_path: Path) -> None:
+    """Killed after the card was lifted and a pair pulled, before the host heard either: the
+    board's kept events, replayed before its first snapshot, reach the referee as they happened
+    (a departure, hole 3 emptied from the code it held), once, and the snapshot adds nothing."""
+    host = Host(game, tmp_path)
+    host.open(None)
+    host.start(game)
+    first, _second = _pieces(host)
+    host.feed(CardArrived(first, seq=10))
+    host.killed()
+
+    again = Host(game, tmp_path, resumed=True)
+    pulled = tuple(0 if h == 3 else code for h, code in enumerate(HOLES, start=1))
+    hello = Hello("0.2.0", 2, "240AC4A236BB", len(HOLES), ("hall", "rfid", "since"), "92", "hard", FakeLink.boot)
+    start = len(again.table.replies)
+    again.feed(hello, Online("fake://"), CardLeft(first, seq=11), HoleChanged(3, 0, seq=12),
+               Resynced(Snapshot(pulled, None, False, (), 0), "connect"))
+    seen = [getattr(inp, "observation", None) for inp, _reply in again.table.replies[start:]]
+    cards = [o for o in seen if isinstance(o, CardObservation)]
+    holes = [o for o in seen if isinstance(o, HoleObservation)]
+    assert cards == [CardObservation(False, first)]  # once, from the board's kept event
+    assert [(o.hole, o.old_code, o.new_code) for o in holes] == [(3, HOLES[2], 0)]
+    assert again.table.referee.on_reader is None
     again.killed()
