@@ -84,7 +84,7 @@ class Table:
         self.link = link
         self.referee = referee
         self.model = BoardModel(codes)
-        if referee.phase in ("setup", "play"):
+        if referee.phase != "idle":  # a resumed game
             self._start_from_log()
         self.clock = clock
         self.on_reply = on_reply
@@ -165,7 +165,7 @@ class Table:
             # the referee's physical picture starts from the board's first snapshot (after a
             # resume, holes that changed while the host was away are taken up from it, and the
             # reader as it lies: `_take_up_reader`)
-            resumed = self.referee.phase in ("setup", "play")
+            resumed = self.referee.phase != "idle"
             if resumed:
                 self._take_up_reader()
             self.send(BoardPicture(self.picture(), self.clock()))

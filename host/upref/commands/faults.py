@@ -274,8 +274,10 @@ def _new_table(game: Game, link: Link, folder: Path, options: argparse.Namespace
 
 
 def _resumed_log(game: Game, folder: Path) -> GameLog:
-    """The unfinished game in `folder/games.sqlite`."""
-    log = GameLog.open_latest(folder / "games.sqlite", game=game.name)
+    """The unfinished game in `folder/games.sqlite`, else the last one: a game whose result is
+    in but whose table goes on (Flip a Bird's won cards confirmed after its last trick)."""
+    path = folder / "games.sqlite"
+    log = GameLog.open_latest(path, game=game.name) or GameLog.open_latest(path, game=game.name, unfinished=False)
     if log is None:
         raise GameLogError(f"no unfinished {game.title} game in {folder / 'games.sqlite'} to resume")
     return log
