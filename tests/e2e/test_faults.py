@@ -37,7 +37,7 @@ from upref.registry import games
 GAMES = [g.name for g in games() if g.demo is not None]
 JOBS = 12
 """Games played at once, each in a process of its own (they mostly wait on the table's pace):
-the short matrix takes about 1.5 minutes so on 2 cores."""
+the short matrix, with its kill with a card on the reader, takes about 2 minutes so on 2 cores."""
 
 
 @pytest.fixture(scope="module")
