@@ -120,7 +120,7 @@ bench: $(STAMP)
 ## Every game's demo clean and under each fault (noise, reset, unplug, Ctrl-C, a burst, a killed
 ## host resumed): one line per game and fault, identical or the first difference. ARGS=--short.
 faults: $(STAMP)
-	$(PY) -m upref.commands.faults $(ARGS)
+	$(PY) -m upref.commands.faults $(if $(SEED),--seed $(SEED)) $(ARGS)
 
 ## build/ and the egg-info are what `pip install .` leaves here; a stale build/ would ship files
 ## that are gone from firmware/ in the next wheel built from this folder.

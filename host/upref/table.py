@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 
 from upref.board.codes import CodeTable
-from upref.board.model import BoardModel
+from upref.board.model import BoardModel, CardObservation
 from upref.link.connection import Link
 from upref.link.errors import LinkError
 from upref.link.notices import (
@@ -84,6 +84,8 @@ class Table:
         self.link = link
         self.referee = referee
         self.model = BoardModel(codes)
+        if referee.phase != "idle":  # a resumed game
+            self._start_from_log()
         self.clock = clock
         self.on_reply = on_reply
         self.on_frame = on_frame
@@ -161,8 +163,14 @@ class Table:
             self.synced = True
         if first:
             # the referee's physical picture starts from the board's first snapshot (after a
-            # resume, holes that changed while the host was away are taken up from it)
+            # resume, holes that changed while the host was away are taken up from it, and the
+            # reader as it lies: `_take_up_reader`)
+            resumed = self.referee.phase != "idle"
+            if resumed:
+                self._take_up_reader()
             self.send(BoardPicture(self.picture(), self.clock()))
+            if resumed:
+                self._say(self.referee.resumed_words(self.model.card))
         else:
             seq = getattr(item, "seq", None)
             board_ms = getattr(item, "board_ms", None)
@@ -192,6 +200,33 @@ class Table:
         elif isinstance(item, Recovered | EventsLost | NoMemory):
             self.notices.append(item.text)
             self.on_notice(item.text)
+
+    def _start_from_log(self) -> None:
+        """A resumed game's board model starts from the table as the log left it (the holes and
+        the card the referee last heard of), not from an empty board: the events the board kept
+        meanwhile, replayed before its first snapshot, then change it as they did the table (a
+        pair pulled, a card lifted) instead of changing nothing."""
+        for hole, code in self.referee.picture_heard.items():
+            self.model.holes[hole] = self.model.state_of(code)
+        self.model.card = self.referee.on_reader
+
+    def _take_up_reader(self) -> None:
+        """A resumed game's reader taken as it lies (the board's kept events, replayed before the
+        first snapshot, have told what happened meanwhile; this is for what they could not: a
+        board reset, events lost): a card the referee counted that is gone has left, and a card
+        it never heard of that lies there arrives, once. A card it counted that still lies there
+        is counted already, and is not again."""
+        card, counted = self.model.card, self.referee.on_reader
+        if card == counted:
+            return
+        if counted is not None:
+            self.send(Observe(CardObservation(False, counted), self.clock()))
+        if card is not None:
+            self.send(Observe(CardObservation(True, card), self.clock()))
+
+    def _say(self, text: str) -> None:
+        self.notices.append(text)
+        self.on_notice(text)
 
     def _maybe_tick(self) -> None:
         if not self.referee.waits_on_time():

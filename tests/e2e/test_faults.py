@@ -1,8 +1,9 @@
 """Every game under every fault (issue 19): each game's demo, in its short variant, played whole
 on the simulated board clean, and then once under each fault mid-game (line noise for the whole
 game, a board reset, an unplug, a Ctrl-C at a line start, a burst of random bytes, the host
-killed with SIGKILL and the game resumed): the verdicts' words, the scores and the winner are
-the clean game's. Line noise 1e-2 for a whole game is issue 24's case too: Up's and Flip a
+killed with SIGKILL and the game resumed, at a still moment and with a card on the reader that
+the referee has counted (issue 32): the verdicts' words, the scores and the winner are the clean
+game's. Line noise 1e-2 for a whole game is issue 24's case too: Up's and Flip a
 Bird's demos (and every other game's) must give the clean game's verdicts under it.
 
 `make faults` prints the same matrix for the games in full: what this leaves out is Up And
@@ -10,7 +11,8 @@ Down's full game (to two cards, with its wrong-hole step), which only `make faul
 other game has no shorter variant and is played whole here.
 
 Nothing here waits on the clock: the players wait until the referee has heard what they did,
-the kill waits for the host's own kill point, and a game is cut only after 5 minutes (a hang,
+the kill waits for the host's own kill point (for `kill-card`, the referee's word that the card
+arrived: the card then lies on the reader), and a game is cut only after 5 minutes (a hang,
 whose missing verdicts are then its difference)."""
 
 from __future__ import annotations
@@ -19,13 +21,23 @@ import time
 from pathlib import Path
 
 import pytest
-from upref.commands.faults import FAULTS, NOTICES, Result, first_difference, run_matrix
+from upref.commands.faults import (
+    FAULTS,
+    NOTICES,
+    Moment,
+    Result,
+    drawn_kills,
+    fault_at,
+    first_difference,
+    main,
+    run_matrix,
+)
 from upref.registry import games
 
 GAMES = [g.name for g in games() if g.demo is not None]
 JOBS = 12
 """Games played at once, each in a process of its own (they mostly wait on the table's pace):
-the short matrix takes about 1.5 minutes so on 2 cores."""
+the short matrix, with its kill with a card on the reader, takes about 2 minutes so on 2 cores."""
 
 
 @pytest.fixture(scope="module")
@@ -76,3 +88,42 @@ def test_an_unplug_must_say_offline_and_back_online_together_and_nothing_else() 
     assert first_difference(clean, clean, pair) == "the fault's notices 'Offline.' / 'Online.' never came together"
     assert first_difference(clean, Result(("Offline.", "A plays.", "Online.", "B wins."), (1, 2), ("B",)), pair)
     assert first_difference(clean, Result((*pair, *pair, "A plays.", "B wins."), (1, 2), ("B",)), pair)
+
+
+CLEAN = Result(
+    tuple(f"verdict {i}" for i in range(1, 41)), (1, 2), ("B",),
+    actions=tuple((said, verb) for said in range(0, 40, 2) for verb in ("tap", "remove")),
+)
+
+
+def test_kill_moments_are_drawn_across_the_whole_game_and_again_from_the_same_seed() -> None:
+    drawn = drawn_kills("updown", CLEAN, 4242, 3)
+    assert drawn == drawn_kills("updown", CLEAN, 4242, 3)
+    assert len(set(drawn)) == 3
+    assert drawn != drawn_kills("updown", CLEAN, 4243, 3) or drawn != drawn_kills("upturn", CLEAN, 4242, 3)
+    moments = [Moment.parse(k.removeprefix("kill@")) for k in drawn]
+    assert all((m.said, m.verb) in CLEAN.actions for m in moments)
+    many = [Moment.parse(k.removeprefix("kill@")) for k in drawn_kills("updown", CLEAN, 1, 20)]
+    assert min(m.said for m in many) < 10 and max(m.said for m in many) > 30  # the whole game
+    assert {m.heard for m in many} == {True, False}  # heard by the referee, and not yet
+
+
+def test_the_card_kill_strikes_at_the_tap_nearest_the_middle() -> None:
+    assert fault_at("kill-card", CLEAN) == 20
+    late = Result(CLEAN.verdicts, actions=((3, "tap"), (5, "remove"), (30, "tap")))
+    assert fault_at("kill-card", late) == 30
+    assert fault_at("kill", late) == 20
+
+
+def test_a_kill_moment_reads_back_and_says_itself_in_words() -> None:
+    m = Moment(7, "tap", heard=False)
+    assert Moment.parse(m.arg()) == m
+    assert m.words() == "after verdict 7, at a tap, before the host heard it"
+    assert Moment(3).words() == "after verdict 3, at the table still"
+
+
+def test_a_fault_that_is_none_is_refused_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--fault", "kill@7:juggle:heard"])
+    err = capsys.readouterr().err
+    assert "no fault 'kill@7:juggle:heard'" in err and "kill@7:tap:heard" in err

@@ -281,6 +281,10 @@ class Referee(ABC, Generic[EngineT]):
         self._stopped: Outcome | None = None
         self._reopen_due = False  # the next game was asked for: the log reopens at its first act
         self._online = True
+        # the card on the reader as the referee last heard it: its UID and the public words its
+        # arrival was answered with (a resumed game tells the table what it sees from them)
+        self._reader: tuple[str, tuple[str, ...]] | None = None
+        self._holes: dict[int, int] = {}  # each hole's code as the referee last heard it
         self._faults: dict[str, str] = {}
         self._now = float("-inf")
         self._plays = 0
@@ -357,6 +361,34 @@ class Referee(ABC, Generic[EngineT]):
     def phase(self) -> str:
         """'idle', 'setup' (waiting for the game's set-up), 'play' or 'over'."""
         return self._phase
+
+    @property
+    def on_reader(self) -> str | None:
+        """The UID of the card the referee last heard arrive on the reader and not leave (None:
+        the reader is empty as far as it knows)."""
+        return self._reader[0] if self._reader is not None else None
+
+    @property
+    def picture_heard(self) -> dict[int, int]:
+        """Each hole's code as the referee last heard it (from its first picture and the holes'
+        observations since): where a resumed host's board model starts, so that the events the
+        board kept while no host listened are told against it."""
+        return dict(self._holes)
+
+    def resumed_words(self, card: str | None) -> str:
+        """The one line a resumed game tells the table: what the referee now sees on the reader
+        (`card`, the board's snapshot's) and what it made of it, and whose turn it is."""
+        if card is None:
+            lies = "the reader is empty"
+        else:
+            tag = self._resolve(card)
+            name = f"{self.piece_name()} {tag.item}" if tag.game == self.GAME else f"tag {card}"
+            said = self._reader[1] if self._reader is not None and self._reader[0] == card.upper() else ()
+            how = f"counted once: {said[-1]}" if said else "counted once, with nothing to say of it"
+            lies = f"{name} lies on the reader, {how} Lift it before the next tap"
+        seat = self._to_act()
+        turn = self.turn_words(seat) if seat is not None else None
+        return f"Resumed where the game log ends: {lies.rstrip('.')}." + (f" {turn}" if turn else "")
 
     @property
     def online(self) -> bool:
@@ -564,9 +596,13 @@ class Referee(ABC, Generic[EngineT]):
         obs: Observation = inp.observation
         match obs:
             case HoleObservation():
+                self._holes[obs.hole] = obs.new_code
                 self._on_hole_observation(inp, obs, out)
             case CardObservation():
+                said = len(out)
                 self._on_card_observation(inp, obs, out)
+                words = tuple(v.text for v in out[said:] if v.public)
+                self._reader = (obs.uid.upper(), words) if obs.arrived else None
             case ButtonObservation():
                 self._on_button_observation(inp, obs, out)
             case FaultObservation():
@@ -633,6 +669,7 @@ class Referee(ABC, Generic[EngineT]):
             out.append(Verdict(INFO, f"Board fault cleared: {_fault_place(obs)}.", "board"))
 
     def _on_picture(self, inp: BoardPicture, out: list[Verdict]) -> None:
+        self._holes = dict(enumerate(inp.holes, start=1))
         for h, code in enumerate(inp.holes, start=1):
             self.on_hole(h, code, out)
 

@@ -243,9 +243,15 @@ class _Players:
         yield from self.tap(card, f"{name} draws and plays a card")
 
     def count_won(self, eng: FlipABirdState) -> Iterator[DemoStep]:
-        """At the end every player taps their won cards and presses the button."""
+        """At the end every player taps their won cards and presses the button (in a resumed
+        game, from the seat and the card the referee has got to)."""
+        ref = self.ref
         for seat, name in enumerate(eng.players):
+            if getattr(ref, "confirming", seat) != seat:
+                continue  # confirmed before the host went down
             for c in eng.won(seat):
+                if c.id in getattr(ref, "confirmed", ()):
+                    continue  # tapped before the host went down
                 yield from self.tap(c.id, "")
             yield from self.press(f"{name} has tapped their won cards and presses the button")
 

@@ -132,6 +132,16 @@ class FlipReferee(Referee[FlipABirdState]):
         return tuple(self._scan)
 
     @property
+    def confirming(self) -> int | None:
+        """At the end: the seat whose won cards are being tapped (None: none now)."""
+        return self._confirm
+
+    @property
+    def confirmed(self) -> frozenset[str]:
+        """At the end: the won cards tapped so far."""
+        return frozenset(self._confirmed)
+
+    @property
     def scanning(self) -> bool:
         return self.phase == SETUP and self._scanning
 

@@ -27,7 +27,7 @@ from upref.games.up.scoring import EVENING_OVER
 from upref.games.up.state import FACE_UP
 from upref.games.up.variant import Variant
 from upref.players import taps
-from upref.referee.inputs import Key, NextGame, Observe
+from upref.referee.inputs import Key, NextGame
 
 if TYPE_CHECKING:
     from upref.sim.board import SimBoard
@@ -169,21 +169,25 @@ class _Players:
         self.names = demo.players
         self.faces = self.truth.catalogue
         # a resumed game's table starts with the log's replies: the players go through the story
-        # without doing anything until their table is the referee's, and go on from there
-        self.live = not any(isinstance(inp, Key | Observe) for inp, _reply in table.replies)
+        # without doing anything for the steps the referee has had (one input each), and go on
+        # from there, be it in the middle of a play (a host killed between a card and the next)
+        self.skip = sum(1 for inp, _reply in table.replies if _is_step(inp))
+        self.live = self.skip == 0
 
     def catch_up(self) -> None:
-        """A resumed game's players start doing things once their table is the referee's."""
-        if not self.live and _agrees(self.ref, self.truth):
+        """A resumed game's players do things from the first step the referee has not had."""
+        if not self.live and self.skip <= 0:
             self.live = True
 
     def do(self, steps: list[Step], who: str) -> Iterator[DemoStep]:
         """The steps done at the table (nothing while the players catch up with a resumed
         game): taps waited on until the referee has them, keys, the button."""
-        if not self.live:
-            return
         board, table = self.board, self.table
         for st in steps:
+            if not self.live:  # a step the referee has had already
+                self.skip -= 1
+                self.catch_up()
+                continue
             mark = len(table.replies)
             if st.kind == "tap":
                 uid = self.uid_of[st.what]
@@ -214,6 +218,8 @@ class _Players:
             self.catch_up()
             if not (yield from self.turns(first)):
                 return
+            if not self.live and self.ref.has_engine and self.ref.engine.phase == "count":
+                self.live = True  # resumed during the count: what is left is the referee's to say
             if not self.live:
                 yield "the script never came to the referee's table: the demo stops", 0.1
                 return
@@ -288,6 +294,14 @@ def _wait_seen(
     while not _seen(table, mark, uid, arrived) and waited < limit_s:
         yield "", 0.05
         waited += 0.05
+
+
+def _is_step(inp: object) -> bool:
+    """Whether `inp` is what one of the players' steps gives the referee: a card arriving on
+    the reader, a key, the button pressed."""
+    obs = getattr(inp, "observation", None)
+    return isinstance(inp, Key) or (isinstance(obs, CardObservation) and obs.arrived) or (
+        isinstance(obs, ButtonObservation) and obs.pressed)
 
 
 def _agrees(ref: Any, truth: UpState) -> bool:

@@ -115,8 +115,12 @@ def _draw(board: SimBoard, table: Table, uid: str, name: str) -> Iterator[DemoSt
 
 
 def _turn(board: SimBoard, table: Table, a: int, name: str) -> Iterator[DemoStep]:
-    """A player pulls the pair out of hole `a` and puts it back turned."""
+    """A player pulls the pair out of hole `a` and puts it back turned (in a resumed game, the
+    pair may be out already: the host went down while it was in the player's hand)."""
     pa = _hole_state(board, a)
+    if not pa.get("pair"):
+        yield from _put_back(board, table, a, name)
+        return
     mark = len(table.replies)
     board.pull(a)
     yield "", 0.25
@@ -124,6 +128,21 @@ def _turn(board: SimBoard, table: Table, a: int, name: str) -> Iterator[DemoStep
     mark = len(table.replies)
     board.insert(a, pa["pair"], pa["up"])
     yield f"{name} turns the pair in hole {a}", 0.5
+    yield from _heard(table, mark, _hole(a, True))
+
+
+def _put_back(board: SimBoard, table: Table, a: int, name: str) -> Iterator[DemoStep]:
+    """The pair pulled out of hole `a` before a resume goes back turned: the referee's record of
+    what stood up in the hole before it was pulled says which pair and which end."""
+    pulled = next((obs.old.end for inp, _reply in reversed(table.replies)
+                   if isinstance(obs := getattr(inp, "observation", None), HoleObservation)
+                   and obs.hole == a and obs.new_code == EMPTY), None)
+    if pulled is None:
+        yield f"(hole {a} is empty and the referee never saw its pair leave: the demo stops)", 0.2
+        return
+    mark = len(table.replies)
+    board.insert(a, pulled.pair_id, pulled.visible)
+    yield f"{name} puts the pair in hand back into hole {a}, turned", 0.5
     yield from _heard(table, mark, _hole(a, True))
 
 
