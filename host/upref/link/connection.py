@@ -325,7 +325,9 @@ class Link:
         )
         with self._cv:
             self._port = port
-            self._start_handshake(self._settings.clock())
+            now = self._settings.clock()
+            self._start_handshake(now)
+            self._opening = (now, now + self._settings.progress_every)
         self._thread.start()
         self._await_handshake()
 
@@ -342,6 +344,8 @@ class Link:
         self._closed = False
         self._fatal: LinkError | None = None
         self._broken: str | None = None
+        self._opening: tuple[float, float] | None = None  # first open: its start, its next line
+        self._open_lines: list[str] = []  # what the first open sees, for the opener to say
         self._tx_seq = 0
         self._rx_expected: int | None = None
         self._holes = 10
@@ -413,36 +417,53 @@ class Link:
             raise LinkError(_open_advice(url, exc)) from None
 
     def _await_handshake(self) -> None:
-        """Wait for the reader thread to finish the handshake, saying every few seconds what it
-        sees; close and raise if it fails or the board does not answer in time."""
+        """Wait for the reader thread to finish the handshake, saying the lines it notes every
+        few seconds of what it sees; close and raise if it fails or the board does not answer
+        in time. The reader judges each read at the time it read it (`_judge_open`), so the
+        verdict and the lines keep to the link's clock however late this thread wakes."""
         s = self._settings
-        start = s.clock()
-        next_line = start + s.progress_every
         # a bound on the wait in real time too, should the link's clock stop
         real_start = time.monotonic()
         real_end = real_start + s.connect_timeout + s.noisy_timeout + 5.0
         while True:
             with self._cv:
                 self._cv.wait_for(
-                    lambda: self._state == "ready" or self._fatal is not None, s.poll
+                    lambda: self._state == "ready" or self._fatal is not None or bool(self._open_lines),
+                    s.poll,
                 )
-                if self._state == "ready" or self._fatal is not None:
-                    fatal = self._fatal
-                    break
-                now = s.clock()
-                message = self._open_verdict(start, now)
-                if message is None and time.monotonic() >= real_end:
+                lines, self._open_lines = self._open_lines, []
+                fatal = self._fatal
+                done = self._state == "ready" or fatal is not None
+                message = None
+                if not done and time.monotonic() >= real_end:
                     message = self._handshake_failure(time.monotonic() - real_start)
-                line = self._open_progress(now - start) if now >= next_line else ""
+                if done:
+                    self._opening = None
+            for line in lines:
+                s.progress(line)
             if message is not None:
                 self.close()
                 raise LinkTimeout(message)
-            if line:
-                next_line = now + s.progress_every
-                s.progress(line)
+            if done:
+                break
         if fatal is not None:
             self.close()
             raise fatal
+
+    def _judge_open(self, now: float) -> None:
+        """While the link first opens (the reader thread, holding the lock): give up, with the
+        opener's LinkTimeout, or note a line saying what the link sees, at `now`."""
+        if self._opening is None or self._state == "ready" or self._fatal is not None:
+            return
+        start, next_line = self._opening
+        message = self._open_verdict(start, now)
+        if message is not None:
+            self._fatal = LinkTimeout(message)  # the reader stops here: the opener closes
+            self._cv.notify_all()
+        elif now >= next_line:
+            self._open_lines.append(self._open_progress(now - start))
+            self._opening = (start, now + self._settings.progress_every)
+            self._cv.notify_all()
 
     def _speaks_frames(self) -> bool:
         """Has anything like a frame come from the board, whole or damaged?"""
@@ -623,6 +644,8 @@ class Link:
                 port = self._port
                 if port is None:
                     self._reconnect_step()
+                    with self._cv:
+                        self._judge_open(self._settings.clock())
                     continue
                 try:
                     waiting = port.in_waiting
@@ -648,6 +671,7 @@ class Link:
                             self._prompt_pending(self._splitter.pending(), now)
                     if self._port is port:
                         self._tick(now)
+                    self._judge_open(now)
         except Exception as exc:  # a bug in the link: report it, never die silently
             with self._cv:
                 self._fail(LinkError(f"the link's reader stopped on an internal error: {exc!r}"))
