@@ -29,6 +29,8 @@
 # OSError stays for a chip that does not answer; the blocking calls (request, select, read_uid)
 # raise OSError for a failed read too, with error_text().
 
+import sys
+
 import micropython
 from micropython import const
 import time
@@ -39,6 +41,17 @@ def _setup(name, *args):
     import mfrc522_setup
 
     return getattr(mfrc522_setup, name)(*args)
+
+
+def _extra(name, *args):
+    # The calls a polling loop never makes (blocking reads, the CRC coprocessor, the reason a
+    # read failed in words) are in mfrc522_extra.py: imported for the call and let go.
+    import mfrc522_extra
+
+    try:
+        return getattr(mfrc522_extra, name)(*args)
+    finally:
+        del sys.modules["mfrc522_extra"]
 
 
 # ---- Registers (datasheet 9.2, table 20) ----
@@ -114,7 +127,7 @@ _SAK_UID_NOT_COMPLETE = const(0x04)
 BUSY = const(-1)
 FAILED = const(-2)
 _NO_ANSWER = const(-1)  # _transceive(): the timer ran out, no card answered
-# why the last read failed (error_text()); the texts are in _WHY, CL%d is the cascade level
+# why the last read failed (error_text()); the texts are mfrc522_extra.py's _WHY, CL%d the cascade level
 _W_RX = const(0)
 _W_LONG = const(1)
 _W_ATQA = const(2)
@@ -127,20 +140,6 @@ _W_SEL_GONE = const(8)
 _W_SAK = const(9)
 _W_SAK_CRC = const(10)
 _W_CASCADE = const(11)
-_WHY = (
-    "MFRC522 receive error: parity, CRC or FIFO overflow (ErrorReg)",
-    "MFRC522 receive error: an answer longer than any of type A",
-    "bad ATQA",
-    "card stopped answering in anticollision CL%d",
-    "anticollision answer too long in CL%d",
-    "anticollision answer of wrong length in CL%d",
-    "BCC mismatch in CL%d",
-    "collision at impossible position in CL%d",
-    "card stopped answering at SELECT CL%d",
-    "no valid SAK at CL%d",
-    "SAK with a wrong CRC_A at CL%d",
-    "SAK and cascade tag disagree at CL%d",
-)
 # the read's next exchange
 _ST_IDLE = const(0)
 _ST_WUPA = const(1)
@@ -213,7 +212,7 @@ class MFRC522:
         self._stale = False  # the last read may have left cards READY: WUPA twice if need be
         self.collided = False
         self.garbled = False
-        self._why = _W_RX  # why the last failed read failed (an index into _WHY)
+        self._why = _W_RX  # why the last failed read failed (mfrc522_extra's _WHY says it in words)
         cs.value(1)
 
     # ---- bus access: the only methods that touch SPI (datasheet 8.1.2) ----
@@ -308,29 +307,10 @@ class MFRC522:
         if level != n:  # a dead bus reads 00h or FFh: the FIFO did not take the bytes
             raise OSError("MFRC522 not answering: FIFO holds %d bytes after writing %d; check wiring of SPI, CS and 3.3 V" % (level, n))
 
-    def _calc_crc(self, txn, n):
-        # CRC_A of the n data bytes of txn by the coprocessor (CalcCRC, 10.3.1.4).
-        self._load_fifo(txn, n)
-        self._write_reg(_DIV_IRQ_REG, _CRC_IRQ)  # Set2 = 0: clear CRCIRq
-        self._write_reg(_COMMAND_REG, _CMD_CALC_CRC)
-        start = time.ticks_ms()
-        while not (self._read_reg(_DIV_IRQ_REG) & _CRC_IRQ):
-            if time.ticks_diff(time.ticks_ms(), start) >= _CRC_MS:
-                self._write_reg(_COMMAND_REG, _CMD_IDLE)
-                raise OSError("MFRC522 CRC coprocessor timed out: no CRCIRq")
-        self._write_reg(_COMMAND_REG, _CMD_IDLE)
-        return self._read_reg(_CRC_RESULT_REG_L) | (self._read_reg(_CRC_RESULT_REG_H) << 8)
-
     def calc_crc(self, data):
         # CRC_A (ISO/IEC 14443-3 annex B) of up to 64 bytes as an int, low byte first on air.
         # (Reads do not need it: the chip adds and checks the CRC_A of their frames itself.)
-        n = len(data)
-        if n > 64:
-            raise ValueError("CRC input longer than the FIFO: %d bytes" % n)
-        txn = bytearray(n + 1)  # one transaction: the FIFO's address byte, then the data
-        txn[0] = self._txb[0]
-        txn[1:] = data
-        return self._calc_crc(txn, n)
+        return _extra("calc_crc", self, data)
 
     def _crc_mode(self, on):
         # TxCRCEn and RxCRCEn on (SELECT, HLTA) or off (REQA/WUPA, anticollision), written
@@ -400,11 +380,7 @@ class MFRC522:
 
     def error_text(self):
         # Why the last failed read failed, in words (allocates: for reports, not the loop).
-        text = _WHY[self._why]
-        return text % (self._level + 1) if "%d" in text else text
-
-    def _error(self):
-        return OSError(self.error_text())
+        return _extra("error_text", self)
 
     # ---- ISO/IEC 14443-3 type A ----
 
@@ -412,10 +388,7 @@ class MFRC522:
         # REQA (IDLE cards) or WUPA (IDLE and HALT cards), a 7-bit short frame. Returns the
         # ATQA as an int (first byte low), or None when no card answers. Several cards'
         # ATQAs may collide: the merged value is returned. OSError on a garbled answer.
-        atqa = self._request(wakeup)
-        if atqa == FAILED:
-            raise self._error()
-        return None if atqa == _NO_ANSWER else atqa
+        return _extra("request", self, wakeup)
 
     def _request(self, wakeup):
         # As request(), but _NO_ANSWER or FAILED instead of None or OSError.
@@ -431,16 +404,7 @@ class MFRC522:
         # Anticollision and SELECT of every cascade level for the card(s) in READY state
         # (after request()). Writes the UID into `into` (>= 10 bytes), returns its length:
         # 4, 7 or 10. With several cards exactly one is selected. OSError on protocol errors.
-        if len(into) < 10:
-            raise ValueError("UID buffer too small: %d bytes (need 10)" % len(into))
-        self._begin_select()
-        while True:
-            n = self._select_step(into)
-            if n != BUSY:
-                self._st = _ST_IDLE
-                if n == FAILED:
-                    raise self._error()
-                return n
+        return _extra("select", self, into)
 
     def _begin_select(self):
         self._clear_bits(_COLL_REG, _VALUES_AFTER_COLL)  # bits after a collision read as 0
@@ -645,19 +609,7 @@ class MFRC522:
         # UID into `into` (a bytearray of at least 10) and returns its length (4, 7 or 10), or
         # 0 when no card answers. OSError when the read fails (error_text()) or the chip does
         # not answer.
-        self.read_start()
-        while True:
-            n = self.read_step(into)
-            if n != BUSY:
-                break
-        if n == FAILED:
-            raise self._error()
-        if self._halt_due:
-            try:
-                self.halt()
-            except OSError:
-                pass
-        return n
+        return _extra("read_uid", self, into)
 
 
 def _crc_a1(b):

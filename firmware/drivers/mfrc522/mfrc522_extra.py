@@ -1,0 +1,111 @@
+# MFRC522 calls a scanning loop never makes (NXP datasheet rev 3.9, ISO/IEC 14443-3): the
+# blocking reads (request, select, read_uid), the CRC coprocessor (calc_crc) and the failed
+# read's reason in words (error_text, for reports). mfrc522.MFRC522 imports this module for
+# each such call and lets it go afterwards, so its code and texts take no heap while a board
+# only polls (read_start/read_step). Everything goes through the reader's own methods.
+
+from micropython import const
+import time
+
+# as in mfrc522.py (a const() is not a module attribute: each module has its own)
+_COMMAND_REG = const(0x01)
+_DIV_IRQ_REG = const(0x05)
+_CRC_RESULT_REG_H = const(0x21)
+_CRC_RESULT_REG_L = const(0x22)
+_CRC_IRQ = const(0x04)  # DivIrqReg CRCIRq
+_CMD_IDLE = const(0x00)
+_CMD_CALC_CRC = const(0x03)
+_CRC_MS = const(10)  # CRC coprocessor, a few bytes take microseconds
+_FIFO_BYTES = const(64)
+_BUSY = const(-1)  # mfrc522.BUSY
+_FAILED = const(-2)  # mfrc522.FAILED
+_NO_ANSWER = const(-1)  # mfrc522._transceive(): the timer ran out, no card answered
+_ST_IDLE = const(0)
+_UID_BYTES = const(10)
+
+# why a read failed, by mfrc522's _W_* numbers
+_WHY = (
+    "MFRC522 receive error: parity, CRC or FIFO overflow (ErrorReg)",
+    "MFRC522 receive error: an answer longer than any of type A",
+    "bad ATQA",
+    "card stopped answering in anticollision CL%d",
+    "anticollision answer too long in CL%d",
+    "anticollision answer of wrong length in CL%d",
+    "BCC mismatch in CL%d",
+    "collision at impossible position in CL%d",
+    "card stopped answering at SELECT CL%d",
+    "no valid SAK at CL%d",
+    "SAK with a wrong CRC_A at CL%d",
+    "SAK and cascade tag disagree at CL%d",
+)
+
+
+def error_text(r):
+    """Why reader r's last failed read failed, in words."""
+    text = _WHY[r._why]
+    return text % (r._level + 1) if "%d" in text else text
+
+
+def _error(r):
+    return OSError(error_text(r))
+
+
+def request(r, wakeup):
+    """REQA (IDLE cards) or WUPA (IDLE and HALT cards): the ATQA as an int (first byte low),
+    or None when no card answers; OSError on a garbled answer."""
+    atqa = r._request(wakeup)
+    if atqa == _FAILED:
+        raise _error(r)
+    return None if atqa == _NO_ANSWER else atqa
+
+
+def select(r, into):
+    """Anticollision and SELECT of every cascade level: the UID into `into`, its length."""
+    if len(into) < _UID_BYTES:
+        raise ValueError("UID buffer too small: %d bytes (need 10)" % len(into))
+    r._begin_select()
+    while True:
+        n = r._select_step(into)
+        if n != _BUSY:
+            r._st = _ST_IDLE
+            if n == _FAILED:
+                raise _error(r)
+            return n
+
+
+def read_uid(r, into):
+    """WUPA, anticollision and SELECT of all cascade levels, HLTA, all at once."""
+    r.read_start()
+    while True:
+        n = r.read_step(into)
+        if n != _BUSY:
+            break
+    if n == _FAILED:
+        raise _error(r)
+    if r._halt_due:
+        try:
+            r.halt()
+        except OSError:
+            pass
+    return n
+
+
+def calc_crc(r, data):
+    """CRC_A (ISO/IEC 14443-3 annex B) of up to 64 bytes by the coprocessor (CalcCRC,
+    10.3.1.4), as an int, low byte first on air."""
+    n = len(data)
+    if n > _FIFO_BYTES:
+        raise ValueError("CRC input longer than the FIFO: %d bytes" % n)
+    txn = bytearray(n + 1)  # one transaction: the FIFO's address byte, then the data
+    txn[0] = r._txb[0]
+    txn[1:] = data
+    r._load_fifo(txn, n)
+    r._write_reg(_DIV_IRQ_REG, _CRC_IRQ)  # Set2 = 0: clear CRCIRq
+    r._write_reg(_COMMAND_REG, _CMD_CALC_CRC)
+    start = time.ticks_ms()
+    while not (r._read_reg(_DIV_IRQ_REG) & _CRC_IRQ):
+        if time.ticks_diff(time.ticks_ms(), start) >= _CRC_MS:
+            r._write_reg(_COMMAND_REG, _CMD_IDLE)
+            raise OSError("MFRC522 CRC coprocessor timed out: no CRCIRq")
+    r._write_reg(_COMMAND_REG, _CMD_IDLE)
+    return r._read_reg(_CRC_RESULT_REG_L) | (r._read_reg(_CRC_RESULT_REG_H) << 8)
