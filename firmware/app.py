@@ -233,8 +233,8 @@ class App:
                 w.end()
             for i in range(sc.n_fault_events):
                 self._fault_event(i)
-        if self.cal is not None:
-            self._calibrate_step()
+        if self.cal is not None:  # a calibration under way: service.py stays loaded for it
+            _service().calibrate_step(self)
 
     def _fault_event(self, i):
         sc = self.scanner
@@ -386,19 +386,6 @@ class App:
         else:
             _service().command(self, seq, cmd, args)
 
-    def _calibrate_step(self):
-        cal = self.cal
-        if cal is None:
-            return
-        cal.add(self.levels)
-        if not cal.done():
-            return
-        self.cal = None
-        try:
-            _service().calibrated(self, cal)
-        finally:
-            _forget("calib")
-
     def step(self, now):
         """One pass of the loop at time `now`: the scan if due, the host, the button, one RFID
         exchange if a read is due or under way, the heartbeat, feedback, output as the FIFO
@@ -441,7 +428,7 @@ class App:
             if not self.ring.replaying:
                 self.replay = None
                 _forget("since")  # the replay is over: let its code go
-        if "service" in sys.modules:
+        if self.cal is None and "service" in sys.modules:
             _forget("service")  # loaded for a service command: let it go
         t1 = time.ticks_us()
         self.out.pump(t1)

@@ -220,6 +220,20 @@ def command(a, seq, cmd, args):
         a.reply_err(seq, cmd, "unknown command")
 
 
+def calibrate_step(a):
+    """One scan of a calibration under way (CAL): add the levels just read; once the scans are
+    all in, finish it (calibrated) and let calib.py go."""
+    cal = a.cal
+    cal.add(a.levels)
+    if not cal.done():
+        return
+    a.cal = None
+    try:
+        calibrated(a, cal)
+    finally:
+        sys.modules.pop("calib", None)
+
+
 def calibrated(a, cal):
     """A calibration's scans are all in: check, save and use the zeros, or say why not."""
     from array import array
@@ -313,7 +327,7 @@ def _load_zeros(path, n, ref=False):
                 zeros.append(r[0])
         return zeros
     finally:
-        del sys.modules["calib"]
+        sys.modules.pop("calib", None)
 
 
 def _init_counters(a):

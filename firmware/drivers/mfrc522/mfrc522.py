@@ -171,49 +171,9 @@ _DEFAULT_TIMEOUT_MS = const(1)
 # error_text() (why the last read failed).
 class MFRC522:
     def __init__(self, spi, cs, rst=None):
-        self._spi = spi
-        self._cs = cs
-        self._rst = rst
-        self.version = 0  # VersionReg as read by init()
-        self._init_version = -1  # VersionReg of the last init() that succeeded
-        self._gain = -1  # RxGain to re-apply on init(); -1 keeps the chip's default
-        self._timeout_ms = _DEFAULT_TIMEOUT_MS
-        # scratch buffers, allocated once
-        self._tx2 = bytearray(2)
-        self._rx2 = bytearray(2)
-        # FIFO transactions: the address byte, then the data. A frame is built in _tx, the
-        # data part of _txb; _txv[n] is the transaction that writes n bytes of it (views made
-        # once: a slice at run time would allocate). Reads send the address byte n times then
-        # 00h (_rdb, _rdv[n]) and receive X, d0 .. d(n-1) into _rxb, whose data part is _rx.
-        self._txb = bytearray(1 + _FIFO_TXN)
-        self._txb[0] = (_FIFO_DATA_REG << 1) & 0x7E
-        self._rdb = bytearray(1 + _FIFO_TXN)
-        self._rxb = bytearray(1 + _FIFO_TXN)
-        for i in range(1 + _FIFO_TXN):
-            self._rdb[i] = ((_FIFO_DATA_REG << 1) & 0x7E) | 0x80
-        t = memoryview(self._txb)
-        d = memoryview(self._rdb)
-        r = memoryview(self._rxb)
-        self._tx = t[1:]
-        self._rx = r[1:]
-        self._txv = tuple(t[0:k + 1] for k in range(1 + _FIFO_TXN))
-        self._rdv = tuple(d[0:k + 1] for k in range(1 + _FIFO_TXN))
-        self._rxv = tuple(r[0:k + 1] for k in range(1 + _FIFO_TXN))
-        self._crc_on = False  # TxCRCEn/RxCRCEn as last written (init() writes them off)
-        self._cl = bytearray(5)  # UID CLn and BCC of the cascade level in progress
-        self._rx_bits = 0  # valid bits in the last received byte, 0 = all 8
-        self._coll = 0  # CollPos of the last reception: 1..32; 0 none; -1 not valid
-        # a read in steps: its next exchange, cascade level, UID bytes so far, known bits
-        self._st = _ST_IDLE
-        self._level = 0
-        self._size = 0
-        self._known = 0
-        self._halt_due = False  # the card read last is still ACTIVE: the next read halts it
-        self._stale = False  # the last read may have left cards READY: WUPA twice if need be
-        self.collided = False
-        self.garbled = False
-        self._why = _W_RX  # why the last failed read failed (mfrc522_extra's _WHY says it in words)
-        cs.value(1)
+        # the buffers, views and state of a reader: made once, by code that is let go again
+        # (mfrc522_extra.make says what each is)
+        _extra("make", self, spi, cs, rst)
 
     # ---- bus access: the only methods that touch SPI (datasheet 8.1.2) ----
     # Address byte (8.1.2.3): (addr << 1) & 7Eh, bit 7 set for a read.

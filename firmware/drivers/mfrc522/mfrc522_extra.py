@@ -1,6 +1,7 @@
 # MFRC522 calls a scanning loop never makes (NXP datasheet rev 3.9, ISO/IEC 14443-3): the
-# blocking reads (request, select, read_uid), the CRC coprocessor (calc_crc) and the failed
-# read's reason in words (error_text, for reports). mfrc522.MFRC522 imports this module for
+# making of a reader (make: its buffers and state, once), the blocking reads (request, select,
+# read_uid), the CRC coprocessor (calc_crc) and the failed read's reason in words (error_text,
+# for reports). mfrc522.MFRC522 imports this module for
 # each such call and lets it go afterwards, so its code and texts take no heap while a board
 # only polls (read_start/read_step). Everything goes through the reader's own methods.
 
@@ -22,6 +23,10 @@ _FAILED = const(-2)  # mfrc522.FAILED
 _NO_ANSWER = const(-1)  # mfrc522._transceive(): the timer ran out, no card answered
 _ST_IDLE = const(0)
 _UID_BYTES = const(10)
+_FIFO_DATA_REG = const(0x09)
+_FIFO_TXN = const(10)  # the longest FIFO transaction's data (mfrc522.py says why)
+_DEFAULT_TIMEOUT_MS = const(1)
+_W_RX = const(0)  # the first reason of _WHY
 
 # why a read failed, by mfrc522's _W_* numbers
 _WHY = (
@@ -38,6 +43,53 @@ _WHY = (
     "SAK with a wrong CRC_A at CL%d",
     "SAK and cascade tag disagree at CL%d",
 )
+
+
+def make(r, spi, cs, rst):
+    """MFRC522(spi, cs, rst) `r`: its bus, its buffers (allocated once) and a read's state."""
+    r._spi = spi
+    r._cs = cs
+    r._rst = rst
+    r.version = 0  # VersionReg as read by init()
+    r._init_version = -1  # VersionReg of the last init() that succeeded
+    r._gain = -1  # RxGain to re-apply on init(); -1 keeps the chip's default
+    r._timeout_ms = _DEFAULT_TIMEOUT_MS
+    # scratch buffers, allocated once
+    r._tx2 = bytearray(2)
+    r._rx2 = bytearray(2)
+    # FIFO transactions: the address byte, then the data. A frame is built in _tx, the
+    # data part of _txb; _txv[n] is the transaction that writes n bytes of it (views made
+    # once: a slice at run time would allocate). Reads send the address byte n times then
+    # 00h (_rdb, _rdv[n]) and receive X, d0 .. d(n-1) into _rxb, whose data part is _rx.
+    r._txb = bytearray(1 + _FIFO_TXN)
+    r._txb[0] = (_FIFO_DATA_REG << 1) & 0x7E
+    r._rdb = bytearray(1 + _FIFO_TXN)
+    r._rxb = bytearray(1 + _FIFO_TXN)
+    for i in range(1 + _FIFO_TXN):
+        r._rdb[i] = ((_FIFO_DATA_REG << 1) & 0x7E) | 0x80
+    t = memoryview(r._txb)
+    d = memoryview(r._rdb)
+    x = memoryview(r._rxb)
+    r._tx = t[1:]
+    r._rx = x[1:]
+    r._txv = tuple(t[0:k + 1] for k in range(1 + _FIFO_TXN))
+    r._rdv = tuple(d[0:k + 1] for k in range(1 + _FIFO_TXN))
+    r._rxv = tuple(x[0:k + 1] for k in range(1 + _FIFO_TXN))
+    r._crc_on = False  # TxCRCEn/RxCRCEn as last written (init() writes them off)
+    r._cl = bytearray(5)  # UID CLn and BCC of the cascade level in progress
+    r._rx_bits = 0  # valid bits in the last received byte, 0 = all 8
+    r._coll = 0  # CollPos of the last reception: 1..32; 0 none; -1 not valid
+    # a read in steps: its next exchange, cascade level, UID bytes so far, known bits
+    r._st = _ST_IDLE
+    r._level = 0
+    r._size = 0
+    r._known = 0
+    r._halt_due = False  # the card read last is still ACTIVE: the next read halts it
+    r._stale = False  # the last read may have left cards READY: WUPA twice if need be
+    r.collided = False
+    r.garbled = False
+    r._why = _W_RX  # why the last failed read failed (_WHY below says it in words)
+    cs.value(1)
 
 
 def error_text(r):

@@ -269,11 +269,13 @@ def peak_of(command, until):
 
 
 def byte_data(roots, seen):
-    # bytes the firmware's objects hold in buffers and arrays: data that takes as many bytes
-    # on a 32-bit chip (a str is left out: the names are counted as interned, qstr_info, and
-    # string constants with the bytecode they came with); a module is looked into only when
-    # it is one of the roots, and what an earlier part counted (seen) is not counted again
-    n, todo = 0, list(roots)
+    # bytes the firmware's objects hold in buffers and arrays, here and on the 32-bit chip:
+    # the same but for an array of 8-byte items, which is an array('l') (the firmware makes
+    # no 'q' or 'd'): 4 bytes an item there. A str is left out: the names are counted as
+    # interned (qstr_info), string constants with the bytecode they came with. A module is
+    # looked into only when it is one of the roots, and what an earlier part counted (seen)
+    # is not counted again.
+    n, c, todo = 0, 0, list(roots)
     while todo:
         o = todo.pop()
         if id(o) in seen:
@@ -282,8 +284,11 @@ def byte_data(roots, seen):
         t = type(o)
         if t in (bytes, bytearray):
             n += len(o)
+            c += len(o)
         elif t.__name__ == "array":
-            n += len(bytes(o))
+            b = len(bytes(o))
+            n += b
+            c += b // 2 if len(o) and b == 8 * len(o) else b
         elif t in (list, tuple):
             todo.extend(o)
         elif t is dict:
@@ -293,7 +298,7 @@ def byte_data(roots, seen):
                 todo.extend(o.__dict__.values())  # a module's globals
         elif not isinstance(o, type) and hasattr(o, "__dict__"):
             todo.extend(o.__dict__.values())  # an instance's attributes
-    return n
+    return "%d %d" % (n, c)
 
 
 cal = peak_of("CAL", lambda: a.cal is None)
@@ -301,8 +306,8 @@ raw = peak_of("RAW", lambda: True)
 rest = used() - before
 seen = set()
 for m, grew in imported:
-    sys.stderr.write("PART %s %d %d\n" % (m, grew, byte_data([sys.modules[m]], seen)))
-sys.stderr.write("HEAP %d %d %d %d %d %s\n" % (after, cal, raw, rest, byte_data([a], seen), ",".join(code)))
+    sys.stderr.write("PART %s %d %s\n" % (m, grew, byte_data([sys.modules[m]], seen)))
+sys.stderr.write("HEAP %d %d %d %d %s %s\n" % (after, cal, raw, rest, byte_data([a], seen), ",".join(code)))
 """
 
 ESP32_EXEC_KB = 128
@@ -315,20 +320,33 @@ there is its 128 KB less its static IRAM (`idf.py size`, not known here: docs/bu
 the internal RAM that MicroPython's heap grows into."""
 
 
+QSTR_ENTRY = {"unix": 11, "chip": 7}
+"""Bytes of a qstr pool's entry: its string's address (8 bytes here, 4 on the chip), a 2-byte
+hash and a 1-byte length (py/qstr.c; both ports build with MICROPY_QSTR_BYTES_IN_HASH 2)."""
+
+
 @dataclass
 class HeapPart:
     """What one part of the firmware holds after boot: a module kept loaded (its import) or
-    the objects made at boot (`name` "objects"), in bytes of the unix port's GC heap, the byte
-    data among them on the unix port and on the chip, and the names interned."""
+    the objects made at boot (`name` "objects"). `unix`: its bytes of the unix port's GC heap;
+    `unix_bytes` and `chip_bytes`: the byte data among them, here and on the chip (code,
+    buffers, names); `names`: the characters of the names it interned, `qstrs` how many, and
+    `pools` the bytes of qstr pools the unix port grew for them meanwhile (it may have had room
+    left from before the firmware: on the chip each name takes a pool entry, counted whole)."""
 
     name: str
     unix: int
     unix_bytes: int
     chip_bytes: int
     names: int = 0
+    pools: int = 0
+    qstrs: int = 0
 
     def chip(self) -> int:
-        return chip_heap(self.unix, self.unix_bytes, self.chip_bytes)
+        """Its bytes of the chip's GC heap: the unix port's words halved (less the pools grown
+        here), its byte data whole, and a pool entry for each name it interned."""
+        pools = min(self.pools, max(0, self.unix - self.unix_bytes))
+        return chip_heap(self.unix, self.unix_bytes + pools, self.chip_bytes + self.qstrs * QSTR_ENTRY["chip"])
 
 
 def chip_heap(unix_bytes: int, unix_data: int, chip_data: int) -> int:
@@ -386,24 +404,26 @@ def _run_probe(t: Path, order: list[str]) -> subprocess.CompletedProcess[str]:
 
 def _heap_parts(res: subprocess.CompletedProcess[str], t: Path, march: str) -> dict[str, object] | None:
     """The probe's figures as HeapParts: one per module kept loaded, then the objects."""
-    names = _qstr_marks(res.stdout)
+    marks = _qstr_marks(res.stdout)
     parts: list[HeapPart] = []
-    prev = names.get("before", 0)
+    prev = marks.get("before", (0, 0, 0))
     for line in res.stderr.splitlines():
         f = line.split()
         if f[:1] == ["PART"]:
             here, chip = _parts_of(t / "mpy", f[1]), _parts_of(t / "esp32", f[1])
-            n = names.get(f[1], prev) - prev
-            prev += n
-            held = int(f[3]) + n
-            parts.append(HeapPart(f[1], int(f[2]), held + here.gc_bytes(march), held + chip.gc_bytes("xtensawin"), n))
-        elif f[:1] == ["HEAP"] and "after" in names:
-            after, cal, raw, rest, held = (int(x) for x in f[1:6])
-            n = names["after"] - prev
-            parts.append(HeapPart("objects", after - sum(p.unix for p in parts), held + n, held + n, n))
-            exec_kb = sum(_parts_of(t / "esp32", m).exec_bytes() for m in f[6].split(","))
+            now = marks.get(f[1], prev)
+            names, pools, n = (x - y for x, y in zip(now, prev))
+            prev = now
+            parts.append(HeapPart(f[1], int(f[2]), int(f[3]) + names + here.gc_bytes(march),
+                                  int(f[4]) + names + chip.gc_bytes("xtensawin"), names, pools, n))
+        elif f[:1] == ["HEAP"] and "after" in marks:
+            after, cal, raw, rest, held, chip_held = (int(x) for x in f[1:7])
+            names, pools, n = (x - y for x, y in zip(marks["after"], prev))
+            parts.append(HeapPart("objects", after - sum(p.unix for p in parts), held + names, chip_held + names,
+                                  names, pools, n))
+            modules = f[7].split(",")
             return {"after_boot": after, "calibration": cal, "raw": raw, "after": rest, "parts": parts,
-                    "modules": f[6].split(","), "exec": exec_kb,
+                    "modules": modules, "exec": sum(_parts_of(t / "esp32", m).exec_bytes() for m in modules),
                     "chip_after_boot": sum(p.chip() for p in parts)}
     return None
 
@@ -436,17 +456,20 @@ def bench_heap() -> dict[str, object] | None:
         return got
 
 
-def _qstr_marks(stdout: str) -> dict[str, int]:
-    """Bytes of the names interned up to each of the probe's marks (its line `QSTR <mark>`, then
-    `micropython.qstr_info()`'s `qstr pool: n_pool=.., n_qstr=.., n_str_data_bytes=N, ...`)."""
-    got: dict[str, int] = {}
+def _qstr_marks(stdout: str) -> dict[str, tuple[int, int, int]]:
+    """At each of the probe's marks (its line `QSTR <mark>`, then `micropython.qstr_info()`'s
+    `qstr pool: n_pool=.., n_qstr=Q, n_str_data_bytes=N, n_total_bytes=T`): the bytes of the
+    names interned so far, the bytes of the pools that hold them (T - N: py/qstr.c
+    qstr_pool_info) and how many there are (Q)."""
+    got: dict[str, tuple[int, int, int]] = {}
     mark = ""
     for line in stdout.splitlines():
         if line.startswith("QSTR "):
             mark = line.split()[1]
         elif line.startswith("qstr pool:") and mark:
             fields = dict(f.strip().split("=") for f in line.split(":", 1)[1].split(","))
-            got[mark] = int(fields["n_str_data_bytes"])
+            chars = int(fields["n_str_data_bytes"])
+            got[mark] = (chars, int(fields["n_total_bytes"]) - chars, int(fields["n_qstr"]))
     return got
 
 
