@@ -27,7 +27,9 @@
 # edge of the field costs the loop no garbage. (A pre-allocated exception raised again and again
 # would not do: MicroPython appends to its traceback at each raise until the heap is full.)
 # OSError stays for a chip that does not answer; the blocking calls (request, select, read_uid)
-# raise OSError for a failed read too, with error_text().
+# raise OSError for a failed read too, with error_text(). What a polling loop never calls (the
+# making of a reader, request, select, calc_crc, the reasons in words) is in mfrc522_extra.py,
+# loaded for the call and let go, so it takes no heap while the board runs.
 
 import sys
 
@@ -568,8 +570,21 @@ class MFRC522:
         # WUPA, anticollision and SELECT of all cascade levels, HLTA, all at once. Writes the
         # UID into `into` (a bytearray of at least 10) and returns its length (4, 7 or 10), or
         # 0 when no card answers. OSError when the read fails (error_text()) or the chip does
-        # not answer.
-        return _extra("read_uid", self, into)
+        # not answer. Polling with it allocates nothing while no card answers, so it stays
+        # here (its failure's text is made by mfrc522_extra.py).
+        self.read_start()
+        while True:
+            n = self.read_step(into)
+            if n != BUSY:
+                break
+        if n == FAILED:
+            raise OSError(self.error_text())
+        if self._halt_due:
+            try:
+                self.halt()
+            except OSError:
+                pass
+        return n
 
 
 def _crc_a1(b):

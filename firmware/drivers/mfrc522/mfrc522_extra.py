@@ -1,9 +1,9 @@
 # MFRC522 calls a scanning loop never makes (NXP datasheet rev 3.9, ISO/IEC 14443-3): the
-# making of a reader (make: its buffers and state, once), the blocking reads (request, select,
-# read_uid), the CRC coprocessor (calc_crc) and the failed read's reason in words (error_text,
-# for reports). mfrc522.MFRC522 imports this module for
-# each such call and lets it go afterwards, so its code and texts take no heap while a board
-# only polls (read_start/read_step). Everything goes through the reader's own methods.
+# making of a reader (make: its buffers and state, once), the blocking request and select, the
+# CRC coprocessor (calc_crc) and the failed read's reason in words (error_text, for reports).
+# mfrc522.MFRC522 imports this module for each such call and lets it go afterwards, so its
+# code and texts take no heap while a board only polls (read_start/read_step, read_uid).
+# Everything goes through the reader's own methods.
 
 from micropython import const
 import time
@@ -123,23 +123,6 @@ def select(r, into):
             if n == _FAILED:
                 raise _error(r)
             return n
-
-
-def read_uid(r, into):
-    """WUPA, anticollision and SELECT of all cascade levels, HLTA, all at once."""
-    r.read_start()
-    while True:
-        n = r.read_step(into)
-        if n != _BUSY:
-            break
-    if n == _FAILED:
-        raise _error(r)
-    if r._halt_due:
-        try:
-            r.halt()
-        except OSError:
-            pass
-    return n
 
 
 def calc_crc(r, data):
