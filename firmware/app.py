@@ -35,12 +35,17 @@ import time
 import micropython
 from micropython import const
 
+from array import array  # noqa: F401 - the App's attributes are typed by these names (below)
+
 import wire
-from holes import SENSOR, KIND_WORDS, REASON_WORDS
-from cards import ARRIVED, LEFT, BUSY, NONE
-from feedback import parse_rgb, parse_pattern
-import frame_queue  # noqa: F401 - the loop's modules, loaded with it (service.init uses them)
-import ring  # noqa: F401 - its 2 KB ring is made first, before anything fragments the heap
+from holes import HoleScanner, SENSOR, KIND_WORDS, REASON_WORDS  # noqa: F401
+from cards import CardWatcher, ARRIVED, LEFT, BUSY, NONE  # noqa: F401
+from feedback import Feedback, parse_rgb, parse_pattern  # noqa: F401
+from frame_queue import FrameQueue  # noqa: F401
+from ring import Ring  # noqa: F401 - its 2 KB ring is made first, before anything fragments the heap
+from hallmux import HallMux  # noqa: F401 - loaded at boot already (wiring.py)
+from mfrc522 import MFRC522  # noqa: F401
+
 
 FW_VERSION = "0.2.0"
 CALIB_FILE = "calib.json"
@@ -98,6 +103,26 @@ class App:
     hb_ms = HB_MS
     out_bytes = _OUT_BYTES
     miss_limit = MISS_LIMIT
+
+    # made by service.init (declared here for the type checker; MicroPython ignores these)
+    boot_id: "bytes | None"
+    ring: "Ring"
+    out: "FrameQueue"
+    w: "wire.FrameWriter"
+    lines: "wire.LineReader"
+    reader: "MFRC522"
+    cards: "CardWatcher"
+    feedback: "Feedback"
+    cal: "object | None"
+    mux: "HallMux"
+    levels: "array"
+    scanner: "HoleScanner"
+    cal_limits: "tuple[int, int, int]"
+    has_ref: "bool"
+    calibrated: "bool"
+    boot_ms: "int"
+    cal_seq: "int"
+    n_sensors: "int"
 
     def __init__(self, hw, calib_path=CALIB_FILE):
         self.hw = hw

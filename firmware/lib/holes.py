@@ -54,6 +54,8 @@ from micropython import const
 import sys
 import time
 
+from array import array  # noqa: F401 - the type of the arrays declared below
+
 SENSOR = const(0)  # same order as wire.FAULT_KINDS: "sensor", "hole"
 HOLE = const(1)
 
@@ -95,6 +97,40 @@ class HoleScanner:
       ref_zero       the reference's zero (0: its next reading)
       shift          what the reference has moved since ref_zero: added to every zero
     """
+
+    # made by holes_settings.make (declared here for the type checker; MicroPython ignores these)
+    n_holes: "int"
+    per_hole: "int"
+    n_sensors: "int"
+    on: "int"
+    off: "int"
+    rail_low: "int"
+    rail_high: "int"
+    max_delta: "int"
+    unstable_ms: "int"
+    debounce_ms: "int"
+    settle_ms: "int"
+    magnets: "int"
+    rezero_scans: "int"
+    _rezero_in: "int"
+    ref_zero: "int"
+    _ref16: "int"
+    shift: "int"
+    n_changed: "int"
+    n_fault_events: "int"
+    ref: "bool"
+    zero: "array"
+    state: "array"
+    sensor_fault: "array"
+    _bad_at: "array"
+    codes: "array"
+    hole_fault: "array"
+    _cand: "array"
+    _since: "array"
+    _busy: "array"
+    _quiet: "array"
+    changed: "array"
+    fault_events: "array"
 
     def __init__(self, n_holes, per_hole=4, settings=None):
         # run once, at boot: the checks, the settings and the arrays are made by boot-only

@@ -37,6 +37,7 @@ import micropython
 from micropython import const
 import time
 
+
 def _setup(name, *args):
     # The set-up code is imported at the first call and stays loaded (about 1 KB of heap):
     # importing a .mpy from flash again at each re-init would cost several ms of the loop.
@@ -172,10 +173,42 @@ _DEFAULT_TIMEOUT_MS = const(1)
 # (the read failed on a corrupt answer: parity, CRC, BCC, a collision it could not resolve) and
 # error_text() (why the last read failed).
 class MFRC522:
+    # made by mfrc522_extra.make (declared here for the type checker; MicroPython ignores these)
+    _tx2: "bytearray"
+    _rx2: "bytearray"
+    _txb: "bytearray"
+    _rdb: "bytearray"
+    _rxb: "bytearray"
+    _cl: "bytearray"
+    _tx: "memoryview"
+    _rx: "memoryview"
+    _txv: "tuple[memoryview, ...]"
+    _rdv: "tuple[memoryview, ...]"
+    _rxv: "tuple[memoryview, ...]"
+    version: "int"
+    _init_version: "int"
+    _gain: "int"
+    _timeout_ms: "int"
+    _rx_bits: "int"
+    _coll: "int"
+    _st: "int"
+    _level: "int"
+    _size: "int"
+    _known: "int"
+    _why: "int"
+    _crc_on: "bool"
+    _halt_due: "bool"
+    _stale: "bool"
+    collided: "bool"
+    garbled: "bool"
+
     def __init__(self, spi, cs, rst=None):
+        self._spi = spi
+        self._cs = cs
+        self._rst = rst
         # the buffers, views and state of a reader: made once, by code that is let go again
         # (mfrc522_extra.make says what each is)
-        _extra("make", self, spi, cs, rst)
+        _extra("make", self)
 
     # ---- bus access: the only methods that touch SPI (datasheet 8.1.2) ----
     # Address byte (8.1.2.3): (addr << 1) & 7Eh, bit 7 set for a read.

@@ -45,11 +45,8 @@ _WHY = (
 )
 
 
-def make(r, spi, cs, rst):
-    """MFRC522(spi, cs, rst) `r`: its bus, its buffers (allocated once) and a read's state."""
-    r._spi = spi
-    r._cs = cs
-    r._rst = rst
+def make(r):
+    """MFRC522 `r` (its bus and pins set): its buffers (allocated once) and a read's state."""
     r.version = 0  # VersionReg as read by init()
     r._init_version = -1  # VersionReg of the last init() that succeeded
     r._gain = -1  # RxGain to re-apply on init(); -1 keeps the chip's default
@@ -89,7 +86,7 @@ def make(r, spi, cs, rst):
     r.collided = False
     r.garbled = False
     r._why = _W_RX  # why the last failed read failed (_WHY below says it in words)
-    cs.value(1)
+    r._cs.value(1)
 
 
 def error_text(r):
