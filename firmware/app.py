@@ -43,8 +43,6 @@ from cards import CardWatcher, ARRIVED, LEFT, BUSY, NONE  # noqa: F401
 from feedback import Feedback, parse_rgb, parse_pattern  # noqa: F401
 from frame_queue import FrameQueue  # noqa: F401
 from ring import Ring  # noqa: F401 - its 2 KB ring is made first, before anything fragments the heap
-from hallmux import HallMux  # noqa: F401 - loaded at boot already (wiring.py)
-from mfrc522 import MFRC522  # noqa: F401
 
 
 FW_VERSION = "0.2.0"
@@ -110,11 +108,9 @@ class App:
     out: "FrameQueue"
     w: "wire.FrameWriter"
     lines: "wire.LineReader"
-    reader: "MFRC522"
     cards: "CardWatcher"
     feedback: "Feedback"
     cal: "object | None"
-    mux: "HallMux"
     levels: "array"
     scanner: "HoleScanner"
     cal_limits: "tuple[int, int, int]"
@@ -127,6 +123,8 @@ class App:
     def __init__(self, hw, calib_path=CALIB_FILE):
         self.hw = hw
         self.calib_path = calib_path
+        self.mux = hw.mux  # the hall sensors' multiplexers (a HallMux)
+        self.reader = hw.reader  # the RFID reader (an MFRC522)
         # the loop's objects, the sensors' side and the counters: code run once, at boot, so
         # it lives in service.py (service.init) and takes no heap afterwards
         _service().init(self, hw)

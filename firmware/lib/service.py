@@ -279,7 +279,6 @@ def init(a, hw):
     a.w = wire.FrameWriter(a.out, a.ring)
     a.lines = wire.LineReader()
     _init_sensors(a, hw)
-    a.reader = hw.reader
     a.cards = CardWatcher(a.reader, miss_limit=a.miss_limit)
     a.rfid_version = -1
     a.rfid_ok = True
@@ -300,7 +299,6 @@ def _init_sensors(a, hw):
 
     n = hw.holes * hw.per_hole
     a.n_sensors = n
-    a.mux = hw.mux
     a.has_ref = getattr(hw.mux, "has_ref", False)  # levels[n]: the reference channel
     a.levels = array("H", [0] * (n + 1 if a.has_ref else n))
     t = hw.thresholds
