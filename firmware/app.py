@@ -31,17 +31,19 @@
 import gc
 import sys
 import time
-from array import array
 
 import micropython
 from micropython import const
 
+from array import array  # noqa: F401 - the App's attributes are typed by these names (below)
+
 import wire
-from holes import from_thresholds, SENSOR, KIND_WORDS, REASON_WORDS
-from cards import CardWatcher, ARRIVED, LEFT, BUSY
-from feedback import Feedback, parse_rgb, parse_pattern
-from frame_queue import FrameQueue
-from ring import boot_ring
+from holes import HoleScanner, SENSOR, KIND_WORDS, REASON_WORDS  # noqa: F401
+from cards import CardWatcher, ARRIVED, LEFT, BUSY  # noqa: F401
+from feedback import Feedback, parse_rgb, parse_pattern  # noqa: F401
+from frame_queue import FrameQueue  # noqa: F401
+from ring import Ring  # noqa: F401 - its 2 KB ring is made first, before anything fragments the heap
+
 
 FW_VERSION = "0.2.0"
 CALIB_FILE = "calib.json"
@@ -86,21 +88,6 @@ def _since():
     return since
 
 
-def _load_zeros(path, n, ref=False):
-    # the sensors' n zeros, and the reference channel's after them when it was saved
-    import calib
-
-    try:
-        zeros = calib.load(path, n)
-        if zeros is not None and ref:
-            r = calib.load(calib.ref_path(path), 1)
-            if r is not None:
-                zeros.append(r[0])
-        return zeros
-    finally:
-        _forget("calib")
-
-
 class App:
     """The board's behaviour, given its hardware `hw` (board.Board on the board): `hw.mux`
     (a HallMux), `hw.reader` (an MFRC522), `hw.led`, `hw.buzzer`, `hw.port`, the hall layout
@@ -111,81 +98,36 @@ class App:
     # never import app.py: main.py imports it, and nothing imports back into it)
     fw_version = FW_VERSION  # HELLO fw=
     scan_ms = SCAN_MS
+    hb_ms = HB_MS
+    out_bytes = _OUT_BYTES
+    miss_limit = MISS_LIMIT
+
+    # made by service.init (declared here for the type checker; MicroPython ignores these)
+    boot_id: "bytes | None"
+    ring: "Ring"
+    out: "FrameQueue"
+    w: "wire.FrameWriter"
+    lines: "wire.LineReader"
+    cards: "CardWatcher"
+    feedback: "Feedback"
+    cal: "object | None"
+    levels: "array"
+    scanner: "HoleScanner"
+    cal_limits: "tuple[int, int, int]"
+    has_ref: "bool"
+    calibrated: "bool"
+    boot_ms: "int"
+    cal_seq: "int"
+    n_sensors: "int"
 
     def __init__(self, hw, calib_path=CALIB_FILE):
         self.hw = hw
         self.calib_path = calib_path
-        self.boot_ms = time.ticks_ms()
-        self.boot_id = None  # 4 hex digits, made by the first HELLO (service.boot_id)
-        self.ring = boot_ring(self.boot_ms)  # the recent events, kept for SINCE (ring.py)
-        self.replay = None  # since.py while a replay for SINCE goes on
-        self.out = FrameQueue(hw.port, _OUT_BYTES)
-        self.w = wire.FrameWriter(self.out, self.ring)
-        self.lines = wire.LineReader()
-        self._init_sensors(hw)
-        self.reader = hw.reader
-        self.cards = CardWatcher(self.reader, miss_limit=MISS_LIMIT)
-        self.rfid_version = -1
-        self.rfid_ok = True
-        self.crowded = False  # several cards on the reader (told to the host as a fault)
-        self.feedback = Feedback(hw.led, hw.buzzer)
-        self.cal = None
-        self.cal_seq = 0
-        self.wdt = None
-        self._init_counters()
-
-    def _init_sensors(self, hw):
-        """The hall sensors' side: their levels, the scanner with the zeros saved by the last
-        calibration (if any) and the limits of the next one."""
-        n = hw.holes * hw.per_hole
-        self.n_sensors = n
-        self.mux = hw.mux
-        self.has_ref = getattr(hw.mux, "has_ref", False)  # levels[n]: the reference channel
-        self.levels = array("H", [0] * (n + 1 if self.has_ref else n))
-        t = hw.thresholds
-        self.scanner = from_thresholds(hw.holes, hw.per_hole, t)
-        self.scanner.ref = self.has_ref
-        self.cal_limits = (t.get("cal_max_offset", 3000), t.get("cal_zero_low", 25000),
-                           t.get("cal_zero_high", 35500))
-        zeros = _load_zeros(self.calib_path, n, self.has_ref)  # no reference zero: its first reading
-        if zeros is not None:
-            self.scanner.set_zero(zeros)
-        self.calibrated = zeros is not None
-
-    def _init_counters(self):
-        """What the heartbeat counts, the uptime, the button and the loop's timing, from now."""
-        self.scans = 0
-        self.sps = 0
-        self._scans_at_hb = 0
-        self.cmds = 0
-        self.bad = 0
-        self.faults = 0
-        # uptime as whole seconds and ms: ticks_diff wraps after 2**29 ms (6.2 days), and an
-        # uptime in ms leaves the small ints of the 32-bit chip after 12.4 days (then every
-        # heartbeat would allocate); seconds last 34 years
-        self._up_s = 0
-        self._up_ms = 0
-        self._up_at = self.boot_ms
-        # button
-        self.button = 0
-        self.presses = 0  # since boot: a snapshot lets the host count presses it missed
-        self._btn_raw = 0
-        self._btn_since = 0
-        # how the loop keeps up, since the last heartbeat
-        self.late_ms = 0  # worst lateness of a scan
-        self.late_n = 0  # scans begun _LATE_MS or more after their time
-        self.reads = 0  # card reads that found a card
-        self.heap_low = -1  # the least free heap seen at a heartbeat (bytes), -1 before the first
-        self._per_sum = 0  # busy time of the scan periods that ended (us), their count and worst
-        self._per_n = 0
-        self._per_max = 0
-        self._period_us = 0  # busy time of the scan period under way
-        self._scan_us = time.ticks_us()  # when the last scan began, and the time it left
-        self._slot_us = 0  # for RFID steps before the next scan
-        now = time.ticks_ms()
-        self._next_scan = now
-        self._next_rfid = now
-        self._next_hb = time.ticks_add(now, HB_MS)
+        self.mux = hw.mux  # the hall sensors' multiplexers (a HallMux)
+        self.reader = hw.reader  # the RFID reader (an MFRC522)
+        # the loop's objects, the sensors' side and the counters: code run once, at boot, so
+        # it lives in service.py (service.init) and takes no heap afterwards
+        _service().init(self, hw)
 
     # ---- frames -------------------------------------------------------------------------
 
@@ -314,8 +256,8 @@ class App:
                 w.end()
             for i in range(sc.n_fault_events):
                 self._fault_event(i)
-        if self.cal is not None:
-            self._calibrate_step()
+        if self.cal is not None:  # a calibration under way: service.py stays loaded for it
+            _service().calibrate_step(self)
 
     def _fault_event(self, i):
         sc = self.scanner
@@ -458,19 +400,6 @@ class App:
         else:
             _service().command(self, seq, cmd, args)
 
-    def _calibrate_step(self):
-        cal = self.cal
-        if cal is None:
-            return
-        cal.add(self.levels)
-        if not cal.done():
-            return
-        self.cal = None
-        try:
-            _service().calibrated(self, cal)
-        finally:
-            _forget("calib")
-
     def step(self, now):
         """One pass of the loop at time `now`: the scan if due, the host, the button, one RFID
         exchange if a read is due or under way, the heartbeat, feedback, output as the FIFO
@@ -513,7 +442,7 @@ class App:
             if not self.ring.replaying:
                 self.replay = None
                 _forget("since")  # the replay is over: let its code go
-        if "service" in sys.modules:
+        if self.cal is None and "service" in sys.modules:
             _forget("service")  # loaded for a service command: let it go
         t1 = time.ticks_us()
         self.out.pump(t1)

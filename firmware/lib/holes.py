@@ -51,9 +51,10 @@
 
 import micropython
 from micropython import const
-from array import array
 import sys
 import time
+
+from array import array  # noqa: F401 - the type of the arrays declared below
 
 SENSOR = const(0)  # same order as wire.FAULT_KINDS: "sensor", "hole"
 HOLE = const(1)
@@ -79,7 +80,8 @@ _REF_JUMP = const(1200)  # counts (8 sigma of the ADC's noise): a step of the su
 
 class HoleScanner:
     """HoleScanner(n_holes, per_hole=4, settings=None): settings is a
-    holes_settings.HoleSettings (None: the defaults).
+    holes_settings.HoleSettings, a dict of pinmap.json hall.thresholds (a missing key takes
+    the default) or None (the defaults).
 
     Public state (read it, do not replace it):
       zero           array('H') per-sensor zero levels (default 32768); set with set_zero()
@@ -96,53 +98,49 @@ class HoleScanner:
       shift          what the reference has moved since ref_zero: added to every zero
     """
 
+    # made by holes_settings.make (declared here for the type checker; MicroPython ignores these)
+    n_holes: "int"
+    per_hole: "int"
+    n_sensors: "int"
+    on: "int"
+    off: "int"
+    rail_low: "int"
+    rail_high: "int"
+    max_delta: "int"
+    unstable_ms: "int"
+    debounce_ms: "int"
+    settle_ms: "int"
+    magnets: "int"
+    rezero_scans: "int"
+    _rezero_in: "int"
+    ref_zero: "int"
+    _ref16: "int"
+    shift: "int"
+    n_changed: "int"
+    n_fault_events: "int"
+    ref: "bool"
+    zero: "array"
+    state: "array"
+    sensor_fault: "array"
+    _bad_at: "array"
+    codes: "array"
+    hole_fault: "array"
+    _cand: "array"
+    _since: "array"
+    _busy: "array"
+    _quiet: "array"
+    changed: "array"
+    fault_events: "array"
+
     def __init__(self, n_holes, per_hole=4, settings=None):
-        if settings is None:
-            settings = default_settings()
-        # the checks are boot-only code: loaded for them and let go (holes_check.py)
-        import holes_check
+        # run once, at boot: the checks, the settings and the arrays are made by boot-only
+        # code (holes_settings.make), loaded for it and let go
+        import holes_settings
 
         try:
-            holes_check.check(n_holes, per_hole, settings)
+            holes_settings.make(self, n_holes, per_hole, settings)
         finally:
-            del sys.modules["holes_check"]
-        n = n_holes * per_hole
-        self.n_holes = n_holes
-        self.per_hole = per_hole
-        self.n_sensors = n
-        self.on = settings.on
-        self.off = settings.off
-        self.rail_low = settings.rail_low
-        self.rail_high = settings.rail_high
-        self.max_delta = settings.max_delta
-        self.unstable_ms = settings.unstable_ms
-        self.debounce_ms = 0
-        self.settle_ms = settings.settle_ms
-        self.magnets = settings.magnets
-        self.rezero_scans = settings.rezero_scans
-        self._rezero_in = settings.rezero_scans
-        self.ref = False
-        self.ref_zero = 0
-        self._ref16 = 0  # the smoothed reference, in 1/16 counts (0: none yet)
-        self.shift = 0
-        self.set_debounce(settings.debounce_ms)
-
-        self.zero = array("H", [MID_SCALE] * n)
-        self.state = array("B", bytes(n))
-        self.sensor_fault = array("B", bytes(n))
-        self._bad_at = array("l", [0] * n)  # last insane reading of a faulted sensor
-
-        self.codes = array("B", bytes(n_holes))
-        self.hole_fault = array("B", bytes(n_holes))
-        self._cand = array("B", bytes(n_holes))
-        self._since = array("l", [0] * n_holes)  # when the candidate last changed
-        self._busy = array("l", [0] * n_holes)  # when the hole last left a stable state
-        self._quiet = array("B", [1] * n_holes)  # 1: candidate stable (or frozen), no timing
-
-        self.changed = array("B", bytes(n_holes))
-        self.n_changed = 0
-        self.fault_events = array("h", [0] * (3 * (n + n_holes)))
-        self.n_fault_events = 0
+            del sys.modules["holes_settings"]
 
     def set_debounce(self, ms):
         """Set the debounce window; ValueError unless 0 <= ms < unstable_ms."""
@@ -357,7 +355,7 @@ def from_config(hall):
 def from_thresholds(n_holes, per_hole, t):
     """A HoleScanner with the thresholds of dict `t` (pinmap.json hall.thresholds); a missing
     key takes the default."""
-    return HoleScanner(n_holes, per_hole, default_settings().read(t))
+    return HoleScanner(n_holes, per_hole, t)
 
 
 def default_settings():

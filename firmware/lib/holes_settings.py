@@ -1,6 +1,14 @@
-# The thresholds and times of a holes.HoleScanner, with their defaults: code needed only while a
-# scanner is made (at boot). The scanner copies what it reads of them, so holes.py imports this
-# module for the occasion and lets it go again, and the settings go with it.
+# The thresholds and times of a holes.HoleScanner, with their defaults, and the making of a
+# scanner (make: its checks, settings and arrays): code needed only while a scanner is made (at
+# boot). The scanner copies what it reads of the settings, so holes.py imports this module for
+# the occasion and lets it go again, and the settings go with it.
+
+from array import array
+import sys
+
+from micropython import const
+
+_MID_SCALE = const(32768)  # holes.MID_SCALE: a zero before any calibration
 
 
 class HoleSettings:
@@ -31,3 +39,55 @@ class HoleSettings:
             if isinstance(getattr(HoleSettings, name, None), int):
                 setattr(self, name, t[name])
         return self
+
+
+def make(hs, n_holes, per_hole, settings):
+    """Fill in HoleScanner `hs` for n_holes of per_hole sensors: `settings` is a HoleSettings,
+    a dict of pinmap.json hall.thresholds (a missing key takes the default) or None (the
+    defaults). ValueError when they do not fit (holes_check.py)."""
+    if settings is None or isinstance(settings, dict):
+        settings = HoleSettings().read(settings or {})
+    # the checks are boot-only code: loaded for them and let go (holes_check.py)
+    import holes_check
+
+    try:
+        holes_check.check(n_holes, per_hole, settings)
+    finally:
+        del sys.modules["holes_check"]
+    n = n_holes * per_hole
+    hs.n_holes = n_holes
+    hs.per_hole = per_hole
+    hs.n_sensors = n
+    hs.on = settings.on
+    hs.off = settings.off
+    hs.rail_low = settings.rail_low
+    hs.rail_high = settings.rail_high
+    hs.max_delta = settings.max_delta
+    hs.unstable_ms = settings.unstable_ms
+    hs.debounce_ms = 0
+    hs.settle_ms = settings.settle_ms
+    hs.magnets = settings.magnets
+    hs.rezero_scans = settings.rezero_scans
+    hs._rezero_in = settings.rezero_scans
+    hs.ref = False
+    hs.ref_zero = 0
+    hs._ref16 = 0  # the smoothed reference, in 1/16 counts (0: none yet)
+    hs.shift = 0
+    hs.set_debounce(settings.debounce_ms)
+
+    hs.zero = array("H", [_MID_SCALE] * n)
+    hs.state = array("B", bytes(n))
+    hs.sensor_fault = array("B", bytes(n))
+    hs._bad_at = array("l", [0] * n)  # last insane reading of a faulted sensor
+
+    hs.codes = array("B", bytes(n_holes))
+    hs.hole_fault = array("B", bytes(n_holes))
+    hs._cand = array("B", bytes(n_holes))
+    hs._since = array("l", [0] * n_holes)  # when the candidate last changed
+    hs._busy = array("l", [0] * n_holes)  # when the hole last left a stable state
+    hs._quiet = array("B", [1] * n_holes)  # 1: candidate stable (or frozen), no timing
+
+    hs.changed = array("B", bytes(n_holes))
+    hs.n_changed = 0
+    hs.fault_events = array("h", [0] * (3 * (n + n_holes)))
+    hs.n_fault_events = 0

@@ -3,12 +3,16 @@
 # sensor's raw level, for `upref doctor` and the sensor self-test), starts and finishes a
 # calibration, and carries out SET, ECHO and REBOOT.
 #
+# It also makes the App's objects at boot (init: the queue, the writer, the scanner, the reader's
+# watcher, the counters), code that runs once.
+#
 # Loaded on demand, for the heap: app.App imports this module for the occasion and lets it go at
 # the next pass of its loop, so its code takes no heap while a game runs (the commands a game
 # sends all the time, LED and BEEP, stay in app.py; loading this module from flash takes about
 # 5 ms of the scan period, which holds it). Everything here works on the App it is given: it
 # never imports app.py (App.fw_version and App.scan_ms are what it reads of the loop).
 
+import sys
 import time
 
 from micropython import const
@@ -216,6 +220,20 @@ def command(a, seq, cmd, args):
         a.reply_err(seq, cmd, "unknown command")
 
 
+def calibrate_step(a):
+    """One scan of a calibration under way (CAL): add the levels just read; once the scans are
+    all in, finish it (calibrated) and let calib.py go."""
+    cal = a.cal
+    cal.add(a.levels)
+    if not cal.done():
+        return
+    a.cal = None
+    try:
+        calibrated(a, cal)
+    finally:
+        sys.modules.pop("calib", None)
+
+
 def calibrated(a, cal):
     """A calibration's scans are all in: check, save and use the zeros, or say why not."""
     from array import array
@@ -241,3 +259,106 @@ def calibrated(a, cal):
     a.scanner.set_zero(zeros)
     a.calibrated = True
     a.reply_ok(a.cal_seq, "CAL", "sensors=%d" % a.n_sensors)
+
+
+# ---- the App, made at boot (app.App.__init__) -----------------------------------------
+
+
+def init(a, hw):
+    """Everything the loop of App `a` keeps, on hardware `hw` (app.App says what it holds)."""
+    from cards import CardWatcher
+    from feedback import Feedback
+    from frame_queue import FrameQueue
+    from ring import boot_ring
+
+    a.boot_ms = time.ticks_ms()
+    a.boot_id = None  # 4 hex digits, made by the first HELLO (boot_id())
+    a.ring = boot_ring(a.boot_ms)  # the recent events, kept for SINCE (ring.py)
+    a.replay = None  # since.py while a replay for SINCE goes on
+    a.out = FrameQueue(hw.port, a.out_bytes)
+    a.w = wire.FrameWriter(a.out, a.ring)
+    a.lines = wire.LineReader()
+    _init_sensors(a, hw)
+    a.cards = CardWatcher(a.reader, miss_limit=a.miss_limit)
+    a.rfid_version = -1
+    a.rfid_ok = True
+    a.crowded = False  # several cards on the reader (told to the host as a fault)
+    a.feedback = Feedback(hw.led, hw.buzzer)
+    a.cal = None
+    a.cal_seq = 0
+    a.wdt = None
+    _init_counters(a)
+
+
+def _init_sensors(a, hw):
+    """The hall sensors' side: their levels, the scanner with the zeros saved by the last
+    calibration (if any) and the limits of the next one."""
+    from array import array
+
+    from holes import from_thresholds
+
+    n = hw.holes * hw.per_hole
+    a.n_sensors = n
+    a.has_ref = getattr(hw.mux, "has_ref", False)  # levels[n]: the reference channel
+    a.levels = array("H", [0] * (n + 1 if a.has_ref else n))
+    t = hw.thresholds
+    a.scanner = from_thresholds(hw.holes, hw.per_hole, t)
+    a.scanner.ref = a.has_ref
+    a.cal_limits = (t.get("cal_max_offset", 3000), t.get("cal_zero_low", 25000),
+                    t.get("cal_zero_high", 35500))
+    zeros = _load_zeros(a.calib_path, n, a.has_ref)  # no reference zero: its first reading
+    if zeros is not None:
+        a.scanner.set_zero(zeros)
+    a.calibrated = zeros is not None
+
+
+def _load_zeros(path, n, ref=False):
+    """The sensors' n zeros, and the reference channel's after them when it was saved (calib.py
+    is let go again)."""
+    import calib
+
+    try:
+        zeros = calib.load(path, n)
+        if zeros is not None and ref:
+            r = calib.load(calib.ref_path(path), 1)
+            if r is not None:
+                zeros.append(r[0])
+        return zeros
+    finally:
+        sys.modules.pop("calib", None)
+
+
+def _init_counters(a):
+    """What the heartbeat counts, the uptime, the button and the loop's timing, from now."""
+    a.scans = 0
+    a.sps = 0
+    a._scans_at_hb = 0
+    a.cmds = 0
+    a.bad = 0
+    a.faults = 0
+    # uptime as whole seconds and ms: ticks_diff wraps after 2**29 ms (6.2 days), and an
+    # uptime in ms leaves the small ints of the 32-bit chip after 12.4 days (then every
+    # heartbeat would allocate); seconds last 34 years
+    a._up_s = 0
+    a._up_ms = 0
+    a._up_at = a.boot_ms
+    # button
+    a.button = 0
+    a.presses = 0  # since boot: a snapshot lets the host count presses it missed
+    a._btn_raw = 0
+    a._btn_since = 0
+    # how the loop keeps up, since the last heartbeat
+    a.late_ms = 0  # worst lateness of a scan
+    a.late_n = 0  # scans begun _LATE_MS or more after their time
+    a.reads = 0  # card reads that found a card
+    a.heap_low = -1  # the least free heap seen at a heartbeat (bytes), -1 before the first
+    a._per_sum = 0  # busy time of the scan periods that ended (us), their count and worst
+    a._per_n = 0
+    a._per_max = 0
+    a._period_us = 0  # busy time of the scan period under way
+    a._scan_us = time.ticks_us()  # when the last scan began, and the time it left
+    a._slot_us = 0  # for RFID steps before the next scan
+    now = time.ticks_ms()
+    a._next_scan = now
+    a._next_rfid = now
+    a._next_hb = time.ticks_add(now, a.hb_ms)

@@ -106,6 +106,7 @@ def _make_table():
 
 
 _TABLE = _make_table()
+del _make_table  # run once: its code need not stay in the board's heap
 
 
 def ptr8(buf):

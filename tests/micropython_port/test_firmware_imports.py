@@ -51,7 +51,8 @@ def test_the_graph_is_read_from_the_firmware() -> None:
     graph = _graph()
     assert {"main", "app", "service", "frame_queue", "wire", "holes"} <= set(graph)
     assert graph["main"] == {"app", "board"}
-    assert {"wire", "holes", "frame_queue", "service", "since", "calib"} <= graph["app"]
+    assert {"wire", "holes", "frame_queue", "service", "since"} <= graph["app"]
+    assert {"calib", "cards", "feedback", "ring"} <= graph["service"]  # what the App is made of, at boot
 
 
 def test_only_main_imports_app() -> None:

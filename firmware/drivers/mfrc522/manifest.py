@@ -7,3 +7,4 @@ metadata(
 
 module("mfrc522.py", opt=3)
 module("mfrc522_setup.py", opt=3)
+module("mfrc522_extra.py", opt=3)

@@ -27,11 +27,16 @@
 # edge of the field costs the loop no garbage. (A pre-allocated exception raised again and again
 # would not do: MicroPython appends to its traceback at each raise until the heap is full.)
 # OSError stays for a chip that does not answer; the blocking calls (request, select, read_uid)
-# raise OSError for a failed read too, with error_text().
+# raise OSError for a failed read too, with error_text(). What a polling loop never calls (the
+# making of a reader, request, select, calc_crc, the reasons in words) is in mfrc522_extra.py,
+# loaded for the call and let go, so it takes no heap while the board runs.
+
+import sys
 
 import micropython
 from micropython import const
 import time
+
 
 def _setup(name, *args):
     # The set-up code is imported at the first call and stays loaded (about 1 KB of heap):
@@ -39,6 +44,17 @@ def _setup(name, *args):
     import mfrc522_setup
 
     return getattr(mfrc522_setup, name)(*args)
+
+
+def _extra(name, *args):
+    # The calls a polling loop never makes (blocking reads, the CRC coprocessor, the reason a
+    # read failed in words) are in mfrc522_extra.py: imported for the call and let go.
+    import mfrc522_extra
+
+    try:
+        return getattr(mfrc522_extra, name)(*args)
+    finally:
+        del sys.modules["mfrc522_extra"]
 
 
 # ---- Registers (datasheet 9.2, table 20) ----
@@ -114,7 +130,7 @@ _SAK_UID_NOT_COMPLETE = const(0x04)
 BUSY = const(-1)
 FAILED = const(-2)
 _NO_ANSWER = const(-1)  # _transceive(): the timer ran out, no card answered
-# why the last read failed (error_text()); the texts are in _WHY, CL%d is the cascade level
+# why the last read failed (error_text()); the texts are mfrc522_extra.py's _WHY, CL%d the cascade level
 _W_RX = const(0)
 _W_LONG = const(1)
 _W_ATQA = const(2)
@@ -127,20 +143,6 @@ _W_SEL_GONE = const(8)
 _W_SAK = const(9)
 _W_SAK_CRC = const(10)
 _W_CASCADE = const(11)
-_WHY = (
-    "MFRC522 receive error: parity, CRC or FIFO overflow (ErrorReg)",
-    "MFRC522 receive error: an answer longer than any of type A",
-    "bad ATQA",
-    "card stopped answering in anticollision CL%d",
-    "anticollision answer too long in CL%d",
-    "anticollision answer of wrong length in CL%d",
-    "BCC mismatch in CL%d",
-    "collision at impossible position in CL%d",
-    "card stopped answering at SELECT CL%d",
-    "no valid SAK at CL%d",
-    "SAK with a wrong CRC_A at CL%d",
-    "SAK and cascade tag disagree at CL%d",
-)
 # the read's next exchange
 _ST_IDLE = const(0)
 _ST_WUPA = const(1)
@@ -171,50 +173,42 @@ _DEFAULT_TIMEOUT_MS = const(1)
 # (the read failed on a corrupt answer: parity, CRC, BCC, a collision it could not resolve) and
 # error_text() (why the last read failed).
 class MFRC522:
+    # made by mfrc522_extra.make (declared here for the type checker; MicroPython ignores these)
+    _tx2: "bytearray"
+    _rx2: "bytearray"
+    _txb: "bytearray"
+    _rdb: "bytearray"
+    _rxb: "bytearray"
+    _cl: "bytearray"
+    _tx: "memoryview"
+    _rx: "memoryview"
+    _txv: "tuple[memoryview, ...]"
+    _rdv: "tuple[memoryview, ...]"
+    _rxv: "tuple[memoryview, ...]"
+    version: "int"
+    _init_version: "int"
+    _gain: "int"
+    _timeout_ms: "int"
+    _rx_bits: "int"
+    _coll: "int"
+    _st: "int"
+    _level: "int"
+    _size: "int"
+    _known: "int"
+    _why: "int"
+    _crc_on: "bool"
+    _halt_due: "bool"
+    _stale: "bool"
+    collided: "bool"
+    garbled: "bool"
+
     def __init__(self, spi, cs, rst=None):
         self._spi = spi
         self._cs = cs
         self._rst = rst
-        self.version = 0  # VersionReg as read by init()
-        self._init_version = -1  # VersionReg of the last init() that succeeded
-        self._gain = -1  # RxGain to re-apply on init(); -1 keeps the chip's default
-        self._timeout_ms = _DEFAULT_TIMEOUT_MS
-        # scratch buffers, allocated once
-        self._tx2 = bytearray(2)
-        self._rx2 = bytearray(2)
-        # FIFO transactions: the address byte, then the data. A frame is built in _tx, the
-        # data part of _txb; _txv[n] is the transaction that writes n bytes of it (views made
-        # once: a slice at run time would allocate). Reads send the address byte n times then
-        # 00h (_rdb, _rdv[n]) and receive X, d0 .. d(n-1) into _rxb, whose data part is _rx.
-        self._txb = bytearray(1 + _FIFO_TXN)
-        self._txb[0] = (_FIFO_DATA_REG << 1) & 0x7E
-        self._rdb = bytearray(1 + _FIFO_TXN)
-        self._rxb = bytearray(1 + _FIFO_TXN)
-        for i in range(1 + _FIFO_TXN):
-            self._rdb[i] = ((_FIFO_DATA_REG << 1) & 0x7E) | 0x80
-        t = memoryview(self._txb)
-        d = memoryview(self._rdb)
-        r = memoryview(self._rxb)
-        self._tx = t[1:]
-        self._rx = r[1:]
-        self._txv = tuple(t[0:k + 1] for k in range(1 + _FIFO_TXN))
-        self._rdv = tuple(d[0:k + 1] for k in range(1 + _FIFO_TXN))
-        self._rxv = tuple(r[0:k + 1] for k in range(1 + _FIFO_TXN))
-        self._crc_on = False  # TxCRCEn/RxCRCEn as last written (init() writes them off)
-        self._cl = bytearray(5)  # UID CLn and BCC of the cascade level in progress
-        self._rx_bits = 0  # valid bits in the last received byte, 0 = all 8
-        self._coll = 0  # CollPos of the last reception: 1..32; 0 none; -1 not valid
-        # a read in steps: its next exchange, cascade level, UID bytes so far, known bits
-        self._st = _ST_IDLE
-        self._level = 0
-        self._size = 0
-        self._known = 0
-        self._halt_due = False  # the card read last is still ACTIVE: the next read halts it
-        self._stale = False  # the last read may have left cards READY: WUPA twice if need be
-        self.collided = False
-        self.garbled = False
-        self._why = _W_RX  # why the last failed read failed (an index into _WHY)
-        cs.value(1)
+        # the buffers, views and state of a reader: made once, by code that is let go again
+        # (mfrc522_extra.make says what each is)
+        _extra("make", self)
 
     # ---- bus access: the only methods that touch SPI (datasheet 8.1.2) ----
     # Address byte (8.1.2.3): (addr << 1) & 7Eh, bit 7 set for a read.
@@ -308,29 +302,10 @@ class MFRC522:
         if level != n:  # a dead bus reads 00h or FFh: the FIFO did not take the bytes
             raise OSError("MFRC522 not answering: FIFO holds %d bytes after writing %d; check wiring of SPI, CS and 3.3 V" % (level, n))
 
-    def _calc_crc(self, txn, n):
-        # CRC_A of the n data bytes of txn by the coprocessor (CalcCRC, 10.3.1.4).
-        self._load_fifo(txn, n)
-        self._write_reg(_DIV_IRQ_REG, _CRC_IRQ)  # Set2 = 0: clear CRCIRq
-        self._write_reg(_COMMAND_REG, _CMD_CALC_CRC)
-        start = time.ticks_ms()
-        while not (self._read_reg(_DIV_IRQ_REG) & _CRC_IRQ):
-            if time.ticks_diff(time.ticks_ms(), start) >= _CRC_MS:
-                self._write_reg(_COMMAND_REG, _CMD_IDLE)
-                raise OSError("MFRC522 CRC coprocessor timed out: no CRCIRq")
-        self._write_reg(_COMMAND_REG, _CMD_IDLE)
-        return self._read_reg(_CRC_RESULT_REG_L) | (self._read_reg(_CRC_RESULT_REG_H) << 8)
-
     def calc_crc(self, data):
         # CRC_A (ISO/IEC 14443-3 annex B) of up to 64 bytes as an int, low byte first on air.
         # (Reads do not need it: the chip adds and checks the CRC_A of their frames itself.)
-        n = len(data)
-        if n > 64:
-            raise ValueError("CRC input longer than the FIFO: %d bytes" % n)
-        txn = bytearray(n + 1)  # one transaction: the FIFO's address byte, then the data
-        txn[0] = self._txb[0]
-        txn[1:] = data
-        return self._calc_crc(txn, n)
+        return _extra("calc_crc", self, data)
 
     def _crc_mode(self, on):
         # TxCRCEn and RxCRCEn on (SELECT, HLTA) or off (REQA/WUPA, anticollision), written
@@ -400,11 +375,7 @@ class MFRC522:
 
     def error_text(self):
         # Why the last failed read failed, in words (allocates: for reports, not the loop).
-        text = _WHY[self._why]
-        return text % (self._level + 1) if "%d" in text else text
-
-    def _error(self):
-        return OSError(self.error_text())
+        return _extra("error_text", self)
 
     # ---- ISO/IEC 14443-3 type A ----
 
@@ -412,10 +383,7 @@ class MFRC522:
         # REQA (IDLE cards) or WUPA (IDLE and HALT cards), a 7-bit short frame. Returns the
         # ATQA as an int (first byte low), or None when no card answers. Several cards'
         # ATQAs may collide: the merged value is returned. OSError on a garbled answer.
-        atqa = self._request(wakeup)
-        if atqa == FAILED:
-            raise self._error()
-        return None if atqa == _NO_ANSWER else atqa
+        return _extra("request", self, wakeup)
 
     def _request(self, wakeup):
         # As request(), but _NO_ANSWER or FAILED instead of None or OSError.
@@ -431,16 +399,7 @@ class MFRC522:
         # Anticollision and SELECT of every cascade level for the card(s) in READY state
         # (after request()). Writes the UID into `into` (>= 10 bytes), returns its length:
         # 4, 7 or 10. With several cards exactly one is selected. OSError on protocol errors.
-        if len(into) < 10:
-            raise ValueError("UID buffer too small: %d bytes (need 10)" % len(into))
-        self._begin_select()
-        while True:
-            n = self._select_step(into)
-            if n != BUSY:
-                self._st = _ST_IDLE
-                if n == FAILED:
-                    raise self._error()
-                return n
+        return _extra("select", self, into)
 
     def _begin_select(self):
         self._clear_bits(_COLL_REG, _VALUES_AFTER_COLL)  # bits after a collision read as 0
@@ -644,14 +603,15 @@ class MFRC522:
         # WUPA, anticollision and SELECT of all cascade levels, HLTA, all at once. Writes the
         # UID into `into` (a bytearray of at least 10) and returns its length (4, 7 or 10), or
         # 0 when no card answers. OSError when the read fails (error_text()) or the chip does
-        # not answer.
+        # not answer. Polling with it allocates nothing while no card answers, so it stays
+        # here (its failure's text is made by mfrc522_extra.py).
         self.read_start()
         while True:
             n = self.read_step(into)
             if n != BUSY:
                 break
         if n == FAILED:
-            raise self._error()
+            raise OSError(self.error_text())
         if self._halt_due:
             try:
                 self.halt()

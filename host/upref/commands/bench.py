@@ -12,9 +12,11 @@ Figures (goals from the issues in brackets):
   (what boot.py sets) [no scan later than one 10 ms period]
 - scans per second of the firmware loop under the MicroPython unix port [>= 100]
 - heap in use after boot under the MicroPython unix port, and its peak during a calibration and
-  a RAW dump (the sensor self-test's); and an estimate of the heap after boot on the 32-bit chip:
-  byte data (bytecode, interned names, buffers) at its size, everything else (words) at half
-  [our goal after boot <= 40 KB, not reached: docs/simulator.md, "The firmware's heap"]
+  a RAW dump (the sensor self-test's); the chip's GC heap after boot, estimated part by part
+  (each module kept loaded, the objects made at boot): its byte data (bytecode, constants and
+  native preludes read from the chip's .mpy, names with their pool entries, buffers) at its
+  size, its words at half the unix port's bytes [goal <= 40 KB]; and the executable memory the
+  chip's native code takes, outside that heap [limit <= 12 KB] (docs/build.md, "Native code")
 - bytes per frame for each frame type
 - `make deploy` to the simulated board at 115200 baud with the real mpremote: time and bytes
   for the whole firmware onto a fresh board, then for a deploy that finds nothing changed
@@ -34,6 +36,7 @@ Machines here are shared and noisy: read the figures as a whole, compare ratios 
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import queue
@@ -45,12 +48,14 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 from upref import paths
 from upref.commands import bench_page, bench_speech
 from upref.commands.bench_game import bench_game_latency
 from upref.commands.bench_game import pct as _pct
+from upref.commands.bench_mpy import MpyParts, mpy_parts
 from upref.game import Game
 from upref.link.protocol import Heartbeat
 from upref.registry import games
@@ -144,7 +149,7 @@ def bench_micropython_scan_rate(seconds: float) -> list[int]:
 SCAN_CLOCKS_MHZ = (160, 240)  # ESP32_GENERIC's clock at reset, and what boot.py sets
 SCAN_PERIOD_MS = 10  # firmware/app.py SCAN_MS
 MPY_IMPORT_MS = 5.0  # standins/chip.py MPY_IMPORT_US at 240 MHz
-HEAP_GOAL_KB = 40  # the heap after boot on the chip we aimed at (the issue asks only for the estimate)
+HEAP_GOAL_KB = 40  # the chip's GC heap after boot, native code apart (issue 31)
 
 
 def bench_scan_timing(seconds: float, mhz: int = 240, backend: str = "cpython") -> dict[str, list[Heartbeat]]:
@@ -203,7 +208,7 @@ def bench_scan_timing(seconds: float, mhz: int = 240, backend: str = "cpython") 
 
 HEAP_PROBE = r"""
 import gc, sys, os, time
-root, mpy, flash = sys.argv[1], sys.argv[2], sys.argv[3]
+root, mpy, flash, order = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 sys.path.insert(0, root + "/host/upref/sim/standins")
 sys.path.insert(0, root + "/host/upref/chip")  # the chip's ADC curve, which the stand-ins read
 sys.path.insert(0, mpy + "/lib")  # the board's /lib, then its /, as make deploy lays them out
@@ -225,22 +230,29 @@ def used():
     return gc.mem_alloc()
 
 
-def qstr_chars():
+def qstr_chars(mark):
     # the characters of the names interned since the start: qstr_info() prints them
+    print("QSTR " + mark)
     esp32_micropython.qstr_info()
 
 
 before = used()
-print("QSTR before")
-qstr_chars()
+qstr_chars("before")
+imported = []
+for m in order.split(","):  # the modules the firmware keeps, each after those it imports
+    if not m:
+        continue
+    t = used()
+    __import__(m)
+    imported.append((m, used() - t))
+    qstr_chars(m)
 import board, app
 a = app.App(board.Board())
 a.out._port = Sink()
 a.boot()
 a.step(time.ticks_ms())  # one pass of the loop: what was loaded for the boot is let go
 after = used() - before
-print("QSTR after")
-qstr_chars()
+qstr_chars("after")
 code = sorted(k for k in sys.modules if k not in ("machine", "neopixel", "sim_world", "esp32_micropython", "micropython", "mfrc522_model", "esp32_adc", "chip"))
 
 
@@ -258,13 +270,14 @@ def peak_of(command, until):
     return top - before
 
 
-
-
-def byte_data(roots):
-    # bytes the firmware's objects hold in buffers and arrays: data that takes as many bytes
-    # on a 32-bit chip (a str is left out: the names are counted as interned, qstr_info, and
-    # string constants with the bytecode they came with)
-    n, seen, todo = 0, set(), list(roots)
+def byte_data(roots, seen):
+    # bytes the firmware's objects hold in buffers and arrays, here and on the 32-bit chip:
+    # the same but for an array of 8-byte items, which is an array('l') (the firmware makes
+    # no 'q' or 'd'): 4 bytes an item there. A str is left out: the names are counted as
+    # interned (qstr_info), string constants with the bytecode they came with. A module is
+    # looked into only when it is one of the roots, and what an earlier part counted (seen)
+    # is not counted again.
+    n, c, todo = 0, 0, list(roots)
     while todo:
         o = todo.pop()
         if id(o) in seen:
@@ -273,121 +286,193 @@ def byte_data(roots):
         t = type(o)
         if t in (bytes, bytearray):
             n += len(o)
+            c += len(o)
         elif t.__name__ == "array":
-            n += len(bytes(o))
+            b = len(bytes(o))
+            n += b
+            c += b // 2 if len(o) and b == 8 * len(o) else b
         elif t in (list, tuple):
             todo.extend(o)
         elif t is dict:
             todo.extend(o.values())
-        elif t is type(sys) or (not isinstance(o, type) and hasattr(o, "__dict__")):
-            todo.extend(o.__dict__.values())  # a module's globals, an instance's attributes
-    return n
+        elif t is type(sys):
+            if o in roots:
+                todo.extend(o.__dict__.values())  # a module's globals
+        elif not isinstance(o, type) and hasattr(o, "__dict__"):
+            todo.extend(o.__dict__.values())  # an instance's attributes
+    return "%d %d" % (n, c)
 
 
 cal = peak_of("CAL", lambda: a.cal is None)
 raw = peak_of("RAW", lambda: True)
 rest = used() - before
-held = byte_data([a] + [sys.modules[m] for m in code])
-sys.stderr.write("HEAP %d %d %d %d %d %s\n" % (after, cal, raw, rest, held, ",".join(code)))
+seen = set()
+for m, grew in imported:
+    sys.stderr.write("PART %s %d %s\n" % (m, grew, byte_data([sys.modules[m]], seen)))
+sys.stderr.write("HEAP %d %d %d %d %s %s\n" % (after, cal, raw, rest, byte_data([a], seen), ",".join(code)))
 """
 
+ESP32_EXEC_KB = 128
+"""Executable RAM of the ESP32 for the heap_caps allocator (ESP-IDF components/heap/port/esp32/
+memory_layout.c): the IRAM at 0x40080000-0x4009FFFF, less the firmware's own IRAM code."""
+EXEC_GOAL_KB = 12
+"""Our limit for the native code loaded, in that IRAM: what an ESP32_GENERIC build leaves free
+there is its 128 KB less its static IRAM (`idf.py size`, not known here: docs/build.md,
+"Native code", says how a board shows it); past it, heap_caps_malloc(MALLOC_CAP_EXEC) takes
+the internal RAM that MicroPython's heap grows into."""
 
-def chip_heap(unix_bytes: int, byte_data: int) -> int:
-    """The heap a figure of the 64-bit unix port would take on the 32-bit ESP32. The GC's blocks
-    are four words on both (32 bytes here, 16 on the chip) and an object made of words (a list,
-    a dict, an instance, a function) holds as many words on both, so it takes the same number
-    of blocks: half the bytes on the chip. Byte data (buffers, strings, the bytecode and names
-    loaded from .mpy, the names interned) takes the same bytes on both. So: the byte data
-    counted once, plus half of the rest (never less than half the whole)."""
-    byte_data = min(byte_data, unix_bytes)
-    return byte_data + (unix_bytes - byte_data) // 2
+
+QSTR_ENTRY = {"unix": 11, "chip": 7}
+"""Bytes of a qstr pool's entry: its string's address (8 bytes here, 4 on the chip), a 2-byte
+hash and a 1-byte length (py/qstr.c; both ports build with MICROPY_QSTR_BYTES_IN_HASH 2)."""
+
+
+@dataclass
+class HeapPart:
+    """What one part of the firmware holds after boot: a module kept loaded (its import) or
+    the objects made at boot (`name` "objects"). `unix`: its bytes of the unix port's GC heap;
+    `unix_bytes` and `chip_bytes`: the byte data among them, here and on the chip (code,
+    buffers, names); `names`: the characters of the names it interned, `qstrs` how many, and
+    `pools` the bytes of qstr pools the unix port grew for them meanwhile (it may have had room
+    left from before the firmware: on the chip each name takes a pool entry, counted whole)."""
+
+    name: str
+    unix: int
+    unix_bytes: int
+    chip_bytes: int
+    names: int = 0
+    pools: int = 0
+    qstrs: int = 0
+
+    def chip(self) -> int:
+        """Its bytes of the chip's GC heap: the unix port's words halved (less the pools grown
+        here), its byte data whole, and a pool entry for each name it interned."""
+        pools = min(self.pools, max(0, self.unix - self.unix_bytes))
+        return chip_heap(self.unix, self.unix_bytes + pools, self.chip_bytes + self.qstrs * QSTR_ENTRY["chip"])
+
+
+def chip_heap(unix_bytes: int, unix_data: int, chip_data: int) -> int:
+    """The GC heap a figure of the 64-bit unix port would take on the 32-bit ESP32. The GC's
+    blocks are four words on both (32 bytes here, 16 on the chip) and an object made of words
+    (a list, a dict, an instance, a function, a raw code) holds as many words on both, so it
+    takes half the bytes on the chip. Byte data (buffers, the bytecode and constants loaded from
+    .mpy, the names interned) takes the same bytes on both, but not the same data: the native
+    code is outside the GC heap on both, and the ESP32 keeps the preludes of native functions
+    in it (bench_mpy). So: the unix port's words halved, plus the chip's byte data."""
+    unix_data = min(unix_data, unix_bytes)
+    return (unix_bytes - unix_data) // 2 + chip_data
+
+
+def _import_order(modules: list[str]) -> list[str]:
+    """`modules` with each one after the firmware modules it imports when it is loaded (the
+    imports at its top level), so each import's growth of the heap is its own."""
+    sources = {p.stem: p for p in paths.firmware_dir().rglob("*.py")}
+    out: list[str] = []
+
+    def visit(name: str) -> None:
+        if name in out or name not in modules:
+            return
+        for node in ast.parse(sources[name].read_text()).body:
+            for sub in ast.walk(node) if isinstance(node, ast.Try) else [node]:
+                if isinstance(sub, ast.Import):
+                    for alias in sub.names:
+                        visit(alias.name)
+                elif isinstance(sub, ast.ImportFrom) and sub.module:
+                    visit(sub.module)
+        out.append(name)
+
+    for m in modules:
+        visit(m)
+    return out
+
+
+def _parts_of(folder: Path, name: str) -> MpyParts:
+    for f in (folder / f"{name}.mpy", folder / "lib" / f"{name}.mpy"):
+        if f.exists():
+            return mpy_parts(f.read_bytes())
+    return MpyParts()
+
+
+def _run_probe(t: Path, order: list[str]) -> subprocess.CompletedProcess[str]:
+    sys.path.insert(0, str(paths.repo_root() / "tests" / "micropython_port"))
+    from mpy import tool  # type: ignore[import-not-found]
+
+    return subprocess.run(
+        [tool("micropython"), "-X", "heapsize=400K", str(t / "probe.py"), str(paths.repo_root()), str(t / "mpy"),
+         str(t / "flash"), ",".join(order)],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+    )
+
+
+def _heap_parts(res: subprocess.CompletedProcess[str], t: Path, march: str) -> dict[str, object] | None:
+    """The probe's figures as HeapParts: one per module kept loaded, then the objects."""
+    marks = _qstr_marks(res.stdout)
+    parts: list[HeapPart] = []
+    prev = marks.get("before", (0, 0, 0))
+    for line in res.stderr.splitlines():
+        f = line.split()
+        if f[:1] == ["PART"]:
+            here, chip = _parts_of(t / "mpy", f[1]), _parts_of(t / "esp32", f[1])
+            now = marks.get(f[1], prev)
+            names, pools, n = (x - y for x, y in zip(now, prev, strict=True))
+            prev = now
+            parts.append(HeapPart(f[1], int(f[2]), int(f[3]) + names + here.gc_bytes(march),
+                                  int(f[4]) + names + chip.gc_bytes("xtensawin"), names, pools, n))
+        elif f[:1] == ["HEAP"] and "after" in marks:
+            after, cal, raw, rest, held, chip_held = (int(x) for x in f[1:7])
+            names, pools, n = (x - y for x, y in zip(marks["after"], prev, strict=True))
+            parts.append(HeapPart("objects", after - sum(p.unix for p in parts), held + names, chip_held + names,
+                                  names, pools, n))
+            modules = f[7].split(",")
+            return {"after_boot": after, "calibration": cal, "raw": raw, "after": rest, "parts": parts,
+                    "modules": modules, "exec": sum(_parts_of(t / "esp32", m).exec_bytes() for m in modules),
+                    "chip_after_boot": sum(p.chip() for p in parts)}
+    return None
 
 
 def bench_heap() -> dict[str, object] | None:
     """Bytes of heap the firmware holds under the unix port, loaded from the .mpy files that
     `make deploy` builds (deploy.build: the same compiler flags and file names): after boot
     (its code, its objects), at the peak of a calibration and of a RAW dump, and once they are
-    over; and the modules it keeps loaded."""
+    over; the modules it keeps loaded; each part's share (HeapPart), the estimate for the
+    chip's GC heap after boot, and the executable memory the chip's native code takes."""
     from upref.commands import deploy
     from upref.sim.bytecode import host_march
 
-    root = paths.repo_root()
-    sys.path.insert(0, str(root / "tests" / "micropython_port"))
-    from mpy import tool  # type: ignore[import-not-found]
-
     with tempfile.TemporaryDirectory(prefix="upref-heap-") as tmp:
         t = Path(tmp)
-        deploy.build(out_dir=t / "mpy", march=host_march())  # the native code this machine loads
+        march = host_march()
+        deploy.build(out_dir=t / "mpy", march=march)  # the native code this machine loads
         deploy.build(out_dir=t / "esp32")  # the chip's: its sizes are the code counted below
         for name in ("main.py", "boot.py", "pinmap.json"):  # the probe boots the firmware itself
             (t / "mpy" / name).unlink()
         (t / "flash").mkdir()
         shutil.copy(paths.pinmap_path(), t / "flash" / "pinmap.json")
         (t / "probe.py").write_text(HEAP_PROBE)
-        res = subprocess.run(
-            [tool("micropython"), "-X", "heapsize=400K", str(t / "probe.py"), str(root), str(t / "mpy"), str(t / "flash")],
-            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
-        )
-        chars = _qstr_chars(res.stdout)
-        for line in res.stderr.splitlines():
-            if line.startswith("HEAP ") and chars is not None:
-                after, cal, raw, rest, held, mods = line.split()[1:]
-                modules = mods.split(",")
-                files = [f for m in modules for f in (t / "esp32" / f"{m}.mpy", t / "esp32" / "lib" / f"{m}.mpy")
-                         if f.exists()]
-                code = sum(f.stat().st_size - mpy_names_bytes(f.read_bytes()) for f in files)
-                data = int(held) + code + chars
-                return {"after_boot": int(after), "calibration": int(cal), "raw": int(raw),
-                        "after": int(rest), "bytes": data, "buffers": int(held), "code": code,
-                        "names": chars, "modules": modules, "chip_after_boot": chip_heap(int(after), data)}
-        print(res.stdout[-1000:], res.stderr[-2000:], file=sys.stderr)
-        return None
+        first = _heap_parts(_run_probe(t, []), t, march)  # which modules stay loaded
+        order = _import_order(list(first["modules"])) if first else []  # type: ignore[call-overload]
+        res = _run_probe(t, order)
+        got = _heap_parts(res, t, march)
+        if got is None:
+            print(res.stdout[-1000:], res.stderr[-2000:], file=sys.stderr)
+        return got
 
 
-def _qstr_chars(stdout: str) -> int | None:
-    """Bytes of the names interned between the probe's two `micropython.qstr_info()` (its
-    line `qstr pool: n_pool=.., n_qstr=.., n_str_data_bytes=N, ...` after each mark)."""
-    got: dict[str, int] = {}
+def _qstr_marks(stdout: str) -> dict[str, tuple[int, int, int]]:
+    """At each of the probe's marks (its line `QSTR <mark>`, then `micropython.qstr_info()`'s
+    `qstr pool: n_pool=.., n_qstr=Q, n_str_data_bytes=N, n_total_bytes=T`): the bytes of the
+    names interned so far, the bytes of the pools that hold them (T - N: py/qstr.c
+    qstr_pool_info) and how many there are (Q)."""
+    got: dict[str, tuple[int, int, int]] = {}
     mark = ""
     for line in stdout.splitlines():
         if line.startswith("QSTR "):
             mark = line.split()[1]
         elif line.startswith("qstr pool:") and mark:
             fields = dict(f.strip().split("=") for f in line.split(":", 1)[1].split(","))
-            got[mark] = int(fields["n_str_data_bytes"])
-    if "before" not in got or "after" not in got:
-        return None
-    return got["after"] - got["before"]
-
-
-def _vuint(data: bytes, i: int) -> tuple[int, int]:
-    v = 0
-    while True:
-        b = data[i]
-        i += 1
-        v = (v << 7) | (b & 0x7F)
-        if not b & 0x80:
-            return v, i
-
-
-def mpy_names_bytes(data: bytes) -> int:
-    """Bytes the names table of a .mpy file (format 6: py/persistentcode.c) takes: each name
-    not among MicroPython's static ones is stored whole (length, characters, NUL). Loading the
-    module interns them, and a name already interned (by the port's ROM or another module)
-    takes nothing again: they are counted by what the probe sees interned, not here."""
-    if len(data) < 4 or data[0] != ord("M") or data[1] != 6:
-        raise ValueError("not a .mpy file of format 6")
-    i = 4
-    if data[2] & 0xFC:  # an architecture's flags follow the header
-        _, i = _vuint(data, i)
-    n_qstr, i = _vuint(data, i)
-    _, i = _vuint(data, i)  # the constant objects, after the names
-    start = i
-    for _ in range(n_qstr):
-        v, i = _vuint(data, i)
-        if not v & 1:  # a name stored whole: its characters and a NUL
-            i += (v >> 1) + 1
-    return i - start
+            chars = int(fields["n_str_data_bytes"])
+            got[mark] = (chars, int(fields["n_total_bytes"]) - chars, int(fields["n_qstr"]))
+    return got
 
 
 def bench_deploy() -> dict[str, dict[str, float]]:
@@ -511,28 +596,28 @@ def _print_replay(quick: bool) -> None:
 
 
 def _print_heap() -> None:
-    """The firmware's heap under the MicroPython unix port, and the estimate for the ESP32."""
+    """The firmware's heap under the MicroPython unix port, and the estimate for the ESP32:
+    its GC heap after boot part by part, and the executable memory its native code takes."""
     heap = bench_heap()
-    if heap:
-        kb = {k: v / 1024 for k, v in heap.items() if isinstance(v, int)}
-        print(f"\nfirmware heap under the MicroPython unix port (64-bit, from .mpy):"
-              f"\n  after boot {kb['after_boot']:.1f} KB; peak during a calibration"
-              f" {kb['calibration']:.1f} KB, during a RAW dump {kb['raw']:.1f} KB; after them"
-              f" {kb['after']:.1f} KB\n  modules kept loaded: {', '.join(heap['modules'])}")  # type: ignore[arg-type]
-        reached = kb["chip_after_boot"] <= HEAP_GOAL_KB
-        print(f"  after boot on the 32-bit ESP32, estimated: {kb['chip_after_boot']:.1f} KB [our goal <= {HEAP_GOAL_KB} KB"
-              f"{'' if reached else ': not reached, see below'}]"
-              f"\n  (method: of the {kb['after_boot']:.1f} KB here, {min(kb['bytes'], kb['after_boot']):.1f} KB is byte data,"
-              " the same bytes on the chip:"
-              f" {kb['code']:.1f} KB of bytecode and constants from the .mpy files kept loaded,"
-              f"\n  {kb['names']:.1f} KB of names interned (micropython.qstr_info), {kb['buffers']:.1f} KB of buffers and"
-              " arrays the firmware holds; the rest is words, 8 bytes here and 4 there,\n  in blocks of 32 bytes here"
-              " and 16 there: half. It errs high: names the ESP32's ROM holds and the unix port's does not are counted)")
-        if not reached:
-            print(f"  why not {HEAP_GOAL_KB} KB: the code kept loaded ({kb['code'] + kb['names']:.1f} KB of bytecode and names, and"
-                  " the objects of its functions and classes) is most of it,\n  and what runs all the time must stay"
-                  " loaded: importing a .mpy takes about 5 ms of a 10 ms scan period; boot-only code and the service side"
-                  "\n  (service.py: HELLO, SNAP, RAW, CAL, ...) are loaded for the occasion and let go (docs/simulator.md, \"The firmware's heap\")")
+    if not heap:
+        return
+    kb = {k: v / 1024 for k, v in heap.items() if isinstance(v, int)}
+    print(f"\nfirmware heap under the MicroPython unix port (64-bit, from .mpy):"
+          f"\n  after boot {kb['after_boot']:.1f} KB; peak during a calibration"
+          f" {kb['calibration']:.1f} KB, during a RAW dump {kb['raw']:.1f} KB; after them"
+          f" {kb['after']:.1f} KB\n  modules kept loaded: {', '.join(heap['modules'])}")  # type: ignore[arg-type]
+    print(f"firmware GC heap after boot on the ESP32, estimated: {kb['chip_after_boot']:.1f} KB"
+          f" [goal <= {HEAP_GOAL_KB} KB: {'met' if kb['chip_after_boot'] <= HEAP_GOAL_KB else 'NOT met'}]")
+    print("  part by part (on the chip: byte data at its size - bytecode, constants and native preludes from the"
+          " chip's .mpy,\n  names interned, buffers - and the rest, words, at half the unix port's bytes):")
+    for p in heap["parts"]:  # type: ignore[attr-defined]
+        print(f"    {p.name if p.name != 'objects' else 'objects made at boot':<21} {p.chip() / 1024:5.1f} KB"
+              f"  (byte data {p.chip_bytes / 1024:4.1f} KB, of it names {p.names / 1024:.1f} KB;"
+              f" {p.qstrs:3} pool entries; words {(p.unix - min(p.unix, p.unix_bytes)) / 1024:4.1f} KB here)")
+    print(f"firmware native code in the ESP32's executable RAM: {kb['exec']:.1f} KB [limit <= {EXEC_GOAL_KB} KB of"
+          f" the {ESP32_EXEC_KB} KB IRAM less the firmware's own: {'met' if kb['exec'] <= EXEC_GOAL_KB else 'NOT met'}]"
+          "\n  (each native function's Xtensa code from the .mpy, rounded to 4 bytes, and the port's 4-byte link;"
+          " never freed before a soft reset)")
 
 
 def _print_scan_timing(quick: bool) -> None:
