@@ -11,7 +11,9 @@
 # stderr carries reports to the simulator (sim_world.REPORT_PREFIX lines) and anything else
 # the process prints there (logged by the simulator). Environment: UPREF_SIM_FIFO (world
 # records), UPREF_SIM_PINMAP, UPREF_SIM_RESET (reset cause), UPREF_SIM_MAC,
-# UPREF_SIM_BOOT ("repo": boot.py and <main file> from <firmware_dir>; "flash": boot.py,
+# UPREF_SIM_CHIP ("slow"/"fast": the end of the range of an operation's time the chip models,
+# standins/chip.py), UPREF_SIM_OPS ("count": the firmware's operations counted, CPython only;
+# else estimated), UPREF_SIM_BOOT ("repo": boot.py and <main file> from <firmware_dir>; "flash": boot.py,
 # main.py and the modules in / and /lib of the flash folder, as a board runs what `make
 # deploy` put there), UPREF_SIM_REPL ("raw": a soft reboot from the raw REPL, which runs
 # boot.py and comes back to the raw REPL without running main.py).
@@ -151,6 +153,7 @@ def _chip_time(standins):
     sys.path.remove(standins)
     chip.chip.on = _getenv("UPREF_SIM_COST", "1") != "0"
     chip.chip.set_mhz(int(_getenv("UPREF_SIM_CPU_HZ", "160000000")) // 1000000)
+    chip.chip.set_speed(_getenv("UPREF_SIM_CHIP", "slow"))
     _chip = chip.chip
     if MICROPYTHON:
         sys.modules["time"] = chip  # what `import time` gives the firmware and the stand-ins
@@ -161,6 +164,19 @@ def _chip_time(standins):
                      "sleep_us"):
             setattr(time, name, getattr(chip, name))
     return chip
+
+
+def _chip_ops(standins, dirs, main_file):
+    """Under CPython with UPREF_SIM_OPS=count: every bytecode operation of the firmware's own
+    files counted on the chip's clock (standins/opcount.py)."""
+    if _getenv("UPREF_SIM_OPS", "estimate") != "count":
+        return
+    sys.path.insert(0, standins)
+    import opcount
+
+    sys.path.remove(standins)
+    main_name = main_file[main_file.rfind("/") + 1 :]
+    opcount.install(_chip, [d.rstrip("/") + "/" for d in dirs], ("boot.py", "main.py", main_name))
 
 
 def _chip_flash(dirs):
@@ -738,6 +754,7 @@ def main():
     _chip_time(standins)
     if not MICROPYTHON and _chip is not None and _chip.on:
         _chip_flash([p for p in paths if p not in (standins, chips)])
+        _chip_ops(standins, [p for p in paths if p not in (standins, chips)], main_file)
     if MICROPYTHON:
         import esp32_micropython
 

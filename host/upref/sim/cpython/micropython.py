@@ -38,3 +38,20 @@ def mem_info(*args):
 def schedule(func, arg):
     func(arg)
     return None
+
+
+# Code compiled to native code on the board. Here the functions stay plain Python functions;
+# their code objects are named so that the simulated chip's operation count (standins/
+# opcount.py) charges their operations at the native emitters' rate (standins/chip.py).
+NATIVE = set()
+VIPER = set()
+
+
+def native(f):
+    NATIVE.add(f.__code__)
+    return f
+
+
+def viper(f):
+    VIPER.add(f.__code__)
+    return f

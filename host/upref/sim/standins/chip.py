@@ -8,9 +8,14 @@
 # bytes on the bus, a pin written, the MFRC522's timer and the card's answer on the air
 # (mfrc522_model.py), a frame written into the UART's 128-byte FIFO at 115200 baud (a write
 # that finds it full waits for the next FreeRTOS tick, as MicroPython's uart_stdout_tx_strn
-# does). The interpreter is charged too: each call from bytecode into a built-in (a pin write,
-# an ADC read, a sleep, a clock read) and the bytecode of the scan's loop around each sensor
-# read; the rest of the firmware's bytecode (classifying, building frames) is not counted.
+# does). The interpreter is charged too. Under CPython with the count on (UPREF_SIM_OPS=count),
+# every bytecode operation of the firmware's own code is counted (opcount.py, sys.settrace
+# opcode events of the frames whose code is the firmware's) and charged at OP_NS, the time of
+# one operation at one end of the range (UPREF_SIM_CHIP=slow|fast); code compiled to native
+# code (@micropython.native, @micropython.viper) at a fraction of it. Without the count (the
+# MicroPython backend, whose unix port has no sys.settrace, or UPREF_SIM_OPS=estimate) each
+# sensor read is charged the operations one channel of a scan pass takes on average
+# (OPS_PER_CHANNEL, measured with the count), and each call into a built-in PY_CALL_US.
 #
 # The clock is paced against the machine's: a sleep waits in real time until real time has
 # caught up with the chip's, so the simulated board never runs ahead of the chip it models.
@@ -44,9 +49,21 @@ ADC_READ_US = 37  # one ADC1 conversion through the driver: 27.2 ksps measured (
 # "ESP32 ADC Speed", adc1_get_raw at 240 MHz) = 36.8 us
 PY_CALL_US = 3  # MicroPython calling a built-in method from bytecode (look-up, arguments, the
 # return): read_u16, Pin.value, sleep_us, ticks_us (estimate: issue 22 puts a read_u16 call at
-# 25-40 us and a whole channel at 55-65 us, read, select, sleep_us(10) and loop together)
-SCAN_LOOP_US = 6  # the bytecode around each sensor read in HallMux.scan: the loop, the plan's
-# array subscripts, the select's bit tests (estimate, the rest of issue 22's 55-65 us a channel)
+# 25-40 us and a whole channel at 55-65 us). Interpreter time: charged only without the count,
+# which counts the call's own operations (and prices them at a figure that holds calls)
+# One bytecode operation at 240 MHz, in ns: pystone 1.2 takes 500 operations a pass as
+# opcount.py counts them (CPython 3.11 opcode events); MicroPython on an ESP32 at 240 MHz runs
+# 1014 pystones/s at the slow end (v1.13, micropython/micropython issue 6565) and 1661 at the
+# fast end (v1.12, micropython/micropython issue 5673): 1.97 us and 1.20 us an operation
+OP_NS = {"slow": 1972, "fast": 1204}
+NATIVE_DIV = 2  # @micropython.native: half the bytecode's time an operation (conservative:
+# MicroPython's "Maximising MicroPython speed" and PR 5025 put native code near C)
+VIPER_DIV = 8  # @micropython.viper: an eighth (the MicroPython wiki, "Improving performance
+# with Viper code", measures 16x on an integer-array loop on an ESP32-S3; half of it, as the
+# firmware's viper code also calls and returns objects)
+OPS_PER_CHANNEL = 150  # without the count: the operations a scan pass takes, per sensor read
+# (the whole pass, classification and frames included, over its reads: tests/host/sim/
+# test_cost_model.py holds it to the count)
 MPY_IMPORT_US = 5000  # importing a .mpy module from the flash's filesystem: open, read, link
 # (3-10 ms, issue 22's estimate for a rarely used module)
 FLASH_SECTOR_ERASE_US = 45000  # 4 KB sector erase of the module's SPI flash, typical (GD25Q32C
@@ -75,6 +92,13 @@ class Chip:
 
     def __init__(self):
         self.on = False
+        self.counting = False  # opcount.py counts the firmware's operations (CPython only)
+        self.op_ns = OP_NS["slow"]
+        self.ops = 0  # bytecode operations counted and not yet charged (opcount.py adds)
+        self.ops_native = 0  # ... in @micropython.native code
+        self.ops_viper = 0  # ... in @micropython.viper code
+        self.ops_total = 0  # operations charged since start (natives weighted as bytecode)
+        self._ns = 0  # what is left of a microsecond charged
         self.mhz = 160  # ESP32_GENERIC's CPU clock until machine.freq() changes it
         self.us = 0
         self._last = _rt.ticks_us() if _MP else 0
@@ -111,16 +135,44 @@ class Chip:
     def now_us(self):
         if not self.on:
             return self.real_us()
+        self.settle()
         return self.us
+
+    def settle(self):
+        """The operations counted since the last look, charged on the clock."""
+        n = self.ops
+        nn = self.ops_native
+        nv = self.ops_viper
+        if n or nn or nv:
+            self.ops = self.ops_native = self.ops_viper = 0
+            self.ops_total += n + nn + nv
+            k = self.op_ns
+            ns = self._ns + (n * k + nn * k // NATIVE_DIV + nv * k // VIPER_DIV) * REF_MHZ // self.mhz
+            self.us += ns // 1000
+            self._ns = ns % 1000
 
     def cpu(self, us_at_240):
         """An operation the CPU carries out: slower at a lower clock."""
         if self.on:
+            self.settle()
             self.us += us_at_240 * REF_MHZ // self.mhz
+
+    def py_call(self):
+        """A call from bytecode into a built-in: charged only when the operations are not
+        counted (the count holds the call's own operations)."""
+        if self.on and not self.counting:
+            self.us += PY_CALL_US * REF_MHZ // self.mhz
+
+    def channel(self):
+        """A sensor read: without the count, the scan pass's operations that go with it."""
+        if self.on and not self.counting:
+            self.ops_total += OPS_PER_CHANNEL
+            self.us += OPS_PER_CHANNEL * self.op_ns * REF_MHZ // self.mhz // 1000
 
     def bus(self, us):
         """An operation the hardware times (a bus, a timer): the same at any CPU clock."""
         if self.on:
+            self.settle()
             self.us += us
 
     def sleep_us(self, us):
@@ -129,6 +181,7 @@ class Chip:
         if not self.on:
             _rt.sleep_us(us) if _MP else _rt.sleep(us / 1000000)
             return
+        self.settle()
         self.us += us
         self.pace()
 
@@ -137,6 +190,7 @@ class Chip:
         machine is far ahead of the chip (this process was held up)."""
         if not self.on:
             return
+        self.settle()
         lag = self.real_us() - self.us
         if lag > CATCH_UP_US:
             self.us += lag
@@ -159,6 +213,7 @@ class Chip:
         """n bytes written to a file on the flash: a sector erased and its pages programmed,
         with the CPU stalled meanwhile (the flash cache is off while the flash is written)."""
         if self.on and n > 0:
+            self.settle()
             self.us += FLASH_SECTOR_ERASE_US + (n + 255) // 256 * FLASH_PAGE_US
 
     def mpy_import(self):
@@ -166,7 +221,12 @@ class Chip:
         self.cpu(MPY_IMPORT_US)
 
     def set_mhz(self, mhz):
+        self.settle()  # what ran before the change, at the clock it ran at
         self.mhz = mhz
+
+    def set_speed(self, end):
+        """Which end of the range of an operation's time the chip models: "slow" or "fast"."""
+        self.op_ns = OP_NS[end]
 
     # ---- the UART's FIFO ----
 
@@ -175,6 +235,7 @@ class Chip:
         wait for the next FreeRTOS tick and go on (the chip's time passes meanwhile)."""
         if not self.on:
             return
+        self.settle()
         while n > 0:
             self._drain()
             room = UART_FIFO - self._fifo
@@ -206,13 +267,15 @@ chip = Chip()
 
 def ticks_us():
     c = chip
-    c.cpu(TICKS_CALL_US + PY_CALL_US)
+    c.cpu(TICKS_CALL_US)
+    c.py_call()
     return c.now_us() & TICKS_MASK
 
 
 def ticks_ms():
     c = chip
-    c.cpu(TICKS_CALL_US + PY_CALL_US)
+    c.cpu(TICKS_CALL_US)
+    c.py_call()
     return (c.now_us() // 1000) & TICKS_MASK
 
 
@@ -229,12 +292,12 @@ def ticks_diff(t1, t2):
 
 
 def sleep_ms(ms):
-    chip.cpu(PY_CALL_US)
+    chip.py_call()
     chip.sleep_us(ms * 1000)
 
 
 def sleep_us(us):
-    chip.cpu(PY_CALL_US)
+    chip.py_call()
     chip.sleep_us(us)
 
 
