@@ -42,16 +42,17 @@ def schedule(func, arg):
 
 # Code compiled to native code on the board. Here the functions stay plain Python functions;
 # their code objects are named so that the simulated chip's operation count (standins/
-# opcount.py) charges their operations at the native emitters' rate (standins/chip.py).
-NATIVE = set()
-VIPER = set()
+# opcount.py) charges their operations at the native emitters' rate (standins/chip.py). Keyed
+# by id: code objects of the same text compare equal, and a plain twin must stay bytecode.
+NATIVE = {}
+VIPER = {}
 
 
 def native(f):
-    NATIVE.add(f.__code__)
+    NATIVE[id(f.__code__)] = f.__code__
     return f
 
 
 def viper(f):
-    VIPER.add(f.__code__)
+    VIPER[id(f.__code__)] = f.__code__
     return f

@@ -61,7 +61,7 @@ NATIVE_DIV = 2  # @micropython.native: half the bytecode's time an operation (co
 VIPER_DIV = 8  # @micropython.viper: an eighth (the MicroPython wiki, "Improving performance
 # with Viper code", measures 16x on an integer-array loop on an ESP32-S3; half of it, as the
 # firmware's viper code also calls and returns objects)
-OPS_PER_CHANNEL = 150  # without the count: the operations a scan pass takes, per sensor read
+OPS_PER_CHANNEL = 145  # without the count: the operations a scan pass takes, per sensor read
 # (the whole pass, classification and frames included, over its reads: tests/host/sim/
 # test_cost_model.py holds it to the count)
 MPY_IMPORT_US = 5000  # importing a .mpy module from the flash's filesystem: open, read, link

@@ -55,9 +55,9 @@ def install(chip, dirs, names=("main.py", "boot.py")):
         if not mine(code):
             return None
         mp = sys.modules.get("micropython")
-        if mp is not None and code in getattr(mp, "VIPER", ()):
+        if mp is not None and id(code) in getattr(mp, "VIPER", ()):
             return op_viper
-        if mp is not None and code in getattr(mp, "NATIVE", ()):
+        if mp is not None and id(code) in getattr(mp, "NATIVE", ()):
             return op_native
         return op
 
