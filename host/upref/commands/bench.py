@@ -416,11 +416,11 @@ def _print_heap() -> None:
 
 def _print_scan_timing(quick: bool) -> None:
     """The firmware's time per scan on the ESP32 at each clock, from the simulator's cost model."""
-    print("\nthe firmware's time per scan on the ESP32, as the simulator's cost model puts it"
-          "\n(hardware operations, MicroPython's calls into them and the scan loop's bytecode, .mpy imports"
-          " from flash;\nnot the rest of the bytecode: docs/simulator.md, \"The chip's time\"):")
+    print("\nthe firmware's time per scan on the ESP32, as the simulator's cost model puts it without the count"
+          "\n(hardware operations, .mpy imports from flash, and the interpreter estimated per sensor read"
+          " at the slow end;\ndocs/simulator.md, \"The chip's time\"; the counted figures are the chip lines above):")
     for mhz in SCAN_CLOCKS_MHZ:
-        timing = bench_scan_timing(3.0 if quick else 6.0, mhz)
+        timing = bench_scan_timing(3.0 if quick else 4.0, mhz)
         ran = timing.get("mhz")
         print(f"  at {mhz} MHz{'' if mhz != 240 else ' (the clock boot.py sets)'}"
               f"{'' if ran == mhz else f' (the chip reported {ran} MHz: the figures are not for {mhz})'}:")

@@ -1,7 +1,7 @@
 """`make bench`'s figures for the modelled chip, at both ends of the range of a bytecode
 operation's time (docs/simulator.md, "The chip's time"): each on a line of its own that begins
 `chip (slow end):` or `chip (fast end):`, with the samples it rests on. The simulated board runs
-with every operation of the firmware counted (SimSettings.count_ops). The two ends run at once,
+with every operation of the firmware counted (SimSettings.ops="count"). The two ends run at once,
 each in a process of its own (`python -m upref.commands.bench_chip --end slow`), so the whole
 takes the time of one; here too are the measures on a simulated board that `bench` shares."""
 
@@ -32,6 +32,12 @@ SCAN_SCENES = ("no card", "a card on the reader")
 GOALS = {"seated": 25.0, "card": 40.0, "verdict": 60.0}  # ms at the slow end (issue 31)
 
 
+def settings_for(chip: str | None) -> dict[str, object]:
+    """The SimSettings of a board whose chip counts every operation, priced at the `chip` end of
+    the range ("slow", "fast"); None: the board's defaults."""
+    return {} if chip is None else {"chip_speed": chip, "ops": "count"}
+
+
 def _wait(link_events: queue.Queue[object], kind: str, pred: object, timeout: float = 2.0) -> float | None:
     end = time.monotonic() + timeout
     while (left := end - time.monotonic()) > 0:
@@ -50,7 +56,7 @@ def bench_latency(changes: int, cards: int, backend: str, chip: str | None = Non
     from upref.link.connection import Link
     from upref.sim.board import SimBoard, SimSettings
 
-    modelled = {} if chip is None else {"chip_speed": chip, "count_ops": True}
+    modelled = settings_for(chip)
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
         os.environ["UPREF_RUNTIME_DIR"] = str(Path(tmp) / "run")
         with SimBoard(SimSettings(backend=backend, seed=1, name="bench", flash_dir=Path(tmp) / "flash",
@@ -116,7 +122,8 @@ def bench_scan_timing(
     copy of the firmware whose boot.py asks for that one instead (the clock a chip keeps when
     nothing sets it is 160 MHz). "mhz" holds the clock the simulated chip reported running at.
     scenes: which of SCENES to measure (the first two always are).
-    chip: "slow"/"fast", a chip that counts every operation at that end (None: the defaults)."""
+    chip: "slow"/"fast", a chip that counts every operation at that end (None: the slow end's
+    estimate per sensor read, no count)."""
     from upref.link.connection import Link
     from upref.sim.board import SimBoard, SimSettings
 
@@ -133,7 +140,7 @@ def bench_scan_timing(
                 raise RuntimeError(f"{boot}: no single machine.freq(240000000) to run the firmware at {mhz} MHz;"
                                    " bench_scan_timing must learn how boot.py sets the clock now")
             boot.write_text(text.replace("machine.freq(240000000)", f"machine.freq({mhz * 1_000_000})"))
-        modelled = {} if chip is None else {"chip_speed": chip, "count_ops": True}
+        modelled = settings_for(chip) if chip is not None else {"ops": "estimate"}
         with SimBoard(SimSettings(backend=backend, seed=1, name="bench-scan", flash_dir=Path(tmp) / "flash",
                                   firmware_dir=fw, **modelled)) as board:  # type: ignore[arg-type]
             link = Link(board.port)

@@ -86,7 +86,7 @@ def bench_game_latency(
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
         t = Path(tmp)
         os.environ["UPREF_RUNTIME_DIR"] = str(t / "run")
-        modelled = {} if chip is None else {"chip_speed": chip, "count_ops": True}
+        modelled = {} if chip is None else {"chip_speed": chip, "ops": "count"}
         with SimBoard(SimSettings(seed=demo.seed, name=f"bench-{game.name}", flash_dir=t / "flash",
                                   **modelled)) as board:  # type: ignore[arg-type]
             link, table, uid_of = _started_table(game, board.port, t, probe)

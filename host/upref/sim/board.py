@@ -117,8 +117,12 @@ class SimSettings:
     cost_model: the chip's clock charges the firmware's work (standins/chip.py); off, code is free.
     chip_speed: "slow" or "fast": which end of the range of a bytecode operation's time on the
         ESP32 the chip models (docs/simulator.md, "The chip's time").
-    count_ops: count every bytecode operation the firmware runs (CPython backend only; slows
-        the firmware's process about thirtyfold); off, the chip charges an estimate per sensor read.
+    ops: how the interpreter is charged: "count" (every bytecode operation the firmware runs,
+        CPython backend only, the MicroPython backend estimates instead; slows the firmware's
+        process about thirtyfold), "estimate" (the operations of a scan pass per sensor read, as
+        counted) or "light" (the default: the earlier model's few us a sensor read, far below
+        the count, so that tests of behaviour do not wait on a firmware that does not yet fit
+        its period on the modelled chip).
     adc_vref_mv: the chip's ADC reference (default: drawn from the seed).
     restore: put back the physical table a previous run with this name kept (its seed too).
     rfid_keeps_crc: the MFRC522 leaves the CRC_A it checked (RxCRCEn) in the FIFO after a
@@ -150,7 +154,7 @@ class SimSettings:
     boot_from: str = "auto"
     cost_model: bool = True
     chip_speed: str = "slow"
-    count_ops: bool = False
+    ops: str = "light"
     adc_vref_mv: int | None = None
     restore: bool = False
     rfid_keeps_crc: bool = False
@@ -162,6 +166,8 @@ class SimSettings:
             raise ValueError(f"backend must be 'cpython' or 'micropython', not {self.backend!r}")
         if self.chip_speed not in ("slow", "fast"):
             raise ValueError(f"chip_speed must be 'slow' or 'fast', not {self.chip_speed!r}")
+        if self.ops not in ("count", "estimate", "light"):
+            raise ValueError(f"ops must be 'count', 'estimate' or 'light', not {self.ops!r}")
         if self.boot_from not in ("auto", "flash", "repo"):
             raise ValueError(f"boot_from must be 'auto', 'flash' or 'repo', not {self.boot_from!r}")
         if not 0.0 <= self.noise <= 1.0:
@@ -563,7 +569,7 @@ class SimBoard(Verbs):
             "UPREF_SIM_REPL": "raw" if (self._raw_next and cause == SOFT_RESET) else "friendly",
             "UPREF_SIM_COST": "1" if self.cost_model else "0",
             "UPREF_SIM_CHIP": s.chip_speed,
-            "UPREF_SIM_OPS": "count" if s.count_ops else "estimate",
+            "UPREF_SIM_OPS": s.ops,
             "UPREF_SIM_CPU_HZ": str(self.cpu_hz),
         }
         self._raw_next = False
@@ -898,7 +904,7 @@ class SimBoard(Verbs):
             "kbd_intr": self._child.intr_char if self._child else 3,
             "cpu_hz": self.cpu_hz,
             "chip": {"cost_model": self.cost_model, "adc_vref_mv": w.vref_mv,
-                     "speed": self.settings.chip_speed, "count_ops": self.settings.count_ops,
+                     "speed": self.settings.chip_speed, "ops": self.settings.ops,
                      "clock_jumps": self.clock_jumps, "clock_jumped_ms": self.clock_jumped_ms},
             "holes": w.state_holes(),
             "hand": dict(self.hands.hand),

@@ -12,8 +12,8 @@
 # the process prints there (logged by the simulator). Environment: UPREF_SIM_FIFO (world
 # records), UPREF_SIM_PINMAP, UPREF_SIM_RESET (reset cause), UPREF_SIM_MAC,
 # UPREF_SIM_CHIP ("slow"/"fast": the end of the range of an operation's time the chip models,
-# standins/chip.py), UPREF_SIM_OPS ("count": the firmware's operations counted, CPython only;
-# else estimated), UPREF_SIM_BOOT ("repo": boot.py and <main file> from <firmware_dir>; "flash": boot.py,
+# standins/chip.py), UPREF_SIM_OPS ("count": the firmware's operations counted, CPython only,
+# else estimated; "estimate"; "light": the test suite's light charge), UPREF_SIM_BOOT ("repo": boot.py and <main file> from <firmware_dir>; "flash": boot.py,
 # main.py and the modules in / and /lib of the flash folder, as a board runs what `make
 # deploy` put there), UPREF_SIM_REPL ("raw": a soft reboot from the raw REPL, which runs
 # boot.py and comes back to the raw REPL without running main.py).
@@ -150,10 +150,16 @@ def _chip_time(standins):
     sys.path.insert(0, standins)
     import chip
 
+    if not MICROPYTHON:  # the chip that can count the firmware's operations (opcount.py)
+        import opcount
+
+        chip.chip = opcount.CountingChip()
     sys.path.remove(standins)
     chip.chip.on = _getenv("UPREF_SIM_COST", "1") != "0"
     chip.chip.set_mhz(int(_getenv("UPREF_SIM_CPU_HZ", "160000000")) // 1000000)
     chip.chip.set_speed(_getenv("UPREF_SIM_CHIP", "slow"))
+    if _getenv("UPREF_SIM_OPS", "light") == "light":
+        chip.Chip.light = True  # on the class: see standins/chip.py
     _chip = chip.chip
     if MICROPYTHON:
         sys.modules["time"] = chip  # what `import time` gives the firmware and the stand-ins
@@ -169,7 +175,7 @@ def _chip_time(standins):
 def _chip_ops(standins, dirs, main_file):
     """Under CPython with UPREF_SIM_OPS=count: every bytecode operation of the firmware's own
     files counted on the chip's clock (standins/opcount.py)."""
-    if _getenv("UPREF_SIM_OPS", "estimate") != "count":
+    if _getenv("UPREF_SIM_OPS", "light") != "count":
         return
     sys.path.insert(0, standins)
     import opcount

@@ -112,7 +112,7 @@ def test_the_chip_charges_every_operation_this_test_counts_at_the_ends_figure(
     assert counted > 1000 * PERIODS  # the scan loop is thousands of operations a period
 
     _, run = _scene(h, scene)
-    c = cm.Chip()
+    c = oc.CountingChip()
     c.on = True
     c.set_mhz(240)
     c.set_speed(end)
@@ -165,7 +165,7 @@ def test_native_and_viper_code_is_charged_at_its_own_rate(fw: dict[str, ModuleTy
         fns[kind] = g["f"] if kind == "plain" else getattr(micropython, kind)(g["f"])
     charged = {}
     for kind, f in fns.items():
-        c = cm.Chip()
+        c = oc.CountingChip()
         c.on = True
         c.set_mhz(240)
         oc.install(c, [str(FIRMWARE) + "/"])

@@ -13,6 +13,8 @@
 
 import sys
 
+import chip as _cm
+
 
 def _firmware_code(dirs, names):
     """A test of a code object: is it the firmware's? (by its file: under one of `dirs`, or
@@ -75,3 +77,85 @@ def install(chip, dirs, names=("main.py", "boot.py")):
     chip.counting = True
     sys.settrace(on_call)
     return on_call
+
+
+class CountingChip(_cm.Chip):
+    """The chip under CPython (runtime.py puts it in chip.chip's place): the firmware's
+    operations counted (install() adds them to ops, ops_native, ops_viper and sets
+    `counting`), charged on the clock before it is next read or the hardware is touched. Kept
+    out of chip.py: the unix port's chip stays as small as it was."""
+
+    counting = False  # install() counts the firmware's operations
+    ops = 0  # bytecode operations counted and not yet charged
+    ops_native = 0  # ... in @micropython.native code
+    ops_viper = 0  # ... in @micropython.viper code
+    ops_total = 0  # operations charged since start (natives weighted as bytecode)
+    _ns = 0  # what is left of a microsecond charged
+
+    def settle(self):
+        """The operations counted since the last look, charged on the clock."""
+        n = self.ops
+        nn = self.ops_native
+        nv = self.ops_viper
+        if n or nn or nv:
+            self.ops = self.ops_native = self.ops_viper = 0
+            self.ops_total += n + nn + nv
+            k = self.op_ns
+            ns = self._ns + (n * k + nn * k // _cm.NATIVE_DIV + nv * k // _cm.VIPER_DIV) * _cm.REF_MHZ // self.mhz
+            self.us += ns // 1000
+            self._ns = ns % 1000
+
+    def now_us(self):
+        if self.on:
+            self.settle()
+        return super().now_us()
+
+    def cpu(self, us_at_240):
+        if self.on:
+            self.settle()
+        super().cpu(us_at_240)
+
+    def bus(self, us):
+        if self.on:
+            self.settle()
+        super().bus(us)
+
+    def sleep_us(self, us):
+        if self.on:
+            self.settle()
+        super().sleep_us(us)
+
+    def flash_write(self, n):
+        if self.on:
+            self.settle()
+        super().flash_write(n)
+
+    def uart_write(self, n):
+        if self.on:
+            self.settle()
+        super().uart_write(n)
+
+    def set_mhz(self, mhz):
+        self.settle()  # what ran before the change, at the clock it ran at
+        super().set_mhz(mhz)
+
+    def set_speed(self, end):
+        self.op_ns = _cm.OP_NS[end]
+
+    def call(self, us_at_240):
+        """A call into a built-in: counting, its interpreter time is in the count, so only the
+        hardware's time is charged."""
+        if self.on and self.counting:
+            self.settle()
+            self.us += us_at_240 * _cm.REF_MHZ // self.mhz
+        else:
+            super().call(us_at_240)
+
+    def sensor_read(self):
+        if self.on and self.counting:
+            self.settle()
+            self.us += _cm.ADC_READ_US * _cm.REF_MHZ // self.mhz
+            return
+        super().sensor_read()
+        if self.on and not self.light:
+            self.ops_total += _cm.OPS_PER_CHANNEL
