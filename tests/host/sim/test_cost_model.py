@@ -177,3 +177,14 @@ def test_native_and_viper_code_is_charged_at_its_own_rate(fw: dict[str, ModuleTy
         charged[kind] = c.us * 1000 + c._ns
     assert charged["native"] == pytest.approx(charged["plain"] / cm.NATIVE_DIV, abs=cm.OP_NS["slow"])
     assert charged["viper"] == pytest.approx(charged["plain"] / cm.VIPER_DIV, abs=cm.OP_NS["slow"])
+
+
+def test_a_board_is_told_which_end_and_how_to_charge_and_refuses_anything_else() -> None:
+    from upref.sim.board import SimSettings
+
+    s = SimSettings(chip_speed="fast", ops="count")
+    assert (s.chip_speed, s.ops) == ("fast", "count")
+    assert (SimSettings().chip_speed, SimSettings().ops) == ("slow", "light")
+    for bad in ({"chip_speed": "medium"}, {"ops": "sampled"}):
+        with pytest.raises(ValueError, match="must be"):
+            SimSettings(**bad)  # type: ignore[arg-type]
