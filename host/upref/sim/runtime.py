@@ -12,8 +12,9 @@
 # the process prints there (logged by the simulator). Environment: UPREF_SIM_FIFO (world
 # records), UPREF_SIM_PINMAP, UPREF_SIM_RESET (reset cause), UPREF_SIM_MAC,
 # UPREF_SIM_CHIP ("slow"/"fast": the end of the range of an operation's time the chip models,
-# standins/chip.py), UPREF_SIM_OPS ("count": the firmware's operations counted, CPython only,
-# else estimated; "estimate"; "light": the test suite's light charge), UPREF_SIM_BOOT ("repo": boot.py and <main file> from <firmware_dir>; "flash": boot.py,
+# standins/opcount.py; CPython only), UPREF_SIM_OPS ("count": the firmware's operations
+# counted; "estimate"; "light": the test suite's light charge; CPython only: the unix port's
+# chip always charges the light one), UPREF_SIM_BOOT ("repo": boot.py and <main file> from <firmware_dir>; "flash": boot.py,
 # main.py and the modules in / and /lib of the flash folder, as a board runs what `make
 # deploy` put there), UPREF_SIM_REPL ("raw": a soft reboot from the raw REPL, which runs
 # boot.py and comes back to the raw REPL without running main.py).
@@ -150,16 +151,9 @@ def _chip_time(standins):
     sys.path.insert(0, standins)
     import chip
 
-    if not MICROPYTHON:  # the chip that can count the firmware's operations (opcount.py)
-        import opcount
-
-        chip.chip = opcount.CountingChip()
     sys.path.remove(standins)
     chip.chip.on = _getenv("UPREF_SIM_COST", "1") != "0"
     chip.chip.set_mhz(int(_getenv("UPREF_SIM_CPU_HZ", "160000000")) // 1000000)
-    chip.chip.set_speed(_getenv("UPREF_SIM_CHIP", "slow"))
-    if _getenv("UPREF_SIM_OPS", "light") == "light":
-        chip.Chip.light = True  # on the class: see standins/chip.py
     _chip = chip.chip
     if MICROPYTHON:
         sys.modules["time"] = chip  # what `import time` gives the firmware and the stand-ins
@@ -170,19 +164,6 @@ def _chip_time(standins):
                      "sleep_us"):
             setattr(time, name, getattr(chip, name))
     return chip
-
-
-def _chip_ops(standins, dirs, main_file):
-    """Under CPython with UPREF_SIM_OPS=count: every bytecode operation of the firmware's own
-    files counted on the chip's clock (standins/opcount.py)."""
-    if _getenv("UPREF_SIM_OPS", "light") != "count":
-        return
-    sys.path.insert(0, standins)
-    import opcount
-
-    sys.path.remove(standins)
-    main_name = main_file[main_file.rfind("/") + 1 :]
-    opcount.install(_chip, [d.rstrip("/") + "/" for d in dirs], ("boot.py", "main.py", main_name))
 
 
 def _chip_flash(dirs):
@@ -738,6 +719,7 @@ def _boot(world, names, g, fw_dir, main_file, from_flash, raw):
 
 
 def main():
+    global _chip
     fw_dir, main_file, standins, host_dir = sys.argv[1:5]
     chips = host_dir + "/upref/chip"  # what the chip does (its ADC curve): built in, as standins
     script_dir = sys.argv[0][: sys.argv[0].rfind("/")] if "/" in sys.argv[0] else "."
@@ -759,8 +741,13 @@ def main():
 
     _chip_time(standins)
     if not MICROPYTHON and _chip is not None and _chip.on:
+        # the chip that counts the firmware's operations, or estimates them (standins/opcount.py;
+        # its setup reads UPREF_SIM_CHIP and UPREF_SIM_OPS); no name is added to this file, which
+        # the unix port interns whole
+        import opcount
+
+        _chip = opcount.install([p for p in paths if p not in (standins, chips)], main_file)
         _chip_flash([p for p in paths if p not in (standins, chips)])
-        _chip_ops(standins, [p for p in paths if p not in (standins, chips)], main_file)
     if MICROPYTHON:
         import esp32_micropython
 

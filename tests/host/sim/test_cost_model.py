@@ -106,7 +106,7 @@ SCENES = ("no card", "a card on the reader", "a pair seated")
 def test_the_chip_charges_every_operation_this_test_counts_at_the_ends_figure(
     fw: dict[str, ModuleType], scene: str, end: str
 ) -> None:
-    h, cm, oc = fw["harness"], fw["chip"], fw["opcount"]
+    h, oc = fw["harness"], fw["opcount"]
     _, run = _scene(h, scene)
     counted = _own_count(run)
     assert counted > 1000 * PERIODS  # the scan loop is thousands of operations a period
@@ -116,7 +116,7 @@ def test_the_chip_charges_every_operation_this_test_counts_at_the_ends_figure(
     c.on = True
     c.set_mhz(240)
     c.set_speed(end)
-    oc.install(c, [str(FIRMWARE) + "/"])
+    oc.count(c, [str(FIRMWARE) + "/"])
     try:
         run()
     finally:
@@ -125,22 +125,22 @@ def test_the_chip_charges_every_operation_this_test_counts_at_the_ends_figure(
     c.settle()
     charged_us = c.us - before
     assert c.ops_total == counted, (scene, c.ops_total, counted)
-    want_us = counted * cm.OP_NS[end] / 1000
+    want_us = counted * oc.CountingChip.OP_NS[end] / 1000
     assert abs(charged_us - want_us) <= 1, (scene, end, charged_us, want_us)
 
 
 def test_the_slow_end_is_the_slower_and_both_come_from_the_stated_pystone_figures(fw: dict[str, ModuleType]) -> None:
-    """Each end is 1e9 / (pystones/s x 500 operations a pystone pass), as chip.py states."""
-    cm = fw["chip"]
+    """Each end is 1e9 / (pystones/s x 500 operations a pystone pass), as opcount.py states."""
+    oc = fw["opcount"]
     for end, pystones in (("slow", 1014), ("fast", 1661)):
-        assert abs(cm.OP_NS[end] - 1e9 / (pystones * 500)) < 2, end
-    assert cm.OP_NS["slow"] > cm.OP_NS["fast"]
+        assert abs(oc.CountingChip.OP_NS[end] - 1e9 / (pystones * 500)) < 2, end
+    assert oc.CountingChip.OP_NS["slow"] > oc.CountingChip.OP_NS["fast"]
 
 
 def test_the_estimate_without_the_count_stays_within_a_quarter_of_the_count(fw: dict[str, ModuleType]) -> None:
-    """Without the count (the MicroPython backend) each sensor read is charged OPS_PER_CHANNEL
-    operations: the operations of a quiet period over its sensor reads, counted."""
-    h, cm = fw["harness"], fw["chip"]
+    """With the estimate each sensor read is charged OPS_PER_CHANNEL operations: the operations
+    of a quiet period over its sensor reads, counted."""
+    h, oc = fw["harness"], fw["opcount"]
     hw, run = _scene(h, "no card")
     reads_before = sum(hw.sensors.mux.reads)
     counted = _own_count(run)
@@ -148,13 +148,13 @@ def test_the_estimate_without_the_count_stays_within_a_quarter_of_the_count(fw: 
     assert reads >= 40 * PERIODS  # every sensor, every period
     per_read = counted / reads
     print(f"operations per sensor read, counted: {per_read:.1f}")
-    assert 0.75 * per_read <= cm.OPS_PER_CHANNEL <= 1.25 * per_read, per_read
+    assert 0.75 * per_read <= oc.CountingChip.OPS_PER_CHANNEL <= 1.25 * per_read, per_read
 
 
 def test_native_and_viper_code_is_charged_at_its_own_rate(fw: dict[str, ModuleType]) -> None:
     """A function the firmware marks @micropython.native or @micropython.viper stays a plain
     function here, and its operations cost the chip a half and an eighth of bytecode's."""
-    cm, oc = fw["chip"], fw["opcount"]
+    oc = fw["opcount"]
     import micropython
 
     src = "def f(n):\n    s = 0\n    for i in range(n):\n        s += i\n    return s\n"
@@ -168,15 +168,15 @@ def test_native_and_viper_code_is_charged_at_its_own_rate(fw: dict[str, ModuleTy
         c = oc.CountingChip()
         c.on = True
         c.set_mhz(240)
-        oc.install(c, [str(FIRMWARE) + "/"])
+        oc.count(c, [str(FIRMWARE) + "/"])
         try:
             assert f(200) == sum(range(200))
         finally:
             sys.settrace(None)
         c.settle()
         charged[kind] = c.us * 1000 + c._ns
-    assert charged["native"] == pytest.approx(charged["plain"] / cm.NATIVE_DIV, abs=cm.OP_NS["slow"])
-    assert charged["viper"] == pytest.approx(charged["plain"] / cm.VIPER_DIV, abs=cm.OP_NS["slow"])
+    assert charged["native"] == pytest.approx(charged["plain"] / oc.CountingChip.NATIVE_DIV, abs=oc.CountingChip.OP_NS["slow"])
+    assert charged["viper"] == pytest.approx(charged["plain"] / oc.CountingChip.VIPER_DIV, abs=oc.CountingChip.OP_NS["slow"])
 
 
 def test_a_board_is_told_which_end_and_how_to_charge_and_refuses_anything_else() -> None:

@@ -8,15 +8,14 @@
 # bytes on the bus, a pin written, the MFRC522's timer and the card's answer on the air
 # (mfrc522_model.py), a frame written into the UART's 128-byte FIFO at 115200 baud (a write
 # that finds it full waits for the next FreeRTOS tick, as MicroPython's uart_stdout_tx_strn
-# does). The interpreter is charged too. Under CPython with the count on (UPREF_SIM_OPS=count),
-# every bytecode operation of the firmware's own code is counted (opcount.py, sys.settrace
-# opcode events of the frames whose code is the firmware's) and charged at OP_NS, the time of
-# one operation at one end of the range (UPREF_SIM_CHIP=slow|fast); code compiled to native
-# code (@micropython.native, @micropython.viper) at a fraction of it. Without the count (the
-# MicroPython backend, whose unix port has no sys.settrace, or UPREF_SIM_OPS=estimate) each
-# sensor read is charged the operations one channel of a scan pass takes on average
-# (OPS_PER_CHANNEL, measured with the count), and each call into a built-in PY_CALL_US; with
-# UPREF_SIM_OPS=light (SimSettings' default, for the test suite) only LIGHT_CHANNEL_US a read.
+# does). The interpreter is charged too: here, the "light" charge, each call from bytecode into
+# a built-in (a pin write, an ADC read, a sleep, a clock read) and the bytecode of the scan's
+# loop around each sensor read, far below what the firmware runs. Under CPython runtime.py puts
+# opcount.CountingChip in this chip's place: it counts every bytecode operation of the
+# firmware (UPREF_SIM_OPS=count) or charges an estimate per sensor read (estimate), priced at
+# one end of a range (UPREF_SIM_CHIP=slow|fast). This module is the firmware's `time` under
+# the unix port and stays as small as it was: a few more names here moved the firmware's heap
+# enough for a MemoryError at boot under the MicroPython backend's 120K budget.
 #
 # The clock is paced against the machine's: a sleep waits in real time until real time has
 # caught up with the chip's, so the simulated board never runs ahead of the chip it models.
@@ -50,25 +49,9 @@ ADC_READ_US = 37  # one ADC1 conversion through the driver: 27.2 ksps measured (
 # "ESP32 ADC Speed", adc1_get_raw at 240 MHz) = 36.8 us
 PY_CALL_US = 3  # MicroPython calling a built-in method from bytecode (look-up, arguments, the
 # return): read_u16, Pin.value, sleep_us, ticks_us (estimate: issue 22 puts a read_u16 call at
-# 25-40 us and a whole channel at 55-65 us). Interpreter time: charged only without the count,
-# which counts the call's own operations (and prices them at a figure that holds calls)
-# One bytecode operation at 240 MHz, in ns: pystone 1.2 takes 500 operations a pass as
-# opcount.py counts them (CPython 3.11 opcode events); MicroPython on an ESP32 at 240 MHz runs
-# 1014 pystones/s at the slow end (v1.13, micropython/micropython issue 6565) and 1661 at the
-# fast end (v1.12, micropython/micropython issue 5673): 1.97 us and 1.20 us an operation
-OP_NS = {"slow": 1972, "fast": 1204}
-NATIVE_DIV = 2  # @micropython.native: half the bytecode's time an operation (conservative:
-# MicroPython's "Maximising MicroPython speed" and PR 5025 put native code near C)
-VIPER_DIV = 8  # @micropython.viper: an eighth (the MicroPython wiki, "Improving performance
-# with Viper code", measures 16x on an integer-array loop on an ESP32-S3; half of it, as the
-# firmware's viper code also calls and returns objects)
-OPS_PER_CHANNEL = 145  # without the count: the operations a scan pass takes, per sensor read
-# (the whole pass, classification and frames included, over its reads: tests/host/sim/
-# test_cost_model.py holds it to the count)
-LIGHT_CHANNEL_US = 6  # the "light" charge per sensor read: the earlier model's bytecode around
-# each read (the loop, the plan's subscripts, the select's bit tests), far below the count; the
-# simulated boards of the test suite use it, so that their tests of behaviour do not wait on a
-# firmware that does not yet fit its period on the modelled chip (docs/simulator.md)
+# 25-40 us and a whole channel at 55-65 us, read, select, sleep_us(10) and loop together)
+SCAN_LOOP_US = 6  # the bytecode around each sensor read in HallMux.scan: the loop, the plan's
+# array subscripts, the select's bit tests (estimate, the rest of issue 22's 55-65 us a channel)
 MPY_IMPORT_US = 5000  # importing a .mpy module from the flash's filesystem: open, read, link
 # (3-10 ms, issue 22's estimate for a rarely used module)
 FLASH_SECTOR_ERASE_US = 45000  # 4 KB sector erase of the module's SPI flash, typical (GD25Q32C
@@ -93,14 +76,7 @@ def _real_us_cpython():
 
 
 class Chip:
-    """The chip's clock (us since this process started) and its cost model, the operations
-    estimated (the unix port's; the count is CountingChip's)."""
-
-    # class attributes, set on the class: under the unix port this class stays as it was
-    # before the count came (its every extra attribute or call on the clock's paths moved the
-    # firmware's heap enough for a MemoryError at boot under the 120K budget)
-    light = False  # the light charge per sensor read, not the estimate (runtime.py sets it)
-    op_ns = OP_NS["slow"]  # one operation at 240 MHz, ns (set_speed)
+    """The chip's clock (us since this process started) and its cost model."""
 
     def __init__(self):
         self.on = False
@@ -197,27 +173,6 @@ class Chip:
     def set_mhz(self, mhz):
         self.mhz = mhz
 
-    def set_speed(self, end):
-        """Which end of the range of an operation's time the chip models: "slow" or "fast"."""
-        Chip.op_ns = OP_NS[end]
-
-    def call(self, us_at_240):
-        """A call from bytecode into a built-in that takes `us_at_240` of the CPU, and the
-        call's own interpreter time (PY_CALL_US)."""
-        if self.on:
-            self.us += (us_at_240 + PY_CALL_US) * REF_MHZ // self.mhz
-
-    def sensor_read(self):
-        """An ADC read and its call, and the operations of the scan pass that go with it
-        (OPS_PER_CHANNEL at op_ns), or the light charge."""
-        if self.on:
-            us = ADC_READ_US + PY_CALL_US
-            if self.light:
-                m = self.mhz
-                self.us += ADC_READ_US * REF_MHZ // m + PY_CALL_US * REF_MHZ // m + LIGHT_CHANNEL_US * REF_MHZ // m
-            else:
-                self.us += (us * 1000 + OPS_PER_CHANNEL * self.op_ns) * REF_MHZ // self.mhz // 1000
-
     # ---- the UART's FIFO ----
 
     def uart_write(self, n):
@@ -248,7 +203,7 @@ class Chip:
             self._fifo_t += gone * 1000000 // UART_BYTES_PER_S
 
 
-chip = Chip()  # under CPython runtime.py puts an opcount.CountingChip in its place
+chip = Chip()
 
 
 # ---- the firmware's `time`, on this clock -------------------------------------------------
@@ -256,13 +211,13 @@ chip = Chip()  # under CPython runtime.py puts an opcount.CountingChip in its pl
 
 def ticks_us():
     c = chip
-    c.call(TICKS_CALL_US)
+    c.cpu(TICKS_CALL_US + PY_CALL_US)
     return c.now_us() & TICKS_MASK
 
 
 def ticks_ms():
     c = chip
-    c.call(TICKS_CALL_US)
+    c.cpu(TICKS_CALL_US + PY_CALL_US)
     return (c.now_us() // 1000) & TICKS_MASK
 
 
@@ -279,12 +234,12 @@ def ticks_diff(t1, t2):
 
 
 def sleep_ms(ms):
-    chip.call(0)
+    chip.cpu(PY_CALL_US)
     chip.sleep_us(ms * 1000)
 
 
 def sleep_us(us):
-    chip.call(0)
+    chip.cpu(PY_CALL_US)
     chip.sleep_us(us)
 
 

@@ -103,7 +103,7 @@ class Pin:
             _w.pin_pull[g] = 0
 
     def _set(self, v):
-        _chip.call(_cm.PIN_US)
+        _chip.cpu(_cm.PIN_US + _cm.PY_CALL_US)
         g = self._id
         v = 1 if v else 0
         if _w.pin_level[g] != v:
@@ -239,7 +239,7 @@ class ADC:
 
     def _raw(self):
         """One conversion: the 12-bit raw reading (at the width set, left-aligned to 12)."""
-        _chip.sensor_read()
+        _chip.cpu(_cm.ADC_READ_US + _cm.PY_CALL_US + _cm.SCAN_LOOP_US)
         w = _w
         r16 = w.curves[self._atten].raw16(w.adc_read(self._bank))
         if 0 < r16 < 65535:  # below its offset the ADC reads 0, and at its top 4095, steadily

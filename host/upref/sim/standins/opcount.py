@@ -32,7 +32,7 @@ def _firmware_code(dirs, names):
     return mine
 
 
-def install(chip, dirs, names=("main.py", "boot.py")):
+def count(chip, dirs, names=("main.py", "boot.py")):
     """Count the operations of every frame whose code is under `dirs` (folders, each ending
     in "/") or named in `names`, from now on, on `chip`."""
     mine = _firmware_code(tuple(dirs), tuple(names))
@@ -79,18 +79,54 @@ def install(chip, dirs, names=("main.py", "boot.py")):
     return on_call
 
 
+# What each call into a built-in costs the chip (chip.py's sums) -> the hardware's share alone,
+# when the count holds the call's interpreter time (PY_CALL_US, SCAN_LOOP_US)
+_HARDWARE_ONLY = {
+    _cm.ADC_READ_US + _cm.PY_CALL_US + _cm.SCAN_LOOP_US: _cm.ADC_READ_US,  # ADC._raw
+    _cm.PIN_US + _cm.PY_CALL_US: _cm.PIN_US,  # Pin.value(v)
+    _cm.TICKS_CALL_US + _cm.PY_CALL_US: _cm.TICKS_CALL_US,  # ticks_us, ticks_ms
+    _cm.PY_CALL_US: 0,  # sleep_us, sleep_ms
+}
+_ADC = _cm.ADC_READ_US + _cm.PY_CALL_US + _cm.SCAN_LOOP_US
+
+
 class CountingChip(_cm.Chip):
-    """The chip under CPython (runtime.py puts it in chip.chip's place): the firmware's
-    operations counted (install() adds them to ops, ops_native, ops_viper and sets
-    `counting`), charged on the clock before it is next read or the hardware is touched. Kept
-    out of chip.py: the unix port's chip stays as small as it was."""
+    """The chip under CPython (runtime.py puts it in chip.chip's place): with the count on
+    (install()), the firmware's operations counted and charged on the clock before it is next
+    read or the hardware is touched, each call into a built-in charged the hardware's time only;
+    with the estimate, each sensor read charged OPS_PER_CHANNEL operations instead of
+    chip.SCAN_LOOP_US; with the light charge, chip.Chip as it is."""
+
+    # One bytecode operation at 240 MHz, in ns: pystone 1.2 takes 500 operations a pass as this
+    # module counts them (CPython 3.11 opcode events); MicroPython on an ESP32 at 240 MHz runs
+    # 1014 pystones/s at the slow end (v1.13, micropython/micropython issue 6565) and 1661 at
+    # the fast end (v1.12, micropython/micropython issue 5673): 1.97 us and 1.20 us
+    OP_NS = {"slow": 1972, "fast": 1204}
+    NATIVE_DIV = 2  # @micropython.native: half the bytecode's time an operation (conservative:
+    # MicroPython's "Maximising MicroPython speed" and PR 5025 put native code near C)
+    VIPER_DIV = 8  # @micropython.viper: an eighth (the MicroPython wiki, "Improving performance
+    # with Viper code", measures 16x on an integer-array loop on an ESP32-S3; half of it, as
+    # the firmware's viper code also calls and returns objects)
+    OPS_PER_CHANNEL = 145  # the estimate: the operations a scan pass takes, per sensor read
+    # (the whole pass, classification and frames included, over its reads, as counted:
+    # tests/host/sim/test_cost_model.py holds it to the count)
 
     counting = False  # install() counts the firmware's operations
+    light = True  # without the count: chip.Chip's light charge (set_ops), not the estimate
+    op_ns = OP_NS["slow"]
     ops = 0  # bytecode operations counted and not yet charged
     ops_native = 0  # ... in @micropython.native code
     ops_viper = 0  # ... in @micropython.viper code
     ops_total = 0  # operations charged since start (natives weighted as bytecode)
     _ns = 0  # what is left of a microsecond charged
+
+    def set_speed(self, end):
+        """Which end of the range of an operation's time the chip models: "slow" or "fast"."""
+        self.op_ns = self.OP_NS[end]
+
+    def set_ops(self, light):
+        """Without the count: chip.Chip's light charge (light) or the estimate."""
+        self.light = light
 
     def settle(self):
         """The operations counted since the last look, charged on the clock."""
@@ -101,7 +137,7 @@ class CountingChip(_cm.Chip):
             self.ops = self.ops_native = self.ops_viper = 0
             self.ops_total += n + nn + nv
             k = self.op_ns
-            ns = self._ns + (n * k + nn * k // _cm.NATIVE_DIV + nv * k // _cm.VIPER_DIV) * _cm.REF_MHZ // self.mhz
+            ns = self._ns + (n * k + nn * k // self.NATIVE_DIV + nv * k // self.VIPER_DIV) * _cm.REF_MHZ // self.mhz
             self.us += ns // 1000
             self._ns = ns % 1000
 
@@ -113,6 +149,11 @@ class CountingChip(_cm.Chip):
     def cpu(self, us_at_240):
         if self.on:
             self.settle()
+            if self.counting:
+                us_at_240 = _HARDWARE_ONLY.get(us_at_240, us_at_240)
+            elif us_at_240 == _ADC and not self.light:
+                self.ops_total += self.OPS_PER_CHANNEL
+                us_at_240 += self.OPS_PER_CHANNEL * self.op_ns // 1000 - _cm.SCAN_LOOP_US
         super().cpu(us_at_240)
 
     def bus(self, us):
@@ -139,23 +180,24 @@ class CountingChip(_cm.Chip):
         self.settle()  # what ran before the change, at the clock it ran at
         super().set_mhz(mhz)
 
-    def set_speed(self, end):
-        self.op_ns = _cm.OP_NS[end]
 
-    def call(self, us_at_240):
-        """A call into a built-in: counting, its interpreter time is in the count, so only the
-        hardware's time is charged."""
-        if self.on and self.counting:
-            self.settle()
-            self.us += us_at_240 * _cm.REF_MHZ // self.mhz
-        else:
-            super().call(us_at_240)
+def install(dirs, main_file):
+    """Under CPython, in the simulator's firmware process: a CountingChip in the place of
+    chip.chip, at the end of the range UPREF_SIM_CHIP names, charging the interpreter as
+    UPREF_SIM_OPS says ("count": every operation of the firmware's files, those under `dirs`
+    and boot.py, main.py and `main_file`; "estimate"; "light"). Returns the chip."""
+    import os
 
-    def sensor_read(self):
-        if self.on and self.counting:
-            self.settle()
-            self.us += _cm.ADC_READ_US * _cm.REF_MHZ // self.mhz
-            return
-        super().sensor_read()
-        if self.on and not self.light:
-            self.ops_total += _cm.OPS_PER_CHANNEL
+    old = _cm.chip
+    c = CountingChip()
+    c.on = old.on
+    c.mhz = old.mhz
+    c.us = old.us
+    c.set_speed(os.getenv("UPREF_SIM_CHIP") or "slow")
+    ops = os.getenv("UPREF_SIM_OPS") or "light"
+    c.set_ops(ops == "light")
+    _cm.chip = c
+    if ops == "count":
+        main_name = main_file[main_file.rfind("/") + 1 :]
+        count(c, [d.rstrip("/") + "/" for d in dirs], ("boot.py", "main.py", main_name))
+    return c
