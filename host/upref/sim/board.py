@@ -118,7 +118,7 @@ class SimSettings:
     chip_speed: "slow" or "fast": which end of the range of a bytecode operation's time on the
         ESP32 the chip models (docs/simulator.md, "The chip's time").
     ops: how the interpreter is charged: "count" (every bytecode operation the firmware runs,
-        CPython backend only, the MicroPython backend estimates instead; slows the firmware's
+        CPython backend only, the MicroPython backend charges the light one; slows the firmware's
         process about thirtyfold), "estimate" (the operations of a scan pass per sensor read, as
         counted) or "light" (the default: the earlier model's few us a sensor read, far below
         the count, so that tests of behaviour do not wait on a firmware that does not yet fit

@@ -114,7 +114,7 @@ def _sim_parser() -> argparse.ArgumentParser:
                     "simulated chip models (default: slow; docs/simulator.md, \"The chip's time\")")
     ap.add_argument("--ops", choices=("count", "estimate", "light"), default="count",
                     help="count every bytecode operation the firmware runs (the default; the "
-                    "MicroPython backend estimates instead), charge the estimate per sensor read "
+                    "MicroPython backend charges the light one), charge the estimate per sensor read "
                     "(lighter on a loaded machine), or the light charge the test suite uses")
     return ap
 
