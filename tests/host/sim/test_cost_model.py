@@ -8,6 +8,7 @@ counts are deterministic."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -39,8 +40,15 @@ def fw() -> Iterator[dict[str, ModuleType]]:
     sys.path[:] = saved
 
 
+_MINE: dict[str, bool] = {}
+
+
 def _mine(filename: str) -> bool:
-    return filename.startswith(str(FIRMWARE) + "/")
+    """Is this file the firmware's? (by its real path: the package reaches it through a link)"""
+    got = _MINE.get(filename)
+    if got is None:
+        got = _MINE[filename] = os.path.realpath(filename).startswith(str(FIRMWARE.resolve()) + "/")
+    return got
 
 
 def _own_count(run: Callable[[], None]) -> int:

@@ -20,10 +20,15 @@ def _firmware_code(dirs, names):
     """A test of a code object: is it the firmware's? (by its file: under one of `dirs`, or
     one of `names`, the files run as source, as main.py and boot.py are)"""
 
+    import os
+
+    dirs = tuple(os.path.realpath(d) + "/" for d in dirs)  # the firmware is often reached by a link
+
     def mine(code):
         f = code.co_filename
         if f in names:
             return True
+        f = os.path.realpath(f)
         for d in dirs:
             if f.startswith(d):
                 return True
@@ -35,7 +40,7 @@ def _firmware_code(dirs, names):
 def count(chip, dirs, names=("main.py", "boot.py")):
     """Count the operations of every frame whose code is under `dirs` (folders, each ending
     in "/") or named in `names`, from now on, on `chip`."""
-    mine = _firmware_code(tuple(dirs), tuple(names))
+    mine = _firmware_code(dirs, tuple(names))
     verdict = {}  # code object -> the local tracer for its frames, or None
 
     def op(frame, event, arg):
