@@ -1,10 +1,11 @@
 """`make bench`: measure, print, assert nothing.
 
 Figures (goals from the issues in brackets):
-- hole change -> host event latency on the simulated board at 115200 baud, p50/p95 over 200+
-  changes, measured two ways: from the hand's first movement, and from the moment the last
-  magnet is seated (or gone), which is what the firmware controls [p95 <= 40 ms]
-- card arrival -> host event latency [p95 <= 40 ms; the reader is polled every 20 ms]
+- the modelled chip at both ends of the range of a bytecode operation's time (bench_chip, every
+  operation of the firmware counted), each figure on a line that begins `chip (slow end):` or
+  `chip (fast end):` with its sample count: scan time per period (mean, worst), hole seated ->
+  host event p95, card arrival -> host event p95, every game's action -> verdict p95 over its
+  demo [at the slow end: seated <= 25 ms, card <= 40 ms, action -> verdict <= 60 ms]
 - the firmware's time per scan on the ESP32, as the simulator's cost model puts it (ADC reads,
   SPI transactions, the MFRC522's timer and the air, the UART's FIFO; docs/simulator.md): mean
   and worst per scan period and the worst lateness of a scan, with no card and with a card on
@@ -20,9 +21,8 @@ Figures (goals from the issues in brackets):
 - bytes per frame for each frame type
 - `make deploy` to the simulated board at 115200 baud with the real mpremote: time and bytes
   for the whole firmware onto a fresh board, then for a deploy that finds nothing changed
-- for every game in the registry: random playouts per second of its engine, its own heavy
-  computation (`Game.figures`), and action -> verdict latency over its demo on the simulated
-  board (p50, p95) [p95 <= 60 ms]
+- for every game in the registry: random playouts per second of its engine and its own heavy
+  computation (`Game.figures`)
 - the scoreboard page (`bench_page`): action -> page updated in a browser, p50/p95, and how much
   after the terminal [p95 <= 100 ms over the terminal]; with 50 viewers at once: the referee's
   latency against the run without them, the server's CPU
@@ -40,7 +40,6 @@ import ast
 import json
 import os
 import queue
-import random
 import shutil
 import statistics
 import subprocess
@@ -52,81 +51,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from upref import paths
-from upref.commands import bench_page, bench_speech
-from upref.commands.bench_game import bench_game_latency
-from upref.commands.bench_game import pct as _pct
+from upref.commands import bench_chip, bench_page, bench_speech
+from upref.commands.bench_chip import bench_scan_timing
 from upref.commands.bench_mpy import MpyParts, mpy_parts
 from upref.game import Game
 from upref.link.protocol import Heartbeat
 from upref.registry import games
 
 
-def _wait(link_events: queue.Queue[object], kind: str, pred: object, timeout: float = 2.0) -> float | None:
-    end = time.monotonic() + timeout
-    while (left := end - time.monotonic()) > 0:
-        try:
-            item = link_events.get(timeout=left)
-        except queue.Empty:
-            return None
-        if type(item).__name__ == kind and (pred is None or pred(item)):  # type: ignore[operator]
-            return time.monotonic()
-    return None
-
-
-def bench_latency(changes: int, cards: int, backend: str) -> dict[str, object]:
-    from upref.link.connection import Link
-    from upref.sim.board import SimBoard, SimSettings
-
-    with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
-        os.environ["UPREF_RUNTIME_DIR"] = str(Path(tmp) / "run")
-        with SimBoard(SimSettings(backend=backend, seed=1, name="bench", flash_dir=Path(tmp) / "flash")) as board:
-            link = Link(board.port)
-            time.sleep(1.0)
-            holes = {h["hole"]: (h["pair"], h["down"]) for h in board.state()["holes"]}
-            while not link.events.empty():
-                link.events.get_nowait()
-            lat: list[float] = []
-            missed = 0
-            seated: list[float] = []
-            for i in range(changes):
-                hole = i // 2 % 10 + 1
-                pulling = i % 2 == 0
-                t0 = time.monotonic()
-                if pulling:
-                    board.pull(hole)
-                else:
-                    pair, down = holes[hole]
-                    board.insert(hole, pair, down)
-                t_seated = t0 + board.hands.last_settled_ms / 1000
-                got = _wait(link.events, "HoleChanged", lambda e, h=hole: e.hole == h)
-                if got is None:
-                    missed += 1
-                else:
-                    lat.append((got - t0) * 1000)
-                    seated.append((got - t_seated) * 1000)
-                time.sleep(random.uniform(0.0, 0.02))  # the next hand at a random scan phase
-            card_lat: list[float] = []
-            phase = random.Random(7)
-            for i in range(cards):
-                # taps at random moments: right after a departure the next poll is a whole
-                # period away, which would measure the worst case every time
-                time.sleep(phase.uniform(0.0, 0.1))
-                uid = f"04{i:012X}"
-                t0 = time.monotonic()
-                board.tap(uid)
-                got = _wait(link.events, "CardArrived", lambda e, u=uid: e.uid == u)
-                if got is not None:
-                    card_lat.append((got - t0) * 1000)
-                board.remove()
-                _wait(link.events, "CardLeft", None)
-            link.close()
-    return {"hole_ms": lat, "seated_ms": seated, "hole_missed": missed, "card_ms": card_lat}
-
-
 def bench_micropython_scan_rate(seconds: float) -> list[int]:
     """Scans per second reported in the heartbeats of the firmware under the unix port."""
     from upref.link.connection import Link
-    from upref.link.protocol import Heartbeat
     from upref.sim.board import SimBoard, SimSettings
 
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
@@ -150,60 +85,6 @@ SCAN_CLOCKS_MHZ = (160, 240)  # ESP32_GENERIC's clock at reset, and what boot.py
 SCAN_PERIOD_MS = 10  # firmware/app.py SCAN_MS
 MPY_IMPORT_MS = 5.0  # standins/chip.py MPY_IMPORT_US at 240 MHz
 HEAP_GOAL_KB = 40  # the chip's GC heap after boot, native code apart (issue 31)
-
-
-def bench_scan_timing(seconds: float, mhz: int = 240, backend: str = "cpython") -> dict[str, list[Heartbeat]]:
-    """Heartbeats of the cost-modelled board with its CPU at `mhz`: with no card, with a card
-    lying on the reader, and with a card while the host asks for a RAW dump every second (as
-    `upref doctor`). The firmware's boot.py sets 240 MHz; for another clock the board runs a
-    copy of the firmware whose boot.py asks for that one instead (the clock a chip keeps when
-    nothing sets it is 160 MHz). "mhz" holds the clock the simulated chip reported running at."""
-    from upref.link.connection import Link
-    from upref.sim.board import SimBoard, SimSettings
-
-    out: dict[str, list[Heartbeat]] = {}
-    with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
-        os.environ["UPREF_RUNTIME_DIR"] = str(Path(tmp) / "run")
-        fw = paths.firmware_dir()
-        if mhz != 240:
-            fw = Path(tmp) / "firmware"
-            shutil.copytree(paths.firmware_dir(), fw)
-            boot = fw / "boot.py"
-            text = boot.read_text()
-            if text.count("machine.freq(240000000)") != 1:
-                raise RuntimeError(f"{boot}: no single machine.freq(240000000) to run the firmware at {mhz} MHz;"
-                                   " bench_scan_timing must learn how boot.py sets the clock now")
-            boot.write_text(text.replace("machine.freq(240000000)", f"machine.freq({mhz * 1_000_000})"))
-        with SimBoard(SimSettings(backend=backend, seed=1, name="bench-scan", flash_dir=Path(tmp) / "flash",
-                                  firmware_dir=fw)) as board:
-            link = Link(board.port)
-
-            def collect(raw: bool) -> list[Heartbeat]:
-                got: list[Heartbeat] = []
-                end = time.monotonic() + seconds
-                next_raw = time.monotonic()
-                while time.monotonic() < end:
-                    if raw and time.monotonic() >= next_raw:
-                        next_raw += 1.0
-                        link.command("RAW", timeout=2.0)
-                    try:
-                        item = link.events.get(timeout=0.1)
-                    except queue.Empty:
-                        continue
-                    if isinstance(item, Heartbeat) and item.tscan_us is not None:
-                        got.append(item)
-                return got[1:]  # the first second holds the change of scene
-
-            collect(False)
-            out["no card"] = collect(False)
-            board.tap("04A1B2C3D4E5F6")
-            out["a card on the reader"] = collect(False)
-            out["a card, and a RAW dump every second"] = collect(True)
-            st = board.state()
-            out["jumps"] = st["chip"]["clock_jumps"]  # type: ignore[assignment]
-            out["mhz"] = st["cpu_hz"] // 1_000_000  # type: ignore[assignment]
-            link.close()
-    return out
 
 
 HEAP_PROBE = r"""
@@ -555,10 +436,9 @@ def _print_frames() -> None:
         print(f"  {t:<6} {min(sizes):>4}..{max(sizes):<4} bytes  = {max(sizes) * 10 / 115200 * 1000:.1f} ms at 115200 baud")
 
 
-def _print_games(quick: bool) -> dict[str, list[float]]:
-    """Each game's engine speed, its own figures and its demo's action -> verdict latencies,
-    which it returns by game (without speech)."""
-    plain: dict[str, list[float]] = {}  # each game's action -> verdict latencies, without speech
+def _print_games(quick: bool) -> None:
+    """Each game's engine speed and its own figures (its demo's action -> verdict latency is
+    among the chip's figures, at both ends of the range: _print_chip)."""
     for game in games():
         print(f"\n{game.title}:")
         if game.playout is not None:
@@ -566,25 +446,26 @@ def _print_games(quick: bool) -> dict[str, list[float]]:
             print(f"  engine: {n / secs:,.0f} random playouts/s ({acts / secs:,.0f} actions/s)")
         for figure in game.figures(quick) if game.figures is not None else ():
             print(f"  {figure}")
-        if game.demo is not None:
-            gl = bench_game_latency(game, 40.0 if quick else 120.0)
-            plain[game.name] = gl
-            if gl:
-                print(f"  action on the simulated board -> verdict on the scoreboard, {len(gl)} actions"
-                      f" of the demo: p50 {statistics.median(gl):.1f} ms   p95 {_pct(gl, 95):.1f} ms"
-                      " [goal p95 <= 60 ms]")
-    return plain
 
 
-def _print_page_and_speech(quick: bool, plain: dict[str, list[float]]) -> None:
+def _print_chip(quick: bool, changes: int, cards: int) -> None:
+    """The modelled chip's figures at both ends of the range."""
+    print("\nthe modelled ESP32 at both ends of the range of a bytecode operation's time, every operation of the"
+          "\nfirmware counted (docs/simulator.md, \"The chip's time\"); n = the samples each figure rests on:",
+          flush=True)
+    for line in bench_chip.chip_lines_both(quick, changes, cards):
+        print(line, flush=True)
+
+
+def _print_page_and_speech(quick: bool) -> None:
     """The scoreboard page and the spoken referee over the first game with a demo."""
     shown = next((g for g in games() if g.demo is not None), None)
     if shown is not None:
         print(f"\nthe scoreboard page over {shown.title}'s demo (served, open in headless Chromium):")
-        for ln in bench_page.report(shown, 40.0 if quick else 120.0):
+        for ln in bench_page.report(shown, 40.0 if quick else 60.0):
             print(ln)
         print("\nthe spoken referee (--speak): each voice, then the referee with speech on")
-        for ln in bench_speech.report(shown, 40.0 if quick else 120.0, plain.get(shown.name)):
+        for ln in bench_speech.report(shown, 40.0 if quick else 60.0):
             print(ln, flush=True)
 
 
@@ -622,11 +503,11 @@ def _print_heap() -> None:
 
 def _print_scan_timing(quick: bool) -> None:
     """The firmware's time per scan on the ESP32 at each clock, from the simulator's cost model."""
-    print("\nthe firmware's time per scan on the ESP32, as the simulator's cost model puts it"
-          "\n(hardware operations, MicroPython's calls into them and the scan loop's bytecode, .mpy imports"
-          " from flash;\nnot the rest of the bytecode: docs/simulator.md, \"The chip's time\"):")
+    print("\nthe firmware's time per scan on the ESP32, as the simulator's cost model puts it without the count"
+          "\n(hardware operations, .mpy imports from flash, and the interpreter estimated per sensor read"
+          " at the slow end;\ndocs/simulator.md, \"The chip's time\"; the counted figures are the chip lines above):")
     for mhz in SCAN_CLOCKS_MHZ:
-        timing = bench_scan_timing(3.0 if quick else 6.0, mhz)
+        timing = bench_scan_timing(3.0 if quick else 4.0, mhz)
         ran = timing.get("mhz")
         print(f"  at {mhz} MHz{'' if mhz != 240 else ' (the clock boot.py sets)'}"
               f"{'' if ran == mhz else f' (the chip reported {ran} MHz: the figures are not for {mhz})'}:")
@@ -649,24 +530,6 @@ def _print_scan_timing(quick: bool) -> None:
                   f" at {mhz} MHz, in the period of a scan; the firmware's boot.py sets 240 MHz)")
         if timing.get("jumps"):
             print(f"    (this machine held the simulated board up {timing['jumps']} times: its clock jumped)")
-
-
-def _print_latency(changes: int, cards: int) -> None:
-    """Hole change and card arrival -> host event on the simulated board."""
-    r = bench_latency(changes, cards, "cpython")
-    lat, seat, cl = r["hole_ms"], r["seated_ms"], r["card_ms"]
-    assert isinstance(lat, list) and isinstance(seat, list) and isinstance(cl, list)
-    print(f"\nhole change -> host event, simulated board (CPython firmware, cost model), {len(lat)} changes"
-          f" ({r['hole_missed']} missed); a seated end is reported after two scans, anything else after 30 ms:")
-    if lat:
-        print(f"  from the hand's first movement: p50 {statistics.median(lat):.1f} ms   p95 {_pct(lat, 95):.1f} ms"
-              f"   max {max(lat):.1f} ms")
-        print(f"  from the last magnet seated:    p50 {statistics.median(seat):.1f} ms   p95 {_pct(seat, 95):.1f} ms"
-              f"   max {max(seat):.1f} ms [goal p95 <= 40 ms]")
-    if cl:
-        print(f"card arrival -> host event, {len(cl)} taps:")
-        print(f"  p50 {statistics.median(cl):.1f} ms   p95 {_pct(cl, 95):.1f} ms   (reader polled every 20 ms)"
-              " [goal p95 <= 40 ms]")
 
 
 def _print_scan_rate(quick: bool) -> None:
@@ -700,12 +563,12 @@ def main(argv: list[str] | None = None) -> int:
 
     print("upref bench (figures only; goals in brackets)\n")
     _print_frames()
-    plain = _print_games(args.quick)
-    _print_page_and_speech(args.quick, plain)
+    _print_games(args.quick)
+    _print_chip(args.quick, args.changes, args.cards)
+    _print_page_and_speech(args.quick)
     _print_replay(args.quick)
     _print_heap()
     _print_scan_timing(args.quick)
-    _print_latency(args.changes, args.cards)
     _print_scan_rate(args.quick)
     _print_deploy()
     return 0

@@ -71,11 +71,14 @@ class _Acts:
         return act
 
 
-def bench_game_latency(game: Game, limit: float = 120.0, probe: Probe | None = None) -> list[float]:
+def bench_game_latency(
+    game: Game, limit: float = 120.0, probe: Probe | None = None, chip: str | None = None
+) -> list[float]:
     """Milliseconds from each physical action of the game's demo script on the simulated board
     (a tap, a pair put back, a button press, a key) to the first verdict after it, rendered on
     the scoreboard; a step is timed from its last action. Steps that act on nothing are not
-    counted."""
+    counted. chip: "slow" or "fast", a board whose chip counts every operation and prices it at
+    that end of the range (None: the board's defaults)."""
     from upref.sim.board import SimBoard, SimSettings
 
     demo = game.demo
@@ -83,7 +86,9 @@ def bench_game_latency(game: Game, limit: float = 120.0, probe: Probe | None = N
     with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
         t = Path(tmp)
         os.environ["UPREF_RUNTIME_DIR"] = str(t / "run")
-        with SimBoard(SimSettings(seed=demo.seed, name=f"bench-{game.name}", flash_dir=t / "flash")) as board:
+        modelled = {} if chip is None else {"chip_speed": chip, "ops": "count"}
+        with SimBoard(SimSettings(seed=demo.seed, name=f"bench-{game.name}", flash_dir=t / "flash",
+                                  **modelled)) as board:  # type: ignore[arg-type]
             link, table, uid_of = _started_table(game, board.port, t, probe)
             try:
                 return _timed_script(game, board, table, uid_of, limit, probe)

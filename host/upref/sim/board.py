@@ -115,6 +115,14 @@ class SimSettings:
         firmware), "flash" (always the flash folder: an empty one is bare MicroPython's REPL) or
         "repo" (always firmware_dir).
     cost_model: the chip's clock charges the firmware's work (standins/chip.py); off, code is free.
+    chip_speed: "slow" or "fast": which end of the range of a bytecode operation's time on the
+        ESP32 the chip models (docs/simulator.md, "The chip's time").
+    ops: how the interpreter is charged: "count" (every bytecode operation the firmware runs,
+        CPython backend only, the MicroPython backend charges the light one; slows the firmware's
+        process about thirtyfold), "estimate" (the operations of a scan pass per sensor read, as
+        counted) or "light" (the default: the earlier model's few us a sensor read, far below
+        the count, so that tests of behaviour do not wait on a firmware that does not yet fit
+        its period on the modelled chip).
     adc_vref_mv: the chip's ADC reference (default: drawn from the seed).
     restore: put back the physical table a previous run with this name kept (its seed too).
     rfid_keeps_crc: the MFRC522 leaves the CRC_A it checked (RxCRCEn) in the FIFO after a
@@ -145,6 +153,8 @@ class SimSettings:
     spi_flash: str | os.PathLike[str] | None = None
     boot_from: str = "auto"
     cost_model: bool = True
+    chip_speed: str = "slow"
+    ops: str = "light"
     adc_vref_mv: int | None = None
     restore: bool = False
     rfid_keeps_crc: bool = False
@@ -154,6 +164,10 @@ class SimSettings:
     def __post_init__(self) -> None:
         if self.backend not in ("cpython", "micropython"):
             raise ValueError(f"backend must be 'cpython' or 'micropython', not {self.backend!r}")
+        if self.chip_speed not in ("slow", "fast"):
+            raise ValueError(f"chip_speed must be 'slow' or 'fast', not {self.chip_speed!r}")
+        if self.ops not in ("count", "estimate", "light"):
+            raise ValueError(f"ops must be 'count', 'estimate' or 'light', not {self.ops!r}")
         if self.boot_from not in ("auto", "flash", "repo"):
             raise ValueError(f"boot_from must be 'auto', 'flash' or 'repo', not {self.boot_from!r}")
         if not 0.0 <= self.noise <= 1.0:
@@ -559,6 +573,8 @@ class SimBoard(Verbs):
             "UPREF_SIM_BOOT": self.boot_source,
             "UPREF_SIM_REPL": "raw" if (self._raw_next and cause == SOFT_RESET) else "friendly",
             "UPREF_SIM_COST": "1" if self.cost_model else "0",
+            "UPREF_SIM_CHIP": s.chip_speed,
+            "UPREF_SIM_OPS": s.ops,
             "UPREF_SIM_CPU_HZ": str(self.cpu_hz),
         }
         self._raw_next = False
@@ -902,6 +918,7 @@ class SimBoard(Verbs):
             "kbd_intr": self._child.intr_char if self._child else 3,
             "cpu_hz": self.cpu_hz,
             "chip": {"cost_model": self.cost_model, "adc_vref_mv": w.vref_mv,
+                     "speed": self.settings.chip_speed, "ops": self.settings.ops,
                      "clock_jumps": self.clock_jumps, "clock_jumped_ms": self.clock_jumped_ms},
             "holes": w.state_holes(),
             "hand": dict(self.hands.hand),

@@ -109,6 +109,13 @@ def _sim_parser() -> argparse.ArgumentParser:
     ap.add_argument("--boot-from", choices=("auto", "flash", "repo"), default="auto",
                     help="what runs: the flash folder's deployed firmware when it has a main.py "
                     "(auto), always the flash folder, or always the repository's firmware/")
+    ap.add_argument("--chip", choices=("slow", "fast"), default="slow",
+                    help="which end of the range of a bytecode operation's time on the ESP32 the "
+                    "simulated chip models (default: slow; docs/simulator.md, \"The chip's time\")")
+    ap.add_argument("--ops", choices=("count", "estimate", "light"), default="count",
+                    help="count every bytecode operation the firmware runs (the default; the "
+                    "MicroPython backend charges the light one), charge the estimate per sensor read "
+                    "(lighter on a loaded machine), or the light charge the test suite uses")
     return ap
 
 
@@ -143,7 +150,8 @@ def sim_main(argv: list[str], catalogues: CatalogueSource | None = None) -> int:
         board = SimBoard(SimSettings(
             backend=ns.backend, seed=ns.seed if ns.seed is not None else 0, empty=ns.empty,
             flash_dir=ns.flash, noise=ns.noise, name=ns.name, calibrated=not ns.uncalibrated,
-            boot_from=ns.boot_from, restore=ns.seed is None and not ns.empty))
+            boot_from=ns.boot_from, restore=ns.seed is None and not ns.empty,
+            chip_speed=ns.chip, ops=ns.ops))
         board.start()
     except (SimError, ValueError, OSError) as e:
         print(f"upref sim: {e}", file=sys.stderr)

@@ -12,7 +12,11 @@
 # the process prints there (logged by the simulator). Environment: UPREF_SIM_FIFO (world
 # records), UPREF_SIM_PINMAP, UPREF_SIM_RESET (reset cause), UPREF_SIM_MAC, UPREF_SIM_RTC (the
 # RTC's user memory, in hex: machine.RTC().memory() reports what it is given, "rtc <hex>"),
-# UPREF_SIM_BOOT ("repo": boot.py and <main file> from <firmware_dir>; "flash": boot.py,
+# UPREF_SIM_CHIP ("slow"/"fast": the end of the range of an operation's time the chip models,
+# standins/opcount.py; CPython only), UPREF_SIM_OPS ("count": the firmware's operations
+# counted; "estimate"; "light": the test suite's light charge; CPython only: the unix port's
+# chip always charges the light one), UPREF_SIM_BOOT ("repo": boot.py and <main file> from
+# <firmware_dir>; "flash": boot.py,
 # main.py and the modules in / and /lib of the flash folder, as a board runs what `make
 # deploy` put there), UPREF_SIM_REPL ("raw": a soft reboot from the raw REPL, which runs
 # boot.py and comes back to the raw REPL without running main.py).
@@ -744,6 +748,7 @@ def _boot(world, names, g, fw_dir, main_file, from_flash, raw):
 
 
 def main():
+    global _chip
     if MICROPYTHON:
         _qstr_room()
     fw_dir, main_file, standins, host_dir = sys.argv[1:5]
@@ -767,6 +772,12 @@ def main():
 
     _chip_time(standins)
     if not MICROPYTHON and _chip is not None and _chip.on:
+        # the chip that counts the firmware's operations, or estimates them (standins/opcount.py;
+        # its setup reads UPREF_SIM_CHIP and UPREF_SIM_OPS); no name is added to this file, which
+        # the unix port interns whole
+        import opcount
+
+        _chip = opcount.install([p for p in paths if p not in (standins, chips)], main_file)
         _chip_flash([p for p in paths if p not in (standins, chips)])
     if MICROPYTHON:
         import esp32_micropython

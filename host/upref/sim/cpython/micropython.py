@@ -3,16 +3,9 @@
 Only what the firmware uses: const() is the identity, heap_lock/unlock are no-ops here (the
 allocation-free proof runs under the real MicroPython unix port), the rest are harmless.
 native and viper, the code emitters MicroPython's compiler takes as decorators, return the
-function unchanged: under CPython it runs as it is.
+function unchanged: under CPython it runs as it is (they name its code for the simulated chip's
+count, below).
 """
-
-
-def native(f):
-    return f
-
-
-def viper(f):
-    return f
 
 
 def const(x):
@@ -48,3 +41,21 @@ def mem_info(*args):
 def schedule(func, arg):
     func(arg)
     return None
+
+
+# Code compiled to native code on the board. Here the functions stay plain Python functions;
+# their code objects are named so that the simulated chip's operation count (standins/
+# opcount.py) charges their operations at the native emitters' rate (standins/chip.py). Keyed
+# by id: code objects of the same text compare equal, and a plain twin must stay bytecode.
+NATIVE = {}
+VIPER = {}
+
+
+def native(f):
+    NATIVE[id(f.__code__)] = f.__code__
+    return f
+
+
+def viper(f):
+    VIPER[id(f.__code__)] = f.__code__
+    return f

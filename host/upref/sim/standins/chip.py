@@ -8,9 +8,14 @@
 # bytes on the bus, a pin written, the MFRC522's timer and the card's answer on the air
 # (mfrc522_model.py), a frame written into the UART's 128-byte FIFO at 115200 baud (a write
 # that finds it full waits for the next FreeRTOS tick, as MicroPython's uart_stdout_tx_strn
-# does). The interpreter is charged too: each call from bytecode into a built-in (a pin write,
-# an ADC read, a sleep, a clock read) and the bytecode of the scan's loop around each sensor
-# read; the rest of the firmware's bytecode (classifying, building frames) is not counted.
+# does). The interpreter is charged too: here, the "light" charge, each call from bytecode into
+# a built-in (a pin write, an ADC read, a sleep, a clock read) and the bytecode of the scan's
+# loop around each sensor read, far below what the firmware runs. Under CPython runtime.py puts
+# opcount.CountingChip in this chip's place: it counts every bytecode operation of the
+# firmware (UPREF_SIM_OPS=count) or charges an estimate per sensor read (estimate), priced at
+# one end of a range (UPREF_SIM_CHIP=slow|fast). This module is the firmware's `time` under
+# the unix port and stays as small as it was: a few more names here moved the firmware's heap
+# enough for a MemoryError at boot under the MicroPython backend's 120K budget.
 #
 # The clock is paced against the machine's: a sleep waits in real time until real time has
 # caught up with the chip's, so the simulated board never runs ahead of the chip it models.

@@ -1,0 +1,270 @@
+"""`make bench`'s figures for the modelled chip, at both ends of the range of a bytecode
+operation's time (docs/simulator.md, "The chip's time"): each on a line of its own that begins
+`chip (slow end):` or `chip (fast end):`, with the samples it rests on. The simulated board runs
+with every operation of the firmware counted (SimSettings.ops="count"). The two ends run at once,
+each in a process of its own (`python -m upref.commands.bench_chip --end slow`), so the whole
+takes the time of one; here too are the measures on a simulated board that `bench` shares."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from upref import paths
+from upref.commands.bench_game import bench_game_latency, pct
+from upref.link.protocol import Heartbeat
+from upref.registry import games
+
+__all__ = ["ENDS", "bench_latency", "bench_scan_timing", "chip_lines", "chip_lines_both"]
+
+ENDS = ("slow", "fast")
+SCAN_SCENES = ("no card", "a card on the reader")
+GOALS = {"seated": 25.0, "card": 40.0, "verdict": 60.0}  # ms at the slow end (issue 31)
+
+
+def settings_for(chip: str | None) -> dict[str, object]:
+    """The SimSettings of a board whose chip counts every operation, priced at the `chip` end of
+    the range ("slow", "fast"); None: the board's defaults."""
+    return {} if chip is None else {"chip_speed": chip, "ops": "count"}
+
+
+def _wait(link_events: queue.Queue[object], kind: str, pred: object, timeout: float = 2.0) -> float | None:
+    end = time.monotonic() + timeout
+    while (left := end - time.monotonic()) > 0:
+        try:
+            item = link_events.get(timeout=left)
+        except queue.Empty:
+            return None
+        if type(item).__name__ == kind and (pred is None or pred(item)):  # type: ignore[operator]
+            return time.monotonic()
+    return None
+
+
+def bench_latency(changes: int, cards: int, backend: str, chip: str | None = None) -> dict[str, object]:
+    """Hole change and card arrival -> host event (ms); chip: "slow"/"fast", a board whose chip
+    counts every operation at that end of the range (None: the board's defaults)."""
+    from upref.link.connection import Link
+    from upref.sim.board import SimBoard, SimSettings
+
+    modelled = settings_for(chip)
+    with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
+        os.environ["UPREF_RUNTIME_DIR"] = str(Path(tmp) / "run")
+        with SimBoard(SimSettings(backend=backend, seed=1, name="bench", flash_dir=Path(tmp) / "flash",
+                                  **modelled)) as board:  # type: ignore[arg-type]
+            link = Link(board.port)
+            time.sleep(1.0)
+            holes = {h["hole"]: (h["pair"], h["down"]) for h in board.state()["holes"]}
+            while not link.events.empty():
+                link.events.get_nowait()
+            lat: list[float] = []
+            missed = 0
+            seated: list[float] = []
+            for i in range(changes):
+                hole = i // 2 % 10 + 1
+                pulling = i % 2 == 0
+                t0 = time.monotonic()
+                if pulling:
+                    board.pull(hole)
+                else:
+                    pair, down = holes[hole]
+                    board.insert(hole, pair, down)
+                t_seated = t0 + board.hands.last_settled_ms / 1000
+                got = _wait(link.events, "HoleChanged", lambda e, h=hole: e.hole == h)
+                if got is None:
+                    missed += 1
+                else:
+                    lat.append((got - t0) * 1000)
+                    seated.append((got - t_seated) * 1000)
+                time.sleep(random.uniform(0.0, 0.02))  # the next hand at a random scan phase
+            card_lat: list[float] = []
+            phase = random.Random(7)
+            for i in range(cards):
+                # taps at random moments: right after a departure the next poll is a whole
+                # period away, which would measure the worst case every time
+                time.sleep(phase.uniform(0.0, 0.1))
+                uid = f"04{i:012X}"
+                t0 = time.monotonic()
+                board.tap(uid)
+                got = _wait(link.events, "CardArrived", lambda e, u=uid: e.uid == u, CARD_WAIT_S)
+                if got is not None:
+                    card_lat.append((got - t0) * 1000)
+                board.remove()
+                if got is not None:
+                    _wait(link.events, "CardLeft", None)
+            link.close()
+    return {"hole_ms": lat, "seated_ms": seated, "hole_missed": missed, "card_ms": card_lat}
+
+
+
+SCAN_CLOCK_MHZ = 240  # what boot.py sets
+
+
+SCENES = ("no card", "a card on the reader", "a card, and a RAW dump every second")
+
+
+def bench_scan_timing(
+    seconds: float, mhz: int = 240, backend: str = "cpython", chip: str | None = None,
+    scenes: tuple[str, ...] = SCENES,
+) -> dict[str, list[Heartbeat]]:
+    """Heartbeats of the cost-modelled board with its CPU at `mhz`: with no card, with a card
+    lying on the reader, and with a card while the host asks for a RAW dump every second (as
+    `upref doctor`). The firmware's boot.py sets 240 MHz; for another clock the board runs a
+    copy of the firmware whose boot.py asks for that one instead (the clock a chip keeps when
+    nothing sets it is 160 MHz). "mhz" holds the clock the simulated chip reported running at.
+    scenes: which of SCENES to measure (the first two always are).
+    chip: "slow"/"fast", a chip that counts every operation at that end (None: the slow end's
+    estimate per sensor read, no count)."""
+    from upref.link.connection import Link
+    from upref.sim.board import SimBoard, SimSettings
+
+    out: dict[str, list[Heartbeat]] = {}
+    with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
+        os.environ["UPREF_RUNTIME_DIR"] = str(Path(tmp) / "run")
+        fw = paths.firmware_dir()
+        if mhz != 240:
+            fw = Path(tmp) / "firmware"
+            shutil.copytree(paths.firmware_dir(), fw)
+            boot = fw / "boot.py"
+            text = boot.read_text()
+            if text.count("machine.freq(240000000)") != 1:
+                raise RuntimeError(f"{boot}: no single machine.freq(240000000) to run the firmware at {mhz} MHz;"
+                                   " bench_scan_timing must learn how boot.py sets the clock now")
+            boot.write_text(text.replace("machine.freq(240000000)", f"machine.freq({mhz * 1_000_000})"))
+        modelled = settings_for(chip) if chip is not None else {"ops": "estimate"}
+        with SimBoard(SimSettings(backend=backend, seed=1, name="bench-scan", flash_dir=Path(tmp) / "flash",
+                                  firmware_dir=fw, **modelled)) as board:  # type: ignore[arg-type]
+            link = Link(board.port)
+
+            def collect(raw: bool) -> list[Heartbeat]:
+                got: list[Heartbeat] = []
+                end = time.monotonic() + seconds
+                next_raw = time.monotonic()
+                while time.monotonic() < end:
+                    if raw and time.monotonic() >= next_raw:
+                        next_raw += 1.0
+                        link.command("RAW", timeout=2.0)
+                    try:
+                        item = link.events.get(timeout=0.1)
+                    except queue.Empty:
+                        continue
+                    if isinstance(item, Heartbeat) and item.tscan_us is not None:
+                        got.append(item)
+                return got[1:]  # the first second holds the change of scene
+
+            collect(False)
+            out[SCENES[0]] = collect(False)
+            board.tap("04A1B2C3D4E5F6")
+            out[SCENES[1]] = collect(False)
+            if SCENES[2] in scenes:
+                out[SCENES[2]] = collect(True)
+            st = board.state()
+            out["jumps"] = st["chip"]["clock_jumps"]  # type: ignore[assignment]
+            out["mhz"] = st["cpu_hz"] // 1_000_000  # type: ignore[assignment]
+            link.close()
+    return out
+
+
+
+
+CARD_WAIT_S = 1.0  # a tap not reported by then is counted as never reported
+
+
+def _goal(end: str, what: str, value: float) -> str:
+    if end != "slow":
+        return ""
+    goal = GOALS[what]
+    if value == float("inf"):
+        return f" [goal <= {goal:.0f} ms: missed]"
+    return f" [goal <= {goal:.0f} ms: {'met' if value <= goal else f'missed by {value - goal:.1f} ms'}]"
+
+
+def _scan_lines(end: str, seconds: float) -> Iterator[str]:
+    timing = bench_scan_timing(seconds, SCAN_CLOCK_MHZ, chip=end, scenes=SCAN_SCENES)
+    for scene in SCAN_SCENES:
+        hbs = timing.get(scene)
+        if not isinstance(hbs, list) or not hbs:
+            yield f"chip ({end} end): scan time per period, {scene}: no heartbeats came"
+            continue
+        periods = sum(h.sps or 0 for h in hbs)
+        mean = statistics.fmean(h.tscan_us or 0 for h in hbs) / 1000
+        worst = max(h.tmax_us or 0 for h in hbs) / 1000
+        yield (f"chip ({end} end): scan time per period, {scene}: mean {mean:.2f} ms, worst {worst:.2f} ms"
+               f" (n={periods} periods in {len(hbs)} heartbeats)")
+    if timing.get("jumps"):
+        yield f"chip ({end} end): (this machine held the simulated board up {timing['jumps']} times: its clock jumped)"
+
+
+def _latency_lines(end: str, changes: int, cards: int) -> Iterator[str]:
+    r = bench_latency(changes, cards, "cpython", chip=end)
+    seat, card = r["seated_ms"], r["card_ms"]
+    assert isinstance(seat, list) and isinstance(card, list)
+    if seat:
+        p = pct(seat, 95)
+        yield (f"chip ({end} end): hole seated -> host event p95 {p:.1f} ms (n={len(seat)},"
+               f" {r['hole_missed']} missed){_goal(end, 'seated', p)}")
+    if card:
+        p = pct(card, 95)
+        yield f"chip ({end} end): card arrival -> host event p95 {p:.1f} ms (n={len(card)}){_goal(end, 'card', p)}"
+    if len(card) < cards:
+        yield (f"chip ({end} end): card arrival -> host event: {cards - len(card)} of {cards} taps never reported"
+               f" (within {CARD_WAIT_S:.0f} s){_goal(end, 'card', float('inf'))}")
+
+
+def _game_lines(end: str, limit: float) -> Iterator[str]:
+    for game in games():
+        if game.demo is None:
+            continue
+        gl = bench_game_latency(game, limit, chip=end)
+        if not gl:
+            yield (f"chip ({end} end): {game.title} action -> verdict: no verdict came in {limit:.0f} s of its demo"
+                   f"{_goal(end, 'verdict', float('inf'))}")
+            continue
+        p = pct(gl, 95)
+        yield f"chip ({end} end): {game.title} action -> verdict p95 {p:.1f} ms (n={len(gl)}){_goal(end, 'verdict', p)}"
+
+
+def chip_lines(end: str, quick: bool, changes: int, cards: int) -> Iterator[str]:
+    """Every chip figure at one end of the range."""
+    yield from _scan_lines(end, 3.0 if quick else 5.0)
+    yield from _latency_lines(end, changes, cards)
+    yield from _game_lines(end, 20.0 if quick else 40.0)
+
+
+def chip_lines_both(quick: bool, changes: int, cards: int) -> Iterator[str]:
+    """Every chip figure at both ends, measured at once in two processes: the slow end's lines,
+    then the fast end's."""
+    argv = [sys.executable, "-m", "upref.commands.bench_chip", "--changes", str(changes), "--cards", str(cards)]
+    procs = [subprocess.Popen([*argv, "--end", end, *(["--quick"] if quick else [])], stdout=subprocess.PIPE,
+                              text=True, stdin=subprocess.DEVNULL) for end in ENDS]
+    outs = [p.communicate()[0] for p in procs]
+    for end, p, out in zip(ENDS, procs, outs, strict=True):
+        yield from out.splitlines()
+        if p.returncode:
+            yield f"chip ({end} end): the measurement stopped with exit status {p.returncode} (its error is above)"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m upref.commands.bench_chip",
+                                 description="the modelled chip's figures at one end of the range; assert nothing")
+    ap.add_argument("--end", choices=ENDS, required=True)
+    ap.add_argument("--changes", type=int, default=200)
+    ap.add_argument("--cards", type=int, default=40)
+    ap.add_argument("--quick", action="store_true", help="shorter runs")
+    args = ap.parse_args(argv)
+    for line in chip_lines(args.end, args.quick, args.changes, args.cards):
+        print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

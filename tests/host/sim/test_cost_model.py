@@ -1,0 +1,198 @@
+"""The simulated chip's cost model (standins/chip.py, standins/opcount.py) held to the code it
+models: for a few fixed scenes (no card, a card on the reader, a pair seated) the firmware's loop
+runs here in-process on the firmware tests' fake board, once counted by this test's own tracer
+and once under the model's counter on a chip of its own; the chip's charge for the
+interpreter must be this test's count times the figure of an operation, at both ends of the
+range, and the estimate used without the count must stay near the count. Nothing is timed:
+counts are deterministic."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from upref.sim import firmware_process
+from upref.sim.cpython import install
+
+ROOT = Path(__file__).resolve().parents[3]
+FIRMWARE = ROOT / "firmware"
+PERIODS = 40  # scan periods of 10 ms a scene runs: 400 ms, two heartbeats' worth of RFID polls
+
+
+@pytest.fixture(scope="module")
+def fw() -> Iterator[dict[str, ModuleType]]:
+    """The firmware's modules, the firmware tests' fake board, and the model's chip and counter."""
+    install()
+    extra = [FIRMWARE, FIRMWARE / "lib", *sorted((FIRMWARE / "drivers").iterdir()), ROOT / "tests" / "firmware",
+             firmware_process.STANDINS, firmware_process.CHIP]
+    saved = list(sys.path)
+    sys.path[:0] = [str(p) for p in extra]
+    import app_harness  # type: ignore[import-not-found]
+    import chip  # type: ignore[import-not-found]
+    import opcount  # type: ignore[import-not-found]
+
+    yield {"harness": app_harness, "chip": chip, "opcount": opcount}
+    sys.path[:] = saved
+
+
+_MINE: dict[str, bool] = {}
+
+
+def _mine(filename: str) -> bool:
+    """Is this file the firmware's? (by its real path: the package reaches it through a link)"""
+    got = _MINE.get(filename)
+    if got is None:
+        got = _MINE[filename] = os.path.realpath(filename).startswith(str(FIRMWARE.resolve()) + "/")
+    return got
+
+
+def _own_count(run: Callable[[], None]) -> int:
+    """This test's count: opcode events of the frames whose code is a file under firmware/."""
+    n = 0
+
+    def local(frame: Any, event: str, arg: Any) -> Any:
+        nonlocal n
+        if event == "opcode":
+            n += 1
+        return local
+
+    def on_call(frame: Any, event: str, arg: Any) -> Any:
+        if not _mine(frame.f_code.co_filename):
+            return None
+        frame.f_trace_lines = False
+        frame.f_trace_opcodes = True
+        return local
+
+    sys.settrace(on_call)
+    try:
+        run()
+    finally:
+        sys.settrace(None)
+    return n
+
+
+def _scene(h: ModuleType, name: str) -> tuple[Any, Callable[[], None]]:
+    """A fresh booted app on the fake board set for the scene, and the run of PERIODS periods."""
+    hw, a = h.make()
+    if name == "a card on the reader":
+        hw.rfid.set_field([h.UID7])
+    elif name == "a pair seated":
+        hw.put_magnets(4, "NNN-")
+    t0 = a._next_scan  # the next scan is due: every step is a scan period
+
+    def run() -> None:
+        # the loop reads the microsecond clock to share out its slot: a clock of the test's own,
+        # a microsecond a read, so that both runs of a scene take the same path
+        import time
+
+        real, us = time.ticks_us, [0]
+
+        def ticks_us() -> int:
+            us[0] += 1
+            return us[0]
+
+        time.ticks_us = ticks_us  # type: ignore[attr-defined]
+        try:
+            for i in range(PERIODS):
+                a.step(t0 + 10 * i)
+        finally:
+            time.ticks_us = real  # type: ignore[attr-defined]
+
+    return hw, run
+
+
+SCENES = ("no card", "a card on the reader", "a pair seated")
+
+
+@pytest.mark.parametrize("scene", SCENES)
+@pytest.mark.parametrize("end", ("slow", "fast"))
+def test_the_chip_charges_every_operation_this_test_counts_at_the_ends_figure(
+    fw: dict[str, ModuleType], scene: str, end: str
+) -> None:
+    h, oc = fw["harness"], fw["opcount"]
+    _, run = _scene(h, scene)
+    counted = _own_count(run)
+    assert counted > 1000 * PERIODS  # the scan loop is thousands of operations a period
+
+    _, run = _scene(h, scene)
+    c = oc.CountingChip()
+    c.on = True
+    c.set_mhz(240)
+    c.set_speed(end)
+    oc.count(c, [str(FIRMWARE) + "/"])
+    try:
+        run()
+    finally:
+        sys.settrace(None)
+    before = c.us
+    c.settle()
+    charged_us = c.us - before
+    assert c.ops_total == counted, (scene, c.ops_total, counted)
+    want_us = counted * oc.CountingChip.OP_NS[end] / 1000
+    assert abs(charged_us - want_us) <= 1, (scene, end, charged_us, want_us)
+
+
+def test_the_slow_end_is_the_slower_and_both_come_from_the_stated_pystone_figures(fw: dict[str, ModuleType]) -> None:
+    """Each end is 1e9 / (pystones/s x 500 operations a pystone pass), as opcount.py states."""
+    oc = fw["opcount"]
+    for end, pystones in (("slow", 1014), ("fast", 1661)):
+        assert abs(oc.CountingChip.OP_NS[end] - 1e9 / (pystones * 500)) < 2, end
+    assert oc.CountingChip.OP_NS["slow"] > oc.CountingChip.OP_NS["fast"]
+
+
+def test_the_estimate_without_the_count_stays_within_a_quarter_of_the_count(fw: dict[str, ModuleType]) -> None:
+    """With the estimate each sensor read is charged OPS_PER_CHANNEL operations: the operations
+    of a quiet period over its sensor reads, counted."""
+    h, oc = fw["harness"], fw["opcount"]
+    hw, run = _scene(h, "no card")
+    reads_before = sum(hw.sensors.mux.reads)
+    counted = _own_count(run)
+    reads = sum(hw.sensors.mux.reads) - reads_before
+    assert reads >= 40 * PERIODS  # every sensor, every period
+    per_read = counted / reads
+    print(f"operations per sensor read, counted: {per_read:.1f}")
+    assert 0.75 * per_read <= oc.CountingChip.OPS_PER_CHANNEL <= 1.25 * per_read, per_read
+
+
+def test_native_and_viper_code_is_charged_at_its_own_rate(fw: dict[str, ModuleType]) -> None:
+    """A function the firmware marks @micropython.native or @micropython.viper stays a plain
+    function here, and its operations cost the chip a half and an eighth of bytecode's."""
+    oc = fw["opcount"]
+    import micropython
+
+    src = "def f(n):\n    s = 0\n    for i in range(n):\n        s += i\n    return s\n"
+    fns = {}
+    for kind in ("plain", "native", "viper"):
+        g: dict[str, Any] = {}
+        exec(compile(src, str(FIRMWARE / f"{kind}_probe.py"), "exec"), g)
+        fns[kind] = g["f"] if kind == "plain" else getattr(micropython, kind)(g["f"])
+    charged = {}
+    for kind, f in fns.items():
+        c = oc.CountingChip()
+        c.on = True
+        c.set_mhz(240)
+        oc.count(c, [str(FIRMWARE) + "/"])
+        try:
+            assert f(200) == sum(range(200))
+        finally:
+            sys.settrace(None)
+        c.settle()
+        charged[kind] = c.us * 1000 + c._ns
+    assert charged["native"] == pytest.approx(charged["plain"] / oc.CountingChip.NATIVE_DIV, abs=oc.CountingChip.OP_NS["slow"])
+    assert charged["viper"] == pytest.approx(charged["plain"] / oc.CountingChip.VIPER_DIV, abs=oc.CountingChip.OP_NS["slow"])
+
+
+def test_a_board_is_told_which_end_and_how_to_charge_and_refuses_anything_else() -> None:
+    from upref.sim.board import SimSettings
+
+    s = SimSettings(chip_speed="fast", ops="count")
+    assert (s.chip_speed, s.ops) == ("fast", "count")
+    assert (SimSettings().chip_speed, SimSettings().ops) == ("slow", "light")
+    for bad in ({"chip_speed": "medium"}, {"ops": "sampled"}):
+        with pytest.raises(ValueError, match="must be"):
+            SimSettings(**bad)  # type: ignore[arg-type]
