@@ -112,7 +112,7 @@ class CountingChip(_cm.Chip):
     VIPER_DIV = 8  # @micropython.viper: an eighth (the MicroPython wiki, "Improving performance
     # with Viper code", measures 16x on an integer-array loop on an ESP32-S3; half of it, as
     # the firmware's viper code also calls and returns objects)
-    OPS_PER_CHANNEL = 145  # the estimate: the operations a scan pass takes, per sensor read
+    OPS_PER_CHANNEL = 104  # the estimate: the operations a scan pass takes, per sensor read
     # (the whole pass, classification and frames included, over its reads, as counted:
     # tests/host/sim/test_cost_model.py holds it to the count)
 
