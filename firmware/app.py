@@ -60,6 +60,11 @@ _SLEEP_MAX_MS = const(2)  # longest sleep while output waits for the FIFO or a r
 # ~30 us each, plus the interpreter around them: one starts only while this much is left
 # before the next scan (docs/simulator.md has the figures).
 _RFID_STEP_US = const(2000)
+# A chip too slow to leave that much between scans would never read a card: once no exchange has
+# run for this long while a read is due, the read runs whole at once (its exchanges, at most
+# _RFID_WHOLE) and the next scan is late (docs/simulator.md, "The chip's time").
+_RFID_STARVED_MS = const(30)
+_RFID_WHOLE = const(8)  # WUPA, then anticollision and SELECT at two cascade levels, and retries
 _MS_US = const(1000)  # what a scan's start time in whole ms may hide: the slot is that much shorter
 _LATE_MS = const(5)  # a scan begun half a period or more after its time is a late one (HB nlate=)
 MISS_LIMIT = const(3)  # polls without the card before it is gone: 60 ms, and a card at the
@@ -318,6 +323,11 @@ class App:
         the next scan; a card that arrives or leaves ends the pass's reading, so its CARD
         frame goes out at once."""
         cw = self.cards
+        if time.ticks_diff(now, self._rfid_at) >= _RFID_STARVED_MS and (
+            cw.reading or time.ticks_diff(now, self._next_rfid) >= 0
+        ):
+            self._read_whole(now)
+            return
         while self._rfid_left_us() >= _RFID_STEP_US:
             if not cw.reading:
                 if time.ticks_diff(now, self._next_rfid) < 0:
@@ -325,10 +335,22 @@ class App:
                 self._next_rfid = time.ticks_add(self._next_rfid, RFID_MS)
                 if time.ticks_diff(now, self._next_rfid) > RFID_MS:
                     self._next_rfid = time.ticks_add(now, RFID_MS)
+            self._rfid_at = now
             ev = self.poll_rfid()
             if ev != BUSY:
                 if ev == ARRIVED or ev == LEFT or not cw.reading:
                     return
+
+    def _read_whole(self, now):
+        """The read under way, or the one due, to its end now, whatever the slot: the chip's
+        scans leave the reader no time of its own (a slow chip, a long pass)."""
+        cw = self.cards
+        if not cw.reading:
+            self._next_rfid = time.ticks_add(now, RFID_MS)
+        self._rfid_at = now
+        for _ in range(_RFID_WHOLE):
+            if self.poll_rfid() != BUSY:
+                return
 
     def poll_button(self, now):
         v = self.hw.button_pressed()
@@ -455,6 +477,7 @@ class App:
         now = time.ticks_ms()
         self._next_scan = now
         self._next_rfid = now
+        self._rfid_at = now  # when the reader last had an exchange
         self._next_hb = time.ticks_add(now, HB_MS)
         while until is None or not until():
             self.step(time.ticks_ms())

@@ -361,4 +361,5 @@ def _init_counters(a):
     now = time.ticks_ms()
     a._next_scan = now
     a._next_rfid = now
+    a._rfid_at = now  # when the reader last had an exchange (app.run_rfid)
     a._next_hb = time.ticks_add(now, a.hb_ms)

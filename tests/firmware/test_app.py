@@ -144,3 +144,22 @@ def test_the_heartbeat_says_how_the_loop_keeps_up():
         assert key in hb, hb
     assert int(hb["tmax"]) >= int(hb["tscan"]) > 0
     assert int(hb["odrop"]) == 0
+
+
+def test_a_card_is_read_even_when_the_scans_leave_the_reader_no_slot():
+    # a chip so slow that each scan takes its whole period: no RFID exchange ever fits before
+    # the next scan, yet the card on the reader is read and sent (the next scan comes late)
+    hw, a = make()
+    scan = a.scan_cycle
+
+    def slow_scan(now):
+        scan(now)
+        time.sleep_ms(10)  # the scan overruns its slot: a slower machine only overruns it more
+
+    a.scan_cycle = slow_scan
+    hw.rfid.set_field([UID7])
+    t = time.ticks_ms()
+    for i in range(12):  # 120 ms of the board's time
+        a.step(time.ticks_add(t, 10 * i))
+    assert ("CARD", ["+", "04A1B2C3D4E5F6"]) in sent(a)
+    assert a._rfid_left_us() < 2000  # no exchange ever had a slot of its own
