@@ -61,8 +61,9 @@ _SLEEP_MAX_MS = const(2)  # longest sleep while output waits for the FIFO or a r
 # before the next scan (docs/simulator.md has the figures).
 _RFID_STEP_US = const(2000)
 # A chip too slow to leave that much between scans would never read a card: once no exchange has
-# run for this long while a read is due, the read runs whole at once (its exchanges, at most
-# _RFID_WHOLE) and the next scan is late (docs/simulator.md, "The chip's time").
+# run for this long while a read is due, and the scans themselves leave no slot (not a rare pass:
+# RAW, SNAP), the read runs whole at once (its exchanges, at most _RFID_WHOLE) and the next scan
+# is late (docs/simulator.md, "The chip's time").
 _RFID_STARVED_MS = const(30)
 _RFID_WHOLE = const(8)  # WUPA, then anticollision and SELECT at two cascade levels, and retries
 _MS_US = const(1000)  # what a scan's start time in whole ms may hide: the slot is that much shorter
@@ -323,7 +324,7 @@ class App:
         the next scan; a card that arrives or leaves ends the pass's reading, so its CARD
         frame goes out at once."""
         cw = self.cards
-        if time.ticks_diff(now, self._rfid_at) >= _RFID_STARVED_MS and (
+        if self._scan_starves and time.ticks_diff(now, self._rfid_at) >= _RFID_STARVED_MS and (
             cw.reading or time.ticks_diff(now, self._next_rfid) >= 0
         ):
             self._read_whole(now)
@@ -448,6 +449,7 @@ class App:
                 self._next_scan = time.ticks_add(now, SCAN_MS)
             # the slot for RFID steps: up to the next scan, less the ms that `now` may hide
             self._slot_us = time.ticks_diff(self._next_scan, now) * _MS_US - _MS_US
+            self._scan_starves = self._rfid_left_us() < _RFID_STEP_US  # the scan left no slot
         self.poll_host()
         self.poll_button(now)
         self.run_rfid(now)
@@ -478,6 +480,7 @@ class App:
         self._next_scan = now
         self._next_rfid = now
         self._rfid_at = now  # when the reader last had an exchange
+        self._scan_starves = False  # the last scan left the reader no slot
         self._next_hb = time.ticks_add(now, HB_MS)
         while until is None or not until():
             self.step(time.ticks_ms())
