@@ -65,3 +65,49 @@ class FakePin:
 
     def __call__(self, v=None):
         return self.value(v)
+
+
+class RegisterChip:
+    """The MFRC522's SPI framing (datasheet 8.1.2) for a hand-written chip, written not to
+    allocate: after CS falls, the first byte is an address, (reg << 1) | 0x80 to read, reg << 1
+    to write; a read's value comes out during the next byte, which may name the next register
+    to read; a write's data bytes all go to its register. A subclass answers `_get(reg)` and
+    takes `_put(reg, value)`; here the 64 registers just hold what is written."""
+
+    def __init__(self):
+        self.regs = bytearray(64)
+        self.regs[0x37] = 0x92  # VersionReg
+        self.first = True
+        self.reading = 0
+        self.addr = 0
+        self.pending = -1
+
+    def cs(self, level):
+        if not level:
+            self.first = True
+        self.pending = -1
+
+    def _get(self, reg):
+        return self.regs[reg]
+
+    def _put(self, reg, v):
+        self.regs[reg] = v
+
+    def xfer(self, b):
+        out = 0
+        if self.pending >= 0:
+            out = self._get(self.pending)
+            self.pending = -1
+        if self.first:
+            self.first = False
+            self.reading = b & 0x80
+            if self.reading:
+                self.pending = (b >> 1) & 0x3F
+            else:
+                self.addr = (b >> 1) & 0x3F
+        elif self.reading:
+            if b & 0x80:
+                self.pending = (b >> 1) & 0x3F
+        else:
+            self._put(self.addr, b)
+        return out

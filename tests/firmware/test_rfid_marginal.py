@@ -7,7 +7,7 @@
 import app
 from heap_lock import without_allocating
 from cards import ARRIVED, LEFT, NONE, CardWatcher
-from fake_spi import FakePin, FakeSPI
+from fake_spi import FakePin, FakeSPI, RegisterChip
 from mfrc522 import FAILED, MFRC522
 import mfrc522_model
 
@@ -89,28 +89,18 @@ def test_a_marginal_card_beside_another_is_still_two_cards():
     assert ARRIVED not in ev and w.crowded, ev
 
 
-class AirChip:
+class AirChip(RegisterChip):
     """An MFRC522 whose card answers from a table prepared beforehand, one row per Transceive
     (ComIrqReg, ErrorReg, the answer's bytes), written not to allocate, so failed reads can
     run with the heap locked."""
 
     def __init__(self, rows):
-        self.regs = bytearray(64)
-        self.regs[0x37] = 0x92  # VersionReg
+        super().__init__()
         self.rows = rows
         self.row = 0
         self.level = 0
         self.data = b""
         self.pos = 0
-        self.first = True
-        self.reading = 0
-        self.addr = 0
-        self.pending = -1
-
-    def cs(self, level):
-        if not level:
-            self.first = True
-        self.pending = -1
 
     def _get(self, reg):
         if reg == 0x0A:
@@ -142,25 +132,6 @@ class AirChip:
             self.pos = 0
         elif reg != 0x06:
             self.regs[reg] = v
-
-    def xfer(self, b):
-        out = 0
-        if self.pending >= 0:
-            out = self._get(self.pending)
-            self.pending = -1
-        if self.first:
-            self.first = False
-            self.reading = b & 0x80
-            if self.reading:
-                self.pending = (b >> 1) & 0x3F
-            else:
-                self.addr = (b >> 1) & 0x3F
-        elif self.reading:
-            if b & 0x80:
-                self.pending = (b >> 1) & 0x3F
-        else:
-            self._put(self.addr, b)
-        return out
 
 
 _RX = 0x20  # RxIRq
