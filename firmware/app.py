@@ -183,10 +183,14 @@ class App:
         w.kv(b"odrop", self.out.dropped)
         self._bringup_figures(w)
         w.end()
-        self.late_ms = 0
-        self.late_n = 0
-        self.reads = 0
-        self._per_sum = 0
+        self.new_heartbeat_period()
+
+    def new_heartbeat_period(self):
+        """How the loop keeps up, counted afresh until the next heartbeat (and from boot)."""
+        self.late_ms = 0  # worst lateness of a scan
+        self.late_n = 0  # scans begun _LATE_MS or more after their time
+        self.reads = 0  # card reads that found a card
+        self._per_sum = 0  # busy time of the scan periods that ended (us), their count and worst
         self._per_n = 0
         self._per_max = 0
 

@@ -347,14 +347,8 @@ def _init_counters(a):
     a.presses = 0  # since boot: a snapshot lets the host count presses it missed
     a._btn_raw = 0
     a._btn_since = 0
-    # how the loop keeps up, since the last heartbeat
-    a.late_ms = 0  # worst lateness of a scan
-    a.late_n = 0  # scans begun _LATE_MS or more after their time
-    a.reads = 0  # card reads that found a card
+    a.new_heartbeat_period()  # how the loop keeps up, since the last heartbeat
     a.heap_low = -1  # the least free heap seen at a heartbeat (bytes), -1 before the first
-    a._per_sum = 0  # busy time of the scan periods that ended (us), their count and worst
-    a._per_n = 0
-    a._per_max = 0
     a._period_us = 0  # busy time of the scan period under way
     a._scan_us = time.ticks_us()  # when the last scan began, and the time it left
     a._slot_us = 0  # for RFID steps before the next scan
