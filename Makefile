@@ -15,7 +15,7 @@ ESP32_STUBS := micropython-esp32-stubs==1.29.0.post1
 # 7 s of its collection, on every run.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: all venv browser voice demo check test test-host test-firmware test-mp lint typecheck sim watch doctor bringup bench faults flash deploy clean
+.PHONY: all venv browser voice demo check test messages test-host test-firmware test-mp lint typecheck sim watch doctor bringup bench faults flash deploy clean
 
 all: test
 
@@ -49,6 +49,12 @@ test: lint typecheck browser voice
 ## Test by test onto the workers: these start no board, and the random games' files are long.
 check: lint typecheck
 	$(BIN)/pytest -m "not board" -n $(TEST_WORKERS) --dist load
+
+## The message catalogues' templates made from the code (every Msg and Plural), and each
+## language's catalogue brought up to date with them (docs/translating.md). LANG_NEW=fr starts a
+## language.
+messages: $(STAMP)
+	cd host && ../$(BIN)/python -m upref.text.extract $(if $(LANG_NEW),--init $(LANG_NEW))
 
 ## The scoreboard page's tests drive the distribution's headless Chromium and its driver: they are
 ## installed here when missing (apt-get as root, through sudo otherwise).

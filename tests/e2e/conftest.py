@@ -12,6 +12,7 @@ from harness import Host
 
 # the page's watcher (`tests/web/page_watch.py`): the demo games are also watched in a browser
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "host" / "support"))
 from upref.sim.board import SimBoard, SimSettings
 
 

@@ -26,6 +26,7 @@ from functools import cache
 from types import NoneType
 from typing import Any, Literal
 
+from upref.text import ENGLISH, Words, in_lang
 from upref.views.pieces import Drawing
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "Span",
     "colour",
     "line",
+    "said_in",
     "verdict",
 ]
 
@@ -209,3 +211,39 @@ def _way(cls: type) -> Callable[[Any], Any]:
 
         return record
     return _same
+
+
+def said_in(value: Any, lang: str) -> Any:
+    """A scoreboard (or any block, drawing or text of one) with every sentence in it said in
+    `lang`: a renderer draws the result as it draws the English, so a screen's language is its
+    own (the page in German while the laptop is in English). Text that is not a sentence of the
+    catalogue (a name, an id, a meaning) stays as it is."""
+    if lang == ENGLISH:
+        return value
+    return _said(type(value))(value, lang)
+
+
+def _said_same(value: Any, lang: str) -> Any:
+    return value
+
+
+def _said_items(value: tuple[Any, ...], lang: str) -> tuple[Any, ...]:
+    return tuple(_said(type(v))(v, lang) for v in value)
+
+
+@cache
+def _said(cls: type) -> Callable[[Any, str], Any]:
+    """How a value of `cls` is said in a language."""
+    if issubclass(cls, Words):
+        return in_lang
+    if issubclass(cls, tuple) and not is_dataclass(cls):
+        return _said_items
+    if is_dataclass(cls):
+        names = tuple(f.name for f in fields(cls) if f.init)
+
+        def record(value: Any, lang: str) -> Any:
+            changed = {n: _said(type(v := getattr(value, n)))(v, lang) for n in names}
+            return cls(**changed)
+
+        return record
+    return _said_same
