@@ -1,6 +1,7 @@
 """Every player's guide in `docs/games/` has its German twin, `<game>.de.md` (issue 33), and the
 twin says the same things a player acts on: the same rule ids (a verdict's "[M-2]" can be looked
-up in either language), the same commands to type, and a link each way between the two."""
+up in either language), the same commands to type, and a link each way between the two; the user
+guide names every German guide."""
 
 from __future__ import annotations
 
@@ -81,6 +82,12 @@ def test_the_twins_link_to_each_other(english: Path) -> None:
     head_en, head_de = (text.split("\n## ", 1)[0] for text in both(english))
     assert f"]({german.name})" in head_en, f"{english.name}: link to {german.name} near the top"
     assert f"]({english.name})" in head_de, f"{german.name}: link back to {english.name} near the top"
+
+
+def test_the_user_guide_names_every_german_guide() -> None:
+    guide = read(ROOT / "docs" / "user-guide.md")
+    unnamed = [p.name for p in sorted(GAMES.glob("*.de.md")) if f"](games/{p.name})" not in guide]
+    assert unnamed == [], "docs/user-guide.md: link each German guide in its list of the guides"
 
 
 def test_no_german_guide_without_its_english_one() -> None:
