@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     for line in s.skipped:
         print(f"upref stats: {line}", file=sys.stderr)
-    if len(s.skipped) == len(s.sources):
+    if not s.sources:
         return 1
     if args.json:
         print(json.dumps(s.as_json(), indent=1, ensure_ascii=False))
@@ -109,7 +109,7 @@ def _nothing(s: Stats) -> str:
 def _evening_lines(s: Stats) -> list[str]:
     out: list[str] = []
     for e in s.evenings:
-        out += ["", f"Evening of {e.day:%A %d %B %Y}:"]
+        out += ["", f"Evening of {e.day:%A} {e.day.day} {e.day:%B %Y}:"]
         for r in e.results:
             kind = s.kinds[r.game]
             who = and_join(list(r.winners)) or "nobody"
@@ -129,5 +129,5 @@ def _open_lines(s: Stats) -> list[str]:
     states: dict[str, int] = {}
     for n in s.not_counted:
         states[n.state] = states.get(n.state, 0) + 1
-    said = and_join([f"{k} {v}" for v, k in sorted(states.items())])
+    said = and_join([f"{n} {state}" for state, n in sorted(states.items())])
     return ["", f"Not counted: {said} (`upref games` lists them)."]

@@ -50,14 +50,15 @@ def harvest(paths: Iterable[Path]) -> Harvest:
     out = Harvest()
     seen: set[tuple[Any, ...]] = set()
     for p in paths:
-        out.sources.append(str(p))
         try:
             if p.suffix == ".jsonl":
                 _read_jsonl(p, out, seen)
             else:
                 _read_db(p, out, seen)
+            out.sources.append(str(p))
         except GameLogError as exc:
             out.skipped.append(f"{exc}; {_LEFT_OUT}")
+            out.unread.append(str(p))
     out.results.sort(key=lambda r: (r.t, r.started, r.number))
     out.not_counted.sort(key=lambda n: n.t)
     return out

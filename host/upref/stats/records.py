@@ -85,3 +85,6 @@ class Harvest:
     not_counted: list[NotCounted] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
+    """The files read."""
+    unread: list[str] = field(default_factory=list)
+    """The files that could not be read at all."""

@@ -81,6 +81,7 @@ class Stats:
     kinds: dict[str, GameKind]
     sources: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    unread: list[str] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         return _as_json(self)
@@ -106,7 +107,8 @@ def build(harvest: Harvest, query: Query, names: Names, kind: Callable[[str], Ga
     if wanted is not None:
         open_games = [n for n in open_games if wanted & set(n.players)]
     return Stats(query, lines(kept, wanted), ratings, evenings(kept, open_games, query.last),
-                 open_games, len(kept), kinds, list(harvest.sources), list(harvest.skipped))
+                 open_games, len(kept), kinds, list(harvest.sources), list(harvest.skipped),
+                 list(harvest.unread))
 
 
 def from_logs(dbs: list[Path], query: Query, names: Names) -> Stats:
@@ -173,6 +175,7 @@ def _as_json(s: Stats) -> dict[str, Any]:
         "format": FORMAT,
         "version": 1,
         "sources": s.sources,
+        "unread": s.unread,
         "skipped": s.skipped,
         "filters": {"game": q.game, "players": list(q.players),
                     "since": q.since.isoformat() if q.since else None,

@@ -57,7 +57,7 @@ def _line(player: str, game: str, results: Sequence[Result]) -> Line:
             longest = max(longest, run)
         else:
             run = 0
-        if r.scores:
+        if r.scores and game != ALL:  # scores of different games do not add up
             scores.append(r.scores[r.players.index(player)])
     average = round(sum(scores) / len(scores), 2) if scores else None
     return Line(player, game, len(results), won, shared, run, longest, average)
