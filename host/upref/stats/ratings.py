@@ -51,10 +51,8 @@ class Ratings:
 def places(result: Result, fewest: bool) -> list[float]:
     """Each seat's place (1 is best): the winners first, then by score, equal scores equal."""
     won = set(result.winners)
-    others = sorted(
-        {s for p, s in zip(result.players, result.scores, strict=True) if p not in won},
-        reverse=not fewest,
-    )
+    scored = zip(result.players, result.scores, strict=True) if result.scores else ()
+    others = sorted({s for p, s in scored if p not in won}, reverse=not fewest)
     out: list[float] = []
     for i, p in enumerate(result.players):
         if p in won:
