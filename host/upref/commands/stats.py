@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     if not s.sources:
         return 1
     if args.json:
-        print(json.dumps(s.as_json(), indent=1, ensure_ascii=False))
+        print(json.dumps(s.as_json(), ensure_ascii=False))
     elif args.csv:
         sys.stdout.write(s.csv())
     else:

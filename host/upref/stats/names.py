@@ -50,6 +50,7 @@ class Names:
 
     def __init__(self, groups: Iterable[Sequence[str]] = ()) -> None:
         self._shown: dict[str, str] = {}
+        self._seen: dict[str, str] = {}  # each spelling met, to its shown name
         for group in groups:
             for n in group:
                 self._shown[_key(n)] = group[0]
@@ -74,7 +75,10 @@ class Names:
 
     def shown(self, name: str) -> str:
         """The name shown for `name`: its group's first, or the first spelling seen."""
-        return self._shown.setdefault(_key(name), " ".join(name.split()))
+        known = self._seen.get(name)
+        if known is None:
+            known = self._seen[name] = self._shown.setdefault(_key(name), " ".join(name.split()))
+        return known
 
     def mapping(self, names: Iterable[str]) -> dict[str, str]:
         """Each spelling of `names` to its shown name."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -22,9 +23,9 @@ from upref.stats.records import Result
 __all__ = ["Rating", "Ratings", "places", "rate"]
 
 
-@dataclass(frozen=True)
-class Rating:
-    """A player's rating at one moment: after the game `log`/`number` that ended at `t`."""
+class Rating(NamedTuple):
+    """A player's rating at one moment: after the game `log`/`number` that ended at `t` (a
+    named tuple: 10 000 games make tens of thousands of them)."""
 
     mu: float
     sigma: float
@@ -74,12 +75,10 @@ def rate(results: Iterable[Result], fewest: Callable[[str], bool]) -> Ratings:
         if len(r.players) < 2:
             continue
         keys = [(r.game, p) for p in r.players]
-        teams = [[current.get(k) or model.rating(name=k[1])] for k in keys]
+        teams = [[current.get(k) or model.rating()] for k in keys]
         rated = model.rate(teams, ranks=places(r, fewest(r.game)))
+        history = out.history
         for k, team in zip(keys, rated, strict=True):
-            now = team[0]
-            current[k] = now
-            out.history.setdefault(k, []).append(
-                Rating(float(now.mu), float(now.sigma), r.t, r.log, r.number)
-            )
+            now = current[k] = team[0]
+            history.setdefault(k, []).append(Rating(now.mu, now.sigma, r.t, r.log, r.number))
     return out

@@ -68,35 +68,59 @@ def _read_db(p: Path, out: Harvest, seen: set[tuple[Any, ...]]) -> None:
     conn = read_connection(p)
     try:
         rows = conn.execute(_ROWS).fetchall()
+        for row in rows:
+            try:
+                _take_row(p, conn, row, out, seen)
+            except GameLogError as exc:
+                out.skipped.append(f"{exc}; {_LEFT_OUT}")
     except sqlite3.Error as exc:
         raise GameLogError(f"game log {p} cannot be read ({exc}): it is damaged") from None
     finally:
         conn.close()
-    for row in rows:
-        try:
-            _take_row(p, row, out, seen)
-        except GameLogError as exc:
-            out.skipped.append(f"{exc}; {_LEFT_OUT}")
 
 
-def _take_row(p: Path, row: Sequence[Any], out: Harvest, seen: set[tuple[Any, ...]]) -> None:
+def _take_row(
+    p: Path, conn: sqlite3.Connection, row: Sequence[Any], out: Harvest, seen: set[tuple[Any, ...]]
+) -> None:
     gid, game, created, players, seed, status, finished, outcome = row
     try:
         names = tuple(str(x) for x in json.loads(players))
         result = None if outcome is None else json.loads(outcome)
+        if status == FINISHED and isinstance(result, dict) and result.get("game_number", 1) == 1:
+            _keep(out, seen, _plain_result(str(p), int(gid), str(game), float(created), names,
+                                           float(finished or created), result))
+            return
         head = GameInfo(int(gid), str(game), float(created), names, {}, int(seed), {}, str(status),
                         None if finished is None else float(finished), result)
     except (ValueError, TypeError, RecursionError) as exc:
         raise GameLogError(f"game log {p}, log {gid}: its header is damaged ({exc})") from None
-    if _plain(head):
-        _keep(out, seen, result_of(head, str(p), 1, float(head.finished or head.created)))
-        return
     if head.outcome is None:
-        _not_counted(p, head, out, seen)
-        return
-    with GameLog.open(p, head.id, read_only=True) as log:
-        whole, entries = log.header, log.entries()
-    _take_session(str(p), whole, entries, out, seen)
+        _not_counted(p, GameLog(conn, head.id, p, read_only=True), head, out, seen)
+    else:
+        with GameLog.open(p, head.id, read_only=True) as log:
+            whole, entries = log.header, log.entries()
+        _take_session(str(p), whole, entries, out, seen)
+
+
+def _plain_result(
+    source: str, gid: int, game: str, created: float, names: tuple[str, ...], t: float, o: dict[str, Any]
+) -> Result:
+    """The result of one finished game as its header declares it (most rows: kept quick).
+
+    :raises GameLogError: for a result that does not say who played and who won.
+    """
+    try:
+        scores = o.get("scores") or {}
+        points = tuple(int(scores[n]) for n in names) if scores else ()
+        winners = tuple(str(w) for w in o.get("winners", ()))
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
+        raise GameLogError(f"game log {source}, log {gid}: its result is damaged ({exc!r})") from None
+    if not set(winners) <= set(names):
+        raise GameLogError(
+            f"game log {source}, log {gid}: its result names a winner who did not play "
+            f"({', '.join(sorted(set(winners) - set(names)))})"
+        )
+    return Result(source, gid, 1, game, t, names, winners, points, str(o.get("termination", "")), created)
 
 
 def _plain(head: GameInfo) -> bool:
@@ -108,13 +132,13 @@ def _plain(head: GameInfo) -> bool:
     )
 
 
-def _not_counted(p: Path, head: GameInfo, out: Harvest, seen: set[tuple[Any, ...]]) -> None:
+def _not_counted(p: Path, log: GameLog, head: GameInfo, out: Harvest, seen: set[tuple[Any, ...]]) -> None:
+    """A session without a result; `log` reads its moves on the connection already open."""
     state = CLOSED
     if head.status == PLAYING:
         state = ELSEWHERE if held_elsewhere(p, head.id) else UNFINISHED
-        if state == UNFINISHED:
-            with GameLog.open(p, head.id, read_only=True) as log:
-                state = UNFINISHED if log.moves() else ABANDONED
+        if state == UNFINISHED and not log.moves():
+            state = ABANDONED
     key = ("open", head.game, head.created, head.players)
     if key not in seen:
         seen.add(key)
@@ -167,20 +191,8 @@ def result_of(
     :raises GameLogError: for an outcome that does not say who played and who won.
     """
     o = head.outcome if outcome is None else outcome
-    players = head.players
-    try:
-        if not isinstance(o, dict):
-            raise TypeError(f"a JSON object was expected, not {o!r:.40}")
-        scores = o.get("scores") or {}
-        winners = tuple(str(w) for w in o.get("winners", ()))
-        points = tuple(int(scores[n]) for n in players) if scores else ()
-        termination = str(o.get("termination", ""))
-    except (AttributeError, KeyError, TypeError, ValueError) as exc:
-        raise GameLogError(f"game log {source}, log {head.id}: its result is damaged ({exc!r})") from None
-    if not set(winners) <= set(players):
-        raise GameLogError(
-            f"game log {source}, log {head.id}: its result names a winner who did not play "
-            f"({', '.join(sorted(set(winners) - set(players)))})"
-        )
-    return Result(source, head.id, number, head.game, t, players, winners, points, termination,
-                  head.created)
+    if not isinstance(o, dict):
+        raise GameLogError(f"game log {source}, log {head.id}: its result is damaged ({o!r:.40})")
+    r = _plain_result(source, head.id, head.game, head.created, head.players, t, o)
+    return Result(r.source, r.log, number, r.game, r.t, r.players, r.winners, r.scores,
+                  r.termination, r.started)

@@ -53,11 +53,10 @@ class Result:
 
     def renamed(self, name_of: dict[str, str]) -> Result:
         """The same result with each name replaced by its merged spelling."""
-        return replace(
-            self,
-            players=tuple(name_of.get(p, p) for p in self.players),
-            winners=tuple(name_of.get(p, p) for p in self.winners),
-        )
+        return Result(self.source, self.log, self.number, self.game, self.t,
+                      tuple(name_of.get(p, p) for p in self.players),
+                      tuple(name_of.get(p, p) for p in self.winners),
+                      self.scores, self.termination, self.started)
 
 
 @dataclass(frozen=True)

@@ -60,12 +60,12 @@ class Query:
     last: int = 5
 
     def keeps(self, t: float, game: str) -> bool:
+        if self.game is not None and game != self.game:
+            return False
+        if self.since is None and self.until is None:
+            return True
         day = evening_of(t)
-        return (
-            (self.game is None or game == self.game)
-            and (self.since is None or day >= self.since)
-            and (self.until is None or day <= self.until)
-        )
+        return (self.since is None or day >= self.since) and (self.until is None or day <= self.until)
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,8 @@ def build(harvest: Harvest, query: Query, names: Names, kind: Callable[[str], Ga
 
     :raises MergeError: when a merge makes one person of two players of one game.
     """
-    results = [_merged(r, names) for r in harvest.results]
+    merged: dict[tuple[str, ...], dict[str, str]] = {}
+    results = [_merged(r, names, merged) for r in harvest.results]
     upto = [r for r in results if query.until is None or evening_of(r.t) <= query.until]
     kinds = {g: kind(g) for g in sorted({r.game for r in results} | {n.game for n in harvest.not_counted})}
     ratings = rate((r for r in upto if query.game is None or r.game == query.game),
@@ -120,9 +121,13 @@ def from_logs(dbs: list[Path], query: Query, names: Names) -> Stats:
     return build(harvest(dbs), query, names)
 
 
-def _merged(r: Result, names: Names) -> Result:
-    names.check_table(r.players, f"log {r.log} of {r.source}")
-    return r.renamed(names.mapping(r.players))
+def _merged(r: Result, names: Names, known: dict[tuple[str, ...], dict[str, str]]) -> Result:
+    """The result under merged names; each table of players is checked once."""
+    name_of = known.get(r.players)
+    if name_of is None:
+        names.check_table(r.players, f"log {r.log} of {r.source}")
+        name_of = known[r.players] = names.mapping(r.players)
+    return r.renamed(name_of)
 
 
 def _stamp(t: float) -> str:
