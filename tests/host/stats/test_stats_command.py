@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from stats_logs import Logs
 from upref.commands.stats import main
+from upref.store.gamelog import GameLog
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -146,3 +147,30 @@ def test_text_and_csv_say_what_the_json_says(capsys: pytest.CaptureFixture[str],
 def test_no_logs_yet_says_what_to_do(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, err = run(capsys, "--db", str(tmp_path / "games.sqlite"))
     assert code == 1 and out == "" and "play a game first" in err
+
+
+def test_an_exported_game_read_beside_its_database_counts_once(
+    capsys: pytest.CaptureFixture[str], logs: Logs, tmp_path: Path
+) -> None:
+    exported = tmp_path / "game.jsonl"
+
+    with GameLog.open(logs.home, 1, read_only=True) as log, exported.open("w", encoding="utf-8") as f:
+        log.export_jsonl(None, f)
+    _, out, _ = run(capsys, "--db", str(logs.home), "--json")
+    _, both, _ = run(capsys, "--db", str(logs.home), "--db", str(exported), "--json")
+    _, only, _ = run(capsys, "--db", str(exported), "--json")
+    assert json.loads(both)["counted"] == json.loads(out)["counted"] == 8
+    assert json.loads(only)["counted"] == 1 and json.loads(both)["sources"][1] == str(exported)
+
+
+def test_a_game_being_played_now_is_shown_as_such(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    with GameLog.create(db, game="upturn", players=("Ann", "Kid")) as log:
+        log.append({"kind": "start", "t": 1.0, "players": ["Ann", "Kid"], "variant": {}, "seed": 1})
+        assert log.mark_playing()  # as `upref play` holds it
+        code, out, _ = run(capsys, "--db", str(db), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["counted"] == 0
+    assert [n["state"] for n in data["not_counted"]] == ["being played now"]
+    _, text, _ = run(capsys, "--db", str(db))
+    assert "No finished game" in text and "1 abandoned before a move" in text
