@@ -39,7 +39,7 @@ def _day(text: str) -> date:
 
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="upref stats", description="Who wins what, from the game logs.")
-    ap.add_argument("--db", type=Path, action="append",
+    ap.add_argument("--db", type=Path, action="append", metavar="PATH",
                     help=f"a games database or exported .jsonl, again for more (default: {default_path(create=False)})")
     ap.add_argument("--game", help="only this game (updown, upturn, ...)")
     ap.add_argument("--player", action="append", default=[], metavar="NAME",
@@ -48,7 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--until", type=_day, metavar="YYYY-MM-DD", help="up to this evening")
     ap.add_argument("--same", action="append", default=[], metavar="A=B",
                     help='two spellings of one person, shown as the first ("Mum=Mama")')
-    ap.add_argument("--names", type=Path, help=f"the names file (default: {default_names_file()})")
+    ap.add_argument("--names", type=Path, metavar="FILE", help=f"the names file (default: {default_names_file()})")
     ap.add_argument("--evenings", type=int, default=5, metavar="N", help="how many of the last evenings (5)")
     out = ap.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="everything as one JSON object")
