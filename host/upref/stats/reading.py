@@ -41,7 +41,8 @@ from upref.store.inuse import held_elsewhere
 
 __all__ = ["harvest", "result_of"]
 
-_LEFT_OUT = "left out of the stats"
+_LEFT_OUT = "left out"
+_RESTORE = "restore the file from a backup to count it"
 _ROWS = "SELECT id, game, created, players, seed, status, finished, outcome FROM games ORDER BY id"
 
 
@@ -57,7 +58,7 @@ def harvest(paths: Iterable[Path]) -> Harvest:
                 _read_db(p, out, seen)
             out.sources.append(str(p))
         except GameLogError as exc:
-            out.skipped.append(f"{exc}; {_LEFT_OUT}")
+            out.skipped.append(f"{_LEFT_OUT}: {exc}")
             out.unread.append(str(p))
     out.results.sort(key=lambda r: (r.t, r.started, r.number))
     out.not_counted.sort(key=lambda n: n.t)
@@ -72,9 +73,9 @@ def _read_db(p: Path, out: Harvest, seen: set[tuple[Any, ...]]) -> None:
             try:
                 _take_row(p, conn, row, out, seen)
             except GameLogError as exc:
-                out.skipped.append(f"{exc}; {_LEFT_OUT}")
+                out.skipped.append(f"{_LEFT_OUT}: {exc}")
     except sqlite3.Error as exc:
-        raise GameLogError(f"game log {p} cannot be read ({exc}): it is damaged") from None
+        raise GameLogError(f"game log {p} cannot be read ({exc}): it is damaged; {_RESTORE}") from None
     finally:
         conn.close()
 
@@ -93,7 +94,7 @@ def _take_row(
         head = GameInfo(int(gid), str(game), float(created), names, {}, int(seed), {}, str(status),
                         None if finished is None else float(finished), result)
     except (ValueError, TypeError, RecursionError) as exc:
-        raise GameLogError(f"game log {p}, log {gid}: its header is damaged ({exc})") from None
+        raise GameLogError(f"game log {p}, log {gid}: its header is damaged ({exc}); {_RESTORE}") from None
     if head.outcome is None:
         _not_counted(p, GameLog(conn, head.id, p, read_only=True), head, out, seen)
     else:
@@ -114,11 +115,11 @@ def _plain_result(
         points = tuple(int(scores[n]) for n in names) if scores else ()
         winners = tuple(str(w) for w in o.get("winners", ()))
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
-        raise GameLogError(f"game log {source}, log {gid}: its result is damaged ({exc!r})") from None
+        raise GameLogError(f"game log {source}, log {gid}: its result is damaged ({exc!r}); {_RESTORE}") from None
     if not set(winners) <= set(names):
         raise GameLogError(
             f"game log {source}, log {gid}: its result names a winner who did not play "
-            f"({', '.join(sorted(set(winners) - set(names)))})"
+            f"({', '.join(sorted(set(winners) - set(names)))}); {_RESTORE}"
         )
     return Result(source, gid, 1, game, t, names, winners, points, str(o.get("termination", "")), created)
 
@@ -166,7 +167,7 @@ def _read_jsonl(p: Path, out: Harvest, seen: set[tuple[Any, ...]]) -> None:
     try:
         lines = p.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        raise GameLogError(f"cannot read {p} ({exc})") from None
+        raise GameLogError(f"cannot read {p} ({exc}): check the file and its permissions") from None
     head, entries = load_jsonl(lines, str(p))
     if _plain(head):
         _keep(out, seen, result_of(head, str(p), 1, float(head.finished or head.created)))
@@ -192,7 +193,7 @@ def result_of(
     """
     o = head.outcome if outcome is None else outcome
     if not isinstance(o, dict):
-        raise GameLogError(f"game log {source}, log {head.id}: its result is damaged ({o!r:.40})")
+        raise GameLogError(f"game log {source}, log {head.id}: its result is damaged ({o!r:.40}); {_RESTORE}")
     r = _plain_result(source, head.id, head.game, head.created, head.players, t, o)
     return Result(r.source, r.log, number, r.game, r.t, r.players, r.winners, r.scores,
                   r.termination, r.started)

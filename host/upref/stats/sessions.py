@@ -65,7 +65,8 @@ def replay_session(info: GameInfo, entries: Sequence[Entry], source: str) -> Rep
         except (ValueError, KeyError, TypeError, IndexError) as exc:
             raise GameLogError(
                 f"game log {source}, log {info.id}, entry {e.seq} ({e.kind}): {info.game} "
-                f"cannot take it ({exc})"
+                f"cannot take it ({exc}); restore the file from a backup to count it, or update "
+                "upref if a newer one wrote it"
             ) from None
     current = ref.engine.game_number if ref.has_engine else 0
     ended = ref.phase == OVER and current in rec.results
