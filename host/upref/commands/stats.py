@@ -15,6 +15,7 @@ docs/stats.md says what is counted and how.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 from datetime import date, datetime
@@ -58,6 +59,14 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    gc.disable()  # a short run that makes ten thousands of objects and frees them at exit
+    try:
+        return _run(args)
+    finally:
+        gc.enable()
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         game = find_game(args.game).name if args.game else None
         names = Names.from_file(args.names or default_names_file(), args.same)
