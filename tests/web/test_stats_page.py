@@ -30,6 +30,7 @@ from upref.views.frame import Frame  # noqa: E402
 from upref.web.hub import Hub  # noqa: E402
 from upref.web.live import LivePage  # noqa: E402
 from upref.web.server import WebScoreboard  # noqa: E402
+from upref.web.stats_page import SHOWN_GAMES  # noqa: E402
 
 WAIT_S = 60  # a generous deadline: the machine is shared
 
@@ -89,6 +90,7 @@ def test_every_chart_says_what_upref_stats_json_says(browser: Any, logs: Logs, t
                     for x in told["lines"] if x["game"] is not None}
     assert sorted(rating) == sorted((r["game"], r["player"], h["mu"], h["sigma"], h["log"], h["number"])
                                     for r in told["ratings"] for h in r["history"])
+    assert len(rating) < SHOWN_GAMES  # the fixture's every rating is drawn
     last = told["evenings"][0]
     assert evening == [(r["game"], str(r["log"]), ", ".join(r["winners"]), None) for r in last["results"]] + [
         (n["game"], None, None, n["state"]) for n in last["not_counted"]]

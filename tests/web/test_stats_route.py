@@ -5,6 +5,7 @@ between games."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,6 +16,7 @@ from upref.views.frame import Frame
 from upref.web.hub import Hub
 from upref.web.live import STATS_POINTER, LivePage
 from upref.web.server import WebScoreboard
+from upref.web.stats_page import SHOWN_GAMES, render_stats
 
 STATS: dict[str, Any] = {
     "counted": 1,
@@ -77,3 +79,12 @@ def test_the_live_page_points_to_the_stats_between_games_only_when_it_has_them()
     without = LivePage(panel, "127.0.0.1:8765", ("Ann", "Bob"), "s1")
     without.update(Frame("updown", "Up And Down"))
     assert without.hub.latest is not None and "/stats" not in without.hub.latest.public
+
+
+def test_a_rating_chart_draws_the_latest_games_only() -> None:
+    many = [{"mu": 25.0 + i / 10, "sigma": 8.0 - i / 100, "t": float(i), "log": i, "number": 1}
+            for i in range(SHOWN_GAMES + 10)]
+    data = {**STATS, "ratings": [{"player": "Bob", "game": "updown", "history": many}]}
+    page = render_stats(data)
+    drawn = [int(n) for n in re.findall(r'data-chart="rating"[^>]*data-log="(\d+)"', page)]
+    assert drawn == list(range(10, SHOWN_GAMES + 10))

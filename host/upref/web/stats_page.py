@@ -22,6 +22,9 @@ from upref.views.svg import CHAR_W, NOTE_LINE, UNIT
 
 __all__ = ["render_stats", "render_stats_error"]
 
+SHOWN_GAMES = 60
+"""A rating chart draws the ratings after the latest this many games of its game: enough to see
+who is rising, few enough for a phone (the JSON and the table keep every game)."""
 BAR_H = 28
 BAR_W = 360
 PLOT_W, PLOT_H, PAD = 420, 200, 24
@@ -128,13 +131,17 @@ def _ratings(data: Mapping[str, Any], colour: dict[str, int]) -> str:
         for g, rs in sorted(per_game.items(), key=lambda kv: titles.get(kv[0], kv[0]))
     ]
     note = ('<p class="empty">A rating is shown as its value ± its uncertainty, which shrinks '
-            'with every game; the band around each point spans it.</p>')
+            f'with every game; the band around each point spans it. Each chart shows the latest '
+            f'{SHOWN_GAMES} games of its game at most.</p>')
     return _section("Ratings, game after game", "m-ratings", note + "".join(figures))
 
 
 def _rating_chart(game: str, series: Sequence[Mapping[str, Any]], colour: dict[str, int], title: str) -> str:
-    moments = sorted({(h["t"], h["log"], h["number"]) for s in series for h in s["history"]})
+    moments = sorted({(h["t"], h["log"], h["number"]) for s in series for h in s["history"]})[-SHOWN_GAMES:]
     at = {m: i for i, m in enumerate(moments)}
+    series = [{**s, "history": [h for h in s["history"] if (h["t"], h["log"], h["number"]) in at]}
+              for s in series]
+    series = [s for s in series if s["history"]]
     lows = [h["mu"] - h["sigma"] for s in series for h in s["history"]]
     highs = [h["mu"] + h["sigma"] for s in series for h in s["history"]]
     low, high = min(lows), max(highs)
