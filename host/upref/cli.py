@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "replay": ("upref.commands.replay", "replay_main", "replay a saved game's log and print every verdict (--json)"),
     "export": ("upref.commands.replay", "export_main", "write a saved game as JSON Lines"),
     "games": ("upref.commands.gamelogs", "main", "list the game logs; close or forget one (--close N, --forget N)"),
+    "stats": ("upref.commands.stats", "main", "who wins what: wins, runs, ratings and the last evenings (--json, --csv)"),
     "demo": ("upref.commands.demo", "main", "a whole game on the simulated board, scripted (upref demo [GAME])"),
     "enroll": ("upref.commands.enroll", "main", "tap each card of a game once so the host knows its tag"),
 }

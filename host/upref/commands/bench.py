@@ -26,6 +26,8 @@ Figures (goals from the issues in brackets):
 - the scoreboard page (`bench_page`): action -> page updated in a browser, p50/p95, and how much
   after the terminal [p95 <= 100 ms over the terminal]; with 50 viewers at once: the referee's
   latency against the run without them, the server's CPU
+- `upref stats` over a synthetic games database of 10 000 games (`bench_stats`): wall clock and
+  CPU of the command as typed, the table, --json and --csv [< 1 s]
 - the spoken referee (`bench_speech`): verdict -> first audio sample p50/p95 and CPU per spoken
   second for each voice (espeak-ng; piper where `upref[voice]` is installed), and action ->
   verdict on the scoreboard over a demo with --speak against the same without [the same]
@@ -51,7 +53,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from upref import paths
-from upref.commands import bench_chip, bench_page, bench_speech
+from upref.commands import bench_chip, bench_page, bench_speech, bench_stats
 from upref.commands.bench_chip import bench_scan_timing
 from upref.commands.bench_mpy import MpyParts, mpy_parts
 from upref.game import Game
@@ -469,6 +471,12 @@ def _print_page_and_speech(quick: bool) -> None:
             print(ln, flush=True)
 
 
+def _print_stats(quick: bool) -> None:
+    print()
+    for line in bench_stats.report(quick):
+        print(line, flush=True)
+
+
 def _print_replay(quick: bool) -> None:
     """How fast the referee replays a long log from SQLite."""
     count, secs = bench_replay(10_000 if quick else 50_000)
@@ -567,6 +575,7 @@ def main(argv: list[str] | None = None) -> int:
     _print_chip(args.quick, args.changes, args.cards)
     _print_page_and_speech(args.quick)
     _print_replay(args.quick)
+    _print_stats(args.quick)
     _print_heap()
     _print_scan_timing(args.quick)
     _print_scan_rate(args.quick)

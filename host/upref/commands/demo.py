@@ -380,7 +380,7 @@ class _Screens:
     def serve(self, game: Game, table: Table, address: str, players: tuple[str, ...], log: GameLog) -> bool:
         """Serve the live page; False (said in one line, the voice stopped) when it cannot be."""
         try:
-            self.page = start_page(game, table, address, players, str(log.game_id))
+            self.page = start_page(game, table, address, players, str(log.game_id), db=log.path)
         except (ValueError, OSError) as e:
             print(f"upref demo: {page_error(address, e)}", file=sys.stderr)
             if self.speaker is not None:

@@ -552,7 +552,7 @@ def _at_the_table(
     page: LivePage | None = None
     if args.web is not None:
         try:
-            page = start_page(game, table, args.web, log.header.players, str(log.game_id))
+            page = start_page(game, table, args.web, log.header.players, str(log.game_id), db=log.path)
         except (ValueError, OSError) as e:
             print(f"upref play: {page_error(args.web, e)}", file=sys.stderr)
             table.close()

@@ -14,13 +14,18 @@ load the web server to open a link.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
 
 from upref.game import Game
+from upref.stats.names import Names, default_names_file
+from upref.stats.report import Query, from_logs
 from upref.table import Table
 from upref.web.live import LivePage, looks_like_address
 from upref.web.server import DEFAULT_ADDRESS, parse_address
 
-__all__ = ["add_web_option", "page_error", "start_page", "web_address", "web_argv"]
+__all__ = ["add_web_option", "page_error", "start_page", "stats_source", "web_address", "web_argv"]
 
 
 def add_web_option(ap: argparse.ArgumentParser) -> None:
@@ -68,15 +73,27 @@ def page_error(address: str, e: ValueError | OSError) -> str:
     )
 
 
+def stats_source(db: Path) -> Callable[[], Mapping[str, Any]]:
+    """What the page's `/stats` draws: the stats of the games database `db`, read again at each
+    visit, names merged by the names file (`upref stats` without options says the same)."""
+
+    def read() -> Mapping[str, Any]:
+        return from_logs([db], Query(), Names.from_file(default_names_file())).as_json()
+
+    return read
+
+
 def start_page(
-    game: Game, table: Table, address: str, players: tuple[str, ...], session: str
+    game: Game, table: Table, address: str, players: tuple[str, ...], session: str,
+    db: Path | None = None,
 ) -> LivePage:
     """The live page, served with the table's latest frame; its URL printed. The caller hands
-    it each frame the table publishes after that (`LivePage.update`).
+    it each frame the table publishes after that (`LivePage.update`). With `db`, the games
+    database of the session, the page also serves `/stats` and points to it between games.
 
     :raises ValueError: for an address that is not one.
     :raises OSError: when it cannot be served there.
     """
-    page = LivePage(game.panel, address, players, session)
+    page = LivePage(game.panel, address, players, session, stats=None if db is None else stats_source(db))
     page.start(table.frame)
     return page

@@ -38,6 +38,7 @@ __all__ = [
     "default_path",
     "list_games",
     "load_jsonl",
+    "read_connection",
     "summaries",
 ]
 
@@ -341,6 +342,16 @@ def _connect_read(path: Path | str) -> sqlite3.Connection:
             conn.close()
         raise
     return conn
+
+
+def read_connection(path: Path | str) -> sqlite3.Connection:
+    """A read-only connection to an upref games database, for a reader that asks its own
+    questions of the `games` table (`upref stats`): checked as every reader's is, and it
+    changes nothing.
+
+    :raises GameLogError: see `_check_file`; a damaged file.
+    """
+    return _connect_read(path)
 
 
 def _connect(path: Path | str, durable: bool) -> sqlite3.Connection:

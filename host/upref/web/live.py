@@ -24,10 +24,12 @@ from upref.views.frame import Frame
 from upref.views.scoreboard import Panel, feed_line, scoreboard, waiting_scoreboard
 from upref.web.hub import Edition, Hub
 from upref.web.reach import Announcement, Interfaces, announce, found, is_wildcard
-from upref.web.server import WebScoreboard, parse_address
+from upref.web.server import StatsSource, WebScoreboard, parse_address
 
-__all__ = ["PRIVATE_VERDICTS", "LivePage", "looks_like_address"]
+__all__ = ["PRIVATE_VERDICTS", "STATS_POINTER", "LivePage", "looks_like_address"]
 
+STATS_POINTER = '<p class="stats-link"><a href="/stats">Who wins what: the stats of every evening</a></p>'
+"""Shown between games (before the first, after one ends): the way to `/stats`."""
 PRIVATE_VERDICTS = 2
 """The newest verdicts addressed to one seat (hints) that its own page shows."""
 
@@ -48,6 +50,8 @@ class LivePage:
         page never mixes two sessions.
     :param network: this machine's network addresses, asked for when the page is served on
         every interface (`upref.web.reach.found`), to announce it by one a phone can open.
+    :param stats: what `/stats` draws (`upref.web.server.StatsSource`); with it, the page
+        points to `/stats` between games.
     :raises ValueError: for an address that is not one.
     """
 
@@ -58,12 +62,13 @@ class LivePage:
         players: tuple[str, ...],
         session: str,
         network: Callable[[], Interfaces] = found,
+        stats: StatsSource | None = None,
     ) -> None:
         self.panel = panel
         self.session = session
         host, port = parse_address(address)
         self.hub = Hub(players)
-        self.server = WebScoreboard(self.hub, host, port)
+        self.server = WebScoreboard(self.hub, host, port, stats=stats)
         self._network = network
         self.announced: Announcement | None = None
         self._count = itertools.count()
@@ -121,7 +126,10 @@ class LivePage:
                 private[seat] = html.render_blocks(own)
         version = f"{self.session}:{number}:{next(self._count)}"
         head = html.render_head(board) + "\n"
-        self.hub.publish(Edition(version, board.title, html.render_body(board), private, head))
+        body = html.render_body(board)
+        if self.server.stats is not None and (view is None or view.outcome is not None):
+            body += STATS_POINTER  # between games: who wins what, on the page beside this one
+        self.hub.publish(Edition(version, board.title, body, private, head))
 
     def stop(self) -> None:
         self.server.stop()

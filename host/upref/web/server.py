@@ -9,7 +9,9 @@ Routes (GET and HEAD only; nothing changes the game):
 - `/` the table's page; `/events` its live editions (SSE, event "board");
 - `/seat/<token>` one seat's own page and `/seat/<token>/events`; a wrong token gets 404 and
   nothing else;
-- `/static/<file>` the style sheet and the script (no external fonts or scripts).
+- `/static/<file>` the style sheet and the script (no external fonts or scripts);
+- `/stats` who wins what, from the game logs (`upref.web.stats_page`), when the server was
+  given the stats to draw: names, games and results only.
 
 A GET or HEAD with a body gets 400 and an HTTP version but 1.0 and 1.1 gets 505, both before any
 route, with one line on the terminal a minute per kind (`upref.web.refusals`).
@@ -28,6 +30,7 @@ import ipaddress
 import logging
 import threading
 import time
+from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any
 
@@ -35,6 +38,7 @@ from aiohttp import web
 
 from upref.web.hub import MAX_VIEWERS, Hub
 from upref.web.refusals import QUIET_S, Refusals, refuse_bodies_and_old_versions
+from upref.web.stats_page import render_stats, render_stats_error
 
 __all__ = ["DEFAULT_ADDRESS", "WebScoreboard", "is_loopback", "parse_address"]
 
@@ -50,6 +54,9 @@ HEADERS = {
 }
 NO_STORE = {"Cache-Control": "no-store, private", "Pragma": "no-cache"}
 STATIC = {"scoreboard.css": "text/css", "page.js": "text/javascript"}
+StatsSource = Callable[[], Mapping[str, Any]]
+"""What `/stats` draws, asked at each visit: the stats as data (`Stats.as_json()`); a
+ValueError saying why there are none (a merge of two players of one table)."""
 KEEPALIVE_S = 15.0
 
 
@@ -128,9 +135,15 @@ class WebScoreboard:
     """
 
     def __init__(
-        self, hub: Hub, host: str = "127.0.0.1", port: int = 8765, refusals: Refusals | None = None
+        self,
+        hub: Hub,
+        host: str = "127.0.0.1",
+        port: int = 8765,
+        refusals: Refusals | None = None,
+        stats: StatsSource | None = None,
     ) -> None:
         self.hub = hub
+        self.stats = stats
         self.refusals = refusals or Refusals()
         self.host = host
         self.port = port
@@ -157,6 +170,7 @@ class WebScoreboard:
         app.router.add_get("/seat/{token}", self._seat_page)
         app.router.add_get("/seat/{token}/events", self._seat_events)
         app.router.add_get("/static/{name}", self._static)
+        app.router.add_get("/stats", self._stats)
         return app
 
     def start(self) -> WebScoreboard:
@@ -241,6 +255,13 @@ class WebScoreboard:
         body = resources.files("upref.web").joinpath("static", name).read_text(encoding="utf-8")
         return web.Response(text=body, content_type=STATIC[name])
 
+    async def _stats(self, _request: web.Request) -> web.Response:
+        source = self.stats
+        if source is None:
+            raise web.HTTPNotFound(text="not found")
+        page = await asyncio.get_running_loop().run_in_executor(None, _stats_page, source)
+        return web.Response(text=page, content_type="text/html", headers=NO_STORE)
+
     async def _events(self, request: web.Request) -> web.StreamResponse:
         return await self._stream(request, None)
 
@@ -279,6 +300,14 @@ class WebScoreboard:
         with contextlib.suppress(ConnectionResetError):
             await resp.write_eof()
         return resp
+
+
+def _stats_page(source: StatsSource) -> str:
+    """The stats page, read from the logs now (they may have grown since the last visit)."""
+    try:
+        return render_stats(source())
+    except ValueError as exc:  # a merge that cannot be, a log that cannot be read at all
+        return render_stats_error(str(exc))
 
 
 @web.middleware

@@ -1,0 +1,232 @@
+"""The page `/stats`: who wins what, drawn for the TV and the phone, beside the live page.
+
+Pure: the stats as data in (what `upref stats --json` prints, `upref.stats.report`), one HTML
+page out, every text escaped, no script, no `style` attribute (the page's content security
+policy allows only its own style sheet). The charts are inline SVG drawn here, 18 units to the
+em as the table's pictures are (`upref.views.svg`): wins per player per game, each player's
+rating game after game with its uncertainty, and the latest evening's results. Each drawn mark
+carries what it shows as `data-*` attributes, so that a test reads the charts' data back.
+
+Nothing private: names, games and results only (no file names, no inputs of a log).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date
+from html import escape
+from typing import Any
+
+from upref.text import and_join, count
+from upref.views.svg import CHAR_W, NOTE_LINE, UNIT
+
+__all__ = ["render_stats", "render_stats_error"]
+
+SHOWN_GAMES = 60
+"""A rating chart draws the ratings after the latest this many games of its game: enough to see
+who is rising, few enough for a phone (the JSON and the table keep every game)."""
+BAR_H = 28
+BAR_W = 360
+PLOT_W, PLOT_H, PAD = 420, 200, 24
+
+
+def _doc(body: str) -> str:
+    return (
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        "<title>upref — who wins what</title><link rel=\"stylesheet\" href=\"/static/scoreboard.css\">"
+        f"</head><body class=\"stats\">{body}</body></html>\n"
+    )
+
+
+def _svg(w: float, h: float, inner: str, label: str) -> str:
+    return (
+        f'<svg class="pc chart" viewBox="0 0 {w:g} {h:g}" width="{w / UNIT:.4g}em" '
+        f'height="{h / UNIT:.4g}em" role="img" aria-label="{escape(label)}" '
+        f'xmlns="http://www.w3.org/2000/svg">{inner}</svg>'
+    )
+
+
+def _data(**fields: object) -> str:
+    return "".join(f' data-{k.replace("_", "-")}="{escape(str(v))}"' for k, v in fields.items())
+
+
+def render_stats_error(why: str) -> str:
+    """The page when the stats cannot be made (a merge of two players of one table)."""
+    return _doc(f'<header class="big"><p class="turn">Who wins what</p></header>'
+                f'<p class="empty">The stats cannot be drawn: {escape(why)}</p>'
+                '<p class="back"><a href="/">Back to the table</a></p>')
+
+
+def render_stats(data: Mapping[str, Any]) -> str:
+    """The page of the stats `data` (`Stats.as_json()`)."""
+    colour = _colours(data)
+    counted = int(data.get("counted", 0))
+    head = (f'<header class="big"><p class="turn">Who wins what</p><p class="last">'
+            f'{escape(count(counted, "game"))} counted</p></header>'
+            '<p class="back"><a href="/">Back to the table</a></p>')
+    if not counted:
+        return _doc(head + '<p class="empty">No finished game in the logs yet: play one, and its '
+                    'result shows here.</p>' + _unread(data))
+    parts = [head, _evening(data, colour), _wins(data, colour), _ratings(data, colour),
+             _table(data), _unread(data)]
+    return _doc("".join(parts))
+
+
+def _colours(data: Mapping[str, Any]) -> dict[str, int]:
+    """One colour per player on every chart."""
+    names = sorted({x["player"] for x in data.get("lines", ())})
+    return {n: i % 8 for i, n in enumerate(names)}
+
+
+def _by_game(data: Mapping[str, Any]) -> dict[str, list[Mapping[str, Any]]]:
+    out: dict[str, list[Mapping[str, Any]]] = {}
+    for x in data.get("lines", ()):
+        if x["game"] is not None:
+            out.setdefault(x["game"], []).append(x)
+    titles = {g: k["title"] for g, k in data.get("games", {}).items()}
+    return dict(sorted(out.items(), key=lambda kv: titles.get(kv[0], kv[0])))
+
+
+def _section(title: str, cls: str, inner: str) -> str:
+    return f'<section class="box {cls}"><h2>{escape(title)}</h2>{inner}</section>'
+
+
+def _won_words(x: Mapping[str, Any]) -> str:
+    shared = f", {x['shared']} shared" if x["shared"] else ""
+    return f"{x['won']} won{shared} of {x['played']}"
+
+
+def _wins(data: Mapping[str, Any], colour: dict[str, int]) -> str:
+    figures = []
+    for game, rows in _by_game(data).items():
+        rows = sorted(rows, key=lambda x: (-(x["won"] + x["shared"]), x["player"]))
+        room = max(len(x["player"]) for x in rows) * CHAR_W + 12
+        tail = max(len(_won_words(x)) for x in rows) * CHAR_W + 12
+        top = max(max(x["won"] + x["shared"] for x in rows), 1)
+        out = []
+        for i, x in enumerate(rows):
+            y = i * (BAR_H + 8)
+            w = max((x["won"] + x["shared"]) * BAR_W / top, 2)
+            out.append(
+                f'<text class="note" x="{room - 8:g}" y="{y + BAR_H - 8}" text-anchor="end">{escape(x["player"])}</text>'
+                f'<rect class="bar s{colour[x["player"]]}" x="{room:g}" y="{y}" width="{w:.1f}" height="{BAR_H}"'
+                f'{_data(chart="wins", game=game, player=x["player"], won=x["won"], shared=x["shared"], played=x["played"])}/>'
+                f'<text class="note" x="{room + w + 8:.1f}" y="{y + BAR_H - 8}">{escape(_won_words(x))}</text>'
+            )
+        title = rows[0]["title"]
+        svg = _svg(room + BAR_W + tail, len(rows) * (BAR_H + 8), "".join(out), f"wins in {title}")
+        figures.append(f'<figure class="picture"><figcaption>{escape(title)}</figcaption>{svg}</figure>')
+    return _section("Wins per player", "m-wins", "".join(figures))
+
+
+def _ratings(data: Mapping[str, Any], colour: dict[str, int]) -> str:
+    per_game: dict[str, list[Mapping[str, Any]]] = {}
+    for r in data.get("ratings", ()):
+        per_game.setdefault(r["game"], []).append(r)
+    titles = {g: k["title"] for g, k in data.get("games", {}).items()}
+    figures = [
+        f'<figure class="picture"><figcaption>{escape(titles.get(g, g))}</figcaption>'
+        f'{_rating_chart(g, rs, colour, titles.get(g, g))}</figure>'
+        for g, rs in sorted(per_game.items(), key=lambda kv: titles.get(kv[0], kv[0]))
+    ]
+    note = ('<p class="empty">A rating is shown as its value ± its uncertainty, which shrinks '
+            f'with every game; the band around each point spans it. Each chart shows the latest '
+            f'{SHOWN_GAMES} games of its game at most.</p>')
+    return _section("Ratings, game after game", "m-ratings", note + "".join(figures))
+
+
+def _rating_chart(game: str, series: Sequence[Mapping[str, Any]], colour: dict[str, int], title: str) -> str:
+    moments = sorted({(h["t"], h["log"], h["number"]) for s in series for h in s["history"]})[-SHOWN_GAMES:]
+    at = {m: i for i, m in enumerate(moments)}
+    series = [{**s, "history": [h for h in s["history"] if (h["t"], h["log"], h["number"]) in at]}
+              for s in series]
+    series = [s for s in series if s["history"]]
+    lows = [h["mu"] - h["sigma"] for s in series for h in s["history"]]
+    highs = [h["mu"] + h["sigma"] for s in series for h in s["history"]]
+    low, high = min(lows), max(highs)
+    span = (high - low) or 1.0
+    names = [f"{s['player']} {s['history'][-1]['mu']:.1f} ± {s['history'][-1]['sigma']:.1f}" for s in series]
+    room = max(len(n) for n in names) * CHAR_W + 12
+
+    def xy(h: Mapping[str, Any], v: float) -> tuple[float, float]:
+        x = PAD + at[(h["t"], h["log"], h["number"])] * (PLOT_W - 2 * PAD) / max(len(moments) - 1, 1)
+        return x, PLOT_H - PAD - (v - low) * (PLOT_H - 2 * PAD) / span
+
+    out = [f'<line class="axis" x1="{PAD}" y1="{PLOT_H - PAD}" x2="{PLOT_W - PAD}" y2="{PLOT_H - PAD}"/>']
+    ends = []
+    for s, name in zip(series, names, strict=True):
+        c = colour.get(s["player"], 0)
+        pts = [xy(h, h["mu"]) for h in s["history"]]
+        out.append(f'<polyline class="series s{c}" fill="none" points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in pts)}"/>')
+        for h, (x, y) in zip(s["history"], pts, strict=True):
+            y0, y1 = xy(h, h["mu"] - h["sigma"])[1], xy(h, h["mu"] + h["sigma"])[1]
+            out.append(f'<line class="spread s{c}" x1="{x:.1f}" y1="{y0:.1f}" x2="{x:.1f}" y2="{y1:.1f}"/>')
+            out.append(f'<circle class="series s{c}" cx="{x:.1f}" cy="{y:.1f}" r="4"'
+                       f'{_data(chart="rating", game=game, player=s["player"], mu=h["mu"], sigma=h["sigma"], log=h["log"], number=h["number"])}/>')
+        ends.append((pts[-1][1], name))
+    below = 0.0
+    for y, name in sorted(ends):  # each name at its line's end, never on top of the one above
+        below = max(y + UNIT / 3, below + NOTE_LINE, UNIT)
+        out.append(f'<text class="note" x="{PLOT_W + 4}" y="{below:.1f}">{escape(name)}</text>')
+    return _svg(PLOT_W + room, max(PLOT_H, below + 4), "".join(out), f"ratings in {title}")
+
+
+def _evening(data: Mapping[str, Any], colour: dict[str, int]) -> str:
+    evenings = data.get("evenings") or []
+    if not evenings:
+        return ""
+    e = evenings[0]
+    items = [_result_item(r, colour) for r in e["results"]]
+    items += [
+        f'<li class="open"{_data(chart="evening", game=n["game"], state=n["state"])}>'
+        f'{escape(n["title"])} ({escape(", ".join(n["players"]))}): {escape(n["state"])}, not counted</li>'
+        for n in e["not_counted"]
+    ]
+    day = date.fromisoformat(e["evening"])
+    return _section(f"The evening of {day:%A} {day.day} {day:%B %Y}", "m-winner", f'<ol class="evening">{"".join(items)}</ol>')
+
+
+def _result_item(r: Mapping[str, Any], colour: dict[str, int]) -> str:
+    winners = list(r["winners"])
+    said = (f"{and_join(winners)} share the win" if len(winners) > 1
+            else f"{winners[0]} wins" if winners else "nobody wins")
+    stopped = " (stopped early)" if r["stopped"] else ""
+    scores = r["scores"] or {}
+    bars = ""
+    if scores:
+        top = max(max(scores.values()), 1)
+        room = max(len(p) for p in scores) * CHAR_W + 12
+        out = []
+        for i, (p, v) in enumerate(scores.items()):
+            y, w = i * (BAR_H + 6), max(v * 200 / top, 2)
+            win = " winner" if p in winners else ""
+            out.append(f'<text class="note" x="{room - 8:g}" y="{y + BAR_H - 8}" text-anchor="end">{escape(p)}</text>'
+                       f'<rect class="bar s{colour.get(p, 0)}{win}" x="{room:g}" y="{y}" width="{w:.1f}" height="{BAR_H}"'
+                       f'{_data(player=p, score=v)}/><text class="note" x="{room + w + 8:.1f}" y="{y + BAR_H - 8}">{v}</text>')
+        bars = _svg(room + 260, len(scores) * (BAR_H + 6), "".join(out), f"scores of {r['title']}")
+    when = escape(str(r["ended"])[11:16])
+    return (f'<li class="result"{_data(chart="evening", game=r["game"], log=r["log"], number=r["number"], winners=", ".join(winners))}>'
+            f'<p class="line"><span class="label">{when} {escape(r["title"])}</span>{escape(said)}{stopped}</p>{bars}</li>')
+
+
+def _table(data: Mapping[str, Any]) -> str:
+    head = ("player", "game", "played", "won", "shared", "run", "best run", "average", "rating")
+    rows = []
+    for x in data.get("lines", ()):
+        avg = "" if x["average"] is None else f"{x['average']:g} {x['score']}"
+        rating = "" if x["rating"] is None else f"{x['rating']['mu']:.1f} ± {x['rating']['sigma']:.1f}"
+        cells = (x["player"], x["title"], x["played"], x["won"], x["shared"], x["current_run"],
+                 x["longest_run"], avg, rating)
+        rows.append("<tr>" + "".join(f'<td data-label="{h}">{escape(str(c))}</td>'
+                                      for h, c in zip(head, cells, strict=True)) + "</tr>")
+    th = "".join(f"<th>{h}</th>" for h in head)
+    return _section("Every player", "m-table", f'<table class="grid"><thead><tr>{th}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
+
+
+def _unread(data: Mapping[str, Any]) -> str:
+    n = len(data.get("skipped", ()))
+    if not n:
+        return ""
+    return (f'<p class="empty">{escape(count(n, "log"))} could not be read and '
+            f'{"is" if n == 1 else "are"} left out: `upref stats` names them.</p>')
