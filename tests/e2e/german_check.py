@@ -21,28 +21,35 @@ from upref.views.screen import verdict_line
 GERMAN = "de"
 
 
-def german_lines(run: DemoRun) -> list[str]:
-    """Every line the demo's game shows or says, drawn in German, in order."""
+def german_lines(run: DemoRun) -> tuple[list[str], set[str]]:
+    """Every line the demo's game shows or says, drawn in German, in order; and the rule ids its
+    verdicts named (they stay as they are in every language)."""
     info, entries = load_log(run.folder / "games.sqlite")
     game = find_game(info.game)
     ref = referee_for(info, TagBook(run.folder / "tags.sqlite"))
     out: list[str] = []
+    rules: set[str] = set()
     for e in entries:
         reply = ref.handle(ref.decode(e.input_dict()))
         out += [verdict_line(v, GERMAN) for v in reply.verdicts]
+        rules |= {v.rule for v in reply.verdicts if v.rule}
         out += [in_lang(line.text, GERMAN) for line in lines_for(reply, everything=True)]
-        for seat in (None, *range(len(info.players))):
-            view = ref.view(seat)
-            if view is not None:
-                board = scoreboard(view, ref.status(), game.panel)
-                out += plain.render(said_in(board, GERMAN)).splitlines()
-    return out
+        view = ref.view(None)
+        if view is not None:
+            board = scoreboard(view, ref.status(), game.panel)
+            out += plain.render(said_in(board, GERMAN)).splitlines()
+        for seat in range(len(info.players)):
+            own = ref.view(seat)
+            private = getattr(game.panel, "private", None)
+            if own is not None and private is not None:
+                out += plain.render_blocks(said_in(private(own), GERMAN)).splitlines()
+    return out, rules
 
 
 def check_german(run: DemoRun) -> None:
     """The demo's game, shown and said in German, holds no English sentence."""
     info, _ = load_log(run.folder / "games.sqlite")
-    lines = german_lines(run)
-    left = still_english(dict.fromkeys(lines), info.players)
+    lines, rules = german_lines(run)
+    left = still_english(dict.fromkeys(lines), (*info.players, *rules))
     assert not left, "still English in German:\n" + "\n".join(left[:40])
     assert not missed(GERMAN), "no German entry for:\n" + "\n".join(missed(GERMAN)[:40])

@@ -24,12 +24,26 @@ from upref.views.scoreboard import Panel, scoreboard, waiting_scoreboard
 __all__ = ["render", "scoreboard_for", "seat_note", "shared_lines", "verdict_line"]
 
 
+KIND_WORDS = {
+    "ok": Msg("ok"),
+    "info": Msg("info"),
+    "illegal": Msg("illegal"),
+    "solved": Msg("solved"),
+    "turn": Msg("turn"),
+    "end": Msg("end"),
+    "board": Msg("board"),
+}
+"""A verdict's kind as a verdict line names it, in each language (in English, the kind itself)."""
+
+
 def verdict_line(v: Verdict, lang: str = ENGLISH) -> str:
-    """A verdict as one line of text in `lang`: '[illegal M-2] … -> what to do'."""
+    """A verdict as one line of text in `lang`: '[illegal M-2] … -> what to do' (the rule id
+    stays as it is in every language)."""
     text = in_lang(v.text, lang)
     if v.correction and v.correction not in v.text:
         text += "  -> " + in_lang(v.correction, lang)
-    return f"[{v.kind}{' ' + v.rule if v.rule else ''}] {text}"
+    kind = in_lang(KIND_WORDS.get(v.kind, v.kind), lang)
+    return f"[{kind}{' ' + v.rule if v.rule else ''}] {text}"
 
 
 def seat_note(frame: Frame, v: Verdict, own_pages: bool, lang: str = ENGLISH) -> str:

@@ -31,9 +31,10 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z']*")
 
 
 def english_words(line: str, names: Iterable[str] = ()) -> list[str]:
-    """The English-only words of `line`, its names, rule ids and the games' titles left out."""
+    """The English-only words of `line`, its names (the players', rule ids such as "hand" or
+    "draw", which stay as they are in every language) and the games' titles left out."""
     for name in sorted({*names, *titles().values()}, key=len, reverse=True):
-        line = line.replace(name, " ")
+        line = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", " ", line)
     return [w for w in _WORD.findall(line) if w.lower() in ENGLISH_ONLY]
 
 
