@@ -59,6 +59,8 @@ from upref.games.whatsup.cards import (
     Card,
     Catalogue,
     Face,
+    colour_word,
+    face_words,
     load_catalogue,
     row_words,
 )
@@ -73,7 +75,7 @@ from upref.games.whatsup.position import position as _position
 from upref.games.whatsup.variant import GRID_COLUMNS, GRID_ROWS, Variant, grid_cell
 from upref.games.whatsup.view import RESULT, CardView, PlayerView, WhatsUpView
 from upref.games.whatsup.words import figurine_spent, figurine_stands
-from upref.text import and_join, count
+from upref.text import Msg, Plural, and_join, join_words
 
 __all__ = [
     "GRID_COLUMNS",
@@ -100,6 +102,7 @@ __all__ = [
     "format_action",
     "parse_action",
     "row_words",
+    "verdict_head",
 ]
 
 NAME = "whatsup"
@@ -233,15 +236,24 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         start = tuple(rng.randrange(2) for _ in catalogue.cards)
         setup = _Setup(players, catalogue, variant, game_number, history, start, rng.getstate())
         n = len(catalogue.cards)
-        how = (
-            "as a rectangle of 6 by 5, row by row, left to right"
-            if variant.first_game
-            else "anywhere on the table, none overlapping another"
-        )
-        text = (
-            f"Game {game_number} ({variant.describe()}): {and_join(list(players))}. Lay out the "
-            f"{n} cards {how}: tap each card as you lay it, and put it down with the side the "
-            "referee names up."
+        if variant.first_game:
+            how = Msg(
+                "Lay out the {n} cards as a rectangle of 6 by 5, row by row, left to right: tap "
+                "each card as you lay it, and put it down with the side the referee names up.",
+                n=n,
+            )
+        else:
+            how = Msg(
+                "Lay out the {n} cards anywhere on the table, none overlapping another: tap each "
+                "card as you lay it, and put it down with the side the referee names up.",
+                n=n,
+            )
+        text = Msg(
+            "Game {number} ({variant}): {names}. {how}",
+            number=game_number,
+            variant=variant.describe(),
+            names=and_join(list(players)),
+            how=how,
         )
         core = _Core(
             place=(0,) * n,
@@ -278,7 +290,7 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
             to_move=pos.to_move,
             turn=d.turn,
             since=d.since,
-            verdict=f"{names[pos.to_move]}'s turn: flip a card.",
+            verdict=Msg("{name}'s turn: flip a card.", name=names[pos.to_move]),
         )
         return cls(setup, core)
 
@@ -497,7 +509,10 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         i = self._index.get(card_id, -1) if isinstance(card_id, str) else -1
         if i < 0:
             raise IllegalMoveError(
-                "deck", f"{card_id!r} is not a card of this What's Up deck.", None, action
+                "deck",
+                Msg("{card} is not a card of this {game} deck.", card=repr(card_id), game=TITLE),
+                None,
+                action,
             )
         return i
 
@@ -506,14 +521,22 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         if self.in_setup:
             raise IllegalMoveError(
                 "setup",
-                f"The cards are still being laid out ({s.laid} of {len(self._cards)}): the "
-                "turns begin once every card is on the table.",
+                Msg(
+                    "The cards are still being laid out ({laid} of {total}): the turns begin once "
+                    "every card is on the table.",
+                    laid=s.laid,
+                    total=len(self._cards),
+                ),
                 action=action,
             )
         if action.seat != s.to_move:
             raise IllegalMoveError(
                 "turn",
-                f"It is {self._name(s.to_move)}'s turn, not {self._who(action.seat)}'s.",
+                Msg(
+                    "It is {name}'s turn, not {other}'s.",
+                    name=self._name(s.to_move),
+                    other=self._who(action.seat),
+                ),
                 action=action,
             )
 
@@ -523,15 +546,23 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         if not self.in_setup:
             raise IllegalMoveError(
                 "setup",
-                f"All {len(self._cards)} cards are laid already: a card is laid only at set-up.",
+                Msg(
+                    "All {total} cards are laid already: a card is laid only at set-up.",
+                    total=len(self._cards),
+                ),
                 action=a,
             )
         if s.place[i] > 0:
             raise IllegalMoveError(
                 "setup",
-                f"That card is on the table already, {self._card_face(i)} up "
-                f"({self._where(i)}): tap the next card as you lay it "
-                f"({s.laid} of {len(self._cards)} laid).",
+                Msg(
+                    "That card is on the table already, {face} up ({where}): tap the next card "
+                    "as you lay it ({laid} of {total} laid).",
+                    face=self._card_face(i),
+                    where=self._where(i),
+                    laid=s.laid,
+                    total=len(self._cards),
+                ),
                 action=a,
             )
 
@@ -549,19 +580,28 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         if o != ON_TABLE:
             raise IllegalMoveError(
                 "figurine",
-                f"That card is in {self._name(o)}'s collection: a figurine goes on a card on "
-                "the table.",
-                f"Put the figurine on a card on the table and tap that card; put the card back "
-                f"in {self._name(o)}'s collection, {self._card_face(i)} up.",
+                Msg(
+                    "That card is in {name}'s collection: a figurine goes on a card on the table.",
+                    name=self._name(o),
+                ),
+                Msg(
+                    "Put the figurine on a card on the table and tap that card; put the card back "
+                    "in {name}'s collection, {face} up.",
+                    name=self._name(o),
+                    face=self._card_face(i),
+                ),
                 a,
             )
         other = self.figurine_on(self._cards[i].id)
         if other is not None:
             raise IllegalMoveError(
                 "figurine",
-                f"That card already carries {self._name(other)}'s figurine: only one bird can "
-                "stand on a card.",
-                "Put your figurine on another card and tap that card.",
+                Msg(
+                    "That card already carries {name}'s figurine: only one bird can stand on a "
+                    "card.",
+                    name=self._name(other),
+                ),
+                Msg("Put your figurine on another card and tap that card."),
                 a,
             )
 
@@ -572,20 +612,29 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         face = self._card_face(i)
         o = s.owner[i]
         if o != ON_TABLE:
-            colour = self._cards[i].face(s.side[i]).colour
-            back = f"Put it back in {self._name(o)}'s {colour} row, {face} up."
+            colour = colour_word(self._cards[i].face(s.side[i]).colour)
+            back = Msg(
+                "Put it back in {name}'s {colour} row, {face} up.", name=self._name(o), colour=colour, face=face
+            )
             if s.last_taken == (o, i):
                 raise IllegalMoveError(
                     "A-8",
-                    f"That card went into {self._name(o)}'s collection last turn: a card that "
-                    "fits must be taken, and it stays in the collection.",
+                    Msg(
+                        "That card went into {name}'s collection last turn: a card that fits must "
+                        "be taken, and it stays in the collection.",
+                        name=self._name(o),
+                    ),
                     back,
                     a,
                 )
             raise IllegalMoveError(
                 "collection",
-                f"That card is in {self._name(o)}'s collection, in the {colour} row: cards "
-                "never leave a collection.",
+                Msg(
+                    "That card is in {name}'s collection, in the {colour} row: cards never leave a "
+                    "collection.",
+                    name=self._name(o),
+                    colour=colour,
+                ),
                 back,
                 a,
             )
@@ -593,10 +642,13 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         if owner is not None and owner != a.seat:
             raise IllegalMoveError(
                 "A-1",
-                f"That card carries {self._name(owner)}'s figurine: only {self._name(owner)} may "
-                f"flip it.",
-                f"Turn it back so that {face} is up again ({self._name(owner)}'s figurine stays "
-                f"on it), then flip another card.",
+                Msg("That card carries {name}'s figurine: only {name} may flip it.", name=self._name(owner)),
+                Msg(
+                    "Turn it back so that {face} is up again ({name}'s figurine stays on it), then "
+                    "flip another card.",
+                    face=face,
+                    name=self._name(owner),
+                ),
                 a,
             )
 
@@ -605,8 +657,11 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         if self.flippable(a.seat):
             raise IllegalMoveError(
                 "A-11",
-                f"{self._name(a.seat)} can flip a card: a player passes only when every card on "
-                "the table carries another player's figurine.",
+                Msg(
+                    "{name} can flip a card: a player passes only when every card on the table "
+                    "carries another player's figurine.",
+                    name=self._name(a.seat),
+                ),
                 action=a,
             )
 
@@ -623,11 +678,25 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         place = s.place[:i] + (laid,) + s.place[i + 1 :]
         self._s = replace(s, place=place, laid=laid)
         total = len(self._cards)
-        where = f" in row {grid_cell(laid)[0]}, column {grid_cell(laid)[1]}" if self.variant.first_game else ""
-        text = f"Card {laid} of {total}: lay it{where} with {self._card_face(i)} up."
+        if self.variant.first_game:
+            r, c = grid_cell(laid)
+            text = Msg(
+                "Card {laid} of {total}: lay it in row {row}, column {column} with {face} up.",
+                laid=laid,
+                total=total,
+                row=r,
+                column=c,
+                face=self._card_face(i),
+            )
+        else:
+            text = Msg(
+                "Card {laid} of {total}: lay it with {face} up.", laid=laid, total=total, face=self._card_face(i)
+            )
         if laid == total:
             first = self._name(s.to_move)
-            text += f" All {total} cards are laid: {first} begins. {first}: flip a card."
+            text += " " + Msg(
+                "All {total} cards are laid: {name} begins. {name}: flip a card.", total=total, name=first
+            )
         return self._set(verdict=text, ending="")
 
     def _do_reserve(self, a: Reserve) -> str:
@@ -635,10 +704,12 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         i = self._index[a.card]
         fig = s.figurine[: a.seat] + (i,) + s.figurine[a.seat + 1 :]
         name = self._name(a.seat)
-        text = (
-            f"{name}'s figurine now stands on the card showing {self._card_face(i)}"
-            f"{self._at(i)}: no one else may flip it. {name}: now flip a card (that one too, if "
-            "you like)."
+        text = Msg(
+            "{name}'s figurine now stands on the card showing {face}{at}: no one else may flip it. "
+            "{name}: now flip a card (that one too, if you like).",
+            name=name,
+            face=self._card_face(i),
+            at=self._at(i),
         )
         return self._set(figurine=fig, reserved_now=True, verdict=text, ending="")
 
@@ -652,48 +723,79 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         face = card.face(side[i])
         row = self.rows(seat)[face.colour]
         own_figurine = s.figurine[seat] == i
-        text = f"{name} flipped a card{self._at(i)}: {face} up."
+        said = face_words(face)
+        text = Msg("{name} flipped a card{at}: {face} up.", name=name, at=self._at(i), face=said)
         if face.count == len(row) + 1:
             owner = s.owner[:i] + (seat,) + s.owner[i + 1 :]
-            grown = row_words((*row, face.count))
-            if row:
-                text += f" It fits {name}'s {face.colour} row {row_words(row)}"
-            else:
-                text += f" It starts {name}'s {face.colour} row"
-            text += f": {name} must take it into the collection (A-8); the row is now {grown}."
+            text += " " + self._fits(name, face, row)
             fig = s.figurine
             if own_figurine:
                 fig = fig[:seat] + (SPENT,) + fig[seat + 1 :]
-                why = " (A-6)" if s.reserved_now else ""
-                text += f" {name}'s figurine goes back into the box{why}."
+                if s.reserved_now:
+                    text += " " + Msg("{name}'s figurine goes back into the box (A-6).", name=name)
+                else:
+                    text += " " + Msg("{name}'s figurine goes back into the box.", name=name)
             self._s = replace(
                 s, side=side, owner=owner, figurine=fig, since=0, last_taken=(seat, i)
             )
         else:
             since = s.since + 1
-            text += f" It does not fit: {self._why_not(seat, face, row)}."
+            text += " " + Msg("It does not fit: {why}.", why=self._why_not(seat, face, row))
             if self.variant.first_game:
                 r, c = grid_cell(s.place[i])
-                text += f" It stays on the table, {face} up, back in its place (row {r}, column {c})."
+                text += " " + Msg(
+                    "It stays on the table, {face} up, back in its place (row {row}, column {column}).",
+                    face=said,
+                    row=r,
+                    column=c,
+                )
             else:
-                text += (
-                    f" It stays on the table, {face} up, wherever {name} puts it (not on another "
-                    "card)."
+                text += " " + Msg(
+                    "It stays on the table, {face} up, wherever {name} puts it (not on another card).",
+                    face=said,
+                    name=name,
                 )
             if own_figurine:
-                text += f" {name}'s figurine stays on it (A-9)."
-            text += f" {since} of {STALL_TURNS} turns without an addition."
+                text += " " + Msg("{name}'s figurine stays on it (A-9).", name=name)
+            text += " " + Msg(
+                "{since} of {stall} turns without an addition.", since=since, stall=STALL_TURNS
+            )
             self._s = replace(s, side=side, since=since, last_taken=None)
         return self._after_turn(seat, text)
+
+    @staticmethod
+    def _fits(name: str, face: Face, row: tuple[int, ...]) -> str:
+        """The flipped face fits: 'It fits Ann's red row (1): Ann must take it into the
+        collection (A-8); the row is now (1, 2).'"""
+        grown = row_words((*row, face.count))
+        colour = colour_word(face.colour)
+        if row:
+            return Msg(
+                "It fits {name}'s {colour} row {row}: {name} must take it into the collection "
+                "(A-8); the row is now {grown}.",
+                name=name,
+                colour=colour,
+                row=row_words(row),
+                grown=grown,
+            )
+        return Msg(
+            "It starts {name}'s {colour} row: {name} must take it into the collection (A-8); the "
+            "row is now {grown}.",
+            name=name,
+            colour=colour,
+            grown=grown,
+        )
 
     def _do_pass(self, a: Pass) -> str:
         s = self._s
         since = s.since + 1
         name = self._name(a.seat)
-        text = (
-            f"{name} cannot flip a card: every card on the table carries another player's "
-            f"figurine, so {name} passes (A-11). {since} of {STALL_TURNS} turns without an "
-            "addition."
+        text = Msg(
+            "{name} cannot flip a card: every card on the table carries another player's "
+            "figurine, so {name} passes (A-11). {since} of {stall} turns without an addition.",
+            name=name,
+            since=since,
+            stall=STALL_TURNS,
         )
         self._s = replace(s, since=since, last_taken=None)
         return self._after_turn(a.seat, text)
@@ -705,37 +807,43 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         done = self.completed(seat)
         need = self.rows_to_win()
         left = len(self.table())
-        ending = ""
+        ending: str = ""
         termination: Termination | None = None
         if len(done) >= need:
             termination = Termination.ROWS
-            ending = (
-                f"{name} has completed {count(len(done), 'row')} ({and_join(list(done))}): with "
-                f"{self.num_players()} players, {need} complete rows win at once."
+            ending = Msg(
+                "{name} has completed {rows} ({colours}): with {players} players, {need} complete "
+                "rows win at once.",
+                name=name,
+                rows=Plural("{n} row", "{n} rows", n=len(done)),
+                colours=and_join([colour_word(c) for c in done]),
+                players=self.num_players(),
+                need=need,
             )
         elif left <= TABLE_END:
             termination = Termination.TABLE
-            ending = (
-                f"Only {count(left, 'card')} {'is' if left == 1 else 'are'} left on the table "
-                f"(A-2): the game ends."
+            ending = Plural(
+                "Only {n} card is left on the table (A-2): the game ends.",
+                "Only {n} cards are left on the table (A-2): the game ends.",
+                n=left,
             )
         elif s.since >= STALL_TURNS:
             termination = Termination.STALL
-            ending = f"{STALL_TURNS} turns in a row without an addition (A-3): the game ends."
+            ending = Msg("{stall} turns in a row without an addition (A-3): the game ends.", stall=STALL_TURNS)
         if termination is not None:
             out = self._make_outcome(termination, seat)
             ending += " " + self._result_text(out)
             if termination is not Termination.ROWS:
-                ending += f" {self._tiebreak_text(out)}"
-            ending = ending.rstrip() + "."
-            return self._set(outcome=out, reserved_now=False, verdict=f"{text} {ending}", ending=ending)
+                ending += " " + self._tiebreak_text(out)
+            ending += "."
+            return self._set(outcome=out, reserved_now=False, verdict=text + " " + ending, ending=ending)
         nxt = (seat + 1) % self.num_players()
-        text += f" {self._name(nxt)}'s turn."
+        text += " " + Msg("{name}'s turn.", name=self._name(nxt))
         self._s = replace(s, to_move=nxt, turn=s.turn + 1, reserved_now=False)
         if not self.flippable(nxt):
-            text += (
-                f" Every card on the table carries another player's figurine: {self._name(nxt)} "
-                "must pass (A-11)."
+            text += " " + Msg(
+                "Every card on the table carries another player's figurine: {name} must pass (A-11).",
+                name=self._name(nxt),
             )
         return self._set(verdict=text, ending="")
 
@@ -760,7 +868,7 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         names = [self._name(w) for w in out.winners]
         best = out.scores[out.winners[0]] if out.winners else 0
         if out.termination == Termination.ROWS:
-            return f"{names[0]} wins"
+            return Msg("{name} wins", name=names[0])
         return RESULT.text(names, best, self.cards_of(out.winners[0]))
 
     def _tiebreak_text(self, out: Outcome) -> str:
@@ -769,24 +877,45 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         birds = ", ".join(f"{self._name(p)} {out.scores[p]}" for p in range(n))
         best = max(out.scores)
         top = [p for p in range(n) if out.scores[p] == best]
-        text = f"(birds: {birds}"
         if len(top) > 1:
             cards = ", ".join(f"{self._name(p)} {self.cards_of(p)}" for p in top)
-            text += f"; tied on birds, the fewest cards win (A-5): {cards}"
-        return text + ")"
+            return Msg(
+                "(birds: {birds}; tied on birds, the fewest cards win (A-5): {cards})",
+                birds=birds,
+                cards=cards,
+            )
+        return Msg("(birds: {birds})", birds=birds)
 
     def _why_not(self, seat: int, face: Face, row: tuple[int, ...]) -> str:
         name = self._name(seat)
-        c = face.colour
+        c = colour_word(face.colour)
         if face.count == 1:
-            return f"{name} already has a {c} row, and no one starts a second row of a colour"
+            return Msg(
+                "{name} already has a {colour} row, and no one starts a second row of a colour",
+                name=name,
+                colour=c,
+            )
         if not row:
-            return f"{name} has no {c} row yet, and a row starts with a card of 1 bird"
+            return Msg(
+                "{name} has no {colour} row yet, and a row starts with a card of 1 bird", name=name, colour=c
+            )
         if len(row) == len(COUNTS):
-            return f"{name}'s {c} row is complete {row_words(row)}"
+            return Msg("{name}'s {colour} row is complete {row}", name=name, colour=c, row=row_words(row))
         if len(row) >= face.count:
-            return f"{name}'s {c} row {row_words(row)} has its card of {count(face.count, 'bird')}"
-        return f"{name}'s {c} row {row_words(row)} needs its card of {count(len(row) + 1, 'bird')} first"
+            return Msg(
+                "{name}'s {colour} row {row} has its card of {birds}",
+                name=name,
+                colour=c,
+                row=row_words(row),
+                birds=Plural("{n} bird", "{n} birds", n=face.count),
+            )
+        return Msg(
+            "{name}'s {colour} row {row} needs its card of {birds} first",
+            name=name,
+            colour=c,
+            row=row_words(row),
+            birds=Plural("{n} bird", "{n} birds", n=len(row) + 1),
+        )
 
     # --- the view -----------------------------------------------------------------------------
 
@@ -856,21 +985,32 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
     def _who(self, seat: object) -> str:
         if isinstance(seat, int) and 0 <= seat < self.num_players():
             return self._name(seat)
-        return f"seat {seat!r}"
+        return Msg("seat {seat}", seat=repr(seat))
 
     def _card_face(self, i: int) -> str:
-        return str(self._cards[i].face(self._s.side[i]))
+        return face_words(self._cards[i].face(self._s.side[i]))
 
     def _at(self, i: int) -> str:
         """' (row 2, column 3)' in the first game; '' otherwise."""
         if not self.variant.first_game or self._s.place[i] == 0:
             return ""
         r, c = grid_cell(self._s.place[i])
-        return f" (row {r}, column {c})"
+        return " " + Msg("(row {row}, column {column})", row=r, column=c)
 
     def _where(self, i: int) -> str:
         p = self._s.place[i]
         if self.variant.first_game:
             r, c = grid_cell(p)
-            return f"card {p}, row {r}, column {c}"
-        return f"card {p}"
+            return Msg("card {place}, row {row}, column {column}", place=p, row=r, column=c)
+        return Msg("card {place}", place=p)
+
+
+def verdict_head(text: str, ending: str) -> str:
+    """A turn's verdict without the end of the game it announces (`ending`, its last sentence),
+    each still said in any language."""
+    parts = getattr(text, "parts", None)
+    tail = tuple(getattr(ending, "parts", (ending,)))
+    k = len(tail)
+    if parts is not None and len(parts) > k + 1 and tuple(parts[-k:]) == tail and parts[-k - 1] == " ":
+        return join_words("", parts[: -k - 1])
+    return text[: len(text) - len(ending)].strip()
