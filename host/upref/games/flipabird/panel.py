@@ -502,16 +502,27 @@ class FlipPanel:
                 row += self._row_card(r, None)
             return [Box((line(head), line(*row)), title=Msg("Claim"))]
         ev = c.evaluation
+        share = self._share(names, c)
+        box = Box((line(head + "."), line(ev.summary, meaning=STRONG), line(share)), title=Msg("Claim"))
+        return [box, self._evaluation_table(names, c)]
+
+    @staticmethod
+    def _share(names: Sequence[str], c: ClaimView) -> str:
+        """Who takes the claimed row's cards, and whose take it is now."""
         order = and_join([names[t] for t in c.takers])
         if len(c.takers) == 1:
             share = Msg("{takers} takes all {cards} (F-7)", takers=order, cards=cards(len(c.row)))
         else:
             share = Msg("Takers, one card each in turn, counter-clockwise: {takers} (F-6)", takers=order)
         if c.taker is not None:
-            share += ". " + Msg("{name}'s take: {cards} left.", name=names[c.taker], cards=cards(len(c.left)))
-        else:
-            share += "."
-        box = Box((line(head + "."), line(ev.summary, meaning=STRONG), line(share)), title=Msg("Claim"))
+            return share + ". " + Msg("{name}'s take: {cards} left.", name=names[c.taker], cards=cards(len(c.left)))
+        return share + "."
+
+    @staticmethod
+    def _evaluation_table(names: Sequence[str], c: ClaimView) -> Sheet:
+        """The evaluated row card by card: place, id, face, birds, why, who took it."""
+        ev = c.evaluation
+        assert ev is not None
         rows = []
         left = {x.id for x in c.left}
         taker_of = {card.id: names[seat] for seat, card in c.taken}
@@ -529,7 +540,7 @@ class FlipPanel:
             )
         # Fixed widths wherever the widest text is known: a terminal then measures only "why".
         ids = max((len(x.card.id) for x in ev.lines), default=4)
-        table = Sheet(
+        return Sheet(
             (
                 Column("#", "right", width=2),
                 Column(Msg("card"), width=max(4, ids)),
@@ -541,7 +552,6 @@ class FlipPanel:
             tuple(rows),
             title=Msg("Evaluation, card by card (F-1 … F-5)"),
         )
-        return [box, table]
 
     @classmethod
     def _describe(cls, names: Sequence[str], out: Outcome) -> str:

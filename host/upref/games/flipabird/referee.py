@@ -700,43 +700,42 @@ class FlipReferee(Referee[FlipABirdState]):
         owner = next(
             (s for s in range(eng.num_players()) if item in [c.id for c in eng.won(s)]), None
         )
+        out.append(self._not_theirs(item, name, eng.players[owner] if owner is not None else None))
+
+    @staticmethod
+    def _not_theirs(item: str, name: str, owner: str | None) -> Verdict:
+        """A card tapped at the end that is not `name`'s by the record: `owner`'s, or no one's."""
         if owner is not None:
-            out.append(
-                Verdict(
-                    ILLEGAL,
-                    Msg(
-                        "{card} is {owner}'s by the referee's record, not {name}'s: the record "
-                        "counts.",
-                        card=item,
-                        owner=eng.players[owner],
-                        name=name,
-                    ),
-                    "score",
-                    Msg("Give {card} to {owner}.", card=item, owner=eng.players[owner]),
-                    spoken=Msg(
-                        "{name}, no. That card is {owner}'s by the record: give it to them.",
-                        name=name,
-                        owner=eng.players[owner],
-                    ),
-                )
-            )
-            return
-        out.append(
-            Verdict(
+            return Verdict(
                 ILLEGAL,
                 Msg(
-                    "That card was not won by anyone: by the referee's record it left the game. "
-                    "It does not count for {name}.",
+                    "{card} is {owner}'s by the referee's record, not {name}'s: the record counts.",
+                    card=item,
+                    owner=owner,
                     name=name,
                 ),
                 "score",
-                Msg("Put it with the cards out of the game."),
+                Msg("Give {card} to {owner}.", card=item, owner=owner),
                 spoken=Msg(
-                    "{name}, no. That card left the game by the record: put it with the cards "
-                    "out of the game.",
+                    "{name}, no. That card is {owner}'s by the record: give it to them.",
                     name=name,
+                    owner=owner,
                 ),
             )
+        return Verdict(
+            ILLEGAL,
+            Msg(
+                "That card was not won by anyone: by the referee's record it left the game. "
+                "It does not count for {name}.",
+                name=name,
+            ),
+            "score",
+            Msg("Put it with the cards out of the game."),
+            spoken=Msg(
+                "{name}, no. That card left the game by the record: put it with the cards "
+                "out of the game.",
+                name=name,
+            ),
         )
 
     def _confirm_next(self, out: list[Verdict]) -> None:
