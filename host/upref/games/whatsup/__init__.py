@@ -39,8 +39,10 @@ def add_options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument(
         "--first-game",
         action="store_true",
-        help="the first-game rule: the cards laid as a rectangle of 6 by 5, and a flipped card "
-        "that does not fit goes back to the same place",
+        help=Msg(
+            "the first-game rule: the cards laid as a rectangle of 6 by 5, and a flipped card "
+            "that does not fit goes back to the same place"
+        ),
     )
 
 
