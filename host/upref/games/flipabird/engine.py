@@ -70,29 +70,32 @@ from upref.games.flipabird.view import (
     RowView,
     flip_view,
 )
-from upref.games.flipabird.words import FINAL_PHASE, PILE_EMPTIES, all_tips, cage, cards
-from upref.text import Msg, and_join, join_words
+from upref.games.flipabird.words import (
+    FINAL_PHASE,
+    PILE_EMPTIES,
+    all_tips,
+    cage,
+    cards,
+    claimed,
+    face_fix,
+    final_claim,
+    played,
+    shared,
+    wrong_face,
+    wrong_way,
+)
+from upref.text import Msg, and_join
 
 __all__ = [
     "HAND", "NAME", "TITLE", "Action", "CardView", "Claim", "ClaimState", "ClaimView",
     "FlipABirdState", "FlipView", "Pass", "Play", "PlayerView", "RowCard", "RowView", "Score",
-    "Take", "Termination", "Tip", "Variant", "WrongWay", "deal", "final_claim", "score",
-    "split_final_claim",
+    "Take", "Termination", "Tip", "Variant", "WrongWay", "deal", "score",
 ]
 
 NAME = "flipabird"
 TITLE = "Flip a Bird"
 
 RED, GREEN = "red", "green"
-
-
-def final_claim(result: str) -> str:
-    """The end after the final phase's claim: 'That was the final phase's claim: the game ends.
-    Ann wins with 8 points.'"""
-    return Msg("That was the final phase's claim: the game ends. {result}.", result=result)
-
-
-_FINAL_CLAIM = "That was the final phase's claim: the game ends. {result}."
 
 
 class Termination(base.Termination):
@@ -449,26 +452,7 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
             raise IllegalMoveError("hand", self._not_in_hand(p, a.card), self._hand_fix(p, a.card), a)
         face = self.required_face()
         if face is not None and a.up != face:
-            raise IllegalMoveError("face", self._wrong_face(name, face), self._face_fix(face), a)
-
-    def _wrong_face(self, name: str, face: bool) -> str:
-        """Why `name`'s card must go face up (`face`) or down."""
-        s = self._s
-        if s.final:
-            why = Msg("in the final phase every card is played face down")
-        elif s.pile_left <= 1:
-            why = Msg("{why}, so the card goes face down", why=PILE_EMPTIES)
-        elif face:
-            why = Msg("the pile shows an open cage after the draw")
-        else:
-            why = Msg("the pile shows a covered cage after the draw")
-        if face:
-            return Msg("{name}'s card goes face up: {why}.", name=name, why=why)
-        return Msg("{name}'s card goes face down: {why}.", name=name, why=why)
-
-    @staticmethod
-    def _face_fix(face: bool) -> str:
-        return Msg("Play it face up.") if face else Msg("Play it face down.")
+            raise IllegalMoveError("face", wrong_face(name, face, s.final, s.pile_left <= 1), face_fix(face), a)
 
     def _not_in_hand(self, seat: int, card: str) -> str:
         """Why `card` cannot be in `seat`'s hand, never naming a secret card."""
@@ -671,7 +655,7 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         new = RowCard(a.card, a.up, p)
         row = s.row + (new,)
         nxt = (p + 1) % n
-        text = self._played(name, a, card, reason)
+        text = played(name, a.card, card.face if a.up else None, reason)
         changes: dict[str, Any] = {}
         if a.up and len(row) > 1 and all(r.up for r in row):
             row, said, changes = self._all_face_up(row)
@@ -697,17 +681,6 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
             verdict=text,
             **changes,
         )
-
-    @staticmethod
-    def _played(name: str, a: Play, card: Card, reason: str | None) -> str:
-        """'Ann played R2c face up: red 2 (open cage on the pile).'"""
-        if a.up:
-            what = Msg("{card} face up: {face}", card=a.card, face=card.face)
-        else:
-            what = Msg("a card face down")
-        if reason:
-            return Msg("{name} played {what} ({reason}).", name=name, what=what, reason=reason)
-        return Msg("{name} played {what}.", name=name, what=what)
 
     def _all_face_up(self, row: tuple[RowCard, ...]) -> tuple[tuple[RowCard, ...], str, dict[str, Any]]:
         """F-9, for a row that lies all face up after its last card: with more birds than the
@@ -748,14 +721,7 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         tips[p] = RED
         tips[accused] = GREEN
         others = [self._name(i) for i in range(n) if tips[i] is None]
-        text = Msg(
-            "{name} claims: \"Bei dir piept's wohl!\" — too many birds in the row {accused} "
-            "played to. {name} tips red, {accused} green. {others}: choose red or green, reveal "
-            "all at once.",
-            name=self._name(p),
-            accused=self._name(accused),
-            others=and_join(others),
-        )
+        text = claimed(self._name(p), self._name(accused), others)
         claim = ClaimState(p, accused, tuple(tips), s.row)
         return self._set(phase=TIPS, claim=claim, last_play=None, verdict=text)
 
@@ -838,7 +804,10 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
                 ": {cards} left, {name}'s take.", cards=cards(len(left)), name=self._name(c.takers[nxt])
             )
             return self._set(claim=claim, won=tuple(won), row=row, verdict=text)
-        text += self._shared(c, taken)
+        got = [(t, sum(1 for x, _ in taken if x == t)) for t in c.takers]
+        shares = and_join([f"{self._name(t)} {k}" for t, k in got if k])
+        removed = len(c.evaluation.removed) if c.evaluation is not None else 0
+        text += shared(len(taken), shares, removed)
         if s.final:
             out = self._make_outcome(Termination.CLAIM, won)
             text += " " + final_claim(self._result_text(out))
@@ -849,42 +818,13 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
             turn=s.turn + 1, verdict=text,
         )
 
-    def _shared(self, c: ClaimState, taken: tuple[tuple[int, str], ...]) -> str:
-        """': all 5 cards are shared (Ann 3 and Bob 2).' after the last take."""
-        got = [(t, sum(1 for x, _ in taken if x == t)) for t in c.takers]
-        shares = and_join([f"{self._name(t)} {k}" for t, k in got if k])
-        removed = len(c.evaluation.removed) if c.evaluation is not None else 0
-        if removed:
-            return Msg(
-                ": all {cards} are shared ({shares}; {removed} of them taken out by special "
-                "cards, F-5).",
-                cards=cards(len(taken)),
-                shares=shares,
-                removed=removed,
-            )
-        return Msg(": all {cards} are shared ({shares}).", cards=cards(len(taken)), shares=shares)
-
     def _do_wrong_way(self, a: WrongWay) -> str:
         s = self._s
         i = s.last_play
         assert i is not None
         r = s.row[i]
         row = s.row[:i] + (replace(r, flagged=True),) + s.row[i + 1 :]
-        if r.up:
-            text = Msg(
-                "{name}'s card at position {position} went the wrong way: it must lie face up. "
-                "Turn it face up; the play stands (F-16).",
-                name=self._name(r.by),
-                position=i + 1,
-            )
-        else:
-            text = Msg(
-                "{name}'s card at position {position} went the wrong way: it must lie face down. "
-                "Turn it face down; the play stands (F-16).",
-                name=self._name(r.by),
-                position=i + 1,
-            )
-        return self._set(row=row, verdict=text)
+        return self._set(row=row, verdict=wrong_way(self._name(r.by), i + 1, r.up))
 
     def _do_pass(self, a: Pass) -> str:
         s = self._s
@@ -956,13 +896,3 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
     def _name(self, seat: int) -> str:
         return self._setup.players[seat]
 
-
-def split_final_claim(text: str) -> tuple[str, str]:
-    """The verdict of the take that ends the game, split into the sharing and the end
-    (`final_claim`'s sentence), each still said in any language."""
-    parts = getattr(text, "parts", ())
-    end = parts[-1] if len(parts) >= 2 and parts[-2] == " " else None
-    if end is not None and getattr(end, "key", None) == _FINAL_CLAIM:
-        return join_words("", parts[:-2]), end
-    head, _, rest = text.partition(" That was the final phase's claim")
-    return head, ("That was the final phase's claim" + rest).strip()

@@ -42,7 +42,7 @@ from upref.board.codes import CodeTable
 from upref.games.base import IllegalMoveError, Outcome, ResultWords
 from upref.games.flipabird.actions import Action, Claim, Pass, Play, Take, Tip, WrongWay
 from upref.games.flipabird.cards import Catalogue, load_catalogue, parse_catalogue
-from upref.games.flipabird.engine import NAME, TITLE, FlipABirdState, split_final_claim
+from upref.games.flipabird.engine import NAME, TITLE, FlipABirdState
 from upref.games.flipabird.variant import Variant
 from upref.games.flipabird.view import RESULT
 from upref.games.flipabird.words import (
@@ -54,6 +54,7 @@ from upref.games.flipabird.words import (
     cards,
     face_word,
     places,
+    split_final_claim,
 )
 from upref.referee.base import OVER, PLAY, SETUP, CatalogueFormat, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
