@@ -43,6 +43,7 @@ from upref.games.base import (
     StateField,
 )
 from upref.games.base import Termination as BaseTermination
+from upref.games.whatsup import words
 from upref.games.whatsup.actions import (
     Action,
     Flip,
@@ -75,7 +76,7 @@ from upref.games.whatsup.position import position as _position
 from upref.games.whatsup.variant import GRID_COLUMNS, GRID_ROWS, Variant, grid_cell
 from upref.games.whatsup.view import RESULT, CardView, PlayerView, WhatsUpView
 from upref.games.whatsup.words import figurine_spent, figurine_stands
-from upref.text import Msg, Plural, and_join, join_words
+from upref.text import Msg
 
 __all__ = [
     "GRID_COLUMNS",
@@ -102,7 +103,6 @@ __all__ = [
     "format_action",
     "parse_action",
     "row_words",
-    "verdict_head",
 ]
 
 NAME = "whatsup"
@@ -236,25 +236,7 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         start = tuple(rng.randrange(2) for _ in catalogue.cards)
         setup = _Setup(players, catalogue, variant, game_number, history, start, rng.getstate())
         n = len(catalogue.cards)
-        if variant.first_game:
-            how = Msg(
-                "Lay out the {n} cards as a rectangle of 6 by 5, row by row, left to right: tap "
-                "each card as you lay it, and put it down with the side the referee names up.",
-                n=n,
-            )
-        else:
-            how = Msg(
-                "Lay out the {n} cards anywhere on the table, none overlapping another: tap each "
-                "card as you lay it, and put it down with the side the referee names up.",
-                n=n,
-            )
-        text = Msg(
-            "Game {number} ({variant}): {names}. {how}",
-            number=game_number,
-            variant=variant.describe(),
-            names=and_join(list(players)),
-            how=how,
-        )
+        text = words.lay_out(game_number, variant.describe(), players, n, variant.first_game)
         core = _Core(
             place=(0,) * n,
             side=start,
@@ -678,25 +660,10 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         place = s.place[:i] + (laid,) + s.place[i + 1 :]
         self._s = replace(s, place=place, laid=laid)
         total = len(self._cards)
-        if self.variant.first_game:
-            r, c = grid_cell(laid)
-            text = Msg(
-                "Card {laid} of {total}: lay it in row {row}, column {column} with {face} up.",
-                laid=laid,
-                total=total,
-                row=r,
-                column=c,
-                face=self._card_face(i),
-            )
-        else:
-            text = Msg(
-                "Card {laid} of {total}: lay it with {face} up.", laid=laid, total=total, face=self._card_face(i)
-            )
+        cell = grid_cell(laid) if self.variant.first_game else None
+        text = words.lay(laid, total, cell, self._card_face(i))
         if laid == total:
-            first = self._name(s.to_move)
-            text += " " + Msg(
-                "All {total} cards are laid: {name} begins. {name}: flip a card.", total=total, name=first
-            )
+            text += " " + words.all_laid(total, self._name(s.to_move))
         return self._set(verdict=text, ending="")
 
     def _do_reserve(self, a: Reserve) -> str:
@@ -704,13 +671,7 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         i = self._index[a.card]
         fig = s.figurine[: a.seat] + (i,) + s.figurine[a.seat + 1 :]
         name = self._name(a.seat)
-        text = Msg(
-            "{name}'s figurine now stands on the card showing {face}{at}: no one else may flip it. "
-            "{name}: now flip a card (that one too, if you like).",
-            name=name,
-            face=self._card_face(i),
-            at=self._at(i),
-        )
+        text = words.reserved(name, self._card_face(i), self._at(i))
         return self._set(figurine=fig, reserved_now=True, verdict=text, ending="")
 
     def _do_flip(self, a: Flip) -> str:
@@ -727,76 +688,30 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         text = Msg("{name} flipped a card{at}: {face} up.", name=name, at=self._at(i), face=said)
         if face.count == len(row) + 1:
             owner = s.owner[:i] + (seat,) + s.owner[i + 1 :]
-            text += " " + self._fits(name, face, row)
+            text += " " + words.fits(name, face, row)
             fig = s.figurine
             if own_figurine:
                 fig = fig[:seat] + (SPENT,) + fig[seat + 1 :]
-                if s.reserved_now:
-                    text += " " + Msg("{name}'s figurine goes back into the box (A-6).", name=name)
-                else:
-                    text += " " + Msg("{name}'s figurine goes back into the box.", name=name)
+                text += " " + words.figurine_back(name, s.reserved_now)
             self._s = replace(
                 s, side=side, owner=owner, figurine=fig, since=0, last_taken=(seat, i)
             )
         else:
             since = s.since + 1
-            text += " " + Msg("It does not fit: {why}.", why=self._why_not(seat, face, row))
-            if self.variant.first_game:
-                r, c = grid_cell(s.place[i])
-                text += " " + Msg(
-                    "It stays on the table, {face} up, back in its place (row {row}, column {column}).",
-                    face=said,
-                    row=r,
-                    column=c,
-                )
-            else:
-                text += " " + Msg(
-                    "It stays on the table, {face} up, wherever {name} puts it (not on another card).",
-                    face=said,
-                    name=name,
-                )
+            text += " " + Msg("It does not fit: {why}.", why=words.why_not(name, face, row))
+            cell = grid_cell(s.place[i]) if self.variant.first_game else None
+            text += " " + words.stays(name, said, cell)
             if own_figurine:
                 text += " " + Msg("{name}'s figurine stays on it (A-9).", name=name)
-            text += " " + Msg(
-                "{since} of {stall} turns without an addition.", since=since, stall=STALL_TURNS
-            )
+            text += " " + words.without_addition(since, STALL_TURNS)
             self._s = replace(s, side=side, since=since, last_taken=None)
         return self._after_turn(seat, text)
-
-    @staticmethod
-    def _fits(name: str, face: Face, row: tuple[int, ...]) -> str:
-        """The flipped face fits: 'It fits Ann's red row (1): Ann must take it into the
-        collection (A-8); the row is now (1, 2).'"""
-        grown = row_words((*row, face.count))
-        colour = colour_word(face.colour)
-        if row:
-            return Msg(
-                "It fits {name}'s {colour} row {row}: {name} must take it into the collection "
-                "(A-8); the row is now {grown}.",
-                name=name,
-                colour=colour,
-                row=row_words(row),
-                grown=grown,
-            )
-        return Msg(
-            "It starts {name}'s {colour} row: {name} must take it into the collection (A-8); the "
-            "row is now {grown}.",
-            name=name,
-            colour=colour,
-            grown=grown,
-        )
 
     def _do_pass(self, a: Pass) -> str:
         s = self._s
         since = s.since + 1
         name = self._name(a.seat)
-        text = Msg(
-            "{name} cannot flip a card: every card on the table carries another player's "
-            "figurine, so {name} passes (A-11). {since} of {stall} turns without an addition.",
-            name=name,
-            since=since,
-            stall=STALL_TURNS,
-        )
+        text = words.passes(name, since, STALL_TURNS)
         self._s = replace(s, since=since, last_taken=None)
         return self._after_turn(a.seat, text)
 
@@ -811,25 +726,13 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         termination: Termination | None = None
         if len(done) >= need:
             termination = Termination.ROWS
-            ending = Msg(
-                "{name} has completed {rows} ({colours}): with {players} players, {need} complete "
-                "rows win at once.",
-                name=name,
-                rows=Plural("{n} row", "{n} rows", n=len(done)),
-                colours=and_join([colour_word(c) for c in done]),
-                players=self.num_players(),
-                need=need,
-            )
+            ending = words.rows_done(name, done, self.num_players(), need)
         elif left <= TABLE_END:
             termination = Termination.TABLE
-            ending = Plural(
-                "Only {n} card is left on the table (A-2): the game ends.",
-                "Only {n} cards are left on the table (A-2): the game ends.",
-                n=left,
-            )
+            ending = words.table_left(left)
         elif s.since >= STALL_TURNS:
             termination = Termination.STALL
-            ending = Msg("{stall} turns in a row without an addition (A-3): the game ends.", stall=STALL_TURNS)
+            ending = words.stalled(STALL_TURNS)
         if termination is not None:
             out = self._make_outcome(termination, seat)
             ending += " " + self._result_text(out)
@@ -841,10 +744,7 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         text += " " + Msg("{name}'s turn.", name=self._name(nxt))
         self._s = replace(s, to_move=nxt, turn=s.turn + 1, reserved_now=False)
         if not self.flippable(nxt):
-            text += " " + Msg(
-                "Every card on the table carries another player's figurine: {name} must pass (A-11).",
-                name=self._name(nxt),
-            )
+            text += " " + words.must_pass(self._name(nxt))
         return self._set(verdict=text, ending="")
 
     def _make_outcome(self, termination: Termination, seat: int) -> Outcome:
@@ -877,45 +777,8 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         birds = ", ".join(f"{self._name(p)} {out.scores[p]}" for p in range(n))
         best = max(out.scores)
         top = [p for p in range(n) if out.scores[p] == best]
-        if len(top) > 1:
-            cards = ", ".join(f"{self._name(p)} {self.cards_of(p)}" for p in top)
-            return Msg(
-                "(birds: {birds}; tied on birds, the fewest cards win (A-5): {cards})",
-                birds=birds,
-                cards=cards,
-            )
-        return Msg("(birds: {birds})", birds=birds)
-
-    def _why_not(self, seat: int, face: Face, row: tuple[int, ...]) -> str:
-        name = self._name(seat)
-        c = colour_word(face.colour)
-        if face.count == 1:
-            return Msg(
-                "{name} already has a {colour} row, and no one starts a second row of a colour",
-                name=name,
-                colour=c,
-            )
-        if not row:
-            return Msg(
-                "{name} has no {colour} row yet, and a row starts with a card of 1 bird", name=name, colour=c
-            )
-        if len(row) == len(COUNTS):
-            return Msg("{name}'s {colour} row is complete {row}", name=name, colour=c, row=row_words(row))
-        if len(row) >= face.count:
-            return Msg(
-                "{name}'s {colour} row {row} has its card of {birds}",
-                name=name,
-                colour=c,
-                row=row_words(row),
-                birds=Plural("{n} bird", "{n} birds", n=face.count),
-            )
-        return Msg(
-            "{name}'s {colour} row {row} needs its card of {birds} first",
-            name=name,
-            colour=c,
-            row=row_words(row),
-            birds=Plural("{n} bird", "{n} birds", n=len(row) + 1),
-        )
+        cards = ", ".join(f"{self._name(p)} {self.cards_of(p)}" for p in top) if len(top) > 1 else None
+        return words.tiebreak(birds, cards)
 
     # --- the view -----------------------------------------------------------------------------
 
@@ -1004,13 +867,3 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
             return Msg("card {place}, row {row}, column {column}", place=p, row=r, column=c)
         return Msg("card {place}", place=p)
 
-
-def verdict_head(text: str, ending: str) -> str:
-    """A turn's verdict without the end of the game it announces (`ending`, its last sentence),
-    each still said in any language."""
-    parts = getattr(text, "parts", None)
-    tail = tuple(getattr(ending, "parts", (ending,)))
-    k = len(tail)
-    if parts is not None and len(parts) > k + 1 and tuple(parts[-k:]) == tail and parts[-k - 1] == " ":
-        return join_words("", parts[: -k - 1])
-    return text[: len(text) - len(ending)].strip()

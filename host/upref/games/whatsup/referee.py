@@ -44,10 +44,10 @@ from upref.games.whatsup.cards import (
     load_catalogue,
     parse_catalogue,
 )
-from upref.games.whatsup.engine import NAME, TITLE, Termination, WhatsUpState, verdict_head
+from upref.games.whatsup.engine import NAME, TITLE, Termination, WhatsUpState
 from upref.games.whatsup.variant import Variant
 from upref.games.whatsup.view import RESULT, ROWS_WON
-from upref.games.whatsup.words import figurine_spent, figurine_stands
+from upref.games.whatsup.words import figurine_spent, figurine_stands, verdict_head
 from upref.referee.base import OVER, PLAY, CatalogueFormat, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import (
