@@ -25,6 +25,7 @@ from upref.games.flipabird.panel import PANEL
 from upref.games.flipabird.position import deal
 from upref.games.flipabird.referee import FlipReferee
 from upref.games.flipabird.variant import Variant
+from upref.text import Msg
 
 __all__ = ["GAME"]
 
@@ -39,7 +40,7 @@ def items() -> list[tuple[str, str]]:
 def add_options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument(
         "--pile", type=int, metavar="N",
-        help="short game: a draw pile of N cards, the rest of the deck stays in the box",
+        help=Msg("short game: a draw pile of N cards, the rest of the deck stays in the box"),
     )
 
 

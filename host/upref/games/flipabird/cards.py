@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from upref.games.base import read_catalogue
+from upref.text import Msg, Plural, upper_first
 
 __all__ = [
     "BACKS",
@@ -32,6 +33,8 @@ __all__ = [
     "Catalogue",
     "TipCard",
     "colour_name",
+    "colour_said",
+    "colour_word",
     "load_catalogue",
     "parse_catalogue",
 ]
@@ -51,6 +54,24 @@ BACKS: tuple[str, ...] = ("open", "covered")
 BIRDS_PER_COLOUR = 12
 TIP_COLOURS: tuple[str, ...] = ("red", "green")
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
+
+
+def colour_said(letter: str | None) -> str:
+    """A colour letter's name as said to people ('red', in any language)."""
+    return colour_word(colour_name(letter))
+
+
+def colour_word(name: str) -> str:
+    """A colour's name ('red': a card's, a tip's) as said to people."""
+    return _SAID.get(name, name)
+
+
+_SAID: Mapping[str, str] = {
+    "blue": Msg("blue"),
+    "green": Msg("green"),
+    "red": Msg("red"),
+    "yellow": Msg("yellow"),
+}
 
 
 def colour_name(letter: str | None) -> str:
@@ -84,23 +105,31 @@ class Card:
         """What the face shows, in a few words: 'red 2', 'Neighbours do not count',
         'Blue counts double'."""
         if self.kind == BIRD:
-            return f"{colour_name(self.colour)} {self.birds}"
+            return Msg("{colour} {birds}", colour=colour_said(self.colour), birds=self.birds)
         if self.kind == NO_SPECIALS:
-            return "Special cards do not count"
+            return Msg("Special cards do not count")
         if self.kind == NO_NEIGHBOURS:
-            return "Neighbour cards do not count"
-        name = colour_name(self.colour).capitalize()
-        return f"{name} does not count" if self.kind == COLOUR_NOT else f"{name} counts double"
+            return Msg("Neighbour cards do not count")
+        name = upper_first(colour_said(self.colour))
+        if self.kind == COLOUR_NOT:
+            return Msg("{colour} does not count", colour=name)
+        return Msg("{colour} counts double", colour=name)
 
     @property
     def label(self) -> str:
         """What a person matches against the printed card: 'R2c: red, 2 birds, covered cage on
         the back'."""
         if self.kind == BIRD:
-            what = f"{colour_name(self.colour)}, {self.birds} bird{'s' if self.birds != 1 else ''}"
+            what = Msg(
+                "{colour}, {birds}",
+                colour=colour_said(self.colour),
+                birds=Plural("{n} bird", "{n} birds", n=self.birds),
+            )
         else:
             what = self.face
-        return f"{self.id}: {what}, {self.back} cage on the back"
+        if self.back == "open":
+            return Msg("{id}: {what}, open cage on the back", id=self.id, what=what)
+        return Msg("{id}: {what}, covered cage on the back", id=self.id, what=what)
 
 
 @dataclass(frozen=True)
@@ -114,7 +143,8 @@ class TipCard:
 
     @property
     def label(self) -> str:
-        return f"{self.id}: {self.colour} tip card of player {self.seat}"
+        colour = colour_word(self.colour)
+        return Msg("{id}: {colour} tip card of player {seat}", id=self.id, colour=colour, seat=self.seat)
 
 
 @dataclass(frozen=True)
@@ -157,7 +187,13 @@ class Catalogue:
         if players not in self.limits:
             counts = sorted(self.limits)
             raise ValueError(
-                f"Flip a Bird is for {counts[0]} to {counts[-1]} players, not {players}"
+                Msg(
+                    "{game} is for {low} to {high} players, not {players}",
+                    game="Flip a Bird",
+                    low=counts[0],
+                    high=counts[-1],
+                    players=players,
+                )
             )
         return self.limits[players]
 

@@ -25,8 +25,10 @@ from upref.games.flipabird.engine import FlipABirdState
 from upref.games.flipabird.position import deal
 from upref.games.flipabird.referee import FlipReferee
 from upref.games.flipabird.variant import Variant
+from upref.games.flipabird.words import colour_word, face_word
 from upref.players import taps
 from upref.referee.inputs import Key, Observe
+from upref.text import Msg
 
 if TYPE_CHECKING:
     from upref.sim.board import SimBoard
@@ -169,8 +171,10 @@ class _Players:
         referee has already had, in a resumed game, are not tapped again)."""
         ref, pile = self.ref, self.pile
         yield (
-            f"The table shuffles and deals two cards to each player; {len(self.box)} cards go back in "
-            "the box",
+            Msg(
+                "The table shuffles and deals two cards to each player; {n} cards go back in the box",
+                n=len(self.box),
+            ),
             0.2,
         )
         seen_cards = {
@@ -182,7 +186,8 @@ class _Players:
         for k, card in enumerate(reversed(pile), start=1):
             if scanned or self.uid_of[card] in seen_cards:
                 continue  # the referee has it (a resumed game)
-            yield from self.tap(card, f"Scan: card {k} of {len(pile)} onto the draw pile" if k in (1, len(pile)) else "")
+            said = Msg("Scan: card {k} of {n} onto the draw pile", k=k, n=len(pile)) if k in (1, len(pile)) else ""
+            yield from self.tap(card, said)
 
     def step(self, eng: FlipABirdState) -> Iterator[DemoStep]:
         """One step of play: the tips, a take, or the turn of the player to move."""
@@ -193,7 +198,7 @@ class _Players:
             seat = eng.taker()
             assert seat is not None
             card = pick_take(eng, seat)
-            yield from self.tap(card, f"{eng.players[seat]} takes {card}")
+            yield from self.tap(card, Msg("{name} takes {card}", name=eng.players[seat], card=card))
             return
         yield from self.turn(eng)
 
@@ -206,16 +211,15 @@ class _Players:
                 red = wants_claim(eng)
                 colour = "red" if red else "green"
                 if seat % 2:
-                    yield from self.tap(
-                        f"TIP-{'R' if red else 'G'}{seat + 1}",
-                        f"{names[seat]} reveals a {colour} tip card and taps it",
-                    )
+                    yield from self.tap(f"TIP-{'R' if red else 'G'}{seat + 1}", _tapped_tip(names[seat], red))
                 else:
-                    yield from self.key(
-                        f"{names[seat]} reveals {colour}; the tip is entered with key {seat + 1}",
-                        "tip",
-                        f"{seat + 1} {colour}",
+                    said = Msg(
+                        "{name} reveals {colour}; the tip is entered with key {key}",
+                        name=names[seat],
+                        colour=colour_word(colour),
+                        key=seat + 1,
                     )
+                    yield from self.key(said, "tip", f"{seat + 1} {colour}")
 
     def turn(self, eng: FlipABirdState) -> Iterator[DemoStep]:
         """The player to move passes, claims (by the button or the key) or draws and plays,
@@ -223,13 +227,14 @@ class _Players:
         seat = eng.current_player()
         name = eng.players[seat]
         if eng.can_pass():
-            yield from self.key(f"{name} has no card left and does not claim (key p)", "pass")
+            yield from self.key(Msg("{name} has no card left and does not claim (key p)", name=name), "pass")
             return
         if wants_claim(eng):
             if eng.turn % 2:
-                yield from self.press(f"{name} presses the button: \"Bei dir piept's wohl!\"")
+                yield from self.press(Msg("{name} presses the button: \"Bei dir piept's wohl!\"", name=name))
             else:
-                yield from self.key(f"{name} claims with the key c: \"Bei dir piept's wohl!\"", "claim")
+                said = Msg("{name} claims with the key c: \"Bei dir piept's wohl!\"", name=name)
+                yield from self.key(said, "claim")
             return
         hand = self.hand_of(eng, seat)
         stack = list(eng.pile or ())
@@ -237,10 +242,10 @@ class _Players:
             hand.append(stack.pop(0))
         if not self.mistake and seat == 1 and len(stack) >= 2:
             self.mistake = True
-            yield from self.tap(stack[0], f"{name} draws two cards by mistake and plays the second")
-            yield f"{name} puts it back on the pile", 0.3
+            yield from self.tap(stack[0], Msg("{name} draws two cards by mistake and plays the second", name=name))
+            yield Msg("{name} puts it back on the pile", name=name), 0.3
         card = hand.pop(0)
-        yield from self.tap(card, f"{name} draws and plays a card")
+        yield from self.tap(card, Msg("{name} draws and plays a card", name=name))
 
     def count_won(self, eng: FlipABirdState) -> Iterator[DemoStep]:
         """At the end every player taps their won cards and presses the button (in a resumed
@@ -253,7 +258,13 @@ class _Players:
                 if c.id in getattr(ref, "confirmed", ()):
                     continue  # tapped before the host went down
                 yield from self.tap(c.id, "")
-            yield from self.press(f"{name} has tapped their won cards and presses the button")
+            yield from self.press(Msg("{name} has tapped their won cards and presses the button", name=name))
+
+
+def _tapped_tip(name: str, red: bool) -> str:
+    if red:
+        return Msg("{name} reveals a red tip card and taps it", name=name)
+    return Msg("{name} reveals a green tip card and taps it", name=name)
 
 
 def events(seed: int, catalogue: Catalogue | None = None) -> set[str]:
@@ -311,8 +322,10 @@ def scan_step(table: StepTable) -> StepPlan:
     ref = table.referee
     if not isinstance(ref, FlipReferee) or not ref.scanning:
         raise ValueError(
-            "no pile scan is under way: the scan comes at the start of each game (n starts the "
-            "next); the scoreboard's 'Waiting for' line says what the table waits for"
+            Msg(
+                "no pile scan is under way: the scan comes at the start of each game (n starts the "
+                "next); the scoreboard's 'Waiting for' line says what the table waits for"
+            )
         )
     done = set(ref.scanned)
     left = sorted(c.id for c in ref.catalogue.cards if c.id not in done)
@@ -320,9 +333,12 @@ def scan_step(table: StepTable) -> StepPlan:
     cards = left[: ref.scan_target - len(done)]
     return StepPlan(
         taps(table.board, [table.uid_of[c] for c in cards]),
-        f"Scanned {len(cards)} cards onto the draw pile, each tapped as it was laid; "
-        f"{cards[-1] if cards else 'none'} lies on top. The other cards are the players' "
-        "hands (2 each) and the box's.",
+        Msg(
+            "Scanned {n} cards onto the draw pile, each tapped as it was laid; {top} lies on top. "
+            "The other cards are the players' hands (2 each) and the box's.",
+            n=len(cards),
+            top=cards[-1] if cards else Msg("none"),
+        ),
     )
 
 
@@ -338,19 +354,21 @@ def play_step(table: StepTable) -> StepPlan:
     plays = sorted({a for a in eng.legal_actions() if isinstance(a, Play)}) if eng else []
     if not isinstance(eng, FlipABirdState) or ref.phase != "play" or not plays:
         raise ValueError(
-            "nobody plays a card now: the scoreboard's 'Waiting for' line says what the table "
-            "waits for (a claim's tips are keys at the host)"
+            Msg(
+                "nobody plays a card now: the scoreboard's 'Waiting for' line says what the table "
+                "waits for (a claim's tips are keys at the host)"
+            )
         )
     pick = random.Random(f"{table.seed}/{ref.plays}").choice(plays)
     name = eng.players[eng.current_player()]
     return StepPlan(
         taps(table.board, [table.uid_of[pick.card]]),
-        f"{name} plays {pick.card} face {'up' if pick.up else 'down'} and taps it.",
+        Msg("{name} plays {card} {face} and taps it.", name=name, card=pick.card, face=face_word(pick.up)),
     )
 
 
 STEPS = {
-    "scan": TableStep("build the draw pile, each card tapped as it is laid (the pile scan)", scan_step),
-    "play": TableStep("the player to move plays a card that can be in their hand, and taps it", play_step),
+    "scan": TableStep(Msg("build the draw pile, each card tapped as it is laid (the pile scan)"), scan_step),
+    "play": TableStep(Msg("the player to move plays a card that can be in their hand, and taps it"), play_step),
 }
 """Flip a Bird's whole table steps by hand (`upref simctl scan`); a play is one `touch R1a`."""

@@ -70,8 +70,21 @@ from upref.games.flipabird.view import (
     RowView,
     flip_view,
 )
-from upref.games.flipabird.words import FINAL_PHASE, PILE_EMPTIES, all_tips, cage
-from upref.text import and_join, count
+from upref.games.flipabird.words import (
+    FINAL_PHASE,
+    PILE_EMPTIES,
+    all_tips,
+    cage,
+    cards,
+    claimed,
+    face_fix,
+    final_claim,
+    played,
+    shared,
+    wrong_face,
+    wrong_way,
+)
+from upref.text import Msg, and_join
 
 __all__ = [
     "HAND", "NAME", "TITLE", "Action", "CardView", "Claim", "ClaimState", "ClaimView",
@@ -101,7 +114,7 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
     seat - 1."""
 
     TITLE: ClassVar[str] = TITLE
-    PLAY_ON: ClassVar[str] = "Start the next game to play on."
+    PLAY_ON: ClassVar[str] = Msg("Start the next game to play on.")
 
     def _rule(self, action: object) -> ActionRule:
         """The methods that check and apply `action`, by its type."""
@@ -369,9 +382,12 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
             missing = self._missing_tips()
             raise IllegalMoveError(
                 "tips",
-                f"A claim is on: first every tip must be in ({and_join(missing)} still to "
-                "tip); then the row is turned up and evaluated.",
-                "Enter the missing tips first.",
+                Msg(
+                    "A claim is on: first every tip must be in ({missing} still to tip); then "
+                    "the row is turned up and evaluated.",
+                    missing=and_join(missing),
+                ),
+                Msg("Enter the missing tips first."),
                 action,
             )
         if s.phase == TAKE and not isinstance(action, Take):
@@ -379,8 +395,8 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
             assert taker is not None
             raise IllegalMoveError(
                 "F-6",
-                f"The claimed row is being shared out: it is {self._name(taker)}'s take.",
-                f"{self._name(taker)}: take a card of the claimed row and tap it.",
+                Msg("The claimed row is being shared out: it is {name}'s take.", name=self._name(taker)),
+                Msg("{name}: take a card of the claimed row and tap it.", name=self._name(taker)),
                 action,
             )
 
@@ -388,61 +404,55 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         s = self._s
         self._not_now(a)
         if a.card not in self.catalogue:
-            what = "a tip card" if self.catalogue.is_tip(a.card) else f"{a.card!r}"
+            what = Msg("a tip card") if self.catalogue.is_tip(a.card) else f"{a.card!r}"
             raise IllegalMoveError(
-                "card", f"That is {what}, not a card to play.", "Take it back.", a
+                "card", Msg("That is {what}, not a card to play.", what=what), Msg("Take it back."), a
             )
         p = s.to_move
         name = self._name(p)
         if self.hand_size(p) == 0 and s.final:
             raise IllegalMoveError(
                 "F-11",
-                f"By the referee's count {name} has no card left. With no card, claim or end "
-                "the game without evaluating the row (F-11).",
-                "Take the card back: it is not yours to play.",
+                Msg(
+                    "By the referee's count {name} has no card left. With no card, claim or end "
+                    "the game without evaluating the row (F-11).",
+                    name=name,
+                ),
+                Msg("Take the card back: it is not yours to play."),
                 a,
             )
         for i, r in enumerate(s.row):
             if r.card == a.card:
                 raise IllegalMoveError(
                     "row",
-                    f"That card is already in the row (position {i + 1}).",
-                    f"Put it back at position {i + 1}.",
+                    Msg("That card is already in the row (position {position}).", position=i + 1),
+                    Msg("Put it back at position {position}.", position=i + 1),
                     a,
                 )
         for seat, w in enumerate(s.won):
             if a.card in w:
                 raise IllegalMoveError(
                     "won",
-                    f"{a.card} is among {self._name(seat)}'s won cards: won cards never go back "
-                    "into play.",
-                    f"Give {a.card} back to {self._name(seat)}'s won cards.",
+                    Msg(
+                        "{card} is among {name}'s won cards: won cards never go back into play.",
+                        card=a.card,
+                        name=self._name(seat),
+                    ),
+                    Msg("Give {card} back to {name}'s won cards.", card=a.card, name=self._name(seat)),
                     a,
                 )
         if a.card in s.out:
             raise IllegalMoveError(
                 "out",
-                "That card is out of the game.",
-                "Put it back with the cards out of the game.",
+                Msg("That card is out of the game."),
+                Msg("Put it back with the cards out of the game."),
                 a,
             )
         if a.card not in self._playable(p):
             raise IllegalMoveError("hand", self._not_in_hand(p, a.card), self._hand_fix(p, a.card), a)
         face = self.required_face()
         if face is not None and a.up != face:
-            why = (
-                "in the final phase every card is played face down"
-                if s.final
-                else f"{PILE_EMPTIES}, so the card goes face down"
-                if s.pile_left <= 1
-                else f"the pile shows {'an open' if face else 'a covered'} cage after the draw"
-            )
-            raise IllegalMoveError(
-                "face",
-                f"{name}'s card goes face {'up' if face else 'down'}: {why}.",
-                f"Play it face {'up' if face else 'down'}.",
-                a,
-            )
+            raise IllegalMoveError("face", wrong_face(name, face, s.final, s.pile_left <= 1), face_fix(face), a)
 
     def _not_in_hand(self, seat: int, card: str) -> str:
         """Why `card` cannot be in `seat`'s hand, never naming a secret card."""
@@ -450,31 +460,44 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         name = self._name(seat)
         if s.pile is not None and card in s.pile:
             depth = s.pile.index(card)
-            where = "just under the top card" if depth == 1 else f"card {depth + 1} from the top"
-            return (
-                f"By the set-up scan that card lay in the draw pile ({where}), so it cannot be in "
-                f"{name}'s hand: a turn draws only the top card."
+            where = (
+                Msg("just under the top card")
+                if depth == 1
+                else Msg("card {depth} from the top", depth=depth + 1)
+            )
+            return Msg(
+                "By the set-up scan that card lay in the draw pile ({where}), so it cannot be in "
+                "{name}'s hand: a turn draws only the top card.",
+                where=where,
+                name=name,
             )
         for other, h in enumerate(s.hands):
             if card in h and other != seat:
-                return (
-                    f"By the set-up scan {self._name(other)} drew that card, so it cannot be in "
-                    f"{name}'s hand."
+                return Msg(
+                    "By the set-up scan {other} drew that card, so it cannot be in {name}'s hand.",
+                    other=self._name(other),
+                    name=name,
                 )
         if card in s.unseen and s.unknown[seat] == 0:
-            return (
-                f"{name} has already played both cards dealt to them, and by the set-up scan "
-                "that card was dealt to someone else (or left in the box)."
+            return Msg(
+                "{name} has already played both cards dealt to them, and by the set-up scan "
+                "that card was dealt to someone else (or left in the box).",
+                name=name,
             )
-        return f"That card cannot be in {name}'s hand."
+        return Msg("That card cannot be in {name}'s hand.", name=name)
 
     def _hand_fix(self, seat: int, card: str) -> str:
         s = self._s
         if s.pile is not None and card in s.pile:
             depth = s.pile.index(card)
-            place = "on top of" if depth == 1 else f"back under the top {depth - 1} cards of"
-            return f"Put that card back {place} the draw pile, then play a card from your hand."
-        return "Give that card back to whoever holds it, then play a card from your own hand."
+            if depth == 1:
+                return Msg("Put that card back on top of the draw pile, then play a card from your hand.")
+            return Msg(
+                "Put that card back back under the top {n} cards of the draw pile, then play a "
+                "card from your hand.",
+                n=depth - 1,
+            )
+        return Msg("Give that card back to whoever holds it, then play a card from your own hand.")
 
     def _check_claim(self, a: Claim) -> None:
         s = self._s
@@ -482,9 +505,11 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         if not s.row:
             raise IllegalMoveError(
                 "F-14",
-                "There is no row to claim against: a claim needs at least one card in the row "
-                "(F-14).",
-                f"{self._name(s.to_move)}: draw and play a card to start the row.",
+                Msg(
+                    "There is no row to claim against: a claim needs at least one card in the row "
+                    "(F-14)."
+                ),
+                Msg("{name}: draw and play a card to start the row.", name=self._name(s.to_move)),
                 a,
             )
 
@@ -492,30 +517,36 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         s = self._s
         if s.phase != TIPS or s.claim is None:
             raise IllegalMoveError(
-                "tips", "No claim is waiting for tips now.", "Keep your tip cards.", a
+                "tips", Msg("No claim is waiting for tips now."), Msg("Keep your tip cards."), a
             )
         if not (isinstance(a.seat, int) and 0 <= a.seat < self.num_players()):
             raise IllegalMoveError(
                 "seat",
-                f"No player {a.seat + 1 if isinstance(a.seat, int) else a.seat!r} plays this "
-                f"game ({self.num_players()} players).",
-                "Put that tip card back in the box.",
+                Msg(
+                    "No player {seat} plays this game ({players} players).",
+                    seat=a.seat + 1 if isinstance(a.seat, int) else repr(a.seat),
+                    players=self.num_players(),
+                ),
+                Msg("Put that tip card back in the box."),
                 a,
             )
         c = s.claim
         name = self._name(a.seat)
         if a.seat == c.claimant:
             raise IllegalMoveError(
-                "tips", f"{name} claimed: {name}'s tip is red, face up.", None, a
+                "tips", Msg("{name} claimed: {name}'s tip is red, face up.", name=name), None, a
             )
         if a.seat == c.accused:
             raise IllegalMoveError(
-                "tips", f"{name} is accused: {name}'s tip is green, face up.", None, a
+                "tips", Msg("{name} is accused: {name}'s tip is green, face up.", name=name), None, a
             )
         if c.tips[a.seat] is not None:
             raise IllegalMoveError(
                 "tips",
-                f"{name}'s tip is already in: tips are revealed at once and stay as revealed.",
+                Msg(
+                    "{name}'s tip is already in: tips are revealed at once and stay as revealed.",
+                    name=name,
+                ),
                 None,
                 a,
             )
@@ -525,7 +556,7 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         if s.phase != TAKE or s.claim is None:
             self._not_now(a)
             raise IllegalMoveError(
-                "F-6", "No claimed row is being shared out now.", "Put the card back.", a
+                "F-6", Msg("No claimed row is being shared out now."), Msg("Put the card back."), a
             )
         taker = self.taker()
         assert taker is not None
@@ -533,15 +564,15 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
             who = next(seat for seat, c in s.claim.taken if c == a.card)
             raise IllegalMoveError(
                 "F-6",
-                f"{a.card} was taken already, by {self._name(who)}.",
-                f"{a.card} stays with {self._name(who)}.",
+                Msg("{card} was taken already, by {name}.", card=a.card, name=self._name(who)),
+                Msg("{card} stays with {name}.", card=a.card, name=self._name(who)),
                 a,
             )
         if a.card not in s.claim.left:
             raise IllegalMoveError(
                 "F-6",
-                "That card is not one of the claimed row's cards: only they are shared out.",
-                "Put it back where it came from.",
+                Msg("That card is not one of the claimed row's cards: only they are shared out."),
+                Msg("Put it back where it came from."),
                 a,
             )
 
@@ -551,14 +582,16 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         if s.last_play is None:
             raise IllegalMoveError(
                 "F-16",
-                "No card was just played: F-16 turns over the card just played, before the next "
-                "action.",
+                Msg(
+                    "No card was just played: F-16 turns over the card just played, before the "
+                    "next action."
+                ),
                 None,
                 a,
             )
         if s.row[s.last_play].flagged:
             raise IllegalMoveError(
-                "F-16", "That card was turned over already (F-16).", None, a
+                "F-16", Msg("That card was turned over already (F-16)."), None, a
             )
 
     def _check_pass(self, a: Pass) -> None:
@@ -568,17 +601,23 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         if not s.final:
             raise IllegalMoveError(
                 "F-11",
-                "Only in the final phase, with no card left, may a player end the game without "
-                "a claim (F-11).",
-                f"{name}: draw and play, or claim.",
+                Msg(
+                    "Only in the final phase, with no card left, may a player end the game "
+                    "without a claim (F-11)."
+                ),
+                Msg("{name}: draw and play, or claim.", name=name),
                 a,
             )
         if self.hand_size(s.to_move) > 0:
             raise IllegalMoveError(
                 "F-11",
-                f"{name} still has {count(self.hand_size(s.to_move), 'card')}: play one or claim "
-                "(F-11 ends the game only for a player with no card).",
-                f"{name}: play a card or claim.",
+                Msg(
+                    "{name} still has {cards}: play one or claim (F-11 ends the game only for a "
+                    "player with no card).",
+                    name=name,
+                    cards=cards(self.hand_size(s.to_move)),
+                ),
+                Msg("{name}: play a card or claim.", name=name),
                 a,
             )
 
@@ -616,19 +655,18 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         new = RowCard(a.card, a.up, p)
         row = s.row + (new,)
         nxt = (p + 1) % n
-        what = f"{a.card} face up: {card.face}" if a.up else "a card face down"
-        text = f"{name} played {what}" + (f" ({reason})." if reason else ".")
+        text = played(name, a.card, card.face if a.up else None, reason)
         changes: dict[str, Any] = {}
         if a.up and len(row) > 1 and all(r.up for r in row):
             row, said, changes = self._all_face_up(row)
             text += said
         if not final and pile_left == 0:
             final = True
-            text += (
-                " That was the last card of the draw pile: the final phase begins, every card is "
+            text += " " + Msg(
+                "That was the last card of the draw pile: the final phase begins, every card is "
                 "now played face down, without drawing."
             )
-        text += f" {self._name(nxt)}'s turn."
+        text += " " + Msg("{name}'s turn.", name=self._name(nxt))
         return self._set(
             pile=pile,
             pile_left=pile_left,
@@ -652,10 +690,13 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         if ev.total <= self.limit:
             return row, "", {}
         s, old = self._s, tuple(r.card for r in row[:-1])
-        said = (
-            f" The whole row lies face up and holds {ev.total} birds, more than {self.limit}: the "
-            f"old row ({count(len(old), 'card')}) leaves the game and {row[-1].card} starts a "
-            "new row (F-9)."
+        said = " " + Msg(
+            "The whole row lies face up and holds {total} birds, more than {limit}: the old row "
+            "({cards}) leaves the game and {card} starts a new row (F-9).",
+            total=ev.total,
+            limit=self.limit,
+            cards=cards(len(old)),
+            card=row[-1].card,
         )
         return (row[-1],), said, {"out": s.out + old, "removed_rows": s.removed_rows + (old,)}
 
@@ -680,11 +721,7 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         tips[p] = RED
         tips[accused] = GREEN
         others = [self._name(i) for i in range(n) if tips[i] is None]
-        text = (
-            f"{self._name(p)} claims: \"Bei dir piept's wohl!\" — too many birds in the row "
-            f"{self._name(accused)} played to. {self._name(p)} tips red, {self._name(accused)} "
-            f"green. {and_join(others)}: choose red or green, reveal all at once."
-        )
+        text = claimed(self._name(p), self._name(accused), others)
         claim = ClaimState(p, accused, tuple(tips), s.row)
         return self._set(phase=TIPS, claim=claim, last_play=None, verdict=text)
 
@@ -706,7 +743,13 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
             have = need - len(missing)
             return self._set(
                 claim=replace(c, tips=tuple(tips)),
-                verdict=f"{name}'s tip is in ({have} of {need}); waiting for {and_join(missing)}.",
+                verdict=Msg(
+                    "{name}'s tip is in ({have} of {need}); waiting for {missing}.",
+                    name=name,
+                    have=have,
+                    need=need,
+                    missing=and_join(missing),
+                ),
             )
         return self._reveal(c, tuple(tips))
 
@@ -721,15 +764,20 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
             seat for k in range(n) if tips[seat := (first - k) % n] == right
         )
         order = and_join([self._name(t) for t in takers])
-        text = (
-            f"{all_tips(self._setup.players, tips, c.claimant, c.accused)}. "
-            f"The row is turned face up ({count(len(row), 'card')}). "
-            f"{ev.summary} "
+        text = Msg(
+            "{tips}. The row is turned face up ({cards}). {summary} ",
+            tips=all_tips(self._setup.players, tips, c.claimant, c.accused),
+            cards=cards(len(row)),
+            summary=ev.summary,
         )
         if len(takers) == 1:
-            text += f"{order} alone was right and takes every card (F-7)."
+            text += Msg("{takers} alone was right and takes every card (F-7).", takers=order)
         else:
-            text += f"Takers, counter-clockwise from {self._name(first)}: {order} (F-6)."
+            text += Msg(
+                "Takers, counter-clockwise from {name}: {takers} (F-6).",
+                name=self._name(first),
+                takers=order,
+            )
         claim = replace(
             c, tips=tips, row=row, evaluation=ev, takers=takers, taker=0,
             left=tuple(r.card for r in row),
@@ -748,25 +796,23 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         row = tuple(r for r in s.row if r.card != a.card)
         taken = c.taken + ((seat, a.card),)
         card = self.catalogue.card(a.card)
-        text = f"{name} takes {a.card} ({card.face})"
+        text = Msg("{name} takes {card} ({face})", name=name, card=a.card, face=card.face)
         if left:
             nxt = (c.taker + 1) % len(c.takers)
             claim = replace(c, taker=nxt, left=left, taken=taken)
-            text += f": {count(len(left), 'card')} left, {self._name(c.takers[nxt])}'s take."
+            text += Msg(
+                ": {cards} left, {name}'s take.", cards=cards(len(left)), name=self._name(c.takers[nxt])
+            )
             return self._set(claim=claim, won=tuple(won), row=row, verdict=text)
         got = [(t, sum(1 for x, _ in taken if x == t)) for t in c.takers]
         shares = and_join([f"{self._name(t)} {k}" for t, k in got if k])
         removed = len(c.evaluation.removed) if c.evaluation is not None else 0
-        text += (
-            f": all {count(len(taken), 'card')} are shared ({shares}"
-            + (f"; {removed} of them taken out by special cards, F-5" if removed else "")
-            + ")."
-        )
+        text += shared(len(taken), shares, removed)
         if s.final:
             out = self._make_outcome(Termination.CLAIM, won)
-            text += f" That was the final phase's claim: the game ends. {self._result_text(out)}."
+            text += " " + final_claim(self._result_text(out))
             return self._end(out, text, won=tuple(won), row=(), claim=replace(c, left=(), taken=taken))
-        text += f" {self._name(c.claimant)} starts a new row: draw and play."
+        text += " " + Msg("{name} starts a new row: draw and play.", name=self._name(c.claimant))
         return self._set(
             won=tuple(won), row=(), claim=None, phase=TURN, to_move=c.claimant,
             turn=s.turn + 1, verdict=text,
@@ -778,21 +824,18 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
         assert i is not None
         r = s.row[i]
         row = s.row[:i] + (replace(r, flagged=True),) + s.row[i + 1 :]
-        way = "up" if r.up else "down"
-        text = (
-            f"{self._name(r.by)}'s card at position {i + 1} went the wrong way: it must lie face "
-            f"{way}. Turn it face {way}; the play stands (F-16)."
-        )
-        return self._set(row=row, verdict=text)
+        return self._set(row=row, verdict=wrong_way(self._name(r.by), i + 1, r.up))
 
     def _do_pass(self, a: Pass) -> str:
         s = self._s
         name = self._name(s.to_move)
         won = s.won
         out = self._make_outcome(Termination.NO_CLAIM, won)
-        text = (
-            f"{name} has no card left and does not claim: the game ends without evaluating the "
-            f"row (F-11). {self._result_text(out)}."
+        text = Msg(
+            "{name} has no card left and does not claim: the game ends without evaluating the "
+            "row (F-11). {result}.",
+            name=name,
+            result=self._result_text(out),
         )
         return self._end(out, text)
 
@@ -852,3 +895,4 @@ class FlipABirdState(MatchState[Action, Variant, Catalogue]):
 
     def _name(self, seat: int) -> str:
         return self._setup.players[seat]
+

@@ -34,9 +34,10 @@ from upref.games.flipabird.cards import (
     NO_NEIGHBOURS,
     NO_SPECIALS,
     Card,
-    colour_name,
+    colour_said,
 )
-from upref.text import and_join, count
+from upref.games.flipabird.words import birds, places
+from upref.text import Msg, Plural, and_join, join_words
 
 __all__ = ["CardLine", "Evaluation", "Score", "evaluate", "score"]
 
@@ -71,8 +72,8 @@ class Evaluation:
 
     @property
     def right(self) -> str:
-        """The tip colour that was right: 'red' or 'green'."""
-        return "red" if self.red_right else "green"
+        """The tip colour that was right: 'red' or 'green' (said to people in their language)."""
+        return Msg("red") if self.red_right else Msg("green")
 
     @property
     def removed(self) -> tuple[int, ...]:
@@ -82,25 +83,29 @@ class Evaluation:
     @property
     def summary(self) -> str:
         """The result in one sentence: 'Total 9 birds, limit 10: green is right (F-10).'"""
-        if self.red_right:
-            return (
-                f"Total {self.total} birds, limit {self.limit}: more than the limit, red is "
-                "right (F-10)."
-            )
-        return (
-            f"Total {self.total} birds, limit {self.limit}: not more than the limit, green is "
-            "right (F-10)."
+        return _result(self.total, self.limit)
+
+
+def _result(total: int, limit: int) -> str:
+    if total > limit:
+        return Msg(
+            "Total {total} birds, limit {limit}: more than the limit, red is right (F-10).",
+            total=total,
+            limit=limit,
         )
+    return Msg(
+        "Total {total} birds, limit {limit}: not more than the limit, green is right (F-10).",
+        total=total,
+        limit=limit,
+    )
 
 
 def _name(card: Card, i: int) -> str:
-    return f"{card.id} at {i + 1}"
+    return Msg("{card} at {position}", card=card.id, position=i + 1)
 
 
 def _places(positions: Sequence[int]) -> str:
-    return ("position " if len(positions) == 1 else "positions ") + and_join(
-        [str(p + 1) for p in positions]
-    )
+    return places([p + 1 for p in positions])
 
 
 def evaluate(row: Sequence[Card], limit: int) -> Evaluation:
@@ -120,27 +125,28 @@ def evaluate(row: Sequence[Card], limit: int) -> Evaluation:
             removers[i] = list(no_specials)
         who = and_join([_name(row[i], i) for i in no_specials])
         steps.append(
-            f"1. Special cards do not count: {who} takes every special card out of the row "
-            f"(F-1): {_places(out)}."
+            Msg(
+                "1. Special cards do not count: {who} takes every special card out of the row "
+                "(F-1): {places}.",
+                who=who,
+                places=_places(out),
+            )
         )
-        steps.append("2. Neighbour cards: none acts, they are out of the row (F-1).")
-        steps.append("3. Colours: no colour card acts, they are out of the row (F-1).")
+        steps.append(Msg("2. Neighbour cards: none acts, they are out of the row (F-1)."))
+        steps.append(Msg("3. Colours: no colour card acts, they are out of the row (F-1)."))
     else:
-        steps.append("1. Special cards do not count: none in the row.")
+        steps.append(Msg("1. Special cards do not count: none in the row."))
         for i in neighbours:
             for j in (i - 1, i + 1):
                 if 0 <= j < n:
                     removers.setdefault(j, []).append(i)
         if neighbours:
-            acts = "; ".join(
-                f"{_name(row[i], i)} takes out {_places([j for j in (i - 1, i + 1) if 0 <= j < n])}"
-                if n > 1
-                else f"{_name(row[i], i)} has no neighbour"
-                for i in neighbours
+            acts = join_words("; ", [_acts(row, i) for i in neighbours])
+            steps.append(
+                Msg("2. Neighbour cards, all at once on their places (F-2, F-3): {acts}.", acts=acts)
             )
-            steps.append(f"2. Neighbour cards, all at once on their places (F-2, F-3): {acts}.")
         else:
-            steps.append("2. Neighbour cards: none in the row.")
+            steps.append(Msg("2. Neighbour cards: none in the row."))
         steps.append(_colours(row, removers, factor, colour_card))
 
     lines: list[CardLine] = []
@@ -150,18 +156,19 @@ def evaluate(row: Sequence[Card], limit: int) -> Evaluation:
         birds = c.birds * factor[str(c.colour)] if c.is_bird and stays else 0
         total += birds
         lines.append(CardLine(i + 1, c, stays, birds, _why(row, i, removers, factor, colour_card)))
-    result = "red" if total > limit else "green"
-    steps.append(
-        f"4. Total {total} birds, limit {limit}: "
-        + (
-            "more than the limit, red is right (F-10)."
-            if result == "red"
-            else "not more than the limit, green is right (F-10)."
-        )
-    )
+    steps.append("4. " + _result(total, limit))
     return Evaluation(
         tuple(lines), tuple(steps), tuple((c, factor[c]) for c in COLOURS), total, limit
     )
+
+
+def _acts(row: Sequence[Card], i: int) -> str:
+    """What one neighbour card does in step 2."""
+    n = len(row)
+    if n > 1:
+        near = _places([j for j in (i - 1, i + 1) if 0 <= j < n])
+        return Msg("{card} takes out {places}", card=_name(row[i], i), places=near)
+    return Msg("{card} has no neighbour", card=_name(row[i], i))
 
 
 def _colours(
@@ -175,13 +182,18 @@ def _colours(
                 factor[c.colour] = 2 if kind == COLOUR_DOUBLE else 0
                 colour_card[c.colour] = i
     effects = [
-        f"{colour_name(col)} ×{factor[col]} ({row[colour_card[col]].id})"
+        Msg(
+            "{colour} ×{factor} ({card})",
+            colour=colour_said(col),
+            factor=factor[col],
+            card=row[colour_card[col]].id,
+        )
         for col in COLOURS
         if col in colour_card
     ]
     if effects:
-        return f"3. Colours, each on its own (F-4): {', '.join(effects)}."
-    return "3. Colours: no colour card in the row acts."
+        return Msg("3. Colours, each on its own (F-4): {effects}.", effects=join_words(", ", effects))
+    return Msg("3. Colours: no colour card in the row acts.")
 
 
 def _why(
@@ -196,44 +208,69 @@ def _why(
     by = and_join([_name(row[k], k) for k in out]) if out else ""
     if out is not None and row[out[0]].kind == NO_SPECIALS:
         if c.kind == NO_SPECIALS:
-            return "takes every special card out of the row, itself too (F-1)"
-        return f"taken out by {by}: no effect (F-1)"
+            return Msg("takes every special card out of the row, itself too (F-1)")
+        return Msg("taken out by {by}: no effect (F-1)", by=by)
     if out is not None:
-        rules = []
-        if any(k in (0, len(row) - 1) for k in out):
-            rules.append("F-2")  # a neighbour card at a row end
-        if c.is_special or any(k in removers for k in out):
-            rules.append("F-3")  # special cards alike; removed neighbour cards still act
-        head = f"taken out by {by}" + (f" ({', '.join(rules)})" if rules else "")
-        if c.kind == NO_NEIGHBOURS:
-            return f"{head}, still takes out its own neighbours (F-3)"
-        if c.is_bird:
-            return f"{head}; counts 0, shared with the row (F-5)"
-        return f"{head}: no effect"
+        return _taken_out(row, c, out, removers, by)
     if c.kind == NO_NEIGHBOURS:
         n = len(row)
         near = [j for j in (i - 1, i + 1) if 0 <= j < n]
         if not near:
-            return "no neighbour to take out; no birds"
-        end = " (F-2: at the row's end)" if len(near) == 1 else ""
-        return f"takes out {_places(near)}{end}; no birds"
+            return Msg("no neighbour to take out; no birds")
+        if len(near) == 1:
+            return Msg("takes out {places} (F-2: at the row's end); no birds", places=_places(near))
+        return Msg("takes out {places}; no birds", places=_places(near))
     if c.kind in (COLOUR_NOT, COLOUR_DOUBLE):
-        col = str(c.colour)
-        name = colour_name(col)
-        if c.kind == COLOUR_DOUBLE and factor[col] == 0:
-            beat = row[colour_card[col]].id
-            return f"beaten by {beat}: {name} does not count beats {name} counts double"
-        if c.kind == COLOUR_NOT:
-            return f"{name} birds count 0; no birds"
-        return f"{name} birds count double; no birds"
+        return _colour_card_why(row, c, factor, colour_card)
     col = str(c.colour)
     f = factor[col]
     if f == 1:
-        return f"{c.birds} bird{'s' if c.birds != 1 else ''}"
+        return birds(c.birds)
     decider = row[colour_card[col]].id
     if f == 0:
-        return f"{colour_name(col)} does not count ({decider}): 0"
-    return f"{c.birds} × 2 = {c.birds * 2} ({decider}: {colour_name(col)} counts double)"
+        return Msg("{colour} does not count ({card}): 0", colour=colour_said(col), card=decider)
+    return Msg(
+        "{birds} × 2 = {double} ({card}: {colour} counts double)",
+        birds=c.birds,
+        double=c.birds * 2,
+        card=decider,
+        colour=colour_said(col),
+    )
+
+
+def _taken_out(
+    row: Sequence[Card], c: Card, out: list[int], removers: dict[int, list[int]], by: str
+) -> str:
+    """Why a card taken out by a neighbour card counts nothing (step 2)."""
+    rules = []
+    if any(k in (0, len(row) - 1) for k in out):
+        rules.append("F-2")  # a neighbour card at a row end
+    if c.is_special or any(k in removers for k in out):
+        rules.append("F-3")  # special cards alike; removed neighbour cards still act
+    head = Msg("taken out by {by}", by=by) + (f" ({', '.join(rules)})" if rules else "")
+    if c.kind == NO_NEIGHBOURS:
+        return Msg("{head}, still takes out its own neighbours (F-3)", head=head)
+    if c.is_bird:
+        return Msg("{head}; counts 0, shared with the row (F-5)", head=head)
+    return Msg("{head}: no effect", head=head)
+
+
+def _colour_card_why(
+    row: Sequence[Card], c: Card, factor: dict[str, int], colour_card: dict[str, int]
+) -> str:
+    """What a colour card does in step 3."""
+    col = str(c.colour)
+    name = colour_said(col)
+    if c.kind == COLOUR_DOUBLE and factor[col] == 0:
+        beat = row[colour_card[col]].id
+        return Msg(
+            "beaten by {card}: {colour} does not count beats {colour} counts double",
+            card=beat,
+            colour=name,
+        )
+    if c.kind == COLOUR_NOT:
+        return Msg("{colour} birds count 0; no birds", colour=name)
+    return Msg("{colour} birds count double; no birds", colour=name)
 
 
 # --- scoring won cards -----------------------------------------------------------------------
@@ -255,12 +292,13 @@ class Score:
     def describe(self) -> str:
         parts = []
         if self.sets:
-            parts.append(f"{count(self.sets, 'set')} ×10")
+            parts.append(Plural("{n} set ×10", "{n} sets ×10", n=self.sets))
         if self.singles:
-            parts.append(f"{self.singles} single ×1")
+            parts.append(Msg("{n} single ×1", n=self.singles))
         if self.specials:
-            parts.append(f"{self.specials} special ×2")
-        return (" + ".join(parts) or "no cards") + f" = {self.points}"
+            parts.append(Msg("{n} special ×2", n=self.specials))
+        said = join_words(" + ", parts) if parts else Msg("no cards")
+        return said + f" = {self.points}"
 
 
 def score(cards: Iterable[Card]) -> Score:

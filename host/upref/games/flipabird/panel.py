@@ -15,9 +15,9 @@ from collections.abc import Mapping, Sequence
 
 from upref.games.base import Outcome
 from upref.games.flipabird.view import RESULT, CardView, ClaimView, FlipView, RowView
-from upref.games.flipabird.words import LAST_OF_PILE
+from upref.games.flipabird.words import LAST_OF_PILE, birds, cards, colour_word
 from upref.referee.status import SOLVED
-from upref.text import and_join, count
+from upref.text import Msg, Plural, and_join, join_words
 from upref.views.blocks import (
     DIM,
     HIDDEN,
@@ -39,8 +39,8 @@ from upref.views.scoreboard import STOPPED, earlier_games, result_box
 __all__ = ["PANEL", "FlipPanel", "card_piece", "face_of", "tip_piece"]
 
 _TERMINATIONS: Mapping[str, str] = {
-    "claim": "the final phase's claim was settled",
-    "no-claim": "a player had no card and did not claim: the row was not evaluated (F-11)",
+    "claim": Msg("the final phase's claim was settled"),
+    "no-claim": Msg("a player had no card and did not claim: the row was not evaluated (F-11)"),
     "stopped": STOPPED,
 }
 _COLOURS = ("blue", "green", "red", "yellow")
@@ -59,12 +59,12 @@ def short_face(card: CardView) -> str:
     if card.kind == "bird":
         return card.face
     if card.kind == "no-specials":
-        return "no specials"
+        return Msg("no specials")
     if card.kind == "no-neighbours":
-        return "no neighbours"
+        return Msg("no neighbours")
     if card.kind == "colour-not":
-        return f"no {card.colour}"
-    return f"{card.colour} ×2"
+        return Msg("no {colour}", colour=colour_word(str(card.colour)))
+    return Msg("{colour} ×2", colour=colour_word(str(card.colour)))
 
 
 def face_of(card: CardView) -> Face:
@@ -87,7 +87,7 @@ def tip_piece(tip: str | None) -> Card:
     back."""
     if tip is None:
         return Card(None)
-    return Card(Face(tip, tip, _MARKS[tip], "tip"))
+    return Card(Face(colour_word(tip), tip, _MARKS[tip], "tip"))
 
 
 def won_words(cards: Sequence[CardView]) -> str:
@@ -101,33 +101,45 @@ def won_words(cards: Sequence[CardView]) -> str:
             per[c.colour] += 1
         else:
             specials += 1
-    parts = [f"{c} {n}" for c, n in per.items() if n]
+    parts = [colour_word(c) + f" {n}" for c, n in per.items() if n]
     if specials:
-        parts.append(count(specials, "special"))
-    return ", ".join(parts)
+        parts.append(Plural("{n} special", "{n} specials", n=specials))
+    return join_words(", ", parts)
+
+
+def _tip_words(tip: str | None, tipped: bool) -> str:
+    """A player's tip as the table sees it: its colour once public, 'in' once given, else '…'."""
+    if tip:
+        return colour_word(tip)
+    return Msg("in") if tipped else "…"
 
 
 class FlipPanel:
     """The Flip a Bird panel (`upref.views.scoreboard.Panel`)."""
 
     title = "Flip a Bird"
-    labels = {SOLVED: "CLAIM"}  # the feed's word for a claim's result, as the guide says
+    labels = {SOLVED: Msg("CLAIM")}  # the feed's word for a claim's result, as the guide says
 
     def header(self, view: FlipView) -> str:
-        parts = [f"Game {view.game_number} ({view.variant})"]
-        parts.append(f"{len(view.names)} players: a row may hold {view.limit} birds")
+        parts = [Msg("Game {number} ({variant})", number=view.game_number, variant=view.variant)]
+        parts.append(
+            Msg("{players} players: a row may hold {limit} birds", players=len(view.names), limit=view.limit)
+        )
         if view.final:
-            parts.append("final phase: the pile is empty")
+            parts.append(Msg("final phase: the pile is empty"))
+        elif view.pile_top == "open":
+            parts.append(Msg("pile {pile}, open cage on top", pile=view.pile))
+        elif view.pile_top:
+            parts.append(Msg("pile {pile}, covered cage on top", pile=view.pile))
         else:
-            top = f", {view.pile_top} cage on top" if view.pile_top else ""
-            parts.append(f"pile {view.pile}{top}")
-        parts.append("pile scanned" if view.scanned else "no pile scan")
-        return " · ".join(parts)
+            parts.append(Msg("pile {pile}", pile=view.pile))
+        parts.append(Msg("pile scanned") if view.scanned else Msg("no pile scan"))
+        return join_words(" · ", parts)
 
     def turn(self, view: FlipView) -> str | None:
         names = view.names
         if view.phase == "over":
-            return "Game over."
+            return Msg("Game over.")
         if view.to_move is None:
             return None
         name = names[view.to_move]
@@ -137,24 +149,29 @@ class FlipPanel:
                 p.name for p in view.players
                 if not p.tipped and p.seat not in (c.claimant, c.accused)
             ]
-            return f"{names[c.claimant]} claims against {names[c.accused]}: tips from {and_join(missing)}."
+            return Msg(
+                "{claimant} claims against {accused}: tips from {missing}.",
+                claimant=names[c.claimant],
+                accused=names[c.accused],
+                missing=and_join(missing),
+            )
         if view.phase == "take":
             left = len(c.left) if c is not None else 0
-            return f"{name}'s take: {count(left, 'card')} left."
+            return Msg("{name}'s take: {cards} left.", name=name, cards=cards(left))
         if view.can_pass:
-            return f"{name}'s turn: no card left — claim, or end the game (F-11)."
+            return Msg("{name}'s turn: no card left — claim, or end the game (F-11).", name=name)
         face = self._face(view)
         if not view.row:
-            return f"{name}'s turn: draw and play a card to start the row ({face})."
-        return f"{name}'s turn: claim, or draw and play ({face})."
+            return Msg("{name}'s turn: draw and play a card to start the row ({face}).", name=name, face=face)
+        return Msg("{name}'s turn: claim, or draw and play ({face}).", name=name, face=face)
 
     @staticmethod
     def _face(view: FlipView) -> str:
         if view.face is False:
-            return "face down, final phase" if view.final else LAST_OF_PILE
+            return Msg("face down, final phase") if view.final else LAST_OF_PILE
         if view.scanned:
-            return "face up if the pile then shows an open cage, face down if covered"
-        return "face up only if an open cage is entered: o"
+            return Msg("face up if the pile then shows an open cage, face down if covered")
+        return Msg("face up only if an open cage is entered: o")
 
     def body(self, view: FlipView) -> Sequence[Block]:
         blocks: list[Block] = [self._players(view)]
@@ -174,27 +191,49 @@ class FlipPanel:
         names = view.names
         why = _TERMINATIONS.get(out.termination, out.termination)
         scores = ", ".join(f"{n} {s}" for n, s in zip(names, out.scores, strict=True))
-        return result_box(self._describe(names, out), f"Game over: {why}.", f"Points: {scores}")
+        return result_box(
+            self._describe(names, out), Msg("Game over: {why}.", why=why), Msg("Points: {scores}", scores=scores)
+        )
 
     def footer(self, view: FlipView) -> Sequence[Block]:
         blocks: list[Block] = []
         if view.out or view.boxed:
-            rows = len(view.removed_rows)
-            extra = f" ({count(rows, 'row')} removed by the all-face-up rule, F-9)" if rows else ""
-            box = f"; {view.boxed} left in the box (short game)" if view.boxed else ""
-            blocks.append(
-                line(f"Out of the game: {count(view.out, 'card')}{extra}{box}.", meaning=DIM)
-            )
+            blocks.append(line(self._out_words(view), meaning=DIM))
         earlier = earlier_games(
-            "Earlier games: ", view.history, lambda o: self._describe(view.names, o)
+            Msg("Earlier games: "), view.history, lambda o: self._describe(view.names, o)
         )
         if earlier is not None:
             blocks.append(earlier)
-        cannot = "which way up a card lies (w: F-16) and who takes a card (each tap counts for the taker named)"
-        if not view.scanned:
-            cannot = "the pile's backs (o for an open cage), whether a card can be in its player's hand, " + cannot
-        blocks.append(line(f"The referee cannot see {cannot}.", meaning=DIM))
+        if view.scanned:
+            cannot = Msg(
+                "The referee cannot see which way up a card lies (w: F-16) and who takes a card "
+                "(each tap counts for the taker named)."
+            )
+        else:
+            cannot = Msg(
+                "The referee cannot see the pile's backs (o for an open cage), whether a card can "
+                "be in its player's hand, which way up a card lies (w: F-16) and who takes a card "
+                "(each tap counts for the taker named)."
+            )
+        blocks.append(line(cannot, meaning=DIM))
         return blocks
+
+    @staticmethod
+    def _out_words(view: FlipView) -> str:
+        """'Out of the game: 3 cards (1 row removed by the all-face-up rule, F-9); 48 left in
+        the box (short game).'"""
+        text = Msg("Out of the game: {cards}", cards=cards(view.out))
+        rows = len(view.removed_rows)
+        if rows:
+            removed = Plural(
+                "{n} row removed by the all-face-up rule, F-9",
+                "{n} rows removed by the all-face-up rule, F-9",
+                n=rows,
+            )
+            text += " (" + removed + ")"
+        if view.boxed:
+            text += "; " + Msg("{n} left in the box (short game)", n=view.boxed)
+        return text + "."
 
     def scrub(self, text: str) -> str:
         """Nothing to blank out: no verdict for the table names a secret card or tip."""
@@ -211,16 +250,16 @@ class FlipPanel:
         c = view.claim
         if c is None:
             pieces.append(self._row_piece(view))
-            pieces.append(Big("pile", "empty" if view.final else str(view.pile)))
-            pieces.append(Big("birds a row may hold", str(view.limit)))
+            pieces.append(Big(Msg("pile"), Msg("empty") if view.final else str(view.pile)))
+            pieces.append(Big(Msg("birds a row may hold"), str(view.limit)))
         elif c.evaluation is None:
-            cards = tuple(self._lying(r, None) for r in c.row)
-            note = f"{c.tips_in} of {c.tips_of} tips in; shown once all are in"
-            pieces.append(Row(cards, caption="claimed row", note=note))
-            pieces.append(Big("birds a row may hold", str(view.limit)))
+            lying = tuple(self._lying(r, None) for r in c.row)
+            note = Msg("{done} of {of} tips in; shown once all are in", done=c.tips_in, of=c.tips_of)
+            pieces.append(Row(lying, caption=Msg("claimed row"), note=note))
+            pieces.append(Big(Msg("birds a row may hold"), str(view.limit)))
         else:
             pieces.extend(self._evaluated(view, c))
-        return Drawing(tuple(pieces), title="The table")
+        return Drawing(tuple(pieces), title=Msg("The table"))
 
     def private(self, view: FlipView) -> Sequence[Block]:
         """The seat's own screen: the cards of their hand the referee knows, how many it does
@@ -231,28 +270,34 @@ class FlipPanel:
         if view.seat is None:
             raise ValueError("the private panel needs one seat's view, FlipABirdState.view(seat)")
         name = view.names[view.seat]
-        title = f"{name} — your hand (keep it to yourself)"
+        title = Msg("{name} — your hand (keep it to yourself)", name=name)
         lines: list[Line | Sheet | Drawing] = []
         hand = view.hand or ()
         if hand:
-            spans: list[str | Span] = ["Drawn: "]
+            spans: list[str | Span] = [Msg("Drawn: ")]
             for i, c in enumerate(hand):
                 if i:
                     spans.append(", ")
                 spans += [f"{c.id} ", card_span(c)]
             lines.append(line(*spans))
         if view.hand_unknown:
-            what = "dealt to you at the start" if view.scanned else "in your hand"
-            lines.append(
-                line(
-                    f"{count(view.hand_unknown, 'card')} {what} that the referee does not know "
-                    "(it learns each one when it is played)."
+            if view.scanned:
+                unknown = Msg(
+                    "{cards} dealt to you at the start that the referee does not know (it learns "
+                    "each one when it is played).",
+                    cards=cards(view.hand_unknown),
                 )
-            )
+            else:
+                unknown = Msg(
+                    "{cards} in your hand that the referee does not know (it learns each one when "
+                    "it is played).",
+                    cards=cards(view.hand_unknown),
+                )
+            lines.append(line(unknown))
         if not hand and not view.hand_unknown:
-            lines.append(line("No card in your hand."))
+            lines.append(line(Msg("No card in your hand.")))
         if view.own_tip:
-            lines.append(line(f"Your tip: {view.own_tip}.", meaning=STRONG))
+            lines.append(line(Msg("Your tip: {colour}.", colour=colour_word(view.own_tip)), meaning=STRONG))
         lines.append(self._own_drawing(view))
         return (Box(tuple(lines), title, HIDDEN),)
 
@@ -262,12 +307,12 @@ class FlipPanel:
         and their tip card at a claim."""
         hand = view.hand or ()
         unknown = view.hand_unknown or 0
-        cards = tuple(card_piece(c) for c in hand) + tuple(Card(None) for _ in range(unknown))
-        note = f"{unknown} the referee does not know" if unknown else None
-        pieces: list[Piece] = [Row(cards, caption="your hand", note=note, overlap=len(cards) > 6)]
+        held = tuple(card_piece(c) for c in hand) + tuple(Card(None) for _ in range(unknown))
+        note = Msg("{n} the referee does not know", n=unknown) if unknown else None
+        pieces: list[Piece] = [Row(held, caption=Msg("your hand"), note=note, overlap=len(held) > 6)]
         if view.claim is not None and view.own_tip:
-            pieces.append(Row((tip_piece(view.own_tip),), caption="your tip"))
-        return Drawing(tuple(pieces), title="Your hand")
+            pieces.append(Row((tip_piece(view.own_tip),), caption=Msg("your tip")))
+        return Drawing(tuple(pieces), title=Msg("Your hand"))
 
     # --- parts ---------------------------------------------------------------------------------
 
@@ -279,20 +324,23 @@ class FlipPanel:
         c = view.claim
         seats = []
         for p in view.players:
-            badges = [count(p.hand, "card") + " in hand", count(p.score.points, "point")]
+            badges = [
+                Plural("{n} card in hand", "{n} cards in hand", n=p.hand),
+                Plural("{n} point", "{n} points", n=p.score.points),
+            ]
             if c is not None and p.seat == c.claimant:
-                badges.append("claims")
+                badges.append(Msg("claims"))
             elif c is not None and p.seat == c.accused:
-                badges.append("accused")
+                badges.append(Msg("accused"))
             rows: list[Row] = []
             if p.hand:
                 backs = tuple(Card(None) for _ in range(p.hand))
-                rows.append(Row(backs, caption="hand", note=str(p.hand), overlap=True))
+                rows.append(Row(backs, caption=Msg("hand"), note=str(p.hand), overlap=True))
             if p.won:
                 won = tuple(card_piece(w) for w in p.won)
-                rows.append(Row(won, caption="won", note=str(len(p.won)), overlap=True))
+                rows.append(Row(won, caption=Msg("won"), note=str(len(p.won)), overlap=True))
             if c is not None and (p.tipped or p.tip):
-                rows.append(Row((tip_piece(p.tip),), caption="tip"))
+                rows.append(Row((tip_piece(p.tip),), caption=Msg("tip")))
             seats.append(Seat(p.seat, p.name, tuple(badges), tuple(rows), p.seat in winners))
         to_move = None if view.phase == "over" else view.to_move
         return Seats(tuple(seats), to_move, "ccw" if view.phase == "take" else "cw")
@@ -301,15 +349,17 @@ class FlipPanel:
     def _lying(r: RowView, last: int | None) -> Card:
         """A card of the row as it lies: face up with its face, face down as a back."""
         if r.card is None:
-            return Card(None, note="turned (F-16)" if r.flagged else None)
+            return Card(None, note=Msg("turned (F-16)") if r.flagged else None)
         marks: tuple[CardMark, ...] = ("new",) if last == r.position else ()
-        return card_piece(r.card, marks, "turned (F-16)" if r.flagged else None)
+        return card_piece(r.card, marks, Msg("turned (F-16)") if r.flagged else None)
 
     def _row_piece(self, view: FlipView) -> Row:
         up = sum(1 for r in view.row if r.up)
-        note = f"{up} of {count(len(view.row), 'card')} face up" if view.row else "none yet"
-        cards = tuple(self._lying(r, view.last_play) for r in view.row)
-        return Row(cards, caption="row", note=note)
+        note = (
+            Msg("{up} of {cards} face up", up=up, cards=cards(len(view.row))) if view.row else Msg("none yet")
+        )
+        lying = tuple(self._lying(r, view.last_play) for r in view.row)
+        return Row(lying, caption=Msg("row"), note=note)
 
     @staticmethod
     def _evaluated(view: FlipView, c: ClaimView) -> list[Piece]:
@@ -320,7 +370,7 @@ class FlipPanel:
         assert ev is not None
         factor = dict(ev.factors)
         taker_of = {card.id: view.names[seat] for seat, card in c.taken}
-        cards = []
+        pieces = []
         for x in ev.lines:
             cv = CardView.of(x.card)
             marks: tuple[CardMark, ...] = ()
@@ -333,17 +383,20 @@ class FlipPanel:
                 marks = ("faded",)
             note = None
             if not x.stays:
-                note = "out"
+                note = Msg("out")
             elif x.card.is_bird:
-                note = count(x.birds, "bird")
+                note = birds(x.birds)
             taker = taker_of.get(cv.id)
             if taker is not None:
-                note = f"{note}, to {taker}" if note else f"to {taker}"
-            cards.append(card_piece(cv, marks, note))
-        verdict = f"{ev.total} birds, limit {ev.limit}: {ev.right} is right (F-10)"
+                to = Msg("to {name}", name=taker)
+                note = note + ", " + to if note else to
+            pieces.append(card_piece(cv, marks, note))
+        verdict = Msg(
+            "{total} birds, limit {limit}: {right} is right (F-10)", total=ev.total, limit=ev.limit, right=ev.right
+        )
         return [
-            Row(tuple(cards), caption="claimed row, evaluated", note=verdict),
-            Big(f"birds against the limit of {ev.limit}", str(ev.total)),
+            Row(tuple(pieces), caption=Msg("claimed row, evaluated"), note=verdict),
+            Big(Msg("birds against the limit of {limit}", limit=ev.limit), str(ev.total)),
         ]
 
     def _players(self, view: FlipView) -> Sheet:
@@ -354,22 +407,22 @@ class FlipPanel:
             doing, meaning = "", None
             if view.phase == "over":
                 if p.seat in winners:
-                    doing, meaning = ("wins" if len(winners) == 1 else "shares the win"), WINNER
+                    doing, meaning = (Msg("wins") if len(winners) == 1 else Msg("shares the win")), WINNER
             elif view.phase == "take" and p.seat == view.to_move:
-                doing, meaning = "taking", TURN
+                doing, meaning = Msg("taking"), TURN
             elif view.phase == "tips" and c is not None:
                 if p.seat == c.claimant:
-                    doing = "claims"
+                    doing = Msg("claims")
                 elif p.seat == c.accused:
-                    doing = "accused"
+                    doing = Msg("accused")
                 elif not p.tipped:
-                    doing, meaning = "to tip", TURN
+                    doing, meaning = Msg("to tip"), TURN
             elif view.phase == "turn" and p.seat == view.to_move:
-                doing, meaning = "to play", TURN
+                doing, meaning = Msg("to play"), TURN
             mark = "▶" if meaning == TURN else ("★" if meaning == WINNER else "")
             tip = "-"
             if c is not None:
-                tip = p.tip or ("in" if p.tipped else "…")
+                tip = _tip_words(p.tip, p.tipped)
             rows.append(
                 (
                     Span(mark),
@@ -377,7 +430,7 @@ class FlipPanel:
                     Span(str(p.hand)),
                     Span(won_words(p.won)),
                     Span(str(p.score.points)),
-                    Span(tip, colour(tip) if tip in ("red", "green") else None),
+                    Span(tip, colour(p.tip) if p.tip in ("red", "green") else None),
                     Span(doing, meaning),
                 )
             )
@@ -385,21 +438,28 @@ class FlipPanel:
         # won cards, which keeps a redraw quick (a tap's verdict waits for it).
         columns = (
             Column("", width=1),
-            Column("Player", width=max(6, *(len(n) for n in view.names))),
-            Column("Hand", "right", width=4),
-            Column("Won cards", grow=True),
-            Column("Points", "right", width=6),
-            Column("Tip", width=max(3, *(len(r[5].text) for r in rows))),
-            Column("Now", width=max(3, *(len(r[6].text) for r in rows))),
+            Column(Msg("Player"), width=max(6, *(len(n) for n in view.names))),
+            Column(Msg("Hand"), "right", width=4),
+            Column(Msg("Won cards"), grow=True),
+            Column(Msg("Points"), "right", width=6),
+            Column(Msg("Tip"), width=max(3, *(len(r[5].text) for r in rows))),
+            Column(Msg("Now"), width=max(3, *(len(r[6].text) for r in rows))),
         )
         return Sheet(columns, tuple(rows))
 
     def _row(self, view: FlipView) -> Line:
         if not view.row:
-            return line(Span("Row: "), Span("none yet", DIM), f" (limit {view.limit} birds)")
+            limit = " (" + Msg("limit {limit} birds", limit=view.limit) + ")"
+            return line(Span(Msg("Row") + ": "), Span(Msg("none yet"), DIM), limit)
         up = sum(1 for r in view.row if r.up)
         spans: list[str | Span] = [
-            f"Row ({count(len(view.row), 'card')}, {up} face up; limit {view.limit} birds): "
+            Msg(
+                "Row ({cards}, {up} face up; limit {limit} birds)",
+                cards=cards(len(view.row)),
+                up=up,
+                limit=view.limit,
+            )
+            + ": "
         ]
         for r in view.row:
             if r.position > 1:
@@ -413,9 +473,9 @@ class FlipPanel:
         if r.card is not None:
             out.append(card_span(r.card))
         else:
-            out.append(Span("▒ face down", HIDDEN))
+            out.append(Span("▒ " + Msg("face down"), HIDDEN))
         if r.flagged:
-            out.append(" (turned, F-16)")
+            out.append(" (" + Msg("turned, F-16") + ")")
         if last == r.position:
             out.append(" ◀")
         return out
@@ -424,30 +484,45 @@ class FlipPanel:
         """The claim in a box (who claims, the tips, then the result and the takers), and once
         the row is evaluated its table card by card under the box."""
         names = view.names
-        tips = [f"{p.name} {p.tip or ('in' if p.tipped else '…')}" for p in view.players]
-        head = (
-            f"{names[c.claimant]} claims too many birds in the row {names[c.accused]} played to. "
-            f"Tips: {', '.join(tips)}"
+        tips = [p.name + " " + _tip_words(p.tip, p.tipped) for p in view.players]
+        head = Msg(
+            "{claimant} claims too many birds in the row {accused} played to. Tips: {tips}",
+            claimant=names[c.claimant],
+            accused=names[c.accused],
+            tips=join_words(", ", tips),
         )
         if c.evaluation is None:
-            head += f" ({c.tips_in} of {c.tips_of} in; shown once all are in)."
-            row: list[str | Span] = [f"Row ({count(len(c.row), 'card')}, limit {view.limit}): "]
+            head += " " + Msg("({done} of {of} in; shown once all are in).", done=c.tips_in, of=c.tips_of)
+            row: list[str | Span] = [
+                Msg("Row ({cards}, limit {limit})", cards=cards(len(c.row)), limit=view.limit) + ": "
+            ]
             for r in c.row:
                 if r.position > 1:
                     row.append(" · ")
                 row += self._row_card(r, None)
-            return [Box((line(head), line(*row)), title="Claim")]
+            return [Box((line(head), line(*row)), title=Msg("Claim"))]
         ev = c.evaluation
+        share = self._share(names, c)
+        box = Box((line(head + "."), line(ev.summary, meaning=STRONG), line(share)), title=Msg("Claim"))
+        return [box, self._evaluation_table(names, c)]
+
+    @staticmethod
+    def _share(names: Sequence[str], c: ClaimView) -> str:
+        """Who takes the claimed row's cards, and whose take it is now."""
         order = and_join([names[t] for t in c.takers])
         if len(c.takers) == 1:
-            share = f"{order} takes all {count(len(c.row), 'card')} (F-7)"
+            share = Msg("{takers} takes all {cards} (F-7)", takers=order, cards=cards(len(c.row)))
         else:
-            share = f"Takers, one card each in turn, counter-clockwise: {order} (F-6)"
+            share = Msg("Takers, one card each in turn, counter-clockwise: {takers} (F-6)", takers=order)
         if c.taker is not None:
-            share += f". {names[c.taker]}'s take: {count(len(c.left), 'card')} left."
-        else:
-            share += "."
-        box = Box((line(head + "."), line(ev.summary, meaning=STRONG), line(share)), title="Claim")
+            return share + ". " + Msg("{name}'s take: {cards} left.", name=names[c.taker], cards=cards(len(c.left)))
+        return share + "."
+
+    @staticmethod
+    def _evaluation_table(names: Sequence[str], c: ClaimView) -> Sheet:
+        """The evaluated row card by card: place, id, face, birds, why, who took it."""
+        ev = c.evaluation
+        assert ev is not None
         rows = []
         left = {x.id for x in c.left}
         taker_of = {card.id: names[seat] for seat, card in c.taken}
@@ -458,26 +533,25 @@ class FlipPanel:
                     Span(str(x.position)),
                     Span(x.card.id),
                     Span(short_face(cv), colour(cv.colour) if cv.colour else STRONG),
-                    Span(str(x.birds) if x.stays else "out", None if x.stays else DIM),
+                    Span(str(x.birds) if x.stays else Msg("out"), None if x.stays else DIM),
                     Span(x.why),
                     Span(taker_of.get(x.card.id, "" if x.card.id in left else "")),
                 )
             )
         # Fixed widths wherever the widest text is known: a terminal then measures only "why".
         ids = max((len(x.card.id) for x in ev.lines), default=4)
-        table = Sheet(
+        return Sheet(
             (
                 Column("#", "right", width=2),
-                Column("card", width=max(4, ids)),
-                Column("face", width=13),
-                Column("birds", "right", width=5),
-                Column("why", grow=True),
-                Column("taken by", width=max(8, *(len(n) for n in names))),
+                Column(Msg("card"), width=max(4, ids)),
+                Column(Msg("face"), width=13),
+                Column(Msg("birds"), "right", width=5),
+                Column(Msg("why"), grow=True),
+                Column(Msg("taken by"), width=max(8, *(len(n) for n in names))),
             ),
             tuple(rows),
-            title="Evaluation, card by card (F-1 … F-5)",
+            title=Msg("Evaluation, card by card (F-1 … F-5)"),
         )
-        return [box, table]
 
     @classmethod
     def _describe(cls, names: Sequence[str], out: Outcome) -> str:

@@ -18,7 +18,7 @@ from upref.games.base import Outcome
 from upref.games.flipabird.cards import Catalogue, load_catalogue
 from upref.games.flipabird.evaluation import Evaluation
 from upref.games.flipabird.variant import HAND, Variant
-from upref.text import and_join
+from upref.text import Msg, and_join
 
 __all__ = [
     "OVER",
@@ -152,9 +152,15 @@ def new_position(
     setup = Setup(
         names, cat, variant, cat.limit(n), game_number, history, pile is not None, boxed
     )
-    text = (
-        f"Game {game_number} ({variant.describe()}): {and_join(list(names))}. A row may hold "
-        f"{cat.limit(n)} birds with {n} players. {names[0]} begins."
+    text = Msg(
+        "Game {number} ({variant}): {names}. A row may hold {limit} birds with {players} players. "
+        "{first} begins.",
+        number=game_number,
+        variant=variant.describe(),
+        names=and_join(list(names)),
+        limit=cat.limit(n),
+        players=n,
+        first=names[0],
     )
     core = Core(
         pile=pile,
@@ -302,7 +308,7 @@ def _check_players(names: tuple[str, ...], cat: Catalogue) -> None:
     """:raises ValueError: for a name that is empty or not text, names given twice, or a number
     of players the catalogue has no limit for."""
     if any(not isinstance(p, str) or not p.strip() for p in names):
-        raise ValueError(f"player names must be non-empty text: {names!r}")
+        raise ValueError(Msg("player names must be non-empty text: {names}", names=repr(names)))
     if len(set(names)) != len(names):
-        raise ValueError(f"player names must differ: {names!r}")
+        raise ValueError(Msg("player names must differ: {names}", names=repr(names)))
     cat.limit(len(names))  # raises for a count the game is not for

@@ -45,7 +45,17 @@ from upref.games.flipabird.cards import Catalogue, load_catalogue, parse_catalog
 from upref.games.flipabird.engine import NAME, TITLE, FlipABirdState
 from upref.games.flipabird.variant import Variant
 from upref.games.flipabird.view import RESULT
-from upref.games.flipabird.words import FINAL_PHASE, LAST_OF_PILE, PILE_EMPTIES, all_tips, cage
+from upref.games.flipabird.words import (
+    FINAL_PHASE,
+    LAST_OF_PILE,
+    PILE_EMPTIES,
+    all_tips,
+    cage,
+    cards,
+    face_word,
+    places,
+    split_final_claim,
+)
 from upref.referee.base import OVER, PLAY, SETUP, CatalogueFormat, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import (
@@ -60,15 +70,15 @@ from upref.referee.status import (
     refusal_words,
     said_reason,
 )
-from upref.text import and_join, count, number_words, numbers_in_words, said_count
+from upref.text import Msg, Plural, and_join, numbers_in_words, upper_first
 
 __all__ = ["FlipReferee"]
 
 _SAID_RULES = {
-    "F-11": "only a player with no card left may end the game without a claim",
-    "F-14": "there is no row to claim against yet",
-    "F-16": "that card was turned over already",
-    "hand": "that card is still in the draw pile. It is not in your hand",
+    "F-11": Msg("only a player with no card left may end the game without a claim"),
+    "F-14": Msg("there is no row to claim against yet"),
+    "F-16": Msg("that card was turned over already"),
+    "hand": Msg("that card is still in the draw pile. It is not in your hand"),
 }
 """Refusals said in words of their own where the engine's words name a rule."""
 
@@ -146,7 +156,7 @@ class FlipReferee(Referee[FlipABirdState]):
         return self.phase == SETUP and self._scanning
 
     def piece_name(self) -> str:
-        return "card"
+        return Msg("card")
 
     def corrections(self) -> tuple[str, ...]:
         return (self._fix,) if self._fix and self.phase == PLAY else ()
@@ -191,22 +201,24 @@ class FlipReferee(Referee[FlipABirdState]):
         self._scanning = True
         self._skipped = False
         target = self.scan_target
-        short = (
-            f" tap {target} cards onto the pile and put the rest back in the box unseen"
-            if self._variant.pile is not None
-            else ""
+        head = Msg(
+            "Set-up: shuffle the {deck} game cards and deal 2 to each player. Then take the "
+            "rest one at a time, tap each card on the reader and lay it face down on the "
+            "draw pile: the last card tapped is the top.",
+            deck=DECK,
         )
-        out.append(
-            Verdict(
-                INFO,
-                f"Set-up: shuffle the {DECK} game cards and deal 2 to each player. Then take the "
-                "rest one at a time, tap each card on the reader and lay it face down on the "
-                f"draw pile: the last card tapped is the top.{(' Short game:' + short + '.') if short else ''} "
-                f"The pile scan takes {target} cards; s skips it (the referee then cannot check "
-                "faces or hands).",
-                "setup",
+        if self._variant.pile is not None:
+            head += " " + Msg(
+                "Short game: tap {target} cards onto the pile and put the rest back in the box "
+                "unseen.",
+                target=target,
             )
+        tail = Msg(
+            "The pile scan takes {target} cards; s skips it (the referee then cannot check "
+            "faces or hands).",
+            target=target,
         )
+        out.append(Verdict(INFO, head + " " + tail, "setup"))
 
     def on_begin(self) -> None:
         self._scanning = False
@@ -219,14 +231,14 @@ class FlipReferee(Referee[FlipABirdState]):
         eng = self.engine
         text = eng.verdict
         if eng.scanned:
-            return (
-                f"{text} The draw pile is known from the scan: the referee says the face each "
+            return text + " " + Msg(
+                "The draw pile is known from the scan: the referee says the face each "
                 "card must take and checks that it can be in its player's hand. It cannot see "
                 "which way up a card lies: if one goes the wrong way, turn it over and press w "
                 "(F-16)."
             )
-        return (
-            f"{text} No pile scan: the referee cannot see the pile's backs. Press o before "
+        return text + " " + Msg(
+            "No pile scan: the referee cannot see the pile's backs. Press o before "
             "tapping your card when the pile shows an open cage after your draw (without it the "
             "card counts as face down); it cannot check that a card can be in its player's hand."
         )
@@ -243,7 +255,7 @@ class FlipReferee(Referee[FlipABirdState]):
         phase = self.engine.phase
         name = self.engine.players[seat]
         if phase == "take":
-            return f"{name}, take a card."
+            return Msg("{name}, take a card.", name=name)
         if phase == "tips":
             return None  # every player tips at once
         return super().turn_words(seat)
@@ -260,14 +272,14 @@ class FlipReferee(Referee[FlipABirdState]):
 
     def game_keys(self) -> tuple[KeyOffer, ...]:
         if self.scanning:
-            return (KeyOffer("s", "skip the pile scan", lambda t, _a: Key("skip-scan", t)),)
+            return (KeyOffer("s", Msg("skip the pile scan"), lambda t, _a: Key("skip-scan", t)),)
         if not self.has_engine:
             return ()
         eng = self.engine
         if self.phase == OVER and self._confirm is not None and self.stopped is None:
             name = eng.players[self._confirm]
             return (
-                KeyOffer("k", f"{name}'s won cards are tapped: next", lambda t, _a: Key("confirm-next", t)),
+                KeyOffer("k", Msg("{name}'s won cards are tapped: next", name=name), lambda t, _a: Key("confirm-next", t)),
             )
         if self.phase != PLAY:
             return ()
@@ -276,24 +288,24 @@ class FlipReferee(Referee[FlipABirdState]):
             if eng.can_claim():
                 accused = eng.players[(eng.current_player() - 1) % eng.num_players()]
                 offers.append(
-                    KeyOffer("c", f"claim: too many birds ({accused} played last)", lambda t, _a: Key("claim", t))
+                    KeyOffer("c", Msg("claim: too many birds ({name} played last)", name=accused), lambda t, _a: Key("claim", t))
                 )
             if eng.can_pass():
                 offers.append(
-                    KeyOffer("p", "no card, no claim: end the game (F-11)", lambda t, _a: Key("pass", t))
+                    KeyOffer("p", Msg("no card, no claim: end the game (F-11)"), lambda t, _a: Key("pass", t))
                 )
             if not eng.scanned and eng.public_face() is None:
                 if self._next_up:
                     offers.append(
-                        KeyOffer("d", "covered cage after all: face down", lambda t, _a: Key("covered", t))
+                        KeyOffer("d", Msg("covered cage after all: face down"), lambda t, _a: Key("covered", t))
                     )
                 else:
                     offers.append(
-                        KeyOffer("o", "open cage after the draw: face up", lambda t, _a: Key("open", t))
+                        KeyOffer("o", Msg("open cage after the draw: face up"), lambda t, _a: Key("open", t))
                     )
             if eng.last_play is not None and not eng.row[eng.last_play].flagged:
                 offers.append(
-                    KeyOffer("w", "the last card went the wrong way (F-16)", lambda t, _a: Key("wrong-way", t))
+                    KeyOffer("w", Msg("the last card went the wrong way (F-16)"), lambda t, _a: Key("wrong-way", t))
                 )
         elif eng.phase == "tips":
             tips = eng.tips() or ()
@@ -307,9 +319,9 @@ class FlipReferee(Referee[FlipABirdState]):
         name = eng.players[seat]
         return KeyOffer(
             str(seat + 1),
-            f"{name}'s tip",
+            Msg("{name}'s tip", name=name),
             lambda t, a: Key("tip", t, f"{seat + 1} {a or ''}".strip()),
-            prompt=f"{name}'s tip card, as revealed (red or green)",
+            prompt=Msg("{name}'s tip card, as revealed (red or green)", name=name),
         )
 
     def on_key(self, name: str, arg: str | None, out: list[Verdict]) -> bool:
@@ -322,7 +334,7 @@ class FlipReferee(Referee[FlipABirdState]):
         if name not in ("claim", "pass", "wrong-way", "open", "covered", "tip"):
             return False
         if self.phase != PLAY or not self.has_engine:
-            out.append(Verdict(INFO, "No game is on: that key waits for one."))
+            out.append(Verdict(INFO, Msg("No game is on: that key waits for one.")))
             return True
         if name == "claim":
             self._act(Claim(), out)
@@ -338,33 +350,36 @@ class FlipReferee(Referee[FlipABirdState]):
 
     def _skip(self, out: list[Verdict]) -> None:
         if not self.scanning:
-            out.append(Verdict(INFO, "No pile scan is on."))
+            out.append(Verdict(INFO, Msg("No pile scan is on.")))
             return
         tapped = len(self._scan)
         self._skipped = True
-        forgot = f" ({count(tapped, 'card')} tapped so far are forgotten)" if tapped else ""
-        out.append(Verdict(INFO, f"Pile scan skipped{forgot}.", "setup"))
+        if tapped:
+            said = Msg("Pile scan skipped ({cards} tapped so far are forgotten).", cards=cards(tapped))
+        else:
+            said = Msg("Pile scan skipped.")
+        out.append(Verdict(INFO, said, "setup"))
         self.begin(out)
 
     def _face_key(self, up: bool, out: list[Verdict]) -> None:
         eng = self.engine
         if eng.scanned:
             out.append(
-                Verdict(INFO, "No key needed: the referee knows the pile's backs from the scan.")
+                Verdict(INFO, Msg("No key needed: the referee knows the pile's backs from the scan."))
             )
             return
         if eng.phase != "turn":
-            out.append(Verdict(INFO, "No card is to be played now."))
+            out.append(Verdict(INFO, Msg("No card is to be played now.")))
             return
         forced = eng.public_face()
         if forced is not None:
             why = FINAL_PHASE if eng.final else PILE_EMPTIES
-            out.append(Verdict(INFO, f"The next card goes face down anyway ({why})."))
+            out.append(Verdict(INFO, Msg("The next card goes face down anyway ({why}).", why=why)))
             return
         self._next_up = up
         name = eng.players[eng.current_player()]
-        face = "up" if up else "down"
-        out.append(Verdict(INFO, f"{name}'s card goes face {face} ({cage(up)})."))
+        said = Msg("{name}'s card goes {face} ({why}).", name=name, face=face_word(up), why=cage(up))
+        out.append(Verdict(INFO, said))
 
     def _key_tip(self, arg: str | None, out: list[Verdict]) -> None:
         eng = self.engine
@@ -373,13 +388,11 @@ class FlipReferee(Referee[FlipABirdState]):
         colour = words[1].lower() if len(words) > 1 else ""
         red = {"r": True, "red": True, "g": False, "green": False}.get(colour)
         if seat is None or red is None:
-            who = eng.players[seat] if seat is not None and 0 <= seat < eng.num_players() else "A player"
-            out.append(
-                Verdict(
-                    INFO,
-                    f"{who}'s tip was not entered: answer red or green (r or g).",
-                )
-            )
+            if seat is not None and 0 <= seat < eng.num_players():
+                said = Msg("{name}'s tip was not entered: answer red or green (r or g).", name=eng.players[seat])
+            else:
+                said = Msg("A player's tip was not entered: answer red or green (r or g).")
+            out.append(Verdict(INFO, said))
             return
         self._act(Tip(seat, red), out)
 
@@ -404,8 +417,10 @@ class FlipReferee(Referee[FlipABirdState]):
                 out.append(
                     Verdict(
                         INFO,
-                        "That is a tip card: tip cards are tapped at a claim, once every tip is "
-                        "revealed.",
+                        Msg(
+                            "That is a tip card: tip cards are tapped at a claim, once every tip "
+                            "is revealed."
+                        ),
                     )
                 )
             return
@@ -413,8 +428,13 @@ class FlipReferee(Referee[FlipABirdState]):
             out.append(
                 Verdict(
                     BOARD,
-                    f"Tag {uid} is enrolled as {item!r}, which is no card of this catalogue: "
-                    f"enrol it again with upref enroll {NAME}.",
+                    Msg(
+                        "Tag {uid} is enrolled as {item}, which is no card of this catalogue: "
+                        "enrol it again with upref enroll {game}.",
+                        uid=uid,
+                        item=repr(item),
+                        game=NAME,
+                    ),
                     "tag",
                 )
             )
@@ -422,14 +442,17 @@ class FlipReferee(Referee[FlipABirdState]):
         if eng.phase == "take":
             claim = eng.claim_state
             if claim is not None and claim.taken and claim.taken[-1][1] == item:
-                out.append(Verdict(INFO, f"{item} was just taken: nothing changes."))
+                out.append(Verdict(INFO, Msg("{card} was just taken: nothing changes.", card=item)))
                 return
             self._act(Take(item), out)
             return
         last = eng.last_play
         if eng.phase == "turn" and last is not None and eng.row[last].card == item:
             out.append(
-                Verdict(INFO, f"That card was just played (position {last + 1}): nothing changes.")
+                Verdict(
+                    INFO,
+                    Msg("That card was just played (position {position}): nothing changes.", position=last + 1),
+                )
             )
             return
         face = eng.required_face()
@@ -441,13 +464,15 @@ class FlipReferee(Referee[FlipABirdState]):
             out.append(
                 Verdict(
                     INFO,
-                    "That is a tip card: keep it in front of you; the pile scan takes game cards "
-                    "only.",
+                    Msg(
+                        "That is a tip card: keep it in front of you; the pile scan takes game "
+                        "cards only."
+                    ),
                 )
             )
             return
         if item not in self.catalogue:
-            out.append(Verdict(BOARD, f"{item!r} is no card of this catalogue.", "tag"))
+            out.append(Verdict(BOARD, Msg("{item} is no card of this catalogue.", item=repr(item)), "tag"))
             return
         target = self.scan_target
         if item in self._scan:
@@ -455,18 +480,27 @@ class FlipReferee(Referee[FlipABirdState]):
             out.append(
                 Verdict(
                     INFO,
-                    f"That card was tapped already (card {k} of the scan): tap the next one "
-                    f"({len(self._scan)} of {target}).",
+                    Msg(
+                        "That card was tapped already (card {k} of the scan): tap the next one "
+                        "({done} of {target}).",
+                        k=k,
+                        done=len(self._scan),
+                        target=target,
+                    ),
                     "setup",
                 )
             )
             return
         self._scan.append(item)
         if len(self._scan) < target:
-            out.append(Verdict(OK, f"Pile scan: {len(self._scan)} of {target}.", "setup"))
+            out.append(
+                Verdict(OK, Msg("Pile scan: {done} of {target}.", done=len(self._scan), target=target), "setup")
+            )
             return
         out.append(
-            Verdict(OK, f"Pile scan complete: {target} of {target}, the draw pile is known.", "setup")
+            Verdict(
+                OK, Msg("Pile scan complete: {target} of {target}, the draw pile is known.", target=target), "setup"
+            )
         )
         self.begin(out)
 
@@ -488,22 +522,24 @@ class FlipReferee(Referee[FlipABirdState]):
         if isinstance(action, Play):
             self._next_up = None
             f9 = "(F-9)" in text
-            said = f"{who} plays a card face {'up' if action.up else 'down'}."
+            said = Msg("{name} plays a card {face}.", name=who, face=face_word(action.up))
             if f9:
-                said += " The whole row is face up with more birds than the limit: it leaves the game."
+                said += " " + Msg(
+                    "The whole row is face up with more birds than the limit: it leaves the game."
+                )
             out.append(Verdict(OK, text, "F-9" if f9 else None, spoken=said))
         elif isinstance(action, WrongWay):
             i = eng.last_play
             assert i is not None
-            way = "up" if eng.row[i].up else "down"
-            self._fix = f"Turn the card at position {i + 1} face {way}."
-            said = f"Turn the card at position {number_words(i + 1)} face {way}."
+            way = face_word(eng.row[i].up)
+            self._fix = Msg("Turn the card at position {position} {face}.", position=i + 1, face=way)
+            said = numbers_in_words(self._fix)
             out.append(Verdict(INFO, text, "F-16", self._fix, spoken=said))
         elif isinstance(action, Tip) and before_phase == "tips" and eng.phase != "tips":
             self._revealed(out)
         elif isinstance(action, Take) and eng.phase != "take":
             if eng.outcome() is None:
-                said = "All the cards are shared. A new row begins: draw and play."
+                said = Msg("All the cards are shared. A new row begins: draw and play.")
                 out.append(Verdict(TURN, text, spoken=said))
         elif isinstance(action, Pass):
             pass
@@ -516,12 +552,13 @@ class FlipReferee(Referee[FlipABirdState]):
     def _ended(self, action: Action, text: str, outcome: Outcome, out: list[Verdict]) -> None:
         """The action just played ended the game: say so, and ask for the won cards' taps."""
         if isinstance(action, Take):
-            head, _, rest = text.partition(" That was the final phase's claim")
-            said = f"That was the last claim: the game is over. {self.result_words(outcome)}"
-            out.append(Verdict(OK, head))
-            out.append(
-                Verdict(END, ("That was the final phase's claim" + rest).strip(), spoken=said)
+            head, end = split_final_claim(text)
+            said = Msg(
+                "That was the last claim: the game is over. {result}",
+                result=self.result_words(outcome),
             )
+            out.append(Verdict(OK, head))
+            out.append(Verdict(END, end, spoken=said))
         else:
             said = self.over_words(outcome)
             rule = "F-11" if isinstance(action, Pass) else None
@@ -532,8 +569,11 @@ class FlipReferee(Referee[FlipABirdState]):
         out.append(
             Verdict(
                 INFO,
-                "To check the scores, tap your won cards, one player after the other, "
-                f"{self.engine.players[0]} first; the button (or k) moves on to the next player.",
+                Msg(
+                    "To check the scores, tap your won cards, one player after the other, "
+                    "{name} first; the button (or k) moves on to the next player.",
+                    name=self.engine.players[0],
+                ),
             )
         )
 
@@ -547,33 +587,67 @@ class FlipReferee(Referee[FlipABirdState]):
         names = eng.players
         tips = all_tips(names, claim.tips, claim.claimant, claim.accused)
         out.append(
-            Verdict(OK, f"{tips}. Turn the row face up: {count(len(claim.row), 'card')}.")
+            Verdict(
+                OK,
+                Msg("{tips}. Turn the row face up: {cards}.", tips=tips, cards=cards(len(claim.row))),
+            )
         )
         for step in ev.steps[:-1]:
-            out.append(Verdict(INFO, f"Evaluation {step}"))
+            out.append(Verdict(INFO, Msg("Evaluation {step}", step=step)))
         takers = and_join([names[t] for t in claim.takers])
-        removed = len(ev.removed)
-        share = f"{count(len(claim.row), 'card')} to share" + (
-            f", {removed} of them taken out by special cards (F-5)" if removed else ""
-        )
-        if len(claim.takers) == 1:
-            who = f"{takers} alone was right and takes them all (F-7)"
-        else:
-            who = f"they take one at a time, counter-clockwise: {takers} (F-6)"
-        right = "more" if ev.red_right else "not more"
-        said = (
-            f"{number_words(ev.total).capitalize()} birds, limit {number_words(ev.limit)}: {right} than the "
-            f"limit, so {ev.right} is right. {and_join([names[t] for t in claim.takers])} "
-            f"{'takes' if len(claim.takers) == 1 else 'take'} the cards. "
-            f"{names[claim.takers[0]]}, take a card and tap it."
-        )
+        first = names[claim.takers[0]]
         out.append(
             Verdict(
                 SOLVED,
-                f"{ev.summary} {share}; {who}. {names[claim.takers[0]]}: take a card and tap it.",
-                spoken=said,
+                Msg(
+                    "{summary} {share}; {who}. {name}: take a card and tap it.",
+                    summary=ev.summary,
+                    share=self._share(len(claim.row), len(ev.removed)),
+                    who=self._takers(takers, len(claim.takers)),
+                    name=first,
+                ),
+                spoken=self._said_result(ev.total, ev.limit, ev.red_right, takers, len(claim.takers), first),
             )
         )
+
+    @staticmethod
+    def _share(n: int, removed: int) -> str:
+        if removed:
+            return Msg(
+                "{cards} to share, {removed} of them taken out by special cards (F-5)",
+                cards=cards(n),
+                removed=removed,
+            )
+        return Msg("{cards} to share", cards=cards(n))
+
+    @staticmethod
+    def _takers(takers: str, n: int) -> str:
+        if n == 1:
+            return Msg("{takers} alone was right and takes them all (F-7)", takers=takers)
+        return Msg("they take one at a time, counter-clockwise: {takers} (F-6)", takers=takers)
+
+    @staticmethod
+    def _said_result(total: int, limit: int, red: bool, takers: str, n: int, first: str) -> str:
+        """The claim's result for the ear: 'Nine birds, limit ten: not more than the limit, so
+        green is right. Bob and Cy take the cards. Bob, take a card and tap it.'"""
+        if red:
+            right = Msg(
+                "{total} birds, limit {limit}: more than the limit, so red is right.",
+                total=total,
+                limit=limit,
+            )
+        else:
+            right = Msg(
+                "{total} birds, limit {limit}: not more than the limit, so green is right.",
+                total=total,
+                limit=limit,
+            )
+        if n == 1:
+            take = Msg("{takers} takes the cards.", takers=takers)
+        else:
+            take = Msg("{takers} take the cards.", takers=takers)
+        rest = Msg("{name}, take a card and tap it.", name=first)
+        return upper_first(numbers_in_words(right)) + " " + take + " " + rest
 
     # --- the button ---------------------------------------------------------------------------
 
@@ -588,10 +662,10 @@ class FlipReferee(Referee[FlipABirdState]):
             self._act(Claim(), out)
         elif eng.phase == "tips":
             out.append(
-                Verdict(INFO, "A claim is on already: tap your tip cards (or press your number).")
+                Verdict(INFO, Msg("A claim is on already: tap your tip cards (or press your number)."))
             )
         else:
-            out.append(Verdict(INFO, "The claimed row is being shared out: tap the card you take."))
+            out.append(Verdict(INFO, Msg("The claimed row is being shared out: tap the card you take.")))
 
     # --- confirming the scores at the end ---------------------------------------------------------
 
@@ -602,49 +676,73 @@ class FlipReferee(Referee[FlipABirdState]):
             return
         name = eng.players[seat]
         if self.catalogue.is_tip(item) or item not in self.catalogue:
-            out.append(Verdict(INFO, "That is no won card: tap game cards only."))
+            out.append(Verdict(INFO, Msg("That is no won card: tap game cards only.")))
             return
         mine = [c.id for c in eng.won(seat)]
         if item in self._confirmed:
-            out.append(Verdict(INFO, f"{item} is confirmed already."))
+            out.append(Verdict(INFO, Msg("{card} is confirmed already.", card=item)))
             return
         if item in mine:
             self._confirmed.add(item)
             done = sum(1 for c in mine if c in self._confirmed)
-            out.append(Verdict(OK, f"{item}: {name}'s, as recorded ({done} of {len(mine)})."))
+            out.append(
+                Verdict(
+                    OK,
+                    Msg(
+                        "{card}: {name}'s, as recorded ({done} of {total}).",
+                        card=item,
+                        name=name,
+                        done=done,
+                        total=len(mine),
+                    ),
+                )
+            )
             return
         owner = next(
             (s for s in range(eng.num_players()) if item in [c.id for c in eng.won(s)]), None
         )
+        out.append(self._not_theirs(item, name, eng.players[owner] if owner is not None else None))
+
+    @staticmethod
+    def _not_theirs(item: str, name: str, owner: str | None) -> Verdict:
+        """A card tapped at the end that is not `name`'s by the record: `owner`'s, or no one's."""
         if owner is not None:
-            out.append(
-                Verdict(
-                    ILLEGAL,
-                    f"{item} is {eng.players[owner]}'s by the referee's record, not {name}'s: "
-                    "the record counts.",
-                    "score",
-                    f"Give {item} to {eng.players[owner]}.",
-                    spoken=f"{name}, no. That card is {eng.players[owner]}'s by the record: "
-                    "give it to them.",
-                )
-            )
-            return
-        out.append(
-            Verdict(
+            return Verdict(
                 ILLEGAL,
-                f"That card was not won by anyone: by the referee's record it left the game. "
-                f"It does not count for {name}.",
+                Msg(
+                    "{card} is {owner}'s by the referee's record, not {name}'s: the record counts.",
+                    card=item,
+                    owner=owner,
+                    name=name,
+                ),
                 "score",
-                "Put it with the cards out of the game.",
-                spoken=f"{name}, no. That card left the game by the record: put it with the "
-                "cards out of the game.",
+                Msg("Give {card} to {owner}.", card=item, owner=owner),
+                spoken=Msg(
+                    "{name}, no. That card is {owner}'s by the record: give it to them.",
+                    name=name,
+                    owner=owner,
+                ),
             )
+        return Verdict(
+            ILLEGAL,
+            Msg(
+                "That card was not won by anyone: by the referee's record it left the game. "
+                "It does not count for {name}.",
+                name=name,
+            ),
+            "score",
+            Msg("Put it with the cards out of the game."),
+            spoken=Msg(
+                "{name}, no. That card left the game by the record: put it with the cards "
+                "out of the game.",
+                name=name,
+            ),
         )
 
     def _confirm_next(self, out: list[Verdict]) -> None:
         seat = self._confirm
         if not self.has_engine or seat is None or self.phase != OVER:
-            out.append(Verdict(INFO, "No scores to confirm now."))
+            out.append(Verdict(INFO, Msg("No scores to confirm now.")))
             return
         eng = self.engine
         name = eng.players[seat]
@@ -652,35 +750,51 @@ class FlipReferee(Referee[FlipABirdState]):
         missing = [c for c in mine if c not in self._confirmed]
         points = eng.score(seat).points
         if missing:
-            out.append(
-                Verdict(
-                    ILLEGAL,
-                    f"{name}: {count(len(missing), 'won card')} by the record not tapped: "
-                    f"{and_join(missing)}. The record counts: {count(points, 'point')}.",
-                    "score",
-                    f"{name}: look for {and_join(missing)}.",
-                    spoken=f"{name}, by the record {said_count(len(missing), 'won card')} "
-                    "not tapped: the record counts. Look at the screen.",
-                )
-            )
+            out.append(self._not_tapped(name, missing, points))
         elif not mine:
-            out.append(Verdict(OK, f"{name} won no card: 0 points, as recorded."))
+            out.append(Verdict(OK, Msg("{name} won no card: 0 points, as recorded.", name=name)))
         else:
             out.append(
                 Verdict(
                     OK,
-                    f"{name}: all {count(len(mine), 'won card')} confirmed, "
-                    f"{eng.score(seat).describe()} points.",
+                    Msg(
+                        "{name}: all {cards} confirmed, {score} points.",
+                        name=name,
+                        cards=Plural("{n} won card", "{n} won cards", n=len(mine)),
+                        score=eng.score(seat).describe(),
+                    ),
                 )
             )
         nxt = seat + 1
         self._confirmed = set()
         if nxt < eng.num_players():
             self._confirm = nxt
-            out.append(Verdict(INFO, f"{eng.players[nxt]}: tap your won cards."))
+            out.append(Verdict(INFO, Msg("{name}: tap your won cards.", name=eng.players[nxt])))
         else:
             self._confirm = None
-            out.append(Verdict(INFO, "Scores checked against the won cards."))
+            out.append(Verdict(INFO, Msg("Scores checked against the won cards.")))
+
+    @staticmethod
+    def _not_tapped(name: str, missing: list[str], points: int) -> Verdict:
+        """A player's won cards by the record that were not tapped: the record counts."""
+        won = Plural("{n} won card", "{n} won cards", n=len(missing))
+        return Verdict(
+            ILLEGAL,
+            Msg(
+                "{name}: {cards} by the record not tapped: {missing}. The record counts: {points}.",
+                name=name,
+                cards=won,
+                missing=and_join(missing),
+                points=Plural("{n} point", "{n} points", n=points),
+            ),
+            "score",
+            Msg("{name}: look for {missing}.", name=name, missing=and_join(missing)),
+            spoken=Msg(
+                "{name}, by the record {cards} not tapped: the record counts. Look at the screen.",
+                name=name,
+                cards=numbers_in_words(won),
+            ),
+        )
 
     # --- undo ---------------------------------------------------------------------------------
 
@@ -719,55 +833,75 @@ class FlipReferee(Referee[FlipABirdState]):
         now_row = [(r.card, r.by) for r in eng.row]
         if before.phase in ("tips", "take", "over") and eng.phase == "turn" and before.row == tuple(now_row):
             if before.revealed:
-                down = [str(i) for i, r in enumerate(eng.row, start=1) if not r.up]
-                lay = (
-                    f"face down again at {'position' if len(down) == 1 else 'positions'} "
-                    f"{and_join(down)}"
-                    if down
-                    else "all face up"
-                )
+                down = [i for i, r in enumerate(eng.row, start=1) if not r.up]
+                lay = Msg("face down again at {places}", places=places(down)) if down else Msg("all face up")
                 fixes.append(
-                    f"Lay the row out again as it was before the claim ({count(len(now_row), 'card')}, "
-                    f"{lay}): the cards taken go back into it, and everyone takes their tip card back."
+                    Msg(
+                        "Lay the row out again as it was before the claim ({cards}, {lay}): the "
+                        "cards taken go back into it, and everyone takes their tip card back.",
+                        cards=cards(len(now_row)),
+                        lay=lay,
+                    )
                 )
             elif before.phase == "tips":
-                fixes.append("The claim is taken back: everyone takes their tip card back.")
+                fixes.append(Msg("The claim is taken back: everyone takes their tip card back."))
             elif before.over:
-                fixes.append("The game goes on: the row and the hands are back as they were.")
+                fixes.append(Msg("The game goes on: the row and the hands are back as they were."))
             return fixes
         if before.turn > eng.turn and eng.phase == "turn":
             seat = eng.current_player()
             name = names[seat]
             if before.removed_rows > len(eng.removed_rows):
                 fixes.append(
-                    f"Put the row removed by the all-face-up rule back as it lay "
-                    f"({count(len(now_row), 'card')}, face up)."
+                    Msg(
+                        "Put the row removed by the all-face-up rule back as it lay ({cards}, face up).",
+                        cards=cards(len(now_row)),
+                    )
                 )
-            played = f"position {len(now_row) + 1}" if len(before.row) > len(now_row) else "position 1"
+            at = len(now_row) + 1 if len(before.row) > len(now_row) else 1
+            played = Msg("position {position}", position=at)
             if before.removed_rows > len(eng.removed_rows):
-                played = "the start of the new row"
-            draw = "" if eng.final else " and put the card you drew back on top of the draw pile"
-            fixes.append(f"{name}: take the card you played ({played}) back into your hand{draw}.")
+                played = Msg("the start of the new row")
+            if eng.final:
+                fixes.append(
+                    Msg(
+                        "{name}: take the card you played ({played}) back into your hand.",
+                        name=name,
+                        played=played,
+                    )
+                )
+            else:
+                fixes.append(
+                    Msg(
+                        "{name}: take the card you played ({played}) back into your hand and put "
+                        "the card you drew back on top of the draw pile.",
+                        name=name,
+                        played=played,
+                    )
+                )
         return fixes
 
     # --- what the table is waiting for ----------------------------------------------------------
 
     def waiting_for_game(self) -> str | None:
         if self.phase == SETUP and self._scanning:
-            return (
-                f"Pile scan: {len(self._scan)} of {self.scan_target} cards tapped. Tap the next "
-                "card and lay it face down on the pile (s skips the scan)."
+            return Msg(
+                "Pile scan: {done} of {target} cards tapped. Tap the next card and lay it face "
+                "down on the pile (s skips the scan).",
+                done=len(self._scan),
+                target=self.scan_target,
             )
         if not self.has_engine:
             return None
         eng = self.engine
         if self.phase == OVER:
             if self._confirm is not None and self.stopped is None:
-                return (
-                    f"{eng.players[self._confirm]}: tap your won cards to check the score "
-                    "(the button or k: next player); or the next game (n)."
+                return Msg(
+                    "{name}: tap your won cards to check the score (the button or k: next "
+                    "player); or the next game (n).",
+                    name=eng.players[self._confirm],
                 )
-            return "The next game (n), or a new one."
+            return Msg("The next game (n), or a new one.")
         if self._fix:
             return self._fix
         names = eng.players
@@ -775,37 +909,48 @@ class FlipReferee(Referee[FlipABirdState]):
             tips = eng.tips() or ()
             missing = [names[i] for i, t in enumerate(tips) if t is None]
             keys = and_join([str(i + 1) for i, t in enumerate(tips) if t is None])
-            return (
-                f"Tips from {and_join(missing)}: reveal all at once, then tap your tip card "
-                f"(or press {keys})."
+            return Msg(
+                "Tips from {names}: reveal all at once, then tap your tip card (or press {keys}).",
+                names=and_join(missing),
+                keys=keys,
             )
         if eng.phase == "take":
             taker = eng.taker()
             claim = eng.claim_state
             assert taker is not None and claim is not None
-            return (
-                f"{names[taker]}'s take: take any card of the claimed row and tap it "
-                f"({count(len(claim.left), 'card')} left)."
+            return Msg(
+                "{name}'s take: take any card of the claimed row and tap it ({cards} left).",
+                name=names[taker],
+                cards=cards(len(claim.left)),
             )
         seat = eng.current_player()
         name = names[seat]
         if eng.can_pass():
-            return (
-                f"{name} has no card left: claim (c or the button), or p to end the game without "
-                "evaluating the row (F-11)."
+            return Msg(
+                "{name} has no card left: claim (c or the button), or p to end the game without "
+                "evaluating the row (F-11).",
+                name=name,
             )
         if not eng.row:
-            return f"{name}: draw and play a card to start the row ({self._face_words(eng)})."
-        return f"{name}: claim (c or the button), or draw and play a card ({self._face_words(eng)})."
+            return Msg(
+                "{name}: draw and play a card to start the row ({face}).",
+                name=name,
+                face=self._face_words(eng),
+            )
+        return Msg(
+            "{name}: claim (c or the button), or draw and play a card ({face}).",
+            name=name,
+            face=self._face_words(eng),
+        )
 
     def _face_words(self, eng: FlipABirdState) -> str:
         if eng.final:
-            return "face down, no draw: final phase"
+            return Msg("face down, no draw: final phase")
         if eng.pile_left <= 1:
             return LAST_OF_PILE
         if eng.scanned:
-            return "face up if the pile then shows an open cage, face down if a covered one"
+            return Msg("face up if the pile then shows an open cage, face down if a covered one")
         if self._next_up:
-            return "face up, as entered"
-        return "press o first if the pile then shows an open cage, else face down"
+            return Msg("face up, as entered")
+        return Msg("press o first if the pile then shows an open cage, else face down")
 

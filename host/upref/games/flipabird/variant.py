@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from upref.text import count
+from upref.text import Msg, Plural
 
 __all__ = ["HAND", "Variant"]
 
@@ -25,7 +25,9 @@ class Variant:
     def __post_init__(self) -> None:
         p = self.pile
         if p is not None and (isinstance(p, bool) or not isinstance(p, int) or p < 1):
-            raise ValueError(f"a short game's draw pile must be a positive number of cards: {p!r}")
+            raise ValueError(
+                Msg("a short game's draw pile must be a positive number of cards: {pile}", pile=repr(p))
+            )
 
     def to_dict(self) -> dict[str, Any]:
         return {"pile": self.pile}
@@ -38,8 +40,10 @@ class Variant:
 
     def describe(self) -> str:
         if self.pile is not None:
-            return f"short game, a draw pile of {count(self.pile, 'card')}"
-        return "the whole deck"
+            return Msg(
+                "short game, a draw pile of {cards}", cards=Plural("{n} card", "{n} cards", n=self.pile)
+            )
+        return Msg("the whole deck")
 
     def pile_size(self, players: int, deck: int) -> int:
         """The draw pile's size with this many players and cards.
@@ -51,8 +55,14 @@ class Variant:
             return left
         if self.pile > left:
             raise ValueError(
-                f"a draw pile of {self.pile} cards is more than the {left} left after dealing "
-                f"{HAND} cards to each of {players} players"
+                Msg(
+                    "a draw pile of {pile} cards is more than the {left} left after dealing {hand} "
+                    "cards to each of {players} players",
+                    pile=self.pile,
+                    left=left,
+                    hand=HAND,
+                    players=players,
+                )
             )
         return self.pile
 

@@ -25,21 +25,24 @@ from upref.games.whatsup.panel import PANEL
 from upref.games.whatsup.referee import COUNT_KEY, FIGURINE_KEY, WhatsUpReferee
 from upref.games.whatsup.variant import Variant
 from upref.referee.inputs import Key, StartGame
+from upref.text import Msg
 
 __all__ = ["GAME", "items", "playout", "random_inputs"]
 
 
 def items() -> list[tuple[str, str]]:
     """The thirty bird cards, with both printed sides: 'W05: 1 red / 3 red'."""
-    return [(c.id, f"{c.id}: {c.label()}") for c in load_catalogue().cards]
+    return [(c.id, Msg("{id}: {faces}", id=c.id, faces=c.label())) for c in load_catalogue().cards]
 
 
 def add_options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument(
         "--first-game",
         action="store_true",
-        help="the first-game rule: the cards laid as a rectangle of 6 by 5, and a flipped card "
-        "that does not fit goes back to the same place",
+        help=Msg(
+            "the first-game rule: the cards laid as a rectangle of 6 by 5, and a flipped card "
+            "that does not fit goes back to the same place"
+        ),
     )
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from upref.games.base import read_catalogue
+from upref.text import Msg, join_words
 
 __all__ = [
     "CARDS",
@@ -32,6 +33,8 @@ __all__ = [
     "Card",
     "Catalogue",
     "Face",
+    "colour_word",
+    "face_words",
     "load_catalogue",
     "parse_catalogue",
     "parse_face",
@@ -60,6 +63,26 @@ class Face:
 
     def __str__(self) -> str:
         return f"{self.count} {self.colour}"
+
+
+_COLOUR_WORDS: Mapping[str, str] = {
+    "red": Msg("red"),
+    "yellow": Msg("yellow"),
+    "green": Msg("green"),
+    "purple": Msg("purple"),
+}
+
+
+def colour_word(colour: str) -> str:
+    """A colour as said to people ('red', in any language)."""
+    return _COLOUR_WORDS.get(colour, colour)
+
+
+def face_words(face: Face | str) -> str:
+    """A face as said to people: '3 red' (`str(face)` is the same in English, as data)."""
+    if isinstance(face, Face):
+        return Msg("{count} {colour}", count=face.count, colour=colour_word(face.colour))
+    return face
 
 
 def parse_face(text: object) -> Face:
@@ -104,7 +127,7 @@ class Card:
 
     def label(self) -> str:
         """'1 red / 3 red', as printed on the two sides."""
-        return f"{self.a} / {self.b}"
+        return join_words(" / ", [face_words(self.a), face_words(self.b)])
 
     def obeys_card_rule(self) -> bool:
         """Same count and different colours, or same colour and different counts."""
@@ -227,4 +250,6 @@ def _parse_card(raw: Any, index: int, ids: set[str]) -> tuple[Card | None, str |
 
 def row_words(counts: Sequence[int]) -> str:
     """A row's cards by their counts: '(1, 2)'; an empty row: '(none)'."""
-    return "(" + (", ".join(str(n) for n in counts) or "none") + ")"
+    if not counts:
+        return "(" + Msg("none") + ")"
+    return "(" + ", ".join(str(n) for n in counts) + ")"

@@ -23,6 +23,7 @@ from upref.games.whatsup.referee import FIGURINE_KEY
 from upref.games.whatsup.variant import Variant
 from upref.players import taps
 from upref.referee.inputs import Key
+from upref.text import Msg
 
 if TYPE_CHECKING:
     from upref.sim.board import SimBoard
@@ -142,7 +143,7 @@ class _Players:
         random.Random(self.seed).shuffle(order)
         laid = set(eng.table())
         if len(laid) < len(order):
-            yield "The players lay out the 30 cards, 6 by 5, and tap each card as they lay it", 0.1
+            yield Msg("The players lay out the 30 cards, 6 by 5, and tap each card as they lay it"), 0.1
         for card in order:
             if card not in laid:
                 yield from self.tap(card)
@@ -159,13 +160,14 @@ class _Players:
             return
         if turn == 2 and reserved is not None and eng.figurine_on(reserved) == seat:
             choice = self.pick(turn, "flip").choice(_unfitting(eng, seat, [c for c in free if c != reserved]) or free)
-            yield f"{name} flips another card and taps it", 0.0
+            yield Msg("{name} flips another card and taps it", name=name), 0.0
             yield from self.tap(choice)
             return
         if reserved is not None and not self.refused() and eng.figurine_on(reserved) not in (None, seat):
-            yield f"{name} flips {self.players[eng.figurine_on(reserved) or 0]}'s reserved card", 0.0
+            owner = self.players[eng.figurine_on(reserved) or 0]
+            yield Msg("{name} flips {owner}'s reserved card", name=name, owner=owner), 0.0
             yield from self.tap(reserved)
-            yield f"{name} turns it back as the referee says", 0.3
+            yield Msg("{name} turns it back as the referee says", name=name), 0.3
         if reserved is not None and eng.figurine_on(reserved) == seat:
             choice = reserved
         elif turn in (1, 3, 7):
@@ -174,7 +176,7 @@ class _Players:
             choice = self.pick(turn, "flip").choice(grows or fit or free)
         else:
             choice = self.pick(turn, "flip").choice(_unfitting(eng, seat, free) or free)
-        yield f"{name} flips a card and taps it", 0.0
+        yield Msg("{name} flips a card and taps it", name=name), 0.0
         yield from self.tap(choice)
 
     def reserve(self, eng: WhatsUpState, seat: int, free: list[str]) -> Iterator[DemoStep]:
@@ -182,9 +184,9 @@ class _Players:
         name = self.players[seat]
         target = self.pick(eng.turn, "reserve").choice(_fitting(eng, seat, free) or free)
         if self.ref.armed != seat:
-            yield f"{name} presses f on the host for the figurine", 0.0
+            yield Msg("{name} presses f on the host for the figurine", name=name), 0.0
             self.table.send(Key(FIGURINE_KEY, self.table.clock()))
-        yield f"{name} puts the figurine on a card and taps that card", 0.2
+        yield Msg("{name} puts the figurine on a card and taps that card", name=name), 0.2
         yield from self.tap(target)
 
 
@@ -208,17 +210,23 @@ def lay_step(table: StepTable) -> StepPlan:
     eng = ref.engine if ref.has_engine else None
     if not isinstance(eng, WhatsUpState) or not eng.unlaid() or ref.stopped is not None:
         raise ValueError(
-            "no card waits to be laid out: the lay-out is done (the game is on) or no game has "
-            "begun (start one with upref play whatsup NAMES)"
+            Msg(
+                "no card waits to be laid out: the lay-out is done (the game is on) or no game has "
+                "begun (start one with upref play whatsup NAMES)"
+            )
         )
     order = sorted(eng.unlaid())
     random.Random(table.seed).shuffle(order)
     return StepPlan(
         taps(table.board, [table.uid_of[c] for c in order]),
-        f"Laid out and tapped {len(order)} cards, in this order: {', '.join(order)}. Each "
-        "lies with the side the scoreboard names up.",
+        Msg(
+            "Laid out and tapped {n} cards, in this order: {order}. Each lies with the side the "
+            "scoreboard names up.",
+            n=len(order),
+            order=", ".join(order),
+        ),
     )
 
 
-STEPS = {"lay": TableStep("lay out every card still to be laid, each tapped as it is laid", lay_step)}
+STEPS = {"lay": TableStep(Msg("lay out every card still to be laid, each tapped as it is laid"), lay_step)}
 """What's Up's whole table steps by hand (`upref simctl lay`); a flip is one `touch W05`."""

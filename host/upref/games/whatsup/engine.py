@@ -43,6 +43,7 @@ from upref.games.base import (
     StateField,
 )
 from upref.games.base import Termination as BaseTermination
+from upref.games.whatsup import words
 from upref.games.whatsup.actions import (
     Action,
     Flip,
@@ -59,6 +60,8 @@ from upref.games.whatsup.cards import (
     Card,
     Catalogue,
     Face,
+    colour_word,
+    face_words,
     load_catalogue,
     row_words,
 )
@@ -73,7 +76,7 @@ from upref.games.whatsup.position import position as _position
 from upref.games.whatsup.variant import GRID_COLUMNS, GRID_ROWS, Variant, grid_cell
 from upref.games.whatsup.view import RESULT, CardView, PlayerView, WhatsUpView
 from upref.games.whatsup.words import figurine_spent, figurine_stands
-from upref.text import and_join, count
+from upref.text import Msg
 
 __all__ = [
     "GRID_COLUMNS",
@@ -233,16 +236,7 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         start = tuple(rng.randrange(2) for _ in catalogue.cards)
         setup = _Setup(players, catalogue, variant, game_number, history, start, rng.getstate())
         n = len(catalogue.cards)
-        how = (
-            "as a rectangle of 6 by 5, row by row, left to right"
-            if variant.first_game
-            else "anywhere on the table, none overlapping another"
-        )
-        text = (
-            f"Game {game_number} ({variant.describe()}): {and_join(list(players))}. Lay out the "
-            f"{n} cards {how}: tap each card as you lay it, and put it down with the side the "
-            "referee names up."
-        )
+        text = words.lay_out(game_number, variant.describe(), players, n, variant.first_game)
         core = _Core(
             place=(0,) * n,
             side=start,
@@ -278,7 +272,7 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
             to_move=pos.to_move,
             turn=d.turn,
             since=d.since,
-            verdict=f"{names[pos.to_move]}'s turn: flip a card.",
+            verdict=Msg("{name}'s turn: flip a card.", name=names[pos.to_move]),
         )
         return cls(setup, core)
 
@@ -497,7 +491,10 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         i = self._index.get(card_id, -1) if isinstance(card_id, str) else -1
         if i < 0:
             raise IllegalMoveError(
-                "deck", f"{card_id!r} is not a card of this What's Up deck.", None, action
+                "deck",
+                Msg("{card} is not a card of this {game} deck.", card=repr(card_id), game=TITLE),
+                None,
+                action,
             )
         return i
 
@@ -506,14 +503,22 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         if self.in_setup:
             raise IllegalMoveError(
                 "setup",
-                f"The cards are still being laid out ({s.laid} of {len(self._cards)}): the "
-                "turns begin once every card is on the table.",
+                Msg(
+                    "The cards are still being laid out ({laid} of {total}): the turns begin once "
+                    "every card is on the table.",
+                    laid=s.laid,
+                    total=len(self._cards),
+                ),
                 action=action,
             )
         if action.seat != s.to_move:
             raise IllegalMoveError(
                 "turn",
-                f"It is {self._name(s.to_move)}'s turn, not {self._who(action.seat)}'s.",
+                Msg(
+                    "It is {name}'s turn, not {other}'s.",
+                    name=self._name(s.to_move),
+                    other=self._who(action.seat),
+                ),
                 action=action,
             )
 
@@ -523,15 +528,23 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         if not self.in_setup:
             raise IllegalMoveError(
                 "setup",
-                f"All {len(self._cards)} cards are laid already: a card is laid only at set-up.",
+                Msg(
+                    "All {total} cards are laid already: a card is laid only at set-up.",
+                    total=len(self._cards),
+                ),
                 action=a,
             )
         if s.place[i] > 0:
             raise IllegalMoveError(
                 "setup",
-                f"That card is on the table already, {self._card_face(i)} up "
-                f"({self._where(i)}): tap the next card as you lay it "
-                f"({s.laid} of {len(self._cards)} laid).",
+                Msg(
+                    "That card is on the table already, {face} up ({where}): tap the next card "
+                    "as you lay it ({laid} of {total} laid).",
+                    face=self._card_face(i),
+                    where=self._where(i),
+                    laid=s.laid,
+                    total=len(self._cards),
+                ),
                 action=a,
             )
 
@@ -549,19 +562,28 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         if o != ON_TABLE:
             raise IllegalMoveError(
                 "figurine",
-                f"That card is in {self._name(o)}'s collection: a figurine goes on a card on "
-                "the table.",
-                f"Put the figurine on a card on the table and tap that card; put the card back "
-                f"in {self._name(o)}'s collection, {self._card_face(i)} up.",
+                Msg(
+                    "That card is in {name}'s collection: a figurine goes on a card on the table.",
+                    name=self._name(o),
+                ),
+                Msg(
+                    "Put the figurine on a card on the table and tap that card; put the card back "
+                    "in {name}'s collection, {face} up.",
+                    name=self._name(o),
+                    face=self._card_face(i),
+                ),
                 a,
             )
         other = self.figurine_on(self._cards[i].id)
         if other is not None:
             raise IllegalMoveError(
                 "figurine",
-                f"That card already carries {self._name(other)}'s figurine: only one bird can "
-                "stand on a card.",
-                "Put your figurine on another card and tap that card.",
+                Msg(
+                    "That card already carries {name}'s figurine: only one bird can stand on a "
+                    "card.",
+                    name=self._name(other),
+                ),
+                Msg("Put your figurine on another card and tap that card."),
                 a,
             )
 
@@ -572,20 +594,29 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         face = self._card_face(i)
         o = s.owner[i]
         if o != ON_TABLE:
-            colour = self._cards[i].face(s.side[i]).colour
-            back = f"Put it back in {self._name(o)}'s {colour} row, {face} up."
+            colour = colour_word(self._cards[i].face(s.side[i]).colour)
+            back = Msg(
+                "Put it back in {name}'s {colour} row, {face} up.", name=self._name(o), colour=colour, face=face
+            )
             if s.last_taken == (o, i):
                 raise IllegalMoveError(
                     "A-8",
-                    f"That card went into {self._name(o)}'s collection last turn: a card that "
-                    "fits must be taken, and it stays in the collection.",
+                    Msg(
+                        "That card went into {name}'s collection last turn: a card that fits must "
+                        "be taken, and it stays in the collection.",
+                        name=self._name(o),
+                    ),
                     back,
                     a,
                 )
             raise IllegalMoveError(
                 "collection",
-                f"That card is in {self._name(o)}'s collection, in the {colour} row: cards "
-                "never leave a collection.",
+                Msg(
+                    "That card is in {name}'s collection, in the {colour} row: cards never leave a "
+                    "collection.",
+                    name=self._name(o),
+                    colour=colour,
+                ),
                 back,
                 a,
             )
@@ -593,10 +624,13 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         if owner is not None and owner != a.seat:
             raise IllegalMoveError(
                 "A-1",
-                f"That card carries {self._name(owner)}'s figurine: only {self._name(owner)} may "
-                f"flip it.",
-                f"Turn it back so that {face} is up again ({self._name(owner)}'s figurine stays "
-                f"on it), then flip another card.",
+                Msg("That card carries {name}'s figurine: only {name} may flip it.", name=self._name(owner)),
+                Msg(
+                    "Turn it back so that {face} is up again ({name}'s figurine stays on it), then "
+                    "flip another card.",
+                    face=face,
+                    name=self._name(owner),
+                ),
                 a,
             )
 
@@ -605,8 +639,11 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         if self.flippable(a.seat):
             raise IllegalMoveError(
                 "A-11",
-                f"{self._name(a.seat)} can flip a card: a player passes only when every card on "
-                "the table carries another player's figurine.",
+                Msg(
+                    "{name} can flip a card: a player passes only when every card on the table "
+                    "carries another player's figurine.",
+                    name=self._name(a.seat),
+                ),
                 action=a,
             )
 
@@ -623,11 +660,10 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         place = s.place[:i] + (laid,) + s.place[i + 1 :]
         self._s = replace(s, place=place, laid=laid)
         total = len(self._cards)
-        where = f" in row {grid_cell(laid)[0]}, column {grid_cell(laid)[1]}" if self.variant.first_game else ""
-        text = f"Card {laid} of {total}: lay it{where} with {self._card_face(i)} up."
+        cell = grid_cell(laid) if self.variant.first_game else None
+        text = words.lay(laid, total, cell, self._card_face(i))
         if laid == total:
-            first = self._name(s.to_move)
-            text += f" All {total} cards are laid: {first} begins. {first}: flip a card."
+            text += " " + words.all_laid(total, self._name(s.to_move))
         return self._set(verdict=text, ending="")
 
     def _do_reserve(self, a: Reserve) -> str:
@@ -635,11 +671,7 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         i = self._index[a.card]
         fig = s.figurine[: a.seat] + (i,) + s.figurine[a.seat + 1 :]
         name = self._name(a.seat)
-        text = (
-            f"{name}'s figurine now stands on the card showing {self._card_face(i)}"
-            f"{self._at(i)}: no one else may flip it. {name}: now flip a card (that one too, if "
-            "you like)."
-        )
+        text = words.reserved(name, self._card_face(i), self._at(i))
         return self._set(figurine=fig, reserved_now=True, verdict=text, ending="")
 
     def _do_flip(self, a: Flip) -> str:
@@ -652,37 +684,26 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         face = card.face(side[i])
         row = self.rows(seat)[face.colour]
         own_figurine = s.figurine[seat] == i
-        text = f"{name} flipped a card{self._at(i)}: {face} up."
+        said = face_words(face)
+        text = Msg("{name} flipped a card{at}: {face} up.", name=name, at=self._at(i), face=said)
         if face.count == len(row) + 1:
             owner = s.owner[:i] + (seat,) + s.owner[i + 1 :]
-            grown = row_words((*row, face.count))
-            if row:
-                text += f" It fits {name}'s {face.colour} row {row_words(row)}"
-            else:
-                text += f" It starts {name}'s {face.colour} row"
-            text += f": {name} must take it into the collection (A-8); the row is now {grown}."
+            text += " " + words.fits(name, face, row)
             fig = s.figurine
             if own_figurine:
                 fig = fig[:seat] + (SPENT,) + fig[seat + 1 :]
-                why = " (A-6)" if s.reserved_now else ""
-                text += f" {name}'s figurine goes back into the box{why}."
+                text += " " + words.figurine_back(name, s.reserved_now)
             self._s = replace(
                 s, side=side, owner=owner, figurine=fig, since=0, last_taken=(seat, i)
             )
         else:
             since = s.since + 1
-            text += f" It does not fit: {self._why_not(seat, face, row)}."
-            if self.variant.first_game:
-                r, c = grid_cell(s.place[i])
-                text += f" It stays on the table, {face} up, back in its place (row {r}, column {c})."
-            else:
-                text += (
-                    f" It stays on the table, {face} up, wherever {name} puts it (not on another "
-                    "card)."
-                )
+            text += " " + Msg("It does not fit: {why}.", why=words.why_not(name, face, row))
+            cell = grid_cell(s.place[i]) if self.variant.first_game else None
+            text += " " + words.stays(name, said, cell)
             if own_figurine:
-                text += f" {name}'s figurine stays on it (A-9)."
-            text += f" {since} of {STALL_TURNS} turns without an addition."
+                text += " " + Msg("{name}'s figurine stays on it (A-9).", name=name)
+            text += " " + words.without_addition(since, STALL_TURNS)
             self._s = replace(s, side=side, since=since, last_taken=None)
         return self._after_turn(seat, text)
 
@@ -690,11 +711,7 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         s = self._s
         since = s.since + 1
         name = self._name(a.seat)
-        text = (
-            f"{name} cannot flip a card: every card on the table carries another player's "
-            f"figurine, so {name} passes (A-11). {since} of {STALL_TURNS} turns without an "
-            "addition."
-        )
+        text = words.passes(name, since, STALL_TURNS)
         self._s = replace(s, since=since, last_taken=None)
         return self._after_turn(a.seat, text)
 
@@ -705,38 +722,29 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         done = self.completed(seat)
         need = self.rows_to_win()
         left = len(self.table())
-        ending = ""
+        ending: str = ""
         termination: Termination | None = None
         if len(done) >= need:
             termination = Termination.ROWS
-            ending = (
-                f"{name} has completed {count(len(done), 'row')} ({and_join(list(done))}): with "
-                f"{self.num_players()} players, {need} complete rows win at once."
-            )
+            ending = words.rows_done(name, done, self.num_players(), need)
         elif left <= TABLE_END:
             termination = Termination.TABLE
-            ending = (
-                f"Only {count(left, 'card')} {'is' if left == 1 else 'are'} left on the table "
-                f"(A-2): the game ends."
-            )
+            ending = words.table_left(left)
         elif s.since >= STALL_TURNS:
             termination = Termination.STALL
-            ending = f"{STALL_TURNS} turns in a row without an addition (A-3): the game ends."
+            ending = words.stalled(STALL_TURNS)
         if termination is not None:
             out = self._make_outcome(termination, seat)
             ending += " " + self._result_text(out)
             if termination is not Termination.ROWS:
-                ending += f" {self._tiebreak_text(out)}"
-            ending = ending.rstrip() + "."
-            return self._set(outcome=out, reserved_now=False, verdict=f"{text} {ending}", ending=ending)
+                ending += " " + self._tiebreak_text(out)
+            ending += "."
+            return self._set(outcome=out, reserved_now=False, verdict=text + " " + ending, ending=ending)
         nxt = (seat + 1) % self.num_players()
-        text += f" {self._name(nxt)}'s turn."
+        text += " " + Msg("{name}'s turn.", name=self._name(nxt))
         self._s = replace(s, to_move=nxt, turn=s.turn + 1, reserved_now=False)
         if not self.flippable(nxt):
-            text += (
-                f" Every card on the table carries another player's figurine: {self._name(nxt)} "
-                "must pass (A-11)."
-            )
+            text += " " + words.must_pass(self._name(nxt))
         return self._set(verdict=text, ending="")
 
     def _make_outcome(self, termination: Termination, seat: int) -> Outcome:
@@ -760,7 +768,7 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         names = [self._name(w) for w in out.winners]
         best = out.scores[out.winners[0]] if out.winners else 0
         if out.termination == Termination.ROWS:
-            return f"{names[0]} wins"
+            return Msg("{name} wins", name=names[0])
         return RESULT.text(names, best, self.cards_of(out.winners[0]))
 
     def _tiebreak_text(self, out: Outcome) -> str:
@@ -769,24 +777,8 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
         birds = ", ".join(f"{self._name(p)} {out.scores[p]}" for p in range(n))
         best = max(out.scores)
         top = [p for p in range(n) if out.scores[p] == best]
-        text = f"(birds: {birds}"
-        if len(top) > 1:
-            cards = ", ".join(f"{self._name(p)} {self.cards_of(p)}" for p in top)
-            text += f"; tied on birds, the fewest cards win (A-5): {cards}"
-        return text + ")"
-
-    def _why_not(self, seat: int, face: Face, row: tuple[int, ...]) -> str:
-        name = self._name(seat)
-        c = face.colour
-        if face.count == 1:
-            return f"{name} already has a {c} row, and no one starts a second row of a colour"
-        if not row:
-            return f"{name} has no {c} row yet, and a row starts with a card of 1 bird"
-        if len(row) == len(COUNTS):
-            return f"{name}'s {c} row is complete {row_words(row)}"
-        if len(row) >= face.count:
-            return f"{name}'s {c} row {row_words(row)} has its card of {count(face.count, 'bird')}"
-        return f"{name}'s {c} row {row_words(row)} needs its card of {count(len(row) + 1, 'bird')} first"
+        cards = ", ".join(f"{self._name(p)} {self.cards_of(p)}" for p in top) if len(top) > 1 else None
+        return words.tiebreak(birds, cards)
 
     # --- the view -----------------------------------------------------------------------------
 
@@ -856,21 +848,22 @@ class WhatsUpState(MatchState[Action, Variant, Catalogue]):
     def _who(self, seat: object) -> str:
         if isinstance(seat, int) and 0 <= seat < self.num_players():
             return self._name(seat)
-        return f"seat {seat!r}"
+        return Msg("seat {seat}", seat=repr(seat))
 
     def _card_face(self, i: int) -> str:
-        return str(self._cards[i].face(self._s.side[i]))
+        return face_words(self._cards[i].face(self._s.side[i]))
 
     def _at(self, i: int) -> str:
         """' (row 2, column 3)' in the first game; '' otherwise."""
         if not self.variant.first_game or self._s.place[i] == 0:
             return ""
         r, c = grid_cell(self._s.place[i])
-        return f" (row {r}, column {c})"
+        return " " + Msg("(row {row}, column {column})", row=r, column=c)
 
     def _where(self, i: int) -> str:
         p = self._s.place[i]
         if self.variant.first_game:
             r, c = grid_cell(p)
-            return f"card {p}, row {r}, column {c}"
-        return f"card {p}"
+            return Msg("card {place}, row {row}, column {column}", place=p, row=r, column=c)
+        return Msg("card {place}", place=p)
+

@@ -13,7 +13,7 @@ from dataclasses import KW_ONLY, dataclass
 
 from upref.games.whatsup.cards import COLOURS, COUNTS, Card, Catalogue, Face, parse_face
 from upref.games.whatsup.variant import Variant
-from upref.text import count
+from upref.text import Msg, count
 
 __all__ = [
     "ON_TABLE",
@@ -50,11 +50,13 @@ def check_players(players: tuple[str, ...]) -> None:
     """:raises ValueError: for fewer than 2 or more than 4 players, a blank name or repeated
     names."""
     if not 2 <= len(players) <= 4:
-        raise ValueError(f"What's Up is for 2 to 4 players, not {len(players)}")
+        raise ValueError(
+            Msg("{game} is for {low} to {high} players, not {players}", game="What's Up", low=2, high=4, players=len(players))
+        )
     if any(not isinstance(p, str) or not p.strip() for p in players):
-        raise ValueError(f"player names must be non-empty text: {players!r}")
+        raise ValueError(Msg("player names must be non-empty text: {names}", names=repr(players)))
     if len(set(players)) != len(players):
-        raise ValueError(f"player names must differ: {players!r}")
+        raise ValueError(Msg("player names must differ: {names}", names=repr(players)))
 
 
 @dataclass(frozen=True)

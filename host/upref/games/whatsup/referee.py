@@ -37,11 +37,17 @@ from typing import Any, ClassVar
 from upref.board.codes import CodeTable
 from upref.games.base import IllegalMoveError, Outcome, ResultWords
 from upref.games.whatsup.actions import Flip, Lay, Pass, Reserve
-from upref.games.whatsup.cards import Catalogue, load_catalogue, parse_catalogue
+from upref.games.whatsup.cards import (
+    Catalogue,
+    colour_word,
+    face_words,
+    load_catalogue,
+    parse_catalogue,
+)
 from upref.games.whatsup.engine import NAME, TITLE, Termination, WhatsUpState
 from upref.games.whatsup.variant import Variant
 from upref.games.whatsup.view import RESULT, ROWS_WON
-from upref.games.whatsup.words import figurine_spent, figurine_stands
+from upref.games.whatsup.words import figurine_spent, figurine_stands, verdict_head
 from upref.referee.base import OVER, PLAY, CatalogueFormat, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import (
@@ -55,9 +61,9 @@ from upref.referee.status import (
     refusal_words,
     said_reason,
 )
-from upref.text import count, numbers_in_words
+from upref.text import Msg, Plural, numbers_in_words
 
-_SAID_FIXES = {"A-1": "Turn it back as it was, then flip another card."}
+_SAID_FIXES = {"A-1": Msg("Turn it back as it was, then flip another card.")}
 """Corrections said in words of their own where the engine's words are not for the ear."""
 
 __all__ = [
@@ -118,7 +124,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
         return self._armed
 
     def piece_name(self) -> str:
-        return "bird card"
+        return Msg("bird card")
 
     def corrections(self) -> tuple[str, ...]:
         return tuple(self._fixes)
@@ -140,28 +146,24 @@ class WhatsUpReferee(Referee[WhatsUpState]):
             name = eng.players[seat]
             if self._armed == seat:
                 offers.append(
-                    KeyOffer("f", f"keep {name}'s figurine in hand", _key(FIGURINE_KEY))
+                    KeyOffer("f", Msg("keep {name}'s figurine in hand", name=name), _key(FIGURINE_KEY))
                 )
             elif eng.figurine(seat) is None:
                 offers.append(
                     KeyOffer(
-                        "f", f"{name}'s figurine: put it on a card, then tap that card",
+                        "f",
+                        Msg("{name}'s figurine: put it on a card, then tap that card", name=name),
                         _key(FIGURINE_KEY),
                     )
                 )
         if self.phase == PLAY:
             if eng.in_setup:
                 own = eng.laid
-                what = "cards laid"
+                what, ask = Msg("count the cards laid"), Msg("How many cards laid?")
             else:
                 own = len(eng.table())
-                what = "cards on the table"
-            offers.append(
-                KeyOffer(
-                    "c", f"count the {what}", _key(COUNT_KEY), prompt=f"How many {what}?",
-                    default=str(own),
-                )
-            )
+                what, ask = Msg("count the cards on the table"), Msg("How many cards on the table?")
+            offers.append(KeyOffer("c", what, _key(COUNT_KEY), prompt=ask, default=str(own)))
         return tuple(offers)
 
     # --- the game's life --------------------------------------------------------------------
@@ -219,7 +221,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
             who = self.engine.players[seat] if seat >= 0 else None
         fix = err.correction
         if fix and ("(" in fix or "[" in fix):
-            fix = _SAID_FIXES.get(err.rule, "Put it right as the screen says.")
+            fix = _SAID_FIXES.get(err.rule, Msg("Put it right as the screen says."))
         reason = said_reason(err.message)
         return refusal_words(who, numbers_in_words(reason), numbers_in_words(fix) if fix else None)
 
@@ -262,9 +264,8 @@ class WhatsUpReferee(Referee[WhatsUpState]):
             out.append(
                 Verdict(
                     TURN,
-                    text + " The referee cannot see faces: it counts on every card lying as it "
-                    "said.",
-                    spoken="All the cards are laid.",
+                    text + " " + Msg("The referee cannot see faces: it counts on every card lying as it said."),
+                    spoken=Msg("All the cards are laid."),
                 )
             )
 
@@ -276,7 +277,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
             return
         self._armed = None
         self._accepted()
-        out.append(Verdict(OK, text, spoken=f"{eng.players[seat]}'s figurine marks that card."))
+        out.append(Verdict(OK, text, spoken=Msg("{name}'s figurine marks that card.", name=eng.players[seat])))
 
     def _flip(self, eng: WhatsUpState, seat: int, item: str, out: list[Verdict]) -> None:
         try:
@@ -286,12 +287,12 @@ class WhatsUpReferee(Referee[WhatsUpState]):
             return
         self._accepted()
         taken = eng.owner(item) == seat
-        face = numbers_in_words(str(eng.up(item)))
+        face = numbers_in_words(face_words(eng.up(item)))
         name = eng.players[seat]
         if taken:
-            said = f"{name} flips {face}. It fits: take it into your collection."
+            said = Msg("{name} flips {face}. It fits: take it into your collection.", name=name, face=face)
         else:
-            said = f"{name}, {face} does not fit: it stays on the table."
+            said = Msg("{name}, {face} does not fit: it stays on the table.", name=name, face=face)
         self._turn_verdicts(eng, SOLVED if taken else TURN, out, said)
         self._forced_passes(eng, out)
 
@@ -300,7 +301,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
         while (nxt := eng.current_player()) >= 0 and eng.legal_actions() == [Pass(nxt)]:
             eng.play(Pass(nxt))
             self._accepted()
-            said = f"{eng.players[nxt]} can flip nothing and passes."
+            said = Msg("{name} can flip nothing and passes.", name=eng.players[nxt])
             self._turn_verdicts(eng, TURN, out, said)
 
     def _turn_verdicts(
@@ -313,7 +314,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
         if outcome is None or not ending:
             out.append(Verdict(kind, text, spoken=said))
             return
-        head = text[: len(text) - len(ending)].strip()
+        head = verdict_head(text, ending)
         out.append(Verdict(kind, head, spoken=said))
         out.append(Verdict(END, ending, spoken=self.over_words(outcome)))
         self._armed = None
@@ -332,11 +333,13 @@ class WhatsUpReferee(Referee[WhatsUpState]):
 
     def _after_the_end(self, item: str, out: list[Verdict]) -> None:
         eng = self.engine
-        text = self.over_refusal("that flip")
+        text = self.over_refusal(Msg("that flip"))
         fix = None
         if item in eng.catalogue and eng.is_laid(item) and eng.owner(item) is None:
-            fix = f"Turn the card back so that {eng.up(item)} is up again."
-        said = "The game is over: that flip does not count." + (f" {fix}" if fix else "")
+            fix = Msg("Turn the card back so that {face} is up again.", face=face_words(eng.up(item)))
+        said = Msg("The game is over: that flip does not count.")
+        if fix:
+            said += " " + fix
         out.append(Verdict(ILLEGAL, text, "over", fix, spoken=numbers_in_words(said)))
 
     # --- keys and the button ------------------------------------------------------------------
@@ -357,7 +360,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
         if self._armed == seat:
             self._armed = None
             out.append(
-                Verdict(INFO, f"{name} keeps the figurine in hand: the next tap is a flip again.")
+                Verdict(INFO, Msg("{name} keeps the figurine in hand: the next tap is a flip again.", name=name))
             )
             return True
         where = eng.figurine(seat)
@@ -367,7 +370,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
                     ILLEGAL,
                     figurine_spent(name),
                     "figurine",
-                    spoken=f"{name}, no. Your figurine is back in the box: it is placed once.",
+                    spoken=Msg("{name}, no. Your figurine is back in the box: it is placed once.", name=name),
                 )
             )
             return True
@@ -377,7 +380,7 @@ class WhatsUpReferee(Referee[WhatsUpState]):
                     ILLEGAL,
                     figurine_stands(name, eng.up(where)),
                     "figurine",
-                    spoken=f"{name}, no. Your figurine stands on a card already: it stays there.",
+                    spoken=Msg("{name}, no. Your figurine stands on a card already: it stays there.", name=name),
                 )
             )
             return True
@@ -385,8 +388,11 @@ class WhatsUpReferee(Referee[WhatsUpState]):
         out.append(
             Verdict(
                 INFO,
-                f"{name}: put your figurine on a card and tap that card. That tap only marks "
-                "the card (A-7): it is not a flip, and the card stays on the table.",
+                Msg(
+                    "{name}: put your figurine on a card and tap that card. That tap only marks "
+                    "the card (A-7): it is not a flip, and the card stays on the table.",
+                    name=name,
+                ),
             )
         )
         return True
@@ -397,64 +403,70 @@ class WhatsUpReferee(Referee[WhatsUpState]):
         eng = self.engine
         setup = eng.in_setup
         own = eng.laid if setup else len(eng.table())
-        where = "laid" if setup else "on the table"
         try:
             seen = int((arg or "").strip()) if arg and arg.strip() else own
         except ValueError:
-            out.append(
-                Verdict(INFO, f"{arg!r} is not a number: count the cards {where} and try again.")
-            )
+            if setup:
+                said = Msg("{answer} is not a number: count the cards laid and try again.", answer=repr(arg))
+            else:
+                said = Msg(
+                    "{answer} is not a number: count the cards on the table and try again.", answer=repr(arg)
+                )
+            out.append(Verdict(INFO, said))
             return True
         if seen == own:
-            text = f"Right: {count(own, 'card')} {where}"
-            if not setup:
-                held = ", ".join(
-                    f"{eng.players[s]} {eng.cards_of(s)}" for s in range(eng.num_players())
-                )
-                text += f", and in the collections {held}"
-            out.append(Verdict(INFO, text + "."))
+            out.append(Verdict(INFO, self._right_count(eng, own, setup)))
             return True
-        if setup:
-            text = (
-                f"You count {seen} cards laid, the referee {own}: "
-                + (
-                    "a card was laid without a tap."
-                    if seen > own
-                    else "a card was tapped but not laid."
-                )
-            )
-            fix = (
-                "Tap every card you laid without a tap, and lay it as the referee says."
-                if seen > own
-                else "Lay every card you tapped, with the side the referee named up."
-            )
-        else:
-            text = (
-                f"You count {seen} cards on the table, the referee {own}: "
-                + (
-                    "a card that fitted was left on the table, or one that did not fit was put "
-                    "back in a collection."
-                    if seen > own
-                    else "a card that did not fit was taken, or a card is missing."
-                )
-            )
-            fix = (
-                "Check each collection against the scoreboard: a card that fits must be taken "
-                "(A-8), and one that does not stays on the table."
-            )
-        said = (
-            f"The count is wrong: you count {seen}, the referee {own}. Look at the screen."
+        text, fix = self._wrong_count(seen, own, setup)
+        said = Msg(
+            "The count is wrong: you count {seen}, the referee {own}. Look at the screen.", seen=seen, own=own
         )
         out.append(Verdict(ILLEGAL, text, "count", fix, spoken=numbers_in_words(said)))
         return True
+
+    @staticmethod
+    def _right_count(eng: WhatsUpState, own: int, setup: bool) -> str:
+        """The table's count agrees: 'Right: 27 cards on the table, and in the collections …'."""
+        cards = Plural("{n} card", "{n} cards", n=own)
+        if setup:
+            return Msg("Right: {cards} laid.", cards=cards)
+        held = ", ".join(f"{eng.players[s]} {eng.cards_of(s)}" for s in range(eng.num_players()))
+        return Msg("Right: {cards} on the table, and in the collections {held}.", cards=cards, held=held)
+
+    @staticmethod
+    def _wrong_count(seen: int, own: int, setup: bool) -> tuple[str, str]:
+        """The table's count differs from the referee's: what may have happened, and the fix."""
+        if setup:
+            if seen > own:
+                why = Msg("a card was laid without a tap.")
+                fix = Msg("Tap every card you laid without a tap, and lay it as the referee says.")
+            else:
+                why = Msg("a card was tapped but not laid.")
+                fix = Msg("Lay every card you tapped, with the side the referee named up.")
+            return Msg("You count {seen} cards laid, the referee {own}: {why}", seen=seen, own=own, why=why), fix
+        if seen > own:
+            why = Msg(
+                "a card that fitted was left on the table, or one that did not fit was put back in "
+                "a collection."
+            )
+        else:
+            why = Msg("a card that did not fit was taken, or a card is missing.")
+        fix = Msg(
+            "Check each collection against the scoreboard: a card that fits must be taken (A-8), "
+            "and one that does not stays on the table."
+        )
+        return Msg("You count {seen} cards on the table, the referee {own}: {why}", seen=seen, own=own, why=why), fix
 
     def on_button(self, out: list[Verdict]) -> None:
         if self.phase == PLAY:
             out.append(
                 Verdict(
                     INFO,
-                    "The button means nothing in What's Up: flip a card and tap it on the "
-                    "reader (f on the host for the figurine).",
+                    Msg(
+                        "The button means nothing in {game}: flip a card and tap it on the reader "
+                        "(f on the host for the figurine).",
+                        game=TITLE,
+                    ),
                 )
             )
 
@@ -481,33 +493,62 @@ class WhatsUpReferee(Referee[WhatsUpState]):
         eng = self.engine
         self._armed = None
         seat = eng.current_player()
-        who = eng.players[seat] if seat >= 0 else "the player"
+        who = eng.players[seat] if seat >= 0 else Msg("the player")
         fixes: list[str] = []
         for cid in eng.catalogue.ids():
             if not eng.is_laid(cid):
                 continue
             was, now = before.owner(cid), eng.owner(cid)
             at = eng.at(cid)
+            up = face_words(eng.up(cid))
             if was is not None and now is None:
-                colour = before.up(cid).colour
                 fixes.append(
-                    f"{eng.players[was]}: take the last card out of your {colour} row and lay it "
-                    f"on the table again{at}, {eng.up(cid)} up."
+                    Msg(
+                        "{name}: take the last card out of your {colour} row and lay it on the "
+                        "table again{at}, {face} up.",
+                        name=eng.players[was],
+                        colour=colour_word(before.up(cid).colour),
+                        at=at,
+                        face=up,
+                    )
                 )
             elif was is None and now is None and before.up(cid) != eng.up(cid):
-                fixes.append(f"Turn the card {who} flipped back so that {eng.up(cid)} is up again{at}.")
+                fixes.append(
+                    Msg("Turn the card {who} flipped back so that {face} is up again{at}.", who=who, face=up, at=at)
+                )
+        fixes += self._figurine_fixes(before, eng)
+        self._fixes = list(fixes)
+        return fixes
+
+    @staticmethod
+    def _figurine_fixes(before: WhatsUpState, eng: WhatsUpState) -> list[str]:
+        """After an undo: where each figurine that moved goes back."""
+        fixes: list[str] = []
         for s in range(eng.num_players()):
             was_f, now_f = before.figurine(s), eng.figurine(s)
             if was_f == now_f:
                 continue
             name = eng.players[s]
             if now_f is None and was_f not in (None, "spent"):
-                fixes.append(f"Take {name}'s figurine off the card showing {eng.up(was_f)}{eng.at(was_f)}.")
+                fixes.append(
+                    Msg(
+                        "Take {name}'s figurine off the card showing {face}{at}.",
+                        name=name,
+                        face=face_words(eng.up(was_f)),
+                        at=eng.at(was_f),
+                    )
+                )
             elif now_f is None:
-                fixes.append(f"{name}'s figurine comes out of the box again: it is not placed yet.")
+                fixes.append(Msg("{name}'s figurine comes out of the box again: it is not placed yet.", name=name))
             elif now_f != "spent":
-                fixes.append(f"Put {name}'s figurine back on the card showing {eng.up(now_f)}{eng.at(now_f)}.")
-        self._fixes = list(fixes)
+                fixes.append(
+                    Msg(
+                        "Put {name}'s figurine back on the card showing {face}{at}.",
+                        name=name,
+                        face=face_words(eng.up(now_f)),
+                        at=eng.at(now_f),
+                    )
+                )
         return fixes
 
     # --- what the table is waiting for ----------------------------------------------------------
@@ -517,21 +558,22 @@ class WhatsUpReferee(Referee[WhatsUpState]):
             return None
         eng = self.engine
         if self.phase == OVER:
-            return "The next game (or a new one)."
+            return Msg("The next game (or a new one).")
         if self.phase != PLAY:
             return None
         if self._fixes:
             return self._fixes[0]
         if eng.in_setup:
-            return (
-                f"The cards to be laid out: tap each card as you lay it "
-                f"({eng.laid} of {len(eng.catalogue)} laid)."
+            return Msg(
+                "The cards to be laid out: tap each card as you lay it ({laid} of {total} laid).",
+                laid=eng.laid,
+                total=len(eng.catalogue),
             )
         seat = eng.current_player()
         name = eng.players[seat]
         if self._armed == seat:
-            return f"{name}: put your figurine on a card and tap that card."
-        return f"{name}: flip a card over and tap it on the reader."
+            return Msg("{name}: put your figurine on a card and tap that card.", name=name)
+        return Msg("{name}: flip a card over and tap it on the reader.", name=name)
 
 
 def _key(name: str) -> Callable[[float, str | None], Key]:

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from upref.text import Msg
+
 __all__ = ["GRID_COLUMNS", "GRID_ROWS", "Variant", "grid_cell"]
 
 GRID_COLUMNS = 6
@@ -30,7 +32,7 @@ class Variant:
         return cls(first_game=bool((data or {}).get("first_game", False)))
 
     def describe(self) -> str:
-        return "first game: same place" if self.first_game else "free placement"
+        return Msg("first game: same place") if self.first_game else Msg("free placement")
 
 
 def grid_cell(place: int) -> tuple[int, int]:
