@@ -265,7 +265,9 @@ def _without(f: FeedLine, due: Sequence[str]) -> FeedLine:
     fix = _strip(f.correction, (*due, *_sentences(f.text))) if f.correction else None
     if (text, fix) == (f.text, f.correction):
         return f
-    if text != f.text and isinstance(f.text, Words):
+    if text == f.text:
+        text = f.text  # the sentence itself, said in any language
+    elif isinstance(f.text, Words):
         text = _Without(f.text, tuple(due), None)
     if fix and fix != f.correction and isinstance(f.correction, Words):
         fix = _Without(f.correction, tuple(due), f.text)

@@ -13,7 +13,7 @@ from rich.panel import Panel as RichPanel
 from rich.text import Text
 
 from upref.games.base import GameView
-from upref.referee.status import Verdict
+from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
 from upref.text import ENGLISH, Msg, in_lang
 from upref.views import terminal
 from upref.views.blocks import Scoreboard, said_in
@@ -29,7 +29,20 @@ def verdict_line(v: Verdict, lang: str = ENGLISH) -> str:
     text = in_lang(v.text, lang)
     if v.correction and v.correction not in v.text:
         text += "  -> " + in_lang(v.correction, lang)
-    return f"[{v.kind}{' ' + v.rule if v.rule else ''}] {text}"
+    kind = in_lang(KINDS.get(v.kind, v.kind), lang)
+    return f"[{kind}{' ' + v.rule if v.rule else ''}] {text}"
+
+
+KINDS = {
+    OK: Msg("ok"),
+    INFO: Msg("info"),
+    ILLEGAL: Msg("illegal"),
+    SOLVED: Msg("solved"),
+    TURN: Msg("turn"),
+    END: Msg("end"),
+    BOARD: Msg("board"),
+}
+"""A verdict's kind as a verdict line names it: '[illegal M-2]'."""
 
 
 def seat_note(frame: Frame, v: Verdict, own_pages: bool, lang: str = ENGLISH) -> str:

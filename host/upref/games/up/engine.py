@@ -111,7 +111,7 @@ from upref.games.up.state import (
 from upref.games.up.tower import TowerRules
 from upref.games.up.variant import SCORINGS, UP300, Variant, card_points
 from upref.games.up.view import PlayerView, RoundScore, UpView
-from upref.text import and_join
+from upref.text import Msg, and_join
 
 __all__ = [
     "BONUS",
@@ -270,7 +270,9 @@ class UpState(DealRules, TowerRules, ScoringRules):
         )
         game = self._deal(setup, rng)
         if evening != st.evening:
-            first = Said("info", f"A new evening (evening {evening}). {game._s.said[0].text}")
+            first = Said(
+                "info", Msg("A new evening (evening {evening}). {first}", evening=evening, first=game._s.said[0].text)
+            )
             game._s = _with(game._s, said=(first,))
         return game
 
@@ -451,7 +453,7 @@ class UpState(DealRules, TowerRules, ScoringRules):
         return self.is_legal(action)
 
     def _over_text(self, outcome: Outcome) -> str:
-        return f"Round {self._setup.round} is over: start the next round (key n)."
+        return Msg("Round {round} is over: start the next round (key n).", round=self._setup.round)
 
     def _take(self, action: Action) -> str:
         """Apply a checked action: the state `check` just computed for this very state and
@@ -517,10 +519,12 @@ class UpState(DealRules, TowerRules, ScoringRules):
         deal or the count."""
         s = self._s
         if s.phase != "play":
-            what = {"cut": "the cut", "deal": "the deal", "count": "the count"}.get(s.phase, s.phase)
+            what = {"cut": Msg("the cut"), "deal": Msg("the deal"), "count": Msg("the count")}.get(
+                s.phase, s.phase
+            )
             raise IllegalMoveError(
                 "deal" if s.phase in ("cut", "deal") else "count",
-                f"No card is played during {what}: {self._waiting_words(s)}",
+                Msg("No card is played during {what}: {waiting}", what=what, waiting=self._waiting_words(s)),
                 None,
                 a,
             )
