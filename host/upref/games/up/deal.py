@@ -37,28 +37,7 @@ class DealRules(RoundBase):
         setup = replace(setup, rng_state=rng.getstate())
         dealer, cutter = setup.dealer, (setup.dealer - 1) % n
         leader = (dealer + 1) % n
-        name = setup.players
-        args = {
-            "round": setup.round,
-            "variant": setup.variant.describe(),
-            "dealer": name[dealer],
-            "cutter": name[cutter],
-            "leader": name[leader],
-        }
-        if setup.variant.without_minus2:
-            text = Msg(
-                "Round {round} ({variant}): {dealer} deals, {cutter} cuts (a disposal card (U-10) "
-                "uncovered may be kept). {leader} leads.",
-                **args,
-            )
-        else:
-            text = Msg(
-                "Round {round} ({variant}): {dealer} deals, {cutter} cuts (a -2 or disposal card "
-                "uncovered may be kept). {leader} leads.",
-                **args,
-            )
-        if setup.observed:
-            text += " " + Msg("Tap each face-up card as it is dealt, {leader}'s first.", leader=name[leader])
+        text = _round_words(setup, dealer, cutter, leader)
         core = _Core(
             phase="cut",
             stock=stock,
@@ -213,29 +192,25 @@ class DealRules(RoundBase):
             name=self._setup.players[self.leader],
         )
 
+    def _check_deal_phase(self, s: _Core, a: DealUp) -> None:
+        """:raises IllegalMoveError: ("deal") for a face-up card dealt before the cut or after
+        the deal."""
+        if s.phase == "cut":
+            raise IllegalMoveError("deal", Msg("The cut comes first: keep a cut card or none."), None, a)
+        if s.phase != "deal":
+            raise IllegalMoveError("deal", Msg("The deal is over: the round is on."), None, a)
+
     def _deal_up(self, s: _Core, a: DealUp) -> _Core:
         names = self._setup.players
         if not self.observed:
             raise IllegalMoveError("deal", Msg("This round is dealt by the engine."), None, a)
-        if s.phase == "cut":
-            raise IllegalMoveError(
-                "deal", Msg("The cut comes first: keep a cut card or none."), None, a
-            )
-        if s.phase != "deal":
-            raise IllegalMoveError("deal", Msg("The deal is over: the round is on."), None, a)
+        self._check_deal_phase(s, a)
         nxt = self.deal_next()
         assert nxt is not None
         if a.seat != nxt:
-            raise IllegalMoveError(
-                "deal",
-                Msg(
-                    "The next face-up card goes to {name}, not to {other}.",
-                    name=names[nxt],
-                    other=self._who(a.seat),
-                ),
-                None,
-                a,
-            )
+            other = self._who(a.seat)
+            text = Msg("The next face-up card goes to {name}, not to {other}.", name=names[nxt], other=other)
+            raise IllegalMoveError("deal", text, None, a)
         self._in_deck(a.card, a)
         where, seat = self._locate(s, a.card)
         if where != "unseen":
@@ -247,17 +222,11 @@ class DealRules(RoundBase):
             )
         ups = list(s.ups)
         ups[nxt] = (*ups[nxt], a.card)
-        face = self._cards.card(a.card).face
+        face = face_words(self._cards.card(a.card).face)
         n = self.num_players()
         dealt = s.dealt_up + 1
         k = (dealt - 1) // n + 1
-        text = Msg(
-            "{name}'s face-up card {k} of {total}: {face}.",
-            name=names[nxt],
-            k=k,
-            total=FACE_UP,
-            face=face_words(face),
-        )
+        text = Msg("{name}'s face-up card {k} of {total}: {face}.", name=names[nxt], k=k, total=FACE_UP, face=face)
         core = _with(
             s,
             ups=tuple(ups),
@@ -269,9 +238,7 @@ class DealRules(RoundBase):
         if dealt < FACE_UP * n:
             return core
         hand = self.variant.hand
-        hand_unseen = tuple(
-            hand - (1 if p == s.kept_by else 0) for p in range(n)
-        )
+        hand_unseen = tuple(hand - (1 if p == s.kept_by else 0) for p in range(n))
         rest = core.stock_unseen - sum(hand_unseen) - FACE_DOWN * n
         assert rest == 0, rest
         return _with(
@@ -284,3 +251,31 @@ class DealRules(RoundBase):
             founding=True,
             said=(*core.said, Said("info", self._lead_words())),
         )
+
+
+def _round_words(setup: _Setup, dealer: int, cutter: int, leader: int) -> str:
+    """How a round begins: 'Round 2 (basic game): Cy deals, Bob cuts (…). Ann leads.', and at
+    an observed table what to tap."""
+    name = setup.players
+    args = {
+        "round": setup.round,
+        "variant": setup.variant.describe(),
+        "dealer": name[dealer],
+        "cutter": name[cutter],
+        "leader": name[leader],
+    }
+    if setup.variant.without_minus2:
+        text: str = Msg(
+            "Round {round} ({variant}): {dealer} deals, {cutter} cuts (a disposal card (U-10) "
+            "uncovered may be kept). {leader} leads.",
+            **args,
+        )
+    else:
+        text = Msg(
+            "Round {round} ({variant}): {dealer} deals, {cutter} cuts (a -2 or disposal card "
+            "uncovered may be kept). {leader} leads.",
+            **args,
+        )
+    if setup.observed:
+        text += " " + Msg("Tap each face-up card as it is dealt, {leader}'s first.", leader=name[leader])
+    return text
