@@ -216,16 +216,22 @@ class UpState(DealRules, TowerRules, ScoringRules):
         n = len(players)
         if not MIN_PLAYERS <= n <= min(MAX_PLAYERS, catalogue.max_players):
             raise ValueError(
-                f"Up is for {MIN_PLAYERS} to {min(MAX_PLAYERS, catalogue.max_players)} players "
-                f"(one set of 13 cards each), not {n}"
+                Msg(
+                    "Up is for {low} to {high} players (one set of 13 cards each), not {n}",
+                    low=MIN_PLAYERS,
+                    high=min(MAX_PLAYERS, catalogue.max_players),
+                    n=n,
+                )
             )
         if any(not isinstance(p, str) or not p.strip() for p in players):
-            raise ValueError(f"player names must be non-empty text: {players!r}")
+            raise ValueError(Msg("player names must be non-empty text: {names}", names=repr(players)))
         if len(set(players)) != n:
-            raise ValueError(f"player names must differ: {players!r}")
+            raise ValueError(Msg("player names must differ: {names}", names=repr(players)))
         sets = variant.sets or catalogue.default_sets(n)
         if len(sets) != n:
-            raise ValueError(f"one set per player: {n} players need {n} sets, not {sets!r}")
+            raise ValueError(
+                Msg("one set per player: {n} players need {n} sets, not {sets}", n=n, sets=repr(sets))
+            )
         deck = catalogue.deck(sets, minus2=not variant.without_minus2)
         if variant.first_dealer is None:
             dealer = n - 1
@@ -233,8 +239,11 @@ class UpState(DealRules, TowerRules, ScoringRules):
             dealer = players.index(variant.first_dealer)
         else:
             raise ValueError(
-                f"the first dealer {variant.first_dealer!r} is not one of the players "
-                f"{and_join(list(players))}"
+                Msg(
+                    "the first dealer {dealer} is not one of the players {names}",
+                    dealer=repr(variant.first_dealer),
+                    names=and_join(list(players)),
+                )
             )
         r = rng if isinstance(rng, random.Random) else random.Random(rng)
         rank = {c.id: i for i, c in enumerate(sorted(catalogue.cards, key=_card_order))}
