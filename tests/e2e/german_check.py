@@ -42,7 +42,7 @@ def german_lines(run: DemoRun) -> tuple[list[str], set[str]]:
             own = ref.view(seat)
             private = getattr(game.panel, "private", None)
             if own is not None and private is not None:
-                out += plain.render_blocks(said_in(private(own), GERMAN)).splitlines()
+                out += plain.render_blocks(said_in(tuple(private(own)), GERMAN)).splitlines()
     return out, rules
 
 

@@ -10,6 +10,7 @@ import re
 
 import pytest
 from demo_run import DemoRun, play_demo
+from german_check import check_german
 from spoken_check import check_spoken
 from upref.registry import find_game, referee_for
 from upref.store.replay import load_log, replay
@@ -57,3 +58,7 @@ def test_the_demo_was_heard(played: DemoRun) -> None:
     """With --speak-to, every refusal, every turn that passed and the winner were said, each a
     valid WAV of plausible length beside its text; the verdicts above are the same as without."""
     check_spoken(played)
+
+
+def test_the_demo_said_in_german(played: DemoRun) -> None:
+    check_german(played)

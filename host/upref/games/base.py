@@ -29,7 +29,17 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, overload
 
-from upref.text import and_join, count, number_words, plural, said_count
+from upref.text import (
+    Msg,
+    Plural,
+    Words,
+    and_join,
+    count,
+    in_lang,
+    numbers_in_words,
+    plural,
+    said_count,
+)
 
 __all__ = [
     "CHANCE",
@@ -121,7 +131,7 @@ class OutrightWords:
         return len(names) == 1 and how == self.termination
 
 
-NO_WINNER = "nobody scored"
+NO_WINNER = Msg("nobody scored")
 """What a result without a winner says (a game stopped before anyone scored)."""
 
 
@@ -130,18 +140,21 @@ class ResultWords:
     """How a game says who won, written once for its rules (verdicts), its referee (the result
     of a stopped game, and for the ear) and its panel (the headline).
 
-    `score` is what a score counts, in the singular ('shovel'); `winner` what a lone winner does
-    or is ('wins', 'is Buddel King'); `title` the headline's word for a lone winner ('Winner:
-    Ann with 5 points'; None: the headline is the text); `tie` what else the winners of a shared
-    win share, if anything ('card': '... with 3 birds and 4 cards each'); `rule` the ruling a
-    shared win names ('F-12'); `fewest` whether the fewest win, said so of a lone winner ('Ann
-    wins with the fewest tiles, 3') and for the ear ('Ann and Bob win, with the fewest tiles:
-    three.'); `outright` the words of an ending a lone winner's own move brings (Upturn's empty
-    rack), which every form takes from the ending's id `how`."""
+    `score` is what a score counts: a count of it as a catalogue's plural (`Plural("{n} shovel",
+    "{n} shovels", n=0)`: each result says it again with its own count), or the English word
+    in the singular ('shovel', said in English only); `winner` what a lone winner does or is
+    (`Msg("wins")`, `Msg("is Buddel King")`); `title` the headline's word for a lone winner
+    ('Winner: Ann with 5 points'; None: the headline is the text); `tie` what else the winners
+    of a shared win share, if anything, as `score` ('card': '... with 3 birds and 4 cards
+    each'); `rule` the ruling a shared win names ('F-12'); `fewest` whether the fewest win,
+    said so of a lone winner ('Ann wins with the fewest tiles, 3') and for the ear ('Ann and
+    Bob win, with the fewest tiles: three.'); `outright` the words of an ending a lone
+    winner's own move brings (Upturn's empty rack), which every form takes from the ending's id
+    `how` (each form a `Msg` with a `{name}` gap, said again with the winner's name)."""
 
-    score: str = "point"
-    winner: str = "wins"
-    title: str | None = "Winner"
+    score: str = Plural("{n} point", "{n} points", n=0)
+    winner: str = Msg("wins")
+    title: str | None = Msg("Winner")
     tie: str | None = None
     rule: str = ""
     fewest: bool = False
@@ -150,50 +163,125 @@ class ResultWords:
     def text(self, names: list[str], best: int, tied: int = 0, how: str = "") -> str:
         """'Ann is Buddel King with 5 shovels', 'Ann and Bob share the win with 3 points each'."""
         if self.outright is not None and self.outright.says(names, how):
-            return self.outright.text.format(name=names[0])
+            return again(self.outright.text, name=names[0])
         if not names:
             return NO_WINNER
         if len(names) == 1:
-            return f"{names[0]} {self.winner} with {self._lone(best)}"
-        return f"{and_join(names)} share the win with {self._shared(best, tied)}"
+            return Msg(
+                "{name} {wins} with {score}", name=names[0], wins=self.winner, score=self._lone(best)
+            )
+        return Msg(
+            "{names} share the win with {scores}", names=and_join(names), scores=self._shared(best, tied)
+        )
 
     def headline(self, names: list[str], best: int, tied: int = 0, how: str = "") -> str:
         """The panel's result: 'Buddel King: Ann with 5 shovels', 'Shared win: Ann and Bob with
         3 points each'."""
         if self.outright is not None and self.outright.says(names, how):
-            return self.outright.headline.format(name=names[0])
+            return again(self.outright.headline, name=names[0])
         if not names:
-            return f"No winner: {NO_WINNER}"
+            return Msg("No winner: {why}", why=NO_WINNER)
         if len(names) == 1:
             if self.title is None:
                 return self.text(names, best)
-            return f"{self.title}: {names[0]} with {self._lone(best)}"
-        return f"Shared win: {and_join(names)} with {self._shared(best, tied)}"
+            return Msg(
+                "{title}: {name} with {score}", title=self.title, name=names[0], score=self._lone(best)
+            )
+        return Msg(
+            "Shared win: {names} with {scores}", names=and_join(names), scores=self._shared(best, tied)
+        )
 
     def spoken(self, names: list[str], best: int, how: str = "") -> str:
         """The result for the ear: 'Ann is Buddel King, with five shovels!'."""
         if self.outright is not None and self.outright.says(names, how):
-            return self.outright.news.format(name=names[0])
+            return again(self.outright.news, name=names[0])
         if not names:
-            return "Nobody wins."
+            return Msg("Nobody wins.")
         if self.fewest:
-            verb = self.winner if len(names) == 1 else "win"
-            fewest = f"the fewest {plural(2, self.score)}"
-            return f"{and_join(names)} {verb}, with {fewest}: {number_words(best)}."
-        said = said_count(best, self.score)
+            verb = self.winner if len(names) == 1 else Msg("win")
+            return Msg(
+                "{names} {win}, with the fewest {scores}: {n}.",
+                names=and_join(names),
+                win=verb,
+                scores=_counted(self.score, 2, None),
+                n=_said_number(best),
+            )
+        said = _said_count(best, self.score)
         if len(names) == 1:
-            return f"{names[0]} {self.winner}, with {said}!"
-        return f"{and_join(names)} share the win, with {said} each!"
+            return Msg("{name} {wins}, with {score}!", name=names[0], wins=self.winner, score=said)
+        return Msg("{names} share the win, with {scores} each!", names=and_join(names), scores=said)
 
     def _lone(self, best: int) -> str:
         if self.fewest:
-            return f"the fewest {plural(2, self.score)}, {best}"
-        return count(best, self.score)
+            return Msg("the fewest {scores}, {n}", scores=_counted(self.score, 2, None), n=best)
+        return _counted(self.score, best)
 
     def _shared(self, best: int, tied: int) -> str:
-        tail = f" and {count(tied, self.tie)}" if self.tie else ""
-        rule = f" ({self.rule})" if self.rule else ""
-        return f"{count(best, self.score)}{tail} each{rule}"
+        scores = _counted(self.score, best)
+        if self.tie:
+            scores = Msg("{scores} and {more}", scores=scores, more=_counted(self.tie, tied))
+        if self.rule:
+            return Msg("{scores} each ({rule})", scores=scores, rule=self.rule)
+        return Msg("{scores} each", scores=scores)
+
+
+def again(template: str, **args: Any) -> str:
+    """A catalogue sentence written once as a template (`Msg("{name} wins", name="")`, a
+    `Plural` with any count) said again with these arguments; a plain English template is
+    filled in as it is."""
+    if isinstance(template, Plural):
+        return Plural(template.key, template.many, **{**template.args, **args})
+    if isinstance(template, Msg):
+        return Msg(template.key, **{**template.args, **args})
+    return template.format(**args)
+
+
+def _counted(what: str, n: int, lead: str | None = "") -> str:
+    """A count of `what` (a `Plural` template, or an English word): '5 shovels'; with `lead`
+    None, the words without the number ('shovels', for 'the fewest shovels'); with `lead` a
+    word, that word in place of the number ('no shovels')."""
+    if not isinstance(what, Plural):
+        word = plural(n, what)
+        return word if lead is None else (f"{lead} {word}" if lead else count(n, what))
+    counted = again(what, n=n)
+    return counted if lead == "" else _Unnumbered(counted, lead)
+
+
+def _said_count(n: int, what: str) -> str:
+    """A count for the ear: 'one shovel', 'three shovels', 'no shovels'."""
+    if not isinstance(what, Plural):
+        return said_count(n, what)
+    return _counted(what, 0, Msg("no")) if n == 0 else numbers_in_words(again(what, n=n))
+
+
+def _said_number(n: int) -> str:
+    """A number for the ear, in the words of the language it is said in."""
+    return numbers_in_words(Msg("{n}", n=n))
+
+
+class _Unnumbered(Words):
+    """A count said without its number ('shovels'), or with a word in its place ('no
+    shovels'), in the language it is said in (the number comes first in every form)."""
+
+    base: Plural
+    lead: str | None
+
+    def __new__(cls, base: Plural, lead: str | None) -> _Unnumbered:
+        self = super().__new__(cls, _unnumbered(str.__str__(base), str(base.n), lead))
+        self.base, self.lead = base, lead
+        return self
+
+    def render(self, lang: str) -> str:
+        lead = None if self.lead is None else in_lang(self.lead, lang)
+        return _unnumbered(in_lang(self.base, lang), str(self.base.n), lead)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_Unnumbered, (self.base, self.lead))
+
+
+def _unnumbered(text: str, number: str, lead: str | None) -> str:
+    rest = text[len(number) :].lstrip() if text.startswith(number) else text
+    return rest if lead is None else f"{lead} {rest}"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -275,7 +363,7 @@ class GameState(ABC, Generic[ActionT]):
     TERMINAL: ClassVar[int] = TERMINAL
     TITLE: ClassVar[str] = "this game's"
     """The game's title as a refusal names it ("not an Up And Down action")."""
-    PLAY_ON: ClassVar[str] = "Start a new game to play on."
+    PLAY_ON: ClassVar[str] = Msg("Start a new game to play on.")
     """What a refusal once the game is over tells the table to do (Flip a Bird: the next game)."""
 
     def __init__(self) -> None:
@@ -347,11 +435,13 @@ class GameState(ABC, Generic[ActionT]):
 
     def _over_text(self, outcome: Outcome) -> str:
         """What a refusal says once the game is over: the result, then `PLAY_ON`."""
-        return f"The game is over: {self._result_text(outcome)}. {self.PLAY_ON}"
+        return Msg(
+            "The game is over: {result}. {play_on}", result=self._result_text(outcome), play_on=self.PLAY_ON
+        )
 
     def _result_text(self, outcome: Outcome) -> str:
         """The result in words, for verdicts."""
-        return "it has ended"
+        return Msg("it has ended")
 
     # --- shared verbs ---------------------------------------------------------------------
 

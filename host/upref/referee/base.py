@@ -69,7 +69,8 @@ from upref.referee.inputs import (
     Undo,
 )
 from upref.referee.status import BOARD, END, INFO, OK, TableStatus, Verdict
-from upref.text import number_words
+from upref.text import Msg, Words, join_words, numbers_in_words, upper_first
+from upref.text.words import Mapped
 
 __all__ = [
     "IDLE",
@@ -181,21 +182,30 @@ def all_reasons(head: str, reasons: Sequence[Verdict]) -> Verdict:
     if len(reasons) == 1:
         return reasons[0]
     parts = [
-        f"({n}) {r.text[:1].upper()}{r.text[1:].rstrip('.')}" + (f" [{r.rule}]." if r.rule else ".")
+        f"({n}) " + Mapped(upper_first(r.text), _no_stop) + (f" [{r.rule}]." if r.rule else ".")
         for n, r in enumerate(reasons, start=1)
     ]
-    fixes = " ".join(r.correction for r in reasons if r.correction)
-    text = f"{head}, for {len(reasons)} reasons. {' '.join(parts)}"
+    fixes = join_words(" ", [r.correction for r in reasons if r.correction])
+    text = Msg("{head}, for {n} reasons.", head=head, n=len(reasons)) + " " + join_words(" ", parts)
     said = [r.spoken for r in reasons if r.spoken]
     spoken = None
     if said:
-        spoken = f"{head}, for {number_words(len(reasons))} reasons. " + " ".join(
-            f"{_ORDINALS[min(n, len(_ORDINALS)) - 1]}: {s}" for n, s in enumerate(said, start=1)
+        spoken = numbers_in_words(Msg("{head}, for {n} reasons.", head=head, n=len(reasons)))
+        spoken += " " + join_words(
+            " ",
+            [
+                Msg("{nth}: {reason}", nth=_ORDINALS[min(n, len(_ORDINALS)) - 1], reason=s)
+                for n, s in enumerate(said, start=1)
+            ],
         )
     return Verdict(reasons[0].kind, text, reasons[0].rule, fixes or None, spoken=spoken)
 
 
-_ORDINALS = ("First", "Second", "Third", "Fourth", "Then")
+def _no_stop(text: str) -> str:
+    return text.rstrip(".")
+
+
+_ORDINALS = (Msg("First"), Msg("Second"), Msg("Third"), Msg("Fourth"), Msg("Then"))
 
 
 def codes_to_dict(codes: CodeTable) -> dict[str, Any]:
@@ -379,16 +389,31 @@ class Referee(ABC, Generic[EngineT]):
         """The one line a resumed game tells the table: what the referee now sees on the reader
         (`card`, the board's snapshot's) and what it made of it, and whose turn it is."""
         if card is None:
-            lies = "the reader is empty"
+            lies: str = Msg("the reader is empty")
         else:
             tag = self._resolve(card)
-            name = f"{self.piece_name()} {tag.item}" if tag.game == self.GAME else f"tag {card}"
+            name = (
+                Msg("{piece} {item}", piece=self.piece_name(), item=tag.item)
+                if tag.game == self.GAME
+                else Msg("tag {uid}", uid=card)
+            )
             said = self._reader[1] if self._reader is not None and self._reader[0] == card.upper() else ()
-            how = f"counted once: {said[-1]}" if said else "counted once, with nothing to say of it"
-            lies = f"{name} lies on the reader, {how} Lift it before the next tap"
+            if said:
+                lies = Msg(
+                    "{name} lies on the reader, counted once: {said} Lift it before the next tap",
+                    name=name,
+                    said=said[-1],
+                )
+            else:
+                lies = Msg(
+                    "{name} lies on the reader, counted once, with nothing to say of it Lift it "
+                    "before the next tap",
+                    name=name,
+                )
         seat = self._to_act()
         turn = self.turn_words(seat) if seat is not None else None
-        return f"Resumed where the game log ends: {lies.rstrip('.')}." + (f" {turn}" if turn else "")
+        resumed = Msg("Resumed where the game log ends: {lies}.", lies=Mapped(lies, _no_stop))
+        return resumed + " " + turn if turn else resumed
 
     @property
     def online(self) -> bool:
@@ -439,11 +464,11 @@ class Referee(ABC, Generic[EngineT]):
         next game when they apply."""
         offers = list(self.game_keys())
         if self.can_undo():
-            offers.append(KeyOffer("u", "undo", lambda t, _a: Undo(t)))
+            offers.append(KeyOffer("u", Msg("undo"), lambda t, _a: Undo(t)))
         if self._phase in (PLAY, SETUP):
-            offers.append(KeyOffer("e", "end the game", lambda t, _a: EndGame(t)))
+            offers.append(KeyOffer("e", Msg("end the game"), lambda t, _a: EndGame(t)))
         if self._phase == OVER:
-            offers.append(KeyOffer("n", "next game", lambda t, _a: NextGame(t)))
+            offers.append(KeyOffer("n", Msg("next game"), lambda t, _a: NextGame(t)))
         return tuple(offers)
 
     def can_undo(self) -> bool:
@@ -622,10 +647,17 @@ class Referee(ABC, Generic[EngineT]):
             out.append(
                 Verdict(
                     BOARD,
-                    f"Tag {uid} is not enrolled: run upref enroll {self.GAME} to enrol the card.",
+                    Msg(
+                        "Tag {uid} is not enrolled: run upref enroll {game} to enrol the card.",
+                        uid=uid,
+                        game=self.GAME,
+                    ),
                     "tag",
-                    spoken=f"That {self.piece_name()} is not known to the referee yet: enrol it "
-                    "first, then tap it again.",
+                    spoken=Msg(
+                        "That {piece} is not known to the referee yet: enrol it first, then tap "
+                        "it again.",
+                        piece=self.piece_name(),
+                    ),
                 )
             )
             return
@@ -634,10 +666,20 @@ class Referee(ABC, Generic[EngineT]):
             out.append(
                 Verdict(
                     BOARD,
-                    f"Tag {uid} is enrolled for {title}, not for {self.TITLE}: that is not a "
-                    f"{self.piece_name()} of this game.",
+                    Msg(
+                        "Tag {uid} is enrolled for {title}, not for {game}: that is not a {piece} "
+                        "of this game.",
+                        uid=uid,
+                        title=title,
+                        game=self.TITLE,
+                        piece=self.piece_name(),
+                    ),
                     "tag",
-                    spoken=f"That is a piece of {title}, not of {self.TITLE}: put it away.",
+                    spoken=Msg(
+                        "That is a piece of {title}, not of {game}: put it away.",
+                        title=title,
+                        game=self.TITLE,
+                    ),
                 )
             )
             return
@@ -659,14 +701,14 @@ class Referee(ABC, Generic[EngineT]):
             out.append(
                 Verdict(
                     BOARD,
-                    f"Board fault: {advice}.",
+                    Msg("Board fault: {advice}.", advice=advice),
                     "board",
-                    spoken="The board reports a fault: look at the screen.",
+                    spoken=Msg("The board reports a fault: look at the screen."),
                 )
             )
         elif obs.key in self._faults:
             del self._faults[obs.key]
-            out.append(Verdict(INFO, f"Board fault cleared: {_fault_place(obs)}.", "board"))
+            out.append(Verdict(INFO, Msg("Board fault cleared: {place}.", place=_fault_place(obs)), "board"))
 
     def _on_picture(self, inp: BoardPicture, out: list[Verdict]) -> None:
         self._holes = dict(enumerate(inp.holes, start=1))
@@ -682,14 +724,16 @@ class Referee(ABC, Generic[EngineT]):
             out.append(
                 Verdict(
                     BOARD,
-                    "The board is offline: nothing counts until it is back. Check its USB cable.",
+                    Msg("The board is offline: nothing counts until it is back. Check its USB cable."),
                     "board",
-                    spoken="The board is offline: nothing counts until it is back. Check its cable.",
+                    spoken=Msg("The board is offline: nothing counts until it is back. Check its cable."),
                 )
             )
             return
         out.append(
-            Verdict(BOARD, "The board is back online.", "board", spoken="The board is back.")
+            Verdict(
+                BOARD, Msg("The board is back online."), "board", spoken=Msg("The board is back.")
+            )
         )
         self.on_online_again(out)
 
@@ -697,12 +741,12 @@ class Referee(ABC, Generic[EngineT]):
 
     def _on_start_input(self, inp: StartGame, out: list[Verdict]) -> None:
         if self._phase == PLAY:
-            out.append(Verdict(INFO, "A game is on: end it before starting another."))
+            out.append(Verdict(INFO, Msg("A game is on: end it before starting another.")))
             return
         try:  # players and variant first, before anything at the table
             self.check_start(inp)
         except ValueError as exc:
-            out.append(Verdict(INFO, f"Cannot start: {exc}."))
+            out.append(Verdict(INFO, Msg("Cannot start: {why}.", why=reason_of(exc))))
             return
         self._pending = inp
         self._phase = SETUP
@@ -732,30 +776,30 @@ class Referee(ABC, Generic[EngineT]):
         if self._phase == SETUP:
             self._phase = OVER if self._engine is not None else IDLE
             self._pending = None
-            out.append(Verdict(INFO, "Start cancelled."))
+            out.append(Verdict(INFO, Msg("Start cancelled.")))
             return
         if self._phase != PLAY:
-            out.append(Verdict(INFO, "No game is on."))
+            out.append(Verdict(INFO, Msg("No game is on.")))
             return
         outcome = self.stop_outcome()
         self._stopped = outcome
         self._phase = OVER
         self.on_stop()
         if outcome.winners:
-            text = f"Game stopped. {self.result_text(outcome)}."
-            said = f"The game is stopped. {self.result_words(outcome)}"
+            text: str = Msg("Game stopped. {result}.", result=self.result_text(outcome))
+            said: str = Msg("The game is stopped. {result}", result=self.result_words(outcome))
         else:
-            text = "Game stopped before anyone scored: no winner."
-            said = "The game is stopped. Nobody scored, so nobody wins."
+            text = Msg("Game stopped before anyone scored: no winner.")
+            said = Msg("The game is stopped. Nobody scored, so nobody wins.")
         out.append(Verdict(END, text, spoken=said))
         self._finish(outcome)
 
     def _on_next_input(self, _inp: NextGame, out: list[Verdict]) -> None:
         if self._phase == PLAY:
-            out.append(Verdict(INFO, "The game is not over: end it before the next one."))
+            out.append(Verdict(INFO, Msg("The game is not over: end it before the next one.")))
             return
         if self._engine is None:
-            out.append(Verdict(INFO, "No game to follow: start one."))
+            out.append(Verdict(INFO, Msg("No game to follow: start one.")))
             return
         if self._phase == SETUP and self._pending is None:
             return  # the next game is already asked for
@@ -770,10 +814,10 @@ class Referee(ABC, Generic[EngineT]):
     def _on_undo_input(self, _inp: Undo, out: list[Verdict]) -> None:
         eng = self._engine
         if eng is None or not self.can_undo():
-            out.append(Verdict(INFO, "Nothing to undo."))
+            out.append(Verdict(INFO, Msg("Nothing to undo.")))
             return
         if not self._online:
-            out.append(Verdict(BOARD, "The board is offline: undo once it is back.", "board"))
+            out.append(Verdict(BOARD, Msg("The board is offline: undo once it is back."), "board"))
             return
         cps = self._checkpoints
         if cps and self._plays > cps[-1][0] and self.turn_in_progress():
@@ -794,14 +838,17 @@ class Referee(ABC, Generic[EngineT]):
         if was_over and self.log is not None:
             self.log.reopen()
         seat = eng.current_player()
-        undone = f"Undone: back to the start of {eng.players[seat]}'s turn."
+        undone = Msg("Undone: back to the start of {name}'s turn.", name=eng.players[seat])
         fixes = self.after_undo(before)
-        said = " ".join([undone, *fixes])
-        out.append(Verdict(OK, said, "undo", " ".join(fixes) or None, spoken=said))
+        said = join_words(" ", [undone, *fixes])
+        out.append(Verdict(OK, said, "undo", join_words(" ", fixes) or None, spoken=said))
 
     def _on_key_input(self, inp: Key, out: list[Verdict]) -> None:
         if not self.on_key(inp.name, inp.arg, out):
-            out.append(Verdict(INFO, f"The key {inp.name!r} means nothing in {self.TITLE} now."))
+            out.append(Verdict(
+                    INFO,
+                    Msg("The key {key} means nothing in {game} now.", key=repr(inp.name), game=self.TITLE),
+                ))
 
     # --- engine bookkeeping for games ----------------------------------------------------------
 
@@ -840,9 +887,9 @@ class Referee(ABC, Generic[EngineT]):
 
     def _waiting_for(self) -> str | None:
         if not self._online:
-            return "The board to come back online (check its USB cable)."
+            return Msg("The board to come back online (check its USB cable).")
         if self._phase == IDLE:
-            return "A game to be started."
+            return Msg("A game to be started.")
         return self.waiting_for_game()
 
     # --- hooks: what each game fills in (the table in docs/where-things-are.md) ----------------
@@ -871,7 +918,7 @@ class Referee(ABC, Generic[EngineT]):
 
     def piece_name(self) -> str:
         """What a tagged piece of this game is called ('task card', 'tile')."""
-        return "card"
+        return Msg("card")
 
     def start_setup(self) -> dict[str, Any]:
         """What the game must know of the table when a start is asked for; logged with it."""
@@ -962,13 +1009,17 @@ class Referee(ABC, Generic[EngineT]):
     def over_words(self, outcome: Outcome) -> str:
         """The rules have just ended the game, for the ear: 'The game is over. Ann is Buddel
         King, with five shovels!'."""
-        return f"The game is over. {self.result_words(outcome)}"
+        return Msg("The game is over. {result}", result=self.result_words(outcome))
 
     def over_refusal(self, what: str) -> str:
         """A piece played after the game's end, refused (`what`: 'that flip', 'the tile 7'):
         'The game is over (Ann wins with 9 birds): that flip does not count.'"""
         outcome = self.stopped or self.engine.outcome() or self.stop_outcome()
-        return f"The game is over ({self.result_text(outcome)}): {what} does not count."
+        return Msg(
+            "The game is over ({result}): {what} does not count.",
+            result=self.result_text(outcome),
+            what=what,
+        )
 
     def winners_and_best(self, outcome: Outcome) -> tuple[list[str], int]:
         """The winners' names and their (first winner's) score, 0 without winners."""
@@ -978,7 +1029,7 @@ class Referee(ABC, Generic[EngineT]):
     def turn_words(self, seat: int) -> str | None:
         """Whose turn it is, for the ear, when the turn passes to `seat` ('Bob, your turn.');
         None: nothing to say."""
-        return f"{self.engine.players[seat]}, your turn."
+        return Msg("{name}, your turn.", name=self.engine.players[seat])
 
     # inputs
 
@@ -1063,9 +1114,16 @@ def _is_an_act(inp: Input) -> bool:
 
 def _fault_place(obs: FaultObservation) -> str:
     if obs.kind == "sensor":
-        return f"sensor {obs.where[1:]}"
+        return Msg("sensor {number}", number=obs.where[1:])
     if obs.kind == "hole":
-        return f"hole {obs.where[1:]}"
+        return Msg("hole {number}", number=obs.where[1:])
     if obs.kind == "rfid":
-        return "one card on the reader" if obs.where == "field" else "RFID reader"
+        return Msg("one card on the reader") if obs.where == "field" else Msg("RFID reader")
     return f"{obs.kind} {obs.where}"
+
+
+def reason_of(exc: BaseException) -> str:
+    """Why `exc` was raised, in words that can be said in any language: its message when it
+    was raised with a sentence of the catalogue, else its text."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return first if isinstance(first, Words) else str(exc)

@@ -16,6 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from upref.text import Msg, Words, sentence, upper_first
+from upref.text.words import Mapped
+
 # Verdict kinds, for styling and feedback:
 OK = "ok"  # a legal step (a pair turned, a card drawn)
 INFO = "info"  # something noted that changes nothing (a pair put back unturned)
@@ -48,13 +51,19 @@ class Verdict:
 def refusal_words(who: str | None, reason: str, correction: str | None = None) -> str:
     """A refusal for the ear: the player addressed, what is wrong, and what to do
     ("Ann, no. That card carries Bob's figurine. Turn it back, then flip another card.")."""
-    said = (f"{who}, no. " if who else "No. ") + _sentence(reason[:1].upper() + reason[1:])
+    said: str = sentence(_stripped(upper_first(reason)))
+    said = Msg("{who}, no. {reason}", who=who, reason=said) if who else Msg("No. {reason}", reason=said)
     if correction:
-        said += " " + _sentence(correction)
+        said = said + " " + sentence(_stripped(correction))
     return said
 
 
-NOT_NOW = "that is not allowed now"
+def _stripped(text: str) -> str:
+    """The text without spaces around it, in whatever language it is said."""
+    return Mapped(text, str.strip) if isinstance(text, Words) else text.strip()
+
+
+NOT_NOW = Msg("that is not allowed now")
 """A refusal's reason for the ear when the written one is not for the ear and the game has no
 words of its own for the rule it names."""
 
@@ -66,11 +75,6 @@ def said_reason(reason: str, rule: str | None = None, said: Mapping[str, str] | 
     if "(" not in reason and "[" not in reason:
         return reason
     return (said or {}).get(rule or "", NOT_NOW)
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from pathlib import Path
 from upref.speech.lines import LineQueue, Said, lines_for
 from upref.speech.outputs import NoSoundDevice, Output, SoundDevice, WavFolder
 from upref.speech.voices import VOICES, Voice, VoiceMissing, find_voice
+from upref.text import Msg
 
 __all__ = ["Speaker"]
 
@@ -94,7 +95,7 @@ class Speaker:
             while (line := self.queue.get()) is not None:
                 self._speak(voice, output, line.text, line.offered)
         except (OSError, RuntimeError, ValueError) as exc:  # the device went away, a full disk
-            self._give_up(f"speaking failed ({exc})")
+            self._give_up(Msg("speaking failed ({error})", error=exc))
         finally:
             output.close()
 
@@ -115,7 +116,11 @@ class Speaker:
 
     def _give_up(self, why: str) -> None:
         self.silent = True
-        where = f" to {self.folder}" if self.folder is not None else ""
-        self.say(f"upref: --speak{where}: {why}; the game goes on silent.")
+        if self.folder is not None:
+            self.say(
+                Msg("upref: --speak to {folder}: {why}; the game goes on silent.", folder=self.folder, why=why)
+            )
+        else:
+            self.say(Msg("upref: --speak: {why}; the game goes on silent.", why=why))
         while self.queue.get(timeout=0) is not None:  # what waits will not be said
             pass

@@ -26,7 +26,7 @@ from functools import cache
 from types import NoneType
 from typing import Any, Literal
 
-from upref.text import ENGLISH, Words, in_lang
+from upref.text import ENGLISH, Words, in_lang, join_words
 from upref.views.pieces import Drawing
 
 __all__ = [
@@ -95,7 +95,13 @@ class Line:
 
     @property
     def text(self) -> str:
-        return "".join(s.text for s in self.spans)
+        """The line's text, its sentences said in any language (`in_lang`)."""
+        if len(self.spans) == 1:
+            return self.spans[0].text
+        parts = [s.text for s in self.spans]
+        if any(isinstance(p, Words) for p in parts):
+            return join_words("", parts)
+        return "".join(parts)
 
 
 def line(*parts: str | Span, meaning: str | None = None, align: Literal["left", "center"] = "left") -> Line:
@@ -137,12 +143,19 @@ class FeedLine:
     correction: str | None = None
 
 
+SAID_IN = {"said_in": True, "json": False}
+"""A field's metadata: the language the block is said in (`said_in` sets it; a renderer
+says its own words about the block in it); not part of the block's JSON data."""
+
+
 @dataclass(frozen=True)
 class Feed:
-    """The latest verdicts for the table, newest last."""
+    """The latest verdicts for the table, newest last; `lang` the language they are said in,
+    for the renderers' own words ('Latest:', 'fix:')."""
 
     lines: tuple[FeedLine, ...]
     kind: Literal["feed"] = "feed"
+    lang: str = field(default=ENGLISH, compare=False, metadata=SAID_IN)
 
 
 @dataclass(frozen=True)
@@ -204,7 +217,7 @@ def _way(cls: type) -> Callable[[Any], Any]:
     if issubclass(cls, dict):
         return _mapping
     if is_dataclass(cls):
-        names = tuple(f.name for f in fields(cls))
+        names = tuple(f.name for f in fields(cls) if f.metadata.get("json", True))
 
         def record(value: Any) -> dict[str, Any]:
             return {name: _way(type(v := getattr(value, name)))(v) for name in names}
@@ -239,10 +252,12 @@ def _said(cls: type) -> Callable[[Any, str], Any]:
     if issubclass(cls, tuple) and not is_dataclass(cls):
         return _said_items
     if is_dataclass(cls):
-        names = tuple(f.name for f in fields(cls) if f.init)
+        names = tuple(f.name for f in fields(cls) if f.init and not f.metadata.get("said_in"))
+        langs = tuple(f.name for f in fields(cls) if f.metadata.get("said_in"))
 
         def record(value: Any, lang: str) -> Any:
             changed = {n: _said(type(v := getattr(value, n)))(v, lang) for n in names}
+            changed.update(dict.fromkeys(langs, lang))
             return cls(**changed)
 
         return record

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from html import escape
 
+from upref.text import Msg, in_lang
 from upref.views import blocks as b
 from upref.views.svg import render_drawing
 
@@ -119,8 +120,9 @@ def _sheet(x: b.Sheet) -> str:
 
 def _feed(x: b.Feed) -> str:
     out = ['<ol class="feed">']
+    fix_word = escape(in_lang(Msg("fix:"), x.lang))
     for v in x.lines:
-        fix = f'<span class="fix">fix: {escape(v.correction)}</span>' if v.correction else ""
+        fix = f'<span class="fix">{fix_word} {escape(v.correction)}</span>' if v.correction else ""
         out.append(
             f'<li class="v-{_cls(v.kind)}"><span class="label">{escape(v.label)}</span> '
             f"{escape(v.text)}{fix}</li>"

@@ -15,13 +15,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from upref.text import Msg
 from upref.views.frame import Frame, Offer
 
 __all__ = ["CONFIRM", "PRIVATE_S", "QUIT", "YES", "KeyBoard", "LocalKey", "Private"]
 
 QUIT = "q"
 """The key that quits (the game stays saved)."""
-CONFIRM: dict[str, str] = {"e": "End the game now? y ends it, Enter or n plays on"}
+CONFIRM: dict[str, str] = {"e": Msg("End the game now? y ends it, Enter or n plays on")}
 """Keys that ask before they act: the key -> the question (the default answer is no)."""
 YES = ("y", "yes")
 
@@ -92,13 +93,13 @@ class KeyBoard:
     def key_line(self) -> tuple[tuple[str, str], ...]:
         """(key, what it does) for the scoreboard's last line."""
         if self.asking is not None and self.confirming:
-            return (("y", self.asking.label), ("Enter", "play on"))
+            return (("y", self.asking.label), ("Enter", Msg("play on")))
         if self.asking is not None or self.asking_local is not None:
-            return (("Enter", f"send {self.answer()!r}"), ("Esc", "cancel"))
+            return (("Enter", Msg("send {answer}", answer=repr(self.answer()))), ("Esc", Msg("cancel")))
         return (
             *((o.key, o.label) for o in self.offers()),
             *((k.key, k.label) for k in self.local),
-            (QUIT, "quit"),
+            (QUIT, Msg("quit")),
         )
 
     def _question(self) -> tuple[str, str] | None:
@@ -121,7 +122,7 @@ class KeyBoard:
         asked = self._question()
         if asked is None:
             return None
-        return f"{asked[0]} [{asked[1]}] > {self.typed}"
+        return asked[0] + f" [{asked[1]}] > {self.typed}"
 
     def _press_local(self, k: str) -> None:
         lk = self.asking_local
@@ -151,7 +152,7 @@ class KeyBoard:
             elif answer.strip().lower() in YES:
                 self.send(offer.make(self.clock(), None))
             else:
-                self.notes.append(f"Not done ({offer.label}): the game goes on.")
+                self.notes.append(Msg("Not done ({what}): the game goes on.", what=offer.label))
             self.confirming = False
         elif k == "\x1b":
             self.asking, self.typed, self.confirming = None, "", False
@@ -194,11 +195,13 @@ class KeyBoard:
     def _not_now(self, k: str) -> str:
         """Why a key does nothing now, in one line."""
         if k == "h" and not self.hints:
-            return "Hints are off: start upref play with --hints to have them."
+            return Msg("Hints are off: start upref play with --hints to have them.")
         if k == "n":
-            return "n (the next game) applies once this game is over: e ends it first."
+            return Msg("n (the next game) applies once this game is over: e ends it first.")
         if k == "u":
-            return "Nothing to undo now."
+            return Msg("Nothing to undo now.")
         if k == "e":
-            return "No game is on to end."
-        return f"The key {k!r} does nothing now: the keys that apply are on the last line."
+            return Msg("No game is on to end.")
+        return Msg(
+            "The key {key} does nothing now: the keys that apply are on the last line.", key=repr(k)
+        )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from upref.text import Msg, in_lang
 from upref.views import blocks as b
 
 __all__ = ["render", "render_blocks"]
@@ -52,11 +53,12 @@ def _sheet(x: b.Sheet) -> list[str]:
 def _feed(x: b.Feed) -> list[str]:
     if not x.lines:
         return []
-    lines = ["Latest:"]
+    lines = [in_lang(Msg("Latest:"), x.lang)]
+    fix = in_lang(Msg("fix:"), x.lang)
     for v in x.lines:
         lines.append(f"  {v.label}: {v.text}")
         if v.correction:
-            lines.append(f"    -> fix: {v.correction}")
+            lines.append(f"    -> {fix} {v.correction}")
     return lines
 
 

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from upref.games.base import GameView, Outcome
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, TableStatus, Verdict
+from upref.text import ENGLISH, Msg, Words, in_lang, join_words
+from upref.text.words import Mapped
 from upref.views.blocks import (
     DIM,
     FIX,
@@ -50,18 +52,18 @@ __all__ = [
 
 MAX_VERDICTS = 5
 """How many of the latest public verdicts the scoreboard shows."""
-STOPPED = "the game was stopped"
+STOPPED = Msg("the game was stopped")
 """Why a game stopped at the table (`e`) ended, as a panel's result box says it ('Game over:
 the game was stopped.')."""
 
 LABELS = {
-    OK: "ok",
-    INFO: "note",
-    ILLEGAL: "ILLEGAL",
-    SOLVED: "SOLVED",
-    TURN: "turn",
-    END: "END",
-    BOARD: "BOARD",
+    OK: Msg("ok"),
+    INFO: Msg("note"),
+    ILLEGAL: Msg("ILLEGAL"),
+    SOLVED: Msg("SOLVED"),
+    TURN: Msg("turn"),
+    END: Msg("END"),
+    BOARD: Msg("BOARD"),
 }
 """The feed's label per verdict kind."""
 
@@ -125,17 +127,31 @@ def earlier_games(
     game's outcome in `describe`'s words; None before the second game."""
     if not history:
         return None
-    games = "; ".join(f"game {i}: {describe(o)}" for i, o in enumerate(history, start=1))
+    games = join_words(
+        "; ",
+        [Msg("game {i}: {result}", i=i, result=describe(o)) for i, o in enumerate(history, start=1)],
+    )
     return line(label + games, meaning=DIM)
 
 
 def feed_line(v: Verdict, scrub: Panel[GameView] | None = None) -> FeedLine:
     """A verdict as a feed line (label 'ILLEGAL M-2' for a refusal with its rule)."""
-    clean = scrub.scrub if scrub is not None else (lambda s: s)
     own = getattr(scrub, "labels", None) or {}
     label = own.get(v.kind) or LABELS.get(v.kind, v.kind)
     label += f" {v.rule}" if v.rule and v.kind == ILLEGAL else ""
-    return FeedLine(v.kind, label, clean(v.text), clean(v.correction) if v.correction else None)
+    if scrub is None:
+        return FeedLine(v.kind, label, v.text, v.correction)
+    fix = _scrubbed(scrub.scrub, v.correction) if v.correction else None
+    return FeedLine(v.kind, label, _scrubbed(scrub.scrub, v.text), fix)
+
+
+def _scrubbed(scrub: Callable[[str], str], text: str) -> str:
+    """`text` with the panel's secrets blanked out, in whatever language it is said (the same
+    text when there is nothing to blank out)."""
+    clean = scrub(text)
+    if clean == text:
+        return text
+    return Mapped(text, scrub) if isinstance(text, Words) else clean
 
 
 def scoreboard(
@@ -177,26 +193,33 @@ def scoreboard(
     elif view.verdict:
         # No referee verdict yet: the engine's own verdict is public text for the table.
         kind = END if view.phase == "over" else INFO
-        feed = (FeedLine(kind, LABELS[kind], scrub(view.verdict)),)
+        feed = (FeedLine(kind, LABELS[kind], _scrubbed(scrub, view.verdict)),)
     # a correction still due is said once, as TO FIX: not again as a verdict's fix or as what
     # the table waits for
-    due = tuple(scrub(fix) for fix in status.corrections)
+    due = tuple(_scrubbed(scrub, fix) for fix in status.corrections)
     feed = tuple(_without(f, due) for f in feed)
     if feed:
         blocks.append(Feed(feed))
     for fix in due:
-        blocks.append(line(Span("TO FIX ", ILLEGAL_MEANING), " ", fix, meaning=FIX))
+        blocks.append(line(Span(Msg("TO FIX") + " ", ILLEGAL_MEANING), " ", fix, meaning=FIX))
     if status.waiting_for and scrub(status.waiting_for) not in due:
-        blocks.append(line(Span("Waiting for: ", STRONG), scrub(status.waiting_for), meaning=WAITING))
+        waiting = _scrubbed(scrub, status.waiting_for)
+        blocks.append(line(Span(Msg("Waiting for:") + " ", STRONG), waiting, meaning=WAITING))
     blocks.extend(panel.footer(view))
     if keys:
-        blocks.append(line("Keys: " + " · ".join(f"{k} {what}" for k, what in keys), meaning=DIM))
+        blocks.append(keys_line(keys))
     last = feed[-1] if feed else None
     winner = _headline(result) if result is not None else None
     if winner is not None:  # over: the big line says who won, not a later note
         own = getattr(panel, "labels", None) or {}
         last = FeedLine(END, own.get(END) or LABELS[END], winner)
     return Scoreboard(view.game, head, panel.turn(view), last, tuple(blocks))
+
+
+def keys_line(keys: Sequence[tuple[str, str]]) -> Line:
+    """The line of the keys that mean something now: 'Keys: u undo · e end the game'."""
+    said = join_words(" · ", [k + " " + what for k, what in keys])
+    return line(Msg("Keys: {keys}", keys=said), meaning=DIM)
 
 
 def _headline(result: Box) -> str | None:
@@ -227,9 +250,10 @@ def waiting_scoreboard(
     feed = tuple(feed_line(v, panel) for v in public[-max_verdicts:]) if max_verdicts else ()
     if feed:
         blocks.append(Feed(feed))
-    blocks.append(line(Span("Waiting for: ", STRONG), status.waiting_for or "the board", meaning=WAITING))
+    waiting = status.waiting_for or Msg("the board")
+    blocks.append(line(Span(Msg("Waiting for:") + " ", STRONG), waiting, meaning=WAITING))
     if keys:
-        blocks.append(line("Keys: " + " · ".join(f"{k} {what}" for k, what in keys), meaning=DIM))
+        blocks.append(keys_line(keys))
     return Scoreboard(game, head, None, feed[-1] if feed else None, tuple(blocks))
 
 
@@ -241,7 +265,38 @@ def _without(f: FeedLine, due: Sequence[str]) -> FeedLine:
     fix = _strip(f.correction, (*due, *_sentences(f.text))) if f.correction else None
     if (text, fix) == (f.text, f.correction):
         return f
+    if text == f.text:
+        text = f.text  # the sentence itself, said in any language
+    elif isinstance(f.text, Words):
+        text = _Without(f.text, tuple(due), None)
+    if fix and fix != f.correction and isinstance(f.correction, Words):
+        fix = _Without(f.correction, tuple(due), f.text)
     return replace(f, text=text, correction=fix or None)
+
+
+class _Without(Words):
+    """A feed line's text or fix without the sentences said elsewhere (`said`, and those of
+    `own`, the line's own text), each taken out as it is said in the language asked for."""
+
+    base: str
+    said: tuple[str, ...]
+    own: str | None
+
+    def __new__(cls, base: str, said: tuple[str, ...], own: str | None) -> _Without:
+        self = super().__new__(cls, _strip(str.__str__(base), _said(said, own, ENGLISH)))
+        self.base, self.said, self.own = base, said, own
+        return self
+
+    def render(self, lang: str) -> str:
+        return _strip(in_lang(self.base, lang), _said(self.said, self.own, lang))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_Without, (self.base, self.said, self.own))
+
+
+def _said(said: Sequence[str], own: str | None, lang: str) -> list[str]:
+    out = [in_lang(s, lang) for s in said]
+    return out + _sentences(in_lang(own, lang)) if own is not None else out
 
 
 def _sentences(text: str) -> list[str]:
@@ -264,8 +319,9 @@ def _banner(status: TableStatus, scrub: object) -> Box | None:
     if not status.board_online:
         lines.append(
             line(
-                "BOARD OFFLINE: moves on the board are not seen until it is back.", meaning=STRONG
+                Msg("BOARD OFFLINE: moves on the board are not seen until it is back."),
+                meaning=STRONG,
             )
         )
-    lines.extend(line(f"Fault: {clean(f)}") for f in status.faults)
-    return Box(tuple(lines), title="board", meaning=ILLEGAL_MEANING)
+    lines.extend(line(Msg("Fault: {fault}", fault=clean(f))) for f in status.faults)
+    return Box(tuple(lines), title=Msg("board"), meaning=ILLEGAL_MEANING)

@@ -13,7 +13,7 @@ from rich.panel import Panel as RichPanel
 from rich.text import Text
 
 from upref.games.base import GameView
-from upref.referee.status import Verdict
+from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN, Verdict
 from upref.text import ENGLISH, Msg, in_lang
 from upref.views import terminal
 from upref.views.blocks import Scoreboard, said_in
@@ -24,26 +24,25 @@ from upref.views.scoreboard import Panel, scoreboard, waiting_scoreboard
 __all__ = ["render", "scoreboard_for", "seat_note", "shared_lines", "verdict_line"]
 
 
-KIND_WORDS = {
-    "ok": Msg("ok"),
-    "info": Msg("info"),
-    "illegal": Msg("illegal"),
-    "solved": Msg("solved"),
-    "turn": Msg("turn"),
-    "end": Msg("end"),
-    "board": Msg("board"),
-}
-"""A verdict's kind as a verdict line names it, in each language (in English, the kind itself)."""
-
-
 def verdict_line(v: Verdict, lang: str = ENGLISH) -> str:
-    """A verdict as one line of text in `lang`: '[illegal M-2] … -> what to do' (the rule id
-    stays as it is in every language)."""
+    """A verdict as one line of text in `lang`: '[illegal M-2] … -> what to do'."""
     text = in_lang(v.text, lang)
     if v.correction and v.correction not in v.text:
         text += "  -> " + in_lang(v.correction, lang)
-    kind = in_lang(KIND_WORDS.get(v.kind, v.kind), lang)
+    kind = in_lang(KINDS.get(v.kind, v.kind), lang)
     return f"[{kind}{' ' + v.rule if v.rule else ''}] {text}"
+
+
+KINDS = {
+    OK: Msg("ok"),
+    INFO: Msg("info"),
+    ILLEGAL: Msg("illegal"),
+    SOLVED: Msg("solved"),
+    TURN: Msg("turn"),
+    END: Msg("end"),
+    BOARD: Msg("board"),
+}
+"""A verdict's kind as a verdict line names it: '[illegal M-2]'."""
 
 
 def seat_note(frame: Frame, v: Verdict, own_pages: bool, lang: str = ENGLISH) -> str:

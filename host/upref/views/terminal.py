@@ -14,6 +14,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, SOLVED, TURN
+from upref.text import Msg, in_lang
 from upref.views import blocks as b
 
 __all__ = ["COLOUR_STYLES", "render", "render_blocks"]
@@ -112,10 +113,11 @@ def _feed(x: b.Feed) -> RichTable:
     table = RichTable.grid(padding=(0, 1))
     table.add_column(no_wrap=True)
     table.add_column(ratio=1)
+    fix = in_lang(Msg("fix:"), x.lang)
     for v in x.lines:
         table.add_row(Text(v.label, style=style_of(b.verdict(v.kind))), v.text)
         if v.correction:
-            table.add_row("", Text("→ fix: " + v.correction, style="bold"))
+            table.add_row("", Text(f"→ {fix} {v.correction}", style="bold"))
     return table
 
 

@@ -14,6 +14,8 @@ from upref.games.base import IllegalMoveError
 from upref.games.up.actions import Cut, DealUp
 from upref.games.up.cards import DISPOSAL, MINUS2
 from upref.games.up.state import FACE_DOWN, FACE_UP, RoundBase, Said, _Core, _Setup, _with
+from upref.games.up.words import face_words
+from upref.text import Msg
 
 __all__ = ["DealRules"]
 
@@ -35,16 +37,7 @@ class DealRules(RoundBase):
         setup = replace(setup, rng_state=rng.getstate())
         dealer, cutter = setup.dealer, (setup.dealer - 1) % n
         leader = (dealer + 1) % n
-        name = setup.players
-        text = (
-            f"Round {setup.round} ({setup.variant.describe()}): {name[dealer]} deals, "
-            f"{name[cutter]} cuts (a -2 or disposal card uncovered may be kept"
-        )
-        if setup.variant.without_minus2:
-            text = text.replace("a -2 or disposal card", "a disposal card (U-10)")
-        text += f"). {name[leader]} leads."
-        if setup.observed:
-            text += f" Tap each face-up card as it is dealt, {name[leader]}'s first."
+        text = _round_words(setup, dealer, cutter, leader)
         core = _Core(
             phase="cut",
             stock=stock,
@@ -89,7 +82,7 @@ class DealRules(RoundBase):
 
     def _cut(self, s: _Core, a: Cut) -> _Core:
         if s.phase != "cut":
-            raise IllegalMoveError("cut", "The cut is over: the cards are dealt.", None, a)
+            raise IllegalMoveError("cut", Msg("The cut is over: the cards are dealt."), None, a)
         hands, kept_by, said = self._kept(s, a)
         if self.observed:
             return _with(
@@ -117,32 +110,40 @@ class DealRules(RoundBase):
             if card is not None and card.kind == MINUS2 and self.variant.without_minus2:
                 raise IllegalMoveError(
                     "U-10",
-                    "Without -2 only a disposal card may be kept at the cut, and this game has "
-                    "no -2 cards.",
-                    "Put the -2 card back in the box.",
+                    Msg(
+                        "Without -2 only a disposal card may be kept at the cut, and this game has "
+                        "no -2 cards."
+                    ),
+                    Msg("Put the -2 card back in the box."),
                     a,
                 )
             self._in_deck(a.card, a)
             assert card is not None
             if not self._keepable(a.card):
-                keep = "a disposal card (U-10)" if self.variant.without_minus2 else "a -2 or a disposal card"
+                keep = Msg("a disposal card (U-10)") if self.variant.without_minus2 else Msg("a -2 or a disposal card")
+                face = face_words(card.face)
                 raise IllegalMoveError(
                     "cut",
-                    f"Only {keep} may be kept at the cut, not a {card.face}.",
-                    f"{names[cutter]}: put the {card.face} back into the deck.",
+                    Msg("Only {keep} may be kept at the cut, not a {face}.", keep=keep, face=face),
+                    Msg("{name}: put the {face} back into the deck.", name=names[cutter], face=face),
                     a,
                 )
             if not self.observed and a.card != s.uncovered:
                 raise IllegalMoveError(
-                    "cut", "That is not the card the cut uncovered.", None, a
+                    "cut", Msg("That is not the card the cut uncovered."), None, a
                 )
             if self._locate(s, a.card)[0] not in ("unseen", "stock"):
-                raise IllegalMoveError("count", "That card is already in play.", None, a)
+                raise IllegalMoveError("count", Msg("That card is already in play."), None, a)
             hands[cutter] = self._sorted((*hands[cutter], a.card))
             kept_by = cutter
-            said.append(Said("play", f"{names[cutter]} keeps the cut {card.face} card (one hand card fewer)."))
+            kept = Msg(
+                "{name} keeps the cut {face} card (one hand card fewer).",
+                name=names[cutter],
+                face=face_words(card.face),
+            )
+            said.append(Said("play", kept))
         else:
-            said.append(Said("play", f"{names[cutter]} keeps no card from the cut."))
+            said.append(Said("play", Msg("{name} keeps no card from the cut.", name=names[cutter])))
         return hands, kept_by, said
 
     def _deal_all(
@@ -186,43 +187,46 @@ class DealRules(RoundBase):
         )
 
     def _lead_words(self) -> str:
-        return (
-            f"The deal is done. {self._setup.players[self.leader]} leads: lay the first tower "
-            "from your hand."
+        return Msg(
+            "The deal is done. {name} leads: lay the first tower from your hand.",
+            name=self._setup.players[self.leader],
         )
+
+    def _check_deal_phase(self, s: _Core, a: DealUp) -> None:
+        """:raises IllegalMoveError: ("deal") for a face-up card dealt before the cut or after
+        the deal."""
+        if s.phase == "cut":
+            raise IllegalMoveError("deal", Msg("The cut comes first: keep a cut card or none."), None, a)
+        if s.phase != "deal":
+            raise IllegalMoveError("deal", Msg("The deal is over: the round is on."), None, a)
 
     def _deal_up(self, s: _Core, a: DealUp) -> _Core:
         names = self._setup.players
         if not self.observed:
-            raise IllegalMoveError("deal", "This round is dealt by the engine.", None, a)
-        if s.phase == "cut":
-            raise IllegalMoveError(
-                "deal", "The cut comes first: keep a cut card or none.", None, a
-            )
-        if s.phase != "deal":
-            raise IllegalMoveError("deal", "The deal is over: the round is on.", None, a)
+            raise IllegalMoveError("deal", Msg("This round is dealt by the engine."), None, a)
+        self._check_deal_phase(s, a)
         nxt = self.deal_next()
         assert nxt is not None
         if a.seat != nxt:
-            raise IllegalMoveError(
-                "deal",
-                f"The next face-up card goes to {names[nxt]}, not to {self._who(a.seat)}.",
-                None,
-                a,
-            )
+            other = self._who(a.seat)
+            text = Msg("The next face-up card goes to {name}, not to {other}.", name=names[nxt], other=other)
+            raise IllegalMoveError("deal", text, None, a)
         self._in_deck(a.card, a)
         where, seat = self._locate(s, a.card)
         if where != "unseen":
             raise IllegalMoveError(
-                "deal", f"That card is already dealt ({self._place_words(where, seat)}).", None, a
+                "deal",
+                Msg("That card is already dealt ({where}).", where=self._place_words(where, seat)),
+                None,
+                a,
             )
         ups = list(s.ups)
         ups[nxt] = (*ups[nxt], a.card)
-        face = self._cards.card(a.card).face
+        face = face_words(self._cards.card(a.card).face)
         n = self.num_players()
         dealt = s.dealt_up + 1
         k = (dealt - 1) // n + 1
-        text = f"{names[nxt]}'s face-up card {k} of {FACE_UP}: {face}."
+        text = Msg("{name}'s face-up card {k} of {total}: {face}.", name=names[nxt], k=k, total=FACE_UP, face=face)
         core = _with(
             s,
             ups=tuple(ups),
@@ -234,9 +238,7 @@ class DealRules(RoundBase):
         if dealt < FACE_UP * n:
             return core
         hand = self.variant.hand
-        hand_unseen = tuple(
-            hand - (1 if p == s.kept_by else 0) for p in range(n)
-        )
+        hand_unseen = tuple(hand - (1 if p == s.kept_by else 0) for p in range(n))
         rest = core.stock_unseen - sum(hand_unseen) - FACE_DOWN * n
         assert rest == 0, rest
         return _with(
@@ -249,3 +251,31 @@ class DealRules(RoundBase):
             founding=True,
             said=(*core.said, Said("info", self._lead_words())),
         )
+
+
+def _round_words(setup: _Setup, dealer: int, cutter: int, leader: int) -> str:
+    """How a round begins: 'Round 2 (basic game): Cy deals, Bob cuts (…). Ann leads.', and at
+    an observed table what to tap."""
+    name = setup.players
+    args = {
+        "round": setup.round,
+        "variant": setup.variant.describe(),
+        "dealer": name[dealer],
+        "cutter": name[cutter],
+        "leader": name[leader],
+    }
+    if setup.variant.without_minus2:
+        text: str = Msg(
+            "Round {round} ({variant}): {dealer} deals, {cutter} cuts (a disposal card (U-10) "
+            "uncovered may be kept). {leader} leads.",
+            **args,
+        )
+    else:
+        text = Msg(
+            "Round {round} ({variant}): {dealer} deals, {cutter} cuts (a -2 or disposal card "
+            "uncovered may be kept). {leader} leads.",
+            **args,
+        )
+    if setup.observed:
+        text += " " + Msg("Tap each face-up card as it is dealt, {leader}'s first.", leader=name[leader])
+    return text

@@ -111,7 +111,7 @@ from upref.games.up.state import (
 from upref.games.up.tower import TowerRules
 from upref.games.up.variant import SCORINGS, UP300, Variant, card_points
 from upref.games.up.view import PlayerView, RoundScore, UpView
-from upref.text import and_join
+from upref.text import Msg, and_join
 
 __all__ = [
     "BONUS",
@@ -216,16 +216,22 @@ class UpState(DealRules, TowerRules, ScoringRules):
         n = len(players)
         if not MIN_PLAYERS <= n <= min(MAX_PLAYERS, catalogue.max_players):
             raise ValueError(
-                f"Up is for {MIN_PLAYERS} to {min(MAX_PLAYERS, catalogue.max_players)} players "
-                f"(one set of 13 cards each), not {n}"
+                Msg(
+                    "Up is for {low} to {high} players (one set of 13 cards each), not {n}",
+                    low=MIN_PLAYERS,
+                    high=min(MAX_PLAYERS, catalogue.max_players),
+                    n=n,
+                )
             )
         if any(not isinstance(p, str) or not p.strip() for p in players):
-            raise ValueError(f"player names must be non-empty text: {players!r}")
+            raise ValueError(Msg("player names must be non-empty text: {names}", names=repr(players)))
         if len(set(players)) != n:
-            raise ValueError(f"player names must differ: {players!r}")
+            raise ValueError(Msg("player names must differ: {names}", names=repr(players)))
         sets = variant.sets or catalogue.default_sets(n)
         if len(sets) != n:
-            raise ValueError(f"one set per player: {n} players need {n} sets, not {sets!r}")
+            raise ValueError(
+                Msg("one set per player: {n} players need {n} sets, not {sets}", n=n, sets=repr(sets))
+            )
         deck = catalogue.deck(sets, minus2=not variant.without_minus2)
         if variant.first_dealer is None:
             dealer = n - 1
@@ -233,8 +239,11 @@ class UpState(DealRules, TowerRules, ScoringRules):
             dealer = players.index(variant.first_dealer)
         else:
             raise ValueError(
-                f"the first dealer {variant.first_dealer!r} is not one of the players "
-                f"{and_join(list(players))}"
+                Msg(
+                    "the first dealer {dealer} is not one of the players {names}",
+                    dealer=repr(variant.first_dealer),
+                    names=and_join(list(players)),
+                )
             )
         r = rng if isinstance(rng, random.Random) else random.Random(rng)
         rank = {c.id: i for i, c in enumerate(sorted(catalogue.cards, key=_card_order))}
@@ -270,7 +279,9 @@ class UpState(DealRules, TowerRules, ScoringRules):
         )
         game = self._deal(setup, rng)
         if evening != st.evening:
-            first = Said("info", f"A new evening (evening {evening}). {game._s.said[0].text}")
+            first = Said(
+                "info", Msg("A new evening (evening {evening}). {first}", evening=evening, first=game._s.said[0].text)
+            )
             game._s = _with(game._s, said=(first,))
         return game
 
@@ -451,7 +462,7 @@ class UpState(DealRules, TowerRules, ScoringRules):
         return self.is_legal(action)
 
     def _over_text(self, outcome: Outcome) -> str:
-        return f"Round {self._setup.round} is over: start the next round (key n)."
+        return Msg("Round {round} is over: start the next round (key n).", round=self._setup.round)
 
     def _take(self, action: Action) -> str:
         """Apply a checked action: the state `check` just computed for this very state and
@@ -517,10 +528,12 @@ class UpState(DealRules, TowerRules, ScoringRules):
         deal or the count."""
         s = self._s
         if s.phase != "play":
-            what = {"cut": "the cut", "deal": "the deal", "count": "the count"}.get(s.phase, s.phase)
+            what = {"cut": Msg("the cut"), "deal": Msg("the deal"), "count": Msg("the count")}.get(
+                s.phase, s.phase
+            )
             raise IllegalMoveError(
                 "deal" if s.phase in ("cut", "deal") else "count",
-                f"No card is played during {what}: {self._waiting_words(s)}",
+                Msg("No card is played during {what}: {waiting}", what=what, waiting=self._waiting_words(s)),
                 None,
                 a,
             )

@@ -18,8 +18,8 @@ from upref.games.up.cards import load_catalogue
 from upref.games.up.scoring import EVENING_OVER, Termination, evening_result
 from upref.games.up.variant import UP300
 from upref.games.up.view import RoundScore, UpView
-from upref.games.up.words import counts_cards
-from upref.text import and_join, count
+from upref.games.up.words import counts_cards, faces_words
+from upref.text import Msg, Plural, and_join, join_words
 from upref.views.blocks import (
     DIM,
     HIDDEN,
@@ -60,11 +60,11 @@ def _card_id() -> re.Pattern[str]:
     sets = "".join(load_catalogue().sets)
     return re.compile(rf"\b[{sets}](?:1[01]|[1-9]|-2|D)\b")
 
-_UNITS = {"points": "point", "cards": "card", "tokens": "token"}
+_UNITS = {"points": Msg("points"), "cards": Msg("cards"), "tokens": Msg("tokens")}
 
 
 def _faces(faces: Sequence[str]) -> str:
-    return " · ".join(faces)
+    return faces_words(faces)
 
 
 def face_of(face: str) -> Face:
@@ -73,8 +73,16 @@ def face_of(face: str) -> Face:
     if face == "-2":
         return Face("-2", symbol="minus2")
     if face == "disposal":
-        return Face("disposal", symbol="disposal")
+        return Face(Msg("disposal"), symbol="disposal")
     return Face(face)
+
+
+_A_CARD = "a card"
+_TOWER = Msg("Tower:") + " "
+_OWES = Msg("owes 'last card'")
+_SKIPS = Msg("skips next turn")
+_WENT_OUT = Msg("went out")
+_FIRST_TURN = Msg("1st turn: hand only")
 
 
 def _backs(n: int) -> tuple[Card, ...]:
@@ -88,32 +96,37 @@ class UpPanel:
 
     def header(self, view: UpView) -> str:
         names = view.names
-        parts = [f"Round {view.round} ({view.variant})"]
+        parts: list[str] = [Msg("Round {round} ({variant})", round=view.round, variant=view.variant)]
         if view.evening > 1:
-            parts[0] = f"Evening {view.evening}, round {view.round} ({view.variant})"
-        parts.append(f"{names[view.dealer]} deals")
+            parts[0] = Msg(
+                "Evening {evening}, round {round} ({variant})",
+                evening=view.evening,
+                round=view.round,
+                variant=view.variant,
+            )
+        parts.append(Msg("{name} deals", name=names[view.dealer]))
         if view.dirty_announced:
-            parts.append("dirty One this round (1 counts 30)")
-        parts.append(f"{count(view.removed, 'card')} out of the game")
-        return " · ".join(parts)
+            parts.append(Msg("dirty One this round (1 counts 30)"))
+        parts.append(Plural("{n} card out of the game", "{n} cards out of the game", n=view.removed))
+        return join_words(" · ", parts)
 
     def turn(self, view: UpView) -> str | None:
         names = view.names
         if view.phase == "over":
-            return "The evening is over." if self._evening_over(view) else "Round over."
+            return Msg("The evening is over.") if self._evening_over(view) else Msg("Round over.")
         if view.phase == "cut":
-            return f"{names[view.cutter]} cuts; {names[view.dealer]} deals."
+            return Msg("{cutter} cuts; {dealer} deals.", cutter=names[view.cutter], dealer=names[view.dealer])
         if view.phase == "deal" and view.deal_next is not None:
             k = view.dealt // len(names) + 1
-            return f"Dealing: {names[view.deal_next]}'s face-up card {k} of 4 is tapped next."
+            return Msg("Dealing: {name}'s face-up card {k} of 4 is tapped next.", name=names[view.deal_next], k=k)
         if view.phase == "count" and view.counting is not None:
-            return f"The count: {counts_cards(names[view.counting])}"
+            return Msg("The count: {what}", what=counts_cards(names[view.counting]))
         if view.to_move is None:
             return None
         who = names[view.to_move]
         if view.founding:
-            return f"{who}'s turn: lay a foundation."
-        return f"{who}'s turn: play {view.to_beat} or lower."
+            return Msg("{name}'s turn: lay a foundation.", name=who)
+        return Msg("{name}'s turn: play {n} or lower.", name=who, n=view.to_beat)
 
     def body(self, view: UpView) -> Sequence[Block]:
         blocks: list[Block] = [self._tower(view)]
@@ -125,37 +138,44 @@ class UpPanel:
             name = view.names[view.call_due]
             blocks.append(
                 line(
-                    Span("LAST CARD ", ILLEGAL),
-                    f" {name} holds one card and owes 'last card': the button, before the next "
-                    "card.",
+                    Span(Msg("LAST CARD") + " ", ILLEGAL),
+                    " "
+                    + Msg(
+                        "{name} holds one card and owes 'last card': the button, before the next card.",
+                        name=name,
+                    ),
                 )
             )
         skipped = [p.name for p in view.players if p.skip]
         if skipped:
             blocks.append(
-                line(f"Skipped next turn (forgot 'last card'): {and_join(skipped)}.", meaning=STRONG)
+                line(
+                    Msg("Skipped next turn (forgot 'last card'): {names}.", names=and_join(skipped)),
+                    meaning=STRONG,
+                )
             )
         table = self._evening(view)
         if table is not None:
-            unit = _UNITS[view.scoring]
-            best = "most" if view.scoring == "tokens" else "lowest total"
-            gone = {
-                "points": "-10 or -80: went out, the bonus",
-                "cards": "0: went out",
-                "tokens": "+1: went out, a token",
+            how = {
+                "points": Msg("(points; lowest total wins; -10 or -80: went out, the bonus):"),
+                "cards": Msg("(cards; lowest total wins; 0: went out):"),
+                "tokens": Msg("(tokens; most wins; +1: went out, a token):"),
             }[view.scoring]
-            blocks.append(
-                line(Span("The evening", STRONG), f" ({unit}s; {best} wins; {gone}):")
-            )
+            blocks.append(line(Span(Msg("The evening"), STRONG), " " + how))
             blocks.append(table)
             if any(any(r.typed) for r in view.table):
-                blocks.append(line("* points typed in by hand at the count, not checked", meaning=DIM))
+                blocks.append(line(Msg("* points typed in by hand at the count, not checked"), meaning=DIM))
         if view.up300:
             top = max(range(len(view.names)), key=lambda p: view.totals[p])
             blocks.append(
                 line(
-                    f"Up300: the evening ends after the round in which a total passes {UP300} "
-                    f"(highest now: {view.names[top]} {view.totals[top]}).",
+                    Msg(
+                        "Up300: the evening ends after the round in which a total passes {limit} "
+                        "(highest now: {name} {total}).",
+                        limit=UP300,
+                        name=view.names[top],
+                        total=view.totals[top],
+                    ),
                     meaning=DIM,
                 )
             )
@@ -168,21 +188,21 @@ class UpPanel:
         names = view.names
         details: list[str] = []
         if out.termination == Termination.STOPPED:
-            head = "Stopped: " + evening_result(
-                names, out.winners, out.scores, view.scoring, lead=True
+            head: str = Msg(
+                "Stopped: {result}",
+                result=evening_result(names, out.winners, out.scores, view.scoring, lead=True),
             )
         else:
             last = view.table[-1] if view.table else None
             if last is not None and last.finisher is not None:
-                head = f"Round {last.round}: {names[last.finisher]} went out"
+                head = Msg("Round {round}: {name} went out", round=last.round, name=names[last.finisher])
             else:
-                head = f"Round {view.round}: nobody could start a tower (blocked)"
+                head = Msg("Round {round}: nobody could start a tower (blocked)", round=view.round)
             if self._evening_over(view):  # the evening's winner is the headline, the round after
                 details.append(head + ".")
                 head = evening_result(names, out.winners, out.scores, view.scoring)
-        unit = _UNITS[view.scoring]
         totals = ", ".join(f"{n} {t}" for n, t in zip(names, out.scores, strict=True))
-        details.append(f"Totals ({unit}s): {totals}")
+        details.append(Msg("Totals ({unit}): {totals}", unit=_UNITS[view.scoring], totals=totals))
         return result_box(head, *details)
 
     def footer(self, view: UpView) -> Sequence[Block]:
@@ -190,30 +210,30 @@ class UpPanel:
 
     def scrub(self, text: str) -> str:
         """Blank out card ids: a public text names cards by their face only."""
-        return _card_id().sub("a card", text)
+        return _card_id().sub(_A_CARD, text)
 
     def drawing(self, view: UpView) -> Drawing:
         """The table as it lies: the tower (top last) with the number to beat, the players in
         their order with their hand and face-down cards as backs with counts and their face-up
         cards drawn, the cards out of the game, and over an evening each player's total round
         by round. Only the public view goes in: hands and face-down cards are counts."""
-        caption = "tower"
+        caption: str = Msg("tower")
         if not view.tower and view.phase == "play" and view.to_move is not None:
-            caption = f"tower: empty, {view.names[view.to_move]} lays a foundation"
+            caption = Msg("tower: empty, {name} lays a foundation", name=view.names[view.to_move])
         over = view.phase == "over"  # nothing is to beat once the round is over
         to_beat = None if view.to_beat is None or not view.tower or over else str(view.to_beat)
         pieces: list[Piece] = [
             Tower(tuple(Card(face_of(f)) for f in view.tower), to_beat, caption),
             self._seats(view),
-            Big("cards out of the game", str(view.removed)),
+            Big(Msg("cards out of the game"), str(view.removed)),
         ]
         if view.table:
             series = tuple(
                 Series(name, tuple(r.totals[p] for r in view.table))
                 for p, name in enumerate(view.names)
             )
-            pieces.append(Chart(series, caption=f"the evening: totals in {view.scoring}"))
-        return Drawing(tuple(pieces), title="The table")
+            pieces.append(Chart(series, caption=Msg("the evening: totals in {unit}", unit=_UNITS[view.scoring])))
+        return Drawing(tuple(pieces), title=Msg("The table"))
 
     def private(self, view: UpView) -> Sequence[Block]:
         """The seat's own cards: the hand (as far as the referee has seen it), the face-up
@@ -224,30 +244,36 @@ class UpPanel:
         if view.seat is None:
             raise ValueError("the private panel needs one seat's view, UpState.view(seat)")
         me = view.players[view.seat]
-        title = f"{me.name} — your cards (keep them to yourself)"
-        hand = _faces(view.own_hand) or ("empty" if me.hand == 0 else "no card the referee has seen")
+        title = Msg("{name} — your cards (keep them to yourself)", name=me.name)
+        hand = _faces(view.own_hand) or (
+            Msg("empty") if me.hand == 0 else Msg("no card the referee has seen")
+        )
         if view.own_unseen:
-            hand += f" (and {count(view.own_unseen, 'card')} the referee has not seen)"
+            hand += " " + Plural(
+                "(and {n} card the referee has not seen)",
+                "(and {n} cards the referee has not seen)",
+                n=view.own_unseen,
+            )
         lines = [
-            line(Span("Hand: ", STRONG), Span(hand, HIDDEN)),
-            line(Span("Face up: ", STRONG), _faces(me.up) or "none"),
-            line(Span("Face down: ", STRONG), f"{me.down} (nobody knows them)"),
+            line(Span(Msg("Hand:") + " ", STRONG), Span(hand, HIDDEN)),
+            line(Span(Msg("Face up:") + " ", STRONG), _faces(me.up) or Msg("none")),
+            line(Span(Msg("Face down:") + " ", STRONG), Msg("{n} (nobody knows them)", n=me.down)),
         ]
         if me.owes_call:
-            lines.append(line("You hold one card: press the button for 'last card'!", meaning=ILLEGAL))
+            lines.append(line(Msg("You hold one card: press the button for 'last card'!"), meaning=ILLEGAL))
         hand_row = Row(
             tuple(Card(face_of(f)) for f in view.own_hand) + _backs(view.own_unseen),
-            caption="your hand",
-            note=f"{view.own_unseen} the referee has not seen" if view.own_unseen else None,
+            caption=Msg("your hand"),
+            note=Msg("{n} the referee has not seen", n=view.own_unseen) if view.own_unseen else None,
             overlap=len(view.own_hand) + view.own_unseen > 6,
         )
         mine = Drawing(
             (
                 hand_row,
-                Row(tuple(Card(face_of(f)) for f in me.up), caption="face up"),
-                Row(_backs(me.down), caption="face down", note=str(me.down)),
+                Row(tuple(Card(face_of(f)) for f in me.up), caption=Msg("face up")),
+                Row(_backs(me.down), caption=Msg("face down"), note=str(me.down)),
             ),
-            title="Your cards",
+            title=Msg("Your cards"),
         )
         blocks: tuple[Line | Sheet | Drawing, ...] = (*lines, mine)
         return (Box(blocks, title, HIDDEN),)
@@ -262,19 +288,19 @@ class UpPanel:
         winners = view.outcome.winners if view.outcome is not None else ()
         seats = []
         for p in view.players:
-            badges = [f"total {p.total}"]
+            badges: list[str] = [Msg("total {n}", n=p.total)]
             if p.owes_call:
-                badges.append("owes 'last card'")
+                badges.append(_OWES)
             if p.skip:
-                badges.append("skips next turn")
+                badges.append(_SKIPS)
             if p.out:
-                badges.append("went out")
+                badges.append(_WENT_OUT)
             if view.phase == "play" and p.first_turn and not p.out:
-                badges.append("1st turn: hand only")
+                badges.append(_FIRST_TURN)
             rows = (
-                Row(_backs(p.hand), caption="hand", note=str(p.hand), overlap=True),
-                Row(tuple(Card(face_of(f)) for f in p.up), caption="face up"),
-                Row(_backs(p.down), caption="face down", note=str(p.down)),
+                Row(_backs(p.hand), caption=Msg("hand"), note=str(p.hand), overlap=True),
+                Row(tuple(Card(face_of(f)) for f in p.up), caption=Msg("face up")),
+                Row(_backs(p.down), caption=Msg("face down"), note=str(p.down)),
             )
             won = p.out or (over and p.seat in winners and self._evening_over(view))
             seats.append(Seat(p.seat, p.name, tuple(badges), rows, won))
@@ -289,17 +315,17 @@ class UpPanel:
         if not view.tower:
             if view.phase == "play" and view.to_move is not None:
                 return line(
-                    Span("Tower: ", STRONG),
-                    f"empty — {view.names[view.to_move]} lays a foundation",
+                    Span(_TOWER, STRONG),
+                    Msg("empty — {name} lays a foundation", name=view.names[view.to_move]),
                 )
-            return line(Span("Tower: ", STRONG), "empty")
+            return line(Span(_TOWER, STRONG), Msg("empty"))
         if view.to_beat is None or view.phase == "over":  # (or a last face-down -2 emptied it)
-            return line(Span("Tower: ", STRONG), _faces(view.tower))
+            return line(Span(_TOWER, STRONG), _faces(view.tower))
         return line(
-            Span("Tower: ", STRONG),
+            Span(_TOWER, STRONG),
             _faces(view.tower),
             "   ",
-            Span(f"to beat: {view.to_beat} or lower", STRONG),
+            Span(Msg("to beat: {n} or lower", n=view.to_beat), STRONG),
         )
 
     def _players(self, view: UpView) -> Sheet:
@@ -312,27 +338,27 @@ class UpPanel:
             if not over and p.seat == view.to_move:
                 meaning = TURN
                 if view.phase == "play":
-                    doing.append("lays a foundation" if view.founding else "to play")
+                    doing.append(Msg("lays a foundation") if view.founding else Msg("to play"))
                 elif view.phase == "deal":
-                    doing.append("face-up card next")
+                    doing.append(Msg("face-up card next"))
                 elif view.phase == "count":
-                    doing.append("taps remaining cards")
+                    doing.append(Msg("taps remaining cards"))
                 elif view.phase == "cut":
                     doing.append("")
             if view.phase == "cut" and p.seat == view.cutter:
-                doing.append("cuts")
+                doing.append(Msg("cuts"))
             if p.out:
-                doing.append("went out")
+                doing.append(_WENT_OUT)
                 meaning = WINNER
             elif over and p.seat in winners and self._evening_over(view):
-                doing.append("wins the evening")
+                doing.append(Msg("wins the evening"))
                 meaning = WINNER
             if p.owes_call:
-                doing.append("owes 'last card'")
+                doing.append(_OWES)
             if p.skip:
-                doing.append("skips next turn")
+                doing.append(_SKIPS)
             if view.phase == "play" and p.first_turn and not p.out:
-                doing.append("1st turn: hand only")
+                doing.append(_FIRST_TURN)
             mark = "▶" if meaning == TURN else ("★" if meaning == WINNER else "")
             rows.append(
                 (
@@ -342,17 +368,17 @@ class UpPanel:
                     Span(_faces(p.up) or "-"),
                     Span(str(p.down), HIDDEN),
                     Span(str(p.total)),
-                    Span(", ".join(d for d in doing if d), meaning),
+                    Span(join_words(", ", [d for d in doing if d]), meaning),
                 )
             )
         columns = (
             Column("", width=1),
-            Column("Player"),
-            Column("Hand", "right"),
-            Column("Face up"),
-            Column("Down", "right"),
-            Column("Total", "right"),
-            Column("Now", grow=True),
+            Column(Msg("Player")),
+            Column(Msg("Hand"), "right"),
+            Column(Msg("Face up")),
+            Column(Msg("Down"), "right"),
+            Column(Msg("Total"), "right"),
+            Column(Msg("Now"), grow=True),
         )
         return Sheet(columns, tuple(rows))
 
@@ -360,12 +386,12 @@ class UpPanel:
         if not view.table:
             return None
         names = view.names
-        columns = (Column("Round"),) + tuple(Column(n, "right") for n in names)
+        columns = (Column(Msg("Round")),) + tuple(Column(n, "right") for n in names)
         rows: list[tuple[Span, ...]] = []
         for r in view.table:
             rows.append((Span(str(r.round)), *(self._cell(view, r, p) for p in range(len(names)))))
         rows.append(
-            (Span("Total", STRONG), *(Span(str(t), STRONG) for t in view.table[-1].totals))
+            (Span(Msg("Total"), STRONG), *(Span(str(t), STRONG) for t in view.table[-1].totals))
         )
         return Sheet(columns, tuple(rows))
 

@@ -54,16 +54,16 @@ from upref.games.up.cards import Catalogue, load_catalogue, parse_catalogue
 from upref.games.up.engine import NAME, TITLE, UpState
 from upref.games.up.scoring import EVENING_OVER, Termination, evening_result, evening_winners
 from upref.games.up.variant import Variant
-from upref.games.up.words import cannot_start, turn_skipped
+from upref.games.up.words import cannot_start, face_words, faces_words, turn_skipped
 from upref.referee.base import OVER, PLAY, CatalogueFormat, KeyOffer, Referee, TagLookup
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import END, ILLEGAL, INFO, OK, TURN, Verdict, refusal_words, said_reason
-from upref.text import and_join, number_words, numbers_in_words
+from upref.text import Msg, and_join, join_words, numbers_in_words
 
 __all__ = ["KEYS", "UpReferee"]
 
 _SAID_RULES = {
-    "U-12": "in your first turn, play only cards from your hand",
+    "U-12": Msg("in your first turn, play only cards from your hand"),
 }
 """Refusals said in short words of their own, where the printed words are too long to hear."""
 
@@ -124,19 +124,27 @@ class UpReferee(Referee[UpState]):
         offers: list[KeyOffer] = []
         names = eng.players
         if eng.phase == "cut":
-            label = "cancel: no cut card kept" if self._keep else f"{names[eng.cutter]} keeps the cut card (then tap it)"
+            label = (
+                Msg("cancel: no cut card kept")
+                if self._keep
+                else Msg("{name} keeps the cut card (then tap it)", name=names[eng.cutter])
+            )
             offers.append(_offer("keep", label))
         elif eng.phase == "play":
             seat = eng.to_move
             last = eng.last_play
             if last is not None and last[1] != DOWN and self._joinable(last[2][0]):
-                what = "cancel +" if self._join else f"the next card joins {names[last[0]]}'s play"
+                what = Msg("cancel +") if self._join else Msg("the next card joins {name}'s play", name=names[last[0]])
                 offers.append(_offer("join", what))
             if eng.may_play_blind(seat):
-                what = "cancel blind" if self._blind else f"{names[seat]} turns a face-down card (then tap it)"
+                what = (
+                    Msg("cancel blind")
+                    if self._blind
+                    else Msg("{name} turns a face-down card (then tap it)", name=names[seat])
+                )
                 offers.append(_offer("blind", what))
             if eng.is_legal(DirtyOne(seat)):
-                offers.append(_offer("dirty", f"{names[seat]} announces the dirty One (U-9)"))
+                offers.append(_offer("dirty", Msg("{name} announces the dirty One (U-9)", name=names[seat])))
             if eng.founding and eng.is_legal(Pass(seat)):
                 offers.append(_offer("pass", cannot_start(names[seat])))
         elif eng.phase == "count" and eng.counting is not None:
@@ -144,9 +152,9 @@ class UpReferee(Referee[UpState]):
             offers.append(
                 KeyOffer(
                     KEYS["points"],
-                    f"type the points of {who}'s untapped cards",
+                    Msg("type the points of {name}'s untapped cards", name=who),
                     lambda t, a: Key("points", t, a),
-                    prompt=f"Points of {who}'s cards not tapped (counted by hand)",
+                    prompt=Msg("Points of {name}'s cards not tapped (counted by hand)", name=who),
                     default="0",
                 )
             )
@@ -193,16 +201,20 @@ class UpReferee(Referee[UpState]):
         text = evening_result(
             eng.players, outcome.winners, outcome.scores, eng.variant.scoring, lead=stopped
         )
-        return f"Round {eng.round} is not scored; {text}" if stopped else text
+        return Msg("Round {round} is not scored; {result}", round=eng.round, result=text) if stopped else text
 
     def result_words(self, outcome: Outcome) -> str:
         """The evening's result for the ear: 'Ann wins with five points.'"""
         names, best = self.winners_and_best(outcome)
         if not names:
-            return "Nobody wins."
-        verb = "wins" if len(names) == 1 else "win"
-        tail = f" with {number_words(best)} points" if outcome.scores else ""
-        return f"{and_join(names)} {verb}{tail}."
+            return Msg("Nobody wins.")
+        who = and_join(names)
+        if not outcome.scores:
+            return Msg("{who} wins.", who=who) if len(names) == 1 else Msg("{who} win.", who=who)
+        said = numbers_in_words(Msg("{n}", n=best))
+        if len(names) == 1:
+            return Msg("{who} wins with {n} points.", who=who, n=said)
+        return Msg("{who} win with {n} points.", who=who, n=said)
 
     # --- taps -----------------------------------------------------------------------------------
 
@@ -245,8 +257,11 @@ class UpReferee(Referee[UpState]):
             out.append(
                 Verdict(
                     INFO,
-                    f"That {self._face(item)} is dealt to {eng.players[owner]} already: nothing "
-                    "changes.",
+                    Msg(
+                        "That {face} is dealt to {name} already: nothing changes.",
+                        face=self._face(item),
+                        name=eng.players[owner],
+                    ),
                 )
             )
             return
@@ -262,8 +277,12 @@ class UpReferee(Referee[UpState]):
             out.append(
                 Verdict(
                     INFO,
-                    f"That {self._face(item)} of {eng.players[seat]}'s is known already: it is "
-                    f"counted ({eng.view(None).unseen[seat]} not seen yet).",
+                    Msg(
+                        "That {face} of {name}'s is known already: it is counted ({n} not seen yet).",
+                        face=self._face(item),
+                        name=eng.players[seat],
+                        n=eng.view(None).unseen[seat],
+                    ),
                 )
             )
             return
@@ -276,7 +295,7 @@ class UpReferee(Referee[UpState]):
         self._join = self._blind = False
         if where == "tower" and not join:
             out.append(
-                Verdict(INFO, f"That {self._face(item)} is on the tower already: nothing changes.")
+                Verdict(INFO, Msg("That {face} is on the tower already: nothing changes.", face=self._face(item)))
             )
             return
         last = eng.last_play
@@ -302,7 +321,7 @@ class UpReferee(Referee[UpState]):
 
     def on_button(self, out: list[Verdict]) -> None:
         if self.phase != PLAY or not self.has_engine or self.engine.phase != "play":
-            out.append(Verdict(INFO, "The button is 'last card': no card is being played now.", "call"))
+            out.append(Verdict(INFO, Msg("The button is 'last card': no card is being played now."), "call"))
             return
         eng = self.engine
         due = eng.call_due
@@ -314,13 +333,16 @@ class UpReferee(Referee[UpState]):
             out.append(
                 Verdict(
                     INFO,
-                    f"Too late for 'last card', {name}: the next card came first, so "
-                    + turn_skipped(name),
+                    Msg(
+                        "Too late for 'last card', {name}: the next card came first, so {skipped}",
+                        name=name,
+                        skipped=turn_skipped(name),
+                    ),
                     "U-11",
                 )
             )
             return
-        out.append(Verdict(INFO, "No 'last card' call is due now.", "call"))
+        out.append(Verdict(INFO, Msg("No 'last card' call is due now."), "call"))
 
     def on_key(self, name: str, arg: str | None, out: list[Verdict]) -> bool:
         if self.phase != PLAY or not self.has_engine or name not in KEYS:
@@ -330,9 +352,9 @@ class UpReferee(Referee[UpState]):
         if name == "keep" and eng.phase == "cut":
             self._keep = not self._keep
             text = (
-                f"{names[eng.cutter]} keeps the cut card: tap it now."
+                Msg("{name} keeps the cut card: tap it now.", name=names[eng.cutter])
                 if self._keep
-                else "No cut card kept after all: deal, and tap the face-up cards."
+                else Msg("No cut card kept after all: deal, and tap the face-up cards.")
             )
             out.append(Verdict(INFO, text))
             return True
@@ -353,8 +375,11 @@ class UpReferee(Referee[UpState]):
             out.append(
                 Verdict(
                     INFO,
-                    f"Face-down cards are played one at a time: no card joins "
-                    f"{names[last[0]]}'s face-down card (U-4).",
+                    Msg(
+                        "Face-down cards are played one at a time: no card joins {name}'s "
+                        "face-down card (U-4).",
+                        name=names[last[0]],
+                    ),
                     "U-4",
                 )
             )
@@ -365,9 +390,9 @@ class UpReferee(Referee[UpState]):
             out.append(
                 Verdict(
                     INFO,
-                    f"{who}: tap the card of the same value that goes with the play."
+                    Msg("{name}: tap the card of the same value that goes with the play.", name=who)
                     if self._join
-                    else "No card joins the play.",
+                    else Msg("No card joins the play."),
                 )
             )
             return True
@@ -376,9 +401,9 @@ class UpReferee(Referee[UpState]):
             out.append(
                 Verdict(
                     INFO,
-                    f"{names[seat]}: turn a face-down card over onto the tower and tap it."
+                    Msg("{name}: turn a face-down card over onto the tower and tap it.", name=names[seat])
                     if self._blind
-                    else f"{names[seat]} plays no face-down card after all.",
+                    else Msg("{name} plays no face-down card after all.", name=names[seat]),
                 )
             )
             return True
@@ -400,9 +425,9 @@ class UpReferee(Referee[UpState]):
             out.append(
                 Verdict(
                     ILLEGAL,
-                    f"Points are a whole number, not {arg!r}: press p again and type the points.",
+                    Msg("Points are a whole number, not {typed}: press p again and type the points.", typed=repr(arg)),
                     "count",
-                    spoken="Points are a whole number: press p again and type them.",
+                    spoken=Msg("Points are a whole number: press p again and type them."),
                 )
             )
             return
@@ -425,7 +450,7 @@ class UpReferee(Referee[UpState]):
         if isinstance(action, Play | Pass):  # (a Join belongs to the play before it)
             late = due is not None and due != action.seat and eng.call_due != due
             self._late = due if late else None
-        merged: list[tuple[str, list[str], str | None, str | None]] = []
+        merged: list[tuple[str, list[str], str | None, str | None]] = []  # kind, texts, rule, spoken
         outcome = eng.outcome()
         ends = [i for i, x in enumerate(eng.said) if x.kind == "end"]
         for i, said in enumerate(eng.said):
@@ -438,7 +463,7 @@ class UpReferee(Referee[UpState]):
             else:
                 merged.append((kind, [said.text], rule, words))
         for kind, texts, rule, words in merged:
-            out.append(Verdict(kind, " ".join(texts), rule, spoken=words))
+            out.append(Verdict(kind, join_words(" ", texts), rule, spoken=words))
         if outcome is not None:
             self.note_game_over(outcome)
 
@@ -448,7 +473,7 @@ class UpReferee(Referee[UpState]):
         if phase == "play":
             return super().turn_words(seat)
         if phase == "count":
-            return f"{name}, tap the cards you still hold."
+            return Msg("{name}, tap the cards you still hold.", name=name)
         return None  # the cut and the deal go round the table without turns
 
     def _said(self, kind: str, action: Action, due: int | None, last_end: bool) -> str | None:
@@ -460,20 +485,20 @@ class UpReferee(Referee[UpState]):
             if last_end:
                 outcome = eng.outcome()
                 if outcome is not None:
-                    return f"The evening is over. {self.result_words(outcome)}"
+                    return Msg("The evening is over. {result}", result=self.result_words(outcome))
             if isinstance(action, Play):
-                return "The round is over: count the cards still held."
-            return "The round is scored: the points are on the screen."
+                return Msg("The round is over: count the cards still held.")
+            return Msg("The round is scored: the points are on the screen.")
         if kind == "penalty" and due is not None:
-            return f"{names[due]} did not call last card in time: {names[due]}'s next turn is skipped."
+            return Msg("{name} did not call last card in time: {name}'s next turn is skipped.", name=names[due])
         if kind == "skip":
-            return "A turn is skipped."
+            return Msg("A turn is skipped.")
         if kind == "call" and eng.call_due is not None:
-            return f"{names[eng.call_due]}, one card left: press the button for last card!"
+            return Msg("{name}, one card left: press the button for last card!", name=names[eng.call_due])
         if kind == "play" and isinstance(action, Play):
             values = [self._face(c) for c in action.cards]
-            what = numbers_in_words(" and ".join(values)) if values else "a card"
-            return f"{names[action.seat]} plays {what}."
+            what = numbers_in_words(join_words(" " + Msg("and") + " ", values)) if values else Msg("a card")
+            return Msg("{name} plays {what}.", name=names[action.seat], what=what)
         return None
 
     def _refuse(self, err: IllegalMoveError, out: list[Verdict]) -> None:
@@ -494,7 +519,7 @@ class UpReferee(Referee[UpState]):
 
     def _face(self, item: str) -> str:
         card = self.catalogue.get(item)
-        return card.face if card is not None else "card"
+        return face_words(card.face) if card is not None else Msg("card")
 
     # --- undo -------------------------------------------------------------------------------------
 
@@ -516,15 +541,21 @@ class UpReferee(Referee[UpState]):
         if view.tower != tower_before:
             if view.tower:
                 fixes.append(
-                    f"Put the tower back as it was: {' · '.join(view.tower)} (bottom first)."
+                    Msg("Put the tower back as it was: {tower} (bottom first).", tower=faces_words(view.tower))
                 )
             else:
-                fixes.append("The tower is empty again: take its cards back as below.")
+                fixes.append(Msg("The tower is empty again: take its cards back as below."))
         for p, was in zip(view.players, players_before, strict=True):
             if (p.hand, p.up, p.down) != was:
-                up = " · ".join(p.up) or "none"
+                up = faces_words(p.up) or Msg("none")
                 fixes.append(
-                    f"{p.name} holds again: {p.hand} in hand, face up {up}, {p.down} face down."
+                    Msg(
+                        "{name} holds again: {hand} in hand, face up {up}, {down} face down.",
+                        name=p.name,
+                        hand=p.hand,
+                        up=up,
+                        down=p.down,
+                    )
                 )
         return fixes
 
@@ -534,9 +565,9 @@ class UpReferee(Referee[UpState]):
         eng = self.engine
         out = eng.outcome()
         if out is not None and out.termination in EVENING_OVER:
-            return "The evening is over: press n for a new evening."
+            return Msg("The evening is over: press n for a new evening.")
         nxt = eng.players[(eng.dealer + 1) % eng.num_players()]
-        return f"Round {eng.round} is over: press n for the next round ({nxt} deals)."
+        return Msg("Round {round} is over: press n for the next round ({name} deals).", round=eng.round, name=nxt)
 
     def waiting_for_game(self) -> str | None:
         if not self.has_engine:
@@ -547,42 +578,52 @@ class UpReferee(Referee[UpState]):
         names = eng.players
         if eng.phase == "cut":
             if self._keep:
-                return f"{names[eng.cutter]}: tap the card you keep from the cut."
-            return (
-                f"{names[eng.cutter]} cuts: keeps an uncovered -2 or disposal card with k and a "
-                f"tap; then {names[eng.dealer]} deals and each face-up card is tapped as it is "
-                f"dealt, {names[eng.leader]}'s first."
-            ).replace(
-                "-2 or disposal card", "disposal card" if eng.variant.without_minus2 else "-2 or disposal card"
+                return Msg("{name}: tap the card you keep from the cut.", name=names[eng.cutter])
+            args = {"cutter": names[eng.cutter], "dealer": names[eng.dealer], "leader": names[eng.leader]}
+            if eng.variant.without_minus2:
+                return Msg(
+                    "{cutter} cuts: keeps an uncovered disposal card with k and a tap; then {dealer} "
+                    "deals and each face-up card is tapped as it is dealt, {leader}'s first.",
+                    **args,
+                )
+            return Msg(
+                "{cutter} cuts: keeps an uncovered -2 or disposal card with k and a tap; then "
+                "{dealer} deals and each face-up card is tapped as it is dealt, {leader}'s first.",
+                **args,
             )
         if eng.phase == "deal":
             nxt = eng.deal_next()
             assert nxt is not None
             view = eng.view(None)
             k = view.dealt // eng.num_players() + 1
-            return f"{names[nxt]}'s face-up card {k} of 4: tap it as it is dealt."
+            return Msg("{name}'s face-up card {k} of 4: tap it as it is dealt.", name=names[nxt], k=k)
         if eng.phase == "count":
             seat = eng.counting
             assert seat is not None
             n = eng.view(None).unseen[seat]
-            return (
-                f"{names[seat]}: tap your remaining cards ({n} not seen yet), or p to type "
-                "their points."
+            return Msg(
+                "{name}: tap your remaining cards ({n} not seen yet), or p to type their points.",
+                name=names[seat],
+                n=n,
             )
         seat = eng.to_move
         name = names[seat]
+        text: str
         if self._join and eng.last_play is not None:
-            text = f"{names[eng.last_play[0]]}: tap the card that joins the play."
+            text = Msg("{name}: tap the card that joins the play.", name=names[eng.last_play[0]])
         elif self._blind:
-            text = f"{name}: turn a face-down card and tap it."
+            text = Msg("{name}: turn a face-down card and tap it.", name=name)
+        elif eng.founding and eng.first_turn(seat):
+            text = Msg("{name}: lay a foundation (from your hand).", name=name)
         elif eng.founding:
-            where = "from your hand" if eng.first_turn(seat) else "any card but a -2"
-            text = f"{name}: lay a foundation ({where})."
+            text = Msg("{name}: lay a foundation (any card but a -2).", name=name)
         else:
-            text = f"{name}: play {eng.threshold} or lower (a higher card brings the tower down)."
+            text = Msg(
+                "{name}: play {n} or lower (a higher card brings the tower down).", name=name, n=eng.threshold
+            )
         due = eng.call_due
         if due is not None:
-            text += f" {names[due]} owes 'last card' (the button) before the next card."
+            text += " " + Msg("{name} owes 'last card' (the button) before the next card.", name=names[due])
         return text
 
 

@@ -14,7 +14,8 @@ from upref.games.up.cards import Card
 from upref.games.up.state import RoundBase, Said, _Core, _holding, _set, _unseen, _with
 from upref.games.up.variant import UP300, card_points
 from upref.games.up.view import RoundScore
-from upref.text import and_join, count, plural
+from upref.games.up.words import face_words
+from upref.text import Msg, Plural, and_join, join_words
 
 __all__ = [
     "BONUS",
@@ -89,9 +90,14 @@ class ScoringRules(RoundBase):
             *core.said,
             Said(
                 "info",
-                "The count: each player still holding cards taps them (hand and face-down; the "
-                f"face-up ones are known). {names[nxt]} first: "
-                f"{_unseen(core, nxt)} {plural(_unseen(core, nxt), 'card')} not seen yet.",
+                Plural(
+                    "The count: each player still holding cards taps them (hand and face-down; "
+                    "the face-up ones are known). {name} first: {n} card not seen yet.",
+                    "The count: each player still holding cards taps them (hand and face-down; "
+                    "the face-up ones are known). {name} first: {n} cards not seen yet.",
+                    n=_unseen(core, nxt),
+                    name=names[nxt],
+                ),
             ),
         )
         return _with(core, phase="count", counting=nxt, to_move=nxt, said=said)
@@ -122,13 +128,17 @@ class ScoringRules(RoundBase):
         names = self._setup.players
         if s.phase != "count":
             raise IllegalMoveError(
-                "count", f"There is no count now: {self._waiting_words(s)}", None, a
+                "count", Msg("There is no count now: {what}", what=self._waiting_words(s)), None, a
             )
         if a.seat != s.counting:
             assert s.counting is not None
             raise IllegalMoveError(
                 "count",
-                f"{names[s.counting]}'s cards are being counted, not {self._who(a.seat)}'s.",
+                Msg(
+                    "{name}'s cards are being counted, not {other}'s.",
+                    name=names[s.counting],
+                    other=self._who(a.seat),
+                ),
                 None,
                 a,
             )
@@ -139,16 +149,27 @@ class ScoringRules(RoundBase):
         seat = a.seat
         if isinstance(a.points, bool) or not isinstance(a.points, int) or a.points < 0:
             raise IllegalMoveError(
-                "count", f"Points are a whole number, 0 or more, not {a.points!r}.", None, a
+                "count",
+                Msg("Points are a whole number, 0 or more, not {points}.", points=repr(a.points)),
+                None,
+                a,
             )
         typed = _set(s.typed, seat, a.points)
         n_unseen = _unseen(s, seat)
         said: list[Said] = [
             Said(
                 "info",
-                f"{names[seat]}'s {n_unseen} untapped {plural(n_unseen, 'card')}: "
-                f"{a.points} {plural(a.points, 'point')}, counted by hand (the referee cannot "
-                "check them).",
+                Msg(
+                    "{cards}: {points}",
+                    cards=Plural(
+                        "{name}'s {n} untapped card", "{name}'s {n} untapped cards", n=n_unseen, name=names[seat]
+                    ),
+                    points=Plural(
+                        "{n} point, counted by hand (the referee cannot check them).",
+                        "{n} points, counted by hand (the referee cannot check them).",
+                        n=a.points,
+                    ),
+                ),
                 "count",
             )
         ]
@@ -165,12 +186,19 @@ class ScoringRules(RoundBase):
         if where != "unseen":
             if owner == seat:
                 raise IllegalMoveError(
-                    "count", f"That {card.face} of {names[seat]}'s is counted already.", None, a
+                    "count",
+                    Msg("That {face} of {name}'s is counted already.", face=face_words(card.face), name=names[seat]),
+                    None,
+                    a,
                 )
             raise IllegalMoveError(
                 "count",
-                f"That {card.face} cannot be {names[seat]}'s: the referee has it "
-                f"{self._place_words(where, owner)}.",
+                Msg(
+                    "That {face} cannot be {name}'s: the referee has it {where}.",
+                    face=face_words(card.face),
+                    name=names[seat],
+                    where=self._place_words(where, owner),
+                ),
                 None,
                 a,
             )
@@ -206,8 +234,12 @@ class ScoringRules(RoundBase):
         said.append(
             Said(
                 "info",
-                f"{names[nxt]}'s turn to tap: {_unseen(core, nxt)} "
-                f"{plural(_unseen(core, nxt), 'card')} not seen yet.",
+                Plural(
+                    "{name}'s turn to tap: {n} card not seen yet.",
+                    "{name}'s turn to tap: {n} cards not seen yet.",
+                    n=_unseen(core, nxt),
+                    name=names[nxt],
+                ),
             )
         )
         return _with(core, counting=nxt, to_move=nxt, said=tuple(said))
@@ -243,14 +275,20 @@ class ScoringRules(RoundBase):
         text = self._score_text(s, points, totals)
         termination = Termination.BLOCKED if s.finisher is None else Termination.OUT
         winners: tuple[int, ...] = () if s.finisher is None else (s.finisher,)
-        ended = ""
+        ended: str = ""
         if self.variant.up300 and any(t > UP300 for t in totals):
             over = [names[p] for p in range(n) if totals[p] > UP300]
             termination = Termination.UP300
-            ended = f"Up300: {and_join(over)} passed {UP300} (U-8): the evening is over."
+            ended = Msg(
+                "Up300: {names} passed {limit} (U-8): the evening is over.", names=and_join(over), limit=UP300
+            )
         elif self.variant.rounds is not None and st.round >= self.variant.rounds:
             termination = Termination.ROUNDS
-            ended = f"That was round {st.round} of {self.variant.rounds}: the evening is over."
+            ended = Msg(
+                "That was round {round} of {rounds}: the evening is over.",
+                round=st.round,
+                rounds=self.variant.rounds,
+            )
         rule = "U-7" if any(st.totals[p] + points[p] < 0 for p in range(n)) else None
         said = [*s.said, Said("end", text, rule)]
         if ended:
@@ -258,13 +296,15 @@ class ScoringRules(RoundBase):
             said.append(
                 Said(
                     "end",
-                    f"{ended} {evening_result(names, winners, totals, scoring)}.",
+                    Msg(
+                        "{ended} {result}.", ended=ended, result=evening_result(names, winners, totals, scoring)
+                    ),
                     "U-8" if termination == Termination.UP300 else None,
                 )
             )
         else:
             said.append(
-                Said("end", f"Next round: {names[(st.dealer + 1) % n]} deals (key n).")
+                Said("end", Msg("Next round: {name} deals (key n).", name=names[(st.dealer + 1) % n]))
             )
         outcome = Outcome(termination, winners, totals)
         return _with(
@@ -280,21 +320,24 @@ class ScoringRules(RoundBase):
         for p in range(self.num_players()):
             if scoring == "tokens":
                 if p == s.finisher:
-                    parts.append(f"{names[p]} wins a token ({totals[p]} in all)")
+                    parts.append(Msg("{name} wins a token ({total} in all)", name=names[p], total=totals[p]))
                 continue
             if p == s.finisher:
-                if scoring == "points":
-                    floor = ", never below 0: U-7" if st.totals[p] + points[p] < 0 else ""
-                    parts.append(
-                        f"{names[p]} went out: −{s.bonus} ({st.totals[p]} → {totals[p]}{floor})"
-                    )
-                else:
-                    parts.append(f"{names[p]} went out: 0 ({totals[p]} in all)")
+                parts.append(self._finisher_words(s, p, points[p], totals[p]))
                 continue
-            unit = "card" if scoring == "cards" else "point"
-            typed = " typed in" if s.typed[p] is not None else ""
-            parts.append(f"{names[p]} {points[p]} {plural(points[p], unit)}{typed} ({totals[p]} in all)")
-        return f"Round {st.round} scored: " + "; ".join(parts) + "."
+            parts.append(_points_words(names[p], points[p], totals[p], scoring, s.typed[p] is not None))
+        return Msg("Round {round} scored: {parts}.", round=st.round, parts=join_words("; ", parts))
+
+    def _finisher_words(self, s: _Core, p: int, points: int, total: int) -> str:
+        """'Ann went out: −10 (78 → 68)', 'Ann went out: 0 (12 in all)'."""
+        st = self._setup
+        name = st.players[p]
+        if self.variant.scoring != "points":
+            return Msg("{name} went out: 0 ({total} in all)", name=name, total=total)
+        args = {"name": name, "bonus": s.bonus, "before": st.totals[p], "total": total}
+        if st.totals[p] + points < 0:
+            return Msg("{name} went out: −{bonus} ({before} → {total}, never below 0: U-7)", **args)
+        return Msg("{name} went out: −{bonus} ({before} → {total})", **args)
 
 
 def evening_winners(totals: Sequence[int], scoring: str) -> tuple[int, ...]:
@@ -315,23 +358,57 @@ def evening_result(
     """'Ann wins the evening with 45 points' / 'Ann and Bob share the evening with 3 tokens
     each'; with `lead` (an evening not over): 'Ann leads the evening with ...' (no full stop)."""
     if not winners:
-        return "no winner: nobody has scored yet"
+        return Msg("no winner: nobody has scored yet")
     best = totals[winners[0]]
-    unit = {"points": "point", "cards": "card", "tokens": "token"}[scoring]
     who = and_join([names[w] for w in winners])
-    amount = f"{best} {plural(best, unit)}"
+    amount = _amount(best, scoring)
     if len(winners) == 1:
-        return f"{who} {'leads' if lead else 'wins'} the evening with {amount}"
-    return f"{who} share {'the lead of ' if lead else ''}the evening with {amount} each"
+        if lead:
+            return Msg("{who} leads the evening with {amount}", who=who, amount=amount)
+        return Msg("{who} wins the evening with {amount}", who=who, amount=amount)
+    if lead:
+        return Msg("{who} share the lead of the evening with {amount} each", who=who, amount=amount)
+    return Msg("{who} share the evening with {amount} each", who=who, amount=amount)
+
+
+def _amount(n: int, scoring: str) -> str:
+    """'45 points', '3 cards', '1 token': a score after 'with'."""
+    if scoring == "cards":
+        return Plural("{n} card", "{n} cards", n=n)
+    if scoring == "tokens":
+        return Plural("{n} token", "{n} tokens", n=n)
+    return Plural("{n} point", "{n} points", n=n)
+
+
+def _points_words(name: str, points: int, total: int, scoring: str, typed: bool) -> str:
+    """A player's points of a round: 'Bob 12 points (40 in all)', '… 12 points typed in …'."""
+    args = {"n": points, "name": name, "total": total}
+    if scoring == "cards":
+        return Plural("{name} {n} card ({total} in all)", "{name} {n} cards ({total} in all)", **args)
+    if typed:
+        return Plural(
+            "{name} {n} point typed in ({total} in all)", "{name} {n} points typed in ({total} in all)", **args
+        )
+    return Plural("{name} {n} point ({total} in all)", "{name} {n} points ({total} in all)", **args)
 
 
 def _count_words(name: str, card: Card, points: int, left: int) -> str:
     """One card tapped at the count, in words a player reads: what it costs, and what is still
     to tap ("Cy's -2 counts 20 minus points; all of Cy's cards are counted.")."""
-    face = card.face if card.face != "disposal" else "disposal card"
+    face = Msg("disposal card") if card.face == "disposal" else card.face
     then = (
-        f"all of {name}'s cards are counted"
+        Msg("all of {name}'s cards are counted", name=name)
         if left == 0
-        else f"{name} has {count(left, 'more card')} to tap"
+        else Plural("{name} has {n} more card to tap", "{name} has {n} more cards to tap", n=left, name=name)
     )
-    return f"{name}'s {face} counts {count(points, 'minus point')}; {then}."
+    return Msg(
+        "{counts}; {then}.",
+        counts=Plural(
+            "{name}'s {face} counts {n} minus point",
+            "{name}'s {face} counts {n} minus points",
+            n=points,
+            name=name,
+            face=face,
+        ),
+        then=then,
+    )

@@ -22,6 +22,7 @@ from upref.games.up.cards import DISPOSAL, MINUS2, NUMBER, Card, Catalogue
 from upref.games.up.variant import Variant
 from upref.games.up.view import RoundScore
 from upref.games.up.words import counts_cards
+from upref.text import Msg, join_words
 
 __all__ = ["FACE_DOWN", "FACE_UP", "RoundBase", "Said"]
 
@@ -69,7 +70,7 @@ class _Core:
 
     @property
     def verdict(self) -> str:
-        return " ".join(s.text for s in self.said)
+        return join_words(" ", [s.text for s in self.said])
 
 
 @dataclass(frozen=True)
@@ -216,51 +217,56 @@ class RoundBase(MatchState[Action, Variant, Catalogue]):
     def _place_words(self, where: str, seat: int | None) -> str:
         if where in (HAND, UP, DOWN) and seat is not None:
             if where == UP:
-                return f"face up in front of {self._who(seat)}"
-            return "in a player's hand" if where == HAND else "face down"
-        return {"tower": "on the tower", "removed": "out of the game", "stock": "in the deck"}.get(
-            where, where
-        )
+                return Msg("face up in front of {name}", name=self._who(seat))
+            return Msg("in a player's hand") if where == HAND else Msg("face down")
+        return {
+            "tower": Msg("on the tower"),
+            "removed": Msg("out of the game"),
+            "stock": Msg("in the deck"),
+        }.get(where, where)
 
     def _in_deck(self, card: str, a: Action) -> None:
         if card in self._setup.deck:
             return
         c = self._cards.get(card)
         if c is None:
-            raise IllegalMoveError("deck", f"{card!r} is no Up card.", None, a)
+            raise IllegalMoveError("deck", Msg("{card} is no Up card.", card=repr(card)), None, a)
         if c.kind == MINUS2 and self.variant.without_minus2:
             raise IllegalMoveError(
                 "U-10",
-                "This evening is played without -2: the -2 cards stay in the box.",
-                "Put the -2 card back in the box.",
+                Msg("This evening is played without -2: the -2 cards stay in the box."),
+                Msg("Put the -2 card back in the box."),
                 a,
             )
         sets = self.variant.sets or self.catalogue.default_sets(self.num_players())
         raise IllegalMoveError(
             "deck",
-            f"That card belongs to set {c.set}, which is not in this game (sets "
-            f"{', '.join(sets)}).",
-            f"Put the set {c.set} card aside.",
+            Msg(
+                "That card belongs to set {set}, which is not in this game (sets {sets}).",
+                set=c.set,
+                sets=", ".join(sets),
+            ),
+            Msg("Put the set {set} card aside.", set=c.set),
             a,
         )
 
     def _who(self, seat: object) -> str:
         if isinstance(seat, int) and 0 <= seat < self.num_players():
             return self._setup.players[seat]
-        return f"seat {seat!r}"
+        return Msg("seat {seat}", seat=repr(seat))
 
     def _waiting_words(self, s: _Core) -> str:
         names = self._setup.players
         if s.phase == "cut":
-            return f"{names[self.cutter]} cuts first."
+            return Msg("{name} cuts first.", name=names[self.cutter])
         if s.phase == "deal":
             nxt = self.deal_next()
             assert nxt is not None
-            return f"the next face-up card is dealt to {names[nxt]}."
+            return Msg("the next face-up card is dealt to {name}.", name=names[nxt])
         if s.phase == "count":
             assert s.counting is not None
             return counts_cards(names[s.counting])
-        return f"it is {names[s.to_move]}'s turn."
+        return Msg("it is {name}'s turn.", name=names[s.to_move])
 
 
 def _card_order(c: Card) -> tuple[int, int, str]:

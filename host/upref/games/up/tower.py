@@ -16,15 +16,18 @@ from upref.games.up.actions import DOWN, HAND, SOURCES, UP, Action, Call, DirtyO
 from upref.games.up.cards import DISPOSAL, MINUS2, NUMBER, Card
 from upref.games.up.scoring import BONUS, BONUS_BLIND_MINUS2
 from upref.games.up.state import RoundBase, Said, _Core, _holding, _Last, _set, _with
-from upref.games.up.words import cannot_start, turn_skipped
-from upref.text import and_join, plural
+from upref.games.up.words import cannot_start, face_words, turn_skipped
+from upref.text import Msg, Plural, and_join, join_words, upper_first
 
 __all__ = ["TowerRules"]
 
-_SOURCE_WORDS = {HAND: "from hand", UP: "from face-up", DOWN: "blind"}
-_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-_PLACE = {HAND: "a hand card", UP: "a face-up card", DOWN: "a face-down card"}
-_PLACE_OF = {HAND: "from the hand", UP: "a face-up card", DOWN: "a face-down card"}
+_SOURCE_WORDS = {HAND: Msg("from hand"), UP: Msg("from face-up"), DOWN: Msg("blind")}
+_NUMBER_WORDS = (
+    Msg("no"), Msg("one"), Msg("two"), Msg("three"), Msg("four"), Msg("five"), Msg("six"),
+    Msg("seven"), Msg("eight"), Msg("nine"), Msg("ten"),
+)
+_PLACE = {HAND: Msg("a hand card"), UP: Msg("a face-up card"), DOWN: Msg("a face-down card")}
+_PLACE_OF = {HAND: Msg("from the hand"), UP: Msg("a face-up card"), DOWN: Msg("a face-down card")}
 
 
 @dataclass
@@ -72,29 +75,34 @@ class TowerRules(RoundBase):
         names = self._setup.players
         if self.variant.dirty_one:
             raise IllegalMoveError(
-                "U-9", "The dirty One is on for the whole evening already.", None, a
+                "U-9", Msg("The dirty One is on for the whole evening already."), None, a
             )
         if self.variant.scoring != "points":
             raise IllegalMoveError(
-                "U-9", "The dirty One changes points: not with children's scoring.", None, a
+                "U-9", Msg("The dirty One changes points: not with children's scoring."), None, a
             )
         if s.dirty_round:
-            raise IllegalMoveError("U-9", "The dirty One is announced already.", None, a)
+            raise IllegalMoveError("U-9", Msg("The dirty One is announced already."), None, a)
         if a.seat != self.leader:
             raise IllegalMoveError(
                 "U-9",
-                f"Only {names[self.leader]}, who leads this round, may announce the dirty One.",
+                Msg(
+                    "Only {name}, who leads this round, may announce the dirty One.",
+                    name=names[self.leader],
+                ),
                 None,
                 a,
             )
         if s.started:
             raise IllegalMoveError(
                 "U-9",
-                "The dirty One must be announced before the round's first card is played.",
+                Msg("The dirty One must be announced before the round's first card is played."),
                 None,
                 a,
             )
-        text = f"{names[a.seat]}: this round we play with the dirty One: every 1 counts 30 (U-9)."
+        text = Msg(
+            "{name}: this round we play with the dirty One: every 1 counts 30 (U-9).", name=names[a.seat]
+        )
         return _with(s, dirty_round=True, said=(Said("info", text, "U-9"),))
 
     def _call(self, s: _Core, a: Call) -> _Core:
@@ -105,17 +113,18 @@ class TowerRules(RoundBase):
             late = isinstance(a.seat, int) and 0 <= a.seat < len(s.skip) and s.skip[a.seat]
             raise IllegalMoveError(
                 "U-11" if late else "U-6",
-                f"No 'last card' call is due from {self._who(a.seat)} now.",
+                Msg("No 'last card' call is due from {name} now.", name=self._who(a.seat)),
                 None,
                 a,
             )
-        text = f"{names[a.seat]} calls 'last card' (U-6)."
+        text: str = Msg("{name} calls 'last card' (U-6).", name=names[a.seat])
         if s.passed_over == a.seat:
             # the turn came back to a.seat before anyone else's card: called in time, it is
             # a.seat's turn after all (U-20)
-            text += (
-                f" It came before {names[s.to_move]}'s card: {names[a.seat]}'s turn is not "
-                "skipped after all (U-20)."
+            text += " " + Msg(
+                "It came before {other}'s card: {name}'s turn is not skipped after all (U-20).",
+                other=names[s.to_move],
+                name=names[a.seat],
             )
             return _with(
                 s, called=True, passed_over=None, to_move=a.seat,
@@ -129,14 +138,18 @@ class TowerRules(RoundBase):
         self._may_pass(s, a)
         said = self._penalty(s, seat)
         if s.hand_unseen[seat]:
-            why = (
-                f" (the referee cannot see {names[seat]}'s hand: it takes {names[seat]}'s word)"
+            why = Msg(
+                "{cannot} (the referee cannot see {name}'s hand: it takes {name}'s word).",
+                cannot=cannot_start(names[seat]),
+                name=names[seat],
             )
         elif not s.first_done[seat] and not s.hands[seat]:
-            why = ": an empty hand in the first turn (U-12)"
+            why = Msg(
+                "{cannot}: an empty hand in the first turn (U-12).", cannot=cannot_start(names[seat])
+            )
         else:
-            why = ": only -2 cards"
-        said.append(Said("play", f"{cannot_start(names[seat])}{why}.", "pass"))
+            why = Msg("{cannot}: only -2 cards.", cannot=cannot_start(names[seat]))
+        said.append(Said("play", why, "pass"))
         passes = s.passes + 1
         first_done = _set(s.first_done, seat, True)
         if passes >= self.num_players():
@@ -146,8 +159,10 @@ class TowerRules(RoundBase):
             said.append(
                 Said(
                     "end",
-                    "Nobody can start a tower: round "
-                    f"{self._setup.round} ends with nobody out (blocked).",
+                    Msg(
+                        "Nobody can start a tower: round {round} ends with nobody out (blocked).",
+                        round=self._setup.round,
+                    ),
                     "pass",
                 )
             )
@@ -158,7 +173,7 @@ class TowerRules(RoundBase):
         debtor = seat if s.call_due == seat and not s.called else None
         nxt, skip2, notes, passed = self._next_seat(seat, tuple(skip), debtor)
         said.extend(notes)
-        said.append(Said("play", f"{names[nxt]} lays the foundation.", "pass"))
+        said.append(Said("play", Msg("{name} lays the foundation.", name=names[nxt]), "pass"))
         return _with(
             s,
             to_move=nxt,
@@ -183,25 +198,28 @@ class TowerRules(RoundBase):
         if not s.founding:
             raise IllegalMoveError(
                 "pass",
-                "A tower is standing: every card may be played on it (a higher one brings it "
-                "down).",
+                Msg("A tower is standing: every card may be played on it (a higher one brings it down)."),
                 None,
                 a,
             )
         hand_ok = [c for c in s.hands[seat] if self._cards.card(c).kind != MINUS2]
         up_ok = [c for c in s.ups[seat] if self._cards.card(c).kind != MINUS2] if s.first_done[seat] else []
         if hand_ok or up_ok:
-            where = "hand" if hand_ok else "face-up cards"
+            can = (
+                Msg("{name} can start a tower with a card from the hand.", name=names[seat])
+                if hand_ok
+                else Msg("{name} can start a tower with a card from the face-up cards.", name=names[seat])
+            )
             raise IllegalMoveError(
                 "pass",
-                f"{names[seat]} can start a tower with a card from the {where}.",
+                can,
                 None,
                 a,
             )
         if self.may_play_blind(seat):
             raise IllegalMoveError(
                 "pass",
-                f"{names[seat]} can turn a face-down card as the foundation.",
+                Msg("{name} can turn a face-down card as the foundation.", name=names[seat]),
                 None,
                 a,
             )
@@ -213,20 +231,23 @@ class TowerRules(RoundBase):
             who = self._who(a.seat)
             raise IllegalMoveError(
                 "join",
-                f"There is no play of {who}'s to add a card to now: several equal cards are "
-                "added right after the first, before anyone else plays.",
-                f"{who}: take the card back.",
+                Msg(
+                    "There is no play of {name}'s to add a card to now: several equal cards are "
+                    "added right after the first, before anyone else plays.",
+                    name=who,
+                ),
+                _take_back(who, 1) + ".",
                 a,
             )
         if last.source == DOWN:
             raise IllegalMoveError(
                 "U-4",
-                "Blind cards are played one at a time: no card joins a face-down card.",
-                f"{names[a.seat]}: take the card back.",
+                Msg("Blind cards are played one at a time: no card joins a face-down card."),
+                _take_back(names[a.seat], 1) + ".",
                 a,
             )
         if a.card in last.cards:
-            raise IllegalMoveError("join", "That card is part of the play already.", None, a)
+            raise IllegalMoveError("join", Msg("That card is part of the play already."), None, a)
         base = last.base
         self._in_deck(a.card, a)
         where, owner = self._locate(base, a.card)
@@ -234,9 +255,13 @@ class TowerRules(RoundBase):
         if source is not None and source != last.source:
             raise IllegalMoveError(
                 "U-15",
-                f"Cards played together come from one source: this card is {_SOURCE_WORDS[source]}, "
-                f"the play {_SOURCE_WORDS[last.source]}.",
-                f"{names[a.seat]}: take the card back.",
+                Msg(
+                    "Cards played together come from one source: this card is {source}, the play "
+                    "{other}.",
+                    source=_SOURCE_WORDS[source],
+                    other=_SOURCE_WORDS[last.source],
+                ),
+                _take_back(names[a.seat], 1) + ".",
                 a,
             )
         core = self._play(base, Play(a.seat, last.source, (*last.cards, a.card)))
@@ -246,7 +271,10 @@ class TowerRules(RoundBase):
         said = [x for x in core.said if x.kind not in repeat]
         for i, x in enumerate(said):
             if x.kind == "play":
-                said[i] = replace(x, text=f"{names[a.seat]} adds a card to the play: {x.text}")
+                said[i] = replace(
+                    x,
+                    text=Msg("{name} adds a card to the play: {play}", name=names[a.seat], play=x.text),
+                )
                 break
         return _with(core, said=tuple(said))
 
@@ -280,7 +308,7 @@ class TowerRules(RoundBase):
             called=s.called if s.call_due == seat else False,
             passed_over=None,
         )
-        said.append(Said("play", " ".join(land.texts), land.rule))
+        said.append(Said("play", join_words(" ", land.texts), land.rule))
         return self._after_play(s, a, cards[0], core, land, said)
 
     def _equal_cards(self, s: _Core, a: Play) -> list[Card]:
@@ -293,14 +321,16 @@ class TowerRules(RoundBase):
         """
         self._check_turn(s, a.seat, a)
         if a.source not in SOURCES:
-            raise IllegalMoveError("source", f"No source {a.source!r} (hand, up, down).", None, a)
+            raise IllegalMoveError(
+                "source", Msg("No source {source} (hand, up, down).", source=repr(a.source)), None, a
+            )
         if not a.cards or len(set(a.cards)) != len(a.cards):
-            raise IllegalMoveError("source", "A play is one or more different cards.", None, a)
+            raise IllegalMoveError("source", Msg("A play is one or more different cards."), None, a)
         if a.source == DOWN and len(a.cards) > 1:
             # refused before anything is read off the cards: their values are face down (U-4)
             self._check_first_turn(s, a)
             raise IllegalMoveError(
-                "U-4", "Blind cards are played one at a time.", _back_to(self._who(a.seat), DOWN), a
+                "U-4", Msg("Blind cards are played one at a time."), _back_to(self._who(a.seat), DOWN), a
             )
         for cid in a.cards:
             self._in_deck(cid, a)
@@ -311,8 +341,10 @@ class TowerRules(RoundBase):
         if len(kinds) > 1 or (NUMBER in kinds and len({c.value for c in cards}) > 1):
             raise IllegalMoveError(
                 "equal",
-                "Cards played together must have the same value: "
-                f"{and_join([c.face for c in cards])} do not.",
+                Msg(
+                    "Cards played together must have the same value: {faces} do not.",
+                    faces=and_join([face_words(c.face) for c in cards]),
+                ),
                 back + ".",
                 a,
             )
@@ -332,8 +364,12 @@ class TowerRules(RoundBase):
             if s.ups[seat]:
                 raise IllegalMoveError(
                     "U-14",
-                    f"Face-down cards come only once all four face-up cards are played: {name} "
-                    f"still has {len(s.ups[seat])} face up.",
+                    Msg(
+                        "Face-down cards come only once all four face-up cards are played: {name} "
+                        "still has {n} face up.",
+                        name=name,
+                        n=len(s.ups[seat]),
+                    ),
                     _back_to(name, DOWN),
                     a,
                 )
@@ -341,8 +377,10 @@ class TowerRules(RoundBase):
         if cards[0].kind == MINUS2 and s.founding and a.source != DOWN:
             raise IllegalMoveError(
                 "U-2",
-                "A -2 cannot start a tower: it needs a number to lower. Lay a number card (or a "
-                "disposal card).",
+                Msg(
+                    "A -2 cannot start a tower: it needs a number to lower. Lay a number card (or "
+                    "a disposal card)."
+                ),
                 _back_to(name, a.source, len(cards)),
                 a,
             )
@@ -355,8 +393,17 @@ class TowerRules(RoundBase):
         name = self._who(a.seat)
         raise IllegalMoveError(
             "U-12",
-            f"In {name}'s first turn of the round every card comes from the hand, also a "
-            f"new foundation: no {'face-up' if a.source == UP else 'face-down'} card yet.",
+            Msg(
+                "In {name}'s first turn of the round every card comes from the hand, also a new "
+                "foundation: no face-up card yet.",
+                name=name,
+            )
+            if a.source == UP
+            else Msg(
+                "In {name}'s first turn of the round every card comes from the hand, also a new "
+                "foundation: no face-down card yet.",
+                name=name,
+            ),
             _back_to(name, a.source),
             a,
         )
@@ -386,15 +433,21 @@ class TowerRules(RoundBase):
         seat = a.seat
         kind = cards[0].kind
         if a.source == DOWN:
-            return (
-                f"{names[seat]} turns a face-down card{' as the foundation' if s.founding else ''}: "
-                f"{'the disposal card' if kind == DISPOSAL else cards[0].face}."
+            face = Msg("the disposal card") if kind == DISPOSAL else cards[0].face
+            if s.founding:
+                return Msg(
+                    "{name} turns a face-down card as the foundation: {face}.", name=names[seat], face=face
+                )
+            return Msg("{name} turns a face-down card: {face}.", name=names[seat], face=face)
+        what = _count_face(len(cards), cards[0])
+        if s.founding and kind == NUMBER:
+            return Msg(
+                "{name} plays {what} {source} as the foundation.",
+                name=names[seat],
+                what=what,
+                source=_SOURCE_WORDS[a.source],
             )
-        return (
-            f"{names[seat]} plays {_count_face(len(cards), cards[0])} {_SOURCE_WORDS[a.source]}"
-            + (" as the foundation" if s.founding and kind == NUMBER else "")
-            + "."
-        )
+        return Msg("{name} plays {what} {source}.", name=names[seat], what=what, source=_SOURCE_WORDS[a.source])
 
     def _land(
         self, s: _Core, a: Play, cards: list[Card], before: int, piles: _Piles, land: _Landing
@@ -410,8 +463,11 @@ class TowerRules(RoundBase):
             # U-16: the very last card is a face-down -2 that cannot be played here: played anyway
             land.tower = (*land.tower, *a.cards)
             land.texts.append(
-                f"It cannot be played here, but it was {names[seat]}'s very last card: it counts "
-                "as played (U-16)."
+                Msg(
+                    "It cannot be played here, but it was {name}'s very last card: it counts as "
+                    "played (U-16).",
+                    name=names[seat],
+                )
             )
             land.rule, land.u16 = "U-16", True
         elif kind == DISPOSAL:
@@ -420,8 +476,10 @@ class TowerRules(RoundBase):
             # a blind -2 turned as a foundation goes into the hand (U-2)
             piles.hands[seat] = self._sorted((*piles.hands[seat], *a.cards))
             land.texts.append(
-                f"A -2 cannot start a tower (U-2): {names[seat]} takes it into hand and lays "
-                "another card."
+                Msg(
+                    "A -2 cannot start a tower (U-2): {name} takes it into hand and lays another card.",
+                    name=names[seat],
+                )
             )
             land.rule, land.founding = "U-2", True
         elif kind == MINUS2:
@@ -432,8 +490,12 @@ class TowerRules(RoundBase):
             taken = (*land.tower, *a.cards)
             piles.hands[seat] = self._sorted((*piles.hands[seat], *taken))
             land.texts.append(
-                f"{names[seat]} takes {len(taken)} cards and lays a new foundation; the next "
-                "player plays on it (U-13)."
+                Msg(
+                    "{name} takes {n} cards and lays a new foundation; the next player plays on it "
+                    "(U-13).",
+                    name=names[seat],
+                    n=len(taken),
+                )
             )
             land.rule = land.rule or "U-13"
             land.tower, land.threshold, land.founding = (), None, True
@@ -446,20 +508,42 @@ class TowerRules(RoundBase):
         k = len(a.cards)
         if land.tower:
             land.texts.append(
-                f"Disposal: the tower is out of the game ({len(land.tower) + k} cards); "
-                f"{name} starts again" + (" (U-18)." if k > 1 else ".")
+                Msg(
+                    "Disposal: the tower is out of the game ({n} cards); {name} starts again (U-18).",
+                    n=len(land.tower) + k,
+                    name=name,
+                )
+                if k > 1
+                else Msg(
+                    "Disposal: the tower is out of the game ({n} cards); {name} starts again.",
+                    n=len(land.tower) + k,
+                    name=name,
+                )
             )
             land.rule = "U-18" if k > 1 else None
         elif k > 1:
             land.texts.append(
-                f"Disposal on an empty tower: only the {_number_word(k)} disposal cards leave "
-                f"the game; {name} starts again (U-18)."
+                Msg(
+                    "Disposal on an empty tower: only the {k} disposal cards leave the game; {name} "
+                    "starts again (U-18).",
+                    k=_number_word(k),
+                    name=name,
+                )
             )
             land.rule = "U-18"
         else:
             land.texts.append(
-                "Disposal on an empty tower: only the disposal card leaves the game; "
-                f"{name} starts again" + (" (U-5)." if blind else ".")
+                Msg(
+                    "Disposal on an empty tower: only the disposal card leaves the game; {name} "
+                    "starts again (U-5).",
+                    name=name,
+                )
+                if blind
+                else Msg(
+                    "Disposal on an empty tower: only the disposal card leaves the game; {name} "
+                    "starts again.",
+                    name=name,
+                )
             )
             land.rule = "U-5" if blind else None
         land.removed = (*land.removed, *land.tower, *a.cards)
@@ -485,8 +569,11 @@ class TowerRules(RoundBase):
             reminder.append(
                 Said(
                     "call",
-                    f"{names[seat]} has one card left: 'last card' is due, before the next "
-                    "player's card (U-6).",
+                    Msg(
+                        "{name} has one card left: 'last card' is due, before the next player's "
+                        "card (U-6).",
+                        name=names[seat],
+                    ),
                     "U-6",
                 )
             )
@@ -502,7 +589,7 @@ class TowerRules(RoundBase):
         if notes:
             said.extend(notes)
         else:
-            said[-1] = replace(said[-1], text=f"{said[-1].text} {names[nxt]}'s turn.")
+            said[-1] = replace(said[-1], text=said[-1].text + " " + Msg("{name}'s turn.", name=names[nxt]))
         said.extend(reminder)
         return _with(
             core,
@@ -522,13 +609,19 @@ class TowerRules(RoundBase):
         """The player has played every card: the round ends, with the finisher's bonus (U-17)."""
         seat = a.seat
         blind_minus2 = a.source == DOWN and card.kind == MINUS2
-        end = f"{self._setup.players[seat]} has played every card: round {self._setup.round} is over"
+        name, round_ = self._setup.players[seat], self._setup.round
         # children count cards or tokens: no bonus, not even for a face-down -2 (U-19)
         bonus_words = blind_minus2 and self.variant.scoring == "points"
         if bonus_words:
-            end += f", with the finisher's bonus of {BONUS_BLIND_MINUS2} for a face-down -2 (U-17)."
+            end = Msg(
+                "{name} has played every card: round {round} is over, with the finisher's bonus "
+                "of {bonus} for a face-down -2 (U-17).",
+                name=name,
+                round=round_,
+                bonus=BONUS_BLIND_MINUS2,
+            )
         else:
-            end += "."
+            end = Msg("{name} has played every card: round {round} is over.", name=name, round=round_)
         said.append(Said("end", end, "U-17" if bonus_words else None))
         return self._end_round(
             _with(core, said=tuple(said)),
@@ -538,14 +631,16 @@ class TowerRules(RoundBase):
 
     def _check_turn(self, s: _Core, seat: int, a: Action) -> None:
         if not (isinstance(seat, int) and 0 <= seat < self.num_players()):
-            raise IllegalMoveError("turn", f"There is no seat {seat!r}.", None, a)
+            raise IllegalMoveError("turn", Msg("There is no seat {seat}.", seat=repr(seat)), None, a)
         if seat != s.to_move:
             names = self._setup.players
-            what = "lay the foundation" if s.founding else "play"
+            args = {"name": names[s.to_move], "other": names[seat]}
             raise IllegalMoveError(
                 "turn",
-                f"It is {names[s.to_move]}'s turn to {what}, not {names[seat]}'s.",
-                f"{names[seat]}: take the card back.",
+                Msg("It is {name}'s turn to lay the foundation, not {other}'s.", **args)
+                if s.founding
+                else Msg("It is {name}'s turn to play, not {other}'s.", **args),
+                _take_back(names[seat], 1) + ".",
                 a,
             )
 
@@ -569,40 +664,52 @@ class TowerRules(RoundBase):
         """Why card `cid` of a play is not where the play says (it is `where`, `owner`'s)."""
         name = self._who(seat)
         c = self._cards.card(cid)
-        face = "disposal card" if c.kind == DISPOSAL else c.face
+        face = Msg("disposal card") if c.kind == DISPOSAL else c.face
         if where in (HAND, UP, DOWN) and owner == seat:
-            return IllegalMoveError(
-                "U-15" if len(a.cards) > 1 else "source",
-                f"That {face} is {_PLACE[where]} of {name}'s, not {_PLACE_OF[a.source]}."
-                + (" Cards played together come from one source." if len(a.cards) > 1 else ""),
-                back + ".",
-                a,
+            text: str = Msg(
+                "That {face} is {place} of {name}'s, not {source}.",
+                face=face,
+                place=_PLACE[where],
+                name=name,
+                source=_PLACE_OF[a.source],
             )
+            if len(a.cards) > 1:
+                text += " " + Msg("Cards played together come from one source.")
+            return IllegalMoveError("U-15" if len(a.cards) > 1 else "source", text, back + ".", a)
         if where == UP:
             assert owner is not None
+            other = self._who(owner)
             return IllegalMoveError(
                 "turn",
-                f"That {face} is one of {self._who(owner)}'s face-up cards, not {name}'s.",
-                f"Put the {face} back among {self._who(owner)}'s face-up cards.",
+                Msg("That {face} is one of {other}'s face-up cards, not {name}'s.", face=face, other=other, name=name),
+                Msg("Put the {face} back among {other}'s face-up cards.", face=face, other=other),
                 a,
             )
         if where in ("tower", "removed"):
-            on = "on the tower" if where == "tower" else "out of the game (disposal)"
             return IllegalMoveError(
                 "count",
-                f"That {face} is {on} by the referee's count.",
-                None if where == "tower" else "Put it back with the cards out of the game.",
+                Msg("That {face} is on the tower by the referee's count.", face=face)
+                if where == "tower"
+                else Msg("That {face} is out of the game (disposal) by the referee's count.", face=face),
+                None if where == "tower" else Msg("Put it back with the cards out of the game."),
                 a,
             )
         if a.source == UP:
             return IllegalMoveError(
-                "source", f"That {face} is not one of {name}'s face-up cards.", back + ".", a
+                "source",
+                Msg("That {face} is not one of {name}'s face-up cards.", face=face, name=name),
+                back + ".",
+                a,
             )
         return IllegalMoveError(
             "count",
-            f"That {face} cannot come from {name}'s "
-            f"{'hand' if a.source == HAND else 'face-down cards'}: the referee has it "
-            "elsewhere.",
+            Msg("That {face} cannot come from {name}'s hand: the referee has it elsewhere.", face=face, name=name)
+            if a.source == HAND
+            else Msg(
+                "That {face} cannot come from {name}'s face-down cards: the referee has it elsewhere.",
+                face=face,
+                name=name,
+            ),
             back + ".",
             a,
         )
@@ -612,15 +719,30 @@ class TowerRules(RoundBase):
         name = self._who(seat)
         room = s.hand_unseen[seat] if a.source == HAND else s.down_unseen[seat]
         if unseen_needed > room:
-            have = (
-                f"{name} has no {'hand' if a.source == HAND else 'face-down'} cards left"
-                if not (room or (s.hands[seat] if a.source == HAND else s.downs[seat]))
-                else f"{name} holds only {room} {'hand' if a.source == HAND else 'face-down'} "
-                f"{plural(room, 'card')} the referee has not seen"
-            )
+            hand = a.source == HAND
+            if not (room or (s.hands[seat] if hand else s.downs[seat])):
+                have = (
+                    Msg("{name} has no hand cards left", name=name)
+                    if hand
+                    else Msg("{name} has no face-down cards left", name=name)
+                )
+            elif hand:
+                have = Plural(
+                    "{name} holds only {n} hand card the referee has not seen",
+                    "{name} holds only {n} hand cards the referee has not seen",
+                    n=room,
+                    name=name,
+                )
+            else:
+                have = Plural(
+                    "{name} holds only {n} face-down card the referee has not seen",
+                    "{name} holds only {n} face-down cards the referee has not seen",
+                    n=room,
+                    name=name,
+                )
             raise IllegalMoveError(
                 "count" if room else "source",
-                f"{have}: that play does not add up.",
+                Msg("{have}: that play does not add up.", have=have),
                 back + ".",
                 a,
             )
@@ -636,8 +758,12 @@ class TowerRules(RoundBase):
         return [
             Said(
                 "penalty",
-                f"{names[p]} did not call 'last card' before {names[seat]}'s card: "
-                + turn_skipped(names[p]),
+                Msg(
+                    "{name} did not call 'last card' before {other}'s card: {skipped}",
+                    name=names[p],
+                    other=names[seat],
+                    skipped=turn_skipped(names[p]),
+                ),
                 "U-11",
             )
         ]
@@ -674,15 +800,24 @@ class TowerRules(RoundBase):
             nxt = (nxt + 1) % n
         if not skipped:
             return nxt, tuple(sk), [], passed
-        verb = "turn is" if len(skipped) == 1 else "turns are"
+        who = and_join(skipped)
         if passed is None:
-            text = f"{and_join(skipped)}'s {verb} skipped (U-11): {names[nxt]}'s turn."
+            text = (
+                Msg("{who}'s turn is skipped (U-11): {name}'s turn.", who=who, name=names[nxt])
+                if len(skipped) == 1
+                else Msg("{who}'s turns are skipped (U-11): {name}'s turn.", who=who, name=names[nxt])
+            )
             return nxt, tuple(sk), [Said("skip", text, "U-11")], None
-        who = names[passed]
-        text = (
-            f"{and_join(skipped)}'s {verb} skipped (U-11). {who} has not called 'last card' and "
-            f"would play next: {who}'s turn is skipped too, unless {who} calls before "
-            f"{names[nxt]}'s card (U-20). {names[nxt]}'s turn."
+        skip_words = (
+            Msg("{who}'s turn is skipped (U-11).", who=who)
+            if len(skipped) == 1
+            else Msg("{who}'s turns are skipped (U-11).", who=who)
+        )
+        text = skip_words + " " + Msg(
+            "{debtor} has not called 'last card' and would play next: {debtor}'s turn is skipped "
+            "too, unless {debtor} calls before {name}'s card (U-20). {name}'s turn.",
+            debtor=names[passed],
+            name=names[nxt],
         )
         return nxt, tuple(sk), [Said("skip", text, "U-20")], passed
 
@@ -691,14 +826,22 @@ def _land_minus2(s: _Core, a: Play, cards: list[Card], land: _Landing) -> None:
     """k -2 cards lower the tower by 2k; below 1 it falls (U-1)."""
     assert s.threshold is not None
     k = len(cards)
-    what = _count_face(k, cards[0])
+    what = upper_first(_count_face(k, cards[0]))
     t = s.threshold - 2 * k
-    words = f"{what.capitalize()} on {s.threshold} make{'s' if k == 1 else ''} {t}"
+    args = {"what": what, "on": s.threshold, "t": t}
     if t < 1:
-        land.texts.append(f"{words}, below 1 (U-1): the tower falls.")
+        land.texts.append(
+            Msg("{what} on {on} makes {t}, below 1 (U-1): the tower falls.", **args)
+            if k == 1
+            else Msg("{what} on {on} make {t}, below 1 (U-1): the tower falls.", **args)
+        )
         land.rule, land.collapse = "U-1", True
     else:
-        land.texts.append(f"{words}: the tower stands at {t}, {t} or lower to play.")
+        land.texts.append(
+            Msg("{what} on {on} makes {t}: the tower stands at {t}, {t} or lower to play.", **args)
+            if k == 1
+            else Msg("{what} on {on} make {t}: the tower stands at {t}, {t} or lower to play.", **args)
+        )
         land.tower, land.threshold = (*land.tower, *a.cards), t
         land.rule = "U-1" if k > 1 else None
 
@@ -708,30 +851,34 @@ def _land_number(s: _Core, card: Card, a: Play, land: _Landing) -> None:
     v = card.value
     if s.founding:
         land.tower, land.threshold = tuple(a.cards), v
-        land.texts.append(f"{v} or lower to play.")
+        land.texts.append(Msg("{v} or lower to play.", v=v))
     elif s.threshold is not None and v <= s.threshold:
         land.tower, land.threshold = (*land.tower, *a.cards), v
-        land.texts.append(f"{v} on {s.threshold}: {v} or lower to play.")
+        land.texts.append(Msg("{v} on {on}: {v} or lower to play.", v=v, on=s.threshold))
     else:
-        land.texts.append(f"{v} on {s.threshold} is higher, so the tower falls.")
+        land.texts.append(Msg("{v} on {on} is higher, so the tower falls.", v=v, on=s.threshold))
         land.collapse = True
 
 
 def _take_back(name: str, k: int) -> str:
     """'Ann: take the cards back' (without a full stop)."""
-    return f"{name}: take the card{'s' if k > 1 else ''} back"
+    if k > 1:
+        return Msg("{name}: take the cards back", name=name)
+    return Msg("{name}: take the card back", name=name)
 
 
 def _count_face(k: int, card: Card) -> str:
     """'7', 'two 7s', '-2', 'two -2', 'the disposal card', 'two disposal cards'."""
     if card.kind == DISPOSAL and k == 1:
-        return "the disposal card"
+        return Msg("the disposal card")
     if k == 1:
         return card.face
     word = _number_word(k)
     if card.kind == DISPOSAL:
-        return f"{word} disposal cards"
-    return f"{word} {card.face}" + ("s" if card.kind == NUMBER else "")
+        return Msg("{k} disposal cards", k=word)
+    if card.kind == NUMBER:
+        return Msg("{k} {face}s", k=word, face=card.face)
+    return Msg("{k} {face}", k=word, face=card.face)
 
 
 def _number_word(k: int) -> str:
@@ -740,9 +887,14 @@ def _number_word(k: int) -> str:
 
 
 def _back_to(name: str, source: str, k: int = 1) -> str:
-    it = "them" if k > 1 else "it"
     if source == UP:
-        return f"{name}: put the card{'s' if k > 1 else ''} back face up."
+        if k > 1:
+            return Msg("{name}: put the cards back face up.", name=name)
+        return Msg("{name}: put the card back face up.", name=name)
     if source == DOWN:
-        return f"{name}: turn the card face down again and put {it} back."
-    return f"{name}: take the card{'s' if k > 1 else ''} back into your hand."
+        if k > 1:
+            return Msg("{name}: turn the card face down again and put them back.", name=name)
+        return Msg("{name}: turn the card face down again and put it back.", name=name)
+    if k > 1:
+        return Msg("{name}: take the cards back into your hand.", name=name)
+    return Msg("{name}: take the card back into your hand.", name=name)

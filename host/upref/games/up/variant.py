@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from upref.games.up.cards import MINUS2, NUMBER, Card
-from upref.text import plural
+from upref.text import Msg, Plural, join_words
 
 __all__ = ["SCORINGS", "UP300", "Variant", "card_points"]
 
@@ -92,16 +92,16 @@ class Variant:
         if self.up300:
             parts.append("Up300")
         if self.rounds is not None:
-            parts.append(f"{self.rounds} {plural(self.rounds, 'round')}")
+            parts.append(Plural("{n} round", "{n} rounds", n=self.rounds))
         if self.dirty_one:
-            parts.append("dirty One")
+            parts.append(Msg("dirty One"))
         if self.without_minus2:
-            parts.append("without -2")
+            parts.append(Msg("without -2"))
         if self.scoring == "cards":
-            parts.append("children: count the cards")
+            parts.append(Msg("children: count the cards"))
         elif self.scoring == "tokens":
-            parts.append("children: a token per round won")
-        return ", ".join(parts) or "basic game"
+            parts.append(Msg("children: a token per round won"))
+        return join_words(", ", parts) if parts else Msg("basic game")
 
 
 def card_points(card: Card, dirty: bool = False) -> int:

@@ -1,0 +1,48 @@
+"""Up's saved evening (tests/golden/up/session.jsonl: four players, refusals, forgotten calls,
+undos, a stopped round, counts) replayed and said in German: every verdict as the terminal prints
+it, every spoken line and the table's scoreboard after each input hold no English sentence, and
+no sentence fell back to English for want of a German entry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from still_english import missed, still_english
+from upref.games.up.panel import PANEL
+from upref.referee.status import ILLEGAL
+from upref.registry import referee_for
+from upref.speech.lines import lines_for
+from upref.store.gamelog import load_jsonl
+from upref.text import catalogue, in_lang
+from upref.views import plain
+from upref.views.blocks import said_in
+from upref.views.scoreboard import LABELS, scoreboard
+from upref.views.screen import verdict_line
+
+GERMAN = "de"
+SESSION = Path(__file__).resolve().parents[2] / "golden" / "up" / "session.jsonl"
+
+
+def test_the_saved_evening_said_in_german() -> None:
+    catalogue.MISSED.clear()
+    info, entries = load_jsonl(SESSION.read_text(encoding="utf-8").splitlines())
+    lines: list[str] = []
+    kinds: set[str] = set()
+    rules: set[str] = set()
+    ref = referee_for(info)
+    for e in entries:
+        reply = ref.handle(ref.decode(e.input_dict()))
+        lines += [verdict_line(v, GERMAN) for v in reply.verdicts]
+        lines += [in_lang(x.text, GERMAN) for x in lines_for(reply, everything=True)]
+        kinds |= {v.kind for v in reply.verdicts}
+        rules |= {v.rule for v in reply.verdicts if v.rule}
+        view = ref.view(None)
+        if view is not None:
+            board = scoreboard(view, ref.status(), PANEL)
+            lines += plain.render(said_in(board, GERMAN)).splitlines()
+    assert {"illegal", "end", "turn"} <= kinds  # the evening has refusals, skips and scores
+    # a rule id stays as it is in every language ('count', 'deck'), where it names the rule
+    ids = [f" {r}]" for r in rules] + [f"{in_lang(LABELS[ILLEGAL], GERMAN)} {r}" for r in rules]
+    left = still_english(dict.fromkeys(lines), [*info.players, *ids])
+    assert not left, "\n".join(left[:40])
+    assert not missed(GERMAN), missed(GERMAN)
