@@ -229,10 +229,8 @@ def again(template: str, **args: Any) -> str:
     """A catalogue sentence written once as a template (`Msg("{name} wins", name="")`, a
     `Plural` with any count) said again with these arguments; a plain English template is
     filled in as it is."""
-    if isinstance(template, Plural):
-        return Plural(template.key, template.many, **{**template.args, **args})
-    if isinstance(template, Msg):
-        return Msg(template.key, **{**template.args, **args})
+    if isinstance(template, Plural | Msg):
+        return template.again(**args)
     return template.format(**args)
 
 

@@ -40,14 +40,16 @@ DOMAIN = "upref"
 
 @dataclass(frozen=True)
 class Language:
-    """One language's catalogue, read: its sentences (key -> template, plural key -> forms) and
-    its plural rule (a count -> the index of the form)."""
+    """One language's catalogues, read: their sentences (key -> template, plural key -> forms),
+    all of them and each catalogue's own (by `domain`: 'text' the house's, 'games/<game>' a
+    game's), and its plural rule (a count -> the index of the form)."""
 
     code: str
     name: str
     singular: dict[str, str]
     plural: dict[str, tuple[str, ...]]
     form: Callable[[int], int]
+    domains: dict[str, tuple[dict[str, str], dict[str, tuple[str, ...]]]]
 
 
 TEMPLATE = "messages.pot"
@@ -55,11 +57,16 @@ TEMPLATE = "messages.pot"
 
 def locale_dirs() -> tuple[resources.abc.Traversable, ...]:
     """Every packaged `locale/` folder: the house's, then each game package's."""
-    found = [resources.files("upref.text").joinpath("locale")]
+    return tuple(folder for _, folder in _domains())
+
+
+def _domains() -> tuple[tuple[str, resources.abc.Traversable], ...]:
+    """Each catalogue's domain ('text', 'games/<game>') and its `locale/` folder."""
+    found = [("text", resources.files("upref.text").joinpath("locale"))]
     games = resources.files("upref.games")
     for entry in sorted(games.iterdir(), key=lambda e: e.name):
         if entry.is_dir() and entry.joinpath("locale").is_dir():
-            found.append(entry.joinpath("locale"))
+            found.append((f"games/{entry.name}", entry.joinpath("locale")))
     return tuple(found)
 
 
@@ -83,19 +90,27 @@ def _read(path: resources.abc.Traversable, locale: str | None) -> Catalog:
 @cache
 def language(code: str) -> Language | None:
     """Every catalogue of `code` ('de') read as one, or None when upref has none for it."""
-    paths = [d.joinpath(f"{code}.po") for d in locale_dirs()]
-    paths = [p for p in paths if p.is_file()]
+    paths = [(domain, d.joinpath(f"{code}.po")) for domain, d in _domains()]
+    paths = [(domain, p) for domain, p in paths if p.is_file()]
     if code == ENGLISH or not paths:
         return None
     singular: dict[str, str] = {}
     plural: dict[str, tuple[str, ...]] = {}
+    domains: dict[str, tuple[dict[str, str], dict[str, tuple[str, ...]]]] = {}
     catalog = None
-    for path in paths:
+    for domain, path in paths:
         catalog = _read(path, code)
-        _take(catalog, singular, plural)
+        own: tuple[dict[str, str], dict[str, tuple[str, ...]]] = ({}, {})
+        _take(catalog, *own)
+        domains[domain] = own
+        for key, text in own[0].items():
+            singular.setdefault(key, text)
+        for key, forms in own[1].items():
+            plural.setdefault(key, forms)
     assert catalog is not None
     name = catalog.locale.get_display_name(code) if catalog.locale else code
-    return Language(code, name or code, singular, plural, gettext.c2py(catalog.plural_expr))
+    form = gettext.c2py(catalog.plural_expr)
+    return Language(code, name or code, singular, plural, form, domains)
 
 
 def _take(catalog: Catalog, singular: dict[str, str], plural: dict[str, tuple[str, ...]]) -> None:
@@ -115,20 +130,27 @@ MISSED: set[tuple[str, str]] = set()
 (what a test of a language's completeness reads; bounded by the number of keys)."""
 
 
-def template(key: str, many: str | None, n: int | None, lang: str) -> str:
-    """`lang`'s template for `key` (with `many`, the form for the count `n`); the English when
-    the catalogue has none (noted in `MISSED`)."""
+def template(key: str, many: str | None, n: int | None, lang: str, domain: str = "text") -> str:
+    """`lang`'s template for `key` (with `many`, the form for the count `n`), from the catalogue
+    of the code that wrote it (`domain`), else the house's, else any; the English when none
+    has it (noted in `MISSED`)."""
     found = language(lang)
-    if many is None:
-        if found and key in found.singular:
-            return found.singular[key]
+    if found is None:
         MISSED.add((lang, key))
-        return key
-    if found and key in found.plural:
-        forms = found.plural[key]
-        return forms[min(found.form(n if n is not None else 0), len(forms) - 1)]
-    MISSED.add((lang, key))
-    return key if n == 1 else many
+        return key if many is None or n == 1 else many
+    own = found.domains.get(domain, ({}, {}))
+    house = found.domains.get("text", ({}, {}))
+    if many is None:
+        text = own[0].get(key) or house[0].get(key) or found.singular.get(key)
+        if text is None:
+            MISSED.add((lang, key))
+            return key
+        return text
+    forms = own[1].get(key) or house[1].get(key) or found.plural.get(key)
+    if forms is None:
+        MISSED.add((lang, key))
+        return key if n == 1 else many
+    return forms[min(found.form(n if n is not None else 0), len(forms) - 1)]
 
 
 @dataclass(frozen=True)

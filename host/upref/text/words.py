@@ -18,6 +18,7 @@ function a sentence is said with.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -26,12 +27,27 @@ from upref.text.codes import ENGLISH
 __all__ = ["ENGLISH", "Joined", "Mapped", "Msg", "Plural", "Words", "in_lang", "join_words"]
 
 
-def _template(key: str, many: str | None, n: int | None, lang: str) -> str:
+HOUSE = "text"
+"""The catalogue of the sentences written outside any game (`upref/text/locale/`)."""
+
+
+def _template(key: str, many: str | None, n: int | None, lang: str, domain: str) -> str:
     """The template of `lang`'s catalogue for a key (the catalogues are read the first time a
     language other than English is asked for)."""
     from upref.text.catalogue import template
 
-    return template(key, many, n, lang)
+    return template(key, many, n, lang, domain)
+
+
+def _caller_domain() -> str:
+    """The catalogue of the code that makes a sentence: its game's ('games/updown') when it is
+    written in a game's package, else the house's. Two games may say one English key in
+    different words (German cases differ), so each key is looked up where it was written."""
+    module = sys._getframe(2).f_globals.get("__name__", "")
+    parts = module.split(".")
+    if len(parts) > 2 and parts[0] == "upref" and parts[1] == "games":
+        return f"games/{parts[2]}"
+    return HOUSE
 
 
 class Words(str):
@@ -74,24 +90,32 @@ class Msg(Words):
 
     key: str
     args: dict[str, Any]
+    domain: str
 
     def __new__(cls, key: str, /, **args: Any) -> Msg:
+        return cls._made(key, args, _caller_domain())
+
+    @classmethod
+    def _made(cls, key: str, args: dict[str, Any], domain: str) -> Msg:
         self = super().__new__(cls, _fill(key, args, ENGLISH))
-        self.key = key
-        self.args = args
+        self.key, self.args, self.domain = key, args, domain
         return self
+
+    def again(self, **args: Any) -> Msg:
+        """The same sentence of the same catalogue said with these arguments changed."""
+        return Msg._made(self.key, {**self.args, **args}, self.domain)
 
     def render(self, lang: str) -> str:
         if lang == ENGLISH:
             return str.__str__(self)
-        return _fill(_template(self.key, None, None, lang), self.args, lang)
+        return _fill(_template(self.key, None, None, lang, self.domain), self.args, lang)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild_msg, (self.key, self.args))
+        return (_rebuild_msg, (self.key, self.args, self.domain))
 
 
-def _rebuild_msg(key: str, args: dict[str, Any]) -> Msg:
-    return Msg(key, **args)
+def _rebuild_msg(key: str, args: dict[str, Any], domain: str = HOUSE) -> Msg:
+    return Msg._made(key, args, domain)
 
 
 class Plural(Words):
@@ -103,24 +127,33 @@ class Plural(Words):
     many: str
     n: int
     args: dict[str, Any]
+    domain: str
 
     def __new__(cls, one: str, many: str, /, n: int, **args: Any) -> Plural:
-        self = super().__new__(cls, _fill(one if n == 1 else many, {"n": n, **args}, ENGLISH))
-        self.key, self.many, self.n, self.args = one, many, n, {"n": n, **args}
+        return cls._made(one, many, {**args, "n": n}, _caller_domain())
+
+    @classmethod
+    def _made(cls, one: str, many: str, args: dict[str, Any], domain: str) -> Plural:
+        n = args["n"]
+        self = super().__new__(cls, _fill(one if n == 1 else many, args, ENGLISH))
+        self.key, self.many, self.n, self.args, self.domain = one, many, n, args, domain
         return self
+
+    def again(self, **args: Any) -> Plural:
+        """The same sentence of the same catalogue said with these arguments (and count)."""
+        return Plural._made(self.key, self.many, {**self.args, **args}, self.domain)
 
     def render(self, lang: str) -> str:
         if lang == ENGLISH:
             return str.__str__(self)
-        return _fill(_template(self.key, self.many, self.n, lang), self.args, lang)
+        return _fill(_template(self.key, self.many, self.n, lang, self.domain), self.args, lang)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        rest = {k: v for k, v in self.args.items() if k != "n"}
-        return (_rebuild_plural, (self.key, self.many, self.n, rest))
+        return (_rebuild_plural, (self.key, self.many, self.args, self.domain))
 
 
-def _rebuild_plural(one: str, many: str, n: int, args: dict[str, Any]) -> Plural:
-    return Plural(one, many, n=n, **args)
+def _rebuild_plural(one: str, many: str, args: dict[str, Any], domain: str = HOUSE) -> Plural:
+    return Plural._made(one, many, args, domain)
 
 
 class Concat(Words):
@@ -166,7 +199,7 @@ class Joined(Words):
 
     def render(self, lang: str) -> str:
         said = [in_lang(p, lang) for p in self.parts]
-        return _and_join(said, " " + in_lang(Msg("and"), lang) + " ")
+        return _and_join(said, " " + in_lang(_AND, lang) + " ")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Joined, (self.parts,))
@@ -195,3 +228,6 @@ class Mapped(Words):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Mapped, (self.base, self.change))
+
+
+_AND = Msg("and")

@@ -10,12 +10,15 @@ from dataclasses import dataclass
 from upref.games.base import GameView, Outcome, ResultWords
 from upref.games.whatsup.cards import COLOURS, COUNTS, Face
 from upref.games.whatsup.variant import grid_cell
+from upref.text import Plural
 
 __all__ = ["RESULT", "ROWS_WON", "CardView", "PlayerView", "WhatsUpView"]
 
-RESULT = ResultWords(score="bird", title=None, tie="card")
+RESULT = ResultWords(
+    score=Plural("{n} bird", "{n} birds", n=0), title=None, tie=Plural("{n} card", "{n} cards", n=0)
+)
 """How What's Up says who won: by birds, a tie by the fewest cards too (A-5)."""
-ROWS_WON = ResultWords(score="complete row", title=None)
+ROWS_WON = ResultWords(score=Plural("{n} complete row", "{n} complete rows", n=0), title=None)
 """How What's Up says the lone winner whose complete rows ended the game: by those rows, for
 its referee (the result, for the eye and the ear) and its panel alike ('Ann wins with 3
 complete rows')."""
