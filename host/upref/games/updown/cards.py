@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from upref.games.base import read_catalogue
-from upref.text import and_join
+from upref.text import Msg, and_join
 
 __all__ = [
     "COLOURS",
@@ -29,6 +29,8 @@ __all__ = [
     "Catalogue",
     "TaskCard",
     "colour_name",
+    "colour_word",
+    "said_colour",
     "describe_counts",
     "is_achievable",
     "landau",
@@ -55,8 +57,30 @@ MOLES_PER_COLOUR = len(COLOURS) - 1
 TOTAL_VISIBLE = len(PAIRS)
 
 
+COLOUR_WORDS: Mapping[str, str] = {
+    "red": Msg("red"),
+    "blue": Msg("blue"),
+    "yellow": Msg("yellow"),
+    "white": Msg("white"),
+    "black": Msg("black"),
+}
+"""Each colour's name as people read and hear it (the names themselves stay the data that views
+and pictures carry)."""
+
+
 def colour_name(letter: str) -> str:
+    """A colour's name as data ('red'): what views hold and pictures are coloured by."""
     return COLOUR_NAMES.get(letter, letter)
+
+
+def said_colour(name: str) -> str:
+    """A colour's name ('red') as a word for people, said in the language of the screen."""
+    return COLOUR_WORDS.get(name, name)
+
+
+def colour_word(letter: str) -> str:
+    """A colour letter ('R') as a word for people."""
+    return said_colour(colour_name(letter))
 
 
 def pair_colours(pair: str) -> tuple[str, str]:
@@ -78,7 +102,14 @@ def pair_id(a: str, b: str) -> str:
 
 def describe_counts(counts: Iterable[tuple[str, int]]) -> str:
     """[('K', 3), ('R', 1)] -> '3 black and 1 red'; a count of 0 reads 'no blue'."""
-    return and_join([f"{n or 'no'} {colour_name(c)}" for c, n in counts])
+    return and_join(
+        [
+            Msg("{n} {colour}", n=n, colour=colour_word(c))
+            if n
+            else Msg("no {colour}", colour=colour_word(c))
+            for c, n in counts
+        ]
+    )
 
 
 # --- Landau ------------------------------------------------------------------------------
@@ -125,54 +156,94 @@ def _explain(counts: Mapping[str, int], card_id: str) -> str:
             total = sum(counts[c] for c in subset)
             low = _c2(k)
             high = _c2(k) + k * (len(COLOURS) - k)
-            asked = and_join([f"{colour_name(c)} {counts[c]}" for c in subset])
+            asked = and_join(
+                [Msg("{colour} {n}", colour=colour_word(c), n=counts[c]) for c in subset]
+            )
+            args = {"card": card_id, "asked": asked, "total": total, "low": low, "high": high}
             if k == 2 and total < low:
-                return (
-                    f"{card_id} asks for {asked}: two colours cannot both show no mole, "
-                    "since their own pair always shows one of them"
+                return Msg(
+                    "{card} asks for {asked}: two colours cannot both show no mole, "
+                    "since their own pair always shows one of them",
+                    **args,
                 )
             if k == 2 and total > high:
-                return (
-                    f"{card_id} asks for {asked}: two colours can show at most {high} moles "
-                    "between them, since their own pair shows only one of them"
+                return Msg(
+                    "{card} asks for {asked}: two colours can show at most {high} moles "
+                    "between them, since their own pair shows only one of them",
+                    **args,
                 )
             if k == len(COLOURS) and total != low:
-                return (
-                    f"{card_id} asks for {asked} ({total} moles in all): the five colours "
-                    f"always show exactly {low} moles, one for each pair"
+                return Msg(
+                    "{card} asks for {asked} ({total} moles in all): the five colours "
+                    "always show exactly {low} moles, one for each pair",
+                    **args,
                 )
             if total < low:
-                return (
-                    f"{card_id} asks for {asked} ({total} in all): these {k} colours always "
-                    f"show at least {low} moles between them, one for each of the {low} pairs "
-                    "joining two of them"
+                return Msg(
+                    "{card} asks for {asked} ({total} in all): these {k} colours always "
+                    "show at least {low} moles between them, one for each of the {low} pairs "
+                    "joining two of them",
+                    k=k,
+                    **args,
                 )
             if total > high:
-                return (
-                    f"{card_id} asks for {asked} ({total} in all): these {k} colours can show "
-                    f"at most {high} moles between them, since each of the {low} pairs joining "
-                    "two of them shows only one"
+                return Msg(
+                    "{card} asks for {asked} ({total} in all): these {k} colours can show "
+                    "at most {high} moles between them, since each of the {low} pairs joining "
+                    "two of them shows only one",
+                    k=k,
+                    **args,
                 )
-    return f"{card_id} asks for {describe_counts(counts.items())}: no board shows that"
+    return Msg(
+        "{card} asks for {asked}: no board shows that",
+        card=card_id,
+        asked=describe_counts(counts.items()),
+    )
 
 
-def validate_card(counts: Mapping[str, int], card_id: str = "This card") -> str | None:
+def _count_fault(c: str, n: object, card_id: str) -> str | None:
+    """What is wrong with one count a card asks for, if anything."""
+    if c not in COLOURS:
+        return Msg(
+            "{card} names an unknown colour {colour!r} (colours are {colours})",
+            card=card_id,
+            colour=c,
+            colours=", ".join(COLOURS),
+        )
+    if isinstance(n, bool) or not isinstance(n, int):
+        return Msg(
+            "{card} asks for a count that is not a whole number: {colour} {n!r}",
+            card=card_id,
+            colour=colour_word(c),
+            n=n,
+        )
+    if n < 0:
+        return Msg(
+            "{card} asks for {colour} {n}: a count cannot be negative",
+            card=card_id,
+            colour=colour_word(c),
+            n=n,
+        )
+    if n > MOLES_PER_COLOUR:
+        return Msg(
+            "{card} asks for {colour} {n}: each colour has only {most} moles",
+            card=card_id,
+            colour=colour_word(c),
+            n=n,
+            most=MOLES_PER_COLOUR,
+        )
+    return None
+
+
+def validate_card(counts: Mapping[str, int], card_id: str = Msg("This card")) -> str | None:
     """None if some board satisfies a card asking for `counts` (colour letter -> visible
     count; colours not named are free), else the reason in words, naming `card_id`."""
     if not counts:
-        return f"{card_id} names no colour"
+        return Msg("{card} names no colour", card=card_id)
     for c, n in counts.items():
-        if c not in COLOURS:
-            return f"{card_id} names an unknown colour {c!r} (colours are {', '.join(COLOURS)})"
-        if isinstance(n, bool) or not isinstance(n, int):
-            return f"{card_id} asks for a count that is not a whole number: {colour_name(c)} {n!r}"
-        if n < 0:
-            return f"{card_id} asks for {colour_name(c)} {n}: a count cannot be negative"
-        if n > MOLES_PER_COLOUR:
-            return (
-                f"{card_id} asks for {colour_name(c)} {n}: each colour has only "
-                f"{MOLES_PER_COLOUR} moles"
-            )
+        fault = _count_fault(c, n, card_id)
+        if fault is not None:
+            return fault
     if is_achievable(counts):
         return None
     return _explain(counts, card_id)
