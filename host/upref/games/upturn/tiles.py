@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from upref.games.base import read_catalogue
+from upref.text import Msg
 
 __all__ = [
     "ACTIONS",
@@ -37,12 +38,29 @@ __all__ = [
 ACTIONS: tuple[str, ...] = ("up", "down", "updown", "skip", "doubleskip", "joker")
 """The kinds of action tile, in the rulebook's order."""
 ACTION_NAMES: Mapping[str, str] = {
-    "up": "Up",
-    "down": "Down",
-    "updown": "Up & Down",
-    "skip": "Skip",
-    "doubleskip": "Double Skip",
-    "joker": "Joker",
+    "up": Msg("Up"),
+    "down": Msg("Down"),
+    "updown": Msg("Up & Down"),
+    "skip": Msg("Skip"),
+    "doubleskip": Msg("Double Skip"),
+    "joker": Msg("Joker"),
+}
+_A_TILE: Mapping[str, str] = {
+    "up": Msg("an Up tile"),
+    "down": Msg("a Down tile"),
+    "updown": Msg("an Up & Down tile"),
+    "skip": Msg("a Skip tile"),
+    "doubleskip": Msg("a Double Skip tile"),
+    "joker": Msg("a Joker"),
+}
+"""How a verdict names an action tile with its article: 'an Up tile', 'a Joker'."""
+_THE_TILE: Mapping[str, str] = {
+    "up": Msg("the Up tile"),
+    "down": Msg("the Down tile"),
+    "updown": Msg("the Up & Down tile"),
+    "skip": Msg("the Skip tile"),
+    "doubleskip": Msg("the Double Skip tile"),
+    "joker": Msg("the Joker"),
 }
 ACTION_COUNTS: Mapping[str, int] = {
     "up": 6,
@@ -87,32 +105,35 @@ class Tile:
         Joker'."""
         if self.number is not None:
             if self.twin:
-                return f"Twin {self.number}"
+                return Msg("Twin {number}", number=self.number)
             if self.penalty:
-                return f"penalty tile {self.number}"
+                return Msg("penalty tile {number}", number=self.number)
             return str(self.number)
-        name = ACTION_NAMES[str(self.action)]
-        if self.action == "joker":
-            return "a Joker"
-        return f"{'an' if name[0] in 'AEIOU' else 'a'} {name} tile"
+        return _A_TILE[str(self.action)]
 
     def the(self) -> str:
         """The tile with a definite article where it needs one: '41', 'the Up tile'."""
         if self.number is not None:
             return self.words()
-        return "the Joker" if self.action == "joker" else f"the {ACTION_NAMES[str(self.action)]} tile"
+        return _THE_TILE[str(self.action)]
 
     def label(self) -> str:
         """What `upref enroll` shows, to match against the printed tile."""
         if self.number is not None:
             if self.twin:
-                return f"{self.id}: red Twin tile {self.number}"
+                return Msg("{id}: red Twin tile {number}", id=self.id, number=self.number)
             if self.penalty:
-                return f"{self.id}: tile {self.number} with the penalty symbol"
-            return f"{self.id}: tile {self.number}"
+                return Msg("{id}: tile {number} with the penalty symbol", id=self.id, number=self.number)
+            return Msg("{id}: tile {number}", id=self.id, number=self.number)
         kind = str(self.action)
         nth = self.id[len(self.id.rstrip("0123456789")) :]
-        return f"{self.id}: {ACTION_NAMES[kind]} tile ({nth} of {ACTION_COUNTS[kind]})"
+        return Msg(
+            "{id}: {name} tile ({nth} of {of})",
+            id=self.id,
+            name=ACTION_NAMES[kind],
+            nth=nth,
+            of=ACTION_COUNTS[kind],
+        )
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"id": self.id}

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from upref.text import count
+from upref.text import Msg, Plural
 
 __all__ = ["RACK", "Variant"]
 
@@ -38,5 +38,7 @@ class Variant:
 
     def describe(self) -> str:
         if self.deal == RACK:
-            return "basic game"
-        return f"{'short' if self.deal < RACK else 'long'} game: {count(self.deal, 'tile')} each"
+            return Msg("basic game")
+        if self.deal < RACK:
+            return Plural("short game: {n} tile each", "short game: {n} tiles each", n=self.deal)
+        return Plural("long game: {n} tile each", "long game: {n} tiles each", n=self.deal)
