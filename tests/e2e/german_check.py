@@ -31,11 +31,14 @@ def german_lines(run: DemoRun) -> list[str]:
         reply = ref.handle(ref.decode(e.input_dict()))
         out += [verdict_line(v, GERMAN) for v in reply.verdicts]
         out += [in_lang(line.text, GERMAN) for line in lines_for(reply, everything=True)]
-        for seat in (None, *range(len(info.players))):
-            view = ref.view(seat)
-            if view is not None:
-                board = scoreboard(view, ref.status(), game.panel)
-                out += plain.render(said_in(board, GERMAN)).splitlines()
+        view = ref.view(None)
+        if view is not None:
+            board = scoreboard(view, ref.status(), game.panel)
+            out += plain.render(said_in(board, GERMAN)).splitlines()
+        for seat in range(len(info.players)):
+            own = ref.view(seat)
+            if own is not None:  # a seat's own screen: the panel's boxes for its eyes only
+                out += plain.render_blocks(said_in(tuple(game.panel.private(own)), GERMAN)).splitlines()
     return out
 
 

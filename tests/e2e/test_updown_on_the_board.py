@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 from demo_run import DemoRun, play_demo
-from harness import Host, truth
 from german_check import check_german
+from harness import Host, truth
 from spoken_check import check_spoken
 from upref.board.codes import EMPTY, CodeTable
 from upref.commands import demo
