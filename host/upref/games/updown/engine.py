@@ -253,11 +253,11 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
         history: tuple[Outcome, ...],
     ) -> UpDownState:
         if not players:
-            raise ValueError("Up And Down needs at least one player")
+            raise ValueError(Msg("Up And Down needs at least one player"))
         if any(not isinstance(p, str) or not p.strip() for p in players):
-            raise ValueError(f"player names must be non-empty text: {players!r}")
+            raise ValueError(Msg("player names must be non-empty text: {names!r}", names=players))
         if len(set(players)) != len(players):
-            raise ValueError(f"player names must differ: {players!r}")
+            raise ValueError(Msg("player names must differ: {names!r}", names=players))
         holes = mix_board(rng) if board is None else make_board(board)
 
         # Stack, top first: basic 1, 2, 3 (4 set aside); Super Buddler 2, 3, 4 (1 set aside).
@@ -271,7 +271,11 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
         removed = tuple((c.id, reason) for c, reason in catalogue.impossible)
         if len(stack) < len(players):
             raise ValueError(
-                f"{len(stack)} task cards cannot give each of {len(players)} players a card"
+                Msg(
+                    "{cards} task cards cannot give each of {n} players a card",
+                    cards=len(stack),
+                    n=len(players),
+                )
             )
         setup = _Setup(
             players, catalogue, variant, game_number, set_aside, removed, history, rng.getstate()

@@ -25,7 +25,9 @@ class Variant:
     def __post_init__(self) -> None:
         t = self.short_game_target
         if t is not None and (isinstance(t, bool) or not isinstance(t, int) or t < 1):
-            raise ValueError(f"short_game_target must be a positive whole number: {t!r}")
+            raise ValueError(
+                Msg("short_game_target must be a positive whole number: {target!r}", target=t)
+            )
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -152,11 +152,18 @@ def check_players(players: Sequence[str]) -> tuple[str, ...]:
     """:raises ValueError: for fewer than 2 or more than 4 players, or repeated names."""
     names = tuple(players)
     if not PLAYERS[0] <= len(names) <= PLAYERS[1]:
-        raise ValueError(f"Upturn is for {PLAYERS[0]} to {PLAYERS[1]} players, not {len(names)}")
+        raise ValueError(
+            Msg(
+                "Upturn is for {least} to {most} players, not {n}",
+                least=PLAYERS[0],
+                most=PLAYERS[1],
+                n=len(names),
+            )
+        )
     if any(not isinstance(p, str) or not p.strip() for p in names):
-        raise ValueError(f"player names must be non-empty text: {names!r}")
+        raise ValueError(Msg("player names must be non-empty text: {names!r}", names=names))
     if len({p.lower() for p in names}) != len(names):
-        raise ValueError(f"player names must differ: {names!r}")
+        raise ValueError(Msg("player names must differ: {names!r}", names=names))
     return names
 
 

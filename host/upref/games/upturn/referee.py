@@ -68,7 +68,9 @@ def _tiles(n: int) -> str:
 
 def _said_tiles(n: int) -> str:
     """'one tile', 'three tiles', 'no tiles': a count for the ear."""
-    return Msg("no tiles") if n == 0 else numbers_in_words(_tiles(n))
+    if n == 0:
+        return Msg("no tiles")
+    return Msg("one tile") if n == 1 else numbers_in_words(_tiles(n))
 
 
 _SAID_RULES = {"line": Msg("that tile is already on the line: a tile is laid only once")}

@@ -25,7 +25,9 @@ class Variant:
     def __post_init__(self) -> None:
         d = self.deal
         if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 20:
-            raise ValueError(f"tiles dealt to each player must be a whole number 1 to 20: {d!r}")
+            raise ValueError(
+                Msg("tiles dealt to each player must be a whole number 1 to 20: {deal!r}", deal=d)
+            )
 
     def to_dict(self) -> dict[str, Any]:
         return {"deal": self.deal}
