@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from upref.games.base import read_catalogue
-from upref.text import Msg, and_join
+from upref.text import Msg, and_join, join_words
 
 __all__ = [
     "COLOURS",
@@ -89,7 +89,9 @@ def pair_colours(pair: str) -> tuple[str, str]:
     :raises ValueError: for a string that is not one of the ten pair ids.
     """
     if pair not in PAIRS:
-        raise ValueError(f"unknown mole pair {pair!r} (pairs are {', '.join(PAIRS)})")
+        raise ValueError(
+            Msg("unknown mole pair {pair!r} (pairs are {pairs})", pair=pair, pairs=", ".join(PAIRS))
+        )
     return pair[2], pair[3]
 
 
@@ -339,16 +341,18 @@ def parse_catalogue(data: Any, *, source: str = "", strict: bool = True) -> Cata
     """
     problems: list[str] = []
     if not isinstance(data, dict):
-        raise ValueError(f"task-card catalogue {source}: expected a JSON object")
+        raise ValueError(Msg("task-card catalogue {source}: expected a JSON object", source=source))
 
     colours = data.get("colours")
     if not isinstance(colours, dict) or sorted(colours) != sorted(COLOURS):
-        problems.append(f"'colours' must name exactly the five colours {', '.join(COLOURS)}")
+        problems.append(
+            Msg("'colours' must name exactly the five colours {colours}", colours=", ".join(COLOURS))
+        )
     problems += _pair_problems(data.get("pairs"))
 
     raw_cards = data.get("cards")
     if not isinstance(raw_cards, list) or not raw_cards:
-        problems.append("'cards' must be a non-empty list")
+        problems.append(Msg("'cards' must be a non-empty list"))
         raw_cards = []
     cards: list[TaskCard] = []
     impossible: list[tuple[TaskCard, str]] = []
@@ -356,7 +360,7 @@ def parse_catalogue(data: Any, *, source: str = "", strict: bool = True) -> Cata
     for i, raw in enumerate(raw_cards):
         card, fault = _parse_card(raw, i, ids)
         if card is None:
-            problems.append(fault or f"card #{i + 1} is malformed")
+            problems.append(fault or Msg("card #{number} is malformed", number=i + 1))
             continue
         ids.add(card.id)
         reason = validate_card(card.count_map(), card.id)
@@ -368,74 +372,104 @@ def parse_catalogue(data: Any, *, source: str = "", strict: bool = True) -> Cata
             continue
         cards.append(card)
 
-    declared = data.get("shovel_counts")
-    if declared is not None:
-        if not isinstance(declared, dict):
-            problems.append("'shovel_counts' must map shovels to a number of cards")
-        else:
-            have: dict[int, int] = {}
-            for c in cards + [c for c, _ in impossible]:
-                have[c.shovels] = have.get(c.shovels, 0) + 1
-            want = {int(k): v for k, v in declared.items()}
-            for s in sorted(set(want) | set(have)):
-                if want.get(s, 0) != have.get(s, 0):
-                    problems.append(
-                        f"{have.get(s, 0)} cards with {s} shovel(s), "
-                        f"but the deck declares {want.get(s, 0)}"
-                    )
+    problems += _shovel_count_problems(data.get("shovel_counts"), cards + [c for c, _ in impossible])
     if problems:
         raise ValueError(
-            f"task-card catalogue {source or '(data)'} is invalid:\n  - " + "\n  - ".join(problems)
+            Msg(
+                "task-card catalogue {source} is invalid:\n  - {problems}",
+                source=source or "(data)",
+                problems=join_words("\n  - ", problems),
+            )
         )
     return Catalogue(tuple(cards), tuple(impossible), source)
+
+
+def _shovel_count_problems(declared: Any, cards: list[TaskCard]) -> list[str]:
+    """What is wrong with the number of cards per shovel value the catalogue declares."""
+    if declared is None:
+        return []
+    if not isinstance(declared, dict):
+        return [Msg("'shovel_counts' must map shovels to a number of cards")]
+    have: dict[int, int] = {}
+    for c in cards:
+        have[c.shovels] = have.get(c.shovels, 0) + 1
+    want = {int(k): v for k, v in declared.items()}
+    return [
+        Msg(
+            "{have} cards with {shovels} shovel(s), but the deck declares {want}",
+            have=have.get(s, 0),
+            shovels=s,
+            want=want.get(s, 0),
+        )
+        for s in sorted(set(want) | set(have))
+        if want.get(s, 0) != have.get(s, 0)
+    ]
 
 
 def _pair_problems(pairs: Any) -> list[str]:
     """What is wrong with a catalogue's 'pairs': they must be the ten pairs of two colours."""
     if not isinstance(pairs, list):
-        return ["'pairs' must be a list of the ten pair ids"]
+        return [Msg("'pairs' must be a list of the ten pair ids")]
     problems: list[str] = []
     seen: set[frozenset[str]] = set()
     for p in pairs:
         ok = isinstance(p, str) and len(p) == 4 and p.startswith("P-")
         ends = frozenset(p[2:]) if ok else frozenset()
         if not ok or len(ends) != 2 or not ends <= set(COLOURS) or p != pair_id(p[2], p[3]):
-            problems.append(f"pair {p!r} is not a pair of two different colours 'P-XY'")
+            problems.append(Msg("pair {pair!r} is not a pair of two different colours 'P-XY'", pair=p))
         elif ends in seen:
-            problems.append(f"pair {p!r} appears twice")
+            problems.append(Msg("pair {pair!r} appears twice", pair=p))
         else:
             seen.add(ends)
     if len(seen) != len(PAIRS) or len(pairs) != len(PAIRS):
         problems.append(
-            f"the pairs must be the {len(PAIRS)} pairs joining every colour with every "
-            f"other exactly once (K5); got {len(pairs)}"
+            Msg(
+                "the pairs must be the {n} pairs joining every colour with every other exactly "
+                "once (K5); got {got}",
+                n=len(PAIRS),
+                got=len(pairs),
+            )
         )
     return problems
 
 
 def _parse_card(raw: Any, index: int, ids: set[str]) -> tuple[TaskCard | None, str | None]:
     if not isinstance(raw, dict):
-        return None, f"card #{index + 1} is not an object"
+        return None, Msg("card #{number} is not an object", number=index + 1)
     cid = raw.get("id")
     if not isinstance(cid, str) or not cid:
-        return None, f"card #{index + 1} has no id"
+        return None, Msg("card #{number} has no id", number=index + 1)
     if cid in ids:
-        return None, f"{cid} appears twice"
+        return None, Msg("{card} appears twice", card=cid)
     shovels = raw.get("shovels")
     if shovels not in SHOVELS or isinstance(shovels, bool):
-        return None, f"{cid} has {shovels!r} shovels; cards have 1 to 4"
+        return None, Msg("{card} has {shovels!r} shovels; cards have 1 to 4", card=cid, shovels=shovels)
     counts = raw.get("counts")
     if not isinstance(counts, dict) or not counts:
-        return None, f"{cid} has no counts (colour letter -> number of moles)"
+        return None, Msg("{card} has no counts (colour letter -> number of moles)", card=cid)
     for c, n in counts.items():
         if c not in COLOURS:
-            return None, f"{cid} names an unknown colour {c!r} (colours are {', '.join(COLOURS)})"
+            return None, Msg(
+                "{card} names an unknown colour {colour!r} (colours are {colours})",
+                card=cid,
+                colour=c,
+                colours=", ".join(COLOURS),
+            )
         if isinstance(n, bool) or not isinstance(n, int):
-            return None, f"{cid} asks for a count that is not a whole number: {c} {n!r}"
+            return None, Msg(
+                "{card} asks for a count that is not a whole number: {colour} {n!r}",
+                card=cid,
+                colour=c,
+                n=n,
+            )
     if shovels == 1 and len(counts) != 1:
         return (
             None,
-            f"{cid} has 1 shovel but names {len(counts)} colours: one-shovel cards show one colour",
+            Msg(
+                "{card} has 1 shovel but names {n} colours: one-shovel cards show one colour",
+                card=cid,
+                n=len(counts),
+            ),
         )
     note = raw.get("note", "")
     card = TaskCard(cid, shovels, tuple((c, n) for c, n in counts.items()), str(note))
