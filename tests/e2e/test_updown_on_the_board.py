@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from demo_run import DemoRun, play_demo
+from german_check import check_german
 from harness import Host, truth
 from spoken_check import check_spoken
 from upref.board.codes import EMPTY, CodeTable
@@ -256,3 +257,9 @@ def test_the_demo_was_heard(played: DemoRun) -> None:
     """With --speak-to, every refusal, every turn that passed and the winner were said, each a
     valid WAV of plausible length beside its text; the verdicts above are the same as without."""
     check_spoken(played)
+
+
+def test_the_demo_said_in_german(played: DemoRun) -> None:
+    """The same game, replayed from its log, shown and said in German: every verdict, spoken
+    line, the public scoreboard and each seat's own, with no English sentence left."""
+    check_german(played)

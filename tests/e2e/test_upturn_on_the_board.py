@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from demo_run import DemoRun, play_demo
+from german_check import check_german
 from spoken_check import check_spoken
 from upref.games.upturn.referee import UpturnReferee
 from upref.registry import find_game, referee_for
@@ -79,3 +80,9 @@ def test_the_demo_was_heard(played: DemoRun) -> None:
     """With --speak-to, every refusal, every turn that passed and the winner were said, each a
     valid WAV of plausible length beside its text; the verdicts above are the same as without."""
     check_spoken(played)
+
+
+def test_the_demo_said_in_german(played: DemoRun) -> None:
+    """The same game, replayed from its log, shown and said in German: every verdict, spoken
+    line, the public scoreboard and each seat's own, with no English sentence left."""
+    check_german(played)

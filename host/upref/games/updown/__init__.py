@@ -17,14 +17,15 @@ import random
 import time
 
 from upref.game import Game
-from upref.games.updown.cards import colour_name, load_catalogue
+from upref.games.updown.cards import colour_word, load_catalogue
 from upref.games.updown.demo import STEPS, UpDownDemo
 from upref.games.updown.engine import NAME, TITLE, UpDownState
 from upref.games.updown.panel import PANEL
 from upref.games.updown.referee import UpDownReferee
 from upref.games.updown.solver import analyse_all
 from upref.games.updown.variant import Variant
-from upref.text import count
+from upref.games.updown.words import shovels
+from upref.text import Msg, join_words
 
 __all__ = ["GAME"]
 
@@ -33,17 +34,24 @@ def items() -> list[tuple[str, str]]:
     """The thirty task cards, with what is printed on them: 'T07: 2 shovels — black 3, red 1'."""
     out = []
     for card in load_catalogue().cards:
-        counts = ", ".join(f"{colour_name(c)} {n}" for c, n in card.counts)
-        out.append((card.id, f"{card.id}: {count(card.shovels, 'shovel')} — {counts}"))
+        counts = join_words(", ", [Msg("{colour} {n}", colour=colour_word(c), n=n) for c, n in card.counts])
+        out.append(
+            (
+                card.id,
+                Msg("{card}: {shovels} — {counts}", card=card.id, shovels=shovels(card.shovels), counts=counts),
+            )
+        )
     return out
 
 
 def add_options(ap: argparse.ArgumentParser) -> None:
-    ap.add_argument("--short", type=int, metavar="N", help="short game: first to N cards ends it")
+    ap.add_argument("--short", type=int, metavar="N", help=Msg("short game: first to N cards ends it"))
     ap.add_argument(
-        "--super-buddler", action="store_true", help="the 4-shovel cards instead of the 1-shovel ones"
+        "--super-buddler",
+        action="store_true",
+        help=Msg("the 4-shovel cards instead of the 1-shovel ones"),
     )
-    ap.add_argument("--mole-mix", action="store_true", help="turn the box after each solved card")
+    ap.add_argument("--mole-mix", action="store_true", help=Msg("turn the box after each solved card"))
 
 
 def variant_from_args(args: argparse.Namespace) -> Variant:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from upref.games.base import read_catalogue
-from upref.text import and_join
+from upref.text import Msg, and_join, join_words
 
 __all__ = [
     "COLOURS",
@@ -29,6 +29,8 @@ __all__ = [
     "Catalogue",
     "TaskCard",
     "colour_name",
+    "colour_word",
+    "said_colour",
     "describe_counts",
     "is_achievable",
     "landau",
@@ -55,8 +57,30 @@ MOLES_PER_COLOUR = len(COLOURS) - 1
 TOTAL_VISIBLE = len(PAIRS)
 
 
+COLOUR_WORDS: Mapping[str, str] = {
+    "red": Msg("red"),
+    "blue": Msg("blue"),
+    "yellow": Msg("yellow"),
+    "white": Msg("white"),
+    "black": Msg("black"),
+}
+"""Each colour's name as people read and hear it (the names themselves stay the data that views
+and pictures carry)."""
+
+
 def colour_name(letter: str) -> str:
+    """A colour's name as data ('red'): what views hold and pictures are coloured by."""
     return COLOUR_NAMES.get(letter, letter)
+
+
+def said_colour(name: str) -> str:
+    """A colour's name ('red') as a word for people, said in the language of the screen."""
+    return COLOUR_WORDS.get(name, name)
+
+
+def colour_word(letter: str) -> str:
+    """A colour letter ('R') as a word for people."""
+    return said_colour(colour_name(letter))
 
 
 def pair_colours(pair: str) -> tuple[str, str]:
@@ -65,7 +89,9 @@ def pair_colours(pair: str) -> tuple[str, str]:
     :raises ValueError: for a string that is not one of the ten pair ids.
     """
     if pair not in PAIRS:
-        raise ValueError(f"unknown mole pair {pair!r} (pairs are {', '.join(PAIRS)})")
+        raise ValueError(
+            Msg("unknown mole pair {pair!r} (pairs are {pairs})", pair=pair, pairs=", ".join(PAIRS))
+        )
     return pair[2], pair[3]
 
 
@@ -78,7 +104,14 @@ def pair_id(a: str, b: str) -> str:
 
 def describe_counts(counts: Iterable[tuple[str, int]]) -> str:
     """[('K', 3), ('R', 1)] -> '3 black and 1 red'; a count of 0 reads 'no blue'."""
-    return and_join([f"{n or 'no'} {colour_name(c)}" for c, n in counts])
+    return and_join(
+        [
+            Msg("{n} {colour}", n=n, colour=colour_word(c))
+            if n
+            else Msg("no {colour}", colour=colour_word(c))
+            for c, n in counts
+        ]
+    )
 
 
 # --- Landau ------------------------------------------------------------------------------
@@ -125,54 +158,94 @@ def _explain(counts: Mapping[str, int], card_id: str) -> str:
             total = sum(counts[c] for c in subset)
             low = _c2(k)
             high = _c2(k) + k * (len(COLOURS) - k)
-            asked = and_join([f"{colour_name(c)} {counts[c]}" for c in subset])
+            asked = and_join(
+                [Msg("{colour} {n}", colour=colour_word(c), n=counts[c]) for c in subset]
+            )
+            args = {"card": card_id, "asked": asked, "total": total, "low": low, "high": high}
             if k == 2 and total < low:
-                return (
-                    f"{card_id} asks for {asked}: two colours cannot both show no mole, "
-                    "since their own pair always shows one of them"
+                return Msg(
+                    "{card} asks for {asked}: two colours cannot both show no mole, "
+                    "since their own pair always shows one of them",
+                    **args,
                 )
             if k == 2 and total > high:
-                return (
-                    f"{card_id} asks for {asked}: two colours can show at most {high} moles "
-                    "between them, since their own pair shows only one of them"
+                return Msg(
+                    "{card} asks for {asked}: two colours can show at most {high} moles "
+                    "between them, since their own pair shows only one of them",
+                    **args,
                 )
             if k == len(COLOURS) and total != low:
-                return (
-                    f"{card_id} asks for {asked} ({total} moles in all): the five colours "
-                    f"always show exactly {low} moles, one for each pair"
+                return Msg(
+                    "{card} asks for {asked} ({total} moles in all): the five colours "
+                    "always show exactly {low} moles, one for each pair",
+                    **args,
                 )
             if total < low:
-                return (
-                    f"{card_id} asks for {asked} ({total} in all): these {k} colours always "
-                    f"show at least {low} moles between them, one for each of the {low} pairs "
-                    "joining two of them"
+                return Msg(
+                    "{card} asks for {asked} ({total} in all): these {k} colours always "
+                    "show at least {low} moles between them, one for each of the {low} pairs "
+                    "joining two of them",
+                    k=k,
+                    **args,
                 )
             if total > high:
-                return (
-                    f"{card_id} asks for {asked} ({total} in all): these {k} colours can show "
-                    f"at most {high} moles between them, since each of the {low} pairs joining "
-                    "two of them shows only one"
+                return Msg(
+                    "{card} asks for {asked} ({total} in all): these {k} colours can show "
+                    "at most {high} moles between them, since each of the {low} pairs joining "
+                    "two of them shows only one",
+                    k=k,
+                    **args,
                 )
-    return f"{card_id} asks for {describe_counts(counts.items())}: no board shows that"
+    return Msg(
+        "{card} asks for {asked}: no board shows that",
+        card=card_id,
+        asked=describe_counts(counts.items()),
+    )
 
 
-def validate_card(counts: Mapping[str, int], card_id: str = "This card") -> str | None:
+def _count_fault(c: str, n: object, card_id: str) -> str | None:
+    """What is wrong with one count a card asks for, if anything."""
+    if c not in COLOURS:
+        return Msg(
+            "{card} names an unknown colour {colour!r} (colours are {colours})",
+            card=card_id,
+            colour=c,
+            colours=", ".join(COLOURS),
+        )
+    if isinstance(n, bool) or not isinstance(n, int):
+        return Msg(
+            "{card} asks for a count that is not a whole number: {colour} {n!r}",
+            card=card_id,
+            colour=colour_word(c),
+            n=n,
+        )
+    if n < 0:
+        return Msg(
+            "{card} asks for {colour} {n}: a count cannot be negative",
+            card=card_id,
+            colour=colour_word(c),
+            n=n,
+        )
+    if n > MOLES_PER_COLOUR:
+        return Msg(
+            "{card} asks for {colour} {n}: each colour has only {most} moles",
+            card=card_id,
+            colour=colour_word(c),
+            n=n,
+            most=MOLES_PER_COLOUR,
+        )
+    return None
+
+
+def validate_card(counts: Mapping[str, int], card_id: str = Msg("This card")) -> str | None:
     """None if some board satisfies a card asking for `counts` (colour letter -> visible
     count; colours not named are free), else the reason in words, naming `card_id`."""
     if not counts:
-        return f"{card_id} names no colour"
+        return Msg("{card} names no colour", card=card_id)
     for c, n in counts.items():
-        if c not in COLOURS:
-            return f"{card_id} names an unknown colour {c!r} (colours are {', '.join(COLOURS)})"
-        if isinstance(n, bool) or not isinstance(n, int):
-            return f"{card_id} asks for a count that is not a whole number: {colour_name(c)} {n!r}"
-        if n < 0:
-            return f"{card_id} asks for {colour_name(c)} {n}: a count cannot be negative"
-        if n > MOLES_PER_COLOUR:
-            return (
-                f"{card_id} asks for {colour_name(c)} {n}: each colour has only "
-                f"{MOLES_PER_COLOUR} moles"
-            )
+        fault = _count_fault(c, n, card_id)
+        if fault is not None:
+            return fault
     if is_achievable(counts):
         return None
     return _explain(counts, card_id)
@@ -268,16 +341,18 @@ def parse_catalogue(data: Any, *, source: str = "", strict: bool = True) -> Cata
     """
     problems: list[str] = []
     if not isinstance(data, dict):
-        raise ValueError(f"task-card catalogue {source}: expected a JSON object")
+        raise ValueError(Msg("task-card catalogue {source}: expected a JSON object", source=source))
 
     colours = data.get("colours")
     if not isinstance(colours, dict) or sorted(colours) != sorted(COLOURS):
-        problems.append(f"'colours' must name exactly the five colours {', '.join(COLOURS)}")
+        problems.append(
+            Msg("'colours' must name exactly the five colours {colours}", colours=", ".join(COLOURS))
+        )
     problems += _pair_problems(data.get("pairs"))
 
     raw_cards = data.get("cards")
     if not isinstance(raw_cards, list) or not raw_cards:
-        problems.append("'cards' must be a non-empty list")
+        problems.append(Msg("'cards' must be a non-empty list"))
         raw_cards = []
     cards: list[TaskCard] = []
     impossible: list[tuple[TaskCard, str]] = []
@@ -285,7 +360,7 @@ def parse_catalogue(data: Any, *, source: str = "", strict: bool = True) -> Cata
     for i, raw in enumerate(raw_cards):
         card, fault = _parse_card(raw, i, ids)
         if card is None:
-            problems.append(fault or f"card #{i + 1} is malformed")
+            problems.append(fault or Msg("card #{number} is malformed", number=i + 1))
             continue
         ids.add(card.id)
         reason = validate_card(card.count_map(), card.id)
@@ -297,74 +372,104 @@ def parse_catalogue(data: Any, *, source: str = "", strict: bool = True) -> Cata
             continue
         cards.append(card)
 
-    declared = data.get("shovel_counts")
-    if declared is not None:
-        if not isinstance(declared, dict):
-            problems.append("'shovel_counts' must map shovels to a number of cards")
-        else:
-            have: dict[int, int] = {}
-            for c in cards + [c for c, _ in impossible]:
-                have[c.shovels] = have.get(c.shovels, 0) + 1
-            want = {int(k): v for k, v in declared.items()}
-            for s in sorted(set(want) | set(have)):
-                if want.get(s, 0) != have.get(s, 0):
-                    problems.append(
-                        f"{have.get(s, 0)} cards with {s} shovel(s), "
-                        f"but the deck declares {want.get(s, 0)}"
-                    )
+    problems += _shovel_count_problems(data.get("shovel_counts"), cards + [c for c, _ in impossible])
     if problems:
         raise ValueError(
-            f"task-card catalogue {source or '(data)'} is invalid:\n  - " + "\n  - ".join(problems)
+            Msg(
+                "task-card catalogue {source} is invalid:\n  - {problems}",
+                source=source or "(data)",
+                problems=join_words("\n  - ", problems),
+            )
         )
     return Catalogue(tuple(cards), tuple(impossible), source)
+
+
+def _shovel_count_problems(declared: Any, cards: list[TaskCard]) -> list[str]:
+    """What is wrong with the number of cards per shovel value the catalogue declares."""
+    if declared is None:
+        return []
+    if not isinstance(declared, dict):
+        return [Msg("'shovel_counts' must map shovels to a number of cards")]
+    have: dict[int, int] = {}
+    for c in cards:
+        have[c.shovels] = have.get(c.shovels, 0) + 1
+    want = {int(k): v for k, v in declared.items()}
+    return [
+        Msg(
+            "{have} cards with {shovels} shovel(s), but the deck declares {want}",
+            have=have.get(s, 0),
+            shovels=s,
+            want=want.get(s, 0),
+        )
+        for s in sorted(set(want) | set(have))
+        if want.get(s, 0) != have.get(s, 0)
+    ]
 
 
 def _pair_problems(pairs: Any) -> list[str]:
     """What is wrong with a catalogue's 'pairs': they must be the ten pairs of two colours."""
     if not isinstance(pairs, list):
-        return ["'pairs' must be a list of the ten pair ids"]
+        return [Msg("'pairs' must be a list of the ten pair ids")]
     problems: list[str] = []
     seen: set[frozenset[str]] = set()
     for p in pairs:
         ok = isinstance(p, str) and len(p) == 4 and p.startswith("P-")
         ends = frozenset(p[2:]) if ok else frozenset()
         if not ok or len(ends) != 2 or not ends <= set(COLOURS) or p != pair_id(p[2], p[3]):
-            problems.append(f"pair {p!r} is not a pair of two different colours 'P-XY'")
+            problems.append(Msg("pair {pair!r} is not a pair of two different colours 'P-XY'", pair=p))
         elif ends in seen:
-            problems.append(f"pair {p!r} appears twice")
+            problems.append(Msg("pair {pair!r} appears twice", pair=p))
         else:
             seen.add(ends)
     if len(seen) != len(PAIRS) or len(pairs) != len(PAIRS):
         problems.append(
-            f"the pairs must be the {len(PAIRS)} pairs joining every colour with every "
-            f"other exactly once (K5); got {len(pairs)}"
+            Msg(
+                "the pairs must be the {n} pairs joining every colour with every other exactly "
+                "once (K5); got {got}",
+                n=len(PAIRS),
+                got=len(pairs),
+            )
         )
     return problems
 
 
 def _parse_card(raw: Any, index: int, ids: set[str]) -> tuple[TaskCard | None, str | None]:
     if not isinstance(raw, dict):
-        return None, f"card #{index + 1} is not an object"
+        return None, Msg("card #{number} is not an object", number=index + 1)
     cid = raw.get("id")
     if not isinstance(cid, str) or not cid:
-        return None, f"card #{index + 1} has no id"
+        return None, Msg("card #{number} has no id", number=index + 1)
     if cid in ids:
-        return None, f"{cid} appears twice"
+        return None, Msg("{card} appears twice", card=cid)
     shovels = raw.get("shovels")
     if shovels not in SHOVELS or isinstance(shovels, bool):
-        return None, f"{cid} has {shovels!r} shovels; cards have 1 to 4"
+        return None, Msg("{card} has {shovels!r} shovels; cards have 1 to 4", card=cid, shovels=shovels)
     counts = raw.get("counts")
     if not isinstance(counts, dict) or not counts:
-        return None, f"{cid} has no counts (colour letter -> number of moles)"
+        return None, Msg("{card} has no counts (colour letter -> number of moles)", card=cid)
     for c, n in counts.items():
         if c not in COLOURS:
-            return None, f"{cid} names an unknown colour {c!r} (colours are {', '.join(COLOURS)})"
+            return None, Msg(
+                "{card} names an unknown colour {colour!r} (colours are {colours})",
+                card=cid,
+                colour=c,
+                colours=", ".join(COLOURS),
+            )
         if isinstance(n, bool) or not isinstance(n, int):
-            return None, f"{cid} asks for a count that is not a whole number: {c} {n!r}"
+            return None, Msg(
+                "{card} asks for a count that is not a whole number: {colour} {n!r}",
+                card=cid,
+                colour=c,
+                n=n,
+            )
     if shovels == 1 and len(counts) != 1:
         return (
             None,
-            f"{cid} has 1 shovel but names {len(counts)} colours: one-shovel cards show one colour",
+            Msg(
+                "{card} has 1 shovel but names {n} colours: one-shovel cards show one colour",
+                card=cid,
+                n=len(counts),
+            ),
         )
     note = raw.get("note", "")
     card = TaskCard(cid, shovels, tuple((c, n) for c, n in counts.items()), str(note))

@@ -21,6 +21,7 @@ from upref.games.updown.engine import UpDownState
 from upref.games.updown.variant import Variant
 from upref.games.updown.view import UpDownView
 from upref.players import taps
+from upref.text import Msg
 
 if TYPE_CHECKING:
     from upref.sim.board import SimBoard
@@ -106,7 +107,7 @@ def _draw(board: SimBoard, table: Table, uid: str, name: str) -> Iterator[DemoSt
     """A player draws the card `uid` and taps it on the reader, then takes it off."""
     mark = len(table.replies)
     board.tap(uid)
-    yield f"{name} draws a card and taps it on the reader", 0.5
+    yield Msg("{name} draws a card and taps it on the reader", name=name), 0.5
     yield from _heard(table, mark, _card(uid, True))
     mark = len(table.replies)
     board.remove()
@@ -127,7 +128,7 @@ def _turn(board: SimBoard, table: Table, a: int, name: str) -> Iterator[DemoStep
     yield from _heard(table, mark, _hole(a, False))
     mark = len(table.replies)
     board.insert(a, pa["pair"], pa["up"])
-    yield f"{name} turns the pair in hole {a}", 0.5
+    yield Msg("{name} turns the pair in hole {hole}", name=name, hole=a), 0.5
     yield from _heard(table, mark, _hole(a, True))
 
 
@@ -138,11 +139,13 @@ def _put_back(board: SimBoard, table: Table, a: int, name: str) -> Iterator[Demo
                    if isinstance(obs := getattr(inp, "observation", None), HoleObservation)
                    and obs.hole == a and obs.new_code == EMPTY), None)
     if pulled is None:
-        yield f"(hole {a} is empty and the referee never saw its pair leave: the demo stops)", 0.2
+        yield Msg(
+            "(hole {hole} is empty and the referee never saw its pair leave: the demo stops)", hole=a
+        ), 0.2
         return
     mark = len(table.replies)
     board.insert(a, pulled.pair_id, pulled.visible)
-    yield f"{name} puts the pair in hand back into hole {a}, turned", 0.5
+    yield Msg("{name} puts the pair in hand back into hole {hole}, turned", name=name, hole=a), 0.5
     yield from _heard(table, mark, _hole(a, True))
 
 
@@ -153,23 +156,23 @@ def _wrong_hole(board: SimBoard, table: Table, a: int, b: int, name: str) -> Ite
     mark = len(table.replies)
     board.pull(a)
     board.pull(b)
-    yield f"{name} pulls the pairs out of holes {a} and {b}...", 0.3
+    yield Msg("{name} pulls the pairs out of holes {a} and {b}...", name=name, a=a, b=b), 0.3
     yield from _heard(table, mark, _hole(a, False), _hole(b, False))
     mark = len(table.replies)
     board.insert(b, pa["pair"], pa["up"])
-    yield f"...and puts the pair from hole {a} into hole {b}", 2.0
+    yield Msg("...and puts the pair from hole {a} into hole {b}", a=a, b=b), 2.0
     yield from _heard(table, mark, _hole(b, True))
     mark = len(table.replies)
     board.pull(b)
-    yield f"{name} takes it out of hole {b} again...", 0.3
+    yield Msg("{name} takes it out of hole {hole} again...", name=name, hole=b), 0.3
     yield from _heard(table, mark, _hole(b, False))
     mark = len(table.replies)
     board.insert(a, pa["pair"], pa["up"])
-    yield f"...and puts it back into hole {a}, turned", 0.6
+    yield Msg("...and puts it back into hole {hole}, turned", hole=a), 0.6
     yield from _heard(table, mark, _hole(a, True))
     mark = len(table.replies)
     board.insert(b, pb["pair"], pb["down"])
-    yield f"...and the other pair back into hole {b} as it was", 0.8
+    yield Msg("...and the other pair back into hole {hole} as it was", hole=b), 0.8
     yield from _heard(table, mark, _hole(b, True))
 
 
@@ -189,22 +192,31 @@ def draw_step(table: StepTable) -> StepPlan:
     view = ref.view(None) if ref.has_engine else None
     if not isinstance(view, UpDownView) or view.phase != "draw" or ref.stopped is not None:
         raise ValueError(
-            "nobody draws a task card now: the scoreboard's 'Waiting for' line says what the "
-            "table waits for"
+            Msg(
+                "nobody draws a task card now: the scoreboard's 'Waiting for' line says what the "
+                "table waits for"
+            )
         )
     eng = ref.engine
     seat = view.to_move if view.drawing is None else view.drawing
     card = eng.stack[0]
-    name = view.names[seat] if seat is not None else "The player"
+    name = view.names[seat] if seat is not None else Msg("The player")
     words = eng.catalogue.card(card).describe()
     return StepPlan(
         taps(table.board, [table.uid_of[card]]),
-        f"{name} draws {card} ({words}) from the top of the stack and taps it on the reader.",
+        Msg(
+            "{name} draws {card} ({what}) from the top of the stack and taps it on the reader.",
+            name=name,
+            card=card,
+            what=words,
+        ),
     )
 
 
 STEPS = {
-    "draw": TableStep("the player who draws takes the stack's top card and taps it", draw_step),
+    "draw": TableStep(
+        Msg("the player who draws takes the stack's top card and taps it"), draw_step
+    ),
 }
 """Up And Down's whole table steps by hand (`upref simctl draw`); re-mixing the pairs is the
 simulator's own `remix`."""

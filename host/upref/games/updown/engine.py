@@ -65,6 +65,7 @@ from upref.games.updown.cards import (
     Catalogue,
     TaskCard,
     colour_name,
+    colour_word,
     load_catalogue,
     pair_colours,
     validate_card,
@@ -74,7 +75,7 @@ from upref.games.updown.solver import Hint, analyse, hint, mask_of
 from upref.games.updown.variant import Variant
 from upref.games.updown.view import RESULT, CardView, HoleView, PlayerView, UpDownView
 from upref.games.updown.words import NO_DRAW, card_solved, drew, move_back, turn_back
-from upref.text import and_join, plural
+from upref.text import Msg, Plural, and_join, join_words
 
 __all__ = [
     "CardView",
@@ -106,7 +107,13 @@ __all__ = [
 NAME = "updown"
 TITLE = "Up And Down"
 FLIPS_PER_TURN = 3
-_NUMBER_WORDS = ("no", "one", "two", "three")
+_MORE_PAIRS = (
+    Msg("no more different pairs"),
+    Msg("one more different pair"),
+    Msg("two more different pairs"),
+    Msg("three more different pairs"),
+)
+"""'turn one more different pair': the flips still missing, in words."""
 
 
 class Termination(base.Termination):
@@ -118,6 +125,28 @@ class Termination(base.Termination):
     """A player solved the agreed number of cards (short game, M-12)."""
     STOPPED = "stopped"
     """The table ended the game early (the `e` key): most shovels wins."""
+
+
+def _setup_words(
+    game_number: int,
+    variant: Variant,
+    players: Sequence[str],
+    removed: Sequence[tuple[str, str]],
+) -> str:
+    """What a new game says: its number and variant, the players, the cards removed at setup
+    (M-11), who draws first."""
+    parts = [
+        Msg(
+            "Game {number} ({variant}): {players}.",
+            number=game_number,
+            variant=variant.describe(),
+            players=and_join(list(players)),
+        )
+    ]
+    for cid, reason in removed:
+        parts.append(" " + Msg("Card {card} removed from the stack (M-11): {reason}.", card=cid, reason=reason))
+    parts.append(" " + Msg("Each player draws a task card, {name} first.", name=players[0]))
+    return join_words("", parts)
 
 
 # --- state ---------------------------------------------------------------------------------
@@ -163,6 +192,7 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
     """
 
     TITLE: ClassVar[str] = TITLE
+
     def _rule(self, action: object) -> ActionRule:
         """The methods that check and apply `action`, by its type."""
         match action:
@@ -223,11 +253,11 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
         history: tuple[Outcome, ...],
     ) -> UpDownState:
         if not players:
-            raise ValueError("Up And Down needs at least one player")
+            raise ValueError(Msg("Up And Down needs at least one player"))
         if any(not isinstance(p, str) or not p.strip() for p in players):
-            raise ValueError(f"player names must be non-empty text: {players!r}")
+            raise ValueError(Msg("player names must be non-empty text: {names!r}", names=players))
         if len(set(players)) != len(players):
-            raise ValueError(f"player names must differ: {players!r}")
+            raise ValueError(Msg("player names must differ: {names!r}", names=players))
         holes = mix_board(rng) if board is None else make_board(board)
 
         # Stack, top first: basic 1, 2, 3 (4 set aside); Super Buddler 2, 3, 4 (1 set aside).
@@ -241,16 +271,17 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
         removed = tuple((c.id, reason) for c, reason in catalogue.impossible)
         if len(stack) < len(players):
             raise ValueError(
-                f"{len(stack)} task cards cannot give each of {len(players)} players a card"
+                Msg(
+                    "{cards} task cards cannot give each of {n} players a card",
+                    cards=len(stack),
+                    n=len(players),
+                )
             )
         setup = _Setup(
             players, catalogue, variant, game_number, set_aside, removed, history, rng.getstate()
         )
         n = len(players)
-        text = f"Game {game_number} ({variant.describe()}): {and_join(list(players))}."
-        for cid, reason in removed:
-            text += f" Card {cid} removed from the stack (M-11): {reason}."
-        text += f" Each player draws a task card, {players[0]} first."
+        text = _setup_words(game_number, variant, players, removed)
         core = _Core(
             holes=holes,
             stack=tuple(stack),
@@ -409,15 +440,22 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
         if not s.drawing:
             raise IllegalMoveError(
                 "draw",
-                f"No task card is to be drawn now: it is {self._name(s.to_move)}'s turn.",
-                "Put the card back where it was.",
+                Msg(
+                    "No task card is to be drawn now: it is {name}'s turn.",
+                    name=self._name(s.to_move),
+                ),
+                Msg("Put the card back where it was."),
                 a,
             )
         due = s.drawing[0]
         if a.seat != due:
             raise IllegalMoveError(
                 "draw",
-                f"It is {self._name(due)}'s turn to draw a task card, not {self._who(a.seat)}'s.",
+                Msg(
+                    "It is {name}'s turn to draw a task card, not {other}'s.",
+                    name=self._name(due),
+                    other=self._who(a.seat),
+                ),
                 None,
                 a,
             )
@@ -426,40 +464,57 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
     def _check_drawn_card(self, a: DrawTask) -> None:
         """The card drawn by the right seat: a task card of this game, still on the stack, of
         the shovels on top (M-11: never one removed at setup)."""
-        s = self._s
         if a.card not in self.catalogue:
             raise IllegalMoveError(
-                "draw", f"Card {a.card!r} is not an Up And Down task card.", None, a
+                "draw", Msg("Card {card!r} is not an Up And Down task card.", card=a.card), None, a
             )
         for cid, reason in self._setup.removed:
             if cid == a.card:
                 raise IllegalMoveError(
                     "M-11",
-                    f"Card {cid} was removed at setup because no board can solve it: {reason}.",
-                    f"Put card {cid} back in the box and draw another.",
+                    Msg(
+                        "Card {card} was removed at setup because no board can solve it: {reason}.",
+                        card=cid,
+                        reason=reason,
+                    ),
+                    Msg("Put card {card} back in the box and draw another.", card=cid),
                     a,
                 )
         if a.card in self._setup.set_aside:
             raise IllegalMoveError(
                 "setup",
-                f"Card {a.card} is not played in this game ({self.variant.describe()}).",
-                f"Put card {a.card} back in the box and draw from the stack.",
+                Msg(
+                    "Card {card} is not played in this game ({variant}).",
+                    card=a.card,
+                    variant=self.variant.describe(),
+                ),
+                Msg("Put card {card} back in the box and draw from the stack.", card=a.card),
                 a,
             )
+        self._check_in_play(a)
+
+    def _check_in_play(self, a: DrawTask) -> None:
+        """The card drawn is still on the stack (not won, not someone's), of the shovels on
+        top."""
+        s = self._s
         for seat, won in enumerate(s.won):
             if a.card in won:
                 raise IllegalMoveError(
                     "draw",
-                    f"Card {a.card} was already won by {self._name(seat)}.",
-                    f"Give card {a.card} back to {self._name(seat)} and draw from the stack.",
+                    Msg("Card {card} was already won by {name}.", card=a.card, name=self._name(seat)),
+                    Msg(
+                        "Give card {card} back to {name} and draw from the stack.",
+                        card=a.card,
+                        name=self._name(seat),
+                    ),
                     a,
                 )
         if a.card not in s.stack:
             # Someone's secret card: do not say whose.
             raise IllegalMoveError(
                 "draw",
-                "That card is not on the stack.",
-                "Give it back and draw the top card of the stack.",
+                Msg("That card is not on the stack."),
+                Msg("Give it back and draw the top card of the stack."),
                 a,
             )
         shovels = self.catalogue.card(a.card).shovels
@@ -467,9 +522,13 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
         if shovels != top:
             raise IllegalMoveError(
                 "draw",
-                f"That card has {shovels} shovels, but the {top}-shovel cards lie on top of "
-                "the stack.",
-                "Put it back in its place and draw the top card of the stack.",
+                Msg(
+                    "That card has {shovels} shovels, but the {top}-shovel cards lie on top of "
+                    "the stack.",
+                    shovels=shovels,
+                    top=top,
+                ),
+                Msg("Put it back in its place and draw the top card of the stack."),
                 a,
             )
 
@@ -478,55 +537,81 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
         if s.drawing:
             raise IllegalMoveError(
                 "draw",
-                f"{self._name(s.drawing[0])} must draw a task card before any pair is turned.",
-                "Put the pair back as it was.",
+                Msg(
+                    "{name} must draw a task card before any pair is turned.",
+                    name=self._name(s.drawing[0]),
+                ),
+                Msg("Put the pair back as it was."),
                 a,
             )
         for h in (a.from_hole, a.to_hole):
             if not (isinstance(h, int) and 1 <= h <= HOLES):
-                raise IllegalMoveError(
-                    "sensor", f"There is no hole {h!r} (holes are 1 to {HOLES}).", None, a
-                )
+                raise IllegalMoveError("sensor", _no_hole(h), None, a)
         home = s.holes[a.from_hole - 1]
         if a.pair != home.pair or a.hidden not in pair_colours(home.pair):
             raise IllegalMoveError(
                 "sensor",
-                f"The pair reported from hole {a.from_hole} is not the pair the referee has "
-                "there: check that every pair sits in its own hole.",
+                Msg(
+                    "The pair reported from hole {hole} is not the pair the referee has "
+                    "there: check that every pair sits in its own hole.",
+                    hole=a.from_hole,
+                ),
                 None,
                 a,
             )
         # the words name what the hole shows now (the reinserted end's other colour) and what
         # puts it right (the colour the game has there)
-        up = colour_name(home.visible)
-        now = colour_name(PairEnd(home.pair, a.hidden).visible)
+        up = colour_word(home.visible)
+        now = colour_word(PairEnd(home.pair, a.hidden).visible)
         h = a.from_hole
         if a.to_hole != h:
             raise IllegalMoveError(
                 "M-2",
-                f"The pair from hole {h} went into hole {a.to_hole} ({now} up now), but a pair "
-                f"must go back into its own molehill: put it back in hole {h}.",
+                Msg(
+                    "The pair from hole {hole} went into hole {to} ({now} up now), but a pair "
+                    "must go back into its own molehill: put it back in hole {hole}.",
+                    hole=h,
+                    to=a.to_hole,
+                    now=now,
+                ),
                 move_back(a.to_hole, h),
                 a,
             )
         if a.hidden == home.hidden:
             return  # not turned: allowed, changes nothing (M-3)
+        self._check_flip(a, up, now)
+
+    def _check_flip(self, a: Reinsert, up: str, now: str) -> None:
+        """A pair turned in its own hole: not one turned already, not a fourth (M-1)."""
+        s = self._s
+        h = a.from_hole
         back = turn_back(h, up)
         if h in s.turned:
             raise IllegalMoveError(
                 "M-1",
-                f"Hole {h} shows {now} now, but its pair was already turned this turn, and a "
-                f"turn needs three different pairs: turn it back so that {up} is up again, and "
-                "choose another pair.",
+                Msg(
+                    "Hole {hole} shows {now} now, but its pair was already turned this turn, and "
+                    "a turn needs three different pairs: turn it back so that {up} is up again, "
+                    "and choose another pair.",
+                    hole=h,
+                    now=now,
+                    up=up,
+                ),
                 back,
                 a,
             )
         if len(s.turned) >= FLIPS_PER_TURN:
             raise IllegalMoveError(
                 "M-1",
-                f"Three pairs are turned already (holes {and_join([str(t) for t in s.turned])}):"
-                f" hole {h} shows {now} now, but its pair may not be turned as well. Turn the "
-                f"pair in hole {h} back so that {up} is up again, and end the turn.",
+                Msg(
+                    "Three pairs are turned already (holes {turned}): hole {hole} shows {now} "
+                    "now, but its pair may not be turned as well. Turn the pair in hole {hole} "
+                    "back so that {up} is up again, and end the turn.",
+                    turned=and_join([str(t) for t in s.turned]),
+                    hole=h,
+                    now=now,
+                    up=up,
+                ),
                 back,
                 a,
             )
@@ -536,42 +621,48 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
         if s.drawing:
             raise IllegalMoveError(
                 "draw",
-                f"{self._name(s.drawing[0])} must draw a task card first.",
+                Msg("{name} must draw a task card first.", name=self._name(s.drawing[0])),
                 None,
                 a,
             )
         bad = [h for h in a.empty_holes if not (isinstance(h, int) and 1 <= h <= HOLES)]
         if bad:
             raise IllegalMoveError(
-                "sensor", f"There is no hole {bad[0]!r} (holes are 1 to {HOLES}).", None, a
+                "sensor", _no_hole(bad[0]), None, a
             )
         if a.empty_holes:
             holes = sorted(set(a.empty_holes))
-            which = ("Hole " if len(holes) == 1 else "Holes ") + and_join([str(h) for h in holes])
+            which = and_join([str(h) for h in holes])
             raise IllegalMoveError(
                 "M-4",
-                f"{which} {'is' if len(holes) == 1 else 'are'} empty: every molehill needs its "
-                "pair before the turn can end.",
-                f"Put the pair{'s' if len(holes) > 1 else ''} back into {which.lower()}.",
+                Plural(
+                    "Hole {holes} is empty: every molehill needs its pair before the turn can end.",
+                    "Holes {holes} are empty: every molehill needs its pair before the turn can end.",
+                    n=len(holes),
+                    holes=which,
+                ),
+                Plural(
+                    "Put the pair back into hole {holes}.",
+                    "Put the pairs back into holes {holes}.",
+                    n=len(holes),
+                    holes=which,
+                ),
                 a,
             )
         n = len(s.turned)
         if n < FLIPS_PER_TURN:
-            more = FLIPS_PER_TURN - n
-            more_words = (
-                "one more different pair"
-                if more == 1
-                else (f"{_NUMBER_WORDS[more]} more different pairs")
-            )
+            more = _MORE_PAIRS[FLIPS_PER_TURN - n]
             if n == 0:
-                text = (
+                text = Msg(
                     "No pair turned yet: every turn needs three different pairs turned, even "
                     "when the card already matches."
                 )
-                fix = "Turn three different pairs."
+                fix = Msg("Turn three different pairs.")
             else:
-                text = f"Only {n} of {FLIPS_PER_TURN} pairs turned: turn {more_words}."
-                fix = f"Turn {more_words}."
+                text = Msg(
+                    "Only {n} of {of} pairs turned: turn {more}.", n=n, of=FLIPS_PER_TURN, more=more
+                )
+                fix = Msg("Turn {more}.", more=more)
             raise IllegalMoveError("M-1", text, fix, a)
 
     def _is_unturned(self, a: Reinsert) -> bool:
@@ -599,7 +690,7 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
         drawing = s.drawing[1:]
         text = drew(self._name(a.seat))
         if not drawing:
-            text += f" {self._name(s.to_move)}'s turn: turn three different pairs."
+            text += " " + Msg("{name}'s turn: turn three different pairs.", name=self._name(s.to_move))
         return self._set(stack=tuple(stack), tasks=tuple(tasks), drawing=drawing, verdict=text)
 
     def _do_reinsert(self, a: Reinsert) -> str:
@@ -608,26 +699,32 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
         home = s.holes[h - 1]
         n = len(s.turned)
         if a.hidden == home.hidden:  # M-3
-            up = colour_name(home.visible)
+            args = {"hole": h, "up": colour_word(home.visible), "n": n, "of": FLIPS_PER_TURN}
             if h in s.turned:
-                text = (
-                    f"Hole {h} ({up} up) was put back as it was: it still counts once "
-                    f"({n} of {FLIPS_PER_TURN})."
+                text = Msg(
+                    "Hole {hole} ({up} up) was put back as it was: it still counts once "
+                    "({n} of {of}).",
+                    **args,
                 )
             else:
-                text = (
-                    f"Hole {h} ({up} up) was put back without turning: not turned, does not "
-                    f"count ({n} of {FLIPS_PER_TURN})."
+                text = Msg(
+                    "Hole {hole} ({up} up) was put back without turning: not turned, does not "
+                    "count ({n} of {of}).",
+                    **args,
                 )
             return self._set(verdict=text)
         new = PairEnd(home.pair, a.hidden)
         holes = s.holes[: h - 1] + (new,) + s.holes[h:]
         turned = s.turned + (h,)
-        text = (
-            f"Hole {h} turned: {colour_name(new.visible)} up ({len(turned)} of {FLIPS_PER_TURN})."
+        text: str = Msg(
+            "Hole {hole} turned: {up} up ({n} of {of}).",
+            hole=h,
+            up=colour_word(new.visible),
+            n=len(turned),
+            of=FLIPS_PER_TURN,
         )
         if len(turned) == FLIPS_PER_TURN:
-            text += " Three different pairs turned: the turn can end."
+            text += " " + CAN_END
         return self._set(holes=holes, turned=turned, verdict=text)
 
     def _do_end(self, a: EndTurn) -> str:
@@ -644,7 +741,9 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
                 to_move=nxt,
                 turned=(),
                 turn=s.turn + 1,
-                verdict=f"{name}'s card does not match yet. {self._name(nxt)}'s turn.",
+                verdict=Msg(
+                    "{name}'s card does not match yet. {next}'s turn.", name=name, next=self._name(nxt)
+                ),
             )
         won = list(s.won)
         won[seat] = won[seat] + (card.id,)
@@ -660,21 +759,25 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
         if target is not None and len(won[seat]) >= target:
             termination = Termination.TARGET
             solved = len(won[seat])
-            text += (
-                f" {name} has solved {solved} {plural(solved, 'card')}: the game ends "
-                "(short game)."
+            text += " " + Plural(
+                "{name} has solved {n} card: the game ends (short game).",
+                "{name} has solved {n} cards: the game ends (short game).",
+                n=solved,
+                name=name,
             )
         elif not s.stack:
             termination = Termination.STACK_EMPTY
-            text += f" {name} cannot draw a new card from the empty stack: the game ends."
+            text += " " + Msg("{name} cannot draw a new card from the empty stack: the game ends.", name=name)
         if termination is not None:
             out = self._make_outcome(termination, won)
-            text += f" {self._result_text(out)}."
+            text += " " + self._result_text(out) + "."
             return self._set(**changes, outcome=out, verdict=text)
         if self.variant.mole_mix:  # M-10: shown only; the rules do not change
             changes["rotations"] = s.rotations + 1
-            text += f" {name} turns the box by one corner."
-        text += f" {name} draws a new task card; then it is {self._name(nxt)}'s turn."
+            text += " " + Msg("{name} turns the box by one corner.", name=name)
+        text += " " + Msg(
+            "{name} draws a new task card; then it is {next}'s turn.", name=name, next=self._name(nxt)
+        )
         return self._set(**changes, to_move=nxt, drawing=(seat,), verdict=text)
 
     def _make_outcome(self, termination: Termination, won: Sequence[tuple[str, ...]]) -> Outcome:
@@ -778,7 +881,7 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
     def _who(self, seat: object) -> str:
         if isinstance(seat, int) and 0 <= seat < self.num_players():
             return self._name(seat)
-        return f"seat {seat!r}"
+        return Msg("seat {seat!r}", seat=seat)
 
     def _top_group(self) -> list[str]:
         stack = self._s.stack
@@ -786,3 +889,12 @@ class UpDownState(MatchState[Action, Variant, Catalogue]):
             return []
         top = self.catalogue.card(stack[0]).shovels
         return [c for c in stack if self.catalogue.card(c).shovels == top]
+
+
+CAN_END = Msg("Three different pairs turned: the turn can end.")
+"""What a flip that makes three says after its count (the referee words it anew while a
+correction is still due)."""
+
+
+def _no_hole(h: object) -> str:
+    return Msg("There is no hole {hole!r} (holes are 1 to {holes}).", hole=h, holes=HOLES)

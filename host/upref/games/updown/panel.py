@@ -18,10 +18,12 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 
 from upref.games.base import Outcome
+from upref.games.updown.cards import said_colour
 from upref.games.updown.engine import Termination
 from upref.games.updown.view import RESULT, CardView, TableView, UpDownView
+from upref.games.updown.words import RESEAT, shovels
 from upref.paths import pinmap_path
-from upref.text import and_join, count, plural
+from upref.text import Msg, Plural, and_join, join_words
 from upref.views.blocks import (
     DIM,
     HIDDEN,
@@ -42,7 +44,9 @@ from upref.views.scoreboard import STOPPED, earlier_games, result_box
 __all__ = ["PANEL", "UpDownPanel"]
 
 _PAIR_ID = re.compile(r"\bP-[A-Z]{2}\b")
-_ORDINALS = ("1st", "2nd", "3rd")
+_ORDINALS = (Msg("1st"), Msg("2nd"), Msg("3rd"))
+_UP_WORDS: Mapping[str, str] = {"out": Msg("out"), "?": Msg("?")}
+"""What the molehill table says of a hole with no colour up: empty, or a code no pair has."""
 _LETTERS: Mapping[str, str] = {"red": "R", "blue": "B", "yellow": "Y", "white": "W", "black": "K"}
 
 
@@ -60,12 +64,22 @@ def hole_places() -> tuple[tuple[float, float], ...]:
     return tuple((x / w, y / h) for x, y in layout["holes"])
 
 
+def up_word(up: str) -> str:
+    """The colour up in a hole ('red', 'out', '?') as a word for people."""
+    return _UP_WORDS.get(up) or said_colour(up)
+
+
+def counts_words(counts: Sequence[tuple[str, int]]) -> str:
+    """'red 2, blue 3, ...': each colour with its count, in the screen's language."""
+    return join_words(", ", [Msg("{colour} {n}", colour=said_colour(c), n=n) for c, n in counts])
+
+
 def task_face(card: CardView) -> Face:
     """A task card drawn as the colours it asks for, each with its letter."""
     return Face(card.id, colours=tuple((c, n, _letter(c)) for c, n in card.counts))
 _TERMINATIONS: Mapping[str, str] = {
-    Termination.STACK_EMPTY: "a task card was due and the stack was empty",
-    Termination.TARGET: "a player reached the agreed number of cards (short game)",
+    Termination.STACK_EMPTY: Msg("a task card was due and the stack was empty"),
+    Termination.TARGET: Msg("a player reached the agreed number of cards (short game)"),
     Termination.STOPPED: STOPPED,
 }
 
@@ -73,30 +87,39 @@ _TERMINATIONS: Mapping[str, str] = {
 class UpDownPanel:
     """The Up And Down panel (`upref.views.scoreboard.Panel`)."""
 
-    title = "Up And Down"
+    title = "Up And Down"  # the game's name: the same in every language
 
     def header(self, view: UpDownView) -> str:
-        parts = [f"Game {view.game_number} ({view.variant})", f"turn {view.turn}"]
-        parts.append(f"{count(view.stack, 'card')} on the stack")
+        parts = [
+            Msg("Game {number} ({variant})", number=view.game_number, variant=view.variant),
+            Msg("turn {number}", number=view.turn),
+            Plural("{n} card on the stack", "{n} cards on the stack", n=view.stack),
+        ]
         if view.rotations is not None:
-            times = {0: "not yet", 1: "once", 2: "twice"}.get(view.rotations, f"{view.rotations} times")
-            parts.append(f"box turned {times}")
-        return " · ".join(parts)
+            parts.append(_box_turned(view.rotations))
+        return join_words(" · ", parts)
 
     def turn(self, view: UpDownView) -> str | None:
         names = view.names
         done, of = len(view.turned), view.turned_of
         if view.phase == "over":
-            return "Game over."
+            return Msg("Game over.")
         if view.phase == "draw" and view.drawing is not None:
-            return f"{names[view.drawing]} is drawing a task card."
+            return Msg("{name} is drawing a task card.", name=names[view.drawing])
         if view.to_move is None:
             return None
-        text = f"{names[view.to_move]}'s turn: turned {done}/{of}"
+        name = names[view.to_move]
         if view.turned:
-            which = plural(len(view.turned), "hole")
-            return text + f" ({which} {and_join([str(h) for h in view.turned])})."
-        return text + "."
+            return Plural(
+                "{name}'s turn: turned {done}/{of} (hole {holes}).",
+                "{name}'s turn: turned {done}/{of} (holes {holes}).",
+                n=len(view.turned),
+                name=name,
+                done=done,
+                of=of,
+                holes=and_join([str(h) for h in view.turned]),
+            )
+        return Msg("{name}'s turn: turned {done}/{of}.", name=name, done=done, of=of)
 
     def body(self, view: UpDownView) -> Sequence[Block]:
         blocks: list[Block] = [self._players(view)]
@@ -104,17 +127,25 @@ class UpDownPanel:
         if status:
             blocks.append(line(status, meaning=STRONG))
         blocks.append(self._holes(view))
-        game_board = ", ".join(f"{c} {n}" for c, n in view.visible)
+        game_board = counts_words(view.visible)
         now = view.table if isinstance(view, TableView) else ()
         if not now:
-            blocks.append(line("Up now: " + game_board))
+            blocks.append(line(Msg("Up now: {counts}", counts=game_board)))
             return blocks
         ups = [h.up for h in now]
-        physical = ", ".join(f"{c} {ups.count(c)}" for c, _ in view.visible)
+        physical = counts_words([(c, ups.count(c)) for c, _ in view.visible])
         if any(h.todo for h in now):
-            blocks.append(line(f"Up now: {physical} (once put right: {game_board})"))
+            blocks.append(
+                line(
+                    Msg(
+                        "Up now: {counts} (once put right: {board})",
+                        counts=physical,
+                        board=game_board,
+                    )
+                )
+            )
         else:
-            blocks.append(line("Up now: " + physical))
+            blocks.append(line(Msg("Up now: {counts}", counts=physical)))
         return blocks
 
     def result(self, view: UpDownView) -> Box | None:
@@ -127,21 +158,32 @@ class UpDownPanel:
         headline = self._headline(winners, best)
         why = _TERMINATIONS.get(out.termination, out.termination)
         scores = ", ".join(f"{n} {s}" for n, s in zip(names, out.scores, strict=True))
-        return result_box(headline, f"Game over: {why}.", f"Shovels: {scores}")
+        return result_box(
+            headline, Msg("Game over: {why}.", why=why), Msg("Shovels: {scores}", scores=scores)
+        )
 
     def footer(self, view: UpDownView) -> Sequence[Block]:
         blocks: list[Block] = []
-        earlier = earlier_games("Earlier games: ", view.history, lambda o: self._outcome_words(view, o))
+        earlier = earlier_games(
+            Msg("Earlier games") + ": ", view.history, lambda o: self._outcome_words(view, o)
+        )
         if earlier is not None:
             blocks.append(earlier)
         if view.removed:
             blocks.append(
-                line(f"Removed at setup (no board solves them): {', '.join(view.removed)}")
+                line(
+                    Msg(
+                        "Removed at setup (no board solves them): {cards}",
+                        cards=", ".join(view.removed),
+                    )
+                )
             )
         return blocks
 
     def scrub(self, text: str) -> str:
         """Blank out pair ids: a pair id names both colours, so also the hidden one."""
+        if not _PAIR_ID.search(text):
+            return text  # as it is: a sentence stays one, said in the screen's language
         return _PAIR_ID.sub("a mole pair", text)
 
     def drawing(self, view: UpDownView) -> Drawing:
@@ -159,20 +201,20 @@ class UpDownPanel:
             mole = None if up in ("out", "?") else Mole(up, _letter(up))
             todo = seen.todo if seen is not None and seen.todo else None
             if seen is not None and seen.up == "?":
-                todo = todo or "reseat"
+                todo = todo or RESEAT
             order = view.turned.index(h.hole) + 1 if h.hole in view.turned else None
             pieces.append(Hole(h.hole, x, y, mole, order, todo))
         winners = view.outcome.winners if view.outcome is not None else ()
         seats = []
         for p in view.players:
-            rows = [Row(tuple(Card(task_face(c)) for c in p.won), caption="won")]
+            rows = [Row(tuple(Card(task_face(c)) for c in p.won), caption=Msg("won"))]
             if p.has_task:
-                rows.append(Row((Card(None),), caption="task card"))
-            badges = (count(p.shovels, "shovel"),)
+                rows.append(Row((Card(None),), caption=Msg("task card")))
+            badges = (shovels(p.shovels),)
             seats.append(Seat(p.seat, p.name, badges, tuple(rows), p.seat in winners))
         mover = view.drawing if view.phase == "draw" else view.to_move
         pieces.append(Seats(tuple(seats), None if view.phase == "over" else mover))
-        return Drawing(tuple(pieces), title="The board", layout="board")
+        return Drawing(tuple(pieces), title=Msg("The board"), layout="board")
 
     def private(self, view: UpDownView) -> Sequence[Block]:
         """The seat's current task card: each colour it asks for, the number asked and the
@@ -183,10 +225,11 @@ class UpDownPanel:
         if view.seat is None:
             raise ValueError("the private panel needs one seat's view, UpDownState.view(seat)")
         name = view.names[view.seat]
-        title = f"{name} — your task card (keep it to yourself)"
+        title = Msg("{name} — your task card (keep it to yourself)", name=name)
         task = view.task
         if task is None:
-            return (Box((line("No task card: draw one from the stack.", meaning=STRONG),), title, HIDDEN),)
+            none = line(Msg("No task card: draw one from the stack."), meaning=STRONG)
+            return (Box((none,), title, HIDDEN),)
         visible = dict(view.visible)
         rows = []
         matches = True
@@ -196,23 +239,32 @@ class UpDownPanel:
             matches = matches and ok
             rows.append(
                 (
-                    Span(c, colour(c)),
+                    Span(said_colour(c), colour(c)),
                     Span(str(asked)),
                     Span(str(up)),
-                    Span("ok" if ok else f"{'+' if asked > up else '-'}{abs(asked - up)}"),
+                    Span(Msg("ok") if ok else f"{'+' if asked > up else '-'}{abs(asked - up)}"),
                 )
             )
         table = Sheet(
-            (Column("colour"), Column("asked", "right"), Column("up now", "right"), Column("to go")),
+            (
+                Column(Msg("colour")),
+                Column(Msg("asked"), "right"),
+                Column(Msg("up now"), "right"),
+                Column(Msg("to go")),
+            ),
             tuple(rows),
         )
-        head = line(f"{task.id}: {task.card}  ({count(task.shovels, 'shovel')})", meaning=STRONG)
-        state = (
-            line("The board matches your card now.", meaning=WINNER)
-            if matches
-            else line("The board does not match your card yet.")
+        head = line(
+            Msg("{card}: {code}  ({shovels})", card=task.id, code=task.card, shovels=shovels(task.shovels)),
+            meaning=STRONG,
         )
-        card = Drawing((Row((Card(task_face(task)),), caption="your task card"),), title="Your card")
+        state = (
+            line(Msg("The board matches your card now."), meaning=WINNER)
+            if matches
+            else line(Msg("The board does not match your card yet."))
+        )
+        own = Row((Card(task_face(task)),), caption=Msg("your task card"))
+        card = Drawing((own,), title=Msg("Your card"))
         return (Box((head, card, table, state), title, HIDDEN),)
 
     def _players(self, view: UpDownView) -> Sheet:
@@ -222,13 +274,13 @@ class UpDownPanel:
         for p in view.players:
             doing, meaning = "", None
             if view.phase == "draw" and p.seat == view.drawing:
-                doing, meaning = "drawing a card", TURN
+                doing, meaning = Msg("drawing a card"), TURN
             elif view.phase == "draw" and p.seat == view.to_move:
-                doing = "next to turn"
+                doing = Msg("next to turn")
             elif view.phase == "turn" and p.seat == view.to_move:
-                doing, meaning = f"turning pairs ({done} of {of})", TURN
+                doing, meaning = Msg("turning pairs ({done} of {of})", done=done, of=of), TURN
             elif view.phase == "over" and p.seat in winners:
-                doing = "Buddel King" if len(winners) == 1 else "shares the win"
+                doing = Msg("Buddel King") if len(winners) == 1 else Msg("shares the win")
                 meaning = WINNER
             mark = "▶" if meaning == TURN else ("★" if meaning == WINNER else "")
             won = ", ".join(f"{c.id} ({c.shovels})" for c in p.won) or "-"
@@ -238,17 +290,17 @@ class UpDownPanel:
                     Span(p.name, meaning),
                     Span(str(p.shovels)),
                     Span(won),
-                    Span("face down", HIDDEN) if p.has_task else Span("-"),
+                    Span(Msg("face down"), HIDDEN) if p.has_task else Span("-"),
                     Span(doing, meaning),
                 )
             )
         columns = (
             Column("", width=1),
-            Column("Player"),
-            Column("Shovels", "right"),
-            Column("Won cards", grow=True),
-            Column("Card"),
-            Column("Now"),
+            Column(Msg("Player")),
+            Column(Msg("Shovels"), "right"),
+            Column(Msg("Won cards"), grow=True),
+            Column(Msg("Card")),
+            Column(Msg("Now")),
         )
         return Sheet(columns, tuple(rows))
 
@@ -256,24 +308,24 @@ class UpDownPanel:
         """The molehills: the colour up in each, the pairs turned this turn; when the table
         differs from the game's board (`TableView`: after an undo, a refused move), what is
         physically up and, in a row of its own, what the table must do in each hole."""
-        columns = (Column("hole", width=6),) + tuple(
+        columns = (Column(Msg("hole"), width=6),) + tuple(
             Column(str(h.hole), "center", width=6) for h in view.holes
         )
         now = view.table if isinstance(view, TableView) else ()
         if now:
-            up = (Span("up"),) + tuple(
-                Span(h.up, colour(h.up) if h.up not in ("out", "?") else DIM) for h in now
+            up = (Span(Msg("up")),) + tuple(
+                Span(up_word(h.up), colour(h.up) if h.up not in ("out", "?") else DIM) for h in now
             )
         else:
-            up = (Span("up"),) + tuple(Span(h.up, colour(h.up)) for h in view.holes)
-        turned = (Span("turned"),) + tuple(
+            up = (Span(Msg("up")),) + tuple(Span(up_word(h.up), colour(h.up)) for h in view.holes)
+        turned = (Span(Msg("turned")),) + tuple(
             Span(_ORDINALS[view.turned.index(h.hole)] if h.hole in view.turned else "")
             for h in view.holes
         )
         rows = [up, turned]
         if any(h.todo for h in now):
-            rows.append((Span("to do", STRONG),) + tuple(Span(h.todo, STRONG) for h in now))
-        return Sheet(columns, tuple(rows), title="Molehills", style="grid")
+            rows.append((Span(Msg("to do"), STRONG),) + tuple(Span(h.todo, STRONG) for h in now))
+        return Sheet(columns, tuple(rows), title=Msg("Molehills"), style="grid")
 
     def _outcome_words(self, view: UpDownView, out: Outcome) -> str:
         """An earlier game's result: its winners and their shovels."""
@@ -283,6 +335,17 @@ class UpDownPanel:
     @staticmethod
     def _headline(winners: list[str], best: int) -> str:
         return RESULT.headline(winners, best)
+
+
+def _box_turned(rotations: int) -> str:
+    """'box turned not yet', 'once', 'twice', '3 times' (Mole Mix)."""
+    if rotations == 0:
+        return Msg("box turned not yet")
+    if rotations == 1:
+        return Msg("box turned once")
+    if rotations == 2:
+        return Msg("box turned twice")
+    return Msg("box turned {n} times", n=rotations)
 
 
 PANEL = UpDownPanel()

@@ -65,12 +65,21 @@ from upref.board.codes import EMPTY, MAX_CODE, CodeTable, MoleEnd, magnet_count,
 from upref.games.base import CHANCE, GameView, IllegalMoveError, ResultWords
 from upref.games.updown.actions import DrawTask, EndTurn, Reinsert
 from upref.games.updown.cards import Catalogue, TaskCard, colour_name, load_catalogue
-from upref.games.updown.engine import FLIPS_PER_TURN, NAME, TITLE, UpDownState
+from upref.games.updown.engine import CAN_END, FLIPS_PER_TURN, NAME, TITLE, UpDownState
 from upref.games.updown.owed import UNREAD, Correction, Owed, Seen, owed
 from upref.games.updown.position import HOLES, PairEnd
 from upref.games.updown.variant import Variant
 from upref.games.updown.view import RESULT, HoleNow, TableView, UpDownView
-from upref.games.updown.words import NO_DRAW, card_solved, drew, move_back, turn_back
+from upref.games.updown.words import (
+    NO_DRAW,
+    RESEAT,
+    TURN_IT,
+    card_solved,
+    drew,
+    move_back,
+    shovels,
+    turn_back,
+)
 from upref.referee.base import (
     OVER,
     PLAY,
@@ -94,7 +103,15 @@ from upref.referee.status import (
     refusal_words,
     said_reason,
 )
-from upref.text import and_join, lower_first, number_words, numbers_in_words, plural, said_count
+from upref.text import (
+    Msg,
+    Plural,
+    and_join,
+    join_words,
+    lower_first,
+    numbers_in_words,
+)
+from upref.text.words import Concat
 
 __all__ = [
     "Hint",
@@ -106,9 +123,9 @@ __all__ = [
 ]
 
 _SAID_RULES = {
-    "M-1": "A turn needs three different pairs, each turned once.",
-    "M-2": "A pair must go back into its own molehill.",
-    "M-4": "Every hole must hold its pair before the turn ends.",
+    "M-1": Msg("A turn needs three different pairs, each turned once."),
+    "M-2": Msg("A pair must go back into its own molehill."),
+    "M-4": Msg("Every hole must hold its pair before the turn ends."),
 }
 """Refusals said in words of their own where the engine's words are not for the ear."""
 
@@ -137,7 +154,20 @@ class _Issue:
 
 def _reseat(hole: int) -> str:
     """The correction of a hole whose reading names no pair that can be there."""
-    return f"Reseat the pair in hole {hole}."
+    return Msg("Reseat the pair in hole {hole}.", hole=hole)
+
+
+def _holes(holes: list[int]) -> str:
+    """'hole 4', 'holes 4 and 7'."""
+    which = and_join([str(h) for h in holes])
+    return Plural("hole {holes}", "holes {holes}", n=len(holes), holes=which)
+
+
+def _more_pairs(n: int) -> str:
+    """'one more different pair', 'two more different pairs' (for the ear and the eye)."""
+    return numbers_in_words(
+        Plural("{n} more different pair", "{n} more different pairs", n=n)
+    )
 
 
 def _card_dict(card: TaskCard) -> dict[str, Any]:
@@ -236,11 +266,11 @@ class UpDownReferee(Referee[UpDownState]):
         todo: dict[int, str] = {}
         for c in self._owed().corrections:
             if c.rule == "M-2":
-                todo[c.at] = f"to {c.home}"
+                todo[c.at] = Msg("to {hole}", hole=c.home)
             elif c.rule == "M-1" and c.at != c.home:
-                todo[c.at] += ", turn"  # it must come home with its other colour up
+                todo[c.at] += ", " + TURN_IT  # it must come home with its other colour up
             else:
-                todo.setdefault(c.at, "turn" if c.rule == "M-1" else "reseat")
+                todo.setdefault(c.at, TURN_IT if c.rule == "M-1" else RESEAT)
         holes = []
         differs = False
         for h in range(1, HOLES + 1):
@@ -259,7 +289,7 @@ class UpDownReferee(Referee[UpDownState]):
 
     def game_keys(self) -> tuple[KeyOffer, ...]:
         if self.hints and self.phase == PLAY and self.has_engine and self.engine.current_player() >= 0:
-            return (KeyOffer("h", "a hint for the player to move", lambda t, _a: Hint(t)),)
+            return (KeyOffer("h", Msg("a hint for the player to move"), lambda t, _a: Hint(t)),)
         return ()
 
     def corrections(self) -> tuple[str, ...]:
@@ -269,7 +299,7 @@ class UpDownReferee(Referee[UpDownState]):
         return tuple(self._fix_words(c) for c in self._owed().corrections)
 
     def piece_name(self) -> str:
-        return "task card"
+        return Msg("task card")
 
     # --- the game's life --------------------------------------------------------------------
 
@@ -312,16 +342,19 @@ class UpDownReferee(Referee[UpDownState]):
         problems = self._board_problems()
         if not self.online:
             out.append(
-                Verdict(BOARD, "The board is offline: the game starts once it is back.", "board")
+                Verdict(BOARD, Msg("The board is offline: the game starts once it is back."), "board")
             )
         elif problems:
             out.append(
                 Verdict(
                     BOARD,
-                    f"Cannot start yet: {'; '.join(problems)}. The game starts as soon as every "
-                    "hole holds its own pair.",
+                    Msg(
+                        "Cannot start yet: {problems}. The game starts as soon as every "
+                        "hole holds its own pair.",
+                        problems=join_words("; ", problems),
+                    ),
                     "setup",
-                    "Put one pair into every hole.",
+                    Msg("Put one pair into every hole."),
                 )
             )
         else:
@@ -333,8 +366,10 @@ class UpDownReferee(Referee[UpDownState]):
         out.append(
             Verdict(
                 INFO,
-                "Next game: take all the pairs out, mix them and put one back into every hole. "
-                "The game starts when every hole holds a pair.",
+                Msg(
+                    "Next game: take all the pairs out, mix them and put one back into every "
+                    "hole. The game starts when every hole holds a pair."
+                ),
             )
         )
 
@@ -349,8 +384,13 @@ class UpDownReferee(Referee[UpDownState]):
         return tuple(eng.shovels(s) for s in range(eng.num_players()))
 
     def turn_words(self, seat: int) -> str | None:
-        pairs = number_words(FLIPS_PER_TURN)
-        return f"{self.engine.players[seat]}, your turn: turn {pairs} different pairs."
+        return numbers_in_words(
+            Msg(
+                "{name}, your turn: turn {n} different pairs.",
+                name=self.engine.players[seat],
+                n=FLIPS_PER_TURN,
+            )
+        )
 
     def _said_refusal(
         self, reason: str, correction: str | None, who: str | None = None, rule: str | None = None
@@ -418,14 +458,14 @@ class UpDownReferee(Referee[UpDownState]):
             code = self._phys[h]
             end = self._ends.get(code)
             if code == EMPTY:
-                out.append(f"hole {h} is empty")
+                out.append(Msg("hole {hole} is empty", hole=h))
             elif end is None:
-                out.append(f"hole {h} reads an invalid code")
+                out.append(Msg("hole {hole} reads an invalid code", hole=h))
             else:
                 where.setdefault(end.pair_id, []).append(h)
         for holes in where.values():
             if len(holes) > 1:
-                out.append(f"holes {and_join([str(h) for h in holes])} read the same pair")
+                out.append(Msg("holes {holes} read the same pair", holes=and_join([str(h) for h in holes])))
         return out
 
     def on_hole(self, h: int, code: int, out: list[Verdict]) -> None:
@@ -457,15 +497,16 @@ class UpDownReferee(Referee[UpDownState]):
         if issue is not None:
             del self._issues[h]
             if issue.kind == "own" and code == self._exp(h):
-                out.append(Verdict(OK, f"Hole {h} is right again{self._count_words()}."))
+                out.append(Verdict(OK, self._right_again(h)))
                 return
         self._evaluate(h, out)
 
-    def _count_words(self) -> str:
+    def _right_again(self, h: int) -> str:
+        """'Hole 4 is right again (2 of 3 turned).' (no count between turns)."""
         if not self.has_engine or self.engine.current_player() < 0:
-            return ""
-        eng = self.engine
-        return f" ({len(eng.turned)} of {FLIPS_PER_TURN} turned)"
+            return Msg("Hole {hole} is right again.", hole=h)
+        n = len(self.engine.turned)
+        return Msg("Hole {hole} is right again ({n} of {of} turned).", hole=h, n=n, of=FLIPS_PER_TURN)
 
     def _evaluate(self, h: int, out: list[Verdict]) -> None:
         """Judge what hole h reads now, as if the pair had just been put in."""
@@ -497,8 +538,12 @@ class UpDownReferee(Referee[UpDownState]):
                 return
             self._reading(
                 h,
-                f"Hole {h} reads the code of the pair in hole {others[0]}, and a pair cannot "
-                f"be in two holes: reseat the pair in hole {h} and check its magnets.",
+                Msg(
+                    "Hole {hole} reads the code of the pair in hole {other}, and a pair cannot "
+                    "be in two holes: reseat the pair in hole {hole} and check its magnets.",
+                    hole=h,
+                    other=others[0],
+                ),
                 _reseat(h),
                 out,
             )
@@ -517,9 +562,15 @@ class UpDownReferee(Referee[UpDownState]):
     def _suspect(self, h: int, out: list[Verdict]) -> None:
         self._reading(
             h,
-            f"Hole {h}: suspect reading, one magnet pole away from the code of the pair "
-            "that belongs there: reseat the pair.",
-            f"Reseat the pair in hole {h} (and check that it is the pair that belongs there).",
+            Msg(
+                "Hole {hole}: suspect reading, one magnet pole away from the code of the pair "
+                "that belongs there: reseat the pair.",
+                hole=h,
+            ),
+            Msg(
+                "Reseat the pair in hole {hole} (and check that it is the pair that belongs there).",
+                hole=h,
+            ),
             out,
         )
 
@@ -531,24 +582,30 @@ class UpDownReferee(Referee[UpDownState]):
                 text,
                 "sensor",
                 correction,
-                spoken=f"Hole {number_words(h)} reads oddly: reseat its pair.",
+                spoken=numbers_in_words(Msg("Hole {hole} reads oddly: reseat its pair.", hole=h)),
             )
         )
 
     def _invalid_verdict(self, h: int, code: int) -> Verdict:
         n = magnet_count(code) if 0 <= code <= MAX_CODE else -1
         if 0 <= n < 3:
-            why = "fewer than three magnets: the pair is half in, or a magnet is missing or weak"
+            why = Msg(
+                "fewer than three magnets: the pair is half in, or a magnet is missing or weak"
+            )
         elif n > 3:
-            why = "more than three magnets: a stray magnet near the hole?"
+            why = Msg("more than three magnets: a stray magnet near the hole?")
         else:
-            why = "not a code of this set"
+            why = Msg("not a code of this set")
         return Verdict(
             BOARD,
-            f"Hole {h} reads an invalid code ({why}): reseat the pair or check its magnets.",
+            Msg(
+                "Hole {hole} reads an invalid code ({why}): reseat the pair or check its magnets.",
+                hole=h,
+                why=why,
+            ),
             "sensor",
             _reseat(h),
-            spoken=f"Hole {number_words(h)} reads no pair I know: reseat the pair.",
+            spoken=numbers_in_words(Msg("Hole {hole} reads no pair I know: reseat the pair.", hole=h)),
         )
 
     # --- engine calls ------------------------------------------------------------------------
@@ -563,27 +620,34 @@ class UpDownReferee(Referee[UpDownState]):
             return
         self.note_play()
         if unturned:
-            said = f"Hole {number_words(h)} was put back without turning: it does not count."
+            said = numbers_in_words(
+                Msg("Hole {hole} was put back without turning: it does not count.", hole=h)
+            )
             out.append(Verdict(INFO, text, "M-3", spoken=said))
             return
-        said = f"Hole {number_words(h)} is turned{self._said_count()}."
+        said = numbers_in_words(
+            Msg(
+                "Hole {hole} is turned: {n} of {of}.",
+                hole=h,
+                n=len(self.engine.turned),
+                of=FLIPS_PER_TURN,
+            )
+        )
         out.append(Verdict(OK, self._still_due(text), spoken=said))
-
-    def _said_count(self) -> str:
-        """How many pairs the turn has turned, for the ear: ': two of three'."""
-        done = len(self.engine.turned)
-        return f": {number_words(done)} of {number_words(FLIPS_PER_TURN)}"
 
     def _still_due(self, text: str) -> str:
         """A flip's words, where the engine says the turn can end while a correction is still
         due (M-14): the turn can end once those holes are put right."""
-        can_end = " the turn can end."
         holes = sorted({c.at for c in self._owed().corrections})
-        if not holes or not text.endswith(can_end):
+        if not holes or not isinstance(text, Concat) or text.parts[-1] is not CAN_END:
             return text
-        which = plural(len(holes), "hole") + " " + and_join([str(h) for h in holes])
-        verb = "is" if len(holes) == 1 else "are"
-        return f"{text[: -len(can_end)]} the turn can end once {which} {verb} put right."
+        once = Plural(
+            "Three different pairs turned: the turn can end once hole {holes} is put right.",
+            "Three different pairs turned: the turn can end once holes {holes} are put right.",
+            n=len(holes),
+            holes=and_join([str(h) for h in holes]),
+        )
+        return join_words("", (*text.parts[:-1], once))
 
     def _refuse(self, err: IllegalMoveError, h: int, kind: str, out: list[Verdict]) -> None:
         """The engine refused what hole h shows: say so and record the correction, worded
@@ -620,7 +684,7 @@ class UpDownReferee(Referee[UpDownState]):
 
     def on_button(self, out: list[Verdict]) -> None:
         if self.phase == SETUP:
-            out.append(self._not_begun("the button ends no turn", "Press it in a turn"))
+            out.append(self._not_begun(Msg("the button ends no turn"), Msg("Press it in a turn")))
             return
         if self.phase != PLAY:
             return
@@ -638,16 +702,17 @@ class UpDownReferee(Referee[UpDownState]):
             out.append(
                 Verdict(
                     ILLEGAL,
-                    f"First {lower_first(fix)} The turn can end after that.",
+                    Msg("First {fix} The turn can end after that.", fix=lower_first(fix)),
                     reasons[0].rule,
                     fix,
                     spoken=self._said_refusal(
-                        "The turn cannot end yet.", f"First {lower_first(fix)} Then it can."
+                        Msg("The turn cannot end yet."),
+                        Msg("First {fix} Then it can.", fix=lower_first(fix)),
                     ),
                 )
             )
         else:
-            out.append(all_reasons("The turn cannot end yet", reasons))
+            out.append(all_reasons(Msg("The turn cannot end yet"), reasons))
 
     def _owed(self) -> Owed:
         """What the turn owes now (`upref.games.updown.owed`, rulings M-14 and M-15), from the
@@ -701,7 +766,7 @@ class UpDownReferee(Referee[UpDownState]):
                     text, fix = err.message, err.correction
                     if not end.empty_holes and due.coming:
                         text, fix = self._coming_words(due)
-                    said = numbers_in_words(" ".join(filter(None, (text, fix))))
+                    said = numbers_in_words(join_words(" ", [t for t in (text, fix) if t]))
                     reasons.append(Verdict(ILLEGAL, text, err.rule, fix, spoken=said))
         return reasons
 
@@ -710,13 +775,25 @@ class UpDownReferee(Referee[UpDownState]):
         flip is named once, and following the list never makes a fourth): the reason and its
         correction."""
         n, c = due.turned, len(due.coming)
-        more = said_count(due.missing, "more different pair")
-        head = "No pair turned yet" if n == 0 else f"Only {n} of {FLIPS_PER_TURN} pairs turned"
-        which = plural(c, "hole") + " " + and_join([str(h) for h in due.coming])
-        pairs = "pair for" if c == 1 else "pairs for"
-        now = "is home the way it is" if c == 1 else "are home the way they are"
-        text = f"{head}, {n + c} of {FLIPS_PER_TURN} once the {pairs} {which} {now} now: turn {more}."
-        return text, f"Turn {more}."
+        more = _more_pairs(due.missing)
+        head = (
+            Msg("No pair turned yet")
+            if n == 0
+            else Msg("Only {n} of {of} pairs turned", n=n, of=FLIPS_PER_TURN)
+        )
+        text = Plural(
+            "{head}, {sum} of {of} once the pair for hole {holes} is home the way it is now: "
+            "turn {more}.",
+            "{head}, {sum} of {of} once the pairs for holes {holes} are home the way they are "
+            "now: turn {more}.",
+            n=c,
+            head=head,
+            sum=n + c,
+            of=FLIPS_PER_TURN,
+            holes=and_join([str(h) for h in due.coming]),
+            more=more,
+        )
+        return text, Msg("Turn {more}.", more=more)
 
     def _end_turn(self, empty: tuple[int, ...], out: list[Verdict]) -> None:
         eng = self.engine
@@ -734,21 +811,25 @@ class UpDownReferee(Referee[UpDownState]):
             return
         card = eng.won(seat)[-1]
         total = eng.shovels(seat)
-        solved = (
-            f"{eng.players[seat]} solved the task card {numbers_in_words(card.describe())}: "
-            f"{said_count(total, 'shovel')} in all."
+        solved = Msg(
+            "{name} solved the task card {what}: {shovels} in all.",
+            name=eng.players[seat],
+            what=numbers_in_words(card.describe()),
+            shovels=numbers_in_words(shovels(total)),
         )
         if outcome is None:
-            out.append(Verdict(SOLVED, text, spoken=f"{solved} Draw a new task card."))
+            said = Msg("{solved} Draw a new task card.", solved=solved)
+            out.append(Verdict(SOLVED, text, spoken=said))
             return
         head = card_solved(eng.players[seat], card, total)
         said_end = self.over_words(outcome)
-        if text.startswith(head):
+        if isinstance(text, Concat) and text.parts[0] == head:
             out.append(Verdict(SOLVED, head, spoken=solved))
-            out.append(Verdict(END, text[len(head) :].strip(), spoken=said_end))
+            out.append(Verdict(END, join_words("", text.parts[2:]), spoken=said_end))
         else:
             out.append(Verdict(SOLVED, text, spoken=solved))
-            out.append(Verdict(END, f"The game ends. {self.result_text(outcome)}.", spoken=said_end))
+            result = Msg("The game ends. {result}.", result=self.result_text(outcome))
+            out.append(Verdict(END, result, spoken=said_end))
         self.note_game_over(outcome)
 
     # --- cards ---------------------------------------------------------------------------------
@@ -756,7 +837,9 @@ class UpDownReferee(Referee[UpDownState]):
     def on_tap(self, item: str, uid: str, out: list[Verdict]) -> None:
         if self.phase == SETUP:
             out.append(
-                self._not_begun("the task card on the reader does not count", "Draw your task card")
+                self._not_begun(
+                    Msg("the task card on the reader does not count"), Msg("Draw your task card")
+                )
             )
             return
         if self.phase != PLAY:
@@ -779,7 +862,12 @@ class UpDownReferee(Referee[UpDownState]):
                 out.append(
                     Verdict(
                         INFO,
-                        f"{eng.players[s]}, your task card is {card.id}: {card.describe()}.",
+                        Msg(
+                            "{name}, your task card is {card}: {what}.",
+                            name=eng.players[s],
+                            card=card.id,
+                            what=card.describe(),
+                        ),
                         seat=s,
                     )
                 )
@@ -787,15 +875,20 @@ class UpDownReferee(Referee[UpDownState]):
     def _not_begun(self, what: str, then: str) -> Verdict:
         """A tap or the button while the game asked for is being set up: not judged against a
         game nobody has been told of (the pairs moved meanwhile are the set-up itself)."""
-        which = "The game"
+        which = Msg("The game")
         if self.has_engine and not self.start_pending:
-            which = f"Game {self.engine.game_number + 1}"
+            which = Msg("Game {number}", number=self.engine.game_number + 1)
         return Verdict(
             INFO,
-            f"{which} has not begun yet, so {what}: it begins once every hole holds a pair and "
-            f"the board has been still for a moment. {then} once it is announced.",
+            Msg(
+                "{which} has not begun yet, so {what}: it begins once every hole holds a pair and "
+                "the board has been still for a moment. {then} once it is announced.",
+                which=which,
+                what=what,
+                then=then,
+            ),
             "setup",
-            spoken=f"{which} has not begun yet: wait until it is announced.",
+            spoken=Msg("{which} has not begun yet: wait until it is announced.", which=which),
         )
 
     # --- undo --------------------------------------------------------------------------------
@@ -820,10 +913,16 @@ class UpDownReferee(Referee[UpDownState]):
         fixes: list[str] = []
         for s in range(eng.num_players()):
             if len(eng.won(s)) < won_before[s]:
-                fix = f"{eng.players[s]}: the card you won last is your task card again"
+                name = eng.players[s]
                 if len(eng.stack) > stack_before:
-                    fix += "; put the card you drew after it back on top of the stack"
-                fixes.append(fix + ".")
+                    fix = Msg(
+                        "{name}: the card you won last is your task card again; put the card you "
+                        "drew after it back on top of the stack.",
+                        name=name,
+                    )
+                else:
+                    fix = Msg("{name}: the card you won last is your task card again.", name=name)
+                fixes.append(fix)
         for h in range(1, HOLES + 1):
             issue = self._issues.get(h)
             if issue is not None and issue.kind == "reading":
@@ -847,10 +946,10 @@ class UpDownReferee(Referee[UpDownState]):
 
     def _on_hint(self, _inp: Hint, out: list[Verdict]) -> None:
         if not self.hints:
-            out.append(Verdict(INFO, "Hints are off."))
+            out.append(Verdict(INFO, Msg("Hints are off.")))
             return
         if self.phase != PLAY or not self.has_engine or self.engine.current_player() < 0:
-            out.append(Verdict(INFO, "No hint now: no turn is on."))
+            out.append(Verdict(INFO, Msg("No hint now: no turn is on.")))
             return
         eng = self.engine
         seat = eng.current_player()
@@ -858,18 +957,23 @@ class UpDownReferee(Referee[UpDownState]):
         holes = eng.hint()
         detail = eng.hint_detail()
         if holes is None or detail is None:
-            text = f"{name}: no hint for your card."
+            text = Msg("{name}: no hint for your card.", name=name)
         elif not holes:
-            text = f"Hint for {name}: three pairs are turned; end your turn."
+            text = Msg("Hint for {name}: three pairs are turned; end your turn.", name=name)
+        elif detail.solves_now:
+            text = Msg(
+                "Hint for {name}: turn {which} to solve your card now.",
+                name=name,
+                which=_holes(list(holes)),
+            )
         else:
-            which = ("hole " if len(holes) == 1 else "holes ") + and_join([str(h) for h in holes])
-            if detail.solves_now:
-                text = f"Hint for {name}: turn {which} to solve your card now."
-            else:
-                text = (
-                    f"Hint for {name}: turn {which}; your card can then be solved in "
-                    f"{detail.turns - 1} more {plural(detail.turns - 1, 'turn')}."
-                )
+            text = Plural(
+                "Hint for {name}: turn {which}; your card can then be solved in {n} more turn.",
+                "Hint for {name}: turn {which}; your card can then be solved in {n} more turns.",
+                n=detail.turns - 1,
+                name=name,
+                which=_holes(list(holes)),
+            )
         out.append(Verdict(INFO, text, "hint", seat=seat))
 
     # --- what the table is waiting for --------------------------------------------------------
@@ -877,27 +981,38 @@ class UpDownReferee(Referee[UpDownState]):
     def waiting_for_game(self) -> str | None:
         if self.phase == SETUP:
             if not (self.start_pending or self._remix_pulled):
-                return "The pairs to be re-mixed: take them out, mix them, put one into every hole."
+                return Msg(
+                    "The pairs to be re-mixed: take them out, mix them, put one into every hole."
+                )
             problems = self._board_problems()
             if problems:
-                return f"Every hole to hold a pair: {'; '.join(problems)}."
-            return "The board to settle: the game is about to start."
+                return Msg("Every hole to hold a pair: {problems}.", problems=join_words("; ", problems))
+            return Msg("The board to settle: the game is about to start.")
         eng = self.engine
         if self.phase == OVER:
-            return "The next game (or a new one)."
+            return Msg("The next game (or a new one).")
         fixes = self.corrections()
         if fixes:
             return fixes[0]
         seat = eng.current_player()
         if seat == CHANCE:
             drawer = eng.players[eng.deal_action().seat]
-            return f"{drawer}: draw a task card from the stack and tap it on the reader."
+            return Msg("{name}: draw a task card from the stack and tap it on the reader.", name=drawer)
         name = eng.players[seat]
         done = len(eng.turned)
         if done < FLIPS_PER_TURN:
-            return f"{name}: turn {FLIPS_PER_TURN - done} more different {plural(FLIPS_PER_TURN - done, 'pair')} ({done} of {FLIPS_PER_TURN} turned)."
+            return Plural(
+                "{name}: turn {n} more different pair ({done} of {of} turned).",
+                "{name}: turn {n} more different pairs ({done} of {of} turned).",
+                n=FLIPS_PER_TURN - done,
+                name=name,
+                done=done,
+                of=FLIPS_PER_TURN,
+            )
         empty = [h for h in range(1, HOLES + 1) if self._phys[h] == EMPTY]
         if empty:
-            which = ("hole " if len(empty) == 1 else "holes ") + and_join([str(h) for h in empty])
-            return f"{name}: put the pair back into {which}."
-        return f"{name}: hands off the board, the turn ends in a moment (or press the button)."
+            return Msg("{name}: put the pair back into {which}.", name=name, which=_holes(empty))
+        return Msg(
+            "{name}: hands off the board, the turn ends in a moment (or press the button).",
+            name=name,
+        )

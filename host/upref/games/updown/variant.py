@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from upref.text import count
+from upref.text import Msg, Plural, join_words
 
 __all__ = ["Variant"]
 
@@ -25,7 +25,9 @@ class Variant:
     def __post_init__(self) -> None:
         t = self.short_game_target
         if t is not None and (isinstance(t, bool) or not isinstance(t, int) or t < 1):
-            raise ValueError(f"short_game_target must be a positive whole number: {t!r}")
+            raise ValueError(
+                Msg("short_game_target must be a positive whole number: {target!r}", target=t)
+            )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -47,9 +49,10 @@ class Variant:
     def describe(self) -> str:
         parts = []
         if self.short_game_target is not None:
-            parts.append(f"short game to {count(self.short_game_target, 'card')}")
+            target = self.short_game_target
+            parts.append(Plural("short game to {n} card", "short game to {n} cards", n=target))
         if self.super_buddler:
-            parts.append("Super Buddler")
+            parts.append(Msg("Super Buddler"))
         if self.mole_mix:
-            parts.append("Mole Mix")
-        return ", ".join(parts) or "basic game"
+            parts.append(Msg("Mole Mix"))
+        return join_words(", ", parts) if parts else Msg("basic game")

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 
 from upref.games.base import GameView, Outcome, ResultWords
 from upref.games.updown.cards import TaskCard, colour_name
+from upref.text import Msg
 
 __all__ = ["RESULT", "CardView", "HoleNow", "HoleView", "PlayerView", "TableView", "UpDownView"]
 
-RESULT = ResultWords(score="shovel", winner="is Buddel King", title="Buddel King")
+RESULT = ResultWords(score="shovel", winner=Msg("is Buddel King"), title=Msg("Buddel King"))
 """How Up And Down says who won: the Buddel King, by shovels."""
 
 

@@ -24,6 +24,7 @@ from upref.games.upturn.panel import PANEL
 from upref.games.upturn.referee import UpturnReferee
 from upref.games.upturn.tiles import load_catalogue
 from upref.games.upturn.variant import RACK, Variant
+from upref.text import Msg
 
 __all__ = ["GAME"]
 
@@ -39,7 +40,7 @@ def add_options(ap: argparse.ArgumentParser) -> None:
         "--tiles",
         type=int,
         metavar="N",
-        help=f"tiles each player takes at the start (default {RACK}; fewer for a short game)",
+        help=Msg("tiles each player takes at the start (default {n}; fewer for a short game)", n=RACK),
     )
 
 

@@ -18,6 +18,7 @@ from upref.board.model import ButtonObservation, CardObservation
 from upref.game import DemoStep
 from upref.games.upturn.variant import Variant
 from upref.referee.inputs import Key, Observe
+from upref.text import Msg
 
 if TYPE_CHECKING:
     from upref.sim.board import SimBoard
@@ -42,27 +43,27 @@ TURNED_UP = ("JOKER1", "N40")
 
 Step = tuple[Literal["tap", "key", "button"], str, str]
 STEPS: tuple[Step, ...] = (
-    ("tap", "JOKER1", "The tile turned up for the Starting tile is a Joker: it is tapped"),
-    ("tap", "N40", "The Joker goes back; the next tile turned up, 40, is tapped"),
-    ("tap", "N52", "Ann makes the first move: 52"),
-    ("tap", "N31", "Bob lays 31"),
-    ("tap", "N63", "Bob takes 31 back and lays 63"),
-    ("key", "d", "Cy cannot play: Cy draws a tile and keeps it (d, Enter)"),
-    ("tap", "JOKER2", "Ann lays a Joker"),
-    ("tap", "N58", "...and 58 as its extra tile"),
-    ("tap", "N33", "Cy lays the Twin 33"),
-    ("tap", "N56", "...adds 56 to the run"),
-    ("tap", "N41", "...and 41"),
-    ("key", "g", "Cy gives the three tiles to the next player (g, Enter)"),
-    ("tap", "SKIP1", "Bob lays a Skip"),
-    ("tap", "N27", "Cy lays 27, a Penalty tile"),
-    ("key", "g", "Cy gives the penalty's tile to the next player (g, Enter)"),
-    ("tap", "N21", "Bob lays 21"),
-    ("tap", "N18", "Ann lays 18"),
-    ("button", "", "Ann presses the button: 'one tile left!'"),
-    ("tap", "N12", "Cy lays 12 and forgets to call"),
-    ("tap", "N8", "Bob lays 8"),
-    ("tap", "N2", "Ann lays her last tile, 2"),
+    ("tap", "JOKER1", Msg("The tile turned up for the Starting tile is a Joker: it is tapped")),
+    ("tap", "N40", Msg("The Joker goes back; the next tile turned up, 40, is tapped")),
+    ("tap", "N52", Msg("Ann makes the first move: 52")),
+    ("tap", "N31", Msg("Bob lays 31")),
+    ("tap", "N63", Msg("Bob takes 31 back and lays 63")),
+    ("key", "d", Msg("Cy cannot play: Cy draws a tile and keeps it (d, Enter)")),
+    ("tap", "JOKER2", Msg("Ann lays a Joker")),
+    ("tap", "N58", Msg("...and 58 as its extra tile")),
+    ("tap", "N33", Msg("Cy lays the Twin 33")),
+    ("tap", "N56", Msg("...adds 56 to the run")),
+    ("tap", "N41", Msg("...and 41")),
+    ("key", "g", Msg("Cy gives the three tiles to the next player (g, Enter)")),
+    ("tap", "SKIP1", Msg("Bob lays a Skip")),
+    ("tap", "N27", Msg("Cy lays 27, a Penalty tile")),
+    ("key", "g", Msg("Cy gives the penalty's tile to the next player (g, Enter)")),
+    ("tap", "N21", Msg("Bob lays 21")),
+    ("tap", "N18", Msg("Ann lays 18")),
+    ("button", "", Msg("Ann presses the button: 'one tile left!'")),
+    ("tap", "N12", Msg("Cy lays 12 and forgets to call")),
+    ("tap", "N8", Msg("Bob lays 8")),
+    ("tap", "N2", Msg("Ann lays her last tile, 2")),
 )
 """The scripted game: each tap, key and press in order, with what the players do in words."""
 
@@ -127,7 +128,7 @@ class UpturnDemo:
             else:
                 offer = next((o for o in ref.keys_now() if o.key == what), None)
                 if offer is None:  # the referee does not offer it: the script is off track
-                    yield f"(the key {what} is not offered now: the demo stops)", 0.2
+                    yield Msg("(the key {key} is not offered now: the demo stops)", key=what), 0.2
                     return
                 yield words, 0.05
                 table.send(offer.make(table.clock(), offer.default))

@@ -52,7 +52,7 @@ from upref.games.upturn.position import (
     direction_step,
     seat_order,
 )
-from upref.games.upturn.tiles import ACTION_NAMES, Catalogue, Tile, load_catalogue
+from upref.games.upturn.tiles import Catalogue, Tile, load_catalogue
 from upref.games.upturn.variant import RACK, Variant
 from upref.games.upturn.view import (
     EMPTIED,
@@ -63,7 +63,24 @@ from upref.games.upturn.view import (
     UpturnView,
     table_view,
 )
-from upref.text import and_join, count
+from upref.games.upturn.words import (
+    FIRST_THE_START,
+    action_against,
+    adds_to_the_run,
+    against_the_direction,
+    already_on_the_line,
+    first_lay,
+    joker_words,
+    lays,
+    missed_call,
+    no_draw_now,
+    one_tile_left,
+    reversed_words,
+    take_back,
+    tile_count,
+    twin_words,
+)
+from upref.text import Msg, Plural, and_join, join_words
 
 __all__ = [
     "CALL_PENALTY",
@@ -103,15 +120,6 @@ class Termination(GameTermination):
     EMPTY_RACK = EMPTIED.termination  # the first empty rack wins
     POOL_EXHAUSTED = "pool-exhausted"  # every player passed in a row, the pool empty (T-12)
     STOPPED = "stopped"  # stopped at the table: the fewest tiles win
-
-_ORDINALS = {1: "first", 2: "second", 3: "third"}
-
-
-def _ordinal(n: int) -> str:
-    if n in _ORDINALS:
-        return _ORDINALS[n]
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 class UpturnState(UpturnPosition):
@@ -238,15 +246,18 @@ class UpturnState(UpturnPosition):
 
     def _check_call(self, a: Call) -> None:
         if not self._call_ok():
-            raise IllegalMoveError("T-13", "Nobody owes the 'one tile left' call now.", None, a)
+            raise IllegalMoveError("T-13", Msg("Nobody owes the 'one tile left' call now."), None, a)
 
     def _known_tile(self, tile_id: str, action: Action) -> Tile:
         t = self._setup.catalogue.get(tile_id)
         if t is None:
             raise IllegalMoveError(
                 "tile",
-                f"{tile_id!r} is no tile of this Upturn set: check the tag's enrolment "
-                "(upref enroll upturn --list).",
+                Msg(
+                    "{tile!r} is no tile of this Upturn set: check the tag's enrolment "
+                    "(upref enroll upturn --list).",
+                    tile=tile_id,
+                ),
                 None,
                 action,
             )
@@ -258,20 +269,32 @@ class UpturnState(UpturnPosition):
         if s.phase != START:
             raise IllegalMoveError(
                 "start",
-                f"The Starting tile ({self.tile(s.line[0]).words()}) is already turned up.",
+                Msg(
+                    "The Starting tile ({tile}) is already turned up.",
+                    tile=self.tile(s.line[0]).words(),
+                ),
                 None,
                 a,
             )
         if not t.numbered:
             raise IllegalMoveError(
                 "T-1",
-                f"The Starting tile must be a numbered tile, and {t.words()} was turned up.",
-                f"Put {t.the()} back into the pool, mix the pool and turn up another tile.",
+                Msg(
+                    "The Starting tile must be a numbered tile, and {tile} was turned up.",
+                    tile=t.words(),
+                ),
+                Msg(
+                    "Put {tile} back into the pool, mix the pool and turn up another tile.",
+                    tile=t.the(),
+                ),
                 a,
             )
         if a.tile not in (s.pool if s.pool is not None else self._unseen()):
             raise IllegalMoveError(
-                "start", f"{t.words()} is not in the pool: turn up a tile from the pool.", None, a
+                "start",
+                Msg("{tile} is not in the pool: turn up a tile from the pool.", tile=t.words()),
+                None,
+                a,
             )
 
     def _penalty(self, seat: int) -> int:
@@ -316,31 +339,37 @@ class UpturnState(UpturnPosition):
         if s.phase == START:
             raise IllegalMoveError(
                 "start",
-                "The Starting tile is not turned up yet: turn up a tile from the pool and tap "
-                "it first.",
+                Msg(
+                    "The Starting tile is not turned up yet: turn up a tile from the pool and "
+                    "tap it first."
+                ),
                 None,
                 a,
             )
         if a.tile in s.line:
-            place = _ordinal(s.line.index(a.tile) + 1)
             raise IllegalMoveError(
                 "line",
-                f"{_cap(t.words())} is already on the line (the {place} tile): a tile is laid "
-                "only once.",
-                f"Leave {t.short} where it lies; tap only the tile you lay.",
+                already_on_the_line(t, s.line.index(a.tile) + 1),
+                Msg("Leave {tile} where it lies; tap only the tile you lay.", tile=t.short),
                 a,
             )
         if s.phase == GIFT:
             raise IllegalMoveError(
                 "gift",
-                f"{name} may still give {count(self.gifts, 'tile')} from the pool: the gift "
-                "comes first.",
+                Msg(
+                    "{name} may still give {tiles} from the pool: the gift comes first.",
+                    name=name,
+                    tiles=tile_count(self.gifts),
+                ),
                 None,
                 a,
             )
         if not self._holds(p, a.tile):
             raise IllegalMoveError(
-                "rack", f"{name} does not hold {t.words()}.", f"Take {t.short} back.", a
+                "rack",
+                Msg("{name} does not hold {tile}.", name=name, tile=t.words()),
+                take_back(t.short),
+                a,
             )
         if s.phase == TWIN:
             self._check_run_tile(t, a)
@@ -359,9 +388,15 @@ class UpturnState(UpturnPosition):
         if t.number is None or not lo < t.number < hi:
             raise IllegalMoveError(
                 "T-7",
-                f"Only numbered tiles strictly between {tw.after} and {s.last} may be added "
-                f"to {self._name(s.to_move)}'s Twin run; {t.words()} is not one.",
-                f"Take {t.short} back.",
+                Msg(
+                    "Only numbered tiles strictly between {low} and {high} may be added to "
+                    "{name}'s Twin run; {tile} is not one.",
+                    low=tw.after,
+                    high=s.last,
+                    name=self._name(s.to_move),
+                    tile=t.words(),
+                ),
+                take_back(t.short),
                 a,
             )
 
@@ -374,94 +409,79 @@ class UpturnState(UpturnPosition):
         if s.direction is None:
             raise IllegalMoveError(
                 "T-3",
-                f"The first move must be a numbered tile, which sets the direction; "
-                f"{t.words()} cannot be.",
-                f"Take {t.the()} back; lay a numbered tile, or draw.",
+                Msg(
+                    "The first move must be a numbered tile, which sets the direction; "
+                    "{tile} cannot be.",
+                    tile=t.words(),
+                ),
+                Msg("Take {tile} back; lay a numbered tile, or draw.", tile=t.the()),
                 a,
             )
         held = self.tiles(p) + self._penalty(p)
         if held <= 1:
             then = (
-                "draw instead, or pass when the pool is empty"
+                Msg("draw instead, or pass when the pool is empty")
                 if s.phase == TURN
-                else "lay a numbered tile, or none"
+                else Msg("lay a numbered tile, or none")
             )
             raise IllegalMoveError(
                 "T-9",
-                f"By the count {self._name(p)} holds 1 tile, so {t.the()} would be the last "
-                "one, and the last tile may not be an action tile.",
-                f"Take {t.the()} back; {then}.",
+                Msg(
+                    "By the count {name} holds 1 tile, so {tile} would be the last one, and the "
+                    "last tile may not be an action tile.",
+                    name=self._name(p),
+                    tile=t.the(),
+                ),
+                Msg("Take {tile} back; {then}.", tile=t.the(), then=then),
                 a,
             )
-        for kind, wrong in (("up", UP), ("down", DOWN)):
-            if t.action == kind and s.direction == wrong:
-                need = DOWN if wrong == UP else UP
-                raise IllegalMoveError(
-                    "T-16",
-                    f"{ACTION_NAMES[kind]} may only be laid while the direction is {need}, "
-                    f"and it is {wrong}.",
-                    f"Take {t.the()} back.",
-                    a,
-                )
+        wrong = action_against(str(t.action), s.direction)
+        if wrong is not None:
+            raise IllegalMoveError("T-16", wrong, take_back(t.the()), a)
 
     def _check_numbered(self, t: Tile, a: Lay) -> None:
         """A numbered tile: never equal to the last number (T-15); once the direction is set,
         higher while up and lower while down (a Twin too, T-17), against the last numbered
         tile (T-18)."""
         s = self._s
-        back = f"Take {t.short} back."
+        back = take_back(t.short)
         assert s.last is not None and t.number is not None
         if t.number == s.last:
             raise IllegalMoveError(
                 "T-15",
-                f"{t.number} equals the last number, {s.last}: a tile must be strictly higher or "
-                "lower.",
+                Msg(
+                    "{number} equals the last number, {last}: a tile must be strictly higher or "
+                    "lower.",
+                    number=t.number,
+                    last=s.last,
+                ),
                 back,
                 a,
             )
         if s.direction is None:
             return
-        need = "higher" if s.direction == UP else "lower"
         fits = t.number > s.last if s.direction == UP else t.number < s.last
         if fits:
             return
-        if t.twin:
-            raise IllegalMoveError(
-                "T-17",
-                f"A Twin is a numbered tile and follows the direction too: the direction is "
-                f"{s.direction}, so it must be {need} than {s.last}; {t.number} is not.",
-                back,
-                a,
-            )
-        after = ""
-        if self.tile(s.line[-1]).action is not None:
-            after = " (the last numbered tile: action tiles never change the number, T-18)"
-        raise IllegalMoveError(
-            "direction",
-            f"The direction is {s.direction}, so the next number must be {need} than "
-            f"{s.last}{after}; {t.number} is not.",
-            back,
-            a,
-        )
+        rule, text = against_the_direction(s.direction, t, s.last, self.tile(s.line[-1]).action is not None)
+        raise IllegalMoveError(rule, text, back, a)
 
     def _check_draw(self, a: Draw) -> None:
         s = self._s
         name = self._name(s.to_move)
         if s.phase == START:
-            raise IllegalMoveError("start", "Turn up the Starting tile first.", None, a)
+            raise IllegalMoveError("start", FIRST_THE_START, None, a)
         if s.phase != TURN:
-            why = {
-                DRAWN: f"{name} has drawn already this turn: lay one tile or keep all tiles",
-                JOKER: f"{name} has laid a Joker: lay the extra tile or none; no draw this turn",
-                TWIN: f"{name} is laying a Twin run: add run tiles or give the tiles first",
-                GIFT: f"{name} may still give tiles from the pool: the gift comes first",
-            }[s.phase]
-            raise IllegalMoveError("draw", f"{why}.", None, a)
+            raise IllegalMoveError("draw", no_draw_now(s.phase, name), None, a)
         if not s.pool_count:
             raise IllegalMoveError(
                 "T-12",
-                f"The pool is empty (by the count: {count(len(s.line), 'tile')} on the line, "
-                f"{sum(self.counts())} on the racks): a player who lays nothing passes.",
+                Msg(
+                    "The pool is empty (by the count: {line} on the line, {racks} on the racks): "
+                    "a player who lays nothing passes.",
+                    line=tile_count(len(s.line)),
+                    racks=sum(self.counts()),
+                ),
                 None,
                 a,
             )
@@ -474,17 +494,23 @@ class UpturnState(UpturnPosition):
             if s.pool_count:
                 raise IllegalMoveError(
                     "draw",
-                    f"The pool still holds {count(s.pool_count, 'tile')}: a player who lays "
-                    "nothing draws a tile (passing is for an empty pool).",
+                    Msg(
+                        "The pool still holds {tiles}: a player who lays nothing draws a tile "
+                        "(passing is for an empty pool).",
+                        tiles=tile_count(s.pool_count),
+                    ),
                     None,
                     a,
                 )
             return
         if s.phase == START:
-            raise IllegalMoveError("start", "Turn up the Starting tile first.", None, a)
+            raise IllegalMoveError("start", FIRST_THE_START, None, a)
         raise IllegalMoveError(
             "gift",
-            f"{self._name(s.to_move)} may still give tiles from the pool: give them, or none.",
+            Msg(
+                "{name} may still give tiles from the pool: give them, or none.",
+                name=self._name(s.to_move),
+            ),
             None,
             a,
         )
@@ -494,7 +520,7 @@ class UpturnState(UpturnPosition):
         short of it is no reason to refuse (T-19: `_do_gift` gives what it holds)."""
         s = self._s
         if s.phase not in (TWIN, GIFT):
-            raise IllegalMoveError("gift", "No gift is open now.", None, a)
+            raise IllegalMoveError("gift", Msg("No gift is open now."), None, a)
         check_split(a, s.to_move, self.players, s.gifts, self._gift_reason(), s.twin_open)
 
     def _call_ok(self) -> bool:
@@ -518,7 +544,7 @@ class UpturnState(UpturnPosition):
         s = self._s
         self._s = replace(s, notes=(), acts=s.acts + 1, penalized=None)
         super()._do(action)
-        return " ".join(n.text for n in self._s.notes)
+        return join_words(" ", [n.text for n in self._s.notes])
 
     def _do_start(self, a: Start) -> None:
         self._s = self._started(a.tile)
@@ -531,12 +557,19 @@ class UpturnState(UpturnPosition):
             pool = tuple(x for x in pool if x != tile_id)
         first = self._name(0)
         assert t.number is not None
-        text = " ".join(self._setup.start_note)
-        text += (
-            f"{' ' if text else ''}Starting tile: {t.words()}. {first} (the youngest) makes the "
-            f"first move: a numbered tile higher than {t.number} sets the direction up (play "
-            f"passes left, clockwise), a lower one sets it down (play passes right, "
-            "counter-clockwise)."
+        text = join_words(
+            " ",
+            [
+                *self._setup.start_note,
+                Msg(
+                    "Starting tile: {tile}. {first} (the youngest) makes the first move: a "
+                    "numbered tile higher than {number} sets the direction up (play passes left, "
+                    "clockwise), a lower one sets it down (play passes right, counter-clockwise).",
+                    tile=t.words(),
+                    first=first,
+                    number=t.number,
+                ),
+            ],
         )
         return replace(
             s,
@@ -561,15 +594,7 @@ class UpturnState(UpturnPosition):
             owed = self._name(o)
             if k:
                 self._give_from_pool(o, k)
-                text = (
-                    f"{owed} did not call 'one tile left' before this tile: {owed} takes "
-                    f"{count(k, 'tile')} from the pool as the penalty (T-13)."
-                )
-            else:
-                text = (
-                    f"{owed} did not call 'one tile left' before this tile, but the pool is "
-                    "empty: no penalty tiles to take (T-13)."
-                )
+            text = missed_call(owed, k)
             self._s = replace(self._s, owing=None, penalized=o)
             self._note("penalty", text, "T-13")
         s = self._s
@@ -589,12 +614,8 @@ class UpturnState(UpturnPosition):
             self._s = replace(
                 s, line=line, twin=replace(tw, run=run), gifts=gifts, gift_for=gift_for
             )
-            n = 1 + len(run)
-            extra = " (a penalty tile: one tile more to give)" if t.penalty else ""
-            text = (
-                f"{name} adds {t.words()} to the Twin run, between {tw.after} and {s.last}"
-                f"{extra}: {n} tiles laid so far."
-            )
+            assert s.last is not None
+            text = adds_to_the_run(name, t, tw.after, s.last, 1 + len(run))
             if self._won(text, t):
                 return
             self._note("step", text, "T-7")
@@ -614,7 +635,8 @@ class UpturnState(UpturnPosition):
         name = self._name(p)
         out = Outcome(Termination.EMPTY_RACK, (p,), self.counts())
         self._s = replace(s, outcome=out, phase=OVER, twin_open=False)
-        self._note("end", f"{text} {EMPTIED.news.format(name=name)}")
+        news = Msg("{name}'s rack is empty: {name} wins!", name=name)  # EMPTIED.news
+        self._note("end", join_words(" ", [text, news]))
         return True
 
     def _lay_number(self, t: Tile) -> None:
@@ -630,16 +652,11 @@ class UpturnState(UpturnPosition):
         gifts, gift_for = s.gifts, s.gift_for
         if t.penalty:
             gifts, gift_for = gifts + 1, gift_for + (t.id,)
-        extra = " as the Joker's extra tile" if s.phase == JOKER else ""
         if first:
-            way = (
-                "the direction is up, play passes left (clockwise)"
-                if direction == UP
-                else "the direction is down, play passes right (counter-clockwise)"
-            )
-            text = f"{name} lays {t.words()} against the Starting tile {before}: {way}."
+            assert direction is not None
+            text = first_lay(name, t, before, direction)
         else:
-            text = f"{name} lays {t.words()}{extra}."
+            text = lays(name, t, s.phase == JOKER)
         if t.twin:
             gifts += 1
             at = len(s.line) - 1
@@ -653,16 +670,9 @@ class UpturnState(UpturnPosition):
             )
             if self._won(text, t):
                 return
-            against = ""
-            if len(s.line) >= 2 and self.tile(s.line[-2]).action is not None:
-                against = " (the last numbered tile counts, not the action tile after it, T-18)"
-            self._note(
-                "step",
-                f"{text} A Twin: {name} may add rack tiles strictly between {before}{against} "
-                f"and {t.number}, then give tiles from the pool: one for the Twin and one for "
-                "each tile added (T-7).",
-                "T-2" if first else "T-7",
-            )
+            after_action = len(s.line) >= 2 and self.tile(s.line[-2]).action is not None
+            twin = twin_words(name, before, t.number, after_action)
+            self._note("step", text + " " + twin, "T-2" if first else "T-7")
             return
         self._s = replace(s, gifts=gifts, gift_for=gift_for)
         if self._won(text, t):
@@ -673,32 +683,23 @@ class UpturnState(UpturnPosition):
         s = self._s
         name = self._name(s.to_move)
         kind = t.action
-        extra = " as the Joker's extra tile" if s.phase == JOKER else ""
+        extra = s.phase == JOKER
         if kind in ("up", "down", "updown", "joker"):
             new = DOWN if s.direction == UP else UP
             self._s = replace(s, direction=new)
-            way = "clockwise, play passes left" if new == UP else "counter-clockwise, play passes right"
             if kind == "joker":
                 self._s = replace(self._s, phase=JOKER)
-                self._note(
-                    "step",
-                    f"{name} lays a Joker{extra}: the direction is reversed, now {new} ({way}); {name} "
-                    f"may lay one more tile, {self._need()}, or an action tile (T-6), or none.",
-                    "T-6",
-                )
+                laid = lays(name, t, extra, end="")
+                self._note("step", joker_words(laid, new, name, self._need()), "T-6")
                 return
             back = self._name(self.next_seat())
-            self._after_laying(
-                f"{name} lays {t.words()}{extra}: the direction is now {new} ({way}), so play "
-                f"goes back to {back}.",
-                "T-5",
-            )
+            self._after_laying(reversed_words(lays(name, t, extra, end=""), new, back), "T-5")
             return
         n = self.num_players()
         add = 1 if kind == "skip" or n == 2 else 2
         self._s = replace(s, skips=s.skips + add)
         rule = "T-10" if kind == "doubleskip" and n == 3 else None
-        self._after_laying(f"{name} lays {t.words()}{extra}.", rule)
+        self._after_laying(lays(name, t, extra), rule)
 
     def _after_laying(self, text: str, rule: str | None = None) -> None:
         """The player has laid their tiles: a gift may follow while the pool holds a tile to
@@ -707,17 +708,20 @@ class UpturnState(UpturnPosition):
         if s.gifts and s.pool_count:
             self._s = replace(s, phase=GIFT)
             k = min(s.gifts, s.pool_count)
-            to = "it to another player" if k == 1 else "them to other players"
-            self._note(
-                "step",
-                f"{text} {self._name(s.to_move)} may take {count(k, 'tile')} from the pool and "
-                f"give {to} ({self._gift_reason()}, T-11).",
-                rule or "T-11",
+            may = Plural(
+                "{name} may take {n} tile from the pool and give it to another player ({why}, "
+                "T-11).",
+                "{name} may take {n} tiles from the pool and give them to other players ({why}, "
+                "T-11).",
+                n=k,
+                name=self._name(s.to_move),
+                why=self._gift_reason(),
             )
+            self._note("step", text + " " + may, rule or "T-11")
             return
         if s.gifts:  # a Penalty tile, the pool empty: the gift gives none (T-19)
             tiles = and_join([self.tile(t).words() for t in s.gift_for])
-            text += f" The pool is empty, so no tile could be given for {tiles} (T-19)."
+            text += " " + Msg("The pool is empty, so no tile could be given for {tiles} (T-19).", tiles=tiles)
             rule = rule or "T-19"
         self._end_turn(text, rule)
 
@@ -731,11 +735,17 @@ class UpturnState(UpturnPosition):
         self._give_from_pool(s.to_move, 1)
         self._s = replace(self._s, phase=DRAWN, drew=True, passes=0)
         rule = "T-3" if s.direction is None else "T-4"
-        then = "a numbered tile" if s.direction is None else "one legal tile"
+        then = Msg("a numbered tile") if s.direction is None else Msg("one legal tile")
         self._note(
             "step",
-            f"{name} draws a tile ({count(self._s.pool_count, 'tile')} left in the pool) and "
-            f"may now lay {then} ({self._need()}), or keep all tiles.",
+            Msg(
+                "{name} draws a tile ({left} left in the pool) and may now lay {then} ({need}), "
+                "or keep all tiles.",
+                name=name,
+                left=tile_count(self._s.pool_count),
+                then=then,
+                need=self._need(),
+            ),
             rule,
         )
 
@@ -743,15 +753,19 @@ class UpturnState(UpturnPosition):
         s = self._s
         name = self._name(s.to_move)
         if s.phase == DRAWN:
-            self._end_turn(f"{name} keeps all tiles.")
+            self._end_turn(Msg("{name} keeps all tiles.", name=name))
         elif s.phase == JOKER:
-            self._end_turn(f"{name} lays no extra tile after the Joker.", "T-6")
+            self._end_turn(Msg("{name} lays no extra tile after the Joker.", name=name), "T-6")
         else:
             passes = s.passes + 1
             self._s = replace(s, passes=passes)
             self._end_turn(
-                f"{name} passes: the pool is empty ({passes} of {self.num_players()} passes in a "
-                "row).",
+                Msg(
+                    "{name} passes: the pool is empty ({n} of {of} passes in a row).",
+                    name=name,
+                    n=passes,
+                    of=self.num_players(),
+                ),
                 "T-12",
             )
 
@@ -770,11 +784,11 @@ class UpturnState(UpturnPosition):
         if s.owing is not None:
             who = self._name(s.owing)
             self._s = replace(s, owing=None)
-            self._note("call", f"{who} calls 'one tile left' in time (T-13).", "T-13")
+            self._note("call", Msg("{name} calls 'one tile left' in time (T-13).", name=who), "T-13")
             return
         who = self._name(s.to_move)
         self._s = replace(s, precalled=True)
-        self._note("call", f"{who} calls 'one tile left' (T-13).", "T-13")
+        self._note("call", Msg("{name} calls 'one tile left' (T-13).", name=who), "T-13")
 
     def _end_turn(self, text: str, rule: str | None = None) -> None:
         s = self._s
@@ -784,14 +798,8 @@ class UpturnState(UpturnPosition):
         parts = [text]
         owing = s.owing
         if s.laid and self.tiles(p) == 1:
-            if s.precalled:
-                parts.append(f"{name} has called 'one tile left'.")
-            else:
-                owing = p
-                parts.append(
-                    f"{name} has one tile left and must call it (the button) before the next "
-                    "tile is laid (T-13)."
-                )
+            parts.append(one_tile_left(name, s.precalled))
+            owing = owing if s.precalled else p
         way = direction_step(s.direction)
         skipped = tuple((p + way * (k + 1)) % n for k in range(s.skips))
         nxt = (p + way * (s.skips + 1)) % n
@@ -824,27 +832,44 @@ class UpturnState(UpturnPosition):
             out = Outcome(Termination.POOL_EXHAUSTED, winners, counts)
             self._s = replace(s, outcome=out, phase=OVER)
             parts.append(
-                f"Every player has passed in a row with the pool empty: the game ends (T-12). "
-                f"{self._result_text(out)}."
+                Msg(
+                    "Every player has passed in a row with the pool empty: the game ends (T-12). "
+                    "{result}.",
+                    result=self._result_text(out),
+                )
             )
-            self._note("end", " ".join(parts), "T-12")
+            self._note("end", join_words(" ", parts), "T-12")
             return
-        parts.append(f"{self._name(nxt)}'s turn: {self._need()}.")
-        self._note("turn", " ".join(parts), rule)
+        parts.append(Msg("{name}'s turn: {need}.", name=self._name(nxt), need=self._need()))
+        self._note("turn", join_words(" ", parts), rule)
 
     def _skip_words(self, p: int, nxt: int, skipped: tuple[int, ...]) -> list[str]:
         """Who loses a turn as `p`'s turn ends and `nxt` plays (T-10, T-14)."""
         lost = and_join([self._name(x) for x in skipped])
-        again = " again" if nxt == p else " next"
         rule_10 = " (T-10)" if len(skipped) == 2 and self.num_players() == 3 else ""
-        parts = [
-            f"{lost} {'loses' if len(skipped) == 1 else 'lose'} a turn; "
-            f"{self._name(nxt)} plays{again}{rule_10}."
-        ]
+        args = {"lost": lost, "name": self._name(nxt), "rule": rule_10}
+        if nxt == p:
+            words = Plural(
+                "{lost} loses a turn; {name} plays again{rule}.",
+                "{lost} lose a turn; {name} plays again{rule}.",
+                n=len(skipped),
+                **args,
+            )
+        else:
+            words = Plural(
+                "{lost} loses a turn; {name} plays next{rule}.",
+                "{lost} lose a turn; {name} plays next{rule}.",
+                n=len(skipped),
+                **args,
+            )
+        parts = [words]
         penalized = self._s.penalized
         if penalized is not None and penalized in skipped:
             parts.append(
-                f"Being skipped does not cancel {self._name(penalized)}'s missed call (T-14)."
+                Msg(
+                    "Being skipped does not cancel {name}'s missed call (T-14).",
+                    name=self._name(penalized),
+                )
             )
         return parts
 
@@ -866,8 +891,3 @@ class UpturnState(UpturnPosition):
         if seat is not None:
             seat = self._seat(seat)
         return table_view(NAME, self._setup, self._s, seat, self.gifts)
-
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]

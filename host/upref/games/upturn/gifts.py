@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from upref.games.base import IllegalMoveError
 from upref.games.upturn.actions import Gift
-from upref.text import and_join, count
+from upref.text import Msg, Plural, and_join
 
 __all__ = ["check_split", "fill", "gift_text"]
 
@@ -33,24 +33,30 @@ def check_split(
     seats = [seat for seat, _ in gift.split]
     for seat, k in gift.split:
         if not (isinstance(seat, int) and 0 <= seat < len(players)):
-            raise IllegalMoveError("gift", f"There is no seat {seat!r}.", None, gift)
+            raise IllegalMoveError("gift", Msg("There is no seat {seat!r}.", seat=seat), None, gift)
         if seat == giver:
             raise IllegalMoveError(
                 "T-11",
-                f"Gifts go to other players: {name} cannot give tiles to {name}.",
+                Msg("Gifts go to other players: {name} cannot give tiles to {name}.", name=name),
                 None,
                 gift,
             )
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise IllegalMoveError(
-                "gift", f"Give each recipient at least one tile, not {k!r}.", None, gift
+                "gift", Msg("Give each recipient at least one tile, not {k!r}.", k=k), None, gift
             )
     if len(set(seats)) != len(seats) or seats != sorted(seats):
-        raise IllegalMoveError("gift", "Name each recipient once, in seat order.", None, gift)
+        raise IllegalMoveError("gift", Msg("Name each recipient once, in seat order."), None, gift)
     if gift.total > earned:
         raise IllegalMoveError(
             "T-7" if twin else "T-11",
-            f"{name} may give {count(earned, 'tile')} ({reason}), not {gift.total}.",
+            Msg(
+                "{name} may give {tiles} ({reason}), not {asked}.",
+                name=name,
+                tiles=_tiles(earned),
+                reason=reason,
+                asked=gift.total,
+            ),
             None,
             gift,
         )
@@ -77,23 +83,30 @@ def gift_text(giver: str, players: Sequence[str], asked: Split, given: Split) ->
     went = sum(k for _, k in given)
     if given:
         parts = [
-            f"{count(k, 'tile') if i == 0 else k} to {players[seat]}"
+            Msg("{tiles} to {name}", tiles=_tiles(k) if i == 0 else k, name=players[seat])
             for i, (seat, k) in enumerate(given)
         ]
-        text = f"{giver} gives {and_join(parts)} from the pool"
+        text = Msg("{giver} gives {parts} from the pool", giver=giver, parts=and_join(parts))
     else:
-        text = f"{giver} gives no tiles"
+        text = Msg("{giver} gives no tiles", giver=giver)
     if went == want:
-        return f"{text}.", "T-11"
+        return text + ".", "T-11"
     got = {seat for seat, _ in given}
     missed = [players[seat] for seat, _ in asked if seat not in got]
     if given and missed:
-        text += f"; {and_join(missed)} {'gets' if len(missed) == 1 else 'get'} none"
+        none = Plural("{names} gets none", "{names} get none", n=len(missed), names=and_join(missed))
+        text += "; " + none
     if not went:
-        why = f"the pool is empty, {count(want, 'tile')} asked, none could be given"
-        return f"{text}: {why} (T-19).", "T-19"
-    return (
-        f"{text}: the pool held only {went} of the {count(want, 'tile')} asked, so only {went} "
-        "could be given (T-19).",
-        "T-19",
+        why = Msg("the pool is empty, {tiles} asked, none could be given", tiles=_tiles(want))
+        return text + ": " + why + " (T-19).", "T-19"
+    why = Msg(
+        "the pool held only {went} of the {tiles} asked, so only {went} could be given",
+        went=went,
+        tiles=_tiles(want),
     )
+    return text + ": " + why + " (T-19).", "T-19"
+
+
+def _tiles(n: int) -> str:
+    """'1 tile', '3 tiles'."""
+    return Plural("{n} tile", "{n} tiles", n=n)

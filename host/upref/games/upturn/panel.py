@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from upref.games.base import Outcome
 from upref.games.upturn.engine import Termination
 from upref.games.upturn.view import RESULT, TileView, UpturnView
-from upref.text import and_join, count
+from upref.text import Msg, Plural, and_join, join_words
 from upref.views.blocks import (
     HIDDEN,
     ILLEGAL,
@@ -46,8 +46,8 @@ def tile_piece(t: TileView) -> Card:
     penalty tile named under it), or its action's symbol with its name."""
     if t.number is not None:
         if t.twin:
-            return Card(Face(str(t.number), "red", "R"), shape="tile", note="red twin")
-        return Card(Face(str(t.number)), shape="tile", note="penalty" if t.penalty else None)
+            return Card(Face(str(t.number), "red", "R"), shape="tile", note=Msg("red twin"))
+        return Card(Face(str(t.number)), shape="tile", note=Msg("penalty") if t.penalty else None)
     action = t.action or ""
     return Card(Face(_SYMBOLS.get(action, t.text), symbol=action or None), shape="tile", note=t.text)
 
@@ -57,72 +57,77 @@ __all__ = ["PANEL", "UpturnPanel"]
 SHOWN = 8
 """How many of the line's last tiles the scoreboard shows."""
 _TERMINATIONS: Mapping[str, str] = {
-    Termination.EMPTY_RACK: "the first empty rack wins",
-    Termination.POOL_EXHAUSTED: "the pool was empty and every player passed in a row (T-12)",
-    Termination.STOPPED: f"{STOPPED}; the fewest tiles win",
+    Termination.EMPTY_RACK: Msg("the first empty rack wins"),
+    Termination.POOL_EXHAUSTED: Msg("the pool was empty and every player passed in a row (T-12)"),
+    Termination.STOPPED: STOPPED + "; " + Msg("the fewest tiles win"),
 }
 
 
 def _tile_span(t: TileView) -> Span:
     """A tile as the line shows it; a Twin is red, and says so."""
     if t.twin:
-        return Span(f"{t.text} red Twin", colour("red"))
+        return Span(Msg("{tile} red Twin", tile=t.text), colour("red"))
     if t.penalty:
-        return Span(f"{t.text} penalty", STRONG)
+        return Span(Msg("{tile} penalty", tile=t.text), STRONG)
     return Span(t.text, None if t.number is not None else STRONG)
 
 
 class UpturnPanel:
     """The Upturn panel (`upref.views.scoreboard.Panel`)."""
 
-    title = "Upturn"
+    title = "Upturn"  # the game's name: the same in every language
 
     def header(self, view: UpturnView) -> str:
-        parts = [f"Game {view.game_number} ({view.variant})"]
+        parts = [Msg("Game {number} ({variant})", number=view.game_number, variant=view.variant)]
         if view.turn:
-            parts.append(f"turn {view.turn}")
-        parts.append(f"pool {count(view.pool, 'tile')}")
+            parts.append(Msg("turn {number}", number=view.turn))
+        parts.append(Plural("pool {n} tile", "pool {n} tiles", n=view.pool))
         if view.pool == 0 and view.phase != "over":
-            parts.append(f"passes in a row {view.passes} of {len(view.names)}")
-        return " · ".join(parts)
+            parts.append(Msg("passes in a row {n} of {of}", n=view.passes, of=len(view.names)))
+        return join_words(" · ", parts)
 
     def need(self, view: UpturnView) -> str:
         if view.phase == "over":
-            return "the game is over"
+            return Msg("the game is over")
         if view.last_number is None:
-            return "the Starting tile is to be turned up"
+            return Msg("the Starting tile is to be turned up")
+        last = view.last_number
         if view.direction is None:
-            return f"the first move: a numbered tile against {view.last_number} sets the direction"
-        way = "higher" if view.direction == "up" else "lower"
-        return f"the next numbered tile must be {way} than {view.last_number}"
+            return Msg("the first move: a numbered tile against {last} sets the direction", last=last)
+        if view.direction == "up":
+            return Msg("the next numbered tile must be higher than {last}", last=last)
+        return Msg("the next numbered tile must be lower than {last}", last=last)
 
     def turn(self, view: UpturnView) -> str | None:
         names = view.names
         if view.phase == "over":
-            return "Game over."
+            return Msg("Game over.")
         if view.phase == "start" or view.to_move is None:
-            return "Turn up the Starting tile and tap it."
+            return Msg("Turn up the Starting tile and tap it.")
         name = names[view.to_move]
+        tiles = Plural("{n} tile", "{n} tiles", n=view.gifts)
         if view.phase == "drawn":
-            return f"{name} has drawn: lay one tile or keep all."
+            return Msg("{name} has drawn: lay one tile or keep all.", name=name)
         if view.phase == "joker":
-            return f"{name} laid a Joker: one extra tile, or none."
+            return Msg("{name} laid a Joker: one extra tile, or none.", name=name)
         if view.phase == "twin":
-            return f"{name} is laying a Twin run, then gives up to {count(view.gifts, 'tile')}."
+            return Msg("{name} is laying a Twin run, then gives up to {tiles}.", name=name, tiles=tiles)
         if view.phase == "gift":
-            return f"{name} may give {count(view.gifts, 'tile')} from the pool."
-        way = {"up": "higher than", "down": "lower than"}.get(
-            view.direction or "", "the first move, against"
-        )
-        return f"{name}'s turn: {way} {view.last_number}."
+            return Msg("{name} may give {tiles} from the pool.", name=name, tiles=tiles)
+        last = view.last_number
+        if view.direction == "up":
+            return Msg("{name}'s turn: higher than {last}.", name=name, last=last)
+        if view.direction == "down":
+            return Msg("{name}'s turn: lower than {last}.", name=name, last=last)
+        return Msg("{name}'s turn: the first move, against {last}.", name=name, last=last)
 
     def body(self, view: UpturnView) -> Sequence[Block]:
         blocks: list[Block] = [self._line(view)]
         blocks.append(
             line(
-                Span("Number to beat: ", STRONG),
+                Span(Msg("Number to beat") + ": ", STRONG),
                 Span(str(view.last_number) if view.last_number is not None else "-", STRONG),
-                f" — {self.need(view)}",
+                " — " + self.need(view),
             )
         )
         blocks.append(self._direction(view))
@@ -144,13 +149,15 @@ class UpturnPanel:
         headline = RESULT.headline(winners, best, how=out.termination)
         why = _TERMINATIONS.get(out.termination, out.termination)
         left = ", ".join(f"{n} {s}" for n, s in zip(names, out.scores, strict=True))
-        return result_box(headline, f"Game over: {why}.", f"Tiles left: {left}")
+        return result_box(
+            headline, Msg("Game over: {why}.", why=why), Msg("Tiles left: {left}", left=left)
+        )
 
     def footer(self, view: UpturnView) -> Sequence[Block]:
         def winners(o: Outcome) -> str:
-            return and_join([view.names[w] for w in o.winners]) or "nobody"
+            return and_join([view.names[w] for w in o.winners]) or Msg("nobody")
 
-        earlier = earlier_games("Earlier games won by ", view.history, winners)
+        earlier = earlier_games(Msg("Earlier games won by") + " ", view.history, winners)
         return () if earlier is None else (earlier,)
 
     def scrub(self, text: str) -> str:
@@ -163,26 +170,30 @@ class UpturnPanel:
         the pool's count."""
         tiles = tuple(tile_piece(t) for t in view.line[-PICTURE_TILES:])
         hidden = len(view.line) - len(tiles)
-        note = f"{count(hidden, 'earlier tile')} under them" if hidden else None
-        pieces: list[Piece] = [Row(tiles, caption="the line", note=note)]
+        note = (
+            Plural("{n} earlier tile under them", "{n} earlier tiles under them", n=hidden)
+            if hidden
+            else None
+        )
+        pieces: list[Piece] = [Row(tiles, caption=Msg("the line"), note=note)]
         beat = "—" if view.last_number is None else str(view.last_number)
-        way = {"up": "↑ higher", "down": "↓ lower"}.get(view.direction or "", "not set yet")
-        pieces += [Big("to beat", beat), Big("direction", way)]
+        way = {"up": Msg("↑ higher"), "down": Msg("↓ lower")}.get(view.direction or "", Msg("not set yet"))
+        pieces += [Big(Msg("to beat"), beat), Big(Msg("direction"), way)]
         seats = []
         winners = view.outcome.winners if view.outcome is not None else ()
         for i in view.order or tuple(p.seat for p in view.players):
             p = view.players[i]
-            badges = [f"rack {p.tiles}"]
+            badges = [Msg("rack {n}", n=p.tiles)]
             if p.owes_call:
-                badges.append("call owed")
+                badges.append(Msg("call owed"))
             if p.skipped:
-                badges.append("skipped")
+                badges.append(Msg("skipped"))
             seats.append(Seat(p.seat, p.name, tuple(badges), winner=p.seat in winners))
         turn = {"up": "cw", "down": "ccw"}.get(view.direction or "")  # play passes left or right
         mover = None if view.phase == "over" else view.to_move
         pieces.append(Seats(tuple(seats), mover, turn))  # type: ignore[arg-type]
-        pieces.append(Big("pool", str(view.pool)))
-        return Drawing(tuple(pieces), title="The line")
+        pieces.append(Big(Msg("pool"), str(view.pool)))
+        return Drawing(tuple(pieces), title=Msg("The line"))
 
     def private(self, view: UpturnView) -> Sequence[Block]:
         """The seat's own rack: how many tiles the referee counts, the tiles it knows (none at a
@@ -193,12 +204,11 @@ class UpturnPanel:
         if view.seat is None:
             raise ValueError("the private panel needs one seat's view, UpturnState.view(seat)")
         me = view.players[view.seat]
-        title = f"{me.name} — your rack (keep it to yourself)"
-        blocks: list[Line | Sheet | Drawing] = [
-            line(f"You hold {count(me.tiles, 'tile')} by the count.", meaning=STRONG)
-        ]
+        title = Msg("{name} — your rack (keep it to yourself)", name=me.name)
+        held = Plural("You hold {n} tile by the count.", "You hold {n} tiles by the count.", n=me.tiles)
+        blocks: list[Line | Sheet | Drawing] = [line(held, meaning=STRONG)]
         if view.rack:
-            spans: list[str | Span] = ["Your tiles: "]
+            spans: list[str | Span] = [Msg("Your tiles") + ": "]
             for i, t in enumerate(view.rack):
                 spans += [" · "] if i else []
                 spans.append(_tile_span(t))
@@ -206,46 +216,51 @@ class UpturnPanel:
         if view.rack_unknown:
             blocks.append(
                 line(
-                    f"The referee does not see your tiles ({count(view.rack_unknown, 'tile')}); "
-                    "tell it when the count is wrong (undo, then enter the draw or gift)."
+                    Msg(
+                        "The referee does not see your tiles ({tiles}); tell it when the count is "
+                        "wrong (undo, then enter the draw or gift).",
+                        tiles=Plural("{n} tile", "{n} tiles", n=view.rack_unknown),
+                    )
                 )
             )
         if me.owes_call:
             blocks.append(
                 line(
-                    "You have one tile left: call it with the button before the next tile.",
+                    Msg("You have one tile left: call it with the button before the next tile."),
                     meaning=ILLEGAL,
                 )
             )
         if view.rack:
-            rack = Row(tuple(tile_piece(t) for t in view.rack), caption="your tiles")
-            blocks.insert(1, Drawing((rack,), title="Your rack"))
+            rack = Row(tuple(tile_piece(t) for t in view.rack), caption=Msg("your tiles"))
+            blocks.insert(1, Drawing((rack,), title=Msg("Your rack")))
         return (Box(tuple(blocks), title, HIDDEN),)
 
     def _line(self, view: UpturnView) -> Block:
         tiles = view.line[-SHOWN:]
         if not tiles:
-            return line(Span("Line: ", STRONG), "no tile yet")
-        spans: list[str | Span] = [Span("Line: ", STRONG)]
+            return line(Span(Msg("Line") + ": ", STRONG), Msg("no tile yet"))
+        spans: list[str | Span] = [Span(Msg("Line") + ": ", STRONG)]
         if len(view.line) > SHOWN:
             spans.append("… ")
         for i, t in enumerate(tiles):
             if i:
                 spans.append(" · ")
             spans.append(_tile_span(t))
-        spans.append(f"  ({count(len(view.line), 'tile')})")
+        spans.append("  (" + Plural("{n} tile", "{n} tiles", n=len(view.line)) + ")")
         return line(*spans)
 
     def _direction(self, view: UpturnView) -> Block:
         names = view.names
         order = " → ".join(names[s] for s in view.order) + f" → {names[view.order[0]]}"
         if view.direction is None:
-            arrow, how = "not set yet", "the first move sets it; until then play passes clockwise"
+            arrow = Msg("not set yet")
+            how = Msg("the first move sets it; until then play passes clockwise")
         elif view.direction == "up":
-            arrow, how = "▲ up", "clockwise, play passes left"
+            arrow, how = Msg("▲ up"), Msg("clockwise, play passes left")
         else:
-            arrow, how = "▼ down", "counter-clockwise, play passes right"
-        return line(Span("Direction: ", STRONG), Span(arrow, STRONG), f" — {how}: {order}")
+            arrow, how = Msg("▼ down"), Msg("counter-clockwise, play passes right")
+        head = Span(Msg("Direction") + ": ", STRONG)
+        return line(head, Span(arrow, STRONG), " — " + how + ": " + order)
 
     def _players(self, view: UpturnView) -> Sheet:
         winners = view.outcome.winners if view.outcome is not None else ()
@@ -254,13 +269,14 @@ class UpturnPanel:
             doing, meaning = "", None
             if view.phase == "over":
                 if p.seat in winners:
-                    doing, meaning = ("winner" if len(winners) == 1 else "shares the win"), WINNER
+                    won = Msg("winner") if len(winners) == 1 else Msg("shares the win")
+                    doing, meaning = won, WINNER
             elif p.seat == view.to_move and view.phase != "start":
-                doing, meaning = "to play", TURN
+                doing, meaning = Msg("to play"), TURN
             elif p.skipped:
-                doing = "skipped"
+                doing = Msg("skipped")
             mark = "▶" if meaning == TURN else ("★" if meaning == WINNER else "")
-            call = Span("owes 'one tile left'", ILLEGAL) if p.owes_call else Span("")
+            call = Span(Msg("owes 'one tile left'"), ILLEGAL) if p.owes_call else Span("")
             rows.append(
                 (
                     Span(mark),
@@ -272,10 +288,10 @@ class UpturnPanel:
             )
         columns = (
             Column("", width=1),
-            Column("Player"),
-            Column("Tiles", "right"),
-            Column("Call"),
-            Column("Now", grow=True),
+            Column(Msg("Player")),
+            Column(Msg("Tiles"), "right"),
+            Column(Msg("Call")),
+            Column(Msg("Now"), grow=True),
         )
         return Sheet(columns, tuple(rows))
 
@@ -283,26 +299,27 @@ class UpturnPanel:
         tw = view.twin
         assert tw is not None
         twin_no = tw.twin.number
-        between = f"strictly between {tw.after} and {twin_no}"
-        way = "lower" if twin_no is not None and twin_no < tw.after else "higher"
-        rows = [
-            (
-                Span("1"),
-                _tile_span(tw.twin),
-                Span(f"the Twin, laid against {tw.after} ({way}, in the direction)"),
-            )
-        ]
+        between = Msg("strictly between {low} and {high}", low=tw.after, high=twin_no)
+        if twin_no is not None and twin_no < tw.after:
+            laid = Msg("the Twin, laid against {after} (lower, in the direction)", after=tw.after)
+        else:
+            laid = Msg("the Twin, laid against {after} (higher, in the direction)", after=tw.after)
+        rows = [(Span("1"), _tile_span(tw.twin), Span(laid))]
         n = 1
         for t in tw.run:
             n += 1
-            why = between + ("; a penalty tile: one more to give" if t.penalty else "")
+            why = between + "; " + Msg("a penalty tile: one more to give") if t.penalty else between
             rows.append((Span(str(n)), _tile_span(t), Span(why)))
-        state = "still open" if tw.open else "closed"
         owner = view.names[view.to_move] if tw.open and view.to_move is not None else None
-        title = f"Twin run ({state}{', ' + owner + ' may add tiles ' + between if owner else ''})"
+        if owner:
+            title = Msg(
+                "Twin run (still open, {name} may add tiles {between})", name=owner, between=between
+            )
+        else:
+            title = Msg("Twin run (still open)") if tw.open else Msg("Twin run (closed)")
         rows.append((Span("="), Span(str(tw.gives)), Span(self._gives(tw.gives, len(tw.run)))))
         return Sheet(
-            (Column("#", "right"), Column("tile"), Column("why", grow=True)),
+            (Column("#", "right"), Column(Msg("tile")), Column(Msg("why"), grow=True)),
             tuple(rows),
             title=title,
         )
@@ -310,10 +327,13 @@ class UpturnPanel:
     @staticmethod
     def _gives(gives: int, added: int) -> str:
         pens = gives - 1 - added
-        parts = ["1 for the Twin", f"{added} for the {'tile' if added == 1 else 'tiles'} added"]
+        parts = [
+            Msg("1 for the Twin"),
+            Plural("{n} for the tile added", "{n} for the tiles added", n=added),
+        ]
         if pens:
-            parts.append(f"{pens} for penalty {'tile' if pens == 1 else 'tiles'}")
-        return f"tiles to give from the pool: {and_join(parts)}"
+            parts.append(Plural("{n} for penalty tile", "{n} for penalty tiles", n=pens))
+        return Msg("tiles to give from the pool: {parts}", parts=and_join(parts))
 
 
 PANEL = UpturnPanel()

@@ -21,7 +21,7 @@ from upref.games.base import TERMINAL, MatchState, Outcome, StateField
 from upref.games.upturn.actions import Action
 from upref.games.upturn.tiles import ACTION_NAMES, Catalogue, Tile, load_catalogue
 from upref.games.upturn.variant import Variant
-from upref.text import and_join, count
+from upref.text import Msg, Plural, and_join, upper_first
 
 __all__ = [
     "DOWN",
@@ -152,11 +152,18 @@ def check_players(players: Sequence[str]) -> tuple[str, ...]:
     """:raises ValueError: for fewer than 2 or more than 4 players, or repeated names."""
     names = tuple(players)
     if not PLAYERS[0] <= len(names) <= PLAYERS[1]:
-        raise ValueError(f"Upturn is for {PLAYERS[0]} to {PLAYERS[1]} players, not {len(names)}")
+        raise ValueError(
+            Msg(
+                "Upturn is for {least} to {most} players, not {n}",
+                least=PLAYERS[0],
+                most=PLAYERS[1],
+                n=len(names),
+            )
+        )
     if any(not isinstance(p, str) or not p.strip() for p in names):
-        raise ValueError(f"player names must be non-empty text: {names!r}")
+        raise ValueError(Msg("player names must be non-empty text: {names!r}", names=names))
     if len({p.lower() for p in names}) != len(names):
-        raise ValueError(f"player names must differ: {names!r}")
+        raise ValueError(Msg("player names must differ: {names!r}", names=names))
     return names
 
 
@@ -230,8 +237,10 @@ def deal(
         returned.append(pool[0])
         rng.shuffle(pool)
     notes = tuple(
-        f"{_cap(cat.tile(t).words())} was turned up first: back into the pool, the pool "
-        "reshuffled (T-1)."
+        Msg(
+            "{tile} was turned up first: back into the pool, the pool reshuffled (T-1).",
+            tile=upper_first(cat.tile(t).words()),
+        )
         for t in returned
     )
     setup = make_setup(names, cat, variant, start_note=notes)
@@ -248,10 +257,13 @@ def at_table(
     """A table whose racks are dealt face down: only their counts are known."""
     setup = make_setup(names, cat, variant, game_number, history)
     core = blank(setup, unknown=[variant.deal] * len(names))
-    text = (
-        f"Game {game_number} ({variant.describe()}): {and_join(list(names))}. Shuffle the "
-        f"tiles face down; each player takes {variant.deal}; turn up the Starting tile "
-        "and tap it."
+    text = Msg(
+        "Game {number} ({variant}): {players}. Shuffle the tiles face down; each player takes "
+        "{deal}; turn up the Starting tile and tap it.",
+        number=game_number,
+        variant=variant.describe(),
+        players=and_join(list(names)),
+        deal=variant.deal,
     )
     return setup, replace(core, notes=(Note("step", text),))
 
@@ -436,11 +448,21 @@ class UpturnPosition(MatchState[Action, Variant, Catalogue]):
         parts = []
         if s.twin_open and s.twin is not None:
             tw = s.twin
-            run = f" and {count(len(tw.run), 'run tile')}" if tw.run else ""
-            parts.append(f"{1 + len(tw.run)} for Twin {s.last}{run}")
+            if tw.run:
+                parts.append(
+                    Plural(
+                        "{k} for Twin {twin} and {n} run tile",
+                        "{k} for Twin {twin} and {n} run tiles",
+                        n=len(tw.run),
+                        k=1 + len(tw.run),
+                        twin=s.last,
+                    )
+                )
+            else:
+                parts.append(Msg("{k} for Twin {twin}", k=1, twin=s.last))
         pens = [self.tile(t) for t in s.gift_for if self.tile(t).penalty]
         for t in pens:
-            parts.append(f"1 for penalty tile {t.number}")
+            parts.append(Msg("1 for penalty tile {number}", number=t.number))
         return and_join(parts)
 
     # --- GameState verbs ----------------------------------------------------------------------
@@ -510,8 +532,10 @@ class UpturnPosition(MatchState[Action, Variant, Catalogue]):
         """What the next numbered tile must be, in words."""
         s = self._s
         if s.direction is None:
-            return f"the first move, a numbered tile against {s.last}"
-        return f"{'higher' if s.direction == UP else 'lower'} than {s.last}"
+            return Msg("the first move, a numbered tile against {last}", last=s.last)
+        if s.direction == UP:
+            return Msg("higher than {last}", last=s.last)
+        return Msg("lower than {last}", last=s.last)
 
     def _note(
         self,
@@ -608,7 +632,3 @@ def _resolve(cat: Catalogue, specs: Iterable[str | int], used: set[str]) -> tupl
         used.add(found)
         out.append(found)
     return tuple(out)
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]

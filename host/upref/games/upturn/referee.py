@@ -44,19 +44,36 @@ from upref.referee.base import OVER, PLAY, CatalogueFormat, KeyOffer, Referee, T
 from upref.referee.inputs import Key, StartGame
 from upref.referee.status import BOARD, END, ILLEGAL, INFO, OK, Verdict, refusal_words, said_reason
 from upref.referee.status import TURN as TURN_VERDICT
-from upref.text import and_join, count, number_words, numbers_in_words, said_count
+from upref.text import Msg, Plural, and_join, join_words, numbers_in_words
 
 __all__ = ["UpturnReferee", "parse_gift"]
 
 _KINDS = {"step": OK, "turn": TURN_VERDICT, "penalty": OK, "call": OK, "end": END}
 _NONE = ("none", "no", "nobody", "nothing", "0", "-")
-_COUNT_HINT = (
-    " If {name} holds more tiles than that, a draw, a gift or a penalty was not entered: undo "
-    "(u) and enter it."
-)
 
 
-_SAID_RULES = {"line": "that tile is already on the line: a tile is laid only once"}
+def _count_hint(name: str) -> str:
+    """What a T-9 refusal adds: the count may be wrong."""
+    return Msg(
+        "If {name} holds more tiles than that, a draw, a gift or a penalty was not entered: undo "
+        "(u) and enter it.",
+        name=name,
+    )
+
+
+def _tiles(n: int) -> str:
+    """'1 tile', '3 tiles'."""
+    return Plural("{n} tile", "{n} tiles", n=n)
+
+
+def _said_tiles(n: int) -> str:
+    """'one tile', 'three tiles', 'no tiles': a count for the ear."""
+    if n == 0:
+        return Msg("no tiles")
+    return Msg("one tile") if n == 1 else numbers_in_words(_tiles(n))
+
+
+_SAID_RULES = {"line": Msg("that tile is already on the line: a tile is laid only once")}
 """Refusals said in words of their own where the engine's words are not for the ear."""
 
 
@@ -64,18 +81,26 @@ def _did(action: Action, who: str, eng: UpturnState, drew: bool = False) -> str:
     """What `who` did, for the ear."""
     if isinstance(action, Lay | Start):
         tile = eng.catalogue.get(action.tile)
-        what = numbers_in_words(tile.words()) if tile is not None else "a tile"
-        return f"The starting tile is {what}." if isinstance(action, Start) else f"{who} lays {what}."
+        what = tile.words() if tile is not None else Msg("a tile")
+        if isinstance(action, Start):
+            return numbers_in_words(Msg("The starting tile is {tile}.", tile=what))
+        return numbers_in_words(Msg("{name} lays {tile}.", name=who, tile=what))
     if isinstance(action, Draw):
-        return f"{who} draws a tile."
+        return Msg("{name} draws a tile.", name=who)
     if isinstance(action, Pass):
-        return f"{who} keeps all tiles." if drew else f"{who} lays no more tiles."
+        if drew:
+            return Msg("{name} keeps all tiles.", name=who)
+        return Msg("{name} lays no more tiles.", name=who)
     if isinstance(action, Gift):
         gifts = [
-            f"{said_count(k, 'tile')} to {eng.players[seat]}" for seat, k in action.split if k
+            Msg("{tiles} to {name}", tiles=_said_tiles(k), name=eng.players[seat])
+            for seat, k in action.split
+            if k
         ]
-        return f"{who} gives {and_join(gifts)}." if gifts else f"{who} gives no tiles."
-    return f"{who} calls one tile left."
+        if gifts:
+            return Msg("{name} gives {gifts}.", name=who, gifts=and_join(gifts))
+        return Msg("{giver} gives no tiles", giver=who) + "."
+    return Msg("{name} calls one tile left.", name=who)
 
 
 def parse_gift(
@@ -102,22 +127,26 @@ def parse_gift(
             k = int(words.pop(0))
         who = " ".join(words).lower()
         if not who:
-            raise ValueError(f"{part!r} names no player")
+            raise ValueError(Msg("{part!r} names no player", part=part))
         seats = [i for i, n in enumerate(names) if n.lower() == who]
         if not seats:
             seats = [i for i, n in enumerate(names) if n.lower().startswith(who)]
         if len(seats) != 1:
             known = and_join(list(names))
+            said = " ".join(words)
+            if not seats:
+                raise ValueError(Msg("{said!r} is no player (the players are {known})", said=said, known=known))
             raise ValueError(
-                f"{' '.join(words)!r} is {'no' if not seats else 'more than one'} player "
-                f"(the players are {known})"
+                Msg("{said!r} is more than one player (the players are {known})", said=said, known=known)
             )
         if k is None:
             if len(parts) > 1:
-                raise ValueError(f"say how many tiles {names[seats[0]]} gets, like 'Bob 2, Cy 1'")
+                raise ValueError(
+                    Msg("say how many tiles {name} gets, like 'Bob 2, Cy 1'", name=names[seats[0]])
+                )
             k = most
         if k < 1:
-            raise ValueError(f"give {names[seats[0]]} at least one tile, or none at all")
+            raise ValueError(Msg("give {name} at least one tile, or none at all", name=names[seats[0]]))
         split[seats[0]] = split.get(seats[0], 0) + k
     # a gift to oneself is left to the engine, which refuses it with its own words (T-11)
     return tuple(sorted(split.items()))
@@ -150,7 +179,7 @@ class UpturnReferee(Referee[UpturnState]):
     # --- read-only ----------------------------------------------------------------------------
 
     def piece_name(self) -> str:
-        return "tile"
+        return Msg("tile")
 
     def corrections(self) -> tuple[str, ...]:
         return (self._fix,) if self._fix else ()
@@ -166,26 +195,30 @@ class UpturnReferee(Referee[UpturnState]):
                 return (
                     KeyOffer(
                         "d",
-                        "draw a tile",
+                        Msg("draw a tile"),
                         lambda t, a: Key("draw", t, a),
-                        prompt=f"{name} draws a tile: keep all tiles (the turn ends), or lay "
-                        "one tile now? (keep / lay)",
+                        prompt=Msg(
+                            "{name} draws a tile: keep all tiles (the turn ends), or lay one tile "
+                            "now? (keep / lay)",
+                            name=name,
+                        ),
                         default="keep",
                     ),
                 )
-            return (KeyOffer("p", "pass (the pool is empty)", lambda t, _a: Key("pass", t)),)
+            return (KeyOffer("p", Msg("pass (the pool is empty)"), lambda t, _a: Key("pass", t)),)
         if ph == DRAWN:
-            return (KeyOffer("p", "keep all tiles (the turn ends)", lambda t, _a: Key("pass", t)),)
+            keep = Msg("keep all tiles (the turn ends)")
+            return (KeyOffer("p", keep, lambda t, _a: Key("pass", t)),)
         if ph == JOKER:
-            return (KeyOffer("p", "no extra tile after the Joker", lambda t, _a: Key("pass", t)),)
+            none = Msg("no extra tile after the Joker")
+            return (KeyOffer("p", none, lambda t, _a: Key("pass", t)),)
         if ph in (TWIN, GIFT):
             k = eng.gifts
-            end = "end the Twin run and " if ph == TWIN else ""
             if not k:  # a Twin run with the pool empty
                 return (
                     KeyOffer(
                         "g",
-                        "end the Twin run (the pool is empty: no gift)",
+                        Msg("end the Twin run (the pool is empty: no gift)"),
                         lambda t, _a: Key("gift", t, "none"),
                     ),
                 )
@@ -193,10 +226,17 @@ class UpturnReferee(Referee[UpturnState]):
             return (
                 KeyOffer(
                     "g",
-                    f"{end}give up to {count(k, 'tile')}",
+                    Msg("end the Twin run and give up to {tiles}", tiles=_tiles(k))
+                    if ph == TWIN
+                    else Msg("give up to {tiles}", tiles=_tiles(k)),
                     lambda t, a: Key("gift", t, a),
-                    prompt=f"{name} gives up to {count(k, 'tile')} from the pool "
-                    f"({eng.gift_reason()}): to whom? (like 'Bob 2, Cy 1', or none)",
+                    prompt=Msg(
+                        "{name} gives up to {tiles} from the pool ({why}): to whom? (like 'Bob 2, "
+                        "Cy 1', or none)",
+                        name=name,
+                        tiles=_tiles(k),
+                        why=eng.gift_reason(),
+                    ),
                     default=f"{nxt} {k}",
                 ),
             )
@@ -257,40 +297,49 @@ class UpturnReferee(Referee[UpturnState]):
         owing = [p.name for p in before.players if p.owes_call]
         if kind == "end":
             outcome = eng.outcome()
-            return self.result_words(outcome) if outcome is not None else "The game is over."
+            return self.result_words(outcome) if outcome is not None else Msg("The game is over.")
         if kind == "penalty":
-            return f"{and_join(owing)} did not call one tile left in time: take the penalty tiles."
+            return Msg(
+                "{names} did not call one tile left in time: take the penalty tiles.",
+                names=and_join(owing),
+            )
         if kind == "call":
-            return f"{owing[0] if owing else who} calls one tile left."
+            return Msg("{name} calls one tile left.", name=owing[0] if owing else who)
         said = [_did(action, who, eng, before.drew)]
         after = eng.view(None)
         if kind == "step" and after.gifts:
-            said.append(f"{who}, give {said_count(after.gifts, 'tile')} from the pool.")
+            give = Msg("{name}, give {tiles} from the pool.", name=who, tiles=_said_tiles(after.gifts))
+            said.append(give)
         elif kind == "step" and isinstance(action, Draw):
-            said.append("Lay one tile, or keep them all.")
+            said.append(Msg("Lay one tile, or keep them all."))
         for p in after.players:
             if p.owes_call and p.name not in owing:
-                said.append(f"{p.name}, call one tile left!")
+                said.append(Msg("{name}, call one tile left!", name=p.name))
         lost = [p.name for p in after.players if p.skipped]
         if kind == "turn" and lost:
-            said.append(f"{and_join(lost)} {'loses' if len(lost) == 1 else 'lose'} a turn.")
-        return " ".join(said)
+            said.append(
+                Plural("{names} loses a turn.", "{names} lose a turn.", n=len(lost), names=and_join(lost))
+            )
+        return join_words(" ", said)
 
     def turn_words(self, seat: int) -> str | None:
         v = self.engine.view(None)
         name = self.engine.players[seat]
         if v.last_number is None or v.direction is None:
             return super().turn_words(seat)
-        way = "higher" if v.direction == "up" else "lower"
-        return f"{name}, your turn: {way} than {number_words(v.last_number)}."
+        if v.direction == "up":
+            said = Msg("{name}, your turn: higher than {last}.", name=name, last=v.last_number)
+        else:
+            said = Msg("{name}, your turn: lower than {last}.", name=name, last=v.last_number)
+        return numbers_in_words(said)
 
     def _refuse(self, err: IllegalMoveError, out: list[Verdict]) -> None:
         eng = self.engine
         text = err.message
         if err.rule == "T-9":
-            text += _COUNT_HINT.format(name=eng.players[eng.current_player()])
+            text += " " + _count_hint(eng.players[eng.current_player()])
         if err.rule == "tile":
-            said = "That tile does not belong here: put it away."
+            said = Msg("That tile does not belong here: put it away.")
             out.append(Verdict(BOARD, text, "tag", spoken=said))
             return
         seat = eng.current_player()
@@ -328,8 +377,11 @@ class UpturnReferee(Referee[UpturnState]):
             out.append(
                 Verdict(
                     INFO,
-                    f"The next tile came before {giver}'s gift was entered: no tiles given "
-                    "(T-11). To give them, undo (u), then press g before the next tile.",
+                    Msg(
+                        "The next tile came before {name}'s gift was entered: no tiles given "
+                        "(T-11). To give them, undo (u), then press g before the next tile.",
+                        name=giver,
+                    ),
                     "T-11",
                 )
             )
@@ -340,12 +392,14 @@ class UpturnReferee(Referee[UpturnState]):
         eng = self.engine
         out = self.stopped or eng.outcome()
         tile = eng.catalogue.get(item)
-        text = f"{self.over_refusal(tile.words() if tile is not None else item)} The next game: n."
+        refused = self.over_refusal(tile.words() if tile is not None else item)
+        text = refused + " " + Msg("The next game: n.")
         if out is not None and out.termination == Termination.EMPTY_RACK and self.stopped is None:
             name = eng.players[out.winners[0]]
-            text += (
-                f" If {name} still holds tiles, the count missed a draw, a gift or a penalty: "
-                "undo (u), enter it, and lay the last tile again."
+            text += " " + Msg(
+                "If {name} still holds tiles, the count missed a draw, a gift or a penalty: "
+                "undo (u), enter it, and lay the last tile again.",
+                name=name,
             )
         return text
 
@@ -356,7 +410,8 @@ class UpturnReferee(Referee[UpturnState]):
         try:
             eng.check(Call())
         except IllegalMoveError as err:
-            out.append(Verdict(INFO, f"{err.message} The press changes nothing.", "T-13"))
+            said = err.message + " " + Msg("The press changes nothing.")
+            out.append(Verdict(INFO, said, "T-13"))
             return
         self._play(Call(), out)
 
@@ -368,7 +423,7 @@ class UpturnReferee(Referee[UpturnState]):
             answer = (arg or "keep").strip().lower()
             if not ("keep".startswith(answer) or "lay".startswith(answer)):
                 out.append(
-                    Verdict(INFO, f"Answer keep or lay, not {arg!r}: press d again.", "draw")
+                    Verdict(INFO, Msg("Answer keep or lay, not {arg!r}: press d again.", arg=arg), "draw")
                 )
                 return True
             if self._play(Draw(), out) and "keep".startswith(answer):
@@ -386,7 +441,11 @@ class UpturnReferee(Referee[UpturnState]):
                 out.append(
                     Verdict(
                         INFO,
-                        f"The gift {arg!r} cannot be read: {exc}. Press g again.",
+                        Msg(
+                            "The gift {arg!r} cannot be read: {why}. Press g again.",
+                            arg=arg,
+                            why=exc.args[0] if exc.args else str(exc),
+                        ),
                         "gift",
                     )
                 )
@@ -420,14 +479,20 @@ class UpturnReferee(Referee[UpturnState]):
         fixes: list[str] = []
         if taken:
             tiles = and_join([eng.tile(t).short for t in taken])
-            fixes.append(f"{eng.players[p]}: take {tiles} back from the line onto your rack.")
+            fixes.append(
+                Msg("{name}: take {tiles} back from the line onto your rack.", name=eng.players[p], tiles=tiles)
+            )
         for s, name in enumerate(eng.players):
             back = counts[s] + (len(taken) if s == p else 0) - now[s]
             if back > 0:
                 fixes.append(
-                    f"{name}: put {count(back, 'tile')} back into the pool (taken from it since)."
+                    Msg(
+                        "{name}: put {tiles} back into the pool (taken from it since).",
+                        name=name,
+                        tiles=_tiles(back),
+                    )
                 )
-        self._fix = " ".join(fixes) or None
+        self._fix = join_words(" ", fixes) if fixes else None
         return fixes
 
     # --- what the table is waiting for -------------------------------------------------------
@@ -435,36 +500,54 @@ class UpturnReferee(Referee[UpturnState]):
     def waiting_for_game(self) -> str | None:
         eng = self.engine
         if self.phase == OVER:
-            return "The next game (n), or a new one."
+            return Msg("The next game (n), or a new one.")
         ph = eng.phase
         if ph == START:
-            return (
-                "Shuffle the tiles face down; each player takes "
-                f"{eng.variant.deal}; then turn up the Starting tile and tap it."
+            return Msg(
+                "Shuffle the tiles face down; each player takes {deal}; then turn up the Starting "
+                "tile and tap it.",
+                deal=eng.variant.deal,
             )
-        name = eng.players[eng.current_player()]
         owe = ""
         if eng.owing is not None:
-            owe = (
-                f" {eng.players[eng.owing]} owes the 'one tile left' call: the button, before the "
-                "next tile."
+            owe = " " + Msg(
+                "{name} owes the 'one tile left' call: the button, before the next tile.",
+                name=eng.players[eng.owing],
             )
+        return self._waiting_in_turn(ph) + owe
+
+    def _waiting_in_turn(self, ph: str) -> str:
+        """What the player to move is to do in this phase of the turn."""
+        eng = self.engine
+        name = eng.players[eng.current_player()]
         need = eng.need()
         if ph == TURN:
-            other = "draw (d)" if eng.pool_count else "pass (p)"
+            other = Msg("draw (d)") if eng.pool_count else Msg("pass (p)")
             if eng.direction is None:
-                return f"{name}: {need} (tap it), or {other}.{owe}"
-            return f"{name}: a tile {need} or an action tile (tap it), or {other}.{owe}"
+                return Msg("{name}: {need} (tap it), or {other}.", name=name, need=need, other=other)
+            return Msg(
+                "{name}: a tile {need} or an action tile (tap it), or {other}.",
+                name=name,
+                need=need,
+                other=other,
+            )
         if ph == DRAWN:
-            return f"{name}: lay one tile, {need} (tap it), or keep all tiles (p).{owe}"
+            return Msg("{name}: lay one tile, {need} (tap it), or keep all tiles (p).", name=name, need=need)
         if ph == JOKER:
-            return f"{name}: one extra tile, {need} or an action tile (tap it), or none (p).{owe}"
+            return Msg(
+                "{name}: one extra tile, {need} or an action tile (tap it), or none (p).",
+                name=name,
+                need=need,
+            )
         twin = eng.twin
         k = eng.gifts
-        give = f"give up to {count(k, 'tile')} (g)" if k else "end the run (g)"
+        give = Msg("give up to {tiles} (g)", tiles=_tiles(k)) if k else Msg("end the run (g)")
         if ph == TWIN and twin is not None:
-            return (
-                f"{name}: add rack tiles between {twin[1]} and {eng.last_number} (tap them), "
-                f"then {give}.{owe}"
+            return Msg(
+                "{name}: add rack tiles between {low} and {high} (tap them), then {give}.",
+                name=name,
+                low=twin[1],
+                high=eng.last_number,
+                give=give,
             )
-        return f"{name}: give up to {count(k, 'tile')} from the pool (g).{owe}"
+        return Msg("{name}: give up to {tiles} from the pool (g).", name=name, tiles=_tiles(k))

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from upref.games.base import read_catalogue
+from upref.text import Msg, join_words
 
 __all__ = [
     "ACTIONS",
@@ -37,12 +38,29 @@ __all__ = [
 ACTIONS: tuple[str, ...] = ("up", "down", "updown", "skip", "doubleskip", "joker")
 """The kinds of action tile, in the rulebook's order."""
 ACTION_NAMES: Mapping[str, str] = {
-    "up": "Up",
-    "down": "Down",
-    "updown": "Up & Down",
-    "skip": "Skip",
-    "doubleskip": "Double Skip",
-    "joker": "Joker",
+    "up": Msg("Up"),
+    "down": Msg("Down"),
+    "updown": Msg("Up & Down"),
+    "skip": Msg("Skip"),
+    "doubleskip": Msg("Double Skip"),
+    "joker": Msg("Joker"),
+}
+_A_TILE: Mapping[str, str] = {
+    "up": Msg("an Up tile"),
+    "down": Msg("a Down tile"),
+    "updown": Msg("an Up & Down tile"),
+    "skip": Msg("a Skip tile"),
+    "doubleskip": Msg("a Double Skip tile"),
+    "joker": Msg("a Joker"),
+}
+"""How a verdict names an action tile with its article: 'an Up tile', 'a Joker'."""
+_THE_TILE: Mapping[str, str] = {
+    "up": Msg("the Up tile"),
+    "down": Msg("the Down tile"),
+    "updown": Msg("the Up & Down tile"),
+    "skip": Msg("the Skip tile"),
+    "doubleskip": Msg("the Double Skip tile"),
+    "joker": Msg("the Joker"),
 }
 ACTION_COUNTS: Mapping[str, int] = {
     "up": 6,
@@ -87,32 +105,35 @@ class Tile:
         Joker'."""
         if self.number is not None:
             if self.twin:
-                return f"Twin {self.number}"
+                return Msg("Twin {number}", number=self.number)
             if self.penalty:
-                return f"penalty tile {self.number}"
+                return Msg("penalty tile {number}", number=self.number)
             return str(self.number)
-        name = ACTION_NAMES[str(self.action)]
-        if self.action == "joker":
-            return "a Joker"
-        return f"{'an' if name[0] in 'AEIOU' else 'a'} {name} tile"
+        return _A_TILE[str(self.action)]
 
     def the(self) -> str:
         """The tile with a definite article where it needs one: '41', 'the Up tile'."""
         if self.number is not None:
             return self.words()
-        return "the Joker" if self.action == "joker" else f"the {ACTION_NAMES[str(self.action)]} tile"
+        return _THE_TILE[str(self.action)]
 
     def label(self) -> str:
         """What `upref enroll` shows, to match against the printed tile."""
         if self.number is not None:
             if self.twin:
-                return f"{self.id}: red Twin tile {self.number}"
+                return Msg("{id}: red Twin tile {number}", id=self.id, number=self.number)
             if self.penalty:
-                return f"{self.id}: tile {self.number} with the penalty symbol"
-            return f"{self.id}: tile {self.number}"
+                return Msg("{id}: tile {number} with the penalty symbol", id=self.id, number=self.number)
+            return Msg("{id}: tile {number}", id=self.id, number=self.number)
         kind = str(self.action)
         nth = self.id[len(self.id.rstrip("0123456789")) :]
-        return f"{self.id}: {ACTION_NAMES[kind]} tile ({nth} of {ACTION_COUNTS[kind]})"
+        return Msg(
+            "{id}: {name} tile ({nth} of {of})",
+            id=self.id,
+            name=ACTION_NAMES[kind],
+            nth=nth,
+            of=ACTION_COUNTS[kind],
+        )
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"id": self.id}
@@ -186,63 +207,101 @@ def parse_catalogue(data: Any, *, source: str = "") -> Catalogue:
     """
     where = source or "(data)"
     if not isinstance(data, dict) or not isinstance(data.get("tiles"), list):
-        raise ValueError(f"Upturn tile catalogue {where}: expected an object with a 'tiles' list")
+        raise ValueError(
+            Msg("Upturn tile catalogue {where}: expected an object with a 'tiles' list", where=where)
+        )
     problems: list[str] = []
     tiles: list[Tile] = []
     ids: set[str] = set()
     for i, raw in enumerate(data["tiles"]):
         tile, fault = _parse_tile(raw, i)
         if tile is None:
-            problems.append(fault or f"tile #{i + 1} is malformed")
+            problems.append(fault or Msg("tile #{number} is malformed", number=i + 1))
             continue
         if tile.id in ids:
-            problems.append(f"{tile.id} appears twice")
+            problems.append(Msg("{tile} appears twice", tile=tile.id))
             continue
         ids.add(tile.id)
         tiles.append(tile)
     numbered = [t for t in tiles if t.numbered]
     if len(numbered) != NUMBERED:
-        problems.append(f"{len(numbered)} numbered tiles, but a set has {NUMBERED}")
+        problems.append(
+            Msg("{n} numbered tiles, but a set has {want}", n=len(numbered), want=NUMBERED)
+        )
     for kind in ACTIONS:
         have = sum(1 for t in tiles if t.action == kind)
         if have != ACTION_COUNTS[kind]:
             problems.append(
-                f"{have} {ACTION_NAMES[kind]} tiles, but a set has {ACTION_COUNTS[kind]}"
+                Msg(
+                    "{n} {name} tiles, but a set has {want}",
+                    n=have,
+                    name=ACTION_NAMES[kind],
+                    want=ACTION_COUNTS[kind],
+                )
             )
     if len(data["tiles"]) != TOTAL:
-        problems.append(f"{len(data['tiles'])} tiles in all, but a set has {TOTAL}")
+        problems.append(
+            Msg("{n} tiles in all, but a set has {want}", n=len(data["tiles"]), want=TOTAL)
+        )
     if problems:
         raise ValueError(
-            f"Upturn tile catalogue {where} is invalid:\n  - " + "\n  - ".join(problems)
+            Msg(
+                "Upturn tile catalogue {where} is invalid:\n  - {problems}",
+                where=where,
+                problems=join_words("\n  - ", problems),
+            )
         )
     return Catalogue(tuple(tiles), source)
 
 
 def _parse_tile(raw: Any, index: int) -> tuple[Tile | None, str | None]:
     if not isinstance(raw, dict):
-        return None, f"tile #{index + 1} is not an object"
+        return None, Msg("tile #{number} is not an object", number=index + 1)
     tid = raw.get("id")
     if not isinstance(tid, str) or not tid or not tid.isalnum():
-        return None, f"tile #{index + 1} has no id (letters and digits, like N42 or JOKER1)"
+        return None, Msg(
+            "tile #{number} has no id (letters and digits, like N42 or JOKER1)", number=index + 1
+        )
     unknown = sorted(set(raw) - {"id", "number", "action", "twin", "penalty"})
     if unknown:
-        return None, f"{tid} has unknown fields: {', '.join(unknown)}"
+        return None, Msg("{tile} has unknown fields: {fields}", tile=tid, fields=", ".join(unknown))
     number, action = raw.get("number"), raw.get("action")
     twin, penalty = raw.get("twin", False), raw.get("penalty", False)
     if not isinstance(twin, bool) or not isinstance(penalty, bool):
-        return None, f"{tid}: 'twin' and 'penalty' are true or false"
+        return None, Msg("{tile}: 'twin' and 'penalty' are true or false", tile=tid)
     if (number is None) == (action is None):
-        return None, f"{tid} must have either a number or an action"
+        return None, Msg("{tile} must have either a number or an action", tile=tid)
     if action is not None:
         if action not in ACTIONS:
-            return None, f"{tid} has an unknown action {action!r} (actions are {', '.join(ACTIONS)})"
+            return None, Msg(
+                "{tile} has an unknown action {action!r} (actions are {actions})",
+                tile=tid,
+                action=action,
+                actions=", ".join(ACTIONS),
+            )
         if twin or penalty:
-            return None, f"{tid} is an action tile: only numbered tiles are Twin or Penalty tiles"
+            return None, Msg(
+                "{tile} is an action tile: only numbered tiles are Twin or Penalty tiles", tile=tid
+            )
         return Tile(tid, action=str(action)), None
     if isinstance(number, bool) or not isinstance(number, int) or not LOWEST <= number <= HIGHEST:
-        return None, f"{tid} has the number {number!r}; numbers are {LOWEST} to {HIGHEST}"
+        return None, Msg(
+            "{tile} has the number {number!r}; numbers are {lowest} to {highest}",
+            tile=tid,
+            number=number,
+            lowest=LOWEST,
+            highest=HIGHEST,
+        )
     if twin and penalty:
-        return None, f"{tid} ({number}) is marked both Twin and Penalty; a tile is one or the other"
+        return None, Msg(
+            "{tile} ({number}) is marked both Twin and Penalty; a tile is one or the other",
+            tile=tid,
+            number=number,
+        )
     if twin and number % 11 != 0:
-        return None, f"{tid} ({number}) is marked Twin, but Twin tiles are multiples of 11"
+        return None, Msg(
+            "{tile} ({number}) is marked Twin, but Twin tiles are multiples of 11",
+            tile=tid,
+            number=number,
+        )
     return Tile(tid, number=number, twin=twin, penalty=penalty), None

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from upref.text import count
+from upref.text import Msg, Plural
 
 __all__ = ["RACK", "Variant"]
 
@@ -25,7 +25,9 @@ class Variant:
     def __post_init__(self) -> None:
         d = self.deal
         if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 20:
-            raise ValueError(f"tiles dealt to each player must be a whole number 1 to 20: {d!r}")
+            raise ValueError(
+                Msg("tiles dealt to each player must be a whole number 1 to 20: {deal!r}", deal=d)
+            )
 
     def to_dict(self) -> dict[str, Any]:
         return {"deal": self.deal}
@@ -38,5 +40,7 @@ class Variant:
 
     def describe(self) -> str:
         if self.deal == RACK:
-            return "basic game"
-        return f"{'short' if self.deal < RACK else 'long'} game: {count(self.deal, 'tile')} each"
+            return Msg("basic game")
+        if self.deal < RACK:
+            return Plural("short game: {n} tile each", "short game: {n} tiles each", n=self.deal)
+        return Plural("long game: {n} tile each", "long game: {n} tiles each", n=self.deal)

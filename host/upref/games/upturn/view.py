@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from upref.games.base import GameView, Outcome, OutrightWords, ResultWords
 from upref.games.upturn.position import OVER, TWIN, Core, Setup, seat_order
 from upref.games.upturn.tiles import Tile
+from upref.text import join_words
 
 __all__ = ["EMPTIED", "RESULT", "SeatView", "TileView", "TwinView", "UpturnView", "table_view"]
 
@@ -99,7 +100,7 @@ def table_view(game: str, setup: Setup, s: Core, seat: int | None, gifts: int) -
         phase=phase,
         to_move=None if phase == OVER else s.to_move,
         outcome=s.outcome,
-        verdict=" ".join(x.text for x in s.notes),
+        verdict=join_words(" ", [x.text for x in s.notes]),
         seat=seat,
         variant=setup.variant.describe(),
         turn=s.turn,
