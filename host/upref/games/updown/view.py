@@ -7,11 +7,15 @@ from dataclasses import dataclass
 
 from upref.games.base import GameView, Outcome, ResultWords
 from upref.games.updown.cards import TaskCard, colour_name
-from upref.text import Msg
+from upref.text import Msg, Plural
 
 __all__ = ["RESULT", "CardView", "HoleNow", "HoleView", "PlayerView", "TableView", "UpDownView"]
 
-RESULT = ResultWords(score="shovel", winner=Msg("is Buddel King"), title=Msg("Buddel King"))
+RESULT = ResultWords(
+    score=Plural("{n} shovel", "{n} shovels", n=0),
+    winner=Msg("is Buddel King"),
+    title=Msg("Buddel King"),
+)
 """How Up And Down says who won: the Buddel King, by shovels."""
 
 

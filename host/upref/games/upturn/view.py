@@ -9,18 +9,20 @@ from dataclasses import dataclass
 from upref.games.base import GameView, Outcome, OutrightWords, ResultWords
 from upref.games.upturn.position import OVER, TWIN, Core, Setup, seat_order
 from upref.games.upturn.tiles import Tile
-from upref.text import join_words
+from upref.text import Msg, Plural, join_words
 
 __all__ = ["EMPTIED", "RESULT", "SeatView", "TileView", "TwinView", "UpturnView", "table_view"]
 
 EMPTIED = OutrightWords(
     "empty-rack",
-    text="{name} wins with an empty rack",
-    headline="{name} wins: the rack is empty",
-    news="{name}'s rack is empty: {name} wins!",
+    text=Msg("{name} wins with an empty rack", name=""),
+    headline=Msg("{name} wins: the rack is empty", name=""),
+    news=Msg("{name}'s rack is empty: {name} wins!", name=""),
 )
 """The first empty rack wins: how the result says so (`Termination.EMPTY_RACK` is its id)."""
-RESULT = ResultWords(score="tile", title=None, fewest=True, outright=EMPTIED)
+RESULT = ResultWords(
+    score=Plural("{n} tile", "{n} tiles", n=0), title=None, fewest=True, outright=EMPTIED
+)
 """How Upturn says who won, for its rules, its referee and its panel: the fewest tiles win."""
 
 
