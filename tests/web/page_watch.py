@@ -140,8 +140,8 @@ class PageWatch:
 
         real = demo.start_page
 
-        def start_page(game, table, address, players, session):  # type: ignore[no-untyped-def]
-            page = real(game, table, address, players, session)
+        def start_page(game, table, address, players, session, *lang):  # type: ignore[no-untyped-def]
+            page = real(game, table, address, players, session, *lang)
             self.page, self.table, self.entry = page, table, game
             self.names = tuple(players)
             self._record()

@@ -36,6 +36,7 @@ from rich.live import Live
 
 from upref.board.codes import CodeTable
 from upref.commands.game_option import parse_for_game
+from upref.commands.lang_option import add_lang_option, chosen_lang, said
 from upref.commands.scripted import DEADLINE_S, enrol_all
 from upref.commands.speech_option import add_speech_options, speak_argv, start_speaker
 from upref.commands.web_option import add_web_option, page_error, start_page, web_argv
@@ -49,6 +50,7 @@ from upref.speech.speaker import Speaker
 from upref.store.gamelog import GameLog, GameLogError, LogStopped
 from upref.store.tags import TagBook, TagBookError
 from upref.table import Table
+from upref.text import ENGLISH, Msg, in_lang
 from upref.views import plain
 from upref.views.frame import Frame
 from upref.views.screen import render, scoreboard_for, verdict_line
@@ -72,6 +74,7 @@ def _parser(
     ap.add_argument("--plain", action="store_true", help="print lines even on a terminal")
     add_web_option(ap)
     add_speech_options(ap)
+    add_lang_option(ap)
     ap.add_argument(
         "--linger",
         type=_seconds,
@@ -191,8 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     except UnknownGame as e:
         print(f"upref demo: {e}", file=sys.stderr)
         return 2
+    args.lang = chosen_lang(args, "upref demo")
     if game.demo is None:
-        print(f"upref demo: {game.title} has no demo yet", file=sys.stderr)
+        print(said(Msg("upref demo: {game} has no demo yet", game=game.title)), file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else game.demo.seed
     console = Console()
@@ -303,7 +307,7 @@ def run_game(game: Game, board: SimBoard, link: Link, settings: DemoSettings) ->
             print(f"upref demo: {_log_trouble(exc)}", file=sys.stderr)
             return 1
     referee.attach(log)
-    screens = _Screens(settings.live_view, start_speaker(args))
+    screens = _Screens(settings.live_view, start_speaker(args), _lang(args))
     table = Table(link, referee, codes, on_frame=screens.show)
     try:
         return _at_table(game, board, link, table, screens, uid_of, settings, log)
@@ -338,7 +342,10 @@ def _at_table(
         table.close()
         log.close()
         return 1
-    say: Callable[[str], None] = (lambda s: None) if live_view else (lambda s: print(s, flush=True))
+    lang = _lang(args)
+    say: Callable[[str], None] = (
+        (lambda s: None) if live_view else (lambda s: print(in_lang(s, lang), flush=True))
+    )
     say(
         f"simulated board on {board.port}; {len(uid_of)} {game.title} pieces enrolled; "
         f"players {', '.join(demo.players)}"
@@ -346,7 +353,7 @@ def _at_table(
     seed = demo.seed if settings.seed is None else settings.seed
     table.send(StartGame(demo.players, demo.variant(args), seed, table.clock()))
     if live_view:
-        _play_live(game, demo, board, table, uid_of, console)
+        _play_live(game, demo, board, table, uid_of, (console, _lang(args)))
     else:
         _play_plain(demo, board, table, uid_of, say)
     table.close()
@@ -354,7 +361,7 @@ def _at_table(
         screens.page.update(over(game, table.frame))
     screens.close(getattr(args, "linger", None), console)
     replayable = settings.log_path is not None
-    return _summary(game, table, link, log, screens.lines, console, live_view, replayable)
+    return _summary(game, table, link, log, screens, console, live_view, replayable)
 
 
 @dataclass
@@ -364,6 +371,7 @@ class _Screens:
 
     live_view: bool
     speaker: Speaker | None
+    lang: str = ENGLISH
     page: LivePage | None = None
     lines: list[str] = field(default_factory=list)
 
@@ -371,7 +379,7 @@ class _Screens:
         for v in frame.public:
             self.lines.append(verdict_line(v))
             if not self.live_view:
-                print("   " + verdict_line(v), flush=True)
+                print("   " + verdict_line(v, self.lang), flush=True)
         if self.page is not None:
             self.page.update(frame)
         if self.speaker is not None:  # after the scoreboard: speech never holds it up
@@ -380,7 +388,7 @@ class _Screens:
     def serve(self, game: Game, table: Table, address: str, players: tuple[str, ...], log: GameLog) -> bool:
         """Serve the live page; False (said in one line, the voice stopped) when it cannot be."""
         try:
-            self.page = start_page(game, table, address, players, str(log.game_id))
+            self.page = start_page(game, table, address, players, str(log.game_id), self.lang)
         except (ValueError, OSError) as e:
             print(f"upref demo: {page_error(address, e)}", file=sys.stderr)
             if self.speaker is not None:
@@ -402,6 +410,11 @@ class _Screens:
             self.page.stop()
 
 
+def _lang(args: argparse.Namespace) -> str:
+    """The language the demo's screens and voice speak (`--lang`, resolved by `main`)."""
+    return getattr(args, "lang", None) or ENGLISH
+
+
 def over(game: Game, frame: Frame) -> Frame:
     """The demo's last frame as the screens show it once the program ends: what the table
     waits for is nothing (its `n` for the next game would reach no one), and no keys."""
@@ -413,12 +426,19 @@ def over(game: Game, frame: Frame) -> Frame:
 
 
 def _play_live(
-    game: Game, demo: Demo, board: SimBoard, table: Table, uid_of: dict[str, str], console: Console
+    game: Game,
+    demo: Demo,
+    board: SimBoard,
+    table: Table,
+    uid_of: dict[str, str],
+    where: tuple[Console, str],
 ) -> None:
-    """The demo's script under the live scoreboard, drawn from the table's latest frame."""
+    """The demo's script under the live scoreboard, drawn from the table's latest frame on
+    `where`'s console in its language."""
+    console, lang = where
 
     def screen() -> RenderableType:
-        return render(table.frame, game.panel, [])
+        return render(table.frame, game.panel, [], lang=lang)
 
     deadline = time.monotonic() + DEADLINE_S
     with Live(screen(), console=console, refresh_per_second=8) as live:
@@ -430,7 +450,7 @@ def _play_live(
             if time.monotonic() > deadline:
                 break
         table.pump(1.0)
-        live.update(render(over(game, table.frame), game.panel, []))
+        live.update(render(over(game, table.frame), game.panel, [], lang=lang))
 
 
 def _play_plain(
@@ -452,7 +472,7 @@ def _summary(
     table: Table,
     link: Link,
     log: GameLog,
-    lines: list[str],
+    screens: _Screens,
     console: Console,
     live_view: bool,
     replayable: bool,
@@ -462,8 +482,9 @@ def _summary(
     view = table.frame.view
     if not live_view and view is not None:
         print()
-        print(plain.render(scoreboard_for(over(game, table.frame), game.panel)), end="")
-    illegal = sum(1 for ln in lines if ln.startswith("[illegal"))
+        board = scoreboard_for(over(game, table.frame), game.panel, lang=screens.lang)
+        print(plain.render(board), end="")
+    illegal = sum(1 for ln in screens.lines if ln.startswith("[illegal"))
     console.print(
         f"\ngame log {log.path} (log {log.game_id}): {len(log.entries())} entries; "
         f"{illegal} illegal move(s) refused and put right; link: {link.counters.frames} frames, "

@@ -33,6 +33,7 @@ from rich.live import Live
 from upref.board.codes import CodeTable
 from upref.commands.game_option import parse_for_game
 from upref.commands.keypresses import keys
+from upref.commands.lang_option import add_lang_option, chosen_lang
 from upref.commands.scripted import since_of
 from upref.commands.speech_option import add_speech_options, speak_argv, start_speaker
 from upref.commands.unfinished import (
@@ -57,7 +58,7 @@ from upref.store.gamelog import GameLog, GameLogError, check_writable, default_p
 from upref.store.replay import resume
 from upref.store.tags import TagBook, TagBookError
 from upref.table import Table
-from upref.text import count
+from upref.text import ENGLISH, count, in_lang
 from upref.views import plain
 from upref.views.frame import Frame
 from upref.views.keys import KeyBoard, LocalKey, Private
@@ -116,6 +117,7 @@ def _parser(
     ap.add_argument("--plain", action="store_true", help="print verdicts as lines, no live scoreboard")
     add_web_option(ap)
     add_speech_options(ap)
+    add_lang_option(ap)
     if game is not None:
         game.add_options(ap)
     return ap
@@ -436,6 +438,7 @@ def main(
         game, args = parse(args_in)
     except UnknownGame as e:
         return _fail(e, 2)
+    args.lang = chosen_lang(args, "upref play")
     if not args.resume:
         try:
             if not args.players:
@@ -552,7 +555,7 @@ def _at_the_table(
     page: LivePage | None = None
     if args.web is not None:
         try:
-            page = start_page(game, table, args.web, log.header.players, str(log.game_id))
+            page = start_page(game, table, args.web, log.header.players, str(log.game_id), args.lang)
         except (ValueError, OSError) as e:
             print(f"upref play: {page_error(args.web, e)}", file=sys.stderr)
             table.close()
@@ -560,7 +563,8 @@ def _at_the_table(
             return 1
     speaker = start_speaker(args)
     try:
-        status = _loop(game, table, console, console.is_terminal and not args.plain, page, speaker)
+        live_view = console.is_terminal and not args.plain
+        status = _loop(game, table, console, (live_view, args.lang), page, speaker)
     except GameLogError as e:
         return _fail(e, 1)
     except KeyboardInterrupt:  # a second Ctrl-C while the table closed: quit all the same
@@ -593,19 +597,22 @@ def _loop(
     game: Game,
     table: Table,
     console: Console,
-    live_view: bool,
+    how: tuple[bool, str],
     page: LivePage | None = None,
     speaker: Speaker | None = None,
 ) -> int:
+    """The game at the table until q (or its end without a live view); `how`: whether the
+    scoreboard is live, and the language of the screen."""
+    live_view, lang = how
     private = Private()
     kb = KeyBoard(table.send, table.clock, table.frame, table.referee.hints, private=private)
     if page is not None:
         kb.local = (page_key(page, lambda: kb.frame, private),)
 
-    show = shared_screen(kb, live_view, page, speaker)
+    show = shared_screen(kb, live_view, page, speaker, lang)
 
     def screen() -> RenderableType:
-        return render(table.frame, game.panel, private.current(), kb)
+        return render(table.frame, game.panel, private.current(), kb, lang)
 
     try:
         table.on_frame = show
@@ -619,9 +626,9 @@ def _loop(
             else:
                 while _step(table, key, kb) and table.referee.stopped is None:
                     for note in kb.notes:
-                        print(note, flush=True)
+                        print(in_lang(note, lang), flush=True)
                     kb.notes.clear()
-                console.print(plain.render(scoreboard_for(table.frame, game.panel)), end="")
+                console.print(plain.render(scoreboard_for(table.frame, game.panel, lang=lang)), end="")
     except KeyboardInterrupt:
         pass
     finally:
@@ -630,7 +637,11 @@ def _loop(
 
 
 def shared_screen(
-    kb: KeyBoard, live_view: bool, page: LivePage | None, speaker: Speaker | None
+    kb: KeyBoard,
+    live_view: bool,
+    page: LivePage | None,
+    speaker: Speaker | None,
+    lang: str = ENGLISH,
 ) -> Callable[[Frame], None]:
     """What the table's frames are handed to at `play`: the keys, the shared screen (the
     verdicts printed, without a live scoreboard), the page and the voice. A verdict for one
@@ -638,7 +649,7 @@ def shared_screen(
 
     def show(frame: Frame) -> None:
         kb.frame = frame
-        for v, line in zip(frame.verdicts, shared_lines(frame, page is not None), strict=True):
+        for v, line in zip(frame.verdicts, shared_lines(frame, page is not None, lang), strict=True):
             if not live_view:
                 print(line, flush=True)
             elif v.seat is not None:

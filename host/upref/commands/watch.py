@@ -30,6 +30,7 @@ from upref.board.model import (
     fault_advice,
 )
 from upref.commands.connect import open_link
+from upref.commands.lang_option import add_lang_option, chosen_lang, said
 from upref.link.connection import Link
 from upref.link.notices import (
     BoardReset,
@@ -241,6 +242,7 @@ def _parser() -> argparse.ArgumentParser:
         help="first print the events the board still keeps (its last 64, with their board "
         "time), then go on live",
     )
+    add_lang_option(parser)
     return parser
 
 
@@ -251,6 +253,7 @@ def main(
     out: TextIO | None = None,
 ) -> int:
     args = _parser().parse_args(argv)
+    chosen_lang(args, "upref watch")
     stream = out if out is not None else sys.stdout
     try:
         codes = CodeTable.load()
@@ -291,7 +294,7 @@ def _follow(link: Link, model: BoardModel, args: argparse.Namespace, stream: Tex
         else:
             lines = _stamped_lines(item, obs, model)
         for line in lines:
-            print(line, file=stream, flush=True)
+            print(said(line), file=stream, flush=True)
 
 
 def _stamped_lines(item: LinkItem, obs: list[Observation], model: BoardModel) -> list[str]:

@@ -17,6 +17,7 @@ import argparse
 
 from upref.game import Game
 from upref.table import Table
+from upref.text import ENGLISH
 from upref.web.live import LivePage, looks_like_address
 from upref.web.server import DEFAULT_ADDRESS, parse_address
 
@@ -69,14 +70,20 @@ def page_error(address: str, e: ValueError | OSError) -> str:
 
 
 def start_page(
-    game: Game, table: Table, address: str, players: tuple[str, ...], session: str
+    game: Game,
+    table: Table,
+    address: str,
+    players: tuple[str, ...],
+    session: str,
+    lang: str = ENGLISH,
 ) -> LivePage:
     """The live page, served with the table's latest frame; its URL printed. The caller hands
-    it each frame the table publishes after that (`LivePage.update`).
+    it each frame the table publishes after that (`LivePage.update`). The page is in `lang`
+    unless a browser asks for another (`?lang=`).
 
     :raises ValueError: for an address that is not one.
     :raises OSError: when it cannot be served there.
     """
-    page = LivePage(game.panel, address, players, session)
+    page = LivePage(game.panel, address, players, session, lang=lang)
     page.start(table.frame)
     return page
