@@ -32,6 +32,7 @@ __all__ = [
     "env_lang",
     "lang_of_locale",
     "said",
+    "said_error",
     "use_lang",
 ]
 
@@ -54,6 +55,15 @@ def said(text: str) -> str:
     if not _USED:
         use_lang(env_lang()[0])
     return in_lang(text, _USED[0])
+
+
+def said_error(exc: BaseException | str) -> str:
+    """What an error says, as raised: its sentence (still a catalogue's, so said in the
+    language asked for), or its text."""
+    if isinstance(exc, str):
+        return exc
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return first if isinstance(first, str) else str(exc)
 
 
 def argv_lang(argv: list[str], environ: Mapping[str, str] | None = None) -> str:

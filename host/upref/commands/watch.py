@@ -30,7 +30,7 @@ from upref.board.model import (
     fault_advice,
 )
 from upref.commands.connect import open_link
-from upref.commands.lang_option import add_lang_option, chosen_lang, said
+from upref.commands.lang_option import add_lang_option, chosen_lang, said, said_error
 from upref.link.connection import Link
 from upref.link.notices import (
     BoardReset,
@@ -57,6 +57,7 @@ from upref.link.protocol import (
     Snapshot,
     rfid_text,
 )
+from upref.text import Msg
 
 
 def type_name(item: object) -> str:
@@ -71,24 +72,32 @@ def _hole_text(codes: CodeTable, code: int) -> str:
 def observation_text(obs: Observation, codes: CodeTable) -> str:
     match obs:
         case HoleObservation():
-            return (
-                f"hole {obs.hole}: {codes.short(obs.old_code)} -> {_hole_text(codes, obs.new_code)}"
+            return Msg(
+                "hole {hole}: {old} -> {new}",
+                hole=obs.hole,
+                old=codes.short(obs.old_code),
+                new=_hole_text(codes, obs.new_code),
             )
         case CardObservation():
-            return f"card {obs.uid} {'arrived' if obs.arrived else 'left'}"
+            if obs.arrived:
+                return Msg("card {uid} arrived", uid=obs.uid)
+            return Msg("card {uid} left", uid=obs.uid)
         case ButtonObservation():
-            return f"button {'pressed' if obs.pressed else 'released'}"
+            return Msg("button pressed") if obs.pressed else Msg("button released")
         case FaultObservation():
             if not obs.raised:
-                return f"fault cleared: {obs.kind} {obs.where}"
+                return Msg("fault cleared: {kind} {where}", kind=obs.kind, where=obs.where)
             return "FAULT " + fault_advice(obs.kind, obs.where, obs.text)
     return repr(obs)  # pragma: no cover
 
 
 def _snapshot_text(snap: Snapshot) -> str:
-    return (
-        f"holes {','.join(map(str, snap.holes))}  card {snap.card or '-'}  "
-        f"button {'down' if snap.button else 'up'}  faults {','.join(snap.faults) or '-'}"
+    return Msg(
+        "holes {holes}  card {card}  button {button}  faults {faults}",
+        holes=",".join(map(str, snap.holes)),
+        card=snap.card or "-",
+        button=Msg("down") if snap.button else Msg("up"),
+        faults=",".join(snap.faults) or "-",
     )
 
 
@@ -100,13 +109,14 @@ def item_lines(item: LinkItem, obs: list[Observation], model: BoardModel) -> lis
             return [_hello_line(item)]
         case BoardReset():
             h = item.hello
-            return [f"reset      the board rebooted (cause: {h.reset}), fw {h.fw}"]
+            return [Msg("reset      the board rebooted (cause: {cause}), fw {fw}", cause=h.reset, fw=h.fw)]
         case Online():
             return [f"online     {item.url}"]
         case Offline():
             return [f"offline    {item.reason}"]
         case Recovered():
-            return [f"{'stuck' if item.gave_up else 'recovered'}  {item.text}"]
+            state = Msg("stuck") if item.gave_up else Msg("recovered")
+            return [Msg("{state}  {text}", state=state, text=item.text)]
         case Resynced() | Snapshot():
             return _snapshot_lines(item, obs, codes)
         case HoleChanged():
@@ -116,7 +126,7 @@ def item_lines(item: LinkItem, obs: list[Observation], model: BoardModel) -> lis
         case CardLeft():
             return [f"card       - {item.uid}"]
         case Button():
-            return [f"button     {'pressed' if item.pressed else 'released'}"]
+            return [Msg("button     pressed") if item.pressed else Msg("button     released")]
         case Heartbeat():
             return [_heartbeat_line(item)]
         case RawLevels():
@@ -153,19 +163,26 @@ def _snapshot_lines(
     """A snapshot's line, then one line for each change it made to the picture."""
     snap = item.snapshot if isinstance(item, Resynced) else item
     head = (
-        f"resynced   ({item.reason}) {_snapshot_text(snap)}"
+        Msg("resynced   ({reason}) {snapshot}", reason=item.reason, snapshot=_snapshot_text(snap))
         if isinstance(item, Resynced)
-        else f"snapshot   {_snapshot_text(snap)}"
+        else Msg("snapshot   {snapshot}", snapshot=_snapshot_text(snap))
     )
-    return [head] + [f"           {observation_text(o, codes)}" for o in obs]
+    return [head] + ["           " + observation_text(o, codes) for o in obs]
 
 
 def _hole_line(item: HoleChanged, obs: list[Observation], codes: CodeTable) -> str:
     if not obs:
-        return f"hole {item.hole:<5} {_hole_text(codes, item.code)} (unchanged)"
+        return Msg(
+            "hole {hole:<5} {now} (unchanged)", hole=item.hole, now=_hole_text(codes, item.code)
+        )
     o = obs[0]
     assert isinstance(o, HoleObservation)
-    return f"hole {item.hole:<5} {codes.short(o.old_code)} -> {_hole_text(codes, o.new_code)}"
+    return Msg(
+        "hole {hole:<5} {old} -> {new}",
+        hole=item.hole,
+        old=codes.short(o.old_code),
+        new=_hole_text(codes, o.new_code),
+    )
 
 
 def _heartbeat_line(hb: Heartbeat) -> str:
@@ -223,24 +240,33 @@ def _observation_fields(obs: Observation) -> dict[str, Any]:
 def _parser() -> argparse.ArgumentParser:
     """The options of `upref watch`."""
     parser = argparse.ArgumentParser(
-        prog="upref watch", description="Print board events and link notices as they arrive."
+        prog="upref watch",
+        description=said(Msg("Print board events and link notices as they arrive.")),
     )
     parser.add_argument(
         "--port",
         metavar="URL",
-        help="device path or pyserial URL (default: find the board, else a running simulator)",
+        help=said(
+            Msg("device path or pyserial URL (default: find the board, else a running simulator)")
+        ),
     )
-    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument("--json", action="store_true", help=said(Msg("one JSON object per line")))
     parser.add_argument(
         "--heartbeats",
         action="store_true",
-        help="also print the board's heartbeat (once a second: uptime, scan rate, counters)",
+        help=said(
+            Msg("also print the board's heartbeat (once a second: uptime, scan rate, counters)")
+        ),
     )
     parser.add_argument(
         "--history",
         action="store_true",
-        help="first print the events the board still keeps (its last 64, with their board "
-        "time), then go on live",
+        help=said(
+            Msg(
+                "first print the events the board still keeps (its last 64, with their board "
+                "time), then go on live"
+            )
+        ),
     )
     add_lang_option(parser)
     return parser
@@ -258,15 +284,18 @@ def main(
     try:
         codes = CodeTable.load()
     except (OSError, ValueError) as exc:
-        print(f"upref watch: {exc}", file=sys.stderr)
+        print("upref watch: " + said(said_error(exc)), file=sys.stderr)
         return 1
     link = open_link(args.port, "upref watch", opener)
     if link is None:
         return 1
     model = BoardModel(codes)
     if args.history and not getattr(link, "ask_history", lambda: False)():
-        print("upref watch: this board keeps no events (protocol 1): no history to show; "
-              "`make deploy` brings firmware that keeps them", file=sys.stderr)
+        no_history = Msg(
+            "this board keeps no events (protocol 1): no history to show; `make deploy` brings "
+            "firmware that keeps them"
+        )
+        print("upref watch: " + said(no_history), file=sys.stderr)
     try:
         with link:
             return _follow(link, model, args, stream)
@@ -283,7 +312,7 @@ def _follow(link: Link, model: BoardModel, args: argparse.Namespace, stream: Tex
             item = link.events.get(timeout=0.25)
         except queue.Empty:
             if link.error is not None:
-                print(f"upref watch: {link.error}", file=sys.stderr)
+                print("upref watch: " + said(said_error(link.error)), file=sys.stderr)
                 return 1
             continue
         obs = model.apply(item)
@@ -304,8 +333,8 @@ def _stamped_lines(item: LinkItem, obs: list[Observation], model: BoardModel) ->
     stamp = time.strftime("%H:%M:%S", time.localtime(now)) + f".{int(now * 1000) % 1000:03d}"
     board_ms = getattr(item, "board_ms", None)
     if board_ms is not None:  # from the board's memory: its own time
-        stamp = f"board {board_ms / 1000:10.3f}s"
-    lines = [f"{stamp}  {line}" for line in item_lines(item, obs, model)]
+        stamp = Msg("board {seconds:10.3f}s", seconds=board_ms / 1000)
+    lines = [stamp + "  " + line for line in item_lines(item, obs, model)]
     if board_ms is not None:
-        lines = [f"{line}  (from the board's memory)" for line in lines]
+        lines = [line + "  " + Msg("(from the board's memory)") for line in lines]
     return lines

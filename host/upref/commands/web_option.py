@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import argparse
 
+from upref.commands.lang_option import said, said_error
 from upref.game import Game
 from upref.table import Table
-from upref.text import ENGLISH
+from upref.text import ENGLISH, Msg
 from upref.web.live import LivePage, looks_like_address
 from upref.web.server import DEFAULT_ADDRESS, parse_address
 
@@ -33,7 +34,13 @@ def add_web_option(ap: argparse.ArgumentParser) -> None:
         const=DEFAULT_ADDRESS,
         type=web_address,
         metavar="ADDR",
-        help=f"also serve the scoreboard as a live web page (default address {DEFAULT_ADDRESS})",
+        help=said(
+            Msg(
+                "also serve the scoreboard as a live web page (default address {address}); "
+                "?lang=de on its address shows it in another language",
+                address=DEFAULT_ADDRESS,
+            )
+        ),
     )
 
 
@@ -54,18 +61,20 @@ def web_address(text: str) -> str:
     try:
         parse_address(text)
     except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+        raise argparse.ArgumentTypeError(said(said_error(e))) from None
     return text
 
 
 def page_error(address: str, e: ValueError | OSError) -> str:
     """Why the page cannot be served at `address`, and what to do."""
     if isinstance(e, ValueError):
-        return f"--web {address}: {e}"
-    return (
-        f"cannot serve the page at {address}: {e.strerror or e}. Another program (another upref?) "
-        "may be using that port, or the address is not this machine's: give another, e.g. "
-        "--web 127.0.0.1:8766."
+        return f"--web {address}: " + said(said_error(e))
+    return Msg(
+        "cannot serve the page at {address}: {why}. Another program (another upref?) may be "
+        "using that port, or the address is not this machine's: give another, e.g. --web "
+        "127.0.0.1:8766.",
+        address=address,
+        why=e.strerror or str(e),
     )
 
 

@@ -71,9 +71,11 @@ def parse_address(text: str | None) -> tuple[str, int]:
     try:
         number = int(port)
     except ValueError:
-        raise ValueError(f"not an address: {text!r}; give HOST:PORT, e.g. 0.0.0.0:8765") from None
+        raise ValueError(
+            Msg("not an address: {text!r}; give HOST:PORT, e.g. 0.0.0.0:8765", text=text)
+        ) from None
     if not 0 < number < 65536:
-        raise ValueError(f"port {number} is out of range 1..65535")
+        raise ValueError(Msg("port {number} is out of range 1..65535", number=number))
     return host, number
 
 
