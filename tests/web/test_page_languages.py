@@ -88,6 +88,8 @@ def test_one_table_is_the_english_page_and_the_german_page_at_once() -> None:
     import io
 
     page, frame = _served()
+    earlier = set(catalogue.MISSED)  # what other tests of this process missed is not this page's
+    catalogue.MISSED.clear()
     page.start(frame, io.StringIO())  # type: ignore[arg-type]
     try:
         english, german = _get(page, "/"), _get(page, "/?lang=de")
@@ -96,6 +98,8 @@ def test_one_table_is_the_english_page_and_the_german_page_at_once() -> None:
         shown_en, shown_de = _first_board(page, "/events"), _first_board(page, "/events?lang=de")
     finally:
         page.stop()
+        missed = {key for lang, key in catalogue.MISSED if lang == "de"} & _house_keys()
+        catalogue.MISSED.update(earlier)
     assert '<html lang="en">' in english and '<html lang="de">' in german
     assert '<html lang="de">' in seat_german and "/events?lang=de" in seat_german
     assert 'href="/?lang=de"' in english and ">Deutsch<" in english  # the switch, both ways
@@ -108,7 +112,6 @@ def test_one_table_is_the_english_page_and_the_german_page_at_once() -> None:
     assert shown_en["version"] == shown_de["version"]
     assert html.render_body(board) in shown_en["html"]
     assert html.render_body(said_in(board, "de")) in shown_de["html"]
-    missed = {key for lang, key in catalogue.MISSED if lang == "de"} & _house_keys()
     assert not missed, f"the German page said these house sentences in English: {sorted(missed)}"
 
 

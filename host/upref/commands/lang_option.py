@@ -21,6 +21,7 @@ import os
 import sys
 from collections.abc import Mapping
 
+from upref.commands import argparse_words
 from upref.text import ENGLISH, Msg, in_lang
 from upref.text.catalogue import available
 
@@ -44,8 +45,10 @@ _USED: list[str] = []
 
 
 def use_lang(lang: str) -> str:
-    """Say this process's own messages (`said`) in `lang` from now on; returns it."""
+    """Say this process's own messages (`said`), argparse's own words too, in `lang` from now
+    on; returns it."""
     _USED[:] = [lang]
+    argparse_words.speak(lang)
     return lang
 
 

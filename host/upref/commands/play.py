@@ -78,21 +78,10 @@ def _parser(
     game: Game | None, cls: type[argparse.ArgumentParser] = argparse.ArgumentParser
 ) -> argparse.ArgumentParser:
     names = ", ".join(g.name for g in games())
-    if game is None:
-        listed = "\n".join(f"  {g.name:<10} {g.title}" for g in games())
-        epilog = (
-            said(Msg("games:"))
-            + f"\n{listed}\n\n"
-            + said(Msg("`upref play GAME --help` shows that game's own options (its variants) as well."))
-        )
-    else:
-        epilog = said(
-            Msg("These are the options of {game}; `upref play --help` lists every game.", game=game.title)
-        )
     ap = cls(
         prog="upref play",
         description=said(Msg("`upref play GAME PLAYER...`: referee a game at the table.")),
-        epilog=epilog,
+        epilog=_epilog(game),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ap.add_argument("game", help=said(Msg("the game: {names}", names=names)))
@@ -141,6 +130,17 @@ def _parser(
     if game is not None:
         game.add_options(ap)
     return ap
+
+
+def _epilog(game: Game | None) -> str:
+    """Below the options: every game (`upref play --help`), or whose options these are."""
+    if game is not None:
+        return said(
+            Msg("These are the options of {game}; `upref play --help` lists every game.", game=game.title)
+        )
+    listed = "\n".join(f"  {g.name:<10} {g.title}" for g in games())
+    more = Msg("`upref play GAME --help` shows that game's own options (its variants) as well.")
+    return said(Msg("games:")) + f"\n{listed}\n\n" + said(more)
 
 
 SETTLE_MAX_S = 3600.0

@@ -72,6 +72,7 @@ class LivePage:
         self.hub.on_new_lang = self._publish_in
         self.server = WebScoreboard(self.hub, host, port)
         self._frame: Frame | None = None
+        self._version = ""
         self._drawing = threading.Lock()  # the referee's thread and a new language's first page
         self._network = network
         self.announced: Announcement | None = None
@@ -117,16 +118,16 @@ class LivePage:
     def _publish(self, frame: Frame) -> None:
         with self._drawing:
             self._frame = frame
-            version = f"{self.session}:{self._number(frame)}:{next(self._count)}"
+            self._version = version = f"{self.session}:{self._number(frame)}:{next(self._count)}"
             for lang in self.hub.langs:
                 self.hub.publish(self._edition(frame, version, lang), lang)
 
     def _publish_in(self, lang: str) -> None:
-        """The latest frame's edition in a language a page asks for the first time."""
+        """The latest frame's edition in a language a page asks for the first time (the same
+        edition, by its version, as the other languages')."""
         with self._drawing:
             if self._frame is not None:
-                version = f"{self.session}:{self._number(self._frame)}:{next(self._count)}"
-                self.hub.publish(self._edition(self._frame, version, lang), lang)
+                self.hub.publish(self._edition(self._frame, self._version, lang), lang)
 
     @staticmethod
     def _number(frame: Frame) -> int:

@@ -95,17 +95,16 @@ def _page(title: str, events: str, lang: str, switch: str) -> str:
     def say(text: str) -> str:
         return html_escape(in_lang(text, lang), quote=True)
 
-    words = (
-        f'data-live="{say(Msg("live"))}" data-lost="{say(Msg("reconnecting to the referee…"))}" '
-        f'data-gone="{say(_GONE)}"'
-    )
+    live, lost = say(Msg("live")), say(Msg("reconnecting to the referee…"))
+    connecting, label = say(Msg("connecting…")), say(Msg("the scoreboard"))
+    words = f'data-live="{live}" data-lost="{lost}" data-gone="{say(_GONE)}"'
     return (
         f"<!doctype html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\">"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
         f"<title>{html_escape(title)}</title><link rel=\"stylesheet\" href=\"/static/scoreboard.css\">"
         "<script src=\"/static/page.js\" defer></script></head>"
-        f"<body>{switch}<p id=\"link\" class=\"link\" {words}>{say(Msg('connecting…'))}</p>"
-        f"<main id=\"board\" data-events=\"{events}\" aria-label=\"{say(Msg('the scoreboard'))}\">"
+        f"<body>{switch}<p id=\"link\" class=\"link\" {words}>{connecting}</p>"
+        f"<main id=\"board\" data-events=\"{events}\" aria-label=\"{label}\">"
         "</main></body></html>\n"
     )
 
