@@ -102,13 +102,12 @@ class Hub:
 
     def ask(self, lang: str) -> None:
         """A page wants `lang`: from now on every edition is made in it too (the latest one
-        at once, by `on_new_lang`)."""
+        at once, by `on_new_lang`; without it, pages get the page's own language)."""
         with self._lock:
-            if lang in self.langs:
+            if lang in self.langs or self.on_new_lang is None:  # none to make it: the page's own
                 return
             self.langs = (*self.langs, lang)
-        if self.on_new_lang is not None:
-            self.on_new_lang(lang)
+        self.on_new_lang(lang)
 
     @property
     def viewers(self) -> int:
@@ -130,8 +129,9 @@ class Hub:
     def join(self, seat: int | None, lang: str | None = None) -> Viewer:
         """A new viewer (on the server's loop) of a page in `lang` (default: the page's), given
         the latest edition at once."""
-        v = Viewer(seat, self.lang if lang is None else lang)
-        self.ask(v.lang)
+        if lang is not None:
+            self.ask(lang)
+        v = Viewer(seat, lang if lang in self.langs else self.lang)
         self._viewers.add(v)
         latest = self.latest_in(v.lang)
         if latest is not None:
