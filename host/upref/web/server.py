@@ -103,7 +103,7 @@ def _page(title: str, events: str, lang: str, switch: str) -> str:
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
         f"<title>{html_escape(title)}</title><link rel=\"stylesheet\" href=\"/static/scoreboard.css\">"
         "<script src=\"/static/page.js\" defer></script></head>"
-        f"<body>{switch}<p id=\"link\" class=\"link\" {words}>{connecting}</p>"
+        f"<body><div class=\"top\">{switch}<p id=\"link\" class=\"link\" {words}>{connecting}</p></div>"
         f"<main id=\"board\" data-events=\"{events}\" aria-label=\"{label}\">"
         "</main></body></html>\n"
     )
