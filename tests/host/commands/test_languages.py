@@ -144,3 +144,14 @@ def test_a_german_speaker_without_its_voice_says_so_in_german(tmp_path: Path) ->
         f"upref: --speak to {tmp_path}: die Sprachausgabe espeak-ng ist nicht installiert: make voice "
         "(oder apt-get install espeak-ng) installiert sie; das Spiel geht stumm weiter."
     ]
+
+
+def test_demo_and_watch_take_lang_and_say_their_help_in_german(capsys: pytest.CaptureFixture[str]) -> None:
+    from upref.commands import demo, watch
+
+    for main, words in ((demo.main, "ein ganzes Spiel auf einem simulierten Brett"), (watch.main, "Zeigt die Ereignisse")):
+        lang_option.use_lang("de")  # as `upref` does from the command line before the command's parser
+        with pytest.raises(SystemExit):
+            main(["--lang", "de", "--help"])
+        helped = capsys.readouterr().out
+        assert words in helped and "Optionen:" in helped and "diese Hilfe zeigen und beenden" in helped
