@@ -37,7 +37,9 @@ PHRASES: tuple[Msg, ...] = (
     Msg("invalid choice: %(value)r (choose from %(choices)s)"),
     Msg("ignored explicit argument %r"),
 )
-"""argparse's phrases a person at the terminal meets, each the key of its translation."""
+"""argparse's phrases a person at the terminal meets, each the key of its translation. The
+translation of "usage: " must keep its length (7): argparse cuts that many characters off the
+usage line when it parses options between positional arguments."""
 _PLURALS = {("expected %s argument", "expected %s arguments")}
 _BY_KEY = {m.key: m for m in PHRASES}
 _ORIGINAL: tuple[Callable[[str], str], Callable[[str, str, int], str]] = (

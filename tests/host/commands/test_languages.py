@@ -81,6 +81,7 @@ def test_the_commands_speak_german_when_asked(
     with pytest.raises(SystemExit):
         cli.main(["play", "--lang", "de", "--help"])
     helped = capsys.readouterr().out
+    assert helped.startswith("Nutze: upref play [-h] [--port PORT]"), helped[:80]  # argparse's own words too
     assert "die Sprache der Bildschirme, der Seite und der Stimme" in helped
     assert "Urteile als Zeilen ausgeben" in helped and "print verdicts as lines" not in helped
 
