@@ -111,9 +111,9 @@ def item_lines(item: LinkItem, obs: list[Observation], model: BoardModel) -> lis
             h = item.hello
             return [Msg("reset      the board rebooted (cause: {cause}), fw {fw}", cause=h.reset, fw=h.fw)]
         case Online():
-            return [f"online     {item.url}"]
+            return [Msg("online     {url}", url=item.url)]
         case Offline():
-            return [f"offline    {item.reason}"]
+            return [Msg("offline    {reason}", reason=item.reason)]
         case Recovered():
             state = Msg("stuck") if item.gave_up else Msg("recovered")
             return [Msg("{state}  {text}", state=state, text=item.text)]
@@ -137,7 +137,7 @@ def item_lines(item: LinkItem, obs: list[Observation], model: BoardModel) -> lis
         case Fault():
             return [f"FAULT      {item.kind} {item.where} {item.text}".rstrip()]
         case FaultCleared():
-            return [f"cleared    {item.kind} {item.where}"]
+            return [Msg("cleared    {kind} {where}", kind=item.kind, where=item.where)]
         case Ok():
             return [f"ok         {item.command} (#{item.cmd_seq:04X}) {item.detail}".rstrip()]
         case Err():
@@ -145,15 +145,21 @@ def item_lines(item: LinkItem, obs: list[Observation], model: BoardModel) -> lis
         case Echo():
             return [f"echo       (#{item.cmd_seq:04X}) {item.text}"]
         case Dropped():
-            return [f"dropped    {item.kind}: {item.line!r}"]
+            return [Msg("dropped    {kind}: {line!r}", kind=item.kind, line=item.line)]
     return [repr(item)]  # pragma: no cover
 
 
 def _hello_line(hello: Hello) -> str:
-    return (
-        f"hello      fw {hello.fw}, protocol {hello.proto}, board {hello.board}, "
-        f"{hello.holes} holes, caps {','.join(hello.caps) or '-'}, "
-        f"RFID {rfid_text(hello.rfid)}, reset: {hello.reset}"
+    return Msg(
+        "hello      fw {fw}, protocol {proto}, board {board}, {holes} holes, caps {caps}, RFID "
+        "{rfid}, reset: {reset}",
+        fw=hello.fw,
+        proto=hello.proto,
+        board=hello.board,
+        holes=hello.holes,
+        caps=",".join(hello.caps) or "-",
+        rfid=rfid_text(hello.rfid),
+        reset=hello.reset,
     )
 
 
@@ -186,19 +192,30 @@ def _hole_line(item: HoleChanged, obs: list[Observation], codes: CodeTable) -> s
 
 
 def _heartbeat_line(hb: Heartbeat) -> str:
-    return (
-        f"heartbeat  up {hb.uptime_ms / 1000:.1f} s, {hb.sps} scans/s, "
-        f"commands {hb.cmd} (bad {hb.bad}), RFID errors {hb.rfe} "
-        f"re-inits {hb.rfr}, faults {hb.flt}" + _loop_text(hb)
+    beat = Msg(
+        "heartbeat  up {uptime:.1f} s, {sps} scans/s, commands {cmd} (bad {bad}), RFID errors "
+        "{rfe} re-inits {rfr}, faults {flt}",
+        uptime=hb.uptime_ms / 1000,
+        sps=hb.sps,
+        cmd=hb.cmd,
+        bad=hb.bad,
+        rfe=hb.rfe,
+        rfr=hb.rfr,
+        flt=hb.flt,
     )
+    return beat + _loop_text(hb)
 
 
 def _loop_text(hb: Heartbeat) -> str:
     """How the board's loop keeps up (firmware 0.2 on): its worst lateness and busy time."""
     if hb.late_ms is None or hb.tscan_us is None or hb.tmax_us is None:
         return ""
-    return (f", loop busy {hb.tscan_us / 1000:.1f} ms per scan (worst {hb.tmax_us / 1000:.1f}),"
-            f" scans late by up to {hb.late_ms} ms")
+    return Msg(
+        ", loop busy {busy:.1f} ms per scan (worst {worst:.1f}), scans late by up to {late} ms",
+        busy=hb.tscan_us / 1000,
+        worst=hb.tmax_us / 1000,
+        late=hb.late_ms,
+    )
 
 
 def _jsonable(value: Any) -> Any:
