@@ -50,7 +50,7 @@ from upref.speech.speaker import Speaker
 from upref.store.gamelog import GameLog, GameLogError, LogStopped
 from upref.store.tags import TagBook, TagBookError
 from upref.table import Table
-from upref.text import ENGLISH, Msg, in_lang
+from upref.text import ENGLISH, Msg, Plural, in_lang
 from upref.views import plain
 from upref.views.frame import Frame
 from upref.views.screen import render, scoreboard_for, verdict_line
@@ -531,13 +531,15 @@ def _summary(
         board = scoreboard_for(over(game, table.frame), game.panel, lang=screens.lang)
         print(plain.render(board), end="")
     illegal = sum(1 for ln in screens.lines if ln.startswith("[illegal"))
-    figures = Msg(
-        "game log {path} (log {id}): {entries} entries; {illegal} illegal move(s) refused and "
-        "put right; link: {frames} frames, {crc} CRC errors",
+    figures = Plural(  # the English says "move(s)" for any count; a translation picks a form
+        "game log {path} (log {id}): {entries} entries; {n} illegal move(s) refused and put "
+        "right; link: {frames} frames, {crc} CRC errors",
+        "game log {path} (log {id}): {entries} entries; {n} illegal move(s) refused and put "
+        "right; link: {frames} frames, {crc} CRC errors",
+        n=illegal,
         path=log.path,
         id=log.game_id,
         entries=len(log.entries()),
-        illegal=illegal,
         frames=link.counters.frames,
         crc=link.counters.crc,
     )
