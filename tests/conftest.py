@@ -61,8 +61,26 @@ def update_mode(config: pytest.Config) -> bool:
     return flag or os.environ.get(UPDATE_ENV) == "1"
 
 
+ENGLISH_ENV = {"LANGUAGE": "en"}
+"""The tests' language: English, whatever the developer's own (`LANG=de_DE.UTF-8`), for this
+process and every command it starts (LANGUAGE comes first, as for gettext); a test of another
+language asks for it (`--lang de`)."""
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.stash[_REWRITTEN] = {}
+    os.environ.update(ENGLISH_ENV)
+
+
+@pytest.fixture(autouse=True)
+def _english_messages() -> Iterator[None]:
+    """Each test starts with the commands' own messages in English (a test that ran a command
+    with `--lang de` in this process leaves no German behind)."""
+    from upref.commands import lang_option
+
+    lang_option.use_lang("en")
+    yield
+    lang_option.use_lang("en")
 
 
 def _under_tests(item: pytest.Item) -> tuple[str, ...]:

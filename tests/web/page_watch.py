@@ -140,8 +140,8 @@ class PageWatch:
 
         real = demo.start_page
 
-        def start_page(game, table, address, players, session, **more):  # type: ignore[no-untyped-def]
-            page = real(game, table, address, players, session, **more)
+        def start_page(game, table, address, players, session, *lang, **more):  # type: ignore[no-untyped-def]
+            page = real(game, table, address, players, session, *lang, **more)
             self.page, self.table, self.entry = page, table, game
             self.names = tuple(players)
             self._record()

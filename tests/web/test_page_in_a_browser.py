@@ -66,6 +66,35 @@ def test_the_page_follows_restarts_and_new_games(browser: object) -> None:
         server.stop()
 
 
+def test_the_german_page_says_its_own_words_in_german(browser: object) -> None:
+    """The page of a live table asked for in German (`?lang=de`): the scoreboard, and what the
+    page says of its link when the referee goes away, in German; the English page beside it."""
+    import io
+    import sys
+    from pathlib import Path
+
+    sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "host" / d) for d in ("views", "support")]
+    from updown_cases import state_solved
+    from upref.registry import find_game
+    from upref.table import frame_of
+    from upref.web.live import LivePage
+
+    d = browser
+    scene = state_solved()
+    names = scene.ref.view(None).names  # type: ignore[union-attr]
+    page = LivePage(find_game("updown").panel, f"127.0.0.1:{_free_port()}", names, "s1")
+    page.start(frame_of(scene.ref, scene.tb.replies[-1][1]), io.StringIO())
+    try:
+        d.get(page.url + "?lang=de")  # type: ignore[attr-defined]
+        _until(d, lambda d: "live" in _text(d) and "Ann" in _text(d), "the German page's first picture")
+        assert d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "de"  # type: ignore[attr-defined]
+        assert "English" in _text(d)  # the switch to the other language
+    finally:
+        page.stop()
+    _until(d, lambda d: "verbinde wieder mit dem Schiedsrichter" in _text(d), "the German page to notice the server gone")
+    assert "reconnecting" not in _text(d)
+
+
 def test_a_seat_page_from_an_earlier_session_drops_its_secrets(browser: object) -> None:
     d = browser
     port = _free_port()

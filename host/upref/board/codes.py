@@ -17,6 +17,7 @@ from typing import Any
 
 from upref import paths
 from upref.link.protocol import MAX_CODE, POSITIONS
+from upref.text import Msg, Plural, join_words
 
 EMPTY = 0
 MAGNETS_PER_END = 3
@@ -157,41 +158,53 @@ class CodeTable:
     def short(self, code: int) -> str:
         """A few words for a code: 'empty', 'P-RB red up', 'invalid code 40 (N-NN)'."""
         if code == EMPTY:
-            return "empty"
+            return Msg("empty")
         end = self._ends.get(code)
         if end is not None:
-            return f"{end.pair_id} {self.colour_name(end.visible)} up"
+            return Msg("{pair} {colour} up", pair=end.pair_id, colour=self.colour_name(end.visible))
         if 0 <= code <= MAX_CODE:
-            return f"invalid code {code} ({magnets_of(code)})"
-        return f"invalid code {code}"
+            return Msg("invalid code {code} ({magnets})", code=code, magnets=magnets_of(code))
+        return Msg("invalid code {code}", code=code)
 
     def describe(self, code: int) -> str:
         """What a code means, in words, with advice for an invalid one:
         'empty', 'P-RB with red up',
         'invalid code 38 (NSNN = 4 magnets): a stray magnet near the hole? ...'."""
         if code == EMPTY:
-            return "empty"
+            return Msg("empty")
         end = self._ends.get(code)
         if end is not None:
-            return f"{end.pair_id} with {self.colour_name(end.visible)} up"
+            return Msg(
+                "{pair} with {colour} up", pair=end.pair_id, colour=self.colour_name(end.visible)
+            )
         if not 0 <= code <= MAX_CODE:
-            return f"invalid code {code} (out of range 0..{MAX_CODE})"
-        m = magnets_of(code)
+            return Msg("invalid code {code} (out of range 0..{most})", code=code, most=MAX_CODE)
         n = magnet_count(code)
-        what = f"invalid code {code} ({m} = {n} magnet{'' if n == 1 else 's'})"
+        what = Plural(
+            "invalid code {code} ({magnets} = {n} magnet)",
+            "invalid code {code} ({magnets} = {n} magnets)",
+            n=n,
+            code=code,
+            magnets=magnets_of(code),
+        )
+        return Msg("{what}: {advice}", what=what, advice=self._advice(code, n))
+
+    def _advice(self, code: int, n: int) -> str:
+        """What to do about an invalid code of `n` magnets."""
         if n < MAGNETS_PER_END:
-            advice = "a magnet missing or weak, or the pair half inserted: reseat the pair or check its magnets"
-        elif n > MAGNETS_PER_END:
-            advice = (
-                "one magnet too many: remove any stray magnet near the hole and reseat the pair"
+            return Msg(
+                "a magnet missing or weak, or the pair half inserted: reseat the pair or check "
+                "its magnets"
             )
-        else:
-            near = [c for c in one_flip_neighbours(code) if c in self._ends]
-            hint = (
-                f" (one flipped pole from {', '.join(self.short(c) for c in near)})" if near else ""
+        if n > MAGNETS_PER_END:
+            return Msg("one magnet too many: remove any stray magnet near the hole and reseat the pair")
+        near = [c for c in one_flip_neighbours(code) if c in self._ends]
+        if near:
+            return Msg(
+                "not a code of this set (one flipped pole from {near}): check the pair's magnets",
+                near=join_words(", ", [self.short(c) for c in near]),
             )
-            advice = f"not a code of this set{hint}: check the pair's magnets"
-        return f"{what}: {advice}"
+        return Msg("not a code of this set: check the pair's magnets")
 
 
 def _read_pair(

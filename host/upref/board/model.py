@@ -34,6 +34,7 @@ from upref.link.protocol import (
     HoleChanged,
     Snapshot,
 )
+from upref.text import Msg
 
 # Fault kinds whose state the snapshot carries (faults=s<k>,h<n>,rfid,cards). Others (exc, cal,
 # ...) are events of a moment: observed, not kept.
@@ -59,28 +60,39 @@ def fault_advice(kind: str, where: str, text: str = "", per_hole: int = 4) -> st
     """A fault in words for the people at the table: what, where, and what to do."""
     if kind == "sensor" and where[1:].isdigit():
         k = int(where[1:]) - 1
-        place = f"sensor {k + 1} (hole {k // per_hole + 1}, position P{k % per_hole + 1})"
-        return (
-            f"{place} reads {text or 'outside every band'}: a floating, shorted or broken input. "
-            f"Check its wiring and its multiplexer channel (upref doctor shows its level); the hole "
-            f"keeps its last reading until the sensor reads sanely again"
+        place = Msg(
+            "sensor {sensor} (hole {hole}, position P{position})",
+            sensor=k + 1,
+            hole=k // per_hole + 1,
+            position=k % per_hole + 1,
+        )
+        return Msg(
+            "{place} reads {what}: a floating, shorted or broken input. Check its wiring and its "
+            "multiplexer channel (upref doctor shows its level); the hole keeps its last reading "
+            "until the sensor reads sanely again",
+            place=place,
+            what=text or Msg("outside every band"),
         )
     if kind == "hole" and where[1:].isdigit():
-        return (
-            f"hole {where[1:]} {text or 'never settles'}: its code keeps changing. Seat the pair "
-            f"firmly and keep hands off; if it goes on, check that hole's sensors with upref doctor"
+        return Msg(
+            "hole {hole} {what}: its code keeps changing. Seat the pair firmly and keep hands "
+            "off; if it goes on, check that hole's sensors with upref doctor",
+            hole=where[1:],
+            what=text or Msg("never settles"),
         )
     if kind == "rfid" and where == "field":
-        return "two cards on the reader: tap one at a time"
+        return Msg("two cards on the reader: tap one at a time")
     if kind == "rfid":
-        return (
-            f"RFID reader: {text or 'not answering'}. Check the MFRC522's SPI wiring and its 3.3 V "
-            f"supply; the board keeps retrying by itself"
+        return Msg(
+            "RFID reader: {what}. Check the MFRC522's SPI wiring and its 3.3 V supply; the board "
+            "keeps retrying by itself",
+            what=text or Msg("not answering"),
         )
     if kind == "exc":
-        return (
-            f"the board's main loop failed ({text}) and restarted itself; if it repeats, "
-            f"run upref doctor and report the message"
+        return Msg(
+            "the board's main loop failed ({text}) and restarted itself; if it repeats, run "
+            "upref doctor and report the message",
+            text=text,
         )
     return f"{kind} {where}: {text}".strip()
 

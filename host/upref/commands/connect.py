@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
+from upref.commands.lang_option import said, said_error
 from upref.link.connection import Link
 from upref.link.errors import LinkError
 
@@ -17,5 +18,5 @@ def open_link(port: str | None, prog: str, opener: Callable[[str | None], Link])
     try:
         return opener(port)
     except LinkError as exc:
-        print(f"{prog}: {exc}", file=sys.stderr)
+        print(f"{prog}: " + said(said_error(exc)), file=sys.stderr)
         return None

@@ -36,6 +36,7 @@ from rich.live import Live
 
 from upref.board.codes import CodeTable
 from upref.commands.game_option import parse_for_game
+from upref.commands.lang_option import add_lang_option, chosen_lang, said, said_error
 from upref.commands.scripted import DEADLINE_S, enrol_all
 from upref.commands.speech_option import add_speech_options, speak_argv, start_speaker
 from upref.commands.web_option import add_web_option, page_error, start_page, web_argv
@@ -49,6 +50,7 @@ from upref.speech.speaker import Speaker
 from upref.store.gamelog import GameLog, GameLogError, LogStopped
 from upref.store.tags import TagBook, TagBookError
 from upref.table import Table
+from upref.text import ENGLISH, Msg, Plural, in_lang
 from upref.views import plain
 from upref.views.frame import Frame
 from upref.views.screen import render, scoreboard_for, verdict_line
@@ -62,25 +64,44 @@ def _parser(
     names = [g.name for g in games() if g.demo is not None]
     ap = cls(
         prog="upref demo",
-        description=__doc__.split("\n\n")[0],
+        description=said(Msg("`upref demo [GAME]`: a whole game on a simulated board, scripted.")),
         epilog=_other_games_options(game),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    ap.add_argument("game", nargs="?", default=names[0], help=f"the game ({', '.join(names)}; default {names[0]})")
-    ap.add_argument("--backend", choices=("cpython", "micropython"), default="cpython")
-    ap.add_argument("--seed", type=int, help="the board's and the game's seed (default: the demo's own)")
-    ap.add_argument("--plain", action="store_true", help="print lines even on a terminal")
+    ap.add_argument(
+        "game",
+        nargs="?",
+        default=names[0],
+        help=said(Msg("the game ({names}; default {first})", names=", ".join(names), first=names[0])),
+    )
+    ap.add_argument(
+        "--backend",
+        choices=("cpython", "micropython"),
+        default="cpython",
+        help=said(Msg("what runs the simulated board's firmware (default cpython)")),
+    )
+    ap.add_argument(
+        "--seed", type=int, help=said(Msg("the board's and the game's seed (default: the demo's own)"))
+    )
+    ap.add_argument("--plain", action="store_true", help=said(Msg("print lines even on a terminal")))
     add_web_option(ap)
     add_speech_options(ap)
+    add_lang_option(ap)
     ap.add_argument(
         "--linger",
         type=_seconds,
         metavar="SECONDS",
-        help="with --web: keep serving the final picture this long after the game "
-        "(default: until Ctrl-C on a terminal, 0 otherwise)",
+        help=said(
+            Msg(
+                "with --web: keep serving the final picture this long after the game "
+                "(default: until Ctrl-C on a terminal, 0 otherwise)"
+            )
+        ),
     )
     if game is not None:
-        own = ap.add_argument_group(f"{game.title}'s own options (upref demo {game.name})")
+        own = ap.add_argument_group(
+            said(Msg("{title}'s own options (upref demo {game})", title=game.title, game=game.name))
+        )
         game.add_options(cast(argparse.ArgumentParser, own))  # a group takes add_argument alike
     return ap
 
@@ -89,8 +110,8 @@ def _other_games_options(shown: Game | None) -> str:
     """Each other game with a demo and the options of its own (its variants), as `--help`
     lists them below the game it shows (`shown`, whose options are a group of their own):
     what `upref demo GAME --OPTION` takes."""
-    heading = "every game's own options" if shown is None else "the other games' own options"
-    parts = [f"{heading} (upref demo GAME --OPTION ...):"]
+    heading = Msg("every game's own options") if shown is None else Msg("the other games' own options")
+    parts = [said(Msg("{heading} (upref demo GAME --OPTION ...):", heading=heading))]
     for g in games():
         if g.demo is None or g is shown:
             continue
@@ -99,7 +120,7 @@ def _other_games_options(shown: Game | None) -> str:
         g.add_options(probe)
         listed = probe.format_help().strip().splitlines()[1:]  # below its "options:" heading
         parts.append(f"\n{g.title} (upref demo {g.name}):")
-        parts.extend(listed or ["  no options of its own"])
+        parts.extend(listed or ["  " + said(Msg("no options of its own"))])
     return "\n".join(parts)
 
 
@@ -113,7 +134,9 @@ def _seconds(text: str) -> float:
     except ValueError:
         value = math.nan
     if not (0 <= value < math.inf):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (0 or more)")
+        raise argparse.ArgumentTypeError(
+            said(Msg("{text!r} is not a number of seconds (0 or more)", text=text))
+        )
     return value
 
 
@@ -131,9 +154,18 @@ def linger(
     if seconds <= 0:
         return
     if seconds == math.inf:
-        say(f"The page {url} keeps showing the final picture: Ctrl-C to stop.")
+        say(said(Msg("The page {url} keeps showing the final picture: Ctrl-C to stop.", url=url)))
     else:
-        say(f"The page {url} keeps showing the final picture for {seconds:g} s (Ctrl-C stops it).")
+        say(
+            said(
+                Msg(
+                    "The page {url} keeps showing the final picture for {seconds:g} s (Ctrl-C "
+                    "stops it).",
+                    url=url,
+                    seconds=seconds,
+                )
+            )
+        )
     try:
         while seconds > 0:
             step = min(seconds, 0.5)
@@ -189,10 +221,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         game, args = parse_for_game(args_in, _parser)
     except UnknownGame as e:
-        print(f"upref demo: {e}", file=sys.stderr)
+        print("upref demo: " + said(said_error(e)), file=sys.stderr)
         return 2
+    args.lang = chosen_lang(args, "upref demo")
     if game.demo is None:
-        print(f"upref demo: {game.title} has no demo yet", file=sys.stderr)
+        print(said(Msg("upref demo: {game} has no demo yet", game=game.title)), file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else game.demo.seed
     console = Console()
@@ -206,8 +239,14 @@ def main(argv: list[str] | None = None) -> int:
             keep: Path | None = log_path()
         except OSError as exc:
             print(
-                f"upref demo: cannot keep the game log in the data folder ({exc}); it goes to "
-                "a temporary folder and is removed at the end",
+                "upref demo: "
+                + said(
+                    Msg(
+                        "cannot keep the game log in the data folder ({why}); it goes to a "
+                        "temporary folder and is removed at the end",
+                        why=str(exc),
+                    )
+                ),
                 file=sys.stderr,
             )
             keep = None
@@ -228,19 +267,24 @@ def main(argv: list[str] | None = None) -> int:
 
 def _log_trouble(exc: GameLogError) -> str:
     """The log's message, with the demo's own way out (it has no --db: the data folder)."""
-    return str(exc).replace(
-        "or give --db a file in a folder you can write to",
-        "or set UPREF_DATA_DIR to a folder you can write to",
-    )
+    english = Msg("or give --db a file in a folder you can write to")
+    instead = Msg("or set UPREF_DATA_DIR to a folder you can write to")
+    text = said(said_error(exc))
+    return text.replace(said(english), said(instead)).replace(english, said(instead))
 
 
 def _stopped_words(game: Game, exc: LogStopped) -> str:
     """The line that says the demo stopped because its log cannot be written, and what to do
     (a demo is not resumed: its simulated board is gone with it)."""
-    return (
-        f"the game log {exc.path} cannot be written ({exc.why}), so the demo stops here: free "
-        "some space on that disk (or set UPREF_DATA_DIR to a folder with room), then run "
-        f"`upref demo {game.name}` again"
+    return said(
+        Msg(
+            "the game log {path} cannot be written ({why}), so the demo stops here: free some "
+            "space on that disk (or set UPREF_DATA_DIR to a folder with room), then run "
+            "`upref demo {game}` again",
+            path=exc.path,
+            why=exc.why,
+            game=game.name,
+        )
     )
 
 
@@ -292,7 +336,7 @@ def run_game(game: Game, board: SimBoard, link: Link, settings: DemoSettings) ->
         tag_book = TagBook(settings.folder / "tags.sqlite")
         uid_of = enrol_all(game, tag_book)
     except TagBookError as exc:  # its temporary folder's disk is full
-        print(f"upref demo: {exc}", file=sys.stderr)
+        print("upref demo: " + said(said_error(exc)), file=sys.stderr)
         return 1
     referee = game.referee(codes, tag_book, titles=titles(), **demo.settings)
     if log is None:
@@ -303,7 +347,7 @@ def run_game(game: Game, board: SimBoard, link: Link, settings: DemoSettings) ->
             print(f"upref demo: {_log_trouble(exc)}", file=sys.stderr)
             return 1
     referee.attach(log)
-    screens = _Screens(settings.live_view, start_speaker(args))
+    screens = _Screens(settings.live_view, start_speaker(args), _lang(args))
     table = Table(link, referee, codes, on_frame=screens.show)
     try:
         return _at_table(game, board, link, table, screens, uid_of, settings, log)
@@ -338,15 +382,23 @@ def _at_table(
         table.close()
         log.close()
         return 1
-    say: Callable[[str], None] = (lambda s: None) if live_view else (lambda s: print(s, flush=True))
+    lang = _lang(args)
+    say: Callable[[str], None] = (
+        (lambda s: None) if live_view else (lambda s: print(in_lang(s, lang), flush=True))
+    )
     say(
-        f"simulated board on {board.port}; {len(uid_of)} {game.title} pieces enrolled; "
-        f"players {', '.join(demo.players)}"
+        Msg(
+            "simulated board on {port}; {n} {title} pieces enrolled; players {players}",
+            port=board.port,
+            n=len(uid_of),
+            title=game.title,
+            players=", ".join(demo.players),
+        )
     )
     seed = demo.seed if settings.seed is None else settings.seed
     table.send(StartGame(demo.players, demo.variant(args), seed, table.clock()))
     if live_view:
-        _play_live(game, demo, board, table, uid_of, console)
+        _play_live(game, demo, board, table, uid_of, (console, _lang(args)))
     else:
         _play_plain(demo, board, table, uid_of, say)
     table.close()
@@ -354,7 +406,7 @@ def _at_table(
         screens.page.update(over(game, table.frame))
     screens.close(getattr(args, "linger", None), console)
     replayable = settings.log_path is not None
-    return _summary(game, table, link, log, screens.lines, console, live_view, replayable)
+    return _summary(game, table, link, log, screens, console, live_view, replayable)
 
 
 @dataclass
@@ -364,6 +416,7 @@ class _Screens:
 
     live_view: bool
     speaker: Speaker | None
+    lang: str = ENGLISH
     page: LivePage | None = None
     lines: list[str] = field(default_factory=list)
 
@@ -371,7 +424,7 @@ class _Screens:
         for v in frame.public:
             self.lines.append(verdict_line(v))
             if not self.live_view:
-                print("   " + verdict_line(v), flush=True)
+                print("   " + verdict_line(v, self.lang), flush=True)
         if self.page is not None:
             self.page.update(frame)
         if self.speaker is not None:  # after the scoreboard: speech never holds it up
@@ -380,9 +433,11 @@ class _Screens:
     def serve(self, game: Game, table: Table, address: str, players: tuple[str, ...], log: GameLog) -> bool:
         """Serve the live page; False (said in one line, the voice stopped) when it cannot be."""
         try:
-            self.page = start_page(game, table, address, players, str(log.game_id), db=log.path)
+            self.page = start_page(
+                game, table, address, players, str(log.game_id), self.lang, db=log.path
+            )
         except (ValueError, OSError) as e:
-            print(f"upref demo: {page_error(address, e)}", file=sys.stderr)
+            print("upref demo: " + said(page_error(address, e)), file=sys.stderr)
             if self.speaker is not None:
                 self.speaker.close(0)
             return False
@@ -402,23 +457,36 @@ class _Screens:
             self.page.stop()
 
 
+def _lang(args: argparse.Namespace) -> str:
+    """The language the demo's screens and voice speak (`--lang`, resolved by `main`)."""
+    return getattr(args, "lang", None) or ENGLISH
+
+
 def over(game: Game, frame: Frame) -> Frame:
     """The demo's last frame as the screens show it once the program ends: what the table
     waits for is nothing (its `n` for the next game would reach no one), and no keys."""
-    waiting = (
-        "nothing: the demo is over. Play a game of your own with "
-        f"upref play {game.name} NAMES (or watch another: upref demo GAME)."
+    waiting = Msg(
+        "nothing: the demo is over. Play a game of your own with upref play {game} NAMES (or "
+        "watch another: upref demo GAME).",
+        game=game.name,
     )
     return replace(frame, status=replace(frame.status, waiting_for=waiting), keys=())
 
 
 def _play_live(
-    game: Game, demo: Demo, board: SimBoard, table: Table, uid_of: dict[str, str], console: Console
+    game: Game,
+    demo: Demo,
+    board: SimBoard,
+    table: Table,
+    uid_of: dict[str, str],
+    where: tuple[Console, str],
 ) -> None:
-    """The demo's script under the live scoreboard, drawn from the table's latest frame."""
+    """The demo's script under the live scoreboard, drawn from the table's latest frame on
+    `where`'s console in its language."""
+    console, lang = where
 
     def screen() -> RenderableType:
-        return render(table.frame, game.panel, [])
+        return render(table.frame, game.panel, [], lang=lang)
 
     deadline = time.monotonic() + DEADLINE_S
     with Live(screen(), console=console, refresh_per_second=8) as live:
@@ -430,7 +498,7 @@ def _play_live(
             if time.monotonic() > deadline:
                 break
         table.pump(1.0)
-        live.update(render(over(game, table.frame), game.panel, []))
+        live.update(render(over(game, table.frame), game.panel, [], lang=lang))
 
 
 def _play_plain(
@@ -452,7 +520,7 @@ def _summary(
     table: Table,
     link: Link,
     log: GameLog,
-    lines: list[str],
+    screens: _Screens,
     console: Console,
     live_view: bool,
     replayable: bool,
@@ -462,16 +530,25 @@ def _summary(
     view = table.frame.view
     if not live_view and view is not None:
         print()
-        print(plain.render(scoreboard_for(over(game, table.frame), game.panel)), end="")
-    illegal = sum(1 for ln in lines if ln.startswith("[illegal"))
-    console.print(
-        f"\ngame log {log.path} (log {log.game_id}): {len(log.entries())} entries; "
-        f"{illegal} illegal move(s) refused and put right; link: {link.counters.frames} frames, "
-        f"{link.counters.crc} CRC errors",
-        soft_wrap=True,
+        board = scoreboard_for(over(game, table.frame), game.panel, lang=screens.lang)
+        print(plain.render(board), end="")
+    illegal = sum(1 for ln in screens.lines if ln.startswith("[illegal"))
+    figures = Plural(  # the English says "move(s)" for any count; a translation picks a form
+        "game log {path} (log {id}): {entries} entries; {n} illegal move(s) refused and put "
+        "right; link: {frames} frames, {crc} CRC errors",
+        "game log {path} (log {id}): {entries} entries; {n} illegal move(s) refused and put "
+        "right; link: {frames} frames, {crc} CRC errors",
+        n=illegal,
+        path=log.path,
+        id=log.game_id,
+        entries=len(log.entries()),
+        frames=link.counters.frames,
+        crc=link.counters.crc,
     )
+    console.print("\n" + in_lang(figures, screens.lang), soft_wrap=True)
     if replayable:
-        console.print(f"replay it: upref replay {log.path} --game {log.game_id}", soft_wrap=True)
+        again = Msg("replay it: upref replay {path} --game {id}", path=log.path, id=log.game_id)
+        console.print(in_lang(again, screens.lang), soft_wrap=True)
     log.close()
     return 0 if view is not None and view.outcome is not None else 1
 

@@ -39,11 +39,13 @@ from upref.board.model import BoardModel, FaultObservation
 from upref.commands.board_figures import BoardFigures
 from upref.commands.connect import open_link
 from upref.commands.keypresses import keys
+from upref.commands.lang_option import add_lang_option, chosen_lang, said, said_error
 from upref.commands.selftest import Ask, ask_person
 from upref.commands.selftest import run as run_selftest
 from upref.link.connection import Link, LinkCounters, LinkError, counter_names
 from upref.link.notices import LinkItem, Offline, Online, Recovered
 from upref.link.protocol import Err, Heartbeat, Hello, RawLevels, rfid_text
+from upref.text import Msg
 
 RAW_EVERY = 1.0  # seconds between RAW requests in the live view
 REFRESH_PER_SECOND = 5
@@ -70,16 +72,17 @@ class DoctorState:
         for obs in self.model.apply(item):
             if isinstance(obs, FaultObservation):
                 what = f"{obs.kind} {obs.where}" + (f" {obs.text}" if obs.text else "")
-                self.note(f"fault {'raised' if obs.raised else 'cleared'}: {what}")
+                raised = Msg("fault raised: {what}", what=what)
+                self.note(raised if obs.raised else Msg("fault cleared: {what}", what=what))
         if isinstance(item, Offline):
-            self.note(f"offline: {item.reason}")
+            self.note(Msg("offline: {reason}", reason=item.reason))
         elif isinstance(item, Recovered):
             self.note(item.text)
         elif isinstance(item, Online):
-            self.note("online")
+            self.note(Msg("online"))
 
     def note(self, text: str) -> None:
-        self.recent.append(f"{time.strftime('%H:%M:%S')} {text}")
+        self.recent.append(f"{time.strftime('%H:%M:%S')} {said(text)}")
 
     def refresh_from(self, link: Link) -> None:
         self.url = link.url
@@ -96,11 +99,11 @@ def fault_place(key: str) -> str:
     """Where a fault is, in words: 's7' -> 'hole 2, sensor P3'."""
     if key.startswith("s") and key[1:].isdigit():
         k = int(key[1:]) - 1
-        return f"hole {k // 4 + 1}, sensor P{k % 4 + 1}"
+        return said(Msg("hole {hole}, sensor P{position}", hole=k // 4 + 1, position=k % 4 + 1))
     if key.startswith("h") and key[1:].isdigit():
-        return f"hole {key[1:]}"
+        return said(Msg("hole {hole}", hole=key[1:]))
     if key == "rfid":
-        return "RFID reader"
+        return said(Msg("RFID reader"))
     return key
 
 
@@ -148,40 +151,73 @@ def render_board(state: DoctorState) -> Table:
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold")
     table.add_column()
-    status = Text("online", style="green") if state.online else Text("OFFLINE", style="bold red")
-    table.add_row("port", Text.assemble(state.url, "  ", status))
+    status = (
+        Text(said(Msg("online")), style="green")
+        if state.online
+        else Text(said(Msg("OFFLINE")), style="bold red")
+    )
+    table.add_row(said(Msg("port")), Text.assemble(state.url, "  ", status))
     h = state.hello
     if h is not None:
-        table.add_row("board", f"{h.board}  firmware {h.fw}  protocol {h.proto}  {h.holes} holes")
-        table.add_row("", f"caps {','.join(h.caps) or '-'}  last reset: {h.reset}")
-    hb = state.heartbeat
-    if hb is not None:
         table.add_row(
-            "running",
-            f"up {hb.uptime_ms / 1000:.1f} s  {hb.sps} scans/s ({hb.scans} in all)  "
-            f"commands {hb.cmd}, bad command lines {hb.bad}  faults raised {hb.flt}",
+            said(Msg("board")),
+            said(
+                Msg(
+                    "{board}  firmware {fw}  protocol {proto}  {holes} holes",
+                    board=h.board,
+                    fw=h.fw,
+                    proto=h.proto,
+                    holes=h.holes,
+                )
+            ),
         )
-    else:
-        table.add_row("running", Text("no heartbeat yet", style="dim"))
+        caps = ",".join(h.caps) or "-"
+        table.add_row("", said(Msg("caps {caps}  last reset: {reset}", caps=caps, reset=h.reset)))
+    _running_row(table, state.heartbeat)
+    hb = state.heartbeat
     rfid = Text(rfid_text(h.rfid) if h is not None else "?")
     if h is not None and h.rfid is None:
         rfid.stylize("bold red")
-    errors = f"errors {hb.rfe}, re-inits {hb.rfr}" if hb is not None else "errors ?"
-    table.add_row("RFID", Text.assemble(rfid, f"  {errors}  card: {state.model.card or '-'}"))
-    table.add_row("button", "pressed" if state.model.button else "released")
+    errors = (
+        Msg("errors {errors}, re-inits {reinits}", errors=hb.rfe, reinits=hb.rfr)
+        if hb is not None
+        else Msg("errors ?")
+    )
+    card = Msg("card: {card}", card=state.model.card or "-")
+    table.add_row("RFID", Text.assemble(rfid, f"  {said(errors)}  {said(card)}"))
+    pressed = Msg("pressed") if state.model.button else Msg("released")
+    table.add_row(said(Msg("button")), said(pressed))
     return table
+
+
+def _running_row(table: Table, hb: Heartbeat | None) -> None:
+    """How the board runs: its uptime, scan rate and counters (none before a heartbeat)."""
+    if hb is None:
+        table.add_row(said(Msg("running")), Text(said(Msg("no heartbeat yet")), style="dim"))
+        return
+    running = Msg(
+        "up {uptime:.1f} s  {sps} scans/s ({scans} in all)  commands {cmd}, bad command lines "
+        "{bad}  faults raised {flt}",
+        uptime=hb.uptime_ms / 1000,
+        sps=hb.sps,
+        scans=hb.scans,
+        cmd=hb.cmd,
+        bad=hb.bad,
+        flt=hb.flt,
+    )
+    table.add_row(said(Msg("running")), said(running))
 
 
 def render_figures(state: DoctorState) -> Table:
     """The board's own figures, each with a plain word when it is out of range."""
     table = Table(
         box=box.SIMPLE_HEAD,
-        title="the board's own figures (each heartbeat)",
+        title=said(Msg("the board's own figures (each heartbeat)")),
         title_justify="left",
     )
-    table.add_column("figure", style="bold")
-    table.add_column("value", no_wrap=True)
-    table.add_column("judged")
+    table.add_column(said(Msg("figure")), style="bold")
+    table.add_column(said(Msg("value")), no_wrap=True)
+    table.add_column(said(Msg("judged")))
     for fig in state.figures.figures(card_present=state.model.card is not None):
         word = Text(fig.trouble, style="bold red") if fig.trouble else Text("ok", style="green")
         table.add_row(fig.name, fig.value, word)
@@ -218,7 +254,7 @@ def render_faults(state: DoctorState) -> RenderableType:
             text = model.fault_texts.get(key, "")
             lines.append(f"{fault_place(key)}{': ' + text if text else ''}\n")
     else:
-        lines.append("no faults\n", style="green")
+        lines.append(said(Msg("no faults")) + "\n", style="green")
     if state.raw_error:
         lines.append(f"RAW: {state.raw_error}\n", style="yellow")
     for entry in state.recent:
@@ -248,23 +284,23 @@ def _drain(link: Link, state: DoctorState, until: float, stop: Callable[[], bool
 def _ask_raw(link: Link, state: DoctorState, retries: int = 0) -> None:
     try:
         reply = link.command("RAW", timeout=1.0, retries=retries)
-        state.raw_error = f"refused: {reply.reason}" if isinstance(reply, Err) else ""
+        state.raw_error = said(Msg("refused: {reason}", reason=reply.reason)) if isinstance(reply, Err) else ""
     except LinkError as exc:
         state.raw_error = str(exc)
 
 
 def calibrate(link: Link, out: Console) -> int:
     """Send CAL; print the outcome. Calibrate with every hole empty."""
-    out.print("calibrating: every hole must be empty ...")
+    out.print(said(Msg("calibrating: every hole must be empty ...")))
     try:
         reply = link.command("CAL", timeout=5.0, retries=0)
     except LinkError as exc:
-        out.print(f"calibration failed: {exc}")
+        out.print(said(Msg("calibration failed: {why}", why=said_error(exc))))
         return 1
     if isinstance(reply, Err):
-        out.print(f"calibration refused by the board: {reply.reason}")
+        out.print(said(Msg("calibration refused by the board: {reason}", reason=reply.reason)))
         return 1
-    out.print("calibration OK: the new zeros are saved on the board")
+    out.print(said(Msg("calibration OK: the new zeros are saved on the board")))
     return 0
 
 
@@ -272,9 +308,11 @@ def _holes(text: str) -> list[int]:
     try:
         holes = [int(h) for h in text.replace(" ", "").split(",") if h]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"holes as numbers, e.g. 1,4,7: not {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            said(Msg("holes as numbers, e.g. 1,4,7: not {text!r}", text=text))
+        ) from None
     if not holes or any(h < 1 for h in holes):
-        raise argparse.ArgumentTypeError(f"holes are numbered from 1: {text!r}")
+        raise argparse.ArgumentTypeError(said(Msg("holes are numbered from 1: {text!r}", text=text)))
     return holes
 
 
@@ -282,36 +320,47 @@ def _parser() -> argparse.ArgumentParser:
     """The options of `upref doctor`."""
     parser = argparse.ArgumentParser(
         prog="upref doctor",
-        description="Live view of every sensor, the RFID reader and the link; calibration; "
-        "the sensor self-test.",
+        description=said(
+            Msg(
+                "Live view of every sensor, the RFID reader and the link; calibration; the "
+                "sensor self-test."
+            )
+        ),
     )
-    parser.add_argument("--port", metavar="URL", help="device path or pyserial URL")
+    parser.add_argument("--port", metavar="URL", help=said(Msg("device path or pyserial URL")))
     parser.add_argument(
-        "--calibrate", action="store_true", help="calibrate the sensors' zeros (holes empty)"
+        "--calibrate",
+        action="store_true",
+        help=said(Msg("calibrate the sensors' zeros (holes empty)")),
     )
-    parser.add_argument("--once", action="store_true", help="print one picture and exit")
+    parser.add_argument("--once", action="store_true", help=said(Msg("print one picture and exit")))
     parser.add_argument(
         "--selftest",
         action="store_true",
-        help="walk through every hole with mole ends and report what each sensor saw",
+        help=said(Msg("walk through every hole with mole ends and report what each sensor saw")),
     )
     parser.add_argument(
         "--holes",
         type=_holes,
         metavar="N,N",
-        help="self-test only these holes (default: all)",
+        help=said(Msg("self-test only these holes (default: all)")),
     )
     parser.add_argument(
         "--ends",
         choices=("cover", "all"),
         default="cover",
-        help="self-test with the four ends that cover every sensor with N, S and none "
-        "(default), or with all twenty",
+        help=said(
+            Msg(
+                "self-test with the four ends that cover every sensor with N, S and none "
+                "(default), or with all twenty"
+            )
+        ),
     )
+    add_lang_option(parser)
     return parser
 
 
-LEAVE = "Press q to leave (or Ctrl-C)."
+LEAVE = Msg("Press q to leave (or Ctrl-C).")
 """The live view's last line: how to leave it."""
 QUIT_KEYS = ("q", "Q", "\x1b")
 
@@ -328,11 +377,12 @@ def main(
     """`ask` replaces the prompt of the self-test (a script or a test drives the board there);
     `settle` its wait for a steady code (seconds); `keys` the live view's key presses."""
     args = _parser().parse_args(argv)
+    chosen_lang(args, "upref doctor")
     out = console or Console()
     try:
         codes = CodeTable.load()
     except (OSError, ValueError) as exc:
-        print(f"upref doctor: {exc}", file=sys.stderr)
+        print("upref doctor: " + said(said_error(exc)), file=sys.stderr)
         return 1
     link = open_link(args.port, "upref doctor", opener)
     if link is None:
@@ -359,7 +409,7 @@ def _selftest(
     n = link.hello.holes if link.hello is not None else 10
     bad = [h for h in args.holes or [] if h > n]
     if bad:
-        out.print(f"upref doctor: the board has holes 1..{n}, not {bad}")
+        out.print("upref doctor: " + said(Msg("the board has holes 1..{n}, not {bad}", n=n, bad=bad)))
         return 2
     report = run_selftest(
         link,
@@ -385,7 +435,7 @@ def _once(link: Link, state: DoctorState, out: Console) -> int:
 
 def live_screen(state: DoctorState) -> RenderableType:
     """The live view: the picture, then how to leave it."""
-    return Group(render(state), Text(LEAVE, style="dim"))
+    return Group(render(state), Text(said(LEAVE), style="dim"))
 
 
 def _live(
@@ -416,5 +466,5 @@ def _live(
                     return 0
     finally:
         stop.set()
-    out.print(f"upref doctor: {link.error}")
+    out.print("upref doctor: " + said(said_error(link.error or "")))
     return 1

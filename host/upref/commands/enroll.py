@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, TextIO
 
 from upref.board.simtags import sim_uids
+from upref.commands.lang_option import add_lang_option, chosen_lang, said, said_error
 from upref.link.connection import Link, LinkError
 from upref.link.notices import LinkItem, Offline, Online, Resynced
 from upref.link.protocol import CardArrived, CardLeft, Echo, Err, Ok, Snapshot
@@ -39,6 +40,7 @@ from upref.store.tags import (
     TagTaken,
     normalize_uid,
 )
+from upref.text import Msg
 
 __all__ = [
     "ACCEPTED", "REFUSED", "BoardLink", "EnrolSettings", "Enrolment", "enrol_simulated", "main",
@@ -127,18 +129,30 @@ class Enrolment:
         while True:
             missing = self.tag_book.missing(self.game, self.order)
             done = total - len(missing)
+            every = Msg(
+                "All {total} {game} {pieces} are enrolled.",
+                total=total,
+                game=self.game,
+                pieces=pieces_word(self.settings.piece),
+            )
             if not missing and not self.settings.replace:
-                self.say(f"All {total} {self.game} {self.settings.piece}s are enrolled.")
+                self.say(every)
                 return 0
             suggested = missing[0] if missing else None
             if suggested is not None:
-                self.say(f"{done} of {total} enrolled.")
-                self.say(f"Tap {self.labels[suggested]}")
+                self.say(Msg("{done} of {total} enrolled.", done=done, total=total))
+                self.say(Msg("Tap {piece}", piece=self.labels[suggested]))
             elif self.settings.auto:
-                self.say(f"All {total} {self.game} {self.settings.piece}s are enrolled.")
+                self.say(every)
                 return 0
             else:
-                self.say(f"All {total} enrolled. Tap a {self.settings.piece} to give it a new tag (--replace).")
+                self.say(
+                    Msg(
+                        "All {total} enrolled. Tap a {piece} to give it a new tag (--replace).",
+                        total=total,
+                        piece=piece_word(self.settings.piece),
+                    )
+                )
             uid = self.wait_for_tap()
             self.handle(uid, suggested)
             self.wait_until_lifted(uid)
@@ -148,67 +162,72 @@ class Enrolment:
         nothing was recorded (refused or skipped)."""
         known = self.tag_book.lookup(uid)
         if known is not None:
-            if known.game == self.game:
-                self.refuse(
-                    f"Tag {uid} is already enrolled as {self.label(known.item)}: nothing "
-                    f"recorded. To enrol it as another {self.settings.piece}, first "
-                    f"`upref enroll {self.game} --forget {uid}`."
-                )
-            else:
-                self.refuse(
-                    f"Tag {uid} is already enrolled as {known.game} {known.item} "
-                    f"({titles().get(known.game, known.game)}), not one of the {self.game} {self.settings.piece}s: "
-                    f"nothing recorded. Remove it first with "
-                    f"`upref enroll {known.game} --forget {uid}`."
-                )
+            self.refuse(self._known_words(uid, known))
             return None
         if self.settings.auto and suggested is not None:
             item: str | None = suggested
         else:
             item = self.ask(uid, suggested)
         if item is None:
-            self.say(f"Skipped tag {uid}: nothing recorded.")
+            self.say(Msg("Skipped tag {uid}: nothing recorded.", uid=uid))
             return None
         try:
             result = self.tag_book.enroll(uid, self.game, item, replace=self.settings.replace)
         except (TagTaken, ItemTaken) as exc:  # another process enrolled meanwhile
-            self.refuse(f"Refused: {exc}.")
+            self.refuse(Msg("Refused: {why}.", why=said_error(exc)))
             return None
-        text = f"Enrolled {self.label(item)} (tag {uid})."
+        text = Msg("Enrolled {piece} (tag {uid}).", piece=self.label(item), uid=uid)
         if result.replaced is not None:
-            text += f" Its old tag {result.replaced.uid} is forgotten."
+            text += " " + Msg("Its old tag {uid} is forgotten.", uid=result.replaced.uid)
         self.say(text)
         self.feedback(ACCEPTED)
         return result.tag
 
     def ask(self, uid: str, suggested: str | None) -> str | None:
         """Which card carries tag `uid`? An item id, or None to skip."""
+        piece = piece_word(self.settings.piece)
         if suggested is not None:
-            prompt = f"Tag {uid}: which {self.settings.piece} is it? [Enter = {suggested}, a {self.settings.piece} id, or skip] "
+            prompt = Msg(
+                "Tag {uid}: which {piece} is it? [Enter = {suggested}, a {piece} id, or skip] ",
+                uid=uid,
+                piece=piece,
+                suggested=suggested,
+            )
         else:
-            prompt = f"Tag {uid}: which {self.settings.piece} is it? [a {self.settings.piece} id, or skip] "
+            prompt = Msg("Tag {uid}: which {piece} is it? [a {piece} id, or skip] ", uid=uid, piece=piece)
         while True:
-            answer = self.input_fn(prompt).strip()
+            answer = self.input_fn(said(prompt)).strip()
             if not answer:
                 if suggested is not None:
                     return suggested
-                self.say(f"Type the {self.settings.piece}'s id (or skip).")
+                self.say(Msg("Type the {piece}'s id (or skip).", piece=piece))
                 continue
             if answer.lower() in SKIP_WORDS:
                 return None
             item = resolve_item(answer, self.order)
             if item is None:
                 self.say(
-                    f"There is no {self.game} {self.settings.piece} {answer!r}. The {self.settings.piece}s are: "
-                    f"{', '.join(self.order)}."
+                    Msg(
+                        "There is no {game} {piece} {answer!r}. The {pieces} are: {ids}.",
+                        game=self.game,
+                        piece=piece,
+                        answer=answer,
+                        pieces=pieces_word(self.settings.piece),
+                        ids=", ".join(self.order),
+                    )
                 )
                 continue
             current = self.tag_book.tag_of(self.game, item)
             if current is not None and current.uid != uid and not self.settings.replace:
                 self.say(
-                    f"{item} is already enrolled with tag {current.uid}. Type another {self.settings.piece}, or "
-                    f"skip. If this {self.settings.piece} replaces a lost one, run "
-                    f"`upref enroll {self.game} --replace`."
+                    Msg(
+                        "{item} is already enrolled with tag {uid}. Type another {piece}, or skip. "
+                        "If this {piece} replaces a lost one, run `upref enroll {game} --replace`.",
+                        item=item,
+                        uid=current.uid,
+                        piece=piece,
+                        game=self.game,
+                    )
                 )
                 continue
             return item
@@ -231,7 +250,7 @@ class Enrolment:
             pass  # apply what came meanwhile, up to the next tap (it stays queued after)
         if self._arrived is not None or self.in_field != uid:
             return
-        self.say(f"Lift the {self.settings.piece}.")
+        self.say(Msg("Lift the {piece}.", piece=piece_word(self.settings.piece)))
         while self.in_field == uid and self._arrived is None:
             self._next()
 
@@ -273,11 +292,13 @@ class Enrolment:
             case Offline(reason=reason):
                 if not self._offline:
                     self._offline = True
-                    self.say(f"The board is offline ({reason}); waiting for it to come back.")
+                    self.say(
+                        Msg("The board is offline ({reason}); waiting for it to come back.", reason=reason)
+                    )
             case Online():
                 if self._offline:
                     self._offline = False
-                    self.say("The board is back.")
+                    self.say(Msg("The board is back."))
         return None
 
     def feedback(self, kind: tuple[str, str, str]) -> None:
@@ -288,7 +309,7 @@ class Enrolment:
         except LinkError as exc:
             if not self._feedback_failed:
                 self._feedback_failed = True
-                self.say(f"(no LED/beep from the board: {exc})")
+                self.say(Msg("(no LED/beep from the board: {why})", why=said_error(exc)))
 
     # -- text ---------------------------------------------------------------------------------
 
@@ -300,7 +321,30 @@ class Enrolment:
         return self.labels.get(item, f"{self.game} {item}")
 
     def say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        print(said(text), file=self.out, flush=True)
+
+    def _known_words(self, uid: str, known: Tag) -> str:
+        """Why a tag already enrolled is not recorded again, and what to do."""
+        if known.game == self.game:
+            return Msg(
+                "Tag {uid} is already enrolled as {label}: nothing recorded. To enrol it as "
+                "another {piece}, first `upref enroll {game} --forget {uid}`.",
+                uid=uid,
+                label=self.label(known.item),
+                piece=piece_word(self.settings.piece),
+                game=self.game,
+            )
+        return Msg(
+            "Tag {uid} is already enrolled as {other} {item} ({title}), not one of the {game} "
+            "{pieces}: nothing recorded. Remove it first with `upref enroll {other} --forget "
+            "{uid}`.",
+            uid=uid,
+            other=known.game,
+            item=known.item,
+            title=titles().get(known.game, known.game),
+            game=self.game,
+            pieces=pieces_word(self.settings.piece),
+        )
 
 
 def resolve_item(text: str, items: list[str]) -> str | None:
@@ -329,6 +373,24 @@ def catalogue_items(game: str) -> list[tuple[str, str]]:
         return list(find_game(game).items())
     except UnknownGame as exc:
         raise TagBookError(str(exc)) from None
+
+
+_PIECE_WORDS = {
+    "card": (Msg("card"), Msg("cards")),
+    "tile": (Msg("tile"), Msg("tiles")),
+    "piece": (Msg("piece"), Msg("pieces")),
+}
+"""The words for a game's tagged pieces (`Game.piece`), one and many, as people read them."""
+
+
+def piece_word(piece: str) -> str:
+    """'card' as a sentence of the catalogue (said in the language asked for)."""
+    return _PIECE_WORDS.get(piece, (piece, piece + "s"))[0]
+
+
+def pieces_word(piece: str) -> str:
+    """'cards': the word for several of a game's pieces."""
+    return _PIECE_WORDS.get(piece, (piece, piece + "s"))[1]
 
 
 def _piece(game: str) -> str:
@@ -547,39 +609,57 @@ def _parser() -> argparse.ArgumentParser:
     """The options of `upref enroll`."""
     parser = argparse.ArgumentParser(
         prog="upref enroll",
-        description="Record which card or tile each NFC tag is on: tap them one by one.",
+        description=said(Msg("Record which card or tile each NFC tag is on: tap them one by one.")),
     )
     parser.add_argument(
-        "game", choices=[g.name for g in games()], help="the game whose cards to enrol"
+        "game", choices=[g.name for g in games()], help=said(Msg("the game whose cards to enrol"))
     )
     parser.add_argument(
         "--port",
         metavar="URL",
-        help="device path or pyserial URL (default: find the board, else a running simulator)",
+        help=said(
+            Msg("device path or pyserial URL (default: find the board, else a running simulator)")
+        ),
     )
     what = parser.add_mutually_exclusive_group()
-    what.add_argument("--list", action="store_true", help="show enrolled tags and missing cards")
-    what.add_argument("--forget", metavar="UID", help="remove one tag (a UID, or a card id)")
     what.add_argument(
-        "--export", metavar="FILE", help="write this game's tags as CSV, to share ('-': stdout)"
+        "--list", action="store_true", help=said(Msg("show enrolled tags and missing cards"))
     )
     what.add_argument(
-        "--import", dest="import_", metavar="FILE", help="enrol the tags of a CSV written by --export"
+        "--forget", metavar="UID", help=said(Msg("remove one tag (a UID, or a card id)"))
+    )
+    what.add_argument(
+        "--export",
+        metavar="FILE",
+        help=said(Msg("write this game's tags as CSV, to share ('-': stdout)")),
+    )
+    what.add_argument(
+        "--import",
+        dest="import_",
+        metavar="FILE",
+        help=said(Msg("enrol the tags of a CSV written by --export")),
     )
     what.add_argument(
         "--simulated",
         action="store_true",
-        help="enrol the simulated board's tags of every piece at once (no tapping; a real deck "
-        "goes through tapping)",
+        help=said(
+            Msg(
+                "enrol the simulated board's tags of every piece at once (no tapping; a real deck "
+                "goes through tapping)"
+            )
+        ),
     )
     parser.add_argument(
-        "--auto", action="store_true", help="take each tap as the suggested card, without asking"
+        "--auto",
+        action="store_true",
+        help=said(Msg("take each tap as the suggested card, without asking")),
     )
     parser.add_argument(
         "--replace",
         action="store_true",
-        help="let a card already enrolled get the tapped tag (its old tag is forgotten)",
+        help=said(Msg("let a card already enrolled get the tapped tag (its old tag is forgotten)")),
     )
+    add_lang_option(parser)
     return parser
 
 
@@ -593,6 +673,7 @@ def main(
     tag_book: TagBook | None = None,
 ) -> int:
     args = _parser().parse_intermixed_args(argv)
+    chosen_lang(args, "upref enroll")
     stream = out if out is not None else sys.stdout
     errs = err if err is not None else sys.stderr
 
@@ -601,12 +682,12 @@ def main(
         reading = args.list or args.export is not None  # nothing to change: read only
         reg = tag_book if tag_book is not None else TagBook(read_only=reading)
     except TagBookError as exc:
-        print(f"upref enroll: {exc}", file=errs)
+        print("upref enroll: " + said(said_error(exc)), file=errs)
         return 1
     try:
         return _run(args, reg, opener, input_fn, stream, errs)
     except TagBookError as exc:
-        print(f"upref enroll: {exc}", file=errs)
+        print("upref enroll: " + said(said_error(exc)), file=errs)
         return 1
     finally:
         if own_book:
@@ -649,33 +730,38 @@ def _enrol(
     try:
         items = catalogue_items(game)
     except ValueError as exc:  # TagBookError, or an invalid catalogue file
-        print(f"upref enroll: {exc}", file=err)
+        print("upref enroll: " + said(said_error(exc)), file=err)
         return 1
     try:
         link = opener(args.port)
     except LinkError as exc:
-        print(f"upref enroll: {exc}", file=err)
+        print("upref enroll: " + said(said_error(exc)), file=err)
         return 1
     settings = EnrolSettings(auto=args.auto, replace=args.replace, piece=_piece(game))
     enrolment = Enrolment(link, reg, game, items, settings, input_fn=input_fn, out=out)
-    print(
-        f"Enrolling {titles()[game]} {_piece(game)}s on the board at {link.url} "
-        f"(tags are saved as you go; Ctrl-C stops).",
-        file=out,
-        flush=True,
+    pieces = pieces_word(_piece(game))
+    starting = Msg(
+        "Enrolling {title} {pieces} on the board at {url} (tags are saved as you go; Ctrl-C stops).",
+        title=titles()[game],
+        pieces=pieces,
+        url=link.url,
     )
+    print(said(starting), file=out, flush=True)
     try:
         return enrolment.run()
     except (KeyboardInterrupt, EOFError):
         enrolled = len(items) - len(reg.missing(game, [i for i, _ in items]))
-        print(
-            f"\nStopped: {enrolled} of {len(items)} {game} {_piece(game)}s enrolled, all saved.",
-            file=out,
-            flush=True,
+        stopped = Msg(
+            "Stopped: {enrolled} of {total} {game} {pieces} enrolled, all saved.",
+            enrolled=enrolled,
+            total=len(items),
+            game=game,
+            pieces=pieces,
         )
+        print("\n" + said(stopped), file=out, flush=True)
         return 0
     except LinkError as exc:
-        print(f"upref enroll: {exc}", file=err)
+        print("upref enroll: " + said(said_error(exc)), file=err)
         return 1
     finally:
         close = getattr(link, "close", None)

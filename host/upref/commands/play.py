@@ -33,6 +33,7 @@ from rich.live import Live
 from upref.board.codes import CodeTable
 from upref.commands.game_option import parse_for_game
 from upref.commands.keypresses import keys
+from upref.commands.lang_option import add_lang_option, chosen_lang, said, said_error
 from upref.commands.scripted import since_of
 from upref.commands.speech_option import add_speech_options, speak_argv, start_speaker
 from upref.commands.unfinished import (
@@ -57,7 +58,7 @@ from upref.store.gamelog import GameLog, GameLogError, check_writable, default_p
 from upref.store.replay import resume
 from upref.store.tags import TagBook, TagBookError
 from upref.table import Table
-from upref.text import count
+from upref.text import ENGLISH, Msg, Plural, in_lang
 from upref.views import plain
 from upref.views.frame import Frame
 from upref.views.keys import KeyBoard, LocalKey, Private
@@ -66,59 +67,80 @@ from upref.web.live import LivePage
 
 __all__ = ["left_behind", "main", "open_table", "page_key", "parse", "shared_screen"]
 
-_NAME_THE_PLAYERS = (
-    "name the players in seat order, the one who begins first: upref play {game} Ann Bob Cy"
-)
+def _name_the_players(game: str) -> Msg:
+    return Msg(
+        "name the players in seat order, the one who begins first: upref play {game} Ann Bob Cy",
+        game=game,
+    )
 
 
 def _parser(
     game: Game | None, cls: type[argparse.ArgumentParser] = argparse.ArgumentParser
 ) -> argparse.ArgumentParser:
     names = ", ".join(g.name for g in games())
-    if game is None:
-        listed = "\n".join(f"  {g.name:<10} {g.title}" for g in games())
-        epilog = (
-            f"games:\n{listed}\n\n`upref play GAME --help` shows that game's own options "
-            "(its variants) as well."
-        )
-    else:
-        epilog = f"These are the options of {game.title}; `upref play --help` lists every game."
     ap = cls(
         prog="upref play",
-        description=__doc__.split("\n\n")[0],
-        epilog=epilog,
+        description=said(Msg("`upref play GAME PLAYER...`: referee a game at the table.")),
+        epilog=_epilog(game),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    ap.add_argument("game", help=f"the game: {names}")
-    ap.add_argument("players", nargs="*", help="players' names in seat order (who begins first)")
-    ap.add_argument("--port", help="the board's port or pyserial URL (default: find it)")
+    ap.add_argument("game", help=said(Msg("the game: {names}", names=names)))
+    ap.add_argument("players", nargs="*", help=said(Msg("players' names in seat order (who begins first)")))
+    ap.add_argument("--port", help=said(Msg("the board's port or pyserial URL (default: find it)")))
     ap.add_argument(
         "--resume",
         action="store_true",
-        help="continue the unfinished game of the players named (without names: the one that "
-        "fits the table; several are listed and asked about)",
+        help=said(
+            Msg(
+                "continue the unfinished game of the players named (without names: the one that "
+                "fits the table; several are listed and asked about)"
+            )
+        ),
     )
     ap.add_argument(
         "--game-id",
         type=int,
         metavar="ID",
-        help="with --resume: the unfinished game to continue, by its number (upref games lists them)",
+        help=said(
+            Msg("with --resume: the unfinished game to continue, by its number (upref games lists them)")
+        ),
     )
-    ap.add_argument("--hints", action="store_true", help="allow the hint key (where the game has hints)")
-    ap.add_argument("--seed", type=int, help="seed of the shuffles (default: random)")
-    ap.add_argument("--settle", type=_settle, default=1.0, metavar="SECONDS", help="seconds the table must be still before a turn ends by itself")
-    ap.add_argument("--db", type=Path, help="games database (default: the user's data folder)")
+    ap.add_argument("--hints", action="store_true", help=said(Msg("allow the hint key (where the game has hints)")))
+    ap.add_argument("--seed", type=int, help=said(Msg("seed of the shuffles (default: random)")))
     ap.add_argument(
-        "--tags", type=Path, metavar="PATH", help="the tags `upref enroll` wrote (default: the user's data folder)"
+        "--settle",
+        type=_settle,
+        default=1.0,
+        metavar="SECONDS",
+        help=said(Msg("seconds the table must be still before a turn ends by itself")),
+    )
+    ap.add_argument("--db", type=Path, help=said(Msg("games database (default: the user's data folder)")))
+    ap.add_argument(
+        "--tags",
+        type=Path,
+        metavar="PATH",
+        help=said(Msg("the tags `upref enroll` wrote (default: the user's data folder)")),
     )
     # the option's old name, still understood; --help shows only --tags
     ap.add_argument("--registry", dest="tags", type=Path, metavar="PATH", help=argparse.SUPPRESS)
-    ap.add_argument("--plain", action="store_true", help="print verdicts as lines, no live scoreboard")
+    ap.add_argument("--plain", action="store_true", help=said(Msg("print verdicts as lines, no live scoreboard")))
     add_web_option(ap)
     add_speech_options(ap)
+    add_lang_option(ap)
     if game is not None:
         game.add_options(ap)
     return ap
+
+
+def _epilog(game: Game | None) -> str:
+    """Below the options: every game (`upref play --help`), or whose options these are."""
+    if game is not None:
+        return said(
+            Msg("These are the options of {game}; `upref play --help` lists every game.", game=game.title)
+        )
+    listed = "\n".join(f"  {g.name:<10} {g.title}" for g in games())
+    more = Msg("`upref play GAME --help` shows that game's own options (its variants) as well.")
+    return said(Msg("games:")) + f"\n{listed}\n\n" + said(more)
 
 
 SETTLE_MAX_S = 3600.0
@@ -138,7 +160,13 @@ def _settle(text: str) -> float:
         value = math.nan
     if not 0 <= value <= SETTLE_MAX_S:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a number of seconds from 0 to {SETTLE_MAX_S:g}"
+            said(
+                Msg(
+                    "{text!r} is not a number of seconds from 0 to {most:g}",
+                    text=text,
+                    most=SETTLE_MAX_S,
+                )
+            )
         )
     return value
 
@@ -152,29 +180,45 @@ def check_players(game: Game, names: list[str]) -> None:
     fewest, most = game.players
     if not fewest <= len(names) <= most:
         raise ValueError(
-            f"{game.title} is for {fewest} to {most} players, not {len(names)}: "
-            + _NAME_THE_PLAYERS.format(game=game.name)
+            Msg(
+                "{game} is for {fewest} to {most} players, not {n}: {what}",
+                game=game.title,
+                fewest=fewest,
+                most=most,
+                n=len(names),
+                what=_name_the_players(game.name),
+            )
         )
     seen: dict[str, str] = {}
     for name in names:
         shown = name if len(name) <= NAME_MAX else name[:NAME_MAX] + "…"
         if not name.strip():
-            raise ValueError(f"a player's name is empty: {_NAME_THE_PLAYERS.format(game=game.name)}")
+            raise ValueError(Msg("a player's name is empty: {what}", what=_name_the_players(game.name)))
         if len(name) > NAME_MAX:
             raise ValueError(
-                f"the player's name {shown!r} is {len(name)} characters long: give at most "
-                f"{NAME_MAX}"
+                Msg(
+                    "the player's name {shown!r} is {n} characters long: give at most {most}",
+                    shown=shown,
+                    n=len(name),
+                    most=NAME_MAX,
+                )
             )
         if not name.isprintable():
             raise ValueError(
-                f"the player's name {shown!r} holds a character that cannot be shown: give "
-                "letters, digits, spaces and punctuation"
+                Msg(
+                    "the player's name {shown!r} holds a character that cannot be shown: give "
+                    "letters, digits, spaces and punctuation",
+                    shown=shown,
+                )
             )
         key = name.strip().casefold()
         if key in seen:
             raise ValueError(
-                f"two players are called {name!r}: give each player a name of their own "
-                "(Ann2, Ann B)"
+                Msg(
+                    "two players are called {name!r}: give each player a name of their own "
+                    "(Ann2, Ann B)",
+                    name=name,
+                )
             )
         seen[key] = name
 
@@ -189,7 +233,9 @@ def check_new_game(game: Game, args: argparse.Namespace) -> None:
     try:
         game.variant_from_args(args)
     except ValueError as exc:
-        raise ValueError(f"{game.title} cannot be played so: {exc}") from None
+        raise ValueError(
+            Msg("{game} cannot be played so: {why}", game=game.title, why=said_error(exc))
+        ) from None
 
 
 def parse(argv: list[str]) -> tuple[Game, argparse.Namespace]:
@@ -238,7 +284,7 @@ def open_table(
         table.wait_for_picture()
         return table, log
     if not args.players:
-        raise ValueError(_NAME_THE_PLAYERS.format(game=game.name))
+        raise ValueError(_name_the_players(game.name))
     variant = game.variant_from_args(args)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     referee = game.referee(codes, tag_book, settle_s=args.settle, hints=args.hints, titles=titles())
@@ -284,26 +330,45 @@ def _check_resumable(game: Game, log: GameLog, names: list[str], db: str) -> Non
     """:raises GameLogError: unless `log` is an unfinished game of `game` (of the players
     named, if any) that no other process plays; it is marked as played here."""
     info = log.header
+    where = {"id": info.id, "path": log.path, "db": db}
     if info.game != game.name:
         raise GameLogError(
-            f"game {info.id} in {log.path} is not {game.title} but {info.game}: "
-            f"upref play {info.game} --resume --game-id {info.id}{db}"
+            Msg(
+                "game {id} in {path} is not {title} but {other}: "
+                "upref play {other} --resume --game-id {id}{db}",
+                title=game.title,
+                other=info.game,
+                **where,
+            )
         )
     if info.status != "playing":
+        state = Msg("closed") if info.status == "closed" else Msg("finished")
         raise GameLogError(
-            f"game {info.id} in {log.path} is {'closed' if info.status == 'closed' else 'finished'}: "
-            f"`upref replay{db} --game {info.id}` shows its verdicts; start a new game with "
-            f"upref play {game.name} NAMES{db}"
+            Msg(
+                "game {id} in {path} is {state}: `upref replay{db} --game {id}` shows its "
+                "verdicts; start a new game with upref play {game} NAMES{db}",
+                state=state,
+                game=game.name,
+                **where,
+            )
         )
     if names and not same_players(info.players, names):
         raise GameLogError(
-            f"game {info.id} in {log.path} is the game of {', '.join(info.players)}, not of "
-            f"{', '.join(names)}: name its own players, or leave the names out"
+            Msg(
+                "game {id} in {path} is the game of {theirs}, not of {named}: name its own "
+                "players, or leave the names out",
+                theirs=", ".join(info.players),
+                named=", ".join(names),
+                **where,
+            )
         )
     if not log.mark_playing():
         raise GameLogError(
-            f"game {info.id} in {log.path} is being played in another window: go on there (or "
-            f"quit it there with q first)"
+            Msg(
+                "game {id} in {path} is being played in another window: go on there (or quit "
+                "it there with q first)",
+                **where,
+            )
         )
 
 
@@ -329,23 +394,44 @@ def unfinished_notice(game: Game, args: argparse.Namespace) -> list[str]:
     if not open_games:
         return []
     db = _db_words(args)
-    n = len(open_games)
     lines = [
-        f"upref play: {count(n, 'earlier game')} in {db_path} {'was' if n == 1 else 'were'} "
-        "not finished. This new game starts anyway and leaves "
-        f"{'it' if n == 1 else 'them'} as {'it is' if n == 1 else 'they are'}:"
+        "upref play: "
+        + said(
+            Plural(
+                "{n} earlier game in {path} was not finished. This new game starts anyway and "
+                "leaves it as it is:",
+                "{n} earlier games in {path} were not finished. This new game starts anyway and "
+                "leaves them as they are:",
+                n=len(open_games),
+                path=db_path,
+            )
+        )
     ]
     for x in open_games:
         if x.state == ELSEWHERE:
-            lines.append(f"  {describe(x.summary)}: being played in another window")
+            lines.append(f"  {describe(x.summary)}: " + said(Msg("being played in another window")))
             continue
         lines.append(
-            f"  {describe(x.summary)}: to go on with it instead, press Ctrl-C now and type "
-            f"upref play {x.summary.info.game} --resume --game-id {x.number}{db}"
+            f"  {describe(x.summary)}: "
+            + said(
+                Msg(
+                    "to go on with it instead, press Ctrl-C now and type "
+                    "upref play {game} --resume --game-id {number}{db}",
+                    game=x.summary.info.game,
+                    number=x.number,
+                    db=db,
+                )
+            )
         )
     lines.append(
-        f"  If one will never be played again: upref games --close N{db} (or --forget N); "
-        f"upref games{db} lists them all."
+        "  "
+        + said(
+            Msg(
+                "If one will never be played again: upref games --close N{db} (or --forget N); "
+                "upref games{db} lists them all.",
+                db=db,
+            )
+        )
     )
     return lines
 
@@ -356,10 +442,15 @@ def empty_book_notice(game: Game, tag_book: TagBook) -> str | None:
     items = [item for item, _ in game.items()]
     if not items or tag_book.items(game.name):
         return None
-    return (
-        f"upref play: no {game.title} piece is enrolled in the tag book {tag_book.path}: "
-        f"every card tapped will be refused as not enrolled. Enrol them first with "
-        f"`upref enroll {game.name}` (Ctrl-C now), or play on and enrol later."
+    return "upref play: " + said(
+        Msg(
+            "no {title} piece is enrolled in the tag book {path}: every card tapped will be "
+            "refused as not enrolled. Enrol them first with `upref enroll {game}` (Ctrl-C now), "
+            "or play on and enrol later.",
+            title=game.title,
+            path=tag_book.path,
+            game=game.name,
+        )
     )
 
 
@@ -369,16 +460,27 @@ def saved_notice(game: Game, log: GameLog, args: argparse.Namespace) -> str:
     try:
         info = log.header
     except GameLogError:
-        return f"The game log is {log.path}."
+        return said(Msg("The game log is {path}.", path=log.path))
     if info.status == "playing":
-        return (
-            f"Log {info.id} is saved in {log.path}: `upref play {game.name} --resume{db}` "
-            "continues it where it was."
+        return said(
+            Msg(
+                "Log {id} is saved in {path}: `upref play {game} --resume{db}` continues it "
+                "where it was.",
+                id=info.id,
+                path=log.path,
+                game=game.name,
+                db=db,
+            )
         )
     where = f" {args.db}" if args.db is not None else ""
-    return (
-        f"Log {info.id} is over and saved in {log.path}: `upref replay{where} --game {info.id}` "
-        "shows its verdicts."
+    return said(
+        Msg(
+            "Log {id} is over and saved in {path}: `upref replay{where} --game {id}` shows its "
+            "verdicts.",
+            id=info.id,
+            path=log.path,
+            where=where,
+        )
     )
 
 
@@ -390,9 +492,14 @@ def left_behind(game: Game, log: GameLog, args: argparse.Namespace) -> str:
         if unplayed:
             number = log.game_id
             log.forget()
-            return (
-                f"Log {number} is not kept: no move was made in it. Start again with "
-                f"upref play {game.name} NAMES{_db_words(args)}"
+            return said(
+                Msg(
+                    "Log {number} is not kept: no move was made in it. Start again with "
+                    "upref play {game} NAMES{db}",
+                    number=number,
+                    game=game.name,
+                    db=_db_words(args),
+                )
             )
     except GameLogError:
         pass
@@ -413,14 +520,22 @@ def page_key(page: LivePage, frame: Callable[[], Frame | None], private: Private
     def act(answer: str) -> str:
         names = [n.lower() for n in page.hub.seats]
         if answer.strip().lower() not in names:
-            text = f"No player {answer!r}: the players are {', '.join(page.hub.seats)}."
+            text = Msg(
+                "No player {answer!r}: the players are {players}.",
+                answer=answer,
+                players=", ".join(page.hub.seats),
+            )
         else:
             seat = names.index(answer.strip().lower())
-            text = f"{page.hub.seats[seat]}'s own page (for your eyes only): {page.seat_url(seat)}"
+            text = Msg(
+                "{name}'s own page (for your eyes only): {url}",
+                name=page.hub.seats[seat],
+                url=page.seat_url(seat),
+            )
         private.show(text)
         return text
 
-    return LocalKey("w", "a player's own web page", "Whose page?", default, act)
+    return LocalKey("w", Msg("a player's own web page"), Msg("Whose page?"), default, act)
 
 
 def main(
@@ -436,10 +551,11 @@ def main(
         game, args = parse(args_in)
     except UnknownGame as e:
         return _fail(e, 2)
+    args.lang = chosen_lang(args, "upref play")
     if not args.resume:
         try:
             if not args.players:
-                raise ValueError(_NAME_THE_PLAYERS.format(game=game.name))
+                raise ValueError(_name_the_players(game.name))
             check_new_game(game, args)
         except ValueError as e:
             return _fail(e, 2)
@@ -476,14 +592,21 @@ def _no_board(e: LinkError, game: Game) -> str:
     """No board was found for a new game: the finder's words (which ports were seen, how to
     plug a board in or start a simulated one), and how to enrol a simulated board's pieces."""
     return (
-        f"{e}\nWith a simulated board (`upref sim` in another terminal), enrol its pieces once "
-        f"with `upref enroll {game.name} --simulated`, then run this command again."
+        said(said_error(e))
+        + "\n"
+        + said(
+            Msg(
+                "With a simulated board (`upref sim` in another terminal), enrol its pieces once "
+                "with `upref enroll {game} --simulated`, then run this command again.",
+                game=game.name,
+            )
+        )
     )
 
 
 def _fail(e: Exception | str, status: int) -> int:
     """Say what went wrong in one line (to stderr) and give the exit status."""
-    print(f"upref play: {e}", file=sys.stderr)
+    print("upref play: " + said(said_error(e)), file=sys.stderr)
     return status
 
 
@@ -544,23 +667,33 @@ def _at_the_table(
     except ValueError as e:
         return _fail(e, 2)
     print(
-        f"{game.title}: saved as log {log.game_id} in {log.path} (the log's number, for "
-        "--game-id and replay; the scoreboard numbers the games of the match)",
+        said(
+            Msg(
+                "{title}: saved as log {id} in {path} (the log's number, for --game-id and "
+                "replay; the scoreboard numbers the games of the match)",
+                title=game.title,
+                id=log.game_id,
+                path=log.path,
+            )
+        ),
         file=sys.stderr,
     )
     console = Console()
     page: LivePage | None = None
     if args.web is not None:
         try:
-            page = start_page(game, table, args.web, log.header.players, str(log.game_id), db=log.path)
+            page = start_page(
+                game, table, args.web, log.header.players, str(log.game_id), args.lang, db=log.path
+            )
         except (ValueError, OSError) as e:
-            print(f"upref play: {page_error(args.web, e)}", file=sys.stderr)
+            print("upref play: " + said(page_error(args.web, e)), file=sys.stderr)
             table.close()
             print(left_behind(game, log, args), file=sys.stderr)
             return 1
     speaker = start_speaker(args)
     try:
-        status = _loop(game, table, console, console.is_terminal and not args.plain, page, speaker)
+        live_view = console.is_terminal and not args.plain
+        status = _loop(game, table, console, (live_view, args.lang), page, speaker)
     except GameLogError as e:
         return _fail(e, 1)
     except KeyboardInterrupt:  # a second Ctrl-C while the table closed: quit all the same
@@ -583,9 +716,12 @@ def _data_folder_path() -> Path:
         return default_path(create=True)
     except OSError as exc:
         raise GameLogError(
-            f"cannot make the data folder {default_path(create=False).parent} "
-            f"({exc.strerror or exc}): make its parent writable, or give --db a file in a "
-            "folder you can write to"
+            Msg(
+                "cannot make the data folder {folder} ({why}): make its parent writable, or "
+                "give --db a file in a folder you can write to",
+                folder=default_path(create=False).parent,
+                why=exc.strerror or str(exc),
+            )
         ) from None
 
 
@@ -593,19 +729,22 @@ def _loop(
     game: Game,
     table: Table,
     console: Console,
-    live_view: bool,
+    how: tuple[bool, str],
     page: LivePage | None = None,
     speaker: Speaker | None = None,
 ) -> int:
+    """The game at the table until q (or its end without a live view); `how`: whether the
+    scoreboard is live, and the language of the screen."""
+    live_view, lang = how
     private = Private()
     kb = KeyBoard(table.send, table.clock, table.frame, table.referee.hints, private=private)
     if page is not None:
         kb.local = (page_key(page, lambda: kb.frame, private),)
 
-    show = shared_screen(kb, live_view, page, speaker)
+    show = shared_screen(kb, live_view, page, speaker, lang)
 
     def screen() -> RenderableType:
-        return render(table.frame, game.panel, private.current(), kb)
+        return render(table.frame, game.panel, private.current(), kb, lang)
 
     try:
         table.on_frame = show
@@ -619,9 +758,9 @@ def _loop(
             else:
                 while _step(table, key, kb) and table.referee.stopped is None:
                     for note in kb.notes:
-                        print(note, flush=True)
+                        print(in_lang(note, lang), flush=True)
                     kb.notes.clear()
-                console.print(plain.render(scoreboard_for(table.frame, game.panel)), end="")
+                console.print(plain.render(scoreboard_for(table.frame, game.panel, lang=lang)), end="")
     except KeyboardInterrupt:
         pass
     finally:
@@ -630,7 +769,11 @@ def _loop(
 
 
 def shared_screen(
-    kb: KeyBoard, live_view: bool, page: LivePage | None, speaker: Speaker | None
+    kb: KeyBoard,
+    live_view: bool,
+    page: LivePage | None,
+    speaker: Speaker | None,
+    lang: str = ENGLISH,
 ) -> Callable[[Frame], None]:
     """What the table's frames are handed to at `play`: the keys, the shared screen (the
     verdicts printed, without a live scoreboard), the page and the voice. A verdict for one
@@ -638,7 +781,7 @@ def shared_screen(
 
     def show(frame: Frame) -> None:
         kb.frame = frame
-        for v, line in zip(frame.verdicts, shared_lines(frame, page is not None), strict=True):
+        for v, line in zip(frame.verdicts, shared_lines(frame, page is not None, lang), strict=True):
             if not live_view:
                 print(line, flush=True)
             elif v.seat is not None:

@@ -16,41 +16,61 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
+from upref.commands.lang_option import add_lang_option, chosen_lang, said, said_error
+from upref.referee.status import Verdict
 from upref.registry import referee_for
 from upref.store.gamelog import GameLog, GameLogError, default_path, list_games
 from upref.store.replay import load_log, public_lines, replay, verdict_dict
+from upref.text import Msg, in_lang
 
 __all__ = ["export_main", "main", "replay_main"]
 
 
-def replay_main(argv: list[str] | None = None) -> int:
+def _replay_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="upref replay",
-        description="Replay a game log through the referee and print every verdict.",
+        description=said(Msg("Replay a game log through the referee and print every verdict.")),
     )
     parser.add_argument(
         "log",
         nargs="?",
-        help="a games database (games.sqlite) or an exported .jsonl ('-': stdin); default: "
-        f"{default_path(create=False)}",
+        help=said(
+            Msg(
+                "a games database (games.sqlite) or an exported .jsonl ('-': stdin); default: {path}",
+                path=default_path(create=False),
+            )
+        ),
     )
-    parser.add_argument("--game", type=int, help="the game's id in the database (default: newest)")
-    parser.add_argument("--json", action="store_true", help="one JSON object per verdict")
+    parser.add_argument(
+        "--game", type=int, help=said(Msg("the game's id in the database (default: newest)"))
+    )
+    parser.add_argument("--json", action="store_true", help=said(Msg("one JSON object per verdict")))
     parser.add_argument(
         "--private",
         action="store_true",
-        help="also show what was said to one player alone (a hint, a task card): not on a "
-        "screen the players share",
+        help=said(
+            Msg(
+                "also show what was said to one player alone (a hint, a task card): not on a "
+                "screen the players share"
+            )
+        ),
     )
-    args = parser.parse_intermixed_args(argv)
+    add_lang_option(parser)
+    return parser
+
+
+def replay_main(argv: list[str] | None = None) -> int:
+    args = _replay_parser().parse_intermixed_args(argv)
+    lang = chosen_lang(args, "upref replay")
     source = args.log if args.log is not None else str(default_path(create=False))
     try:
         info, entries = load_log(source, args.game)
         replayed = list(replay(info, entries, referee_for, source))
     except GameLogError as exc:
-        print(f"upref replay: {exc}", file=sys.stderr)
+        print("upref replay: " + said(said_error(exc)), file=sys.stderr)
         return 1
     out = sys.stdout
     if not args.json:
@@ -60,20 +80,27 @@ def replay_main(argv: list[str] | None = None) -> int:
         for v in r.reply.verdicts:
             if args.json:
                 out.write(json.dumps(verdict_dict(r.entry.seq, v), ensure_ascii=False) + "\n")
-                continue
-            who = info.players[v.seat] if v.seat is not None and v.seat < len(info.players) else v.seat
-            if v.seat is not None and not args.private:
-                out.write(f"{r.entry.seq:>5} {'PRIVATE':<7} (a line for {who} alone: --private shows it)\n")
-                continue
-            line = f"{r.entry.seq:>5} {v.kind.upper():<7} {v.text}"
-            if v.rule:
-                line += f" [{v.rule}]"
-            if v.seat is not None:
-                line += f" (to {who} only)"
-            out.write(line + "\n")
-            if v.correction and v.correction not in v.text:
-                out.write(f"{'':>13} -> {v.correction}\n")
+            else:
+                out.write(_verdict_lines(r.entry.seq, v, info.players, args.private, lang))
     return 0
+
+
+def _verdict_lines(seq: int, v: Verdict, players: Sequence[str], private: bool, lang: str) -> str:
+    """A verdict as `upref replay` prints it, in `lang` (a line for one player alone only with
+    `private`)."""
+    who = players[v.seat] if v.seat is not None and v.seat < len(players) else v.seat
+    if v.seat is not None and not private:
+        alone = Msg("(a line for {who} alone: --private shows it)", who=who)
+        return f"{seq:>5} {'PRIVATE':<7} {in_lang(alone, lang)}\n"
+    line = f"{seq:>5} {v.kind.upper():<7} {in_lang(v.text, lang)}"
+    if v.rule:
+        line += f" [{v.rule}]"
+    if v.seat is not None:
+        line += " " + in_lang(Msg("(to {who} only)", who=who), lang)
+    line += "\n"
+    if v.correction and v.correction not in v.text:
+        line += f"{'':>13} -> {in_lang(v.correction, lang)}\n"
+    return line
 
 
 def export_main(argv: list[str] | None = None) -> int:
@@ -93,25 +120,20 @@ def export_main(argv: list[str] | None = None) -> int:
     db = Path(args.db) if args.db else default_path(create=False)
     try:
         if args.list:
-            listed = list_games(db)
-            if not listed:
-                print(f"upref export: no games in {db} yet", file=sys.stderr)
-            for g in listed:
-                outcome = ""  # a game still playing has no winners yet (an earlier game's stay in the log)
-                if g.outcome and g.status == "finished":
-                    won = g.outcome.get("winners", [])
-                    outcome = f" winners {', '.join(won)}" if won else " no winner"
-                print(f"{g.id:>5} {g.game:<8} {g.status:<9} {', '.join(g.players)}{outcome}")
+            _list_games(db)
             return 0
         if not db.exists():
             raise GameLogError(
-                f"there is no game log at {db}: play a game first (upref play GAME NAMES), or "
-                "give --db the games.sqlite to export from"
+                Msg(
+                    "there is no game log at {db}: play a game first (upref play GAME NAMES), or "
+                    "give --db the games.sqlite to export from",
+                    db=db,
+                )
             )
         if args.game is None:
             log = GameLog.open_latest(db, game=None, unfinished=False, read_only=True)
             if log is None:
-                raise GameLogError(f"game log {db} holds no game yet: play one first")
+                raise GameLogError(Msg("game log {db} holds no game yet: play one first", db=db))
         else:
             log = GameLog.open(db, args.game, read_only=True)
         with log:
@@ -119,8 +141,12 @@ def export_main(argv: list[str] | None = None) -> int:
                 out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
             except OSError as exc:
                 raise GameLogError(
-                    f"cannot write {args.output}: {exc.strerror or exc}; give -o a file in a "
-                    "folder you can write to (or leave -o out for standard output)"
+                    Msg(
+                        "cannot write {path}: {why}; give -o a file in a folder you can write to "
+                        "(or leave -o out for standard output)",
+                        path=args.output,
+                        why=exc.strerror or str(exc),
+                    )
                 ) from None
             try:
                 if args.public:
@@ -132,9 +158,22 @@ def export_main(argv: list[str] | None = None) -> int:
                 if out is not sys.stdout:
                     out.close()
     except GameLogError as exc:
-        print(f"upref export: {exc}", file=sys.stderr)
+        print("upref export: " + said(said_error(exc)), file=sys.stderr)
         return 1
     return 0
+
+
+def _list_games(db: Path) -> None:
+    """`upref export --list`: each game of the database, one line."""
+    listed = list_games(db)
+    if not listed:
+        print("upref export: " + said(Msg("no games in {db} yet", db=db)), file=sys.stderr)
+    for g in listed:
+        outcome = ""  # a game still playing has no winners yet (an earlier game's stay in the log)
+        if g.outcome and g.status == "finished":
+            won = g.outcome.get("winners", [])
+            outcome = f" winners {', '.join(won)}" if won else " no winner"
+        print(f"{g.id:>5} {g.game:<8} {g.status:<9} {', '.join(g.players)}{outcome}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -44,28 +44,36 @@ from rich.text import Text
 from upref import paths
 from upref.board.codes import EMPTY, CodeTable, magnets_of
 from upref.board.model import BoardModel, HoleObservation
+from upref.commands.lang_option import said, said_error
 from upref.hardware import codetable
 from upref.link.connection import Link, LinkError
 from upref.link.protocol import MAX_CODE, POSITIONS, Err
+from upref.text import Msg, Plural, join_words
 
 SETTLE_S = 0.3  # a hole's code must stay unchanged this long to count as its reading
 WAIT_S = 8.0  # how long after a step the test waits for the hole to show something
 NO_MAGNET = "-"
 FLIP = {"N": "S", "S": "N"}
-SYMBOL_WORDS = {"N": "N", "S": "S", "-": "none", "~": "weak", "?": "?"}
+SYMBOL_WORDS = {"N": "N", "S": "S", "-": Msg("none"), "~": Msg("weak"), "?": "?"}
 
 Verdict = Literal["ok", "wrong pole", "no magnet", "crosstalk", "stray field", "misreads"]
 
 ADVICE: dict[str, str] = {
-    "ok": "ok",
-    "wrong pole": "reads the wrong pole: sensor mounted upside down (branded face up)",
-    "no magnet": "never sees a magnet: check its wiring (3.3 V, GND, output to its "
-    "multiplexer channel) and its depth under the hole",
-    "crosstalk": "crosstalk: reads a pole with no magnet over it (a neighbouring magnet "
-    "reaches it: sensor too close to its neighbours, or the thresholds too low)",
-    "stray field": "reads a pole with the hole empty: recalibrate (upref doctor --calibrate), or "
-    "take away a magnet or steel near it",
-    "misreads": "misreads: see the readings; check its wiring and its seat under the hole",
+    "ok": Msg("ok"),
+    "wrong pole": Msg("reads the wrong pole: sensor mounted upside down (branded face up)"),
+    "no magnet": Msg(
+        "never sees a magnet: check its wiring (3.3 V, GND, output to its multiplexer channel) "
+        "and its depth under the hole"
+    ),
+    "crosstalk": Msg(
+        "crosstalk: reads a pole with no magnet over it (a neighbouring magnet reaches it: "
+        "sensor too close to its neighbours, or the thresholds too low)"
+    ),
+    "stray field": Msg(
+        "reads a pole with the hole empty: recalibrate (upref doctor --calibrate), or take away "
+        "a magnet or steel near it"
+    ),
+    "misreads": Msg("misreads: see the readings; check its wiring and its seat under the hole"),
 }
 
 
@@ -146,7 +154,7 @@ class SensorResult:
 
     @property
     def advice(self) -> str:
-        return ADVICE[self.verdict] + (f" ({self.hint})" if self.hint else "")
+        return ADVICE[self.verdict] + (" (" + self.hint + ")" if self.hint else "")
 
 
 @dataclass(frozen=True)
@@ -162,18 +170,25 @@ class MagnetFinding:
     @property
     def advice(self) -> str:
         where = (
-            "in every hole"
+            Msg("in every hole")
             if len(self.holes) == self.of_holes
-            else f"in hole{'s' if len(self.holes) > 1 else ''} {', '.join(map(str, self.holes))}"
-            f" of {self.of_holes}"
+            else Plural(
+                "in hole {holes} of {of}",
+                "in holes {holes} of {of}",
+                n=len(self.holes),
+                holes=", ".join(map(str, self.holes)),
+                of=self.of_holes,
+            )
         )
         if self.seen == NO_MAGNET:
-            what = "not seen: the magnet is weak or lost (re-glue it)"
+            what = Msg("not seen: the magnet is weak or lost (re-glue it)")
         elif self.seen in FLIP:
-            what = f"read as {self.seen}: the magnet is glued the wrong way up (turn it over)"
+            what = Msg(
+                "read as {pole}: the magnet is glued the wrong way up (turn it over)", pole=self.seen
+            )
         else:
-            what = "misread"
-        return f"{what}, {where}"
+            what = Msg("misread")
+        return Msg("{what}, {where}", what=what, where=where)
 
 
 @dataclass
@@ -200,11 +215,24 @@ class SelftestReport:
         out = []
         for s in self.sensors:
             if s.verdict != "ok":
-                out.append(f"hole {s.hole} sensor P{s.position}: {s.advice}")
+                out.append(
+                    Msg(
+                        "hole {hole} sensor P{position}: {advice}",
+                        hole=s.hole,
+                        position=s.position,
+                        advice=s.advice,
+                    )
+                )
         for m in self.magnets:
             out.append(
-                f"{m.end.pair} {colour(m.end.down)} end, magnet P{m.position} "
-                f"({m.end.magnets[m.position - 1]} facing the sensor): {m.advice}"
+                Msg(
+                    "{pair} {colour} end, magnet P{position} ({pole} facing the sensor): {advice}",
+                    pair=m.end.pair,
+                    colour=colour(m.end.down),
+                    position=m.position,
+                    pole=m.end.magnets[m.position - 1],
+                    advice=m.advice,
+                )
             )
         out += self.notes
         return out
@@ -231,10 +259,12 @@ def analyse(
         levels = [r.levels[p] for r in rs if len(r.levels) > p]
         if verdict != "ok" and levels:
             if max(levels) < rail_low:
-                hint = "its output reads about 0 V: no supply (its bank's switch, a wire), or "
-                hint += "the output shorted to GND"
+                hint = Msg(
+                    "its output reads about 0 V: no supply (its bank's switch, a wire), or the "
+                    "output shorted to GND"
+                )
             elif min(levels) > rail_high:
-                hint = "its output reads the supply rail: shorted to 3.3 V, or open"
+                hint = Msg("its output reads the supply rail: shorted to 3.3 V, or open")
         sensors.append(SensorResult(hole, p + 1, verdict, len(rs), wrong, hint))
         for r in blame:
             if r.end is not None:
@@ -297,11 +327,15 @@ def cover_ends(which: Literal["cover", "all"] = "cover") -> list[End]:
 def step_text(codes: CodeTable, action: str, hole: int, end: End | None) -> str:
     """What to do, in words."""
     if action == "pull" or end is None:
-        return f"take the pair out of hole {hole} (leave it empty)"
+        return Msg("take the pair out of hole {hole} (leave it empty)", hole=hole)
     c = codes.colour_name
-    return (
-        f"put pair {end.pair} into hole {hole} with its {c(end.down)} end down "
-        f"({c(end.up)} up; magnets {end.magnets})"
+    return Msg(
+        "put pair {pair} into hole {hole} with its {down} end down ({up} up; magnets {magnets})",
+        pair=end.pair,
+        hole=hole,
+        down=c(end.down),
+        up=c(end.up),
+        magnets=end.magnets,
     )
 
 
@@ -310,7 +344,7 @@ def ask_person(out: Console) -> Ask:
 
     def ask(step: Step) -> bool:
         try:
-            answer = out.input(f"[bold]{step.text}[/bold], then Enter (q: stop) ")
+            answer = out.input("[bold]" + said(step.text) + "[/bold]" + said(Msg(", then Enter (q: stop) ")))
         except EOFError:
             return False
         return answer.strip().lower() not in ("q", "quit", "stop")
@@ -392,10 +426,10 @@ class SelfTest:
         try:
             reply = self.link.command("RAW", timeout=1.0, retries=2)
         except LinkError as exc:
-            self.out.print(Text(f"  RAW failed: {exc}", style="yellow"))
+            self.out.print(Text("  " + said(Msg("RAW failed: {why}", why=said_error(exc))), style="yellow"))
             return (), ()
         if isinstance(reply, Err):
-            self.out.print(Text(f"  RAW refused: {reply.reason}", style="yellow"))
+            self.out.print(Text("  " + said(Msg("RAW refused: {reason}", reason=reply.reason)), style="yellow"))
             return (), ()
         raw = self.link.raw.get(hole)
         return (tuple(raw.levels), tuple(raw.zeros)) if raw is not None else ((), ())
@@ -413,14 +447,19 @@ class SelfTest:
         report = SelftestReport()
         self._pump(3.0, lambda: self.model.online)
         holes = list(holes)
-        self.out.print(
-            f"self-test: {len(holes)} hole{'s' if len(holes) != 1 else ''} x {len(ends)} "
-            f"end{'s' if len(ends) != 1 else ''} ({', '.join(f'{e.pair} {e.down}' for e in ends)})"
+        ends_words = Plural("{n} end", "{n} ends", n=len(ends))
+        plan = Plural(
+            "self-test: {n} hole x {ends} ({which})",
+            "self-test: {n} holes x {ends} ({which})",
+            n=len(holes),
+            ends=ends_words,
+            which=", ".join(f"{e.pair} {e.down}" for e in ends),
         )
+        self.out.print(said(plan))
         for hole in holes:
             if not self._hole(hole, ends, report):
                 report.stopped = True
-                report.notes.append(f"stopped by the person in hole {hole}")
+                report.notes.append(Msg("stopped by the person in hole {hole}", hole=hole))
                 break
         report.sensors, report.magnets = analyse(report.readings, **self.thresholds)
         return report
@@ -431,7 +470,9 @@ class SelfTest:
             if not self._do("pull", hole, None):
                 return False
             if not self._wait_for(hole, want_empty=True):
-                report.notes.append(f"hole {hole} does not read empty (code {self._code(hole)})")
+                report.notes.append(
+                    Msg("hole {hole} does not read empty (code {code})", hole=hole, code=self._code(hole))
+                )
         else:
             self._pump(self.settle, lambda: self._settled(hole, want_empty=True))
         first = self._read(hole, None)
@@ -449,50 +490,78 @@ class SelfTest:
             # the board debounces: an empty hole reported is an empty hole
             if not self._pump(self.wait, lambda: self._code(hole) == EMPTY):
                 report.notes.append(
-                    f"hole {hole} still reads code {self._code(hole)} after {end.pair} "
-                    f"{end.down} came out"
+                    Msg(
+                        "hole {hole} still reads code {code} after {pair} {down} came out",
+                        hole=hole,
+                        code=self._code(hole),
+                        pair=end.pair,
+                        down=end.down,
+                    )
                 )
         return True
 
     # -- words -----------------------------------------------------------------------------------
 
     def _progress(self, r: Reading) -> None:
-        self.out.print(Text("  " + reading_text(self.codes, r), style="" if r.ok else "bold red"))
+        self.out.print(Text("  " + said(reading_text(self.codes, r)), style="" if r.ok else "bold red"))
 
 
 def reading_text(codes: CodeTable, r: Reading) -> str:
     """One reading in words: 'hole 3, P-RB red down: ok (code 39)' or, for a wrong one, the code,
     the expected code and every position that differs."""
     c = codes.colour_name
-    what = f"{r.end.pair} {c(r.end.down)} down" if r.end is not None else "empty"
-    head = f"hole {r.hole}, {what}"
+    what = (
+        Msg("{pair} {colour} down", pair=r.end.pair, colour=c(r.end.down))
+        if r.end is not None
+        else Msg("empty")
+    )
+    head = Msg("hole {hole}, {what}", hole=r.hole, what=what)
     if r.ok:
-        return f"{head}: ok (code {r.code} {r.seen})"
+        return Msg("{head}: ok (code {code} {seen})", head=head, code=r.code, seen=r.seen)
     if r.code == EMPTY:
-        got = "nothing seen (code 0)"
+        got = Msg("nothing seen (code 0)")
     elif codes.is_valid(r.code):
-        got = f"reads as {codes.short(r.code)} (code {r.code} {r.seen})"
+        got = Msg(
+            "reads as {short} (code {code} {seen})", short=codes.short(r.code), code=r.code, seen=r.seen
+        )
     elif 0 <= r.code <= MAX_CODE:
-        got = f"invalid code {r.code} ({r.seen})"
+        got = Msg("invalid code {code} ({seen})", code=r.code, seen=r.seen)
     else:
-        got = f"invalid code {r.code}"
-    diffs = []
+        got = Msg("invalid code {code}", code=r.code)
+    return Msg(
+        "{head}: {got}, expected {code} ({expected}): {diffs}",
+        head=head,
+        got=got,
+        code=r.expected_code,
+        expected=r.expected,
+        diffs=join_words("; ", _differences(r)),
+    )
+
+
+def _differences(r: Reading) -> list[str]:
+    """Each position of a reading that saw what it should not, in words."""
+    diffs: list[str] = []
     for p in r.wrong_positions():
         d = r.delta(p)
-        raw = f", {d:+d} from zero" if d is not None else ""
+        raw = Msg(", {delta:+d} from zero", delta=d) if d is not None else ""
         diffs.append(
-            f"P{p + 1} saw {SYMBOL_WORDS.get(r.seen[p], r.seen[p])} "
-            f"(expected {SYMBOL_WORDS[r.expected[p]]}{raw})"
+            Msg(
+                "P{position} saw {seen} (expected {expected}{raw})",
+                position=p + 1,
+                seen=SYMBOL_WORDS.get(r.seen[p], r.seen[p]),
+                expected=SYMBOL_WORDS[r.expected[p]],
+                raw=raw,
+            )
         )
-    return f"{head}: {got}, expected {r.expected_code} ({r.expected}): " + "; ".join(diffs)
+    return diffs
 
 
 def render_report(report: SelftestReport, codes: CodeTable) -> Table:
     """Per hole and position: what the sensor saw in each reading (the board's N, S or · for
     none, and its raw level's distance from its zero), then its verdict. A wrong reading shows
     what was expected in brackets."""
-    table = Table(title="sensor self-test", title_justify="left")
-    table.add_column("hole", justify="right")
+    table = Table(title=said(Msg("sensor self-test")), title_justify="left")
+    table.add_column(said(Msg("hole")), justify="right")
     table.add_column("P")
     columns: list[End | None] = []
     for r in report.readings:
@@ -501,10 +570,10 @@ def render_report(report: SelftestReport, codes: CodeTable) -> Table:
     wide = len(columns) <= 6
     if wide:
         for e in columns:
-            table.add_column("empty" if e is None else f"{e.pair} {e.down}", justify="right")
+            table.add_column(said(Msg("empty")) if e is None else f"{e.pair} {e.down}", justify="right")
     else:
-        table.add_column("saw (expected), reading by reading")
-    table.add_column("verdict")
+        table.add_column(said(Msg("saw (expected), reading by reading")))
+    table.add_column(said(Msg("verdict")))
     cell_of: dict[tuple[int, int, End | None], Text] = {}
     for r in report.readings:
         for p in range(POSITIONS):
@@ -522,7 +591,7 @@ def render_report(report: SelftestReport, codes: CodeTable) -> Table:
         cells = [cell_of.get((s.hole, s.position, e), Text("-", style="dim")) for e in columns]
         if not wide:
             cells = [Text(" ").join(cells)]
-        verdict = Text(s.advice, style="green" if s.verdict == "ok" else "bold red")
+        verdict = Text(said(s.advice), style="green" if s.verdict == "ok" else "bold red")
         table.add_row(str(s.hole), f"P{s.position}", *cells, verdict)
     return table
 
@@ -546,17 +615,21 @@ def run(
     problems = report.problems(codes)
     wrong = [r for r in report.readings if not r.ok]
     if wrong:
-        out.print("[bold]readings that were not as expected:[/bold]")
+        out.print("[bold]" + said(Msg("readings that were not as expected:")) + "[/bold]")
         for r in wrong:
-            out.print(Text("  " + reading_text(codes, r)))
+            out.print(Text("  " + said(reading_text(codes, r))))
     if problems:
-        out.print("[bold]problems:[/bold]")
+        out.print("[bold]" + said(Msg("problems:")) + "[/bold]")
         for p in problems:
-            out.print(Text(f"  {p}", style="bold red"))
-    n = len(report.readings)
-    verdict = "PASSED" if report.ok else "FAILED"
-    out.print(
-        f"self-test {verdict}: {n} readings, {sum(r.ok for r in report.readings)} as expected, "
-        f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+            out.print(Text("  " + said(p), style="bold red"))
+    verdict = Msg("PASSED") if report.ok else Msg("FAILED")
+    summary = Plural(
+        "self-test {verdict}: {readings} readings, {right} as expected, {n} problem",
+        "self-test {verdict}: {readings} readings, {right} as expected, {n} problems",
+        n=len(problems),
+        verdict=verdict,
+        readings=len(report.readings),
+        right=sum(r.ok for r in report.readings),
     )
+    out.print(said(summary))
     return report

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from upref.board.simtags import Catalogues, sim_uid
+from upref.commands.lang_option import said, said_error
 from upref.game import Game, StepPlan, StepTable, TableStep
 from upref.referee.base import Referee
 from upref.registry import UnknownGame, find_game, games, referee_for
@@ -24,6 +25,7 @@ from upref.sim.channel import SimControl, SimControlError
 from upref.sim.verbs import VERBS
 from upref.store.gamelog import GameInfo, GameLog, GameLogError, default_path
 from upref.store.replay import replay
+from upref.text import Msg
 
 __all__ = ["catalogues", "sim_main", "simctl_main", "step_names", "steps_help"]
 
@@ -62,17 +64,17 @@ def simctl_main(argv: list[str]) -> int:
     try:
         return _do_step(ns.words[0].lower(), ns.sim, ns.db)
     except (GameLogError, SimControlError, ValueError) as e:
-        print(f"upref simctl {ns.words[0].lower()}: {e}", file=sys.stderr)
+        print(f"upref simctl {ns.words[0].lower()}: " + said(said_error(e)), file=sys.stderr)
         return 1
 
 
 def steps_help() -> str:
     """The games' whole table steps, one line each: `draw`, the games that have it, what it
     does."""
-    lines = ["whole table steps of the game being played (its newest log):"]
+    lines = [said(Msg("whole table steps of the game being played (its newest log):"))]
     for game in games():
         for name, step in game.steps.items():
-            lines.append(f"{name:<8} {game.title}: {step.summary}")
+            lines.append(f"{name:<8} {game.title}: " + said(step.summary))
     return "\n".join(lines)
 
 
@@ -93,12 +95,22 @@ def _words(argv: list[str]) -> list[str]:
 def _step_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="upref simctl",
-        description="A whole table step of the game being played, on the simulated board.",
+        description=said(Msg("A whole table step of the game being played, on the simulated board.")),
     )
-    ap.add_argument("--sim", metavar="NAME", help="which simulator (needed when several run)")
-    ap.add_argument("--db", type=Path, help="the games database the game is logged in "
-                    "(default: the user's data folder, as upref play)")
-    ap.add_argument("words", nargs="*", help="the step's name")
+    ap.add_argument(
+        "--sim", metavar="NAME", help=said(Msg("which simulator (needed when several run)"))
+    )
+    ap.add_argument(
+        "--db",
+        type=Path,
+        help=said(
+            Msg(
+                "the games database the game is logged in (default: the user's data folder, as "
+                "upref play)"
+            )
+        ),
+    )
+    ap.add_argument("words", nargs="*", help=said(Msg("the step's name")))
     return ap
 
 
@@ -117,7 +129,7 @@ def _do_step(name: str, sim: str | None, db: Path | None) -> int:
         plan: StepPlan = step.plan(StepTable(referee, board, uid_of, seed))
         for line in plan.lines:
             _answer(ctl.raw(line), line)
-    print(plan.said)
+    print(said(plan.said))
     return 0
 
 
@@ -128,7 +140,13 @@ def _answer(answer: str, line: str) -> str:
     """
     if answer == "ok" or answer.startswith("ok "):
         return answer[3:]
-    raise ValueError(f"the simulated board refused `{line}`: {answer.removeprefix('error ')}")
+    raise ValueError(
+        Msg(
+            "the simulated board refused `{line}`: {why}",
+            line=line,
+            why=answer.removeprefix("error "),
+        )
+    )
 
 
 def _game_in_play(name: str, db: Path | None) -> tuple[Game, Referee, int]:
@@ -141,20 +159,32 @@ def _game_in_play(name: str, db: Path | None) -> tuple[Game, Referee, int]:
     log = GameLog.open_latest(path, unfinished=False, read_only=True)
     if log is None:
         raise GameLogError(
-            f"no game is logged in {path}: start one first (upref play GAME NAMES), then "
-            f"`upref simctl {name}` does its step"
+            Msg(
+                "no game is logged in {path}: start one first (upref play GAME NAMES), then "
+                "`upref simctl {name}` does its step",
+                path=path,
+                name=name,
+            )
         )
     try:
         info = log.header
         try:
             game = find_game(info.game)
         except UnknownGame as e:
-            raise GameLogError(f"the newest game of {path}: {e}") from None
+            raise GameLogError(
+                Msg("the newest game of {path}: {why}", path=path, why=said_error(e))
+            ) from None
         if name not in game.steps:
-            has = ", ".join(game.steps) or "none"
+            has = ", ".join(game.steps) or Msg("none")
             raise ValueError(
-                f"{game.title} (the newest game of {path}) has no step {name!r}: its steps are "
-                f"{has}; `upref simctl help` lists the simulator's own verbs"
+                Msg(
+                    "{title} (the newest game of {path}) has no step {name!r}: its steps are "
+                    "{has}; `upref simctl help` lists the simulator's own verbs",
+                    title=game.title,
+                    path=path,
+                    name=name,
+                    has=has,
+                )
             )
         made: list[Referee] = []
 

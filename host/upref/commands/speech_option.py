@@ -15,8 +15,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from upref.commands.lang_option import said
 from upref.speech.speaker import Speaker
 from upref.speech.voices import VOICES
+from upref.text import ENGLISH, Msg
 
 __all__ = ["add_speech_options", "speak_argv", "start_speaker"]
 
@@ -33,20 +35,34 @@ def add_speech_options(ap: argparse.ArgumentParser) -> None:
         const=_ON,
         choices=(_ON, _ALL),
         metavar="all",
-        help="say refusals and their corrections, whose turn it is, solved cards and claims, "
-        "and the winner aloud; --speak=all says every verdict",
+        help=said(
+            Msg(
+                "say refusals and their corrections, whose turn it is, solved cards and claims, "
+                "and the winner aloud; --speak=all says every verdict"
+            )
+        ),
     )
     ap.add_argument(
         "--speak-to",
         metavar="DIR",
-        help="write each spoken line as a numbered WAV file with its text (0001.wav, "
-        "0001.txt) in DIR instead of playing it",
+        help=said(
+            Msg(
+                "write each spoken line as a numbered WAV file with its text (0001.wav, "
+                "0001.txt) in DIR instead of playing it"
+            )
+        ),
     )
     ap.add_argument(
         "--voice",
         choices=VOICES,
         default=VOICES[0],
-        help=f"the voice (default {VOICES[0]}; piper needs pip install 'upref[voice]')",
+        help=said(
+            Msg(
+                "the voice (default {default}; piper needs pip install 'upref[voice]' and speaks "
+                "English only)",
+                default=VOICES[0],
+            )
+        ),
     )
 
 
@@ -64,7 +80,7 @@ def start_speaker(
 ) -> Speaker | None:
     """The speaker the options ask for, started (None: no speech asked for). A voice or sound
     device that is missing is said in one line (to stderr by default) and the game goes on
-    silent."""
+    silent. The lines are said in `args.lang` (English without it)."""
     speak = getattr(args, "speak", None)
     folder = getattr(args, "speak_to", None)
     if speak is None and folder is None:
@@ -74,4 +90,5 @@ def start_speaker(
         folder=Path(folder) if folder is not None else None,
         voice=getattr(args, "voice", None) or VOICES[0],
         say=say or (lambda text: print(text, file=sys.stderr, flush=True)),
+        lang=getattr(args, "lang", None) or ENGLISH,
     ).start()

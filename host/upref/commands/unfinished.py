@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from upref.commands.lang_option import said
 from upref.registry import titles
 from upref.store.gamelog import (
     CLOSED,
@@ -30,7 +31,7 @@ from upref.store.gamelog import (
     summaries,
 )
 from upref.store.inuse import held_elsewhere
-from upref.text import and_join, count, plural
+from upref.text import Msg, Plural, and_join, join_words
 
 __all__ = [
     "ELSEWHERE",
@@ -45,9 +46,9 @@ __all__ = [
     "same_players",
 ]
 
-ELSEWHERE = "being played elsewhere"
-UNFINISHED = "unfinished"
-_STATES = {PLAYING: UNFINISHED, FINISHED: "finished", CLOSED: "closed without a result"}
+ELSEWHERE = Msg("being played elsewhere")
+UNFINISHED = Msg("unfinished")
+_STATES = {PLAYING: UNFINISHED, FINISHED: Msg("finished"), CLOSED: Msg("closed without a result")}
 
 
 @dataclass(frozen=True)
@@ -80,19 +81,25 @@ def listed(db: Path, game: str | None = None, *, writer: bool = False) -> list[L
 
 def describe(s: LogSummary) -> str:
     """'log 3: Up And Down, Ann, Bob and Cy, started 2026-12-06 20:15, 12 moves'."""
-    return f"log {s.info.id}: {_what(s)}"
+    return Msg("log {id}: {what}", id=s.info.id, what=_what(s))
 
 
 def named(s: LogSummary) -> str:
     """'log 3 (Up And Down, Ann, Bob and Cy, started 2026-12-06 20:15, 12 moves)'."""
-    return f"log {s.info.id} ({_what(s)})"
+    return Msg("log {id} ({what})", id=s.info.id, what=_what(s))
 
 
 def _what(s: LogSummary) -> str:
     info = s.info
     title = titles().get(info.game, info.game)
     when = datetime.fromtimestamp(info.created).strftime("%Y-%m-%d %H:%M")
-    return f"{title}, {and_join(list(info.players))}, started {when}, {count(s.moves, 'move')}"
+    return Msg(
+        "{title}, {players}, started {when}, {moves}",
+        title=title,
+        players=and_join(list(info.players)),
+        when=when,
+        moves=Plural("{n} move", "{n} moves", n=s.moves),
+    )
 
 
 def overtaken_by(s: LogSummary, others: Sequence[LogSummary]) -> LogSummary | None:
@@ -152,35 +159,62 @@ def _none_fits(
     game: str, title: str, names: Sequence[str], own: list[Listed], every: list[Listed], db: str
 ) -> str:
     """Why no unfinished log fits the table, and what to do."""
-    who = f" of {and_join(list(names))}" if names else ""
+    who = Msg(" of {players}", players=and_join(list(names))) if names else ""
     new_game = f"upref play {game} {shlex.join(names) or 'NAMES'}{db}"
-    start = f"start one with {new_game}"
+    start = Msg("start one with {command}", command=new_game)
     if not own:
-        return f"there is no unfinished {title} game{who} to resume: {start}"
+        return Msg(
+            "there is no unfinished {title} game{who} to resume: {start}", title=title, who=who, start=start
+        )
     busy = [x for x in own if x.state == ELSEWHERE]
     if len(busy) == len(own):
-        return (
-            f"the unfinished {title} {plural(len(busy), 'game')}{who} "
-            f"({'; '.join(describe(x.summary) for x in busy)}) {'is' if len(busy) == 1 else 'are'} "
-            f"being played in another window: go on there, or {start}"
+        return Plural(
+            "the unfinished {title} game{who} ({logs}) is being played in another window: go on "
+            "there, or {start}",
+            "the unfinished {title} games{who} ({logs}) are being played in another window: go "
+            "on there, or {start}",
+            n=len(busy),
+            title=title,
+            who=who,
+            logs=join_words("; ", [describe(x.summary) for x in busy]),
+            start=start,
         )
+    return Msg(
+        "no unfinished {title} game fits the table: {why}. Otherwise start a new game with "
+        "{command} (`upref games --close N{db}` closes an old one)",
+        title=title,
+        why=join_words("; ", _overtaken(game, own, every, db)),
+        command=new_game,
+        db=db,
+    )
+
+
+def _overtaken(game: str, own: list[Listed], every: list[Listed], db: str) -> list[str]:
+    """For each free unfinished log of `own`: which game the board played since, and how to
+    continue it all the same."""
     sums = [x.summary for x in every]
-    parts = []
+    parts: list[str] = []
     for x in own:
         if x.state == ELSEWHERE:
             continue
         later = overtaken_by(x.summary, sums)
-        since = f"log {later.info.id} ({and_join(list(later.info.players))})" if later else "another game"
-        players = shlex.join(x.summary.info.players)
-        parts.append(
-            f"{named(x.summary)}: the board has played {since} since; if its players "
-            f"are at the table, continue it with upref play {game} {players} --resume{db}"
+        since = (
+            Msg("log {id} ({players})", id=later.info.id, players=and_join(list(later.info.players)))
+            if later
+            else Msg("another game")
         )
-    return (
-        f"no unfinished {title} game fits the table: {'; '.join(parts)}. Otherwise start a new "
-        f"game with {new_game} "
-        f"(`upref games --close N{db}` closes an old one)"
-    )
+        parts.append(
+            Msg(
+                "{log}: the board has played {since} since; if its players are at the table, "
+                "continue it with upref play {game} {players} --resume{db}",
+                log=named(x.summary),
+                since=since,
+                game=game,
+                players=shlex.join(x.summary.info.players),
+                db=db,
+            )
+        )
+    return parts
 
 
 def _ask_which(
@@ -190,22 +224,29 @@ def _ask_which(
 
     :raises GameLogError: not a terminal, or no log chosen.
     """
-    choices = "; ".join(describe(x.summary) for x in fits)
+    choices = join_words("; ", [describe(x.summary) for x in fits])
     how = f"upref play {game} --resume --game-id N{db}"
     if ask is None:
         raise GameLogError(
-            f"{len(fits)} unfinished {title} games could be the one at the table ({choices}): "
-            f"name one with --game-id ({how}){'' if named_players else ', or name its players'}"
+            Msg(
+                "{n} unfinished {title} games could be the one at the table ({choices}): name "
+                "one with --game-id ({how}){or_names}",
+                n=len(fits),
+                title=title,
+                choices=choices,
+                how=how,
+                or_names="" if named_players else Msg(", or name its players"),
+            )
         )
-    lines = [f"{len(fits)} unfinished {title} games could be the one at the table:"]
-    lines += [f"  {describe(x.summary)}" for x in fits]
-    lines.append("Which log goes on? Type its number and Enter (Enter alone: none) > ")
+    head = Msg("{n} unfinished {title} games could be the one at the table:", n=len(fits), title=title)
+    question = Msg("Which log goes on? Type its number and Enter (Enter alone: none) > ")
+    lines = [said(head), *("  " + said(describe(x.summary)) for x in fits), said(question)]
     answer = ask(lines).strip()
     for x in fits:
         if answer == str(x.number):
             return x.number
-    said = f"{answer!r} is none of them" if answer else "none was chosen"
-    raise GameLogError(f"no game resumed ({said}): choose again, or {how}")
+    why = Msg("{answer!r} is none of them", answer=answer) if answer else Msg("none was chosen")
+    raise GameLogError(Msg("no game resumed ({why}): choose again, or {how}", why=why, how=how))
 
 
 def forget_abandoned(db: Path) -> list[int]:

@@ -30,6 +30,7 @@ from upref.board.model import (
     fault_advice,
 )
 from upref.commands.connect import open_link
+from upref.commands.lang_option import add_lang_option, chosen_lang, said, said_error
 from upref.link.connection import Link
 from upref.link.notices import (
     BoardReset,
@@ -56,6 +57,7 @@ from upref.link.protocol import (
     Snapshot,
     rfid_text,
 )
+from upref.text import Msg
 
 
 def type_name(item: object) -> str:
@@ -70,24 +72,32 @@ def _hole_text(codes: CodeTable, code: int) -> str:
 def observation_text(obs: Observation, codes: CodeTable) -> str:
     match obs:
         case HoleObservation():
-            return (
-                f"hole {obs.hole}: {codes.short(obs.old_code)} -> {_hole_text(codes, obs.new_code)}"
+            return Msg(
+                "hole {hole}: {old} -> {new}",
+                hole=obs.hole,
+                old=codes.short(obs.old_code),
+                new=_hole_text(codes, obs.new_code),
             )
         case CardObservation():
-            return f"card {obs.uid} {'arrived' if obs.arrived else 'left'}"
+            if obs.arrived:
+                return Msg("card {uid} arrived", uid=obs.uid)
+            return Msg("card {uid} left", uid=obs.uid)
         case ButtonObservation():
-            return f"button {'pressed' if obs.pressed else 'released'}"
+            return Msg("button pressed") if obs.pressed else Msg("button released")
         case FaultObservation():
             if not obs.raised:
-                return f"fault cleared: {obs.kind} {obs.where}"
+                return Msg("fault cleared: {kind} {where}", kind=obs.kind, where=obs.where)
             return "FAULT " + fault_advice(obs.kind, obs.where, obs.text)
     return repr(obs)  # pragma: no cover
 
 
 def _snapshot_text(snap: Snapshot) -> str:
-    return (
-        f"holes {','.join(map(str, snap.holes))}  card {snap.card or '-'}  "
-        f"button {'down' if snap.button else 'up'}  faults {','.join(snap.faults) or '-'}"
+    return Msg(
+        "holes {holes}  card {card}  button {button}  faults {faults}",
+        holes=",".join(map(str, snap.holes)),
+        card=snap.card or "-",
+        button=Msg("down") if snap.button else Msg("up"),
+        faults=",".join(snap.faults) or "-",
     )
 
 
@@ -99,13 +109,14 @@ def item_lines(item: LinkItem, obs: list[Observation], model: BoardModel) -> lis
             return [_hello_line(item)]
         case BoardReset():
             h = item.hello
-            return [f"reset      the board rebooted (cause: {h.reset}), fw {h.fw}"]
+            return [Msg("reset      the board rebooted (cause: {cause}), fw {fw}", cause=h.reset, fw=h.fw)]
         case Online():
-            return [f"online     {item.url}"]
+            return [Msg("online     {url}", url=item.url)]
         case Offline():
-            return [f"offline    {item.reason}"]
+            return [Msg("offline    {reason}", reason=item.reason)]
         case Recovered():
-            return [f"{'stuck' if item.gave_up else 'recovered'}  {item.text}"]
+            state = Msg("stuck") if item.gave_up else Msg("recovered")
+            return [Msg("{state}  {text}", state=state, text=item.text)]
         case Resynced() | Snapshot():
             return _snapshot_lines(item, obs, codes)
         case HoleChanged():
@@ -115,7 +126,7 @@ def item_lines(item: LinkItem, obs: list[Observation], model: BoardModel) -> lis
         case CardLeft():
             return [f"card       - {item.uid}"]
         case Button():
-            return [f"button     {'pressed' if item.pressed else 'released'}"]
+            return [Msg("button     pressed") if item.pressed else Msg("button     released")]
         case Heartbeat():
             return [_heartbeat_line(item)]
         case RawLevels():
@@ -126,7 +137,7 @@ def item_lines(item: LinkItem, obs: list[Observation], model: BoardModel) -> lis
         case Fault():
             return [f"FAULT      {item.kind} {item.where} {item.text}".rstrip()]
         case FaultCleared():
-            return [f"cleared    {item.kind} {item.where}"]
+            return [Msg("cleared    {kind} {where}", kind=item.kind, where=item.where)]
         case Ok():
             return [f"ok         {item.command} (#{item.cmd_seq:04X}) {item.detail}".rstrip()]
         case Err():
@@ -134,15 +145,21 @@ def item_lines(item: LinkItem, obs: list[Observation], model: BoardModel) -> lis
         case Echo():
             return [f"echo       (#{item.cmd_seq:04X}) {item.text}"]
         case Dropped():
-            return [f"dropped    {item.kind}: {item.line!r}"]
+            return [Msg("dropped    {kind}: {line!r}", kind=item.kind, line=item.line)]
     return [repr(item)]  # pragma: no cover
 
 
 def _hello_line(hello: Hello) -> str:
-    return (
-        f"hello      fw {hello.fw}, protocol {hello.proto}, board {hello.board}, "
-        f"{hello.holes} holes, caps {','.join(hello.caps) or '-'}, "
-        f"RFID {rfid_text(hello.rfid)}, reset: {hello.reset}"
+    return Msg(
+        "hello      fw {fw}, protocol {proto}, board {board}, {holes} holes, caps {caps}, RFID "
+        "{rfid}, reset: {reset}",
+        fw=hello.fw,
+        proto=hello.proto,
+        board=hello.board,
+        holes=hello.holes,
+        caps=",".join(hello.caps) or "-",
+        rfid=rfid_text(hello.rfid),
+        reset=hello.reset,
     )
 
 
@@ -152,35 +169,53 @@ def _snapshot_lines(
     """A snapshot's line, then one line for each change it made to the picture."""
     snap = item.snapshot if isinstance(item, Resynced) else item
     head = (
-        f"resynced   ({item.reason}) {_snapshot_text(snap)}"
+        Msg("resynced   ({reason}) {snapshot}", reason=item.reason, snapshot=_snapshot_text(snap))
         if isinstance(item, Resynced)
-        else f"snapshot   {_snapshot_text(snap)}"
+        else Msg("snapshot   {snapshot}", snapshot=_snapshot_text(snap))
     )
-    return [head] + [f"           {observation_text(o, codes)}" for o in obs]
+    return [head] + ["           " + observation_text(o, codes) for o in obs]
 
 
 def _hole_line(item: HoleChanged, obs: list[Observation], codes: CodeTable) -> str:
     if not obs:
-        return f"hole {item.hole:<5} {_hole_text(codes, item.code)} (unchanged)"
+        return Msg(
+            "hole {hole:<5} {now} (unchanged)", hole=item.hole, now=_hole_text(codes, item.code)
+        )
     o = obs[0]
     assert isinstance(o, HoleObservation)
-    return f"hole {item.hole:<5} {codes.short(o.old_code)} -> {_hole_text(codes, o.new_code)}"
+    return Msg(
+        "hole {hole:<5} {old} -> {new}",
+        hole=item.hole,
+        old=codes.short(o.old_code),
+        new=_hole_text(codes, o.new_code),
+    )
 
 
 def _heartbeat_line(hb: Heartbeat) -> str:
-    return (
-        f"heartbeat  up {hb.uptime_ms / 1000:.1f} s, {hb.sps} scans/s, "
-        f"commands {hb.cmd} (bad {hb.bad}), RFID errors {hb.rfe} "
-        f"re-inits {hb.rfr}, faults {hb.flt}" + _loop_text(hb)
+    beat = Msg(
+        "heartbeat  up {uptime:.1f} s, {sps} scans/s, commands {cmd} (bad {bad}), RFID errors "
+        "{rfe} re-inits {rfr}, faults {flt}",
+        uptime=hb.uptime_ms / 1000,
+        sps=hb.sps,
+        cmd=hb.cmd,
+        bad=hb.bad,
+        rfe=hb.rfe,
+        rfr=hb.rfr,
+        flt=hb.flt,
     )
+    return beat + _loop_text(hb)
 
 
 def _loop_text(hb: Heartbeat) -> str:
     """How the board's loop keeps up (firmware 0.2 on): its worst lateness and busy time."""
     if hb.late_ms is None or hb.tscan_us is None or hb.tmax_us is None:
         return ""
-    return (f", loop busy {hb.tscan_us / 1000:.1f} ms per scan (worst {hb.tmax_us / 1000:.1f}),"
-            f" scans late by up to {hb.late_ms} ms")
+    return Msg(
+        ", loop busy {busy:.1f} ms per scan (worst {worst:.1f}), scans late by up to {late} ms",
+        busy=hb.tscan_us / 1000,
+        worst=hb.tmax_us / 1000,
+        late=hb.late_ms,
+    )
 
 
 def _jsonable(value: Any) -> Any:
@@ -222,25 +257,35 @@ def _observation_fields(obs: Observation) -> dict[str, Any]:
 def _parser() -> argparse.ArgumentParser:
     """The options of `upref watch`."""
     parser = argparse.ArgumentParser(
-        prog="upref watch", description="Print board events and link notices as they arrive."
+        prog="upref watch",
+        description=said(Msg("Print board events and link notices as they arrive.")),
     )
     parser.add_argument(
         "--port",
         metavar="URL",
-        help="device path or pyserial URL (default: find the board, else a running simulator)",
+        help=said(
+            Msg("device path or pyserial URL (default: find the board, else a running simulator)")
+        ),
     )
-    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument("--json", action="store_true", help=said(Msg("one JSON object per line")))
     parser.add_argument(
         "--heartbeats",
         action="store_true",
-        help="also print the board's heartbeat (once a second: uptime, scan rate, counters)",
+        help=said(
+            Msg("also print the board's heartbeat (once a second: uptime, scan rate, counters)")
+        ),
     )
     parser.add_argument(
         "--history",
         action="store_true",
-        help="first print the events the board still keeps (its last 64, with their board "
-        "time), then go on live",
+        help=said(
+            Msg(
+                "first print the events the board still keeps (its last 64, with their board "
+                "time), then go on live"
+            )
+        ),
     )
+    add_lang_option(parser)
     return parser
 
 
@@ -251,19 +296,23 @@ def main(
     out: TextIO | None = None,
 ) -> int:
     args = _parser().parse_args(argv)
+    chosen_lang(args, "upref watch")
     stream = out if out is not None else sys.stdout
     try:
         codes = CodeTable.load()
     except (OSError, ValueError) as exc:
-        print(f"upref watch: {exc}", file=sys.stderr)
+        print("upref watch: " + said(said_error(exc)), file=sys.stderr)
         return 1
     link = open_link(args.port, "upref watch", opener)
     if link is None:
         return 1
     model = BoardModel(codes)
     if args.history and not getattr(link, "ask_history", lambda: False)():
-        print("upref watch: this board keeps no events (protocol 1): no history to show; "
-              "`make deploy` brings firmware that keeps them", file=sys.stderr)
+        no_history = Msg(
+            "this board keeps no events (protocol 1): no history to show; `make deploy` brings "
+            "firmware that keeps them"
+        )
+        print("upref watch: " + said(no_history), file=sys.stderr)
     try:
         with link:
             return _follow(link, model, args, stream)
@@ -280,7 +329,7 @@ def _follow(link: Link, model: BoardModel, args: argparse.Namespace, stream: Tex
             item = link.events.get(timeout=0.25)
         except queue.Empty:
             if link.error is not None:
-                print(f"upref watch: {link.error}", file=sys.stderr)
+                print("upref watch: " + said(said_error(link.error)), file=sys.stderr)
                 return 1
             continue
         obs = model.apply(item)
@@ -291,7 +340,7 @@ def _follow(link: Link, model: BoardModel, args: argparse.Namespace, stream: Tex
         else:
             lines = _stamped_lines(item, obs, model)
         for line in lines:
-            print(line, file=stream, flush=True)
+            print(said(line), file=stream, flush=True)
 
 
 def _stamped_lines(item: LinkItem, obs: list[Observation], model: BoardModel) -> list[str]:
@@ -301,8 +350,8 @@ def _stamped_lines(item: LinkItem, obs: list[Observation], model: BoardModel) ->
     stamp = time.strftime("%H:%M:%S", time.localtime(now)) + f".{int(now * 1000) % 1000:03d}"
     board_ms = getattr(item, "board_ms", None)
     if board_ms is not None:  # from the board's memory: its own time
-        stamp = f"board {board_ms / 1000:10.3f}s"
-    lines = [f"{stamp}  {line}" for line in item_lines(item, obs, model)]
+        stamp = Msg("board {seconds:10.3f}s", seconds=board_ms / 1000)
+    lines = [stamp + "  " + line for line in item_lines(item, obs, model)]
     if board_ms is not None:
-        lines = [f"{line}  (from the board's memory)" for line in lines]
+        lines = [line + "  " + Msg("(from the board's memory)") for line in lines]
     return lines

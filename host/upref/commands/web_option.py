@@ -18,10 +18,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from upref.commands.lang_option import said, said_error
 from upref.game import Game
 from upref.stats.names import Names, default_names_file
 from upref.stats.report import Query, from_logs
 from upref.table import Table
+from upref.text import ENGLISH, Msg
 from upref.web.live import LivePage, looks_like_address
 from upref.web.server import DEFAULT_ADDRESS, parse_address
 
@@ -37,7 +39,13 @@ def add_web_option(ap: argparse.ArgumentParser) -> None:
         const=DEFAULT_ADDRESS,
         type=web_address,
         metavar="ADDR",
-        help=f"also serve the scoreboard as a live web page (default address {DEFAULT_ADDRESS})",
+        help=said(
+            Msg(
+                "also serve the scoreboard as a live web page (default address {address}); "
+                "?lang=de on its address shows it in another language",
+                address=DEFAULT_ADDRESS,
+            )
+        ),
     )
 
 
@@ -58,18 +66,20 @@ def web_address(text: str) -> str:
     try:
         parse_address(text)
     except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+        raise argparse.ArgumentTypeError(said(said_error(e))) from None
     return text
 
 
 def page_error(address: str, e: ValueError | OSError) -> str:
     """Why the page cannot be served at `address`, and what to do."""
     if isinstance(e, ValueError):
-        return f"--web {address}: {e}"
-    return (
-        f"cannot serve the page at {address}: {e.strerror or e}. Another program (another upref?) "
-        "may be using that port, or the address is not this machine's: give another, e.g. "
-        "--web 127.0.0.1:8766."
+        return f"--web {address}: " + said(said_error(e))
+    return Msg(
+        "cannot serve the page at {address}: {why}. Another program (another upref?) may be "
+        "using that port, or the address is not this machine's: give another, e.g. --web "
+        "127.0.0.1:8766.",
+        address=address,
+        why=e.strerror or str(e),
     )
 
 
@@ -84,16 +94,23 @@ def stats_source(db: Path) -> Callable[[], Mapping[str, Any]]:
 
 
 def start_page(
-    game: Game, table: Table, address: str, players: tuple[str, ...], session: str,
+    game: Game,
+    table: Table,
+    address: str,
+    players: tuple[str, ...],
+    session: str,
+    lang: str = ENGLISH,
     db: Path | None = None,
 ) -> LivePage:
     """The live page, served with the table's latest frame; its URL printed. The caller hands
-    it each frame the table publishes after that (`LivePage.update`). With `db`, the games
-    database of the session, the page also serves `/stats` and points to it between games.
+    it each frame the table publishes after that (`LivePage.update`). The page is in `lang`
+    unless a browser asks for another (`?lang=`). With `db`, the games database of the
+    session, the page also serves `/stats` and points to it between games.
 
     :raises ValueError: for an address that is not one.
     :raises OSError: when it cannot be served there.
     """
-    page = LivePage(game.panel, address, players, session, stats=None if db is None else stats_source(db))
+    stats = None if db is None else stats_source(db)
+    page = LivePage(game.panel, address, players, session, lang=lang, stats=stats)
     page.start(table.frame)
     return page

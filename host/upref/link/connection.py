@@ -88,6 +88,7 @@ from upref.link.protocol import (
     encode_command,
     parse_event,
 )
+from upref.text import Msg, Plural
 
 __all__ = [
     "BoardReset",
@@ -135,7 +136,7 @@ class LinkCounters:
 # What the ESP32 prints when its supply sagged below the brown-out detector's level, before it
 # restarts (ESP-IDF's brownout handler); MicroPython then reports the reset as a power-on.
 BROWNOUT_LINE = b"Brownout detector was triggered"
-BROWNOUT_ADVICE = (
+BROWNOUT_ADVICE = Msg(
     "the board restarted because its supply dropped for a moment (brown-out): check the USB "
     "cable and the port or hub it is plugged into; a short cable on a powered hub or straight "
     "into the computer helps"
@@ -199,10 +200,27 @@ SINCE_RETRY = 1.0  # a SINCE unanswered this long is sent again
 SINCE_AGAIN = 0.1  # a round that lost a frame asks again this soon, without waiting for its end
 SINCE_QUIET = 0.3  # a SINCE followed by no frame at all this long is taken as lost, and sent again
 DELIVERED_KEPT = 1024  # event sequence numbers remembered, so that each is delivered once
-NO_MEMORY_TEXT = (
+NO_MEMORY_TEXT = Msg(
     "this board's firmware keeps no events (protocol 1): taps made while the link is down may "
     "be lost; `make deploy` brings firmware that keeps them"
 )
+
+
+def _lost_words(count: int, at_least: bool) -> str:
+    """The line that says events the board no longer keeps are gone."""
+    if at_least:
+        return Msg(
+            "the board's memory no longer reaches back: at least {n} events while the link was "
+            "down are gone; going on from the board as it is now",
+            n=count,
+        )
+    return Plural(
+        "the board's memory no longer reaches back: {n} event while the link was down is gone; "
+        "going on from the board as it is now",
+        "the board's memory no longer reaches back: {n} events while the link was down are "
+        "gone; going on from the board as it is now",
+        n=count,
+    )
 
 
 _ERROR_LINE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*(Error|Exception|Interrupt|Exit)\b")
@@ -877,12 +895,7 @@ class Link:
         if count and not self._since_told:
             self._since_told = True
             self._c.lost += count
-            more = "at least " if at_least else ""
-            self._emit(EventsLost(count, at_least, (
-                f"the board's memory no longer reaches back: {more}{count} event"
-                f"{'s' if count != 1 or at_least else ''} while the link was down "
-                f"{'are' if count != 1 or at_least else 'is'} gone; going on from the board as "
-                "it is now")))
+            self._emit(EventsLost(count, at_least, _lost_words(count, at_least)))
         held = {s for s in self._held if s not in self._delivered}
         self._held = held
         if self._since_clean and not held:
@@ -1057,16 +1070,20 @@ class Link:
         if mark is not None:
             if not self._left_alone:
                 self._left_alone = True
-                self._emit(Recovered(kind, f"the board is at its MicroPython prompt under "
-                                           f"{mark.text()}: left alone", gave_up=True))
+                left = Msg(
+                    "the board is at its MicroPython prompt under {holder}: left alone",
+                    holder=mark.text(),
+                )
+                self._emit(Recovered(kind, left, gave_up=True))
             return
         last = f" ({self._repl_last})" if self._repl_last else ""
         if self._recover_streak >= RECOVER_LIMIT:
             self._gave_up = True
             deploy = f"make deploy PORT={self.url}"
-            self._emit(Recovered(kind, (
-                f"the board stops at its MicroPython prompt each time it restarts{last}: its "
-                f"firmware does not start; deploy it again with `{deploy}`"), gave_up=True))
+            self._emit(Recovered(kind, Msg(
+                "the board stops at its MicroPython prompt each time it restarts{last}: its "
+                "firmware does not start; deploy it again with `{deploy}`",
+                last=last, deploy=deploy), gave_up=True))
             return
         port = self._port
         if port is None:
@@ -1080,13 +1097,13 @@ class Link:
         self._recover_streak += 1
         self._recover_sent = now
         if kind == "raw REPL":
-            text = "the board had been left in MicroPython's raw REPL; restarted it"
+            text = Msg("the board had been left in MicroPython's raw REPL; restarted it")
         elif kind == "traceback" and self._repl_last.startswith("KeyboardInterrupt"):
-            text = "the board had stopped at its prompt (a Ctrl-C reached it); restarted it"
+            text = Msg("the board had stopped at its prompt (a Ctrl-C reached it); restarted it")
         elif kind == "traceback":
-            text = f"the board's firmware had stopped with an error{last}; restarted it"
+            text = Msg("the board's firmware had stopped with an error{last}; restarted it", last=last)
         else:
-            text = "the board had stopped at its prompt; restarted it"
+            text = Msg("the board had stopped at its prompt; restarted it")
         self._recovered = Recovered(kind, text)
 
     def _drop(self, err: InvalidFrameError, line: bytes) -> None:

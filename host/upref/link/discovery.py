@@ -18,6 +18,7 @@ except ImportError as exc:  # the transport's part: say so, and what to do
 
 from upref import paths
 from upref.link.errors import LinkError
+from upref.text import Msg
 
 # USB (VID, PID) of the bridges found on ESP32 boards, with their names.
 ESP32_USB_IDS: dict[tuple[int, int], str] = {
@@ -114,8 +115,12 @@ def find_board() -> str:
     if len(boards) > 1:
         seen = "\n".join("  " + c.line() for c in boards)
         raise LinkError(
-            f"several ESP32 boards are plugged in:\n{seen}\n"
-            f"pass the one to use with --port (for example --port {boards[0].port})"
+            Msg(
+                "several ESP32 boards are plugged in:\n{seen}\npass the one to use with --port "
+                "(for example --port {port})",
+                seen=seen,
+                port=boards[0].port,
+            )
         )
     sims = _sim_candidates()
     live = [c for c in sims if c.board]
@@ -123,13 +128,17 @@ def find_board() -> str:
         return live[0].port
     seen_list = usb + sims
     seen = (
-        "\n".join("  " + c.line() for c in seen_list) if seen_list else "  (no serial ports at all)"
+        "\n".join("  " + c.line() for c in seen_list)
+        if seen_list
+        else "  " + Msg("(no serial ports at all)")
     )
     known = ", ".join(f"{v:04X}:{p:04X} {name}" for (v, p), name in ESP32_USB_IDS.items())
     raise LinkError(
-        "no upref board found.\n"
-        f"ports seen:\n{seen}\n"
-        f"(an ESP32 board shows up as one of {known})\n"
-        "plug the board in with a data USB cable, or pass its port with --port "
-        "(a device path or any pyserial URL), or start a simulated board with `upref sim`"
+        Msg(
+            "no upref board found.\nports seen:\n{seen}\n(an ESP32 board shows up as one of "
+            "{known})\nplug the board in with a data USB cable, or pass its port with --port (a "
+            "device path or any pyserial URL), or start a simulated board with `upref sim`",
+            seen=seen,
+            known=known,
+        )
     )

@@ -4,6 +4,7 @@ imports the other)."""
 from __future__ import annotations
 
 from upref.link.protocol import PROTO_VERSION
+from upref.text import Msg
 
 __all__ = ["LinkError", "LinkTimeout", "PortBusy", "PortNotOpen", "ProtocolMismatch"]
 
@@ -28,9 +29,13 @@ class PortBusy(LinkError):
         self.who = who
         known = f" ({who})" if who else ""
         super().__init__(
-            f"the board's port is in use by another program{known}: {url} serves one program "
-            "at a time; close the other one (a serial monitor, mpremote, another upref) or wait "
-            "for it to finish, then try again"
+            Msg(
+                "the board's port is in use by another program{known}: {url} serves one program "
+                "at a time; close the other one (a serial monitor, mpremote, another upref) or "
+                "wait for it to finish, then try again",
+                known=known,
+                url=url,
+            )
         )
 
 
@@ -41,10 +46,17 @@ class ProtocolMismatch(LinkError):
         self.url = url
         self.board_proto = board_proto
         self.host_proto = host_proto
-        deploy = f"update the board's firmware with `make deploy PORT={url}`"
-        host = "update the host (git pull, then `make venv`)"
+        deploy = Msg("update the board's firmware with `make deploy PORT={url}`", url=url)
+        host = Msg("update the host (git pull, then `make venv`)")
         first, second = (deploy, host) if board_proto < host_proto else (host, deploy)
         super().__init__(
-            f"the board at {url} speaks upref protocol {board_proto}, this host speaks "
-            f"protocol {host_proto}: {first}, or {second}, so that both speak the same version"
+            Msg(
+                "the board at {url} speaks upref protocol {board}, this host speaks protocol "
+                "{host}: {first}, or {second}, so that both speak the same version",
+                url=url,
+                board=board_proto,
+                host=host_proto,
+                first=first,
+                second=second,
+            )
         )

@@ -8,6 +8,8 @@ import wave
 from pathlib import Path
 from typing import Any, Protocol
 
+from upref.text import Msg
+
 __all__ = ["NoSoundDevice", "Output", "SoundDevice", "WavFolder"]
 
 
@@ -72,15 +74,21 @@ class SoundDevice:
             import sounddevice  # type: ignore[import-not-found, import-untyped, unused-ignore]
         except (ImportError, OSError) as exc:  # OSError: the PortAudio library is missing
             raise NoSoundDevice(
-                f"cannot play sound here ({exc}): install the sound library (pip install "
-                "sounddevice, and the system's libportaudio2)"
+                Msg(
+                    "cannot play sound here ({why}): install the sound library (pip install "
+                    "sounddevice, and the system's libportaudio2)",
+                    why=str(exc),
+                )
             ) from None
         try:
             sounddevice.query_devices(kind="output")
         except Exception as exc:  # PortAudioError, ValueError: no default output device
             raise NoSoundDevice(
-                f"this machine has no sound device to play on ({exc}): plug one in, or give "
-                "--speak-to DIR to write the spoken lines as WAV files"
+                Msg(
+                    "this machine has no sound device to play on ({why}): plug one in, or give "
+                    "--speak-to DIR to write the spoken lines as WAV files",
+                    why=str(exc),
+                )
             ) from None
         self._sd = sounddevice
         self._stream: Any = None

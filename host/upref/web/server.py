@@ -9,6 +9,8 @@ Routes (GET and HEAD only; nothing changes the game):
 - `/` the table's page; `/events` its live editions (SSE, event "board");
 - `/seat/<token>` one seat's own page and `/seat/<token>/events`; a wrong token gets 404 and
   nothing else;
+- `?lang=de` on any of these: the page in that language (one upref has a catalogue for; else
+  the page's own, `Hub.lang`), with a small switch to the others at its top;
 - `/static/<file>` the style sheet and the script (no external fonts or scripts);
 - `/stats` who wins what, from the game logs (`upref.web.stats_page`), when the server was
   given the stats to draw: names, games and results only.
@@ -31,11 +33,14 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
+from html import escape as html_escape
 from importlib import resources
 from typing import Any
 
 from aiohttp import web
 
+from upref.text import Msg, in_lang
+from upref.text.catalogue import available, language
 from upref.web.hub import MAX_VIEWERS, Hub
 from upref.web.refusals import QUIET_S, Refusals, refuse_bodies_and_old_versions
 from upref.web.stats_page import render_stats, render_stats_error
@@ -73,9 +78,11 @@ def parse_address(text: str | None) -> tuple[str, int]:
     try:
         number = int(port)
     except ValueError:
-        raise ValueError(f"not an address: {text!r}; give HOST:PORT, e.g. 0.0.0.0:8765") from None
+        raise ValueError(
+            Msg("not an address: {text!r}; give HOST:PORT, e.g. 0.0.0.0:8765", text=text)
+        ) from None
     if not 0 < number < 65536:
-        raise ValueError(f"port {number} is out of range 1..65535")
+        raise ValueError(Msg("port {number} is out of range 1..65535", number=number))
     return host, number
 
 
@@ -88,15 +95,50 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def _page(title: str, events: str) -> str:
+def _page(title: str, events: str, lang: str, switch: str) -> str:
+    """The page's frame in `lang`: its words said there, the script's own words (for what the
+    link does) handed to it as data, and `switch` the links to the other languages."""
+
+    def say(text: str) -> str:
+        return html_escape(in_lang(text, lang), quote=True)
+
+    live, lost = say(Msg("live")), say(Msg("reconnecting to the referee…"))
+    connecting, label = say(Msg("connecting…")), say(Msg("the scoreboard"))
+    words = f'data-live="{live}" data-lost="{lost}" data-gone="{say(_GONE)}"'
     return (
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        f"<!doctype html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\">"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-        f"<title>{title}</title><link rel=\"stylesheet\" href=\"/static/scoreboard.css\">"
+        f"<title>{html_escape(title)}</title><link rel=\"stylesheet\" href=\"/static/scoreboard.css\">"
         "<script src=\"/static/page.js\" defer></script></head>"
-        f"<body><p id=\"link\" class=\"link\">connecting…</p><main id=\"board\" data-events=\"{events}\">"
+        f"<body><div class=\"top\">{switch}<p id=\"link\" class=\"link\" {words}>{connecting}</p></div>"
+        f"<main id=\"board\" data-events=\"{events}\" aria-label=\"{label}\">"
         "</main></body></html>\n"
     )
+
+
+_GONE = Msg(
+    "This link is no longer valid: upref was started again. Ask at the referee's laptop for your "
+    "new link (key w)."
+)
+
+
+def _switch(path: str, lang: str) -> str:
+    """Links to the page in each other language upref speaks, each named in its own language."""
+    others = [code for code in available() if code != lang]
+    if not others:
+        return ""
+    links = " ".join(
+        f'<a href="{path}?lang={code}" hreflang="{code}" lang="{code}">{html_escape(_name(code))}</a>'
+        for code in others
+    )
+    label = html_escape(in_lang(Msg("language"), lang), quote=True)
+    return f'<nav class="langs" aria-label="{label}">{links}</nav>'
+
+
+def _name(code: str) -> str:
+    """A language's name in that language ('Deutsch', 'English')."""
+    found = language(code)
+    return found.name if found is not None else "English" if code == "en" else code
 
 
 class _QuietLog(logging.LoggerAdapter):  # type: ignore[type-arg]
@@ -233,19 +275,27 @@ class WebScoreboard:
 
     # --- handlers --------------------------------------------------------------------------
 
-    async def _index(self, _request: web.Request) -> web.Response:
-        latest = self.hub.latest
+    def lang_of(self, request: web.Request) -> str:
+        """The language a request asks for (`?lang=de`): one upref speaks, else the page's."""
+        asked = request.query.get("lang", "")
+        return asked if asked in available() else self.hub.lang
+
+    def _framed(self, request: web.Request, path: str) -> str:
+        lang = self.lang_of(request)
+        self.hub.ask(lang)
+        latest = self.hub.latest_in(lang)
         title = latest.title if latest else "upref"
-        return web.Response(text=_page(title, "/events"), content_type="text/html")
+        return _page(title, f"{path}/events?lang={lang}".replace("//", "/"), lang, _switch(path, lang))
+
+    async def _index(self, request: web.Request) -> web.Response:
+        return web.Response(text=self._framed(request, "/"), content_type="text/html")
 
     async def _seat_page(self, request: web.Request) -> web.Response:
         token = request.match_info["token"]
         if self.hub.seat_of(token) is None:
             raise web.HTTPNotFound(text="not found")
-        latest = self.hub.latest
-        title = latest.title if latest else "upref"
         return web.Response(
-            text=_page(title, f"/seat/{token}/events"), content_type="text/html", headers=NO_STORE
+            text=self._framed(request, f"/seat/{token}"), content_type="text/html", headers=NO_STORE
         )
 
     async def _static(self, request: web.Request) -> web.Response:
@@ -273,14 +323,17 @@ class WebScoreboard:
 
     async def _stream(self, request: web.Request, seat: int | None) -> web.StreamResponse:
         if self.hub.viewers >= MAX_VIEWERS:
+            full = Msg(
+                "{most} pages are watching this table already, the most it serves: close one of "
+                "them, then reload this page",
+                most=MAX_VIEWERS,
+            )
             raise web.HTTPServiceUnavailable(
-                text=f"{MAX_VIEWERS} pages are watching this table already, the most it serves: "
-                "close one of them, then reload this page",
-                headers={"Retry-After": "30"},
+                text=in_lang(full, self.lang_of(request)), headers={"Retry-After": "30"}
             )
         headers = {**HEADERS, "Content-Type": "text/event-stream", "Cache-Control": "no-store"}
         resp = web.StreamResponse(headers=headers)
-        viewer = self.hub.join(seat)  # before the first await: the cap holds however many ask
+        viewer = self.hub.join(seat, self.lang_of(request))  # before the first await: the cap holds
         try:
             await resp.prepare(request)
             await resp.write(b"retry: 1000\n\n")

@@ -141,3 +141,21 @@ def test_export_list_gives_winners_only_for_a_finished_game(db: Path, capsys: py
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split() == ["1", "updown", "finished", "Ann,", "Bob,", "Cy", "winners", "Ann"]
     assert lines[1].split() == ["2", "updown", "playing", "Dad,", "Mum,", "Kid"]
+
+
+def test_the_list_and_a_refusal_in_german(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+    from still_english import still_english
+
+    rc, out, err = games(capsys, "--db", str(db), "--lang", "de")
+    assert rc == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == f"Spielprotokolle in {db}:"
+    assert lines[1].split() == ["Protokoll", "Spiel", "Spieler", "begonnen", "Züge", "Stand"]
+    assert "beendet" in lines[2] and "nicht beendet" in lines[3]
+    assert not still_english(lines, [str(db), "Ann", "Bob", "Cy", "Dad", "Mum", "Kid", "Eve", "Fay", "Gus", "Hal"])
+    rc, out, err = games(capsys, "--db", str(db), "--close", "1", "--lang", "de")
+    assert rc == 1 and err.startswith("upref games: Protokoll 1 (Up And Down, Ann, Bob und Cy, begonnen ")
+    assert "ist schon beendet: da gibt es nichts zu schließen" in err

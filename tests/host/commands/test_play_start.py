@@ -66,3 +66,24 @@ def test_without_a_board_play_says_so_and_how_to_start_a_simulated_one(
     assert "upref sim" in err and "upref enroll updown --simulated" in err, err
     assert "play on" not in err and "unfinished" not in err, err  # no notice that the game goes on
     assert not (tmp_path / "g.sqlite").exists() and not (tmp_path / "t.sqlite").exists()
+
+
+def test_without_a_board_play_says_so_in_german_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The finder's own words (no board, the ports seen, what to do), in German, and the
+    simulated board's way out too: nothing of it English."""
+    import sys
+
+    from upref.link import discovery
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+    from still_english import still_english
+
+    monkeypatch.setattr(discovery, "_usb_candidates", lambda: [])
+    monkeypatch.setattr(discovery, "_sim_candidates", lambda: [])
+    assert _run(tmp_path, "updown", "Ann", "Bob", "--lang", "de", finder=discovery.find_board) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("upref play: kein upref-Brett gefunden."), err
+    assert "upref enroll updown --simulated" in err and "(überhaupt keine seriellen Ports)" in err
+    assert not still_english(err.splitlines()), err

@@ -57,7 +57,7 @@ class Shared:
         self.page = LivePage(GAME.panel, "127.0.0.1:8765", PLAYERS, "1")  # drawn, not served
         self.editions: list[Edition] = []
         publish = self.page.hub.publish
-        self.page.hub.publish = lambda e: (self.editions.append(e), publish(e))[1]  # type: ignore[method-assign]
+        self.page.hub.publish = lambda e, *lang: (self.editions.append(e), publish(e, *lang))[1]  # type: ignore[method-assign]
         self.private = Private()
         self.kb = KeyBoard(lambda _i: None, lambda: 0.0, None, True, private=self.private)
         self.show = play.shared_screen(self.kb, live_view, self.page, None)

@@ -72,3 +72,15 @@ def test_upref_without_a_command_is_a_usage_error(capsys) -> None:  # type: igno
     err = capsys.readouterr().err
     assert "which command?" in err and "usage: upref <command>" in err
     assert cli.main(["--help"]) == 0
+
+
+def test_watch_in_german_says_its_events_in_german() -> None:
+    from upref.link.notices import Offline
+
+    out = io.StringIO()
+    items = [Button(True), Offline("the port went away"), Button(False)]
+    status = watch.main(["--lang", "de"], opener=lambda _port: _FakeLink(items), out=out)  # type: ignore[arg-type,return-value]
+    assert status == 0
+    lines = out.getvalue().splitlines()
+    assert "Knopf      gedrückt" in lines[0] and "Knopf      losgelassen" in lines[2]
+    assert "button" not in out.getvalue()

@@ -6,6 +6,12 @@
   const board = document.getElementById("board");
   const link = document.getElementById("link");
   const url = board.getAttribute("data-events");
+  // the page's words in its language, from the page itself (the server says them)
+  const said = {
+    live: link.getAttribute("data-live") || "live",
+    lost: link.getAttribute("data-lost") || "reconnecting to the referee…",
+    gone: link.getAttribute("data-gone") || "This link is no longer valid.",
+  };
   let version = "";
   function status(text, cls) {
     link.textContent = text;
@@ -13,17 +19,17 @@
   }
   function connect() {
     const source = new EventSource(url);
-    source.addEventListener("open", function () { status("live", "live"); });
+    source.addEventListener("open", function () { status(said.live, "live"); });
     source.addEventListener("board", function (event) {
       const picture = JSON.parse(event.data);
       version = picture.version;
       document.title = picture.title;
       board.innerHTML = picture.html;  // escaped by the server's renderer
       board.setAttribute("data-version", version);
-      status("live", "live");
+      status(said.live, "live");
     });
     source.addEventListener("error", function () {
-      status("reconnecting to the referee…", "lost");
+      status(said.lost, "lost");
       if (source.readyState === EventSource.CLOSED) {
         // Refused outright: a seat's link from an earlier session (its token is gone) must not
         // keep showing that session's secrets as if they were current.
@@ -31,8 +37,7 @@
           if (r.status === 404) {
             board.textContent = "";
             board.removeAttribute("data-version");
-            status("This link is no longer valid: upref was started again. Ask at the referee's " +
-                   "laptop for your new link (key w).", "lost gone");
+            status(said.gone, "lost gone");
             return;
           }
           setTimeout(connect, 1000);
