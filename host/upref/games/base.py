@@ -42,6 +42,7 @@ from upref.text import (
 )
 
 __all__ = [
+    "counted_words",
     "CHANCE",
     "TERMINAL",
     "ActionRule",
@@ -232,6 +233,12 @@ def again(template: str, **args: Any) -> str:
     if isinstance(template, Plural | Msg):
         return template.again(**args)
     return template.format(**args)
+
+
+def counted_words(what: str, n: int = 2) -> str:
+    """What a score counts, in words without a number ('shovels'), for a count of `n`: from a
+    `Plural` template or an English word alike."""
+    return _counted(what, n, None)
 
 
 def _counted(what: str, n: int, lead: str | None = "") -> str:

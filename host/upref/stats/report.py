@@ -15,13 +15,13 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from upref.games.base import counted_words
 from upref.registry import UnknownGame, find_game
 from upref.stats.names import Names
 from upref.stats.ratings import Ratings, rate
 from upref.stats.reading import harvest
 from upref.stats.records import Harvest, NotCounted, Result
 from upref.stats.tally import ALL, Evening, Line, evening_of, evenings, lines
-from upref.text import plural
 
 __all__ = ["FORMAT", "GameKind", "Query", "Stats", "build", "from_logs", "game_kind"]
 
@@ -45,7 +45,7 @@ def game_kind(name: str) -> GameKind:
     except UnknownGame:
         return GameKind(name, "points", False)
     words = game.referee.RESULT
-    return GameKind(game.title, plural(2, words.score), words.fewest)
+    return GameKind(game.title, str(counted_words(words.score)), words.fewest)
 
 
 @dataclass(frozen=True)

@@ -142,7 +142,7 @@ def test_a_german_speaker_without_its_voice_says_so_in_german(tmp_path: Path) ->
     speaker = Speaker(folder=tmp_path, make_voice=missing, say=said.append, lang="de").start()
     speaker.close()
     assert said == [
-        f"upref: --speak to {tmp_path}: die Sprachausgabe espeak-ng ist nicht installiert: make voice "
+        f"upref: --speak nach {tmp_path}: die Sprachausgabe espeak-ng ist nicht installiert: make voice "
         "(oder apt-get install espeak-ng) installiert sie; das Spiel geht stumm weiter."
     ]
 

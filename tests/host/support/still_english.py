@@ -28,11 +28,21 @@ ENGLISH_ONLY = frozenset(
 "was", "will", "hole", "not" or "after", is left out)."""
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*")
+_LABELS = (
+    re.compile(r"\[[^\]\s]+ [^\]]+\]"),  # a verdict line's '[verboten hand]'
+    re.compile(r"^\s*[A-ZÄÖÜ]{3,} [\w-]+:?(?=\s|$)"),  # the feed's 'VERBOTEN hand:'
+)
+"""A verdict's label with the rule id it names: the id ("hand", "count", "draw") stays as it is in
+every language, so it is not looked at; nor is the board's own diagnostic, which a German line
+quotes as the board sent it („no answer“)."""
+_QUOTED = re.compile(r"„[^“]*“")
 
 
 def english_words(line: str, names: Iterable[str] = ()) -> list[str]:
     """The English-only words of `line`, its names (the players', rule ids such as "hand" or
     "draw", which stay as they are in every language) and the games' titles left out."""
+    for label in (*_LABELS, _QUOTED):
+        line = label.sub(" ", line)
     for name in sorted({*names, *titles().values()}, key=len, reverse=True):
         line = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", " ", line)
     return [w for w in _WORD.findall(line) if w.lower() in ENGLISH_ONLY]

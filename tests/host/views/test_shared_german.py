@@ -67,7 +67,7 @@ def test_a_refusal_for_the_ear_and_the_results_are_german() -> None:
         in_lang(words.spoken(["Ann"], 0), GERMAN),
         in_lang(words.headline([], 0), GERMAN),
     ]
-    assert lines[0] == "Ann gewinnt mit 5 Punkten"
+    assert lines[0] == "Ann gewinnt – 5 Punkte"
     assert str(words.text(["Ann"], 5)) == "Ann wins with 5 points"
     assert str(words.spoken(["Ann"], 0)) == "Ann wins, with no points!"
     assert not still_english(lines, ["Ann", "Bob"]), lines
