@@ -18,6 +18,11 @@
 #   ev = watcher.poll()          # a whole read: ARRIVED, LEFT or NONE
 #   ev = watcher.step()          # one exchange of it: BUSY until the read is over, then as poll()
 #   watcher.uid[:watcher.uid_len] is the card that arrived, lies there, or just left.
+#
+# Given `tags` (an ntag.NtagReader), a card that arrives is not reported at once: while it is
+# still ACTIVE after its SELECT, the watcher reads its NDEF message first, one READ a step
+# (BUSY meanwhile), and then reports ARRIVED with `tags.length` and `tags.msg` saying what the
+# card carries (`tags.buf[:tags.n]`). A card that lies there is read once, when it arrives.
 
 from micropython import const
 
@@ -46,7 +51,7 @@ class CardWatcher:
     keeps the exception or the reader's reason, and `last_error` words it when asked.
     """
 
-    def __init__(self, reader, miss_limit=2, error_limit=5):
+    def __init__(self, reader, miss_limit=2, error_limit=5, tags=None):
         if not isinstance(miss_limit, int) or miss_limit < 1:
             raise ValueError("miss_limit must be >= 1: %r" % (miss_limit,))
         if not isinstance(error_limit, int) or error_limit < 1:
@@ -72,6 +77,8 @@ class CardWatcher:
         self.reading = False  # a read is under way (step() continues it)
         self.crowded = False  # several cards on the reader, as the last reads tell
         self._hears = hasattr(reader, "collided")  # the reader says what its reads heard
+        self.tags = tags  # reads an arriving card's NDEF message (ntag.NtagReader), or None
+        self._tagging = False  # that read goes on: the card arrives when it is over
 
     def poll(self):
         """Read the field once, all at once. Returns ARRIVED, LEFT or NONE."""
@@ -83,6 +90,13 @@ class CardWatcher:
     def step(self):
         """One exchange with the field: starts a read if none is under way. Returns BUSY while
         the read goes on, then ARRIVED, LEFT or NONE."""
+        if self._tagging:  # the arriving card's memory, a READ a step; then it arrives
+            if self.tags.step() == BUSY:
+                return BUSY
+            self._tagging = False
+            self.reading = False
+            self.present = True
+            return ARRIVED
         if self._next_len:
             return self._arrive_next()
         r = self._reader
@@ -142,6 +156,11 @@ class CardWatcher:
     def _arrive(self, src, n):
         _copy(self.uid, src, n)
         self.uid_len = n
+        t = self.tags
+        if t is not None and t.start(n):
+            self._tagging = True
+            self.reading = True
+            return BUSY
         self.present = True
         return ARRIVED
 

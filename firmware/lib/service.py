@@ -279,7 +279,8 @@ def init(a, hw):
     a.w = wire.FrameWriter(a.out, a.ring)
     a.lines = wire.LineReader()
     _init_sensors(a, hw)
-    a.cards = CardWatcher(a.reader, miss_limit=a.miss_limit)
+    # the reader of an arriving sticker's NDEF message (ntag.py), made with the reader (wiring)
+    a.cards = CardWatcher(a.reader, miss_limit=a.miss_limit, tags=getattr(hw, "tags", None))
     a.rfid_version = -1
     a.rfid_ok = True
     a.crowded = False  # several cards on the reader (told to the host as a fault)

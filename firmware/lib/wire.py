@@ -62,6 +62,7 @@ BOARD_FRAMES = (
     "ERR",  # <cmd seq> <command> <reason words...>
     "ECHO",  # <cmd seq> <text...>
     "OLD",  # <orig seq hex> <board ms> <TYPE> <args...>: a kept event replayed for SINCE
+    "TAG",  # <uid hex> <length> <hex|->: the NDEF message of the card that arrives, before CARD +
 )
 
 # Commands the host sends, framed the same way with the host's own sequence numbers.

@@ -35,9 +35,11 @@ from rich.console import Console, RenderableType
 from rich.live import Live
 
 from upref.board.codes import CodeTable
+from upref.board.simtags import sim_deck, sim_uids
 from upref.commands.game_option import parse_for_game
 from upref.commands.scripted import DEADLINE_S, enrol_all
 from upref.commands.speech_option import add_speech_options, speak_argv, start_speaker
+from upref.commands.tag_lookup import tags_and_records
 from upref.commands.web_option import add_web_option, page_error, start_page, web_argv
 from upref.game import Demo, Game
 from upref.link.connection import Link
@@ -70,6 +72,11 @@ def _parser(
     ap.add_argument("--backend", choices=("cpython", "micropython"), default="cpython")
     ap.add_argument("--seed", type=int, help="the board's and the game's seed (default: the demo's own)")
     ap.add_argument("--plain", action="store_true", help="print lines even on a terminal")
+    ap.add_argument(
+        "--no-tag-book",
+        action="store_true",
+        help="enrol nothing: every piece is known by the record its sticker carries (docs/tags.md)",
+    )
     add_web_option(ap)
     add_speech_options(ap)
     ap.add_argument(
@@ -288,13 +295,18 @@ def run_game(game: Game, board: SimBoard, link: Link, settings: DemoSettings) ->
     args, log = settings.args, settings.log
     seed = demo.seed if settings.seed is None else settings.seed
     codes = CodeTable.load()
+    tag_book: TagBook | None = None
+    board.carry(sim_deck({game.name: tuple(game.items())}))  # every sticker names its piece
     try:
-        tag_book = TagBook(settings.folder / "tags.sqlite")
-        uid_of = enrol_all(game, tag_book)
+        if getattr(args, "no_tag_book", False):
+            uid_of = sim_uids(game.name, game.items())
+        else:
+            tag_book = TagBook(settings.folder / "tags.sqlite")
+            uid_of = enrol_all(game, tag_book)
     except TagBookError as exc:  # its temporary folder's disk is full
         print(f"upref demo: {exc}", file=sys.stderr)
         return 1
-    referee = game.referee(codes, tag_book, titles=titles(), **demo.settings)
+    referee = game.referee(codes, tags_and_records(game.name, tag_book), titles=titles(), **demo.settings)
     if log is None:
         path = settings.log_path if settings.log_path is not None else settings.folder / "games.sqlite"
         try:

@@ -35,6 +35,7 @@ from upref.commands.game_option import parse_for_game
 from upref.commands.keypresses import keys
 from upref.commands.scripted import since_of
 from upref.commands.speech_option import add_speech_options, speak_argv, start_speaker
+from upref.commands.tag_lookup import tags_and_records
 from upref.commands.unfinished import (
     ELSEWHERE,
     UNFINISHED,
@@ -212,7 +213,7 @@ def resumed(
     """
     log = _log_to_resume(game, args)
     try:
-        return log, resume(log, lambda info: referee_for(info, tag_book))
+        return log, resume(log, lambda info: referee_for(info, tags_and_records(info.game, tag_book)))
     except GameLogError:
         log.close()
         raise
@@ -241,7 +242,8 @@ def open_table(
         raise ValueError(_NAME_THE_PLAYERS.format(game=game.name))
     variant = game.variant_from_args(args)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
-    referee = game.referee(codes, tag_book, settle_s=args.settle, hints=args.hints, titles=titles())
+    lookup = tags_and_records(game.name, tag_book)
+    referee = game.referee(codes, lookup, settle_s=args.settle, hints=args.hints, titles=titles())
     log = GameLog.create(
         args.db,
         game=game.name,
@@ -358,7 +360,8 @@ def empty_book_notice(game: Game, tag_book: TagBook) -> str | None:
         return None
     return (
         f"upref play: no {game.title} piece is enrolled in the tag book {tag_book.path}: "
-        f"every card tapped will be refused as not enrolled. Enrol them first with "
+        f"every card tapped will be refused as not enrolled, unless its sticker names its piece "
+        f"(`upref tags write {game.name}`, docs/tags.md). Enrol them first with "
         f"`upref enroll {game.name}` (Ctrl-C now), or play on and enrol later."
     )
 
