@@ -77,6 +77,7 @@ HOST_FRAMES = (
     "ECHO",  # <text...>: loopback
     "REBOOT",  # reset the board after OK
     "SINCE",  # <seq hex> or all: replay the kept events after seq as OLD frames, then OK
+    "TAGW",  # <uid hex> <hex>: write the sticker's user memory from page 4, read it back, OK/ERR
 )
 
 # Board frames that are events, kept in the board's ring for SINCE (firmware/lib/ring.py).

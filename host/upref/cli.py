@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "games": ("upref.commands.gamelogs", "main", "list the game logs; close or forget one (--close N, --forget N)"),
     "demo": ("upref.commands.demo", "main", "a whole game on the simulated board, scripted (upref demo [GAME])"),
     "enroll": ("upref.commands.enroll", "main", "tap each card of a game once so the host knows its tag"),
+    "tags": ("upref.commands.tags", "main", "write on each sticker the record naming its piece (tags write GAME)"),
 }
 
 
