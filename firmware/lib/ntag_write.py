@@ -52,7 +52,7 @@ def write(a, uid, data):
     if cc[1] != _NDEF_MAGIC:
         return "the sticker is not formatted for NDEF (its capability container is %02X%02X%02X%02X)" % (
             cc[1], cc[2], cc[3], cc[4])
-    if cc[4] & 0xF0:
+    if cc[4] & 0x0F:  # byte 3: read access in the high nibble, write access in the low
         return "the sticker is locked: its capability container says read-only"
     if len(data) > cc[3] * 8:
         return "the sticker is full: it holds %d bytes, the record needs %d" % (cc[3] * 8, len(data))
