@@ -82,7 +82,7 @@ class TagWriting:
 
     def _piece(self, item: str, label: str) -> bool:
         """One tap for `item`: True once its sticker holds its record, False to ask again."""
-        self.say(f"Tap {item}: {label}.")
+        self.say(f"Tap {label}." if label.startswith(item) else f"Tap {item}: {label}.")
         tap = self._wait_for_tap()
         done = self._write(tap, item)
         self._wait_until_lifted(tap.uid)
