@@ -70,7 +70,7 @@ class CardWatcher:
         self._reinit_failed = False  # the last error was a re-init's
         self._buf = bytearray(10)
         self._next = bytearray(10)  # a card that replaced the last one, read but not yet reported
-        self._next_len = 0
+        self._next_len = 0  # -1: the card in `uid` is read and its sticker's memory is being read
         self._misses = 0
         self.reads = 0  # reads that found one card, read whole (the board's reads= figure)
         self._error_run = 0
@@ -78,7 +78,6 @@ class CardWatcher:
         self.crowded = False  # several cards on the reader, as the last reads tell
         self._hears = hasattr(reader, "collided")  # the reader says what its reads heard
         self.tags = tags  # reads an arriving card's NDEF message (ntag.NtagReader), or None
-        self._tagging = False  # that read goes on: the card arrives when it is over
 
     def poll(self):
         """Read the field once, all at once. Returns ARRIVED, LEFT or NONE."""
@@ -90,15 +89,16 @@ class CardWatcher:
     def step(self):
         """One exchange with the field: starts a read if none is under way. Returns BUSY while
         the read goes on, then ARRIVED, LEFT or NONE."""
-        if self._tagging:  # the arriving card's memory, a READ a step; then it arrives
-            if self.tags.step() == BUSY:
+        if self._next_len > 0:
+            return self._arrive_next()
+        t = self.tags
+        if self._next_len and t is not None:  # the arriving card's sticker, a READ a step
+            if t.step() == BUSY:
                 return BUSY
-            self._tagging = False
+            self._next_len = 0
             self.reading = False
             self.present = True
             return ARRIVED
-        if self._next_len:
-            return self._arrive_next()
         r = self._reader
         try:
             if not self.reading:
@@ -158,7 +158,7 @@ class CardWatcher:
         self.uid_len = n
         t = self.tags
         if t is not None and t.start(n):
-            self._tagging = True
+            self._next_len = -1  # not reported until its sticker is read
             self.reading = True
             return BUSY
         self.present = True

@@ -24,6 +24,7 @@
 #   tags.length: the message's length as its TLV says (-1: none), tags.buf[:tags.n] its bytes
 
 from micropython import const
+import sys
 import time
 
 BUSY = const(-1)
@@ -99,6 +100,20 @@ class NtagReader:
             return False
         self._level = _CC_PAGE
         self._have = 0
+        return True
+
+    def command(self, a, seq, cmd, args):
+        """A host command of the stickers' own, for App `a`: TAGW (a sticker written and read
+        back, ntag_write.py, loaded for it and let go). False for any other command. The
+        service module asks here, so the names of TAGW take room only on a board with a reader."""
+        if cmd != "TAGW":
+            return False
+        import ntag_write
+
+        try:
+            ntag_write.command(a, seq, args)
+        finally:
+            del sys.modules["ntag_write"]
         return True
 
     def step(self):

@@ -36,6 +36,18 @@ _NDEF_MAGIC = const(0xE1)
 _STEPS = const(12)  # a read of the UID takes at most this many exchanges
 
 
+def command(a, seq, args):
+    """TAGW <uid> <hex>: answered OK with the pages written, or ERR with why not."""
+    if len(args) != 2 or len(args[1]) % 8 or not args[1] or len(args[1]) > 128:
+        raise ValueError("TAGW needs a UID and 1 to 16 whole pages of hex")
+    data = bytes(int(args[1][i:i + 2], 16) for i in range(0, len(args[1]), 2))
+    why = write(a, args[0], data)
+    if why:
+        a.reply_err(seq, "TAGW", why)
+    else:
+        a.reply_ok(seq, "TAGW", "pages=%d" % (len(data) // 4))
+
+
 def write(a, uid, data):
     """Write `data` (whole pages) from page 4 of the card `uid` (hex) that lies on the reader,
     read it back; None when done, else the reason in words."""

@@ -211,8 +211,8 @@ def command(a, seq, cmd, args):
         for arg in args:
             w.arg(arg.encode())
         w.end()
-    elif cmd == "TAGW":
-        _tag_write(a, seq, args)
+    elif a.cards.tags is not None and a.cards.tags.command(a, seq, cmd, args):
+        pass  # TAGW: a sticker written (ntag.py says which commands are its own)
     elif cmd == "REBOOT":
         a.reply_ok(seq, cmd)
         a.out.flush()
@@ -220,24 +220,6 @@ def command(a, seq, cmd, args):
         a.hw.reset()
     else:
         a.reply_err(seq, cmd, "unknown command")
-
-
-def _tag_write(a, seq, args):
-    """TAGW <uid> <hex>: the sticker's user memory from page 4 written and read back
-    (ntag_write.py, loaded for it and let go)."""
-    if len(args) != 2 or len(args[1]) % 8 or not args[1] or len(args[1]) > 128:
-        raise ValueError("TAGW needs a UID and 1 to 16 whole pages of hex")
-    data = bytes(int(args[1][i:i + 2], 16) for i in range(0, len(args[1]), 2))
-    import ntag_write
-
-    try:
-        why = ntag_write.write(a, args[0], data)
-    finally:
-        del sys.modules["ntag_write"]
-    if why:
-        a.reply_err(seq, "TAGW", why)
-    else:
-        a.reply_ok(seq, "TAGW", "pages=%d" % (len(data) // 4))
 
 
 def calibrate_step(a):
