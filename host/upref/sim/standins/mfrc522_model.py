@@ -168,8 +168,13 @@ def crc_a(data, crc=0x6363):
 
 
 def _to_bits(data, nbits):
-    # The first nbits bits of data, least significant bit of each byte first (air order).
-    return [(data[i >> 3] >> (i & 7)) & 1 for i in range(nbits)]
+    # The first nbits bits of data, least significant bit of each byte first (air order), one
+    # byte each: the model runs in the firmware's own heap under MicroPython, where a list of
+    # an NTAG READ's 144 bits would take a block of over 1 KB at each answer.
+    bits = bytearray(nbits)
+    for i in range(nbits):
+        bits[i] = (data[i >> 3] >> (i & 7)) & 1
+    return bits
 
 
 def _from_bits(bits, offset=0):
@@ -714,7 +719,9 @@ class MFRC522Model:
                 if a != answers[0]:
                     garble = not self._chance(CLEAN_COLLISION_PCT)
                     break
-        bits = []
+        if len(answers) == 1:
+            return answers[0], -1, False  # one card: its answer as it is
+        bits = bytearray(length)
         coll = -1
         for i in range(length):
             seen = 0
@@ -722,11 +729,11 @@ class MFRC522Model:
                 if i < len(a):
                     seen |= 2 if a[i] else 1
             if garble:
-                bits.append(1 if seen & 2 else 0)
+                bits[i] = 1 if seen & 2 else 0
                 continue
             if seen == 3 and coll < 0:
                 coll = i
-            bits.append(0 if coll >= 0 and not keep_after else seen >> 1)
+            bits[i] = 0 if coll >= 0 and not keep_after else seen >> 1
         return bits, coll, garble
 
     def _transceive(self):
