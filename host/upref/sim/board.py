@@ -304,8 +304,8 @@ class SimBoard(Verbs):
 
     def carry(self, deck: Mapping[str, bytes]) -> None:
         """The stickers of a deck carry their records (UID -> user memory from page 4:
-        `upref.board.simtags.sim_deck`): each is written into the reader before its card
-        first lies on it, as a sticker written once keeps its record."""
+        `upref.board.simtags.sim_deck`): each is written into the reader as its card is
+        laid, as a sticker written once keeps its record."""
         self.hands.deck.update(deck)
 
     @property

@@ -138,10 +138,9 @@ class Hands:
         self.last_settled_ms = 0  # the last change's magnets are all in place this long after it
         self.hand: dict[str, str] = {}  # pair in a hand -> where it goes
         # the simulated deck's stickers: UID -> its user memory from page 4 (the record that
-        # names its piece, docs/tags.md), written into the firmware process's reader before the
-        # card first lies on it (`carried`: written there already)
+        # names its piece, docs/tags.md), written into the firmware process's reader each time
+        # the card is laid (the reader's model keeps no card's memory once it has left)
         self.deck: dict[str, bytes] = {}
-        self.carried: set[str] = set()
 
     def records(self) -> list[bytes]:
         """The whole world as records, for a firmware process that starts."""
@@ -151,19 +150,17 @@ class Hands:
         recs += [encode_record("F", k, SENSOR_MODES[mode]) for k, mode in w.sensor_modes.items()]
         recs.append(encode_record("B", 1 if w.button else 0))
         recs.append(encode_record("K0"))
-        self.carried = set()  # a new firmware process: its reader holds no sticker's memory
         for uid in w.cards:
             recs += self.lay(uid)
         recs.append(encode_record("R", MFRC522_VERSION if w.rfid_ok else 0))
         return recs
 
     def lay(self, uid: str) -> list[bytes]:
-        """The records that lay card `uid` on the reader: its sticker's memory first, the first
-        time (a deck's sticker, written page by page from page 4), then the card."""
+        """The records that lay card `uid` on the reader: a deck's sticker's memory first (page
+        by page from page 4), then the card."""
         recs: list[bytes] = []
         memory = self.deck.get(uid)
-        if memory is not None and uid not in self.carried:
-            self.carried.add(uid)
+        if memory is not None:
             recs += [
                 encode_record("KW", uid, 4 + k // 4, memory[k : k + 4].hex().upper())
                 for k in range(0, len(memory), 4)

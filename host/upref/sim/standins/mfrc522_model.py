@@ -37,8 +37,11 @@
 # pages 3 to 15 one bit each; dynamic: pages 16 to 39 two at a time), to the UID pages, or a
 # frame whose CRC_A is wrong, gets a 4-bit NAK (0h, CRC: 1h) and the card falls back to IDLE
 # (or HALT). Lock bytes, the CC and the dynamic lock bytes are one-time programmable: a write
-# ORs into them. A card's memory stays with its UID in the model (memory(uid)), so a card
-# taken away and laid again keeps what was written to it.
+# ORs into them. memory(uid) is a card's memory, written in place (the simulated world writes
+# a deck's stickers so, just before their card is laid). The model runs in the firmware's own
+# heap under MicroPython, so it keeps a card's memory only while the card lies in the field,
+# and, for a card that a WRITE changed (a sticker written on this board), after it too: taken
+# away and laid again it still holds what was written.
 #
 # Cards: ISO/IEC 14443-3 states IDLE, READY, ACTIVE, HALT. REQA wakes IDLE cards, WUPA IDLE
 # and HALT ones. 4-byte UIDs answer like a MIFARE Classic (ATQA 0004h, SAK 08h), 7-byte like an
@@ -258,6 +261,7 @@ class Card:
         self.edge_run = 0  # reads missed in a row
         self.bit_errors = 0  # chance in % that an answer has one bit wrong (a marginal card)
         self.memory = memory if memory is not None or n != 7 else ntag_memory(uid)
+        self.written = False  # a WRITE changed its memory: the model keeps it when it leaves
         self.power_off()
 
     def power_off(self):
@@ -318,6 +322,7 @@ class Card:
                         m[at + i] |= data[2 + i]
                 else:
                     m[at + i] = data[2 + i]
+            self.written = True
             return _to_bits((_NTAG_ACK,), 4)
         return self._nak(_NTAG_NAK_ARG)
 
@@ -446,6 +451,9 @@ class MFRC522Model:
                 if c.uid == uid:
                     card = c
             cards.append(card or self._new_card(uid))
+        for c in self._cards:
+            if c not in cards:
+                self._forget(c)
         self._cards = cards
 
     def add_card(self, uid):
@@ -459,8 +467,8 @@ class MFRC522Model:
         return card
 
     def memory(self, uid):
-        # An NTAG's memory (180 bytes, written in place), kept by the model whether or not the
-        # card lies in the field; None for a 4- or 10-byte UID.
+        # An NTAG's memory (180 bytes, written in place): the card's in the field, or what the
+        # card will hold when it is laid next; None for a 4- or 10-byte UID.
         uid = bytes(uid)
         if uid not in self._memories:
             if len(uid) != 7:
@@ -470,7 +478,15 @@ class MFRC522Model:
 
     def remove_card(self, uid):
         uid = bytes(uid)
+        for c in self._cards:
+            if c.uid == uid:
+                self._forget(c)
         self._cards = [c for c in self._cards if c.uid != uid]
+
+    def _forget(self, card):
+        # A card leaves the field: its memory goes with it unless a WRITE changed it.
+        if not card.written:
+            self._memories.pop(card.uid, None)
 
     def set_edge(self, uid, pct):
         # The card lies at the edge of the field: unpowered at a REQA/WUPA with this chance (%).

@@ -47,9 +47,11 @@
 #                                        read with this chance (%), never three reads in a row
 #   KB <uid hex> <pct>                   a marginal card: each of its answers has a bit wrong
 #                                        with this chance (%)
-#   KW <uid hex> <page> <8 hex>          an NTAG's page (0..44) holds these 4 bytes, whether or
-#                                        not its card lies in the field (the simulated deck's
-#                                        records, a sticker locked or filled by a test)
+#   KW <uid hex> <page> <8 hex>          an NTAG's page (0..44) holds these 4 bytes: sent just
+#                                        before its card is laid (K+), each time (the reader's
+#                                        model forgets a card's memory when it leaves, unless a
+#                                        WRITE changed it): the simulated deck's records, a
+#                                        sticker locked or filled by a test
 #   RC <keep> <pct>                      the reader: keep 1 when the chip leaves a checked CRC_A
 #                                        in the FIFO (0: it removes it), and the chance (%) that
 #                                        any card's answer has a bit wrong
@@ -694,9 +696,10 @@ class World:
     def write_tag(self, uid, page, data):
         """An NTAG's page holds `data` (4 bytes), as written before the board saw it."""
         uid = bytes(uid)
-        self.tag_pages.setdefault(uid, {})[page] = bytes(data)
         if self.rfid is not None:
             self._write_page(self.rfid, uid, page, data)
+        else:  # kept for the reader when it is made (the firmware's heap keeps nothing else)
+            self.tag_pages.setdefault(uid, {})[page] = bytes(data)
 
     def _write_page(self, r, uid, page, data):
         memory = r.memory(uid) if hasattr(r, "memory") else None
