@@ -6,12 +6,13 @@
 # message), FEh (the terminator), any other (lock or memory control: skipped by its length).
 # The board does not read the message, it carries it: the host parses it (upref/board/ndef.py).
 #
-# NTAG READ (30h, a page address, the chip's CRC_A) answers the 16 bytes of four pages (NTAG213
-# datasheet 10.2), CRC_A after them, or a 4-bit NAK. The first READ is of page 3: the CC and 12
-# bytes of user memory; each next one 16 more, up to 76 bytes (5 READs), until the message is
-# whole or the terminator comes. Each READ is one exchange with the card (about 2 ms on the
-# air), done as one step of the card watcher (cards.CardWatcher), so the loop's scans go on
-# between them. Nothing here allocates after __init__: the buffers and their views are made
+# NTAG FAST_READ (3Ah, the first and the last page, the chip's CRC_A) answers the pages between
+# (NTAG213 datasheet 10.3), NTAG READ (30h, a page) the 16 bytes of four pages (10.2), each with
+# its CRC_A, or a 4-bit NAK. The first exchange is a FAST_READ of pages 3 to 10: the CC and 28
+# bytes of user memory, where a piece's record (24 bytes with its TLVs) is whole; a longer
+# message takes a READ of 16 more at each next exchange, up to 76 bytes, until it is whole or
+# the terminator comes. Each exchange (the FAST_READ about 3.5 ms on the air, a READ 2 ms) is
+# one step of the card watcher (cards.CardWatcher), so the loop's scans go on between them. Nothing here allocates after __init__: the buffers and their views are made
 # once, and a failed READ (a NAK, a garbled answer, the card gone) ends the read with no
 # message, never an exception. OSError from a dead chip ends it the same way: the next read of
 # the field finds the fault.
@@ -54,6 +55,8 @@ _WAIT_MS = const(6)  # the chip's timer (1 ms) stops at the answer's start; 18 b
 
 # ---- NTAG213 and the Type 2 Tag data area ----
 _NTAG_READ = const(0x30)
+_NTAG_FAST_READ = const(0x3A)  # pages from..to in one answer (NTAG213 datasheet 10.3)
+_FAST_LAST = const(10)  # the first exchange: pages 3 to 10, the CC and 28 bytes of user memory
 _CC_PAGE = const(3)
 _NDEF_MAGIC = const(0xE1)  # CC byte 0: the tag holds NDEF data
 _SAK_TYPE2 = const(0x00)  # SAK of an NTAG21x / Ultralight: no ISO/IEC 14443-4, no MIFARE Classic
@@ -76,20 +79,22 @@ class NtagReader:
         self.n = 0  # bytes of it in buf
         self._mem = bytearray(_MEM_BYTES)  # user memory as read, from page 4
         self._have = 0  # bytes of it read
-        self._level = _CC_PAGE  # the page the next READ reads
-        self._txb = bytearray(3)  # the FIFO's address byte, then READ and its page
+        self._level = _CC_PAGE  # the page the next exchange reads from
+        self._txb = bytearray(4)  # the FIFO's address byte, then READ (FAST_READ) and its pages
         self._txb[0] = (_FIFO_DATA_REG << 1) & 0x7E
-        self._txv = memoryview(self._txb)
-        rd = bytearray(_READ_BYTES + 3)  # the FIFO's read address, n times, then 00h
+        t = memoryview(self._txb)
+        self._txv = tuple(t[0:k + 1] for k in range(4))  # the transaction of k data bytes
+        rd = bytearray(2 * _READ_BYTES + 3)  # the FIFO's read address, n times, then 00h
         for i in range(len(rd)):
             rd[i] = ((_FIFO_DATA_REG << 1) & 0x7E) | 0x80
         self._rdb = rd
-        self._rxb = bytearray(_READ_BYTES + 3)  # X, then the data
+        self._rxb = bytearray(2 * _READ_BYTES + 3)  # X, then the data
         rdv = memoryview(rd)
         rxv = memoryview(self._rxb)
-        # the views of a 16-byte answer, and of one with the CRC_A left in the FIFO: made once
-        self._rdv = (rdv[0:_READ_BYTES + 1], rdv[0:_READ_BYTES + 3])
-        self._rxv = (rxv[0:_READ_BYTES + 1], rxv[0:_READ_BYTES + 3])
+        # the views of a READ's 16-byte answer and a FAST_READ's 32, each also with the CRC_A
+        # the chip may leave in the FIFO: made once
+        self._rdv = tuple(rdv[0:k + 1] for k in (16, 18, 32, 34))
+        self._rxv = tuple(rxv[0:k + 1] for k in (16, 18, 32, 34))
 
     def start(self, uid_len):
         """A read of the card just selected begins when it may be an NTAG (a 7-byte UID and
@@ -117,10 +122,12 @@ class NtagReader:
         return True
 
     def step(self):
-        """One READ; BUSY while more is to be read, NONE when the read is over (`length` and
-        `buf[:n]` say what it found)."""
+        """One exchange: FAST_READ of pages 3 to 10 first (a piece's record is whole in it), a
+        READ of four pages after; BUSY while more is to be read, NONE when the read is over
+        (`length` and `buf[:n]` say what it found)."""
+        first = self._level == _CC_PAGE
         try:
-            ok = self._read(self._level)
+            ok = self._read(self._level, _FAST_LAST if first else 0)
         except OSError:
             ok = False
         if not ok:
@@ -128,19 +135,16 @@ class NtagReader:
             self.n = 0
             return NONE
         rx = self._rxb
-        first = 1
-        if self._level == _CC_PAGE:
-            if rx[1] != _NDEF_MAGIC:
-                return NONE  # not formatted for NDEF
-            first = 5
+        if first and rx[1] != _NDEF_MAGIC:
+            return NONE  # not formatted for NDEF
         buf = self._mem
         n = self._have
-        for i in range(first, _READ_BYTES + 1):
+        for i in range(5 if first else 1, 2 * _READ_BYTES + 1 if first else _READ_BYTES + 1):
             if n < _MEM_BYTES:
                 buf[n] = rx[i]
                 n += 1
         self._have = n
-        self._level += 4
+        self._level += _FAST_LAST - _CC_PAGE + 1 if first else 4
         if self.scan() == BUSY and n < _MEM_BYTES:
             return BUSY
         return NONE
@@ -183,16 +187,18 @@ class NtagReader:
             return NONE
         return BUSY
 
-    def _read(self, page):
-        # NTAG READ of four pages from `page`; the 16 bytes land in self._rxb[1:17]. True, or
-        # False when the card gave no good answer (a NAK, nothing, a garbled or short answer).
+    def _read(self, page, last=0):
+        # NTAG READ of four pages from `page` (the 16 bytes land in self._rxb[1:17]), or with
+        # `last` FAST_READ of pages page..last (8 pages: 32 bytes). True, or False when the card
+        # gave no good answer (a NAK, nothing, a garbled or short answer).
         r = self._r
         r._crc_mode(True)  # the chip adds the CRC_A to READ and checks the answer's
         r._write_reg(_COM_IRQ_REG, _ALL_COM_IRQ)
         tx = self._txb
-        tx[1] = _NTAG_READ
+        tx[1] = _NTAG_FAST_READ if last else _NTAG_READ
         tx[2] = page
-        r._load_fifo(self._txv, 2)
+        tx[3] = last
+        r._load_fifo(self._txv[3 if last else 2], 3 if last else 2)
         r._write_reg(_COMMAND_REG, _CMD_TRANSCEIVE)
         r._write_reg(_BIT_FRAMING_REG, _START_SEND)
         start = time.ticks_ms()
@@ -211,14 +217,15 @@ class NtagReader:
         count = r._read_reg(_FIFO_LEVEL_REG) & _FIFO_LEVEL_MASK
         if r._read_reg(_CONTROL_REG) & _RX_LAST_BITS_MASK:
             return False
-        return self._fifo(count)
+        return self._fifo(count, 2 * _READ_BYTES if last else _READ_BYTES)
 
-    def _fifo(self, count):
-        # The answer out of the FIFO: 16 bytes, or 18 when the chip leaves the checked CRC_A.
-        if count == _READ_BYTES:
-            k = 0
-        elif count == _READ_BYTES + 2:
-            k = 1
+    def _fifo(self, count, size):
+        # The answer of `size` bytes out of the FIFO, or with the checked CRC_A the chip may
+        # leave after it.
+        if count == size:
+            k = 0 if size == _READ_BYTES else 2
+        elif count == size + 2:
+            k = 1 if size == _READ_BYTES else 3
         else:
             return False
         r = self._r
@@ -232,7 +239,7 @@ class NtagReader:
         finally:
             r._cs.value(1)
             rd[count] = last
-        return not k or _crc_a(rx, 1, 17) == rx[17] | (rx[18] << 8)
+        return count == size or _crc_a(rx, 1, size + 1) == rx[size + 1] | (rx[size + 2] << 8)
 
 
 def _crc_a(buf, start, end):

@@ -126,8 +126,8 @@ def test_random_user_memory_never_breaks_a_read():
 
 
 class NtagChip(RegisterChip):
-    """A hand-written MFRC522 with one NTAG in the field that answers READ only, written not
-    to allocate: proves the read of a sticker's memory allocates nothing."""
+    """A hand-written MFRC522 with one NTAG in the field that answers READ and FAST_READ only,
+    written not to allocate: proves the read of a sticker's memory allocates nothing."""
 
     def __init__(self, memory):
         RegisterChip.__init__(self)
@@ -162,9 +162,10 @@ class NtagChip(RegisterChip):
 
     def _answer(self):
         page = self.fifo[1]
-        for i in range(16):
+        n = 4 * (self.fifo[2] - page + 1) if self.fifo[0] == 0x3A else 16
+        for i in range(n):
             self.fifo[i] = self.mem[(page * 4 + i) % 180]
-        self.level = 16
+        self.level = n
         self.out = 0
         self.regs[0x04] = 0x30  # RxIRq, IdleIRq
         self.regs[0x06] = 0
@@ -191,8 +192,15 @@ def test_reading_a_sticker_allocates_nothing():
                 steps[0] += 1
 
     read()  # once outside the lock: every path taken
-    steps[0] = 0
     without_allocating(read)
-    assert steps[0] == 1  # two READs: the CC with 12 bytes, then 16 more
     assert tags.length == len(T05) and bytes(tags.buf[:tags.n]) == T05
+    assert steps[0] == 0  # one exchange: pages 3 to 10 hold a piece's record whole
+    long = bytes(range(40))
+    memory[17] = len(long)
+    for i in range(len(long)):
+        memory[18 + i] = long[i]
+    memory[18 + len(long)] = 0xFE
+    without_allocating(read)  # and a longer message: READs of four pages after it
+    assert tags.length == 40 and bytes(tags.buf[:tags.n]) == long
+    assert steps[0] == 1
     gc.collect()

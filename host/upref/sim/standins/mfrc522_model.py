@@ -32,7 +32,8 @@
 # container E1 10 12 00 in page 3, user memory in pages 4 to 39 (blank: an empty NDEF TLV and
 # the terminator, 03 00 FE), the dynamic lock bytes in page 40, configuration in 41 to 44 (PWD
 # and PACK read as zeros). ACTIVE, it answers READ (30h addr, CRC_A: the 16 bytes of four
-# pages from addr, rolling over from page 44 to page 0) and WRITE (A2h addr d0..d3, CRC_A:
+# pages from addr, rolling over from page 44 to page 0), FAST_READ (3Ah from to, CRC_A: the
+# pages from..to, to at most 44) and WRITE (A2h addr d0..d3, CRC_A:
 # the 4-bit ACK Ah). An address past page 44, a write to a page its lock bits lock (static:
 # pages 3 to 15 one bit each; dynamic: pages 16 to 39 two at a time), to the UID pages, or a
 # frame whose CRC_A is wrong, gets a 4-bit NAK (0h, CRC: 1h) and the card falls back to IDLE
@@ -198,6 +199,7 @@ def _with_crc(data):
 NTAG_PAGES = 45
 _NTAG_READ = const(0x30)
 _NTAG_WRITE = const(0xA2)
+_NTAG_FAST_READ = const(0x3A)
 _NTAG_ACK = const(0x0A)
 _NTAG_NAK_ARG = const(0x00)
 _NTAG_NAK_CRC = const(0x01)
@@ -309,11 +311,9 @@ class Card:
         addr = data[1]
         m = self.memory
         if cmd == _NTAG_READ and len(data) == 4 and addr < NTAG_PAGES:
-            out = bytearray(16)
-            for i in range(16):
-                page = (addr + (i >> 2)) % NTAG_PAGES
-                out[i] = 0 if page >= _PWD_PAGE else m[page * 4 + (i & 3)]
-            return _to_bits(_with_crc(out), 18 * 8)
+            return self._pages(addr, 4, True)
+        if cmd == _NTAG_FAST_READ and len(data) == 5 and addr <= data[2] < NTAG_PAGES:
+            return self._pages(addr, data[2] - addr + 1, False)
         if cmd == _NTAG_WRITE and len(data) == 8 and addr < NTAG_PAGES and not ntag_locked(m, addr):
             at = addr * 4
             for i in range(4):
@@ -325,6 +325,18 @@ class Card:
             self.written = True
             return _to_bits((_NTAG_ACK,), 4)
         return self._nak(_NTAG_NAK_ARG)
+
+    def _pages(self, addr, count, roll):
+        # `count` pages from `addr` with their CRC_A (READ rolls over from page 44 to page 0).
+        m = self.memory
+        n = count * 4
+        out = bytearray(n)
+        for i in range(n):
+            page = addr + (i >> 2)
+            if roll:
+                page %= NTAG_PAGES
+            out[i] = 0 if page >= _PWD_PAGE else m[page * 4 + (i & 3)]
+        return _to_bits(_with_crc(out), (n + 2) * 8)
 
     def _nak(self, code):
         self._fall_back()
