@@ -1,5 +1,5 @@
 """`upref tags write GAME` with a scripted link: what it writes, skips and refuses, and the
-line it says for each (the board's own side: tests/e2e/test_tags_write.py)."""
+line it says for each (the board's own side: tests/e2e/test_tags_written_on_the_board.py)."""
 
 from __future__ import annotations
 
