@@ -303,8 +303,21 @@ class App:
                 self.fault(b"rfid", b"field", b"two cards on the reader")
             else:
                 self.clear(b"rfid", b"field")
+        w = self.w
+        t = cw.tags
+        if ev == ARRIVED and t is not None and t.length >= 0:
+            # TAG <uid> <length> <hex|->: the NDEF message the card carries, as much of it as
+            # was read, just before its CARD frame (not kept for SINCE: docs/protocol.md)
+            w.begin(b"TAG")
+            w.arg(b"")
+            self._uid(cw.uid, cw.uid_len)
+            w.arg_int(t.length)
+            w.arg(b"" if t.n else b"-")
+            buf = t.buf
+            for i in range(t.n):
+                w.hex(buf[i], 2)
+            w.end()
         if ev == ARRIVED or ev == LEFT:
-            w = self.w
             w.begin(b"CARD", True)
             w.arg(b"+" if ev == ARRIVED else b"-")
             w.arg(b"")

@@ -38,7 +38,7 @@ class UsbPort:
 
 class Board:
     """Everything the firmware drives, built from the pin map (wiring.build): spi, reader (an
-    MFRC522), mux (a HallMux), led, buzzer, port, holes, per_hole, thresholds, board_id,
+    MFRC522), tags (an ntag.NtagReader on it), mux (a HallMux), led, buzzer, port, holes, per_hole, thresholds, board_id,
     reset_cause, and the runtime helpers below."""
 
     _button: machine.Pin  # set by wiring.build

@@ -13,6 +13,7 @@ import neopixel
 
 from hallmux import HallMux
 from mfrc522 import MFRC522
+from ntag import NtagReader
 
 _RESET_CAUSES = (
     (machine.PWRON_RESET, b"power"),
@@ -60,6 +61,7 @@ def _reader(b, spi, sig):
     b.rfid_cs = Pin(_gpio(sig, "rfid_cs"), Pin.OUT, value=1)
     b.rfid_rst = Pin(_gpio(sig, "rfid_rst"), Pin.OUT, value=1)
     b.reader = MFRC522(b.spi, b.rfid_cs, b.rfid_rst)
+    b.tags = NtagReader(b.reader)  # reads an arriving sticker's NDEF message (docs/tags.md)
 
 
 def _hall(b, pm, sig):

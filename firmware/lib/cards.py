@@ -18,6 +18,11 @@
 #   ev = watcher.poll()          # a whole read: ARRIVED, LEFT or NONE
 #   ev = watcher.step()          # one exchange of it: BUSY until the read is over, then as poll()
 #   watcher.uid[:watcher.uid_len] is the card that arrived, lies there, or just left.
+#
+# Given `tags` (an ntag.NtagReader), a card that arrives is not reported at once: while it is
+# still ACTIVE after its SELECT, the watcher reads its NDEF message first, one READ a step
+# (BUSY meanwhile), and then reports ARRIVED with `tags.length` and `tags.msg` saying what the
+# card carries (`tags.buf[:tags.n]`). A card that lies there is read once, when it arrives.
 
 from micropython import const
 
@@ -46,7 +51,7 @@ class CardWatcher:
     keeps the exception or the reader's reason, and `last_error` words it when asked.
     """
 
-    def __init__(self, reader, miss_limit=2, error_limit=5):
+    def __init__(self, reader, miss_limit=2, error_limit=5, tags=None):
         if not isinstance(miss_limit, int) or miss_limit < 1:
             raise ValueError("miss_limit must be >= 1: %r" % (miss_limit,))
         if not isinstance(error_limit, int) or error_limit < 1:
@@ -65,13 +70,14 @@ class CardWatcher:
         self._reinit_failed = False  # the last error was a re-init's
         self._buf = bytearray(10)
         self._next = bytearray(10)  # a card that replaced the last one, read but not yet reported
-        self._next_len = 0
+        self._next_len = 0  # -1: the card in `uid` is read and its sticker's memory is being read
         self._misses = 0
         self.reads = 0  # reads that found one card, read whole (the board's reads= figure)
         self._error_run = 0
         self.reading = False  # a read is under way (step() continues it)
         self.crowded = False  # several cards on the reader, as the last reads tell
         self._hears = hasattr(reader, "collided")  # the reader says what its reads heard
+        self.tags = tags  # reads an arriving card's NDEF message (ntag.NtagReader), or None
 
     def poll(self):
         """Read the field once, all at once. Returns ARRIVED, LEFT or NONE."""
@@ -83,8 +89,16 @@ class CardWatcher:
     def step(self):
         """One exchange with the field: starts a read if none is under way. Returns BUSY while
         the read goes on, then ARRIVED, LEFT or NONE."""
-        if self._next_len:
+        if self._next_len > 0:
             return self._arrive_next()
+        t = self.tags
+        if self._next_len and t is not None:  # the arriving card's sticker, a READ a step
+            if t.step() == BUSY:
+                return BUSY
+            self._next_len = 0
+            self.reading = False
+            self.present = True
+            return ARRIVED
         r = self._reader
         try:
             if not self.reading:
@@ -142,6 +156,11 @@ class CardWatcher:
     def _arrive(self, src, n):
         _copy(self.uid, src, n)
         self.uid_len = n
+        t = self.tags
+        if t is not None and t.start(n):
+            self._next_len = -1  # not reported until its sticker is read
+            self.reading = True
+            return BUSY
         self.present = True
         return ARRIVED
 

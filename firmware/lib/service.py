@@ -182,7 +182,7 @@ def _calibrator(a):
 
 
 def command(a, seq, cmd, args):
-    """HELLO, RAW, CAL, SET, ECHO, REBOOT; anything else is refused. ValueError for bad
+    """HELLO, RAW, CAL, SET, ECHO, TAGW, REBOOT; anything else is refused. ValueError for bad
     arguments (App answers it with ERR)."""
     if cmd == "HELLO":
         hello(a)
@@ -211,6 +211,8 @@ def command(a, seq, cmd, args):
         for arg in args:
             w.arg(arg.encode())
         w.end()
+    elif a.cards.tags is not None and a.cards.tags.command(a, seq, cmd, args):
+        pass  # TAGW: a sticker written (ntag.py says which commands are its own)
     elif cmd == "REBOOT":
         a.reply_ok(seq, cmd)
         a.out.flush()
@@ -279,7 +281,8 @@ def init(a, hw):
     a.w = wire.FrameWriter(a.out, a.ring)
     a.lines = wire.LineReader()
     _init_sensors(a, hw)
-    a.cards = CardWatcher(a.reader, miss_limit=a.miss_limit)
+    # the reader of an arriving sticker's NDEF message (ntag.py), made with the reader (wiring)
+    a.cards = CardWatcher(a.reader, miss_limit=a.miss_limit, tags=getattr(hw, "tags", None))
     a.rfid_version = -1
     a.rfid_ok = True
     a.crowded = False  # several cards on the reader (told to the host as a fault)

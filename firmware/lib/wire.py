@@ -62,6 +62,7 @@ BOARD_FRAMES = (
     "ERR",  # <cmd seq> <command> <reason words...>
     "ECHO",  # <cmd seq> <text...>
     "OLD",  # <orig seq hex> <board ms> <TYPE> <args...>: a kept event replayed for SINCE
+    "TAG",  # <uid hex> <length> <hex|->: the NDEF message of the card that arrives, before CARD +
 )
 
 # Commands the host sends, framed the same way with the host's own sequence numbers.
@@ -76,6 +77,7 @@ HOST_FRAMES = (
     "ECHO",  # <text...>: loopback
     "REBOOT",  # reset the board after OK
     "SINCE",  # <seq hex> or all: replay the kept events after seq as OLD frames, then OK
+    "TAGW",  # <uid hex> <hex>: write the sticker's user memory from page 4, read it back, OK/ERR
 )
 
 # Board frames that are events, kept in the board's ring for SINCE (firmware/lib/ring.py).

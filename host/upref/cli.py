@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "stats": ("upref.commands.stats", "main", Msg("who wins what: wins, runs, ratings and the last evenings (--json, --csv)")),
     "demo": ("upref.commands.demo", "main", Msg("a whole game on the simulated board, scripted (upref demo [GAME])")),
     "enroll": ("upref.commands.enroll", "main", Msg("tap each card of a game once so the host knows its tag")),
+    "tags": ("upref.commands.tags", "main", Msg("write on each sticker the record naming its piece (tags write GAME)")),
     "languages": ("upref.commands.languages", "main", Msg("the languages upref speaks, and how complete each is")),
 }
 

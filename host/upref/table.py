@@ -29,7 +29,7 @@ from upref.link.notices import (
     Recovered,
     Resynced,
 )
-from upref.link.protocol import Heartbeat
+from upref.link.protocol import Heartbeat, TagRecord
 from upref.referee.base import Referee, Reply
 from upref.referee.feedback import Feedback
 from upref.referee.inputs import BoardOnline, BoardPicture, Input, Observe, Tick
@@ -200,6 +200,16 @@ class Table:
         elif isinstance(item, Recovered | EventsLost | NoMemory):
             self.notices.append(item.text)
             self.on_notice(item.text)
+        elif isinstance(item, TagRecord):
+            self._learn(item)
+
+    def _learn(self, record: TagRecord) -> None:
+        """What the tag arriving next carries, for a tag book that reads it
+        (`upref.board.tagrecords.TagsAndRecords`); what it says of it is said once."""
+        learn = getattr(self.referee.tag_book, "learn", None)
+        if learn is not None:
+            for line in learn(record):
+                self._say(line)
 
     def _start_from_log(self) -> None:
         """A resumed game's board model starts from the table as the log left it (the holes and

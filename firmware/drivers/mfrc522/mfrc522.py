@@ -201,6 +201,7 @@ class MFRC522:
     _stale: "bool"
     collided: "bool"
     garbled: "bool"
+    sak: "int"
 
     def __init__(self, spi, cs, rst=None):
         self._spi = spi
@@ -428,6 +429,7 @@ class MFRC522:
         more = sak & _SAK_UID_NOT_COMPLETE
         tagged = cl[0] == _CASCADE_TAG
         if not more and not tagged:
+            self.sak = sak  # what the card is (00h: an NTAG, whose memory ntag.py reads)
             for i in range(4):
                 into[size + i] = cl[i]
             return size + 4

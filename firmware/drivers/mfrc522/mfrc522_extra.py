@@ -85,6 +85,7 @@ def make(r):
     r._stale = False  # the last read may have left cards READY: WUPA twice if need be
     r.collided = False
     r.garbled = False
+    r.sak = 0x08  # the SAK of the card selected last (a 4-byte MIFARE Classic's until one is)
     r._why = _W_RX  # why the last failed read failed (_WHY below says it in words)
     r._cs.value(1)
 

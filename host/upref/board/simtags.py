@@ -29,6 +29,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from upref.board.ndef import piece_message, user_memory
 from upref.link.protocol import UID_HEX_LENGTHS
 
 __all__ = [
@@ -40,6 +41,8 @@ __all__ = [
     "PieceError",
     "find_piece",
     "looks_like_uid",
+    "sim_deck",
+    "sim_memory",
     "sim_uid",
     "sim_uids",
 ]
@@ -68,6 +71,21 @@ def sim_uid(game: str, item: str) -> str:
 def sim_uids(game: str, items: Sequence[tuple[str, str]]) -> dict[str, str]:
     """item id -> simulated UID for every piece of a catalogue, in its order."""
     return {item: sim_uid(game, item) for item, _label in items}
+
+
+def sim_memory(game: str, item: str) -> bytes:
+    """What the simulated sticker on piece `item` of `game` holds from page 4: the record that
+    names it (`upref:game/item`, docs/tags.md), as `upref tags write` writes it."""
+    return user_memory(piece_message(game, item))
+
+
+def sim_deck(catalogues: Catalogues) -> dict[str, bytes]:
+    """UID -> user memory of every simulated sticker of the catalogues' pieces."""
+    return {
+        sim_uid(game, item): sim_memory(game, item)
+        for game, items in catalogues.items()
+        for item, _label in items
+    }
 
 
 def looks_like_uid(text: str) -> bool:

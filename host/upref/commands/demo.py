@@ -35,10 +35,12 @@ from rich.console import Console, RenderableType
 from rich.live import Live
 
 from upref.board.codes import CodeTable
+from upref.board.simtags import sim_deck, sim_uids
 from upref.commands.game_option import parse_for_game
 from upref.commands.lang_option import add_lang_option, chosen_lang, said, said_error
 from upref.commands.scripted import DEADLINE_S, enrol_all
 from upref.commands.speech_option import add_speech_options, speak_argv, start_speaker
+from upref.commands.tag_lookup import tags_and_records
 from upref.commands.web_option import add_web_option, page_error, start_page, web_argv
 from upref.game import Demo, Game
 from upref.link.connection import Link
@@ -84,6 +86,13 @@ def _parser(
         "--seed", type=int, help=said(Msg("the board's and the game's seed (default: the demo's own)"))
     )
     ap.add_argument("--plain", action="store_true", help=said(Msg("print lines even on a terminal")))
+    ap.add_argument(
+        "--no-tag-book",
+        action="store_true",
+        help=said(
+            Msg("enrol nothing: every piece is known by the record its sticker carries (docs/tags.md)")
+        ),
+    )
     add_web_option(ap)
     add_speech_options(ap)
     add_lang_option(ap)
@@ -332,13 +341,18 @@ def run_game(game: Game, board: SimBoard, link: Link, settings: DemoSettings) ->
     args, log = settings.args, settings.log
     seed = demo.seed if settings.seed is None else settings.seed
     codes = CodeTable.load()
+    tag_book: TagBook | None = None
+    board.carry(sim_deck({game.name: tuple(game.items())}))  # every sticker names its piece
     try:
-        tag_book = TagBook(settings.folder / "tags.sqlite")
-        uid_of = enrol_all(game, tag_book)
+        if getattr(args, "no_tag_book", False):
+            uid_of = sim_uids(game.name, game.items())
+        else:
+            tag_book = TagBook(settings.folder / "tags.sqlite")
+            uid_of = enrol_all(game, tag_book)
     except TagBookError as exc:  # its temporary folder's disk is full
         print("upref demo: " + said(said_error(exc)), file=sys.stderr)
         return 1
-    referee = game.referee(codes, tag_book, titles=titles(), **demo.settings)
+    referee = game.referee(codes, tags_and_records(game.name, tag_book), titles=titles(), **demo.settings)
     if log is None:
         path = settings.log_path if settings.log_path is not None else settings.folder / "games.sqlite"
         try:

@@ -36,6 +36,7 @@ from upref.commands.keypresses import keys
 from upref.commands.lang_option import add_lang_option, chosen_lang, said, said_error
 from upref.commands.scripted import since_of
 from upref.commands.speech_option import add_speech_options, speak_argv, start_speaker
+from upref.commands.tag_lookup import tags_and_records
 from upref.commands.unfinished import (
     ELSEWHERE,
     UNFINISHED,
@@ -258,7 +259,7 @@ def resumed(
     """
     log = _log_to_resume(game, args)
     try:
-        return log, resume(log, lambda info: referee_for(info, tag_book))
+        return log, resume(log, lambda info: referee_for(info, tags_and_records(info.game, tag_book)))
     except GameLogError:
         log.close()
         raise
@@ -287,7 +288,8 @@ def open_table(
         raise ValueError(_name_the_players(game.name))
     variant = game.variant_from_args(args)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
-    referee = game.referee(codes, tag_book, settle_s=args.settle, hints=args.hints, titles=titles())
+    lookup = tags_and_records(game.name, tag_book)
+    referee = game.referee(codes, lookup, settle_s=args.settle, hints=args.hints, titles=titles())
     log = GameLog.create(
         args.db,
         game=game.name,
@@ -445,8 +447,9 @@ def empty_book_notice(game: Game, tag_book: TagBook) -> str | None:
     return "upref play: " + said(
         Msg(
             "no {title} piece is enrolled in the tag book {path}: every card tapped will be "
-            "refused as not enrolled. Enrol them first with `upref enroll {game}` (Ctrl-C now), "
-            "or play on and enrol later.",
+            "refused as not enrolled, unless its sticker names its piece "
+            "(`upref tags write {game}`, docs/tags.md). Enrol them first with "
+            "`upref enroll {game}` (Ctrl-C now), or play on and enrol later.",
             title=game.title,
             path=tag_book.path,
             game=game.name,

@@ -55,6 +55,7 @@ __all__ = [
     "Old",
     "RawLevels",
     "Snapshot",
+    "TagRecord",
     "crc16",
     "decode",
     "encode_command",
@@ -362,6 +363,22 @@ class CardLeft:
 
 
 @dataclass(frozen=True)
+class TagRecord:
+    """TAG: the NDEF message the card arriving next carries (sent just before its CARD +): the
+    message's length as the tag says, and as much of it as the board read (`data`, at most
+    64 bytes: a longer message arrives cut). The link carries the bytes; what they mean is the
+    host's business (`upref.board.ndef`). Not a kept event: SINCE does not replay it."""
+
+    uid: str
+    length: int
+    data: bytes = b""
+
+    @property
+    def whole(self) -> bool:
+        return len(self.data) == self.length
+
+
+@dataclass(frozen=True)
 class Button:
     pressed: bool
     # where the link had it from (not part of the event's meaning): the frame's sequence
@@ -465,6 +482,7 @@ Event = (
     | Err
     | Echo
     | Old
+    | TagRecord
 )
 
 _UINT = re.compile(r"[0-9]{1,10}")
@@ -624,6 +642,24 @@ def _card(a: _Args, holes: int) -> CardArrived | CardLeft:
     raise a.bad(f"expected '+' or '-', got {sign!r}")
 
 
+_HEX_BYTES = re.compile(r"(?:[0-9A-F]{2})+")
+_MAX_TAG_LENGTH = 0xFFFF
+
+
+def _tag(a: _Args, holes: int) -> TagRecord:
+    uid, length, data = a.count(3, 3)
+    n = a.uint(length, "message length", 0, _MAX_TAG_LENGTH)
+    if data == "-":
+        raw = b""
+    elif _HEX_BYTES.fullmatch(data):
+        raw = bytes.fromhex(data)
+    else:
+        raise a.bad(f"message is neither '-' nor upper-case hex bytes: {data[:20]!r}")
+    if len(raw) > n:
+        raise a.bad(f"{len(raw)} bytes of a message that says it has {n}")
+    return TagRecord(a.uid(uid), n, raw)
+
+
 def _btn(a: _Args, holes: int) -> Button:
     (state,) = a.count(1, 1)
     if state not in ("0", "1"):
@@ -704,6 +740,7 @@ _PARSERS: dict[str, Callable[[_Args, int], Event]] = {
     "ERR": _err,
     "ECHO": _echo,
     "OLD": _old,
+    "TAG": _tag,
 }
 if set(_PARSERS) != set(BOARD_FRAMES):  # pragma: no cover - caught by the tests at once
     raise ImportError(f"protocol.py parses {sorted(_PARSERS)}, wire.py has {sorted(BOARD_FRAMES)}")
@@ -824,6 +861,8 @@ def encode_event(seq: int, event: Event) -> bytes:
             return encode_frame(seq, "ECHO", f"{event.cmd_seq:04X}", *_words(event.text))
         case Old():
             return encode_frame(seq, "OLD", *_old_args(event))
+        case TagRecord():
+            return encode_frame(seq, "TAG", event.uid, event.length, event.data.hex().upper() or "-")
     raise ValueError(f"not a board event: {event!r}")  # pragma: no cover
 
 

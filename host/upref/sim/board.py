@@ -44,7 +44,7 @@ import os
 import random
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -301,6 +301,12 @@ class SimBoard(Verbs):
     @property
     def busy(self) -> dict[int, str]:
         return self.hands.busy
+
+    def carry(self, deck: Mapping[str, bytes]) -> None:
+        """The stickers of a deck carry their records (UID -> user memory from page 4:
+        `upref.board.simtags.sim_deck`): each is written into the reader as its card is
+        laid, as a sticker written once keeps its record."""
+        self.hands.deck.update(deck)
 
     @property
     def hand(self) -> dict[str, str]:

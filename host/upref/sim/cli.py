@@ -152,6 +152,8 @@ def sim_main(argv: list[str], catalogues: CatalogueSource | None = None) -> int:
             flash_dir=ns.flash, noise=ns.noise, name=ns.name, calibrated=not ns.uncalibrated,
             boot_from=ns.boot_from, restore=ns.seed is None and not ns.empty,
             chip_speed=ns.chip, ops=ns.ops))
+        if catalogues is not None:
+            board.carry(simtags.sim_deck(catalogues()))  # every piece's sticker names it
         board.start()
     except (SimError, ValueError, OSError) as e:
         print(f"upref sim: {e}", file=sys.stderr)

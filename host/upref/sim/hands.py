@@ -137,6 +137,10 @@ class Hands:
         self.busy: dict[int, str] = {}  # hole -> what a hand is doing there
         self.last_settled_ms = 0  # the last change's magnets are all in place this long after it
         self.hand: dict[str, str] = {}  # pair in a hand -> where it goes
+        # the simulated deck's stickers: UID -> its user memory from page 4 (the record that
+        # names its piece, docs/tags.md), written into the firmware process's reader each time
+        # the card is laid (the reader's model keeps no card's memory once it has left)
+        self.deck: dict[str, bytes] = {}
 
     def records(self) -> list[bytes]:
         """The whole world as records, for a firmware process that starts."""
@@ -146,9 +150,22 @@ class Hands:
         recs += [encode_record("F", k, SENSOR_MODES[mode]) for k, mode in w.sensor_modes.items()]
         recs.append(encode_record("B", 1 if w.button else 0))
         recs.append(encode_record("K0"))
-        recs += [encode_record("K+", uid) for uid in w.cards]
+        for uid in w.cards:
+            recs += self.lay(uid)
         recs.append(encode_record("R", MFRC522_VERSION if w.rfid_ok else 0))
         return recs
+
+    def lay(self, uid: str) -> list[bytes]:
+        """The records that lay card `uid` on the reader: a deck's sticker's memory first (page
+        by page from page 4), then the card."""
+        recs: list[bytes] = []
+        memory = self.deck.get(uid)
+        if memory is not None:
+            recs += [
+                encode_record("KW", uid, 4 + k // 4, memory[k : k + 4].hex().upper())
+                for k in range(0, len(memory), 4)
+            ]
+        return [*recs, encode_record("K+", uid)]
 
     def _sensors(self, changes: list[physics.Change]) -> None:
         # when the last magnet of this change is seated (or gone): ms after now (for make bench)
@@ -248,7 +265,7 @@ class Hands:
         if uid in w.cards:
             raise physics.WorldError(f"card {uid} already lies on the reader: `remove {uid}` first")
         w.cards.append(uid)
-        self.send([encode_record("K+", uid)])
+        self.send(self.lay(uid))
         ok(f"card {uid} in the field" + (f" with {len(w.cards) - 1} other" if len(w.cards) > 1 else ""))
 
     def verb_remove(self, ok: Ok, uid: str | None = None) -> None:
@@ -275,7 +292,7 @@ class Hands:
                 f"card {', '.join(w.cards)} lies on the reader: `remove` it first"
             )
         w.cards.append(uid)
-        self.send([encode_record("K+", uid)])
+        self.send(self.lay(uid))
 
         def away() -> None:
             if uid in w.cards:

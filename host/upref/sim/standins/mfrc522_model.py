@@ -25,7 +25,24 @@
 # (stored only); CRCResultReg (CRC_A, ModeReg CRCPreset); Status1/2Reg; TxModeReg TxCRCEn and
 # RxModeReg RxCRCEn. Without a clock everything is instant: a command is complete when the next
 # byte moves; with one, Transmit and Transceive raise their IRQ bits when the air has taken its time.
-# Not modelled: timing, analog behaviour, the self test, MIFARE Crypto1, card memory.
+# Not modelled: timing, analog behaviour, the self test, MIFARE Crypto1, a 4-byte card's memory.
+#
+# A 7-byte card is an NTAG213 (NXP datasheet rev 3.2): 45 pages of 4 bytes, the UID and its check
+# bytes in pages 0 to 2 with the static lock bytes (page 2, bytes 2 and 3), the capability
+# container E1 10 12 00 in page 3, user memory in pages 4 to 39 (blank: an empty NDEF TLV and
+# the terminator, 03 00 FE), the dynamic lock bytes in page 40, configuration in 41 to 44 (PWD
+# and PACK read as zeros). ACTIVE, it answers READ (30h addr, CRC_A: the 16 bytes of four
+# pages from addr, rolling over from page 44 to page 0), FAST_READ (3Ah from to, CRC_A: the
+# pages from..to, to at most 44) and WRITE (A2h addr d0..d3, CRC_A:
+# the 4-bit ACK Ah). An address past page 44, a write to a page its lock bits lock (static:
+# pages 3 to 15 one bit each; dynamic: pages 16 to 39 two at a time), to the UID pages, or a
+# frame whose CRC_A is wrong, gets a 4-bit NAK (0h, CRC: 1h) and the card falls back to IDLE
+# (or HALT). Lock bytes, the CC and the dynamic lock bytes are one-time programmable: a write
+# ORs into them. memory(uid) is a card's memory, written in place (the simulated world writes
+# a deck's stickers so, just before their card is laid). The model runs in the firmware's own
+# heap under MicroPython, so it keeps a card's memory only while the card lies in the field,
+# and, for a card that a WRITE changed (a sticker written on this board), after it too: taken
+# away and laid again it still holds what was written.
 #
 # Cards: ISO/IEC 14443-3 states IDLE, READY, ACTIVE, HALT. REQA wakes IDLE cards, WUPA IDLE
 # and HALT ones. 4-byte UIDs answer like a MIFARE Classic (ATQA 0004h, SAK 08h), 7-byte like an
@@ -155,8 +172,13 @@ def crc_a(data, crc=0x6363):
 
 
 def _to_bits(data, nbits):
-    # The first nbits bits of data, least significant bit of each byte first (air order).
-    return [(data[i >> 3] >> (i & 7)) & 1 for i in range(nbits)]
+    # The first nbits bits of data, least significant bit of each byte first (air order), one
+    # byte each: the model runs in the firmware's own heap under MicroPython, where a list of
+    # an NTAG READ's 144 bits would take a block of over 1 KB at each answer.
+    bits = bytearray(nbits)
+    for i in range(nbits):
+        bits[i] = (data[i >> 3] >> (i & 7)) & 1
+    return bits
 
 
 def _from_bits(bits, offset=0):
@@ -173,10 +195,53 @@ def _with_crc(data):
     return bytes(data) + bytes((c & 0xFF, c >> 8))
 
 
-class Card:
-    # One ISO/IEC 14443-3 type A PICC; only the UID and the activation state machine.
+# ---- NTAG213 (NXP NTAG213/215/216 datasheet: 8.5 memory organisation, 10 commands) ----
+NTAG_PAGES = 45
+_NTAG_READ = const(0x30)
+_NTAG_WRITE = const(0xA2)
+_NTAG_FAST_READ = const(0x3A)
+_NTAG_ACK = const(0x0A)
+_NTAG_NAK_ARG = const(0x00)
+_NTAG_NAK_CRC = const(0x01)
+_LAST_USER_PAGE = const(39)
+_DYN_LOCK_PAGE = const(40)
+_PWD_PAGE = const(43)
+_OTP_PAGES = (2, 3, 40)  # lock bytes and the CC: a write ORs into them
 
-    def __init__(self, uid):
+
+def ntag_memory(uid):
+    # A blank NTAG213's 180 bytes: UID and check bytes, no locks, the CC, an empty NDEF TLV.
+    m = bytearray(NTAG_PAGES * 4)
+    m[0:3] = uid[0:3]
+    m[3] = 0x88 ^ uid[0] ^ uid[1] ^ uid[2]
+    m[4:8] = uid[3:7]
+    m[8] = uid[3] ^ uid[4] ^ uid[5] ^ uid[6]
+    m[9] = 0x48
+    m[12:16] = b"\xe1\x10\x12\x00"
+    m[16:19] = b"\x03\x00\xfe"
+    m[41 * 4:42 * 4] = b"\x04\x00\x00\xff"  # CFG0: AUTH0 FFh, no page behind a password
+    return m
+
+
+def ntag_locked(m, page):
+    # Whether the lock bits in memory m keep page from being written.
+    if page < 3:
+        return page < 2
+    if page < 8:
+        return bool(m[10] >> page & 1)
+    if page < 16:
+        return bool(m[11] >> (page - 8) & 1)
+    if page <= _LAST_USER_PAGE:
+        bit = (page - 16) >> 1
+        return bool(m[_DYN_LOCK_PAGE * 4 + (bit >> 3)] >> (bit & 7) & 1)
+    return False
+
+
+class Card:
+    # One ISO/IEC 14443-3 type A PICC: the UID, the activation state machine, and for a 7-byte
+    # UID an NTAG213's memory.
+
+    def __init__(self, uid, memory=None):
         uid = bytes(uid)
         n = len(uid)
         tag = b"\x88"  # cascade tag
@@ -197,6 +262,8 @@ class Card:
         self.edge = 0  # chance in % of being unpowered at a REQA/WUPA (0: well inside the field)
         self.edge_run = 0  # reads missed in a row
         self.bit_errors = 0  # chance in % that an answer has one bit wrong (a marginal card)
+        self.memory = memory if memory is not None or n != 7 else ntag_memory(uid)
+        self.written = False  # a WRITE changed its memory: the model keeps it when it leaves
         self.power_off()
 
     def power_off(self):
@@ -223,16 +290,57 @@ class Card:
                 return _to_bits((self.atqa & 0xFF, self.atqa >> 8), 16)
         elif state == READY and n >= 16:
             return self._anticollision(bits)
-        elif state == ACTIVE and n == 32:
+        elif state == ACTIVE and n == 32 and _from_bits(bits[0:8])[0] == 0x50:
             data = _from_bits(bits)
-            if data[0] == 0x50 and data[1] == 0 and crc_a(data[0:2]) == data[2] | (data[3] << 8):
+            if data[1] == 0 and crc_a(data[0:2]) == data[2] | (data[3] << 8):
                 self.state = HALT  # HLTA: no answer
                 return None
+        elif state == ACTIVE and self.memory is not None and n & 7 == 0 and n >= 32:
+            return self._ntag(_from_bits(bits))
         elif state == ACTIVE:
-            return None  # other commands (READ, ...) are not modelled: no answer
+            return None  # other commands are not modelled: no answer
         if state == READY or state == ACTIVE:
             self._fall_back()
         return None
+
+    def _ntag(self, data):
+        # READ or WRITE of an ACTIVE NTAG213: the answer's bits (a NAK sends the card back).
+        if crc_a(data[0:-2]) != data[-2] | (data[-1] << 8):
+            return self._nak(_NTAG_NAK_CRC)
+        cmd = data[0]
+        addr = data[1]
+        m = self.memory
+        if cmd == _NTAG_READ and len(data) == 4 and addr < NTAG_PAGES:
+            return self._pages(addr, 4, True)
+        if cmd == _NTAG_FAST_READ and len(data) == 5 and addr <= data[2] < NTAG_PAGES:
+            return self._pages(addr, data[2] - addr + 1, False)
+        if cmd == _NTAG_WRITE and len(data) == 8 and addr < NTAG_PAGES and not ntag_locked(m, addr):
+            at = addr * 4
+            for i in range(4):
+                if addr in _OTP_PAGES:
+                    if addr != 2 or i >= 2:
+                        m[at + i] |= data[2 + i]
+                else:
+                    m[at + i] = data[2 + i]
+            self.written = True
+            return _to_bits((_NTAG_ACK,), 4)
+        return self._nak(_NTAG_NAK_ARG)
+
+    def _pages(self, addr, count, roll):
+        # `count` pages from `addr` with their CRC_A (READ rolls over from page 44 to page 0).
+        m = self.memory
+        n = count * 4
+        out = bytearray(n)
+        for i in range(n):
+            page = addr + (i >> 2)
+            if roll:
+                page %= NTAG_PAGES
+            out[i] = 0 if page >= _PWD_PAGE else m[page * 4 + (i & 3)]
+        return _to_bits(_with_crc(out), (n + 2) * 8)
+
+    def _nak(self, code):
+        self._fall_back()
+        return _to_bits((code,), 4)
 
     def _anticollision(self, bits):
         head = _from_bits(bits[0:16])
@@ -283,6 +391,7 @@ class MFRC522Model:
         self.on_transceive = None
         self.transceives = 0
         self._cards = []
+        self._memories = {}  # uid -> an NTAG's memory, kept while its card is away
         self._regs = bytearray(64)
         self._fifo = bytearray(64)
         self._fifo_len = 0
@@ -353,16 +462,43 @@ class MFRC522Model:
             for c in self._cards:
                 if c.uid == uid:
                     card = c
-            cards.append(card or Card(uid))
+            cards.append(card or self._new_card(uid))
+        for c in self._cards:
+            if c not in cards:
+                self._forget(c)
         self._cards = cards
 
     def add_card(self, uid):
         if bytes(uid) not in self.cards_in_field():
-            self._cards.append(Card(uid))
+            self._cards.append(self._new_card(bytes(uid)))
+
+    def _new_card(self, uid):
+        card = Card(uid, self._memories.get(uid))
+        if card.memory is not None:
+            self._memories[uid] = card.memory
+        return card
+
+    def memory(self, uid):
+        # An NTAG's memory (180 bytes, written in place): the card's in the field, or what the
+        # card will hold when it is laid next; None for a 4- or 10-byte UID.
+        uid = bytes(uid)
+        if uid not in self._memories:
+            if len(uid) != 7:
+                return None
+            self._memories[uid] = ntag_memory(uid)
+        return self._memories[uid]
 
     def remove_card(self, uid):
         uid = bytes(uid)
+        for c in self._cards:
+            if c.uid == uid:
+                self._forget(c)
         self._cards = [c for c in self._cards if c.uid != uid]
+
+    def _forget(self, card):
+        # A card leaves the field: its memory goes with it unless a WRITE changed it.
+        if not card.written:
+            self._memories.pop(card.uid, None)
 
     def set_edge(self, uid, pct):
         # The card lies at the edge of the field: unpowered at a REQA/WUPA with this chance (%).
@@ -611,7 +747,9 @@ class MFRC522Model:
                 if a != answers[0]:
                     garble = not self._chance(CLEAN_COLLISION_PCT)
                     break
-        bits = []
+        if len(answers) == 1:
+            return answers[0], -1, False  # one card: its answer as it is
+        bits = bytearray(length)
         coll = -1
         for i in range(length):
             seen = 0
@@ -619,11 +757,11 @@ class MFRC522Model:
                 if i < len(a):
                     seen |= 2 if a[i] else 1
             if garble:
-                bits.append(1 if seen & 2 else 0)
+                bits[i] = 1 if seen & 2 else 0
                 continue
             if seen == 3 and coll < 0:
                 coll = i
-            bits.append(0 if coll >= 0 and not keep_after else seen >> 1)
+            bits[i] = 0 if coll >= 0 and not keep_after else seen >> 1
         return bits, coll, garble
 
     def _transceive(self):

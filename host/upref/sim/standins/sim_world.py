@@ -47,6 +47,11 @@
 #                                        read with this chance (%), never three reads in a row
 #   KB <uid hex> <pct>                   a marginal card: each of its answers has a bit wrong
 #                                        with this chance (%)
+#   KW <uid hex> <page> <8 hex>          an NTAG's page (0..44) holds these 4 bytes: sent just
+#                                        before its card is laid (K+), each time (the reader's
+#                                        model forgets a card's memory when it leaves, unless a
+#                                        WRITE changed it): the simulated deck's records, a
+#                                        sticker locked or filled by a test
 #   RC <keep> <pct>                      the reader: keep 1 when the chip leaves a checked CRC_A
 #                                        in the FIFO (0: it removes it), and the chance (%) that
 #                                        any card's answer has a bit wrong
@@ -291,6 +296,7 @@ class World:
         self.cards = []
         self.edges = {}  # UID -> chance (%) of being unpowered at a read (KE)
         self.bit_errors = {}  # UID -> chance (%) that its answer has a bit wrong (KB)
+        self.tag_pages = {}  # UID -> {page: 4 bytes} written by KW, for a reader made later
         self.rfid_keep_crc = False  # RC: the chip leaves a checked CRC_A in the FIFO
         self.rfid_bit_errors = 0  # RC: chance (%) that any card's answer has a bit wrong
         self.spi_ok = True
@@ -443,6 +449,8 @@ class World:
             self.set_edge(_unhex(words[1]), int(words[2]))
         elif op == "KB":
             self.set_bit_errors(_unhex(words[1]), int(words[2]))
+        elif op == "KW":
+            self.write_tag(_unhex(words[1]), int(words[2]), _unhex(words[3]))
         elif op == "RC":
             self.set_rfid_air(words[1] == "1", int(words[2]))
         elif op == "R":
@@ -665,6 +673,9 @@ class World:
                     r.set_edge(uid, self.edges[uid])
                 for uid in self.bit_errors:
                     r.set_bit_errors(uid, self.bit_errors[uid])
+                for uid in self.tag_pages:
+                    for page in self.tag_pages[uid]:
+                        self._write_page(r, uid, page, self.tag_pages[uid][page])
             self.rfid = r
         return r
 
@@ -681,6 +692,20 @@ class World:
             del self.bit_errors[uid]
         if self.rfid is not None:
             self.rfid.set_field(self.cards)
+
+    def write_tag(self, uid, page, data):
+        """An NTAG's page holds `data` (4 bytes), as written before the board saw it."""
+        uid = bytes(uid)
+        if self.rfid is not None:
+            self._write_page(self.rfid, uid, page, data)
+        else:  # kept for the reader when it is made (the firmware's heap keeps nothing else)
+            self.tag_pages.setdefault(uid, {})[page] = bytes(data)
+
+    def _write_page(self, r, uid, page, data):
+        memory = r.memory(uid) if hasattr(r, "memory") else None
+        if memory is not None and 0 <= page < len(memory) // 4 and len(data) == 4:
+            for i in range(4):
+                memory[page * 4 + i] = data[i]
 
     def set_edge(self, uid, pct):
         """A card in the field at its edge: unpowered at a read with chance pct (%)."""

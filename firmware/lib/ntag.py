@@ -1,0 +1,252 @@
+# The NDEF message on an NTAG213 sticker, read right after the card's SELECT (docs/tags.md).
+#
+# A sticker may carry its piece as an NDEF record (NFC Forum Type 2 Tag): the capability
+# container in page 3 (E1h: NDEF data), the user memory from page 4, and in it TLV blocks: 00h
+# (NULL, one byte), 03h (the NDEF message: a length, 1 byte or FFh and 2 bytes, then the
+# message), FEh (the terminator), any other (lock or memory control: skipped by its length).
+# The board does not read the message, it carries it: the host parses it (upref/board/ndef.py).
+#
+# NTAG FAST_READ (3Ah, the first and the last page, the chip's CRC_A) answers the pages between
+# (NTAG213 datasheet 10.3), NTAG READ (30h, a page) the 16 bytes of four pages (10.2), each with
+# its CRC_A, or a 4-bit NAK. The first exchange is a FAST_READ of pages 3 to 10: the CC and 28
+# bytes of user memory, where a piece's record (24 bytes with its TLVs) is whole; a longer
+# message takes a READ of 16 more at each next exchange, up to 76 bytes, until it is whole or
+# the terminator comes. Each exchange (the FAST_READ about 3.5 ms on the air, a READ 2 ms) is
+# one step of the card watcher (cards.CardWatcher), so the loop's scans go on between them. Nothing here allocates after __init__: the buffers and their views are made
+# once, and a failed READ (a NAK, a garbled answer, the card gone) ends the read with no
+# message, never an exception. OSError from a dead chip ends it the same way: the next read of
+# the field finds the fault.
+#
+# It speaks to the MFRC522 driver (drivers/mfrc522) through the driver's register access and
+# FIFO loading; the frames of a read of the UID stay the driver's own.
+#
+#   tags = NtagReader(reader)
+#   if tags.start(uid_len): tags.step() until it returns NONE
+#   tags.length: the message's length as its TLV says (-1: none), tags.buf[:tags.n] its bytes
+
+from micropython import const
+import sys
+import time
+
+BUSY = const(-1)
+NONE = const(0)  # step(): the read is over
+_MAX_MESSAGE = const(64)  # the most of a message carried to the host (a TAG frame fits 200 bytes)
+_MEM_BYTES = const(76)  # user memory read at most: 12 bytes with the CC, then 4 READs of 16
+
+# ---- MFRC522 registers and commands (datasheet 9.2, 10.3) ----
+_COMMAND_REG = const(0x01)
+_COM_IRQ_REG = const(0x04)
+_ERROR_REG = const(0x06)
+_FIFO_DATA_REG = const(0x09)
+_FIFO_LEVEL_REG = const(0x0A)
+_CONTROL_REG = const(0x0C)
+_BIT_FRAMING_REG = const(0x0D)
+_CMD_IDLE = const(0x00)
+_CMD_TRANSCEIVE = const(0x0C)
+_START_SEND = const(0x80)
+_RX_IRQ = const(0x20)
+_IDLE_IRQ = const(0x10)
+_TIMER_IRQ = const(0x01)
+_ALL_COM_IRQ = const(0x7F)
+_RX_ERRORS = const(0x1F)  # BufferOvfl, CollErr, CRCErr, ParityErr, ProtocolErr
+_FIFO_LEVEL_MASK = const(0x7F)
+_RX_LAST_BITS_MASK = const(0x07)
+_WAIT_MS = const(6)  # the chip's timer (1 ms) stops at the answer's start; 18 bytes take 2 ms
+
+# ---- NTAG213 and the Type 2 Tag data area ----
+_NTAG_READ = const(0x30)
+_NTAG_FAST_READ = const(0x3A)  # pages from..to in one answer (NTAG213 datasheet 10.3)
+_FAST_LAST = const(10)  # the first exchange: pages 3 to 10, the CC and 28 bytes of user memory
+_CC_PAGE = const(3)
+_NDEF_MAGIC = const(0xE1)  # CC byte 0: the tag holds NDEF data
+_SAK_TYPE2 = const(0x00)  # SAK of an NTAG21x / Ultralight: no ISO/IEC 14443-4, no MIFARE Classic
+_TLV_NULL = const(0x00)
+_TLV_NDEF = const(0x03)
+_TLV_TERMINATOR = const(0xFE)
+_TLV_LONG = const(0xFF)  # a 3-byte length follows
+_READ_BYTES = const(16)
+
+
+class NtagReader:
+    """Reads the NDEF message of the card the MFRC522 `reader` has just selected. (Its
+    attributes reuse names the firmware has already where they mean alike: every new name takes
+    room in MicroPython's table of names.)"""
+
+    def __init__(self, reader):
+        self._r = reader
+        self.buf = bytearray(_MAX_MESSAGE)  # the message, as much of it as is carried
+        self.length = -1  # the message's length as its TLV says; -1: no message
+        self.n = 0  # bytes of it in buf
+        self._mem = bytearray(_MEM_BYTES)  # user memory as read, from page 4
+        self._have = 0  # bytes of it read
+        self._level = _CC_PAGE  # the page the next exchange reads from
+        self._txb = bytearray(4)  # the FIFO's address byte, then READ (FAST_READ) and its pages
+        self._txb[0] = (_FIFO_DATA_REG << 1) & 0x7E
+        t = memoryview(self._txb)
+        self._txv = tuple(t[0:k + 1] for k in range(4))  # the transaction of k data bytes
+        rd = bytearray(2 * _READ_BYTES + 3)  # the FIFO's read address, n times, then 00h
+        for i in range(len(rd)):
+            rd[i] = ((_FIFO_DATA_REG << 1) & 0x7E) | 0x80
+        self._rdb = rd
+        self._rxb = bytearray(2 * _READ_BYTES + 3)  # X, then the data
+        rdv = memoryview(rd)
+        rxv = memoryview(self._rxb)
+        # the views of a READ's 16-byte answer and a FAST_READ's 32, each also with the CRC_A
+        # the chip may leave in the FIFO: made once
+        self._rdv = tuple(rdv[0:k + 1] for k in (16, 18, 32, 34))
+        self._rxv = tuple(rxv[0:k + 1] for k in (16, 18, 32, 34))
+
+    def start(self, uid_len):
+        """A read of the card just selected begins when it may be an NTAG (a 7-byte UID and
+        SAK 00h): True then, and step() goes on with it; False for any other card."""
+        self.length = -1
+        self.n = 0
+        if uid_len != 7 or self._r.sak != _SAK_TYPE2:
+            return False
+        self._level = _CC_PAGE
+        self._have = 0
+        return True
+
+    def command(self, a, seq, cmd, args):
+        """A host command of the stickers' own, for App `a`: TAGW (a sticker written and read
+        back, ntag_write.py, loaded for it and let go). False for any other command. The
+        service module asks here, so the names of TAGW take room only on a board with a reader."""
+        if cmd != "TAGW":
+            return False
+        import ntag_write
+
+        try:
+            ntag_write.command(a, seq, args)
+        finally:
+            del sys.modules["ntag_write"]
+        return True
+
+    def step(self):
+        """One exchange: FAST_READ of pages 3 to 10 first (a piece's record is whole in it), a
+        READ of four pages after; BUSY while more is to be read, NONE when the read is over
+        (`length` and `buf[:n]` say what it found)."""
+        first = self._level == _CC_PAGE
+        try:
+            ok = self._read(self._level, _FAST_LAST if first else 0)
+        except OSError:
+            ok = False
+        if not ok:
+            self.length = -1
+            self.n = 0
+            return NONE
+        rx = self._rxb
+        if first and rx[1] != _NDEF_MAGIC:
+            return NONE  # not formatted for NDEF
+        buf = self._mem
+        n = self._have
+        for i in range(5 if first else 1, 2 * _READ_BYTES + 1 if first else _READ_BYTES + 1):
+            if n < _MEM_BYTES:
+                buf[n] = rx[i]
+                n += 1
+        self._have = n
+        self._level += _FAST_LAST - _CC_PAGE + 1 if first else 4
+        if self.scan() == BUSY and n < _MEM_BYTES:
+            return BUSY
+        return NONE
+
+    def scan(self):
+        # The TLVs of the memory read so far: NONE when the message is whole (or as much of it
+        # as is carried: then `length` and `msg` are set), or there is none; BUSY when more must
+        # be read to tell.
+        buf = self._mem
+        n = self._have
+        i = 0
+        while i < n:
+            t = buf[i]
+            if t == _TLV_NULL:
+                i += 1
+                continue
+            if t == _TLV_TERMINATOR:
+                return NONE
+            if i + 1 >= n:
+                return BUSY
+            size = buf[i + 1]
+            head = 2
+            if size == _TLV_LONG:
+                if i + 3 >= n:
+                    return BUSY
+                size = (buf[i + 2] << 8) | buf[i + 3]
+                head = 4
+            if t != _TLV_NDEF:
+                i += head + size
+                continue
+            at = i + head
+            want = size if size < _MAX_MESSAGE else _MAX_MESSAGE
+            if at + want > n and n < _MEM_BYTES:
+                return BUSY
+            got = n - at if at + want > n else want
+            for k in range(got):
+                self.buf[k] = buf[at + k]
+            self.length = size
+            self.n = got
+            return NONE
+        return BUSY
+
+    def _read(self, page, last=0):
+        # NTAG READ of four pages from `page` (the 16 bytes land in self._rxb[1:17]), or with
+        # `last` FAST_READ of pages page..last (8 pages: 32 bytes). True, or False when the card
+        # gave no good answer (a NAK, nothing, a garbled or short answer).
+        r = self._r
+        r._crc_mode(True)  # the chip adds the CRC_A to READ and checks the answer's
+        r._write_reg(_COM_IRQ_REG, _ALL_COM_IRQ)
+        tx = self._txb
+        tx[1] = _NTAG_FAST_READ if last else _NTAG_READ
+        tx[2] = page
+        tx[3] = last
+        r._load_fifo(self._txv[3 if last else 2], 3 if last else 2)
+        r._write_reg(_COMMAND_REG, _CMD_TRANSCEIVE)
+        r._write_reg(_BIT_FRAMING_REG, _START_SEND)
+        start = time.ticks_ms()
+        while True:
+            irq = r._read_reg(_COM_IRQ_REG)
+            if irq & (_RX_IRQ | _IDLE_IRQ | _TIMER_IRQ):
+                break
+            if time.ticks_diff(time.ticks_ms(), start) >= _WAIT_MS:
+                break
+        r._write_reg(_COMMAND_REG, _CMD_IDLE)
+        r._write_reg(_BIT_FRAMING_REG, 0)
+        if not irq & (_RX_IRQ | _IDLE_IRQ):
+            return False
+        if r._read_reg(_ERROR_REG) & _RX_ERRORS:
+            return False  # a NAK's 4 bits fail the CRC check too
+        count = r._read_reg(_FIFO_LEVEL_REG) & _FIFO_LEVEL_MASK
+        if r._read_reg(_CONTROL_REG) & _RX_LAST_BITS_MASK:
+            return False
+        return self._fifo(count, 2 * _READ_BYTES if last else _READ_BYTES)
+
+    def _fifo(self, count, size):
+        # The answer of `size` bytes out of the FIFO, or with the checked CRC_A the chip may
+        # leave after it.
+        if count == size:
+            k = 0 if size == _READ_BYTES else 2
+        elif count == size + 2:
+            k = 1 if size == _READ_BYTES else 3
+        else:
+            return False
+        r = self._r
+        rd = self._rdb
+        rx = self._rxb
+        last = rd[count]
+        rd[count] = 0
+        r._cs.value(0)
+        try:
+            r._spi.write_readinto(self._rdv[k], self._rxv[k])
+        finally:
+            r._cs.value(1)
+            rd[count] = last
+        return count == size or _crc_a(rx, 1, size + 1) == rx[size + 1] | (rx[size + 2] << 8)
+
+
+def _crc_a(buf, start, end):
+    # CRC_A (ISO/IEC 14443-3 annex B) of buf[start:end], small ints only.
+    crc = 0x6363
+    for i in range(start, end):
+        crc ^= buf[i]
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
+    return crc
