@@ -27,7 +27,8 @@ ENGLISH_ONLY = frozenset(
 """Words of English sentences that German does not use (a German word spelt the same, like
 "was", "will", "hole", "not" or "after", is left out)."""
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z']*")
+_WORD = re.compile(r"[^\W\d_][^\W\d_']*")
+"""A word, of any letters: "höher" is one word, not "h" and "her"."""
 _LABELS = (
     re.compile(r"\[[^\]\s]+ [^\]]+\]"),  # a verdict line's '[verboten hand]'
     re.compile(r"^\s*[A-ZÄÖÜ]{3,} [\w-]+:?(?=\s|$)"),  # the feed's 'VERBOTEN hand:'
@@ -35,7 +36,8 @@ _LABELS = (
 """A verdict's label with the rule id it names: the id ("hand", "count", "draw") stays as it is in
 every language, so it is not looked at; nor is the board's own diagnostic, which a German line
 quotes as the board sent it („no answer“)."""
-_QUOTED = re.compile(r"„[^“]*“")
+_QUOTED = re.compile(r"„[^“]*“|'[\w-]+'")
+"""The board's words quoted („no answer“), and an id in single quotes (a key's name, 'points')."""
 
 
 def english_words(line: str, names: Iterable[str] = ()) -> list[str]:
