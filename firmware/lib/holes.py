@@ -56,6 +56,8 @@ import time
 
 from array import array  # noqa: F401 - the type of the arrays declared below
 
+from wire import ptr8, ptr16  # viper's casts where update() runs as Python (CPython, bytecode)
+
 SENSOR = const(0)  # same order as wire.FAULT_KINDS: "sensor", "hole"
 HOLE = const(1)
 
@@ -165,37 +167,46 @@ class HoleScanner:
         self._ref16 = 0
         self.shift = 0
 
-    @micropython.native
+    @micropython.viper
     def update(self, levels, now_ms):
-        """Process one scan (levels[k] per sensor) taken at now_ms (time.ticks_ms()): fill
-        changed/n_changed and fault_events/n_fault_events, allocating nothing. The sensors' loop
-        is written out; what is seldom (a fault, a hole on the move, rezero) calls a method."""
+        """Process one scan (levels[k] per sensor, an array('H')) taken at now_ms
+        (time.ticks_ms()): fill changed/n_changed and fault_events/n_fault_events, allocating
+        nothing. Viper: the sensors' loop runs on machine integers and raw pointers into the
+        scanner's arrays (every value is a level, a count or a class: none leaves 16 bits);
+        what is seldom (a fault, a hole on the move, rezero) calls a method."""
         if self.ref:
             self._follow_ref(levels[self.n_sensors])
         rezero = self._rezero_due()
-        per = self.per_hole
-        on = self.on
-        off = self.off
-        rail_low = self.rail_low
-        rail_high = self.rail_high
-        max_delta = self.max_delta
-        zero = self.zero
-        shift = self.shift
-        state = self.state
-        sfault = self.sensor_fault
-        cand = self._cand
-        quiet = self._quiet
-        self.n_changed = self.n_fault_events = 0
-        for h in range(self.n_holes):
+        per = int(self.per_hole)
+        on = int(self.on)
+        off = int(self.off)
+        rail_low = int(self.rail_low)
+        rail_high = int(self.rail_high)
+        max_delta = int(self.max_delta)
+        neg_on = 0 - on
+        neg_off = 0 - off
+        neg_max = 0 - max_delta
+        shift = int(self.shift)
+        lv16 = ptr16(levels)
+        zero = ptr16(self.zero)
+        state = ptr8(self.state)
+        sfault = ptr8(self.sensor_fault)
+        cand = ptr8(self._cand)
+        quiet = ptr8(self._quiet)
+        codes = ptr8(self.codes)
+        self.n_changed = 0
+        self.n_fault_events = 0
+        n_holes = int(self.n_holes)
+        for h in range(n_holes):
             base = h * per
             code = 0
             seen = 0  # magnets read in this hole
             frozen = False
             k = base + per - 1
             while k >= base:
-                lv = levels[k]
+                lv = lv16[k]
                 d = lv - zero[k] - shift
-                if lv < rail_low or lv > rail_high or d > max_delta or d < -max_delta:
+                if lv < rail_low or lv > rail_high or d > max_delta or d < neg_max:
                     self._sensor_insane(k, lv, now_ms)
                     frozen = True
                 elif sfault[k] and not self._sensor_recovered(k, now_ms):
@@ -205,12 +216,12 @@ class HoleScanner:
                     if st == NONE:
                         if d >= on:
                             st = NORTH
-                        elif d <= -on:
+                        elif d <= neg_on:
                             st = SOUTH
                     elif st == NORTH:
                         if d < off:
-                            st = SOUTH if d <= -on else NONE
-                    elif d > -off:
+                            st = SOUTH if d <= neg_on else NONE
+                    elif d > neg_off:
                         st = NORTH if d >= on else NONE
                     state[k] = st
                     if st:
@@ -221,7 +232,7 @@ class HoleScanner:
                 cand[h] = _NO_CODE
                 quiet[h] = 1
                 continue
-            if rezero and code == 0 and self.codes[h] == 0 and cand[h] == 0 and quiet[h]:
+            if rezero and code == 0 and codes[h] == 0 and cand[h] == 0 and quiet[h]:
                 self._rezero_hole(levels, base)
             if code != cand[h] or not quiet[h]:
                 self._debounce(h, code, seen, now_ms)

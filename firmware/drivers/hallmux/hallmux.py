@@ -23,10 +23,11 @@
 # is loaded for that and let go again (its code is needed only at boot: about 1.5 KB of heap).
 #
 # The switched scan is the board's hottest code: about 3 300 bytecode operations a pass, nearly
-# half of all the loop runs. It is compiled to native code (@micropython.native, docs/build.md
-# "Native code") and sets the select lines itself rather than call select() for each of the 41
-# channels it reads. The always-powered scan (not the board as built) stays bytecode: native
-# code takes about three times the room.
+# half of all the loop runs. It is compiled to viper code (@micropython.viper, docs/build.md
+# "Native code": machine integers, raw pointers into the plan's arrays) and sets the select
+# lines itself rather than call select() for each of the 41 channels it reads. The
+# always-powered scan (not the board as built) stays bytecode: native code takes about three
+# times the room.
 
 import micropython
 from micropython import const
@@ -39,6 +40,15 @@ import time
 # supply switch levels: a P-MOSFET conducts while its gate is low
 _POWER_ON = const(0)
 _POWER_OFF = const(1)
+
+
+def ptr8(buf):
+    """Viper's cast to a byte pointer, where the scan runs as Python (CPython, a build without
+    native code): the buffer itself, indexed alike."""
+    return buf
+
+
+ptr16 = ptr8  # and to a pointer to 16-bit words
 
 
 class HallMux:
@@ -130,39 +140,50 @@ class HallMux:
             for j in range(j0, first[i + 1]):
                 out[sensor[j]] = adcs[bank[j]].read_u16()
 
-    @micropython.native
+    @micropython.viper
     def _scan_switched(self, out, power):
-        chan = self._chan
-        first = self._first
-        sensor = self._sensor
-        step_bank = self._step_bank
+        """scan() with the switched supply. Viper: machine integers and raw pointers into the
+        plan's arrays and `out` (an array('H')); the pins, the ADCs and the sleeps are called as
+        objects, as from bytecode."""
+        chan = ptr8(self._chan)
+        first = ptr16(self._first)
+        sensor = ptr16(self._sensor)
+        step_bank = ptr8(self._step_bank)
+        levels = ptr16(out)
         adcs = self._adcs
         pins = self._pins
-        settle = self._settle_us
+        s0 = pins[0]
+        s1 = pins[1]
+        s2 = pins[2]
+        s3 = pins[3]
+        sleep_us = time.sleep_us
+        settle = int(self._settle_us)
         on_us = self._power_on_us
-        for i in range(self._n_steps):
+        sel = int(self._sel)
+        n_steps = int(self._n_steps)
+        for i in range(n_steps):
             b = step_bank[i]
             pin = power[b]
             adc = adcs[b]
             pin.value(_POWER_ON)
             try:
-                time.sleep_us(on_us)
+                sleep_us(on_us)
                 for j in range(first[i], first[i + 1]):
                     ch = chan[j]
-                    cur = self._sel
-                    diff = 0x0F if cur < 0 else (ch ^ cur)
+                    diff = 0x0F if sel < 0 else (ch ^ sel)
                     if diff:  # select(ch), written out: only the lines that change
                         if diff & 1:
-                            pins[0].value(ch & 1)
+                            s0.value(ch & 1)
                         if diff & 2:
-                            pins[1].value((ch >> 1) & 1)
+                            s1.value((ch >> 1) & 1)
                         if diff & 4:
-                            pins[2].value((ch >> 2) & 1)
+                            s2.value((ch >> 2) & 1)
                         if diff & 8:
-                            pins[3].value((ch >> 3) & 1)
-                        self._sel = ch
+                            s3.value((ch >> 3) & 1)
+                        sel = ch
                     if settle:
-                        time.sleep_us(settle)
-                    out[sensor[j]] = adc.read_u16()
+                        sleep_us(settle)
+                    levels[sensor[j]] = int(adc.read_u16())
             finally:
+                self._sel = sel
                 pin.value(_POWER_OFF)
