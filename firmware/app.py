@@ -326,7 +326,8 @@ class App:
     def run_rfid(self, now):
         """RFID exchanges while a read is due or under way and each fits its budget before
         the next scan; a card that arrives or leaves ends the pass's reading, so its CARD
-        frame goes out at once."""
+        frame goes out at once. A card that answers and is not yet reported is read whole at
+        once (a slow chip leaves one or two exchanges a period, and a 7-byte UID takes five)."""
         cw = self.cards
         if self._scan_starves and time.ticks_diff(now, self._rfid_at) >= _RFID_STARVED_MS and (
             cw.reading or time.ticks_diff(now, self._next_rfid) >= 0
@@ -345,6 +346,11 @@ class App:
             if ev != BUSY:
                 if ev == ARRIVED or ev == LEFT or not cw.reading:
                     return
+            elif not cw.present:
+                # a card answers that the host has not been told of: its read to the end now,
+                # whatever the slot (the next scan is then late, by less than a period)
+                self._read_whole(now)
+                return
 
     def _read_whole(self, now):
         """The read under way, or the one due, to its end now, whatever the slot: the chip's
@@ -427,6 +433,7 @@ class App:
         else:
             _service().command(self, seq, cmd, args)
 
+    @micropython.native
     def step(self, now):
         """One pass of the loop at time `now`: the scan if due, the host, the button, one RFID
         exchange if a read is due or under way, the heartbeat, feedback, output as the FIFO

@@ -176,7 +176,13 @@ class HoleScanner:
         what is seldom (a fault, a hole on the move, rezero) calls a method."""
         if self.ref:
             self._follow_ref(levels[self.n_sensors])
-        rezero = self._rezero_due()
+        rezero = False  # the empty holes' zeros follow their readings at this scan
+        if self.rezero_scans:  # every rezero_scans scans (never when it is 0)
+            due = int(self._rezero_in) - 1
+            if due <= 0:
+                due = int(self.rezero_scans)
+                rezero = True
+            self._rezero_in = due
         per = int(self.per_hole)
         on = int(self.on)
         off = int(self.off)
@@ -237,30 +243,24 @@ class HoleScanner:
             if code != cand[h] or not quiet[h]:
                 self._debounce(h, code, seen, now_ms)
 
-    def _rezero_due(self):
-        """True once every rezero_scans scans (never when it is 0): the empty holes' zeros
-        follow their readings at this scan."""
-        if not self.rezero_scans:
-            return False
-        self._rezero_in -= 1
-        if self._rezero_in > 0:
-            return False
-        self._rezero_in = self.rezero_scans
-        return True
-
-    @micropython.native
-    def _rezero_hole(self, levels, base):
+    @micropython.viper
+    def _rezero_hole(self, levels, base: int):
         """Move each zero of the empty hole whose sensors start at `base` one count towards its
         reading, while the reading is within off / 2 of it."""
-        zero = self.zero
-        shift = self.shift
-        lim = self.off >> 1
-        for k in range(base, base + self.per_hole):
-            d = levels[k] - zero[k] - shift
-            if 0 < d <= lim:
-                zero[k] += 1
-            elif -lim <= d < 0:
-                zero[k] -= 1
+        zero = ptr16(self.zero)
+        lv = ptr16(levels)
+        shift = int(self.shift)
+        lim = int(self.off) >> 1
+        neg_lim = 0 - lim
+        k = base
+        end = base + int(self.per_hole)
+        while k < end:
+            d = lv[k] - zero[k] - shift
+            if d > 0 and d <= lim:
+                zero[k] = zero[k] + 1
+            elif d < 0 and d >= neg_lim:
+                zero[k] = zero[k] - 1
+            k += 1
 
     def _sensor_insane(self, k, lv, now_ms):
         """Sensor k read lv, at a rail or too far from its zero: a fault from now, told once."""
@@ -325,13 +325,13 @@ class HoleScanner:
         ev[i + 2] = reason
         self.n_fault_events += 1
 
-    @micropython.native
-    def _follow_ref(self, r):
-        if r < self.rail_low or r > self.rail_high:
+    @micropython.viper
+    def _follow_ref(self, r: int):
+        if r < int(self.rail_low) or r > int(self.rail_high):
             return  # a broken divider: the last shift stands
-        f = self._ref16
+        f = int(self._ref16)
         r16 = r << 4
-        if not f or r16 - f > _REF_JUMP << 4 or f - r16 > _REF_JUMP << 4:
+        if f == 0 or r16 - f > _REF_JUMP << 4 or f - r16 > _REF_JUMP << 4:
             f = r16
         else:
             f += (r16 - f) >> _REF_SMOOTH
@@ -339,7 +339,7 @@ class HoleScanner:
         now = (f + 8) >> 4
         if not self.ref_zero:
             self.ref_zero = now
-        self.shift = now - self.ref_zero
+        self.shift = now - int(self.ref_zero)
 
     def faulted_sensors(self):
         """Bitmask (bit k = sensor k) of faulted sensors. May allocate (a long int): snapshots only."""

@@ -7,8 +7,9 @@
 #   * switched supply (power_pins given, one per bank): the sensors of a bank are powered only
 #     while that bank is read. Bank by bank: switch the bank on (its pin low: a P-MOSFET's
 #     gate), wait power_on_us (the DRV5055 needs up to 330 us before its output is valid),
-#     then for each of the bank's channels in ascending order set the select lines, wait
-#     settle_us and read; switch the bank off (also when a read raises).
+#     then for each of the bank's channels in Gray code order (one select line changes from
+#     one channel to the next; every other bank backwards, from where the last one ended) set
+#     the select lines, wait settle_us and read; switch the bank off (also when a read raises).
 #   * always powered (no power_pins): channel by channel, reading every bank that has a sensor
 #     on that channel, so each channel is selected once per scan.
 #

@@ -66,16 +66,20 @@ def _owners(nb, channels, ref):
 def _scan_order(nb, owner, switched):
     """The flat plan, as (channel, bank, sensor) triples in scan order: chan[j], bank_of[j],
     sensor_of[j]; step i of the scan reads triples first[i] .. first[i + 1] - 1. Switched
-    supply: one step per bank (its channels ascending; step_bank[i] is the bank). Always
-    powered: one step per channel in use (every bank with a sensor on it)."""
+    supply: one step per bank (step_bank[i] is the bank), its channels in Gray code order
+    (0, 1, 3, 2, 6, ...: one select line changes from a channel to the next, where counting up
+    changes two on average), every other bank read in the reverse order, so it begins on the
+    channel the bank before ended on. Always powered: one step per channel in use (every bank
+    with a sensor on it), ascending."""
     chan = []
     bank_of = []
     sensor_of = []
     first = [0]
     step_bank = []
     if switched:
+        gray = [i ^ (i >> 1) for i in range(_N_CHANNELS)]  # one select line changes a step
         for b in range(nb):
-            for ch in range(_N_CHANNELS):
+            for ch in gray:
                 k1 = owner[b * _N_CHANNELS + ch]
                 if k1:
                     chan.append(ch)
@@ -84,6 +88,7 @@ def _scan_order(nb, owner, switched):
             if len(chan) > first[-1]:
                 first.append(len(chan))
                 step_bank.append(b)
+                gray.reverse()  # the next bank begins where this one ended
     else:
         for ch in range(_N_CHANNELS):
             for b in range(nb):
