@@ -112,9 +112,11 @@ class CountingChip(_cm.Chip):
     VIPER_DIV = 8  # @micropython.viper: an eighth (the MicroPython wiki, "Improving performance
     # with Viper code", measures 16x on an integer-array loop on an ESP32-S3; half of it, as
     # the firmware's viper code also calls and returns objects)
-    OPS_PER_CHANNEL = 104  # the estimate: the operations a scan pass takes, per sensor read
-    # (the whole pass, classification and frames included, over its reads, as counted:
-    # tests/host/sim/test_cost_model.py holds it to the count)
+    OPS_PER_CHANNEL = 28  # the estimate: the operations a scan pass takes, per sensor read,
+    # native and viper code's weighted at their rate (the whole pass, classification and frames
+    # included, over its reads, as counted on the board as built: tests/host/sim/
+    # test_cost_model.py holds it to the count; 104 before the scan and the classification
+    # became viper code)
 
     counting = False  # install() counts the firmware's operations
     light = True  # without the count: chip.Chip's light charge (set_ops), not the estimate
