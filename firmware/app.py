@@ -124,6 +124,8 @@ class App:
     calibrated: "bool"
     boot_ms: "int"
     cal_seq: "int"
+    raw_next: "int"
+    raw_seq: "int"
     n_sensors: "int"
 
     def __init__(self, hw, calib_path=CALIB_FILE):
@@ -477,7 +479,9 @@ class App:
             if not self.ring.replaying:
                 self.replay = None
                 _forget("since")  # the replay is over: let its code go
-        if self.cal is None and "service" in sys.modules:
+        if self.raw_next >= 0:  # a RAW reply under way: a hole's frame a pass
+            _service().raw_step(self)
+        elif self.cal is None and "service" in sys.modules:
             _forget("service")  # loaded for a service command: let it go
         t1 = time.ticks_us()
         self.out.pump(t1)

@@ -149,26 +149,32 @@ def snapshot(a):
     w.end()
 
 
-def raw(a):
-    """RAW <hole> <l1,..> <z1,..> for each hole."""
+def raw_step(a):
+    """The next hole's frame of the RAW reply under way (a.raw_next, 0-based): RAW <hole>
+    <l1,..> <z1,..>; after the last hole's, the OK. One hole a pass of the loop: the ten frames
+    at once took a slow chip five scan periods."""
     w = a.w
     per = a.hw.per_hole
     levels = a.levels
     zeros = a.scanner.zero
-    for h in range(a.hw.holes):
-        w.begin(b"RAW")
-        w.arg_int(h + 1)
-        w.arg(b"")
-        for p in range(per):
-            if p:
-                w.raw(b",")
-            w.int(levels[h * per + p])
-        w.arg(b"")
-        for p in range(per):
-            if p:
-                w.raw(b",")
-            w.int(zeros[h * per + p] + a.scanner.shift)  # the zero as the scan uses it
-        w.end()
+    h = a.raw_next
+    w.begin(b"RAW")
+    w.arg_int(h + 1)
+    w.arg(b"")
+    for p in range(per):
+        if p:
+            w.raw(b",")
+        w.int(levels[h * per + p])
+    w.arg(b"")
+    for p in range(per):
+        if p:
+            w.raw(b",")
+        w.int(zeros[h * per + p] + a.scanner.shift)  # the zero as the scan uses it
+    w.end()
+    a.raw_next = h + 1
+    if a.raw_next >= a.hw.holes:
+        a.raw_next = -1
+        a.reply_ok(a.raw_seq, "RAW")
 
 
 def _calibrator(a):
@@ -186,9 +192,11 @@ def command(a, seq, cmd, args):
     arguments (App answers it with ERR)."""
     if cmd == "HELLO":
         hello(a)
-    elif cmd == "RAW":
-        raw(a)
-        a.reply_ok(seq, cmd)
+    elif cmd == "RAW":  # the frames follow, one hole a pass (raw_step), then the OK
+        if a.raw_next >= 0:  # one under way: it ends here, and this one starts again at hole 1
+            a.reply_ok(a.raw_seq, cmd)
+        a.raw_next = 0
+        a.raw_seq = seq
     elif cmd == "CAL":
         a.cal = _calibrator(a)
         a.cal_seq = seq
@@ -286,6 +294,8 @@ def init(a, hw):
     a.feedback = Feedback(hw.led, hw.buzzer)
     a.cal = None
     a.cal_seq = 0
+    a.raw_next = -1  # the next hole of a RAW reply under way (-1: none)
+    a.raw_seq = 0
     a.wdt = None
     _init_counters(a)
 

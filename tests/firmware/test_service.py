@@ -32,9 +32,16 @@ def test_raw_gives_every_hole_its_levels_and_zeros():
     a.scan_cycle(0)
     sent(a)
     hw.port.send(5, "RAW")
-    a.poll_host()
-    frames = sent(a)
+    t = time.ticks_ms()
+    a.step(t)
+    frames = [f for f in sent(a) if f[0] in ("RAW", "OK")]
+    assert [f[0] for f in frames] == ["RAW"]  # a hole's frame a pass of the loop
+    for i in range(1, 10):
+        t += 10
+        a.step(t)
+        frames += [f for f in sent(a) if f[0] in ("RAW", "OK")]
     assert [f[0] for f in frames] == ["RAW"] * 10 + ["OK"]
+    assert [f[1][0] for f in frames[:10]] == [str(h) for h in range(1, 11)]
     assert frames[1][1] == ["2", "20768,32768,44768,44768", "32768,32768,32768,32768"]
 
 
@@ -115,7 +122,9 @@ def test_calibration_raw_dumps_and_set_up_are_loaded_when_asked_for_and_let_go()
     hw.port.send(1, "RAW")
     a.poll_host()
     assert "service" in sys.modules  # loaded for the command
-    a.step(time.ticks_ms())
+    t = time.ticks_ms()
+    for i in range(11):  # a hole's frame a pass, the OK with the last
+        a.step(t + 10 * i)
     assert "service" not in sys.modules  # and let go at the loop's next pass
     assert [f[0] for f in sent(a)].count("RAW") == 10
     hw.port.send(2, "CAL")
