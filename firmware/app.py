@@ -72,6 +72,10 @@ MISS_LIMIT = const(3)  # polls without the card before it is gone: 60 ms, and a 
 # edge of the field (answering one read in two or three) never flaps
 
 
+_LOOP_COMMANDS = ("LED", "BEEP")  # what the loop carries out itself; the rest needs a module
+_ON_DEMAND = {"SINCE": "since"}  # ... since.py for SINCE, service.py for every other one
+
+
 def _forget(name):
     """Let a module loaded on demand go, so its code no longer takes heap."""
     if name in sys.modules:
@@ -126,6 +130,7 @@ class App:
     cal_seq: "int"
     raw_next: "int"
     raw_seq: "int"
+    _deferred: "tuple | None"
     n_sensors: "int"
 
     def __init__(self, hw, calib_path=CALIB_FILE):
@@ -380,7 +385,16 @@ class App:
             w.end()
 
     def poll_host(self):
-        """Read what the host sent, without blocking, and act on each whole line."""
+        """Read what the host sent, without blocking, and act on each whole line. A command
+        whose module the loop had to load from flash for it (_deferred) is carried out here,
+        at a later pass that has the slot for it."""
+        if self._deferred is not None:
+            if self._rfid_left_us() < _RFID_STEP_US:
+                return  # not in this pass: the next scan would be late
+            seq, cmd, args = self._deferred
+            self._deferred = None
+            self._act(seq, cmd, args)
+            return
         port = self.hw.port
         lines = self.lines
         while True:
@@ -403,6 +417,15 @@ class App:
             return
         seq, cmd, args = wire.split(buf, star)
         self.cmds += 1
+        if cmd not in _LOOP_COMMANDS and _ON_DEMAND.get(cmd, "service") not in sys.modules:
+            # its module comes from flash first (about 5 ms): the command itself at a later
+            # pass, so that no pass holds the next scan back more than a period
+            _since() if cmd == "SINCE" else _service()
+            self._deferred = (seq, cmd, args)
+            return
+        self._act(seq, cmd, args)
+
+    def _act(self, seq, cmd, args):
         try:
             self.command(seq, cmd, args)
         except ValueError as e:
@@ -474,14 +497,15 @@ class App:
             if time.ticks_diff(now, self._next_hb) > HB_MS:
                 self._next_hb = time.ticks_add(now, HB_MS)
         self.feedback.update(now)
-        if self.replay is not None:  # OLD frames for SINCE, as the output queue has room
-            self.replay.step(self.ring, self.w, _OUT_BYTES - self.out.queued)
+        if self.replay is not None:  # OLD frames for SINCE, as the output queue and the slot have room
+            self.replay.step(self.ring, self.w,
+                             _OUT_BYTES - self.out.queued if self._rfid_left_us() >= _RFID_STEP_US else 0)
             if not self.ring.replaying:
                 self.replay = None
                 _forget("since")  # the replay is over: let its code go
         if self.raw_next >= 0:  # a RAW reply under way: a hole's frame a pass
             _service().raw_step(self)
-        elif self.cal is None and "service" in sys.modules:
+        elif self.cal is None and self._deferred is None and "service" in sys.modules:
             _forget("service")  # loaded for a service command: let it go
         t1 = time.ticks_us()
         self.out.pump(t1)

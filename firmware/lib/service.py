@@ -19,6 +19,8 @@ from micropython import const
 
 import wire
 
+_SLOT_US = const(2000)  # a RAW frame is written only while this much is left before the next
+# scan (app.py's _RFID_STEP_US): on a slow chip the frames go out every other pass
 _CAL_SAMPLES = const(32)
 _DEBOUNCE_MIN = const(5)
 _DEBOUNCE_MAX = const(500)
@@ -153,6 +155,8 @@ def raw_step(a):
     """The next hole's frame of the RAW reply under way (a.raw_next, 0-based): RAW <hole>
     <l1,..> <z1,..>; after the last hole's, the OK. One hole a pass of the loop: the ten frames
     at once took a slow chip five scan periods."""
+    if a._rfid_left_us() < _SLOT_US:
+        return  # not in this pass: the next scan would be late (a slow chip: every other pass)
     w = a.w
     per = a.hw.per_hole
     levels = a.levels
@@ -295,6 +299,7 @@ def init(a, hw):
     a.cal = None
     a.cal_seq = 0
     a.raw_next = -1  # the next hole of a RAW reply under way (-1: none)
+    a._deferred = None  # a command waiting for a pass after its module was loaded for it
     a.raw_seq = 0
     a.wdt = None
     _init_counters(a)
