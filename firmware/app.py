@@ -72,10 +72,6 @@ MISS_LIMIT = const(3)  # polls without the card before it is gone: 60 ms, and a 
 # edge of the field (answering one read in two or three) never flaps
 
 
-_LOOP_COMMANDS = ("LED", "BEEP")  # what the loop carries out itself; the rest needs a module
-_ON_DEMAND = {"SINCE": "since"}  # ... since.py for SINCE, service.py for every other one
-
-
 def _forget(name):
     """Let a module loaded on demand go, so its code no longer takes heap."""
     if name in sys.modules:
@@ -393,7 +389,10 @@ class App:
                 return  # not in this pass: the next scan would be late
             seq, cmd, args = self._deferred
             self._deferred = None
-            self._act(seq, cmd, args)
+            try:
+                self.command(seq, cmd, args)
+            except ValueError as e:
+                self.reply_err(seq, cmd, str(e))
             return
         port = self.hw.port
         lines = self.lines
@@ -417,15 +416,13 @@ class App:
             return
         seq, cmd, args = wire.split(buf, star)
         self.cmds += 1
-        if cmd not in _LOOP_COMMANDS and _ON_DEMAND.get(cmd, "service") not in sys.modules:
-            # its module comes from flash first (about 5 ms): the command itself at a later
-            # pass, so that no pass holds the next scan back more than a period
+        if cmd != "LED" and cmd != "BEEP" and ("since" if cmd == "SINCE" else "service") not in sys.modules:
+            # what the loop does not carry out itself needs since.py (SINCE) or service.py:
+            # the module comes from flash now (about 5 ms), the command at a later pass, so
+            # that no pass holds the next scan back more than a period
             _since() if cmd == "SINCE" else _service()
             self._deferred = (seq, cmd, args)
             return
-        self._act(seq, cmd, args)
-
-    def _act(self, seq, cmd, args):
         try:
             self.command(seq, cmd, args)
         except ValueError as e:

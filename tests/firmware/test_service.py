@@ -130,11 +130,11 @@ def test_calibration_raw_dumps_and_set_up_are_loaded_when_asked_for_and_let_go()
     assert [f[0] for f in frames].count("RAW") == 10
     assert ("OK", ["0001", "RAW"]) in frames
     hw.port.send(2, "CAL")
-    a.poll_host()
-    a.step(time.ticks_ms())
-    a.step(time.ticks_ms())
+    t += 120
+    a.step(t)  # service.py loaded for it
+    a.step(t + 10)  # and the command carried out at the next scan's pass
     assert "calib" in sys.modules and a.cal is not None  # while the scans are averaged
-    run_scans(a, time.ticks_ms(), 400)
-    a.step(time.ticks_ms())
+    t = run_scans(a, t + 20, 400)
+    a.step(t)
     assert a.cal is None and "calib" not in sys.modules and "service" not in sys.modules
     assert ("OK", ["0002", "CAL", "sensors=40"]) in sent(a)

@@ -41,6 +41,7 @@ import time
 # supply switch levels: a P-MOSFET conducts while its gate is low
 _POWER_ON = const(0)
 _POWER_OFF = const(1)
+_SEVERAL = const(4)  # hallmux_plan._SEVERAL: several select lines change (or are not known)
 
 
 def ptr8(buf):
@@ -74,12 +75,13 @@ class HallMux:
         import hallmux_plan
 
         try:
-            chan, bank_of, sensor_of, first, step_bank = hallmux_plan.plan(
+            chan, bank_of, sensor_of, first, step_bank, line = hallmux_plan.plan(
                 len(adcs), len(select_pins), channels, settle_us, power_pins, power_on_us, ref)
         finally:
             del sys.modules["hallmux_plan"]
         n = len(channels)
         self._chan = array("B", chan)
+        self._line = array("B", line)  # the select line that changes at each channel (or _SEVERAL)
         self._bank = array("B", bank_of)
         self._sensor = array("H", sensor_of)
         self._first = array("H", first)
@@ -145,22 +147,22 @@ class HallMux:
     def _scan_switched(self, out, power):
         """scan() with the switched supply. Viper: machine integers and raw pointers into the
         plan's arrays and `out` (an array('H')); the pins, the ADCs and the sleeps are called as
-        objects, as from bytecode."""
+        objects, as from bytecode. The plan says which select line changes at each channel
+        (one, in Gray code order), so only the scan's first channel and a jump of several
+        lines work out what to write."""
         chan = ptr8(self._chan)
+        line = ptr8(self._line)
         first = ptr16(self._first)
         sensor = ptr16(self._sensor)
         step_bank = ptr8(self._step_bank)
         levels = ptr16(out)
         adcs = self._adcs
         pins = self._pins
-        s0 = pins[0]
-        s1 = pins[1]
-        s2 = pins[2]
-        s3 = pins[3]
         sleep_us = time.sleep_us
         settle = int(self._settle_us)
         on_us = self._power_on_us
-        sel = int(self._sel)
+        sel = int(self._sel)  # what the lines hold (-1: not known)
+        self._sel = -1  # not known while the scan goes on (a read that raises ends it midway)
         n_steps = int(self._n_steps)
         for i in range(n_steps):
             b = step_bank[i]
@@ -171,20 +173,24 @@ class HallMux:
                 sleep_us(on_us)
                 for j in range(first[i], first[i + 1]):
                     ch = chan[j]
-                    diff = 0x0F if sel < 0 else (ch ^ sel)
-                    if diff:  # select(ch), written out: only the lines that change
+                    ln = line[j]
+                    if ln < _SEVERAL:  # one line changes: the plan says which
+                        pins[ln].value((ch >> ln) & 1)
+                    elif ln == _SEVERAL:  # select(ch), written out: only the lines that change
+                        if j:
+                            sel = chan[j - 1]
+                        diff = 0x0F if sel < 0 else (ch ^ sel)
                         if diff & 1:
-                            s0.value(ch & 1)
+                            pins[0].value(ch & 1)
                         if diff & 2:
-                            s1.value((ch >> 1) & 1)
+                            pins[1].value((ch >> 1) & 1)
                         if diff & 4:
-                            s2.value((ch >> 2) & 1)
+                            pins[2].value((ch >> 2) & 1)
                         if diff & 8:
-                            s3.value((ch >> 3) & 1)
-                        sel = ch
+                            pins[3].value((ch >> 3) & 1)
                     if settle:
                         sleep_us(settle)
                     levels[sensor[j]] = int(adc.read_u16())
             finally:
-                self._sel = sel
                 pin.value(_POWER_OFF)
+        self._sel = chan[int(first[n_steps]) - 1]

@@ -9,10 +9,30 @@ _N_SELECT = const(4)
 
 
 def plan(nb, n_select, channels, settle_us, power_pins, power_on_us, ref):
-    """(chan, bank_of, sensor_of, first, step_bank) for HallMux(...) with nb bank ADCs and
+    """(chan, bank_of, sensor_of, first, step_bank, line) for HallMux(...) with nb bank ADCs and
     n_select select pins; ValueError saying what is wrong with a configuration."""
     _check_settings(nb, n_select, settle_us, power_pins, power_on_us)
-    return _scan_order(nb, _owners(nb, channels, ref), power_pins is not None)
+    chan, bank_of, sensor_of, first, step_bank = _scan_order(nb, _owners(nb, channels, ref), power_pins is not None)
+    return chan, bank_of, sensor_of, first, step_bank, _lines(chan)
+
+
+_SEVERAL = const(4)  # line[j]: several select lines change, or what they hold is not known
+_NONE = const(5)  # line[j]: none changes (two banks read on the same channel)
+
+
+def _lines(chan):
+    """line[j]: which select line changes from channel chan[j - 1] to chan[j] in scan order,
+    when one alone does (0..3), _SEVERAL, or _NONE; the scan's first channel is _SEVERAL."""
+    line = [_SEVERAL]
+    for j in range(1, len(chan)):
+        d = chan[j] ^ chan[j - 1]
+        if d == 0:
+            line.append(_NONE)
+        elif d & (d - 1):
+            line.append(_SEVERAL)
+        else:
+            line.append((1, 2, 4, 8).index(d))
+    return line
 
 
 def _check_settings(nb, n_select, settle_us, power_pins, power_on_us):
