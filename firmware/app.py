@@ -124,8 +124,7 @@ class App:
     calibrated: "bool"
     boot_ms: "int"
     cal_seq: "int"
-    raw_next: "int"
-    raw_seq: "int"
+    raw: "tuple | None"
     _deferred: "tuple | None"
     n_sensors: "int"
 
@@ -383,11 +382,11 @@ class App:
     def poll_host(self):
         """Read what the host sent, without blocking, and act on each whole line. A command
         whose module the loop had to load from flash for it (_deferred) is carried out here,
-        at a later pass that has the slot for it."""
+        at a later pass that has the slot for it (or two scans later at most)."""
         if self._deferred is not None:
-            if self._rfid_left_us() < _RFID_STEP_US:
-                return  # not in this pass: the next scan would be late
-            seq, cmd, args = self._deferred
+            seq, cmd, args, at = self._deferred
+            if self._rfid_left_us() < _RFID_STEP_US and 0 <= self.scans - at < 2:
+                return  # not in this pass: the next scan would be late (two scans at most)
             self._deferred = None
             try:
                 self.command(seq, cmd, args)
@@ -421,7 +420,7 @@ class App:
             # the module comes from flash now (about 5 ms), the command at a later pass, so
             # that no pass holds the next scan back more than a period
             _since() if cmd == "SINCE" else _service()
-            self._deferred = (seq, cmd, args)
+            self._deferred = (seq, cmd, args, self.scans)
             return
         try:
             self.command(seq, cmd, args)
@@ -475,6 +474,7 @@ class App:
             self._period_us = 0
             self._scan_us = t0
             self.scan_cycle(now)
+            self.out.pump(time.ticks_us())  # a hole's frame leaves now, not after the reader's turn
             self._next_scan = time.ticks_add(self._next_scan, SCAN_MS)
             if time.ticks_diff(now, self._next_scan) > 0:
                 # a whole period behind: the next scan one period from now, not a burst of
@@ -495,12 +495,12 @@ class App:
                 self._next_hb = time.ticks_add(now, HB_MS)
         self.feedback.update(now)
         if self.replay is not None:  # OLD frames for SINCE, as the output queue and the slot have room
-            self.replay.step(self.ring, self.w,
-                             _OUT_BYTES - self.out.queued if self._rfid_left_us() >= _RFID_STEP_US else 0)
+            room = self._rfid_left_us() >= _RFID_STEP_US or self.scans & 1  # or every other scan
+            self.replay.step(self.ring, self.w, _OUT_BYTES - self.out.queued if room else 0)
             if not self.ring.replaying:
                 self.replay = None
                 _forget("since")  # the replay is over: let its code go
-        if self.raw_next >= 0:  # a RAW reply under way: a hole's frame a pass
+        if self.raw is not None:  # a RAW reply under way: a hole's frame a pass at most
             _service().raw_step(self)
         elif self.cal is None and self._deferred is None and "service" in sys.modules:
             _forget("service")  # loaded for a service command: let it go

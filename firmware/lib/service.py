@@ -19,8 +19,8 @@ from micropython import const
 
 import wire
 
-_SLOT_US = const(2000)  # a RAW frame is written only while this much is left before the next
-# scan (app.py's _RFID_STEP_US): on a slow chip the frames go out every other pass
+_SLOT_US = const(2000)  # a RAW frame is written while this much is left before the next scan
+# (app.py's _RFID_STEP_US): on a slow chip the frames go out every other pass
 _CAL_SAMPLES = const(32)
 _DEBOUNCE_MIN = const(5)
 _DEBOUNCE_MAX = const(500)
@@ -152,16 +152,19 @@ def snapshot(a):
 
 
 def raw_step(a):
-    """The next hole's frame of the RAW reply under way (a.raw_next, 0-based): RAW <hole>
-    <l1,..> <z1,..>; after the last hole's, the OK. One hole a pass of the loop: the ten frames
-    at once took a slow chip five scan periods."""
-    if a._rfid_left_us() < _SLOT_US:
-        return  # not in this pass: the next scan would be late (a slow chip: every other pass)
+    """The next hole's frame of the RAW reply under way (a.raw: its sequence number, the hole,
+    0-based, and the scan count at the frame before): RAW <hole> <l1,..> <z1,..>; after the
+    last hole's, the OK. At most a hole a pass, and only while the slot before the next scan
+    has room or two scans have gone by without a frame: the ten frames at once took a slow
+    chip five scan periods, and a frame in every pass would make each scan later than the one
+    before."""
+    seq, h, at = a.raw
+    if a._rfid_left_us() < _SLOT_US and 0 <= a.scans - at < 2:
+        return
     w = a.w
     per = a.hw.per_hole
     levels = a.levels
     zeros = a.scanner.zero
-    h = a.raw_next
     w.begin(b"RAW")
     w.arg_int(h + 1)
     w.arg(b"")
@@ -175,10 +178,11 @@ def raw_step(a):
             w.raw(b",")
         w.int(zeros[h * per + p] + a.scanner.shift)  # the zero as the scan uses it
     w.end()
-    a.raw_next = h + 1
-    if a.raw_next >= a.hw.holes:
-        a.raw_next = -1
-        a.reply_ok(a.raw_seq, "RAW")
+    if h + 1 < a.hw.holes:
+        a.raw = (seq, h + 1, a.scans)
+    else:
+        a.raw = None
+        a.reply_ok(seq, "RAW")
 
 
 def _calibrator(a):
@@ -197,10 +201,9 @@ def command(a, seq, cmd, args):
     if cmd == "HELLO":
         hello(a)
     elif cmd == "RAW":  # the frames follow, one hole a pass (raw_step), then the OK
-        if a.raw_next >= 0:  # one under way: it ends here, and this one starts again at hole 1
-            a.reply_ok(a.raw_seq, cmd)
-        a.raw_next = 0
-        a.raw_seq = seq
+        if a.raw is not None:  # one under way: it ends here, and this one starts again at hole 1
+            a.reply_ok(a.raw[0], cmd)
+        a.raw = (seq, 0, a.scans)
     elif cmd == "CAL":
         a.cal = _calibrator(a)
         a.cal_seq = seq
@@ -298,9 +301,8 @@ def init(a, hw):
     a.feedback = Feedback(hw.led, hw.buzzer)
     a.cal = None
     a.cal_seq = 0
-    a.raw_next = -1  # the next hole of a RAW reply under way (-1: none)
+    a.raw = None  # a RAW reply under way: (its sequence number, the next hole, the scan count)
     a._deferred = None  # a command waiting for a pass after its module was loaded for it
-    a.raw_seq = 0
     a.wdt = None
     _init_counters(a)
 
