@@ -527,7 +527,8 @@ def _print_scan_timing(quick: bool) -> None:
                   f" scans late by up to {late} ms [<= 10 ms]: {verdict}")
         if mhz != 240:
             print(f"    (a RAW dump imports service.py from flash, {MPY_IMPORT_MS * 240 / mhz:.1f} ms"
-                  f" at {mhz} MHz, in the period of a scan; the firmware's boot.py sets 240 MHz)")
+                  f" at {mhz} MHz, in the pass of a scan, and answers at a later one; the firmware's boot.py"
+                  " sets 240 MHz)")
         if timing.get("jumps"):
             print(f"    (this machine held the simulated board up {timing['jumps']} times: its clock jumped)")
 
