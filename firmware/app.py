@@ -258,7 +258,7 @@ class App:
         self.scans += 1
         if self.scans >= _SCANS_WRAP:
             self.scans = 0  # 115 days at 100 a second: stays a small int (sps is modular)
-        if not quiet:
+        if not quiet and (sc.n_changed or sc.n_fault_events):
             w = self.w
             for i in range(sc.n_changed):
                 h = sc.changed[i]
@@ -336,6 +336,8 @@ class App:
         ):
             self._read_whole(now)
             return
+        if not cw.reading and time.ticks_diff(now, self._next_rfid) < 0:
+            return  # no read due: the slot need not be measured
         while self._rfid_left_us() >= _RFID_STEP_US:
             if not cw.reading:
                 if time.ticks_diff(now, self._next_rfid) < 0:

@@ -217,19 +217,22 @@ class HoleScanner:
                     frozen = True
                 elif sfault[k] and not self._sensor_recovered(k, now_ms):
                     frozen = True
-                else:  # hysteresis, from the class the sensor had
+                else:  # hysteresis, from the class the sensor had (written back when it changes)
                     st = state[k]
                     if st == NONE:
                         if d >= on:
                             st = NORTH
+                            state[k] = st
                         elif d <= neg_on:
                             st = SOUTH
+                            state[k] = st
                     elif st == NORTH:
                         if d < off:
                             st = SOUTH if d <= neg_on else NONE
+                            state[k] = st
                     elif d > neg_off:
                         st = NORTH if d >= on else NONE
-                    state[k] = st
+                        state[k] = st
                     if st:
                         seen += 1
                     code = code * 3 + st

@@ -37,6 +37,12 @@ def _firmware_code(dirs, names):
     return mine
 
 
+VIPER_CASTS = ("ptr8", "ptr16", "ptr32")
+"""Viper's casts. In viper code on the chip they are no calls at all (the compiler turns them into
+a pointer to the buffer's data); where that code runs as Python, the firmware's own functions of
+these names stand in for them (the buffer itself) and cost the chip nothing."""
+
+
 def count(chip, dirs, names=("main.py", "boot.py")):
     """Count the operations of every frame whose code is under `dirs` (folders, each ending
     in "/") or named in `names`, from now on, on `chip`."""
@@ -59,7 +65,7 @@ def count(chip, dirs, names=("main.py", "boot.py")):
         return op_viper
 
     def kind(code):
-        if not mine(code):
+        if not mine(code) or code.co_name in VIPER_CASTS:
             return None
         mp = sys.modules.get("micropython")
         if mp is not None and id(code) in getattr(mp, "VIPER", ()):
