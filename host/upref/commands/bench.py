@@ -185,7 +185,7 @@ def byte_data(roots, seen):
 
 
 cal = peak_of("CAL", lambda: a.cal is None)
-raw = peak_of("RAW", lambda: True)
+raw = peak_of("RAW", lambda: a.raw is None)  # its frames go out a hole a pass
 rest = used() - before
 seen = set()
 for m, grew in imported:
