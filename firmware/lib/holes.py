@@ -171,9 +171,9 @@ class HoleScanner:
     def update(self, levels, now_ms):
         """Process one scan (levels[k] per sensor, an array('H')) taken at now_ms
         (time.ticks_ms()): fill changed/n_changed and fault_events/n_fault_events, allocating
-        nothing. Viper: the sensors' loop runs on machine integers and raw pointers into the
-        scanner's arrays (every value is a level, a count or a class: none leaves 16 bits);
-        what is seldom (a fault, a hole on the move, rezero) calls a method."""
+        nothing. The sensors' loop (_classify) is viper code: machine integers and raw pointers
+        into the scanner's arrays (every value is a level, a count or a class: none leaves 16
+        bits); what is seldom (a fault, a hole on the move, rezero) calls a method."""
         if self.ref:
             self._follow_ref(levels[self.n_sensors])
         rezero = False  # the empty holes' zeros follow their readings at this scan
@@ -183,6 +183,13 @@ class HoleScanner:
                 due = int(self.rezero_scans)
                 rezero = True
             self._rezero_in = due
+        self.n_changed = 0
+        self.n_fault_events = 0
+        self._classify(levels, now_ms, rezero)
+
+    @micropython.viper
+    def _classify(self, levels, now_ms, rezero):
+        """update()'s sensors' loop, in viper code: the top of update() says how."""
         per = int(self.per_hole)
         on = int(self.on)
         off = int(self.off)
@@ -200,10 +207,7 @@ class HoleScanner:
         cand = ptr8(self._cand)
         quiet = ptr8(self._quiet)
         codes = ptr8(self.codes)
-        self.n_changed = 0
-        self.n_fault_events = 0
-        n_holes = int(self.n_holes)
-        for h in range(n_holes):
+        for h in range(int(self.n_holes)):
             base = h * per
             code = 0
             seen = 0  # magnets read in this hole
@@ -220,11 +224,8 @@ class HoleScanner:
                 else:  # hysteresis, from the class the sensor had (written back when it changes)
                     st = state[k]
                     if st == NONE:
-                        if d >= on:
-                            st = NORTH
-                            state[k] = st
-                        elif d <= neg_on:
-                            st = SOUTH
+                        if d >= on or d <= neg_on:
+                            st = NORTH if d >= on else SOUTH
                             state[k] = st
                     elif st == NORTH:
                         if d < off:

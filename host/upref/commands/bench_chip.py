@@ -19,6 +19,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from upref import paths
 from upref.commands.bench_game import bench_game_latency, pct
@@ -114,6 +115,36 @@ SCAN_CLOCK_MHZ = 240  # what boot.py sets
 SCENES = ("no card", "a card on the reader", "a card, and a RAW dump every second")
 
 
+def _heartbeats(link: Any, board: Any, seconds: float, raw: bool, held: list[int]) -> list[Heartbeat]:
+    """The heartbeats `board` sends on `link` for `seconds` (the first left out: it holds the
+    change of scene), a RAW dump asked for every second when `raw`; a heartbeat whose second
+    held a jump of the chip's clock (the machine held the board up) is left out and counted in
+    held[0]."""
+    def jumps() -> int:
+        return int(board.state()["chip"]["clock_jumps"])
+
+    got: list[Heartbeat] = []
+    end = time.monotonic() + seconds
+    next_raw = time.monotonic()
+    seen = jumps()
+    while time.monotonic() < end:
+        if raw and time.monotonic() >= next_raw:
+            next_raw += 1.0
+            link.command("RAW", timeout=2.0)
+        try:
+            item = link.events.get(timeout=0.1)
+        except queue.Empty:
+            continue
+        if isinstance(item, Heartbeat) and item.tscan_us is not None:
+            now = jumps()
+            if now == seen:
+                got.append(item)
+            elif got:
+                held[0] += 1
+            seen = now
+    return got[1:]
+
+
 def bench_scan_timing(
     seconds: float, mhz: int = 240, backend: str = "cpython", chip: str | None = None,
     scenes: tuple[str, ...] = SCENES,
@@ -149,30 +180,8 @@ def bench_scan_timing(
 
             held = [0]  # heartbeats left out: the machine held the board up in their second
 
-            def jumps() -> int:
-                return int(board.state()["chip"]["clock_jumps"])  # type: ignore[index, call-overload]
-
             def collect(raw: bool) -> list[Heartbeat]:
-                got: list[Heartbeat] = []
-                end = time.monotonic() + seconds
-                next_raw = time.monotonic()
-                seen = jumps()
-                while time.monotonic() < end:
-                    if raw and time.monotonic() >= next_raw:
-                        next_raw += 1.0
-                        link.command("RAW", timeout=2.0)
-                    try:
-                        item = link.events.get(timeout=0.1)
-                    except queue.Empty:
-                        continue
-                    if isinstance(item, Heartbeat) and item.tscan_us is not None:
-                        now = jumps()
-                        if now == seen:
-                            got.append(item)
-                        elif got:
-                            held[0] += 1
-                        seen = now
-                return got[1:]  # the first second holds the change of scene
+                return _heartbeats(link, board, seconds, raw, held)
 
             collect(False)
             out[SCENES[0]] = collect(False)
