@@ -297,7 +297,7 @@ def _latency_lines(end: str, changes: int, cards: int) -> Iterator[str]:
                f" (within {CARD_WAIT_S:.0f} s){_goal(end, 'card', float('inf'))}")
 
 
-GAME_SAMPLES = {False: 240, True: 120}  # actions a game's p95 rests on (quick: True); a p95 of the
+GAME_SAMPLES = {False: 150, True: 60}  # actions a game's p95 rests on (quick: True); a p95 of the
 # 20 to 75 actions of one demo moved by a quarter from one run to the next
 
 
@@ -336,7 +336,7 @@ def chip_lines(end: str, quick: bool, changes: int, cards: int) -> Iterator[str]
     yield from _scan_lines(end, 3.0 if quick else 5.0)
     yield from _rare_lines(end, 6.0 if quick else 12.0)
     yield from _latency_lines(end, changes, cards)
-    yield from _game_lines(end, GAME_SAMPLES[quick], 150.0 if quick else 300.0)
+    yield from _game_lines(end, GAME_SAMPLES[quick], 60.0 if quick else 150.0)
 
 
 def chip_lines_both(quick: bool, changes: int, cards: int) -> Iterator[str]:
@@ -357,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
                                  description="the modelled chip's figures at one end of the range; assert nothing")
     ap.add_argument("--end", choices=ENDS, required=True)
     ap.add_argument("--changes", type=int, default=200)
-    ap.add_argument("--cards", type=int, default=40)
+    ap.add_argument("--cards", type=int, default=120)
     ap.add_argument("--quick", action="store_true", help="shorter runs")
     args = ap.parse_args(argv)
     for line in chip_lines(args.end, args.quick, args.changes, args.cards):
