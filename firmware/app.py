@@ -3,12 +3,15 @@
 # No game rules live here: the board reports what it senses (docs/protocol.md) and obeys
 # feedback commands. The loop runs at a fixed rate on ticks_ms: the sensors are scanned every
 # SCAN_MS, the RFID reader read every RFID_MS, a heartbeat sent every HB_MS, host commands read
-# without blocking in between. No pass of the loop may hold up the next scan: a card read is
-# done one exchange at a time (cards.CardWatcher.step), each started only while the time left
-# before the next scan, counted in ticks_us, holds its budget (_RFID_STEP_US); a card is sent
-# to the host as soon as its last SELECT is done (the card is halted by the next read); frames
-# leave through a queue that writes only what the UART's FIFO has room for
-# (frame_queue.FrameQueue). The heartbeat says how the loop keeps up: the worst lateness of a
+# without blocking in between. No pass of the loop may hold up the next scan by more than a
+# period: a card read is done one exchange at a time (cards.CardWatcher.step), each started
+# only while the time left before the next scan, counted in ticks_us, holds its budget
+# (_RFID_STEP_US), but a card that answers and is not yet reported is read whole at once; a
+# card is sent to the host as soon as its last SELECT is done (the card is halted by the next
+# read); a command that needs a module from flash is carried out a pass after the module is
+# loaded (_deferred), and long replies (RAW, SINCE) go out a frame or two a pass; frames leave
+# through a queue that writes only what the UART's FIFO has room for (frame_queue.FrameQueue),
+# a hole's frame right after its scan. The heartbeat says how the loop keeps up: the worst lateness of a
 # scan, the mean and worst time spent per scan period, how many scans were late, the card reads
 # done and the heap left (measured at the heartbeat, never in the scan). A scan cycle allocates nothing
 # (tests/firmware prove it under the MicroPython unix port with the heap locked).
