@@ -390,8 +390,9 @@ class App:
         at a later pass that has the slot for it (or two scans later at most)."""
         if self._deferred is not None:
             seq, cmd, args, at = self._deferred
-            if self._rfid_left_us() < _RFID_STEP_US and 0 <= self.scans - at < 2:
-                return  # not in this pass: the next scan would be late (two scans at most)
+            if 0 <= self.scans - at < 2 and (self._rfid_left_us() < _RFID_STEP_US
+                                              or time.ticks_diff(time.ticks_ms(), self._next_hb) >= 0):
+                return  # not in this pass (no room, or the heartbeat's): two scans later at most
             self._deferred = None
             try:
                 self.command(seq, cmd, args)

@@ -155,12 +155,12 @@ def raw_step(a):
     """The next hole's frame of the RAW reply under way (a.raw: its sequence number, the hole,
     0-based, and the scan count at the frame before): RAW <hole> <l1,..> <z1,..>; after the
     last hole's, the OK. At most a hole a pass, and only while the slot before the next scan
-    has room or two scans have gone by without a frame: the ten frames at once took a slow
+    has room and the heartbeat is not due, or two scans have gone by without a frame: the ten frames at once took a slow
     chip five scan periods, and a frame in every pass would make each scan later than the one
     before."""
     seq, h, at = a.raw
-    if a._rfid_left_us() < _SLOT_US and 0 <= a.scans - at < 2:
-        return
+    if 0 <= a.scans - at < 2 and (a._rfid_left_us() < _SLOT_US or time.ticks_diff(time.ticks_ms(), a._next_hb) >= 0):
+        return  # no room before the next scan, or the heartbeat's pass
     w = a.w
     per = a.hw.per_hole
     levels = a.levels
