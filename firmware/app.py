@@ -385,14 +385,20 @@ class App:
             w.end()
 
     def poll_host(self):
-        """Read what the host sent, without blocking, and act on each whole line. A command
-        whose module the loop had to load from flash for it (_deferred) is carried out here,
-        at a later pass that has the slot for it (or two scans later at most)."""
+        """Read what the host sent, without blocking, and act on each whole line; not in the
+        heartbeat's pass. A command whose module the loop had to load from flash for it
+        (_deferred) is carried out here, at a later pass that has the slot for it (or two
+        scans later at most)."""
+        if time.ticks_diff(time.ticks_ms(), self._next_hb) >= 0:
+            return  # the heartbeat's pass: the host waits a pass (with it, an import would hold the next scan back)
         if self._deferred is not None:
             seq, cmd, args, at = self._deferred
-            if 0 <= self.scans - at < 2 and (self._rfid_left_us() < _RFID_STEP_US
-                                              or time.ticks_diff(time.ticks_ms(), self._next_hb) >= 0):
-                return  # not in this pass (no room, or the heartbeat's): two scans later at most
+            if 0 <= self.scans - at < 2 and self._rfid_left_us() < _RFID_STEP_US:
+                return  # not in this pass: no room before the next scan (two scans later at most)
+            if ("since" if cmd == "SINCE" else "service") not in sys.modules:
+                _since() if cmd == "SINCE" else _service()  # its module now, the command later
+                self._deferred = (seq, cmd, args, self.scans)
+                return
             self._deferred = None
             try:
                 self.command(seq, cmd, args)
@@ -422,10 +428,9 @@ class App:
         seq, cmd, args = wire.split(buf, star)
         self.cmds += 1
         if cmd != "LED" and cmd != "BEEP" and ("since" if cmd == "SINCE" else "service") not in sys.modules:
-            # what the loop does not carry out itself needs since.py (SINCE) or service.py:
-            # the module comes from flash now (about 5 ms), the command at a later pass, so
-            # that no pass holds the next scan back more than a period
-            _since() if cmd == "SINCE" else _service()
+            # what the loop does not carry out itself needs since.py (SINCE) or service.py: the
+            # module comes from flash (about 5 ms) at a later pass that has room for it, the
+            # command at the pass after, so that no pass holds the next scan back a period
             self._deferred = (seq, cmd, args, self.scans)
             return
         try:
