@@ -332,7 +332,8 @@ class App:
         """RFID exchanges while a read is due or under way and each fits its budget before
         the next scan; a card that arrives or leaves ends the pass's reading, so its CARD
         frame goes out at once. A card that answers and is not yet reported is read whole at
-        once (a slow chip leaves one or two exchanges a period, and a 7-byte UID takes five)."""
+        once when the scans leave room for one exchange a period at most (a slow chip: a
+        7-byte UID takes five)."""
         cw = self.cards
         if self._scan_starves and time.ticks_diff(now, self._rfid_at) >= _RFID_STARVED_MS and (
             cw.reading or time.ticks_diff(now, self._next_rfid) >= 0
@@ -353,9 +354,10 @@ class App:
             if ev != BUSY:
                 if ev == ARRIVED or ev == LEFT or not cw.reading:
                     return
-            elif not cw.present:
-                # a card answers that the host has not been told of: its read to the end now,
-                # whatever the slot (the next scan is then late, by less than a period)
+            elif not cw.present and self._scan_starves:
+                # a card answers that the host has not been told of, and the scans leave its
+                # read one exchange a period: the read to the end now, whatever the slot (the
+                # next scan is then late, by less than a period)
                 self._read_whole(now)
                 return
 
@@ -493,7 +495,7 @@ class App:
                 self._next_scan = time.ticks_add(now, SCAN_MS)
             # the slot for RFID steps: up to the next scan, less the ms that `now` may hide
             self._slot_us = time.ticks_diff(self._next_scan, now) * _MS_US - _MS_US
-            self._scan_starves = self._rfid_left_us() < _RFID_STEP_US  # the scan left no slot
+            self._scan_starves = self._rfid_left_us() < 2 * _RFID_STEP_US  # room for one exchange at most
         self.poll_host()
         self.poll_button(now)
         self.run_rfid(now)
@@ -527,7 +529,7 @@ class App:
         self._next_scan = now
         self._next_rfid = now
         self._rfid_at = now  # when the reader last had an exchange
-        self._scan_starves = False  # the last scan left the reader no slot
+        self._scan_starves = False  # the last scan left the reader room for one exchange at most
         self._next_hb = time.ticks_add(now, HB_MS)
         while until is None or not until():
             self.step(time.ticks_ms())
