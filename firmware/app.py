@@ -421,6 +421,8 @@ class App:
                 continue
             if lines.feed(c):
                 self._line(lines.buf, lines.n)
+                if self._deferred is not None:
+                    return  # the next line waits for this command: one waits at a time
 
     def _line(self, buf, n):
         star = wire.check(buf, n)
