@@ -3,12 +3,15 @@
 # No game rules live here: the board reports what it senses (docs/protocol.md) and obeys
 # feedback commands. The loop runs at a fixed rate on ticks_ms: the sensors are scanned every
 # SCAN_MS, the RFID reader read every RFID_MS, a heartbeat sent every HB_MS, host commands read
-# without blocking in between. No pass of the loop may hold up the next scan: a card read is
-# done one exchange at a time (cards.CardWatcher.step), each started only while the time left
-# before the next scan, counted in ticks_us, holds its budget (_RFID_STEP_US); a card is sent
-# to the host as soon as its last SELECT is done (the card is halted by the next read); frames
-# leave through a queue that writes only what the UART's FIFO has room for
-# (frame_queue.FrameQueue). The heartbeat says how the loop keeps up: the worst lateness of a
+# without blocking in between. No pass of the loop may hold up the next scan by more than a
+# period: a card read is done one exchange at a time (cards.CardWatcher.step), each started
+# only while the time left before the next scan, counted in ticks_us, holds its budget
+# (_RFID_STEP_US), but a card that answers and is not yet reported is read whole at once; a
+# card is sent to the host as soon as its last SELECT is done (the card is halted by the next
+# read); a command that needs a module from flash is carried out a pass after the module is
+# loaded (_deferred), and long replies (RAW, SINCE) go out a frame or two a pass; frames leave
+# through a queue that writes only what the UART's FIFO has room for (frame_queue.FrameQueue),
+# a hole's frame right after its scan. The heartbeat says how the loop keeps up: the worst lateness of a
 # scan, the mean and worst time spent per scan period, how many scans were late, the card reads
 # done and the heap left (measured at the heartbeat, never in the scan). A scan cycle allocates nothing
 # (tests/firmware prove it under the MicroPython unix port with the heap locked).
@@ -124,6 +127,8 @@ class App:
     calibrated: "bool"
     boot_ms: "int"
     cal_seq: "int"
+    raw: "tuple | None"
+    _deferred: "tuple | None"
     n_sensors: "int"
 
     def __init__(self, hw, calib_path=CALIB_FILE):
@@ -256,7 +261,7 @@ class App:
         self.scans += 1
         if self.scans >= _SCANS_WRAP:
             self.scans = 0  # 115 days at 100 a second: stays a small int (sps is modular)
-        if not quiet:
+        if not quiet and (sc.n_changed or sc.n_fault_events):
             w = self.w
             for i in range(sc.n_changed):
                 h = sc.changed[i]
@@ -339,13 +344,17 @@ class App:
     def run_rfid(self, now):
         """RFID exchanges while a read is due or under way and each fits its budget before
         the next scan; a card that arrives or leaves ends the pass's reading, so its CARD
-        frame goes out at once."""
+        frame goes out at once. A card that answers and is not yet reported is read whole at
+        once when the scans leave room for one exchange a period at most (a slow chip: a
+        7-byte UID takes five)."""
         cw = self.cards
         if self._scan_starves and time.ticks_diff(now, self._rfid_at) >= _RFID_STARVED_MS and (
             cw.reading or time.ticks_diff(now, self._next_rfid) >= 0
         ):
             self._read_whole(now)
             return
+        if not cw.reading and time.ticks_diff(now, self._next_rfid) < 0:
+            return  # no read due: the slot need not be measured
         while self._rfid_left_us() >= _RFID_STEP_US:
             if not cw.reading:
                 if time.ticks_diff(now, self._next_rfid) < 0:
@@ -358,6 +367,12 @@ class App:
             if ev != BUSY:
                 if ev == ARRIVED or ev == LEFT or not cw.reading:
                     return
+            elif not cw.present and self._scan_starves:
+                # a card answers that the host has not been told of, and the scans leave its
+                # read one exchange a period: the read to the end now, whatever the slot (the
+                # next scan is then late, by less than a period)
+                self._read_whole(now)
+                return
 
     def _read_whole(self, now):
         """The read under way, or the one due, to its end now, whatever the slot: the chip's
@@ -385,7 +400,26 @@ class App:
             w.end()
 
     def poll_host(self):
-        """Read what the host sent, without blocking, and act on each whole line."""
+        """Read what the host sent, without blocking, and act on each whole line; not in the
+        heartbeat's pass. A command whose module the loop had to load from flash for it
+        (_deferred) is carried out here, at a later pass that has the slot for it (or two
+        scans later at most)."""
+        if time.ticks_diff(time.ticks_ms(), self._next_hb) >= 0:
+            return  # the heartbeat's pass: the host waits a pass (with it, an import would hold the next scan back)
+        if self._deferred is not None:
+            seq, cmd, args, at = self._deferred
+            if 0 <= self.scans - at < 2 and self._rfid_left_us() < _RFID_STEP_US:
+                return  # not in this pass: no room before the next scan (two scans later at most)
+            if ("since" if cmd == "SINCE" else "service") not in sys.modules:
+                _since() if cmd == "SINCE" else _service()  # its module now, the command later
+                self._deferred = (seq, cmd, args, self.scans)
+                return
+            self._deferred = None
+            try:
+                self.command(seq, cmd, args)
+            except ValueError as e:
+                self.reply_err(seq, cmd, str(e))
+            return
         port = self.hw.port
         lines = self.lines
         while True:
@@ -400,6 +434,8 @@ class App:
                 continue
             if lines.feed(c):
                 self._line(lines.buf, lines.n)
+                if self._deferred is not None:
+                    return  # the next line waits for this command: one waits at a time
 
     def _line(self, buf, n):
         star = wire.check(buf, n)
@@ -408,6 +444,12 @@ class App:
             return
         seq, cmd, args = wire.split(buf, star)
         self.cmds += 1
+        if cmd != "LED" and cmd != "BEEP" and ("since" if cmd == "SINCE" else "service") not in sys.modules:
+            # what the loop does not carry out itself needs since.py (SINCE) or service.py: the
+            # module comes from flash (about 5 ms) at a later pass that has room for it, the
+            # command at the pass after, so that no pass holds the next scan back a period
+            self._deferred = (seq, cmd, args, self.scans)
+            return
         try:
             self.command(seq, cmd, args)
         except ValueError as e:
@@ -440,6 +482,7 @@ class App:
         else:
             _service().command(self, seq, cmd, args)
 
+    @micropython.native
     def step(self, now):
         """One pass of the loop at time `now`: the scan if due, the host, the button, one RFID
         exchange if a read is due or under way, the heartbeat, feedback, output as the FIFO
@@ -459,6 +502,7 @@ class App:
             self._period_us = 0
             self._scan_us = t0
             self.scan_cycle(now)
+            self.out.pump(time.ticks_us())  # a hole's frame leaves now, not after the reader's turn
             self._next_scan = time.ticks_add(self._next_scan, SCAN_MS)
             if time.ticks_diff(now, self._next_scan) > 0:
                 # a whole period behind: the next scan one period from now, not a burst of
@@ -466,7 +510,7 @@ class App:
                 self._next_scan = time.ticks_add(now, SCAN_MS)
             # the slot for RFID steps: up to the next scan, less the ms that `now` may hide
             self._slot_us = time.ticks_diff(self._next_scan, now) * _MS_US - _MS_US
-            self._scan_starves = self._rfid_left_us() < _RFID_STEP_US  # the scan left no slot
+            self._scan_starves = self._rfid_left_us() < 2 * _RFID_STEP_US  # room for one exchange at most
         self.poll_host()
         self.poll_button(now)
         self.run_rfid(now)
@@ -478,12 +522,15 @@ class App:
             if time.ticks_diff(now, self._next_hb) > HB_MS:
                 self._next_hb = time.ticks_add(now, HB_MS)
         self.feedback.update(now)
-        if self.replay is not None:  # OLD frames for SINCE, as the output queue has room
-            self.replay.step(self.ring, self.w, _OUT_BYTES - self.out.queued)
+        if self.replay is not None:  # OLD frames for SINCE, as the output queue and the slot have room
+            room = self._rfid_left_us() >= _RFID_STEP_US or self.scans & 1  # or every other scan
+            self.replay.step(self.ring, self.w, _OUT_BYTES - self.out.queued if room else 0)
             if not self.ring.replaying:
                 self.replay = None
                 _forget("since")  # the replay is over: let its code go
-        if self.cal is None and "service" in sys.modules:
+        if self.raw is not None:  # a RAW reply under way: a hole's frame a pass at most
+            _service().raw_step(self)
+        elif self.cal is None and self._deferred is None and "service" in sys.modules:
             _forget("service")  # loaded for a service command: let it go
         t1 = time.ticks_us()
         self.out.pump(t1)
@@ -497,7 +544,7 @@ class App:
         self._next_scan = now
         self._next_rfid = now
         self._rfid_at = now  # when the reader last had an exchange
-        self._scan_starves = False  # the last scan left the reader no slot
+        self._scan_starves = False  # the last scan left the reader room for one exchange at most
         self._next_hb = time.ticks_add(now, HB_MS)
         while until is None or not until():
             self.step(time.ticks_ms())

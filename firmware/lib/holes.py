@@ -56,6 +56,8 @@ import time
 
 from array import array  # noqa: F401 - the type of the arrays declared below
 
+from wire import ptr8, ptr16  # viper's casts where update() runs as Python (CPython, bytecode)
+
 SENSOR = const(0)  # same order as wire.FAULT_KINDS: "sensor", "hole"
 HOLE = const(1)
 
@@ -165,54 +167,73 @@ class HoleScanner:
         self._ref16 = 0
         self.shift = 0
 
-    @micropython.native
+    @micropython.viper
     def update(self, levels, now_ms):
-        """Process one scan (levels[k] per sensor) taken at now_ms (time.ticks_ms()): fill
-        changed/n_changed and fault_events/n_fault_events, allocating nothing. The sensors' loop
-        is written out; what is seldom (a fault, a hole on the move, rezero) calls a method."""
+        """Process one scan (levels[k] per sensor, an array('H')) taken at now_ms
+        (time.ticks_ms()): fill changed/n_changed and fault_events/n_fault_events, allocating
+        nothing. The sensors' loop (_classify) is viper code: machine integers and raw pointers
+        into the scanner's arrays (every value is a level, a count or a class: none leaves 16
+        bits); what is seldom (a fault, a hole on the move, rezero) calls a method."""
         if self.ref:
             self._follow_ref(levels[self.n_sensors])
-        rezero = self._rezero_due()
-        per = self.per_hole
-        on = self.on
-        off = self.off
-        rail_low = self.rail_low
-        rail_high = self.rail_high
-        max_delta = self.max_delta
-        zero = self.zero
-        shift = self.shift
-        state = self.state
-        sfault = self.sensor_fault
-        cand = self._cand
-        quiet = self._quiet
-        self.n_changed = self.n_fault_events = 0
-        for h in range(self.n_holes):
+        rezero = False  # the empty holes' zeros follow their readings at this scan
+        if self.rezero_scans:  # every rezero_scans scans (never when it is 0)
+            due = int(self._rezero_in) - 1
+            if due <= 0:
+                due = int(self.rezero_scans)
+                rezero = True
+            self._rezero_in = due
+        self.n_changed = 0
+        self.n_fault_events = 0
+        self._classify(levels, now_ms, rezero)
+
+    @micropython.viper
+    def _classify(self, levels, now_ms, rezero):
+        """update()'s sensors' loop, in viper code: the top of update() says how."""
+        per = int(self.per_hole)
+        on = int(self.on)
+        off = int(self.off)
+        rail_low = int(self.rail_low)
+        rail_high = int(self.rail_high)
+        max_delta = int(self.max_delta)
+        neg_on = 0 - on
+        neg_off = 0 - off
+        neg_max = 0 - max_delta
+        shift = int(self.shift)
+        lv16 = ptr16(levels)
+        zero = ptr16(self.zero)
+        state = ptr8(self.state)
+        sfault = ptr8(self.sensor_fault)
+        cand = ptr8(self._cand)
+        quiet = ptr8(self._quiet)
+        codes = ptr8(self.codes)
+        for h in range(int(self.n_holes)):
             base = h * per
             code = 0
             seen = 0  # magnets read in this hole
             frozen = False
             k = base + per - 1
             while k >= base:
-                lv = levels[k]
+                lv = lv16[k]
                 d = lv - zero[k] - shift
-                if lv < rail_low or lv > rail_high or d > max_delta or d < -max_delta:
+                if lv < rail_low or lv > rail_high or d > max_delta or d < neg_max:
                     self._sensor_insane(k, lv, now_ms)
                     frozen = True
                 elif sfault[k] and not self._sensor_recovered(k, now_ms):
                     frozen = True
-                else:  # hysteresis, from the class the sensor had
+                else:  # hysteresis, from the class the sensor had (written back when it changes)
                     st = state[k]
                     if st == NONE:
-                        if d >= on:
-                            st = NORTH
-                        elif d <= -on:
-                            st = SOUTH
+                        if d >= on or d <= neg_on:
+                            st = NORTH if d >= on else SOUTH
+                            state[k] = st
                     elif st == NORTH:
                         if d < off:
-                            st = SOUTH if d <= -on else NONE
-                    elif d > -off:
+                            st = SOUTH if d <= neg_on else NONE
+                            state[k] = st
+                    elif d > neg_off:
                         st = NORTH if d >= on else NONE
-                    state[k] = st
+                        state[k] = st
                     if st:
                         seen += 1
                     code = code * 3 + st
@@ -221,35 +242,29 @@ class HoleScanner:
                 cand[h] = _NO_CODE
                 quiet[h] = 1
                 continue
-            if rezero and code == 0 and self.codes[h] == 0 and cand[h] == 0 and quiet[h]:
+            if rezero and code == 0 and codes[h] == 0 and cand[h] == 0 and quiet[h]:
                 self._rezero_hole(levels, base)
             if code != cand[h] or not quiet[h]:
                 self._debounce(h, code, seen, now_ms)
 
-    def _rezero_due(self):
-        """True once every rezero_scans scans (never when it is 0): the empty holes' zeros
-        follow their readings at this scan."""
-        if not self.rezero_scans:
-            return False
-        self._rezero_in -= 1
-        if self._rezero_in > 0:
-            return False
-        self._rezero_in = self.rezero_scans
-        return True
-
-    @micropython.native
-    def _rezero_hole(self, levels, base):
+    @micropython.viper
+    def _rezero_hole(self, levels, base: int):
         """Move each zero of the empty hole whose sensors start at `base` one count towards its
         reading, while the reading is within off / 2 of it."""
-        zero = self.zero
-        shift = self.shift
-        lim = self.off >> 1
-        for k in range(base, base + self.per_hole):
-            d = levels[k] - zero[k] - shift
-            if 0 < d <= lim:
-                zero[k] += 1
-            elif -lim <= d < 0:
-                zero[k] -= 1
+        zero = ptr16(self.zero)
+        lv = ptr16(levels)
+        shift = int(self.shift)
+        lim = int(self.off) >> 1
+        neg_lim = 0 - lim
+        k = base
+        end = base + int(self.per_hole)
+        while k < end:
+            d = lv[k] - zero[k] - shift
+            if d > 0 and d <= lim:
+                zero[k] = zero[k] + 1
+            elif d < 0 and d >= neg_lim:
+                zero[k] = zero[k] - 1
+            k += 1
 
     def _sensor_insane(self, k, lv, now_ms):
         """Sensor k read lv, at a rail or too far from its zero: a fault from now, told once."""
@@ -314,13 +329,13 @@ class HoleScanner:
         ev[i + 2] = reason
         self.n_fault_events += 1
 
-    @micropython.native
-    def _follow_ref(self, r):
-        if r < self.rail_low or r > self.rail_high:
+    @micropython.viper
+    def _follow_ref(self, r: int):
+        if r < int(self.rail_low) or r > int(self.rail_high):
             return  # a broken divider: the last shift stands
-        f = self._ref16
+        f = int(self._ref16)
         r16 = r << 4
-        if not f or r16 - f > _REF_JUMP << 4 or f - r16 > _REF_JUMP << 4:
+        if f == 0 or r16 - f > _REF_JUMP << 4 or f - r16 > _REF_JUMP << 4:
             f = r16
         else:
             f += (r16 - f) >> _REF_SMOOTH
@@ -328,7 +343,7 @@ class HoleScanner:
         now = (f + 8) >> 4
         if not self.ref_zero:
             self.ref_zero = now
-        self.shift = now - self.ref_zero
+        self.shift = now - int(self.ref_zero)
 
     def faulted_sensors(self):
         """Bitmask (bit k = sensor k) of faulted sensors. May allocate (a long int): snapshots only."""

@@ -19,6 +19,8 @@ from micropython import const
 
 import wire
 
+_SLOT_US = const(2000)  # a RAW frame is written while this much is left before the next scan
+# (app.py's _RFID_STEP_US): on a slow chip the frames go out every other pass
 _CAL_SAMPLES = const(32)
 _DEBOUNCE_MIN = const(5)
 _DEBOUNCE_MAX = const(500)
@@ -149,26 +151,38 @@ def snapshot(a):
     w.end()
 
 
-def raw(a):
-    """RAW <hole> <l1,..> <z1,..> for each hole."""
+def raw_step(a):
+    """The next hole's frame of the RAW reply under way (a.raw: its sequence number, the hole,
+    0-based, and the scan count at the frame before): RAW <hole> <l1,..> <z1,..>; after the
+    last hole's, the OK. At most a hole a pass, and only while the slot before the next scan
+    has room and the heartbeat is not due, or two scans have gone by without a frame: the ten frames at once took a slow
+    chip five scan periods, and a frame in every pass would make each scan later than the one
+    before."""
+    seq, h, at = a.raw
+    if 0 <= a.scans - at < 2 and (a._rfid_left_us() < _SLOT_US or time.ticks_diff(time.ticks_ms(), a._next_hb) >= 0):
+        return  # no room before the next scan, or the heartbeat's pass
     w = a.w
     per = a.hw.per_hole
     levels = a.levels
     zeros = a.scanner.zero
-    for h in range(a.hw.holes):
-        w.begin(b"RAW")
-        w.arg_int(h + 1)
-        w.arg(b"")
-        for p in range(per):
-            if p:
-                w.raw(b",")
-            w.int(levels[h * per + p])
-        w.arg(b"")
-        for p in range(per):
-            if p:
-                w.raw(b",")
-            w.int(zeros[h * per + p] + a.scanner.shift)  # the zero as the scan uses it
-        w.end()
+    w.begin(b"RAW")
+    w.arg_int(h + 1)
+    w.arg(b"")
+    for p in range(per):
+        if p:
+            w.raw(b",")
+        w.int(levels[h * per + p])
+    w.arg(b"")
+    for p in range(per):
+        if p:
+            w.raw(b",")
+        w.int(zeros[h * per + p] + a.scanner.shift)  # the zero as the scan uses it
+    w.end()
+    if h + 1 < a.hw.holes:
+        a.raw = (seq, h + 1, a.scans)
+    else:
+        a.raw = None
+        a.reply_ok(seq, "RAW")
 
 
 def _calibrator(a):
@@ -186,9 +200,10 @@ def command(a, seq, cmd, args):
     arguments (App answers it with ERR)."""
     if cmd == "HELLO":
         hello(a)
-    elif cmd == "RAW":
-        raw(a)
-        a.reply_ok(seq, cmd)
+    elif cmd == "RAW":  # the frames follow, one hole a pass (raw_step), then the OK
+        if a.raw is not None:  # one under way: it ends here, and this one starts again at hole 1
+            a.reply_ok(a.raw[0], cmd)
+        a.raw = (seq, 0, a.scans)
     elif cmd == "CAL":
         a.cal = _calibrator(a)
         a.cal_seq = seq
@@ -289,6 +304,8 @@ def init(a, hw):
     a.feedback = Feedback(hw.led, hw.buzzer)
     a.cal = None
     a.cal_seq = 0
+    a.raw = None  # a RAW reply under way: (its sequence number, the next hole, the scan count)
+    a._deferred = None  # a command waiting for a pass after its module was loaded for it
     a.wdt = None
     _init_counters(a)
 

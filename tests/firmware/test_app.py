@@ -2,7 +2,6 @@
 # on a fake board (app_harness.py). How run() starts and ends is in test_run.py, the service
 # side (HELLO, SNAP, RAW, CAL, REBOOT) in test_service.py. Runs under pytest and under the
 # MicroPython unix port.
-import time
 
 from app_harness import UID4, UID7, make, run_scans, sent
 
@@ -105,61 +104,3 @@ def test_the_button_is_debounced_and_reported_on_press_and_release():
     a.poll_button(200)
     a.poll_button(221)
     assert sent(a) == [("BTN", ["1"]), ("BTN", ["0"])]
-
-
-def test_a_dead_reader_is_reported_at_boot_and_the_board_keeps_scanning():
-    hw, a = make(booted=False)
-    hw.rfid.version = 0x00
-    a.boot()
-    frames = sent(a)
-    assert frames[0][0] == "FAULT" and frames[0][1][:2] == ["rfid", "reader"]
-    hello = dict(x.split("=", 1) for x in frames[1][1])
-    assert hello["rfid"] == "none"
-    snap = dict(x.split("=", 1) for x in frames[2][1])
-    assert snap["faults"] == "rfid"
-    hw.put_magnets(1, "NN-N")
-    run_scans(a, 0, 60)
-    assert ("HOLE", ["1", str(1 + 3 + 27)]) in sent(a)
-
-
-def test_a_floating_sensor_is_a_fault_and_its_hole_is_not_misreported():
-    hw, a = make()
-    hw.sensors.set(9, 200)  # hole 3 position 2 at the low rail
-    run_scans(a, 0, 60)
-    frames = sent(a)
-    assert frames == [("FAULT", ["sensor", "s10", "rail", "low"])]
-    a.send_snapshot()
-    snap = dict(x.split("=", 1) for x in sent(a)[0][1])
-    assert snap["faults"] == "s10" and snap["holes"].split(",")[2] == "0"
-
-
-def test_the_heartbeat_says_how_the_loop_keeps_up():
-    hw, a = make()
-    t = time.ticks_ms()
-    a.loop(until=lambda: time.ticks_diff(time.ticks_ms(), t) > 1100)
-    hbs = [dict(x.split("=", 1) for x in f[1]) for f in sent(a) if f[0] == "HB"]
-    assert hbs, "no heartbeat in 1.1 s"
-    hb = hbs[-1]
-    for key in ("late", "tscan", "tmax", "odrop"):
-        assert key in hb, hb
-    assert int(hb["tmax"]) >= int(hb["tscan"]) > 0
-    assert int(hb["odrop"]) == 0
-
-
-def test_a_card_is_read_even_when_the_scans_leave_the_reader_no_slot():
-    # a chip so slow that each scan takes its whole period: no RFID exchange ever fits before
-    # the next scan, yet the card on the reader is read and sent (the next scan comes late)
-    hw, a = make()
-    scan = a.scan_cycle
-
-    def slow_scan(now):
-        scan(now)
-        time.sleep_ms(10)  # the scan overruns its slot: a slower machine only overruns it more
-
-    a.scan_cycle = slow_scan
-    hw.rfid.set_field([UID7])
-    t = time.ticks_ms()
-    for i in range(12):  # 120 ms of the board's time
-        a.step(time.ticks_add(t, 10 * i))
-    assert ("CARD", ["+", "04A1B2C3D4E5F6"]) in sent(a)
-    assert a._rfid_left_us() < 2000  # no exchange ever had a slot of its own

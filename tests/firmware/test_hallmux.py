@@ -82,6 +82,9 @@ def _with_clock(m, fn):
         hallmux.time = saved
 
 
+GRAY = [0, 1, 3, 2, 6, 7, 5, 4, 12, 13, 15, 14, 10, 11, 9, 8]  # 16 channels, one bit apart
+
+
 def _switched(t_on_us=330, power_on_us=350, settle_us=10):
     ch = _channels()
     s = Sensors(ch, switched=True, t_on_us=t_on_us)
@@ -109,7 +112,9 @@ def test_switched_supply_reads_bank_by_bank_after_the_power_on_time():
         assert ev[i] == EV_POWER + b * 2 + 0, (b, hex(ev[i]))
         assert ev[i + 1] == EV_SLEEP + 350
         i += 2
-        chans = sorted(c for (bb, c) in ch if bb == b)
+        # Gray code order, every other bank backwards: one select line changes a channel
+        order = GRAY if b % 2 == 0 else GRAY[::-1]
+        chans = [c for c in order if (b, c) in ch]
         for c in chans:
             while ev[i] & 0xF000 == EV_SELECT:
                 i += 1
@@ -135,9 +140,10 @@ def test_switched_scan_writes_only_the_select_lines_that_change():
             line, v = (e - EV_SELECT) // 2, (e - EV_SELECT) % 2
             assert level[line] != v, hex(e)  # every write changes its line
             level[line] = v
-    # channels 0..15 of bank A, 0..15 of bank B, 0..7 of bank C, starting from C7 of the
-    # scan before: 7 -> 0 flips 3 lines, 0..15 flips 26, 15 -> 0 flips 4, ...
-    assert m.pin_writes == 3 + 26 + 4 + 26 + 4 + 11, m.pin_writes
+    # channels 0..15 of bank A in Gray code order (0, 1, 3, 2, ... 9, 8: 15 single flips), bank B
+    # backwards from 8 (no flip to begin it, 15 flips), then bank C's 0..7 from 0 (no flip, 7
+    # flips); from C's last channel, 4, to A's first, 0, of this scan: one line
+    assert m.pin_writes == 1 + 15 + 15 + 7, m.pin_writes
 
 
 def test_only_the_bank_being_read_is_powered():

@@ -32,9 +32,17 @@ def test_raw_gives_every_hole_its_levels_and_zeros():
     a.scan_cycle(0)
     sent(a)
     hw.port.send(5, "RAW")
-    a.poll_host()
-    frames = sent(a)
+    t = time.ticks_ms()
+    frames = []
+    for i in range(100):  # until the OK: a frame a pass at most, two scans apart at most
+        a.step(t + 10 * i)
+        got = [f for f in sent(a) if f[0] in ("RAW", "OK")]
+        assert len([f for f in got if f[0] == "RAW"]) <= 1, got  # a hole's frame a pass of the loop
+        frames += got
+        if got and got[-1][0] == "OK":
+            break
     assert [f[0] for f in frames] == ["RAW"] * 10 + ["OK"]
+    assert [f[1][0] for f in frames[:10]] == [str(h) for h in range(1, 11)]
     assert frames[1][1] == ["2", "20768,32768,44768,44768", "32768,32768,32768,32768"]
 
 
@@ -113,16 +121,29 @@ def test_calibration_raw_dumps_and_set_up_are_loaded_when_asked_for_and_let_go()
     for name in ("calib", "service", "mfrc522_setup"):
         assert name not in sys.modules, name  # booted, and none of them kept
     hw.port.send(1, "RAW")
-    a.poll_host()
-    assert "service" in sys.modules  # loaded for the command
-    a.step(time.ticks_ms())
+    t = time.ticks_ms()
+    frames = []
+    loaded = False
+    for i in range(100):  # service.py loaded, then a hole's frame a pass at most, the OK with the last
+        a.step(t)
+        t += 10
+        loaded = loaded or "service" in sys.modules
+        frames += sent(a)
+        if ("OK", ["0001", "RAW"]) in frames:
+            break
+    assert loaded  # for the command
+    a.step(t)
     assert "service" not in sys.modules  # and let go at the loop's next pass
-    assert [f[0] for f in sent(a)].count("RAW") == 10
+    assert [f[0] for f in frames].count("RAW") == 10
+    assert ("OK", ["0001", "RAW"]) in frames
     hw.port.send(2, "CAL")
-    a.poll_host()
-    a.step(time.ticks_ms())
+    for i in range(5):  # service.py loaded for it, the command carried out within two scans
+        t += 10
+        a.step(t)
+        if a.cal is not None:
+            break
     assert "calib" in sys.modules and a.cal is not None  # while the scans are averaged
-    run_scans(a, time.ticks_ms(), 400)
-    a.step(time.ticks_ms())
+    t = run_scans(a, t + 10, 400)
+    a.step(t)
     assert a.cal is None and "calib" not in sys.modules and "service" not in sys.modules
     assert ("OK", ["0002", "CAL", "sensors=40"]) in sent(a)

@@ -7,8 +7,9 @@
 #   * switched supply (power_pins given, one per bank): the sensors of a bank are powered only
 #     while that bank is read. Bank by bank: switch the bank on (its pin low: a P-MOSFET's
 #     gate), wait power_on_us (the DRV5055 needs up to 330 us before its output is valid),
-#     then for each of the bank's channels in ascending order set the select lines, wait
-#     settle_us and read; switch the bank off (also when a read raises).
+#     then for each of the bank's channels in Gray code order (one select line changes from
+#     one channel to the next; every other bank backwards, from where the last one ended) set
+#     the select lines, wait settle_us and read; switch the bank off (also when a read raises).
 #   * always powered (no power_pins): channel by channel, reading every bank that has a sensor
 #     on that channel, so each channel is selected once per scan.
 #
@@ -23,10 +24,11 @@
 # is loaded for that and let go again (its code is needed only at boot: about 1.5 KB of heap).
 #
 # The switched scan is the board's hottest code: about 3 300 bytecode operations a pass, nearly
-# half of all the loop runs. It is compiled to native code (@micropython.native, docs/build.md
-# "Native code") and sets the select lines itself rather than call select() for each of the 41
-# channels it reads. The always-powered scan (not the board as built) stays bytecode: native
-# code takes about three times the room.
+# half of all the loop runs. It is compiled to viper code (@micropython.viper, docs/build.md
+# "Native code": machine integers, raw pointers into the plan's arrays) and sets the select
+# lines itself rather than call select() for each of the 41 channels it reads. The
+# always-powered scan (not the board as built) stays bytecode: native code takes about three
+# times the room.
 
 import micropython
 from micropython import const
@@ -39,6 +41,16 @@ import time
 # supply switch levels: a P-MOSFET conducts while its gate is low
 _POWER_ON = const(0)
 _POWER_OFF = const(1)
+_SEVERAL = const(4)  # hallmux_plan._SEVERAL: several select lines change (or are not known)
+
+
+def ptr8(buf):
+    """Viper's cast to a byte pointer, where the scan runs as Python (CPython, a build without
+    native code): the buffer itself, indexed alike."""
+    return buf
+
+
+ptr16 = ptr8  # and to a pointer to 16-bit words
 
 
 class HallMux:
@@ -63,12 +75,13 @@ class HallMux:
         import hallmux_plan
 
         try:
-            chan, bank_of, sensor_of, first, step_bank = hallmux_plan.plan(
+            chan, bank_of, sensor_of, first, step_bank, line = hallmux_plan.plan(
                 len(adcs), len(select_pins), channels, settle_us, power_pins, power_on_us, ref)
         finally:
             del sys.modules["hallmux_plan"]
         n = len(channels)
         self._chan = array("B", chan)
+        self._line = array("B", line)  # the select line that changes at each channel (or _SEVERAL)
         self._bank = array("B", bank_of)
         self._sensor = array("H", sensor_of)
         self._first = array("H", first)
@@ -130,28 +143,43 @@ class HallMux:
             for j in range(j0, first[i + 1]):
                 out[sensor[j]] = adcs[bank[j]].read_u16()
 
-    @micropython.native
+    @micropython.viper
     def _scan_switched(self, out, power):
-        chan = self._chan
-        first = self._first
-        sensor = self._sensor
-        step_bank = self._step_bank
+        """scan() with the switched supply. Viper: machine integers and raw pointers into the
+        plan's arrays and `out` (an array('H')); the pins, the ADCs and the sleeps are called as
+        objects, as from bytecode. The plan says which select line changes at each channel
+        (one, in Gray code order), so only the scan's first channel and a jump of several
+        lines work out what to write."""
+        chan = ptr8(self._chan)
+        line = ptr8(self._line)
+        first = ptr16(self._first)
+        sensor = ptr16(self._sensor)
+        step_bank = ptr8(self._step_bank)
+        levels = ptr16(out)
         adcs = self._adcs
         pins = self._pins
-        settle = self._settle_us
+        sleep_us = time.sleep_us
+        settle = int(self._settle_us)
         on_us = self._power_on_us
-        for i in range(self._n_steps):
+        sel = int(self._sel)  # what the lines hold (-1: not known)
+        self._sel = -1  # not known while the scan goes on (a read that raises ends it midway)
+        n_steps = int(self._n_steps)
+        for i in range(n_steps):
             b = step_bank[i]
             pin = power[b]
             adc = adcs[b]
             pin.value(_POWER_ON)
             try:
-                time.sleep_us(on_us)
+                sleep_us(on_us)
                 for j in range(first[i], first[i + 1]):
                     ch = chan[j]
-                    cur = self._sel
-                    diff = 0x0F if cur < 0 else (ch ^ cur)
-                    if diff:  # select(ch), written out: only the lines that change
+                    ln = line[j]
+                    if ln < _SEVERAL:  # one line changes: the plan says which
+                        pins[ln].value((ch >> ln) & 1)
+                    elif ln == _SEVERAL:  # select(ch), written out: only the lines that change
+                        if j:
+                            sel = chan[j - 1]
+                        diff = 0x0F if sel < 0 else (ch ^ sel)
                         if diff & 1:
                             pins[0].value(ch & 1)
                         if diff & 2:
@@ -160,9 +188,9 @@ class HallMux:
                             pins[2].value((ch >> 2) & 1)
                         if diff & 8:
                             pins[3].value((ch >> 3) & 1)
-                        self._sel = ch
                     if settle:
-                        time.sleep_us(settle)
-                    out[sensor[j]] = adc.read_u16()
+                        sleep_us(settle)
+                    levels[sensor[j]] = int(adc.read_u16())
             finally:
                 pin.value(_POWER_OFF)
+        self._sel = chan[int(first[n_steps]) - 1]

@@ -9,10 +9,30 @@ _N_SELECT = const(4)
 
 
 def plan(nb, n_select, channels, settle_us, power_pins, power_on_us, ref):
-    """(chan, bank_of, sensor_of, first, step_bank) for HallMux(...) with nb bank ADCs and
+    """(chan, bank_of, sensor_of, first, step_bank, line) for HallMux(...) with nb bank ADCs and
     n_select select pins; ValueError saying what is wrong with a configuration."""
     _check_settings(nb, n_select, settle_us, power_pins, power_on_us)
-    return _scan_order(nb, _owners(nb, channels, ref), power_pins is not None)
+    chan, bank_of, sensor_of, first, step_bank = _scan_order(nb, _owners(nb, channels, ref), power_pins is not None)
+    return chan, bank_of, sensor_of, first, step_bank, _lines(chan)
+
+
+_SEVERAL = const(4)  # line[j]: several select lines change, or what they hold is not known
+_NONE = const(5)  # line[j]: none changes (two banks read on the same channel)
+
+
+def _lines(chan):
+    """line[j]: which select line changes from channel chan[j - 1] to chan[j] in scan order,
+    when one alone does (0..3), _SEVERAL, or _NONE; the scan's first channel is _SEVERAL."""
+    line = [_SEVERAL]
+    for j in range(1, len(chan)):
+        d = chan[j] ^ chan[j - 1]
+        if d == 0:
+            line.append(_NONE)
+        elif d & (d - 1):
+            line.append(_SEVERAL)
+        else:
+            line.append((1, 2, 4, 8).index(d))
+    return line
 
 
 def _check_settings(nb, n_select, settle_us, power_pins, power_on_us):
@@ -66,16 +86,20 @@ def _owners(nb, channels, ref):
 def _scan_order(nb, owner, switched):
     """The flat plan, as (channel, bank, sensor) triples in scan order: chan[j], bank_of[j],
     sensor_of[j]; step i of the scan reads triples first[i] .. first[i + 1] - 1. Switched
-    supply: one step per bank (its channels ascending; step_bank[i] is the bank). Always
-    powered: one step per channel in use (every bank with a sensor on it)."""
+    supply: one step per bank (step_bank[i] is the bank), its channels in Gray code order
+    (0, 1, 3, 2, 6, ...: one select line changes from a channel to the next, where counting up
+    changes two on average), every other bank read in the reverse order, so it begins on the
+    channel the bank before ended on. Always powered: one step per channel in use (every bank
+    with a sensor on it), ascending."""
     chan = []
     bank_of = []
     sensor_of = []
     first = [0]
     step_bank = []
     if switched:
+        gray = [i ^ (i >> 1) for i in range(_N_CHANNELS)]  # one select line changes a step
         for b in range(nb):
-            for ch in range(_N_CHANNELS):
+            for ch in gray:
                 k1 = owner[b * _N_CHANNELS + ch]
                 if k1:
                     chan.append(ch)
@@ -84,6 +108,7 @@ def _scan_order(nb, owner, switched):
             if len(chan) > first[-1]:
                 first.append(len(chan))
                 step_bank.append(b)
+                gray.reverse()  # the next bank begins where this one ended
     else:
         for ch in range(_N_CHANNELS):
             for b in range(nb):

