@@ -31,6 +31,8 @@ Figures (goals from the issues in brackets):
 - the spoken referee (`bench_speech`): verdict -> first audio sample p50/p95 and CPU per spoken
   second for each voice (espeak-ng; piper where `upref[voice]` is installed), and action ->
   verdict on the scoreboard over a demo with --speak against the same without [the same]
+- the scoreboard's languages (`bench_lang`): each game's action -> verdict p95 with the
+  terminal's scoreboard drawn in English and in German, taken in turns in one run [the same]
 
 Machines here are shared and noisy: read the figures as a whole, compare ratios within one run.
 """
@@ -53,7 +55,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from upref import paths
-from upref.commands import bench_chip, bench_page, bench_speech, bench_stats
+from upref.commands import bench_chip, bench_lang, bench_page, bench_speech, bench_stats
 from upref.commands.bench_chip import bench_scan_timing
 from upref.commands.bench_mpy import MpyParts, mpy_parts
 from upref.game import Game
@@ -471,6 +473,12 @@ def _print_page_and_speech(quick: bool) -> None:
             print(ln, flush=True)
 
 
+def _print_languages(quick: bool) -> None:
+    print("\nthe scoreboard in each language (the default board; English and German in turns, same run):")
+    for line in bench_lang.language_lines(quick):
+        print(f"  {line}", flush=True)
+
+
 def _print_stats(quick: bool) -> None:
     print()
     for line in bench_stats.report(quick):
@@ -575,6 +583,7 @@ def main(argv: list[str] | None = None) -> int:
     _print_games(args.quick)
     _print_chip(args.quick, args.changes, args.cards)
     _print_page_and_speech(args.quick)
+    _print_languages(args.quick)
     _print_replay(args.quick)
     _print_stats(args.quick)
     _print_heap()

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from upref.game import Game
 from upref.table import Table
+from upref.text import ENGLISH
 from upref.views.frame import Frame
 
 if TYPE_CHECKING:
@@ -72,13 +73,17 @@ class _Acts:
 
 
 def bench_game_latency(
-    game: Game, limit: float = 120.0, probe: Probe | None = None, chip: str | None = None
+    game: Game,
+    limit: float = 120.0,
+    probe: Probe | None = None,
+    chip: str | None = None,
+    lang: str = ENGLISH,
 ) -> list[float]:
     """Milliseconds from each physical action of the game's demo script on the simulated board
     (a tap, a pair put back, a button press, a key) to the first verdict after it, rendered on
-    the scoreboard; a step is timed from its last action. Steps that act on nothing are not
-    counted. chip: "slow" or "fast", a board whose chip counts every operation and prices it at
-    that end of the range (None: the board's defaults)."""
+    the scoreboard in `lang`; a step is timed from its last action. Steps that act on nothing are
+    not counted. chip: "slow" or "fast", a board whose chip counts every operation and prices it
+    at that end of the range (None: the board's defaults)."""
     from upref.sim.board import SimBoard, SimSettings
 
     demo = game.demo
@@ -91,7 +96,7 @@ def bench_game_latency(
                                   **modelled)) as board:  # type: ignore[arg-type]
             link, table, uid_of = _started_table(game, board.port, t, probe)
             try:
-                return _timed_script(game, board, table, uid_of, limit, probe)
+                return _timed_script(game, board, table, uid_of, (limit, lang), probe)
             finally:
                 if probe is not None:
                     probe.close()
@@ -139,11 +144,12 @@ def _timed_script(
     board: object,
     table: Table,
     uid_of: dict[str, str],
-    limit: float,
+    limit_and_lang: tuple[float, str],
     probe: Probe | None,
 ) -> list[float]:
-    """Play the demo's script on `board` and `table` for up to `limit` seconds: the latency of
-    each step that acted, in milliseconds."""
+    """Play the demo's script on `board` and `table` for up to `limit` seconds, its scoreboard
+    drawn in `lang`: the latency of each step that acted, in milliseconds."""
+    limit, lang = limit_and_lang
     from rich.console import Console
 
     demo = game.demo
@@ -157,7 +163,7 @@ def _timed_script(
         stepped = time.monotonic()
         did = [a.at for a in (acts, keys) if a.at is not None]
         if did:  # timed from the step's last action
-            ms = _await_verdict(game, table, max(did), stepped, pause, console, probe)
+            ms = _await_verdict(game, table, max(did), stepped, pause, console, probe, lang)
             if ms is not None:
                 out.append(ms)
         rest = pause - (time.monotonic() - stepped)
@@ -177,6 +183,7 @@ def _await_verdict(
     pause: float,
     console: Console,
     probe: Probe | None,
+    lang: str = ENGLISH,
 ) -> float | None:
     """Pump the table until a verdict follows the action (monotonic time, wall clock, replies
     before it), within the step's pause; draw the scoreboard then and return the milliseconds
@@ -192,7 +199,7 @@ def _await_verdict(
         table.pump(0.002)
     if not answered():
         return None
-    console.print(render(table.frame, game.panel, []))
+    console.print(render(table.frame, game.panel, [], lang=lang))
     ms = (time.monotonic() - t0) * 1000
     if probe is not None:
         probe.answered(wall, ms)
