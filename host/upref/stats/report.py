@@ -45,7 +45,7 @@ def game_kind(name: str) -> GameKind:
     except UnknownGame:
         return GameKind(name, "points", False)
     words = game.referee.RESULT
-    return GameKind(game.title, str(counted_words(words.score)), words.fewest)
+    return GameKind(game.title, counted_words(words.score), words.fewest)
 
 
 @dataclass(frozen=True)
