@@ -246,9 +246,8 @@ def _check_file(p: Path, *, creating: bool) -> bool:
     size = p.stat().st_size
     wal = p.with_name(p.name + "-wal")
     if counter_ok and pages and page * pages > size and not wal.exists():
-        raise GameLogError(
-            f"game log {p} is damaged: it is cut short ({size} of {page * pages} bytes); {_DAMAGED}"
-        )
+        raise GameLogError(Msg("game log {path} is damaged: it is cut short ({size} of {whole} bytes); {todo}",
+                               path=str(p), size=size, whole=page * pages, todo=_DAMAGED))
     version = int.from_bytes(head[60:64], "big")
     app = int.from_bytes(head[68:72], "big")
     if version > SCHEMA_VERSION and app in (0, APPLICATION_ID):
