@@ -50,7 +50,11 @@ def _say(text: str, lang: str) -> str:
 def _home(lang: str) -> str:
     """The way back to the live page, in the page's language."""
     href = "/" if lang == ENGLISH else f"/?lang={lang}"
-    return f'<p class="back"><a href="{href}">{_say(Msg("Back to the table"), lang)}</a></p>'
+    return f'<p class="back"><a href="{href}">{_say(BACK, lang)}</a></p>'
+
+
+TITLE = Msg("Who wins what")
+BACK = Msg("Back to the table")
 
 
 def _svg(w: float, h: float, inner: str, label: str) -> str:
@@ -67,8 +71,9 @@ def _data(**fields: object) -> str:
 
 def render_stats_error(why: str, lang: str = ENGLISH) -> str:
     """The page when the stats cannot be made (a merge of two players of one table), in `lang`."""
-    return _doc(f'<header class="big"><p class="turn">{_say(Msg("Who wins what"), lang)}</p></header>'
-                f'<p class="empty">{_say(Msg("The stats cannot be drawn: {why}", why=why), lang)}</p>'
+    said = Msg("The stats cannot be drawn: {why}", why=why)
+    return _doc(f'<header class="big"><p class="turn">{_say(TITLE, lang)}</p></header>'
+                f'<p class="empty">{_say(said, lang)}</p>'
                 + _home(lang), lang)
 
 
@@ -76,8 +81,9 @@ def render_stats(data: Mapping[str, Any], lang: str = ENGLISH) -> str:
     """The page of the stats `data` (`Stats.as_json()`), in `lang`."""
     colour = _colours(data)
     counted = int(data.get("counted", 0))
-    head = (f'<header class="big"><p class="turn">{_say(Msg("Who wins what"), lang)}</p><p class="last">'
-            f'{_say(Plural("{n} game counted", "{n} games counted", n=counted), lang)}</p></header>'
+    counted_words = Plural("{n} game counted", "{n} games counted", n=counted)
+    head = (f'<header class="big"><p class="turn">{_say(TITLE, lang)}</p><p class="last">'
+            f'{_say(counted_words, lang)}</p></header>'
             + _home(lang))
     if not counted:
         empty = Msg("No finished game in the logs yet: play one, and its result shows here.")
@@ -145,8 +151,7 @@ def _ratings(data: Mapping[str, Any], colour: dict[str, int], lang: str) -> str:
     titles = {g: k["title"] for g, k in data.get("games", {}).items()}
     figures = [
         f'<figure class="picture"><figcaption>{escape(titles.get(g, g))}</figcaption>'
-        f'{_rating_chart(g, rs, colour, in_lang(Msg("ratings in {title}", title=titles.get(g, g)), lang))}'
-        '</figure>'
+        f'{_rating_chart(g, rs, colour, in_lang(_ratings_in(titles.get(g, g)), lang))}</figure>'
         for g, rs in sorted(per_game.items(), key=lambda kv: titles.get(kv[0], kv[0]))
     ]
     note = Msg("A rating is shown as its value ± its uncertainty, which shrinks with every game; the "
@@ -154,6 +159,10 @@ def _ratings(data: Mapping[str, Any], colour: dict[str, int], lang: str) -> str:
                "at most.", shown=SHOWN_GAMES)
     return _section(Msg("Ratings, game after game"), "m-ratings",
                     f'<p class="empty">{_say(note, lang)}</p>' + "".join(figures), lang)
+
+
+def _ratings_in(title: str) -> str:
+    return Msg("ratings in {title}", title=title)
 
 
 def _rating_chart(game: str, series: Sequence[Mapping[str, Any]], colour: dict[str, int], label: str) -> str:
