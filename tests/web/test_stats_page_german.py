@@ -8,7 +8,7 @@ import html
 import json
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +21,21 @@ from still_english import missed, still_english  # noqa: E402
 from test_server import get  # noqa: E402
 from upref.stats.names import Names  # noqa: E402
 from upref.stats.report import Query, from_logs  # noqa: E402
+from upref.text import catalogue  # noqa: E402
 from upref.web.hub import Hub  # noqa: E402
 from upref.web.live import STATS_POINTER, stats_pointer  # noqa: E402
 from upref.web.server import WebScoreboard  # noqa: E402
 from upref.web.stats_page import render_stats  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _own_misses() -> Iterator[None]:
+    """Only this test's keys said in English count: what other tests of this process missed is
+    put back after it."""
+    earlier = set(catalogue.MISSED)
+    catalogue.MISSED.clear()
+    yield
+    catalogue.MISSED.update(earlier)
 
 
 @pytest.fixture(scope="module")

@@ -227,11 +227,11 @@ def _check_file(p: Path, *, creating: bool) -> bool:
     head = _sqlite_header(p)
     if not head:
         if creating:
-            raise GameLogError(
-                f"{p} is empty, not an upref game log, and upref leaves it untouched: give --db "
-                "a file that does not exist yet (upref creates it), or the games.sqlite that "
-                "`upref play` wrote"
-            )
+            raise GameLogError(Msg(
+                "{path} is empty, not an upref game log, and upref leaves it untouched: give --db a file "
+                "that does not exist yet (upref creates it), or the games.sqlite that `upref play` wrote",
+                path=str(p),
+            ))
         raise GameLogError(Msg("{path} is empty, not an upref game log: {todo}", path=str(p), todo=_NOT_OURS))
     if not head.startswith(_SQLITE_MAGIC):
         raise GameLogError(Msg("{path} is not an upref game log (not an SQLite database): {todo}",
@@ -289,6 +289,11 @@ def _check_whole(conn: sqlite3.Connection, p: Path) -> None:
 def _damaged(p: Path, exc: sqlite3.Error) -> GameLogError:
     return GameLogError(Msg("game log {path} cannot be read ({exc}): it is damaged; {todo}", path=str(p),
                             exc=str(exc), todo=_DAMAGED))
+
+
+def _no_folder(p: Path, folder: Path) -> str:
+    return Msg("cannot write the game log {path}: the folder {folder} does not exist; create it, or give --db "
+               "a file in a folder that exists", path=str(p), folder=str(folder))
 
 
 def _unwritable(p: Path, exc: BaseException) -> GameLogError:
@@ -364,10 +369,7 @@ def _connect_made(path: Path | str, durable: bool) -> tuple[sqlite3.Connection, 
     p = Path(path)
     new = _check_file(p, creating=True)
     if not p.parent.is_dir():
-        raise GameLogError(
-            f"cannot write the game log {p}: the folder {p.parent} does not exist; create it, or "
-            "give --db a file in a folder that exists"
-        )
+        raise GameLogError(_no_folder(p, p.parent))
     made = new and _made(p)
     if new and not made:
         _check_file(p, creating=False)  # another process made it meanwhile: it must be a log
@@ -433,15 +435,12 @@ def check_writable(path: Path | str) -> None:
     p = Path(path)
     folder = p.parent
     if not folder.is_dir():
-        raise GameLogError(
-            f"cannot write the game log {p}: the folder {folder} does not exist; create it, or "
-            "give --db a file in a folder that exists"
-        )
+        raise GameLogError(_no_folder(p, folder))
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise GameLogError(
-            f"cannot write the game log {p} (permission denied): make its folder writable, or "
-            "give --db a file in a folder you can write to"
-        )
+        raise GameLogError(Msg(
+            "cannot write the game log {path} (permission denied): make its folder writable, or give "
+            "--db a file in a folder you can write to", path=str(p),
+        ))
 
 
 _COLUMNS = "id, game, created, players, variant, seed, config, status, finished, outcome"
@@ -835,7 +834,8 @@ class GameLog:
         """
         info = self.header
         if info.status != PLAYING:
-            raise GameLogError(f"game {info.id} in {self.path} is {info.status}, not unfinished")
+            raise GameLogError(Msg("game {id} in {path} is {status}, not unfinished", id=info.id,
+                                   path=str(self.path), status=info.status))
         self._write(
             "UPDATE games SET status = ?, finished = ? WHERE id = ?",
             (CLOSED, time.time() if t is None else float(t), self.game_id),
@@ -858,7 +858,7 @@ class GameLog:
         gid = self.game_id if game_id is None else game_id
         row = self._row(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (gid,))
         if row is None:
-            raise GameLogError(f"game log {self.path} has no game {gid}")
+            raise GameLogError(Msg("game log {path} has no game {id}", path=str(self.path), id=gid))
         out.write(_dumps(_info(row, self.path).as_dict()) + "\n")
         n = 1
         for e in self.entries(gid):
@@ -989,36 +989,36 @@ def load_jsonl(lines: Iterable[str], source: str = "the JSON Lines") -> tuple[Ga
     try:
         _, first = next(numbered)
     except StopIteration:
-        raise GameLogError(f"{source} is empty, not an upref game log: {_NOT_OURS}") from None
+        raise GameLogError(Msg("{path} is empty, not an upref game log: {todo}", path=source,
+                               todo=_NOT_OURS)) from None
     try:
         head = json.loads(first)
     except (json.JSONDecodeError, RecursionError):
-        raise GameLogError(
-            f"{source} is not an upref game log (its first line is not JSON): {_NOT_OURS}"
-        ) from None
+        raise GameLogError(Msg("{path} is not an upref game log (its first line is not JSON): {todo}",
+                               path=source, todo=_NOT_OURS)) from None
     if isinstance(head, dict) and head.get("format") == PUBLIC_FORMAT:
         game = head.get("id")
-        raise GameLogError(
-            f"{source} is a public export (only the verdicts the table saw, without the inputs "
-            "they came from), and a replay needs the inputs: export the game in full, without "
-            f"--public (`upref export --game {game if isinstance(game, int) else 'ID'} -o "
-            "game.jsonl`), and replay that"
-        )
+        raise GameLogError(Msg(
+            "{path} is a public export (only the verdicts the table saw, without the inputs they came "
+            "from), and a replay needs the inputs: export the game in full, without --public (`upref "
+            "export --game {id} -o game.jsonl`), and replay that",
+            path=source, id=game if isinstance(game, int) else "ID",
+        ))
     if not isinstance(head, dict) or head.get("kind") != "game" or head.get("format") != FORMAT:
-        raise GameLogError(
-            f"{source} is not an upref game log (its first line is not an upref game header): "
-            f"{_NOT_OURS}"
-        )
+        raise GameLogError(Msg(
+            "{path} is not an upref game log (its first line is not an upref game header): {todo}",
+            path=source, todo=_NOT_OURS,
+        ))
     try:
         version = int(head.get("version", 0))
         info = GameInfo.from_dict(head)
     except (KeyError, TypeError, ValueError) as exc:
         raise GameLogError(f"{source}, line 1: the game header is damaged ({exc!r}); {todo}") from None
     if version > SCHEMA_VERSION:
-        raise GameLogError(
-            f"{source} is a game log of version {version}; this upref reads up to "
-            f"{SCHEMA_VERSION}: update upref"
-        )
+        raise GameLogError(Msg(
+            "{path} is a game log of version {version}; this upref reads up to {known}: update upref",
+            path=source, version=version, known=SCHEMA_VERSION,
+        ))
     entries = []
     for number, line in numbered:
         try:
