@@ -107,7 +107,7 @@ def text_lines(s: Stats, lang: str = ENGLISH) -> list[str]:
     for x in s.lines:
         kind = s.kinds.get(x.game)
         r = s.ratings.now(x.game, x.player) if x.game != ALL else None
-        avg = "" if x.average is None or kind is None else Msg("{average} {score}", average=f"{x.average:g}",
+        avg = "" if x.average is None or kind is None else Msg("{average:g} {score}", average=x.average,
                                                                  score=kind.score)
         rows.append(tuple(in_lang(c, lang) for c in (
             x.player, kind.title if kind else Msg("all games"), str(x.played), str(x.won),
@@ -141,8 +141,8 @@ def _evening_lines(s: Stats) -> list[str]:
     for e in s.evenings:
         out += ["", Msg("Evening of {day}:", day=evening_words(e.day))]
         out += [_result_line(s, r) for r in e.results]
-        out += [Msg("  {time}  {title} ({players}): {state}, not counted",
-                    time=f"{datetime.fromtimestamp(n.t):%H:%M}", title=s.kinds[n.game].title,
+        out += [Msg("  {time:%H:%M}  {title} ({players}): {state}, not counted",
+                    time=datetime.fromtimestamp(n.t), title=s.kinds[n.game].title,
                     players=", ".join(n.players), state=state_words(n.state)) for n in e.not_counted]
     return out
 
@@ -159,7 +159,7 @@ def _result_line(s: Stats, r: Result) -> str:
         said_ = Msg("{result} ({score}: {scores})", result=said_, score=kind.score, scores=scores)
     if r.stopped:
         said_ = Msg("{result} — stopped early", result=said_)
-    return Msg("  {time}  {title}: {result}", time=f"{datetime.fromtimestamp(r.t):%H:%M}",
+    return Msg("  {time:%H:%M}  {title}: {result}", time=datetime.fromtimestamp(r.t),
                title=kind.title, result=said_)
 
 

@@ -203,7 +203,7 @@ def result_of(
     o = head.outcome if outcome is None else outcome
     if not isinstance(o, dict):
         raise GameLogError(Msg("game log {path}, log {id}: its result is damaged ({exc}); {todo}", path=source,
-                               id=head.id, exc=f"{o!r:.40}", todo=_RESTORE))
+                               id=head.id, exc=repr(o)[:40], todo=_RESTORE))
     r = _plain_result(source, head.id, head.game, head.created, head.players, t, o)
     return Result(r.source, r.log, number, r.game, r.t, r.players, r.winners, r.scores,
                   r.termination, r.started)

@@ -260,7 +260,8 @@ def _score_words(x: Mapping[str, Any]) -> str:
 
 
 def _cells(x: Mapping[str, Any], lang: str) -> tuple[str, ...]:
-    avg = "" if x["average"] is None else Msg("{average} {score}", average=f"{x['average']:g}", score=_score_words(x))
+    avg = "" if x["average"] is None else Msg("{average:g} {score}", average=x["average"],
+                                                 score=_score_words(x))
     rating = "" if x["rating"] is None else f"{x['rating']['mu']:.1f} ± {x['rating']['sigma']:.1f}"
     title = Msg("all games") if x["game"] is None else x["title"]
     cells = (x["player"], title, x["played"], x["won"], x["shared"], x["current_run"], x["longest_run"], avg, rating)
