@@ -17,7 +17,6 @@ from datetime import date
 from html import escape
 from typing import Any
 
-from upref.stats.report import game_kind
 from upref.stats.said import evening_words, state_words
 from upref.text import ENGLISH, Msg, Plural, and_join, in_lang
 from upref.views.svg import CHAR_W, NOTE_LINE, UNIT
@@ -254,9 +253,9 @@ HEADS = (Msg("player"), Msg("game"), Msg("played"), Msg("won"), Msg("shared"), M
 
 
 def _score_words(x: Mapping[str, Any]) -> str:
-    """What the line's score counts, as the game says it (in any language), else as the data has it."""
-    kind = game_kind(x["game"]) if x["game"] else None
-    return kind.score if kind is not None and kind.score == x["score"] else str(x["score"])
+    """What the line's score counts: as the game says it, in any language, when the data is the
+    server's own (`Stats.as_json()` keeps the game's words); as the data has it otherwise."""
+    return x["score"] if isinstance(x["score"], str) else str(x["score"])
 
 
 def _cells(x: Mapping[str, Any], lang: str) -> tuple[str, ...]:
