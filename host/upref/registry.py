@@ -29,6 +29,7 @@ import upref.games
 from upref.game import Game
 from upref.referee.base import Referee, TagLookup
 from upref.store.gamelog import GameInfo, GameLogError
+from upref.text import Msg
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -89,7 +90,7 @@ def find_game(name: str) -> Game:
     game = _GAMES.get(_ALIASES.get(key, key))
     if game is None:
         known = ", ".join(g.name for g in games())
-        raise UnknownGame(f"unknown game {name!r}: the games are {known}")
+        raise UnknownGame(Msg("unknown game {name!r}: the games are {known}", name=name, known=known))
     return game
 
 
@@ -107,14 +108,20 @@ def referee_for(info: GameInfo, registry: TagLookup | None = None) -> Referee:
     try:
         game = find_game(info.game)
     except UnknownGame as exc:
-        raise GameLogError(f"game {info.id} of the log: {exc}") from None
+        raise GameLogError(Msg("game {id} of the log: {why}", id=info.id, why=_why(exc))) from None
     try:
         return game.referee.from_config(info.config, registry, titles=titles())
     except (KeyError, TypeError, ValueError) as exc:
         raise GameLogError(
-            f"game {info.id} of the log: its settings cannot be read ({exc}); the log may come "
-            "from a newer upref"
+            Msg("game {id} of the log: its settings cannot be read ({exc}); the log may come from a newer upref",
+                id=info.id, exc=str(exc))
         ) from None
+
+
+def _why(exc: BaseException) -> str:
+    """What an error says, as raised: its sentence (still a catalogue's), or its text."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return first if isinstance(first, str) else str(exc)
 
 
 def _add(game: Game) -> None:

@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from upref.text import Msg
+
 __all__ = [
     "MAX_MESSAGE",
     "PAGE",
@@ -105,7 +107,8 @@ def piece_message(game: str, item: str) -> bytes:
     writes and docs/tags.md shows)."""
     payload = bytes([_URI_WHOLE]) + piece_uri(game, item).encode()
     if len(payload) > 255:
-        raise RecordError(f"the record for {game} {item} is {len(payload)} bytes, over 255")
+        raise RecordError(Msg("the record for {game} {item} is {size} bytes, over 255", game=game, item=item,
+                                  size=len(payload)))
     header = _MB | _ME | _SR | _TNF_WELL_KNOWN
     return bytes([header, len(_URI_TYPE), len(payload)]) + _URI_TYPE + payload
 
@@ -114,11 +117,12 @@ def user_memory(message: bytes) -> bytes:
     """The user memory that holds `message`: its NDEF TLV and the terminator TLV, padded with
     zeros to whole pages (from page 4)."""
     if len(message) > 254:
-        raise RecordError(f"an NDEF message of {len(message)} bytes needs a 3-byte TLV length")
+        raise RecordError(Msg("an NDEF message of {size} bytes needs a 3-byte TLV length", size=len(message)))
     data = bytes([_TLV_NDEF, len(message)]) + message + bytes([_TLV_TERMINATOR])
     data += bytes(-len(data) % PAGE)
     if len(data) > USER_BYTES:
-        raise RecordError(f"{len(data)} bytes do not fit an NTAG213's {USER_BYTES} of user memory")
+        raise RecordError(Msg("{size} bytes do not fit an NTAG213's {room} of user memory", size=len(data),
+                                  room=USER_BYTES))
     return data
 
 
@@ -131,26 +135,26 @@ def parse_message(data: bytes) -> list[NdefRecord]:
     records: list[NdefRecord] = []
     at = 0
     if not data:
-        raise RecordError("the tag's NDEF message is empty")
+        raise RecordError(Msg("the tag's NDEF message is empty"))
     while True:
         record, at, last = _record(data, at, first=not records)
         records.append(record)
         if last:
             break
         if at >= len(data):
-            raise RecordError("the tag's NDEF message is cut short: its last record is not marked last")
+            raise RecordError(Msg("the tag's NDEF message is cut short: its last record is not marked last"))
     if at != len(data):
-        raise RecordError(f"the tag's NDEF message has {len(data) - at} bytes after its last record")
+        raise RecordError(Msg("the tag's NDEF message has {size} bytes after its last record", size=len(data) - at))
     return records
 
 
 def _record(data: bytes, at: int, *, first: bool) -> tuple[NdefRecord, int, bool]:
     """The record at `at`, where the next one begins, and whether it is the last."""
     if at + 3 > len(data):
-        raise RecordError("the tag's NDEF message is cut short in a record's header")
+        raise RecordError(Msg("the tag's NDEF message is cut short in a record's header"))
     head = data[at]
     if bool(head & _MB) != first:
-        raise RecordError("the tag's NDEF message does not begin its records where it says")
+        raise RecordError(Msg("the tag's NDEF message does not begin its records where it says"))
     type_len = data[at + 1]
     at += 2
     if head & _SR:
@@ -158,19 +162,19 @@ def _record(data: bytes, at: int, *, first: bool) -> tuple[NdefRecord, int, bool
         at += 1
     else:
         if at + 4 > len(data):
-            raise RecordError("the tag's NDEF message is cut short in a record's length")
+            raise RecordError(Msg("the tag's NDEF message is cut short in a record's length"))
         payload_len = int.from_bytes(data[at : at + 4], "big")
         at += 4
     id_len = 0
     if head & _IL:
         if at >= len(data):
-            raise RecordError("the tag's NDEF message is cut short in a record's id length")
+            raise RecordError(Msg("the tag's NDEF message is cut short in a record's id length"))
         id_len = data[at]
         at += 1
     end = at + type_len + id_len + payload_len
     if end > len(data):
         raise RecordError(
-            f"the tag's NDEF record says it holds {payload_len} bytes, more than the message has"
+            Msg("the tag's NDEF record says it holds {size} bytes, more than the message has", size=payload_len)
         )
     rtype = bytes(data[at : at + type_len])
     payload = bytes(data[at + type_len + id_len : end])
@@ -190,6 +194,6 @@ def piece_of(message: bytes) -> tuple[str, str]:
         m = _PIECE.fullmatch(uri)
         if m is None:
             shown = uri if len(uri) <= 40 else uri[:37] + "..."
-            raise RecordError(f"the tag's record {shown!r} does not read upref:GAME/ITEM")
+            raise RecordError(Msg("the tag's record {shown!r} does not read upref:GAME/ITEM", shown=shown))
         return m.group(1), m.group(2)
-    raise RecordError("the tag's NDEF message holds no upref record (upref:GAME/ITEM)")
+    raise RecordError(Msg("the tag's NDEF message holds no upref record (upref:GAME/ITEM)"))

@@ -24,6 +24,7 @@ from typing import Protocol
 from upref.board.ndef import RecordError, piece_of, piece_uri
 from upref.board.simtags import Catalogues
 from upref.link.protocol import TagRecord
+from upref.text import Msg
 
 __all__ = ["BookLike", "PieceTag", "TagsAndRecords"]
 
@@ -86,16 +87,19 @@ class TagsAndRecords:
             piece = self._piece(uid, record)
         except RecordError as exc:
             self.pieces.pop(uid, None)
-            return self._once(uid, f"{exc}: ignored ({self._advice()})")
+            return self._once(uid, Msg("{why}: ignored ({advice})", why=_why(exc), advice=self._advice()))
         self.pieces[uid] = piece
         entry = self._in_book(uid)
         if entry is not None and (entry.game, entry.item) != (piece.game, piece.item):
             return self._once(
                 uid,
-                f"tag {uid} says it is {piece.game} {piece.item}, but the tag book has it as "
-                f"{entry.game} {entry.item}: the tag book counts (write the sticker again with "
-                f"`upref tags write {entry.game} --force`, or forget the tag book's entry with "
-                f"`upref enroll {entry.game} --forget {uid}`)",
+                Msg(
+                    "tag {uid} says it is {game} {item}, but the tag book has it as {book_game} "
+                    "{book_item}: the tag book counts (write the sticker again with `upref tags write "
+                    "{book_game} --force`, or forget the tag book's entry with `upref enroll "
+                    "{book_game} --forget {uid}`)",
+                    uid=uid, game=piece.game, item=piece.item, book_game=entry.game, book_item=entry.item,
+                ),
             )
         return []
 
@@ -106,22 +110,23 @@ class TagsAndRecords:
         """
         if not record.whole:
             raise RecordError(
-                f"tag {uid} carries a record of {record.length} bytes, more than the "
-                f"{len(record.data)} the board reads"
+                Msg("tag {uid} carries a record of {size} bytes, more than the {read} the board reads",
+                    uid=uid, size=record.length, read=len(record.data))
             )
         try:
             game, item = piece_of(record.data)
         except RecordError as exc:
-            raise RecordError(f"tag {uid}: {exc}") from None
+            raise RecordError(Msg("tag {uid}: {why}", uid=uid, why=_why(exc))) from None
         uri = piece_uri(game, item)
         if game not in self.catalogues:
-            raise RecordError(f"tag {uid} carries {uri}, a game upref does not know")
+            raise RecordError(Msg("tag {uid} carries {uri}, a game upref does not know", uid=uid, uri=uri))
         if item not in {i for i, _label in self.catalogues[game]}:
-            raise RecordError(f"tag {uid} carries {uri}, but {self._title(game)} has no piece {item}")
+            raise RecordError(Msg("tag {uid} carries {uri}, but {title} has no piece {item}", uid=uid, uri=uri,
+                                  title=self._title(game), item=item))
         if game != self.game:
             raise RecordError(
-                f"tag {uid} carries {uri}, a piece of {self._title(game)}, not of "
-                f"{self._title(self.game)}"
+                Msg("tag {uid} carries {uri}, a piece of {title}, not of {ours}", uid=uid, uri=uri,
+                    title=self._title(game), ours=self._title(self.game))
             )
         return PieceTag(uid, game, item)
 
@@ -143,4 +148,10 @@ class TagsAndRecords:
         return self.titles.get(game, game)
 
     def _advice(self) -> str:
-        return f"write the sticker again with `upref tags write {self.game}`"
+        return Msg("write the sticker again with `upref tags write {game}`", game=self.game)
+
+
+def _why(exc: BaseException) -> str:
+    """What an error says, as raised: its sentence (still a catalogue's), or its text."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return first if isinstance(first, str) else str(exc)

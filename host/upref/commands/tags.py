@@ -23,10 +23,12 @@ from dataclasses import dataclass
 from typing import Protocol, TextIO
 
 from upref.board.ndef import RecordError, piece_message, piece_of, piece_uri, user_memory
+from upref.commands.lang_option import add_lang_option, chosen_lang, said, said_error
 from upref.link.connection import Link, LinkError
 from upref.link.notices import LinkItem
 from upref.link.protocol import CardArrived, CardLeft, Echo, Err, Ok, TagRecord
 from upref.registry import UnknownGame, find_game, games
+from upref.text import ENGLISH, Msg, in_lang
 
 __all__ = ["TagWriting", "main"]
 
@@ -60,7 +62,7 @@ class TagWriting:
 
     def __init__(
         self, link: BoardLink, game: str, items: list[tuple[str, str]], *, force: bool = False,
-        out: TextIO = sys.stdout, poll: float = 0.2,
+        out: TextIO = sys.stdout, poll: float = 0.2, lang: str = ENGLISH,
     ) -> None:
         self.link = link
         self.game = game
@@ -68,6 +70,7 @@ class TagWriting:
         self.force = force
         self.out = out
         self.poll = poll
+        self.lang = lang
         self.written = 0
         self.skipped = 0
         self._records: dict[str, TagRecord] = {}
@@ -77,12 +80,14 @@ class TagWriting:
         for item, label in self.items:
             while not self._piece(item, label):
                 pass
-        self.say(f"Done: {self.written} written, {self.skipped} already right.")
+        self.say(Msg("Done: {written} written, {skipped} already right.", written=self.written,
+                     skipped=self.skipped))
         return 0
 
     def _piece(self, item: str, label: str) -> bool:
         """One tap for `item`: True once its sticker holds its record, False to ask again."""
-        self.say(f"Tap {label}." if label.startswith(item) else f"Tap {item}: {label}.")
+        self.say(Msg("Tap {label}.", label=label) if label.startswith(item)
+                 else Msg("Tap {item}: {label}.", item=item, label=label))
         tap = self._wait_for_tap()
         done = self._write(tap, item)
         self._wait_until_lifted(tap.uid)
@@ -94,23 +99,24 @@ class TagWriting:
         rec = tap.record
         if rec is not None and rec.whole and rec.data == message:
             self.skipped += 1
-            self.say(f"  {item}: sticker {tap.uid} already holds {uri}; skipped.")
+            self.say(Msg("  {item}: sticker {uid} already holds {uri}; skipped.", item=item, uid=tap.uid, uri=uri))
             return True
         other = _names(rec)
         if other is not None and other != uri and not self.force:
-            self.say(
-                f"  sticker {tap.uid} already holds {other}: not overwritten. Tap {item}'s own "
-                "sticker, or run again with --force to overwrite it."
-            )
+            self.say(Msg(
+                "  sticker {uid} already holds {other}: not overwritten. Tap {item}'s own sticker, or "
+                "run again with --force to overwrite it.", uid=tap.uid, other=other, item=item,
+            ))
             return False
         reply = self.link.command(
             "TAGW", tap.uid, user_memory(message).hex().upper(), timeout=_WRITE_TIMEOUT_S, retries=1
         )
         if isinstance(reply, Err):
-            self.say(f"  sticker {tap.uid} was not written: {reply.reason}. Use another sticker for {item}.")
+            self.say(Msg("  sticker {uid} was not written: {reason}. Use another sticker for {item}.",
+                         uid=tap.uid, reason=reply.reason, item=item))
             return False
         self.written += 1
-        self.say(f"  {item}: {uri} written on sticker {tap.uid} and read back.")
+        self.say(Msg("  {item}: {uri} written on sticker {uid} and read back.", item=item, uri=uri, uid=tap.uid))
         return True
 
     def _wait_for_tap(self) -> _Tap:
@@ -121,7 +127,7 @@ class TagWriting:
 
     def _wait_until_lifted(self, uid: str) -> None:
         if self._in_field == uid:
-            self.say("  Lift it.")
+            self.say(Msg("  Lift it."))
         while self._in_field == uid:
             self._next()
 
@@ -144,7 +150,7 @@ class TagWriting:
         return item
 
     def say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        print(in_lang(text, self.lang), file=self.out, flush=True)
 
 
 def _names(record: TagRecord | None) -> str | None:
@@ -161,16 +167,18 @@ def _names(record: TagRecord | None) -> str | None:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="upref tags",
-        description="Write on each sticker the record that names its piece (docs/tags.md).",
+        description=said(Msg("Write on each sticker the record that names its piece (docs/tags.md).")),
     )
     verbs = parser.add_subparsers(dest="verb", required=True)
-    write = verbs.add_parser("write", help="write a game's deck, one tap a piece")
-    write.add_argument("game", choices=[g.name for g in games()], help="the game whose deck to write")
-    write.add_argument("--port", metavar="URL", help="device path or pyserial URL (default: find the board)")
-    write.add_argument("--from", dest="start", metavar="ITEM", help="begin with this piece")
+    write = verbs.add_parser("write", help=said(Msg("write a game's deck, one tap a piece")))
+    write.add_argument("game", choices=[g.name for g in games()], help=said(Msg("the game whose deck to write")))
+    write.add_argument("--port", metavar="URL",
+                       help=said(Msg("device path or pyserial URL (default: find the board)")))
+    write.add_argument("--from", dest="start", metavar="ITEM", help=said(Msg("begin with this piece")))
     write.add_argument(
-        "--force", action="store_true", help="overwrite a sticker that names another piece"
+        "--force", action="store_true", help=said(Msg("overwrite a sticker that names another piece"))
     )
+    add_lang_option(write)
     return parser
 
 
@@ -184,7 +192,8 @@ def _items(game: str, start: str | None) -> list[tuple[str, str]]:
         return items
     ids = [i for i, _ in items]
     if start not in ids:
-        raise ValueError(f"{game} has no piece {start!r}: its pieces run {ids[0]} to {ids[-1]}")
+        raise ValueError(Msg("{game} has no piece {start!r}: its pieces run {first} to {last}", game=game,
+                             start=start, first=ids[0], last=ids[-1]))
     return items[ids.index(start):]
 
 
@@ -196,23 +205,27 @@ def main(
     err: TextIO | None = None,
 ) -> int:
     args = _parser().parse_args(argv)
+    lang = chosen_lang(args, "upref tags")
     stream = out if out is not None else sys.stdout
     errs = err if err is not None else sys.stderr
     try:
         items = _items(args.game, args.start)
         link = opener(args.port)
     except (UnknownGame, ValueError, LinkError) as exc:
-        print(f"upref tags: {exc}", file=errs)
+        print(said(Msg("upref tags: {why}", why=said_error(exc))), file=errs)
         return 1
-    print(f"Writing {args.game}'s stickers on the board at {link.url} (Ctrl-C stops).", file=stream, flush=True)
-    writing = TagWriting(link, args.game, items, force=args.force, out=stream)
+    print(said(Msg("Writing {game}'s stickers on the board at {url} (Ctrl-C stops).", game=args.game, url=link.url)),
+          file=stream, flush=True)
+    writing = TagWriting(link, args.game, items, force=args.force, out=stream, lang=lang)
     try:
         return writing.run()
     except KeyboardInterrupt:
-        print(f"\nStopped: {writing.written} written, {writing.skipped} already right.", file=stream)
+        stopped = Msg("Stopped: {written} written, {skipped} already right.", written=writing.written,
+                      skipped=writing.skipped)
+        print("\n" + said(stopped), file=stream)
         return 0
     except LinkError as exc:
-        print(f"upref tags: {exc}", file=errs)
+        print(said(Msg("upref tags: {why}", why=said_error(exc))), file=errs)
         return 1
     finally:
         close = getattr(link, "close", None)

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from upref.paths import data_dir
+from upref.text import Msg, and_join
 
 __all__ = ["NAMES_FILE", "MergeError", "Names", "default_names_file", "parse_same"]
 
@@ -39,9 +40,8 @@ def parse_same(text: str, where: str = "--same") -> tuple[str, ...]:
     """
     names = tuple(" ".join(n.split()) for n in text.split("="))
     if len(names) < 2 or not all(names):
-        raise MergeError(
-            f"{where}: {text.strip()!r} is not two names joined by '=': write it as \"Mum=Mama\""
-        )
+        raise MergeError(Msg("{where}: {text!r} is not two names joined by '=': write it as \"Mum=Mama\"",
+                             where=where, text=text.strip()))
     return names
 
 
@@ -65,11 +65,12 @@ class Names:
         try:
             lines = path.read_text(encoding="utf-8").splitlines() if path.is_file() else []
         except (OSError, UnicodeDecodeError) as exc:
-            raise MergeError(f"cannot read the names file {path} ({exc}): fix it or give --names") from None
+            raise MergeError(Msg("cannot read the names file {path} ({exc}): fix it or give --names",
+                                 path=str(path), exc=str(exc))) from None
         for number, line in enumerate(lines, start=1):
             text = line.split("#", 1)[0]
             if text.strip():
-                groups.append(parse_same(text, f"{path}, line {number}"))
+                groups.append(parse_same(text, Msg("{path}, line {number}", path=str(path), number=number)))
         groups.extend(parse_same(s) for s in same)
         return cls(groups)
 
@@ -90,7 +91,7 @@ class Names:
         for i, name in enumerate(shown):
             if name in shown[:i]:
                 twins = [p for p, s in zip(players, shown, strict=True) if s == name]
-                raise MergeError(
-                    f"{' and '.join(twins)} sat at the same table ({where}), so they are two "
-                    f"people: take them apart in the names file or --same"
-                )
+                raise MergeError(Msg(
+                    "{twins} sat at the same table ({where}), so they are two people: take them apart in "
+                    "the names file or --same", twins=and_join(twins), where=where,
+                ))

@@ -38,11 +38,11 @@ from upref.store.gamelog import (
     read_connection,
 )
 from upref.store.inuse import held_elsewhere
+from upref.text import Msg
 
 __all__ = ["harvest", "result_of"]
 
-_LEFT_OUT = "left out"
-_RESTORE = "restore the file from a backup to count it"
+_RESTORE = Msg("restore the file from a backup to count it")
 _ROWS = "SELECT id, game, created, players, seed, status, finished, outcome FROM games ORDER BY id"
 
 
@@ -58,11 +58,17 @@ def harvest(paths: Iterable[Path]) -> Harvest:
                 _read_db(p, out, seen)
             out.sources.append(str(p))
         except GameLogError as exc:
-            out.skipped.append(f"{_LEFT_OUT}: {exc}")
+            out.skipped.append(_left_out(exc))
             out.unread.append(str(p))
     out.results.sort(key=lambda r: (r.t, r.started, r.number))
     out.not_counted.sort(key=lambda n: n.t)
     return out
+
+
+def _left_out(exc: GameLogError) -> str:
+    """The line that names a file or game left out, and why (its sentence, as raised)."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return Msg("left out: {why}", why=first if isinstance(first, str) else str(exc))
 
 
 def _read_db(p: Path, out: Harvest, seen: set[tuple[Any, ...]]) -> None:
@@ -73,9 +79,10 @@ def _read_db(p: Path, out: Harvest, seen: set[tuple[Any, ...]]) -> None:
             try:
                 _take_row(p, conn, row, out, seen)
             except GameLogError as exc:
-                out.skipped.append(f"{_LEFT_OUT}: {exc}")
+                out.skipped.append(_left_out(exc))
     except sqlite3.Error as exc:
-        raise GameLogError(f"game log {p} cannot be read ({exc}): it is damaged; {_RESTORE}") from None
+        raise GameLogError(Msg("game log {path} cannot be read ({exc}): it is damaged; {todo}", path=str(p),
+                               exc=str(exc), todo=_RESTORE)) from None
     finally:
         conn.close()
 
@@ -94,7 +101,8 @@ def _take_row(
         head = GameInfo(int(gid), str(game), float(created), names, {}, int(seed), {}, str(status),
                         None if finished is None else float(finished), result)
     except (ValueError, TypeError, RecursionError) as exc:
-        raise GameLogError(f"game log {p}, log {gid}: its header is damaged ({exc}); {_RESTORE}") from None
+        raise GameLogError(Msg("game log {path}, log {id}: its header is damaged ({exc}); {todo}", path=str(p),
+                               id=gid, exc=str(exc), todo=_RESTORE)) from None
     if head.outcome is None:
         _not_counted(p, GameLog(conn, head.id, p, read_only=True), head, out, seen)
     else:
@@ -115,12 +123,13 @@ def _plain_result(
         points = tuple(int(scores[n]) for n in names) if scores else ()
         winners = tuple(str(w) for w in o.get("winners", ()))
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
-        raise GameLogError(f"game log {source}, log {gid}: its result is damaged ({exc!r}); {_RESTORE}") from None
+        raise GameLogError(Msg("game log {path}, log {id}: its result is damaged ({exc}); {todo}", path=source,
+                               id=gid, exc=repr(exc), todo=_RESTORE)) from None
     if not set(winners) <= set(names):
-        raise GameLogError(
-            f"game log {source}, log {gid}: its result names a winner who did not play "
-            f"({', '.join(sorted(set(winners) - set(names)))}); {_RESTORE}"
-        )
+        raise GameLogError(Msg(
+            "game log {path}, log {id}: its result names a winner who did not play ({who}); {todo}",
+            path=source, id=gid, who=", ".join(sorted(set(winners) - set(names))), todo=_RESTORE,
+        ))
     return Result(source, gid, 1, game, t, names, winners, points, str(o.get("termination", "")), created)
 
 
@@ -193,7 +202,8 @@ def result_of(
     """
     o = head.outcome if outcome is None else outcome
     if not isinstance(o, dict):
-        raise GameLogError(f"game log {source}, log {head.id}: its result is damaged ({o!r:.40}); {_RESTORE}")
+        raise GameLogError(Msg("game log {path}, log {id}: its result is damaged ({exc}); {todo}", path=source,
+                               id=head.id, exc=repr(o)[:40], todo=_RESTORE))
     r = _plain_result(source, head.id, head.game, head.created, head.players, t, o)
     return Result(r.source, r.log, number, r.game, r.t, r.players, r.winners, r.scores,
                   r.termination, r.started)

@@ -22,6 +22,7 @@ from upref.stats.ratings import Ratings, rate
 from upref.stats.reading import harvest
 from upref.stats.records import Harvest, NotCounted, Result
 from upref.stats.tally import ALL, Evening, Line, evening_of, evenings, lines
+from upref.text import Msg
 
 __all__ = ["FORMAT", "GameKind", "Query", "Stats", "build", "from_logs", "game_kind"]
 
@@ -45,7 +46,7 @@ def game_kind(name: str) -> GameKind:
     except UnknownGame:
         return GameKind(name, "points", False)
     words = game.referee.RESULT
-    return GameKind(game.title, str(counted_words(words.score)), words.fewest)
+    return GameKind(game.title, counted_words(words.score), words.fewest)
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,7 @@ def _merged(r: Result, names: Names, known: dict[tuple[str, ...], dict[str, str]
     """The result under merged names; each table of players is checked once."""
     name_of = known.get(r.players)
     if name_of is None:
-        names.check_table(r.players, f"log {r.log} of {r.source}")
+        names.check_table(r.players, Msg("log {id} of {source}", id=r.log, source=r.source))
         name_of = known[r.players] = names.mapping(r.players)
     return r.renamed(name_of)
 

@@ -11,6 +11,7 @@ from typing import Any
 from upref.referee.base import OVER
 from upref.registry import referee_for
 from upref.store.gamelog import Entry, GameInfo, GameLogError
+from upref.text import Msg
 
 __all__ = ["Replayed", "replay_session"]
 
@@ -63,11 +64,11 @@ def replay_session(info: GameInfo, entries: Sequence[Entry], source: str) -> Rep
         try:
             ref.handle(ref.decode(e.input_dict()))
         except (ValueError, KeyError, TypeError, IndexError) as exc:
-            raise GameLogError(
-                f"game log {source}, log {info.id}, entry {e.seq} ({e.kind}): {info.game} "
-                f"cannot take it ({exc}); restore the file from a backup to count it, or update "
-                "upref if a newer one wrote it"
-            ) from None
+            raise GameLogError(Msg(
+                "game log {path}, log {id}, entry {seq} ({kind}): {game} cannot take it ({exc}); restore "
+                "the file from a backup to count it, or update upref if a newer one wrote it",
+                path=source, id=info.id, seq=e.seq, kind=e.kind, game=info.game, exc=str(exc),
+            )) from None
     current = ref.engine.game_number if ref.has_engine else 0
     ended = ref.phase == OVER and current in rec.results
     return Replayed(rec.results, rec.next_asked or not ended)

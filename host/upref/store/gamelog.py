@@ -23,6 +23,7 @@ from typing import IO, Any
 from upref.paths import data_dir
 from upref.store.inuse import PlayLock, held_elsewhere
 from upref.store.whole import made_whole
+from upref.text import Msg
 
 __all__ = [
     "FORMAT",
@@ -113,8 +114,8 @@ _COLUMNS_OF = {
     "entries": {"game_id", "seq", "t", "kind", "payload"},
 }
 _SQLITE_MAGIC = b"SQLite format 3\x00"
-_DAMAGED = "restore it from a backup, or keep playing with a new log (--db NEW.sqlite)"
-_NOT_OURS = "name the games.sqlite that `upref play` wrote, or an exported .jsonl"
+_DAMAGED = Msg("restore it from a backup, or keep playing with a new log (--db NEW.sqlite)")
+_NOT_OURS = Msg("name the games.sqlite that `upref play` wrote, or an exported .jsonl")
 
 
 def default_path(create: bool = True) -> Path:
@@ -203,9 +204,8 @@ def _sqlite_header(p: Path) -> bytes:
         with p.open("rb") as f:
             return f.read(100)
     except OSError as exc:
-        raise GameLogError(
-            f"cannot read the game log {p}: {exc.strerror or exc}; check the file's permissions"
-        ) from None
+        raise GameLogError(Msg("cannot read the game log {path}: {why}; check the file's permissions",
+                               path=str(p), why=str(exc.strerror or exc))) from None
 
 
 def _check_file(p: Path, *, creating: bool) -> bool:
@@ -220,24 +220,25 @@ def _check_file(p: Path, *, creating: bool) -> bool:
     if not p.exists():
         if creating:
             return True
-        raise GameLogError(
-            f"there is no game log at {p}: play a game first (upref play GAME NAMES), or {_NOT_OURS}"
-        )
+        raise GameLogError(Msg("there is no game log at {path}: play a game first (upref play GAME NAMES), "
+                               "or {todo}", path=str(p), todo=_NOT_OURS))
     if p.is_dir():
-        raise GameLogError(f"{p} is a folder, not a game log: {_NOT_OURS}")
+        raise GameLogError(Msg("{path} is a folder, not a game log: {todo}", path=str(p), todo=_NOT_OURS))
     head = _sqlite_header(p)
     if not head:
         if creating:
-            raise GameLogError(
-                f"{p} is empty, not an upref game log, and upref leaves it untouched: give --db "
-                "a file that does not exist yet (upref creates it), or the games.sqlite that "
-                "`upref play` wrote"
-            )
-        raise GameLogError(f"{p} is empty, not an upref game log: {_NOT_OURS}")
+            raise GameLogError(Msg(
+                "{path} is empty, not an upref game log, and upref leaves it untouched: give --db a file "
+                "that does not exist yet (upref creates it), or the games.sqlite that `upref play` wrote",
+                path=str(p),
+            ))
+        raise GameLogError(Msg("{path} is empty, not an upref game log: {todo}", path=str(p), todo=_NOT_OURS))
     if not head.startswith(_SQLITE_MAGIC):
-        raise GameLogError(f"{p} is not an upref game log (not an SQLite database): {_NOT_OURS}")
+        raise GameLogError(Msg("{path} is not an upref game log (not an SQLite database): {todo}",
+                               path=str(p), todo=_NOT_OURS))
     if len(head) < 100:
-        raise GameLogError(f"game log {p} is damaged: it is cut short ({len(head)} bytes); {_DAMAGED}")
+        raise GameLogError(Msg("game log {path} is damaged: it is cut short ({size} bytes); {todo}",
+                               path=str(p), size=len(head), todo=_DAMAGED))
     page = int.from_bytes(head[16:18], "big")
     page = 65536 if page == 1 else page
     pages = int.from_bytes(head[28:32], "big")
@@ -245,16 +246,13 @@ def _check_file(p: Path, *, creating: bool) -> bool:
     size = p.stat().st_size
     wal = p.with_name(p.name + "-wal")
     if counter_ok and pages and page * pages > size and not wal.exists():
-        raise GameLogError(
-            f"game log {p} is damaged: it is cut short ({size} of {page * pages} bytes); {_DAMAGED}"
-        )
+        raise GameLogError(Msg("game log {path} is damaged: it is cut short ({size} of {whole} bytes); {todo}",
+                               path=str(p), size=size, whole=page * pages, todo=_DAMAGED))
     version = int.from_bytes(head[60:64], "big")
     app = int.from_bytes(head[68:72], "big")
     if version > SCHEMA_VERSION and app in (0, APPLICATION_ID):
-        raise GameLogError(
-            f"game log {p} has schema version {version}; this upref reads up to "
-            f"{SCHEMA_VERSION}: update upref"
-        )
+        raise GameLogError(Msg("game log {path} has schema version {version}; this upref reads up to "
+                               "{known}: update upref", path=str(p), version=version, known=SCHEMA_VERSION))
     if app not in (0, APPLICATION_ID) or version != SCHEMA_VERSION:
         raise GameLogError(
             f"{p} is an SQLite database but not an upref game log (application id {app}, "
@@ -284,22 +282,24 @@ def _check_whole(conn: sqlite3.Connection, p: Path) -> None:
     """
     found = [str(r[0]) for r in conn.execute("PRAGMA integrity_check(1)")]
     if found != ["ok"]:
-        raise GameLogError(
-            f"game log {p} is damaged (SQLite's check: {found[0] if found else 'no answer'}); "
-            f"{_DAMAGED}"
-        )
+        raise GameLogError(Msg("game log {path} is damaged (SQLite's check: {found}); {todo}", path=str(p),
+                               found=found[0] if found else Msg("no answer"), todo=_DAMAGED))
 
 
 def _damaged(p: Path, exc: sqlite3.Error) -> GameLogError:
-    return GameLogError(f"game log {p} cannot be read ({exc}): it is damaged; {_DAMAGED}")
+    return GameLogError(Msg("game log {path} cannot be read ({exc}): it is damaged; {todo}", path=str(p),
+                            exc=str(exc), todo=_DAMAGED))
+
+
+def _no_folder(p: Path, folder: Path) -> str:
+    return Msg("cannot write the game log {path}: the folder {folder} does not exist; create it, or give --db "
+               "a file in a folder that exists", path=str(p), folder=str(folder))
 
 
 def _unwritable(p: Path, exc: BaseException) -> GameLogError:
     why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-    return GameLogError(
-        f"cannot write the game log {p} ({why}): make its folder writable and free some space, "
-        "or give --db a file in a folder you can write to"
-    )
+    return GameLogError(Msg("cannot write the game log {path} ({why}): make its folder writable and free "
+                            "some space, or give --db a file in a folder you can write to", path=str(p), why=why))
 
 
 def _why(exc: sqlite3.Error, p: Path) -> str:
@@ -369,10 +369,7 @@ def _connect_made(path: Path | str, durable: bool) -> tuple[sqlite3.Connection, 
     p = Path(path)
     new = _check_file(p, creating=True)
     if not p.parent.is_dir():
-        raise GameLogError(
-            f"cannot write the game log {p}: the folder {p.parent} does not exist; create it, or "
-            "give --db a file in a folder that exists"
-        )
+        raise GameLogError(_no_folder(p, p.parent))
     made = new and _made(p)
     if new and not made:
         _check_file(p, creating=False)  # another process made it meanwhile: it must be a log
@@ -438,15 +435,12 @@ def check_writable(path: Path | str) -> None:
     p = Path(path)
     folder = p.parent
     if not folder.is_dir():
-        raise GameLogError(
-            f"cannot write the game log {p}: the folder {folder} does not exist; create it, or "
-            "give --db a file in a folder that exists"
-        )
+        raise GameLogError(_no_folder(p, folder))
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise GameLogError(
-            f"cannot write the game log {p} (permission denied): make its folder writable, or "
-            "give --db a file in a folder you can write to"
-        )
+        raise GameLogError(Msg(
+            "cannot write the game log {path} (permission denied): make its folder writable, or give "
+            "--db a file in a folder you can write to", path=str(p),
+        ))
 
 
 _COLUMNS = "id, game, created, players, variant, seed, config, status, finished, outcome"
@@ -679,9 +673,8 @@ class GameLog:
             raise _damaged(p, exc) from None
         if row is None:
             conn.close()
-            raise GameLogError(
-                f"game log {p} has no game {game_id}: `upref export --db {p} --list` lists its games"
-            )
+            raise GameLogError(Msg("game log {path} has no game {id}: `upref export --db {path} --list` lists "
+                                   "its games", path=str(p), id=game_id))
         return cls(conn, game_id, p, read_only=read_only)
 
     @classmethod
@@ -841,7 +834,8 @@ class GameLog:
         """
         info = self.header
         if info.status != PLAYING:
-            raise GameLogError(f"game {info.id} in {self.path} is {info.status}, not unfinished")
+            raise GameLogError(Msg("game {id} in {path} is {status}, not unfinished", id=info.id,
+                                   path=str(self.path), status=info.status))
         self._write(
             "UPDATE games SET status = ?, finished = ? WHERE id = ?",
             (CLOSED, time.time() if t is None else float(t), self.game_id),
@@ -864,7 +858,7 @@ class GameLog:
         gid = self.game_id if game_id is None else game_id
         row = self._row(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (gid,))
         if row is None:
-            raise GameLogError(f"game log {self.path} has no game {gid}")
+            raise GameLogError(Msg("game log {path} has no game {id}", path=str(self.path), id=gid))
         out.write(_dumps(_info(row, self.path).as_dict()) + "\n")
         n = 1
         for e in self.entries(gid):
@@ -995,36 +989,36 @@ def load_jsonl(lines: Iterable[str], source: str = "the JSON Lines") -> tuple[Ga
     try:
         _, first = next(numbered)
     except StopIteration:
-        raise GameLogError(f"{source} is empty, not an upref game log: {_NOT_OURS}") from None
+        raise GameLogError(Msg("{path} is empty, not an upref game log: {todo}", path=source,
+                               todo=_NOT_OURS)) from None
     try:
         head = json.loads(first)
     except (json.JSONDecodeError, RecursionError):
-        raise GameLogError(
-            f"{source} is not an upref game log (its first line is not JSON): {_NOT_OURS}"
-        ) from None
+        raise GameLogError(Msg("{path} is not an upref game log (its first line is not JSON): {todo}",
+                               path=source, todo=_NOT_OURS)) from None
     if isinstance(head, dict) and head.get("format") == PUBLIC_FORMAT:
         game = head.get("id")
-        raise GameLogError(
-            f"{source} is a public export (only the verdicts the table saw, without the inputs "
-            "they came from), and a replay needs the inputs: export the game in full, without "
-            f"--public (`upref export --game {game if isinstance(game, int) else 'ID'} -o "
-            "game.jsonl`), and replay that"
-        )
+        raise GameLogError(Msg(
+            "{path} is a public export (only the verdicts the table saw, without the inputs they came "
+            "from), and a replay needs the inputs: export the game in full, without --public (`upref "
+            "export --game {id} -o game.jsonl`), and replay that",
+            path=source, id=game if isinstance(game, int) else "ID",
+        ))
     if not isinstance(head, dict) or head.get("kind") != "game" or head.get("format") != FORMAT:
-        raise GameLogError(
-            f"{source} is not an upref game log (its first line is not an upref game header): "
-            f"{_NOT_OURS}"
-        )
+        raise GameLogError(Msg(
+            "{path} is not an upref game log (its first line is not an upref game header): {todo}",
+            path=source, todo=_NOT_OURS,
+        ))
     try:
         version = int(head.get("version", 0))
         info = GameInfo.from_dict(head)
     except (KeyError, TypeError, ValueError) as exc:
         raise GameLogError(f"{source}, line 1: the game header is damaged ({exc!r}); {todo}") from None
     if version > SCHEMA_VERSION:
-        raise GameLogError(
-            f"{source} is a game log of version {version}; this upref reads up to "
-            f"{SCHEMA_VERSION}: update upref"
-        )
+        raise GameLogError(Msg(
+            "{path} is a game log of version {version}; this upref reads up to {known}: update upref",
+            path=source, version=version, known=SCHEMA_VERSION,
+        ))
     entries = []
     for number, line in numbered:
         try:

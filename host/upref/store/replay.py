@@ -29,6 +29,7 @@ from upref.store.gamelog import (
     GameLogError,
     load_jsonl,
 )
+from upref.text import Msg
 
 __all__ = [
     "PUBLIC_FORMAT",
@@ -70,21 +71,23 @@ def replay(
 def _handle(ref: Referee, info: GameInfo, e: Entry, source: str | Path | None) -> Reply:
     """The referee's reply to one entry; an entry it cannot take (an unknown kind, a bad
     payload) is a `GameLogError` that names the log, the game and the entry."""
-    where = f"game log {source}, game {info.id}" if source is not None else f"game {info.id}"
+    where = Msg("game log {source}, game {id}", source=str(source), id=info.id) if source is not None \
+        else Msg("game {id}", id=info.id)
     try:
         inp = ref.decode(e.input_dict())
     except (ValueError, KeyError, TypeError) as exc:
-        raise GameLogError(
-            f"{where}, entry {e.seq}: {info.game} cannot read it ({exc}); it was written by a "
-            "newer upref (update upref) or the log is damaged (restore it from a backup)"
-        ) from None
+        raise GameLogError(Msg(
+            "{where}, entry {seq}: {game} cannot read it ({exc}); it was written by a newer upref "
+            "(update upref) or the log is damaged (restore it from a backup)",
+            where=where, seq=e.seq, game=info.game, exc=str(exc),
+        )) from None
     try:
         return ref.handle(inp)
     except (ValueError, KeyError, TypeError, IndexError) as exc:
-        raise GameLogError(
-            f"{where}, entry {e.seq} ({e.kind}): the referee cannot take it ({exc!r}); the log "
-            "is damaged: restore it from a backup"
-        ) from None
+        raise GameLogError(Msg(
+            "{where}, entry {seq} ({kind}): the referee cannot take it ({exc}); the log is damaged: "
+            "restore it from a backup", where=where, seq=e.seq, kind=e.kind, exc=repr(exc),
+        )) from None
 
 
 def resume(
@@ -124,22 +127,23 @@ def load_log(path: str | Path, game_id: int | None = None) -> tuple[GameInfo, li
             with p.open("rb") as f:
                 magic = f.read(16)
         except OSError as exc:
-            raise GameLogError(
-                f"cannot read the game log {p}: {exc.strerror or exc}; check the file's permissions"
-            ) from None
+            raise GameLogError(Msg(
+                "cannot read the game log {path}: {why}; check the file's permissions",
+                path=str(p), why=str(exc.strerror or exc),
+            )) from None
         if magic and not magic.startswith(b"SQLite format 3"):
             return load_jsonl(_text_lines(p), str(p))
     if game_id is None:
         if not p.exists():
-            raise GameLogError(
-                f"there is no game log at {p}: play a game first (upref play GAME NAMES), or "
-                "name a games.sqlite or an exported .jsonl"
-            )
+            raise GameLogError(Msg(
+                "there is no game log at {path}: play a game first (upref play GAME NAMES), or name a "
+                "games.sqlite or an exported .jsonl", path=str(p),
+            ))
         log = GameLog.open_latest(p, game=None, unfinished=False, read_only=True)
         if log is None:
-            raise GameLogError(
-                f"game log {p} holds no game yet: play one first (upref play GAME NAMES)"
-            )
+            raise GameLogError(Msg(
+                "game log {path} holds no game yet: play one first (upref play GAME NAMES)", path=str(p)
+            ))
     else:
         log = GameLog.open(p, game_id, read_only=True)
     with log:
@@ -154,12 +158,13 @@ def _text_lines(p: Path) -> list[str]:
     try:
         return p.read_text(encoding="utf-8").splitlines()
     except UnicodeDecodeError:
-        raise GameLogError(
-            f"{p} is not an upref game log (neither an SQLite games database nor JSON Lines "
-            "text): name the games.sqlite that `upref play` wrote, or an exported .jsonl"
-        ) from None
+        raise GameLogError(Msg(
+            "{path} is not an upref game log (neither an SQLite games database nor JSON Lines text): "
+            "name the games.sqlite that `upref play` wrote, or an exported .jsonl", path=str(p),
+        )) from None
     except OSError as exc:
-        raise GameLogError(f"cannot read the game log {p}: {exc.strerror or exc}") from None
+        raise GameLogError(Msg("cannot read the game log {path}: {why}", path=str(p),
+                               why=str(exc.strerror or exc))) from None
 
 
 def verdict_dict(seq: int, v: Verdict) -> dict[str, Any]:

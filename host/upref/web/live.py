@@ -38,7 +38,8 @@ STATS_WORDS = Msg("Who wins what: the stats of every evening")
 
 def stats_pointer(lang: str) -> str:
     """The way to `/stats`, said in `lang`."""
-    return f'<p class="stats-link"><a href="/stats">{html_escape(in_lang(STATS_WORDS, lang))}</a></p>'
+    href = "/stats" if lang == ENGLISH else f"/stats?lang={lang}"
+    return f'<p class="stats-link"><a href="{href}">{html_escape(in_lang(STATS_WORDS, lang))}</a></p>'
 
 
 STATS_POINTER = stats_pointer(ENGLISH)

@@ -305,11 +305,12 @@ class WebScoreboard:
         body = resources.files("upref.web").joinpath("static", name).read_text(encoding="utf-8")
         return web.Response(text=body, content_type=STATIC[name])
 
-    async def _stats(self, _request: web.Request) -> web.Response:
+    async def _stats(self, request: web.Request) -> web.Response:
         source = self.stats
         if source is None:
             raise web.HTTPNotFound(text="not found")
-        page = await asyncio.get_running_loop().run_in_executor(None, _stats_page, source)
+        lang = self.lang_of(request)
+        page = await asyncio.get_running_loop().run_in_executor(None, _stats_page, source, lang)
         return web.Response(text=page, content_type="text/html", headers=NO_STORE)
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
@@ -355,12 +356,14 @@ class WebScoreboard:
         return resp
 
 
-def _stats_page(source: StatsSource) -> str:
-    """The stats page, read from the logs now (they may have grown since the last visit)."""
+def _stats_page(source: StatsSource, lang: str) -> str:
+    """The stats page in `lang`, read from the logs now (they may have grown since the last
+    visit)."""
     try:
-        return render_stats(source())
+        return render_stats(source(), lang)
     except ValueError as exc:  # a merge that cannot be, a log that cannot be read at all
-        return render_stats_error(str(exc))
+        why = exc.args[0] if len(exc.args) == 1 and isinstance(exc.args[0], str) else str(exc)
+        return render_stats_error(why, lang)
 
 
 @web.middleware
