@@ -98,8 +98,8 @@ def scan_figure(hb: Heartbeat) -> Figure:
     if hb.tscan_us is None or hb.tmax_us is None:
         return Figure(name, Msg("not told by this firmware (make deploy brings it)"))
     mean, worst = hb.tscan_us / 1000, hb.tmax_us / 1000
-    value = Msg("{mean} ms mean, {worst} ms worst per {period} ms period", mean=f"{mean:.1f}",
-                worst=f"{worst:.1f}", period=SCAN_PERIOD_MS)
+    value = Msg("{mean} ms mean, {worst} ms worst per {period} ms period", mean=format(mean, ".1f"),
+                worst=format(worst, ".1f"), period=SCAN_PERIOD_MS)
     if worst > SCAN_PERIOD_MS:
         return Figure(name, value, Msg("TOO SLOW: a pass overran its period, so scans "
                                        "start late and holes are read late"))
@@ -129,12 +129,12 @@ def late_figure(hb: Heartbeat, seen: int) -> Figure:
 def reads_figure(rate: float, card_present: bool) -> Figure:
     """Card reads per second; judged only while a card lies on the reader."""
     name = Msg("card reads")
-    value = (Msg("{rate} a second", rate=f"{rate:.0f}") if card_present
-             else Msg("{rate} a second (no card on the reader)", rate=f"{rate:.0f}"))
+    value = (Msg("{rate} a second", rate=format(rate, ".0f")) if card_present
+             else Msg("{rate} a second (no card on the reader)", rate=format(rate, ".0f")))
     if card_present and rate < CARD_READS_MIN:
         return Figure(name, value, Msg("SLOW: under {least} a second with a card lying there "
                                        "(expect about 50): reads fail or wait for the scan",
-                                       least=f"{CARD_READS_MIN:.0f}"))
+                                       least=format(CARD_READS_MIN, ".0f")))
     return Figure(name, value)
 
 
