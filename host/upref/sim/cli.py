@@ -206,7 +206,7 @@ def sim_main(argv: list[str], catalogues: CatalogueSource | None = None, say: Sa
 def _banner(board: SimBoard, empty: bool, say: Say) -> None:
     """What a started board is and where its port, control, flash and log are."""
     sim_opt = "" if board.name == "default" else f" --sim {board.name}"
-    how = Msg("{backend}, seed {seed}", backend=board.backend, seed=board.seed)
+    how: str = Msg("{backend}, seed {seed}", backend=board.backend, seed=board.seed)
     if empty:
         how += Msg(", empty")
     if board.restored:
