@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from upref.link.notices import BoardReset
 from upref.link.protocol import RESET_KINDS, Heartbeat, Hello
+from upref.text import Msg
 
 SCAN_PERIOD_MS = 10
 """The firmware scans the sensors every 10 ms (firmware/app.py SCAN_MS)."""
@@ -81,7 +82,7 @@ class BoardFigures:
         out = [resets_figure(self.hello, self.resets_seen)]
         hb = self.heartbeat
         if hb is None:
-            return [*out, Figure("heartbeat", "none yet (one comes every second)")]
+            return [*out, Figure(Msg("heartbeat"), Msg("none yet (one comes every second)"))]
         out += [scan_figure(hb), late_figure(hb, self.late_seen)]
         rate = self.reads_per_s()
         if rate is not None:
@@ -93,71 +94,81 @@ class BoardFigures:
 
 def scan_figure(hb: Heartbeat) -> Figure:
     """The time the loop was busy per scan period: mean and worst since the last heartbeat."""
+    name = Msg("scan time")
     if hb.tscan_us is None or hb.tmax_us is None:
-        return Figure("scan time", "not told by this firmware (make deploy brings it)")
+        return Figure(name, Msg("not told by this firmware (make deploy brings it)"))
     mean, worst = hb.tscan_us / 1000, hb.tmax_us / 1000
-    value = f"{mean:.1f} ms mean, {worst:.1f} ms worst per {SCAN_PERIOD_MS} ms period"
+    value = Msg("{mean} ms mean, {worst} ms worst per {period} ms period", mean=format(mean, ".1f"),
+                worst=format(worst, ".1f"), period=SCAN_PERIOD_MS)
     if worst > SCAN_PERIOD_MS:
-        return Figure("scan time", value, "TOO SLOW: a pass overran its period, so scans "
-                      "start late and holes are read late")
+        return Figure(name, value, Msg("TOO SLOW: a pass overran its period, so scans "
+                                       "start late and holes are read late"))
     if mean > SCAN_PERIOD_MS * (1 - SPARE_SHARE):
-        return Figure("scan time", value, "TIGHT: less than a third of the period to spare; "
-                      "card reads will wait")
-    return Figure("scan time", value)
+        return Figure(name, value, Msg("TIGHT: less than a third of the period to spare; "
+                                       "card reads will wait"))
+    return Figure(name, value)
 
 
 def late_figure(hb: Heartbeat, seen: int) -> Figure:
     """Scans that began half a period or more late, in the last second and since watching."""
+    name = Msg("late scans")
     if hb.nlate is None:
-        late = f"worst {hb.late_ms} ms behind" if hb.late_ms is not None else "not told"
-        return Figure("late scans", late + " (this firmware does not count them)")
-    value = (f"{hb.nlate} in the last second ({seen} while watching), "
-             f"worst {hb.late_ms or 0} ms behind")
+        late = Msg("worst {ms} ms behind", ms=hb.late_ms) if hb.late_ms is not None else Msg("not told")
+        return Figure(name, late + Msg(" (this firmware does not count them)"))
+    value = Msg("{late} in the last second ({seen} while watching), worst {ms} ms behind",
+                late=hb.nlate, seen=seen, ms=hb.late_ms or 0)
     if hb.late_ms is not None and hb.late_ms > SCAN_PERIOD_MS:
-        return Figure("late scans", value, "FALLING BEHIND: a scan began more than a whole "
-                      "period late")
+        return Figure(name, value, Msg("FALLING BEHIND: a scan began more than a whole "
+                                       "period late"))
     if hb.nlate:
-        return Figure("late scans", value, "LATE: the loop was held up (a long command, a "
-                      "stalled read, a slow flash import)")
-    return Figure("late scans", value)
+        return Figure(name, value, Msg("LATE: the loop was held up (a long command, a "
+                                       "stalled read, a slow flash import)"))
+    return Figure(name, value)
 
 
 def reads_figure(rate: float, card_present: bool) -> Figure:
     """Card reads per second; judged only while a card lies on the reader."""
-    value = f"{rate:.0f} a second" + ("" if card_present else " (no card on the reader)")
+    name = Msg("card reads")
+    value = (Msg("{rate} a second", rate=format(rate, ".0f")) if card_present
+             else Msg("{rate} a second (no card on the reader)", rate=format(rate, ".0f")))
     if card_present and rate < CARD_READS_MIN:
-        return Figure("card reads", value, f"SLOW: under {CARD_READS_MIN:.0f} a second with a "
-                      "card lying there (expect about 50): reads fail or wait for the scan")
-    return Figure("card reads", value)
+        return Figure(name, value, Msg("SLOW: under {least} a second with a card lying there "
+                                       "(expect about 50): reads fail or wait for the scan",
+                                       least=format(CARD_READS_MIN, ".0f")))
+    return Figure(name, value)
 
 
 def heap_figure(heap_kb: int, low_kb: int, most_kb: int) -> Figure:
     """Free heap now, the least since boot and the most while watching (garbage counts as used
     until it is collected); judged on the most."""
-    value = f"{heap_kb} KB free now, {low_kb} KB at the least, {most_kb} KB at the most"
+    value = Msg("{now} KB free now, {low} KB at the least, {most} KB at the most",
+                now=heap_kb, low=low_kb, most=most_kb)
     if most_kb < HEAP_LOW_KB:
-        return Figure("heap", value, f"LOW: under {HEAP_LOW_KB} KB free even after a "
-                      "collection; a RAW reply or a replay may fail for memory")
-    return Figure("heap", value)
+        return Figure(Msg("heap"), value, Msg("LOW: under {least} KB free even after a "
+                                              "collection; a RAW reply or a replay may fail "
+                                              "for memory", least=HEAP_LOW_KB))
+    return Figure(Msg("heap"), value)
 
 
 def resets_figure(hello: Hello | None, seen: list[str]) -> Figure:
     """Why the board last started, its resets since power-on by cause, and those seen here."""
+    name = Msg("resets")
     if hello is None:
-        return Figure("resets", "no HELLO yet")
-    value = f"last start: {hello.reset}"
+        return Figure(name, Msg("no HELLO yet"))
+    value: str = Msg("last start: {cause}", cause=hello.reset)
     if hello.resets is None:
-        value += "; counts since power-on not kept by this board"
+        value += Msg("; counts since power-on not kept by this board")
         counts = dict.fromkeys(RESET_KINDS, 0)
     else:
         counts = dict(zip(RESET_KINDS, hello.resets, strict=True))
-        value += "; since power-on: " + ", ".join(f"{k} {n}" for k, n in counts.items())
+        value += Msg("; since power-on: {counts}",
+                     counts=", ".join(f"{k} {n}" for k, n in counts.items()))
     if seen:
-        value += f"; seen here: {', '.join(seen)}"
+        value += Msg("; seen here: {causes}", causes=", ".join(seen))
     if counts["wdt"] or hello.reset == "wdt":
-        return Figure("resets", value, "WATCHDOG: the loop stalled for 8 s and the chip was "
-                      "reset (a read or a command that never ended)")
+        return Figure(name, value, Msg("WATCHDOG: the loop stalled for 8 s and the chip was "
+                                       "reset (a read or a command that never ended)"))
     if counts["other"]:
-        return Figure("resets", value, "BROWN-OUT OR PANIC: check the supply (USB cable, "
-                      "the reader's 3.3 V) and the faults the board reported")
-    return Figure("resets", value)
+        return Figure(name, value, Msg("BROWN-OUT OR PANIC: check the supply (USB cable, "
+                                       "the reader's 3.3 V) and the faults the board reported"))
+    return Figure(name, value)

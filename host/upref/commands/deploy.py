@@ -44,10 +44,17 @@ from pathlib import Path
 import serial
 
 from upref import paths
+from upref.commands.lang_option import said, said_error
 from upref.resources import MissingDataError
 from upref.sim import bytecode
+from upref.text import Msg, Plural
 
 Out = Callable[[str], None]
+
+
+def say(line: str) -> None:
+    """A line of the command, said in its language (`said`)."""
+    print(said(line))
 
 MARCH = "xtensawin"  # the classic ESP32 (Xtensa LX6, windowed ABI)
 SOURCE_ON_BOARD = ("main.py", "boot.py")  # MicroPython runs these as source
@@ -101,10 +108,10 @@ def tool(name: str) -> str:
     found = shutil.which(name)
     if found:
         return found
-    raise DeployError(
-        f"{name} is not installed: install upref with its board tools (pip install 'upref[board]'; "
-        "in a checkout, `make venv`)"
-    )
+    raise DeployError(Msg(
+        "{name} is not installed: install upref with its board tools (pip install 'upref[board]'; "
+        "in a checkout, `make venv`)", name=name,
+    ))
 
 
 def sources(firmware_dir: Path) -> list[tuple[str, Path]]:
@@ -123,10 +130,11 @@ def sources(firmware_dir: Path) -> list[tuple[str, Path]]:
     for board, src in out:
         stem = board.rsplit("/", 1)[1].rsplit(".", 1)[0]
         if stem in seen:
-            raise DeployError(
-                f"two firmware modules are called {stem!r}: {seen[stem]} and {src}; on the board "
-                "one would shadow the other (/ and /lib are one import namespace): rename one"
-            )
+            raise DeployError(Msg(
+                "two firmware modules are called {stem}: {first} and {second}; on the board "
+                "one would shadow the other (/ and /lib are one import namespace): rename one",
+                stem=repr(stem), first=seen[stem], second=src,
+            ))
         seen[stem] = src
     return out
 
@@ -161,11 +169,11 @@ def build(firmware_dir: Path | None = None, pinmap: Path | None = None,
         firmware_dir = Path(firmware_dir) if firmware_dir else paths.firmware_dir()
         pinmap = Path(pinmap) if pinmap else paths.pinmap_path()
     except MissingDataError as exc:
-        raise DeployError(str(exc)) from None
+        raise DeployError(said_error(exc)) from None
     if not (firmware_dir / "main.py").is_file():
-        raise DeployError(f"no firmware to deploy: {firmware_dir / 'main.py'} does not exist")
+        raise DeployError(Msg("no firmware to deploy: {path} does not exist", path=firmware_dir / "main.py"))
     if not pinmap.is_file():
-        raise DeployError(f"no pin map: {pinmap} does not exist")
+        raise DeployError(Msg("no pin map: {path} does not exist", path=pinmap))
     items: list[Item] = []
     with tempfile.TemporaryDirectory(prefix="upref-deploy-") as tmp:
         work = Path(out_dir) if out_dir else Path(tmp)
@@ -203,25 +211,27 @@ def expected_fw_version(firmware_dir: Path | None = None) -> str | None:
 
 
 def _advice_silent(port: str) -> str:
-    return (
-        f"the board at {port} sent nothing back to Ctrl-C. Check that:\n"
+    return Msg(
+        "the board at {port} sent nothing back to Ctrl-C. Check that:\n"
         "  - it is the board's port (`upref doctor` lists the ports it sees);\n"
         "  - the board is powered and runs MicroPython (`make flash PORT=...` installs it);\n"
         "  - it is not still waiting in download mode after esptool: press its EN (RST) button\n"
         "    (a simulated board: `upref simctl boot normal`);\n"
-        "  - no other program holds the port (upref watch or play, a serial monitor, another mpremote)."
+        "  - no other program holds the port (upref watch or play, a serial monitor, another mpremote).",
+        port=port,
     )
 
 
 def _advice_raw(port: str, detail: str) -> str:
-    return (
-        f"the board at {port} answers but will not enter MicroPython's raw REPL, even after being "
-        f"interrupted with Ctrl-C {RAW_ATTEMPTS} times ({detail.strip() or 'no detail'}).\n"
+    return Msg(
+        "the board at {port} answers but will not enter MicroPython's raw REPL, even after being "
+        "interrupted with Ctrl-C {times} times ({detail}).\n"
         "  - Press the board's EN (RST) button and run the deploy again at once: a firmware stuck in a\n"
         "    loop that swallows Ctrl-C, or a boot.py that hangs, is stopped by the reset.\n"
         "  - Close every other program that uses the port (upref watch or play, a serial monitor).\n"
         "  - If it still fails, reinstall MicroPython with `make flash PORT=...` (this keeps nothing:\n"
-        "    note the calibration first, or recalibrate with `upref doctor` afterwards)."
+        "    note the calibration first, or recalibrate with `upref doctor` afterwards).",
+        port=port, times=RAW_ATTEMPTS, detail=detail.strip() or Msg("no detail"),
     )
 
 
@@ -238,7 +248,7 @@ def _open(port: str) -> serial.SerialBase:
     except (serial.SerialException, OSError, ValueError) as e:
         if _busy(e):
             who = portlock.lock_holder(port)
-            raise DeployError(str(PortBusy(port, who.text() if who else None))) from None
+            raise DeployError(said_error(PortBusy(port, who.text() if who else None))) from None
         raise DeployError(_open_advice(port, e)) from None
 
 
@@ -250,7 +260,7 @@ def _busy_now(port: str, res: subprocess.CompletedProcess[str]) -> None:
     text = ((res.stdout or "") + (res.stderr or "")).lower()
     if "in use by another program" in text or "exclusively lock" in text or "resource busy" in text:
         who = portlock.lock_holder(port)
-        raise DeployError(str(PortBusy(port, who.text() if who else None)))
+        raise DeployError(said_error(PortBusy(port, who.text() if who else None)))
 
 
 def probe(port: str, seconds: float = PROBE_S) -> bytes:
@@ -269,7 +279,7 @@ def probe(port: str, seconds: float = PROBE_S) -> bytes:
             elif quiet_until is not None and time.monotonic() > quiet_until:
                 break
     except (serial.SerialException, OSError) as e:
-        raise DeployError(f"the port {port} failed: {e}") from None
+        raise DeployError(Msg("the port {port} failed: {why}", port=port, why=str(e))) from None
     finally:
         s.close()
     return bytes(got)
@@ -364,9 +374,11 @@ def ask_board(port: str, board_paths: list[str], out: Out, soft_reset: bool = Tr
         text = (res.stderr or res.stdout or "").strip()
         last = text.splitlines()[-1] if text else f"mpremote exit status {res.returncode}"
         if res.returncode == 0 or not _raw_failure(res):
-            raise DeployError(f"mpremote could not read the board's files:\n{(res.stdout + res.stderr).strip()}")
+            raise DeployError(Msg("mpremote could not read the board's files:\n{output}",
+                                  output=(res.stdout + res.stderr).strip()))
         if attempt < RAW_ATTEMPTS:
-            out(f"  the board did not enter the raw REPL ({last}); interrupting it and trying again")
+            out(Msg("  the board did not enter the raw REPL ({last}); interrupting it and trying again",
+                    last=last))
             probe(port, 1.0)
     raise DeployError(_advice_raw(port, last))
 
@@ -418,7 +430,7 @@ def handshake(port: str, timeout: float = 10.0) -> tuple[str, int, str]:
         except LinkError as e:
             last = e
             if "protocol" in str(e):
-                raise DeployError(str(e)) from None
+                raise DeployError(said_error(e)) from None
             time.sleep(0.2)
             continue
         try:
@@ -427,11 +439,11 @@ def handshake(port: str, timeout: float = 10.0) -> tuple[str, int, str]:
             return hello.fw, hello.proto, hello.board
         finally:
             link.close()
-    raise DeployError(
-        f"the board at {port} did not answer the link's handshake after the deploy ({last}). "
+    raise DeployError(Msg(
+        "the board at {port} did not answer the link's handshake after the deploy ({last}). "
         "Watch what it prints with `mpremote connect PORT repl` (Ctrl-D restarts it there): "
-        "boot.py or main.py may have failed."
-    )
+        "boot.py or main.py may have failed.", port=port, last=said_error(last) if last else "None",
+    ))
 
 
 def _shadowed(items: list[Item], files: BoardFiles) -> list[str]:
@@ -463,13 +475,13 @@ def resolve_port(port: str | None, out: Out, error: type[Exception]) -> str:
     try:
         found = find_board()
     except LinkError as e:
-        raise error(str(e)) from None
-    out(f"board: {found} (found automatically; pass PORT=... to choose)")
+        raise error(said_error(e)) from None
+    out(Msg("board: {port} (found automatically; pass PORT=... to choose)", port=found))
     return found
 
 
 def deploy(port: str | None = None, firmware_dir: Path | None = None, pinmap: Path | None = None,
-           out: Out = print, check_version: bool = True, keep: dict[str, bytes] | None = None) -> Result:
+           out: Out = say, check_version: bool = True, keep: dict[str, bytes] | None = None) -> Result:
     """Build, copy what changed, soft-reset, handshake. See the module's docstring.
 
     keep: files put back where the board has none (make flash carries calib.json over the
@@ -498,25 +510,27 @@ def _deploy(port: str, built: tuple[list[Item], Callable[[str], list[Item]]], t0
     if march != MARCH:
         items = rebuild(march)
     size = sum(len(it.data) for it in items)
-    how = f"mpy-cross -O{bytecode.FIRMWARE_OPT} -march={march}" if march != bytecode.BYTECODE else f"mpy-cross -O{bytecode.FIRMWARE_OPT} as bytecode alone"
-    out(f"built {len(items)} files ({size / 1024:.1f} KB): "
-        f"{sum(it.compiled for it in items)} modules compiled with {how}"
-        + ("" if march == MARCH else " (the architecture the board reports)"))
+    how = (f"mpy-cross -O{bytecode.FIRMWARE_OPT} -march={march}" if march != bytecode.BYTECODE
+           else Msg("mpy-cross -O{opt} as bytecode alone", opt=bytecode.FIRMWARE_OPT))
+    out(Msg("built {files} files ({kb} KB): {modules} modules compiled with {how}", files=len(items),
+            kb=format(size / 1024, ".1f"), modules=sum(it.compiled for it in items), how=how)
+        + ("" if march == MARCH else Msg(" (the architecture the board reports)")))
     result = Result(port, items)
     changed = _changed(items, files, keep or {}, out)
     result.up_to_date = [it.board_path for it in items if it not in changed]
     result.shadowed = _shadowed(items, files)
     kept = sorted(set(files.root or []) - {it.board_path.lstrip("/") for it in items} - {"lib"})
     if not changed:
-        out(f"up to date: all {len(items)} files on the board are the ones built; nothing copied")
+        out(Msg("up to date: all {files} files on the board are the ones built; nothing copied",
+                files=len(items)))
     else:
         result.copied = _copy_changed(port, items, changed, files, out)
     if kept:
-        out(f"kept on the board, untouched: {', '.join(kept)}")
+        out(Msg("kept on the board, untouched: {files}", files=", ".join(kept)))
     for p in result.shadowed:
-        out(f"warning: {p} on the board is imported instead of the deployed module "
-            f"(MicroPython tries / before /lib and .py before .mpy): remove it with "
-            f"`mpremote connect {port} rm :{p}`")
+        out(Msg("warning: {path} on the board is imported instead of the deployed module "
+                "(MicroPython tries / before /lib and .py before .mpy): remove it with "
+                "`mpremote connect {port} rm :{path}`", path=p, port=port))
     _restart_and_check(result, t0, firmware_dir, check_version, out)
     return result
 
@@ -531,7 +545,7 @@ def _ask_files(port: str, items: list[Item], keep: dict[str, bytes], out: Out) -
     if not answer:
         raise DeployError(_advice_silent(port))
 
-    out(f"asking the board at {port} for its files' SHA-256 (mpremote)...")
+    out(Msg("asking the board at {port} for its files' SHA-256 (mpremote)...", port=port))
     return ask_board(port, [it.board_path for it in items] + sorted(keep), out)
 
 
@@ -541,10 +555,10 @@ def _changed(items: list[Item], files: BoardFiles, keep: dict[str, bytes], out: 
     changed = [it for it in items if files.hashes.get(it.board_path) != it.sha256]
     for path, data in sorted(keep.items()):
         if files.hashes.get(path) is None:
-            out(f"putting {path} back ({len(data)} bytes): the board has none")
+            out(Msg("putting {path} back ({size} bytes): the board has none", path=path, size=len(data)))
             changed.insert(0, Item(path, Path(path), data))
         else:
-            out(f"{path}: the board has one; it stays as it is")
+            out(Msg("{path}: the board has one; it stays as it is", path=path))
     return changed
 
 
@@ -556,23 +570,25 @@ def _copy_changed(port: str, items: list[Item], changed: list[Item], files: Boar
     :raises DeployError: mpremote failed, or a file did not arrive intact."""
     total = sum(len(it.data) for it in changed)
     rest = len(items) - len(changed)
-    out(f"copying {len(changed)} of {len(items)} files ({total / 1024:.1f} KB) with mpremote"
-        + (f" (the other {rest} {'is' if rest == 1 else 'are'} up to date)" if rest else ""))
+    out(Msg("copying {changed} of {files} files ({kb} KB) with mpremote", changed=len(changed),
+            files=len(items), kb=format(total / 1024, ".1f"))
+        + (Plural(" (the other {n} is up to date)", " (the other {n} are up to date)", n=rest) if rest else ""))
     with tempfile.TemporaryDirectory(prefix="upref-stage-") as stage:
         timeout = 30 + total * 3 * 10 / 115200 * 2  # repr() about triples .mpy bytes; x2 margin
         res = copy(port, changed, files.lib is not None, Path(stage), timeout)
     after = _parse_listing(res.stdout) if res.returncode == 0 else None
     if after is None:
         _busy_now(port, res)
-        raise DeployError(
+        raise DeployError(Msg(
             "mpremote failed while copying (the board may hold a mix of old and new files: run "
-            f"`make deploy` again):\n{(res.stdout + res.stderr).strip()[-2000:]}"
-        )
+            "`make deploy` again):\n{output}", output=(res.stdout + res.stderr).strip()[-2000:],
+        ))
     bad = [it.board_path for it in changed if after.hashes.get(it.board_path) != it.sha256]
     if bad:
-        raise DeployError(f"these files did not arrive intact (SHA-256 differs): {', '.join(bad)}; run `make deploy` again")
+        raise DeployError(Msg("these files did not arrive intact (SHA-256 differs): {files}; run `make deploy` "
+                              "again", files=", ".join(bad)))
     for it in changed:
-        out(f"  copied {it.board_path} ({len(it.data)} bytes)")
+        out(Msg("  copied {path} ({size} bytes)", path=it.board_path, size=len(it.data)))
     return [it.board_path for it in changed]
 
 
@@ -583,36 +599,42 @@ def _restart_and_check(result: Result, t0: float, firmware_dir: Path | None, che
 
     :raises DeployError: the board reports another firmware version."""
     port = result.port
-    out("restarting the board (soft reset: boot.py, then main.py)...")
+    out(Msg("restarting the board (soft reset: boot.py, then main.py)..."))
     soft_reset(port)
     fw, proto, board_id = handshake(port)
     result.fw, result.proto, result.board_id = fw, proto, board_id
     result.seconds = time.monotonic() - t0
-    out(f"the board answers: firmware {fw}, protocol {proto} (board {board_id})")
+    out(Msg("the board answers: firmware {fw}, protocol {proto} (board {board})", fw=fw, proto=proto,
+            board=board_id))
     expected = expected_fw_version(firmware_dir)
     if check_version and expected and fw != expected:
         raise DeployError(
-            f"the board reports firmware {fw}, but the deployed app.py is {expected}: the board does "
-            "not run what was deployed" + (" (see the warnings above)" if result.shadowed else "")
+            Msg("the board reports firmware {fw}, but the deployed app.py is {expected}: the board does "
+                "not run what was deployed", fw=fw, expected=expected)
+            + (Msg(" (see the warnings above)") if result.shadowed else "")
         )
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m upref.commands.deploy",
-        description="Compile the firmware with mpy-cross and copy what changed to a board that "
-        "runs MicroPython (mpremote), then restart it and check the link's handshake.",
+        description=said(Msg("Compile the firmware with mpy-cross and copy what changed to a board that "
+                             "runs MicroPython (mpremote), then restart it and check the link's handshake.")),
     )
-    ap.add_argument("--port", help="the board's serial port (default: found by its USB id, or a running simulated board)")
-    ap.add_argument("--firmware-dir", type=Path, help="the firmware to deploy (default: the one upref ships, from firmware/)")
-    ap.add_argument("--pinmap", type=Path, help="the pin map to deploy (default: the one upref ships, from hardware/pinmap.json)")
+    ap.add_argument("--port", help=said(Msg("the board's serial port (default: found by its USB id, or a running "
+                                            "simulated board)")))
+    ap.add_argument("--firmware-dir", type=Path,
+                    help=said(Msg("the firmware to deploy (default: the one upref ships, from firmware/)")))
+    ap.add_argument("--pinmap", type=Path,
+                    help=said(Msg("the pin map to deploy (default: the one upref ships, from hardware/pinmap.json)")))
     ns = ap.parse_args(argv)
     try:
         r = deploy(ns.port, ns.firmware_dir, ns.pinmap)
     except DeployError as e:
-        print(f"deploy failed: {e}", file=sys.stderr)
+        print(said(Msg("deploy failed: {why}", why=said_error(e))), file=sys.stderr)
         return 1
-    print(f"deploy done in {r.seconds:.1f} s: {len(r.copied)} copied, {len(r.up_to_date)} up to date")
+    print(said(Msg("deploy done in {seconds} s: {copied} copied, {same} up to date",
+                   seconds=format(r.seconds, ".1f"), copied=len(r.copied), same=len(r.up_to_date))))
     return 0
 
 

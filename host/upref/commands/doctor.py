@@ -219,8 +219,8 @@ def render_figures(state: DoctorState) -> Table:
     table.add_column(said(Msg("value")), no_wrap=True)
     table.add_column(said(Msg("judged")))
     for fig in state.figures.figures(card_present=state.model.card is not None):
-        word = Text(fig.trouble, style="bold red") if fig.trouble else Text("ok", style="green")
-        table.add_row(fig.name, fig.value, word)
+        word = Text(said(fig.trouble), style="bold red") if fig.trouble else Text(said(Msg("ok")), style="green")
+        table.add_row(said(fig.name), said(fig.value), word)
     return table
 
 

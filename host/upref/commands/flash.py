@@ -44,6 +44,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from upref.commands.lang_option import said, said_error
+from upref.text import Msg
+
 MICROPYTHON_VERSION = "1.29.0"
 BOARD = "ESP32_GENERIC"
 DOWNLOAD_PAGE = f"https://micropython.org/download/{BOARD}/"
@@ -55,6 +58,11 @@ WRITE_BAUD = 460800
 CALIB_FILE = "/calib.json"
 
 Out = Callable[[str], None]
+
+
+def say(line: str) -> None:
+    """A line of the command, said in its language (`said`)."""
+    print(said(line))
 
 
 class FlashError(RuntimeError):
@@ -110,11 +118,12 @@ def find_cached(folder: Path | None = None) -> Path | None:
 
 
 def _offline_advice(reason: str) -> str:
-    return (
-        f"cannot download MicroPython {MICROPYTHON_VERSION} for {BOARD} ({reason}).\n"
-        f"On a machine with internet access, download {BOARD}-<date>-v{MICROPYTHON_VERSION}.bin "
-        f"from {DOWNLOAD_PAGE}\nand put it in {cache_dir()}/ (its SHA-256 is recorded there on first "
-        "use), or pass its path: make flash FIRMWARE=/path/to/it.bin"
+    return Msg(
+        "cannot download MicroPython {version} for {board} ({reason}).\n"
+        "On a machine with internet access, download {board}-<date>-v{version}.bin "
+        "from {page}\nand put it in {cache}/ (its SHA-256 is recorded there on first "
+        "use), or pass its path: make flash FIRMWARE=/path/to/it.bin",
+        version=MICROPYTHON_VERSION, board=BOARD, reason=reason, page=DOWNLOAD_PAGE, cache=cache_dir(),
     )
 
 
@@ -130,16 +139,17 @@ def download(out: Out, pinned: str | None = None, timeout: float = 30.0) -> Path
     links = [m.group(1) for m in re.finditer(r'href="([^"]+)"', page) if pat.search(m.group(1).rsplit("/", 1)[-1])]
     links = [u for u in links if pat.fullmatch(u.rsplit("/", 1)[-1])]
     if not links:
-        raise FlashError(
-            f"{page_url} lists no {BOARD} image of v{MICROPYTHON_VERSION}: download it by hand "
-            f"into {cache_dir()}/ or pass FIRMWARE=path"
-        )
+        raise FlashError(Msg(
+            "{page} lists no {board} image of v{version}: download it by hand "
+            "into {cache}/ or pass FIRMWARE=path",
+            page=page_url, board=BOARD, version=MICROPYTHON_VERSION, cache=cache_dir(),
+        ))
     url = urllib.parse.urljoin(page_url, links[0])
     name = url.rsplit("/", 1)[-1]
     folder = cache_dir()
     folder.mkdir(parents=True, exist_ok=True)
     part = folder / (name + ".part")
-    out(f"downloading {url} ...")
+    out(Msg("downloading {url} ...", url=url))
     try:
         with urllib.request.urlopen(url, timeout=timeout) as r, open(part, "wb") as f:  # noqa: S310
             while chunk := r.read(1 << 16):
@@ -150,14 +160,15 @@ def download(out: Out, pinned: str | None = None, timeout: float = 30.0) -> Path
     digest = sha256_file(part)
     if pinned and digest != pinned:
         part.unlink(missing_ok=True)
-        raise FlashError(
-            f"the downloaded {name} has SHA-256 {digest}, not the pinned MICROPYTHON_SHA256={pinned}: "
-            "refusing it (it was not kept)"
-        )
+        raise FlashError(Msg(
+            "the downloaded {name} has SHA-256 {digest}, not the pinned MICROPYTHON_SHA256={pinned}: "
+            "refusing it (it was not kept)", name=name, digest=digest, pinned=pinned,
+        ))
     image = folder / name
     os.replace(part, image)
     write_record(image, digest)
-    out(f"stored {image} ({image.stat().st_size} bytes), SHA-256 {digest} recorded in {record_path(image).name}")
+    out(Msg("stored {image} ({size} bytes), SHA-256 {digest} recorded in {record}", image=image,
+            size=image.stat().st_size, digest=digest, record=record_path(image).name))
     return image
 
 
@@ -166,13 +177,15 @@ def resolve_image(firmware: Path | None, pinned: str | None, out: Out) -> tuple[
     if pinned is not None:
         pinned = pinned.strip().lower()
         if not re.fullmatch(r"[0-9a-f]{64}", pinned):
-            raise FlashError(f"MICROPYTHON_SHA256 must be 64 hexadecimal digits, not {pinned!r}")
+            raise FlashError(Msg("MICROPYTHON_SHA256 must be 64 hexadecimal digits, not {pinned}",
+                                 pinned=repr(pinned)))
     if firmware is not None:
         image = Path(firmware)
         if not image.is_file():
-            raise FlashError(f"no such firmware image: {image}")
+            raise FlashError(Msg("no such firmware image: {image}", image=image))
         digest = sha256_file(image)
-        out(f"image: {image} ({image.stat().st_size} bytes, SHA-256 {digest})")
+        out(Msg("image: {image} ({size} bytes, SHA-256 {digest})", image=image, size=image.stat().st_size,
+                digest=digest))
     else:
         image_or_none = find_cached()
         if image_or_none is None:
@@ -184,22 +197,24 @@ def resolve_image(firmware: Path | None, pinned: str | None, out: Out) -> tuple[
             recorded = read_record(image)
             if recorded is None:
                 write_record(image, digest)
-                out(f"image: {image} (put in the cache by hand): SHA-256 {digest} recorded now; "
-                    "compare it with a source you trust, or pin it with MICROPYTHON_SHA256=...")
+                out(Msg("image: {image} (put in the cache by hand): SHA-256 {digest} recorded now; "
+                        "compare it with a source you trust, or pin it with MICROPYTHON_SHA256=...",
+                        image=image, digest=digest))
             elif recorded != digest:
-                raise FlashError(
-                    f"the cached image {image} has SHA-256 {digest}, but {recorded} was recorded "
-                    f"when it was stored ({record_path(image).name}): the file has changed since. "
+                raise FlashError(Msg(
+                    "the cached image {image} has SHA-256 {digest}, but {recorded} was recorded "
+                    "when it was stored ({record}): the file has changed since. "
                     "Refusing to flash it. Delete both files to download it again, or pass "
-                    "FIRMWARE=path to an image you trust."
-                )
+                    "FIRMWARE=path to an image you trust.",
+                    image=image, digest=digest, recorded=recorded, record=record_path(image).name,
+                ))
             else:
-                out(f"image: {image} (cached; SHA-256 {digest} as recorded)")
+                out(Msg("image: {image} (cached; SHA-256 {digest} as recorded)", image=image, digest=digest))
     if pinned is not None and digest != pinned:
-        raise FlashError(
-            f"the image {image} has SHA-256 {digest}, not the pinned MICROPYTHON_SHA256={pinned}: "
-            "refusing to flash it"
-        )
+        raise FlashError(Msg(
+            "the image {image} has SHA-256 {digest}, not the pinned MICROPYTHON_SHA256={pinned}: "
+            "refusing to flash it", image=image, digest=digest, pinned=pinned,
+        ))
     return image, digest
 
 
@@ -216,7 +231,7 @@ def _chip_name(chip_id: int) -> str:
     for cls in CHIP_DEFS.values():
         if getattr(cls, "IMAGE_CHIP_ID", None) == chip_id:
             return str(cls.CHIP_NAME)
-    return f"an unknown chip (id {chip_id})"
+    return Msg("an unknown chip (id {chip_id})", chip_id=chip_id)
 
 
 def _check_one(data: bytes, file_offset: int, what: str) -> tuple[str, Any]:
@@ -224,33 +239,38 @@ def _check_one(data: bytes, file_offset: int, what: str) -> tuple[str, Any]:
     from esptool.bin_image import ESP32FirmwareImage, LoadFirmwareImage
     from esptool.util import FatalError
 
-    where = f"{what} at flash {FLASH_OFFSET + file_offset:#x}"
+    where = Msg("{what} at flash {offset}", what=what, offset=hex(FLASH_OFFSET + file_offset))
     if file_offset >= len(data) or data[file_offset] != 0xE9:
-        got = f"{data[file_offset]:#04x}" if file_offset < len(data) else "end of file"
-        raise FlashError(f"the {where} is not an ESP image (first byte {got}, not 0xe9): "
-                         "this is not a MicroPython image for the ESP32")
+        got = f"{data[file_offset]:#04x}" if file_offset < len(data) else Msg("end of file")
+        raise FlashError(Msg("the {where} is not an ESP image (first byte {got}, not 0xe9): "
+                             "this is not a MicroPython image for the ESP32", where=where, got=got))
     try:
         img = LoadFirmwareImage("esp32", data[file_offset:])
     except (FatalError, RuntimeError, struct.error, ValueError, IndexError) as e:
-        raise FlashError(f"the {where} is damaged: esptool cannot read it ({e})") from None
+        raise FlashError(Msg("the {where} is damaged: esptool cannot read it ({why})", where=where,
+                             why=str(e))) from None
     assert isinstance(img, ESP32FirmwareImage)
     if img.chip_id != 0:
-        raise FlashError(
-            f"the {where} is built for {_chip_name(img.chip_id)} (chip id {img.chip_id}), not the "
-            f"classic ESP32 this board has: use MicroPython's {BOARD} image"
-        )
+        raise FlashError(Msg(
+            "the {where} is built for {chip} (chip id {chip_id}), not the "
+            "classic ESP32 this board has: use MicroPython's {board} image",
+            where=where, chip=_chip_name(img.chip_id), chip_id=img.chip_id, board=BOARD,
+        ))
     calc = img.calculate_checksum()
     if img.checksum != calc:
-        raise FlashError(f"the {where} is damaged: its checksum is {img.checksum:#04x}, its content "
-                         f"gives {calc:#04x} (esptool image-info shows it)")
+        raise FlashError(Msg("the {where} is damaged: its checksum is {stored}, its content "
+                             "gives {calc} (esptool image-info shows it)", where=where,
+                             stored=format(img.checksum, "#04x"), calc=format(calc, "#04x")))
     if not img.append_digest:
-        raise FlashError(f"the {where} carries no SHA-256 digest: not an image as MicroPython builds them")
+        raise FlashError(Msg("the {where} carries no SHA-256 digest: not an image as MicroPython "
+                             "builds them", where=where))
     if img.stored_digest != img.calc_digest:
-        raise FlashError(
-            f"the {where} is damaged: its SHA-256 digest is {img.stored_digest.hex()}, its content "
-            f"gives {img.calc_digest.hex()}"
-        )
-    return f"{where}: ESP32, {len(img.segments)} segments, checksum and SHA-256 digest valid", img
+        raise FlashError(Msg(
+            "the {where} is damaged: its SHA-256 digest is {stored}, its content gives {calc}",
+            where=where, stored=img.stored_digest.hex(), calc=img.calc_digest.hex(),
+        ))
+    return Msg("{where}: ESP32, {segments} segments, checksum and SHA-256 digest valid", where=where,
+               segments=len(img.segments)), img
 
 
 def _partitions(data: bytes) -> list[tuple[str, int, int, int]] | None:
@@ -285,25 +305,26 @@ def verify_image(path: Path) -> ImageReport:
     for the classic ESP32. :raises FlashError: naming what is wrong."""
     data = Path(path).read_bytes()
     if len(data) + FLASH_OFFSET > FLASH_SIZE:
-        raise FlashError(f"{path} is {len(data)} bytes: too big for a 4 MB ESP32 from {FLASH_OFFSET:#x}")
+        raise FlashError(Msg("{path} is {size} bytes: too big for a 4 MB ESP32 from {offset}", path=path,
+                             size=len(data), offset=hex(FLASH_OFFSET)))
     report = ImageReport(len(data))
-    line, _ = _check_one(data, 0, "bootloader")
+    line, _ = _check_one(data, 0, Msg("bootloader"))
     report.parts.append(line)
     table = _partitions(data)
     if table is None:
         apps = [("app", DEFAULT_APP)]
-        report.parts.append("no partition table at 0x8000: the application is expected at 0x10000")
+        report.parts.append(Msg("no partition table at 0x8000: the application is expected at 0x10000"))
     else:
         apps = [(label, poff) for label, ptype, _sub, poff in table if ptype == 0]
-        report.parts.append(f"partition table at 0x8000: {', '.join(t[0] for t in table)}")
+        report.parts.append(Msg("partition table at 0x8000: {labels}", labels=", ".join(t[0] for t in table)))
         if not apps:
-            raise FlashError(f"the partition table of {path} names no application")
+            raise FlashError(Msg("the partition table of {path} names no application", path=path))
     checked = 0
     for label, poff in apps:
         off = poff - FLASH_OFFSET
         if off >= len(data) and checked:
             continue  # e.g. an empty OTA slot beyond the image
-        line, img = _check_one(data, off, f"application {label!r}")
+        line, img = _check_one(data, off, Msg("application {label}", label=repr(label)))
         report.parts.append(line)
         report.app_version = report.app_version or _app_version(img)
         checked += 1
@@ -325,7 +346,7 @@ def sim_for_port(port: str) -> dict[str, Any] | None:
     return None
 
 
-ADVICE_BOOT = (
+ADVICE_BOOT = Msg(
     "The ESP32 did not answer esptool: it is not in download mode.\n"
     "  Hold the BOOT button, press and release EN (RST), release BOOT, then run `make flash` again\n"
     "  (some boards need BOOT held until esptool prints 'Connecting...').\n"
@@ -340,17 +361,19 @@ def explain(output: str) -> str:
     if "wrong boot mode" in low or "no serial data received" in low or "failed to connect" in low:
         return ADVICE_BOOT
     if "permission denied" in low:
-        return "esptool may not open the port: `sudo usermod -aG dialout $USER`, then log in again."
+        return Msg("esptool may not open the port: `sudo usermod -aG dialout $USER`, then log in again.")
     if "could not open" in low or "port is busy" in low:
-        return "esptool cannot open the port: is the board plugged in, and is no other program using it?"
+        return Msg("esptool cannot open the port: is the board plugged in, and is no other program using it?")
     if "this chip is" in low and "not esp32" in low:
-        return f"The board is not a classic ESP32: MicroPython's {BOARD} image does not fit it."
+        return Msg("The board is not a classic ESP32: MicroPython's {board} image does not fit it.", board=BOARD)
     if "invalid head of packet" in low or "packet content transfer stopped" in low or "serial data stream stopped" in low:
-        return (f"The link broke while writing at {WRITE_BAUD} baud: use a shorter or better USB cable, or "
-                "write slower: `.venv/bin/python -m upref.commands.flash --port PORT --baud 115200`.")
+        return Msg("The link broke while writing at {baud} baud: use a shorter or better USB cable, or "
+                   "write slower: `.venv/bin/python -m upref.commands.flash --port PORT --baud 115200`.",
+                   baud=WRITE_BAUD)
     if "guru meditation" in low:
-        return "The chip crashed while esptool talked to it: unplug it, plug it back in, hold BOOT, press EN, try again."
-    return "esptool failed: see its output above. Unplugging the board and plugging it back in often helps."
+        return Msg("The chip crashed while esptool talked to it: unplug it, plug it back in, hold BOOT, press "
+                   "EN, try again.")
+    return Msg("esptool failed: see its output above. Unplugging the board and plugging it back in often helps.")
 
 
 def run_esptool(args: list[str], out: Out, timeout: float) -> tuple[int, str]:
@@ -411,7 +434,7 @@ def backup_calibration(port: str, out: Out) -> bytes | None:
 
 
 def flash(port: str | None, firmware: Path | None = None, pinned: str | None = None,
-          out: Out = print, keep_calibration: bool = True, deploy_after: bool = True,
+          out: Out = say, keep_calibration: bool = True, deploy_after: bool = True,
           baud: int = WRITE_BAUD) -> int:
     from upref.commands import deploy
 
@@ -420,7 +443,7 @@ def flash(port: str | None, firmware: Path | None = None, pinned: str | None = N
     for line in report.parts:
         out("  " + line)
     if report.app_version:
-        out(f"  application: {report.app_version}")
+        out(Msg("  application: {version}", version=report.app_version))
 
     from upref.commands.deploy import resolve_port
 
@@ -428,16 +451,18 @@ def flash(port: str | None, firmware: Path | None = None, pinned: str | None = N
     sim = sim_for_port(port)
     calib = _kept_calibration(port, out) if keep_calibration else None
     _write_micropython(port, image, sim, baud, out)
-    out("MicroPython is on the board; it starts (its first start makes an empty filesystem)...")
+    out(Msg("MicroPython is on the board; it starts (its first start makes an empty filesystem)..."))
     time.sleep(1.0 if sim is not None else 3.0)
     if not deploy_after:
         return 0
     try:
         r = deploy.deploy(port, out=out, keep={CALIB_FILE: calib} if calib else None)
     except deploy.DeployError as e:
-        raise FlashError(f"MicroPython is on the board, but the deploy failed: {e}\n"
-                         f"Fix that, then run `make deploy PORT={port}`.") from None
-    out(f"flash done: MicroPython and the firmware {r.fw} (protocol {r.proto}) are on the board")
+        raise FlashError(Msg("MicroPython is on the board, but the deploy failed: {why}\n"
+                             "Fix that, then run `make deploy PORT={port}`.", why=said_error(e),
+                             port=port)) from None
+    out(Msg("flash done: MicroPython and the firmware {fw} (protocol {proto}) are on the board",
+            fw=r.fw, proto=r.proto))
     return 0
 
 
@@ -448,9 +473,10 @@ def _kept_calibration(port: str, out: Out) -> bytes | None:
         keep = cache_dir() / f"calib-{time.strftime('%Y%m%d-%H%M%S')}.json"
         keep.parent.mkdir(parents=True, exist_ok=True)
         keep.write_bytes(calib)
-        out(f"kept the board's calibration ({len(calib)} bytes; a copy is in {keep}): it goes back after the deploy")
+        out(Msg("kept the board's calibration ({size} bytes; a copy is in {keep}): it goes back after "
+                "the deploy", size=len(calib), keep=keep))
     else:
-        out("no calibration found on the board (it does not answer MicroPython's REPL, or has none)")
+        out(Msg("no calibration found on the board (it does not answer MicroPython's REPL, or has none)"))
     return calib
 
 
@@ -461,13 +487,13 @@ def _write_micropython(port: str, image: Path, sim: dict[str, Any] | None, baud:
 
     :raises FlashError: esptool failed, or the simulated board would not change mode."""
     if sim is not None:
-        _boot_simulated(sim, "download", "cannot put the simulated board into download mode", out)
+        _boot_simulated(sim, "download", Msg("cannot put the simulated board into download mode"), out)
         before = ["--before", "no-reset", "--after", "no-reset"]
     else:
         before = []
     write_baud = ["--baud", str(baud)]
     base = ["--chip", "esp32", "--port", port]
-    out("erasing the whole flash (MicroPython's filesystem too)...")
+    out(Msg("erasing the whole flash (MicroPython's filesystem too)..."))
     rc, text = run_esptool([*base, *before, "erase-flash"], out, timeout=180)
     if rc != 0:
         raise FlashError(explain(text))
@@ -476,7 +502,7 @@ def _write_micropython(port: str, image: Path, sim: dict[str, Any] | None, baud:
     if rc != 0:
         raise FlashError(explain(text))
     if sim is not None:
-        _boot_simulated(sim, "normal", "cannot restart the simulated board", out)
+        _boot_simulated(sim, "normal", Msg("cannot restart the simulated board"), out)
 
 
 def _boot_simulated(sim: dict[str, Any], mode: str, failure: str, out: Out) -> None:
@@ -487,29 +513,34 @@ def _boot_simulated(sim: dict[str, Any], mode: str, failure: str, out: Out) -> N
 
     try:
         with SimControl(sim["control"]) as ctl:
-            out("simulated board: " + ctl.boot(mode))
+            out(Msg("simulated board: {state}", state=ctl.boot(mode)))
     except SimControlError as e:
-        raise FlashError(f"{failure}: {e}") from None
+        raise FlashError(Msg("{failure}: {why}", failure=failure, why=said_error(e))) from None
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m upref.commands.flash",
-        description=f"Install MicroPython {MICROPYTHON_VERSION} ({BOARD}) with esptool, then deploy the firmware.",
+        description=said(Msg("Install MicroPython {version} ({board}) with esptool, then deploy the firmware.",
+                             version=MICROPYTHON_VERSION, board=BOARD)),
     )
-    ap.add_argument("--port", help="the board's serial port (default: found by its USB id, or a running simulated board)")
-    ap.add_argument("--firmware", type=Path, help="a local MicroPython image instead of the pinned download")
-    ap.add_argument("--sha256", help="the SHA-256 the image must have (MICROPYTHON_SHA256)")
+    ap.add_argument("--port", help=said(Msg("the board's serial port (default: found by its USB id, or a running "
+                                            "simulated board)")))
+    ap.add_argument("--firmware", type=Path,
+                    help=said(Msg("a local MicroPython image instead of the pinned download")))
+    ap.add_argument("--sha256", help=said(Msg("the SHA-256 the image must have (MICROPYTHON_SHA256)")))
     ap.add_argument("--baud", type=int, default=WRITE_BAUD,
-                    help=f"esptool's speed for writing (default {WRITE_BAUD}; 115200 for long or poor cables)")
-    ap.add_argument("--no-deploy", action="store_true", help="only install MicroPython")
-    ap.add_argument("--no-keep-calibration", action="store_true", help="do not carry calib.json over")
+                    help=said(Msg("esptool's speed for writing (default {baud}; 115200 for long or poor cables)",
+                                  baud=WRITE_BAUD)))
+    ap.add_argument("--no-deploy", action="store_true", help=said(Msg("only install MicroPython")))
+    ap.add_argument("--no-keep-calibration", action="store_true",
+                    help=said(Msg("do not carry calib.json over")))
     ns = ap.parse_args(argv)
     try:
         return flash(ns.port, ns.firmware, ns.sha256 or None, keep_calibration=not ns.no_keep_calibration,
                      deploy_after=not ns.no_deploy, baud=ns.baud)
     except FlashError as e:
-        print(f"flash failed: {e}", file=sys.stderr)
+        print(said(Msg("flash failed: {why}", why=said_error(e))), file=sys.stderr)
         return 1
 
 

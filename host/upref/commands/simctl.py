@@ -37,7 +37,7 @@ def catalogues() -> Catalogues:
 
 def sim_main(argv: list[str]) -> int:
     """`upref sim`: its console takes pieces by their ids."""
-    return cli.sim_main(argv, catalogues)
+    return cli.sim_main(argv, catalogues, said)
 
 
 def step_names() -> dict[str, list[str]]:
@@ -56,7 +56,7 @@ def simctl_main(argv: list[str]) -> int:
     name."""
     words = _words(argv)
     if not words or words[0].lower() not in step_names():
-        status = cli.simctl_main(argv, catalogues, steps_help())
+        status = cli.simctl_main(argv, catalogues, steps_help(), said)
         if words == ["help"] and status == 0:
             print(steps_help())
         return status

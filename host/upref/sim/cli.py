@@ -25,9 +25,18 @@ from upref.sim.board import SimBoard, SimSettings
 from upref.sim.channel import SimControl, SimControlError
 from upref.sim.errors import SimError
 from upref.sim.verbs import ANSWER_NEWLINE, help_text, piece_words
+from upref.text import Msg
 
 CatalogueSource = Callable[[], simtags.Catalogues]
 """Gives the games' catalogues (game -> (item id, label)), asked once, when first needed."""
+
+Say = Callable[[str], str]
+"""A sentence in the language of the command's messages (the front end's; English by default)."""
+
+
+def _english(text: str) -> str:
+    return text
+
 
 _SIM_UID = re.compile(r"\b04[0-9A-F]{12}\b")
 
@@ -61,7 +70,7 @@ class Pieces:
             try:
                 piece = simtags.find_piece(words[i], self.catalogues)
             except simtags.PieceError as e:
-                raise simtags.PieceError(f"{words[0].lower()}: {e}") from None
+                raise simtags.PieceError(Msg("{verb}: {why}", verb=words[0].lower(), why=_error(e))) from None
             words[i] = piece.uid
         return " ".join(words)
 
@@ -88,38 +97,50 @@ class Pieces:
         return _SIM_UID.sub(name, details)
 
 
-def _sim_parser() -> argparse.ArgumentParser:
+def _error(exc: BaseException) -> str:
+    """An error's sentence as raised (still a catalogue's), or its text."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return first if isinstance(first, str) else str(exc)
+
+
+def _sim_parser(say: Say = _english) -> argparse.ArgumentParser:
     """The options of `upref sim`."""
     ap = argparse.ArgumentParser(
         prog="upref sim",
-        description="Start the simulated board: the unchanged firmware on a pseudo-terminal, "
-        "with a control channel for physical actions.",
+        description=say(Msg("Start the simulated board: the unchanged firmware on a pseudo-terminal, "
+                            "with a control channel for physical actions.")),
     )
     ap.add_argument("--backend", choices=("cpython", "micropython"), default="cpython",
-                    help="run the firmware under CPython (fast) or the real MicroPython unix port")
+                    help=say(Msg("run the firmware under CPython (fast) or the real MicroPython unix port")))
     ap.add_argument("--seed", type=int, default=None,
-                    help="seed of the world (sensors, magnets, the chip, the starting mix, noise); "
-                    "a fresh world. Without --seed or --empty the table is as the last run left it")
-    ap.add_argument("--empty", action="store_true", help="a fresh world with every pair out of its hole")
-    ap.add_argument("--name", default=None, help="tell several simulators apart (default: default)")
-    ap.add_argument("--flash", metavar="DIR", default=None, help="the board's flash folder (kept across runs)")
-    ap.add_argument("--noise", type=float, default=0.0, help="line noise: probability per byte of a flipped bit")
+                    help=say(Msg("seed of the world (sensors, magnets, the chip, the starting mix, noise); "
+                                 "a fresh world. Without --seed or --empty the table is as the last run "
+                                 "left it")))
+    ap.add_argument("--empty", action="store_true",
+                    help=say(Msg("a fresh world with every pair out of its hole")))
+    ap.add_argument("--name", default=None, help=say(Msg("tell several simulators apart (default: default)")))
+    ap.add_argument("--flash", metavar="DIR", default=None,
+                    help=say(Msg("the board's flash folder (kept across runs)")))
+    ap.add_argument("--noise", type=float, default=0.0,
+                    help=say(Msg("line noise: probability per byte of a flipped bit")))
     ap.add_argument("--uncalibrated", action="store_true",
-                    help="a fresh flash gets no calib.json (the firmware starts uncalibrated)")
+                    help=say(Msg("a fresh flash gets no calib.json (the firmware starts uncalibrated)")))
     ap.add_argument("--boot-from", choices=("auto", "flash", "repo"), default="auto",
-                    help="what runs: the flash folder's deployed firmware when it has a main.py "
-                    "(auto), always the flash folder, or always the repository's firmware/")
+                    help=say(Msg("what runs: the flash folder's deployed firmware when it has a main.py "
+                                 "(auto), always the flash folder, or always the repository's firmware/")))
     ap.add_argument("--chip", choices=("slow", "fast"), default="slow",
-                    help="which end of the range of a bytecode operation's time on the ESP32 the "
-                    "simulated chip models (default: slow; docs/simulator.md, \"The chip's time\")")
+                    help=say(Msg("which end of the range of a bytecode operation's time on the ESP32 the "
+                                 "simulated chip models (default: slow; docs/simulator.md, "
+                                 "\"The chip's time\")")))
     ap.add_argument("--ops", choices=("count", "estimate", "light"), default="count",
-                    help="count every bytecode operation the firmware runs (the default; the "
-                    "MicroPython backend charges the light one), charge the estimate per sensor read "
-                    "(lighter on a loaded machine), or the light charge the test suite uses")
+                    help=say(Msg("count every bytecode operation the firmware runs (the default; the "
+                                 "MicroPython backend charges the light one), charge the estimate per "
+                                 "sensor read (lighter on a loaded machine), or the light charge the test "
+                                 "suite uses")))
     return ap
 
 
-def _console(board: SimBoard, pieces: Pieces, stop: threading.Event) -> None:
+def _console(board: SimBoard, pieces: Pieces, stop: threading.Event, say: Say) -> None:
     """The `sim>` prompt: one command a line (pieces named by their ids), until quit or EOF."""
     while not stop.is_set():
         try:
@@ -133,7 +154,7 @@ def _console(board: SimBoard, pieces: Pieces, stop: threading.Event) -> None:
         try:
             line = pieces.line(line)
         except simtags.PieceError as e:
-            print(f"error {e}")
+            print(say(Msg("error {why}", why=_error(e))))
             continue
         answer = board.command(line)
         if answer.startswith("ok {"):
@@ -142,9 +163,10 @@ def _console(board: SimBoard, pieces: Pieces, stop: threading.Event) -> None:
             print(pieces.told(answer))
 
 
-def sim_main(argv: list[str], catalogues: CatalogueSource | None = None) -> int:
-    """`upref sim`: run a simulated board until Ctrl-C (or SIGTERM)."""
-    ns = _sim_parser().parse_args(argv)
+def sim_main(argv: list[str], catalogues: CatalogueSource | None = None, say: Say = _english) -> int:
+    """`upref sim`: run a simulated board until Ctrl-C (or SIGTERM); its lines to a person are
+    said with `say`."""
+    ns = _sim_parser(say).parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     try:
         board = SimBoard(SimSettings(
@@ -156,28 +178,21 @@ def sim_main(argv: list[str], catalogues: CatalogueSource | None = None) -> int:
             board.carry(simtags.sim_deck(catalogues()))  # every piece's sticker names it
         board.start()
     except (SimError, ValueError, OSError) as e:
-        print(f"upref sim: {e}", file=sys.stderr)
+        print("upref sim: " + say(_error(e)), file=sys.stderr)
         return 1
-    sim_opt = "" if board.name == "default" else f" --sim {board.name}"
-    kept = "; the table as the last run left it" if board.restored else ""
-    print(f"upref simulated board {board.name!r} ({board.backend}, seed {board.seed}"
-          f"{', empty' if ns.empty else ''}{kept})")
-    print(f"  port:    {board.port}  (now {board.pty})")
-    print(f"  control: upref simctl{sim_opt} pull 4   (socket {board.control_path})")
-    print(f"  flash:   {board.flash_dir}  (SPI flash for esptool: {board.spi.path})")
-    print(f"  log:     {board.log_path}")
+    _banner(board, ns.empty, say)
     interactive = sys.stdin.isatty()
     if interactive:
-        print("Type commands here (`help` lists them); Ctrl-C stops the board.")
+        print(say(Msg("Type commands here (`help` lists them); Ctrl-C stops the board.")))
     else:
-        print("Ctrl-C stops the board.")
+        print(say(Msg("Ctrl-C stops the board.")))
     sys.stdout.flush()
     stop = threading.Event()
     pieces = Pieces(catalogues)
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
     try:
         if interactive:
-            _console(board, pieces, stop)
+            _console(board, pieces, stop, say)
         else:
             while not stop.wait(0.5):
                 pass
@@ -186,6 +201,23 @@ def sim_main(argv: list[str], catalogues: CatalogueSource | None = None) -> int:
     finally:
         board.stop()
     return 0
+
+
+def _banner(board: SimBoard, empty: bool, say: Say) -> None:
+    """What a started board is and where its port, control, flash and log are."""
+    sim_opt = "" if board.name == "default" else f" --sim {board.name}"
+    how: str = Msg("{backend}, seed {seed}", backend=board.backend, seed=board.seed)
+    if empty:
+        how += Msg(", empty")
+    if board.restored:
+        how += Msg("; the table as the last run left it")
+    print(say(Msg("upref simulated board {name} ({how})", name=repr(board.name), how=how)))
+    print(say(Msg("  port:    {port}  (now {pty})", port=board.port, pty=board.pty)))
+    print(say(Msg("  control: upref simctl{opt} pull 4   (socket {socket})", opt=sim_opt,
+                  socket=board.control_path)))
+    print(say(Msg("  flash:   {folder}  (SPI flash for esptool: {spi})", folder=board.flash_dir,
+                  spi=board.spi.path)))
+    print(say(Msg("  log:     {path}", path=board.log_path)))
 
 
 def _sim_first(argv: list[str]) -> list[str]:
@@ -206,22 +238,24 @@ def _sim_first(argv: list[str]) -> list[str]:
 
 
 def simctl_main(
-    argv: list[str], catalogues: CatalogueSource | None = None, more_help: str = ""
+    argv: list[str], catalogues: CatalogueSource | None = None, more_help: str = "",
+    say: Say = _english,
 ) -> int:
     """`upref simctl [--sim NAME] <verb> [arguments]`: one verb on a running board; with the
     games' catalogues, a card may be named by its piece's id (`tap T05`). `more_help` ends
     `--help` (what a front end adds: the games' whole table steps)."""
     pieces = Pieces(catalogues)
-    described = "tap T05 (a piece by its catalogue id) or tap 04A1B2C3D4E5F6 (a UID)" if catalogues \
+    described = Msg("tap T05 (a piece by its catalogue id) or tap 04A1B2C3D4E5F6 (a UID)") if catalogues \
         else "tap 04A1B2C3D4E5F6"
     ap = argparse.ArgumentParser(
         prog="upref simctl",
-        description=f"Act on a running simulated board: pull 4, insert 4 RB R, {described}, ...",
-        epilog="commands:\n" + help_text() + (f"\n\n{more_help}" if more_help else ""),
+        description=say(Msg("Act on a running simulated board: pull 4, insert 4 RB R, {described}, ...",
+                            described=described)),
+        epilog=say(Msg("commands:")) + "\n" + help_text() + (f"\n\n{more_help}" if more_help else ""),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    ap.add_argument("--sim", metavar="NAME", help="which simulator (needed when several run)")
-    ap.add_argument("words", nargs=argparse.REMAINDER, help="the command and its arguments")
+    ap.add_argument("--sim", metavar="NAME", help=say(Msg("which simulator (needed when several run)")))
+    ap.add_argument("words", nargs=argparse.REMAINDER, help=say(Msg("the command and its arguments")))
     ns = ap.parse_args(_sim_first(argv))
     if not ns.words:
         ap.print_help()
@@ -229,13 +263,13 @@ def simctl_main(
     try:
         line = pieces.line(" ".join(ns.words))
     except simtags.PieceError as e:
-        print(f"upref simctl: {e}", file=sys.stderr)
+        print("upref simctl: " + say(_error(e)), file=sys.stderr)
         return 1
     try:
         with SimControl.find(ns.sim) as ctl:
             answer = ctl.raw(line)
     except SimControlError as e:
-        print(f"upref simctl: {e}", file=sys.stderr)
+        print("upref simctl: " + say(_error(e)), file=sys.stderr)
         return 1
     if answer.startswith("error "):
         print(f"upref simctl: {pieces.told(answer[6:])}", file=sys.stderr)
