@@ -24,13 +24,14 @@ import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol, TextIO
+from typing import TextIO
 
 from upref.board.simtags import sim_uids
+from upref.commands.connect import BoardLink
 from upref.commands.lang_option import add_lang_option, chosen_lang, said, said_error
 from upref.link.connection import Link, LinkError
 from upref.link.notices import LinkItem, Offline, Online, Resynced
-from upref.link.protocol import CardArrived, CardLeft, Echo, Err, Ok, Snapshot
+from upref.link.protocol import CardArrived, CardLeft, Snapshot
 from upref.registry import UnknownGame, find_game, games, titles
 from upref.store.tags import (
     ItemTaken,
@@ -51,20 +52,6 @@ ACCEPTED = ("00FF00", "300", "1200:80")
 REFUSED = ("FF0000", "600", "300:250")
 
 SKIP_WORDS = ("skip", "s", "-")
-
-
-class BoardLink(Protocol):
-    """What enrolment needs of a `Link` (tests pass a fake)."""
-
-    events: queue.Queue[LinkItem]
-    url: str
-
-    @property
-    def error(self) -> LinkError | None: ...
-
-    def command(
-        self, ftype: str, *args: str | int, timeout: float = 1.0, retries: int = 2
-    ) -> Ok | Err | Echo: ...
 
 
 @dataclass(frozen=True)

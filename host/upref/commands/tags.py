@@ -20,33 +20,20 @@ import queue
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol, TextIO
+from typing import TextIO
 
 from upref.board.ndef import RecordError, piece_message, piece_of, piece_uri, user_memory
+from upref.commands.connect import BoardLink
 from upref.commands.lang_option import add_lang_option, chosen_lang, said, said_error
 from upref.link.connection import Link, LinkError
 from upref.link.notices import LinkItem
-from upref.link.protocol import CardArrived, CardLeft, Echo, Err, Ok, TagRecord
+from upref.link.protocol import CardArrived, CardLeft, Err, TagRecord
 from upref.registry import UnknownGame, find_game, games
 from upref.text import ENGLISH, Msg, in_lang
 
 __all__ = ["TagWriting", "main"]
 
 _WRITE_TIMEOUT_S = 3.0  # a record of a dozen pages takes the board well under 0.2 s
-
-
-class BoardLink(Protocol):
-    """What writing needs of a `Link` (tests pass a fake)."""
-
-    events: queue.Queue[LinkItem]
-    url: str
-
-    @property
-    def error(self) -> LinkError | None: ...
-
-    def command(
-        self, ftype: str, *args: str | int, timeout: float = 1.0, retries: int = 2
-    ) -> Ok | Err | Echo: ...
 
 
 @dataclass
