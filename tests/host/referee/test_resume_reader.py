@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from fake_link import FakeLink
+from full_board import pair_in_every_hole
 from upref.board.codes import CodeTable
 from upref.board.model import CardObservation, HoleObservation
 from upref.commands.scripted import enrol_all
@@ -35,17 +36,7 @@ T = 1_000_000.0  # the table's clock stands still: no timer fires between the in
 GAMES = [g for g in games() if g.demo is not None]
 
 
-def _holes() -> tuple[int, ...]:
-    """A board with a pair in every hole (one end of each of ten pairs up)."""
-    seen: dict[str, int] = {}
-    for c in CODES.codes():
-        end = CODES.lookup(c)
-        if end is not None and end.pair_id not in seen:
-            seen[end.pair_id] = c
-    return tuple(list(seen.values())[:10])
-
-
-HOLES = _holes()
+HOLES = pair_in_every_hole(CODES)
 
 
 class Host:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from fake_link import FakeLink
+from full_board import pair_in_every_hole
 from upref.board.codes import CodeTable
 from upref.board.ndef import piece_message
 from upref.board.simtags import sim_uid
@@ -27,16 +28,7 @@ T = 1_000_000.0
 GAMES = [g for g in games() if g.demo is not None]
 
 
-def _holes() -> tuple[int, ...]:
-    seen: dict[str, int] = {}
-    for c in CODES.codes():
-        end = CODES.lookup(c)
-        if end is not None and end.pair_id not in seen:
-            seen[end.pair_id] = c
-    return tuple(list(seen.values())[:10])
-
-
-HOLES = _holes()
+HOLES = pair_in_every_hole(CODES)
 
 
 class Host:
