@@ -135,22 +135,26 @@ def _scene(h: ModuleType, name: str) -> tuple[Any, Callable[[], None]]:
     t0 = a._next_scan  # the next scan is due: every step is a scan period
 
     def run() -> None:
-        # the loop reads the microsecond clock to share out its slot: a clock of the test's own,
-        # a microsecond a read, so that both runs of a scene take the same path
+        # the loop reads the microsecond clock to share out its slot, and the millisecond clock
+        # (is this the heartbeat's pass?): clocks of the test's own, a microsecond a read and
+        # the millisecond of the step under way, so that both runs of a scene take the same path
+        # however long this machine takes over a traced pass
         import time
 
-        real, us = time.ticks_us, [0]
+        real_us, real_ms, us, ms = time.ticks_us, time.ticks_ms, [0], [t0]
 
         def ticks_us() -> int:
             us[0] += 1
             return us[0]
 
         time.ticks_us = ticks_us  # type: ignore[attr-defined]
+        time.ticks_ms = lambda: ms[0]  # type: ignore[attr-defined]
         try:
             for i in range(PERIODS):
-                a.step(t0 + 10 * i)
+                ms[0] = t0 + 10 * i
+                a.step(ms[0])
         finally:
-            time.ticks_us = real  # type: ignore[attr-defined]
+            time.ticks_us, time.ticks_ms = real_us, real_ms  # type: ignore[attr-defined]
 
     return hw, run
 
