@@ -10,6 +10,12 @@
 # oldest first, as `OLD <seq> <ms> <TYPE> <args...>` frames, paced as the output queue has room
 # (a few a pass, so the scan never waits), then answers `OK <cmd> SINCE n=<sent> lost=<k>`.
 #
+# A tag's record (the TAG frame sent just before its CARD +) does not fit a slot (a message of up
+# to 64 bytes, 150 as hex), so it is kept beside the ring, in binary, in a pool of its own
+# (Tags: TAG_BYTES bytes, the last TAGS records at most); the replay sends it, as
+# `OLD <seq> <ms> TAG <uid> <length> <hex|->`, just before the CARD + it came with. A TAG is no
+# event: the bitmap does not count it, nor does `lost`.
+#
 # `lost` is exact: a bitmap of the last 2048 frames says which were events, so the events that
 # fell out of the ring after <seq> can be counted. When <seq> lies further back than that,
 # lost is given as `>N` (at least N).
@@ -29,20 +35,69 @@ BODY = const(32)  # bytes kept of a frame's body (CARD with a 10-byte UID: 27); 
 BITS = const(2048)  # frames the event bitmap remembers (half an hour of heartbeats)
 _MASK = const(2047)
 _SPACE = const(0x20)
+TAG_BYTES = const(256)  # bytes kept of the tags' records: 8 upref records (21 to 27 bytes), 3 of 64
+TAGS = const(8)  # tag records kept at most
+
+
+class Tags:
+    """Tags(size=TAG_BYTES): the records of the last tags that arrived, each with the frame
+    number of its TAG frame (`fnos`). `buf` is a pool used as a ring: a record is the count of
+    its bytes carried (1 byte), the message's length as the tag says (2 bytes, big-endian), then
+    those bytes; one that would overrun the oldest record pushes it out. Record i (0 <= i <
+    count) of the ones kept, oldest first, begins at buf[at[(first + i) % TAGS]]."""
+
+    def __init__(self, size=TAG_BYTES):
+        self.buf = bytearray(size)
+        self.at = array("H", [0] * TAGS)
+        self.fnos = array("i", [0] * TAGS)
+        self.clear()
+
+    def clear(self):
+        self.first = 0  # the oldest record's index in at/fnos
+        self.count = 0  # records kept
+        self.used = 0  # bytes of buf they take
+        self.head = 0  # where the next one begins
+
+    def add(self, fno, length, data, n):
+        """Keep the record of the TAG frame `fno`: the message's `length` as the tag says,
+        and data[:n], as much of it as was read. Allocates nothing."""
+        b = self.buf
+        size = len(b)
+        if n > size - 3:
+            n = size - 3
+        while self.count > 0 and (self.count == TAGS or self.used + n + 3 > size):
+            f = self.first
+            self.used -= b[self.at[f]] + 3
+            self.first = (f + 1) % TAGS
+            self.count -= 1
+        k = (self.first + self.count) % TAGS
+        p = self.head
+        self.at[k] = p
+        self.fnos[k] = fno
+        b[p] = n
+        b[(p + 1) % size] = (length >> 8) & 255
+        b[(p + 2) % size] = length & 255
+        for j in range(n):
+            b[(p + 3 + j) % size] = data[j]
+        self.head = (p + n + 3) % size
+        self.used += n + 3
+        self.count += 1
 
 
 class Ring:
-    """Ring(clock, slots=SLOTS, body=BODY, t0=0): the last `slots` event frames.
+    """Ring(clock, slots=SLOTS, body=BODY, t0=0, tags=TAG_BYTES): the last `slots` event frames,
+    and beside them the records of the last tags that arrived (`tags` bytes of them, Tags).
 
     clock() gives the board's time in ms (the heartbeat's up=); with clock None, it is
     time.ticks_diff(time.ticks_ms(), t0). frame(buf, start, end, seq, fno, keep) is called
-    for every frame written (fno counts frames since boot). since.start() begins a replay for
+    for every frame written (fno counts frames since boot); tag(length, data, n) right after a
+    TAG frame is written keeps its record. since.start() begins a replay for
     SINCE and since.step() writes it out a few frames at a time.
     """
 
-    def __init__(self, clock, slots=SLOTS, body=BODY, t0=0):
-        if slots < 1 or body < 8:
-            raise ValueError("invalid event ring: %d slots of %d bytes" % (slots, body))
+    def __init__(self, clock, slots=SLOTS, body=BODY, t0=0, tags=TAG_BYTES):
+        if slots < 1 or body < 8 or tags < 8:
+            raise ValueError("invalid event ring: %d slots of %d bytes, %d bytes of tags" % (slots, body, tags))
         self.slots = slots
         self.width = body
         self.body = bytearray(slots * body)
@@ -51,6 +106,7 @@ class Ring:
         self.fnos = array("i", [0] * slots)  # frame numbers since boot (ages, not 16-bit seqs)
         self.times = array("i", [0] * slots)
         self.bits = bytearray(BITS // 8)  # bit f % BITS: frame f was an event
+        self.tags = Tags(tags)
         self.clear(clock, t0)
 
     def clear(self, clock, t0=0):
@@ -71,6 +127,13 @@ class Ring:
         self.r_n = 0
         self.r_lost = 0
         self.r_more = False
+        self.r_tag = False  # the TAG of event r_i is sent: the event itself comes next
+        self.tags.clear()
+
+    def tag(self, length, data, n):
+        """The frame just written was a TAG (its record: the message's `length` as the tag says,
+        data[:n] as read): kept for the CARD + that follows it. Allocates nothing."""
+        self.tags.add(self.frames - 1, length, data, n)
 
     def frame(self, buf, start, end, seq, fno, keep):
         """A frame was written: buf[start:end] is its body. Kept when `keep` (an event)."""

@@ -1,18 +1,23 @@
 # SINCE: the board replays the events its ring keeps (ring.py, docs/protocol.md "The event
 # ring"). start() finds the first kept event after the host's sequence number and counts the
 # events after it that the ring no longer holds; step() writes the OLD frames a few a pass, as
-# the output queue has room, then the closing `OK <cmd> SINCE n=<sent> lost=<k>`.
+# the output queue has room, then the closing `OK <cmd> SINCE n=<sent> lost=<k>`. A CARD +
+# whose tag's record the ring still keeps beside it (ring.Tags) is preceded by that record, as
+# `OLD <seq> <ms> TAG <uid> <length> <hex|->`: the TAG frame's own sequence number (the one
+# before its CARD +'s), the CARD's time. n counts the events, not their records.
 #
 # app.App loads this module for a SINCE and lets it go when the replay is over, so its code
 # takes no heap while a game runs without one. step() allocates nothing.
 
 from micropython import const
 
-from ring import BITS
+from ring import BITS, TAGS
 
 _PER_PASS = const(2)  # OLD frames written at most per pass of the loop
 _ROOM = const(400)  # output queue bytes left free for live frames while replaying
 _MASK = const(2047)
+_SPACE = const(0x20)
+_TAG_ROOM = const(200)  # output queue bytes an OLD TAG may take (a frame is at most 200)
 
 
 def oldest(r):
@@ -76,7 +81,44 @@ def start(r, cmd_seq, since):
     r.r_end = r.total
     r.r_cmd = cmd_seq
     r.r_n = 0
+    r.r_tag = False
     r.replaying = True
+
+
+def _record(t, fno):
+    """Index in ring.Tags t of the record of TAG frame `fno`, or -1 when it is not kept."""
+    for i in range(t.count):
+        k = (t.first + i) % TAGS
+        if t.fnos[k] == fno:
+            return k
+    return -1
+
+
+def _old_tag(r, w, k, i):
+    """Write the OLD TAG of the CARD + in slot k of ring r, from its tag's record i (ring.Tags):
+    the UID is the CARD's last argument. Allocates nothing."""
+    t = r.tags
+    b = t.buf
+    size = len(b)
+    p = t.at[i]
+    n = b[p]
+    base = k * r.width
+    end = base + r.lens[k]
+    u = end
+    while u > base and r.body[u - 1] != _SPACE:
+        u -= 1
+    w.begin(b"OLD")
+    w.arg(b"")
+    w.hex((r.seqs[k] - 1) & 0xFFFF, 4)
+    w.arg_int(r.times[k])
+    w.arg(b"TAG")
+    w.arg(b"")
+    w.copy(r.body, u, end)
+    w.arg_int((b[(p + 1) % size] << 8) | b[(p + 2) % size])
+    w.arg(b"" if n else b"-")
+    for j in range(n):
+        w.hex(b[(p + 3 + j) % size], 2)
+    w.end()
 
 
 def step(r, w, free):
@@ -89,6 +131,7 @@ def step(r, w, free):
         if r.r_i < lo:  # pushed out while the replay went on
             r.r_lost += lo - r.r_i
             r.r_i = lo
+            r.r_tag = False
         if r.r_i >= r.r_end:
             w.begin(b"OK")
             w.arg(b"")
@@ -103,6 +146,14 @@ def step(r, w, free):
             r.replaying = False
             return
         k = r.r_i % slots
+        if not r.r_tag:  # first the record of the tag that came with this event, if kept
+            r.r_tag = True
+            i = _record(r.tags, r.fnos[k] - 1)
+            if i >= 0:
+                _old_tag(r, w, k, i)
+                sent += 1
+                free -= _TAG_ROOM
+                continue
         base = k * r.width
         w.begin(b"OLD")
         w.arg(b"")
@@ -112,6 +163,7 @@ def step(r, w, free):
         w.copy(r.body, base, base + r.lens[k])
         w.end()
         r.r_i += 1
+        r.r_tag = False
         r.r_n += 1
         sent += 1
         free -= 100
