@@ -4,7 +4,7 @@
 # A snapshot restores what is a state (a pair in a hole, a card on the reader); it cannot bring
 # back what is over before it is taken: a card tapped and lifted, a click and its order against
 # a tap. So every event frame (HOLE, CARD, BTN, FAULT, CLEAR) is also kept here, its body (the
-# bytes between `@SSSS ` and `*`) with its sequence number and the board's time in ms (the
+# bytes between `@SSSS ` and `*`) with its frame number and the board's time in ms (the
 # clock of the heartbeat's up=), in slots preallocated at boot. The host asks `SINCE <seq>`
 # after anything it may have missed, and the board replays every kept event after that number,
 # oldest first, as `OLD <seq> <ms> <TYPE> <args...>` frames, paced as the output queue has room
@@ -12,9 +12,13 @@
 #
 # A tag's record (the TAG frame sent just before its CARD +) does not fit a slot (a message of up
 # to 64 bytes, 150 as hex), so it is kept beside the ring, in binary, in a pool of its own
-# (Tags: TAG_BYTES bytes, the last TAGS records at most); the replay sends it, as
+# (TAG_BYTES bytes, the last TAGS records at most); the replay sends it, as
 # `OLD <seq> <ms> TAG <uid> <length> <hex|->`, just before the CARD + it came with. A TAG is no
 # event: the bitmap does not count it, nor does `lost`.
+#
+# A frame's sequence number is its frame number's, moved by what the writer began with (on the
+# board, nothing: both start at 0 at boot and advance together), so the ring keeps the frame
+# numbers only.
 #
 # `lost` is exact: a bitmap of the last 2048 frames says which were events, so the events that
 # fell out of the ring after <seq> can be counted. When <seq> lies further back than that,
@@ -31,7 +35,9 @@ from array import array
 from micropython import const
 
 SLOTS = const(64)  # events kept
-BODY = const(32)  # bytes kept of a frame's body (CARD with a 10-byte UID: 27); a longer FAULT is cut
+# bytes kept of a frame's body (CARD with a 10-byte UID: 27, a sensor's fault 30: "FAULT sensor
+# s40 never settles"); a longer FAULT (the reader's error, an exception) is cut
+BODY = const(30)
 BITS = const(2048)  # frames the event bitmap remembers (half an hour of heartbeats)
 _MASK = const(2047)
 _SPACE = const(0x20)
@@ -39,54 +45,9 @@ TAG_BYTES = const(256)  # bytes kept of the tags' records: 8 upref records (21 t
 TAGS = const(8)  # tag records kept at most
 
 
-class Tags:
-    """Tags(size=TAG_BYTES): the records of the last tags that arrived, each with the frame
-    number of its TAG frame (`fnos`). `buf` is a pool used as a ring: a record is the count of
-    its bytes carried (1 byte), the message's length as the tag says (2 bytes, big-endian), then
-    those bytes; one that would overrun the oldest record pushes it out. Record i (0 <= i <
-    count) of the ones kept, oldest first, begins at buf[at[(first + i) % TAGS]]."""
-
-    def __init__(self, size=TAG_BYTES):
-        self.buf = bytearray(size)
-        self.at = array("H", [0] * TAGS)
-        self.fnos = array("i", [0] * TAGS)
-        self.clear()
-
-    def clear(self):
-        self.first = 0  # the oldest record's index in at/fnos
-        self.count = 0  # records kept
-        self.used = 0  # bytes of buf they take
-        self.head = 0  # where the next one begins
-
-    def add(self, fno, length, data, n):
-        """Keep the record of the TAG frame `fno`: the message's `length` as the tag says,
-        and data[:n], as much of it as was read. Allocates nothing."""
-        b = self.buf
-        size = len(b)
-        if n > size - 3:
-            n = size - 3
-        while self.count > 0 and (self.count == TAGS or self.used + n + 3 > size):
-            f = self.first
-            self.used -= b[self.at[f]] + 3
-            self.first = (f + 1) % TAGS
-            self.count -= 1
-        k = (self.first + self.count) % TAGS
-        p = self.head
-        self.at[k] = p
-        self.fnos[k] = fno
-        b[p] = n
-        b[(p + 1) % size] = (length >> 8) & 255
-        b[(p + 2) % size] = length & 255
-        for j in range(n):
-            b[(p + 3 + j) % size] = data[j]
-        self.head = (p + n + 3) % size
-        self.used += n + 3
-        self.count += 1
-
-
 class Ring:
-    """Ring(clock, slots=SLOTS, body=BODY, t0=0, tags=TAG_BYTES): the last `slots` event frames,
-    and beside them the records of the last tags that arrived (`tags` bytes of them, Tags).
+    """Ring(clock, slots=SLOTS, body=BODY, t0=0): the last `slots` event frames, and beside them
+    the records of the last TAGS tags that arrived, in a pool of TAG_BYTES.
 
     clock() gives the board's time in ms (the heartbeat's up=); with clock None, it is
     time.ticks_diff(time.ticks_ms(), t0). frame(buf, start, end, seq, fno, keep) is called
@@ -95,18 +56,22 @@ class Ring:
     SINCE and since.step() writes it out a few frames at a time.
     """
 
-    def __init__(self, clock, slots=SLOTS, body=BODY, t0=0, tags=TAG_BYTES):
-        if slots < 1 or body < 8 or tags < 8:
-            raise ValueError("invalid event ring: %d slots of %d bytes, %d bytes of tags" % (slots, body, tags))
+    def __init__(self, clock, slots=SLOTS, body=BODY, t0=0):
+        if slots < 1 or body < 8:
+            raise ValueError("invalid event ring: %d slots of %d bytes" % (slots, body))
         self.slots = slots
         self.width = body
         self.body = bytearray(slots * body)
-        self.lens = bytearray(slots)
-        self.seqs = array("H", [0] * slots)
         self.fnos = array("i", [0] * slots)  # frame numbers since boot (ages, not 16-bit seqs)
         self.times = array("i", [0] * slots)
         self.bits = bytearray(BITS // 8)  # bit f % BITS: frame f was an event
-        self.tags = Tags(tags)
+        # the tags' records: `tagbuf` a pool used as a ring, a record there the count of its
+        # bytes carried (1 byte), the message's length as the tag says (2, big-endian), those
+        # bytes; record i (of tag_n since boot) begins at tagbuf[tag_at[i % TAGS]] and came in
+        # TAG frame tag_fno[i % TAGS]; records tag_first..tag_n-1 are kept
+        self.tagbuf = bytearray(TAG_BYTES)
+        self.tag_at = array("H", [0] * TAGS)
+        self.tag_fno = array("i", [0] * TAGS)
         self.clear(clock, t0)
 
     def clear(self, clock, t0=0):
@@ -119,21 +84,34 @@ class Ring:
         self.last_gone = -1  # frame number of the last event pushed out of the ring
         self.frames = 0  # frames seen (frame number of the next one)
         self.seq = 0  # sequence number of the next frame
-        # the replay under way (since.py): next event index, end, command, sent, lost
-        self.replaying = False
-        self.r_i = 0
-        self.r_end = 0
-        self.r_cmd = 0
-        self.r_n = 0
-        self.r_lost = 0
-        self.r_more = False
-        self.r_tag = False  # the TAG of event r_i is sent: the event itself comes next
-        self.tags.clear()
+        self.replaying = False  # a replay goes on (since.py keeps where it is)
+        self.tag_n = 0  # records kept since boot
+        self.tag_first = 0  # the oldest still in the pool
+        self.tag_head = 0  # where the next one begins
 
     def tag(self, length, data, n):
         """The frame just written was a TAG (its record: the message's `length` as the tag says,
-        data[:n] as read): kept for the CARD + that follows it. Allocates nothing."""
-        self.tags.add(self.frames - 1, length, data, n)
+        data[:n] as read, n at most 64): kept for the CARD + that follows it, pushing out the
+        oldest records it needs the room of. Allocates nothing."""
+        b = self.tagbuf
+        size = TAG_BYTES
+        p = self.tag_head
+        at = self.tag_at
+        # the oldest record begins where the free room ends
+        while self.tag_first < self.tag_n and (
+            self.tag_n - self.tag_first == TAGS or (at[self.tag_first % TAGS] - p) % size < n + 3
+        ):
+            self.tag_first += 1
+        k = self.tag_n % TAGS
+        at[k] = p
+        self.tag_fno[k] = self.frames - 1
+        b[p] = n
+        b[(p + 1) % size] = (length >> 8) & 255
+        b[(p + 2) % size] = length & 255
+        for j in range(n):
+            b[(p + 3 + j) % size] = data[j]
+        self.tag_head = (p + n + 3) % size
+        self.tag_n += 1
 
     def frame(self, buf, start, end, seq, fno, keep):
         """A frame was written: buf[start:end] is its body. Kept when `keep` (an event)."""
@@ -159,10 +137,8 @@ class Ring:
             n -= 1  # a cut at a space would leave an empty argument
         base = k * self.width
         b = self.body
-        for j in range(n):
-            b[base + j] = buf[start + j]
-        self.lens[k] = n
-        self.seqs[k] = seq
+        for j in range(self.width):  # a shorter body ends at a 0 (since.py reads it so)
+            b[base + j] = buf[start + j] if j < n else 0
         self.fnos[k] = fno
         c = self.clock
         self.times[k] = c() if c is not None else time.ticks_diff(time.ticks_ms(), self.t0)
