@@ -125,6 +125,17 @@ def test_beyond_the_bitmap_lost_is_at_least():
     assert kv["lost"].startswith(">") and int(kv["lost"][1:]) >= 30, kv  # 47 lost, 40 within reach
 
 
+def test_the_longest_fault_of_a_sensor_comes_back_whole():
+    w, r, out, clock = _writer()
+    w.begin(b"FAULT", True)
+    w.arg(b"sensor")
+    w.arg(b"s40")
+    w.arg(b"never settles")
+    w.end()
+    olds, kv = _replay(w, r, out, None)
+    assert [o[2] for o in olds] == ["FAULT sensor s40 never settles"], olds
+
+
 def test_a_long_fault_is_cut_still_well_formed():
     w, r, out, clock = _writer()
     w.begin(b"FAULT", True)
