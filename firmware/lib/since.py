@@ -2,9 +2,9 @@
 # ring"). start() finds the first kept event after the host's sequence number and counts the
 # events after it that the ring no longer holds; step() writes the OLD frames a few a pass, as
 # the output queue has room, then the closing `OK <cmd> SINCE n=<sent> lost=<k>`. A CARD +
-# whose tag's record the ring still keeps beside it (its pool of records) is preceded by that record, as
-# `OLD <seq> <ms> TAG <uid> <length> <hex|->`: the TAG frame's own sequence number (the one
-# before its CARD +'s), the CARD's time. n counts the events, not their records.
+# whose tag's record the ring still keeps beside it (its pool of records) is preceded by that
+# record, as `OLD <seq> <ms> TAG <uid> <length> <hex|->`: the TAG frame's own sequence number
+# (the one before its CARD +'s), the CARD's time. n counts the events, not their records.
 #
 # app.App loads this module for a SINCE and lets it go when the replay is over, so its code,
 # and the state of the replay under way (this module's globals; the ring says only whether one
