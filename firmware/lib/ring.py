@@ -41,13 +41,15 @@ BODY = const(30)
 BITS = const(2048)  # frames the event bitmap remembers (half an hour of heartbeats)
 _MASK = const(2047)
 _SPACE = const(0x20)
-TAG_BYTES = const(256)  # bytes kept of the tags' records: 8 upref records (21 to 27 bytes), 3 of 64
+# bytes kept of the tags' records (each its bytes and 3 more): 8 upref records (21 to 27 bytes),
+# 3 of 64; it divides 65536
+TAG_BYTES = const(256)
 TAGS = const(8)  # tag records kept at most
 
 
 class Ring:
-    """Ring(clock, slots=SLOTS, body=BODY, t0=0): the last `slots` event frames, and beside them
-    the records of the last TAGS tags that arrived, in a pool of TAG_BYTES.
+    """Ring(clock, slots=SLOTS, t0=0): the last `slots` event frames (BODY bytes of each), and
+    beside them the records of the last TAGS tags that arrived, in a pool of TAG_BYTES.
 
     clock() gives the board's time in ms (the heartbeat's up=); with clock None, it is
     time.ticks_diff(time.ticks_ms(), t0). frame(buf, start, end, seq, fno, keep) is called
@@ -56,19 +58,21 @@ class Ring:
     SINCE and since.step() writes it out a few frames at a time.
     """
 
-    def __init__(self, clock, slots=SLOTS, body=BODY, t0=0):
-        if slots < 1 or body < 8:
-            raise ValueError("invalid event ring: %d slots of %d bytes" % (slots, body))
+    def __init__(self, clock, slots=SLOTS, t0=0):
+        if slots < 1:
+            raise ValueError("invalid event ring: %d slots" % slots)
         self.slots = slots
-        self.width = body
-        self.body = bytearray(slots * body)
+        self.body = bytearray(slots * BODY)
         self.fnos = array("i", [0] * slots)  # frame numbers since boot (ages, not 16-bit seqs)
         self.times = array("i", [0] * slots)
         self.bits = bytearray(BITS // 8)  # bit f % BITS: frame f was an event
         # the tags' records: `tagbuf` a pool used as a ring, a record there the count of its
         # bytes carried (1 byte), the message's length as the tag says (2, big-endian), those
-        # bytes; record i (of tag_n since boot) begins at tagbuf[tag_at[i % TAGS]] and came in
-        # TAG frame tag_fno[i % TAGS]; records tag_first..tag_n-1 are kept
+        # bytes, the next record right after it. Record i (of tag_n since boot; the last TAGS
+        # have their place) came in TAG frame tag_fno[i % TAGS] and begins at byte tag_at[i %
+        # TAGS] of all written, counted modulo 65536 (a multiple of TAG_BYTES): in tagbuf at that
+        # modulo TAG_BYTES, and whole while no more than TAG_BYTES have been written from there
+        # on (since.py). (The fewer attributes a Ring has, the smaller its dict.)
         self.tagbuf = bytearray(TAG_BYTES)
         self.tag_at = array("H", [0] * TAGS)
         self.tag_fno = array("i", [0] * TAGS)
@@ -86,31 +90,25 @@ class Ring:
         self.seq = 0  # sequence number of the next frame
         self.replaying = False  # a replay goes on (since.py keeps where it is)
         self.tag_n = 0  # records kept since boot
-        self.tag_first = 0  # the oldest still in the pool
-        self.tag_head = 0  # where the next one begins
 
     def tag(self, length, data, n):
         """The frame just written was a TAG (its record: the message's `length` as the tag says,
-        data[:n] as read, n at most 64): kept for the CARD + that follows it, pushing out the
-        oldest records it needs the room of. Allocates nothing."""
+        data[:n] as read, n at most 64): kept for the CARD + that follows it, written over the
+        oldest records. Allocates nothing."""
         b = self.tagbuf
-        size = TAG_BYTES
-        p = self.tag_head
         at = self.tag_at
-        # the oldest record begins where the free room ends
-        while self.tag_first < self.tag_n and (
-            self.tag_n - self.tag_first == TAGS or (at[self.tag_first % TAGS] - p) % size < n + 3
-        ):
-            self.tag_first += 1
+        p = 0  # where it goes: right after the last one
+        if self.tag_n > 0:
+            p = at[(self.tag_n - 1) % TAGS]
+            p = (p + b[p % TAG_BYTES] + 3) & 0xFFFF
         k = self.tag_n % TAGS
         at[k] = p
         self.tag_fno[k] = self.frames - 1
-        b[p] = n
-        b[(p + 1) % size] = (length >> 8) & 255
-        b[(p + 2) % size] = length & 255
+        b[p % TAG_BYTES] = n
+        b[(p + 1) % TAG_BYTES] = (length >> 8) & 255
+        b[(p + 2) % TAG_BYTES] = length & 255
         for j in range(n):
-            b[(p + 3 + j) % size] = data[j]
-        self.tag_head = (p + n + 3) % size
+            b[(p + 3 + j) % TAG_BYTES] = data[j]
         self.tag_n += 1
 
     def frame(self, buf, start, end, seq, fno, keep):
@@ -131,13 +129,13 @@ class Ring:
         if self.total >= slots:
             self.last_gone = self.fnos[k]
         n = end - start
-        if n > self.width:
-            n = self.width
+        if n > BODY:
+            n = BODY
         while n > 0 and buf[start + n - 1] == _SPACE:
             n -= 1  # a cut at a space would leave an empty argument
-        base = k * self.width
+        base = k * BODY
         b = self.body
-        for j in range(self.width):  # a shorter body ends at a 0 (since.py reads it so)
+        for j in range(BODY):  # a shorter body ends at a 0 (since.py reads it so)
             b[base + j] = buf[start + j] if j < n else 0
         self.fnos[k] = fno
         c = self.clock

@@ -12,7 +12,7 @@
 
 from micropython import const
 
-from ring import BITS, TAGS
+from ring import BITS, BODY, TAG_BYTES, TAGS
 
 _PER_PASS = const(2)  # OLD frames written at most per pass of the loop
 _ROOM = const(400)  # output queue bytes left free for live frames while replaying
@@ -99,8 +99,8 @@ def start(r, cmd_seq, since):
 
 def _body_end(r, k):
     """Where the body kept in slot k of ring r ends: at its first 0, or the slot's end."""
-    base = k * r.width
-    end = base + r.width
+    base = k * BODY
+    end = base + BODY
     b = r.body
     i = base
     while i < end and b[i]:
@@ -114,11 +114,19 @@ def _seq(r, k):
 
 
 def _record(r, fno):
-    """Where ring r keeps the record of TAG frame `fno` (its index in tag_at), or -1."""
-    i = r.tag_first
-    while i < r.tag_n:
-        if r.tag_fno[i % TAGS] == fno:
-            return i % TAGS
+    """Where ring r keeps the record of TAG frame `fno` (its index in tag_at), or -1 when it
+    keeps it no more: later records have been written over it (ring.Ring.tag)."""
+    n = r.tag_n
+    if n == 0:
+        return -1
+    at = r.tag_at
+    last = at[(n - 1) % TAGS]
+    end = last + r.tagbuf[last % TAG_BYTES] + 3  # where the next record goes
+    i = n - TAGS if n > TAGS else 0
+    while i < n:
+        k = i % TAGS
+        if r.tag_fno[k] == fno:
+            return k if (end - at[k]) & 0xFFFF <= TAG_BYTES else -1
         i += 1
     return -1
 
@@ -127,10 +135,10 @@ def _old_tag(r, w, k, i):
     """Write the OLD TAG of the CARD + in slot k of ring r, from its tag's record i (its index
     in tag_at): the UID is the CARD's last argument. Allocates nothing."""
     b = r.tagbuf
-    size = len(b)
+    size = TAG_BYTES
     p = r.tag_at[i]
-    n = b[p]
-    base = k * r.width
+    n = b[p % size]
+    base = k * BODY
     end = _body_end(r, k)
     u = end
     while u > base and r.body[u - 1] != _SPACE:
@@ -183,7 +191,7 @@ def step(r, w, free):
                 sent += 1
                 free -= _TAG_ROOM
                 continue
-        base = k * r.width
+        base = k * BODY
         w.begin(b"OLD")
         w.arg(b"")
         w.hex(_seq(r, k), 4)
