@@ -41,8 +41,8 @@ BODY = const(30)
 BITS = const(2048)  # frames the event bitmap remembers (half an hour of heartbeats)
 _MASK = const(2047)
 _SPACE = const(0x20)
-# bytes kept of the tags' records (each its bytes and 3 more): 8 upref records (21 to 27 bytes),
-# 3 of 64; it divides 65536
+# bytes kept of the tags' records (each its bytes and 3 more): the last 8 upref records of any
+# game (16 to 28 bytes), 3 of 64; it divides 65536
 TAG_BYTES = const(256)
 TAGS = const(8)  # tag records kept at most
 

@@ -217,8 +217,10 @@ def test_a_card_with_no_record_comes_back_alone():
 def test_the_records_of_the_last_taps_are_kept_and_an_older_tap_comes_back_without_its_own():
     w, r, out, clock = _writer(slots=64)
     start = (w.seq - 1) & 0xFFFF
-    for i in range(10):  # ten short records: the last eight are kept
-        _tap(w, r, clock, b"04A1B2C3D4E5%02X" % i, T05)
+    longest = b"\xd1\x01\x18U\x00upref:flipabird/WHITE07"  # the longest of upref's own
+    assert len(longest) == 28
+    for i in range(10):  # ten records of upref's own: the last eight are kept, whatever the game
+        _tap(w, r, clock, b"04A1B2C3D4E5%02X" % i, longest if i % 2 else T05)
         _card_left(w, clock, b"04A1B2C3D4E5%02X" % i)
     olds, kv = _replay(w, r, out, start)
     tagged = [o[2].split(" ")[1] for o in olds if o[2].startswith("TAG")]
