@@ -80,6 +80,12 @@ def test_an_old_tag_frame_reads_as_the_record_it_replays() -> None:
     assert parse_event(decode(line)) == Old(0x41, 12345, RECORD)
 
 
+def test_the_longest_replayed_record_fits_a_frame() -> None:
+    longest = Old(0xFFFF, 2**31 - 1, TagRecord("04" * 10, 0xFFFF, b"\xab" * 64))
+    line = encode_event(0xFFFF, longest)
+    assert len(line) <= 200 and parse_event(decode(line)) == longest
+
+
 def test_a_resumed_host_hears_the_record_of_a_tap_made_while_it_was_away_before_the_card() -> None:
     fake, board = FakeSerial(), BoardFrames(seq=0x40)
     last = 0x3F  # the last event the log applied
