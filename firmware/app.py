@@ -312,7 +312,8 @@ class App:
         t = cw.tags
         if ev == ARRIVED and t is not None and t.length >= 0:
             # TAG <uid> <length> <hex|->: the NDEF message the card carries, as much of it as
-            # was read, just before its CARD frame (not kept for SINCE: docs/protocol.md)
+            # was read, just before its CARD frame; its record is kept beside the ring, for
+            # SINCE to send before the CARD + (ring.Tags, docs/protocol.md)
             w.begin(b"TAG")
             w.arg(b"")
             self._uid(cw.uid, cw.uid_len)
@@ -322,6 +323,7 @@ class App:
             for i in range(t.n):
                 w.hex(buf[i], 2)
             w.end()
+            self.ring.tag(t.length, buf, t.n)
         if ev == ARRIVED or ev == LEFT:
             w.begin(b"CARD", True)
             w.arg(b"+" if ev == ARRIVED else b"-")

@@ -1,18 +1,34 @@
 # SINCE: the board replays the events its ring keeps (ring.py, docs/protocol.md "The event
 # ring"). start() finds the first kept event after the host's sequence number and counts the
 # events after it that the ring no longer holds; step() writes the OLD frames a few a pass, as
-# the output queue has room, then the closing `OK <cmd> SINCE n=<sent> lost=<k>`.
+# the output queue has room, then the closing `OK <cmd> SINCE n=<sent> lost=<k>`. A CARD +
+# whose tag's record the ring still keeps beside it (its pool of records) is preceded by that
+# record, as `OLD <seq> <ms> TAG <uid> <length> <hex|->`: the TAG frame's own sequence number
+# (the one before its CARD +'s), the CARD's time. n counts the events, not their records.
 #
-# app.App loads this module for a SINCE and lets it go when the replay is over, so its code
-# takes no heap while a game runs without one. step() allocates nothing.
+# app.App loads this module for a SINCE and lets it go when the replay is over, so its code,
+# and the state of the replay under way (this module's globals; the ring says only whether one
+# goes on, `replaying`), take no heap while a game runs without one. step() allocates nothing.
 
 from micropython import const
 
-from ring import BITS
+from ring import BITS, BODY, TAG_BYTES, TAGS
 
 _PER_PASS = const(2)  # OLD frames written at most per pass of the loop
 _ROOM = const(400)  # output queue bytes left free for live frames while replaying
 _MASK = const(2047)
+_SPACE = const(0x20)
+_TAG_ROOM = const(200)  # output queue bytes an OLD TAG may take (a frame is at most 200)
+
+# the replay under way: the next event's index in the ring, the end, the SINCE's command
+# number, events sent, events lost (at least, when `_more`), the next event's TAG sent
+_i = 0
+_end = 0
+_cmd = 0
+_n = 0
+_lost = 0
+_more = False
+_tag = False
 
 
 def oldest(r):
@@ -44,13 +60,14 @@ def start(r, cmd_seq, since):
     """SINCE: replay every event of ring r after sequence number `since` (an int), or every
     kept event when `since` is None. "After" is counted back from now: the events written
     since the frame that bore `since`, within the last 65535 frames."""
+    global _i, _end, _cmd, _n, _lost, _more, _tag
     slots = r.slots
     lo = oldest(r)
-    r.r_lost = 0
-    r.r_more = False
+    _lost = 0
+    _more = False
     if since is None:
         first = lo
-        r.r_lost = lo
+        _lost = lo
     else:
         age = (r.seq - since) & 0xFFFF  # frames written since `since`, itself included
         f_since = r.frames - age  # the frame number that bore `since`
@@ -67,51 +84,123 @@ def start(r, cmd_seq, since):
                 reach = 0
             hi = r.fnos[first % slots] if first < r.total else r.last_gone + 1
             if f_since + 1 >= reach:
-                r.r_lost = _count(r, f_since + 1, hi)
+                _lost = _count(r, f_since + 1, hi)
             else:
                 n = _count(r, reach, hi) if hi > reach else 0
-                r.r_lost = n if n > 0 else 1
-                r.r_more = True
-    r.r_i = first
-    r.r_end = r.total
-    r.r_cmd = cmd_seq
-    r.r_n = 0
+                _lost = n if n > 0 else 1
+                _more = True
+    _i = first
+    _end = r.total
+    _cmd = cmd_seq
+    _n = 0
+    _tag = False
     r.replaying = True
+
+
+def _body_end(r, k):
+    """Where the body kept in slot k of ring r ends: at its first 0, or the slot's end."""
+    base = k * BODY
+    end = base + BODY
+    b = r.body
+    i = base
+    while i < end and b[i]:
+        i += 1
+    return i
+
+
+def _seq(r, k):
+    """The sequence number of the event in slot k of ring r (ring.py: from its frame number)."""
+    return (r.seq - r.frames + r.fnos[k]) & 0xFFFF
+
+
+def _record(r, fno):
+    """Where ring r keeps the record of TAG frame `fno` (its index in tag_at), or -1 when it
+    keeps it no more: later records have been written over it (ring.Ring.tag)."""
+    n = r.tag_n
+    if n == 0:
+        return -1
+    at = r.tag_at
+    last = at[(n - 1) % TAGS]
+    end = last + r.tagbuf[last % TAG_BYTES] + 3  # where the next record goes
+    i = n - TAGS if n > TAGS else 0
+    while i < n:
+        k = i % TAGS
+        if r.tag_fno[k] == fno:
+            return k if (end - at[k]) & 0xFFFF <= TAG_BYTES else -1
+        i += 1
+    return -1
+
+
+def _old_tag(r, w, k, i):
+    """Write the OLD TAG of the CARD + in slot k of ring r, from its tag's record i (its index
+    in tag_at): the UID is the CARD's last argument. Allocates nothing."""
+    b = r.tagbuf
+    size = TAG_BYTES
+    p = r.tag_at[i]
+    n = b[p % size]
+    base = k * BODY
+    end = _body_end(r, k)
+    u = end
+    while u > base and r.body[u - 1] != _SPACE:
+        u -= 1
+    w.begin(b"OLD")
+    w.arg(b"")
+    w.hex((_seq(r, k) - 1) & 0xFFFF, 4)
+    w.arg_int(r.times[k])
+    w.arg(b"TAG")
+    w.arg(b"")
+    w.copy(r.body, u, end)
+    w.arg_int((b[(p + 1) % size] << 8) | b[(p + 2) % size])
+    w.arg(b"" if n else b"-")
+    for j in range(n):
+        w.hex(b[(p + 3 + j) % size], 2)
+    w.end()
 
 
 def step(r, w, free):
     """Write ring r's next OLD frames through FrameWriter `w` while the output queue has `free`
     bytes to spare, then the closing OK. Allocates nothing."""
+    global _i, _n, _lost, _tag
     slots = r.slots
     sent = 0
     while r.replaying and sent < _PER_PASS and free >= _ROOM:
         lo = oldest(r)
-        if r.r_i < lo:  # pushed out while the replay went on
-            r.r_lost += lo - r.r_i
-            r.r_i = lo
-        if r.r_i >= r.r_end:
+        if _i < lo:  # pushed out while the replay went on
+            _lost += lo - _i
+            _i = lo
+            _tag = False
+        if _i >= _end:
             w.begin(b"OK")
             w.arg(b"")
-            w.hex(r.r_cmd, 4)
+            w.hex(_cmd, 4)
             w.arg(b"SINCE")
-            w.kv(b"n", r.r_n)
+            w.kv(b"n", _n)
             w.arg(b"lost=")
-            if r.r_more:
+            if _more:
                 w.raw(b">")
-            w.int(r.r_lost)
+            w.int(_lost)
             w.end()
             r.replaying = False
             return
-        k = r.r_i % slots
-        base = k * r.width
+        k = _i % slots
+        if not _tag:  # first the record of the tag that came with this event, if kept
+            _tag = True
+            i = _record(r, r.fnos[k] - 1)
+            if i >= 0:
+                _old_tag(r, w, k, i)
+                sent += 1
+                free -= _TAG_ROOM
+                continue
+        base = k * BODY
         w.begin(b"OLD")
         w.arg(b"")
-        w.hex(r.seqs[k], 4)
+        w.hex(_seq(r, k), 4)
         w.arg_int(r.times[k])
         w.arg(b"")
-        w.copy(r.body, base, base + r.lens[k])
+        w.copy(r.body, base, _body_end(r, k))
         w.end()
-        r.r_i += 1
-        r.r_n += 1
+        _i += 1
+        _tag = False
+        _n += 1
         sent += 1
         free -= 100

@@ -61,7 +61,7 @@ BOARD_FRAMES = (
     "OK",  # <cmd seq> <command> [details]
     "ERR",  # <cmd seq> <command> <reason words...>
     "ECHO",  # <cmd seq> <text...>
-    "OLD",  # <orig seq hex> <board ms> <TYPE> <args...>: a kept event replayed for SINCE
+    "OLD",  # <orig seq hex> <board ms> <TYPE> <args...>: a kept event replayed for SINCE (or a TAG, before its CARD +)
     "TAG",  # <uid hex> <length> <hex|->: the NDEF message of the card that arrives, before CARD +
 )
 
@@ -80,7 +80,8 @@ HOST_FRAMES = (
     "TAGW",  # <uid hex> <hex>: write the sticker's user memory from page 4, read it back, OK/ERR
 )
 
-# Board frames that are events, kept in the board's ring for SINCE (firmware/lib/ring.py).
+# Board frames that are events, kept in the board's ring for SINCE (firmware/lib/ring.py). A TAG
+# is no event: the ring keeps the last tags' records beside it, replayed with their CARD +.
 EVENT_FRAMES = ("HOLE", "CARD", "BTN", "FAULT", "CLEAR")
 
 # Fault kinds in FAULT/CLEAR frames.

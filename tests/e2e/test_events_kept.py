@@ -1,7 +1,7 @@
 """The board keeps its recent events until the host has them (issue 24), end to end on the
 simulated board: a tap and a press made while no host listens come back in order to the host
-that resumes from the last event it applied; more events than the board keeps give one line
-with how many are gone; a noisy line loses no tap."""
+that resumes from the last event it applied, a sticker's record with its card (issue 35); more
+events than the board keeps give one line with how many are gone; a noisy line loses no tap."""
 
 from __future__ import annotations
 
@@ -10,6 +10,9 @@ import time
 import pytest
 from harness import Host, Listener, truth
 from upref.board.model import ButtonObservation, CardObservation
+from upref.board.ndef import piece_message
+from upref.board.simtags import sim_memory, sim_uid
+from upref.board.tagrecords import PieceTag, TagsAndRecords
 from upref.link.notices import EventsLost, Resynced
 from upref.link.protocol import (
     Button,
@@ -17,6 +20,7 @@ from upref.link.protocol import (
     CardLeft,
     Heartbeat,
     HoleChanged,
+    TagRecord,
 )
 from upref.sim.board import SimBoard
 
@@ -68,6 +72,41 @@ def test_a_tap_and_a_press_made_while_the_host_is_away_come_back_in_order(
             CardObservation(True, UID7), CardObservation(False, UID7),
             ButtonObservation(True), ButtonObservation(False),
         ], obs
+    finally:
+        again.close()
+
+
+@pytest.mark.parametrize("backend", ["cpython", "micropython"])
+def test_a_sticker_laid_while_the_host_is_away_comes_back_with_its_record(
+    make_board, make_host, backend: str
+) -> None:
+    """The host is killed, a card whose sticker names its piece is laid on the reader and left
+    there; the host that resumes hears the sticker's record before the card, as it would live,
+    and knows the piece with no tag book at all (`--no-tag-book`)."""
+    uid = sim_uid("updown", "T05")
+    board = make_board(backend=backend, seed=6)
+    board.carry({uid: sim_memory("updown", "T05")})
+    host = make_host(board.port)
+    boot, seq = host.link.applied
+    assert boot is not None and seq is not None
+    host.close()  # the host is killed
+
+    with Listener(board.port) as heard:  # no host: a plain reader hears the board report the card
+        board.tap(uid)
+        assert heard.until(lambda: heard.count(CardArrived) > 0, 15), heard.events
+
+    again = Host(board.port, since=(boot, seq))
+    try:
+        assert again.pump(lambda: bool(again.of_type("CardArrived")) and bool(again.of_type("Resynced")), 15), \
+            again.items
+        message = piece_message("updown", "T05")
+        taps = [i for i in again.items if isinstance(i, TagRecord | CardArrived)]
+        assert taps == [TagRecord(uid, len(message), message), CardArrived(uid)], again.items
+        assert taps[1].board_ms is not None  # type: ignore[union-attr]  # replayed, not live
+        tags = TagsAndRecords(None, {"updown": [("T05", "1 shovel")]}, "updown")
+        assert tags.learn(taps[0]) == []  # type: ignore[arg-type]
+        assert tags.lookup(uid) == PieceTag(uid, "updown", "T05")
+        assert again.model.card == uid
     finally:
         again.close()
 

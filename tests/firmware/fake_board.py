@@ -126,6 +126,34 @@ class FakeReader:
         return len(uid)
 
 
+class FakeTags:
+    """The sticker reader as CardWatcher uses it (ntag.NtagReader: start, step, length, buf, n,
+    command): every card with a 7-byte UID carries `message` (None: none does). Allocates
+    nothing."""
+
+    def __init__(self, message=None):
+        self.message = message
+        self.buf = bytearray(64)
+        self.length = -1
+        self.n = 0
+
+    def start(self, uid_len):
+        self.length = -1
+        self.n = 0
+        return uid_len == 7 and self.message is not None
+
+    def step(self):
+        m = self.message
+        for i in range(len(m)):
+            self.buf[i] = m[i]
+        self.length = len(m)
+        self.n = len(m)
+        return 0  # ntag.NONE: the read is over
+
+    def command(self, a, seq, cmd, args):
+        return False
+
+
 class FakeNeoPixel:
     def __init__(self):
         self.pixels = [(0, 0, 0)]

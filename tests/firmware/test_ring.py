@@ -1,11 +1,12 @@
 # The board keeps its recent events (firmware/lib/ring.py) and replays them for SINCE: the
 # ring's wrap and overrun, the exact count of what it lost, the sequence number's wrap at
-# 0xFFFF. Through the App: test_ring_board.py. Runs under pytest and under the MicroPython unix
+# 0xFFFF, a tag's record replayed before its CARD + (and the records kept: the last taps'). Through the App: test_ring_board.py. Runs under pytest and under the MicroPython unix
 # port.
 import gc
 
 import wire
 from fake_hall import NullOut
+from heap_lock import without_allocating
 import since
 from ring import Ring
 
@@ -124,6 +125,17 @@ def test_beyond_the_bitmap_lost_is_at_least():
     assert kv["lost"].startswith(">") and int(kv["lost"][1:]) >= 30, kv  # 47 lost, 40 within reach
 
 
+def test_the_longest_fault_of_a_sensor_comes_back_whole():
+    w, r, out, clock = _writer()
+    w.begin(b"FAULT", True)
+    w.arg(b"sensor")
+    w.arg(b"s40")
+    w.arg(b"never settles")
+    w.end()
+    olds, kv = _replay(w, r, out, None)
+    assert [o[2] for o in olds] == ["FAULT sensor s40 never settles"], olds
+
+
 def test_a_long_fault_is_cut_still_well_formed():
     w, r, out, clock = _writer()
     w.begin(b"FAULT", True)
@@ -134,3 +146,115 @@ def test_a_long_fault_is_cut_still_well_formed():
     olds, kv = _replay(w, r, out, 0xFFFF)
     assert len(olds) == 1 and len(olds[0][2]) <= 32 and olds[0][2].startswith("FAULT exc loop")
     assert not olds[0][2].endswith(" ")
+
+
+# the NDEF message of one short URI record, upref:updown/T05 (docs/tags.md)
+T05 = b"\xd1\x01\x11U\x00upref:updown/T05"
+UID = b"04A1B2C3D4E5F6"
+
+
+def _tap(w, r, clock, uid, message, length=-1):
+    """A card arrives carrying `message` (its length as the tag says: `length`, or the
+    message's own), as app.App.poll_rfid sends it: TAG, its record kept, then CARD +."""
+    clock.ms += 10
+    w.begin(b"TAG")
+    w.arg(uid)
+    w.arg_int(len(message) if length < 0 else length)
+    w.arg(b"" if message else b"-")
+    for i in range(len(message)):
+        w.hex(message[i], 2)
+    w.end()
+    r.tag(len(message) if length < 0 else length, message, len(message))
+    w.begin(b"CARD", True)
+    w.arg(b"+")
+    w.arg(uid)
+    w.end()
+    return (w.seq - 1) & 0xFFFF
+
+
+def _card_left(w, clock, uid):
+    clock.ms += 10
+    w.begin(b"CARD", True)
+    w.arg(b"-")
+    w.arg(uid)
+    w.end()
+
+
+def test_a_tag_s_record_comes_back_just_before_its_card():
+    w, r, out, clock = _writer()
+    start = _event(w, clock, 1, 13)
+    card = _tap(w, r, clock, UID, T05)
+    _beat(w)
+    _card_left(w, clock, UID)
+    blank = _tap(w, r, clock, b"04112233445566", b"")
+    olds, kv = _replay(w, r, out, start)
+    assert olds == [
+        ("%04X" % (card - 1), 20, "TAG 04A1B2C3D4E5F6 21 " + "".join("%02X" % c for c in T05)),
+        ("%04X" % card, 20, "CARD + 04A1B2C3D4E5F6"),
+        ("%04X" % (card + 2), 30, "CARD - 04A1B2C3D4E5F6"),
+        ("%04X" % (blank - 1), 40, "TAG 04112233445566 0 -"),
+        ("%04X" % blank, 40, "CARD + 04112233445566"),
+    ], olds
+    assert kv == {"n": "3", "lost": "0"}  # the three events; their records ride along
+    olds, kv = _replay(w, r, out, card + 2)  # after the departure: the blank sticker alone
+    assert [o[2] for o in olds] == ["TAG 04112233445566 0 -", "CARD + 04112233445566"], olds
+
+
+def test_a_card_with_no_record_comes_back_alone():
+    w, r, out, clock = _writer()
+    _tap(w, r, clock, UID, T05)
+    _beat(w)
+    clock.ms += 10
+    w.begin(b"CARD", True)  # a MIFARE card: no TAG before it
+    w.arg(b"+")
+    w.arg(b"DEADBEEF")
+    w.end()
+    olds, kv = _replay(w, r, out, None)
+    assert [o[2].split(" ")[0] for o in olds] == ["TAG", "CARD", "CARD"], olds
+    assert olds[-1][2] == "CARD + DEADBEEF" and kv == {"n": "2", "lost": "0"}
+
+
+def test_the_records_of_the_last_taps_are_kept_and_an_older_tap_comes_back_without_its_own():
+    w, r, out, clock = _writer(slots=64)
+    start = (w.seq - 1) & 0xFFFF
+    longest = b"\xd1\x01\x18U\x00upref:flipabird/WHITE07"  # the longest of upref's own
+    assert len(longest) == 28
+    for i in range(10):  # ten records of upref's own: the last eight are kept, whatever the game
+        _tap(w, r, clock, b"04A1B2C3D4E5%02X" % i, longest if i % 2 else T05)
+        _card_left(w, clock, b"04A1B2C3D4E5%02X" % i)
+    olds, kv = _replay(w, r, out, start)
+    tagged = [o[2].split(" ")[1] for o in olds if o[2].startswith("TAG")]
+    assert tagged == ["04A1B2C3D4E5%02X" % i for i in range(2, 10)], tagged
+    assert kv == {"n": "20", "lost": "0"}
+    long = bytes(range(64))
+    start = (w.seq - 1) & 0xFFFF
+    for i in range(5):  # five of the longest: three fit the pool
+        _tap(w, r, clock, b"04000000000000", long, 100 + i)
+    olds, kv = _replay(w, r, out, start)
+    got = [o[2].split(" ")[2:] for o in olds if o[2].startswith("TAG")]
+    assert got == [[str(100 + i), long.hex().upper()] for i in (2, 3, 4)], got  # cut, with their length
+    assert kv == {"n": "5", "lost": "0"}
+
+
+def test_keeping_and_replaying_records_allocates_nothing():
+    # one tuple closed over: a MicroPython closure of more than a few cells allocates when called
+    kit = _writer(slots=8) + (bytearray(UID), bytearray(T05))
+
+    def taps():
+        w, r, out, clock, uid, t05 = kit
+        for _ in range(20):
+            _tap(w, r, clock, uid, t05)
+            _card_left(w, clock, uid)
+            out.n = 0
+        since.start(r, 5, None)
+        while r.replaying:
+            since.step(r, w, 1024)
+            if out.n > 3000:
+                out.n = 0
+
+    taps()  # every path once
+    w, r, out, clock, _uid, _t05 = kit
+    out.n = 0
+    without_allocating(taps)
+    olds, kv = _replay(w, r, out, None)
+    assert [o[2].split(" ")[0] for o in olds[:3]] == ["TAG", "CARD", "CARD"], olds

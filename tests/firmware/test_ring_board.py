@@ -25,13 +25,20 @@ def _rm(path):
         pass
 
 
-def _app():
+# the NDEF message of one short URI record, upref:updown/T05 (docs/tags.md)
+T05 = b"\xd1\x01\x11U\x00upref:updown/T05"
+
+
+def _app(message=None):
+    """A booted App on a fake board; with `message`, every 7-byte card's sticker carries it."""
     import app
-    from fake_board import FakeHw
+    from fake_board import FakeHw, FakeTags
 
     gc.collect()
     _rm(CAL_PATH)
     hw = FakeHw()
+    if message is not None:
+        hw.tags = FakeTags(message)
     a = app.App(hw, calib_path=CAL_PATH)
     a.boot()
     a.out.flush()
@@ -78,6 +85,35 @@ def test_since_through_the_board_replays_a_tap_and_a_press_in_order():
     assert f[0][0] == "ERR" and f[0][1][:2] == ["000A", "SINCE"], f
 
 
+def test_a_sticker_s_record_comes_back_before_its_card_through_the_board():
+    from fake_board import UID7_FOR_ALLOC
+
+    hw, a = _app(T05)
+    t = time.ticks_ms()
+    last = (a.w.seq - 1) & 0xFFFF
+    hw.rfid.field = [UID7_FOR_ALLOC]
+    for i in range(40):
+        a.step(time.ticks_add(t, 10 * i))
+    hw.rfid.field = []
+    for i in range(40, 80):
+        a.step(time.ticks_add(t, 10 * i))
+    a.out.flush()
+    live = [f for f in hw.port.frames() if f[0] in ("TAG", "CARD")]
+    want = "".join("%02X" % c for c in T05)
+    assert live == [("TAG", ["04112233445566", "21", want]), ("CARD", ["+", "04112233445566"]),
+                    ("CARD", ["-", "04112233445566"])], live
+    hw.port.send(9, "SINCE", ["%04X" % last])
+    for i in range(80, 120):
+        a.step(time.ticks_add(t, 10 * i))
+        a.out.flush()
+    got = hw.port.frames()
+    olds = [f[1] for f in got if f[0] == "OLD"]
+    assert [(o[2], o[3:]) for o in olds] == live, olds  # the record first, as it came live
+    assert int(olds[0][0], 16) == int(olds[1][0], 16) - 1  # the TAG frame's own number
+    assert olds[0][1] == olds[1][1]  # timed as its card
+    assert ("OK", ["0009", "SINCE", "n=2", "lost=0"]) in got, got
+
+
 def test_hello_says_its_boot_and_that_it_keeps_events():
     hw, a = _app()
     a.send_hello()
@@ -89,12 +125,12 @@ def test_hello_says_its_boot_and_that_it_keeps_events():
 
 
 def test_a_loop_that_fills_a_wrapping_ring_and_replays_from_it_allocates_nothing():
-    # HOLE, CARD and BTN events into a ring of 8 that wraps many times, and a replay under way,
-    # all with the heap locked (SINCE itself is parsed by wire.split, which allocates: it is
-    # started before the lock).
+    # HOLE, CARD (with its sticker's record) and BTN events into a ring of 8 that wraps many
+    # times, and a replay under way, all with the heap locked (SINCE itself is parsed by
+    # wire.split, which allocates: it is started before the lock).
     from fake_board import UID7_FOR_ALLOC
 
-    hw, a = _app()
+    hw, a = _app(T05)
     from ring import Ring as R
 
     a.ring = R(a.uptime, 8)  # (timed by the App: this test's ring is not kept past it)

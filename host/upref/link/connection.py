@@ -84,6 +84,7 @@ from upref.link.protocol import (
     Old,
     RawLevels,
     Snapshot,
+    TagRecord,
     decode,
     encode_command,
     parse_event,
@@ -863,6 +864,13 @@ class Link:
     def _on_old(self, old: Old) -> None:
         if not self._since_pending:
             return  # the rest of a replay no longer asked for
+        if isinstance(old.event, TagRecord):
+            # the record of the card whose CARD + comes next: said as live, unless the host had
+            # it (the board replays it with that CARD + whenever it replays the card). No event:
+            # it neither moves the anchor nor counts as delivered.
+            if self._since_clean and not self._done(old.seq):
+                self._emit(old.event)
+            return
         if self._done(old.seq):
             # an event the host has: the OLD frames after it, none lost between, are the events
             # after it in order

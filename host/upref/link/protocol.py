@@ -33,6 +33,7 @@ __all__ = [
     "MAX_CODE",
     "EVENT_FRAMES",
     "MAX_LINE",
+    "OLD_FRAMES",
     "POSITIONS",
     "PROTO_VERSION",
     "SUPPORTED_PROTOS",
@@ -84,6 +85,9 @@ BOARD_FRAMES: Final[tuple[str, ...]] = tuple(wire.BOARD_FRAMES)
 HOST_FRAMES: Final[tuple[str, ...]] = tuple(wire.HOST_FRAMES)
 FAULT_KINDS: Final[tuple[str, ...]] = tuple(wire.FAULT_KINDS)
 EVENT_FRAMES: Final[tuple[str, ...]] = tuple(wire.EVENT_FRAMES)
+OLD_FRAMES: Final[tuple[str, ...]] = (*EVENT_FRAMES, "TAG")
+"""The frames an OLD carries: the kept events, and a tag's record, kept beside the event ring
+and replayed just before the CARD + it came with (firmware/lib/ring.py, Tags)."""
 SUPPORTED_PROTOS: Final[tuple[int, ...]] = (1, PROTO_VERSION)
 """The board protocols this host speaks: 2 (the event ring, SINCE), and 1, whose boards keep no
 events (the host resyncs from snapshots alone, and says that taps may be lost)."""
@@ -367,7 +371,9 @@ class TagRecord:
     """TAG: the NDEF message the card arriving next carries (sent just before its CARD +): the
     message's length as the tag says, and as much of it as the board read (`data`, at most
     64 bytes: a longer message arrives cut). The link carries the bytes; what they mean is the
-    host's business (`upref.board.ndef`). Not a kept event: SINCE does not replay it."""
+    host's business (`upref.board.ndef`). Not an event of its own: the board keeps the last
+    tags' records beside its event ring, and SINCE replays one (an `Old` carrying it) just
+    before the CARD + it came with."""
 
     uid: str
     length: int
@@ -460,11 +466,12 @@ class Echo:
 @dataclass(frozen=True)
 class Old:
     """A kept event replayed by the board for SINCE: the event, the sequence number it was
-    first sent with, and the board's time of it in ms since boot (the heartbeat's up=)."""
+    first sent with, and the board's time of it in ms since boot (the heartbeat's up=). A
+    `TagRecord` comes just before the CARD + it came with, timed as that card."""
 
     seq: int
     board_ms: int
-    event: HoleChanged | CardArrived | CardLeft | Button | Fault | FaultCleared
+    event: HoleChanged | CardArrived | CardLeft | Button | Fault | FaultCleared | TagRecord
 
 
 Event = (
@@ -719,8 +726,8 @@ def _old(a: _Args, holes: int) -> Old:
     seq = a.cmd_seq(args[0])
     ms = a.uint(args[1], "board time")
     inner_type = args[2]
-    if inner_type not in EVENT_FRAMES:
-        raise a.bad(f"{inner_type!r} is not a kept event ({', '.join(EVENT_FRAMES)})")
+    if inner_type not in OLD_FRAMES:
+        raise a.bad(f"{inner_type!r} is not a kept event ({', '.join(OLD_FRAMES)})")
     inner = Frame(seq, inner_type, args[3:], a.frame.raw)
     event = _PARSERS[inner_type](_Args(inner), holes)
     return Old(seq, ms, event)  # type: ignore[arg-type]

@@ -109,6 +109,9 @@ def test_meaning_of_specific_vectors() -> None:
     err = events["calibration refused"]
     assert isinstance(err, p.Err) and err.cmd_seq == 8 and err.reason.startswith("hole 3 sensor 2")
     assert events["loopback answer"] == p.Echo(9, "hello board")
+    t05 = p.TagRecord("04A1B2C3D4E5F6", 21, b"\xd1\x01\x11U\x00upref:updown/T05")
+    assert events["the sticker of the card arriving next carries upref:updown/T05 (21 bytes, all read)"] == t05
+    assert events["replayed: frame 0045, the record of the tag whose CARD + comes next"] == p.Old(0x45, 13020, t05)
 
 
 def test_crc_is_ccitt_false_like_the_firmware() -> None:
