@@ -195,7 +195,7 @@ def test_a_noisy_line_loses_no_tap(make_board, make_host) -> None:
         return [(o.arrived, o.uid) for o in host.observations if isinstance(o, CardObservation)]
 
     want = [(arrived, uid) for uid in taps for arrived in (True, False)]
-    assert host.pump(lambda: cards() == want, 15), (cards(), host.link.counters)
+    assert host.pump(lambda: cards() == want, 40), (cards(), host.link.counters)
     board.noise(0)
     host.drain(1.0)
     assert cards() == want, cards()

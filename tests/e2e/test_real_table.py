@@ -169,6 +169,9 @@ def _heartbeats(host: Host, count: int, timeout: float = 20.0) -> list[Heartbeat
     return got()
 
 
+ROUNDS = 8
+
+
 @pytest.mark.parametrize("backend", ["cpython", "micropython"])
 def test_no_scan_is_later_than_one_period_with_a_card_present(make_board, make_host, backend: str) -> None:
     """The cost-modelled board (every ADC read, SPI transaction, the MFRC522's timer and the
@@ -181,8 +184,9 @@ def test_no_scan_is_later_than_one_period_with_a_card_present(make_board, make_h
     board.tap("04A1B2C3D4E5F6")
     host.pump(lambda: host.model.card == "04A1B2C3D4E5F6", 5)
     # (a machine busy enough to hold the simulated board up for a quarter of a second makes the
-    # chip's clock jump, which the board would count as lateness: such a round is measured again)
-    for _round in range(3):
+    # chip's clock jump, which the board would count as lateness: such a round is measured again,
+    # up to ROUNDS times, as many as a machine under a heavy load of other work needs)
+    for _round in range(ROUNDS):
         jumps = board.state()["chip"]["clock_jumps"]
         for hole in (2, 5, 9):
             board.flip(hole)

@@ -79,7 +79,7 @@ def _state(db: Path, tag_book: TagBook) -> UpDownReferee | None:
     return ref
 
 
-def _wait(cond: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+def _wait(cond: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
     """Poll `cond` until it holds; fail naming `what` after `timeout` seconds."""
     end = time.monotonic() + timeout
     while not cond():
