@@ -39,12 +39,14 @@ demo: $(STAMP)
 
 ## Everything that needs no hardware and no network. The test files run on TEST_WORKERS pytest
 ## workers at once (pytest-xdist; a file's tests, and the board or game its module shares, on
-## one worker), most of them waiting on a simulated board's serial line or a game's pace rather than on a core.
+## one worker), most of them waiting on a simulated board's serial line or a game's pace rather
+## than on a core: two workers a core (with one a core, a quiet machine's cores stood idle half
+## the run).
 ## The tests' own folders (pytest's tmp_path) go in a folder of their own in memory when the machine
 ## has one (TEST_TMP, /dev/shm): the games' logs, tag books and simulated flash commit with an
 ## fsync each, and on a disk shared by the workers those waits, not the tests, set the pace. The
 ## folder is removed when the run ends, failed or not.
-TEST_WORKERS ?= auto
+TEST_WORKERS ?= $(shell $(PYTHON) -c 'import os; print(2 * (os.cpu_count() or 1))')
 TEST_TMP ?= $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm || echo /tmp)
 PYTEST_IN_MEMORY = base=$$(mktemp -d $(TEST_TMP)/upref-XXXXXX) && trap 'rm -rf "$$base"' EXIT && \
 	$(BIN)/pytest --basetemp="$$base"
@@ -55,7 +57,7 @@ test: lint typecheck browser voice
 ## no simulated board, MicroPython process, browser or installation (those are marked `board`).
 ## Test by test onto the workers: these start no board, and the random games' files are long.
 check: lint typecheck
-	$(PYTEST_IN_MEMORY) -m "not board" -n $(TEST_WORKERS) --dist load
+	$(PYTEST_IN_MEMORY) -m "not board" -n auto --dist load
 
 ## The message catalogues' templates made from the code (every Msg and Plural), and each
 ## language's catalogue brought up to date with them (docs/translating.md). LANG_NEW=fr starts a
