@@ -19,7 +19,7 @@ from upref.commands.bench import (
     chip_heap,
     chip_name_pools,
 )
-from upref.commands.bench_mpy import EXEC_LINK, mpy_parts
+from upref.commands.bench_mpy import EXEC_LINK, QSTR_NUMBER, mpy_parts
 from upref.sim.bytecode import host_march
 
 COMPILED = [p for p in firmware_sources() if p.name not in ("main.py", "boot.py")]
@@ -48,8 +48,10 @@ def test_a_native_function_leaves_its_code_out_of_the_gc_heap_and_only_xtensa_ke
     assert len(chip.native) == len(unix.native) == 1 and plain.native == []
     assert chip.bytecode == unix.bytecode < plain.bytecode  # f's bytecode is gone from the heap
     assert 0 < chip.preludes < chip.native[0]
-    assert chip.gc_bytes("xtensawin") == chip.constants + chip.bytecode + chip.preludes
-    assert unix.gc_bytes("x64") == unix.constants + unix.bytecode
+    assert chip.n_names == unix.n_names > 0
+    table = QSTR_NUMBER * chip.n_names  # the module's numbers of its names
+    assert chip.gc_bytes("xtensawin") == chip.constants + chip.bytecode + chip.preludes + table
+    assert unix.gc_bytes("x64") == unix.constants + unix.bytecode + table
     assert chip.exec_bytes() == (chip.native[0] + 3) // 4 * 4 + EXEC_LINK
     assert plain.exec_bytes() == 0
 
