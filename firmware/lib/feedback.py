@@ -11,17 +11,22 @@ _BEEP_DUTY = const(32768)  # 50 % square wave
 
 
 class Feedback:
+    # made by making.feedback (declared here for the type checker; MicroPython ignores these)
+    _hz: "list[int]"  # the beep pattern's tones (Hz, 0 a pause) and lengths (ms), MAX_STEPS at most
+    _ms: "list[int]"
+    _steps: "int"
+    _step: "int"
+    _step_end: "int"
+    _led_until: "int"
+    _led_timed: "bool"
+    led_rgb: "tuple[int, int, int]"
+
     def __init__(self, pixels, pwm):
+        import making  # boot-only code (let go once the board is built)
+
+        making.feedback(self)
         self._np = pixels
         self._pwm = pwm
-        self._hz = [0] * MAX_STEPS
-        self._ms = [0] * MAX_STEPS
-        self._steps = 0
-        self._step = -1
-        self._step_end = 0
-        self._led_until = 0
-        self._led_timed = False
-        self.led_rgb = (0, 0, 0)
         self.off()
 
     def off(self):

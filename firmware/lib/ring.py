@@ -40,17 +40,20 @@ class Ring:
     SINCE and since.step() writes it out a few frames at a time.
     """
 
+    # made by making.ring (declared here for the type checker; MicroPython ignores these)
+    slots: "int"
+    width: "int"  # bytes kept of a frame's body
+    body: "bytearray"  # slot k's body at k * width
+    lens: "bytearray"
+    seqs: "array"
+    fnos: "array"  # frame numbers since boot (ages, not 16-bit seqs)
+    times: "array"
+    bits: "bytearray"  # bit f % BITS: frame f was an event
+
     def __init__(self, clock, slots=SLOTS, body=BODY, t0=0):
-        if slots < 1 or body < 8:
-            raise ValueError("invalid event ring: %d slots of %d bytes" % (slots, body))
-        self.slots = slots
-        self.width = body
-        self.body = bytearray(slots * body)
-        self.lens = bytearray(slots)
-        self.seqs = array("H", [0] * slots)
-        self.fnos = array("i", [0] * slots)  # frame numbers since boot (ages, not 16-bit seqs)
-        self.times = array("i", [0] * slots)
-        self.bits = bytearray(BITS // 8)  # bit f % BITS: frame f was an event
+        import making  # boot-only code (let go once the board is built)
+
+        making.ring(self, slots, body, BITS)
         self.clear(clock, t0)
 
     def clear(self, clock, t0=0):

@@ -308,6 +308,7 @@ def init(a, hw):
     a._deferred = None  # a command waiting for a pass after its module was loaded for it
     a.wdt = None
     _init_counters(a)
+    sys.modules.pop("making", None)  # the objects' making (making.py), done: let go
 
 
 def _init_sensors(a, hw):
