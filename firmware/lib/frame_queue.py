@@ -36,7 +36,6 @@ class FrameQueue:
     _fifo: "int"
     _rate: "int"
     _level: "int"  # bytes in the FIFO at time _t, by the model
-    _t: "int"
     dropped: "int"  # frames dropped because the queue was full
     peak: "int"  # most bytes ever waiting
 
@@ -45,6 +44,7 @@ class FrameQueue:
 
         making.frame_queue(self, size, fifo, bytes_per_s)
         self._port = port
+        self._t = time.ticks_us()  # the time of the FIFO's level, by the model: empty now
 
     @micropython.native
     def write(self, buf, n):

@@ -6,7 +6,6 @@
 #
 # Pure logic, no `machine`; nothing here imports app.py.
 
-import time
 from array import array
 
 from micropython import const
@@ -59,7 +58,7 @@ def feedback(f):
 
 
 def frame_queue(q, size, fifo, bytes_per_s):
-    """frame_queue.FrameQueue(port, size, fifo, bytes_per_s) but its port, the FIFO empty now."""
+    """frame_queue.FrameQueue(port, size, fifo, bytes_per_s) but its port and clock."""
     if size < 1 or fifo < 1 or bytes_per_s < 1:
         raise ValueError("invalid output queue: size %d, FIFO %d, %d bytes/s" % (size, fifo, bytes_per_s))
     q._buf = bytearray(size)
@@ -69,7 +68,6 @@ def frame_queue(q, size, fifo, bytes_per_s):
     q._fifo = fifo
     q._rate = bytes_per_s
     q._level = 0
-    q._t = time.ticks_us()
     q.dropped = 0
     q.peak = 0
 
