@@ -44,7 +44,6 @@ import ast
 import json
 import os
 import queue
-import shutil
 import statistics
 import subprocess
 import sys
@@ -96,13 +95,16 @@ import gc, sys, os, time
 root, mpy, flash, order = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 sys.path.insert(0, root + "/host/upref/sim/standins")
 sys.path.insert(0, root + "/host/upref/chip")  # the chip's ADC curve, which the stand-ins read
-sys.path.insert(0, mpy + "/lib")  # the board's /lib, then its /, as make deploy lays them out
-sys.path.insert(0, mpy)
 import esp32_micropython
 sys.modules["micropython"] = esp32_micropython
 import machine, neopixel, sim_world
 sim_world.world._reader()  # the simulator's MFRC522 model loads on first use: not firmware
+# the board's flash, as make deploy lays it out: its files in /, the libraries in /lib, searched
+# first (main.py); the paths are relative, so each module's __file__, a name the chip interns,
+# is as long as the chip's ("lib/ring.mpy" here, "/lib/ring.mpy" there)
 os.chdir(flash)
+sys.path.insert(0, "")
+sys.path.insert(0, "lib")
 
 
 class Sink:  # the USB port's output, thrown away
@@ -307,7 +309,7 @@ def _run_probe(t: Path, order: list[str]) -> subprocess.CompletedProcess[str]:
 
     return subprocess.run(
         [tool("micropython"), "-X", "heapsize=400K", str(t / "probe.py"), str(paths.repo_root()), str(t / "mpy"),
-         str(t / "flash"), ",".join(order)],
+         str(t / "mpy"), ",".join(order)],
         capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
     )
 
@@ -363,10 +365,8 @@ def bench_heap() -> dict[str, object] | None:
         march = host_march()
         deploy.build(out_dir=t / "mpy", march=march)  # the native code this machine loads
         deploy.build(out_dir=t / "esp32")  # the chip's: its sizes are the code counted below
-        for name in ("main.py", "boot.py", "pinmap.json"):  # the probe boots the firmware itself
+        for name in ("main.py", "boot.py"):  # the probe boots the firmware itself
             (t / "mpy" / name).unlink()
-        (t / "flash").mkdir()
-        shutil.copy(paths.pinmap_path(), t / "flash" / "pinmap.json")
         (t / "probe.py").write_text(HEAP_PROBE)
         first = _heap_parts(_run_probe(t, []), t, march)  # which modules stay loaded
         order = _import_order(list(first["modules"])) if first else []  # type: ignore[call-overload]
