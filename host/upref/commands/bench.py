@@ -99,12 +99,15 @@ import esp32_micropython
 sys.modules["micropython"] = esp32_micropython
 import machine, neopixel, sim_world
 sim_world.world._reader()  # the simulator's MFRC522 model loads on first use: not firmware
-# the board's flash, as make deploy lays it out: its files in /, the libraries in /lib, searched
-# first (main.py); the paths are relative, so each module's __file__, a name the chip interns,
-# is as long as the chip's ("lib/ring.mpy" here, "/lib/ring.mpy" there)
-os.chdir(flash)
+# the board's flash, as make deploy lays it out, mounted as "/" (the simulator does the same): its
+# files in /, the libraries in /lib, searched first (main.py); so each module's __file__, a name
+# the chip interns, is the chip's ("/lib/ring.mpy", "app.mpy")
+import vfs
+vfs.umount("/")
+vfs.mount(vfs.VfsPosix(flash), "/")
+os.chdir("/")
 sys.path.insert(0, "")
-sys.path.insert(0, "lib")
+sys.path.insert(0, "/lib")
 
 
 class Sink:  # the USB port's output, thrown away
