@@ -14,7 +14,7 @@ _NO_MESSAGE = const(-1)  # ntag: NtagReader.length before a message is read
 _CC_PAGE = const(3)  # ntag: the page of the capability container, where a read begins
 _BEEP_STEPS = const(8)  # feedback.MAX_STEPS
 _FIFO_ADDR = const(0x12)  # the MFRC522's FIFODataReg (09h) as an SPI address byte: (09h << 1) & 7Eh
-_NTAG_READ = const(16)  # ntag: the bytes of a READ's answer
+_NTAG_READ = const(16)  # ntag._READ_BYTES: the bytes of a READ's answer
 
 
 def card_watcher(w, reader, miss_limit, error_limit):
@@ -107,5 +107,6 @@ def ntag_reader(t, message, memory):
     t._rxb = bytearray(n)
     rv = memoryview(rd)
     xv = memoryview(t._rxb)
+    # the X byte, then a READ's 16 bytes, with the CRC_A 18, a FAST_READ's 32, with the CRC_A 34
     t._rdv = (rv[0:17], rv[0:19], rv[0:33], rv[0:35])
     t._rxv = (xv[0:17], xv[0:19], xv[0:33], xv[0:35])
