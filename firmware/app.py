@@ -57,7 +57,9 @@ HB_MS = const(1000)
 BUTTON_MS = const(20)
 _CTRL_C = const(3)
 _SCANS_WRAP = const(1000000000)  # the heartbeat's scan count wraps here, below 2**30
-_OUT_BYTES = const(1024)  # room for a RAW reply, a snapshot and a heartbeat at once
+_OUT_BYTES = const(768)  # room for the frames of a busy pass (a heartbeat, a snapshot, a sticker
+# read and every hole at once take about 750 bytes; a RAW reply goes out a hole a pass, a SINCE
+# replay while since.py's 400 bytes are free), as the UART drains 115 bytes a scan period
 _SLEEP_MAX_MS = const(2)  # longest sleep while output waits for the FIFO or a read goes on
 # An RFID exchange takes at most the reader's timer (1 ms) and about 14 register accesses of
 # ~30 us each, plus the interpreter around them: one starts only while this much is left
