@@ -57,7 +57,9 @@ HB_MS = const(1000)
 BUTTON_MS = const(20)
 _CTRL_C = const(3)
 _SCANS_WRAP = const(1000000000)  # the heartbeat's scan count wraps here, below 2**30
-_OUT_BYTES = const(1024)  # room for a RAW reply, a snapshot and a heartbeat at once
+_OUT_BYTES = const(768)  # room for the frames of a busy pass (a heartbeat, a snapshot, a sticker
+# read and every hole at once take about 750 bytes; a RAW reply goes out a hole a pass, a SINCE
+# replay while since.py's 400 bytes are free), as the UART drains 115 bytes a scan period
 _SLEEP_MAX_MS = const(2)  # longest sleep while output waits for the FIFO or a read goes on
 # An RFID exchange takes at most the reader's timer (1 ms) and about 14 register accesses of
 # ~30 us each, plus the interpreter around them: one starts only while this much is left
@@ -460,29 +462,34 @@ class App:
     def command(self, seq, cmd, args):
         """Carry out a host command: the ones a game sends all the time (LED, BEEP) and SINCE
         here, the rest (SNAP, HELLO, RAW, CAL, SET, ECHO, REBOOT) by the service module, loaded
-        for them."""
-        if cmd == "SNAP":
-            self.send_snapshot()
-        elif cmd == "LED":
-            if not args:
-                raise ValueError("LED needs a colour rrggbb")
-            r, g, b = parse_rgb(args[0])
-            ms = int(args[1]) if len(args) > 1 else 0
-            self.feedback.set_led(r, g, b, ms, time.ticks_ms())
-            self.reply_ok(seq, cmd)
-        elif cmd == "BEEP":
-            if not args:
-                raise ValueError("BEEP needs a pattern hz:ms,...")
-            self.feedback.beep(parse_pattern(args[0]), time.ticks_ms())
-            self.reply_ok(seq, cmd)
+        for them. An LED or BEEP whose arguments do not parse goes to the service module too,
+        which says why (ValueError): its words take no heap while a game runs."""
+        if cmd == "LED" or cmd == "BEEP":
+            if self._feedback(cmd, args):
+                self.reply_ok(seq, cmd)
+            elif "service" in sys.modules:
+                _service().command(self, seq, cmd, args)
+            else:
+                self._deferred = (seq, cmd, args, self.scans)  # at a later pass, with service.py
         elif cmd == "SINCE":  # replay the kept events after a sequence number (ring.py)
-            if len(args) != 1 or not (args[0] == "all" or len(args[0]) == 4):
-                raise ValueError("SINCE needs a sequence number (4 hex digits) or all")
-            since = None if args[0] == "all" else int(args[0], 16)
-            self.replay = _since()
-            self.replay.start(self.ring, seq, since)
+            replay = _since()
+            replay.begin(self.ring, seq, args)
+            self.replay = replay
         else:
             _service().command(self, seq, cmd, args)
+
+    def _feedback(self, cmd, args):
+        """LED <rrggbb> [ms] or BEEP <hz:ms,...> carried out; False, with nothing done, when its
+        arguments do not parse or are out of range."""
+        try:
+            if cmd == "LED":
+                r, g, b = parse_rgb(args[0])
+                self.feedback.set_led(r, g, b, int(args[1]) if len(args) > 1 else 0, time.ticks_ms())
+            else:
+                self.feedback.beep(parse_pattern(args[0]), time.ticks_ms())
+        except (ValueError, IndexError):
+            return False
+        return True
 
     @micropython.native
     def step(self, now):

@@ -51,6 +51,7 @@ class Board:
             wiring.build(self, path, UsbPort())
         finally:
             del sys.modules["wiring"]
+            sys.modules.pop("making", None)  # the sticker reader's making (making.py), done
 
     def button_pressed(self):
         v = self._button.value()

@@ -51,32 +51,35 @@ class CardWatcher:
     keeps the exception or the reader's reason, and `last_error` words it when asked.
     """
 
+    # made by making.card_watcher (declared here for the type checker; MicroPython ignores these)
+    uid: "bytearray"  # the current card, or the one that just left
+    uid_len: "int"
+    present: "bool"  # a card is in the field (as far as the last good reads tell)
+    errors: "int"  # OSErrors from the reader, including failed re-inits
+    reinits: "int"  # calls to reader.init() made by the watcher
+    ok: "bool"  # False after error_limit errors in a row, until a read succeeds
+    _last_exc: "OSError | None"  # the last OSError, or None when the last error was a FAILED read
+    _failed_read: "bool"  # an error seen: the reader's error_text() tells the last one
+    _reinit_failed: "bool"  # the last error was a re-init's
+    _buf: "bytearray"
+    _next: "bytearray"  # a card that replaced the last one, read but not yet reported
+    _next_len: "int"  # -1: the card in `uid` is read and its sticker's memory is being read
+    _misses: "int"
+    reads: "int"  # reads that found one card, read whole (the board's reads= figure)
+    _error_run: "int"
+    reading: "bool"  # a read is under way (step() continues it)
+    crowded: "bool"  # several cards on the reader, as the last reads tell
+    _hears: "bool"  # the reader says what its reads heard (collided, garbled)
+    _miss_limit: "int"
+    _error_limit: "int"
+
     def __init__(self, reader, miss_limit=2, error_limit=5, tags=None):
-        if not isinstance(miss_limit, int) or miss_limit < 1:
-            raise ValueError("miss_limit must be >= 1: %r" % (miss_limit,))
-        if not isinstance(error_limit, int) or error_limit < 1:
-            raise ValueError("error_limit must be >= 1: %r" % (error_limit,))
+        # the checks and the rest of the state: boot-only code, in making.py (let go once the
+        # board is built)
+        import making
+
+        making.card_watcher(self, reader, miss_limit, error_limit)
         self._reader = reader
-        self._miss_limit = miss_limit
-        self._error_limit = error_limit
-        self.uid = bytearray(10)  # current card, or the one that just left
-        self.uid_len = 0
-        self.present = False  # a card is in the field (as far as the last good reads tell)
-        self.errors = 0  # OSErrors from the reader, including failed re-inits
-        self.reinits = 0  # calls to reader.init() made by the watcher
-        self.ok = True  # False after error_limit errors in a row, until a read succeeds
-        self._last_exc = None  # the last OSError, or None when the last error was a FAILED read
-        self._failed_read = False  # an error seen: the reader's error_text() tells the last one
-        self._reinit_failed = False  # the last error was a re-init's
-        self._buf = bytearray(10)
-        self._next = bytearray(10)  # a card that replaced the last one, read but not yet reported
-        self._next_len = 0  # -1: the card in `uid` is read and its sticker's memory is being read
-        self._misses = 0
-        self.reads = 0  # reads that found one card, read whole (the board's reads= figure)
-        self._error_run = 0
-        self.reading = False  # a read is under way (step() continues it)
-        self.crowded = False  # several cards on the reader, as the last reads tell
-        self._hears = hasattr(reader, "collided")  # the reader says what its reads heard
         self.tags = tags  # reads an arriving card's NDEF message (ntag.NtagReader), or None
 
     def poll(self):

@@ -7,21 +7,31 @@ import time
 from micropython import const
 
 MAX_STEPS = const(8)
+# a beep's tones: 20..20000 Hz (0 a pause), each step 1..5000 ms (service.feedback_refused says
+# these limits in words)
+_MIN_HZ = const(20)
+_MAX_HZ = const(20000)
+_MAX_STEP_MS = const(5000)
 _BEEP_DUTY = const(32768)  # 50 % square wave
 
 
 class Feedback:
+    # made by making.feedback (declared here for the type checker; MicroPython ignores these)
+    _hz: "list[int]"  # the beep pattern's tones (Hz, 0 a pause) and lengths (ms), MAX_STEPS at most
+    _ms: "list[int]"
+    _steps: "int"
+    _step: "int"
+    _step_end: "int"
+    _led_until: "int"
+    _led_timed: "bool"
+    led_rgb: "tuple[int, int, int]"
+
     def __init__(self, pixels, pwm):
+        import making  # boot-only code (let go once the board is built)
+
+        making.feedback(self)
         self._np = pixels
         self._pwm = pwm
-        self._hz = [0] * MAX_STEPS
-        self._ms = [0] * MAX_STEPS
-        self._steps = 0
-        self._step = -1
-        self._step_end = 0
-        self._led_until = 0
-        self._led_timed = False
-        self.led_rgb = (0, 0, 0)
         self.off()
 
     def off(self):
@@ -34,7 +44,7 @@ class Feedback:
         """LED to (r, g, b); with ms > 0 it goes off again ms after `now`."""
         for v in (r, g, b):
             if v < 0 or v > 255:
-                raise ValueError("LED level out of 0..255: %d" % v)
+                raise ValueError  # (the host is told why by service.py: feedback_refused)
         self.led_rgb = (r, g, b)
         self._np[0] = self.led_rgb
         self._np.write()
@@ -45,13 +55,11 @@ class Feedback:
     def beep(self, pattern, now):
         """Start a pattern: a sequence of (hz, ms) pairs, hz 0 for a pause, at most MAX_STEPS."""
         if len(pattern) > MAX_STEPS:
-            raise ValueError("beep pattern has %d steps, at most %d" % (len(pattern), MAX_STEPS))
+            raise ValueError  # (the host is told why by service.py: feedback_refused)
         for i in range(len(pattern)):
             hz, ms = pattern[i]
-            if hz != 0 and (hz < 20 or hz > 20000):
-                raise ValueError("beep frequency out of 20..20000 Hz: %d" % hz)
-            if ms < 1 or ms > 5000:
-                raise ValueError("beep step out of 1..5000 ms: %d" % ms)
+            if hz != 0 and (hz < _MIN_HZ or hz > _MAX_HZ) or ms < 1 or ms > _MAX_STEP_MS:
+                raise ValueError
             self._hz[i] = hz
             self._ms[i] = ms
         self._steps = len(pattern)
@@ -87,9 +95,10 @@ class Feedback:
 
 
 def parse_rgb(text):
-    """'rrggbb' -> (r, g, b); ValueError with the bad text otherwise."""
+    """'rrggbb' -> (r, g, b); ValueError otherwise. (The errors of LED and BEEP are bare: a
+    malformed command is rare, and service.py, loaded for it, tells the host why.)"""
     if len(text) != 6:
-        raise ValueError("LED colour must be 6 hex digits rrggbb, got %r" % text)
+        raise ValueError
     v = int(text, 16)
     return (v >> 16) & 0xFF, (v >> 8) & 0xFF, v & 0xFF
 
@@ -100,6 +109,6 @@ def parse_pattern(text):
     for part in text.split(","):
         bits = part.split(":")
         if len(bits) != 2:
-            raise ValueError("beep step must be hz:ms, got %r" % part)
+            raise ValueError
         steps.append((int(bits[0]), int(bits[1])))
     return steps

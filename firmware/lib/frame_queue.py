@@ -28,21 +28,23 @@ class FrameQueue:
     pump(now_us): write what the FIFO has room for at time.ticks_us() now_us.
     """
 
+    # made by making.frame_queue (declared here for the type checker; MicroPython ignores these)
+    _buf: "bytearray"
+    _size: "int"
+    _head: "int"  # index of the oldest queued byte
+    queued: "int"  # bytes waiting
+    _fifo: "int"
+    _rate: "int"
+    _level: "int"  # bytes in the FIFO at time _t, by the model
+    dropped: "int"  # frames dropped because the queue was full
+    peak: "int"  # most bytes ever waiting
+
     def __init__(self, port, size=2048, fifo=FIFO_BYTES, bytes_per_s=_BYTES_PER_S):
-        if size < 1 or fifo < 1 or bytes_per_s < 1:
-            raise ValueError("invalid output queue: size %d, FIFO %d, %d bytes/s"
-                             % (size, fifo, bytes_per_s))
+        import making  # boot-only code (let go once the board is built)
+
+        making.frame_queue(self, size, fifo, bytes_per_s)
         self._port = port
-        self._buf = bytearray(size)
-        self._size = size
-        self._head = 0  # index of the oldest queued byte
-        self.queued = 0  # bytes waiting
-        self._fifo = fifo
-        self._rate = bytes_per_s
-        self._level = 0  # bytes in the FIFO at time _t, by the model
-        self._t = time.ticks_us()
-        self.dropped = 0  # frames dropped because the queue was full
-        self.peak = 0  # most bytes ever waiting
+        self._t = time.ticks_us()  # the time of the FIFO's level, by the model: empty now
 
     @micropython.native
     def write(self, buf, n):

@@ -58,7 +58,7 @@ from array import array  # noqa: F401 - the type of the arrays declared below
 
 from wire import ptr8, ptr16  # viper's casts where update() runs as Python (CPython, bytecode)
 
-SENSOR = const(0)  # same order as wire.FAULT_KINDS: "sensor", "hole"
+SENSOR = const(0)  # same order as the host's FAULT_KINDS (link/protocol.py): "sensor", "hole"
 HOLE = const(1)
 
 CLEARED = const(0)

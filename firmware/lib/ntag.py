@@ -72,29 +72,27 @@ class NtagReader:
     attributes reuse names the firmware has already where they mean alike: every new name takes
     room in MicroPython's table of names.)"""
 
+    # made by making.ntag_reader (declared here for the type checker; MicroPython ignores these)
+    buf: "bytearray"  # the message, as much of it as is carried
+    length: "int"  # the message's length as its TLV says; -1: no message
+    n: "int"  # bytes of it in buf
+    _mem: "bytearray"  # user memory as read, from page 4
+    _have: "int"  # bytes of it read
+    _level: "int"  # the page the next exchange reads from
+    _txb: "bytearray"  # the FIFO's address byte, then READ (FAST_READ) and its pages
+    _txv: "tuple[memoryview, ...]"  # the transaction of k data bytes
+    _rdb: "bytearray"  # the FIFO's read address, n times, then 00h
+    _rxb: "bytearray"  # X, then the data
+    # the views of a READ's 16-byte answer and a FAST_READ's 32, each also with the CRC_A the
+    # chip may leave in the FIFO: made once
+    _rdv: "tuple[memoryview, ...]"
+    _rxv: "tuple[memoryview, ...]"
+
     def __init__(self, reader):
+        import making  # boot-only code (let go once the board is built)
+
+        making.ntag_reader(self, _MAX_MESSAGE, _MEM_BYTES)
         self._r = reader
-        self.buf = bytearray(_MAX_MESSAGE)  # the message, as much of it as is carried
-        self.length = -1  # the message's length as its TLV says; -1: no message
-        self.n = 0  # bytes of it in buf
-        self._mem = bytearray(_MEM_BYTES)  # user memory as read, from page 4
-        self._have = 0  # bytes of it read
-        self._level = _CC_PAGE  # the page the next exchange reads from
-        self._txb = bytearray(4)  # the FIFO's address byte, then READ (FAST_READ) and its pages
-        self._txb[0] = (_FIFO_DATA_REG << 1) & 0x7E
-        t = memoryview(self._txb)
-        self._txv = tuple(t[0:k + 1] for k in range(4))  # the transaction of k data bytes
-        rd = bytearray(2 * _READ_BYTES + 3)  # the FIFO's read address, n times, then 00h
-        for i in range(len(rd)):
-            rd[i] = ((_FIFO_DATA_REG << 1) & 0x7E) | 0x80
-        self._rdb = rd
-        self._rxb = bytearray(2 * _READ_BYTES + 3)  # X, then the data
-        rdv = memoryview(rd)
-        rxv = memoryview(self._rxb)
-        # the views of a READ's 16-byte answer and a FAST_READ's 32, each also with the CRC_A
-        # the chip may leave in the FIFO: made once
-        self._rdv = tuple(rdv[0:k + 1] for k in (16, 18, 32, 34))
-        self._rxv = tuple(rxv[0:k + 1] for k in (16, 18, 32, 34))
 
     def start(self, uid_len):
         """A read of the card just selected begins when it may be an NTAG (a 7-byte UID and

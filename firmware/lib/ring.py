@@ -58,24 +58,27 @@ class Ring:
     SINCE and since.step() writes it out a few frames at a time.
     """
 
+    # made by making.ring (declared here for the type checker; MicroPython ignores these)
+    slots: "int"
+    body: "bytearray"  # slot k's body at k * BODY, a shorter one ended by a 0
+    fnos: "array"  # frame numbers since boot (ages, not 16-bit seqs)
+    times: "array"
+    bits: "bytearray"  # bit f % BITS: frame f was an event
+    # the tags' records: `tagbuf` a pool used as a ring, a record there the count of its bytes
+    # carried (1 byte), the message's length as the tag says (2, big-endian), those bytes, the
+    # next record right after it. Record i (of tag_n since boot; the last TAGS have their place)
+    # came in TAG frame tag_fno[i % TAGS] and begins at byte tag_at[i % TAGS] of all written,
+    # counted modulo 65536 (a multiple of TAG_BYTES): in tagbuf at that modulo TAG_BYTES, and
+    # whole while no more than TAG_BYTES have been written from there on (since.py). (The fewer
+    # attributes a Ring has, the smaller its dict.)
+    tagbuf: "bytearray"
+    tag_at: "array"
+    tag_fno: "array"
+
     def __init__(self, clock, slots=SLOTS, t0=0):
-        if slots < 1:
-            raise ValueError("invalid event ring: %d slots" % slots)
-        self.slots = slots
-        self.body = bytearray(slots * BODY)
-        self.fnos = array("i", [0] * slots)  # frame numbers since boot (ages, not 16-bit seqs)
-        self.times = array("i", [0] * slots)
-        self.bits = bytearray(BITS // 8)  # bit f % BITS: frame f was an event
-        # the tags' records: `tagbuf` a pool used as a ring, a record there the count of its
-        # bytes carried (1 byte), the message's length as the tag says (2, big-endian), those
-        # bytes, the next record right after it. Record i (of tag_n since boot; the last TAGS
-        # have their place) came in TAG frame tag_fno[i % TAGS] and begins at byte tag_at[i %
-        # TAGS] of all written, counted modulo 65536 (a multiple of TAG_BYTES): in tagbuf at that
-        # modulo TAG_BYTES, and whole while no more than TAG_BYTES have been written from there
-        # on (since.py). (The fewer attributes a Ring has, the smaller its dict.)
-        self.tagbuf = bytearray(TAG_BYTES)
-        self.tag_at = array("H", [0] * TAGS)
-        self.tag_fno = array("i", [0] * TAGS)
+        import making  # boot-only code (let go once the board is built)
+
+        making.ring(self, slots, BODY, BITS, TAG_BYTES, TAGS)
         self.clear(clock, t0)
 
     def clear(self, clock, t0=0):

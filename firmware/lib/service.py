@@ -196,9 +196,13 @@ def _calibrator(a):
 
 
 def command(a, seq, cmd, args):
-    """HELLO, RAW, CAL, SET, ECHO, TAGW, REBOOT; anything else is refused. ValueError for bad
-    arguments (App answers it with ERR)."""
-    if cmd == "HELLO":
+    """SNAP, HELLO, RAW, CAL, SET, ECHO, TAGW, REBOOT, and an LED or BEEP the loop could not
+    take; anything else is refused. ValueError for bad arguments (App answers it with ERR)."""
+    if cmd == "SNAP":
+        snapshot(a)
+    elif cmd == "LED" or cmd == "BEEP":
+        feedback_refused(a, seq, cmd, args)
+    elif cmd == "HELLO":
         hello(a)
     elif cmd == "RAW":  # the frames follow, one hole a pass (raw_step), then the OK
         if a.raw is not None:  # one under way: it ends here, and this one starts again at hole 1
@@ -281,6 +285,42 @@ def calibrated(a, cal):
 # ---- the App, made at boot (app.App.__init__) -----------------------------------------
 
 
+def feedback_refused(a, seq, cmd, args):
+    """LED <rrggbb> [ms] or BEEP <hz:ms,...> whose arguments the loop could not take
+    (App.command): ValueError saying what is wrong, first thing first, with feedback.py's
+    limits; carried out if nothing is."""
+    from feedback import MAX_STEPS, parse_pattern, parse_rgb
+
+    if not args:
+        raise ValueError("LED needs a colour rrggbb" if cmd == "LED" else "BEEP needs a pattern hz:ms,...")
+    if cmd == "LED":
+        try:
+            r, g, b = parse_rgb(args[0])
+        except ValueError:
+            raise ValueError("LED colour must be 6 hex digits rrggbb, got %r" % args[0]) from None
+        try:
+            ms = int(args[1]) if len(args) > 1 else 0
+        except ValueError:
+            raise ValueError("LED time must be a whole number of ms, got %r" % args[1]) from None
+        a.feedback.set_led(r, g, b, ms, time.ticks_ms())
+    else:
+        steps = args[0].split(",")
+        if len(steps) > MAX_STEPS:
+            raise ValueError("beep pattern has %d steps, at most %d" % (len(steps), MAX_STEPS))
+        for part in steps:
+            hz, _, ms = part.partition(":")
+            try:
+                hz, ms = int(hz), int(ms)
+            except ValueError:
+                raise ValueError("beep step must be hz:ms, got %r" % part) from None
+            if hz != 0 and (hz < 20 or hz > 20000):
+                raise ValueError("beep frequency out of 20..20000 Hz: %d" % hz)
+            if ms < 1 or ms > 5000:
+                raise ValueError("beep step out of 1..5000 ms: %d" % ms)
+        a.feedback.beep(parse_pattern(args[0]), time.ticks_ms())
+    a.reply_ok(seq, cmd)
+
+
 def init(a, hw):
     """Everything the loop of App `a` keeps, on hardware `hw` (app.App says what it holds)."""
     from cards import CardWatcher
@@ -308,6 +348,7 @@ def init(a, hw):
     a._deferred = None  # a command waiting for a pass after its module was loaded for it
     a.wdt = None
     _init_counters(a)
+    sys.modules.pop("making", None)  # the objects' making (making.py), done: let go
 
 
 def _init_sensors(a, hw):

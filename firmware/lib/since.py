@@ -31,6 +31,14 @@ _more = False
 _tag = False
 
 
+def begin(r, seq, args):
+    """SINCE <seq> (4 hex digits) or SINCE all, asked with sequence number `seq`: start() on
+    ring r; ValueError saying what is wrong with the arguments."""
+    if len(args) != 1 or not (args[0] == "all" or len(args[0]) == 4):
+        raise ValueError("SINCE needs a sequence number (4 hex digits) or all")
+    start(r, seq, None if args[0] == "all" else int(args[0], 16))
+
+
 def oldest(r):
     """Index of the oldest event still kept in ring r."""
     return r.total - r.slots if r.total > r.slots else 0

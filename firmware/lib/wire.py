@@ -47,45 +47,10 @@ _QUESTION = const(0x3F)
 # names all ten holes is not cut
 _TEXT_MAX = const(170)
 
-# Frames the board sends. Keep in step with docs/protocol.md.
-BOARD_FRAMES = (
-    "HELLO",  # handshake: fw= proto= board= holes= caps= rfid= reset=
-    "SNAP",  # full snapshot: holes= card= btn= faults=
-    "HOLE",  # a hole's code changed: <hole 1..N> <code 0..80>
-    "CARD",  # + <uid hex> on arrival, - <uid hex> on departure
-    "BTN",  # 1 pressed, 0 released
-    "HB",  # heartbeat: up= scans= sps= cmd= bad= rfe= rfr= flt=
-    "RAW",  # raw levels of one hole: <hole> <l1,l2,l3,l4> <z1,z2,z3,z4>
-    "FAULT",  # <kind> <where> <words...>
-    "CLEAR",  # <kind> <where>: a fault has gone
-    "OK",  # <cmd seq> <command> [details]
-    "ERR",  # <cmd seq> <command> <reason words...>
-    "ECHO",  # <cmd seq> <text...>
-    "OLD",  # <orig seq hex> <board ms> <TYPE> <args...>: a kept event replayed for SINCE (or a TAG, before its CARD +)
-    "TAG",  # <uid hex> <length> <hex|->: the NDEF message of the card that arrives, before CARD +
-)
-
-# Commands the host sends, framed the same way with the host's own sequence numbers.
-HOST_FRAMES = (
-    "HELLO",  # ask for the handshake again
-    "SNAP",  # ask for a snapshot
-    "RAW",  # raw sensor levels of every hole, then OK
-    "CAL",  # calibrate zero levels (board empty), persist, then OK or ERR
-    "LED",  # <rrggbb> [ms]: status LED colour, for ms milliseconds or until changed
-    "BEEP",  # <hz:ms,hz:ms,...>: beep pattern, hz 0 is a pause
-    "SET",  # <key>=<value> ...: debounce=<ms>
-    "ECHO",  # <text...>: loopback
-    "REBOOT",  # reset the board after OK
-    "SINCE",  # <seq hex> or all: replay the kept events after seq as OLD frames, then OK
-    "TAGW",  # <uid hex> <hex>: write the sticker's user memory from page 4, read it back, OK/ERR
-)
-
-# Board frames that are events, kept in the board's ring for SINCE (firmware/lib/ring.py). A TAG
-# is no event: the ring keeps the last tags' records beside it, replayed with their CARD +.
-EVENT_FRAMES = ("HOLE", "CARD", "BTN", "FAULT", "CLEAR")
-
-# Fault kinds in FAULT/CLEAR frames.
-FAULT_KINDS = ("sensor", "hole", "rfid", "exc", "cal", "link")
+# The tables of frame types (which frames the board sends, which the host, which are events,
+# the fault kinds) are the receiver's: the host's link/protocol.py holds them. The board writes
+# its frames and never looks a type up, and a tuple of strings here would take about 1 KB of its
+# heap for good.
 
 _HEX = b"0123456789ABCDEF"
 

@@ -104,3 +104,4 @@ def test_the_button_is_debounced_and_reported_on_press_and_release():
     a.poll_button(200)
     a.poll_button(221)
     assert sent(a) == [("BTN", ["1"]), ("BTN", ["0"])]
+

@@ -42,11 +42,13 @@ def firmware_test_sources() -> list[Path]:
 
 def compile_to(sources: list[Path], out_dir: Path, march: str) -> list[Path]:
     """Compile each source to out_dir/<stem>.mpy (a flat folder, as /lib on the board) for
-    `march` (BYTECODE: without native code)."""
+    `march` (BYTECODE: without native code). Each is named for tracebacks by the path it is
+    imported from, its __file__, as make deploy names the board's: one name interned for both
+    (a test process holds about as many names as MicroPython's table of them takes in one piece)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     outs = []
     for src in sources:
         out = out_dir / (src.stem + ".mpy")
-        compile_module(tool("mpy-cross"), src, out, march)
+        compile_module(tool("mpy-cross"), src, out, march, str(out))
         outs.append(out)
     return outs

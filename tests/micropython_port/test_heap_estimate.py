@@ -10,8 +10,16 @@ from pathlib import Path
 
 import pytest
 from mpy import BYTECODE, compile_module, firmware_sources, tool
-from upref.commands.bench import QSTR_ENTRY, HeapPart, _import_order, _qstr_marks, chip_heap
-from upref.commands.bench_mpy import EXEC_LINK, mpy_parts
+from upref.commands.bench import (
+    QSTR_ENTRY,
+    HeapPart,
+    _import_order,
+    _pool_room,
+    _qstr_marks,
+    chip_heap,
+    chip_name_pools,
+)
+from upref.commands.bench_mpy import EXEC_LINK, QSTR_NUMBER, mpy_parts
 from upref.sim.bytecode import host_march
 
 COMPILED = [p for p in firmware_sources() if p.name not in ("main.py", "boot.py")]
@@ -40,8 +48,10 @@ def test_a_native_function_leaves_its_code_out_of_the_gc_heap_and_only_xtensa_ke
     assert len(chip.native) == len(unix.native) == 1 and plain.native == []
     assert chip.bytecode == unix.bytecode < plain.bytecode  # f's bytecode is gone from the heap
     assert 0 < chip.preludes < chip.native[0]
-    assert chip.gc_bytes("xtensawin") == chip.constants + chip.bytecode + chip.preludes
-    assert unix.gc_bytes("x64") == unix.constants + unix.bytecode
+    assert chip.n_names == unix.n_names > 0
+    table = QSTR_NUMBER * chip.n_names  # the module's numbers of its names
+    assert chip.gc_bytes("xtensawin") == chip.constants + chip.bytecode + chip.preludes + table
+    assert unix.gc_bytes("x64") == unix.constants + unix.bytecode + table
     assert chip.exec_bytes() == (chip.native[0] + 3) // 4 * 4 + EXEC_LINK
     assert plain.exec_bytes() == 0
 
@@ -87,6 +97,18 @@ def test_the_chip_gets_the_words_halved_and_its_own_byte_data_whole() -> None:
     assert part.chip() == 700 + 500 + 10 * QSTR_ENTRY["chip"]
     grown = HeapPart("m", unix=2000, unix_bytes=600, chip_bytes=500, names=100, pools=220, qstrs=10)
     assert grown.chip() == (2000 - 820) // 2 + 500 + 10 * QSTR_ENTRY["chip"]  # pools grown here are not words
+
+
+def test_the_chip_makes_its_name_pools_whole_each_twice_the_one_before() -> None:
+    entry = QSTR_ENTRY["chip"]
+    assert chip_name_pools(0) == 0
+    assert chip_name_pools(1) == chip_name_pools(20) == 176  # 24 + 20 * 7 = 164 bytes: eleven 16-byte blocks
+    assert chip_name_pools(21) == chip_name_pools(20) + (24 + 40 * entry + 15) // 16 * 16
+    # the 621st name makes a pool of 640 entries at once: 4.4 KB for one name
+    assert chip_name_pools(621) - chip_name_pools(620) == (24 + 640 * entry + 15) // 16 * 16
+    parts = [HeapPart("a", 100, 0, 0, qstrs=300), HeapPart("b", 100, 0, 0, qstrs=213)]
+    room = _pool_room(parts)
+    assert room.chip() == chip_name_pools(513) - 513 * entry > 0  # 620 entries made for 513 names
 
 
 def test_the_names_and_their_pools_are_read_at_each_mark() -> None:

@@ -69,34 +69,35 @@ class HallMux:
         out[n_sensors], so out needs n_levels = n_sensors + 1 entries.
     """
 
+    # made by hallmux_plan.make (declared here for the type checker; MicroPython ignores these)
+    _chan: "array"  # the channel of each step of the scan
+    _line: "array"  # the select line that changes at each channel (or _SEVERAL)
+    _bank: "array"
+    _sensor: "array"
+    _first: "array"
+    _step_bank: "array"
+    _n_steps: "int"
+    _adcs: "tuple"
+    _pins: "tuple"
+    _power: "tuple | None"
+    _power_on_us: "int"
+    _settle_us: "int"
+    _sel: "int"  # the select lines as driven; -1 not yet: the first scan sets all four
+    n_sensors: "int"
+    n_levels: "int"
+    has_ref: "bool"
+    switched: "bool"
+
     def __init__(self, adcs, select_pins, channels, settle_us=10, power_pins=None,
                  power_on_us=350, ref=None):
-        # the checks and the plan are boot-only code: loaded for this and let go (hallmux_plan.py)
+        # the checks, the plan and the making: boot-only code, loaded for this and let go
+        # (hallmux_plan.py)
         import hallmux_plan
 
         try:
-            chan, bank_of, sensor_of, first, step_bank, line = hallmux_plan.plan(
-                len(adcs), len(select_pins), channels, settle_us, power_pins, power_on_us, ref)
+            hallmux_plan.make(self, adcs, select_pins, channels, settle_us, power_pins, power_on_us, ref)
         finally:
             del sys.modules["hallmux_plan"]
-        n = len(channels)
-        self._chan = array("B", chan)
-        self._line = array("B", line)  # the select line that changes at each channel (or _SEVERAL)
-        self._bank = array("B", bank_of)
-        self._sensor = array("H", sensor_of)
-        self._first = array("H", first)
-        self._step_bank = array("B", step_bank)
-        self._n_steps = len(first) - 1
-        self._adcs = tuple(adcs)
-        self._pins = tuple(select_pins)
-        self._power = tuple(power_pins) if power_pins is not None else None
-        self._power_on_us = power_on_us
-        self._settle_us = settle_us
-        self._sel = -1  # select lines not driven yet: the first scan sets all four
-        self.n_sensors = n
-        self.n_levels = n + 1 if ref is not None else n
-        self.has_ref = ref is not None
-        self.switched = power_pins is not None
 
     def select(self, ch):
         """Drive the select lines to channel ch, touching only the lines that change."""

@@ -1,6 +1,8 @@
 # HallMux's set-up (hallmux.py): the checks of its configuration and its channel plan, as flat
 # lists in scan order. Code needed only when a HallMux is built (at boot): HallMux.__init__
-# imports this module and lets it go again, so its code takes no heap while the board runs.
+# imports this module (make) and lets it go again, so its code takes no heap while the board runs.
+
+from array import array
 
 from micropython import const
 
@@ -14,6 +16,32 @@ def plan(nb, n_select, channels, settle_us, power_pins, power_on_us, ref):
     _check_settings(nb, n_select, settle_us, power_pins, power_on_us)
     chan, bank_of, sensor_of, first, step_bank = _scan_order(nb, _owners(nb, channels, ref), power_pins is not None)
     return chan, bank_of, sensor_of, first, step_bank, _lines(chan)
+
+
+def make(m, adcs, select_pins, channels, settle_us, power_pins, power_on_us, ref):
+    """HallMux `m`, made for HallMux(adcs, select_pins, channels, settle_us, power_pins,
+    power_on_us, ref) (hallmux.py says what each is); ValueError for a configuration it cannot
+    scan."""
+    chan, bank_of, sensor_of, first, step_bank, line = plan(
+        len(adcs), len(select_pins), channels, settle_us, power_pins, power_on_us, ref)
+    n = len(channels)
+    m._chan = array("B", chan)
+    m._line = array("B", line)
+    m._bank = array("B", bank_of)
+    m._sensor = array("H", sensor_of)
+    m._first = array("H", first)
+    m._step_bank = array("B", step_bank)
+    m._n_steps = len(first) - 1
+    m._adcs = tuple(adcs)
+    m._pins = tuple(select_pins)
+    m._power = tuple(power_pins) if power_pins is not None else None
+    m._power_on_us = power_on_us
+    m._settle_us = settle_us
+    m._sel = -1
+    m.n_sensors = n
+    m.n_levels = n + 1 if ref is not None else n
+    m.has_ref = ref is not None
+    m.switched = power_pins is not None
 
 
 _SEVERAL = const(4)  # line[j]: several select lines change, or what they hold is not known

@@ -44,7 +44,6 @@ import ast
 import json
 import os
 import queue
-import shutil
 import statistics
 import subprocess
 import sys
@@ -96,13 +95,19 @@ import gc, sys, os, time
 root, mpy, flash, order = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 sys.path.insert(0, root + "/host/upref/sim/standins")
 sys.path.insert(0, root + "/host/upref/chip")  # the chip's ADC curve, which the stand-ins read
-sys.path.insert(0, mpy + "/lib")  # the board's /lib, then its /, as make deploy lays them out
-sys.path.insert(0, mpy)
 import esp32_micropython
 sys.modules["micropython"] = esp32_micropython
 import machine, neopixel, sim_world
 sim_world.world._reader()  # the simulator's MFRC522 model loads on first use: not firmware
-os.chdir(flash)
+# the board's flash, as make deploy lays it out, mounted as "/" (the simulator does the same): its
+# files in /, the libraries in /lib, searched first (main.py); so each module's __file__, a name
+# the chip interns, is the chip's ("/lib/ring.mpy", "app.mpy")
+import vfs
+vfs.umount("/")
+vfs.mount(vfs.VfsPosix(flash), "/")
+os.chdir("/")
+sys.path.insert(0, "")
+sys.path.insert(0, "/lib")
 
 
 class Sink:  # the USB port's output, thrown away
@@ -159,16 +164,19 @@ def byte_data(roots, seen):
     # bytes the firmware's objects hold in buffers and arrays, here and on the 32-bit chip:
     # the same but for an array of 8-byte items, which is an array('l') (the firmware makes
     # no 'q' or 'd'): 4 bytes an item there. A str is left out: the names are counted as
-    # interned (qstr_info), string constants with the bytecode they came with. A module is
-    # looked into only when it is one of the roots, and what an earlier part counted (seen)
-    # is not counted again.
-    n, c, todo = 0, 0, list(roots)
+    # interned (qstr_info), string constants with the bytecode they came with. So is a bytes
+    # object reached from a module's globals: a constant of its .mpy (a tuple of them too),
+    # counted with its constants already. A module is looked into only when it is one of the
+    # roots, and what an earlier part counted (seen) is not counted again.
+    n, c, todo = 0, 0, [(r, False) for r in roots]
     while todo:
-        o = todo.pop()
+        o, const = todo.pop()
         if id(o) in seen:
             continue
-        seen.add(id(o))
         t = type(o)
+        if t is bytes and const:
+            continue  # left for an instance that holds it, if any, to count
+        seen.add(id(o))
         if t in (bytes, bytearray):
             n += len(o)
             c += len(o)
@@ -177,14 +185,14 @@ def byte_data(roots, seen):
             n += b
             c += b // 2 if len(o) and b == 8 * len(o) else b
         elif t in (list, tuple):
-            todo.extend(o)
+            todo.extend((x, const) for x in o)
         elif t is dict:
-            todo.extend(o.values())
+            todo.extend((x, const) for x in o.values())
         elif t is type(sys):
             if o in roots:
-                todo.extend(o.__dict__.values())  # a module's globals
+                todo.extend((x, True) for x in o.__dict__.values())  # a module's globals
         elif not isinstance(o, type) and hasattr(o, "__dict__"):
-            todo.extend(o.__dict__.values())  # an instance's attributes
+            todo.extend((x, False) for x in o.__dict__.values())  # an instance's attributes
     return "%d %d" % (n, c)
 
 
@@ -210,6 +218,26 @@ the internal RAM that MicroPython's heap grows into."""
 QSTR_ENTRY = {"unix": 11, "chip": 7}
 """Bytes of a qstr pool's entry: its string's address (8 bytes here, 4 on the chip), a 2-byte
 hash and a 1-byte length (py/qstr.c; both ports build with MICROPY_QSTR_BYTES_IN_HASH 2)."""
+QSTR_POOL_FIRST = 20
+"""Entries of the first pool the chip makes for the names interned at run time: twice the
+`alloc` of the pool before it (py/qstr.c qstr_add), which the frozen modules' pool sets to at
+most 10 (tools/mpy-tool.py) and the ROM's to MICROPY_ALLOC_QSTR_ENTRIES_INIT, 10; each pool
+after it has twice the entries of the one before."""
+QSTR_POOL_HEAD = 24  # the chip's qstr_pool_t before its entries: six 4-byte words (py/qstr.h)
+CHIP_BLOCK = 16  # the chip's GC block: four 4-byte words
+
+
+def chip_name_pools(names: int) -> int:
+    """Bytes of the chip's GC heap the pools for `names` interned names take: 20 entries, 40,
+    80 and so on, each pool made whole the moment the one before is full (so the last one is
+    mostly room), each in 16-byte blocks."""
+    total, alloc, room = 0, QSTR_POOL_FIRST, 0
+    while room < names:
+        size = QSTR_POOL_HEAD + alloc * QSTR_ENTRY["chip"]
+        total += -(-size // CHIP_BLOCK) * CHIP_BLOCK
+        room += alloc
+        alloc *= 2
+    return total
 
 
 @dataclass
@@ -284,7 +312,7 @@ def _run_probe(t: Path, order: list[str]) -> subprocess.CompletedProcess[str]:
 
     return subprocess.run(
         [tool("micropython"), "-X", "heapsize=400K", str(t / "probe.py"), str(paths.repo_root()), str(t / "mpy"),
-         str(t / "flash"), ",".join(order)],
+         str(t / "mpy"), ",".join(order)],
         capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
     )
 
@@ -309,10 +337,21 @@ def _heap_parts(res: subprocess.CompletedProcess[str], t: Path, march: str) -> d
             parts.append(HeapPart("objects", after - sum(p.unix for p in parts), held + names, chip_held + names,
                                   names, pools, n))
             modules = f[7].split(",")
+            parts.append(_pool_room(parts))
             return {"after_boot": after, "calibration": cal, "raw": raw, "after": rest, "parts": parts,
                     "modules": modules, "exec": sum(_parts_of(t / "esp32", m).exec_bytes() for m in modules),
                     "chip_after_boot": sum(p.chip() for p in parts)}
     return None
+
+
+def _pool_room(parts: list[HeapPart]) -> HeapPart:
+    """The room left in the chip's name pools: each part counts its names' pool entries, but the
+    pools are made whole, doubling (chip_name_pools). Counted as if the firmware interned the
+    chip's first names: boot.py and main.py intern next to none, and the names the unix port
+    has in its ROM and the chip has not (or the other way round) move it a little either way."""
+    n = sum(p.qstrs for p in parts)
+    room = chip_name_pools(n) - n * QSTR_ENTRY["chip"]
+    return HeapPart("name pools' room", 0, 0, room)
 
 
 def bench_heap() -> dict[str, object] | None:
@@ -329,10 +368,8 @@ def bench_heap() -> dict[str, object] | None:
         march = host_march()
         deploy.build(out_dir=t / "mpy", march=march)  # the native code this machine loads
         deploy.build(out_dir=t / "esp32")  # the chip's: its sizes are the code counted below
-        for name in ("main.py", "boot.py", "pinmap.json"):  # the probe boots the firmware itself
+        for name in ("main.py", "boot.py"):  # the probe boots the firmware itself
             (t / "mpy" / name).unlink()
-        (t / "flash").mkdir()
-        shutil.copy(paths.pinmap_path(), t / "flash" / "pinmap.json")
         (t / "probe.py").write_text(HEAP_PROBE)
         first = _heap_parts(_run_probe(t, []), t, march)  # which modules stay loaded
         order = _import_order(list(first["modules"])) if first else []  # type: ignore[call-overload]
@@ -508,6 +545,10 @@ def _print_heap() -> None:
     print("  part by part (on the chip: byte data at its size - bytecode, constants and native preludes from the"
           " chip's .mpy,\n  names interned, buffers - and the rest, words, at half the unix port's bytes):")
     for p in heap["parts"]:  # type: ignore[attr-defined]
+        if not p.unix:  # the room in the name pools, which only the chip's arithmetic gives
+            print(f"    {p.name:<21} {p.chip() / 1024:5.1f} KB  (the pools are made whole, 20 entries, 40, 80 and so"
+                  " on: the entries not used yet)")
+            continue
         print(f"    {p.name if p.name != 'objects' else 'objects made at boot':<21} {p.chip() / 1024:5.1f} KB"
               f"  (byte data {p.chip_bytes / 1024:4.1f} KB, of it names {p.names / 1024:.1f} KB;"
               f" {p.qstrs:3} pool entries; words {(p.unix - min(p.unix, p.unix_bytes)) / 1024:4.1f} KB here)")

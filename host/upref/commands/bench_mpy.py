@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["EXEC_LINK", "PRELUDE_SEPARATE", "MpyParts", "mpy_parts"]
+__all__ = ["EXEC_LINK", "PRELUDE_SEPARATE", "QSTR_NUMBER", "MpyParts", "mpy_parts"]
 
 _BYTECODE, _NATIVE_PY, _VIPER, _ASM = 0, 1, 2, 3
 """A raw code's kind, as stored (MP_CODE_BYTECODE and after, less MP_CODE_BYTECODE)."""
@@ -34,6 +34,8 @@ _VIPER_RELOC, _VIPER_RODATA, _VIPER_BSS = 0x10, 0x20, 0x40  # MP_SCOPE_FLAG_VIPE
 PRELUDE_SEPARATE = ("xtensawin",)
 """The architectures whose native preludes are copied into the GC heap (py/mpconfig.h)."""
 EXEC_LINK = 4
+QSTR_NUMBER = 2
+"""Bytes of a name's number in a loaded module's table of names (qstr_short_t, on every port)."""
 """Bytes of the ESP32 port's link in front of each block of native code (native_code_node_t)."""
 
 
@@ -43,6 +45,7 @@ class MpyParts:
 
     size: int = 0
     names: int = 0  # the table of names (each stored whole: length, characters, NUL)
+    n_names: int = 0  # how many: the module's table of them is 2 bytes each in the GC heap
     constants: int = 0  # the characters of str and bytes constants: byte data in the GC heap
     bytecode: int = 0  # bytecode functions' code: GC heap
     native: list[int] = field(default_factory=list)  # each native function's machine code, as stored
@@ -50,10 +53,12 @@ class MpyParts:
     viper_data: int = 0  # viper's read-only and zeroed data: GC heap
 
     def gc_bytes(self, arch: str) -> int:
-        """Byte data this file leaves in the GC heap once loaded on a port of `arch` (names
-        left out: the probe counts what is interned)."""
+        """Byte data this file leaves in the GC heap once loaded on a port of `arch`: the names'
+        interned characters left out (the probe counts what is interned), but not the module's
+        table of their numbers, 2 bytes each on every port (qstr_short_t: py/persistentcode.c,
+        mp_module_context_alloc_tables), which is not made of words."""
         kept = self.preludes if arch in PRELUDE_SEPARATE else 0
-        return self.constants + self.bytecode + self.viper_data + kept
+        return self.constants + self.bytecode + self.viper_data + kept + QSTR_NUMBER * self.n_names
 
     def exec_bytes(self) -> int:
         """Bytes of executable memory the ESP32 port takes for this file's native code."""
@@ -159,7 +164,7 @@ def mpy_parts(data: bytes) -> MpyParts:
     r = _Reader(data)
     _header(r)
     n_names, n_objects = r.uint(), r.uint()
-    parts = MpyParts(size=len(data))
+    parts = MpyParts(size=len(data), n_names=n_names)
     parts.names = _names(r, n_names)
     parts.constants = sum(_constant(r) for _ in range(n_objects))
     try:

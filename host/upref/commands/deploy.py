@@ -139,6 +139,14 @@ def sources(firmware_dir: Path) -> list[tuple[str, Path]]:
     return out
 
 
+def board_file(board_path: str) -> str:
+    """The `__file__` of the module at `board_path` on the board: its path as MicroPython's
+    import makes it from sys.path ("/lib", then "" for the files in "/": `/lib/ring.mpy`,
+    `app.mpy`). Compiled in as the name tracebacks show, it is one name the board interns for
+    both, where the source's own name would be a second (about 20 bytes of heap a module)."""
+    return board_path if board_path.startswith("/lib/") else board_path.lstrip("/")
+
+
 def compile_module(src: Path, board_name: str, out: Path, march: str = MARCH) -> bytes:
     """mpy-cross -march=`march` (bytecode.BYTECODE: none, the native decorators taken out) at
     -O3 (bytecode.FIRMWARE_OPT: no line tables); `board_name` is the file name tracebacks show."""
@@ -187,7 +195,7 @@ def build(firmware_dir: Path | None = None, pinmap: Path | None = None,
                 board = board[:-3] + ".mpy"
                 target = work / board.lstrip("/")
                 target.parent.mkdir(parents=True, exist_ok=True)
-                data = compile_module(src, board.lstrip("/")[:-4] + ".py", target, march)
+                data = compile_module(src, board_file(board), target, march)
             items.append(Item(board, src, data))
         items.append(Item("/pinmap.json", pinmap, pinmap.read_bytes()))
         if out_dir:

@@ -81,13 +81,50 @@ wire: Final[ModuleType] = _load_wire()
 
 PROTO_VERSION: Final[int] = int(wire.PROTO_VERSION)
 MAX_LINE: Final[int] = int(wire.MAX_LINE)
-BOARD_FRAMES: Final[tuple[str, ...]] = tuple(wire.BOARD_FRAMES)
-HOST_FRAMES: Final[tuple[str, ...]] = tuple(wire.HOST_FRAMES)
-FAULT_KINDS: Final[tuple[str, ...]] = tuple(wire.FAULT_KINDS)
-EVENT_FRAMES: Final[tuple[str, ...]] = tuple(wire.EVENT_FRAMES)
+
+# Frames the board sends. Keep in step with docs/protocol.md (and the
+# firmware that writes them: firmware/app.py, lib/service.py).
+BOARD_FRAMES: Final[tuple[str, ...]] = (
+    "HELLO",  # handshake: fw= proto= board= holes= caps= rfid= reset=
+    "SNAP",  # full snapshot: holes= card= btn= faults=
+    "HOLE",  # a hole's code changed: <hole 1..N> <code 0..80>
+    "CARD",  # + <uid hex> on arrival, - <uid hex> on departure
+    "BTN",  # 1 pressed, 0 released
+    "HB",  # heartbeat: up= scans= sps= cmd= bad= rfe= rfr= flt=
+    "RAW",  # raw levels of one hole: <hole> <l1,l2,l3,l4> <z1,z2,z3,z4>
+    "FAULT",  # <kind> <where> <words...>
+    "CLEAR",  # <kind> <where>: a fault has gone
+    "OK",  # <cmd seq> <command> [details]
+    "ERR",  # <cmd seq> <command> <reason words...>
+    "ECHO",  # <cmd seq> <text...>
+    "OLD",  # <orig seq hex> <board ms> <TYPE> <args...>: a kept event replayed for SINCE (or a TAG, before its CARD +)
+    "TAG",  # <uid hex> <length> <hex|->: the NDEF message of the card that arrives, before CARD +
+)
+
+# Commands the host sends, framed the same way with the host's own sequence numbers.
+HOST_FRAMES: Final[tuple[str, ...]] = (
+    "HELLO",  # ask for the handshake again
+    "SNAP",  # ask for a snapshot
+    "RAW",  # raw sensor levels of every hole, then OK
+    "CAL",  # calibrate zero levels (board empty), persist, then OK or ERR
+    "LED",  # <rrggbb> [ms]: status LED colour, for ms milliseconds or until changed
+    "BEEP",  # <hz:ms,hz:ms,...>: beep pattern, hz 0 is a pause
+    "SET",  # <key>=<value> ...: debounce=<ms>
+    "ECHO",  # <text...>: loopback
+    "REBOOT",  # reset the board after OK
+    "SINCE",  # <seq hex> or all: replay the kept events after seq as OLD frames, then OK
+    "TAGW",  # <uid hex> <hex>: write the sticker's user memory from page 4, read it back, OK/ERR
+)
+
+# Board frames that are events, kept in the board's ring for SINCE (firmware/lib/ring.py). A TAG
+# is no event: the ring keeps the last tags' records beside it, replayed with their CARD +.
+EVENT_FRAMES: Final[tuple[str, ...]] = ("HOLE", "CARD", "BTN", "FAULT", "CLEAR")
 OLD_FRAMES: Final[tuple[str, ...]] = (*EVENT_FRAMES, "TAG")
 """The frames an OLD carries: the kept events, and a tag's record, kept beside the event ring
 and replayed just before the CARD + it came with (firmware/lib/ring.py, Tags)."""
+
+# Fault kinds in FAULT/CLEAR frames.
+FAULT_KINDS: Final[tuple[str, ...]] = ("sensor", "hole", "rfid", "exc", "cal", "link")
 SUPPORTED_PROTOS: Final[tuple[int, ...]] = (1, PROTO_VERSION)
 """The board protocols this host speaks: 2 (the event ring, SINCE), and 1, whose boards keep no
 events (the host resyncs from snapshots alone, and says that taps may be lost)."""

@@ -38,11 +38,14 @@ def ident(v: dict) -> str:
     return v["meaning"]
 
 
-def test_tables_come_from_the_firmware() -> None:
-    assert p.PROTO_VERSION == VECTORS["proto"]
-    assert p.BOARD_FRAMES == tuple(p.wire.BOARD_FRAMES)
-    assert p.HOST_FRAMES == tuple(p.wire.HOST_FRAMES)
+def test_the_limits_come_from_the_firmware_and_the_type_tables_are_the_hosts() -> None:
+    assert p.PROTO_VERSION == p.wire.PROTO_VERSION == VECTORS["proto"]
     assert p.MAX_LINE == p.wire.MAX_LINE == 200
+    for v in VALID:  # every frame type the vectors hold is in its sender's table
+        assert v["type"] in (p.BOARD_FRAMES if v["from"] == "board" else p.HOST_FRAMES), v["meaning"]
+    assert set(p.EVENT_FRAMES) <= set(p.BOARD_FRAMES)
+    # the board writes its frames and looks no type up: no table of them takes its heap
+    assert not any(hasattr(p.wire, name) for name in ("BOARD_FRAMES", "HOST_FRAMES", "EVENT_FRAMES", "FAULT_KINDS"))
 
 
 @pytest.mark.parametrize("v", VALID, ids=ident)

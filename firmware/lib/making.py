@@ -1,0 +1,113 @@
+# The making of the objects the loop keeps: the card watcher, the feedback, the output queue, the
+# event ring and the sticker reader. Each class's __init__ hands its arguments here, so the code
+# that checks them and sets the attributes up, run once at boot, takes no heap afterwards:
+# service.init and board.Board let this module go once the board is built (a test that builds
+# more keeps it loaded). What each attribute means is said in its class, where it is declared.
+#
+# Pure logic, no `machine`; nothing here imports app.py.
+
+from array import array
+
+from micropython import const
+
+_NO_MESSAGE = const(-1)  # ntag: NtagReader.length before a message is read
+_CC_PAGE = const(3)  # ntag: the page of the capability container, where a read begins
+_BEEP_STEPS = const(8)  # feedback.MAX_STEPS
+_FIFO_ADDR = const(0x12)  # the MFRC522's FIFODataReg (09h) as an SPI address byte: (09h << 1) & 7Eh
+_NTAG_READ = const(16)  # ntag._READ_BYTES: the bytes of a READ's answer
+
+
+def card_watcher(w, reader, miss_limit, error_limit):
+    """cards.CardWatcher(reader, miss_limit, error_limit, tags), but its reader and tags."""
+    if not isinstance(miss_limit, int) or miss_limit < 1:
+        raise ValueError("miss_limit must be >= 1: %r" % (miss_limit,))
+    if not isinstance(error_limit, int) or error_limit < 1:
+        raise ValueError("error_limit must be >= 1: %r" % (error_limit,))
+    w._miss_limit = miss_limit
+    w._error_limit = error_limit
+    w.uid = bytearray(10)
+    w.uid_len = 0
+    w.present = False
+    w.errors = 0
+    w.reinits = 0
+    w.ok = True
+    w._last_exc = None
+    w._failed_read = False
+    w._reinit_failed = False
+    w._buf = bytearray(10)
+    w._next = bytearray(10)
+    w._next_len = 0
+    w._misses = 0
+    w.reads = 0
+    w._error_run = 0
+    w.reading = False
+    w.crowded = False
+    w._hears = hasattr(reader, "collided")
+
+
+def feedback(f):
+    """feedback.Feedback's state: no beep pattern, the LED not timed."""
+    f._hz = [0] * _BEEP_STEPS
+    f._ms = [0] * _BEEP_STEPS
+    f._steps = 0
+    f._step = -1
+    f._step_end = 0
+    f._led_until = 0
+    f._led_timed = False
+    f.led_rgb = (0, 0, 0)
+
+
+def frame_queue(q, size, fifo, bytes_per_s):
+    """frame_queue.FrameQueue(port, size, fifo, bytes_per_s) but its port and clock."""
+    if size < 1 or fifo < 1 or bytes_per_s < 1:
+        raise ValueError("invalid output queue: size %d, FIFO %d, %d bytes/s" % (size, fifo, bytes_per_s))
+    q._buf = bytearray(size)
+    q._size = size
+    q._head = 0
+    q.queued = 0
+    q._fifo = fifo
+    q._rate = bytes_per_s
+    q._level = 0
+    q.dropped = 0
+    q.peak = 0
+
+
+def ring(r, slots, body, bits, tag_bytes, tags):
+    """ring.Ring's buffers: `slots` events of `body` bytes, a bitmap of `bits` frames, and the
+    pool of the last `tags` tags' records, `tag_bytes` in all."""
+    if slots < 1:
+        raise ValueError("invalid event ring: %d slots" % slots)
+    r.slots = slots
+    r.body = bytearray(slots * body)
+    r.fnos = array("i", [0] * slots)
+    r.times = array("i", [0] * slots)
+    r.bits = bytearray(bits // 8)
+    r.tagbuf = bytearray(tag_bytes)
+    r.tag_at = array("H", [0] * tags)
+    r.tag_fno = array("i", [0] * tags)
+
+
+def ntag_reader(t, message, memory):
+    """ntag.NtagReader(reader) but its reader: a message buffer of `message` bytes, `memory`
+    bytes of user memory, the FIFO transactions of a READ and a FAST_READ and their views."""
+    t.buf = bytearray(message)
+    t.length = _NO_MESSAGE
+    t.n = 0
+    t._mem = bytearray(memory)
+    t._have = 0
+    t._level = _CC_PAGE
+    t._txb = bytearray(4)
+    t._txb[0] = _FIFO_ADDR
+    v = memoryview(t._txb)
+    t._txv = (v[0:1], v[0:2], v[0:3], v[0:4])
+    n = 2 * _NTAG_READ + 3
+    rd = bytearray(n)
+    for i in range(n):
+        rd[i] = _FIFO_ADDR | 0x80
+    t._rdb = rd
+    t._rxb = bytearray(n)
+    rv = memoryview(rd)
+    xv = memoryview(t._rxb)
+    # the X byte, then a READ's 16 bytes, with the CRC_A 18, a FAST_READ's 32, with the CRC_A 34
+    t._rdv = (rv[0:17], rv[0:19], rv[0:33], rv[0:35])
+    t._rxv = (xv[0:17], xv[0:19], xv[0:33], xv[0:35])
