@@ -69,30 +69,38 @@ def _emitted() -> dict[tuple[str, int, str], str]:
     return found
 
 
-def _own_count(run: Callable[[], None]) -> dict[str, int]:
+def _own_count(run: Callable[[], None], beside: Callable[[Any, str, Any], Any] | None = None) -> dict[str, int]:
     """This test's count: opcode events of the frames whose code is a file under firmware/, by
-    the kind of code the board runs them as ("bytecode", "native", "viper")."""
+    the kind of code the board runs them as ("bytecode", "native", "viper"). `beside`: another
+    tracer (the model's counter) that sees every event of the same run as well, so that both
+    count one run and not two that the machine may have made differ."""
     emitted = _emitted()
     n = {"bytecode": 0, "native": 0, "viper": 0}
 
-    def counter(kind: str) -> Callable[[Any, str, Any], Any]:
+    def counter(kind: str | None, other: Any) -> Callable[[Any, str, Any], Any]:
         def local(frame: Any, event: str, arg: Any) -> Any:
-            if event == "opcode":
+            nonlocal other
+            if event == "opcode" and kind is not None:
                 n[kind] += 1
+            if other is not None:
+                other = other(frame, event, arg)
             return local
 
         return local
 
-    tracers = {kind: counter(kind) for kind in n}
-
     def on_call(frame: Any, event: str, arg: Any) -> Any:
+        other = beside(frame, event, arg) if beside is not None else None
         code = frame.f_code
-        if not _mine(code.co_filename) or code.co_name in ("ptr8", "ptr16", "ptr32"):
-            return None  # viper's casts are no calls on the chip: their stand-ins cost nothing
+        kind: str | None = None
+        if _mine(code.co_filename) and code.co_name not in ("ptr8", "ptr16", "ptr32"):
+            # (viper's casts are no calls on the chip: their stand-ins cost nothing)
+            key = (os.path.realpath(code.co_filename), code.co_firstlineno, code.co_name)
+            kind = emitted.get(key, "bytecode")
+        if kind is None and other is None:
+            return None
         frame.f_trace_lines = False
         frame.f_trace_opcodes = True
-        key = (os.path.realpath(code.co_filename), code.co_firstlineno, code.co_name)
-        return tracers[emitted.get(key, "bytecode")]
+        return counter(kind, other)
 
     sys.settrace(on_call)
     try:
@@ -169,21 +177,16 @@ def test_the_chip_charges_every_operation_this_test_counts_at_the_ends_figure(
 ) -> None:
     h, oc = fw["harness"], fw["opcount"]
     _, run = _scene(h, scene)
-    kinds = _own_count(run)
-    counted = sum(kinds.values())
-    assert counted > 1000 * PERIODS  # the scan loop is thousands of operations a period
-    assert kinds["native"] > 0, kinds  # the hot loops are native code
-
-    _, run = _scene(h, scene)
     c = oc.CountingChip()
     c.on = True
     c.set_mhz(240)
     c.set_speed(end)
-    oc.count(c, [str(FIRMWARE) + "/"])
-    try:
-        run()
-    finally:
-        sys.settrace(None)
+    models = oc.count(c, [str(FIRMWARE) + "/"])  # the model's counter, to see the run beside this test's
+    sys.settrace(None)
+    kinds = _own_count(run, beside=models)
+    counted = sum(kinds.values())
+    assert counted > 1000 * PERIODS  # the scan loop is thousands of operations a period
+    assert kinds["native"] > 0, kinds  # the hot loops are native code
     before = c.us
     c.settle()
     charged_us = c.us - before
