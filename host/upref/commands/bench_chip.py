@@ -317,18 +317,31 @@ def game_samples(game: Game, end: str, samples: int, limit: float) -> tuple[list
     return out, plays
 
 
+def _load() -> float:
+    """The machine's load average over the last minute (0 where the system does not say)."""
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return 0.0
+
+
 def _game_lines(end: str, samples: int, limit: float) -> Iterator[str]:
+    """Each game's action -> verdict p95, with the machine's load while it was measured: the
+    figure is timed on the host's clock, and a machine whose cores are all busy holds up the
+    simulated board and the host alike (docs/simulator.md, "What `make bench` prints")."""
     for game in games():
         if game.demo is None:
             continue
+        before = _load()
         gl, plays = game_samples(game, end, samples, limit)
+        load = f"machine load {before:.1f}-{_load():.1f}"
         if not gl:
             yield (f"chip ({end} end): {game.title} action -> verdict: no verdict came in {limit:.0f} s of its demo"
-                   f"{_goal(end, 'verdict', float('inf'))}")
+                   f" ({load}){_goal(end, 'verdict', float('inf'))}")
             continue
         p = pct(gl, 95)
         yield (f"chip ({end} end): {game.title} action -> verdict p95 {p:.1f} ms (n={len(gl)} over {plays}"
-               f" {'demo' if plays == 1 else 'demos'}){_goal(end, 'verdict', p)}")
+               f" {'demo' if plays == 1 else 'demos'}; {load}){_goal(end, 'verdict', p)}")
 
 
 def chip_lines(end: str, quick: bool, changes: int, cards: int) -> Iterator[str]:

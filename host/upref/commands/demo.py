@@ -503,12 +503,15 @@ def _play_live(
         return render(table.frame, game.panel, [], lang=lang)
 
     deadline = time.monotonic() + DEADLINE_S
-    with Live(screen(), console=console, refresh_per_second=8) as live:
+    with Live(screen(), console=console, auto_refresh=False) as live:
         for _what, pause in demo.script(board, table, uid_of):
             end = time.monotonic() + pause
-            while time.monotonic() < end:
-                table.pump(0.1)
-                live.update(screen())
+            while (left := end - time.monotonic()) > 0:
+                frame = table.frame  # drawn again at once when the table publishes a frame
+                stop = time.monotonic() + min(left, 0.1)
+                while table.frame is frame and (part := stop - time.monotonic()) > 0:
+                    table.pump(min(part, 0.01))
+                live.update(screen(), refresh=True)
             if time.monotonic() > deadline:
                 break
         table.pump(1.0)

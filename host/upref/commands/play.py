@@ -23,6 +23,7 @@ import argparse
 import math
 import os
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -146,6 +147,10 @@ def _epilog(game: Game | None) -> str:
 
 SETTLE_MAX_S = 3600.0
 """The longest --settle: an hour of stillness before a turn ends by itself."""
+STEP_S = 0.15
+"""The longest the table is pumped before a key is read and the live scoreboard drawn again."""
+SLICE_S = 0.01
+"""The table is pumped in slices this short, so that a reply is drawn as soon as it comes."""
 NAME_MAX = 40
 """The longest player's name (the scoreboard's columns, a verdict's line)."""
 
@@ -755,9 +760,11 @@ def _loop(
             show(replace(table.frame, verdicts=reply.verdicts, turn=reply.turn))
         with keys() as key:
             if live_view:
-                with Live(screen(), console=console, refresh_per_second=6) as live:
+                # drawn after each step, at once when the table publishes a frame (a verdict
+                # waits for no refresh tick), and at least every STEP_S
+                with Live(screen(), console=console, auto_refresh=False) as live:
                     while _step(table, key, kb):
-                        live.update(screen())
+                        live.update(screen(), refresh=True)
             else:
                 while _step(table, key, kb) and table.referee.stopped is None:
                     for note in kb.notes:
@@ -798,7 +805,12 @@ def shared_screen(
 
 
 def _step(table: Table, key: Callable[[], str | None], kb: KeyBoard) -> bool:
-    table.pump(0.15)
+    """The table pumped until it publishes a frame (a reply: the screen shows its verdict at
+    once), at most STEP_S; then a key pressed, if any. False: the player quit."""
+    frame = table.frame
+    end = time.monotonic() + STEP_S
+    while table.frame is frame and (left := end - time.monotonic()) > 0:
+        table.pump(min(left, SLICE_S))
     k = key()
     if k is None:
         return True

@@ -4,6 +4,7 @@ command's refusals."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -57,6 +58,25 @@ def test_each_offered_key_enters_its_input_and_q_quits() -> None:
     assert play._step(table, lambda: "q", kb) is False  # type: ignore[arg-type]
     assert table.pumped > 0
     assert kb.key_line()[-1] == ("q", "quit")
+
+
+class ReplyingTable(FakeTable):
+    """A table whose board answers at once: its first pump publishes a new frame."""
+
+    def __init__(self, offers: tuple[KeyOffer, ...]) -> None:
+        super().__init__(offers)
+        self.pumps = 0
+
+    def pump(self, seconds: float) -> None:
+        super().pump(seconds)
+        self.pumps += 1
+        self.frame = replace(self.frame, verdicts=())  # a reply: Table.send publishes a new frame
+
+
+def test_a_reply_ends_the_step_so_the_live_screen_draws_its_verdict_at_once() -> None:
+    table = ReplyingTable(OFFERS)
+    assert play._step(table, lambda: None, keyboard(table)) is True  # type: ignore[arg-type]
+    assert table.pumps == 1 and table.pumped <= play.SLICE_S < play.STEP_S
 
 
 def test_a_key_that_asks_sends_the_default_on_enter_or_what_was_typed() -> None:
