@@ -121,10 +121,10 @@ def _sample(board: Any, arrivals: _Arrivals, out: Latencies, start: Callable[[li
             got: tuple[float, Any], t_hand: float, jumps: int) -> None:
     """One reported change into `out`: `start(reports)` is the chip's time of the change (us)."""
     when, event = got
+    words = _frame_out(board, event.seq)  # the board's reports come in order: a jump before it is counted
     if board.clock_jumps != jumps:
         out.jumped += 1
         return
-    words = _frame_out(board, event.seq)
     began = start(list(board.probe))
     arrived = arrivals.at.get(event.seq)
     if words is None or began is None or arrived is None:
