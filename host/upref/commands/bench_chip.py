@@ -27,12 +27,14 @@ from upref.game import Game
 from upref.link.protocol import Heartbeat
 from upref.registry import games
 
-__all__ = ["ENDS", "bench_scan_timing", "chip_lines", "chip_lines_both"]
+__all__ = ["CARDS", "CHANGES", "ENDS", "bench_scan_timing", "chip_lines", "chip_lines_both"]
 
 ENDS = ("slow", "fast")
 SCAN_SCENES = ("no card", "a card on the reader")
 GOALS = {"seated": 25.0, "card": 40.0, "verdict": 60.0}  # ms at the slow end (issue 31)
 SCAN_PERIOD_MS = 10  # no rare pass may delay a scan by more than this (issue 31)
+CHANGES = 400  # hole changes the latencies rest on: 200 pairs put in (seated), 200 pulled
+CARDS = 200  # card taps
 
 
 def settings_for(chip: str | None) -> dict[str, object]:
@@ -296,8 +298,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m upref.commands.bench_chip",
                                  description="the modelled chip's figures at one end of the range; assert nothing")
     ap.add_argument("--end", choices=ENDS, required=True)
-    ap.add_argument("--changes", type=int, default=200)
-    ap.add_argument("--cards", type=int, default=120)
+    ap.add_argument("--changes", type=int, default=CHANGES)
+    ap.add_argument("--cards", type=int, default=CARDS)
     ap.add_argument("--quick", action="store_true", help="shorter runs")
     args = ap.parse_args(argv)
     for line in chip_lines(args.end, args.quick, args.changes, args.cards):
