@@ -331,6 +331,7 @@ class App:
             w.arg(b"")
             self._uid(cw.uid, cw.uid_len)
             w.end()
+            self.out.pump(time.ticks_us())  # now, not after a heartbeat made in this pass
         if cw.ok != self.rfid_ok:
             self.rfid_ok = cw.ok
             if cw.ok:
