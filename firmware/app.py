@@ -369,6 +369,8 @@ class App:
             self._rfid_at = now
             ev = self.poll_rfid()
             if ev != BUSY:
+                if ev == LEFT and time.ticks_diff(self._next_rfid, now) > _RFID_IDLE_MS:
+                    self._next_rfid = time.ticks_add(now, _RFID_IDLE_MS)  # the empty field's pace
                 if ev == ARRIVED or ev == LEFT or not cw.reading:
                     return
             elif not cw.present:

@@ -75,3 +75,25 @@ def test_a_card_that_answers_is_read_whole_and_reported_in_the_same_pass():
         if r.exchanges > exchanges:  # the pass in which the card first answered
             break
     assert ("CARD", ["+", "04A1B2C3D4E5F6"]) in sent(a), r.exchanges
+
+
+def test_once_a_card_has_left_the_field_is_looked_at_every_period_again():
+    hw, a = make()
+    r = _counted(a, hw)
+    hw.rfid.set_field([UID7])
+    t = time.ticks_ms()
+    i = 0
+    while ("CARD", ["+", "04A1B2C3D4E5F6"]) not in sent(a) and i < 20:
+        a.step(time.ticks_add(t, 10 * i))
+        i += 1
+    hw.rfid.set_field([])
+    gone = False
+    while not gone and i < 60:
+        a.step(time.ticks_add(t, 10 * i))
+        gone = ("CARD", ["-", "04A1B2C3D4E5F6"]) in sent(a)
+        i += 1
+    assert gone
+    before = r.starts
+    for k in range(i, i + 4):  # the next card may come at once: four periods, four looks
+        a.step(time.ticks_add(t, 10 * k))
+    assert r.starts - before == 4, r.starts - before
