@@ -358,6 +358,12 @@ class App:
             return
         if not cw.reading and time.ticks_diff(now, self._next_rfid) < 0:
             return  # no read due: the slot need not be measured
+        if not cw.reading and not cw.present and time.ticks_diff(now, self._next_rfid) >= _RFID_IDLE_MS:
+            # the empty field has waited a whole period for a slot (late scans after a
+            # heartbeat's pass): looked at now, whatever the slot (a wake-up no card answers is
+            # short; one that a card answers is read whole)
+            self._read_whole(now)
+            return
         while self._rfid_left_us() >= _RFID_STEP_US:
             if not cw.reading:
                 if time.ticks_diff(now, self._next_rfid) < 0:
@@ -386,7 +392,7 @@ class App:
         scans leave the reader no time of its own (a slow chip, a long pass)."""
         cw = self.cards
         if not cw.reading:
-            self._next_rfid = time.ticks_add(now, RFID_MS)
+            self._next_rfid = time.ticks_add(now, RFID_MS if cw.present else _RFID_IDLE_MS)
         self._rfid_at = now
         for _ in range(_RFID_WHOLE):
             if self.poll_rfid() != BUSY:
