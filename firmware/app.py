@@ -52,7 +52,9 @@ FW_VERSION = "0.2.0"
 CALIB_FILE = "calib.json"
 
 SCAN_MS = const(10)
-RFID_MS = const(20)
+RFID_MS = const(20)  # a card that lies on the reader is read again this often
+_RFID_IDLE_MS = const(10)  # an empty field is looked at every scan period: a WUPA that no card
+# answers is one short exchange, and a card tapped then waits half as long to be seen
 HB_MS = const(1000)
 BUTTON_MS = const(20)
 _CTRL_C = const(3)
@@ -326,12 +328,14 @@ class App:
                 w.hex(buf[i], 2)
             w.end()
             self.ring.tag(t.length, buf, t.n)
+            self.out.pump(time.ticks_us())  # on the line while the CARD frame is made
         if ev == ARRIVED or ev == LEFT:
             w.begin(b"CARD", True)
             w.arg(b"+" if ev == ARRIVED else b"-")
             w.arg(b"")
             self._uid(cw.uid, cw.uid_len)
             w.end()
+            self.out.pump(time.ticks_us())  # now, not after a heartbeat made in this pass
         if cw.ok != self.rfid_ok:
             self.rfid_ok = cw.ok
             if cw.ok:
@@ -349,8 +353,7 @@ class App:
         """RFID exchanges while a read is due or under way and each fits its budget before
         the next scan; a card that arrives or leaves ends the pass's reading, so its CARD
         frame goes out at once. A card that answers and is not yet reported is read whole at
-        once when the scans leave room for one exchange a period at most (a slow chip: a
-        7-byte UID takes five)."""
+        once (a 7-byte UID and its sticker take six exchanges)."""
         cw = self.cards
         if self._scan_starves and time.ticks_diff(now, self._rfid_at) >= _RFID_STARVED_MS and (
             cw.reading or time.ticks_diff(now, self._next_rfid) >= 0
@@ -359,22 +362,32 @@ class App:
             return
         if not cw.reading and time.ticks_diff(now, self._next_rfid) < 0:
             return  # no read due: the slot need not be measured
+        if not cw.reading and not cw.present and time.ticks_diff(now, self._next_rfid) >= _RFID_IDLE_MS:
+            # the empty field has waited a whole period for a slot (late scans after a
+            # heartbeat's pass): looked at now, whatever the slot (a wake-up no card answers is
+            # short; one that a card answers is read whole)
+            self._read_whole(now)
+            return
         while self._rfid_left_us() >= _RFID_STEP_US:
             if not cw.reading:
                 if time.ticks_diff(now, self._next_rfid) < 0:
                     return
-                self._next_rfid = time.ticks_add(self._next_rfid, RFID_MS)
-                if time.ticks_diff(now, self._next_rfid) > RFID_MS:
-                    self._next_rfid = time.ticks_add(now, RFID_MS)
+                every = RFID_MS if cw.present else _RFID_IDLE_MS
+                self._next_rfid = time.ticks_add(self._next_rfid, every)
+                if time.ticks_diff(now, self._next_rfid) > every:
+                    self._next_rfid = time.ticks_add(now, every)
             self._rfid_at = now
             ev = self.poll_rfid()
             if ev != BUSY:
+                if ev == LEFT and time.ticks_diff(self._next_rfid, now) > _RFID_IDLE_MS:
+                    self._next_rfid = time.ticks_add(now, _RFID_IDLE_MS)  # the empty field's pace
                 if ev == ARRIVED or ev == LEFT or not cw.reading:
                     return
-            elif not cw.present and self._scan_starves:
-                # a card answers that the host has not been told of, and the scans leave its
-                # read one exchange a period: the read to the end now, whatever the slot (the
-                # next scan is then late, by less than a period)
+            elif not cw.present:
+                # a card answers that the host has not been told of: its read to the end now,
+                # whatever the slot, rather than an exchange or two a period (a 7-byte UID and
+                # its sticker take six: 50 ms and more spread over the periods of a slow chip).
+                # The next scan is then late, by the read's length (docs/simulator.md)
                 self._read_whole(now)
                 return
 
@@ -383,7 +396,7 @@ class App:
         scans leave the reader no time of its own (a slow chip, a long pass)."""
         cw = self.cards
         if not cw.reading:
-            self._next_rfid = time.ticks_add(now, RFID_MS)
+            self._next_rfid = time.ticks_add(now, RFID_MS if cw.present else _RFID_IDLE_MS)
         self._rfid_at = now
         for _ in range(_RFID_WHOLE):
             if self.poll_rfid() != BUSY:

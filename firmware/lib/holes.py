@@ -18,11 +18,15 @@
 # empty hole, per_hole 4 gives 0..80. The code seen by the latest update is the hole's candidate;
 # it is reported (codes[h], and h listed in changed[]) once it has been unchanged for long
 # enough, so a pair on its way in (1, then 2, then 3 magnets) never shows a passing code:
-#   * a code with no magnet, or with exactly `magnets` of them (every mole end carries three:
-#     hardware/codes.json), after settle_ms. Such a code cannot be a passing one: a pair going in
-#     or out passes only through codes with fewer magnets (a subset of its end's), and crosstalk
-#     and noise stay below `on` at an empty position (hardware/pinmap.json's margins), so three
-#     magnets read means the end is seated;
+#   * a code with exactly `magnets` magnets (every mole end carries three: hardware/codes.json)
+#     at once, by the scan that first reads it. It cannot be a passing code: a pair going in or
+#     out passes only through codes with fewer magnets (a subset of its end's), and crosstalk and
+#     noise stay below `on` at an empty position (hardware/pinmap.json's margins), so three
+#     magnets read means the end is seated. A bounce after it (a magnet or two lifted for a
+#     moment) passes through codes that wait longer, and comes back to the code reported: no
+#     frame;
+#   * a code with no magnet (the pair is out) after settle_ms: a pair that bounces as it is put
+#     down must not read as pulled for a moment;
 #   * any other code (a pair on its way, a lost or a stray magnet) after debounce_ms.
 # A hole whose candidate changes and then has no stable period of debounce_ms for unstable_ms
 # gets a hole fault ("never settles"), cleared when a candidate is finally stable.
@@ -304,7 +308,9 @@ class HoleScanner:
                 self._busy[h] = now_ms
         debounce = self.debounce_ms
         wait = debounce
-        if seen == 0 or seen == self.magnets:
+        if seen == self.magnets and seen:
+            wait = 0  # a seated end: nothing passes through it (the top of this file)
+        elif seen == 0:
             wait = self.settle_ms if self.settle_ms < debounce else debounce
         hfault = self.hole_fault
         if ticks_diff(now_ms, since[h]) >= wait:

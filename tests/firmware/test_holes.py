@@ -119,7 +119,7 @@ def test_each_sensor_classified_against_its_own_zero():
     assert bad
 
 
-def test_a_seated_end_or_an_empty_hole_after_settle_anything_else_after_debounce():
+def test_a_seated_end_at_once_an_empty_hole_after_settle_anything_else_after_debounce():
     hs = HoleScanner(3)
     assert (hs.settle_ms, hs.debounce_ms, hs.magnets) == (10, 30, 3)
     lv = _levels()
@@ -127,11 +127,11 @@ def test_a_seated_end_or_an_empty_hole_after_settle_anything_else_after_debounce
     _put(lv, 0, trits)
     log = []
     _run(hs, lv, 0, 100, log=log)
-    assert log == [(10, 0, _code(trits))], log  # seen at 0, stable at 10
+    assert log == [(0, 0, _code(trits))], log  # reported by the scan that first reads it
     _put(lv, 0, (0, 0, 0, 0))  # no magnet: the pair is out
     log = []
     _run(hs, lv, 100, 200, log=log)
-    assert log == [(110, 0, 0)], log
+    assert log == [(110, 0, 0)], log  # seen at 100, still empty at 110
     _put(lv, 0, (1, 0, 2, 0))  # two magnets: a magnet lost, or a pair half in
     log = []
     _run(hs, lv, 200, 300, log=log)
@@ -144,9 +144,27 @@ def test_a_seated_end_or_an_empty_hole_after_settle_anything_else_after_debounce
     hs = HoleScanner(1, 4, HoleSettings(debounce_ms=5, settle_ms=10))
     lv = _levels(1)
     _put(lv, 0, trits)
+    _run(hs, lv, 0, 30, step=5)
+    _put(lv, 0, (0, 0, 0, 0))
     log = []
-    _run(hs, lv, 0, 30, step=5, log=log)
-    assert log == [(5, 0, _code(trits))], log
+    _run(hs, lv, 30, 60, step=5, log=log)
+    assert log == [(35, 0, 0)], log
+
+
+def test_a_pair_that_bounces_as_it_is_put_down_is_reported_once():
+    hs = HoleScanner(1)
+    lv = _levels(1)
+    end = (2, 2, 0, 1)
+    log = []
+    _put(lv, 0, end)  # seated: reported at once
+    _run(hs, lv, 0, 10, log=log)
+    _put(lv, 0, (0, 0, 0, 0))  # it bounces: every magnet off its sensor for a scan
+    _run(hs, lv, 10, 20, log=log)
+    _put(lv, 0, (2, 0, 0, 1))  # and again, two magnets read for two scans
+    _run(hs, lv, 20, 40, log=log)
+    _put(lv, 0, end)  # down for good
+    _run(hs, lv, 40, 200, log=log)
+    assert log == [(0, 0, _code(end))], log
 
 
 def test_pair_on_its_way_in_never_shows_a_passing_code():
@@ -160,13 +178,13 @@ def test_pair_on_its_way_in_never_shows_a_passing_code():
     _run(hs, lv, 10, 20, log=log)
     _put(lv, 2, final)  # all three
     _run(hs, lv, 20, 200, log=log)
-    assert log == [(30, 2, _code(final))], log
+    assert log == [(20, 2, _code(final))], log  # never 1 or 2 magnets, the end once it is whole
     # a one-scan glitch of a settled pair is not reported either
     lv[2 * 4] = MID
     _run(hs, lv, 200, 220, log=log)
     _put(lv, 2, final)
     _run(hs, lv, 220, 400, log=log)
-    assert log == [(30, 2, _code(final))], log
+    assert log == [(20, 2, _code(final))], log
 
 
 def test_railed_sensor_faults_keeps_code_and_clears():

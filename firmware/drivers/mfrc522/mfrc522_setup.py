@@ -33,6 +33,14 @@ _T_AUTO = const(0x80)  # TModeReg: the timer starts at the end of every transmis
 # Timer (8.5): f_timer = 13.56 MHz / (2 * TPrescaler + 1); 169 gives 40 kHz, 25 us a tick
 _T_PRESCALER = const(169)
 _T_TICKS_PER_MS = const(40)
+# What the timer waits for after each frame: the start of a card's answer. Every answer of type A
+# (ATQA, anticollision, SAK, an NTAG READ) begins 86-91 us after the reader's frame (ISO/IEC
+# 14443-3, the frame delay time), and with TAuto the timer stops at the answer's first bit
+# (9.3.3.10), so 0.25 ms cuts no answer short; a WUPA that no card answers (the empty field,
+# looked at every scan period) then ends after 0.25 ms rather than 1 ms. set_timeout() sets
+# another wait (and init() keeps it).
+_ANSWER_TICKS = const(10)
+_DEFAULT_MS = const(1)  # mfrc522._DEFAULT_TIMEOUT_MS: the software's bound, no timeout set
 
 _CMD_SOFT_RESET = const(0x0F)
 
@@ -67,7 +75,8 @@ def init(r, wait_ms):
     # Timer (8.5) starts at the end of each transmission: TimerIRq when no card answers.
     r._write_reg(_T_MODE_REG, _T_AUTO | (_T_PRESCALER >> 8))
     r._write_reg(_T_PRESCALER_REG, _T_PRESCALER & 0xFF)
-    set_timeout(r, r._timeout_ms)
+    ms = r._timeout_ms
+    _reload(r, _ANSWER_TICKS if ms == _DEFAULT_MS else ms * _T_TICKS_PER_MS)
     r._write_reg(_TX_MODE_REG, 0)  # 106 kBd; TxCRCEn/RxCRCEn off until a frame needs them
     r._write_reg(_RX_MODE_REG, 0)
     r._crc_on = False
@@ -106,6 +115,10 @@ def set_timeout(r, ms):
     if not isinstance(ms, int) or ms < 1 or ms > 1600:
         raise ValueError("invalid MFRC522 timeout: %r ms (1..1600)" % (ms,))
     r._timeout_ms = ms
-    ticks = ms * _T_TICKS_PER_MS
+    _reload(r, ms * _T_TICKS_PER_MS)
+
+
+def _reload(r, ticks):
+    # TReloadReg: the timer's wait in ticks of 25 us
     r._write_reg(_T_RELOAD_REG_H, ticks >> 8)
     r._write_reg(_T_RELOAD_REG_L, ticks & 0xFF)

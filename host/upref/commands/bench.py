@@ -55,7 +55,7 @@ from pathlib import Path
 
 from upref import paths
 from upref.commands import bench_chip, bench_lang, bench_page, bench_speech, bench_stats
-from upref.commands.bench_chip import bench_scan_timing
+from upref.commands.bench_chip import CARDS, CHANGES, bench_scan_timing
 from upref.commands.bench_mpy import MpyParts, mpy_parts
 from upref.game import Game
 from upref.link.protocol import Heartbeat
@@ -612,8 +612,10 @@ def _print_deploy() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m upref.commands.bench", description="measure; assert nothing")
-    ap.add_argument("--changes", type=int, default=200)
-    ap.add_argument("--cards", type=int, default=120)  # a p95 of 40 taps moved by a tenth run to run
+    # half the changes are pairs put in (hole seated), half pulled; a p95 of 40 taps moved by a
+    # tenth run to run, and one of 100 seated pairs by more than that
+    ap.add_argument("--changes", type=int, default=CHANGES)
+    ap.add_argument("--cards", type=int, default=CARDS)
     ap.add_argument("--quick", action="store_true", help="fewer samples")
     args = ap.parse_args(argv)
     if args.quick:

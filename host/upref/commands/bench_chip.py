@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import os
 import queue
-import random
 import shutil
 import statistics
 import subprocess
@@ -23,90 +22,25 @@ from typing import Any
 
 from upref import paths
 from upref.commands.bench_game import bench_game_latency, pct
+from upref.commands.bench_latency import USB_MS, Latencies, bench_latency
 from upref.game import Game
 from upref.link.protocol import Heartbeat
 from upref.registry import games
 
-__all__ = ["ENDS", "bench_latency", "bench_scan_timing", "chip_lines", "chip_lines_both"]
+__all__ = ["CARDS", "CHANGES", "ENDS", "bench_scan_timing", "chip_lines", "chip_lines_both"]
 
 ENDS = ("slow", "fast")
 SCAN_SCENES = ("no card", "a card on the reader")
 GOALS = {"seated": 25.0, "card": 40.0, "verdict": 60.0}  # ms at the slow end (issue 31)
 SCAN_PERIOD_MS = 10  # no rare pass may delay a scan by more than this (issue 31)
+CHANGES = 400  # hole changes the latencies rest on: 200 pairs put in (seated), 200 pulled
+CARDS = 200  # card taps
 
 
 def settings_for(chip: str | None) -> dict[str, object]:
     """The SimSettings of a board whose chip counts every operation, priced at the `chip` end of
     the range ("slow", "fast"); None: the board's defaults."""
     return {} if chip is None else {"chip_speed": chip, "ops": "count"}
-
-
-def _wait(link_events: queue.Queue[object], kind: str, pred: object, timeout: float = 2.0) -> float | None:
-    end = time.monotonic() + timeout
-    while (left := end - time.monotonic()) > 0:
-        try:
-            item = link_events.get(timeout=left)
-        except queue.Empty:
-            return None
-        if type(item).__name__ == kind and (pred is None or pred(item)):  # type: ignore[operator]
-            return time.monotonic()
-    return None
-
-
-def bench_latency(changes: int, cards: int, backend: str, chip: str | None = None) -> dict[str, object]:
-    """Hole change and card arrival -> host event (ms); chip: "slow"/"fast", a board whose chip
-    counts every operation at that end of the range (None: the board's defaults)."""
-    from upref.link.connection import Link
-    from upref.sim.board import SimBoard, SimSettings
-
-    modelled = settings_for(chip)
-    with tempfile.TemporaryDirectory(prefix="upref-bench-") as tmp:
-        os.environ["UPREF_RUNTIME_DIR"] = str(Path(tmp) / "run")
-        with SimBoard(SimSettings(backend=backend, seed=1, name="bench", flash_dir=Path(tmp) / "flash",
-                                  **modelled)) as board:  # type: ignore[arg-type]
-            link = Link(board.port)
-            time.sleep(1.0)
-            holes = {h["hole"]: (h["pair"], h["down"]) for h in board.state()["holes"]}
-            while not link.events.empty():
-                link.events.get_nowait()
-            lat: list[float] = []
-            missed = 0
-            seated: list[float] = []
-            for i in range(changes):
-                hole = i // 2 % 10 + 1
-                pulling = i % 2 == 0
-                t0 = time.monotonic()
-                if pulling:
-                    board.pull(hole)
-                else:
-                    pair, down = holes[hole]
-                    board.insert(hole, pair, down)
-                t_seated = t0 + board.hands.last_settled_ms / 1000
-                got = _wait(link.events, "HoleChanged", lambda e, h=hole: e.hole == h)
-                if got is None:
-                    missed += 1
-                else:
-                    lat.append((got - t0) * 1000)
-                    seated.append((got - t_seated) * 1000)
-                time.sleep(random.uniform(0.0, 0.02))  # the next hand at a random scan phase
-            card_lat: list[float] = []
-            phase = random.Random(7)
-            for i in range(cards):
-                # taps at random moments: right after a departure the next poll is a whole
-                # period away, which would measure the worst case every time
-                time.sleep(phase.uniform(0.0, 0.1))
-                uid = f"04{i:012X}"
-                t0 = time.monotonic()
-                board.tap(uid)
-                got = _wait(link.events, "CardArrived", lambda e, u=uid: e.uid == u, CARD_WAIT_S)
-                if got is not None:
-                    card_lat.append((got - t0) * 1000)
-                board.remove()
-                if got is not None:
-                    _wait(link.events, "CardLeft", None)
-            link.close()
-    return {"hole_ms": lat, "seated_ms": seated, "hole_missed": missed, "card_ms": card_lat}
-
 
 
 SCAN_CLOCK_MHZ = 240  # what boot.py sets
@@ -199,9 +133,6 @@ def bench_scan_timing(
 
 
 
-CARD_WAIT_S = 1.0  # a tap not reported by then is counted as never reported
-
-
 def _goal(end: str, what: str, value: float) -> str:
     if end != "slow":
         return ""
@@ -281,20 +212,31 @@ def _rare_lines(end: str, seconds: float) -> Iterator[str]:
            + (f" [goal <= {SCAN_PERIOD_MS} ms: {'met' if worst <= SCAN_PERIOD_MS else 'missed'}]" if end == "slow" else ""))
 
 
+def _stages(lat: Latencies) -> str:
+    def both(v: list[float]) -> str:
+        return f"{pct(v, 50):.1f}/{pct(v, 95):.1f} ms"
+
+    return (f"p50/p95 of its stages: to the frame's last byte on the UART (the chip's clock) {both(lat.chip)},"
+            f" USB {USB_MS:.1f} ms (modelled), the bytes read to the event (the host's clock) {both(lat.host)};"
+            f" on the host's clock alone {both(lat.wall)}")
+
+
 def _latency_lines(end: str, changes: int, cards: int) -> Iterator[str]:
-    r = bench_latency(changes, cards, "cpython", chip=end)
-    seat, card = r["seated_ms"], r["card_ms"]
-    assert isinstance(seat, list) and isinstance(card, list)
-    if seat:
-        p = pct(seat, 95)
-        yield (f"chip ({end} end): hole seated -> host event p95 {p:.1f} ms (n={len(seat)},"
-               f" {r['hole_missed']} missed){_goal(end, 'seated', p)}")
-    if card:
-        p = pct(card, 95)
-        yield f"chip ({end} end): card arrival -> host event p95 {p:.1f} ms (n={len(card)}){_goal(end, 'card', p)}"
-    if len(card) < cards:
-        yield (f"chip ({end} end): card arrival -> host event: {cards - len(card)} of {cards} taps never reported"
-               f" (within {CARD_WAIT_S:.0f} s){_goal(end, 'card', float('inf'))}")
+    """Hole seated, hole emptied and card arrival -> host event, each with its stages."""
+    got = bench_latency(changes, cards, settings_for(end))
+    for what, name, goal in (("seated", "hole seated", "seated"), ("emptied", "hole emptied", None),
+                             ("card", "card arrival", "card")):
+        lat = got[what]
+        left = f", {lat.jumped} left out: a jump of the chip's clock" if lat.jumped else ""
+        left += f", {lat.undated} undated" if lat.undated else ""
+        if not lat.total:
+            yield (f"chip ({end} end): {name} -> host event: none of {lat.missed} reported"
+                   + (_goal(end, goal, float("inf")) if goal else ""))
+            continue
+        p = pct(lat.total, 95)
+        yield (f"chip ({end} end): {name} -> host event p95 {p:.1f} ms (n={len(lat.total)}, {lat.missed} never"
+               f" reported{left}){_goal(end, goal, p) if goal else ''}")
+        yield f"chip ({end} end):   {name}: {_stages(lat)}"
 
 
 GAME_SAMPLES = {False: 150, True: 60}  # actions a game's p95 rests on (quick: True); a p95 of the
@@ -369,8 +311,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m upref.commands.bench_chip",
                                  description="the modelled chip's figures at one end of the range; assert nothing")
     ap.add_argument("--end", choices=ENDS, required=True)
-    ap.add_argument("--changes", type=int, default=200)
-    ap.add_argument("--cards", type=int, default=120)
+    ap.add_argument("--changes", type=int, default=CHANGES)
+    ap.add_argument("--cards", type=int, default=CARDS)
     ap.add_argument("--quick", action="store_true", help="shorter runs")
     args = ap.parse_args(argv)
     for line in chip_lines(args.end, args.quick, args.changes, args.cards):

@@ -80,6 +80,7 @@ EN_RESET = PWRON_RESET
 B2H_HOLD = 256  # bytes queued towards the host before the child's stdout is left unread
 MAC_OUI = bytes.fromhex("240AC4")  # Espressif
 NOT_RUNNING = "the simulated board is not running: start() it first"
+PROBE_KEEP = 4096  # the probe's latest reports a board keeps (SimBoard.probe)
 
 
 def mac_for(name: str) -> bytes:
@@ -283,6 +284,9 @@ class SimBoard(Verbs):
         self.cpu_hz = 160_000_000  # machine.freq() as the firmware last set it
         self.clock_jumps = 0  # times the chip's clock caught up with the machine's
         self.clock_jumped_ms = 0
+        # the chip's dates of the world's changes and of its event frames (standins/probe.py):
+        # each report's words after `probe`, as they came (make bench times latencies by them)
+        self.probe: collections.deque[list[str]] = collections.deque(maxlen=PROBE_KEEP)
         self.dropped_to_board = 0  # bytes lost because the board's input buffer was full
         self._started = False
         self.boot_held = False  # the BOOT button (GPIO0 low): a reset or power-on enters download mode
@@ -712,6 +716,8 @@ class SimBoard(Verbs):
             c.intr_char = int(words[1])
         elif what == "freq" and len(words) == 2:
             self.cpu_hz = int(words[1])
+        elif what == "probe" and len(words) >= 3:
+            self.probe.append(words[1:])
         elif what == "clock" and len(words) == 3:
             self.clock_jumps, self.clock_jumped_ms = int(words[1]), int(words[2]) // 1000
             self._log(f"the chip's clock fell behind and jumped ({self.clock_jumps} times so far)")

@@ -213,4 +213,7 @@ def install(dirs, main_file):
     if ops == "count":
         main_name = main_file[main_file.rfind("/") + 1 :]
         count(c, [d.rstrip("/") + "/" for d in dirs], ("boot.py", "main.py", main_name))
+    import probe  # the chip's dates of the world's changes and of the frames (make bench)
+
+    probe.install()
     return c
