@@ -52,9 +52,7 @@ FW_VERSION = "0.2.0"
 CALIB_FILE = "calib.json"
 
 SCAN_MS = const(10)
-RFID_MS = const(20)  # a card that lies on the reader is read again this often
-_RFID_IDLE_MS = const(10)  # an empty field is looked at every scan period: a WUPA that no card
-# answers is one short exchange, and a card tapped then waits half as long to be seen
+RFID_MS = const(20)
 HB_MS = const(1000)
 BUTTON_MS = const(20)
 _CTRL_C = const(3)
@@ -353,7 +351,8 @@ class App:
         """RFID exchanges while a read is due or under way and each fits its budget before
         the next scan; a card that arrives or leaves ends the pass's reading, so its CARD
         frame goes out at once. A card that answers and is not yet reported is read whole at
-        once (a 7-byte UID and its sticker take six exchanges)."""
+        once when the scans leave room for one exchange a period at most (a slow chip: a
+        7-byte UID takes five)."""
         cw = self.cards
         if self._scan_starves and time.ticks_diff(now, self._rfid_at) >= _RFID_STARVED_MS and (
             cw.reading or time.ticks_diff(now, self._next_rfid) >= 0
@@ -362,32 +361,22 @@ class App:
             return
         if not cw.reading and time.ticks_diff(now, self._next_rfid) < 0:
             return  # no read due: the slot need not be measured
-        if not cw.reading and not cw.present and time.ticks_diff(now, self._next_rfid) >= _RFID_IDLE_MS:
-            # the empty field has waited a whole period for a slot (late scans after a
-            # heartbeat's pass): looked at now, whatever the slot (a wake-up no card answers is
-            # short; one that a card answers is read whole)
-            self._read_whole(now)
-            return
         while self._rfid_left_us() >= _RFID_STEP_US:
             if not cw.reading:
                 if time.ticks_diff(now, self._next_rfid) < 0:
                     return
-                every = RFID_MS if cw.present else _RFID_IDLE_MS
-                self._next_rfid = time.ticks_add(self._next_rfid, every)
-                if time.ticks_diff(now, self._next_rfid) > every:
-                    self._next_rfid = time.ticks_add(now, every)
+                self._next_rfid = time.ticks_add(self._next_rfid, RFID_MS)
+                if time.ticks_diff(now, self._next_rfid) > RFID_MS:
+                    self._next_rfid = time.ticks_add(now, RFID_MS)
             self._rfid_at = now
             ev = self.poll_rfid()
             if ev != BUSY:
-                if ev == LEFT and time.ticks_diff(self._next_rfid, now) > _RFID_IDLE_MS:
-                    self._next_rfid = time.ticks_add(now, _RFID_IDLE_MS)  # the empty field's pace
                 if ev == ARRIVED or ev == LEFT or not cw.reading:
                     return
-            elif not cw.present:
-                # a card answers that the host has not been told of: its read to the end now,
-                # whatever the slot, rather than an exchange or two a period (a 7-byte UID and
-                # its sticker take six: 50 ms and more spread over the periods of a slow chip).
-                # The next scan is then late, by the read's length (docs/simulator.md)
+            elif not cw.present and self._scan_starves:
+                # a card answers that the host has not been told of, and the scans leave its
+                # read one exchange a period: the read to the end now, whatever the slot (the
+                # next scan is then late, by less than a period)
                 self._read_whole(now)
                 return
 
@@ -396,7 +385,7 @@ class App:
         scans leave the reader no time of its own (a slow chip, a long pass)."""
         cw = self.cards
         if not cw.reading:
-            self._next_rfid = time.ticks_add(now, RFID_MS if cw.present else _RFID_IDLE_MS)
+            self._next_rfid = time.ticks_add(now, RFID_MS)
         self._rfid_at = now
         for _ in range(_RFID_WHOLE):
             if self.poll_rfid() != BUSY:
