@@ -4,11 +4,10 @@ against a picture that still lacks the replayed events."""
 
 from __future__ import annotations
 
-import queue
-import time
 from dataclasses import replace
 
 from fake_serial import BoardFrames, FakeFactory, FakeSerial
+from serial_helpers import events_until
 from upref.board.codes import CodeTable
 from upref.board.model import BoardModel, HoleObservation
 from upref.link.connection import Link, LinkSettings
@@ -38,17 +37,7 @@ def _connect(fake: FakeSerial, board: BoardFrames) -> Link:
 
 
 def _items(link: Link, until: type, timeout: float = WAIT) -> list[object]:
-    out: list[object] = []
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        try:
-            item = link.events.get(timeout=0.05)
-        except queue.Empty:
-            continue
-        out.append(item)
-        if isinstance(item, until):
-            return out
-    raise AssertionError(f"no {until.__name__} came: {out}")
+    return events_until(link, until, timeout)
 
 
 def _old(board: BoardFrames, seq: int, ms: int, hole: int, code: int) -> bytes:

@@ -5,11 +5,10 @@ the host already has."""
 
 from __future__ import annotations
 
-import queue
-import time
 from dataclasses import replace
 
 from fake_serial import BoardFrames, FakeFactory, FakeSerial
+from serial_helpers import events_until
 from upref.board.tagrecords import PieceTag, TagsAndRecords
 from upref.link.connection import Link, LinkSettings
 from upref.link.notices import Resynced
@@ -44,18 +43,22 @@ def _hello(board: BoardFrames) -> bytes:
     ))
 
 
+def _linked() -> tuple[FakeSerial, BoardFrames, Link]:
+    """A link opened on a fake board with an empty reader, past its first resync."""
+    fake, board = FakeSerial(), BoardFrames()
+    fake.expect(encode_command(0, "HELLO"), _hello(board))
+    fake.expect(encode_command(1, "SNAP"), board.snap())
+    link = Link("fake://", replace(CALM, serial_factory=FakeFactory(fake)))
+    try:
+        _items(link, Resynced)
+    except AssertionError:
+        link.close()
+        raise
+    return fake, board, link
+
+
 def _items(link: Link, until: type, timeout: float = WAIT) -> list[object]:
-    out: list[object] = []
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        try:
-            item = link.events.get(timeout=0.05)
-        except queue.Empty:
-            continue
-        out.append(item)
-        if isinstance(item, until):
-            return out
-    raise AssertionError(f"no {until.__name__} came: {out}")
+    return events_until(link, until, timeout)
 
 
 def _replayer(board: BoardFrames, tag_seq: int, ms: int) -> object:
@@ -111,12 +114,8 @@ def test_a_resumed_host_hears_the_record_of_a_tap_made_while_it_was_away_before_
 
 
 def test_the_record_of_a_card_the_host_already_has_is_not_said_again() -> None:
-    fake, board = FakeSerial(), BoardFrames()
-    fake.expect(encode_command(0, "HELLO"), _hello(board))
-    fake.expect(encode_command(1, "SNAP"), board.snap())
-    link = Link("fake://", replace(CALM, serial_factory=FakeFactory(fake)))
+    fake, board, link = _linked()
     try:
-        _items(link, Resynced)
         tag_seq = board.seq
         fake.feed(board.event(RECORD) + board.event(CardArrived(UID)))  # heard live
         live = _items(link, CardArrived)
@@ -133,12 +132,8 @@ def test_the_record_of_a_card_the_host_already_has_is_not_said_again() -> None:
 
 
 def test_a_record_lost_on_the_line_comes_back_with_its_card() -> None:
-    fake, board = FakeSerial(), BoardFrames()
-    fake.expect(encode_command(0, "HELLO"), _hello(board))
-    fake.expect(encode_command(1, "SNAP"), board.snap())
-    link = Link("fake://", replace(CALM, serial_factory=FakeFactory(fake)))
+    fake, board, link = _linked()
     try:
-        _items(link, Resynced)
         tag_seq = board.seq
         board.seq += 1  # the TAG frame, lost on the line
         fake.on("SINCE", _replayer(board, tag_seq, 100))  # type: ignore[arg-type]
