@@ -143,6 +143,16 @@ class Table:
         """Apply what the board sends for up to `seconds`; tell the referee the time while
         something waits on time alone (`Referee.waits_on_time`: a turn about to end, a game
         about to begin)."""
+        self._pump(seconds, lambda: False)
+
+    def pump_until_frame(self, seconds: float) -> bool:
+        """Pump as `pump` does, but only until the table publishes a frame (after a reply of the
+        referee: a screen then draws its verdict at once), `seconds` at most; whether one came."""
+        frame = self.frame
+        self._pump(seconds, lambda: self.frame is not frame)
+        return self.frame is not frame
+
+    def _pump(self, seconds: float, done: Callable[[], bool]) -> None:
         end = time.monotonic() + seconds
         while True:
             left = end - time.monotonic()
@@ -153,7 +163,7 @@ class Table:
             if item is not None:
                 self._item(item)
             self._maybe_tick()
-            if left <= 0:
+            if left <= 0 or done():
                 return
 
     def _item(self, item: object) -> None:

@@ -507,10 +507,7 @@ def _play_live(
         for _what, pause in demo.script(board, table, uid_of):
             end = time.monotonic() + pause
             while (left := end - time.monotonic()) > 0:
-                frame = table.frame  # drawn again at once when the table publishes a frame
-                stop = time.monotonic() + min(left, 0.1)
-                while table.frame is frame and (part := stop - time.monotonic()) > 0:
-                    table.pump(min(part, 0.01))
+                table.pump_until_frame(min(left, 0.1))  # drawn again at once on a new frame
                 live.update(screen(), refresh=True)
             if time.monotonic() > deadline:
                 break

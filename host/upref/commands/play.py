@@ -23,7 +23,6 @@ import argparse
 import math
 import os
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -149,8 +148,6 @@ SETTLE_MAX_S = 3600.0
 """The longest --settle: an hour of stillness before a turn ends by itself."""
 STEP_S = 0.15
 """The longest the table is pumped before a key is read and the live scoreboard drawn again."""
-SLICE_S = 0.01
-"""The table is pumped in slices this short, so that a reply is drawn as soon as it comes."""
 NAME_MAX = 40
 """The longest player's name (the scoreboard's columns, a verdict's line)."""
 
@@ -807,10 +804,7 @@ def shared_screen(
 def _step(table: Table, key: Callable[[], str | None], kb: KeyBoard) -> bool:
     """The table pumped until it publishes a frame (a reply: the screen shows its verdict at
     once), at most STEP_S; then a key pressed, if any. False: the player quit."""
-    frame = table.frame
-    end = time.monotonic() + STEP_S
-    while table.frame is frame and (left := end - time.monotonic()) > 0:
-        table.pump(min(left, SLICE_S))
+    table.pump_until_frame(STEP_S)
     k = key()
     if k is None:
         return True

@@ -4,7 +4,6 @@ command's refusals."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -24,8 +23,9 @@ class FakeTable:
         self.pumped = 0.0
         self.frame = Frame("updown", "Up And Down", keys=offers)
 
-    def pump(self, seconds: float) -> None:
+    def pump_until_frame(self, seconds: float) -> bool:
         self.pumped += seconds
+        return False
 
     def send(self, inp: object) -> None:
         self.sent.append(inp)
@@ -60,23 +60,13 @@ def test_each_offered_key_enters_its_input_and_q_quits() -> None:
     assert kb.key_line()[-1] == ("q", "quit")
 
 
-class ReplyingTable(FakeTable):
-    """A table whose board answers at once: its first pump publishes a new frame."""
-
-    def __init__(self, offers: tuple[KeyOffer, ...]) -> None:
-        super().__init__(offers)
-        self.pumps = 0
-
-    def pump(self, seconds: float) -> None:
-        super().pump(seconds)
-        self.pumps += 1
-        self.frame = replace(self.frame, verdicts=())  # a reply: Table.send publishes a new frame
-
-
-def test_a_reply_ends_the_step_so_the_live_screen_draws_its_verdict_at_once() -> None:
-    table = ReplyingTable(OFFERS)
+def test_a_step_waits_for_the_table_s_next_frame_at_most_a_step() -> None:
+    """The live screen is drawn after each step: a step ends at the frame a reply publishes
+    (`Table.pump_until_frame`, tests/host/referee/test_table_pump.py), so a verdict is drawn at
+    once, and after STEP_S at the latest, so a key is read."""
+    table = FakeTable(OFFERS)
     assert play._step(table, lambda: None, keyboard(table)) is True  # type: ignore[arg-type]
-    assert table.pumps == 1 and table.pumped <= play.SLICE_S < play.STEP_S
+    assert table.pumped == play.STEP_S
 
 
 def test_a_key_that_asks_sends_the_default_on_enter_or_what_was_typed() -> None:
