@@ -2,12 +2,12 @@
 #
 # No game rules live here: the board reports what it senses (docs/protocol.md) and obeys
 # feedback commands. The loop runs at a fixed rate on ticks_ms: the sensors are scanned every
-# SCAN_MS, the RFID reader read every RFID_MS, a heartbeat sent every HB_MS, host commands read
-# without blocking in between. No pass of the loop may hold up the next scan by more than a
-# period: a card read is done one exchange at a time (cards.CardWatcher.step), each started
-# only while the time left before the next scan, counted in ticks_us, holds its budget
-# (_RFID_STEP_US), but a card that answers and is not yet reported is read whole at once; a
-# card is sent to the host as soon as its last SELECT is done (the card is halted by the next
+# SCAN_MS, the empty RFID field looked at every period and a card that lies there read again
+# every RFID_MS, a heartbeat sent every HB_MS, host commands read without blocking in between.
+# No pass of the loop may hold up the next scan by more than a period: a card read is done one
+# exchange at a time (cards.CardWatcher.step), each started only while the time left before the
+# next scan, counted in ticks_us, holds its budget (_RFID_STEP_US), but a card that answers and
+# is not yet reported is read on until the next scan is due (_RFID_ARRIVAL_US); a card is sent to the host as soon as its last SELECT is done (the card is halted by the next
 # read); a command that needs a module from flash is carried out a pass after the module is
 # loaded (_deferred), and long replies (RAW, SINCE) go out a frame or two a pass; frames leave
 # through a queue that writes only what the UART's FIFO has room for (frame_queue.FrameQueue),
@@ -52,7 +52,10 @@ FW_VERSION = "0.2.0"
 CALIB_FILE = "calib.json"
 
 SCAN_MS = const(10)
-RFID_MS = const(20)
+RFID_MS = const(30)  # a card that lies on the reader is read again this often
+_RFID_IDLE_MS = const(10)  # the empty field is looked at every scan period: a wake-up that no
+# card answers is one short exchange (about 0.8 ms of the slow chip's time), and a card tapped
+# waits half as long to be seen
 HB_MS = const(1000)
 BUTTON_MS = const(20)
 _CTRL_C = const(3)
@@ -65,6 +68,10 @@ _SLEEP_MAX_MS = const(2)  # longest sleep while output waits for the FIFO or a r
 # ~30 us each, plus the interpreter around them: one starts only while this much is left
 # before the next scan (docs/simulator.md has the figures).
 _RFID_STEP_US = const(2000)
+# A card that answers and is not yet reported (an arrival) is read on while the next scan is not
+# yet due, the slot's last ms too: its read (five exchanges and the sticker's FAST_READ) is over
+# in one or two passes, and the next scan is late by one exchange (and the frames) at most
+_RFID_ARRIVAL_US = const(-1000)
 # A chip too slow to leave that much between scans would never read a card: once no exchange has
 # run for this long while a read is due, and the scans themselves leave no slot (not a rare pass:
 # RAW, SNAP), the read runs whole at once (its exchanges, at most _RFID_WHOLE) and the next scan
@@ -350,9 +357,9 @@ class App:
     def run_rfid(self, now):
         """RFID exchanges while a read is due or under way and each fits its budget before
         the next scan; a card that arrives or leaves ends the pass's reading, so its CARD
-        frame goes out at once. A card that answers and is not yet reported is read whole at
-        once when the scans leave room for one exchange a period at most (a slow chip: a
-        7-byte UID takes five)."""
+        frame goes out at once. A card that answers and is not yet reported goes on being read
+        until the next scan is due (_RFID_ARRIVAL_US); the empty field is looked at every
+        period, a card that lies there read again every RFID_MS."""
         cw = self.cards
         if self._scan_starves and time.ticks_diff(now, self._rfid_at) >= _RFID_STARVED_MS and (
             cw.reading or time.ticks_diff(now, self._next_rfid) >= 0
@@ -361,23 +368,19 @@ class App:
             return
         if not cw.reading and time.ticks_diff(now, self._next_rfid) < 0:
             return  # no read due: the slot need not be measured
-        while self._rfid_left_us() >= _RFID_STEP_US:
+        if time.ticks_diff(now, self._next_hb) >= 0 and (cw.present or not cw.reading):
+            return  # the heartbeat's pass: the reader waits a pass, but for a card arriving
+        while self._rfid_left_us() >= (_RFID_ARRIVAL_US if cw.reading and not cw.present else _RFID_STEP_US):
             if not cw.reading:
                 if time.ticks_diff(now, self._next_rfid) < 0:
                     return
-                self._next_rfid = time.ticks_add(self._next_rfid, RFID_MS)
-                if time.ticks_diff(now, self._next_rfid) > RFID_MS:
-                    self._next_rfid = time.ticks_add(now, RFID_MS)
+                every = RFID_MS if cw.present else _RFID_IDLE_MS
+                self._next_rfid = time.ticks_add(self._next_rfid, every)
+                if time.ticks_diff(now, self._next_rfid) > every:
+                    self._next_rfid = time.ticks_add(now, every)
             self._rfid_at = now
             ev = self.poll_rfid()
-            if ev != BUSY:
-                if ev == ARRIVED or ev == LEFT or not cw.reading:
-                    return
-            elif not cw.present and self._scan_starves:
-                # a card answers that the host has not been told of, and the scans leave its
-                # read one exchange a period: the read to the end now, whatever the slot (the
-                # next scan is then late, by less than a period)
-                self._read_whole(now)
+            if ev != BUSY and (ev == ARRIVED or ev == LEFT or not cw.reading):
                 return
 
     def _read_whole(self, now):
@@ -385,7 +388,7 @@ class App:
         scans leave the reader no time of its own (a slow chip, a long pass)."""
         cw = self.cards
         if not cw.reading:
-            self._next_rfid = time.ticks_add(now, RFID_MS)
+            self._next_rfid = time.ticks_add(now, RFID_MS if cw.present else _RFID_IDLE_MS)
         self._rfid_at = now
         for _ in range(_RFID_WHOLE):
             if self.poll_rfid() != BUSY:
@@ -524,6 +527,10 @@ class App:
             self._scan_starves = self._rfid_left_us() < 2 * _RFID_STEP_US  # room for one exchange at most
         self.poll_host()
         self.poll_button(now)
+        if self.raw is not None:  # a RAW reply under way: a hole's frame a pass at most, before
+            _service().raw_step(self)  # the reader's turn, which takes what is left of the slot
+        elif self.cal is None and self._deferred is None and "service" in sys.modules:
+            _forget("service")  # loaded for a service command: let it go
         self.run_rfid(now)
         if time.ticks_diff(now, self._next_hb) >= 0:
             self.sps = (self.scans - self._scans_at_hb) % _SCANS_WRAP
@@ -539,10 +546,6 @@ class App:
             if not self.ring.replaying:
                 self.replay = None
                 _forget("since")  # the replay is over: let its code go
-        if self.raw is not None:  # a RAW reply under way: a hole's frame a pass at most
-            _service().raw_step(self)
-        elif self.cal is None and self._deferred is None and "service" in sys.modules:
-            _forget("service")  # loaded for a service command: let it go
         t1 = time.ticks_us()
         self.out.pump(t1)
         if self.wdt is not None:

@@ -17,6 +17,8 @@ import micropython
 from micropython import const
 import time
 
+from wire import ptr8  # viper's cast (a plain function where write runs as Python)
+
 FIFO_BYTES = const(128)  # ESP32 UART TX FIFO (ESP32 Technical Reference Manual, UART)
 _BYTES_PER_S = const(11520)  # 115200 baud, 8N1: 10 bits a byte
 
@@ -46,25 +48,31 @@ class FrameQueue:
         self._port = port
         self._t = time.ticks_us()  # the time of the FIFO's level, by the model: empty now
 
-    @micropython.native
-    def write(self, buf, n):
-        """Queue buf[0:n]; a frame that does not fit is dropped whole (and counted)."""
-        size = self._size
-        if n > size - self.queued:
-            self.dropped += 1
+    @micropython.viper
+    def write(self, buf, n: int):
+        """Queue buf[0:n]; a frame that does not fit is dropped whole (and counted). Viper:
+        machine integers and byte pointers into the frame and the queue."""
+        size = int(self._size)
+        queued = int(self.queued)
+        if n > size - queued:
+            self.dropped = int(self.dropped) + 1
             return
-        b = self._buf
-        j = self._head + self.queued
+        b = ptr8(self._buf)
+        src = ptr8(buf)
+        j = int(self._head) + queued
         if j >= size:
             j -= size
-        for i in range(n):
-            b[j] = buf[i]
+        i = 0
+        while i < n:
+            b[j] = src[i]
             j += 1
             if j == size:
                 j = 0
-        self.queued += n
-        if self.queued > self.peak:
-            self.peak = self.queued
+            i += 1
+        queued += n
+        self.queued = queued
+        if queued > int(self.peak):
+            self.peak = queued
 
     def room(self, now_us):
         """Bytes the FIFO can take at now_us without blocking."""

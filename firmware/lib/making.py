@@ -89,11 +89,14 @@ def ring(r, slots, body, bits, tag_bytes, tags):
 
 def ntag_reader(t, message, memory):
     """ntag.NtagReader(reader) but its reader: a message buffer of `message` bytes, `memory`
-    bytes of user memory, the FIFO transactions of a READ and a FAST_READ and their views."""
+    bytes of user memory behind the X byte and the CC (with room for a CRC_A after), the FIFO
+    transactions of a READ and a FAST_READ and the views their answers land in."""
     t.buf = bytearray(message)
     t.length = _NO_MESSAGE
     t.n = 0
-    t._mem = bytearray(memory)
+    t._memx = bytearray(5 + memory + 2)
+    m = memoryview(t._memx)
+    t._mem = m[5:5 + memory]
     t._have = 0
     t._level = _CC_PAGE
     t._txb = bytearray(4)
@@ -105,9 +108,14 @@ def ntag_reader(t, message, memory):
     for i in range(n):
         rd[i] = _FIFO_ADDR | 0x80
     t._rdb = rd
-    t._rxb = bytearray(n)
     rv = memoryview(rd)
-    xv = memoryview(t._rxb)
     # the X byte, then a READ's 16 bytes, with the CRC_A 18, a FAST_READ's 32, with the CRC_A 34
     t._rdv = (rv[0:17], rv[0:19], rv[0:33], rv[0:35])
-    t._rxv = (xv[0:17], xv[0:19], xv[0:33], xv[0:35])
+    # where answers land (ntag.NtagReader._read's j): a READ and the FAST_READ at the start,
+    # then the READs after the FAST_READ at their places in the memory (the X byte on the byte
+    # before, which the read puts back), each without and with its CRC_A
+    views = [m[0:17], m[0:19], m[0:33], m[0:35]]
+    for at in range(4 + 28, 4 + memory, _NTAG_READ):
+        views.append(m[at:at + 17])
+        views.append(m[at:at + 19])
+    t._rxv = tuple(views)

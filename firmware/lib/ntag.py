@@ -17,8 +17,9 @@
 # message, never an exception. OSError from a dead chip ends it the same way: the next read of
 # the field finds the fault.
 #
-# It speaks to the MFRC522 driver (drivers/mfrc522) through the driver's register access and
-# FIFO loading; the frames of a read of the UID stay the driver's own.
+# It speaks to the MFRC522 driver (drivers/mfrc522) through the driver's exchange (_transceive)
+# and its SPI bus for the long answer's FIFO read; the frames of a read of the UID stay the
+# driver's own.
 #
 #   tags = NtagReader(reader)
 #   if tags.start(uid_len): tags.step() until it returns NONE
@@ -26,32 +27,11 @@
 
 from micropython import const
 import sys
-import time
 
 BUSY = const(-1)
 NONE = const(0)  # step(): the read is over
 _MAX_MESSAGE = const(64)  # the most of a message carried to the host (a TAG frame fits 200 bytes)
 _MEM_BYTES = const(76)  # user memory read at most: 12 bytes with the CC, then 4 READs of 16
-
-# ---- MFRC522 registers and commands (datasheet 9.2, 10.3) ----
-_COMMAND_REG = const(0x01)
-_COM_IRQ_REG = const(0x04)
-_ERROR_REG = const(0x06)
-_FIFO_DATA_REG = const(0x09)
-_FIFO_LEVEL_REG = const(0x0A)
-_CONTROL_REG = const(0x0C)
-_BIT_FRAMING_REG = const(0x0D)
-_CMD_IDLE = const(0x00)
-_CMD_TRANSCEIVE = const(0x0C)
-_START_SEND = const(0x80)
-_RX_IRQ = const(0x20)
-_IDLE_IRQ = const(0x10)
-_TIMER_IRQ = const(0x01)
-_ALL_COM_IRQ = const(0x7F)
-_RX_ERRORS = const(0x1F)  # BufferOvfl, CollErr, CRCErr, ParityErr, ProtocolErr
-_FIFO_LEVEL_MASK = const(0x7F)
-_RX_LAST_BITS_MASK = const(0x07)
-_WAIT_MS = const(6)  # the chip's timer (1 ms) stops at the answer's start; 18 bytes take 2 ms
 
 # ---- NTAG213 and the Type 2 Tag data area ----
 _NTAG_READ = const(0x30)
@@ -65,6 +45,7 @@ _TLV_NDEF = const(0x03)
 _TLV_TERMINATOR = const(0xFE)
 _TLV_LONG = const(0xFF)  # a 3-byte length follows
 _READ_BYTES = const(16)
+_FIRST_BYTES = const(28)  # user memory in the FAST_READ's answer (pages 4 to 10)
 
 
 class NtagReader:
@@ -76,13 +57,13 @@ class NtagReader:
     buf: "bytearray"  # the message, as much of it as is carried
     length: "int"  # the message's length as its TLV says; -1: no message
     n: "int"  # bytes of it in buf
-    _mem: "bytearray"  # user memory as read, from page 4
+    _memx: "bytearray"  # the X byte of a FIFO read, the CC (page 3), then the user memory
+    _mem: "memoryview"  # user memory as read, from page 4: _memx[5:]
     _have: "int"  # bytes of it read
     _level: "int"  # the page the next exchange reads from
     _txb: "bytearray"  # the FIFO's address byte, then READ (FAST_READ) and its pages
     _txv: "tuple[memoryview, ...]"  # the transaction of k data bytes
     _rdb: "bytearray"  # the FIFO's read address, n times, then 00h
-    _rxb: "bytearray"  # X, then the data
     # the views of a READ's 16-byte answer and a FAST_READ's 32, each also with the CRC_A the
     # chip may leave in the FIFO: made once
     _rdv: "tuple[memoryview, ...]"
@@ -122,25 +103,21 @@ class NtagReader:
     def step(self):
         """One exchange: FAST_READ of pages 3 to 10 first (a piece's record is whole in it), a
         READ of four pages after; BUSY while more is to be read, NONE when the read is over
-        (`length` and `buf[:n]` say what it found)."""
+        (`length` and `buf[:n]` say what it found). Each answer is read from the FIFO straight
+        to its place in the memory (_mem is a view of _memx, behind the X byte and the CC)."""
         first = self._level == _CC_PAGE
+        n = self._have
         try:
-            ok = self._read(self._level, _FAST_LAST if first else 0)
+            ok = self._read(self._level, _FAST_LAST if first else 0, 1 if first else 2 + (n - _FIRST_BYTES) // _READ_BYTES)
         except OSError:
             ok = False
         if not ok:
             self.length = -1
             self.n = 0
             return NONE
-        rx = self._rxb
-        if first and rx[1] != _NDEF_MAGIC:
+        if first and self._memx[1] != _NDEF_MAGIC:
             return NONE  # not formatted for NDEF
-        buf = self._mem
-        n = self._have
-        for i in range(5 if first else 1, 2 * _READ_BYTES + 1 if first else _READ_BYTES + 1):
-            if n < _MEM_BYTES:
-                buf[n] = rx[i]
-                n += 1
+        n += _FIRST_BYTES if first else _READ_BYTES
         self._have = n
         self._level += _FAST_LAST - _CC_PAGE + 1 if first else 4
         if self.scan() == BUSY and n < _MEM_BYTES:
@@ -185,63 +162,52 @@ class NtagReader:
             return NONE
         return BUSY
 
-    def _read(self, page, last=0):
-        # NTAG READ of four pages from `page` (the 16 bytes land in self._rxb[1:17]), or with
-        # `last` FAST_READ of pages page..last (8 pages: 32 bytes). True, or False when the card
-        # gave no good answer (a NAK, nothing, a garbled or short answer).
+    def _read(self, page, last=0, j=0):
+        # NTAG READ of four pages from `page`, or with `last` FAST_READ of pages page..last (8
+        # pages: 32 bytes). The answer lands in _memx where view j puts it: 0 (a READ) and 1 (the
+        # FAST_READ) at _memx[1:], 2, 3 and 4 the READs after the FAST_READ, each at its place in
+        # the memory. True, or False when the card gave no good answer (a NAK, nothing, a garbled
+        # or short answer). The exchange is the reader's (_transceive: the chip adds the CRC_A to
+        # READ and checks the answer's); the answer, longer than the reader's own buffer, is
+        # left in the FIFO for _fifo().
         r = self._r
-        r._crc_mode(True)  # the chip adds the CRC_A to READ and checks the answer's
-        r._write_reg(_COM_IRQ_REG, _ALL_COM_IRQ)
         tx = self._txb
         tx[1] = _NTAG_FAST_READ if last else _NTAG_READ
         tx[2] = page
         tx[3] = last
-        r._load_fifo(self._txv[3 if last else 2], 3 if last else 2)
-        r._write_reg(_COMMAND_REG, _CMD_TRANSCEIVE)
-        r._write_reg(_BIT_FRAMING_REG, _START_SEND)
-        start = time.ticks_ms()
-        while True:
-            irq = r._read_reg(_COM_IRQ_REG)
-            if irq & (_RX_IRQ | _IDLE_IRQ | _TIMER_IRQ):
-                break
-            if time.ticks_diff(time.ticks_ms(), start) >= _WAIT_MS:
-                break
-        r._write_reg(_COMMAND_REG, _CMD_IDLE)
-        r._write_reg(_BIT_FRAMING_REG, 0)
-        if not irq & (_RX_IRQ | _IDLE_IRQ):
-            return False
-        if r._read_reg(_ERROR_REG) & _RX_ERRORS:
+        count = r._transceive(self._txv[3 if last else 2], 0, True, 2 * _READ_BYTES + 2)
+        if count < 0 or r._coll or r._rx_bits:
             return False  # a NAK's 4 bits fail the CRC check too
-        count = r._read_reg(_FIFO_LEVEL_REG) & _FIFO_LEVEL_MASK
-        if r._read_reg(_CONTROL_REG) & _RX_LAST_BITS_MASK:
-            return False
-        return self._fifo(count, 2 * _READ_BYTES if last else _READ_BYTES)
+        return self._fifo(count, 2 * _READ_BYTES if last else _READ_BYTES, j)
 
-    def _fifo(self, count, size):
-        # The answer of `size` bytes out of the FIFO, or with the checked CRC_A the chip may
-        # leave after it.
+    def _fifo(self, count, size, j):
+        # The FIFO's `count` bytes, an answer of `size` bytes with or without its CRC_A (the
+        # chip may leave it there: then it is checked here), read in one SPI transaction
+        # (8.1.2.1: the address byte count times, then 00h) into view j of _memx; the byte the
+        # transaction's first (X) byte lands on is put back. True when whole and good.
         if count == size:
-            k = 0 if size == _READ_BYTES else 2
+            k = 0
         elif count == size + 2:
-            k = 1 if size == _READ_BYTES else 3
+            k = 1
         else:
             return False
         r = self._r
         rd = self._rdb
-        rx = self._rxb
+        rx = self._rxv[2 * j + k]
+        keep = rx[0]
         last = rd[count]
         rd[count] = 0
         r._cs.value(0)
         try:
-            r._spi.write_readinto(self._rdv[k], self._rxv[k])
+            r._spi.write_readinto(self._rdv[k if size == _READ_BYTES else 2 + k], rx)
         finally:
             r._cs.value(1)
             rd[count] = last
-        return count == size or _crc_a(rx, 1, size + 1) == rx[size + 1] | (rx[size + 2] << 8)
+            rx[0] = keep
+        return not k or _crc_a(rx, 1, size + 1) == rx[size + 1] | (rx[size + 2] << 8)
 
 
 def _crc_a(buf, start, end):
-    # CRC_A (ISO/IEC 14443-3 annex B) of buf[start:end], small ints only.
     crc = 0x6363
     for i in range(start, end):
         crc ^= buf[i]

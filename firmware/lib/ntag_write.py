@@ -60,7 +60,7 @@ def write(a, uid, data):
         return why
     if not tags._read(_CC_PAGE):
         return "the sticker did not answer a READ: it is not an NTAG, or it left the field"
-    cc = tags._rxb
+    cc = tags._memx
     if cc[1] != _NDEF_MAGIC:
         return "the sticker is not formatted for NDEF (its capability container is %02X%02X%02X%02X)" % (
             cc[1], cc[2], cc[3], cc[4])
@@ -76,7 +76,7 @@ def write(a, uid, data):
         page = _USER_PAGE + k // 4
         if not tags._read(page):
             return "the sticker stopped answering while it was read back"
-        rx = tags._rxb
+        rx = tags._memx
         for i in range(min(16, len(data) - k)):
             if rx[1 + i] != data[k + i]:
                 return "page %d reads back other bytes than written" % (page + i // 4)

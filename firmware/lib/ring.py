@@ -138,8 +138,10 @@ class Ring:
             n -= 1  # a cut at a space would leave an empty argument
         base = k * BODY
         b = self.body
-        for j in range(BODY):  # a shorter body ends at a 0 (since.py reads it so)
-            b[base + j] = buf[start + j] if j < n else 0
+        for j in range(n):
+            b[base + j] = buf[start + j]
+        if n < BODY:
+            b[base + n] = 0  # a shorter body ends at a 0 (since.py reads it so)
         self.fnos[k] = fno
         c = self.clock
         self.times[k] = c() if c is not None else time.ticks_diff(time.ticks_ms(), self.t0)

@@ -204,15 +204,20 @@ class FrameWriter:
             b[n + i] = data[i]
         self.n = n + k
 
-    @micropython.native
-    def _hex(self, v, width):
-        n = self.n
+    @micropython.viper
+    def _hex(self, v: int, width: int):
+        # viper: machine integers and byte pointers (v is a byte, a sequence number or a CRC:
+        # 16 bits at most, the same number as Python's)
+        n = int(self.n)
         if n + width > MAX_LINE - 7:
             return
-        b = self.buf
-        for i in range(width):
-            b[n + width - 1 - i] = _HEX[v & 0xF]
+        b = ptr8(self.buf)
+        h = ptr8(_HEX)
+        i = n + width - 1
+        while i >= n:
+            b[i] = h[v & 0xF]
             v >>= 4
+            i -= 1
         self.n = n + width
 
     @micropython.native

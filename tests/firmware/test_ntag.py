@@ -20,8 +20,8 @@ C4 = b"\xde\xad\xbe\xef"
 T05 = b"\xd1\x01\x11U\x00upref:updown/T05"
 
 
-def make(uids):
-    model = mfrc522_model.MFRC522Model()
+def make(uids, keep_crc=False):
+    model = mfrc522_model.MFRC522Model(keep_crc=keep_crc)
     model.set_field(list(uids))
     spi = FakeSPI(model)
     reader = MFRC522(spi, FakePin(model.cs), FakePin(model.rst))
@@ -88,6 +88,18 @@ def test_a_message_too_long_to_carry_arrives_cut_with_its_length():
     write_user(model, A, b"\x03" + bytes((len(long),)) + long + b"\xfe")
     assert arrive(w) == ARRIVED
     assert w.tags.length == 100 and w.tags.n == 64 and bytes(w.tags.buf[:64]) == long[:64]
+
+
+def test_a_message_read_over_every_read_arrives_whole_whether_the_chip_keeps_the_crc_or_not():
+    # 60 bytes behind a TLV and before the terminator: the FAST_READ's 28 bytes, then a READ of
+    # 16 at each of the three places after it; with the CRC_A left in the FIFO it is checked and
+    # no byte of the memory is lost to it
+    message = bytes((7 * i + 3) & 0xFF for i in range(60))
+    for keep in (False, True):
+        model, reader, w = make([A], keep_crc=keep)
+        write_user(model, A, b"\x03" + bytes((len(message),)) + message + b"\xfe")
+        assert arrive(w) == ARRIVED, keep
+        assert w.tags.length == 60 and bytes(w.tags.buf[:60]) == message, keep
 
 
 def test_a_card_gone_in_the_middle_of_its_read_still_arrives_without_a_message():

@@ -15,7 +15,7 @@ from upref.board.codes import CodeTable
 from upref.board.model import BoardModel
 from upref.commands.board_figures import BoardFigures, Figure
 from upref.link.connection import Link
-from upref.link.protocol import Heartbeat
+from upref.link.protocol import CardArrived, Heartbeat
 
 GENUINE_VERSIONS = {"91": "MFRC522 v1.0", "92": "MFRC522 v2.0"}
 """The MFRC522's VersionReg (datasheet 9.3.4.8): 0x91 for version 1.0, 0x92 for version 2.0."""
@@ -37,6 +37,9 @@ class Watch:
     model: BoardModel = field(default_factory=lambda: BoardModel(CodeTable.load()))
     figures: BoardFigures = field(default_factory=BoardFigures)
     heartbeats: list[Heartbeat] = field(default_factory=list)
+    steady: list[bool] = field(default_factory=list)  # each heartbeat's: no card arrived near it
+    _card_came: int = 2  # heartbeats still to come that may hold a card's arrival (the first two:
+    # what came before the watch began is not known)
 
     def __post_init__(self) -> None:
         self.figures.hello = self.link.hello
@@ -56,8 +59,15 @@ class Watch:
                 continue
             self.model.apply(item)
             self.figures.take(item)
+            if isinstance(item, CardArrived):
+                # an arriving card is read on until the next scan is due, so the pass that
+                # reads it may be longer than a period (firmware/app.py, _RFID_ARRIVAL_US): its
+                # time is counted in the heartbeat after it, or the one after that
+                self._card_came = 2
             if isinstance(item, Heartbeat):
                 self.heartbeats.append(item)
+                self.steady.append(self._card_came == 0)
+                self._card_came = max(0, self._card_came - 1)
         return True
 
     def next_heartbeats(self, n: int, timeout_s: float = 15.0) -> list[Heartbeat]:
@@ -67,6 +77,20 @@ class Watch:
         got = self.heartbeats[start:]
         assert len(got) >= n, f"{len(got)} heartbeats in {timeout_s:.0f} s where {n} were due: " \
             "the board's loop has stopped or the line drops frames (upref doctor shows which)"
+        return got
+
+    def next_steady_heartbeats(self, n: int, timeout_s: float = 20.0) -> list[Heartbeat]:
+        """The next `n` heartbeats whose seconds held no card's arrival."""
+        start = len(self.heartbeats)
+
+        def steady() -> list[Heartbeat]:
+            return [hb for hb, ok in zip(self.heartbeats[start:], self.steady[start:], strict=True) if ok]
+
+        self.pump(lambda: len(steady()) >= n, timeout_s)
+        got = steady()
+        assert len(got) >= n, f"{len(got)} heartbeats without a card arriving in {timeout_s:.0f} s where {n} " \
+            "were due: the board's loop has stopped, the line drops frames, or a card comes and goes " \
+            "(leave it lying on the reader, or take it away)"
         return got
 
     def figure(self, name: str) -> Figure:

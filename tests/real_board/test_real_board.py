@@ -112,13 +112,16 @@ def test_6_empty_holes_rest_at_their_zero_and_seated_pairs_read_valid_codes(watc
 
 
 def test_7_the_scan_fits_its_period(watch: Watch) -> None:
-    hbs = watch.next_heartbeats(3)
+    # (a card's arrival may make one pass longer than a period, by design: its seconds are left
+    # out of the busy time here, not of the lateness)
+    start = len(watch.heartbeats)
+    hbs = watch.next_steady_heartbeats(3)
     scan, late = watch.figure("scan time"), watch.figure("late scans")
     for fig in (scan, late):
         say("7 scan", f"{fig.name}: {fig.value}" + (f" -> {fig.trouble}" if fig.trouble else " -> ok"))
     worst = max((hb.tmax_us or 0) for hb in hbs) / 1000
     assert worst <= SCAN_PERIOD_MS, scan.trouble or f"worst {worst:.1f} ms"
-    assert all((hb.late_ms or 0) <= SCAN_PERIOD_MS for hb in hbs), late.trouble
+    assert all((hb.late_ms or 0) <= SCAN_PERIOD_MS for hb in watch.heartbeats[start:]), late.trouble
 
 
 def test_8_the_heap_has_room(watch: Watch) -> None:

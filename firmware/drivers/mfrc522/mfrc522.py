@@ -106,8 +106,7 @@ _FIFO_LEVEL_MASK = const(0x7F)
 _RX_LAST_BITS_MASK = const(0x07)
 # BitFramingReg (9.3.1.14): StartSend, RxAlign in bits 6..4, TxLastBits in bits 2..0
 _START_SEND = const(0x80)
-# CollReg (9.3.1.15)
-_VALUES_AFTER_COLL = const(0x80)
+# CollReg (9.3.1.15): ValuesAfterColl is cleared once, by init() (mfrc522_setup.py)
 _COLL_POS_NOT_VALID = const(0x20)
 _COLL_POS_MASK = const(0x1F)
 
@@ -179,7 +178,7 @@ class MFRC522:
     _txb: "bytearray"
     _rdb: "bytearray"
     _rxb: "bytearray"
-    _cl: "bytearray"
+    _cl: "memoryview"
     _tx: "memoryview"
     _rx: "memoryview"
     _txv: "tuple[memoryview, ...]"
@@ -214,7 +213,6 @@ class MFRC522:
     # ---- bus access: the only methods that touch SPI (datasheet 8.1.2) ----
     # Address byte (8.1.2.3): (addr << 1) & 7Eh, bit 7 set for a read.
 
-    @micropython.native
     def _read_reg(self, reg):
         tx = self._tx2
         tx[0] = ((reg << 1) & 0x7E) | 0x80
@@ -226,7 +224,6 @@ class MFRC522:
             self._cs.value(1)
         return self._rx2[1]
 
-    @micropython.native
     def _write_reg(self, reg, value):
         tx = self._tx2
         tx[0] = (reg << 1) & 0x7E
@@ -263,6 +260,32 @@ class MFRC522:
         finally:
             self._cs.value(1)
             rd[n] = rd[0]
+
+    @micropython.native
+    def _w(self, txn):
+        # One write transaction (8.1.2.2): the address byte, then data bytes all for that
+        # register. (CS is put back high by the caller's `finally` if the bus raises.)
+        cs = self._cs
+        cs.value(0)
+        self._spi.write(txn)
+        cs.value(1)
+
+    @micropython.native
+    def _rw(self, txn, into):
+        # One read transaction (8.1.2.1): each byte MOSI sends names the next register to read
+        # (00h ends it), and MISO answers X, then each one's value, into `into`.
+        cs = self._cs
+        cs.value(0)
+        self._spi.write_readinto(txn, into)
+        cs.value(1)
+
+    def _dead(self, irq, err, limit):
+        # The exchange found no chip: raises OSError saying how.
+        if err == 0xFF:  # bit 5 of ErrorReg is reserved and reads 0: a bus that reads FFh is dead
+            raise OSError("MFRC522 not answering: its registers read 0xFF; check wiring of SPI, CS and 3.3 V")
+        if irq & _TX_IRQ:  # the frame went out, but the chip's timer never ran out
+            raise OSError("MFRC522 transceive timed out: no RxIRq or TimerIRq in %d ms" % limit)
+        raise OSError("MFRC522 not answering: no frame sent in %d ms (ComIrqReg 0x%02X); check wiring of SPI, CS and 3.3 V" % (limit, irq))
 
     # ---- set-up ----
 
@@ -309,42 +332,66 @@ class MFRC522:
         return _extra("calc_crc", self, data)
 
     def _crc_mode(self, on):
-        # TxCRCEn and RxCRCEn on (SELECT, HLTA) or off (REQA/WUPA, anticollision), written
-        # only when they change.
+        # TxCRCEn and RxCRCEn on (SELECT, HLTA, READ) or off (REQA/WUPA, anticollision), written
+        # only when they change: TxModeReg (12h) and RxModeReg (13h), 106 kBd both ways.
         if on != self._crc_on:
-            v = _CRC_EN if on else 0
-            self._write_reg(_TX_MODE_REG, v)
-            self._write_reg(_RX_MODE_REG, v)
+            self._w(b"\x24\x80" if on else b"\x24\x00")
+            self._w(b"\x26\x80" if on else b"\x26\x00")
             self._crc_on = on
 
     @micropython.native
-    def _transceive(self, n, tx_bits=0, rx_align=0, crc=False):
-        # Send self._tx[:n] with tx_bits valid bits in the last byte (0 = 8), and the chip's
-        # CRC_A after it when crc (which the chip then checks on the answer); the answer's first
-        # bit lands at bit rx_align of the first FIFO byte. Returns the byte count received into
-        # self._rx, _NO_ANSWER when no card answered before the timer ran out, or FAILED on a
-        # receive error other than a collision (garbled is set then). Sets _rx_bits and _coll.
-        # OSError on a dead chip.
-        self._crc_mode(crc)
-        self._write_reg(_COM_IRQ_REG, _ALL_COM_IRQ)  # Set1 = 0: clear every request
-        self._load_fifo(self._txv[n], n)
-        self._write_reg(_COMMAND_REG, _CMD_TRANSCEIVE)
-        # StartSend with the framing in one write (10.3.1.8: Transceive sends on StartSend)
-        self._write_reg(_BIT_FRAMING_REG, _START_SEND | (rx_align << 4) | tx_bits)
-        limit = self._timeout_ms + _IRQ_MARGIN_MS
-        start = time.ticks_ms()
-        while True:
-            irq = self._read_reg(_COM_IRQ_REG)
-            if irq & (_RX_IRQ | _IDLE_IRQ | _TIMER_IRQ):
-                break
-            if time.ticks_diff(time.ticks_ms(), start) >= limit:
-                self._write_reg(_COMMAND_REG, _CMD_IDLE)
-                raise OSError("MFRC522 transceive timed out: no RxIRq or TimerIRq in %d ms" % limit)
-        self._write_reg(_COMMAND_REG, _CMD_IDLE)
-        self._write_reg(_BIT_FRAMING_REG, 0)
+    def _transceive(self, txn, framing, crc, most):
+        # Send the frame of the FIFO transaction txn (its address byte, then the frame's bytes;
+        # self._txv[n] sends self._tx[:n]), BitFramingReg's RxAlign and TxLastBits in framing,
+        # the chip's CRC_A after it when crc (which the chip then checks on the answer). Returns
+        # the answer's byte count, its bytes in self._rx when at most _FIFO_TXN (a longer one
+        # stays in the FIFO for the caller), _NO_ANSWER when no card answered before the timer
+        # ran out, or FAILED on a receive error other than a collision or an answer longer than
+        # `most` (garbled is set then). Sets _rx_bits and _coll. OSError on a dead chip.
+        #
+        # The whole exchange in one native call, a register a transaction (8.1.2.2: a write's
+        # data bytes all go to its address): requests cleared, the FIFO flushed, the frame,
+        # Transceive, StartSend; then ComIrqReg, ErrorReg, FIFOLevelReg and ControlReg read in
+        # one transaction (8.1.2.1: each byte MOSI sends names the next register to read) until
+        # the answer or the timer, Idle and StartSend off. The chip is left so, its FIFO read, and
+        # the next exchange starts with its requests cleared. The write transactions are constants: (reg << 1), data.
+        fr = self._tx2
+        fr[0] = _BIT_FRAMING_REG << 1
+        fr[1] = _START_SEND | framing
+        st = self._rxv[4]  # X, ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg
+        limit = self._timeout_ms + _IRQ_MARGIN_MS + (most >> 3)  # a long answer's time on the air besides
+        try:
+            if crc != self._crc_on:
+                self._crc_mode(crc)
+            self._w(b"\x08\x7f")  # ComIrqReg (04h): Set1 = 0 clears every request
+            self._w(b"\x14\x80")  # FIFOLevelReg (0Ah): FlushBuffer
+            self._w(txn)
+            self._w(b"\x02\x0c")  # CommandReg (01h): Transceive
+            self._w(fr)  # BitFramingReg: StartSend (10.3.1.8: Transceive sends on StartSend)
+            start = time.ticks_ms()
+            while True:
+                self._rw(b"\x88\x8c\x94\x98\x00", st)  # 04h, 06h, 0Ah, 0Ch read
+                irq = st[1]
+                if irq & (_RX_IRQ | _IDLE_IRQ | _TIMER_IRQ):
+                    break
+                if time.ticks_diff(time.ticks_ms(), start) >= limit:
+                    break
+            self._w(b"\x02\x00")  # CommandReg: Idle
+            self._w(b"\x1a\x00")  # BitFramingReg: StartSend off before the next Transceive
+            err = st[2]
+            count = st[3] & _FIFO_LEVEL_MASK
+            self._rx_bits = st[4] & _RX_LAST_BITS_MASK
+            if irq & (_RX_IRQ | _IDLE_IRQ) and 0 < count <= most and count <= _FIFO_TXN and err != 0xFF:
+                rd = self._rdb  # the FIFO's address count times, then 00h (8.1.2.1)
+                rd[count] = 0
+                self._rw(self._rdv[count], self._rxv[count])
+                rd[count] = rd[0]
+        finally:
+            self._cs.value(1)
+        if err == 0xFF or not irq & (_RX_IRQ | _IDLE_IRQ | _TIMER_IRQ):
+            self._dead(irq, err, limit)
         if not irq & (_RX_IRQ | _IDLE_IRQ):
             return _NO_ANSWER
-        err = self._read_reg(_ERROR_REG)
         coll = 0
         if err & _COLL_ERR and not err & _BUFFER_OVFL:
             c = self._read_reg(_COLL_REG)
@@ -353,11 +400,8 @@ class MFRC522:
         elif err & (_BUFFER_OVFL | _PROTOCOL_ERR | _PARITY_ERR | _CRC_ERR):
             return self._fail(_W_RX)
         self._coll = coll
-        count = self._read_reg(_FIFO_LEVEL_REG) & _FIFO_LEVEL_MASK
-        self._rx_bits = self._read_reg(_CONTROL_REG) & _RX_LAST_BITS_MASK
-        if count > _FIFO_TXN:  # no answer of type A is this long: noise, or several cards
+        if count > most:  # no answer the caller waits for is this long: noise, or several cards
             return self._fail(_W_LONG)
-        self._read_fifo(count)
         return count
 
     def _fail(self, why):
@@ -389,7 +433,7 @@ class MFRC522:
     def _request(self, wakeup):
         # As request(), but _NO_ANSWER or FAILED instead of None or OSError.
         self._tx[0] = _PICC_WUPA if wakeup else _PICC_REQA
-        n = self._transceive(1, 7)
+        n = self._transceive(self._txv[1], 7, False, 2)
         if n < 0:
             return n
         if n != 2 or (self._rx_bits and not self._coll):
@@ -403,15 +447,13 @@ class MFRC522:
         return _extra("select", self, into)
 
     def _begin_select(self):
-        self._clear_bits(_COLL_REG, _VALUES_AFTER_COLL)  # bits after a collision read as 0
         self._level = 0
         self._size = 0
         self._begin_level()
 
     def _begin_level(self):
-        cl = self._cl
-        for i in range(5):
-            cl[i] = 0
+        # (UID CLn is not cleared: the first anticollision of a level sends none of it, and its
+        # answer, or the bits before a collision, fill it before any of it is sent)
         self._known = 0  # UID CLn bits already fixed
         self._st = _ST_ANTICOLL
 
@@ -454,21 +496,18 @@ class MFRC522:
         nbits = known & 7
         nsend = nbytes + (1 if nbits else 0)
         tx[0] = _PICC_SEL_CL1 + 2 * level
-        tx[1] = ((2 + nbytes) << 4) | nbits  # NVB: whole bytes and bits sent
-        for i in range(nsend):
-            tx[2 + i] = cl[i]
-        n = self._transceive(2 + nsend, nbits, nbits)
+        tx[1] = ((2 + nbytes) << 4) | nbits  # NVB: whole bytes and bits sent (cl is tx[2:7])
+        n = self._transceive(self._txv[2 + nsend], (nbits << 4) | nbits, False, 5)
         if n < 0:
             return n if n == FAILED else self._lost(_W_AC_GONE)
         if nbytes + n > 5:
             return self._fail(_W_AC_LONG)
         # The first bit received sits at bit nbits of rx[0], after the bits we sent.
         keep = (1 << nbits) - 1
-        for i in range(n):
-            b = rx[i]
-            if i == 0:
-                b = (cl[nbytes] & keep) | (b & ~keep)
-            cl[nbytes + i] = b
+        if n:
+            cl[nbytes] = (cl[nbytes] & keep) | (rx[0] & ~keep)
+        for i in range(1, n):
+            cl[nbytes + i] = rx[i]
         c = self._coll
         if c == 0:
             if nbytes + n != 5 or self._rx_bits:
@@ -495,14 +534,10 @@ class MFRC522:
         # SELECT: SEL, NVB = 70h, UID CLn, BCC, and the chip's CRC_A; the answer is SAK and
         # CRC_A, which the chip checks. Returns SAK, or FAILED. Some chips leave the CRC_A in
         # the FIFO: then the answer is three bytes, and their CRC_A is checked here too.
-        level = self._level
-        cl = self._cl
         tx = self._tx
-        tx[0] = _PICC_SEL_CL1 + 2 * level
-        tx[1] = _NVB_SELECT
-        for i in range(5):
-            tx[2 + i] = cl[i]
-        n = self._transceive(7, crc=True)
+        tx[0] = _PICC_SEL_CL1 + 2 * self._level
+        tx[1] = _NVB_SELECT  # the UID CLn and its BCC are there already: cl is tx[2:7]
+        n = self._transceive(self._txv[7], 0, True, 3)
         if n < 0:
             return n if n == FAILED else self._lost(_W_SEL_GONE)
         rx = self._rx
@@ -515,14 +550,15 @@ class MFRC522:
     def halt(self):
         # HLTA (50h 00h and the chip's CRC_A), sent with Transmit: a card never answers HLTA
         # (ISO/IEC 14443-3 6.4.3), so nothing is waited for but the frame itself (about
-        # 0.4 ms), not a timer. True once the frame is out.
+        # 0.4 ms), not a timer; Transmit ends by itself. True once the frame is out.
         self._halt_due = False
         tx = self._tx
         tx[0] = _PICC_HLTA
         tx[1] = 0
         self._crc_mode(True)
         self._write_reg(_COM_IRQ_REG, _ALL_COM_IRQ)  # Set1 = 0: clear every request
-        self._load_fifo(self._txv[2], 2)
+        self._write_reg(_FIFO_LEVEL_REG, _FLUSH_BUFFER)
+        self._write_fifo(self._txv[2])
         self._write_reg(_COMMAND_REG, _CMD_TRANSMIT)
         start = time.ticks_ms()
         while not self._read_reg(_COM_IRQ_REG) & _TX_IRQ:

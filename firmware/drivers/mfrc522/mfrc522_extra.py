@@ -73,7 +73,7 @@ def make(r):
     r._rdv = tuple(d[0:k + 1] for k in range(1 + _FIFO_TXN))
     r._rxv = tuple(x[0:k + 1] for k in range(1 + _FIFO_TXN))
     r._crc_on = False  # TxCRCEn/RxCRCEn as last written (init() writes them off)
-    r._cl = bytearray(5)  # UID CLn and BCC of the cascade level in progress
+    r._cl = t[3:8]  # UID CLn and BCC of the cascade level in progress, in place in _tx[2:7]
     r._rx_bits = 0  # valid bits in the last received byte, 0 = all 8
     r._coll = 0  # CollPos of the last reception: 1..32; 0 none; -1 not valid
     # a read in steps: its next exchange, cascade level, UID bytes so far, known bits

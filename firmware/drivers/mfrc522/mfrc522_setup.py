@@ -21,10 +21,12 @@ _T_PRESCALER_REG = const(0x2B)
 _T_RELOAD_REG_H = const(0x2C)
 _T_RELOAD_REG_L = const(0x2D)
 _VERSION_REG = const(0x37)  # 9.3.4.8
+_COLL_REG = const(0x0E)  # 9.3.1.15
 
 # ---- Register bits ----
 _POWER_DOWN = const(0x10)  # CommandReg
 _MF_CRYPTO1_ON = const(0x08)  # Status2Reg
+_VALUES_AFTER_COLL = const(0x80)  # CollReg: clear, bits received after a collision read as 0
 _MODE_CRC_6363 = const(0x3D)  # ModeReg: TxWaitRF, PolMFin, CRCPreset 01b (6363h, CRC_A)
 _TX_RF_EN = const(0x03)  # TxControlReg: Tx1RFEn, Tx2RFEn drive the antenna
 _FORCE_100_ASK = const(0x40)  # TxASKReg
@@ -83,6 +85,7 @@ def init(r, wait_ms):
     r._write_reg(_TX_ASK_REG, _FORCE_100_ASK)  # type A needs 100 % ASK
     r._write_reg(_MODE_REG, _MODE_CRC_6363)
     r._clear_bits(_STATUS2_REG, _MF_CRYPTO1_ON)
+    r._clear_bits(_COLL_REG, _VALUES_AFTER_COLL)  # once here, not at every read's anticollision
     if r._gain >= 0:
         set_gain(r, r._gain)
     antenna(r, True)
