@@ -7,7 +7,7 @@
 # No pass of the loop may hold up the next scan by more than a period: a card read is done one
 # exchange at a time (cards.CardWatcher.step), each started only while the time left before the
 # next scan, counted in ticks_us, holds its budget (_RFID_STEP_US), but a card that answers and
-# is not yet reported is read on until the next scan is due (_RFID_ARRIVAL_US); a card is sent to the host as soon as its last SELECT is done (the card is halted by the next
+# is not yet reported is read on until 4 ms after the next scan was due (_RFID_ARRIVAL_US); a card is sent to the host as soon as its last SELECT is done (the card is halted by the next
 # read); a command that needs a module from flash is carried out a pass after the module is
 # loaded (_deferred), and long replies (RAW, SINCE) go out a frame or two a pass; frames leave
 # through a queue that writes only what the UART's FIFO has room for (frame_queue.FrameQueue),
@@ -42,7 +42,7 @@ from array import array  # noqa: F401 - the App's attributes are typed by these 
 
 import wire
 from holes import HoleScanner, SENSOR, KIND_WORDS, REASON_WORDS  # noqa: F401
-from cards import CardWatcher, ARRIVED, LEFT, BUSY  # noqa: F401
+from cards import CardWatcher, ARRIVED, LEFT, BUSY, NONE  # noqa: F401
 from feedback import Feedback, parse_rgb, parse_pattern  # noqa: F401
 from frame_queue import FrameQueue  # noqa: F401
 from ring import Ring  # noqa: F401 - its 2 KB ring is made first, before anything fragments the heap
@@ -68,10 +68,11 @@ _SLEEP_MAX_MS = const(2)  # longest sleep while output waits for the FIFO or a r
 # ~30 us each, plus the interpreter around them: one starts only while this much is left
 # before the next scan (docs/simulator.md has the figures).
 _RFID_STEP_US = const(2000)
-# A card that answers and is not yet reported (an arrival) is read on while the next scan is not
-# yet due, the slot's last ms too: its read (five exchanges and the sticker's FAST_READ) is over
-# in one or two passes, and the next scan is late by one exchange (and the frames) at most
-_RFID_ARRIVAL_US = const(-1000)
+# A card that answers and is not yet reported (an arrival) is read on past the slot, until 4 ms
+# after the next scan was due: on a slow chip its UID (five exchanges) is read in the pass the
+# card first answers in, and its sticker and frames in the next; the next scan is then late by
+# up to 4 ms and one exchange (at most 3 ms at the slow end), within its period
+_RFID_ARRIVAL_US = const(-5000)
 # A chip too slow to leave that much between scans would never read a card: once no exchange has
 # run for this long while a read is due, and the scans themselves leave no slot (not a rare pass:
 # RAW, SNAP), the read runs whole at once (its exchanges, at most _RFID_WHOLE) and the next scan
@@ -308,8 +309,8 @@ class App:
         cw = self.cards
         reads = cw.reads
         ev = cw.step()
-        if ev == BUSY:
-            return ev
+        if ev == BUSY or (ev == NONE and cw.reads == reads and cw.crowded == self.crowded and cw.ok == self.rfid_ok):
+            return ev  # (the empty field, looked at every period: nothing to tell)
         self.reads += cw.reads - reads  # HB reads=: the reads that found a card
         if cw.crowded != self.crowded:
             self.crowded = cw.crowded
@@ -358,7 +359,7 @@ class App:
         """RFID exchanges while a read is due or under way and each fits its budget before
         the next scan; a card that arrives or leaves ends the pass's reading, so its CARD
         frame goes out at once. A card that answers and is not yet reported goes on being read
-        until the next scan is due (_RFID_ARRIVAL_US); the empty field is looked at every
+        past the slot (_RFID_ARRIVAL_US); the empty field is looked at every
         period, a card that lies there read again every RFID_MS."""
         cw = self.cards
         if self._scan_starves and time.ticks_diff(now, self._rfid_at) >= _RFID_STARVED_MS and (
@@ -381,6 +382,8 @@ class App:
             self._rfid_at = now
             ev = self.poll_rfid()
             if ev != BUSY and (ev == ARRIVED or ev == LEFT or not cw.reading):
+                if ev == LEFT and time.ticks_diff(self._next_rfid, now) > _RFID_IDLE_MS:
+                    self._next_rfid = time.ticks_add(now, _RFID_IDLE_MS)  # the empty field's pace
                 return
 
     def _read_whole(self, now):

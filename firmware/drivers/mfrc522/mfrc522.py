@@ -262,21 +262,17 @@ class MFRC522:
             rd[n] = rd[0]
 
     @micropython.native
-    def _w(self, txn):
-        # One write transaction (8.1.2.2): the address byte, then data bytes all for that
-        # register. (CS is put back high by the caller's `finally` if the bus raises.)
+    def _x(self, txn, into=None):
+        # One SPI transaction. A write (8.1.2.2): the address byte, then data bytes all for that
+        # register. With `into` a read (8.1.2.1): each byte MOSI sends names the next register
+        # to read (00h ends it), and MISO answers X, then each one's value, into `into`. (CS is
+        # put back high by the caller's `finally` if the bus raises.)
         cs = self._cs
         cs.value(0)
-        self._spi.write(txn)
-        cs.value(1)
-
-    @micropython.native
-    def _rw(self, txn, into):
-        # One read transaction (8.1.2.1): each byte MOSI sends names the next register to read
-        # (00h ends it), and MISO answers X, then each one's value, into `into`.
-        cs = self._cs
-        cs.value(0)
-        self._spi.write_readinto(txn, into)
+        if into is None:
+            self._spi.write(txn)
+        else:
+            self._spi.write_readinto(txn, into)
         cs.value(1)
 
     def _dead(self, irq, err, limit):
@@ -335,8 +331,8 @@ class MFRC522:
         # TxCRCEn and RxCRCEn on (SELECT, HLTA, READ) or off (REQA/WUPA, anticollision), written
         # only when they change: TxModeReg (12h) and RxModeReg (13h), 106 kBd both ways.
         if on != self._crc_on:
-            self._w(b"\x24\x80" if on else b"\x24\x00")
-            self._w(b"\x26\x80" if on else b"\x26\x00")
+            self._x(b"\x24\x80" if on else b"\x24\x00")
+            self._x(b"\x26\x80" if on else b"\x26\x00")
             self._crc_on = on
 
     @micropython.native
@@ -363,28 +359,28 @@ class MFRC522:
         try:
             if crc != self._crc_on:
                 self._crc_mode(crc)
-            self._w(b"\x08\x7f")  # ComIrqReg (04h): Set1 = 0 clears every request
-            self._w(b"\x14\x80")  # FIFOLevelReg (0Ah): FlushBuffer
-            self._w(txn)
-            self._w(b"\x02\x0c")  # CommandReg (01h): Transceive
-            self._w(fr)  # BitFramingReg: StartSend (10.3.1.8: Transceive sends on StartSend)
+            self._x(b"\x08\x7f")  # ComIrqReg (04h): Set1 = 0 clears every request
+            self._x(b"\x14\x80")  # FIFOLevelReg (0Ah): FlushBuffer
+            self._x(txn)
+            self._x(b"\x02\x0c")  # CommandReg (01h): Transceive
+            self._x(fr)  # BitFramingReg: StartSend (10.3.1.8: Transceive sends on StartSend)
             start = time.ticks_ms()
             while True:
-                self._rw(b"\x88\x8c\x94\x98\x00", st)  # 04h, 06h, 0Ah, 0Ch read
+                self._x(b"\x88\x8c\x94\x98\x00", st)  # 04h, 06h, 0Ah, 0Ch read
                 irq = st[1]
                 if irq & (_RX_IRQ | _IDLE_IRQ | _TIMER_IRQ):
                     break
                 if time.ticks_diff(time.ticks_ms(), start) >= limit:
                     break
-            self._w(b"\x02\x00")  # CommandReg: Idle
-            self._w(b"\x1a\x00")  # BitFramingReg: StartSend off before the next Transceive
+            self._x(b"\x02\x00")  # CommandReg: Idle
+            self._x(b"\x1a\x00")  # BitFramingReg: StartSend off before the next Transceive
             err = st[2]
             count = st[3] & _FIFO_LEVEL_MASK
             self._rx_bits = st[4] & _RX_LAST_BITS_MASK
             if irq & (_RX_IRQ | _IDLE_IRQ) and 0 < count <= most and count <= _FIFO_TXN and err != 0xFF:
                 rd = self._rdb  # the FIFO's address count times, then 00h (8.1.2.1)
                 rd[count] = 0
-                self._rw(self._rdv[count], self._rxv[count])
+                self._x(self._rdv[count], self._rxv[count])
                 rd[count] = rd[0]
         finally:
             self._cs.value(1)
