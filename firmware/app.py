@@ -164,10 +164,6 @@ class App:
         the handshake and after a frame it lost)."""
         _service().snapshot(self)
 
-    def _uid(self, uid, n):
-        for i in range(n):
-            self.w.hex(uid[i], 2)
-
     def send_heartbeat(self, now):
         w = self.w
         w.begin(b"HB")
@@ -326,20 +322,18 @@ class App:
             # SINCE to send before the CARD + (ring.Tags, docs/protocol.md)
             w.begin(b"TAG")
             w.arg(b"")
-            self._uid(cw.uid, cw.uid_len)
+            w.hexbytes(cw.uid, cw.uid_len)
             w.arg_int(t.length)
             w.arg(b"" if t.n else b"-")
-            buf = t.buf
-            for i in range(t.n):
-                w.hex(buf[i], 2)
+            w.hexbytes(t.buf, t.n)
             w.end()
-            self.ring.tag(t.length, buf, t.n)
+            self.ring.tag(t.length, t.buf, t.n)
             self.out.pump(time.ticks_us())  # on the line while the CARD frame is made
         if ev == ARRIVED or ev == LEFT:
             w.begin(b"CARD", True)
             w.arg(b"+" if ev == ARRIVED else b"-")
             w.arg(b"")
-            self._uid(cw.uid, cw.uid_len)
+            w.hexbytes(cw.uid, cw.uid_len)
             w.end()
             self.out.pump(time.ticks_us())  # now, not after a heartbeat made in this pass
         if cw.ok != self.rfid_ok:
@@ -367,11 +361,16 @@ class App:
         ):
             self._read_whole(now)
             return
-        if not cw.reading and time.ticks_diff(now, self._next_rfid) < 0:
-            return  # no read due: the slot need not be measured
-        if time.ticks_diff(now, self._next_hb) >= 0 and (cw.present or not cw.reading):
-            return  # the heartbeat's pass: the reader waits a pass, but for a card arriving
-        while self._rfid_left_us() >= (_RFID_ARRIVAL_US if cw.reading and not cw.present else _RFID_STEP_US):
+        if cw.reading:
+            if cw.present and time.ticks_diff(now, self._next_hb) >= 0:
+                return  # the heartbeat's pass: the reader waits a pass, but for a card arriving
+        elif time.ticks_diff(now, self._next_rfid) < 0 or time.ticks_diff(now, self._next_hb) >= 0:
+            return  # no read due (the slot need not be measured), or the heartbeat's pass
+        slot = self._slot_us
+        scan_us = self._scan_us
+        while slot - time.ticks_diff(time.ticks_us(), scan_us) >= (
+            _RFID_ARRIVAL_US if cw.reading and not cw.present else _RFID_STEP_US
+        ):
             if not cw.reading:
                 if time.ticks_diff(now, self._next_rfid) < 0:
                     return
@@ -536,24 +535,34 @@ class App:
             _forget("service")  # loaded for a service command: let it go
         self.run_rfid(now)
         if time.ticks_diff(now, self._next_hb) >= 0:
-            self.sps = (self.scans - self._scans_at_hb) % _SCANS_WRAP
-            self._scans_at_hb = self.scans
-            self.send_heartbeat(now)
-            self._next_hb = time.ticks_add(self._next_hb, HB_MS)
-            if time.ticks_diff(now, self._next_hb) > HB_MS:
-                self._next_hb = time.ticks_add(now, HB_MS)
+            self._heartbeat(now)
         self.feedback.update(now)
         if self.replay is not None:  # OLD frames for SINCE, as the output queue and the slot have room
-            room = self._rfid_left_us() >= _RFID_STEP_US or self.scans & 1  # or every other scan
-            self.replay.step(self.ring, self.w, _OUT_BYTES - self.out.queued if room else 0)
-            if not self.ring.replaying:
-                self.replay = None
-                _forget("since")  # the replay is over: let its code go
+            self._replay_step()
         t1 = time.ticks_us()
         self.out.pump(t1)
         if self.wdt is not None:
             self.wdt.feed()
         self._period_us += time.ticks_diff(time.ticks_us(), t0)
+
+    def _heartbeat(self, now):
+        """The heartbeat's pass (once a second, out of the native step: its code is
+        executable memory, which is scarce)."""
+        self.sps = (self.scans - self._scans_at_hb) % _SCANS_WRAP
+        self._scans_at_hb = self.scans
+        self.send_heartbeat(now)
+        self._next_hb = time.ticks_add(self._next_hb, HB_MS)
+        if time.ticks_diff(now, self._next_hb) > HB_MS:
+            self._next_hb = time.ticks_add(now, HB_MS)
+
+    def _replay_step(self):
+        """A pass of a SINCE replay: its next OLD frames, while the output queue has room and
+        the slot too (or every other scan); its module let go at its end."""
+        room = self._rfid_left_us() >= _RFID_STEP_US or self.scans & 1
+        self.replay.step(self.ring, self.w, _OUT_BYTES - self.out.queued if room else 0)
+        if not self.ring.replaying:
+            self.replay = None
+            _forget("since")  # the replay is over: let its code go
 
     def loop(self, until=None):
         """Run steps at the scan rate until an exception (or until() is true, for tests)."""

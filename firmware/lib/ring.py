@@ -34,6 +34,8 @@ from array import array
 
 from micropython import const
 
+from wire import copy_bytes
+
 SLOTS = const(64)  # events kept
 # bytes kept of a frame's body (CARD with a 10-byte UID: 27, a sensor's fault 30: "FAULT sensor
 # s40 never settles"); a longer FAULT (the reader's error, an exception) is cut
@@ -138,8 +140,7 @@ class Ring:
             n -= 1  # a cut at a space would leave an empty argument
         base = k * BODY
         b = self.body
-        for j in range(n):
-            b[base + j] = buf[start + j]
+        copy_bytes(b, base, buf, start, n)
         if n < BODY:
             b[base + n] = 0  # a shorter body ends at a 0 (since.py reads it so)
         self.fnos[k] = fno

@@ -103,7 +103,7 @@ def snapshot(a):
         w.int(sc.codes[h])
     w.arg(b"card=")
     if a.cards.present:
-        a._uid(a.cards.uid, a.cards.uid_len)
+        w.hexbytes(a.cards.uid, a.cards.uid_len)
     else:
         w.raw(b"-")
     w.arg(b"btn=")

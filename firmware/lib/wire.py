@@ -100,6 +100,19 @@ def crc16(buf, start: int, end: int) -> int:
     return crc
 
 
+@micropython.viper
+def copy_bytes(dst, at: int, src, start: int, n: int):
+    """dst[at:at + n] = src[start:start + n] without making a slice (nothing allocated): a
+    frame's words into the frame, a kept frame into the event ring (ring.py). Viper: byte
+    pointers, no bounds check (the callers' n is what both hold)."""
+    d = ptr8(dst)
+    s = ptr8(src)
+    i = 0
+    while i < n:
+        d[at + i] = s[start + i]
+        i += 1
+
+
 def _hexval(c):
     if 0x30 <= c <= 0x39:
         return c - 0x30
@@ -192,16 +205,13 @@ class FrameWriter:
             self.buf[n] = c
             self.n = n + 1
 
-    @micropython.native
     def _bytes(self, data):
         n = self.n
         k = len(data)
         room = MAX_LINE - 7 - n
         if k > room:
             k = room if room > 0 else 0
-        b = self.buf
-        for i in range(k):
-            b[n + i] = data[i]
+        copy_bytes(self.buf, n, data, 0, k)
         self.n = n + k
 
     @micropython.viper
@@ -219,6 +229,26 @@ class FrameWriter:
             v >>= 4
             i -= 1
         self.n = n + width
+
+    @micropython.viper
+    def hexbytes(self, src, k: int):
+        """Append src[0:k] as 2k upper-case hex digits, no separator (a UID, a sticker's
+        record): one call, not one a byte. Viper: byte pointers."""
+        n = int(self.n)
+        end = n + 2 * k
+        if end > MAX_LINE - 7:
+            end = n
+        b = ptr8(self.buf)
+        s = ptr8(src)
+        h = ptr8(_HEX)
+        i = 0
+        while n < end:
+            v = s[i]
+            b[n] = h[v >> 4]
+            b[n + 1] = h[v & 0xF]
+            n += 2
+            i += 1
+        self.n = n
 
     @micropython.native
     def _dec(self, v):

@@ -351,22 +351,39 @@ class MFRC522:
         # one transaction (8.1.2.1: each byte MOSI sends names the next register to read) until
         # the answer or the timer, Idle and StartSend off. The chip is left so, its FIFO read, and
         # the next exchange starts with its requests cleared. The write transactions are constants: (reg << 1), data.
+        # (The frame's transactions and the polls are written out, the rest are _x() calls: each
+        # call costs as much again as the transaction's own code, and a call's code takes less
+        # of the scarce executable memory.)
         fr = self._tx2
         fr[0] = _BIT_FRAMING_REG << 1
         fr[1] = _START_SEND | framing
         st = self._rxv[4]  # X, ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg
         limit = self._timeout_ms + _IRQ_MARGIN_MS + (most >> 3)  # a long answer's time on the air besides
+        spi = self._spi
+        cs = self._cs
         try:
             if crc != self._crc_on:
                 self._crc_mode(crc)
-            self._x(b"\x08\x7f")  # ComIrqReg (04h): Set1 = 0 clears every request
-            self._x(b"\x14\x80")  # FIFOLevelReg (0Ah): FlushBuffer
-            self._x(txn)
-            self._x(b"\x02\x0c")  # CommandReg (01h): Transceive
-            self._x(fr)  # BitFramingReg: StartSend (10.3.1.8: Transceive sends on StartSend)
+            cs.value(0)
+            spi.write(b"\x08\x7f")  # ComIrqReg (04h): Set1 = 0 clears every request
+            cs.value(1)
+            cs.value(0)
+            spi.write(b"\x14\x80")  # FIFOLevelReg (0Ah): FlushBuffer
+            cs.value(1)
+            cs.value(0)
+            spi.write(txn)
+            cs.value(1)
+            cs.value(0)
+            spi.write(b"\x02\x0c")  # CommandReg (01h): Transceive
+            cs.value(1)
+            cs.value(0)
+            spi.write(fr)  # BitFramingReg: StartSend (10.3.1.8: Transceive sends on StartSend)
+            cs.value(1)
             start = time.ticks_ms()
             while True:
-                self._x(b"\x88\x8c\x94\x98\x00", st)  # 04h, 06h, 0Ah, 0Ch read
+                cs.value(0)
+                spi.write_readinto(b"\x88\x8c\x94\x98\x00", st)  # 04h, 06h, 0Ah, 0Ch read
+                cs.value(1)
                 irq = st[1]
                 if irq & (_RX_IRQ | _IDLE_IRQ | _TIMER_IRQ):
                     break
@@ -383,7 +400,7 @@ class MFRC522:
                 self._x(self._rdv[count], self._rxv[count])
                 rd[count] = rd[0]
         finally:
-            self._cs.value(1)
+            cs.value(1)
         if err == 0xFF or not irq & (_RX_IRQ | _IDLE_IRQ | _TIMER_IRQ):
             self._dead(irq, err, limit)
         if not irq & (_RX_IRQ | _IDLE_IRQ):
@@ -618,10 +635,12 @@ class MFRC522:
         return n
 
     def _wupa_step(self):
-        atqa = self._request(True)
-        if atqa == FAILED:
+        # The read's WUPA (_request(True), written out: the empty field's look, every period)
+        self._tx[0] = _PICC_WUPA
+        n = self._transceive(self._txv[1], 7, False, 2)
+        if n == FAILED:
             return FAILED
-        if atqa == _NO_ANSWER:
+        if n == _NO_ANSWER:
             if self._stale:
                 # cards the last read left READY took this WUPA as a stray frame and went back
                 # to IDLE (ISO/IEC 14443-3 6.2): the next one wakes them
@@ -629,6 +648,8 @@ class MFRC522:
                 return BUSY
             self._st = _ST_IDLE
             return 0
+        if n != 2 or (self._rx_bits and not self._coll):
+            return self._fail(_W_ATQA)
         self._stale = True  # until the read is done cleanly
         self._begin_select()
         return BUSY
