@@ -105,9 +105,21 @@ class CardWatcher:
         r = self._reader
         try:
             if not self.reading:
-                r.read_start()
-                self.reading = True
-            n = r.read_step(self._buf)
+                if not self.present:  # the empty field, looked at every period: read_start()
+                    n = r.look(self._buf)  # and its first step at once, with less around them
+                    if n == NONE and not (self._hears and r.collided):
+                        self._error_run = 0
+                        self.ok = True
+                        self.crowded = False
+                        return NONE
+                    self.reading = n == BUSY
+                    if n == BUSY:
+                        return BUSY
+                else:
+                    r.read_start()
+                    self.reading = True
+            if self.reading:
+                n = r.read_step(self._buf)
         except OSError as e:
             self.reading = False
             self._failed(e)

@@ -250,15 +250,16 @@ class FrameWriter:
             i += 1
         self.n = n
 
-    @micropython.native
-    def _dec(self, v):
-        b = self.buf
-        n = self.n
+    @micropython.viper
+    def _dec(self, v: int):
+        # viper: machine integers (what the board counts stays below 2**30) and a byte pointer
+        b = ptr8(self.buf)
+        n = int(self.n)
         if v < 0:
             if n < MAX_LINE - 7:
                 b[n] = 0x2D
                 n += 1
-            v = -v
+            v = 0 - v
         if v == 0:
             if n < MAX_LINE - 7:
                 b[n] = 0x30
@@ -267,10 +268,10 @@ class FrameWriter:
             return
         # digits are written backwards after the current end, then reversed in place
         i = n
-        while v and n < MAX_LINE - 7:
+        while v != 0 and n < MAX_LINE - 7:
             b[n] = 0x30 + v % 10
             n += 1
-            v //= 10
+            v = v // 10
         self.n = n
         j = n - 1
         while i < j:

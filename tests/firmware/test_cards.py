@@ -27,6 +27,10 @@ class ScriptedReader:
     def read_start(self):
         pass
 
+    def look(self, into):  # the driver's read_start() and first read_step() at once
+        self.read_start()
+        return self.read_step(into)
+
     def read_step(self, into):
         return self.read_uid(into)
 

@@ -39,6 +39,10 @@ class AirReader:
         self.collided = False
         self.garbled = False
 
+    def look(self, into):  # the driver's read_start() and first read_step() at once
+        self.read_start()
+        return self.read_step(into)
+
     def read_step(self, into):
         self.reads += 1
         if self.crowded and self.reads % 3:

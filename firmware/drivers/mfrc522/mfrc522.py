@@ -168,7 +168,7 @@ _DEFAULT_TIMEOUT_MS = const(1)
 # Device faults and timeouts raise OSError("..."), bad arguments ValueError("...").
 # Public: init(), version, alive(), antenna(on), set_gain(level), gain(), set_timeout(ms),
 # calc_crc(data), request(wakeup), select(into), halt(), read_uid(into), read_start(),
-# read_step(into), and after a read: collided (several cards answered at once), garbled
+# read_step(into), look(into), and after a read: collided (several cards answered at once), garbled
 # (the read failed on a corrupt answer: parity, CRC, BCC, a collision it could not resolve) and
 # error_text() (why the last read failed).
 class MFRC522:
@@ -594,6 +594,26 @@ class MFRC522:
         self._st = _ST_HALT if self._halt_due else _ST_WUPA
         self.collided = False
         self.garbled = False
+
+    def look(self, into):
+        # read_start() and the read's first read_step(into) at once (the empty field's look,
+        # every scan period, with less around it): its WUPA, or the halt of the card read last.
+        if self._halt_due:
+            self.read_start()
+            return self.read_step(into)
+        self.collided = False
+        self.garbled = False
+        self._st = _ST_WUPA
+        try:
+            n = self._wupa_step()
+        except OSError:
+            self._st = _ST_IDLE
+            self._stale = True  # a read cut short may leave cards READY
+            raise
+        if n == FAILED:
+            self._st = _ST_IDLE
+            self._stale = True
+        return n
 
     def read_step(self, into):
         # One exchange of the read begun by read_start(). Returns BUSY while the read goes on,
