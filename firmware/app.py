@@ -384,6 +384,9 @@ class App:
                 if ev == LEFT and time.ticks_diff(self._next_rfid, now) > _RFID_IDLE_MS:
                     self._next_rfid = time.ticks_add(now, _RFID_IDLE_MS)  # the empty field's pace
                 return
+        if cw.reading and not cw.present:  # an arrival's read goes on past the slot, and when
+            cw.ahead()  # that is over too, its next frame goes out now: its time on the air and
+            # the card's answer pass while the next scan goes on
 
     def _read_whole(self, now):
         """The read under way, or the one due, to its end now, whatever the slot: the chip's
@@ -529,10 +532,8 @@ class App:
             self._scan_starves = self._rfid_left_us() < 2 * _RFID_STEP_US  # room for one exchange at most
         self.poll_host()
         self.poll_button(now)
-        if self.raw is not None:  # a RAW reply under way: a hole's frame a pass at most, before
-            _service().raw_step(self)  # the reader's turn, which takes what is left of the slot
-        elif self.cal is None and self._deferred is None and "service" in sys.modules:
-            _forget("service")  # loaded for a service command: let it go
+        if self.raw is not None or "service" in sys.modules:
+            self._service_pass()
         self.run_rfid(now)
         if time.ticks_diff(now, self._next_hb) >= 0:
             self._heartbeat(now)
@@ -544,6 +545,14 @@ class App:
         if self.wdt is not None:
             self.wdt.feed()
         self._period_us += time.ticks_diff(time.ticks_us(), t0)
+
+    def _service_pass(self):
+        """A RAW reply under way: a hole's frame a pass at most, before the reader's turn, which
+        takes what is left of the slot; or service.py, loaded for a command, let go."""
+        if self.raw is not None:
+            _service().raw_step(self)
+        elif self.cal is None and self._deferred is None:
+            _forget("service")
 
     def _heartbeat(self, now):
         """The heartbeat's pass (once a second, out of the native step: its code is

@@ -17,6 +17,7 @@
 #   watcher = CardWatcher(reader)
 #   ev = watcher.poll()          # a whole read: ARRIVED, LEFT or NONE
 #   ev = watcher.step()          # one exchange of it: BUSY until the read is over, then as poll()
+#   watcher.ahead()              # the read's next frame sent now, its answer taken by step()
 #   watcher.uid[:watcher.uid_len] is the card that arrived, lies there, or just left.
 #
 # Given `tags` (an ntag.NtagReader), a card that arrives is not reported at once: while it is
@@ -88,6 +89,19 @@ class CardWatcher:
             ev = self.step()
             if ev != BUSY:
                 return ev
+
+    def ahead(self):
+        """The read under way sends its next frame and returns at once (BUSY); the next step()
+        takes the answer. For a caller about to stop reading for a while (the board's loop, for
+        its scan): the frame's time on the air and the card's answer pass meanwhile. Nothing
+        when no read is under way or its next exchange waits for no answer."""
+        if not self.reading or self._next_len > 0:
+            return
+        if self._next_len:
+            self.tags.ahead()  # the arriving card's sticker
+        elif not self._reader.ahead():
+            return
+        self.step()
 
     def step(self):
         """One exchange with the field: starts a read if none is under way. Returns BUSY while

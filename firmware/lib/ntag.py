@@ -45,6 +45,7 @@ _TLV_NDEF = const(0x03)
 _TLV_TERMINATOR = const(0xFE)
 _TLV_LONG = const(0xFF)  # a 3-byte length follows
 _READ_BYTES = const(16)
+_SENT = const(-3)  # mfrc522._SENT: the reader's exchange sent its frame ahead, the answer comes later
 _FIRST_BYTES = const(28)  # user memory in the FAST_READ's answer (pages 4 to 10)
 
 
@@ -111,6 +112,8 @@ class NtagReader:
             ok = self._read(self._level, _FAST_LAST if first else 0, 1 if first else 2 + (n - _FIRST_BYTES) // _READ_BYTES)
         except OSError:
             ok = False
+        if ok is None:
+            return BUSY  # the frame went out ahead (ahead()): the next step takes the answer
         if not ok:
             self.length = -1
             self.n = 0
@@ -176,9 +179,17 @@ class NtagReader:
         tx[2] = page
         tx[3] = last
         count = r._transceive(self._txv[3 if last else 2], 0, True, 2 * _READ_BYTES + 2)
+        if count == _SENT:
+            return None
         if count < 0 or r._coll or r._rx_bits:
             return False  # a NAK's 4 bits fail the CRC check too
         return self._fifo(count, 2 * _READ_BYTES if last else _READ_BYTES, j)
+
+    def ahead(self):
+        """The next step sends its READ (FAST_READ) and returns BUSY at once; the step after
+        takes the answer (the reader's ahead(), for the sticker's exchanges)."""
+        r = self._r
+        r._ahead = r._sent_at < 0
 
     def _fifo(self, count, size, j):
         # The FIFO's `count` bytes, an answer of `size` bytes with or without its CRC_A (the

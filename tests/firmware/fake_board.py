@@ -105,6 +105,9 @@ class FakeReader:
     def read_start(self):
         self._left = self.steps
 
+    def ahead(self):  # no frame goes out ahead: each step is a whole exchange
+        return False
+
     def look(self, into):  # the driver's read_start() and first read_step() at once
         self.read_start()
         return self.read_step(into)

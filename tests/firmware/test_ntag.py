@@ -102,6 +102,47 @@ def test_a_message_read_over_every_read_arrives_whole_whether_the_chip_keeps_the
         assert w.tags.length == 60 and bytes(w.tags.buf[:60]) == message, keep
 
 
+def test_a_read_whose_frames_go_out_ahead_reads_the_same_card_and_record_with_no_exchange_more():
+    # the board's loop, out of time before its next scan, sends the read's next frame ahead
+    # (CardWatcher.ahead) and takes the answer at its next step: each exchange, the sticker's
+    # FAST_READ among them, then has its frame's time on the air behind it
+    for keep in (False, True):
+        model, reader, w = make([A], keep_crc=keep)
+        write_user(model, A, b"\x03" + bytes((len(T05),)) + T05 + b"\xfe")
+        plain = model.transceives
+        assert arrive(w) == ARRIVED and w.tags.length == len(T05)
+        plain = model.transceives - plain
+        model.set_field([])
+        while w.poll() != LEFT:
+            pass
+        model, reader, w = make([A], keep_crc=keep)
+        write_user(model, A, b"\x03" + bytes((len(T05),)) + T05 + b"\xfe")
+        start, ahead, ev = model.transceives, 0, NONE
+        for _ in range(20):
+            ev = w.step()
+            if ev != BUSY:
+                break
+            sent = model.transceives
+            w.ahead()  # the next frame out, and back at once: its answer is the next step's
+            assert reader._sent_at >= 0 or reader._st == 0, keep  # out, or no exchange came next
+            ahead += model.transceives - sent
+        assert ev == ARRIVED and bytes(w.uid[:w.uid_len]) == A, (keep, ev)
+        assert w.tags.length == len(T05) and bytes(w.tags.buf[:w.tags.n]) == T05, keep
+        assert model.transceives - start == plain and ahead >= 4, (keep, plain, ahead)
+
+
+def test_no_frame_goes_out_ahead_when_no_read_is_under_way_or_the_next_frame_wants_no_answer():
+    model, reader, w = make([A])
+    assert not reader.ahead()  # no read begun
+    assert arrive(w) == ARRIVED
+    assert not reader.ahead()  # the read is over
+    reader.read_start()  # the card read last is halted first: HLTA is answered by no card
+    assert not reader.ahead() and reader._sent_at < 0
+    before = model.transceives
+    w.ahead()  # a watcher with no read under way sends nothing
+    assert model.transceives == before
+
+
 def test_a_card_gone_in_the_middle_of_its_read_still_arrives_without_a_message():
     model, reader, w = make([A])
     write_user(model, A, b"\x03" + bytes((len(T05),)) + T05 + b"\xfe")

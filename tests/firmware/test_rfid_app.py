@@ -39,6 +39,9 @@ class AirReader:
         self.collided = False
         self.garbled = False
 
+    def ahead(self):  # no frame goes out ahead: each step is a whole exchange
+        return False
+
     def look(self, into):  # the driver's read_start() and first read_step() at once
         self.read_start()
         return self.read_step(into)

@@ -129,6 +129,7 @@ _SAK_UID_NOT_COMPLETE = const(0x04)
 BUSY = const(-1)
 FAILED = const(-2)
 _NO_ANSWER = const(-1)  # _transceive(): the timer ran out, no card answered
+_SENT = const(-3)  # _transceive(): the frame went out ahead (ahead()), its answer comes later
 # why the last read failed (error_text()); the texts are mfrc522_extra.py's _WHY, CL%d the cascade level
 _W_RX = const(0)
 _W_LONG = const(1)
@@ -168,7 +169,7 @@ _DEFAULT_TIMEOUT_MS = const(1)
 # Device faults and timeouts raise OSError("..."), bad arguments ValueError("...").
 # Public: init(), version, alive(), antenna(on), set_gain(level), gain(), set_timeout(ms),
 # calc_crc(data), request(wakeup), select(into), halt(), read_uid(into), read_start(),
-# read_step(into), look(into), and after a read: collided (several cards answered at once), garbled
+# read_step(into), look(into), ahead(), and after a read: collided (several cards answered at once), garbled
 # (the read failed on a corrupt answer: parity, CRC, BCC, a collision it could not resolve) and
 # error_text() (why the last read failed).
 class MFRC522:
@@ -197,6 +198,8 @@ class MFRC522:
     _why: "int"
     _crc_on: "bool"
     _halt_due: "bool"
+    _sent_at: "int"  # ticks_ms when the frame sent ahead went out; -1: none is
+    _ahead: "bool"  # the next exchange's frame goes out ahead
     _stale: "bool"
     collided: "bool"
     garbled: "bool"
@@ -293,6 +296,8 @@ class MFRC522:
         # 6363h, antenna on. OSError when the chip does not answer within wait_ms of the
         # reset (a main loop re-initialising a failed reader passes a short wait).
         self._st = _ST_IDLE
+        self._sent_at = -1
+        self._ahead = False
         return _setup("init", self, wait_ms)
 
     def antenna(self, on):
@@ -361,25 +366,32 @@ class MFRC522:
         limit = self._timeout_ms + _IRQ_MARGIN_MS + (most >> 3)  # a long answer's time on the air besides
         spi = self._spi
         cs = self._cs
+        start = self._sent_at
         try:
-            if crc != self._crc_on:
-                self._crc_mode(crc)
-            cs.value(0)
-            spi.write(b"\x08\x7f")  # ComIrqReg (04h): Set1 = 0 clears every request
-            cs.value(1)
-            cs.value(0)
-            spi.write(b"\x14\x80")  # FIFOLevelReg (0Ah): FlushBuffer
-            cs.value(1)
-            cs.value(0)
-            spi.write(txn)
-            cs.value(1)
-            cs.value(0)
-            spi.write(b"\x02\x0c")  # CommandReg (01h): Transceive
-            cs.value(1)
-            cs.value(0)
-            spi.write(fr)  # BitFramingReg: StartSend (10.3.1.8: Transceive sends on StartSend)
-            cs.value(1)
-            start = time.ticks_ms()
+            if start < 0:  # (else the frame went out ahead: its answer is what is waited for)
+                if crc != self._crc_on:
+                    self._crc_mode(crc)
+                cs.value(0)
+                spi.write(b"\x08\x7f")  # ComIrqReg (04h): Set1 = 0 clears every request
+                cs.value(1)
+                cs.value(0)
+                spi.write(b"\x14\x80")  # FIFOLevelReg (0Ah): FlushBuffer
+                cs.value(1)
+                cs.value(0)
+                spi.write(txn)
+                cs.value(1)
+                cs.value(0)
+                spi.write(b"\x02\x0c")  # CommandReg (01h): Transceive
+                cs.value(1)
+                cs.value(0)
+                spi.write(fr)  # BitFramingReg: StartSend (10.3.1.8: Transceive sends on StartSend)
+                cs.value(1)
+                start = time.ticks_ms()
+                if self._ahead:  # ahead(): the answer is taken by the next call
+                    self._ahead = False
+                    self._sent_at = start
+                    return _SENT
+            self._sent_at = -1
             while True:
                 cs.value(0)
                 spi.write_readinto(b"\x88\x8c\x94\x98\x00", st)  # 04h, 06h, 0Ah, 0Ch read
@@ -476,8 +488,8 @@ class MFRC522:
         if self._st == _ST_ANTICOLL:
             return self._anticoll_step()
         sak = self._select_cl()
-        if sak == FAILED:
-            return FAILED
+        if sak < 0:
+            return BUSY if sak == _SENT else FAILED
         level = self._level
         cl = self._cl
         size = self._size
@@ -512,7 +524,7 @@ class MFRC522:
         tx[1] = ((2 + nbytes) << 4) | nbits  # NVB: whole bytes and bits sent (cl is tx[2:7])
         n = self._transceive(self._txv[2 + nsend], (nbits << 4) | nbits, False, 5)
         if n < 0:
-            return n if n == FAILED else self._lost(_W_AC_GONE)
+            return BUSY if n == _SENT else n if n == FAILED else self._lost(_W_AC_GONE)
         if nbytes + n > 5:
             return self._fail(_W_AC_LONG)
         # The first bit received sits at bit nbits of rx[0], after the bits we sent.
@@ -552,7 +564,7 @@ class MFRC522:
         tx[1] = _NVB_SELECT  # the UID CLn and its BCC are there already: cl is tx[2:7]
         n = self._transceive(self._txv[7], 0, True, 3)
         if n < 0:
-            return n if n == FAILED else self._lost(_W_SEL_GONE)
+            return n if n == FAILED or n == _SENT else self._lost(_W_SEL_GONE)
         rx = self._rx
         if self._coll or self._rx_bits or (n != 1 and n != 3):
             return self._fail(_W_SAK)
@@ -594,6 +606,17 @@ class MFRC522:
         self._st = _ST_HALT if self._halt_due else _ST_WUPA
         self.collided = False
         self.garbled = False
+        self._sent_at = -1
+
+    def ahead(self):
+        # The read under way sends its next exchange's frame at its next step and returns BUSY
+        # at once; the step after takes the answer. A loop that must stop reading for a while
+        # (its next scan is due) lets the frame's time on the air and the card's answer pass
+        # meanwhile. False when the next exchange is not one that waits for an answer, or a
+        # frame is out already.
+        st = self._st
+        self._ahead = self._sent_at < 0 and (st == _ST_WUPA or st == _ST_ANTICOLL or st == _ST_SELECT)
+        return self._ahead
 
     def look(self, into):
         # read_start() and the read's first read_step(into) at once (the empty field's look,
@@ -604,6 +627,7 @@ class MFRC522:
         self.collided = False
         self.garbled = False
         self._st = _ST_WUPA
+        self._sent_at = -1
         try:
             n = self._wupa_step()
         except OSError:
@@ -658,8 +682,8 @@ class MFRC522:
         # The read's WUPA (_request(True), written out: the empty field's look, every period)
         self._tx[0] = _PICC_WUPA
         n = self._transceive(self._txv[1], 7, False, 2)
-        if n == FAILED:
-            return FAILED
+        if n == FAILED or n == _SENT:
+            return BUSY if n == _SENT else FAILED
         if n == _NO_ANSWER:
             if self._stale:
                 # cards the last read left READY took this WUPA as a stray frame and went back
