@@ -567,8 +567,11 @@ class App:
     def _replay_step(self):
         """A pass of a SINCE replay: its next OLD frames, while the output queue has room and
         the slot too (or every other scan); its module let go at its end."""
+        replay = self.replay
+        if replay is None:
+            return
         room = self._rfid_left_us() >= _RFID_STEP_US or self.scans & 1
-        self.replay.step(self.ring, self.w, _OUT_BYTES - self.out.queued if room else 0)
+        replay.step(self.ring, self.w, _OUT_BYTES - self.out.queued if room else 0)
         if not self.ring.replaying:
             self.replay = None
             _forget("since")  # the replay is over: let its code go

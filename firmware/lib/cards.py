@@ -97,8 +97,9 @@ class CardWatcher:
         when no read is under way or its next exchange waits for no answer."""
         if not self.reading or self._next_len > 0:
             return
-        if self._next_len:
-            self.tags.ahead()  # the arriving card's sticker
+        t = self.tags
+        if self._next_len and t is not None:
+            t.ahead()  # the arriving card's sticker
         elif not self._reader.ahead():
             return
         self.step()
@@ -117,6 +118,7 @@ class CardWatcher:
             self.present = True
             return ARRIVED
         r = self._reader
+        n = NONE
         try:
             if not self.reading:
                 if not self.present:  # the empty field, looked at every period: read_start()

@@ -189,7 +189,7 @@ class NtagReader:
         """The next step sends its READ (FAST_READ) and returns BUSY at once; the step after
         takes the answer (the reader's ahead(), for the sticker's exchanges)."""
         r = self._r
-        r._ahead = r._sent_at < 0
+        r._ahead = r._sent_at is None
 
     def _fifo(self, count, size, j):
         # The FIFO's `count` bytes, an answer of `size` bytes with or without its CRC_A (the

@@ -124,7 +124,7 @@ def test_a_read_whose_frames_go_out_ahead_reads_the_same_card_and_record_with_no
                 break
             sent = model.transceives
             w.ahead()  # the next frame out, and back at once: its answer is the next step's
-            assert reader._sent_at >= 0 or reader._st == 0, keep  # out, or no exchange came next
+            assert reader._sent_at is not None or reader._st == 0, keep  # out, or no exchange came next
             ahead += model.transceives - sent
         assert ev == ARRIVED and bytes(w.uid[:w.uid_len]) == A, (keep, ev)
         assert w.tags.length == len(T05) and bytes(w.tags.buf[:w.tags.n]) == T05, keep
@@ -137,7 +137,7 @@ def test_no_frame_goes_out_ahead_when_no_read_is_under_way_or_the_next_frame_wan
     assert arrive(w) == ARRIVED
     assert not reader.ahead()  # the read is over
     reader.read_start()  # the card read last is halted first: HLTA is answered by no card
-    assert not reader.ahead() and reader._sent_at < 0
+    assert not reader.ahead() and reader._sent_at is None
     before = model.transceives
     w.ahead()  # a watcher with no read under way sends nothing
     assert model.transceives == before

@@ -198,7 +198,6 @@ class MFRC522:
     _why: "int"
     _crc_on: "bool"
     _halt_due: "bool"
-    _sent_at: "int"  # ticks_ms when the frame sent ahead went out; -1: none is
     _ahead: "bool"  # the next exchange's frame goes out ahead
     _stale: "bool"
     collided: "bool"
@@ -296,7 +295,7 @@ class MFRC522:
         # 6363h, antenna on. OSError when the chip does not answer within wait_ms of the
         # reset (a main loop re-initialising a failed reader passes a short wait).
         self._st = _ST_IDLE
-        self._sent_at = -1
+        self._sent_at = None
         self._ahead = False
         return _setup("init", self, wait_ms)
 
@@ -368,7 +367,7 @@ class MFRC522:
         cs = self._cs
         start = self._sent_at
         try:
-            if start < 0:  # (else the frame went out ahead: its answer is what is waited for)
+            if start is None:  # (else the frame went out ahead: its answer is what is waited for)
                 if crc != self._crc_on:
                     self._crc_mode(crc)
                 cs.value(0)
@@ -391,7 +390,7 @@ class MFRC522:
                     self._ahead = False
                     self._sent_at = start
                     return _SENT
-            self._sent_at = -1
+            self._sent_at = None
             while True:
                 cs.value(0)
                 spi.write_readinto(b"\x88\x8c\x94\x98\x00", st)  # 04h, 06h, 0Ah, 0Ch read
@@ -606,7 +605,7 @@ class MFRC522:
         self._st = _ST_HALT if self._halt_due else _ST_WUPA
         self.collided = False
         self.garbled = False
-        self._sent_at = -1
+        self._sent_at = None
 
     def ahead(self):
         # The read under way sends its next exchange's frame at its next step and returns BUSY
@@ -615,7 +614,7 @@ class MFRC522:
         # meanwhile. False when the next exchange is not one that waits for an answer, or a
         # frame is out already.
         st = self._st
-        self._ahead = self._sent_at < 0 and (st == _ST_WUPA or st == _ST_ANTICOLL or st == _ST_SELECT)
+        self._ahead = self._sent_at is None and (st == _ST_WUPA or st == _ST_ANTICOLL or st == _ST_SELECT)
         return self._ahead
 
     def look(self, into):
@@ -627,7 +626,7 @@ class MFRC522:
         self.collided = False
         self.garbled = False
         self._st = _ST_WUPA
-        self._sent_at = -1
+        self._sent_at = None
         try:
             n = self._wupa_step()
         except OSError:

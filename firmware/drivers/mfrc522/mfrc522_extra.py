@@ -81,7 +81,7 @@ def make(r):
     r._level = 0
     r._size = 0
     r._known = 0
-    r._sent_at = -1  # ticks_ms when a frame sent ahead went out (ahead()); -1: none
+    r._sent_at = None  # ticks_ms when a frame sent ahead went out (ahead()); None: none is
     r._ahead = False
     r._halt_due = False  # the card read last is still ACTIVE: the next read halts it
     r._stale = False  # the last read may have left cards READY: WUPA twice if need be
