@@ -327,8 +327,8 @@ class App:
             w.arg(b"" if t.n else b"-")
             w.hexbytes(t.buf, t.n)
             w.end()
+            self.out.pump(time.ticks_us())  # on the line while its record is kept and the CARD frame made
             self.ring.tag(t.length, t.buf, t.n)
-            self.out.pump(time.ticks_us())  # on the line while the CARD frame is made
         if ev == ARRIVED or ev == LEFT:
             w.begin(b"CARD", True)
             w.arg(b"+" if ev == ARRIVED else b"-")

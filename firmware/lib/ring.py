@@ -112,8 +112,10 @@ class Ring:
         b[p % TAG_BYTES] = n
         b[(p + 1) % TAG_BYTES] = (length >> 8) & 255
         b[(p + 2) % TAG_BYTES] = length & 255
-        for j in range(n):
-            b[(p + 3 + j) % TAG_BYTES] = data[j]
+        q = (p + 3) % TAG_BYTES
+        first = TAG_BYTES - q if q + n > TAG_BYTES else n  # up to the pool's end, the rest from 0
+        copy_bytes(b, q, data, 0, first)
+        copy_bytes(b, 0, data, first, n - first)
         self.tag_n += 1
 
     def frame(self, buf, start, end, seq, fno, keep):
