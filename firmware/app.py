@@ -73,6 +73,11 @@ _RFID_STARVED_MS = const(30)
 _RFID_WHOLE = const(8)  # WUPA, then anticollision and SELECT at two cascade levels, and retries
 _MS_US = const(1000)  # what a scan's start time in whole ms may hide: the slot is that much shorter
 _LATE_MS = const(5)  # a scan begun half a period or more after its time is a late one (HB nlate=)
+# what the ring keeps of an event the loop makes (ring.Ring.code: its kind, then its numbers)
+_EV_HOLE = const(1)
+_EV_BTN = const(2)
+_EV_FAULT = const(5)
+_EV_CLEAR = const(6)
 MISS_LIMIT = const(3)  # polls without the card before it is gone: 60 ms, and a card at the
 # edge of the field (answering one read in two or three) never flaps
 
@@ -270,6 +275,7 @@ class App:
                 w.begin(b"HOLE", True)
                 w.arg_int(h + 1)
                 w.arg_int(sc.codes[h])
+                self.ring.code = _EV_HOLE | (h + 1) << 8 | sc.codes[h] << 16
                 w.end()
             for i in range(sc.n_fault_events):
                 self._fault_event(i)
@@ -293,6 +299,7 @@ class App:
         w.int(index + 1)
         if reason:
             w.arg(REASON_WORDS[reason])
+        self.ring.code = (_EV_FAULT if reason else _EV_CLEAR) | kind << 8 | (index + 1) << 16 | reason << 24
         w.end()
 
     def poll_rfid(self):
@@ -403,6 +410,7 @@ class App:
             w = self.w
             w.begin(b"BTN", True)
             w.arg_int(v)
+            self.ring.code = _EV_BTN | v << 8
             w.end()
 
     def poll_host(self):

@@ -72,13 +72,15 @@ def frame_queue(q, size, fifo, bytes_per_s):
     q.peak = 0
 
 
-def ring(r, slots, body, bits, tag_bytes, tags):
-    """ring.Ring's buffers: `slots` events of `body` bytes, a bitmap of `bits` frames, and the
-    pool of the last `tags` tags' records, `tag_bytes` in all."""
+def ring(r, slots, rec, body, bits, tag_bytes, tags):
+    """ring.Ring's buffers: a pool of `rec` bytes an event for the last `slots` (and the record
+    being made, `body` bytes), their frame numbers and times, a bitmap of `bits` frames, and
+    the pool of the last `tags` tags' records, `tag_bytes` in all."""
     if slots < 1:
         raise ValueError("invalid event ring: %d slots" % slots)
     r.slots = slots
-    r.body = bytearray(slots * body)
+    r.body = bytearray(max(slots * rec, body + 1) + 1)  # a byte left free: see Ring.clear
+    r.rec = bytearray(body)
     r.fnos = array("i", [0] * slots)
     r.times = array("i", [0] * slots)
     r.bits = bytearray(bits // 8)

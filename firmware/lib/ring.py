@@ -5,11 +5,20 @@
 # back what is over before it is taken: a card tapped and lifted, a click and its order against
 # a tap. So every event frame (HOLE, CARD, BTN, FAULT, CLEAR) is also kept here, its body (the
 # bytes between `@SSSS ` and `*`) with its frame number and the board's time in ms (the
-# clock of the heartbeat's up=), in slots preallocated at boot. The host asks `SINCE <seq>`
-# after anything it may have missed, and the board replays every kept event after that number,
-# oldest first, as `OLD <seq> <ms> <TYPE> <args...>` frames, paced as the output queue has room
-# (a few a pass, so the scan never waits), then answers `OK <cmd> SINCE n=<sent> lost=<k>`.
+# clock of the heartbeat's up=), preallocated at boot: the last SLOTS events.
 #
+# The bodies are kept packed, one record after the other in a pool of SLOTS * REC bytes used
+# as a ring: a record is its length (1 byte) and what it holds. The events of a game take a few
+# bytes in binary: a HOLE its hole and code (3 bytes with its kind), a BTN 2, a CARD its UID's
+# bytes (up to 11), a sensor's or a hole's FAULT or CLEAR its kind, number and reason (4). The
+# loop says which with the frame (`code`: app.py, before it ends the frame), but for a CARD,
+# which is read from its text; any other body (the reader's error, an exception) is kept as
+# its text, its first BODY bytes (a cut at a space would leave an empty argument: the spaces
+# at its end go). So every event but such a text takes at most REC bytes with its length, and
+# the pool keeps the last SLOTS of them whatever they are; a text takes up to BODY + 1 and
+# pushes older events out sooner (the count of the lost stays exact). since.py writes the
+# bodies back as they were sent.
+
 # A tag's record (the TAG frame sent just before its CARD +) does not fit a slot (a message of up
 # to 64 bytes, 150 as hex), so it is kept beside the ring, in binary, in a pool of its own
 # (TAG_BYTES bytes, the last TAGS records at most); the replay sends it, as
@@ -35,9 +44,8 @@ from array import array
 from micropython import const
 
 SLOTS = const(64)  # events kept
-# bytes kept of a frame's body (CARD with a 10-byte UID: 27, a sensor's fault 30: "FAULT sensor
-# s40 never settles"); a longer FAULT (the reader's error, an exception) is cut
-BODY = const(30)
+BODY = const(30)  # bytes kept of a body kept as text (a longer FAULT is cut)
+_REC = const(12)  # pool bytes an event takes at most, its length with it (a CARD, a 10-byte UID)
 BITS = const(2048)  # frames the event bitmap remembers (half an hour of heartbeats)
 _MASK = const(2047)
 _SPACE = const(0x20)
@@ -45,10 +53,18 @@ _SPACE = const(0x20)
 # game (16 to 28 bytes), 3 of 64; it divides 65536
 TAG_BYTES = const(256)
 TAGS = const(8)  # tag records kept at most
+# what a record holds: its first byte, one of these (app.py and since.py have them too), or (32
+# and above) the body's own text
+_HOLE = const(1)  # hole, code
+_BTN = const(2)  # 0 or 1
+_CARD_IN = const(3)  # the UID's bytes: CARD +
+_CARD_OUT = const(4)  # CARD -
+_FAULT = const(5)  # kind (holes.KIND_WORDS), number, reason (holes.REASON_WORDS)
+_CLEAR = const(6)  # kind, number
 
 
 class Ring:
-    """Ring(clock, slots=SLOTS, t0=0): the last `slots` event frames (BODY bytes of each), and
+    """Ring(clock, slots=SLOTS, t0=0): the last `slots` event frames, packed (above), and
     beside them the records of the last TAGS tags that arrived, in a pool of TAG_BYTES.
 
     clock() gives the board's time in ms (the heartbeat's up=); with clock None, it is
@@ -60,8 +76,9 @@ class Ring:
 
     # made by making.ring (declared here for the type checker; MicroPython ignores these)
     slots: "int"
-    body: "bytearray"  # slot k's body at k * BODY, a shorter one ended by a 0
-    fnos: "array"  # frame numbers since boot (ages, not 16-bit seqs)
+    body: "bytearray"  # the records, slots * REC bytes used as a ring
+    rec: "bytearray"  # the record being made (BODY bytes)
+    fnos: "array"  # event i's frame number since boot (ages, not 16-bit seqs) at i % slots
     times: "array"
     bits: "bytearray"  # bit f % BITS: frame f was an event
     # the tags' records: `tagbuf` a pool used as a ring, a record there the count of its bytes
@@ -78,7 +95,7 @@ class Ring:
     def __init__(self, clock, slots=SLOTS, t0=0):
         import making  # boot-only code (let go once the board is built)
 
-        making.ring(self, slots, BODY, BITS, TAG_BYTES, TAGS)
+        making.ring(self, slots, _REC, BODY, BITS, TAG_BYTES, TAGS)
         self.clear(clock, t0)
 
     def clear(self, clock, t0=0):
@@ -87,12 +104,18 @@ class Ring:
         self.t0 = t0
         for i in range(len(self.bits)):
             self.bits[i] = 0
-        self.total = 0  # events kept since boot; event i lies in slot i % slots
+        self.total = 0  # events kept since boot; event i's frame number and time at i % slots
+        # the oldest event kept, its record at `at` in body; `put` where the next goes (a byte is
+        # always left free, so put == at says the pool is empty)
+        self.first = 0
+        self.at = 0
+        self.put = 0
         self.last_gone = -1  # frame number of the last event pushed out of the ring
         self.frames = 0  # frames seen (frame number of the next one)
         self.seq = 0  # sequence number of the next frame
         self.replaying = False  # a replay goes on (since.py keeps where it is)
         self.tag_n = 0  # records kept since boot
+        self.code = 0  # the next event's record, as the loop gives it (above), or 0
 
     def tag(self, length, data, n):
         """The frame just written was a TAG (its record: the message's `length` as the tag says,
@@ -127,27 +150,65 @@ class Ring:
         self.seq = (seq + 1) & 0xFFFF
         if not keep:
             return
-        slots = self.slots
-        k = self.total % slots
-        if self.total >= slots:
-            self.last_gone = self.fnos[k]
-        n = end - start
-        if n > BODY:
-            n = BODY
-        while n > 0 and buf[start + n - 1] == _SPACE:
-            n -= 1  # a cut at a space would leave an empty argument
-        base = k * BODY
+        n = self._pack(buf, start, end)
         b = self.body
-        for j in range(BODY):  # a shorter body ends at a 0 (since.py reads it so)
-            b[base + j] = buf[start + j] if j < n else 0
+        size = len(b)
+        while self.first < self.total and (
+            self.total - self.first >= self.slots or (self.put - self.at) % size + n + 1 >= size
+        ):
+            self.last_gone = self.fnos[self.first % self.slots]  # the oldest goes
+            self.at = (self.at + b[self.at] + 1) % size
+            self.first += 1
+        p = self.put
+        b[p] = n
+        for j in range(n):
+            p = (p + 1) % size
+            b[p] = self.rec[j]
+        self.put = (p + 1) % size
+        k = self.total % self.slots
         self.fnos[k] = fno
         c = self.clock
         self.times[k] = c() if c is not None else time.ticks_diff(time.ticks_ms(), self.t0)
         self.total += 1
 
+    def _pack(self, buf, s, e):
+        """The record of event body buf[s:e] into self.rec (above); its length."""
+        r = self.rec
+        c = self.code
+        if c:  # the loop said what it is: its kind and up to three numbers
+            self.code = 0
+            for j in range(4):
+                r[j] = c & 255
+                c >>= 8
+            return 4 if r[0] == _FAULT else 2 if r[0] == _BTN else 3
+        m = buf[s + 5] if e - s > 8 else 0
+        if buf[s] == 0x43 and buf[s + 1] == 0x41 and (m == 0x2B or m == 0x2D) and e - s <= 27 and (e - s) & 1:
+            n = 1  # CARD <+|-> <uid>: the UID's hex digits as bytes
+            i = s + 7
+            while i < e and _hexval(buf[i]) >= 0 and _hexval(buf[i + 1]) >= 0:
+                r[n] = (_hexval(buf[i]) << 4) | _hexval(buf[i + 1])
+                n += 1
+                i += 2
+            if i == e:
+                r[0] = _CARD_IN if m == 0x2B else _CARD_OUT
+                return n
+        n = e - s if e - s < BODY else BODY
+        while n > 0 and buf[s + n - 1] == _SPACE:
+            n -= 1
+        for j in range(n):
+            r[j] = buf[s + j]
+        return n
+
+
+def _hexval(c):
+    """An upper-case hex digit's value (a UID's, as FrameWriter.hex writes it), or -1."""
+    if 0x30 <= c <= 0x39:
+        return c - 0x30
+    return c - 0x37 if 0x41 <= c <= 0x46 else -1
+
 
 # The board's ring, made when this module is first imported (app.py imports it at boot): its
-# 2 KB must be one piece of heap, which is easiest to find before anything else fragments it.
+# buffers want whole pieces of heap, which are easiest to find before anything else fragments it.
 _RING = Ring(None)
 
 
