@@ -149,10 +149,6 @@ class App:
 
     # ---- frames -------------------------------------------------------------------------
 
-    def uptime(self):
-        """The board's time in ms since boot (the heartbeat's up=, the ring's times)."""
-        return time.ticks_diff(time.ticks_ms(), self.boot_ms)
-
     def send_hello(self):
         _service().hello(self)
 
@@ -193,7 +189,17 @@ class App:
         w.kv(b"tscan", (self._per_sum + n // 2) // n if n else 0)
         w.kv(b"tmax", self._per_max)
         w.kv(b"odrop", self.out.dropped)
-        self._bringup_figures(w)
+        # nlate= reads= heap= heaplo=: the late scans and the card reads since the last
+        # heartbeat, the free heap now and the least seen at a heartbeat since boot, in whole
+        # KB. gc.mem_free() neither allocates nor collects; read here, once a second, not in
+        # the scan
+        free = gc.mem_free()
+        if self.heap_low < 0 or free < self.heap_low:
+            self.heap_low = free
+        w.kv(b"nlate", self.late_n)
+        w.kv(b"reads", self.reads)
+        w.kv(b"heap", free >> 10)
+        w.kv(b"heaplo", self.heap_low >> 10)
         w.end()
         self.new_heartbeat_period()
 
@@ -205,18 +211,6 @@ class App:
         self._per_sum = 0  # busy time of the scan periods that ended (us), their count and worst
         self._per_n = 0
         self._per_max = 0
-
-    def _bringup_figures(self, w):
-        """HB's nlate= reads= heap= heaplo=: the late scans and the card reads since the last
-        heartbeat, the free heap now and the least seen at a heartbeat since boot, in whole KB.
-        gc.mem_free() neither allocates nor collects; read here, once a second, not in the scan."""
-        free = gc.mem_free()
-        if self.heap_low < 0 or free < self.heap_low:
-            self.heap_low = free
-        w.kv(b"nlate", self.late_n)
-        w.kv(b"reads", self.reads)
-        w.kv(b"heap", free >> 10)
-        w.kv(b"heaplo", self.heap_low >> 10)
 
     def fault(self, kind, where, text):
         """FAULT <kind> <where> <text>; kind/where/text are bytes."""

@@ -156,20 +156,15 @@ class HoleScanner:
 
     def set_zero(self, levels):
         """Copy per-sensor zero levels (any sequence of n_sensors ints 0..65535), and one more,
-        the reference's zero, if given; without it the reference's next reading is its zero."""
-        n = self.n_sensors
-        if len(levels) != n and len(levels) != n + 1:
-            raise ValueError("need %d zero levels, got %d" % (n, len(levels)))
-        for k in range(len(levels)):
-            v = levels[k]
-            if v < 0 or v > 65535:
-                raise ValueError("invalid zero level %d for sensor %d" % (v, k))
-        z = self.zero
-        for k in range(n):
-            z[k] = levels[k]
-        self.ref_zero = levels[n] if len(levels) > n else 0
-        self._ref16 = 0
-        self.shift = 0
+        the reference's zero, if given; without it the reference's next reading is its zero.
+        ValueError when they do not fit. (At boot and at a calibration's end: holes_settings.py,
+        loaded for it and let go.)"""
+        import holes_settings
+
+        try:
+            holes_settings.set_zero(self, levels)
+        finally:
+            sys.modules.pop("holes_settings", None)
 
     @micropython.viper
     def update(self, levels, now_ms):
@@ -366,25 +361,3 @@ class HoleScanner:
             if self.hole_fault[h]:
                 m |= 1 << h
         return m
-
-
-def from_config(hall):
-    """A HoleScanner for pinmap.json's "hall" section (holes, sensors_per_hole, thresholds)."""
-    return from_thresholds(hall["holes"], hall.get("sensors_per_hole", 4), hall.get("thresholds", {}))
-
-
-def from_thresholds(n_holes, per_hole, t):
-    """A HoleScanner with the thresholds of dict `t` (pinmap.json hall.thresholds); a missing
-    key takes the default."""
-    return HoleScanner(n_holes, per_hole, t)
-
-
-def default_settings():
-    """A HoleSettings of the defaults. Its module is boot-only code (holes_settings.py): loaded
-    for it and let go, as the scanner keeps a copy of what it reads."""
-    import holes_settings
-
-    try:
-        return holes_settings.HoleSettings()
-    finally:
-        del sys.modules["holes_settings"]

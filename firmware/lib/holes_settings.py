@@ -91,3 +91,20 @@ def make(hs, n_holes, per_hole, settings):
     hs.n_changed = 0
     hs.fault_events = array("h", [0] * (3 * (n + n_holes)))
     hs.n_fault_events = 0
+
+
+def set_zero(hs, levels):
+    """holes.HoleScanner.set_zero(levels) of scanner `hs`."""
+    n = hs.n_sensors
+    if len(levels) != n and len(levels) != n + 1:
+        raise ValueError("need %d zero levels, got %d" % (n, len(levels)))
+    for k in range(len(levels)):
+        v = levels[k]
+        if v < 0 or v > 65535:
+            raise ValueError("invalid zero level %d for sensor %d" % (v, k))
+    z = hs.zero
+    for k in range(n):
+        z[k] = levels[k]
+    hs.ref_zero = levels[n] if len(levels) > n else 0
+    hs._ref16 = 0
+    hs.shift = 0

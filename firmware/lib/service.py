@@ -356,14 +356,14 @@ def _init_sensors(a, hw):
     calibration (if any) and the limits of the next one."""
     from array import array
 
-    from holes import from_thresholds
+    from holes import HoleScanner
 
     n = hw.holes * hw.per_hole
     a.n_sensors = n
     a.has_ref = getattr(hw.mux, "has_ref", False)  # levels[n]: the reference channel
     a.levels = array("H", [0] * (n + 1 if a.has_ref else n))
     t = hw.thresholds
-    a.scanner = from_thresholds(hw.holes, hw.per_hole, t)
+    a.scanner = HoleScanner(hw.holes, hw.per_hole, t)  # a missing threshold takes its default
     a.scanner.ref = a.has_ref
     a.cal_limits = (t.get("cal_max_offset", 3000), t.get("cal_zero_low", 25000),
                     t.get("cal_zero_high", 35500))

@@ -309,10 +309,10 @@ def test_debounce_across_ticks_wraparound():
     assert got == [3], got
 
 
-def test_from_config_uses_pinmap_thresholds():
+def test_a_scanner_made_from_the_pin_map_takes_its_thresholds():
     hall = pinmap()["hall"]
     t = hall["thresholds"]
-    hs = holes.from_config(hall)
+    hs = HoleScanner(hall["holes"], hall["sensors_per_hole"], t)
     assert hs.n_holes == 10 and hs.per_hole == 4 and hs.n_sensors == 40
     assert (hs.on, hs.off, hs.rail_low, hs.rail_high, hs.max_delta) == (
         t["on"], t["off"], t["rail_low"], t["rail_high"], t["max_delta"])

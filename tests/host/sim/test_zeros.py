@@ -118,7 +118,7 @@ def test_no_wrong_code_through_rail_steps_and_a_half_hour_warm_up(board: SimpleN
     zeros = array("H", [0] * cal.n_levels)
     cal.result(zeros)
     calibrated = list(zeros)
-    sc = board.holes.from_thresholds(hw.holes, hw.per_hole, t)
+    sc = board.holes.HoleScanner(hw.holes, hw.per_hole, t)
     sc.ref = True
     sc.set_zero(zeros)
 
