@@ -149,14 +149,6 @@ class App:
 
     # ---- frames -------------------------------------------------------------------------
 
-    def send_hello(self):
-        _service().hello(self)
-
-    def send_snapshot(self):
-        """SNAP holes= card= btn= presses= faults= (service.snapshot: the host asks for one at
-        the handshake and after a frame it lost)."""
-        _service().snapshot(self)
-
     def _uid(self, uid, n):
         for i in range(n):
             self.w.hex(uid[i], 2)

@@ -95,7 +95,7 @@ class HoleScanner:
       codes          array('B') per-hole reported code (0 until something is reported)
       changed        array('B') holes (0-based) whose reported code changed in the last update
       n_changed      how many entries of changed are valid
-      fault_events   array('h') 3 per event: kind, index, reason (0 = cleared)
+      fault_events   array('B') ('H' past 255 sensors) 3 per event: kind, index, reason (0 = cleared)
       n_fault_events how many events the last update produced
       sensor_fault   array('B') per-sensor current fault reason, 0 = healthy
       hole_fault     array('B') per-hole current fault reason, 0 = healthy

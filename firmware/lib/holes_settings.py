@@ -89,7 +89,8 @@ def make(hs, n_holes, per_hole, settings):
 
     hs.changed = array("B", bytes(n_holes))
     hs.n_changed = 0
-    hs.fault_events = array("h", [0] * (3 * (n + n_holes)))
+    # kind, index, reason: bytes while the indices fit one
+    hs.fault_events = array("B" if n < 256 else "H", [0] * (3 * (n + n_holes)))
     hs.n_fault_events = 0
 
 

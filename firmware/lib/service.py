@@ -85,7 +85,7 @@ def boot(a):
         a.scan_cycle(time.ticks_ms(), quiet=True)
         a.out.pump(time.ticks_us())
         time.sleep_ms(a.scan_ms)
-    a.send_snapshot()
+    snapshot(a)
     a.out.pump(time.ticks_us())
 
 
@@ -269,7 +269,7 @@ def calibrated(a, cal):
         a.reply_err(a.cal_seq, "CAL", str(e))
         return
     try:
-        ref = calib.ref_path(a.calib_path)
+        ref = ref_path(a.calib_path)
         calib.forget(ref)
         cal.save(a.calib_path, zeros[:n])
         if cal.n_levels > n:
@@ -374,19 +374,37 @@ def _init_sensors(a, hw):
 
 
 def _load_zeros(path, n, ref=False):
-    """The sensors' n zeros, and the reference channel's after them when it was saved (calib.py
-    is let go again)."""
-    import calib
+    """The sensors' n zeros, and the reference channel's after them when it was saved."""
+    zeros = load(path, n)
+    if zeros is not None and ref:
+        r = load(ref_path(path), 1)
+        if r is not None:
+            zeros.append(r[0])
+    return zeros
+
+
+def load(path, n):
+    """The n zeros saved at path as array('H'), or None if missing, unreadable or corrupt
+    (calib.save writes it, at a calibration's end)."""
+    import json
+    from array import array
 
     try:
-        zeros = calib.load(path, n)
-        if zeros is not None and ref:
-            r = calib.load(calib.ref_path(path), 1)
-            if r is not None:
-                zeros.append(r[0])
-        return zeros
-    finally:
-        sys.modules.pop("calib", None)
+        with open(path) as f:
+            data = json.loads(f.read())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, list) or len(data) != n:
+        return None
+    for v in data:
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0 or v > 65535:
+            return None
+    return array("H", data)
+
+
+def ref_path(path):
+    """Where the reference channel's zero is kept, next to the sensors' zeros at path."""
+    return (path[:-5] if path.endswith(".json") else path) + "_ref.json"
 
 
 def _init_counters(a):

@@ -12,6 +12,7 @@ import time
 from heap_lock import without_allocating
 
 import since
+import service  # HELLO and SNAP are sent by the board's service side
 
 # this process's own file: the CPython and the MicroPython runs of these tests (and other
 # checkouts' test runs) may write their calibration at the same time
@@ -116,7 +117,7 @@ def test_a_sticker_s_record_comes_back_before_its_card_through_the_board():
 
 def test_hello_says_its_boot_and_that_it_keeps_events():
     hw, a = _app()
-    a.send_hello()
+    service.hello(a)
     a.out.flush()
     (ftype, args), = hw.port.frames()
     kv = dict(x.split("=", 1) for x in args)
