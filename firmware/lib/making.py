@@ -1,5 +1,5 @@
 # The making of the objects the loop keeps: the card watcher, the feedback, the output queue, the
-# event ring and the sticker reader. Each class's __init__ hands its arguments here, so the code
+# event ring (and its clearing at boot) and the sticker reader. Each class's __init__ hands its arguments here, so the code
 # that checks them and sets the attributes up, run once at boot, takes no heap afterwards:
 # service.init and board.Board let this module go once the board is built (a test that builds
 # more keeps it loaded). What each attribute means is said in its class, where it is declared.
@@ -87,6 +87,26 @@ def ring(r, slots, rec, body, bits, tag_bytes, tags):
     r.tagbuf = bytearray(tag_bytes)
     r.tag_at = array("H", [0] * tags)
     r.tag_fno = array("i", [0] * tags)
+
+
+def ring_clear(r, clock, t0):
+    """ring.Ring `r` with every event forgotten (a new boot), timed by clock() (or from t0)."""
+    r.clock = clock
+    r.t0 = t0
+    for i in range(len(r.bits)):
+        r.bits[i] = 0
+    r.total = 0  # events kept since boot; event i's frame number and time at i % slots
+    # the oldest event kept, its record at `at` in body; `put` where the next goes (a byte is
+    # always left free, so put == at says the pool is empty)
+    r.first = 0
+    r.at = 0
+    r.put = 0
+    r.last_gone = -1  # frame number of the last event pushed out of the ring
+    r.frames = 0  # frames seen (frame number of the next one)
+    r.seq = 0  # sequence number of the next frame
+    r.replaying = False  # a replay goes on (since.py keeps where it is)
+    r.tag_n = 0  # records kept since boot
+    r.code = 0  # the next event's record, as the loop gives it (ring.py), or 0
 
 
 def ntag_reader(t, message, memory):

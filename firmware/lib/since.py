@@ -13,8 +13,11 @@
 from micropython import const
 
 from holes import KIND_WORDS, REASON_WORDS
-from ring import BITS, TAG_BYTES, TAGS
 
+# ring.py's: the frames its bitmap remembers, the bytes and the count of the tags' records
+_BITS = const(2048)
+_TAG_BYTES = const(256)
+_TAGS = const(8)
 _PER_PASS = const(2)  # OLD frames written at most per pass of the loop
 _ROOM = const(400)  # output queue bytes left free for live frames while replaying
 _MASK = const(2047)
@@ -98,7 +101,7 @@ def start(r, cmd_seq, since):
             first += 1
             _at = _next(r, _at)
         if lo > 0 and r.last_gone > f_since:  # events after `since` fell out of the ring
-            reach = r.frames - BITS
+            reach = r.frames - _BITS
             if reach < 0:
                 reach = 0
             hi = r.fnos[first % slots] if first < r.total else r.last_gone + 1
@@ -169,13 +172,13 @@ def _record(r, fno):
     if n == 0:
         return -1
     at = r.tag_at
-    last = at[(n - 1) % TAGS]
-    end = last + r.tagbuf[last % TAG_BYTES] + 3  # where the next record goes
-    i = n - TAGS if n > TAGS else 0
+    last = at[(n - 1) % _TAGS]
+    end = last + r.tagbuf[last % _TAG_BYTES] + 3  # where the next record goes
+    i = n - _TAGS if n > _TAGS else 0
     while i < n:
-        k = i % TAGS
+        k = i % _TAGS
         if r.tag_fno[k] == fno:
-            return k if (end - at[k]) & 0xFFFF <= TAG_BYTES else -1
+            return k if (end - at[k]) & 0xFFFF <= _TAG_BYTES else -1
         i += 1
     return -1
 
@@ -184,7 +187,7 @@ def _old_tag(r, w, k, i):
     """Write the OLD TAG of the CARD + in slot k of ring r (its record at _at), from its tag's
     record i (its index in tag_at). Allocates nothing."""
     b = r.tagbuf
-    size = TAG_BYTES
+    size = _TAG_BYTES
     p = r.tag_at[i]
     n = b[p % size]
     w.begin(b"OLD")
