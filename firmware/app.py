@@ -129,19 +129,15 @@ class App:
     cal: "object | None"
     levels: "array"
     scanner: "HoleScanner"
-    cal_limits: "tuple[int, int, int]"
-    has_ref: "bool"
-    calibrated: "bool"
-    boot_ms: "int"
-    cal_seq: "int"
     raw: "tuple | None"
     _deferred: "tuple | None"
-    n_sensors: "int"
+
+    calib_path = CALIB_FILE  # where the calibration is kept (another for a test's App)
 
     def __init__(self, hw, calib_path=CALIB_FILE):
         self.hw = hw
-        self.calib_path = calib_path
-        self.mux = hw.mux  # the hall sensors' multiplexers (a HallMux)
+        if calib_path != CALIB_FILE:
+            self.calib_path = calib_path  # (the board's App holds no attribute for it)
         self.reader = hw.reader  # the RFID reader (an MFRC522)
         # the loop's objects, the sensors' side and the counters: code run once, at boot, so
         # it lives in service.py (service.init) and takes no heap afterwards
@@ -248,7 +244,7 @@ class App:
 
     def scan_cycle(self, now, quiet=False):
         """One sensor scan: read, classify, debounce, report. Allocates nothing."""
-        self.mux.scan(self.levels)
+        self.hw.mux.scan(self.levels)  # the hall sensors' multiplexers (a HallMux)
         sc = self.scanner
         sc.update(self.levels, now)
         self.scans += 1

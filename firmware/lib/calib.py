@@ -64,6 +64,8 @@ class Calibrator:
     have one more entry, the reference channel's.
     """
 
+    seq = 0  # the sequence number of the CAL it answers (service.py sets it)
+
     def __init__(self, n_sensors, per_hole=4, ref=False, settings=None):
         s = settings if settings is not None else CalSettings()
         if n_sensors < 1:
