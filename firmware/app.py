@@ -41,7 +41,7 @@ from micropython import const
 from array import array  # noqa: F401 - the App's attributes are typed by these names (below)
 
 import wire
-from holes import HoleScanner, SENSOR, KIND_WORDS, REASON_WORDS  # noqa: F401
+from holes import HoleScanner, KIND_WORDS, REASON_WORDS  # noqa: F401
 from cards import CardWatcher, ARRIVED, LEFT, BUSY  # noqa: F401
 from feedback import Feedback, parse_rgb, parse_pattern  # noqa: F401
 from frame_queue import FrameQueue  # noqa: F401
@@ -54,7 +54,7 @@ CALIB_FILE = "calib.json"
 SCAN_MS = const(10)
 RFID_MS = const(20)
 HB_MS = const(1000)
-BUTTON_MS = const(20)
+_BUTTON_MS = const(20)
 _CTRL_C = const(3)
 _SCANS_WRAP = const(1000000000)  # the heartbeat's scan count wraps here, below 2**30
 _OUT_BYTES = const(768)  # room for the frames of a busy pass (a heartbeat, a snapshot, a sticker
@@ -73,6 +73,7 @@ _RFID_STARVED_MS = const(30)
 _RFID_WHOLE = const(8)  # WUPA, then anticollision and SELECT at two cascade levels, and retries
 _MS_US = const(1000)  # what a scan's start time in whole ms may hide: the slot is that much shorter
 _LATE_MS = const(5)  # a scan begun half a period or more after its time is a late one (HB nlate=)
+_SENSOR = const(0)  # holes.py's kind of a sensor's fault (a hole's is 1)
 # what the ring keeps of an event the loop makes (ring.Ring.code: its kind, then its numbers)
 _EV_HOLE = const(1)
 _EV_BTN = const(2)
@@ -277,7 +278,7 @@ class App:
         else:
             w.begin(b"CLEAR", True)
         w.arg(KIND_WORDS[kind])
-        w.arg(b"s" if kind == SENSOR else b"h")
+        w.arg(b"s" if kind == _SENSOR else b"h")
         w.int(index + 1)
         if reason:
             w.arg(REASON_WORDS[reason])
@@ -385,7 +386,7 @@ class App:
         if v != self._btn_raw:
             self._btn_raw = v
             self._btn_since = now
-        elif v != self.button and time.ticks_diff(now, self._btn_since) >= BUTTON_MS:
+        elif v != self.button and time.ticks_diff(now, self._btn_since) >= _BUTTON_MS:
             self.button = v
             if v:
                 self.presses += 1

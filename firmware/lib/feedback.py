@@ -6,7 +6,7 @@ import time
 
 from micropython import const
 
-MAX_STEPS = const(8)
+_MAX_STEPS = const(8)
 # a beep's tones: 20..20000 Hz (0 a pause), each step 1..5000 ms (service.feedback_refused says
 # these limits in words)
 _MIN_HZ = const(20)
@@ -17,7 +17,7 @@ _BEEP_DUTY = const(32768)  # 50 % square wave
 
 class Feedback:
     # made by making.feedback (declared here for the type checker; MicroPython ignores these)
-    _hz: "list[int]"  # the beep pattern's tones (Hz, 0 a pause) and lengths (ms), MAX_STEPS at most
+    _hz: "list[int]"  # the beep pattern's tones (Hz, 0 a pause) and lengths (ms), _MAX_STEPS at most
     _ms: "list[int]"
     _steps: "int"
     _step: "int"
@@ -53,8 +53,8 @@ class Feedback:
             self._led_until = time.ticks_add(now, ms)
 
     def beep(self, pattern, now):
-        """Start a pattern: a sequence of (hz, ms) pairs, hz 0 for a pause, at most MAX_STEPS."""
-        if len(pattern) > MAX_STEPS:
+        """Start a pattern: a sequence of (hz, ms) pairs, hz 0 for a pause, at most _MAX_STEPS."""
+        if len(pattern) > _MAX_STEPS:
             raise ValueError  # (the host is told why by service.py: feedback_refused)
         for i in range(len(pattern)):
             hz, ms = pattern[i]

@@ -62,23 +62,26 @@ from array import array  # noqa: F401 - the type of the arrays declared below
 
 from wire import ptr8, ptr16  # viper's casts where update() runs as Python (CPython, bytecode)
 
-SENSOR = const(0)  # same order as the host's FAULT_KINDS (link/protocol.py): "sensor", "hole"
-HOLE = const(1)
+# the kinds and reasons of fault events (the top of this file) and the sensors' classes: private,
+# the loop, since.py and the tests have the numbers they need (a name kept in the module would
+# take heap on the board)
+_SENSOR = const(0)  # same order as the host's FAULT_KINDS (link/protocol.py): "sensor", "hole"
+_HOLE = const(1)
 
-CLEARED = const(0)
-RAIL_LOW = const(1)
-RAIL_HIGH = const(2)
-RANGE = const(3)
-UNSTABLE = const(4)
+_CLEARED = const(0)
+_RAIL_LOW = const(1)
+_RAIL_HIGH = const(2)
+_RANGE = const(3)
+_UNSTABLE = const(4)
 
 KIND_WORDS = (b"sensor", b"hole")
 REASON_WORDS = (b"cleared", b"rail low", b"rail high", b"out of range", b"never settles")
 
-NONE = const(0)
-NORTH = const(1)
-SOUTH = const(2)
+_NONE = const(0)
+_NORTH = const(1)
+_SOUTH = const(2)
 
-MID_SCALE = const(32768)
+_MID_SCALE = const(32768)
 _NO_CODE = const(255)  # candidate after a sensor fault: the next code is always a change
 _REF_SMOOTH = const(2)  # the reference takes 1 / 2**_REF_SMOOTH of each new reading
 _REF_JUMP = const(1200)  # counts (8 sigma of the ADC's noise): a step of the supply, followed at once
@@ -222,16 +225,16 @@ class HoleScanner:
                     frozen = True
                 else:  # hysteresis, from the class the sensor had (written back when it changes)
                     st = state[k]
-                    if st == NONE:
+                    if st == _NONE:
                         if d >= on or d <= neg_on:
-                            st = NORTH if d >= on else SOUTH
+                            st = _NORTH if d >= on else _SOUTH
                             state[k] = st
-                    elif st == NORTH:
+                    elif st == _NORTH:
                         if d < off:
-                            st = SOUTH if d <= neg_on else NONE
+                            st = _SOUTH if d <= neg_on else _NONE
                             state[k] = st
                     elif d > neg_off:
-                        st = NORTH if d >= on else NONE
+                        st = _NORTH if d >= on else _NONE
                         state[k] = st
                     if st:
                         seen += 1
@@ -271,14 +274,14 @@ class HoleScanner:
         if self.sensor_fault[k]:
             return
         if lv < self.rail_low:
-            why = RAIL_LOW
+            why = _RAIL_LOW
         elif lv > self.rail_high:
-            why = RAIL_HIGH
+            why = _RAIL_HIGH
         else:
-            why = RANGE
+            why = _RANGE
         self.sensor_fault[k] = why
-        self.state[k] = NONE
-        self._event(SENSOR, k, why)
+        self.state[k] = _NONE
+        self._event(_SENSOR, k, why)
 
     def _sensor_recovered(self, k, now_ms):
         """Faulted sensor k reads sane: True (and the fault cleared) once it has for unstable_ms;
@@ -286,7 +289,7 @@ class HoleScanner:
         if time.ticks_diff(now_ms, self._bad_at[k]) < self.unstable_ms:
             return False
         self.sensor_fault[k] = 0
-        self._event(SENSOR, k, CLEARED)
+        self._event(_SENSOR, k, _CLEARED)
         return True
 
     def _debounce(self, h, code, seen, now_ms):
@@ -316,10 +319,10 @@ class HoleScanner:
                 self.n_changed += 1
             if hfault[h]:
                 hfault[h] = 0
-                self._event(HOLE, h, CLEARED)
+                self._event(_HOLE, h, _CLEARED)
         elif not hfault[h] and ticks_diff(now_ms, self._busy[h]) >= self.unstable_ms:
-            hfault[h] = UNSTABLE
-            self._event(HOLE, h, UNSTABLE)
+            hfault[h] = _UNSTABLE
+            self._event(_HOLE, h, _UNSTABLE)
 
     def _event(self, kind, index, reason):
         """One more fault event of this update (fault_events, n_fault_events)."""

@@ -8,7 +8,7 @@ import sys
 
 from micropython import const
 
-_MID_SCALE = const(32768)  # holes.MID_SCALE: a zero before any calibration
+_MID_SCALE = const(32768)  # holes.py's _MID_SCALE: a zero before any calibration
 
 
 class HoleSettings:

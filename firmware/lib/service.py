@@ -24,6 +24,7 @@ _SLOT_US = const(2000)  # a RAW frame is written while this much is left before 
 _CAL_SAMPLES = const(32)
 _DEBOUNCE_MIN = const(5)
 _DEBOUNCE_MAX = const(500)
+_BEEP_STEPS = const(8)  # feedback.py's most steps of a beep pattern
 
 
 def hello(a):
@@ -291,7 +292,7 @@ def feedback_refused(a, seq, cmd, args):
     """LED <rrggbb> [ms] or BEEP <hz:ms,...> whose arguments the loop could not take
     (App.command): ValueError saying what is wrong, first thing first, with feedback.py's
     limits; carried out if nothing is."""
-    from feedback import MAX_STEPS, parse_pattern, parse_rgb
+    from feedback import parse_pattern, parse_rgb
 
     if not args:
         raise ValueError("LED needs a colour rrggbb" if cmd == "LED" else "BEEP needs a pattern hz:ms,...")
@@ -307,8 +308,8 @@ def feedback_refused(a, seq, cmd, args):
         a.feedback.set_led(r, g, b, ms, time.ticks_ms())
     else:
         steps = args[0].split(",")
-        if len(steps) > MAX_STEPS:
-            raise ValueError("beep pattern has %d steps, at most %d" % (len(steps), MAX_STEPS))
+        if len(steps) > _BEEP_STEPS:
+            raise ValueError("beep pattern has %d steps, at most %d" % (len(steps), _BEEP_STEPS))
         for part in steps:
             hz, _, ms = part.partition(":")
             try:

@@ -34,7 +34,7 @@ except ImportError:  # CPython
 
 PROTO_VERSION = const(2)  # 2: the event ring (SINCE, OLD, HELLO boot=)
 MAX_LINE = const(200)
-MAX_ARGS_LEN = const(186)  # MAX_LINE - len("@SSSS ") - len("*CCCC\r\n") - 1
+_MAX_ARGS_LEN = const(186)  # MAX_LINE - len("@SSSS ") - len("*CCCC\r\n") - 1
 
 _AT = const(0x40)
 _STAR = const(0x2A)

@@ -5,8 +5,13 @@ import time
 
 import holes
 from fake_hall import pinmap
-from holes import HOLE, RAIL_HIGH, RAIL_LOW, RANGE, SENSOR, UNSTABLE, HoleScanner
+from holes import HoleScanner
 from holes_settings import HoleSettings
+
+# holes.py's numbers (its private constants): the kinds of a fault event, the reasons, the classes
+SENSOR, HOLE = 0, 1
+RAIL_LOW, RAIL_HIGH, RANGE, UNSTABLE = 1, 2, 3, 4
+NONE, NORTH, SOUTH = 0, 1, 2
 
 MID = 32768
 MAG = 11000  # a magnet right over a sensor: 7,750..14,300 (hardware/pinmap.json's margins)
@@ -68,7 +73,7 @@ def test_both_poles_classified_into_code():
     hs.update(lv, 0)
     assert _changes(hs) == [(1, _code(trits))]
     assert _code(trits) == 34
-    assert list(hs.state[4:8]) == [holes.NORTH, holes.SOUTH, holes.NONE, holes.NORTH]
+    assert list(hs.state[4:8]) == [NORTH, SOUTH, NONE, NORTH]
     # all positions, both poles, weakest magnet and worst crosstalk on the empty position
     _put(lv, 2, (2, 2, 0, 2), amp=9000)
     lv[2 * 4 + 2] = MID + 2500
