@@ -260,30 +260,22 @@ class App:
                 w.arg_int(sc.codes[h])
                 self.ring.code = _EV_HOLE | (h + 1) << 8 | sc.codes[h] << 16
                 w.end()
-            for i in range(sc.n_fault_events):
-                self._fault_event(i)
+            ev = sc.fault_events  # kind, index, reason (0: cleared) of each
+            for i in range(0, 3 * sc.n_fault_events, 3):
+                kind = ev[i]
+                reason = ev[i + 2]
+                if reason:
+                    self.faults += 1
+                w.begin(b"FAULT" if reason else b"CLEAR", True)
+                w.arg(KIND_WORDS[kind])
+                w.arg(b"s" if kind == _SENSOR else b"h")
+                w.int(ev[i + 1] + 1)
+                if reason:
+                    w.arg(REASON_WORDS[reason])
+                self.ring.code = (_EV_FAULT if reason else _EV_CLEAR) | kind << 8 | (ev[i + 1] + 1) << 16 | reason << 24
+                w.end()
         if self.cal is not None:  # a calibration under way: service.py stays loaded for it
             _service().calibrate_step(self)
-
-    def _fault_event(self, i):
-        sc = self.scanner
-        ev = sc.fault_events
-        kind = ev[3 * i]
-        index = ev[3 * i + 1]
-        reason = ev[3 * i + 2]
-        w = self.w
-        if reason:
-            self.faults += 1
-            w.begin(b"FAULT", True)
-        else:
-            w.begin(b"CLEAR", True)
-        w.arg(KIND_WORDS[kind])
-        w.arg(b"s" if kind == _SENSOR else b"h")
-        w.int(index + 1)
-        if reason:
-            w.arg(REASON_WORDS[reason])
-        self.ring.code = (_EV_FAULT if reason else _EV_CLEAR) | kind << 8 | (index + 1) << 16 | reason << 24
-        w.end()
 
     def poll_rfid(self):
         """One exchange with the RFID field (a read takes a few); returns the event: BUSY while

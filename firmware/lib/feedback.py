@@ -24,7 +24,6 @@ class Feedback:
     _step_end: "int"
     _led_until: "int"
     _led_timed: "bool"
-    led_rgb: "tuple[int, int, int]"
 
     def __init__(self, pixels, pwm):
         import making  # boot-only code (let go once the board is built)
@@ -45,8 +44,7 @@ class Feedback:
         for v in (r, g, b):
             if v < 0 or v > 255:
                 raise ValueError  # (the host is told why by service.py: feedback_refused)
-        self.led_rgb = (r, g, b)
-        self._np[0] = self.led_rgb
+        self._np[0] = (r, g, b)
         self._np.write()
         self._led_timed = ms > 0
         if ms > 0:

@@ -54,7 +54,6 @@ def feedback(f):
     f._step_end = 0
     f._led_until = 0
     f._led_timed = False
-    f.led_rgb = (0, 0, 0)
 
 
 def frame_queue(q, size, fifo, bytes_per_s):
