@@ -39,6 +39,21 @@ def build(b, path, port):
     _identity(b)
 
 
+def usb_port(b):
+    """Board `b` made the USB serial port too (board.Board.read_byte and write): polled without
+    blocking, written with offsets; returns it."""
+    import select
+
+    b._poll = select.poll()
+    b._poll.register(sys.stdin, select.POLLIN)
+    b._in = sys.stdin.buffer
+    b._out = sys.stdout.buffer
+    b._one = bytearray(1)
+    for _ in b._poll.ipoll(0):  # ipoll allocates its result tuple on first use only
+        pass
+    return b
+
+
 def _gpio(sig, name):
     """The GPIO number of the pin map's signal `name`."""
     if name not in sig:
