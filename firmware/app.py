@@ -190,10 +190,8 @@ class App:
         w.kv(b"heap", free >> 10)
         w.kv(b"heaplo", self.heap_low >> 10)
         w.end()
-        self.new_heartbeat_period()
-
-    def new_heartbeat_period(self):
-        """How the loop keeps up, counted afresh until the next heartbeat (and from boot)."""
+        # how the loop keeps up, counted afresh until the next heartbeat (service.py starts
+        # them at boot)
         self.late_ms = 0  # worst lateness of a scan
         self.late_n = 0  # scans begun _LATE_MS or more after their time
         self.reads = 0  # card reads that found a card

@@ -424,7 +424,13 @@ def _init_counters(a, boot_ms):
     a.presses = 0  # since boot: a snapshot lets the host count presses it missed
     a._btn_raw = 0
     a._btn_since = 0
-    a.new_heartbeat_period()  # how the loop keeps up, since the last heartbeat
+    # how the loop keeps up, since the last heartbeat (app.App.send_heartbeat starts them again)
+    a.late_ms = 0
+    a.late_n = 0
+    a.reads = 0
+    a._per_sum = 0
+    a._per_n = 0
+    a._per_max = 0
     a.heap_low = -1  # the least free heap seen at a heartbeat (bytes), -1 before the first
     a._period_us = 0  # busy time of the scan period under way
     a._scan_us = time.ticks_us()  # when the last scan began, and the time it left
