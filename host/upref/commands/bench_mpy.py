@@ -20,7 +20,7 @@ the heap probe sees them and they are not byte data.
 
 Not all bytecode stays: the module's own code and each class's body run once, at the import,
 and nothing keeps them afterwards (the functions they make keep their own code, not their
-maker's), nor does a function the module deletes once it has run (`del _make_table`). That code
+maker's), nor does a function the module deletes once it has run (`del f`). That code
 is garbage once the import is over, on the chip as under the unix port (`run_once`).
 """
 
