@@ -270,7 +270,7 @@ class HoleScanner:
 
     def _sensor_insane(self, k, lv, now_ms):
         """Sensor k read lv, at a rail or too far from its zero: a fault from now, told once."""
-        self._bad_at[k] = now_ms
+        self._bad_at[k] = now_ms & 0xFFFF  # 16 bits: read again within the scan or two after
         if self.sensor_fault[k]:
             return
         if lv < self.rail_low:
@@ -286,7 +286,10 @@ class HoleScanner:
     def _sensor_recovered(self, k, now_ms):
         """Faulted sensor k reads sane: True (and the fault cleared) once it has for unstable_ms;
         it then classifies from none."""
-        if time.ticks_diff(now_ms, self._bad_at[k]) < self.unstable_ms:
+        # a faulted sensor is looked at every scan, so what went by since it last read insane is
+        # never near the 65 s its 16 bits count (a longer pause of the loop errs the safe way:
+        # the fault stays that much longer)
+        if (now_ms - self._bad_at[k]) & 0xFFFF < self.unstable_ms:
             return False
         self.sensor_fault[k] = 0
         self._event(_SENSOR, k, _CLEARED)

@@ -78,7 +78,7 @@ def make(hs, n_holes, per_hole, settings):
     hs.zero = array("H", [_MID_SCALE] * n)
     hs.state = array("B", bytes(n))
     hs.sensor_fault = array("B", bytes(n))
-    hs._bad_at = array("l", [0] * n)  # last insane reading of a faulted sensor
+    hs._bad_at = array("H", bytes(2 * n))  # last insane reading of a faulted sensor (ms, 16 bits)
 
     hs.codes = array("B", bytes(n_holes))
     hs.hole_fault = array("B", bytes(n_holes))
