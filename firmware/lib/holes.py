@@ -351,19 +351,3 @@ class HoleScanner:
         if not self.ref_zero:
             self.ref_zero = now
         self.shift = now - int(self.ref_zero)
-
-    def faulted_sensors(self):
-        """Bitmask (bit k = sensor k) of faulted sensors. May allocate (a long int): snapshots only."""
-        m = 0
-        for k in range(self.n_sensors):
-            if self.sensor_fault[k]:
-                m |= 1 << k
-        return m
-
-    def faulted_holes(self):
-        """Bitmask (bit h = hole h, 0-based) of holes with a hole fault (never settles)."""
-        m = 0
-        for h in range(self.n_holes):
-            if self.hole_fault[h]:
-                m |= 1 << h
-        return m

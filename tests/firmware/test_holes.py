@@ -14,6 +14,16 @@ RAIL_LOW, RAIL_HIGH, RANGE, UNSTABLE = 1, 2, 3, 4
 NONE, NORTH, SOUTH = 0, 1, 2
 
 MID = 32768
+
+
+def _faulted(faults):
+    """Bitmask of the faulted entries (bit k: entry k) of a scanner's sensor_fault or hole_fault."""
+    m = 0
+    for k in range(len(faults)):
+        if faults[k]:
+            m |= 1 << k
+    return m
+
 MAG = 11000  # a magnet right over a sensor: 7,750..14,300 (hardware/pinmap.json's margins)
 
 
@@ -62,7 +72,7 @@ def test_empty_board_is_code_zero_and_reports_nothing():
     _run(hs, lv, 0, 500, log=log)
     assert log == []
     assert list(hs.codes) == [0, 0, 0]
-    assert hs.faulted_sensors() == 0 and hs.faulted_holes() == 0
+    assert _faulted(hs.sensor_fault) == 0 and _faulted(hs.hole_fault) == 0
 
 
 def test_both_poles_classified_into_code():
@@ -202,7 +212,7 @@ def test_railed_sensor_faults_keeps_code_and_clears():
     lv[5] = 65535  # hole 2, position 2 shorted to the supply
     hs.update(lv, 100)
     assert _events(hs) == [(SENSOR, 5, RAIL_HIGH)]
-    assert hs.faulted_sensors() == 1 << 5 and hs.sensor_fault[5] == RAIL_HIGH
+    assert _faulted(hs.sensor_fault) == 1 << 5 and hs.sensor_fault[5] == RAIL_HIGH
     log = []
     _run(hs, lv, 110, 1000, log=log)
     assert log == []  # one event only, and the hole keeps its last reported code
@@ -217,7 +227,7 @@ def test_railed_sensor_faults_keeps_code_and_clears():
     log = []
     _run(hs, lv, 1010, 3000, log=log)
     assert log == [(2500, (SENSOR, 5, 0)), (2510, 1, 0)], log  # last bad reading at 1000
-    assert hs.faulted_sensors() == 0
+    assert _faulted(hs.sensor_fault) == 0
 
 
 def test_floating_sensor_raises_one_fault_and_no_code():
@@ -267,14 +277,14 @@ def test_hole_that_never_settles_faults_then_clears():
             log.append((t, ev))
         t += 10
     assert log == [(1500, (HOLE, 0, UNSTABLE))], log
-    assert hs.faulted_holes() == 1 and hs.hole_fault[0] == UNSTABLE
+    assert _faulted(hs.hole_fault) == 1 and hs.hole_fault[0] == UNSTABLE
     assert hs.codes[0] == 0
     _put(lv, 0, b)
     log = []
     _run(hs, lv, 2000, 2100, log=log)
     # the candidate b seen at 2000 was already b since 1980
     assert log == [(2010, 0, _code(b)), (2010, (HOLE, 0, 0))], log
-    assert hs.faulted_holes() == 0
+    assert _faulted(hs.hole_fault) == 0
 
 
 def test_debounce_is_configurable():
