@@ -64,9 +64,6 @@ class Feedback:
         self._step = -1
         self._next(now)
 
-    def busy(self):
-        return self._step >= 0
-
     def _tone(self, hz):
         if hz:
             self._pwm.freq(hz)
