@@ -180,8 +180,12 @@ class Ring:
         if buf[s] == 0x43 and buf[s + 1] == 0x41 and (m == 0x2B or m == 0x2D) and e - s <= 27 and (e - s) & 1:
             n = 1  # CARD <+|-> <uid>: the UID's hex digits as bytes
             i = s + 7
-            while i < e and _hexval(buf[i]) >= 0 and _hexval(buf[i + 1]) >= 0:
-                r[n] = (_hexval(buf[i]) << 4) | _hexval(buf[i + 1])
+            while i < e:
+                hi = _hexval(buf[i])
+                lo = _hexval(buf[i + 1])
+                if hi < 0 or lo < 0:
+                    break
+                r[n] = (hi << 4) | lo
                 n += 1
                 i += 2
             if i == e:
