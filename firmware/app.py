@@ -270,7 +270,8 @@ class App:
                 w.int(ev[i + 1] + 1)
                 if reason:
                     w.arg(REASON_WORDS[reason])
-                self.ring.code = (_EV_FAULT if reason else _EV_CLEAR) | kind << 8 | (ev[i + 1] + 1) << 16 | reason << 24
+                if ev[i + 1] < 255:  # its number in a byte (a board of more sensors: kept as text)
+                    self.ring.code = (_EV_FAULT if reason else _EV_CLEAR) | kind << 8 | (ev[i + 1] + 1) << 16 | reason << 24
                 w.end()
         if self.cal is not None:  # a calibration under way: service.py stays loaded for it
             _service().calibrate_step(self)
