@@ -41,7 +41,7 @@ from micropython import const
 from array import array  # noqa: F401 - the App's attributes are typed by these names (below)
 
 import wire
-from holes import HoleScanner, SENSOR, KIND_WORDS, REASON_WORDS  # noqa: F401
+from holes import HoleScanner, KIND_WORDS, REASON_WORDS  # noqa: F401
 from cards import CardWatcher, ARRIVED, LEFT, BUSY, NONE  # noqa: F401
 from feedback import Feedback, parse_rgb, parse_pattern  # noqa: F401
 from frame_queue import FrameQueue  # noqa: F401
@@ -57,7 +57,7 @@ _RFID_IDLE_MS = const(10)  # the empty field is looked at every scan period: a w
 # card answers is one short exchange (about 0.8 ms of the slow chip's time), and a card tapped
 # waits half as long to be seen
 HB_MS = const(1000)
-BUTTON_MS = const(20)
+_BUTTON_MS = const(20)
 _CTRL_C = const(3)
 _SCANS_WRAP = const(1000000000)  # the heartbeat's scan count wraps here, below 2**30
 _OUT_BYTES = const(768)  # room for the frames of a busy pass (a heartbeat, a snapshot, a sticker
@@ -81,6 +81,12 @@ _RFID_STARVED_MS = const(30)
 _RFID_WHOLE = const(8)  # WUPA, then anticollision and SELECT at two cascade levels, and retries
 _MS_US = const(1000)  # what a scan's start time in whole ms may hide: the slot is that much shorter
 _LATE_MS = const(5)  # a scan begun half a period or more after its time is a late one (HB nlate=)
+_SENSOR = const(0)  # holes.py's kind of a sensor's fault (a hole's is 1)
+# what the ring keeps of an event the loop makes (ring.Ring.code: its kind, then its numbers)
+_EV_HOLE = const(1)
+_EV_BTN = const(2)
+_EV_FAULT = const(5)
+_EV_CLEAR = const(6)
 MISS_LIMIT = const(3)  # polls without the card before it is gone: 60 ms, and a card at the
 # edge of the field (answering one read in two or three) never flaps
 
@@ -132,37 +138,21 @@ class App:
     cal: "object | None"
     levels: "array"
     scanner: "HoleScanner"
-    cal_limits: "tuple[int, int, int]"
-    has_ref: "bool"
-    calibrated: "bool"
-    boot_ms: "int"
-    cal_seq: "int"
     raw: "tuple | None"
     _deferred: "tuple | None"
-    n_sensors: "int"
+
+    calib_path = CALIB_FILE  # where the calibration is kept (another for a test's App)
 
     def __init__(self, hw, calib_path=CALIB_FILE):
         self.hw = hw
-        self.calib_path = calib_path
-        self.mux = hw.mux  # the hall sensors' multiplexers (a HallMux)
+        if calib_path != CALIB_FILE:
+            self.calib_path = calib_path  # (the board's App holds no attribute for it)
         self.reader = hw.reader  # the RFID reader (an MFRC522)
         # the loop's objects, the sensors' side and the counters: code run once, at boot, so
         # it lives in service.py (service.init) and takes no heap afterwards
         _service().init(self, hw)
 
     # ---- frames -------------------------------------------------------------------------
-
-    def uptime(self):
-        """The board's time in ms since boot (the heartbeat's up=, the ring's times)."""
-        return time.ticks_diff(time.ticks_ms(), self.boot_ms)
-
-    def send_hello(self):
-        _service().hello(self)
-
-    def send_snapshot(self):
-        """SNAP holes= card= btn= presses= faults= (service.snapshot: the host asks for one at
-        the handshake and after a frame it lost)."""
-        _service().snapshot(self)
 
     def send_heartbeat(self, now):
         w = self.w
@@ -192,23 +182,10 @@ class App:
         w.kv(b"tscan", (self._per_sum + n // 2) // n if n else 0)
         w.kv(b"tmax", self._per_max)
         w.kv(b"odrop", self.out.dropped)
-        self._bringup_figures(w)
-        w.end()
-        self.new_heartbeat_period()
-
-    def new_heartbeat_period(self):
-        """How the loop keeps up, counted afresh until the next heartbeat (and from boot)."""
-        self.late_ms = 0  # worst lateness of a scan
-        self.late_n = 0  # scans begun _LATE_MS or more after their time
-        self.reads = 0  # card reads that found a card
-        self._per_sum = 0  # busy time of the scan periods that ended (us), their count and worst
-        self._per_n = 0
-        self._per_max = 0
-
-    def _bringup_figures(self, w):
-        """HB's nlate= reads= heap= heaplo=: the late scans and the card reads since the last
-        heartbeat, the free heap now and the least seen at a heartbeat since boot, in whole KB.
-        gc.mem_free() neither allocates nor collects; read here, once a second, not in the scan."""
+        # nlate= reads= heap= heaplo=: the late scans and the card reads since the last
+        # heartbeat, the free heap now and the least seen at a heartbeat since boot, in whole
+        # KB. gc.mem_free() neither allocates nor collects; read here, once a second, not in
+        # the scan
         free = gc.mem_free()
         if self.heap_low < 0 or free < self.heap_low:
             self.heap_low = free
@@ -216,6 +193,15 @@ class App:
         w.kv(b"reads", self.reads)
         w.kv(b"heap", free >> 10)
         w.kv(b"heaplo", self.heap_low >> 10)
+        w.end()
+        # how the loop keeps up, counted afresh until the next heartbeat (service.py starts
+        # them at boot)
+        self.late_ms = 0  # worst lateness of a scan
+        self.late_n = 0  # scans begun _LATE_MS or more after their time
+        self.reads = 0  # card reads that found a card
+        self._per_sum = 0  # busy time of the scan periods that ended (us), their count and worst
+        self._per_n = 0
+        self._per_max = 0
 
     def fault(self, kind, where, text):
         """FAULT <kind> <where> <text>; kind/where/text are bytes."""
@@ -261,7 +247,7 @@ class App:
 
     def scan_cycle(self, now, quiet=False):
         """One sensor scan: read, classify, debounce, report. Allocates nothing."""
-        self.mux.scan(self.levels)
+        self.hw.mux.scan(self.levels)  # the hall sensors' multiplexers (a HallMux)
         sc = self.scanner
         sc.update(self.levels, now)
         self.scans += 1
@@ -274,30 +260,25 @@ class App:
                 w.begin(b"HOLE", True)
                 w.arg_int(h + 1)
                 w.arg_int(sc.codes[h])
+                self.ring.code = _EV_HOLE | (h + 1) << 8 | sc.codes[h] << 16
                 w.end()
-            for i in range(sc.n_fault_events):
-                self._fault_event(i)
+            ev = sc.fault_events  # kind, index, reason (0: cleared) of each
+            for i in range(0, 3 * sc.n_fault_events, 3):
+                kind = ev[i]
+                reason = ev[i + 2]
+                if reason:
+                    self.faults += 1
+                w.begin(b"FAULT" if reason else b"CLEAR", True)
+                w.arg(KIND_WORDS[kind])
+                w.arg(b"s" if kind == _SENSOR else b"h")
+                w.int(ev[i + 1] + 1)
+                if reason:
+                    w.arg(REASON_WORDS[reason])
+                if ev[i + 1] < 255:  # its number in a byte (a board of more sensors: kept as text)
+                    self.ring.code = (_EV_FAULT if reason else _EV_CLEAR) | kind << 8 | (ev[i + 1] + 1) << 16 | reason << 24
+                w.end()
         if self.cal is not None:  # a calibration under way: service.py stays loaded for it
             _service().calibrate_step(self)
-
-    def _fault_event(self, i):
-        sc = self.scanner
-        ev = sc.fault_events
-        kind = ev[3 * i]
-        index = ev[3 * i + 1]
-        reason = ev[3 * i + 2]
-        w = self.w
-        if reason:
-            self.faults += 1
-            w.begin(b"FAULT", True)
-        else:
-            w.begin(b"CLEAR", True)
-        w.arg(KIND_WORDS[kind])
-        w.arg(b"s" if kind == SENSOR else b"h")
-        w.int(index + 1)
-        if reason:
-            w.arg(REASON_WORDS[reason])
-        w.end()
 
     def poll_rfid(self):
         """One exchange with the RFID field (a read takes a few); returns the event: BUSY while
@@ -404,13 +385,14 @@ class App:
         if v != self._btn_raw:
             self._btn_raw = v
             self._btn_since = now
-        elif v != self.button and time.ticks_diff(now, self._btn_since) >= BUTTON_MS:
+        elif v != self.button and time.ticks_diff(now, self._btn_since) >= _BUTTON_MS:
             self.button = v
             if v:
                 self.presses += 1
             w = self.w
             w.begin(b"BTN", True)
             w.arg_int(v)
+            self.ring.code = _EV_BTN | v << 8
             w.end()
 
     def poll_host(self):

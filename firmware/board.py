@@ -12,46 +12,38 @@ import watchdog
 PINMAP_FILE = "pinmap.json"
 
 
-class UsbPort:
-    """The USB serial port, shared with the REPL: non-blocking byte reads, buffer writes."""
-
-    def __init__(self):
-        self._poll = select.poll()
-        self._poll.register(sys.stdin, select.POLLIN)
-        self._in = sys.stdin.buffer
-        self._out = sys.stdout.buffer
-        self._one = bytearray(1)
-        for _ in self._poll.ipoll(0):  # ipoll allocates its result tuple on first use only
-            pass
-
-    def read_byte(self):
-        """The next byte from the host, or -1 when none is waiting. Never blocks."""
-        for _ in self._poll.ipoll(0):
-            if self._in.readinto(self._one) == 1:
-                return self._one[0]
-        return -1
-
-    def write(self, buf, off, n):
-        """Write buf[off:off + n] (MicroPython streams take an offset and a length: no slice)."""
-        self._out.write(buf, off, n)
-
-
 class Board:
     """Everything the firmware drives, built from the pin map (wiring.build): spi, reader (an
     MFRC522), tags (an ntag.NtagReader on it), mux (a HallMux), led, buzzer, port, holes, per_hole, thresholds, board_id,
-    reset_cause, and the runtime helpers below."""
+    reset_cause, and the runtime helpers below. The USB serial port, shared with the REPL, is
+    the board itself (`port`: read_byte and write, below; one object fewer on the heap)."""
 
     _button: machine.Pin  # set by wiring.build
     _button_low: bool
+    _poll: "select.poll"  # set by wiring.usb_port
+    _in: "object"
+    _out: "object"
+    _one: bytearray
 
     def __init__(self, path=PINMAP_FILE):
         import wiring
 
         try:
-            wiring.build(self, path, UsbPort())
+            wiring.build(self, path, wiring.usb_port(self))
         finally:
             del sys.modules["wiring"]
             sys.modules.pop("making", None)  # the sticker reader's making (making.py), done
+
+    def read_byte(self):
+        """The next byte from the host, or -1 when none is waiting. Never blocks."""
+        for _ in self._poll.ipoll(0):
+            if self._in.readinto(self._one) == 1:  # type: ignore[attr-defined]
+                return self._one[0]
+        return -1
+
+    def write(self, buf, off, n):
+        """Write buf[off:off + n] (MicroPython streams take an offset and a length: no slice)."""
+        self._out.write(buf, off, n)  # type: ignore[attr-defined]
 
     def button_pressed(self):
         v = self._button.value()

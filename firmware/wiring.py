@@ -39,6 +39,21 @@ def build(b, path, port):
     _identity(b)
 
 
+def usb_port(b):
+    """Board `b` made the USB serial port too (board.Board.read_byte and write): polled without
+    blocking, written with offsets; returns it."""
+    import select
+
+    b._poll = select.poll()
+    b._poll.register(sys.stdin, select.POLLIN)
+    b._in = sys.stdin.buffer
+    b._out = sys.stdout.buffer
+    b._one = bytearray(1)
+    for _ in b._poll.ipoll(0):  # ipoll allocates its result tuple on first use only
+        pass
+    return b
+
+
 def _gpio(sig, name):
     """The GPIO number of the pin map's signal `name`."""
     if name not in sig:
@@ -69,8 +84,9 @@ def _hall(b, pm, sig):
     the hall layout ("hall") and the HallMux that scans it."""
     Pin = machine.Pin
     mux = pm["mux"]
-    b.mux_select = [Pin(_gpio(sig, n), Pin.OUT, value=0) for n in mux["select"]]
-    b.mux_adcs = [machine.ADC(Pin(_gpio(sig, n)), atten=machine.ADC.ATTN_11DB) for n in mux["banks"]]
+    # tuples: the HallMux keeps these very ones (tuple() of a tuple is the tuple), not copies
+    b.mux_select = tuple(Pin(_gpio(sig, n), Pin.OUT, value=0) for n in mux["select"])
+    b.mux_adcs = tuple(machine.ADC(Pin(_gpio(sig, n)), atten=machine.ADC.ATTN_11DB) for n in mux["banks"])
     b.settle_us = mux.get("settle_us", 10)
     # the sensors' supply switch per bank (P-MOSFET gate, active low): built off (1)
     b.mux_power = None
@@ -79,7 +95,7 @@ def _hall(b, pm, sig):
         for n in mux["power"]:
             if sig[n].get("active", "low") != "low":
                 raise ValueError("pin map: supply switch %s must be active low" % n)
-        b.mux_power = [Pin(_gpio(sig, n), Pin.OUT, value=1) for n in mux["power"]]
+        b.mux_power = tuple(Pin(_gpio(sig, n), Pin.OUT, value=1) for n in mux["power"])
     hall = pm["hall"]
     b.holes = hall["holes"]
     b.per_hole = hall["sensors_per_hole"]

@@ -20,7 +20,7 @@
 # The zeros are stored as a JSON list of ints, written atomically (path + ".tmp", then rename),
 # so a reset in the middle of a save leaves the previous file intact. Runs on MicroPython and
 # CPython; not used in the scan loop, so it may allocate. The firmware loads this module only
-# to read the zeros at boot and to calibrate, and lets it go afterwards.
+# to calibrate, and lets it go afterwards.
 
 from array import array
 import os
@@ -29,6 +29,10 @@ try:
     import json
 except ImportError:  # very old MicroPython
     import ujson as json  # type: ignore
+
+# The zeros' file is read at boot by service.py (service.load, service.ref_path), which the board
+# has loaded then anyway: this module is loaded only to calibrate, so the names it holds are not
+# interned for good at boot.
 
 PATH = "/hall_zero.json"
 _MAX_SAMPLES = 32767  # keeps the per-sensor sums within 31 bits
@@ -59,6 +63,8 @@ class Calibrator:
     add(levels) once per scan until done(), then result(zero_out). With ref, levels and zero_out
     have one more entry, the reference channel's.
     """
+
+    seq = 0  # the sequence number of the CAL it answers (service.py sets it)
 
     def __init__(self, n_sensors, per_hole=4, ref=False, settings=None):
         s = settings if settings is not None else CalSettings()
@@ -122,11 +128,6 @@ class Calibrator:
     def save(path, zeros):
         """Same as the module's save()."""
         save(path, zeros)
-
-    @staticmethod
-    def load(path, n):
-        """Same as the module's load()."""
-        return load(path, n)
 
     def _where(self, k):
         return k // self.per_hole + 1, k % self.per_hole + 1
@@ -251,30 +252,9 @@ def save(path, zeros):
         os.rename(tmp, path)
 
 
-def ref_path(path):
-    """Where the reference channel's zero is kept, next to the sensors' zeros at path."""
-    return (path[:-5] if path.endswith(".json") else path) + "_ref.json"
-
-
 def forget(path):
     """Remove the file at path, if there is one."""
     try:
         os.remove(path)
     except OSError:
         pass
-
-
-def load(path, n):
-    """The n zeros saved at path as array('H'), or None if missing, unreadable or corrupt."""
-    try:
-        with open(path) as f:
-            data = json.loads(f.read())
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, list) or len(data) != n:
-        return None
-    for v in data:
-        if not isinstance(v, int) or isinstance(v, bool) or v < 0 or v > 65535:
-            return None
-    return array("H", data)
-

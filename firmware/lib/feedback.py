@@ -6,7 +6,7 @@ import time
 
 from micropython import const
 
-MAX_STEPS = const(8)
+_MAX_STEPS = const(8)
 # a beep's tones: 20..20000 Hz (0 a pause), each step 1..5000 ms (service.feedback_refused says
 # these limits in words)
 _MIN_HZ = const(20)
@@ -17,14 +17,13 @@ _BEEP_DUTY = const(32768)  # 50 % square wave
 
 class Feedback:
     # made by making.feedback (declared here for the type checker; MicroPython ignores these)
-    _hz: "list[int]"  # the beep pattern's tones (Hz, 0 a pause) and lengths (ms), MAX_STEPS at most
+    _hz: "list[int]"  # the beep pattern's tones (Hz, 0 a pause) and lengths (ms), _MAX_STEPS at most
     _ms: "list[int]"
     _steps: "int"
     _step: "int"
     _step_end: "int"
     _led_until: "int"
     _led_timed: "bool"
-    led_rgb: "tuple[int, int, int]"
 
     def __init__(self, pixels, pwm):
         import making  # boot-only code (let go once the board is built)
@@ -45,16 +44,15 @@ class Feedback:
         for v in (r, g, b):
             if v < 0 or v > 255:
                 raise ValueError  # (the host is told why by service.py: feedback_refused)
-        self.led_rgb = (r, g, b)
-        self._np[0] = self.led_rgb
+        self._np[0] = (r, g, b)
         self._np.write()
         self._led_timed = ms > 0
         if ms > 0:
             self._led_until = time.ticks_add(now, ms)
 
     def beep(self, pattern, now):
-        """Start a pattern: a sequence of (hz, ms) pairs, hz 0 for a pause, at most MAX_STEPS."""
-        if len(pattern) > MAX_STEPS:
+        """Start a pattern: a sequence of (hz, ms) pairs, hz 0 for a pause, at most _MAX_STEPS."""
+        if len(pattern) > _MAX_STEPS:
             raise ValueError  # (the host is told why by service.py: feedback_refused)
         for i in range(len(pattern)):
             hz, ms = pattern[i]
@@ -65,9 +63,6 @@ class Feedback:
         self._steps = len(pattern)
         self._step = -1
         self._next(now)
-
-    def busy(self):
-        return self._step >= 0
 
     def _tone(self, hz):
         if hz:

@@ -74,21 +74,19 @@ class FrameQueue:
         if queued > int(self.peak):
             self.peak = queued
 
-    def room(self, now_us):
-        """Bytes the FIFO can take at now_us without blocking."""
-        dt = time.ticks_diff(now_us, self._t)
-        if dt >= 100000:  # long enough for any FIFO to drain (and no long int on the chip)
-            return self._fifo
-        gone = dt * (self._rate // 10) // 100000 if dt > 0 else 0
-        level = self._level - gone if gone < self._level else 0
-        return self._fifo - level
-
     def pump(self, now_us):
         """Write to the port what the FIFO has room for now. Returns the bytes written."""
         k = self.queued
         if not k:
             return 0
-        room = self.room(now_us)
+        # what the FIFO can take now without blocking: it drained at the UART's rate since the
+        # last write (a long enough pause empties any FIFO, and keeps the chip's ints small)
+        dt = time.ticks_diff(now_us, self._t)
+        if dt >= 100000:
+            room = self._fifo
+        else:
+            gone = dt * (self._rate // 10) // 100000 if dt > 0 else 0
+            room = self._fifo - (self._level - gone if gone < self._level else 0)
         if room <= 0:
             return 0
         if k > room:

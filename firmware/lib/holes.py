@@ -62,23 +62,26 @@ from array import array  # noqa: F401 - the type of the arrays declared below
 
 from wire import ptr8, ptr16  # viper's casts where update() runs as Python (CPython, bytecode)
 
-SENSOR = const(0)  # same order as the host's FAULT_KINDS (link/protocol.py): "sensor", "hole"
-HOLE = const(1)
+# the kinds and reasons of fault events (the top of this file) and the sensors' classes: private,
+# the loop, since.py and the tests have the numbers they need (a name kept in the module would
+# take heap on the board)
+_SENSOR = const(0)  # same order as the host's FAULT_KINDS (link/protocol.py): "sensor", "hole"
+_HOLE = const(1)
 
-CLEARED = const(0)
-RAIL_LOW = const(1)
-RAIL_HIGH = const(2)
-RANGE = const(3)
-UNSTABLE = const(4)
+_CLEARED = const(0)
+_RAIL_LOW = const(1)
+_RAIL_HIGH = const(2)
+_RANGE = const(3)
+_UNSTABLE = const(4)
 
 KIND_WORDS = (b"sensor", b"hole")
 REASON_WORDS = (b"cleared", b"rail low", b"rail high", b"out of range", b"never settles")
 
-NONE = const(0)
-NORTH = const(1)
-SOUTH = const(2)
+_NONE = const(0)
+_NORTH = const(1)
+_SOUTH = const(2)
 
-MID_SCALE = const(32768)
+_MID_SCALE = const(32768)
 _NO_CODE = const(255)  # candidate after a sensor fault: the next code is always a change
 _REF_SMOOTH = const(2)  # the reference takes 1 / 2**_REF_SMOOTH of each new reading
 _REF_JUMP = const(1200)  # counts (8 sigma of the ADC's noise): a step of the supply, followed at once
@@ -95,7 +98,7 @@ class HoleScanner:
       codes          array('B') per-hole reported code (0 until something is reported)
       changed        array('B') holes (0-based) whose reported code changed in the last update
       n_changed      how many entries of changed are valid
-      fault_events   array('h') 3 per event: kind, index, reason (0 = cleared)
+      fault_events   array('B') ('H' past 255 sensors) 3 per event: kind, index, reason (0 = cleared)
       n_fault_events how many events the last update produced
       sensor_fault   array('B') per-sensor current fault reason, 0 = healthy
       hole_fault     array('B') per-hole current fault reason, 0 = healthy
@@ -156,20 +159,15 @@ class HoleScanner:
 
     def set_zero(self, levels):
         """Copy per-sensor zero levels (any sequence of n_sensors ints 0..65535), and one more,
-        the reference's zero, if given; without it the reference's next reading is its zero."""
-        n = self.n_sensors
-        if len(levels) != n and len(levels) != n + 1:
-            raise ValueError("need %d zero levels, got %d" % (n, len(levels)))
-        for k in range(len(levels)):
-            v = levels[k]
-            if v < 0 or v > 65535:
-                raise ValueError("invalid zero level %d for sensor %d" % (v, k))
-        z = self.zero
-        for k in range(n):
-            z[k] = levels[k]
-        self.ref_zero = levels[n] if len(levels) > n else 0
-        self._ref16 = 0
-        self.shift = 0
+        the reference's zero, if given; without it the reference's next reading is its zero.
+        ValueError when they do not fit. (At boot and at a calibration's end: holes_settings.py,
+        loaded for it and let go.)"""
+        import holes_settings
+
+        try:
+            holes_settings.set_zero(self, levels)
+        finally:
+            sys.modules.pop("holes_settings", None)
 
     @micropython.viper
     def update(self, levels, now_ms):
@@ -227,16 +225,16 @@ class HoleScanner:
                     frozen = True
                 else:  # hysteresis, from the class the sensor had (written back when it changes)
                     st = state[k]
-                    if st == NONE:
+                    if st == _NONE:
                         if d >= on or d <= neg_on:
-                            st = NORTH if d >= on else SOUTH
+                            st = _NORTH if d >= on else _SOUTH
                             state[k] = st
-                    elif st == NORTH:
+                    elif st == _NORTH:
                         if d < off:
-                            st = SOUTH if d <= neg_on else NONE
+                            st = _SOUTH if d <= neg_on else _NONE
                             state[k] = st
                     elif d > neg_off:
-                        st = NORTH if d >= on else NONE
+                        st = _NORTH if d >= on else _NONE
                         state[k] = st
                     if st:
                         seen += 1
@@ -272,26 +270,29 @@ class HoleScanner:
 
     def _sensor_insane(self, k, lv, now_ms):
         """Sensor k read lv, at a rail or too far from its zero: a fault from now, told once."""
-        self._bad_at[k] = now_ms
+        self._bad_at[k] = now_ms & 0xFFFF  # 16 bits: read again within the scan or two after
         if self.sensor_fault[k]:
             return
         if lv < self.rail_low:
-            why = RAIL_LOW
+            why = _RAIL_LOW
         elif lv > self.rail_high:
-            why = RAIL_HIGH
+            why = _RAIL_HIGH
         else:
-            why = RANGE
+            why = _RANGE
         self.sensor_fault[k] = why
-        self.state[k] = NONE
-        self._event(SENSOR, k, why)
+        self.state[k] = _NONE
+        self._event(_SENSOR, k, why)
 
     def _sensor_recovered(self, k, now_ms):
         """Faulted sensor k reads sane: True (and the fault cleared) once it has for unstable_ms;
         it then classifies from none."""
-        if time.ticks_diff(now_ms, self._bad_at[k]) < self.unstable_ms:
+        # a faulted sensor is looked at every scan, so what went by since it last read insane is
+        # never near the 65 s its 16 bits count (a longer pause of the loop errs the safe way:
+        # the fault stays that much longer)
+        if (now_ms - self._bad_at[k]) & 0xFFFF < self.unstable_ms:
             return False
         self.sensor_fault[k] = 0
-        self._event(SENSOR, k, CLEARED)
+        self._event(_SENSOR, k, _CLEARED)
         return True
 
     def _debounce(self, h, code, seen, now_ms):
@@ -321,10 +322,10 @@ class HoleScanner:
                 self.n_changed += 1
             if hfault[h]:
                 hfault[h] = 0
-                self._event(HOLE, h, CLEARED)
+                self._event(_HOLE, h, _CLEARED)
         elif not hfault[h] and ticks_diff(now_ms, self._busy[h]) >= self.unstable_ms:
-            hfault[h] = UNSTABLE
-            self._event(HOLE, h, UNSTABLE)
+            hfault[h] = _UNSTABLE
+            self._event(_HOLE, h, _UNSTABLE)
 
     def _event(self, kind, index, reason):
         """One more fault event of this update (fault_events, n_fault_events)."""
@@ -350,41 +351,3 @@ class HoleScanner:
         if not self.ref_zero:
             self.ref_zero = now
         self.shift = now - int(self.ref_zero)
-
-    def faulted_sensors(self):
-        """Bitmask (bit k = sensor k) of faulted sensors. May allocate (a long int): snapshots only."""
-        m = 0
-        for k in range(self.n_sensors):
-            if self.sensor_fault[k]:
-                m |= 1 << k
-        return m
-
-    def faulted_holes(self):
-        """Bitmask (bit h = hole h, 0-based) of holes with a hole fault (never settles)."""
-        m = 0
-        for h in range(self.n_holes):
-            if self.hole_fault[h]:
-                m |= 1 << h
-        return m
-
-
-def from_config(hall):
-    """A HoleScanner for pinmap.json's "hall" section (holes, sensors_per_hole, thresholds)."""
-    return from_thresholds(hall["holes"], hall.get("sensors_per_hole", 4), hall.get("thresholds", {}))
-
-
-def from_thresholds(n_holes, per_hole, t):
-    """A HoleScanner with the thresholds of dict `t` (pinmap.json hall.thresholds); a missing
-    key takes the default."""
-    return HoleScanner(n_holes, per_hole, t)
-
-
-def default_settings():
-    """A HoleSettings of the defaults. Its module is boot-only code (holes_settings.py): loaded
-    for it and let go, as the scanner keeps a copy of what it reads."""
-    import holes_settings
-
-    try:
-        return holes_settings.HoleSettings()
-    finally:
-        del sys.modules["holes_settings"]

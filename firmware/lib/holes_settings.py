@@ -8,7 +8,7 @@ import sys
 
 from micropython import const
 
-_MID_SCALE = const(32768)  # holes.MID_SCALE: a zero before any calibration
+_MID_SCALE = const(32768)  # holes.py's _MID_SCALE: a zero before any calibration
 
 
 class HoleSettings:
@@ -78,7 +78,7 @@ def make(hs, n_holes, per_hole, settings):
     hs.zero = array("H", [_MID_SCALE] * n)
     hs.state = array("B", bytes(n))
     hs.sensor_fault = array("B", bytes(n))
-    hs._bad_at = array("l", [0] * n)  # last insane reading of a faulted sensor
+    hs._bad_at = array("H", bytes(2 * n))  # last insane reading of a faulted sensor (ms, 16 bits)
 
     hs.codes = array("B", bytes(n_holes))
     hs.hole_fault = array("B", bytes(n_holes))
@@ -89,5 +89,23 @@ def make(hs, n_holes, per_hole, settings):
 
     hs.changed = array("B", bytes(n_holes))
     hs.n_changed = 0
-    hs.fault_events = array("h", [0] * (3 * (n + n_holes)))
+    # kind, index, reason: bytes while the indices fit one
+    hs.fault_events = array("B" if n < 256 else "H", [0] * (3 * (n + n_holes)))
     hs.n_fault_events = 0
+
+
+def set_zero(hs, levels):
+    """holes.HoleScanner.set_zero(levels) of scanner `hs`."""
+    n = hs.n_sensors
+    if len(levels) != n and len(levels) != n + 1:
+        raise ValueError("need %d zero levels, got %d" % (n, len(levels)))
+    for k in range(len(levels)):
+        v = levels[k]
+        if v < 0 or v > 65535:
+            raise ValueError("invalid zero level %d for sensor %d" % (v, k))
+    z = hs.zero
+    for k in range(n):
+        z[k] = levels[k]
+    hs.ref_zero = levels[n] if len(levels) > n else 0
+    hs._ref16 = 0
+    hs.shift = 0

@@ -1,5 +1,5 @@
 # The making of the objects the loop keeps: the card watcher, the feedback, the output queue, the
-# event ring and the sticker reader. Each class's __init__ hands its arguments here, so the code
+# event ring (and its clearing at boot) and the sticker reader. Each class's __init__ hands its arguments here, so the code
 # that checks them and sets the attributes up, run once at boot, takes no heap afterwards:
 # service.init and board.Board let this module go once the board is built (a test that builds
 # more keeps it loaded). What each attribute means is said in its class, where it is declared.
@@ -54,7 +54,6 @@ def feedback(f):
     f._step_end = 0
     f._led_until = 0
     f._led_timed = False
-    f.led_rgb = (0, 0, 0)
 
 
 def frame_queue(q, size, fifo, bytes_per_s):
@@ -72,19 +71,41 @@ def frame_queue(q, size, fifo, bytes_per_s):
     q.peak = 0
 
 
-def ring(r, slots, body, bits, tag_bytes, tags):
-    """ring.Ring's buffers: `slots` events of `body` bytes, a bitmap of `bits` frames, and the
-    pool of the last `tags` tags' records, `tag_bytes` in all."""
+def ring(r, slots, rec, body, bits, tag_bytes, tags):
+    """ring.Ring's buffers: a pool of `rec` bytes an event for the last `slots` (and the record
+    being made, `body` bytes), their frame numbers and times, a bitmap of `bits` frames, and
+    the pool of the last `tags` tags' records, `tag_bytes` in all."""
     if slots < 1:
         raise ValueError("invalid event ring: %d slots" % slots)
     r.slots = slots
-    r.body = bytearray(slots * body)
+    r.body = bytearray(max(slots * rec, body + 1) + 1)  # a byte left free: see Ring.clear
+    r.rec = bytearray(body)
     r.fnos = array("i", [0] * slots)
     r.times = array("i", [0] * slots)
     r.bits = bytearray(bits // 8)
     r.tagbuf = bytearray(tag_bytes)
     r.tag_at = array("H", [0] * tags)
     r.tag_fno = array("i", [0] * tags)
+
+
+def ring_clear(r, clock, t0):
+    """ring.Ring `r` with every event forgotten (a new boot), timed by clock() (or from t0)."""
+    r.clock = clock
+    r.t0 = t0
+    for i in range(len(r.bits)):
+        r.bits[i] = 0
+    r.total = 0  # events kept since boot; event i's frame number and time at i % slots
+    # the oldest event kept, its record at `at` in body; `put` where the next goes (a byte is
+    # always left free, so put == at says the pool is empty)
+    r.first = 0
+    r.at = 0
+    r.put = 0
+    r.last_gone = -1  # frame number of the last event pushed out of the ring
+    r.frames = 0  # frames seen (frame number of the next one)
+    r.seq = 0  # sequence number of the next frame
+    r.replaying = False  # a replay goes on (since.py keeps where it is)
+    r.tag_n = 0  # records kept since boot
+    r.code = 0  # the next event's record, as the loop gives it (ring.py), or 0
 
 
 def ntag_reader(t, message, memory):

@@ -24,6 +24,7 @@ _SLOT_US = const(2000)  # a RAW frame is written while this much is left before 
 _CAL_SAMPLES = const(32)
 _DEBOUNCE_MIN = const(5)
 _DEBOUNCE_MAX = const(500)
+_BEEP_STEPS = const(8)  # feedback.py's most steps of a beep pattern
 
 
 def hello(a):
@@ -85,7 +86,7 @@ def boot(a):
         a.scan_cycle(time.ticks_ms(), quiet=True)
         a.out.pump(time.ticks_us())
         time.sleep_ms(a.scan_ms)
-    a.send_snapshot()
+    snapshot(a)
     a.out.pump(time.ticks_us())
 
 
@@ -112,7 +113,7 @@ def snapshot(a):
     w.arg(b"faults=")
     first = True
     k = 0
-    n = a.n_sensors
+    n = sc.n_sensors
     while k < n:  # runs of faulted sensors as s<a>-<b>, so all 40 fit in one frame
         if not sc.sensor_fault[k]:
             k += 1
@@ -191,8 +192,11 @@ def _calibrator(a):
 
     sc = a.scanner
     s = calib.CalSettings(samples=_CAL_SAMPLES, rail_low=sc.rail_low, rail_high=sc.rail_high)
-    s.cal_max_offset, s.zero_low, s.zero_high = a.cal_limits
-    return calib.Calibrator(a.n_sensors, sc.per_hole, a.has_ref, s)
+    t = a.hw.thresholds
+    s.cal_max_offset = t.get("cal_max_offset", 3000)
+    s.zero_low = t.get("cal_zero_low", 25000)
+    s.zero_high = t.get("cal_zero_high", 35500)
+    return calib.Calibrator(sc.n_sensors, sc.per_hole, sc.ref, s)
 
 
 def command(a, seq, cmd, args):
@@ -210,7 +214,7 @@ def command(a, seq, cmd, args):
         a.raw = (seq, 0, a.scans)
     elif cmd == "CAL":
         a.cal = _calibrator(a)
-        a.cal_seq = seq
+        a.cal.seq = seq  # for its answer, when its scans are in
     elif cmd == "SET":
         for arg in args:
             key, _, val = arg.partition("=")
@@ -261,25 +265,24 @@ def calibrated(a, cal):
 
     import calib
 
-    n = a.n_sensors
+    n = cal.n_sensors
     zeros = array("H", [0] * cal.n_levels)  # the reference's zero last, if there is one
     try:
         cal.result(zeros)
     except ValueError as e:
-        a.reply_err(a.cal_seq, "CAL", str(e))
+        a.reply_err(cal.seq, "CAL", str(e))
         return
     try:
-        ref = calib.ref_path(a.calib_path)
+        ref = ref_path(a.calib_path)
         calib.forget(ref)
         cal.save(a.calib_path, zeros[:n])
         if cal.n_levels > n:
             cal.save(ref, zeros[n:])
     except OSError as e:
-        a.reply_err(a.cal_seq, "CAL", "cannot write %s: %s" % (a.calib_path, e))
+        a.reply_err(cal.seq, "CAL", "cannot write %s: %s" % (a.calib_path, e))
         return
     a.scanner.set_zero(zeros)
-    a.calibrated = True
-    a.reply_ok(a.cal_seq, "CAL", "sensors=%d" % a.n_sensors)
+    a.reply_ok(cal.seq, "CAL", "sensors=%d" % n)
 
 
 # ---- the App, made at boot (app.App.__init__) -----------------------------------------
@@ -289,7 +292,7 @@ def feedback_refused(a, seq, cmd, args):
     """LED <rrggbb> [ms] or BEEP <hz:ms,...> whose arguments the loop could not take
     (App.command): ValueError saying what is wrong, first thing first, with feedback.py's
     limits; carried out if nothing is."""
-    from feedback import MAX_STEPS, parse_pattern, parse_rgb
+    from feedback import parse_pattern, parse_rgb
 
     if not args:
         raise ValueError("LED needs a colour rrggbb" if cmd == "LED" else "BEEP needs a pattern hz:ms,...")
@@ -305,8 +308,8 @@ def feedback_refused(a, seq, cmd, args):
         a.feedback.set_led(r, g, b, ms, time.ticks_ms())
     else:
         steps = args[0].split(",")
-        if len(steps) > MAX_STEPS:
-            raise ValueError("beep pattern has %d steps, at most %d" % (len(steps), MAX_STEPS))
+        if len(steps) > _BEEP_STEPS:
+            raise ValueError("beep pattern has %d steps, at most %d" % (len(steps), _BEEP_STEPS))
         for part in steps:
             hz, _, ms = part.partition(":")
             try:
@@ -328,9 +331,9 @@ def init(a, hw):
     from frame_queue import FrameQueue
     from ring import boot_ring
 
-    a.boot_ms = time.ticks_ms()
+    boot_ms = time.ticks_ms()
     a.boot_id = None  # 4 hex digits, made by the first HELLO (boot_id())
-    a.ring = boot_ring(a.boot_ms)  # the recent events, kept for SINCE (ring.py)
+    a.ring = boot_ring(boot_ms)  # the recent events, kept for SINCE (ring.py), timed from boot_ms
     a.replay = None  # since.py while a replay for SINCE goes on
     a.out = FrameQueue(hw.port, a.out_bytes)
     a.w = wire.FrameWriter(a.out, a.ring)
@@ -343,11 +346,10 @@ def init(a, hw):
     a.crowded = False  # several cards on the reader (told to the host as a fault)
     a.feedback = Feedback(hw.led, hw.buzzer)
     a.cal = None
-    a.cal_seq = 0
     a.raw = None  # a RAW reply under way: (its sequence number, the next hole, the scan count)
     a._deferred = None  # a command waiting for a pass after its module was loaded for it
     a.wdt = None
-    _init_counters(a)
+    _init_counters(a, boot_ms)
     sys.modules.pop("making", None)  # the objects' making (making.py), done: let go
 
 
@@ -356,40 +358,54 @@ def _init_sensors(a, hw):
     calibration (if any) and the limits of the next one."""
     from array import array
 
-    from holes import from_thresholds
+    from holes import HoleScanner
 
     n = hw.holes * hw.per_hole
-    a.n_sensors = n
-    a.has_ref = getattr(hw.mux, "has_ref", False)  # levels[n]: the reference channel
-    a.levels = array("H", [0] * (n + 1 if a.has_ref else n))
-    t = hw.thresholds
-    a.scanner = from_thresholds(hw.holes, hw.per_hole, t)
-    a.scanner.ref = a.has_ref
-    a.cal_limits = (t.get("cal_max_offset", 3000), t.get("cal_zero_low", 25000),
-                    t.get("cal_zero_high", 35500))
-    zeros = _load_zeros(a.calib_path, n, a.has_ref)  # no reference zero: its first reading
+    ref = getattr(hw.mux, "has_ref", False)  # levels[n]: the reference channel
+    a.levels = array("H", [0] * (n + 1 if ref else n))
+    # a missing threshold takes its default (the calibration's limits are read at a CAL)
+    a.scanner = HoleScanner(hw.holes, hw.per_hole, hw.thresholds)
+    a.scanner.ref = ref
+    zeros = _load_zeros(a.calib_path, n, ref)  # no reference zero: its first reading
     if zeros is not None:
         a.scanner.set_zero(zeros)
-    a.calibrated = zeros is not None
 
 
 def _load_zeros(path, n, ref=False):
-    """The sensors' n zeros, and the reference channel's after them when it was saved (calib.py
-    is let go again)."""
-    import calib
+    """The sensors' n zeros, and the reference channel's after them when it was saved."""
+    zeros = load(path, n)
+    if zeros is not None and ref:
+        r = load(ref_path(path), 1)
+        if r is not None:
+            zeros.append(r[0])
+    return zeros
+
+
+def load(path, n):
+    """The n zeros saved at path as array('H'), or None if missing, unreadable or corrupt
+    (calib.save writes it, at a calibration's end)."""
+    import json
+    from array import array
 
     try:
-        zeros = calib.load(path, n)
-        if zeros is not None and ref:
-            r = calib.load(calib.ref_path(path), 1)
-            if r is not None:
-                zeros.append(r[0])
-        return zeros
-    finally:
-        sys.modules.pop("calib", None)
+        with open(path) as f:
+            data = json.loads(f.read())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, list) or len(data) != n:
+        return None
+    for v in data:
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0 or v > 65535:
+            return None
+    return array("H", data)
 
 
-def _init_counters(a):
+def ref_path(path):
+    """Where the reference channel's zero is kept, next to the sensors' zeros at path."""
+    return (path[:-5] if path.endswith(".json") else path) + "_ref.json"
+
+
+def _init_counters(a, boot_ms):
     """What the heartbeat counts, the uptime, the button and the loop's timing, from now."""
     a.scans = 0
     a.sps = 0
@@ -402,13 +418,19 @@ def _init_counters(a):
     # heartbeat would allocate); seconds last 34 years
     a._up_s = 0
     a._up_ms = 0
-    a._up_at = a.boot_ms
+    a._up_at = boot_ms
     # button
     a.button = 0
     a.presses = 0  # since boot: a snapshot lets the host count presses it missed
     a._btn_raw = 0
     a._btn_since = 0
-    a.new_heartbeat_period()  # how the loop keeps up, since the last heartbeat
+    # how the loop keeps up, since the last heartbeat (app.App.send_heartbeat starts them again)
+    a.late_ms = 0
+    a.late_n = 0
+    a.reads = 0
+    a._per_sum = 0
+    a._per_n = 0
+    a._per_max = 0
     a.heap_low = -1  # the least free heap seen at a heartbeat (bytes), -1 before the first
     a._period_us = 0  # busy time of the scan period under way
     a._scan_us = time.ticks_us()  # when the last scan began, and the time it left

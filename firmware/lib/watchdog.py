@@ -9,7 +9,7 @@
 import machine
 from micropython import const
 
-TIMEOUT_MS = const(8000)
+_TIMEOUT_MS = const(8000)
 _KEEPER_MS = const(1000)
 _TIMER_ID = const(0)
 
@@ -26,7 +26,7 @@ def release():
     """Start the watchdog if needed and let a timer feed it (the REPL is in charge)."""
     global _wdt, _timer
     if _wdt is None:
-        _wdt = machine.WDT(timeout=TIMEOUT_MS)
+        _wdt = machine.WDT(timeout=_TIMEOUT_MS)
     if _timer is None:
         _timer = machine.Timer(_TIMER_ID)
     _timer.init(mode=machine.Timer.PERIODIC, period=_KEEPER_MS, callback=_feed)
@@ -37,7 +37,7 @@ def take():
     """Stop the timer: from now on the caller must feed the returned watchdog."""
     global _wdt
     if _wdt is None:
-        _wdt = machine.WDT(timeout=TIMEOUT_MS)
+        _wdt = machine.WDT(timeout=_TIMEOUT_MS)
     if _timer is not None:
         _timer.deinit()
     _wdt.feed()

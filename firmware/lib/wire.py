@@ -34,7 +34,7 @@ except ImportError:  # CPython
 
 PROTO_VERSION = const(2)  # 2: the event ring (SINCE, OLD, HELLO boot=)
 MAX_LINE = const(200)
-MAX_ARGS_LEN = const(186)  # MAX_LINE - len("@SSSS ") - len("*CCCC\r\n") - 1
+_MAX_ARGS_LEN = const(186)  # MAX_LINE - len("@SSSS ") - len("*CCCC\r\n") - 1
 
 _AT = const(0x40)
 _STAR = const(0x2A)
@@ -60,43 +60,29 @@ ERR_CRC = const(-2)
 ERR_LONG = const(-3)
 
 
-def _make_table():
-    # 256 16-bit entries as one array: 512 bytes, where a tuple of ints would take 2 KB
-    from array import array
-
-    t = array("H", [0] * 256)
-    for i in range(256):
-        c = i << 8
-        for _ in range(8):
-            c = ((c << 1) ^ 0x1021) if c & 0x8000 else (c << 1)
-        t[i] = c & 0xFFFF
-    return t
-
-
-_TABLE = _make_table()
-del _make_table  # run once: its code need not stay in the board's heap
-
-
 def ptr8(buf):
     """Viper's cast to a byte pointer, where crc16 runs as plain Python (CPython, a build
     without native code): the buffer itself, indexed alike."""
     return buf
 
 
-ptr16 = ptr8  # and to a pointer to 16-bit words (the table)
+ptr16 = ptr8  # and to a pointer to 16-bit words (holes.py's arrays)
 
 
 @micropython.viper
 def crc16(buf, start: int, end: int) -> int:
     """CRC-16/CCITT-FALSE of buf[start:end] (a bytearray or bytes); allocates nothing. Viper:
-    machine integers and raw pointers into the buffer and the table (the CRC never leaves 16
-    bits, so it reads as the same number in Python's integers), and no bounds check: the
-    callers' end is never past the bytes they hold."""
+    machine integers and a raw pointer into the buffer (the CRC never leaves 16 bits, so it
+    reads as the same number in Python's integers), and no bounds check: the callers' end is
+    never past the bytes they hold. A byte at a time with no table (the polynomial 0x1021's
+    terms x^12, x^5 and 1 folded in: x ^= x >> 4 makes the four high bits' share), where a
+    table took 512 bytes of heap and more machine code."""
     crc = 0xFFFF
-    t = ptr16(_TABLE)
     p = ptr8(buf)
     for i in range(start, end):
-        crc = ((crc << 8) & 0xFFFF) ^ t[((crc >> 8) ^ p[i]) & 0xFF]
+        x = ((crc >> 8) ^ p[i]) & 0xFF
+        x ^= x >> 4
+        crc = ((crc << 8) ^ (x << 12) ^ (x << 5) ^ x) & 0xFFFF
     return crc
 
 

@@ -4,6 +4,7 @@
 import time
 
 from app_harness import UID7, make, run_scans, sent
+import service  # HELLO and SNAP are sent by the board's service side
 
 
 def test_a_dead_reader_is_reported_at_boot_and_the_board_keeps_scanning():
@@ -27,7 +28,7 @@ def test_a_floating_sensor_is_a_fault_and_its_hole_is_not_misreported():
     run_scans(a, 0, 60)
     frames = sent(a)
     assert frames == [("FAULT", ["sensor", "s10", "rail", "low"])]
-    a.send_snapshot()
+    service.snapshot(a)
     snap = dict(x.split("=", 1) for x in sent(a)[0][1])
     assert snap["faults"] == "s10" and snap["holes"].split(",")[2] == "0"
 

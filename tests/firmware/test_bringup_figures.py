@@ -5,6 +5,7 @@ import time
 
 import resets
 from app_harness import UID7, make, sent
+import service  # HELLO and SNAP are sent by the board's service side
 
 YEAR_S = 365 * 86400
 
@@ -98,10 +99,10 @@ def test_memory_that_is_not_ours_counts_from_zero_and_a_count_stops_at_255():
 
 def test_hello_names_the_resets_since_power_on_when_the_board_keeps_them():
     hw, a = make()
-    a.send_hello()
+    service.hello(a)
     args = sent(a)[0][1]
     assert not [x for x in args if x.startswith("resets=")], args  # a board without RTC memory
     hw.reset_counts = b"0,3,1,0"
-    a.send_hello()
+    service.hello(a)
     args = sent(a)[0][1]
     assert "resets=0,3,1,0" in args, args

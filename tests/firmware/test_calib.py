@@ -6,6 +6,7 @@ import time
 
 import calib
 from calib import CalSettings, Calibrator
+import service  # the zeros' file is read by the board's service side (at boot)
 
 N = 40
 
@@ -168,17 +169,17 @@ def test_save_load_round_trip():
     d = _tmpdir()
     try:
         path = d + "/zero.json"
-        assert calib.load(path, N) is None  # missing
+        assert service.load(path, N) is None  # missing
         zeros = array("H", [30000 + k for k in range(N)])
         calib.save(path, zeros)
-        got = calib.load(path, N)
+        got = service.load(path, N)
         assert isinstance(got, array) and list(got) == list(zeros)
         assert os.listdir(d) == ["zero.json"]  # no .tmp left behind
         # overwrite an existing file
         zeros[3] = 12345
         Calibrator.save(path, zeros)
-        assert list(Calibrator.load(path, N)) == list(zeros)
-        assert calib.load(path, N + 1) is None  # saved for another board size
+        assert list(service.load(path, N)) == list(zeros)
+        assert service.load(path, N + 1) is None  # saved for another board size
     finally:
         _cleanup(d)
 
@@ -191,10 +192,10 @@ def test_corrupt_file_loads_as_none():
             with open(path, "w") as f:
                 f.write(data)
             n = 1 if data.startswith("[") and "," not in data else 3
-            assert calib.load(path, n) is None, data
+            assert service.load(path, n) is None, data
         with open(path, "wb") as f:
             f.write(b"\xff\xfe\x00[")
-        assert calib.load(path, 1) is None
+        assert service.load(path, 1) is None
     finally:
         _cleanup(d)
 

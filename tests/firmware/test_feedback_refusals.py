@@ -34,7 +34,7 @@ def test_a_malformed_led_or_beep_is_refused_with_its_reason_and_changes_nothing(
             if frames:
                 break
         assert frames == [("ERR", ["%04X" % seq, cmd] + why.split())], (cmd, args, frames)
-    assert hw.led.shown == (0, 0, 0) and not a.feedback.busy()
+    assert hw.led.shown == (0, 0, 0) and hw.buzzer.duty == 0 and hw.buzzer.log in ([], [0])  # nothing played
     hw.port.send(20, "LED", ["00FF00", "500"])  # a good one after them: at once
     a.poll_host()
     assert sent(a) == [("OK", ["0014", "LED"])] and hw.led.shown == (0, 255, 0)

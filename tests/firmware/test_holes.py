@@ -5,10 +5,25 @@ import time
 
 import holes
 from fake_hall import pinmap
-from holes import HOLE, RAIL_HIGH, RAIL_LOW, RANGE, SENSOR, UNSTABLE, HoleScanner
+from holes import HoleScanner
 from holes_settings import HoleSettings
 
+# holes.py's numbers (its private constants): the kinds of a fault event, the reasons, the classes
+SENSOR, HOLE = 0, 1
+RAIL_LOW, RAIL_HIGH, RANGE, UNSTABLE = 1, 2, 3, 4
+NONE, NORTH, SOUTH = 0, 1, 2
+
 MID = 32768
+
+
+def _faulted(faults):
+    """Bitmask of the faulted entries (bit k: entry k) of a scanner's sensor_fault or hole_fault."""
+    m = 0
+    for k in range(len(faults)):
+        if faults[k]:
+            m |= 1 << k
+    return m
+
 MAG = 11000  # a magnet right over a sensor: 7,750..14,300 (hardware/pinmap.json's margins)
 
 
@@ -57,7 +72,7 @@ def test_empty_board_is_code_zero_and_reports_nothing():
     _run(hs, lv, 0, 500, log=log)
     assert log == []
     assert list(hs.codes) == [0, 0, 0]
-    assert hs.faulted_sensors() == 0 and hs.faulted_holes() == 0
+    assert _faulted(hs.sensor_fault) == 0 and _faulted(hs.hole_fault) == 0
 
 
 def test_both_poles_classified_into_code():
@@ -68,7 +83,7 @@ def test_both_poles_classified_into_code():
     hs.update(lv, 0)
     assert _changes(hs) == [(1, _code(trits))]
     assert _code(trits) == 34
-    assert list(hs.state[4:8]) == [holes.NORTH, holes.SOUTH, holes.NONE, holes.NORTH]
+    assert list(hs.state[4:8]) == [NORTH, SOUTH, NONE, NORTH]
     # all positions, both poles, weakest magnet and worst crosstalk on the empty position
     _put(lv, 2, (2, 2, 0, 2), amp=9000)
     lv[2 * 4 + 2] = MID + 2500
@@ -197,7 +212,7 @@ def test_railed_sensor_faults_keeps_code_and_clears():
     lv[5] = 65535  # hole 2, position 2 shorted to the supply
     hs.update(lv, 100)
     assert _events(hs) == [(SENSOR, 5, RAIL_HIGH)]
-    assert hs.faulted_sensors() == 1 << 5 and hs.sensor_fault[5] == RAIL_HIGH
+    assert _faulted(hs.sensor_fault) == 1 << 5 and hs.sensor_fault[5] == RAIL_HIGH
     log = []
     _run(hs, lv, 110, 1000, log=log)
     assert log == []  # one event only, and the hole keeps its last reported code
@@ -212,7 +227,7 @@ def test_railed_sensor_faults_keeps_code_and_clears():
     log = []
     _run(hs, lv, 1010, 3000, log=log)
     assert log == [(2500, (SENSOR, 5, 0)), (2510, 1, 0)], log  # last bad reading at 1000
-    assert hs.faulted_sensors() == 0
+    assert _faulted(hs.sensor_fault) == 0
 
 
 def test_floating_sensor_raises_one_fault_and_no_code():
@@ -262,14 +277,14 @@ def test_hole_that_never_settles_faults_then_clears():
             log.append((t, ev))
         t += 10
     assert log == [(1500, (HOLE, 0, UNSTABLE))], log
-    assert hs.faulted_holes() == 1 and hs.hole_fault[0] == UNSTABLE
+    assert _faulted(hs.hole_fault) == 1 and hs.hole_fault[0] == UNSTABLE
     assert hs.codes[0] == 0
     _put(lv, 0, b)
     log = []
     _run(hs, lv, 2000, 2100, log=log)
     # the candidate b seen at 2000 was already b since 1980
     assert log == [(2010, 0, _code(b)), (2010, (HOLE, 0, 0))], log
-    assert hs.faulted_holes() == 0
+    assert _faulted(hs.hole_fault) == 0
 
 
 def test_debounce_is_configurable():
@@ -309,10 +324,10 @@ def test_debounce_across_ticks_wraparound():
     assert got == [3], got
 
 
-def test_from_config_uses_pinmap_thresholds():
+def test_a_scanner_made_from_the_pin_map_takes_its_thresholds():
     hall = pinmap()["hall"]
     t = hall["thresholds"]
-    hs = holes.from_config(hall)
+    hs = HoleScanner(hall["holes"], hall["sensors_per_hole"], t)
     assert hs.n_holes == 10 and hs.per_hole == 4 and hs.n_sensors == 40
     assert (hs.on, hs.off, hs.rail_low, hs.rail_high, hs.max_delta) == (
         t["on"], t["off"], t["rail_low"], t["rail_high"], t["max_delta"])

@@ -9,6 +9,7 @@ import gc
 
 import app
 from fake_board import FakeHw
+import service  # HELLO and SNAP are sent by the board's service side
 
 B = b"\x04\x91\xa2\xb3\xc4\xd5\xe6"
 
@@ -76,7 +77,7 @@ def test_two_cards_reach_the_host_as_a_fault_of_the_field_and_clear_when_one_is_
     for _ in range(30):
         a.poll_rfid()
     assert a.cards.ok and a.cards.reinits == 0  # the air's errors, not the reader's
-    a.send_snapshot()
+    service.snapshot(a)
     a.out.flush()
     frames = hw.port.frames()
     assert frames[0] == ("FAULT", ["rfid", "field", "two", "cards", "on", "the", "reader"]), frames

@@ -258,3 +258,85 @@ def test_keeping_and_replaying_records_allocates_nothing():
     without_allocating(taps)
     olds, kv = _replay(w, r, out, None)
     assert [o[2].split(" ")[0] for o in olds[:3]] == ["TAG", "CARD", "CARD"], olds
+
+
+def _frame(w, clock, ftype, *args, code=()):
+    """An event frame; `code`: what the loop tells the ring it is (ring.Ring.code, as app.py
+    sets it): its kind and numbers, HOLE 1, BTN 2, FAULT 5, CLEAR 6."""
+    clock.ms += 10
+    w.begin(ftype, True)
+    for a in args:
+        w.arg(a)
+    if code:
+        w.ring.code = sum(c << (8 * i) for i, c in enumerate(code))
+    w.end()
+
+
+def test_every_kind_of_event_comes_back_as_it_was_sent():
+    # packed in binary where the loop says what it is or it is a CARD, kept as text where not
+    w, r, out, clock = _writer(slots=16)
+    sent = [
+        ((b"HOLE", b"10", b"80"), (1, 10, 80)), ((b"HOLE", b"1", b"0"), (1, 1, 0)), ((b"BTN", b"1"), (2, 1)),
+        ((b"BTN", b"0"), (2, 0)), ((b"CARD", b"+", b"DEADBEEF"), ()), ((b"CARD", b"-", b"04A1B2C3D4E5F6"), ()),
+        ((b"CARD", b"+", b"00112233445566778899"), ()),
+        ((b"FAULT", b"sensor", b"s40", b"never settles"), (5, 0, 40, 4)), ((b"CLEAR", b"sensor", b"s40"), (6, 0, 40)),
+        ((b"FAULT", b"hole", b"h3", b"out of range"), (5, 1, 3, 3)), ((b"CLEAR", b"hole", b"h10"), (6, 1, 10)),
+        ((b"FAULT", b"rfid", b"reader", b"no answer"), ()), ((b"CLEAR", b"rfid", b"field"), ()),
+        ((b"HOLE", b"3", b"7"), ()), ((b"CARD", b"+", b"04a1"), ()), ((b"CARD", b"+", b"04A"), ()),
+    ]
+    for args, code in sent:
+        _frame(w, clock, *args, code=code)
+    olds, kv = _replay(w, r, out, None)
+    assert [o[2] for o in olds] == [b" ".join(a).decode() for a, _ in sent], olds
+    assert kv == {"n": "16", "lost": "0"}
+
+
+def _replay_lean(w, r, out):
+    """SINCE all, the frames read as they come (a small heap holds 64 at once badly): the
+    OLD frames' bodies, their count, and the OK's n= and lost=."""
+    out.n = 0
+    since.start(r, 0x77, None)
+    bodies, n, kv = set(), 0, {}
+    while r.replaying:
+        since.step(r, w, 1024)
+        for _, t, a in _frames(out):
+            if t == "OLD":
+                bodies.add(" ".join(a[2:]))
+                n += 1
+            elif t == "OK":
+                kv = dict(x.split("=", 1) for x in a[2:])
+    return bodies, n, kv
+
+
+def test_the_ring_keeps_its_64_last_events_of_any_shape_a_game_makes():
+    # the longest of them (a CARD of a 10-byte UID, a sensor's FAULT) 64 at a time, then mixed
+    for args, code in (((b"CARD", b"+", b"00112233445566778899"), ()),
+                       ((b"FAULT", b"sensor", b"s40", b"never settles"), (5, 0, 40, 4))):
+        w, r, out, clock = _writer(slots=64)
+        for _ in range(70):
+            _frame(w, clock, *args, code=code)
+        out.n = 0
+        bodies, n, kv = _replay_lean(w, r, out)
+        assert n == 64 and kv == {"n": "64", "lost": "6"}, kv
+        assert bodies == {b" ".join(args).decode()}
+    w, r, out, clock = _writer(slots=64)
+    for i in range(100):
+        h = 1 + i % 10
+        _frame(w, clock, *((b"CARD", b"-", b"04A1B2C3D4E5%02X" % i), (b"HOLE", b"%d" % h, b"13"), (b"BTN", b"%d" % (i & 1)),
+                           (b"CLEAR", b"hole", b"h%d" % h))[i % 4], code=((), (1, h, 13), (2, i & 1), (6, 1, h))[i % 4])
+        out.n = 0
+    bodies, n, kv = _replay_lean(w, r, out)
+    assert n == 64 and kv == {"n": "64", "lost": "36"}, kv
+    assert "CLEAR hole h10" in bodies and "CARD - 04A1B2C3D4E524" in bodies and "CARD - 04A1B2C3D4E520" not in bodies
+
+
+def test_long_texts_wrap_the_pool_and_push_out_the_oldest_whole():
+    w, r, out, clock = _writer(slots=8)
+    start = (w.seq - 1) & 0xFFFF
+    texts = [b"ValueError: %d " % i + b"x" * (i % 25) for i in range(40)]
+    for t in texts:
+        _frame(w, clock, b"FAULT", b"exc", b"loop", t)
+    olds, kv = _replay(w, r, out, start)
+    want = [(b"FAULT exc loop " + t)[:30].rstrip(b" ").decode() for t in texts]
+    assert [o[2] for o in olds] == want[40 - len(olds):], olds
+    assert 3 <= len(olds) < 8 and int(kv["lost"]) == 40 - len(olds), kv

@@ -12,6 +12,7 @@ import time
 from heap_lock import without_allocating
 
 import since
+import service  # HELLO and SNAP are sent by the board's service side
 
 # this process's own file: the CPython and the MicroPython runs of these tests (and other
 # checkouts' test runs) may write their calibration at the same time
@@ -116,7 +117,7 @@ def test_a_sticker_s_record_comes_back_before_its_card_through_the_board():
 
 def test_hello_says_its_boot_and_that_it_keeps_events():
     hw, a = _app()
-    a.send_hello()
+    service.hello(a)
     a.out.flush()
     (ftype, args), = hw.port.frames()
     kv = dict(x.split("=", 1) for x in args)
@@ -133,7 +134,8 @@ def test_a_loop_that_fills_a_wrapping_ring_and_replays_from_it_allocates_nothing
     hw, a = _app(T05)
     from ring import Ring as R
 
-    a.ring = R(a.uptime, 8)  # (timed by the App: this test's ring is not kept past it)
+    t0 = a.ring.t0
+    a.ring = R(lambda: time.ticks_diff(time.ticks_ms(), t0), 8)  # (timed as the App's: not kept past this test)
     a.w.ring = a.ring
     t = time.ticks_ms()
     present = [UID7_FOR_ALLOC]

@@ -10,7 +10,7 @@ from app_harness import make, sent
 
 def test_an_exception_in_the_loop_is_reported_and_the_loop_starts_again():
     hw, a = make()
-    real = a.mux
+    real = hw.mux
 
     class Flaky:
         calls = 0
@@ -21,7 +21,7 @@ def test_an_exception_in_the_loop_is_reported_and_the_loop_starts_again():
                 raise RuntimeError("adc glitch")
             real.scan(out)
 
-    a.mux = Flaky()
+    hw.mux = Flaky()
     a.boot = lambda: None
     start = a.scans
     a.run(until=lambda: a.scans >= start + 3)

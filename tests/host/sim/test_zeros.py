@@ -118,7 +118,7 @@ def test_no_wrong_code_through_rail_steps_and_a_half_hour_warm_up(board: SimpleN
     zeros = array("H", [0] * cal.n_levels)
     cal.result(zeros)
     calibrated = list(zeros)
-    sc = board.holes.from_thresholds(hw.holes, hw.per_hole, t)
+    sc = board.holes.HoleScanner(hw.holes, hw.per_hole, t)
     sc.ref = True
     sc.set_zero(zeros)
 
@@ -130,7 +130,7 @@ def test_no_wrong_code_through_rail_steps_and_a_half_hour_warm_up(board: SimpleN
         mux.scan(levels)
         sc.update(levels, now)
         now += SCAN_MS
-    assert list(sc.codes) == want and not sc.faulted_sensors() and not sc.faulted_holes()
+    assert list(sc.codes) == want and not any(sc.sensor_fault) and not any(sc.hole_fault)
 
     # a weak USB port, the LED switching between dark and full white every few scans, while the
     # board warms for half an hour: 6 temperatures a minute, 10 scans at each
