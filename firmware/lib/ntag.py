@@ -99,6 +99,8 @@ class NtagReader:
             ntag_write.command(a, seq, args)
         finally:
             del sys.modules["ntag_write"]
+            if "mfrc522_setup" in sys.modules:  # (its registers' access, imported with it)
+                del sys.modules["mfrc522_setup"]
         return True
 
     def step(self):

@@ -11,6 +11,8 @@
 from micropython import const
 import time
 
+from mfrc522_setup import load_fifo, read_fifo, read_reg, write_reg  # let go with this module
+
 _COMMAND_REG = const(0x01)
 _COM_IRQ_REG = const(0x04)
 _FIFO_LEVEL_REG = const(0x0A)
@@ -108,30 +110,30 @@ def _select(a, r, uid):
 
 def _write_page(r, page, data, k):
     # WRITE of page `page` with data[k:k+4]; True on the card's ACK.
-    r._write_reg(_TX_MODE_REG, _CRC_EN)  # the chip adds the CRC_A; the 4-bit ACK has none
-    r._write_reg(_RX_MODE_REG, 0)
+    write_reg(r, _TX_MODE_REG, _CRC_EN)  # the chip adds the CRC_A; the 4-bit ACK has none
+    write_reg(r, _RX_MODE_REG, 0)
     tx = r._tx
     tx[0] = _NTAG_WRITE
     tx[1] = page
     for i in range(4):
         tx[2 + i] = data[k + i]
-    r._write_reg(_COM_IRQ_REG, _ALL_COM_IRQ)
-    r._load_fifo(r._txv[6], 6)
-    r._write_reg(_COMMAND_REG, _CMD_TRANSCEIVE)
-    r._write_reg(_BIT_FRAMING_REG, _START_SEND)
+    write_reg(r, _COM_IRQ_REG, _ALL_COM_IRQ)
+    load_fifo(r, r._txv[6], 6)
+    write_reg(r, _COMMAND_REG, _CMD_TRANSCEIVE)
+    write_reg(r, _BIT_FRAMING_REG, _START_SEND)
     start = time.ticks_ms()
     irq = 0
     while time.ticks_diff(time.ticks_ms(), start) < _WRITE_MS:
-        irq = r._read_reg(_COM_IRQ_REG)
+        irq = read_reg(r, _COM_IRQ_REG)
         if irq & (_RX_IRQ | _IDLE_IRQ):
             break
-    r._write_reg(_COMMAND_REG, _CMD_IDLE)
-    r._write_reg(_BIT_FRAMING_REG, 0)
-    r._write_reg(_TX_MODE_REG, 0)
+    write_reg(r, _COMMAND_REG, _CMD_IDLE)
+    write_reg(r, _BIT_FRAMING_REG, 0)
+    write_reg(r, _TX_MODE_REG, 0)
     r._crc_on = False  # both off, as the driver's cache says
     if not irq & (_RX_IRQ | _IDLE_IRQ):
         return False
-    if r._read_reg(_FIFO_LEVEL_REG) != 1 or r._read_reg(_CONTROL_REG) & 0x07 != 4:
+    if read_reg(r, _FIFO_LEVEL_REG) != 1 or read_reg(r, _CONTROL_REG) & 0x07 != 4:
         return False
-    r._read_fifo(1)
+    read_fifo(r, 1)
     return r._rx[0] & 0x0F == _ACK

@@ -39,11 +39,19 @@ import time
 
 
 def _setup(name, *args):
-    # The set-up code is imported at the first call and stays loaded (about 1 KB of heap):
-    # importing a .mpy from flash again at each re-init would cost several ms of the loop.
+    # The set-up code (mfrc522_setup.py: the resets, the timer, the antenna, the gain, and the
+    # register access the calls a polling loop never makes go through) is imported for the call
+    # and let go, so it takes no heap while the board runs. A re-init of a failed reader from
+    # the main loop pays for its import (a few ms, in a pass that has a reader fault to report).
     import mfrc522_setup
 
-    return getattr(mfrc522_setup, name)(*args)
+    try:
+        return getattr(mfrc522_setup, name)(*args)
+    except OSError:
+        args[0]._cs.value(1)  # (args[0] is the reader: CS back high after a bus that raised)
+        raise
+    finally:
+        del sys.modules["mfrc522_setup"]
 
 
 def _extra(name, *args):
@@ -53,8 +61,13 @@ def _extra(name, *args):
 
     try:
         return getattr(mfrc522_extra, name)(*args)
+    except OSError:
+        args[0]._cs.value(1)  # (args[0] is the reader: CS back high after a bus that raised)
+        raise
     finally:
-        del sys.modules["mfrc522_extra"]
+        for m in ("mfrc522_extra", "mfrc522_setup"):  # (calc_crc reads registers through the
+            if m in sys.modules:  # set-up's; a call inside another has let them go already)
+                del sys.modules[m]
 
 
 # ---- Registers (datasheet 9.2, table 20) ----
@@ -151,7 +164,7 @@ _ST_SELECT = const(3)
 _ST_HALT = const(4)
 # the FIFO moves in one SPI transaction of up to this many data bytes: the longest frame sent
 # (SELECT without its CRC: 7 bytes) and the longest answer (anticollision: 5 bytes) fit
-_FIFO_TXN = const(10)
+_FIFO_TXN = const(7)
 
 # ---- Timeouts ----
 _RESET_MS = const(50)  # soft reset / oscillator start-up
@@ -215,60 +228,13 @@ class MFRC522:
     # ---- bus access: the only methods that touch SPI (datasheet 8.1.2) ----
     # Address byte (8.1.2.3): (addr << 1) & 7Eh, bit 7 set for a read.
 
-    def _read_reg(self, reg):
-        tx = self._tx2
-        tx[0] = ((reg << 1) & 0x7E) | 0x80
-        tx[1] = 0
-        self._cs.value(0)
-        try:
-            self._spi.write_readinto(tx, self._rx2)
-        finally:
-            self._cs.value(1)
-        return self._rx2[1]
-
-    def _write_reg(self, reg, value):
-        tx = self._tx2
-        tx[0] = (reg << 1) & 0x7E
-        tx[1] = value
-        self._cs.value(0)
-        try:
-            self._spi.write(tx)
-        finally:
-            self._cs.value(1)
-
-    def _set_bits(self, reg, mask):
-        self._write_reg(reg, self._read_reg(reg) | mask)
-
-    def _clear_bits(self, reg, mask):
-        self._write_reg(reg, self._read_reg(reg) & ~mask)
-
-    def _write_fifo(self, txn):
-        # 8.1.2.2: one address byte, then each data byte goes to that register, in one
-        # transaction: txn is the address byte and the data (self._txv[n] for self._tx[:n]).
-        self._cs.value(0)
-        try:
-            self._spi.write(txn)
-        finally:
-            self._cs.value(1)
-
-    def _read_fifo(self, n):
-        # 8.1.2.1: MOSI sends the address n times then 00h; MISO answers X, d0 .. d(n-1), in
-        # one transaction: the data lands in self._rx[:n].
-        rd = self._rdb
-        rd[n] = 0
-        self._cs.value(0)
-        try:
-            self._spi.write_readinto(self._rdv[n], self._rxv[n])
-        finally:
-            self._cs.value(1)
-            rd[n] = rd[0]
-
     @micropython.native
     def _x(self, txn, into=None):
         # One SPI transaction. A write (8.1.2.2): the address byte, then data bytes all for that
         # register. With `into` a read (8.1.2.1): each byte MOSI sends names the next register
-        # to read (00h ends it), and MISO answers X, then each one's value, into `into`. (CS is
-        # put back high by the caller's `finally` if the bus raises.)
+        # to read (00h ends it), and MISO answers X, then each one's value, into `into`. (A bus
+        # that raises leaves CS low: the callers put it back, _transceive's `finally`, the
+        # set-up's and the rare calls' wrappers, read_step's error path.)
         cs = self._cs
         cs.value(0)
         if into is None:
@@ -276,14 +242,6 @@ class MFRC522:
         else:
             self._spi.write_readinto(txn, into)
         cs.value(1)
-
-    def _dead(self, irq, err, limit):
-        # The exchange found no chip: raises OSError saying how.
-        if err == 0xFF:  # bit 5 of ErrorReg is reserved and reads 0: a bus that reads FFh is dead
-            raise OSError("MFRC522 not answering: its registers read 0xFF; check wiring of SPI, CS and 3.3 V")
-        if irq & _TX_IRQ:  # the frame went out, but the chip's timer never ran out
-            raise OSError("MFRC522 transceive timed out: no RxIRq or TimerIRq in %d ms" % limit)
-        raise OSError("MFRC522 not answering: no frame sent in %d ms (ComIrqReg 0x%02X); check wiring of SPI, CS and 3.3 V" % (limit, irq))
 
     # ---- set-up ----
 
@@ -315,16 +273,6 @@ class MFRC522:
         return _setup("set_timeout", self, ms)
 
     # ---- chip commands ----
-
-    def _load_fifo(self, txn, n):
-        # Idle, flush, then the n data bytes of the transaction txn into the FIFO; OSError when
-        # the FIFO did not take them.
-        self._write_reg(_COMMAND_REG, _CMD_IDLE)
-        self._write_reg(_FIFO_LEVEL_REG, _FLUSH_BUFFER)
-        self._write_fifo(txn)
-        level = self._read_reg(_FIFO_LEVEL_REG)
-        if level != n:  # a dead bus reads 00h or FFh: the FIFO did not take the bytes
-            raise OSError("MFRC522 not answering: FIFO holds %d bytes after writing %d; check wiring of SPI, CS and 3.3 V" % (level, n))
 
     def calc_crc(self, data):
         # CRC_A (ISO/IEC 14443-3 annex B) of up to 64 bytes as an int, low byte first on air.
@@ -413,12 +361,13 @@ class MFRC522:
         finally:
             cs.value(1)
         if err == 0xFF or not irq & (_RX_IRQ | _IDLE_IRQ | _TIMER_IRQ):
-            self._dead(irq, err, limit)
+            _extra("dead", self, irq, err, limit)  # OSError: how the chip is not there
         if not irq & (_RX_IRQ | _IDLE_IRQ):
             return _NO_ANSWER
         coll = 0
         if err & _COLL_ERR and not err & _BUFFER_OVFL:
-            c = self._read_reg(_COLL_REG)
+            self._x(b"\x9c\x00", self._rx2)  # CollReg (0Eh) read
+            c = self._rx2[1]
             coll = -1 if c & _COLL_POS_NOT_VALID else ((c & _COLL_POS_MASK) or 32)
             self.collided = True
         elif err & (_BUFFER_OVFL | _PROTOCOL_ERR | _PARITY_ERR | _CRC_ERR):
@@ -453,16 +402,6 @@ class MFRC522:
         # ATQA as an int (first byte low), or None when no card answers. Several cards'
         # ATQAs may collide: the merged value is returned. OSError on a garbled answer.
         return _extra("request", self, wakeup)
-
-    def _request(self, wakeup):
-        # As request(), but _NO_ANSWER or FAILED instead of None or OSError.
-        self._tx[0] = _PICC_WUPA if wakeup else _PICC_REQA
-        n = self._transceive(self._txv[1], 7, False, 2)
-        if n < 0:
-            return n
-        if n != 2 or (self._rx_bits and not self._coll):
-            return self._fail(_W_ATQA)
-        return self._rx[0] | (self._rx[1] << 8)
 
     def select(self, into):
         # Anticollision and SELECT of every cascade level for the card(s) in READY state
@@ -579,25 +518,31 @@ class MFRC522:
         tx = self._tx
         tx[0] = _PICC_HLTA
         tx[1] = 0
+        rx = self._rx2
         self._crc_mode(True)
-        self._write_reg(_COM_IRQ_REG, _ALL_COM_IRQ)  # Set1 = 0: clear every request
-        self._write_reg(_FIFO_LEVEL_REG, _FLUSH_BUFFER)
-        self._write_fifo(self._txv[2])
-        self._write_reg(_COMMAND_REG, _CMD_TRANSMIT)
+        self._x(b"\x08\x7f")  # ComIrqReg (04h): Set1 = 0 clears every request
+        self._x(b"\x14\x80")  # FIFOLevelReg (0Ah): FlushBuffer
+        self._x(self._txv[2])
+        self._x(b"\x02\x04")  # CommandReg (01h): Transmit
         start = time.ticks_ms()
-        while not self._read_reg(_COM_IRQ_REG) & _TX_IRQ:
+        while True:
+            self._x(b"\x88\x00", rx)  # ComIrqReg read
+            if rx[1] & _TX_IRQ:
+                return True
             if time.ticks_diff(time.ticks_ms(), start) >= _IRQ_MARGIN_MS:
-                self._write_reg(_COMMAND_REG, _CMD_IDLE)
+                self._x(b"\x02\x00")  # CommandReg: Idle
                 raise OSError("MFRC522 transmit timed out: no TxIRq in %d ms" % _IRQ_MARGIN_MS)
-        return True
 
     def alive(self):
         # True when the chip still answers its VersionReg as at the last good init() and its
         # antenna is still on (a chip that reset itself has it off): receive errors then come
         # from the air (cards at the edge, several cards), not from the reader.
         v = self._init_version
-        return v >= 0 and self._read_reg(_VERSION_REG) == v and \
-            self._read_reg(_TX_CONTROL_REG) & _TX_RF_EN == _TX_RF_EN
+        if v < 0:
+            return False
+        rx = self._rxv[2]  # X, VersionReg (37h), TxControlReg (14h): read in one transaction
+        self._x(b"\xee\xa8\x00", rx)
+        return rx[1] == v and rx[2] & _TX_RF_EN == _TX_RF_EN
 
     def read_start(self):
         # Begin a read: the next read_step() sends WUPA (after halting the card the last read
@@ -632,6 +577,7 @@ class MFRC522:
         except OSError:
             self._st = _ST_IDLE
             self._stale = True  # a read cut short may leave cards READY
+            self._cs.value(1)  # (a bus that raised left it low)
             raise
         if n == FAILED:
             self._st = _ST_IDLE
@@ -671,6 +617,7 @@ class MFRC522:
         except OSError:
             self._st = _ST_IDLE
             self._stale = True  # a read cut short may leave cards READY
+            self._cs.value(1)  # (a bus that raised left it low)
             raise
         if n == FAILED:
             self._st = _ST_IDLE
@@ -701,21 +648,9 @@ class MFRC522:
         # WUPA, anticollision and SELECT of all cascade levels, HLTA, all at once. Writes the
         # UID into `into` (a bytearray of at least 10) and returns its length (4, 7 or 10), or
         # 0 when no card answers. OSError when the read fails (error_text()) or the chip does
-        # not answer. Polling with it allocates nothing while no card answers, so it stays
-        # here (its failure's text is made by mfrc522_extra.py).
-        self.read_start()
-        while True:
-            n = self.read_step(into)
-            if n != BUSY:
-                break
-        if n == FAILED:
-            raise OSError(self.error_text())
-        if self._halt_due:
-            try:
-                self.halt()
-            except OSError:
-                pass
-        return n
+        # not answer. (A blocking read: mfrc522_extra.py's, loaded for the call. A loop that
+        # polls uses look(), read_start() and read_step(), which allocate nothing.)
+        return _extra("read_uid", self, into)
 
 
 def _crc_a1(b):

@@ -24,9 +24,13 @@ _NO_ANSWER = const(-1)  # mfrc522._transceive(): the timer ran out, no card answ
 _ST_IDLE = const(0)
 _UID_BYTES = const(10)
 _FIFO_DATA_REG = const(0x09)
-_FIFO_TXN = const(10)  # the longest FIFO transaction's data (mfrc522.py says why)
+_FIFO_TXN = const(7)  # the longest FIFO transaction's data (mfrc522.py says why)
 _DEFAULT_TIMEOUT_MS = const(1)
 _W_RX = const(0)  # the first reason of _WHY
+_W_ATQA = const(2)  # mfrc522._W_ATQA
+_PICC_REQA = const(0x26)  # 7-bit short frames (ISO/IEC 14443-3 6.3)
+_PICC_WUPA = const(0x52)
+_TX_IRQ = const(0x40)  # ComIrqReg TxIRq
 
 # why a read failed, by mfrc522's _W_* numbers
 _WHY = (
@@ -105,10 +109,42 @@ def _error(r):
 def request(r, wakeup):
     """REQA (IDLE cards) or WUPA (IDLE and HALT cards): the ATQA as an int (first byte low),
     or None when no card answers; OSError on a garbled answer."""
-    atqa = r._request(wakeup)
-    if atqa == _FAILED:
+    r._tx[0] = _PICC_WUPA if wakeup else _PICC_REQA
+    n = r._transceive(r._txv[1], 7, False, 2)
+    if n == _NO_ANSWER:
+        return None
+    if n == _FAILED or n != 2 or (r._rx_bits and not r._coll):
+        if n != _FAILED:
+            r._fail(_W_ATQA)
         raise _error(r)
-    return None if atqa == _NO_ANSWER else atqa
+    return r._rx[0] | (r._rx[1] << 8)
+
+
+def read_uid(r, into):
+    """WUPA, anticollision and SELECT of all cascade levels, HLTA, all at once: the UID's
+    length (0: no card), the UID in `into`; OSError when the read fails."""
+    r.read_start()
+    while True:
+        n = r.read_step(into)
+        if n != _BUSY:
+            break
+    if n == _FAILED:
+        raise _error(r)
+    if r._halt_due:
+        try:
+            r.halt()
+        except OSError:
+            pass
+    return n
+
+
+def dead(r, irq, err, limit):
+    """The exchange found no chip: OSError saying how (the status reader r's bus gave)."""
+    if err == 0xFF:  # bit 5 of ErrorReg is reserved and reads 0: a bus that reads FFh is dead
+        raise OSError("MFRC522 not answering: its registers read 0xFF; check wiring of SPI, CS and 3.3 V")
+    if irq & _TX_IRQ:  # the frame went out, but the chip's timer never ran out
+        raise OSError("MFRC522 transceive timed out: no RxIRq or TimerIRq in %d ms" % limit)
+    raise OSError("MFRC522 not answering: no frame sent in %d ms (ComIrqReg 0x%02X); check wiring of SPI, CS and 3.3 V" % (limit, irq))
 
 
 def select(r, into):
@@ -128,19 +164,21 @@ def select(r, into):
 def calc_crc(r, data):
     """CRC_A (ISO/IEC 14443-3 annex B) of up to 64 bytes by the coprocessor (CalcCRC,
     10.3.1.4), as an int, low byte first on air."""
+    from mfrc522_setup import load_fifo, read_reg, write_reg  # (let go by the reader's _extra)
+
     n = len(data)
     if n > _FIFO_BYTES:
         raise ValueError("CRC input longer than the FIFO: %d bytes" % n)
     txn = bytearray(n + 1)  # one transaction: the FIFO's address byte, then the data
     txn[0] = r._txb[0]
     txn[1:] = data
-    r._load_fifo(txn, n)
-    r._write_reg(_DIV_IRQ_REG, _CRC_IRQ)  # Set2 = 0: clear CRCIRq
-    r._write_reg(_COMMAND_REG, _CMD_CALC_CRC)
+    load_fifo(r, txn, n)
+    write_reg(r, _DIV_IRQ_REG, _CRC_IRQ)  # Set2 = 0: clear CRCIRq
+    write_reg(r, _COMMAND_REG, _CMD_CALC_CRC)
     start = time.ticks_ms()
-    while not (r._read_reg(_DIV_IRQ_REG) & _CRC_IRQ):
+    while not (read_reg(r, _DIV_IRQ_REG) & _CRC_IRQ):
         if time.ticks_diff(time.ticks_ms(), start) >= _CRC_MS:
-            r._write_reg(_COMMAND_REG, _CMD_IDLE)
+            write_reg(r, _COMMAND_REG, _CMD_IDLE)
             raise OSError("MFRC522 CRC coprocessor timed out: no CRCIRq")
-    r._write_reg(_COMMAND_REG, _CMD_IDLE)
-    return r._read_reg(_CRC_RESULT_REG_L) | (r._read_reg(_CRC_RESULT_REG_H) << 8)
+    write_reg(r, _COMMAND_REG, _CMD_IDLE)
+    return read_reg(r, _CRC_RESULT_REG_L) | (read_reg(r, _CRC_RESULT_REG_H) << 8)

@@ -1,8 +1,9 @@
 # MFRC522 set-up (NXP datasheet rev 3.9): hard and soft reset, the timer, the modulation, the CRC
-# preset, the antenna, the receiver gain. mfrc522.MFRC522 loads this module when one of its
-# set-up methods is first called (at boot) and keeps it (about 1 KB): a re-init from the main
-# loop must not wait for a .mpy read from flash. The registers below are the ones only set-up
-# writes; the reader's own are in mfrc522.py. Everything goes through the reader's _read_reg/_write_reg (its one choke point).
+# preset, the antenna, the receiver gain, and the register access one register a transaction
+# that the set-up, the CRC coprocessor (mfrc522_extra.py) and a sticker's writing
+# (lib/ntag_write.py) go through. mfrc522.MFRC522 imports this module for each set-up call and
+# lets it go afterwards, so it takes no heap while the board runs; the reader's own exchange
+# (_transceive) speaks to the chip itself.
 
 from micropython import const
 import time
@@ -45,6 +46,9 @@ _ANSWER_TICKS = const(10)
 _DEFAULT_MS = const(1)  # mfrc522._DEFAULT_TIMEOUT_MS: the software's bound, no timeout set
 
 _CMD_SOFT_RESET = const(0x0F)
+_FIFO_LEVEL_REG = const(0x0A)  # 9.3.1.11
+_FLUSH_BUFFER = const(0x80)
+_CMD_IDLE = const(0x00)
 
 # Versions known to answer like an MFRC522 (VersionReg, 9.3.4.8): 0x91 v1.0, 0x92 v2.0,
 # 0x90 v0.0, 0x88 Fudan FM17522, 0x12 and 0xB2 common clones.
@@ -62,7 +66,7 @@ def init(r, wait_ms):
         rst.value(1)
     start = time.ticks_ms()
     while True:
-        v = r._read_reg(_VERSION_REG)
+        v = read_reg(r, _VERSION_REG)
         if v in _KNOWN_VERSIONS or rst is None or time.ticks_diff(time.ticks_ms(), start) >= wait_ms:
             break
         time.sleep_ms(1)  # oscillator still starting after the hard reset
@@ -70,22 +74,22 @@ def init(r, wait_ms):
     if v not in _KNOWN_VERSIONS:
         raise OSError("MFRC522 not answering: VersionReg=0x%02X; check wiring of SPI, CS and 3.3 V" % v)
     # Soft reset (10.3.1.10): done when PowerDown has cleared and the command is Idle.
-    r._write_reg(_COMMAND_REG, _CMD_SOFT_RESET)
-    while r._read_reg(_COMMAND_REG) & (_POWER_DOWN | 0x0F):
+    write_reg(r, _COMMAND_REG, _CMD_SOFT_RESET)
+    while read_reg(r, _COMMAND_REG) & (_POWER_DOWN | 0x0F):
         if time.ticks_diff(time.ticks_ms(), start) >= 2 * wait_ms:
             raise OSError("MFRC522 soft reset timed out: PowerDown still set")
     # Timer (8.5) starts at the end of each transmission: TimerIRq when no card answers.
-    r._write_reg(_T_MODE_REG, _T_AUTO | (_T_PRESCALER >> 8))
-    r._write_reg(_T_PRESCALER_REG, _T_PRESCALER & 0xFF)
+    write_reg(r, _T_MODE_REG, _T_AUTO | (_T_PRESCALER >> 8))
+    write_reg(r, _T_PRESCALER_REG, _T_PRESCALER & 0xFF)
     ms = r._timeout_ms
     _reload(r, _ANSWER_TICKS if ms == _DEFAULT_MS else ms * _T_TICKS_PER_MS)
-    r._write_reg(_TX_MODE_REG, 0)  # 106 kBd; TxCRCEn/RxCRCEn off until a frame needs them
-    r._write_reg(_RX_MODE_REG, 0)
+    write_reg(r, _TX_MODE_REG, 0)  # 106 kBd; TxCRCEn/RxCRCEn off until a frame needs them
+    write_reg(r, _RX_MODE_REG, 0)
     r._crc_on = False
-    r._write_reg(_TX_ASK_REG, _FORCE_100_ASK)  # type A needs 100 % ASK
-    r._write_reg(_MODE_REG, _MODE_CRC_6363)
-    r._clear_bits(_STATUS2_REG, _MF_CRYPTO1_ON)
-    r._clear_bits(_COLL_REG, _VALUES_AFTER_COLL)  # once here, not at every read's anticollision
+    write_reg(r, _TX_ASK_REG, _FORCE_100_ASK)  # type A needs 100 % ASK
+    write_reg(r, _MODE_REG, _MODE_CRC_6363)
+    clear_bits(r, _STATUS2_REG, _MF_CRYPTO1_ON)
+    clear_bits(r, _COLL_REG, _VALUES_AFTER_COLL)  # once here, not at every read's anticollision
     if r._gain >= 0:
         set_gain(r, r._gain)
     antenna(r, True)
@@ -95,9 +99,9 @@ def init(r, wait_ms):
 def antenna(r, on):
     """RF field on or off: TxControlReg Tx1RFEn, Tx2RFEn."""
     if on:
-        r._set_bits(_TX_CONTROL_REG, _TX_RF_EN)
+        set_bits(r, _TX_CONTROL_REG, _TX_RF_EN)
     else:
-        r._clear_bits(_TX_CONTROL_REG, _TX_RF_EN)
+        clear_bits(r, _TX_CONTROL_REG, _TX_RF_EN)
 
 
 def set_gain(r, level):
@@ -105,12 +109,12 @@ def set_gain(r, level):
     if not isinstance(level, int) or level < 0 or level > 7:
         raise ValueError("invalid MFRC522 gain level: %r (0..7)" % (level,))
     r._gain = level
-    v = r._read_reg(_RF_CFG_REG) & ~_RX_GAIN_MASK
-    r._write_reg(_RF_CFG_REG, v | (level << 4))
+    v = read_reg(r, _RF_CFG_REG) & ~_RX_GAIN_MASK
+    write_reg(r, _RF_CFG_REG, v | (level << 4))
 
 
 def gain(r):
-    return (r._read_reg(_RF_CFG_REG) & _RX_GAIN_MASK) >> 4
+    return (read_reg(r, _RF_CFG_REG) & _RX_GAIN_MASK) >> 4
 
 
 def set_timeout(r, ms):
@@ -123,5 +127,55 @@ def set_timeout(r, ms):
 
 def _reload(r, ticks):
     # TReloadReg: the timer's wait in ticks of 25 us
-    r._write_reg(_T_RELOAD_REG_H, ticks >> 8)
-    r._write_reg(_T_RELOAD_REG_L, ticks & 0xFF)
+    write_reg(r, _T_RELOAD_REG_H, ticks >> 8)
+    write_reg(r, _T_RELOAD_REG_L, ticks & 0xFF)
+
+
+# ---- register access (datasheet 8.1.2): the address byte (reg << 1) & 7Eh, bit 7 set to read ----
+
+
+def read_reg(r, reg):
+    """Register `reg` of reader r, read in one transaction."""
+    tx = r._tx2
+    tx[0] = ((reg << 1) & 0x7E) | 0x80
+    tx[1] = 0
+    r._x(tx, r._rx2)
+    return r._rx2[1]
+
+
+def write_reg(r, reg, value):
+    """Register `reg` of reader r set to `value`, in one transaction."""
+    tx = r._tx2
+    tx[0] = (reg << 1) & 0x7E
+    tx[1] = value
+    r._x(tx)
+
+
+def set_bits(r, reg, mask):
+    write_reg(r, reg, read_reg(r, reg) | mask)
+
+
+def clear_bits(r, reg, mask):
+    write_reg(r, reg, read_reg(r, reg) & ~mask)
+
+
+def load_fifo(r, txn, n):
+    """Idle, flush, then the n data bytes of the FIFO transaction txn (the FIFO's address byte,
+    then the data: 8.1.2.2, one transaction); OSError when the FIFO did not take them."""
+    write_reg(r, _COMMAND_REG, _CMD_IDLE)
+    write_reg(r, _FIFO_LEVEL_REG, _FLUSH_BUFFER)
+    r._x(txn)
+    level = read_reg(r, _FIFO_LEVEL_REG)
+    if level != n:  # a dead bus reads 00h or FFh: the FIFO did not take the bytes
+        raise OSError("MFRC522 not answering: FIFO holds %d bytes after writing %d; check wiring of SPI, CS and 3.3 V" % (level, n))
+
+
+def read_fifo(r, n):
+    """n bytes of the FIFO into r._rx[:n], in one transaction (8.1.2.1: the address n times,
+    then 00h)."""
+    rd = r._rdb
+    rd[n] = 0
+    try:
+        r._x(r._rdv[n], r._rxv[n])
+    finally:
+        rd[n] = rd[0]
