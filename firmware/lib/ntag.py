@@ -26,7 +26,6 @@
 #   tags.length: the message's length as its TLV says (-1: none), tags.buf[:tags.n] its bytes
 
 from micropython import const
-import sys
 
 BUSY = const(-1)
 NONE = const(0)  # step(): the read is over
@@ -85,22 +84,6 @@ class NtagReader:
             return False
         self._level = _CC_PAGE
         self._have = 0
-        return True
-
-    def command(self, a, seq, cmd, args):
-        """A host command of the stickers' own, for App `a`: TAGW (a sticker written and read
-        back, ntag_write.py, loaded for it and let go). False for any other command. The
-        service module asks here, so the names of TAGW take room only on a board with a reader."""
-        if cmd != "TAGW":
-            return False
-        import ntag_write
-
-        try:
-            ntag_write.command(a, seq, args)
-        finally:
-            del sys.modules["ntag_write"]
-            if "mfrc522_setup" in sys.modules:  # (its registers' access, imported with it)
-                del sys.modules["mfrc522_setup"]
         return True
 
     def step(self):

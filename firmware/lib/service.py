@@ -234,8 +234,8 @@ def command(a, seq, cmd, args):
         for arg in args:
             w.arg(arg.encode())
         w.end()
-    elif a.cards.tags is not None and a.cards.tags.command(a, seq, cmd, args):
-        pass  # TAGW: a sticker written (ntag.py says which commands are its own)
+    elif cmd == "TAGW" and a.cards.tags is not None:
+        _tagw(a, seq, args)
     elif cmd == "REBOOT":
         a.reply_ok(seq, cmd)
         a.out.flush()
@@ -441,3 +441,17 @@ def _init_counters(a, boot_ms):
     a._rfid_at = now  # when the reader last had an exchange (app.run_rfid)
     a._scan_starves = False  # the last scan left the reader no slot (app.step)
     a._next_hb = time.ticks_add(now, a.hb_ms)
+
+
+def _tagw(a, seq, args):
+    """TAGW: a sticker written and read back (ntag_write.py, loaded for it and let go, with the
+    reader's register access it imports). Only a board that reads stickers knows the command."""
+    import ntag_write
+
+    try:
+        ntag_write.command(a, seq, args)
+    finally:
+        for m in ("ntag_write", "mfrc522_setup"):
+            if m in sys.modules:
+                del sys.modules[m]
+
