@@ -54,8 +54,8 @@ CALIB_FILE = "calib.json"
 SCAN_MS = const(10)
 RFID_MS = const(30)  # a card that lies on the reader is read again this often
 _RFID_IDLE_MS = const(10)  # the empty field is looked at every scan period: a wake-up that no
-# card answers is one short exchange (about 0.8 ms of the slow chip's time), and a card tapped
-# waits half as long to be seen
+# card answers is one short exchange (about 1 ms of the slow chip's time, the air's 0.34 ms in
+# it), and a card tapped waits half as long to be seen as at RFID_MS
 HB_MS = const(1000)
 _BUTTON_MS = const(20)
 _CTRL_C = const(3)
@@ -64,21 +64,23 @@ _OUT_BYTES = const(768)  # room for the frames of a busy pass (a heartbeat, a sn
 # read and every hole at once take about 750 bytes; a RAW reply goes out a hole a pass, a SINCE
 # replay while since.py's 400 bytes are free), as the UART drains 115 bytes a scan period
 _SLEEP_MAX_MS = const(2)  # longest sleep while output waits for the FIFO or a read goes on
-# An RFID exchange takes at most the reader's timer (1 ms) and about 14 register accesses of
-# ~30 us each, plus the interpreter around them: one starts only while this much is left
-# before the next scan (docs/simulator.md has the figures).
+# An RFID exchange takes its frames' time on the air (a SELECT about 1.2 ms, the sticker's
+# FAST_READ 3.5 ms) and seven SPI transactions and its polls, plus the interpreter around them:
+# one starts only while this much is left before the next scan (docs/simulator.md has the
+# figures; an arrival's exchanges go on past it, below).
 _RFID_STEP_US = const(2000)
 # A card that answers and is not yet reported (an arrival) is read on past the slot, until 4 ms
 # after the next scan was due: on a slow chip its UID (five exchanges) is read in the pass the
 # card first answers in, and its sticker and frames in the next; the next scan is then late by
-# up to 4 ms and one exchange (at most 3 ms at the slow end), within its period
+# up to 4 ms and one exchange (at most 3 ms at the slow end), within its period. When that is
+# over too, its next frame goes out before the scan (CardWatcher.ahead): its time on the air
+# passes while the scan goes on.
 _RFID_ARRIVAL_US = const(-5000)
 # A chip too slow to leave that much between scans would never read a card: once no exchange has
-# run for this long while a read is due, and the scans themselves leave no slot (not a rare pass:
-# RAW, SNAP), the read runs whole at once (its exchanges, at most _RFID_WHOLE) and the next scan
-# is late (docs/simulator.md, "The chip's time").
+# run for this long while a read is due, the reader's exchanges go on past the slot as an
+# arrival's do, and the next scan is late, within its period (docs/simulator.md, "The chip's
+# time").
 _RFID_STARVED_MS = const(30)
-_RFID_WHOLE = const(8)  # WUPA, then anticollision and SELECT at two cascade levels, and retries
 _MS_US = const(1000)  # what a scan's start time in whole ms may hide: the slot is that much shorter
 _LATE_MS = const(5)  # a scan begun half a period or more after its time is a late one (HB nlate=)
 _SENSOR = const(0)  # holes.py's kind of a sensor's fault (a hole's is 1)
@@ -87,7 +89,7 @@ _EV_HOLE = const(1)
 _EV_BTN = const(2)
 _EV_FAULT = const(5)
 _EV_CLEAR = const(6)
-MISS_LIMIT = const(3)  # polls without the card before it is gone: 60 ms, and a card at the
+MISS_LIMIT = const(3)  # polls without the card before it is gone: 90 ms, and a card at the
 # edge of the field (answering one read in two or three) never flaps
 
 
@@ -337,11 +339,6 @@ class App:
         past the slot (_RFID_ARRIVAL_US); the empty field is looked at every
         period, a card that lies there read again every RFID_MS."""
         cw = self.cards
-        if self._scan_starves and time.ticks_diff(now, self._rfid_at) >= _RFID_STARVED_MS and (
-            cw.reading or time.ticks_diff(now, self._next_rfid) >= 0
-        ):
-            self._read_whole(now)
-            return
         if cw.reading:
             if cw.present and time.ticks_diff(now, self._next_hb) >= 0:
                 return  # the heartbeat's pass: the reader waits a pass, but for a card arriving
@@ -349,8 +346,11 @@ class App:
             return  # no read due (the slot need not be measured), or the heartbeat's pass
         slot = self._slot_us
         scan_us = self._scan_us
+        starved = time.ticks_diff(now, self._rfid_at) >= _RFID_STARVED_MS and (
+            cw.reading or time.ticks_diff(now, self._next_rfid) >= _RFID_STARVED_MS
+        )  # no exchange for that long, while one was due all along
         while slot - time.ticks_diff(time.ticks_us(), scan_us) >= (
-            _RFID_ARRIVAL_US if cw.reading and not cw.present else _RFID_STEP_US
+            _RFID_ARRIVAL_US if starved or (cw.reading and not cw.present) else _RFID_STEP_US
         ):
             if not cw.reading:
                 if time.ticks_diff(now, self._next_rfid) < 0:
@@ -368,17 +368,6 @@ class App:
         if cw.reading and not cw.present:  # an arrival's read goes on past the slot, and when
             cw.ahead()  # that is over too, its next frame goes out now: its time on the air and
             # the card's answer pass while the next scan goes on
-
-    def _read_whole(self, now):
-        """The read under way, or the one due, to its end now, whatever the slot: the chip's
-        scans leave the reader no time of its own (a slow chip, a long pass)."""
-        cw = self.cards
-        if not cw.reading:
-            self._next_rfid = time.ticks_add(now, RFID_MS if cw.present else _RFID_IDLE_MS)
-        self._rfid_at = now
-        for _ in range(_RFID_WHOLE):
-            if self.poll_rfid() != BUSY:
-                return
 
     def poll_button(self, now):
         v = self.hw.button_pressed()
@@ -511,11 +500,12 @@ class App:
                 self._next_scan = time.ticks_add(now, SCAN_MS)
             # the slot for RFID steps: up to the next scan, less the ms that `now` may hide
             self._slot_us = time.ticks_diff(self._next_scan, now) * _MS_US - _MS_US
-            self._scan_starves = self._rfid_left_us() < 2 * _RFID_STEP_US  # room for one exchange at most
         self.poll_host()
         self.poll_button(now)
-        if self.raw is not None or "service" in sys.modules:
-            self._service_pass()
+        if self.raw is not None:  # a RAW reply under way: a hole's frame a pass at most, before
+            _service().raw_step(self)  # the reader's turn, which takes what is left of the slot
+        elif self.cal is None and self._deferred is None and "service" in sys.modules:
+            _forget("service")  # loaded for a service command: let it go
         self.run_rfid(now)
         if time.ticks_diff(now, self._next_hb) >= 0:
             self._heartbeat(now)
@@ -527,14 +517,6 @@ class App:
         if self.wdt is not None:
             self.wdt.feed()
         self._period_us += time.ticks_diff(time.ticks_us(), t0)
-
-    def _service_pass(self):
-        """A RAW reply under way: a hole's frame a pass at most, before the reader's turn, which
-        takes what is left of the slot; or service.py, loaded for a command, let go."""
-        if self.raw is not None:
-            _service().raw_step(self)
-        elif self.cal is None and self._deferred is None:
-            _forget("service")
 
     def _heartbeat(self, now):
         """The heartbeat's pass (once a second, out of the native step: its code is
@@ -564,7 +546,6 @@ class App:
         self._next_scan = now
         self._next_rfid = now
         self._rfid_at = now  # when the reader last had an exchange
-        self._scan_starves = False  # the last scan left the reader room for one exchange at most
         self._next_hb = time.ticks_add(now, HB_MS)
         while until is None or not until():
             self.step(time.ticks_ms())

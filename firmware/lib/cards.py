@@ -1,4 +1,4 @@
-# Card arrival and departure from an RFID reader polled every 20 ms or so.
+# Card arrival and departure from an RFID reader polled every 10 to 30 ms.
 #
 # Pure logic, no `import machine`: the reader is anything with read_start(), read_step(buf) ->
 # BUSY (-1) while a read goes on, else a length (0 when no card answers) or FAILED (-2: the read
@@ -26,6 +26,8 @@
 # card carries (`tags.buf[:tags.n]`). A card that lies there is read once, when it arrives.
 
 from micropython import const
+
+from wire import copy_bytes
 
 NONE = const(0)
 ARRIVED = const(1)
@@ -107,10 +109,13 @@ class CardWatcher:
     def step(self):
         """One exchange with the field: starts a read if none is under way. Returns BUSY while
         the read goes on, then ARRIVED, LEFT or NONE."""
-        if self._next_len > 0:
-            return self._arrive_next()
+        n = self._next_len
+        if n > 0:  # the card that replaced the last one, read by the step before
+            self._next_len = 0
+            self.reading = False
+            return self._arrive(self._next, n)
         t = self.tags
-        if self._next_len and t is not None:  # the arriving card's sticker, a READ a step
+        if n and t is not None:  # the arriving card's sticker, a READ a step
             if t.step() == BUSY:
                 return BUSY
             self._next_len = 0
@@ -172,20 +177,14 @@ class CardWatcher:
             # at the very next step, from this same read (`reading` stays set, so the loop
             # comes back at once instead of a poll later).
             self.present = False
-            _copy(self._next, self._buf, n)
+            copy_bytes(self._next, 0, self._buf, 0, n)
             self._next_len = n
             self.reading = True
             return LEFT
         return self._arrive(self._buf, n)
 
-    def _arrive_next(self):
-        n = self._next_len
-        self._next_len = 0
-        self.reading = False
-        return self._arrive(self._next, n)
-
     def _arrive(self, src, n):
-        _copy(self.uid, src, n)
+        copy_bytes(self.uid, 0, src, 0, n)
         self.uid_len = n
         t = self.tags
         if t is not None and t.start(n):
@@ -250,7 +249,3 @@ class CardWatcher:
             self._last_exc = e2
             self._reinit_failed = True
 
-
-def _copy(dst, src, n):
-    for i in range(n):
-        dst[i] = src[i]

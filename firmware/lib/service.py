@@ -439,7 +439,6 @@ def _init_counters(a, boot_ms):
     a._next_scan = now
     a._next_rfid = now
     a._rfid_at = now  # when the reader last had an exchange (app.run_rfid)
-    a._scan_starves = False  # the last scan left the reader no slot (app.step)
     a._next_hb = time.ticks_add(now, a.hb_ms)
 
 

@@ -3,7 +3,9 @@
 
 from fake_spi import FakePin, FakeSPI, RegisterChip
 from mfrc522 import MFRC522
+import mfrc522_extra
 import mfrc522_model
+import mfrc522_setup
 
 UID4 = b"\xde\xad\xbe\xef"
 UID7 = b"\x04\xa1\xb2\xc3\xd4\xe5\x80"
@@ -68,15 +70,15 @@ def test_read_10_byte_uid():
 def test_atqa_values():
     for uid, atqa in ((UID4, 0x0004), (UID7, 0x0044), (UID10, 0x0084)):
         model, reader = make([uid])
-        assert reader.request() == atqa
+        assert mfrc522_extra.request(reader) == atqa
 
 
 def test_no_card_returns_zero():
     model, reader = make([])
     buf = bytearray(10)
     assert reader.read_uid(buf) == 0
-    assert reader.request() is None
-    assert reader.request(wakeup=True) is None
+    assert mfrc522_extra.request(reader) is None
+    assert mfrc522_extra.request(reader, wakeup=True) is None
 
 
 def test_card_read_repeatedly_while_lying_there():
@@ -88,10 +90,10 @@ def test_card_read_repeatedly_while_lying_there():
 def test_halt_then_reqa_misses_and_wupa_finds():
     model, reader = make([UID4])
     assert read(reader) == UID4  # read_uid ends with HLTA
-    assert reader.request(wakeup=False) is None
-    assert reader.request(wakeup=True) == 0x0004
+    assert mfrc522_extra.request(reader, wakeup=False) is None
+    assert mfrc522_extra.request(reader, wakeup=True) == 0x0004
     buf = bytearray(10)
-    assert reader.select(buf) == 4 and bytes(buf[:4]) == UID4
+    assert mfrc522_extra.select(reader, buf) == 4 and bytes(buf[:4]) == UID4
     assert reader.halt() is True
     assert model.card_state(UID4) == "HALT"
 
@@ -101,9 +103,9 @@ def inventory(reader):
     found = []
     buf = bytearray(10)
     for _ in range(8):
-        if reader.request(wakeup=False) is None:
+        if mfrc522_extra.request(reader, wakeup=False) is None:
             break
-        n = reader.select(buf)
+        n = mfrc522_extra.select(reader, buf)
         found.append(bytes(buf[:n]))
         reader.halt()
     return found
@@ -117,12 +119,12 @@ def test_collision_selects_exactly_one_card():
     assert read(reader) == b
     assert model.card_state(b) == "HALT"
     # the other card was left out of the SELECT; REQA wakes only it
-    assert reader.request(wakeup=False) == 0x0004
+    assert mfrc522_extra.request(reader, wakeup=False) == 0x0004
     buf = bytearray(10)
-    n = reader.select(buf)
+    n = mfrc522_extra.select(reader, buf)
     assert bytes(buf[:n]) == a
     reader.halt()
-    assert reader.request(wakeup=False) is None
+    assert mfrc522_extra.request(reader, wakeup=False) is None
 
 
 def test_collision_inventory_many_pairs():
@@ -259,50 +261,50 @@ def test_uninitialised_chip_times_out_cleanly():
     # Without init() the timer is not armed (TAuto = 0): a request to an empty field gets
     # neither RxIRq nor TimerIRq and the driver's own bound must end it with OSError.
     model, reader = make([], init=False)
-    msg = raises(lambda: reader.request(True))
+    msg = raises(lambda: mfrc522_extra.request(reader, True))
     assert "timed out" in msg, msg
 
 
 def test_gain_readback():
     model, reader = make([UID4])
-    assert reader.gain() == 4  # reset value of RFCfgReg is 48h
+    assert mfrc522_setup.gain(reader) == 4  # reset value of RFCfgReg is 48h
     for level in range(8):
-        reader.set_gain(level)
-        assert reader.gain() == level
+        mfrc522_setup.set_gain(reader, level)
+        assert mfrc522_setup.gain(reader) == level
         assert model.peek(0x26) == (level << 4) | 0x08
-    reader.set_gain(6)
+    mfrc522_setup.set_gain(reader, 6)
     reader.init()  # a re-init keeps the chosen gain
-    assert reader.gain() == 6
-    raises(lambda: reader.set_gain(8), ValueError)
-    raises(lambda: reader.set_gain(-1), ValueError)
+    assert mfrc522_setup.gain(reader) == 6
+    raises(lambda: mfrc522_setup.set_gain(reader, 8), ValueError)
+    raises(lambda: mfrc522_setup.set_gain(reader, -1), ValueError)
 
 
 def test_crc_a_vectors_through_coprocessor():
     model, reader = make([])
-    assert reader.calc_crc(b"\x00\x00") == 0x1EA0  # sent as A0 1E
-    assert reader.calc_crc(b"\x12\x34") == 0xCF26  # sent as 26 CF
-    assert reader.calc_crc(b"\x50\x00") == 0xCD57  # HLTA: 50 00 57 CD
+    assert mfrc522_extra.calc_crc(reader, b"\x00\x00") == 0x1EA0  # sent as A0 1E
+    assert mfrc522_extra.calc_crc(reader, b"\x12\x34") == 0xCF26  # sent as 26 CF
+    assert mfrc522_extra.calc_crc(reader, b"\x50\x00") == 0xCD57  # HLTA: 50 00 57 CD
     rng = Rng(7)
     for n in (1, 5, 16, 64):
         data = bytes(rng.byte() for _ in range(n))
-        assert reader.calc_crc(data) == mfrc522_model.crc_a(data)
-    raises(lambda: reader.calc_crc(bytes(65)), ValueError)
+        assert mfrc522_extra.calc_crc(reader, data) == mfrc522_model.crc_a(data)
+    raises(lambda: mfrc522_extra.calc_crc(reader, bytes(65)), ValueError)
 
 
 def test_antenna_off_no_card():
     model, reader = make([UID4])
-    reader.antenna(False)
+    mfrc522_setup.antenna(reader, False)
     assert read(reader) == b""
-    reader.antenna(True)
+    mfrc522_setup.antenna(reader, True)
     assert read(reader) == UID4
 
 
 def test_timeout_setting():
     model, reader = make([UID4])
-    reader.set_timeout(5)
+    mfrc522_setup.set_timeout(reader, 5)
     assert model.peek(0x2C) == 0 and model.peek(0x2D) == 200  # TReloadReg: 5 ms of 25 us ticks
     assert read(reader) == UID4
-    raises(lambda: reader.set_timeout(0), ValueError)
+    raises(lambda: mfrc522_setup.set_timeout(reader, 0), ValueError)
 
 
 def test_small_uid_buffer_rejected():

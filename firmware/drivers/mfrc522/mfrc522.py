@@ -163,8 +163,10 @@ _ST_ANTICOLL = const(2)
 _ST_SELECT = const(3)
 _ST_HALT = const(4)
 # the FIFO moves in one SPI transaction of up to this many data bytes: the longest frame sent
-# (SELECT without its CRC: 7 bytes) and the longest answer (anticollision: 5 bytes) fit
+# (SELECT without its CRC: 7 bytes), and the longest answer the reader reads itself
+# (anticollision: 5 bytes; the status registers, 4); a sticker's longer answer is ntag.py's
 _FIFO_TXN = const(7)
+_FIFO_RX = const(5)
 
 # ---- Timeouts ----
 _RESET_MS = const(50)  # soft reset / oscillator start-up
@@ -180,11 +182,13 @@ _DEFAULT_TIMEOUT_MS = const(1)
 #   spi: write(buf), readinto(buf), write_readinto(tx, rx) (machine.SPI: mode 0, MSB first,
 #        up to 10 MHz); cs: chip-select Pin, active low; rst: optional Pin on NRSTPD.
 # Device faults and timeouts raise OSError("..."), bad arguments ValueError("...").
-# Public: init(), version, alive(), antenna(on), set_gain(level), gain(), set_timeout(ms),
-# calc_crc(data), request(wakeup), select(into), halt(), read_uid(into), read_start(),
-# read_step(into), look(into), ahead(), and after a read: collided (several cards answered at once), garbled
+# Public: init(), version, alive(), halt(), read_uid(into), read_start(), read_step(into),
+# look(into), ahead(), and after a read: collided (several cards answered at once), garbled
 # (the read failed on a corrupt answer: parity, CRC, BCC, a collision it could not resolve) and
-# error_text() (why the last read failed).
+# error_text() (why the last read failed). What a board's loop never calls is a function of the
+# reader in a module of its own, imported for it (each method a class keeps takes heap for
+# good): mfrc522_setup.antenna(r, on), set_gain(r, level), gain(r), set_timeout(r, ms);
+# mfrc522_extra.request(r, wakeup), select(r, into), calc_crc(r, data).
 class MFRC522:
     # made by mfrc522_extra.make (declared here for the type checker; MicroPython ignores these)
     _tx2: "bytearray"
@@ -257,27 +261,7 @@ class MFRC522:
         self._ahead = False
         return _setup("init", self, wait_ms)
 
-    def antenna(self, on):
-        # RF field on or off: TxControlReg Tx1RFEn, Tx2RFEn.
-        return _setup("antenna", self, on)
-
-    def set_gain(self, level):
-        # Receiver gain, RFCfgReg RxGain 0..7: 18, 23, 18, 23, 33, 38, 43, 48 dB.
-        return _setup("set_gain", self, level)
-
-    def gain(self):
-        return _setup("gain", self)
-
-    def set_timeout(self, ms):
-        # How long the chip waits for a card's answer: 1..1600 ms, 1 by default.
-        return _setup("set_timeout", self, ms)
-
     # ---- chip commands ----
-
-    def calc_crc(self, data):
-        # CRC_A (ISO/IEC 14443-3 annex B) of up to 64 bytes as an int, low byte first on air.
-        # (Reads do not need it: the chip adds and checks the CRC_A of their frames itself.)
-        return _extra("calc_crc", self, data)
 
     def _crc_mode(self, on):
         # TxCRCEn and RxCRCEn on (SELECT, HLTA, READ) or off (REQA/WUPA, anticollision), written
@@ -292,7 +276,7 @@ class MFRC522:
         # Send the frame of the FIFO transaction txn (its address byte, then the frame's bytes;
         # self._txv[n] sends self._tx[:n]), BitFramingReg's RxAlign and TxLastBits in framing,
         # the chip's CRC_A after it when crc (which the chip then checks on the answer). Returns
-        # the answer's byte count, its bytes in self._rx when at most _FIFO_TXN (a longer one
+        # the answer's byte count, its bytes in self._rx when at most _FIFO_RX (a longer one
         # stays in the FIFO for the caller), _NO_ANSWER when no card answered before the timer
         # ran out, or FAILED on a receive error other than a collision or an answer longer than
         # `most` (garbled is set then). Sets _rx_bits and _coll. OSError on a dead chip.
@@ -353,7 +337,7 @@ class MFRC522:
             err = st[2]
             count = st[3] & _FIFO_LEVEL_MASK
             self._rx_bits = st[4] & _RX_LAST_BITS_MASK
-            if irq & (_RX_IRQ | _IDLE_IRQ) and 0 < count <= most and count <= _FIFO_TXN and err != 0xFF:
+            if irq & (_RX_IRQ | _IDLE_IRQ) and 0 < count <= _FIFO_RX and err != 0xFF:
                 rd = self._rdb  # the FIFO's address count times, then 00h (8.1.2.1)
                 rd[count] = 0
                 self._x(self._rdv[count], self._rxv[count])
@@ -385,38 +369,18 @@ class MFRC522:
         self._why = why
         return FAILED
 
-    def _lost(self, why):
-        # The card stopped answering in the middle of a read (it left the field, or lost its
-        # power at the edge of it): no corrupt answer, the read just ends.
-        self._why = why
-        return FAILED
-
     def error_text(self):
         # Why the last failed read failed, in words (allocates: for reports, not the loop).
         return _extra("error_text", self)
 
     # ---- ISO/IEC 14443-3 type A ----
 
-    def request(self, wakeup=False):
-        # REQA (IDLE cards) or WUPA (IDLE and HALT cards), a 7-bit short frame. Returns the
-        # ATQA as an int (first byte low), or None when no card answers. Several cards'
-        # ATQAs may collide: the merged value is returned. OSError on a garbled answer.
-        return _extra("request", self, wakeup)
-
-    def select(self, into):
-        # Anticollision and SELECT of every cascade level for the card(s) in READY state
-        # (after request()). Writes the UID into `into` (>= 10 bytes), returns its length:
-        # 4, 7 or 10. With several cards exactly one is selected. OSError on protocol errors.
-        return _extra("select", self, into)
-
     def _begin_select(self):
+        # Cascade level 1's anticollision next. (UID CLn is not cleared, here or at the next
+        # level: the first anticollision of a level sends none of it, and its answer, or the
+        # bits before a collision, fill it before any of it is sent.)
         self._level = 0
         self._size = 0
-        self._begin_level()
-
-    def _begin_level(self):
-        # (UID CLn is not cleared: the first anticollision of a level sends none of it, and its
-        # answer, or the bits before a collision, fill it before any of it is sent)
         self._known = 0  # UID CLn bits already fixed
         self._st = _ST_ANTICOLL
 
@@ -444,7 +408,8 @@ class MFRC522:
             into[size + i] = cl[i + 1]
         self._size = size + 3
         self._level = level + 1
-        self._begin_level()
+        self._known = 0  # the next level's anticollision
+        self._st = _ST_ANTICOLL
         return BUSY
 
     def _anticoll_step(self):
@@ -462,7 +427,10 @@ class MFRC522:
         tx[1] = ((2 + nbytes) << 4) | nbits  # NVB: whole bytes and bits sent (cl is tx[2:7])
         n = self._transceive(self._txv[2 + nsend], (nbits << 4) | nbits, False, 5)
         if n < 0:
-            return BUSY if n == _SENT else n if n == FAILED else self._lost(_W_AC_GONE)
+            if n == _NO_ANSWER:  # the card stopped answering (it left the field, or lost its
+                self._why = _W_AC_GONE  # power at its edge): no corrupt answer, the read ends
+                return FAILED
+            return BUSY if n == _SENT else n
         if nbytes + n > 5:
             return self._fail(_W_AC_LONG)
         # The first bit received sits at bit nbits of rx[0], after the bits we sent.
@@ -502,7 +470,10 @@ class MFRC522:
         tx[1] = _NVB_SELECT  # the UID CLn and its BCC are there already: cl is tx[2:7]
         n = self._transceive(self._txv[7], 0, True, 3)
         if n < 0:
-            return n if n == FAILED or n == _SENT else self._lost(_W_SEL_GONE)
+            if n == _NO_ANSWER:  # the card stopped answering
+                self._why = _W_SEL_GONE
+                return FAILED
+            return n
         rx = self._rx
         if self._coll or self._rx_bits or (n != 1 and n != 3):
             return self._fail(_W_SAK)

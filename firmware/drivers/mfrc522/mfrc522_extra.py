@@ -25,6 +25,7 @@ _ST_IDLE = const(0)
 _UID_BYTES = const(10)
 _FIFO_DATA_REG = const(0x09)
 _FIFO_TXN = const(7)  # the longest FIFO transaction's data (mfrc522.py says why)
+_FIFO_RX = const(5)  # the longest answer read into the reader's own buffer (mfrc522.py)
 _DEFAULT_TIMEOUT_MS = const(1)
 _W_RX = const(0)  # the first reason of _WHY
 _W_ATQA = const(2)  # mfrc522._W_ATQA
@@ -64,9 +65,9 @@ def make(r):
     # 00h (_rdb, _rdv[n]) and receive X, d0 .. d(n-1) into _rxb, whose data part is _rx.
     r._txb = bytearray(1 + _FIFO_TXN)
     r._txb[0] = (_FIFO_DATA_REG << 1) & 0x7E
-    r._rdb = bytearray(1 + _FIFO_TXN)
-    r._rxb = bytearray(1 + _FIFO_TXN)
-    for i in range(1 + _FIFO_TXN):
+    r._rdb = bytearray(1 + _FIFO_RX)
+    r._rxb = bytearray(1 + _FIFO_RX)
+    for i in range(1 + _FIFO_RX):
         r._rdb[i] = ((_FIFO_DATA_REG << 1) & 0x7E) | 0x80
     t = memoryview(r._txb)
     d = memoryview(r._rdb)
@@ -74,8 +75,8 @@ def make(r):
     r._tx = t[1:]
     r._rx = x[1:]
     r._txv = tuple(t[0:k + 1] for k in range(1 + _FIFO_TXN))
-    r._rdv = tuple(d[0:k + 1] for k in range(1 + _FIFO_TXN))
-    r._rxv = tuple(x[0:k + 1] for k in range(1 + _FIFO_TXN))
+    r._rdv = tuple(d[0:k + 1] for k in range(1 + _FIFO_RX))
+    r._rxv = tuple(x[0:k + 1] for k in range(1 + _FIFO_RX))
     r._crc_on = False  # TxCRCEn/RxCRCEn as last written (init() writes them off)
     r._cl = t[3:8]  # UID CLn and BCC of the cascade level in progress, in place in _tx[2:7]
     r._rx_bits = 0  # valid bits in the last received byte, 0 = all 8
@@ -106,7 +107,7 @@ def _error(r):
     return OSError(error_text(r))
 
 
-def request(r, wakeup):
+def request(r, wakeup=False):
     """REQA (IDLE cards) or WUPA (IDLE and HALT cards): the ATQA as an int (first byte low),
     or None when no card answers; OSError on a garbled answer."""
     r._tx[0] = _PICC_WUPA if wakeup else _PICC_REQA

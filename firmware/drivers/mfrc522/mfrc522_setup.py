@@ -40,7 +40,7 @@ _T_TICKS_PER_MS = const(40)
 # (ATQA, anticollision, SAK, an NTAG READ) begins 86-91 us after the reader's frame (ISO/IEC
 # 14443-3, the frame delay time), and with TAuto the timer stops at the answer's first bit
 # (9.3.3.10), so 0.25 ms cuts no answer short; a WUPA that no card answers (the empty field,
-# looked at every 20 ms) then ends after 0.25 ms rather than 1 ms. set_timeout() sets
+# looked at every scan period) then ends after 0.25 ms rather than 1 ms. set_timeout() sets
 # another wait (and init() keeps it).
 _ANSWER_TICKS = const(10)
 _DEFAULT_MS = const(1)  # mfrc522._DEFAULT_TIMEOUT_MS: the software's bound, no timeout set

@@ -21,7 +21,7 @@ SPARE_SHARE = 1 / 3
 the period leaves no room for a card read or a RAW reply."""
 CARD_READS_MIN = 10.0
 """Reads per second of a card lying on the reader below which the reader is slow: the board
-reads every 20 ms, so a loop that keeps up reads a lying card about 50 times a second."""
+reads it again every 30 ms, so a loop that keeps up reads a lying card about 33 times a second."""
 HEAP_LOW_KB = 16
 """Free heap below which a RAW reply, a SINCE replay or a calibration may fail for memory. It
 is judged on the most free heap seen while watching: MicroPython counts garbage as used until
