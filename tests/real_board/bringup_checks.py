@@ -15,7 +15,7 @@ from upref.board.codes import CodeTable
 from upref.board.model import BoardModel
 from upref.commands.board_figures import BoardFigures, Figure
 from upref.link.connection import Link
-from upref.link.protocol import CardArrived, Heartbeat
+from upref.link.protocol import Heartbeat
 
 GENUINE_VERSIONS = {"91": "MFRC522 v1.0", "92": "MFRC522 v2.0"}
 """The MFRC522's VersionReg (datasheet 9.3.4.8): 0x91 for version 1.0, 0x92 for version 2.0."""
@@ -38,8 +38,6 @@ class Watch:
     figures: BoardFigures = field(default_factory=BoardFigures)
     heartbeats: list[Heartbeat] = field(default_factory=list)
     steady: list[bool] = field(default_factory=list)  # each heartbeat's: no card arrived near it
-    _card_came: int = 2  # heartbeats still to come that may hold a card's arrival (the first two:
-    # what came before the watch began is not known)
 
     def __post_init__(self) -> None:
         self.figures.hello = self.link.hello
@@ -59,15 +57,12 @@ class Watch:
                 continue
             self.model.apply(item)
             self.figures.take(item)
-            if isinstance(item, CardArrived):
-                # an arriving card is read on until the next scan is due, so the pass that
-                # reads it may be longer than a period (firmware/app.py, _RFID_ARRIVAL_US): its
-                # time is counted in the heartbeat after it, or the one after that
-                self._card_came = 2
             if isinstance(item, Heartbeat):
+                # an arriving card is read on past its period (firmware/app.py,
+                # _RFID_ARRIVAL_US), and what came before the watch began is not known: the
+                # figures say which seconds a card arrived near, and the first two are not steady
                 self.heartbeats.append(item)
-                self.steady.append(self._card_came == 0)
-                self._card_came = max(0, self._card_came - 1)
+                self.steady.append(len(self.heartbeats) > 2 and not self.figures.card_came)
         return True
 
     def next_heartbeats(self, n: int, timeout_s: float = 15.0) -> list[Heartbeat]:

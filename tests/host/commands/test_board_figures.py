@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from upref.commands.board_figures import BoardFigures, Figure
 from upref.link.notices import BoardReset
-from upref.link.protocol import Heartbeat, Hello
+from upref.link.protocol import CardArrived, Heartbeat, Hello
 
 
 def hb(up_ms: int = 1000, *, tscan: int = 3000, tmax: int = 4500, late: int = 0, nlate: int = 0,
@@ -42,6 +42,22 @@ def test_a_scan_that_overruns_its_period_is_too_slow_and_a_busy_one_tight() -> N
     assert shown(figs)["scan time"].trouble.startswith("TOO SLOW")
     figs.take(hb(2000, tscan=7200, tmax=9000))
     assert shown(figs)["scan time"].trouble.startswith("TIGHT")
+
+
+def test_the_pass_that_reads_an_arriving_card_past_its_period_is_no_trouble_unless_a_scan_fell_behind() -> None:
+    figs = BoardFigures()
+    figs.take(hb(tscan=6500, tmax=8000))
+    figs.take(CardArrived("04A1B2C3D4E5F6"))
+    figs.take(hb(2000, tscan=6600, tmax=14200, late=7))  # its read ran 4 ms past the next scan's time
+    scan = shown(figs)["scan time"]
+    assert scan.trouble == "" and scan.value.endswith("(a card arrived: its read runs past its period)")
+    figs.take(hb(3000, tscan=6600, tmax=13000, late=6))  # the pass may be told a heartbeat later
+    assert shown(figs)["scan time"].trouble == ""
+    figs.take(hb(4000, tscan=6600, tmax=13000, late=6))  # no card came near this one
+    assert shown(figs)["scan time"].trouble.startswith("TOO SLOW")
+    figs.take(CardArrived("04A1B2C3D4E5F6"))
+    figs.take(hb(5000, tscan=6600, tmax=23000, late=12))  # a scan more than a period late
+    assert shown(figs)["scan time"].trouble.startswith("TOO SLOW")
 
 
 def test_late_scans_are_named_and_added_up_while_watching() -> None:
