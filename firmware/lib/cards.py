@@ -126,8 +126,9 @@ class CardWatcher:
         n = NONE
         try:
             if not self.reading:
-                if not self.present:  # the empty field, looked at every period: read_start()
-                    n = r.look(self._buf)  # and its first step at once, with less around them
+                if not self.present:  # the empty field, looked at every period: its read's
+                    r.read_start()  # first step, and what it found first
+                    n = r.read_step(self._buf)
                     if n == NONE and not (self._hears and r.collided):
                         self._error_run = 0
                         self.ok = True

@@ -108,10 +108,6 @@ class FakeReader:
     def ahead(self):  # no frame goes out ahead: each step is a whole exchange
         return False
 
-    def look(self, into):  # the driver's read_start() and first read_step() at once
-        self.read_start()
-        return self.read_step(into)
-
     def read_step(self, into):
         if self.version in (0x00, 0xFF):
             raise OSError("MFRC522 not answering")

@@ -30,10 +30,6 @@ class ScriptedReader:
     def ahead(self):  # no frame goes out ahead: each step is a whole exchange
         return False
 
-    def look(self, into):  # the driver's read_start() and first read_step() at once
-        self.read_start()
-        return self.read_step(into)
-
     def read_step(self, into):
         return self.read_uid(into)
 

@@ -375,15 +375,14 @@ def test_no_card_poll_does_not_allocate():
     reader.init()
     buf = bytearray(10)
     assert reader.read_uid(buf) == 0
-    # the loop's poll of an empty field: look() (read_start and its WUPA step at once), and a
-    # read begun and stepped (read_uid, a blocking read, loads its module for the call)
-    results = bytearray(20)
+    # the loop's poll of an empty field: a read begun and stepped (read_uid, a blocking read,
+    # loads its module for the call)
+    results = bytearray(10)
     micropython.heap_lock()
     try:
         for i in range(10):
-            results[i] = reader.look(buf) + 1
             reader.read_start()
-            results[10 + i] = reader.read_step(buf) + 1
+            results[i] = reader.read_step(buf) + 1
     finally:
         micropython.heap_unlock()
-    assert results == bytearray(b"\x01" * 20)
+    assert results == bytearray(b"\x01" * 10)

@@ -43,10 +43,6 @@ class AirReader:
     def ahead(self):  # no frame goes out ahead: each step is a whole exchange
         return False
 
-    def look(self, into):  # the driver's read_start() and first read_step() at once
-        self.read_start()
-        return self.read_step(into)
-
     def read_step(self, into):
         self.reads += 1
         if self.crowded and self.reads % 3:

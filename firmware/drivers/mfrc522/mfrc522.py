@@ -183,7 +183,7 @@ _DEFAULT_TIMEOUT_MS = const(1)
 #        up to 10 MHz); cs: chip-select Pin, active low; rst: optional Pin on NRSTPD.
 # Device faults and timeouts raise OSError("..."), bad arguments ValueError("...").
 # Public: init(), version, alive(), halt(), read_uid(into), read_start(), read_step(into),
-# look(into), ahead(), and after a read: collided (several cards answered at once), garbled
+# ahead(), and after a read: collided (several cards answered at once), garbled
 # (the read failed on a corrupt answer: parity, CRC, BCC, a collision it could not resolve) and
 # error_text() (why the last read failed). What a board's loop never calls is a function of the
 # reader in a module of its own, imported for it (each method a class keeps takes heap for
@@ -533,28 +533,6 @@ class MFRC522:
         self._ahead = self._sent_at is None and (st == _ST_WUPA or st == _ST_ANTICOLL or st == _ST_SELECT)
         return self._ahead
 
-    def look(self, into):
-        # read_start() and the read's first read_step(into) at once (the empty field's look,
-        # every scan period, with less around it): its WUPA, or the halt of the card read last.
-        if self._halt_due:
-            self.read_start()
-            return self.read_step(into)
-        self.collided = False
-        self.garbled = False
-        self._st = _ST_WUPA
-        self._sent_at = None
-        try:
-            n = self._wupa_step()
-        except OSError:
-            self._st = _ST_IDLE
-            self._stale = True  # a read cut short may leave cards READY
-            self._cs.value(1)  # (a bus that raised left it low)
-            raise
-        if n == FAILED:
-            self._st = _ST_IDLE
-            self._stale = True
-        return n
-
     def read_step(self, into):
         # One exchange of the read begun by read_start(). Returns BUSY while the read goes on,
         # 0 when no card answered, else the UID's length (4, 7 or 10) with the UID in `into`
@@ -620,7 +598,7 @@ class MFRC522:
         # UID into `into` (a bytearray of at least 10) and returns its length (4, 7 or 10), or
         # 0 when no card answers. OSError when the read fails (error_text()) or the chip does
         # not answer. (A blocking read: mfrc522_extra.py's, loaded for the call. A loop that
-        # polls uses look(), read_start() and read_step(), which allocate nothing.)
+        # polls uses read_start() and read_step(), which allocate nothing.)
         return _extra("read_uid", self, into)
 
 
