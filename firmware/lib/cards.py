@@ -107,8 +107,8 @@ class CardWatcher:
         self.step()
 
     def step(self):
-        """One exchange with the field: starts a read if none is under way. Returns BUSY while
-        the read goes on, then ARRIVED, LEFT or NONE."""
+        """One exchange with the field, a read begun if none is under way: BUSY while it goes
+        on, then ARRIVED, LEFT or NONE."""
         n = self._next_len
         if n > 0:  # the card that replaced the last one, read by the step before
             self._next_len = 0
@@ -116,32 +116,18 @@ class CardWatcher:
             return self._arrive(self._next, n)
         t = self.tags
         if n and t is not None:  # the arriving card's sticker, a READ a step
-            if t.step() == BUSY:
+            if t.step() == BUSY:  # (n is -1 here: its UID is read)
                 return BUSY
             self._next_len = 0
             self.reading = False
             self.present = True
             return ARRIVED
         r = self._reader
-        n = NONE
         try:
             if not self.reading:
-                if not self.present:  # the empty field, looked at every period: its read's
-                    r.read_start()  # first step, and what it found first
-                    n = r.read_step(self._buf)
-                    if n == NONE and not (self._hears and r.collided):
-                        self._error_run = 0
-                        self.ok = True
-                        self.crowded = False
-                        return NONE
-                    self.reading = n == BUSY
-                    if n == BUSY:
-                        return BUSY
-                else:
-                    r.read_start()
-                    self.reading = True
-            if self.reading:
-                n = r.read_step(self._buf)
+                r.read_start()
+                self.reading = True
+            n = r.read_step(self._buf)
         except OSError as e:
             self.reading = False
             self._failed(e)
@@ -149,15 +135,14 @@ class CardWatcher:
         if n == BUSY:
             return BUSY
         self.reading = False
-        if n < 0:  # FAILED: the read failed on the air
-            self._failed(None)
-            self._misses = 0  # but a card answered (or began to): the field is not empty
+        if n < 0:  # FAILED: the read failed on the air, but a card answered (or began to): the
+            self._failed(None)  # field is not empty
+            self._misses = 0
             return NONE
         self._error_run = 0
         self.ok = True
-        if self._hears and r.collided:
-            # one card won the anticollision, but another answered too: no card is taken
-            self.crowded = True
+        if self._hears and r.collided:  # one card won the anticollision, but another answered
+            self.crowded = True  # too: no card is taken
             return NONE
         self.crowded = False
         if n == 0:
@@ -171,13 +156,10 @@ class CardWatcher:
             return LEFT
         self._misses = 0
         self.reads += 1
-        if self.present:
-            if self._same(n):
-                return NONE
-            # Another card replaced it: report the departure now and the new card's arrival
-            # at the very next step, from this same read (`reading` stays set, so the loop
-            # comes back at once instead of a poll later).
-            self.present = False
+        if self.present and self._same(n):
+            return NONE
+        if self.present:  # another card replaced it: its departure now, the new one's arrival
+            self.present = False  # at the next step, from this read (the loop comes back at once)
             copy_bytes(self._next, 0, self._buf, 0, n)
             self._next_len = n
             self.reading = True

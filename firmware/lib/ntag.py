@@ -96,6 +96,7 @@ class NtagReader:
         try:
             ok = self._read(self._level, _FAST_LAST if first else 0, 1 if first else 2 + (n - _FIRST_BYTES) // _READ_BYTES)
         except OSError:
+            self._r._cs.value(1)  # (a bus that raised left it low)
             ok = False
         if ok is None:
             return BUSY  # the frame went out ahead (ahead()): the next step takes the answer

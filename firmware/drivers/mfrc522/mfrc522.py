@@ -271,79 +271,70 @@ class MFRC522:
             self._x(b"\x26\x80" if on else b"\x26\x00")
             self._crc_on = on
 
+    # _transceive(txn, framing, crc, most): send the frame of the FIFO transaction txn (its
+    # address byte, then the frame's bytes; self._txv[n] sends self._tx[:n]), BitFramingReg's
+    # RxAlign and TxLastBits in framing, the chip's CRC_A after it when crc (which the chip then
+    # checks on the answer). Returns the answer's byte count, its bytes in self._rx when at most
+    # _FIFO_RX (a longer one stays in the FIFO for the caller), _NO_ANSWER when no card answered
+    # before the timer ran out, FAILED on a receive error other than a collision or an answer
+    # longer than `most` (garbled is set then), or _SENT when ahead() asked for the frame alone
+    # (the next call takes its answer). Sets _rx_bits and _coll. OSError on a dead chip.
+    #
+    # The whole exchange in one native call, a register a transaction (8.1.2.2: a write's data
+    # bytes all go to its address): requests cleared, the FIFO flushed, the frame, Transceive,
+    # StartSend; then ComIrqReg, ErrorReg, FIFOLevelReg and ControlReg read in one transaction
+    # (8.1.2.1: each byte MOSI sends names the next register to read) until the answer or the
+    # timer, Idle and StartSend off. The chip is left so, its FIFO read, and the next exchange
+    # starts with its requests cleared. The write transactions are constants: (reg << 1), data.
+    # (The frame's transactions and the polls are written out, the rest are _x() calls: each
+    # call costs as much again as the transaction's own code, and a call's code takes less of
+    # the scarce executable memory.)
     @micropython.native
     def _transceive(self, txn, framing, crc, most):
-        # Send the frame of the FIFO transaction txn (its address byte, then the frame's bytes;
-        # self._txv[n] sends self._tx[:n]), BitFramingReg's RxAlign and TxLastBits in framing,
-        # the chip's CRC_A after it when crc (which the chip then checks on the answer). Returns
-        # the answer's byte count, its bytes in self._rx when at most _FIFO_RX (a longer one
-        # stays in the FIFO for the caller), _NO_ANSWER when no card answered before the timer
-        # ran out, or FAILED on a receive error other than a collision or an answer longer than
-        # `most` (garbled is set then). Sets _rx_bits and _coll. OSError on a dead chip.
-        #
-        # The whole exchange in one native call, a register a transaction (8.1.2.2: a write's
-        # data bytes all go to its address): requests cleared, the FIFO flushed, the frame,
-        # Transceive, StartSend; then ComIrqReg, ErrorReg, FIFOLevelReg and ControlReg read in
-        # one transaction (8.1.2.1: each byte MOSI sends names the next register to read) until
-        # the answer or the timer, Idle and StartSend off. The chip is left so, its FIFO read, and
-        # the next exchange starts with its requests cleared. The write transactions are constants: (reg << 1), data.
-        # (The frame's transactions and the polls are written out, the rest are _x() calls: each
-        # call costs as much again as the transaction's own code, and a call's code takes less
-        # of the scarce executable memory.)
         fr = self._tx2
         fr[0] = _BIT_FRAMING_REG << 1
         fr[1] = _START_SEND | framing
         st = self._rxv[4]  # X, ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg
         limit = self._timeout_ms + _IRQ_MARGIN_MS + (most >> 3)  # a long answer's time on the air besides
-        spi = self._spi
-        cs = self._cs
+        spi, cs = self._spi, self._cs  # (a bus that raises leaves CS low: read_step's, ntag's and _extra's error paths raise it)
         start = self._sent_at
-        try:
-            if start is None:  # (else the frame went out ahead: its answer is what is waited for)
-                if crc != self._crc_on:
-                    self._crc_mode(crc)
-                cs.value(0)
-                spi.write(b"\x08\x7f")  # ComIrqReg (04h): Set1 = 0 clears every request
-                cs.value(1)
-                cs.value(0)
-                spi.write(b"\x14\x80")  # FIFOLevelReg (0Ah): FlushBuffer
-                cs.value(1)
-                cs.value(0)
-                spi.write(txn)
-                cs.value(1)
-                cs.value(0)
-                spi.write(b"\x02\x0c")  # CommandReg (01h): Transceive
-                cs.value(1)
-                cs.value(0)
-                spi.write(fr)  # BitFramingReg: StartSend (10.3.1.8: Transceive sends on StartSend)
-                cs.value(1)
-                start = time.ticks_ms()
-                if self._ahead:  # ahead(): the answer is taken by the next call
-                    self._ahead = False
-                    self._sent_at = start
-                    return _SENT
-            self._sent_at = None
-            while True:
-                cs.value(0)
-                spi.write_readinto(b"\x88\x8c\x94\x98\x00", st)  # 04h, 06h, 0Ah, 0Ch read
-                cs.value(1)
-                irq = st[1]
-                if irq & (_RX_IRQ | _IDLE_IRQ | _TIMER_IRQ):
-                    break
-                if time.ticks_diff(time.ticks_ms(), start) >= limit:
-                    break
-            self._x(b"\x02\x00")  # CommandReg: Idle
-            self._x(b"\x1a\x00")  # BitFramingReg: StartSend off before the next Transceive
-            err = st[2]
-            count = st[3] & _FIFO_LEVEL_MASK
-            self._rx_bits = st[4] & _RX_LAST_BITS_MASK
-            if irq & (_RX_IRQ | _IDLE_IRQ) and 0 < count <= _FIFO_RX and err != 0xFF:
-                rd = self._rdb  # the FIFO's address count times, then 00h (8.1.2.1)
-                rd[count] = 0
-                self._x(self._rdv[count], self._rxv[count])
-                rd[count] = rd[0]
-        finally:
+        if start is None:  # (else the frame went out ahead: its answer is what is waited for)
+            if crc != self._crc_on:
+                self._crc_mode(crc)
+            self._x(b"\x08\x7f")  # ComIrqReg (04h): Set1 = 0 clears every request
+            self._x(b"\x14\x80")  # FIFOLevelReg (0Ah): FlushBuffer
+            cs.value(0)
+            spi.write(txn)
             cs.value(1)
+            cs.value(0)
+            spi.write(b"\x02\x0c")  # CommandReg (01h): Transceive
+            cs.value(1)
+            cs.value(0)
+            spi.write(fr)  # BitFramingReg: StartSend (10.3.1.8: Transceive sends on StartSend)
+            cs.value(1)
+            start = time.ticks_ms()
+            if self._ahead:  # ahead(): the answer is taken by the next call
+                self._ahead = False
+                self._sent_at = start
+                return _SENT
+        self._sent_at = None
+        while True:
+            cs.value(0)
+            spi.write_readinto(b"\x88\x8c\x94\x98\x00", st)  # 04h, 06h, 0Ah, 0Ch read
+            cs.value(1)
+            irq = st[1]
+            if irq & (_RX_IRQ | _IDLE_IRQ | _TIMER_IRQ) or time.ticks_diff(time.ticks_ms(), start) >= limit:
+                break
+        self._x(b"\x02\x00")  # CommandReg: Idle
+        self._x(b"\x1a\x00")  # BitFramingReg: StartSend off before the next Transceive
+        err = st[2]
+        count = st[3] & _FIFO_LEVEL_MASK
+        self._rx_bits = st[4] & _RX_LAST_BITS_MASK
+        if irq & (_RX_IRQ | _IDLE_IRQ) and 0 < count <= _FIFO_RX and err != 0xFF:
+            rd = self._rdb  # the FIFO's address count times, then 00h (8.1.2.1)
+            rd[count] = 0
+            self._x(self._rdv[count], self._rxv[count])
+            rd[count] = rd[0]
         if err == 0xFF or not irq & (_RX_IRQ | _IDLE_IRQ | _TIMER_IRQ):
             _extra("dead", self, irq, err, limit)  # OSError: how the chip is not there
         if not irq & (_RX_IRQ | _IDLE_IRQ):
@@ -351,8 +342,7 @@ class MFRC522:
         coll = 0
         if err & _COLL_ERR and not err & _BUFFER_OVFL:
             self._x(b"\x9c\x00", self._rx2)  # CollReg (0Eh) read
-            c = self._rx2[1]
-            coll = -1 if c & _COLL_POS_NOT_VALID else ((c & _COLL_POS_MASK) or 32)
+            coll = -1 if self._rx2[1] & _COLL_POS_NOT_VALID else ((self._rx2[1] & _COLL_POS_MASK) or 32)
             self.collided = True
         elif err & (_BUFFER_OVFL | _PROTOCOL_ERR | _PARITY_ERR | _CRC_ERR):
             return self._fail(_W_RX)
