@@ -3,35 +3,15 @@
 # test_ring_board.py, whose module is near the unix port's table of names (see
 # tests/micropython_port/test_firmware_under_micropython.py). Runs under pytest and under the
 # MicroPython unix port.
-import binascii
-import gc
-import os
 import time
 
-CAL_PATH = "/tmp/upref-test-ring-codes-calib-%s.json" % binascii.hexlify(os.urandom(4)).decode()
-
-
-def _app():
-    import app
-    from fake_board import FakeHw
-
-    gc.collect()
-    try:
-        os.remove(CAL_PATH)
-    except OSError:
-        pass
-    hw = FakeHw()
-    a = app.App(hw, calib_path=CAL_PATH)
-    a.boot()
-    a.out.flush()
-    hw.port.frames()
-    return hw, a
+from app_harness import make
 
 
 def test_a_sensor_s_fault_a_pair_and_a_press_come_back_as_sent():
     # the loop tells the ring what each of these is, so it keeps them in a few bytes: the
     # replay must still write each one as it went out live
-    hw, a = _app()
+    hw, a = make()
     t = time.ticks_ms()
     last = (a.w.seq - 1) & 0xFFFF
     hw.sensors.set(9, 200)  # hole 3 position 2 at the low rail
