@@ -191,13 +191,15 @@ class FrameWriter:
             self.buf[n] = c
             self.n = n + 1
 
-    def _bytes(self, data):
+    def _bytes(self, data, start=0, end=-1):
+        # data[start:end] (all of it by default) appended, cut at the line's room, without
+        # making the slice
         n = self.n
-        k = len(data)
+        k = (len(data) if end < 0 else end) - start
         room = MAX_LINE - 7 - n
         if k > room:
             k = room if room > 0 else 0
-        copy_bytes(self.buf, n, data, 0, k)
+        copy_bytes(self.buf, n, data, start, k)
         self.n = n + k
 
     @micropython.viper
@@ -284,17 +286,14 @@ class FrameWriter:
 
     # raw(data): append data with no separator (continues the current token); int(v): a
     # decimal integer with no separator; hex(v, width): v as `width` upper-case hex digits with
-    # no separator. They are the native writers themselves, not a call around them: a frame
-    # (a UID's seven bytes, a heartbeat's figures) calls them often, and each call of bytecode
+    # no separator; copy(data, start, end): data[start:end] so. They are the writers themselves
+    # (int and hex viper code, raw and copy one viper copy), not a call around them: a frame (a
+    # heartbeat's figures, a replay's kept bodies) calls them often, and each call of bytecode
     # around them cost the chip more than the writing
     raw = _bytes
+    copy = _bytes
     int = _dec
     hex = _hex
-
-    def copy(self, data, start, end):
-        """Append data[start:end] with no separator, without making the slice."""
-        for i in range(start, end):
-            self._byte(data[i])
 
     def arg_int(self, v):
         self._byte(_SPACE)
