@@ -1,15 +1,23 @@
 """The scoreboard's blocks drawn with Rich, for the terminal (`Live.update(render(scoreboard))`).
 
-Pure: a `Scoreboard` in, a Rich renderable out; no console, no I/O.
+Pure: a `Scoreboard` in, a Rich renderable out; no console, no I/O. A block is laid out once
+for the options it is drawn with and its lines kept (`_Kept`): from one frame to the next most
+of a scoreboard's blocks stay as they were, and laying out Rich's tables is most of what a
+draw costs, on every verdict and at every refresh of the live screen.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType
+from rich.measure import Measurement
 from rich.panel import Panel
+from rich.segment import Segment
 from rich.table import Table as RichTable
 from rich.text import Text
 
@@ -65,7 +73,48 @@ def render(scoreboard: b.Scoreboard) -> RenderableType:
 def render_blocks(items: Iterable[b.Block]) -> RenderableType:
     """Blocks, one under the other. A drawing of the table is the page's: the terminal keeps
     its text scoreboard, which says the same in words."""
-    return Group(*(_block(x) for x in items if not isinstance(x, b.Drawing)))
+    return Group(*(_Kept(x) for x in items if not isinstance(x, b.Drawing)))
+
+
+KEPT = 256  # blocks' drawings kept (a scoreboard has a dozen or so; a few frames' worth)
+
+
+class _Kept:
+    """A block drawn as `_block` draws it, its lines kept for the options they were laid out
+    with: the same block drawn again with the same options gives the same lines (blocks are
+    frozen values; a feed's language, which its equality leaves out, is part of the key),
+    without laying it out again."""
+
+    _drawn: OrderedDict[tuple[Any, ...], list[list[Segment]]] = OrderedDict()
+    _lock = threading.Lock()
+
+    def __init__(self, block: b.Block) -> None:
+        self.block = block
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Segment]:
+        o = options
+        key = (self.block, getattr(self.block, "lang", None), o.max_width, o.min_width, o.encoding,
+               o.legacy_windows, o.justify, o.overflow, o.no_wrap, o.height, o.highlight, o.markup,
+               console.color_system)
+        try:
+            with self._lock:
+                lines = self._drawn.get(key)
+                if lines is not None:
+                    self._drawn.move_to_end(key)
+        except TypeError:  # a block holding something unhashable: drawn as it is, not kept
+            yield from console.render(_block(self.block), options)
+            return
+        if lines is None:
+            lines = console.render_lines(_block(self.block), options, pad=False, new_lines=True)
+            with self._lock:
+                self._drawn[key] = lines
+                while len(self._drawn) > KEPT:
+                    self._drawn.popitem(last=False)
+        for line in lines:
+            yield from line
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, _block(self.block))
 
 
 def _block(x: b.Block) -> RenderableType:
