@@ -165,7 +165,7 @@ class Hands:
                 encode_record("KW", uid, 4 + k // 4, memory[k : k + 4].hex().upper())
                 for k in range(0, len(memory), 4)
             ]
-        return [*recs, encode_record("K+", uid)]
+        return [*recs, encode_record("K+", uid, ticks_now())]
 
     def _sensors(self, changes: list[physics.Change]) -> None:
         # when the last magnet of this change is seated (or gone): ms after now (for make bench)

@@ -6,6 +6,7 @@ paths that allocate nothing."""
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -394,3 +395,54 @@ def test_the_reader_records_set_the_chips_crc_and_the_cards_bit_errors(
     with pytest.raises(OSError, match="receive error"):
         reader.read_uid(buf)
     assert not w.rfid.keep_crc
+
+
+def test_a_card_laid_answers_the_readers_next_transmission(
+        sim: SimpleNamespace, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A card is in the field the moment the hand lays it: the reader's next transmission reads
+    the simulator's records first, however lately the world last looked at them (a real reader
+    would not miss a card laid just before its look, to see it a scan period later)."""
+    w = sim.world
+    uid = "04A1B2C3D4E5F6"
+    path = tmp_path / "world"
+    os.mkfifo(path)
+    opening = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # so the simulator's end opens at once
+    feed = os.open(path, os.O_WRONLY)
+    try:
+        w.connect(str(path))
+        os.close(opening)
+        reader = _reader_on_the_board(sim, monkeypatch)
+        buf = bytearray(10)
+        assert reader.read_uid(buf) == 0  # an empty field
+        w.poll(True)  # the world has just looked at its records
+        os.write(feed, firmware_process.encode_record("K+", uid, firmware_process.ticks_now()))
+        n = reader.read_uid(buf)
+        assert bytes(buf[:n]) == bytes.fromhex(uid)
+    finally:
+        os.close(feed)
+
+
+def test_a_cards_arrival_is_dated_when_the_hand_laid_it(
+        sim: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> None:
+    """make bench dates a card's arrival on the chip's clock by its record's stamp, no earlier
+    than the chip's last look at its records (standins/probe.py): not when the chip next reads
+    them, which would leave the wait before the reader's next look out of the card's figure."""
+    import chip
+    import probe
+
+    c = chip.chip
+    monkeypatch.setattr(c, "on", True)
+    monkeypatch.setattr(c, "us", 1_000_000)
+    w = sim.world
+    reports: list[str] = []
+    probe._dated(w, reports.append)
+    w.poll(True)  # the chip looks at its records at 1.000 s on its clock
+    c.us += 8_000  # and next reads them 8 ms later
+    real = c.real_ticks_ms()
+    w.apply(firmware_process.encode_record("K+", "04A1B2C3D4E5F6", real - 5))  # laid 5 ms ago
+    w.apply(firmware_process.encode_record("K+", "DEADBEEF", real - 50))  # before the last look
+    w.apply(firmware_process.encode_record("K+", "CAFEBABE"))  # no stamp: when it is read
+    dates = {words[2]: int(words[3]) for words in (r.split() for r in reports) if words[1] == "K"}
+    assert 1_008_000 - 6_000 <= dates["04A1B2C3D4E5F6"] <= 1_008_000 - 5_000, dates
+    assert dates["DEADBEEF"] == 1_000_000
+    assert dates["CAFEBABE"] == 1_008_000

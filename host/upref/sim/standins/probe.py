@@ -6,17 +6,19 @@
 #
 # Reports (sim_world.REPORT_PREFIX, then):
 #   probe L <k> <us>             sensor k's change is whole (its ramp at its end) at chip time us
-#   probe K <uid> <us>           card uid lies in the field from chip time us
+#   probe K <uid> <us>           card uid lies in the field from chip time us: when the hand
+#                                laid it (its record's stamp), no earlier than the chip's last
+#                                look at its records
 #   probe tx <us0> <us1> <line>  an event frame (HOLE, CARD, TAG, BTN) went into the UART at
 #                                us0 and its last byte leaves at us1; <line> is the frame
 #
-# A change reaches the chip when the firmware process reads its record (every 3 ms of the
-# chip's time at most, sim_world.POLL_EVERY_MS). A sensor's record says when the hand made it
-# (its stamp, on the machine's clock) and the world dates its ramp from then: while the chip's
-# clock keeps up with the machine's, that is the chip's time too. A chip held back by a loaded
-# machine would then get a ramp begun before its last look at its records, which its scans never
-# saw: here the ramp begins no earlier than that look. CPython only (installed by
-# opcount.install, where the chip's clock is modelled).
+# A change reaches the chip when the firmware process reads its record (every 3 ms of the chip's
+# time at most, sim_world.POLL_EVERY_MS, and before each transmission of the reader). A sensor's
+# record says when the hand made it (its stamp, on the machine's clock) and the world dates its
+# ramp from then: while the chip's clock keeps up with the machine's, that is the chip's time
+# too. A chip held back by a loaded machine would then get a ramp begun before its last look at
+# its records, which its scans never saw: here the ramp begins no earlier than that look.
+# CPython only (installed by opcount.install, where the chip's clock is modelled).
 
 import sys
 
@@ -84,7 +86,7 @@ def _dated(world, report):
     def polled(force=False):
         before = world._last_poll
         poll(force)  # applies what came: each record sees the look before this one
-        if world._last_poll != before:
+        if force or world._last_poll != before:
             look[0] = _cm.chip.now_us()
 
     def applied(rec):
@@ -103,7 +105,11 @@ def _dated(world, report):
             ends = world.t_start[k] + world.ramp[k]
             report("probe L %d %d" % (k, _cm.chip.now_us() + (ends - world.now()) * 1000))
         elif words[0] == "K+":
-            report("probe K %s %d" % (words[1].upper(), _cm.chip.now_us()))
+            at = _cm.chip.now_us()
+            if len(words) > 2:  # laid at its stamp, no earlier than the chip's last look
+                age_us = _cm.ticks_diff(_cm.chip.real_ticks_ms(), int(words[2])) * 1000
+                at = max(look[0], at - age_us)
+            report("probe K %s %d" % (words[1].upper(), at))
 
     world.poll = polled
     world.apply = applied

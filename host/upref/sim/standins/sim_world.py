@@ -41,7 +41,9 @@
 #   N <sigma>                            the ADC's noise, standard deviation in read_u16 counts
 #   S <seed>                             seed of the noise generator
 #   K0                                   the RFID field is empty
-#   K+ <uid hex>                         a card lies in the field (stays until K- or K0)
+#   K+ <uid hex> [<stamp>]               a card lies in the field (stays until K- or K0); the
+#                                        stamp (the simulator's clock, ms) says when it was laid
+#                                        (make bench dates the card's arrival by it: probe.py)
 #   K- <uid hex>                         the card left the field
 #   KE <uid hex> <pct>                   the card lies at the edge of the field: unpowered at a
 #                                        read with this chance (%), never three reads in a row
@@ -668,6 +670,9 @@ class World:
                 r = MFRC522Model(self.rfid_version, self.chip.now_us if self.chip.on else None,
                                  real_air=True, keep_crc=self.rfid_keep_crc)
                 r.bit_errors = self.rfid_bit_errors
+                # a card is in the field the moment it is laid: before each transmission the
+                # reader's records are read, as a real reader's field holds a card at once
+                r.on_transceive = self._look
                 r.set_field(self.cards)
                 for uid in self.edges:
                     r.set_edge(uid, self.edges[uid])
@@ -678,6 +683,10 @@ class World:
                         self._write_page(r, uid, page, self.tag_pages[uid][page])
             self.rfid = r
         return r
+
+    def _look(self):
+        """The world's records read now (the reader is about to transmit into its field)."""
+        self.poll(True)
 
     def spi_xfer(self, b):
         if not self.spi_ok:
