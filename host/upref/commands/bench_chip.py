@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from upref import paths
-from upref.commands.bench_game import bench_game_latency, pct
+from upref.commands.bench_game import Timed, bench_game_stages, pct
 from upref.commands.bench_latency import USB_MS, Latencies, bench_latency
 from upref.game import Game
 from upref.link.protocol import Heartbeat
@@ -243,15 +243,15 @@ GAME_SAMPLES = {False: 150, True: 60}  # actions a game's p95 rests on (quick: T
 # 20 to 75 actions of one demo moved by a quarter from one run to the next
 
 
-def game_samples(game: Game, end: str, samples: int, limit: float) -> tuple[list[float], int]:
-    """A game's action -> verdict latencies (ms) at the `end` of the range: its demo played on a
+def game_samples(game: Game, end: str, samples: int, limit: float) -> tuple[list[Timed], int]:
+    """A game's actions timed to their verdicts at the `end` of the range: its demo played on a
     fresh board again and again until `samples` actions are timed, or `limit` seconds have gone
     by; and how many demos were played."""
-    out: list[float] = []
+    out: list[Timed] = []
     plays = 0
     stop = time.monotonic() + limit
     while len(out) < samples and (left := stop - time.monotonic()) > 0:
-        got = bench_game_latency(game, left, chip=end)
+        got = bench_game_stages(game, left, chip=end)
         plays += 1
         if not got:
             break
@@ -268,9 +268,12 @@ def _load() -> float:
 
 
 def _game_lines(end: str, samples: int, limit: float) -> Iterator[str]:
-    """Each game's action -> verdict p95, with the machine's load while it was measured: the
-    figure is timed on the host's clock, and a machine whose cores are all busy holds up the
-    simulated board and the host alike (docs/simulator.md, "What `make bench` prints")."""
+    """Each game's action -> verdict p95, stage by stage (`upref.commands.bench_game`: the
+    chip's stage on the chip's clock, the host's on the host's; a key, which the board never
+    sees, and an action the board did not date, on the host's clock alone), with the same
+    actions timed on the host's clock alone and the machine's load while they were measured: a
+    machine whose cores are all busy holds up the simulated board and the host alike
+    (docs/simulator.md, "What `make bench` prints")."""
     for game in games():
         if game.demo is None:
             continue
@@ -281,9 +284,12 @@ def _game_lines(end: str, samples: int, limit: float) -> Iterator[str]:
             yield (f"chip ({end} end): {game.title} action -> verdict: no verdict came in {limit:.0f} s of its demo"
                    f" ({load}){_goal(end, 'verdict', float('inf'))}")
             continue
-        p = pct(gl, 95)
+        p = pct([t.wall if t.staged is None else t.staged for t in gl], 95)
+        undated = sum(t.staged is None for t in gl)
         yield (f"chip ({end} end): {game.title} action -> verdict p95 {p:.1f} ms (n={len(gl)} over {plays}"
-               f" {'demo' if plays == 1 else 'demos'}; {load}){_goal(end, 'verdict', p)}")
+               f" {'demo' if plays == 1 else 'demos'}, {undated} on the host's clock alone: keys and"
+               f" undated; on the host's clock alone, every action: p95 {pct([t.wall for t in gl], 95):.1f} ms;"
+               f" {load}){_goal(end, 'verdict', p)}")
 
 
 def chip_lines(end: str, quick: bool, changes: int, cards: int) -> Iterator[str]:

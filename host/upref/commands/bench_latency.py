@@ -32,7 +32,7 @@ import serial
 
 from upref.link.protocol import LineSplitter
 
-__all__ = ["USB_MS", "Latencies", "bench_latency"]
+__all__ = ["USB_MS", "Arrivals", "Latencies", "bench_latency"]
 
 USB_MS = 1.0
 """The USB bridge's share (a CP2102 or CH340 behind the ESP32's UART): a full-speed bulk IN
@@ -74,7 +74,7 @@ class Latencies:
         return [c + USB_MS + host for c in self.chip]
 
 
-class _Arrivals:
+class Arrivals:
     """When the link read each frame's last byte (the host's clock), by sequence number: a
     serial factory whose ports stamp what they read."""
 
@@ -128,7 +128,7 @@ def _frame_out(board: Any, seq: int) -> list[str] | None:
     return None
 
 
-def _sample(board: Any, arrivals: _Arrivals, out: Latencies, start: Callable[[list[list[str]]], int | None],
+def _sample(board: Any, arrivals: Arrivals, out: Latencies, start: Callable[[list[list[str]]], int | None],
             got: tuple[float, Any], t_hand: float, jumps: int) -> None:
     """One reported change into `out`: `start(reports)` is the chip's time of the change (us)."""
     when, event = got
@@ -158,7 +158,7 @@ def _landed_at(uid: str) -> Callable[[list[list[str]]], int | None]:
     return start
 
 
-def _holes(board: Any, link: Any, arrivals: _Arrivals, changes: int) -> tuple[Latencies, Latencies]:
+def _holes(board: Any, link: Any, arrivals: Arrivals, changes: int) -> tuple[Latencies, Latencies]:
     """`changes` pairs pulled and put back, hole after hole: (seated, emptied)."""
     seated, emptied = Latencies(), Latencies()
     placed = {h["hole"]: (h["pair"], h["down"]) for h in board.state()["holes"]}
@@ -182,7 +182,7 @@ def _holes(board: Any, link: Any, arrivals: _Arrivals, changes: int) -> tuple[La
     return seated, emptied
 
 
-def _cards(board: Any, link: Any, arrivals: _Arrivals, cards: int) -> Latencies:
+def _cards(board: Any, link: Any, arrivals: Arrivals, cards: int) -> Latencies:
     out = Latencies()
     phase = random.Random(7)
     for i in range(cards):
@@ -216,7 +216,7 @@ def bench_latency(changes: int, cards: int, settings: dict[str, object]) -> dict
         os.environ["UPREF_RUNTIME_DIR"] = str(Path(tmp) / "run")
         with SimBoard(SimSettings(seed=1, name="bench", flash_dir=Path(tmp) / "flash",
                                   **settings)) as board:  # type: ignore[arg-type]
-            arrivals = _Arrivals()
+            arrivals = Arrivals()
             link = Link(board.port, LinkSettings(serial_factory=arrivals.factory))
             try:
                 time.sleep(1.0)

@@ -287,6 +287,7 @@ class SimBoard(Verbs):
         # the chip's dates of the world's changes and of its event frames (standins/probe.py):
         # each report's words after `probe`, as they came (make bench times latencies by them)
         self.probe: collections.deque[list[str]] = collections.deque(maxlen=PROBE_KEEP)
+        self.probe_seen = 0  # reports that came in all: the first kept is number probe_seen - len(probe)
         self.dropped_to_board = 0  # bytes lost because the board's input buffer was full
         self._started = False
         self.boot_held = False  # the BOOT button (GPIO0 low): a reset or power-on enters download mode
@@ -718,6 +719,7 @@ class SimBoard(Verbs):
             self.cpu_hz = int(words[1])
         elif what == "probe" and len(words) >= 3:
             self.probe.append(words[1:])
+            self.probe_seen += 1
         elif what == "clock" and len(words) == 3:
             self.clock_jumps, self.clock_jumped_ms = int(words[1]), int(words[2]) // 1000
             self._log(f"the chip's clock fell behind and jumped ({self.clock_jumps} times so far)")

@@ -205,7 +205,7 @@ class Hands:
 
     def _set_button(self, pressed: bool) -> None:
         self.world.button = pressed
-        self.send([encode_record("B", 1 if pressed else 0)])
+        self.send([encode_record("B", 1 if pressed else 0, ticks_now())])
 
     # ---- the verbs ------------------------------------------------------------------------------
 

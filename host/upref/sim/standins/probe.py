@@ -4,11 +4,12 @@
 # chip's clock, which a loaded machine holds back with the firmware, instead of on the host's,
 # which runs on while the simulated board waits for a core.
 #
-# Reports (sim_world.REPORT_PREFIX, then):
+# Reports (sim_world.REPORT_PREFIX, then), in the order the chip made them:
 #   probe L <k> <us>             sensor k's change is whole (its ramp at its end) at chip time us
 #   probe K <uid> <us>           card uid lies in the field from chip time us: when the hand
 #                                laid it (its record's stamp), no earlier than the chip's last
 #                                look at its records
+#   probe B <0|1> <us>           the button pressed (1) or let go (0) at chip time us, dated so
 #   probe tx <us0> <us1> <line>  an event frame (HOLE, CARD, TAG, BTN) went into the UART at
 #                                us0 and its last byte leaves at us1; <line> is the frame
 #
@@ -105,11 +106,18 @@ def _dated(world, report):
             ends = world.t_start[k] + world.ramp[k]
             report("probe L %d %d" % (k, _cm.chip.now_us() + (ends - world.now()) * 1000))
         elif words[0] == "K+":
-            at = _cm.chip.now_us()
-            if len(words) > 2:  # laid at its stamp, no earlier than the chip's last look
-                age_us = _cm.ticks_diff(_cm.chip.real_ticks_ms(), int(words[2])) * 1000
-                at = max(look[0], at - age_us)
-            report("probe K %s %d" % (words[1].upper(), at))
+            report("probe K %s %d" % (words[1].upper(), stamped(words)))
+        elif words[0] == "B":
+            report("probe B %s %d" % (words[1], stamped(words)))
+
+    def stamped(words):
+        """The chip's time of a card laid or the button pressed or let go: its record's stamp
+        (the machine's ms), no earlier than the chip's last look; unstamped, now."""
+        at = _cm.chip.now_us()
+        if len(words) > 2:
+            age_us = _cm.ticks_diff(_cm.chip.real_ticks_ms(), int(words[2])) * 1000
+            at = max(look[0], at - age_us)
+        return at
 
     world.poll = polled
     world.apply = applied

@@ -37,7 +37,7 @@
 #                                        when it happened)
 #   V <mv>                               the chip's ADC reference (Vref), mV: its ADC curve
 #   F <k> <mode>                         sensor mode: 0 ok, 1 floating, 2 railed high, 3 railed low
-#   B <0|1>                              button pressed (1) or released (0)
+#   B <0|1> [<stamp>]                    button pressed (1) or released (0), at the stamp (as K+)
 #   N <sigma>                            the ADC's noise, standard deviation in read_u16 counts
 #   S <seed>                             seed of the noise generator
 #   K0                                   the RFID field is empty
